@@ -1,0 +1,1 @@
+../../Sources/LexGenKit/Write/OutputNaming.swift

@@ -1,0 +1,91 @@
+import Foundation
+import PackagePlugin
+
+/// Runs `lexgen` over a target's lexicons at build time.
+///
+/// The lexicons are the target's own `*.json` files, or the folder named by an optional `lexgen.json`
+/// beside them (`{"lexicons": "../../lexicons", "manifest": "../../lexicons.manifest.json"}`, paths
+/// relative to that file). With a manifest, the outputs are declared from the manifest's entries and
+/// lexgen verifies the installed files against it first, so a missing install is one clear error.
+/// One build command declares every input and every output; lexgen rewrites only changed files.
+@main
+struct LexiconGen: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
+        let settings = try PluginSettings(targetDirectory: target.directoryURL)
+        let relativePaths = try settings.lexiconRelativePaths()
+        let outputDirectory = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources")
+        let outputs =
+            relativePaths.map {
+                outputDirectory.appending(path: LexiconOutputNaming.outputFileName(forLexiconAt: $0))
+            } + [outputDirectory.appending(path: LexiconOutputNaming.namespacesFileName)]
+        var inputs = relativePaths.map { settings.lexiconFolder.appending(path: $0) }
+        var arguments = ["generate", settings.lexiconFolder.path(), "--output", outputDirectory.path(), "--quiet"]
+        if let manifest = settings.manifest {
+            inputs.append(manifest)
+            arguments += ["--manifest", manifest.path()]
+        }
+        if let configFile = settings.configFile { inputs.append(configFile) }
+        return [
+            .buildCommand(
+                displayName: "Generating Swift from \(relativePaths.count) lexicons for \(target.name)",
+                executable: try context.tool(named: "lexgen").url,
+                arguments: arguments,
+                inputFiles: inputs,
+                outputFiles: outputs
+            )
+        ]
+    }
+}
+
+/// Where a target's lexicons are, read from its optional `lexgen.json`.
+struct PluginSettings {
+    static let configFileName = "lexgen.json"
+
+    var lexiconFolder: URL
+    var manifest: URL?
+    var configFile: URL?
+
+    init(targetDirectory: URL) throws {
+        let config = targetDirectory.appending(path: Self.configFileName)
+        lexiconFolder = targetDirectory
+        guard FileManager.default.fileExists(atPath: config.path()) else { return }
+        configFile = config
+        let data = try Data(contentsOf: config)
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw PluginError("\(config.path()): expected a JSON object")
+        }
+        if let folder = object["lexicons"] as? String {
+            lexiconFolder = targetDirectory.appending(path: folder).standardized
+        }
+        if let manifestPath = object["manifest"] as? String {
+            manifest = targetDirectory.appending(path: manifestPath).standardized
+        }
+    }
+
+    /// The lexicon files, relative to the lexicon folder: from the manifest when there is one (so the
+    /// outputs do not depend on what happens to be installed), else every `*.json` in the folder.
+    func lexiconRelativePaths() throws -> [String] {
+        // A missing or unreadable manifest is not an error here: lexgen reports it, with the fix,
+        // when the build runs it. Planning must not fail, or even `swift run lexgen install` could not build.
+        if let manifest, let data = FileManager.default.contents(atPath: manifest.path()),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let entries = object["lexicons"] as? [[String: Any]]
+        {
+            return entries.compactMap { $0["path"] as? String }.sorted()
+        }
+        let root = lexiconFolder.standardized.path()
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+        var paths: [String] = []
+        for case let relative as String in enumerator
+        where relative.hasSuffix(".json") && relative != Self.configFileName {
+            if FileManager.default.fileExists(atPath: prefix + relative) { paths.append(relative) }
+        }
+        return paths.sorted()
+    }
+}
+
+struct PluginError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

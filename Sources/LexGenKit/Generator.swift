@@ -1,0 +1,113 @@
+/// One lexicon file given to the generator.
+public struct LexiconSource: Sendable {
+    /// The path printed in diagnostics.
+    public var displayPath: String
+    /// The path under its lexicon folder, from which the output name is derived (`app/bsky/feed/post.json`).
+    public var relativePath: String
+    /// The file's bytes.
+    public var bytes: [UInt8]
+
+    /// Creates a source.
+    public init(displayPath: String, relativePath: String, bytes: [UInt8]) {
+        self.displayPath = displayPath
+        self.relativePath = relativePath
+        self.bytes = bytes
+    }
+}
+
+/// A generated Swift file, in memory.
+public struct GeneratedFile: Sendable, Hashable {
+    /// The file name (no folder).
+    public var name: String
+    /// The Swift source.
+    public var contents: String
+}
+
+/// The access level of generated declarations.
+public enum AccessLevel: String, Sendable, CaseIterable {
+    case `public`, `package`, `internal`
+
+    var modifier: String { self == .internal ? "" : rawValue + " " }
+}
+
+/// The result of generating a set of lexicons in memory.
+public struct GenerationResult: Sendable {
+    /// One file per lexicon, in source order, then the namespaces file. Empty when there were errors.
+    public var files: [GeneratedFile]
+    /// Everything found, in order.
+    public var diagnostics: DiagnosticLog
+    /// How many lexicon documents were loaded.
+    public var documentCount: Int
+    /// How many defs they hold.
+    public var defCount: Int
+}
+
+/// The generator: load -> resolve -> plan -> render, without touching the file system.
+public enum LexiconGenerator {
+    /// Generates Swift for `sources`. Stages after loading see the whole set, so refs across files resolve.
+    public static func generate(_ sources: [LexiconSource], access: AccessLevel = .public) -> GenerationResult {
+        var log = DiagnosticLog()
+        var documents: [LexiconDocument] = []
+        var relativePaths: [String: String] = [:]
+        var outputOwners: [String: String] = [:]
+        for source in sources {
+            let outputName = LexiconOutputNaming.outputFileName(forLexiconAt: source.relativePath)
+            if let other = outputOwners[outputName] {
+                log.error(
+                    "\(source.relativePath) and \(other) would both generate \(outputName); rename one",
+                    at: SourceLocation(file: source.displayPath)
+                )
+                continue
+            }
+            if outputName == LexiconOutputNaming.namespacesFileName {
+                log.error("the file name \(source.relativePath) is reserved by lexgen", at: SourceLocation(file: source.displayPath))
+                continue
+            }
+            outputOwners[outputName] = source.relativePath
+            if let document = LexiconLoader.load(path: source.displayPath, bytes: source.bytes, log: &log) {
+                documents.append(document)
+                relativePaths[document.path] = source.relativePath
+            }
+        }
+        let graph = SchemaGraph.build(documents, log: &log)
+        let defCount = documents.reduce(0) { $0 + $1.defs.count }
+        guard !log.hasErrors else {
+            return GenerationResult(files: [], diagnostics: log, documentCount: documents.count, defCount: defCount)
+        }
+        let planner = SwiftPlanner(graph: graph)
+        let ordered = documents.filter { graph.documents[$0.id]?.path == $0.path }
+        var models = ordered.map(planner.planFile)
+        RecursionAnalysis.breakCycles(in: &models)
+        let renderer = SwiftRenderer(access: access.modifier)
+        var files: [GeneratedFile] = []
+        files.reserveCapacity(models.count + 1)
+        var namespacePaths: [[String]] = []
+        var segmentsByPath: [[String]: [String]] = [:]
+        for model in models {
+            let relative = relativePaths[model.sourcePath] ?? model.sourcePath
+            files.append(
+                GeneratedFile(
+                    name: LexiconOutputNaming.outputFileName(forLexiconAt: relative),
+                    contents: renderer.render(model, displayPath: relative)
+                )
+            )
+            if !model.methods.isEmpty {
+                namespacePaths.append(model.namespacePath)
+                let segments = model.nsid.split(separator: ".").dropLast().map(String.init)
+                for length in 1...max(segments.count, 1) where length <= segments.count {
+                    segmentsByPath[Array(model.namespacePath.prefix(length))] = Array(segments.prefix(length))
+                }
+            }
+        }
+        files.append(
+            GeneratedFile(
+                name: LexiconOutputNaming.namespacesFileName,
+                contents: NamespaceRenderer(access: access.modifier).render(
+                    namespacePaths: namespacePaths,
+                    segmentsByPath: segmentsByPath
+                )
+            )
+        )
+        return GenerationResult(files: files, diagnostics: log, documentCount: documents.count, defCount: defCount)
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+
+/// The committed record of which lexicon files were installed: each file's NSID, path and SHA-256.
+///
+/// The JSON form is deterministic and diff-friendly, one entry per line, with a trailing newline:
+///
+/// ```
+/// {
+///   "version": 1,
+///   "lexicons": [
+///     {"nsid": "app.bsky.actor.defs", "path": "app/bsky/actor/defs.json", "sha256": "…"},
+///     …
+///   ]
+/// }
+/// ```
+public struct LexiconManifest: Sendable, Hashable {
+    /// One installed lexicon file.
+    public struct Entry: Sendable, Hashable {
+        /// The lexicon's NSID: the top-level `id` of its file.
+        public var nsid: String
+        /// The file's path relative to the lexicon folder, with `/` separators.
+        public var path: String
+        /// The SHA-256 of the file's bytes, as 64 lowercase hexadecimal digits.
+        public var sha256: String
+
+        /// Creates an entry.
+        public init(nsid: String, path: String, sha256: String) {
+            self.nsid = nsid
+            self.path = path
+            self.sha256 = sha256
+        }
+    }
+
+    /// The version of the JSON form this type reads and writes.
+    public static let formatVersion = 1
+
+    /// The entries, sorted by path (byte-wise on UTF-8, so the order is the same on every platform).
+    public private(set) var entries: [Entry]
+
+    /// Creates a manifest; the entries are sorted by path.
+    public init(entries: [Entry]) {
+        self.entries = entries.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    }
+
+    /// Reads a manifest file.
+    ///
+    /// - Throws: ``InstallError`` naming the file and what is wrong with it (unreadable, not JSON, wrong
+    ///   version, an entry missing a field, a malformed hash or path, a duplicate path or NSID).
+    public init(contentsOf url: URL) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let reason = error.localizedDescription
+            throw InstallError(file: url.path, message: "cannot read the lexicon manifest: \(reason)")
+        }
+        try self.init(jsonData: data, file: url.path)
+    }
+
+    /// Parses the JSON form of a manifest; `file` names the source in error messages.
+    ///
+    /// - Throws: ``InstallError`` naming `file` and what is wrong.
+    public init(jsonData data: Data, file: String) throws {
+        func failure(_ message: String) -> InstallError {
+            InstallError(file: file, message: "invalid lexicon manifest: \(message)")
+        }
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw failure("not valid JSON (\(error.localizedDescription))")
+        }
+        guard let object = root as? [String: Any] else {
+            throw failure("expected a JSON object at the top level")
+        }
+        guard let version = object["version"] as? Int else {
+            throw failure("missing integer \"version\"")
+        }
+        guard version == Self.formatVersion else {
+            throw failure("unsupported version \(version) (expected \(Self.formatVersion))")
+        }
+        guard let list = object["lexicons"] as? [Any] else {
+            throw failure("missing array \"lexicons\"")
+        }
+        var entries: [Entry] = []
+        var paths: Set<String> = []
+        var nsids: [String: String] = [:]
+        for (index, item) in list.enumerated() {
+            let label = "lexicons[\(index)]"
+            guard let fields = item as? [String: Any] else {
+                throw failure("\(label) is not an object")
+            }
+            func string(_ key: String) throws -> String {
+                guard let value = fields[key] as? String, !value.isEmpty else {
+                    throw failure("\(label) has no string \"\(key)\"")
+                }
+                return value
+            }
+            let entry = Entry(nsid: try string("nsid"), path: try string("path"), sha256: try string("sha256"))
+            guard Self.isValidRelativePath(entry.path) else {
+                throw failure("\(label) has path \"\(entry.path)\"; expected a relative path to a .json file")
+            }
+            guard SHA256.isHexDigest(entry.sha256) else {
+                throw failure("\(entry.path): sha256 must be 64 lowercase hexadecimal digits")
+            }
+            guard paths.insert(entry.path).inserted else {
+                throw failure("\(entry.path) is listed more than once")
+            }
+            if let other = nsids.updateValue(entry.path, forKey: entry.nsid) {
+                throw failure("NSID \(entry.nsid) is listed for both \(other) and \(entry.path)")
+            }
+            entries.append(entry)
+        }
+        self.init(entries: entries)
+    }
+
+    /// The deterministic JSON form, one entry per line, ending with a newline.
+    public func jsonString() -> String {
+        var text = "{\n  \"version\": \(Self.formatVersion),\n  \"lexicons\": ["
+        if entries.isEmpty {
+            return text + "]\n}\n"
+        }
+        text += "\n"
+        for (index, entry) in entries.enumerated() {
+            text += "    {\"nsid\": \(Self.quoted(entry.nsid)), \"path\": \(Self.quoted(entry.path)), "
+            text += "\"sha256\": \(Self.quoted(entry.sha256))}"
+            text += index + 1 < entries.count ? ",\n" : "\n"
+        }
+        return text + "  ]\n}\n"
+    }
+
+    /// The UTF-8 bytes of ``jsonString()``.
+    public func jsonData() -> Data {
+        Data(jsonString().utf8)
+    }
+
+    /// Looks up the entry for a path relative to the lexicon folder.
+    public func entry(forPath path: String) -> Entry? {
+        entries.first { $0.path == path }
+    }
+
+    // MARK: - Helpers
+
+    /// Whether `path` is a plain relative path to a `.json` file: no leading `/`, no empty, `.` or `..` parts.
+    static func isValidRelativePath(_ path: String) -> Bool {
+        guard path.hasSuffix(".json"), !path.hasPrefix("/"), !path.contains("\\") else {
+            return false
+        }
+        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
+            !$0.isEmpty && $0 != "." && $0 != ".."
+        }
+    }
+
+    /// A JSON string literal for `text`.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// Reads the NSID of a lexicon file: its top-level string `id`.
+    ///
+    /// - Throws: ``InstallError`` naming `file` when the data is not a JSON object with a string `id`.
+    static func lexiconID(in data: Data, file: String) throws -> String {
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw InstallError(file: file, message: "not a valid JSON lexicon (\(error.localizedDescription))")
+        }
+        guard let object = root as? [String: Any] else {
+            throw InstallError(file: file, message: "not a lexicon: expected a JSON object at the top level")
+        }
+        guard let id = object["id"] as? String, !id.isEmpty else {
+            throw InstallError(file: file, message: "not a lexicon: it has no top-level string \"id\"")
+        }
+        return id
+    }
+}

@@ -1,0 +1,200 @@
+/// A reference to a def in some lexicon: `nsid#name`, with `main` for a bare NSID.
+public struct DefReference: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The lexicon's NSID.
+    public var nsid: String
+    /// The def's name within the lexicon.
+    public var name: String
+
+    /// Creates a reference.
+    public init(nsid: String, name: String) {
+        self.nsid = nsid
+        self.name = name
+    }
+
+    /// Reads a ref string as written in a lexicon (`#local`, `nsid`, `nsid#def`), relative to `documentID`.
+    /// Returns `nil` when the string is not a ref.
+    public init?(parsing text: String, in documentID: String) {
+        if text.hasPrefix("#") {
+            let name = String(text.dropFirst())
+            guard !name.isEmpty else { return nil }
+            self.init(nsid: documentID, name: name)
+            return
+        }
+        let parts = text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        let nsid = String(parts[0])
+        guard NSIDSyntax.isValid(nsid) else { return nil }
+        if parts.count == 2 {
+            guard !parts[1].isEmpty else { return nil }
+            self.init(nsid: nsid, name: String(parts[1]))
+        } else {
+            self.init(nsid: nsid, name: "main")
+        }
+    }
+
+    /// The canonical string: `nsid` for `main`, `nsid#name` otherwise. This is also the `$type` of
+    /// an object of this def.
+    public var description: String { name == "main" ? nsid : "\(nsid)#\(name)" }
+
+    public static func < (lhs: DefReference, rhs: DefReference) -> Bool {
+        (lhs.nsid, lhs.name) < (rhs.nsid, rhs.name)
+    }
+}
+
+/// One node of a lexicon schema, with its description and where it came from.
+public struct SchemaNode: Sendable {
+    /// What the node is.
+    public var kind: SchemaKind
+    /// The lexicon's `description`, if any.
+    public var description: String?
+    /// Where the node is in its file.
+    public var location: SourceLocation
+}
+
+/// Constraints of a lexicon `string`.
+public struct StringSchema: Sendable {
+    /// `format`, e.g. `did` or `datetime`.
+    public var format: String?
+    /// `knownValues`: the set is open.
+    public var knownValues: [String] = []
+    /// `enum`: the set is closed.
+    public var enumValues: [String]?
+    /// `const`.
+    public var constValue: String?
+    /// `default`.
+    public var defaultValue: String?
+    /// Length limits in UTF-8 bytes.
+    public var minLength: Int?
+    public var maxLength: Int?
+    /// Length limits in grapheme clusters.
+    public var minGraphemes: Int?
+    public var maxGraphemes: Int?
+}
+
+/// Constraints of a lexicon `integer`.
+public struct IntegerSchema: Sendable {
+    public var minimum: Int?
+    public var maximum: Int?
+    public var enumValues: [Int]?
+    public var constValue: Int?
+    public var defaultValue: Int?
+}
+
+/// A lexicon `object` or `params`: ordered properties with required and nullable names.
+public struct ObjectSchema: Sendable {
+    /// Properties in file order.
+    public var properties: [(name: String, schema: SchemaNode)]
+    /// Names that must be present.
+    public var required: Set<String>
+    /// Names that may be `null`.
+    public var nullable: Set<String>
+}
+
+/// The body of a query or procedure input or output.
+public struct BodySchema: Sendable {
+    /// The MIME type (`application/json`, `*/*`, `application/vnd.ipld.car`...).
+    public var encoding: String
+    /// The schema of a JSON body: an object, a ref or a union. `nil` for none.
+    public var schema: SchemaNode?
+    /// Whether the body is JSON (and so typed by `schema`).
+    public var isJSON: Bool {
+        encoding.split(separator: ";").first?.trimmingWhitespace == "application/json"
+    }
+}
+
+/// A declared XRPC error.
+public struct ErrorSchema: Sendable {
+    public var name: String
+    public var description: String?
+}
+
+/// A query, procedure or subscription.
+public struct EndpointSchema: Sendable {
+    public var parameters: SchemaNode?
+    public var input: BodySchema?
+    public var output: BodySchema?
+    /// A subscription's message schema (a union).
+    public var message: SchemaNode?
+    public var errors: [ErrorSchema] = []
+}
+
+/// Every kind of node in the lexicon language.
+public indirect enum SchemaKind: Sendable {
+    case boolean(defaultValue: Bool?, constValue: Bool?)
+    case integer(IntegerSchema)
+    case string(StringSchema)
+    case bytes(minLength: Int?, maxLength: Int?)
+    case cidLink
+    case blob(accept: [String]?, maxSize: Int?)
+    case unknown
+    case array(items: SchemaNode, minLength: Int?, maxLength: Int?)
+    case object(ObjectSchema)
+    case params(ObjectSchema)
+    case token
+    case ref(DefReference)
+    case union(refs: [DefReference], closed: Bool)
+    case record(key: String?, object: SchemaNode)
+    case query(EndpointSchema)
+    case procedure(EndpointSchema)
+    case subscription(EndpointSchema)
+    case permissionSet
+    case permission
+
+    /// The lexicon `type` name of the kind.
+    public var typeName: String {
+        switch self {
+        case .boolean: return "boolean"
+        case .integer: return "integer"
+        case .string: return "string"
+        case .bytes: return "bytes"
+        case .cidLink: return "cid-link"
+        case .blob: return "blob"
+        case .unknown: return "unknown"
+        case .array: return "array"
+        case .object: return "object"
+        case .params: return "params"
+        case .token: return "token"
+        case .ref: return "ref"
+        case .union: return "union"
+        case .record: return "record"
+        case .query: return "query"
+        case .procedure: return "procedure"
+        case .subscription: return "subscription"
+        case .permissionSet: return "permission-set"
+        case .permission: return "permission"
+        }
+    }
+}
+
+/// A named def of a lexicon document.
+public struct LexiconDef: Sendable {
+    /// The def's name (`main`, `postView`...).
+    public var name: String
+    /// The def's schema.
+    public var schema: SchemaNode
+}
+
+/// One lexicon file, parsed.
+public struct LexiconDocument: Sendable {
+    /// The document's NSID (its `id`), which is how it is found: never by its path.
+    public var id: String
+    /// The file path the document came from.
+    public var path: String
+    /// The document's `description`.
+    public var description: String?
+    /// The defs in file order.
+    public var defs: [LexiconDef]
+
+    /// The def with a name.
+    public func def(named name: String) -> LexiconDef? {
+        defs.first { $0.name == name }
+    }
+}
+
+extension Substring {
+    var trimmingWhitespace: Substring {
+        var text = self
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text
+    }
+}

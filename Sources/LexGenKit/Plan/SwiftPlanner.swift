@@ -1,0 +1,325 @@
+/// Turns the resolved schema graph into ``FileModel`` values: one per lexicon document.
+struct SwiftPlanner {
+    let graph: SchemaGraph
+    let names: TypeNameTable
+
+    init(graph: SchemaGraph) {
+        self.graph = graph
+        self.names = TypeNameTable(graph: graph)
+    }
+
+    /// Plans one document.
+    func planFile(_ document: LexiconDocument) -> FileModel {
+        guard let documentNames = names.documents[document.id] else {
+            return FileModel(sourcePath: document.path, nsid: document.id, declarations: [], namespacePath: [], methods: [])
+        }
+        let typeName = documentNames.typeName
+        var scope = documentNames.scope
+        var nested: [TypeModel] = []
+        for def in document.defs where def.name != "main" {
+            guard let name = documentNames.defNames[def.name] else { continue }
+            nested += planNamedDef(
+                def,
+                name: name,
+                qualifiedName: typeName + "." + name,
+                nsid: document.id,
+                containerName: typeName,
+                scope: &scope
+            )
+        }
+        var methods: [ClientMethodModel] = []
+        let documentation = Self.documentation(document.defs.first { $0.name == "main" }?.schema.description)
+        var declaration: TypeModel
+        if let main = document.def(named: "main") {
+            switch documentNames.mainShape {
+            case .topLevelAlias:
+                // A lone alias: its inline types (if any) need a home, so only plain aliases stay top-level.
+                let planned = planNamedDef(
+                    main,
+                    name: typeName,
+                    qualifiedName: typeName,
+                    nsid: document.id,
+                    containerName: typeName,
+                    scope: &scope
+                )
+                declaration = planned.count == 1 ? planned[0] : .namespace(
+                    NamespaceModel(
+                        name: typeName,
+                        role: .plain,
+                        nsid: document.id,
+                        documentation: documentation,
+                        nested: planned,
+                        errors: nil
+                    )
+                )
+            case .nestedAlias:
+                let planned = planNamedDef(
+                    main,
+                    name: "Main",
+                    qualifiedName: typeName + ".Main",
+                    nsid: document.id,
+                    containerName: typeName,
+                    scope: &scope
+                )
+                nested.insert(contentsOf: planned, at: 0)
+                declaration = .namespace(
+                    NamespaceModel(
+                        name: typeName,
+                        role: .plain,
+                        nsid: document.id,
+                        documentation: documentation,
+                        nested: nested,
+                        errors: nil
+                    )
+                )
+            case .container:
+                let planned = planMain(main, typeName: typeName, document: document, scope: &scope, defs: nested)
+                declaration = planned.declaration
+                if let method = planned.method { methods.append(method) }
+            }
+        } else {
+            declaration = .namespace(
+                NamespaceModel(
+                    name: typeName,
+                    role: .plain,
+                    nsid: document.id,
+                    documentation: Self.documentation(document.description),
+                    nested: nested,
+                    errors: nil
+                )
+            )
+        }
+        let segments = document.id.split(separator: ".").map(String.init)
+        return FileModel(
+            sourcePath: document.path,
+            nsid: document.id,
+            declarations: [declaration],
+            namespacePath: segments.dropLast().map(SwiftNaming.typeName),
+            methods: methods
+        )
+    }
+
+    /// A def other than an endpoint: object, record, string type, token or alias. Inline types of an
+    /// alias (the union of an array def) are declared beside it, in `containerName`'s `scope`.
+    func planNamedDef(
+        _ def: LexiconDef,
+        name: String,
+        qualifiedName: String,
+        nsid: String,
+        containerName: String,
+        scope: inout NameScope
+    ) -> [TypeModel] {
+        let node = def.schema
+        let documentation = Self.documentation(node.description)
+        let typeID = def.name == "main" ? nsid : "\(nsid)#\(def.name)"
+        switch node.kind {
+        case .object(let object):
+            return [.structure(planStruct(object, name: name, qualifiedName: qualifiedName, role: .object, node: node))]
+        case .record(let key, let objectNode):
+            guard case .object(let object) = objectNode.kind else { return [] }
+            var model = planStruct(
+                object,
+                name: name,
+                qualifiedName: qualifiedName,
+                role: .record(collection: nsid, key: key ?? "any"),
+                node: objectNode
+            )
+            model.documentation = Self.documentation(node.description ?? objectNode.description)
+            return [.structure(model)]
+        case .token:
+            return [.token(TokenModel(name: name, documentation: documentation, value: typeID, nested: []))]
+        case .string(let string) where !string.knownValues.isEmpty || string.enumValues != nil:
+            let docs = documentation + Self.constraintDocs(node)
+            return [.stringValues(planStringValues(string, name: name, documentation: docs))]
+        default:
+            var inline: [TypeModel] = []
+            let target = fieldType(
+                node,
+                inlineName: name + "Item",
+                scopeName: containerName,
+                scope: &scope,
+                nested: &inline
+            )
+            return inline + [.alias(name: name, target: target, documentation: documentation + Self.constraintDocs(node))]
+        }
+    }
+
+    /// Plans a struct for an object, record body or parameter list.
+    func planStruct(
+        _ object: ObjectSchema,
+        name: String,
+        qualifiedName: String,
+        role: StructRole,
+        node: SchemaNode
+    ) -> StructModel {
+        var typeScope = NameScope(reserved: SwiftNaming.reservedTypeNames)
+        var memberScope = NameScope(reserved: SwiftNaming.reservedMemberNames)
+        var nested: [TypeModel] = []
+        var fields: [FieldModel] = []
+        for property in object.properties {
+            let bare = memberScope.claim(SwiftNaming.bareIdentifier(property.name))
+            let type = fieldType(
+                property.schema,
+                inlineName: SwiftNaming.typeName(property.name),
+                scopeName: qualifiedName,
+                scope: &typeScope,
+                nested: &nested
+            )
+            fields.append(
+                FieldModel(
+                    swiftName: SwiftNaming.escaped(bare),
+                    jsonKey: property.name,
+                    type: type,
+                    isRequired: object.required.contains(property.name),
+                    isNullable: object.nullable.contains(property.name),
+                    documentation: Self.documentation(property.schema.description) + Self.constraintDocs(property.schema)
+                )
+            )
+        }
+        return StructModel(
+            name: name,
+            qualifiedName: qualifiedName,
+            role: role,
+            documentation: Self.documentation(node.description),
+            fields: fields,
+            nested: nested
+        )
+    }
+
+    /// The Swift type of a property or array item, declaring inline types (unions, objects, string
+    /// types) as nested types of `scopeName`.
+    func fieldType(
+        _ node: SchemaNode,
+        inlineName: String,
+        scopeName: String,
+        scope: inout NameScope,
+        nested: inout [TypeModel]
+    ) -> TypeReference {
+        switch node.kind {
+        case .boolean: return .builtin("Swift.Bool")
+        case .integer: return .builtin("Swift.Int")
+        case .string(let string):
+            if !string.knownValues.isEmpty || string.enumValues != nil {
+                let name = scope.claim(inlineName)
+                nested.append(.stringValues(planStringValues(string, name: name, documentation: [])))
+                return .declared(scopeName + "." + name)
+            }
+            return .builtin(Self.formatType(string.format))
+        case .bytes: return .builtin("XRPCRuntime.Bytes")
+        case .cidLink: return .builtin("XRPCRuntime.CIDLink")
+        case .blob: return .builtin("XRPCRuntime.Blob")
+        case .unknown: return .builtin("XRPCRuntime.UnknownValue")
+        case .token, .permission, .permissionSet, .query, .procedure, .subscription: return .builtin("XRPCRuntime.UnknownValue")
+        case .array(let items, _, _):
+            return .array(fieldType(items, inlineName: inlineName + "Item", scopeName: scopeName, scope: &scope, nested: &nested))
+        case .object(let object), .params(let object):
+            let name = scope.claim(inlineName)
+            nested.append(.structure(planStruct(object, name: name, qualifiedName: scopeName + "." + name, role: .object, node: node)))
+            return .declared(scopeName + "." + name)
+        case .record(_, let objectNode):
+            return fieldType(objectNode, inlineName: inlineName, scopeName: scopeName, scope: &scope, nested: &nested)
+        case .ref(let reference):
+            return referenceType(reference)
+        case .union(let refs, let closed):
+            let name = scope.claim(inlineName)
+            nested.append(.union(planUnion(refs, closed: closed, name: name, qualifiedName: scopeName + "." + name, node: node)))
+            return .declared(scopeName + "." + name)
+        }
+    }
+
+    /// The Swift type a ref stands for.
+    func referenceType(_ reference: DefReference) -> TypeReference {
+        guard let def = graph.def(reference), let qualified = names.qualifiedName(of: reference) else {
+            return .builtin("XRPCRuntime.UnknownValue")
+        }
+        switch def.schema.kind {
+        case .token: return .builtin("Swift.String")
+        case .query, .procedure, .subscription, .permissionSet, .permission: return .builtin("XRPCRuntime.UnknownValue")
+        default: return .declared(qualified)
+        }
+    }
+
+    func planUnion(_ refs: [DefReference], closed: Bool, name: String, qualifiedName: String, node: SchemaNode) -> UnionModel {
+        var members: [UnionMemberModel] = []
+        var seen: Set<DefReference> = []
+        for reference in refs where seen.insert(reference).inserted {
+            let isToken: Bool
+            if case .token? = graph.def(reference)?.schema.kind { isToken = true } else { isToken = false }
+            let type: TypeReference = isToken ? .builtin("XRPCRuntime.UnknownValue") : referenceType(reference)
+            members.append(
+                UnionMemberModel(
+                    caseName: SwiftNaming.unionCaseName(reference),
+                    type: type,
+                    typeID: reference.description,
+                    alternativeTypeIDs: reference.name == "main" ? [reference.nsid + "#main"] : []
+                )
+            )
+        }
+        return UnionModel(
+            name: name,
+            qualifiedName: qualifiedName,
+            documentation: Self.documentation(node.description),
+            members: members,
+            isClosed: closed
+        )
+    }
+
+    func planStringValues(_ string: StringSchema, name: String, documentation: [String]) -> StringValuesModel {
+        var scope = NameScope(reserved: SwiftNaming.reservedMemberNames.union(["rawValue", "allowedValues"]))
+        let isClosed = string.enumValues != nil
+        let values = isClosed ? (string.enumValues ?? []) : string.knownValues
+        var constants: [(name: String, value: String)] = []
+        var seen: Set<String> = []
+        for value in values where seen.insert(value).inserted {
+            constants.append((SwiftNaming.escaped(scope.claim(SwiftNaming.valueConstantName(value))), value))
+        }
+        return StringValuesModel(name: name, documentation: documentation, values: constants, isClosed: isClosed)
+    }
+
+    /// The runtime type of a string format.
+    static func formatType(_ format: String?) -> String {
+        switch format {
+        case "did": return "XRPCRuntime.DID"
+        case "handle": return "XRPCRuntime.Handle"
+        case "nsid": return "XRPCRuntime.NSID"
+        case "at-uri": return "XRPCRuntime.ATURI"
+        case "at-identifier": return "XRPCRuntime.ATIdentifier"
+        case "tid": return "XRPCRuntime.TID"
+        case "record-key": return "XRPCRuntime.RecordKey"
+        case "datetime": return "XRPCRuntime.Datetime"
+        case "cid": return "XRPCRuntime.CID"
+        case "language": return "XRPCRuntime.LanguageTag"
+        case "uri": return "XRPCRuntime.URI"
+        default: return "Swift.String"
+        }
+    }
+
+    /// Doc comment lines from a lexicon description.
+    static func documentation(_ description: String?) -> [String] {
+        guard let description, !description.isEmpty else { return [] }
+        return description.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }
+    }
+
+    /// Doc comment lines that state a node's constraints and default.
+    static func constraintDocs(_ node: SchemaNode) -> [String] {
+        var parts: [String] = []
+        switch node.kind {
+        case .string(let string):
+            if let value = string.defaultValue { parts.append("Default: `\"\(value)\"`.") }
+            if let value = string.constValue { parts.append("Always `\"\(value)\"`.") }
+            if let value = string.maxLength { parts.append("At most \(value) UTF-8 bytes.") }
+            if let value = string.maxGraphemes { parts.append("At most \(value) graphemes.") }
+        case .integer(let integer):
+            if let value = integer.defaultValue { parts.append("Default: `\(value)`.") }
+            if let low = integer.minimum, let high = integer.maximum {
+                parts.append("From \(low) to \(high).")
+            }
+        case .boolean(let defaultValue, _):
+            if let defaultValue { parts.append("Default: `\(defaultValue)`.") }
+        default:
+            break
+        }
+        guard !parts.isEmpty else { return [] }
+        return [parts.joined(separator: " ")]
+    }
+}

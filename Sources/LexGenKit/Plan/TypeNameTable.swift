@@ -1,0 +1,76 @@
+/// The Swift name of every def of every lexicon, settled before any file is planned so that refs
+/// across files agree.
+struct TypeNameTable: Sendable {
+    /// How a document's main def is represented.
+    enum MainShape: Sendable {
+        /// The document type is the main def itself (struct, namespace enum, string type or token).
+        case container
+        /// The main def is a plain alias and the document has no other defs: a top-level typealias.
+        case topLevelAlias
+        /// The main def is a plain alias beside other defs: a namespace enum with `Main` inside.
+        case nestedAlias
+    }
+
+    struct DocumentNames: Sendable {
+        var typeName: String
+        var mainShape: MainShape
+        /// Nested type names of the non-main defs.
+        var defNames: [String: String]
+        /// Names taken in the document type's scope.
+        var scope: NameScope
+    }
+
+    private(set) var documents: [String: DocumentNames] = [:]
+
+    init(graph: SchemaGraph) {
+        for id in graph.ids {
+            guard let document = graph.documents[id] else { continue }
+            var scope = NameScope(reserved: SwiftNaming.reservedTypeNames)
+            let main = document.def(named: "main")
+            if let main {
+                switch main.schema.kind {
+                case .query, .procedure, .subscription:
+                    for name in ["Parameters", "Input", "Output", "Error", "Message"] { _ = scope.claim(name) }
+                default:
+                    break
+                }
+            }
+            var shape = MainShape.container
+            if let main, Self.isAlias(main.schema.kind) {
+                var isArray = false
+                if case .array = main.schema.kind { isArray = true }
+                shape = document.defs.count == 1 && !isArray ? .topLevelAlias : .nestedAlias
+                if shape == .nestedAlias { _ = scope.claim("Main") }
+            }
+            var defNames: [String: String] = [:]
+            for def in document.defs where def.name != "main" {
+                defNames[def.name] = scope.claim(SwiftNaming.typeName(def.name))
+            }
+            documents[id] = DocumentNames(
+                typeName: SwiftNaming.documentTypeName(id),
+                mainShape: shape,
+                defNames: defNames,
+                scope: scope
+            )
+        }
+    }
+
+    /// Whether a def of this kind is written as a typealias rather than a type of its own.
+    static func isAlias(_ kind: SchemaKind) -> Bool {
+        switch kind {
+        case .string(let string): return string.knownValues.isEmpty && string.enumValues == nil
+        case .integer, .boolean, .array, .bytes, .blob, .cidLink, .unknown: return true
+        default: return false
+        }
+    }
+
+    /// The qualified Swift name of a def.
+    func qualifiedName(of reference: DefReference) -> String? {
+        guard let names = documents[reference.nsid] else { return nil }
+        if reference.name == "main" {
+            return names.mainShape == .nestedAlias ? names.typeName + ".Main" : names.typeName
+        }
+        guard let nested = names.defNames[reference.name] else { return nil }
+        return names.typeName + "." + nested
+    }
+}

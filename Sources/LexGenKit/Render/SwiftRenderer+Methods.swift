@@ -1,0 +1,64 @@
+extension SwiftRenderer {
+    /// A typed client method with labelled arguments, and an overload taking whole values.
+    func renderMethod(_ method: ClientMethodModel, into writer: inout CodeWriter) {
+        let endpoint = method.endpointType
+        let call = method.kind == .query ? "query" : "procedure"
+        let returns = "async throws -> \(method.outputType)"
+        let parameterLabels = Set(method.parameterArguments.map(\.label))
+        let inputLabels = Set((method.inputArguments ?? []).map(\.label))
+        let canFlatten = parameterLabels.isDisjoint(with: inputLabels)
+
+        if canFlatten {
+            var arguments: [String] = []
+            if method.hasInput, method.inputArguments == nil {
+                arguments.append("_ input: \(method.inputType)")
+            }
+            arguments += (method.parameterArguments + (method.inputArguments ?? [])).map(Self.declaration)
+            let parameters = "parameters: .init(\(Self.forwarding(method.parameterArguments)))"
+            var callArguments = "\(endpoint).self, \(parameters)"
+            if method.kind == .procedure {
+                if let inputArguments = method.inputArguments {
+                    callArguments += ", input: .init(\(Self.forwarding(inputArguments)))"
+                } else {
+                    callArguments += method.hasInput ? ", input: input" : ", input: .init()"
+                }
+            }
+            writer.documentation(method.documentation)
+            writer.block("\(access)func \(method.name)(\(arguments.joined(separator: ", "))) \(returns)") { body in
+                body.line("try await client.\(call)(\(callArguments))")
+            }
+        }
+
+        let wholeValueNeeded = !method.parameterArguments.isEmpty || method.inputArguments != nil || !canFlatten
+        guard wholeValueNeeded else { return }
+        var arguments: [String] = []
+        if method.hasInput { arguments.append("_ input: \(method.inputType)") }
+        if !method.parameterArguments.isEmpty {
+            let defaultValue = method.parametersRequireArguments ? "" : " = .init()"
+            let label = method.hasInput ? "parameters" : "_ parameters"
+            arguments.append("\(label): \(endpoint).Parameters\(defaultValue)")
+        }
+        var callArguments = "\(endpoint).self, parameters: \(method.parameterArguments.isEmpty ? ".init()" : "parameters")"
+        if method.kind == .procedure {
+            callArguments += method.hasInput ? ", input: input" : ", input: .init()"
+        }
+        if canFlatten { writer.line("") }
+        var documentation = method.documentation
+        if canFlatten {
+            if !documentation.isEmpty { documentation.append("") }
+            documentation.append("This form takes the parameters and the input as whole values.")
+        }
+        writer.documentation(documentation)
+        writer.block("\(access)func \(method.name)(\(arguments.joined(separator: ", "))) \(returns)") { body in
+            body.line("try await client.\(call)(\(callArguments))")
+        }
+    }
+
+    private static func declaration(_ argument: ArgumentModel) -> String {
+        "\(argument.label): \(argument.typeText)\(argument.hasDefault ? " = nil" : "")"
+    }
+
+    private static func forwarding(_ arguments: [ArgumentModel]) -> String {
+        arguments.map { "\($0.label): \($0.label)" }.joined(separator: ", ")
+    }
+}

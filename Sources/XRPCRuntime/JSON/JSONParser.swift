@@ -1,0 +1,546 @@
+import Foundation
+
+/// JSON text that is not valid: what is wrong and where.
+public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, for a person to read.
+    public var message: String
+    /// Where, in bytes from the start of the input.
+    public var offset: Int
+    /// Where: the 1-based line, counting `\n` line breaks.
+    public var line: Int
+    /// Where: the 1-based column within ``line``, counting Unicode scalars.
+    public var column: Int
+
+    /// Creates an error at the given position.
+    public init(message: String, offset: Int, line: Int, column: Int) {
+        self.message = message
+        self.offset = offset
+        self.line = line
+        self.column = column
+    }
+
+    /// The error as `line L, column C: message`.
+    public var description: String { "line \(line), column \(column): \(message)" }
+}
+
+extension JSONValue {
+    /// The deepest nesting of arrays and objects that ``parse(_:)-(Data)`` accepts.
+    public static let maximumParseDepth = 512
+
+    /// Parses JSON text (RFC 8259, strictly) into a value.
+    ///
+    /// Rejects comments, trailing commas, leading zeros, unescaped control characters, invalid escapes,
+    /// unpaired surrogates, invalid UTF-8, anything after the value, duplicate object keys (which the
+    /// atproto data model forbids), numbers too large for a `Double`, and nesting deeper than
+    /// ``maximumParseDepth``. A number without fraction or exponent that fits in 64 bits becomes
+    /// ``integer(_:)``; every other number becomes ``number(_:)``.
+    public static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
+        try data.withUnsafeBytes { raw in
+            JSONTextParser.parse(raw.assumingMemoryBound(to: UInt8.self))
+        }.get()
+    }
+
+    /// Parses JSON text given as UTF-8 bytes; see ``parse(_:)-(Data)``.
+    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+        if let result = bytes.withContiguousStorageIfAvailable({ JSONTextParser.parse($0) }) {
+            return try result.get()
+        }
+        return try Array(bytes).withUnsafeBufferPointer { JSONTextParser.parse($0) }.get()
+    }
+
+    /// Parses JSON text given as a string; see ``parse(_:)-(Data)``.
+    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+        var text = text
+        return try text.withUTF8 { JSONTextParser.parse($0) }.get()
+    }
+}
+
+/// A stack of values with manual storage, so closing a container moves its elements out without
+/// retaining and releasing each one.
+private struct MoveStack<Element>: ~Copyable {
+    private var base: UnsafeMutablePointer<Element>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    mutating func push(_ element: consuming Element) {
+        if count == capacity {
+            let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    /// Moves the elements from `start` on into an array.
+    mutating func popArray(from start: Int) -> [Element] {
+        let length = count - start
+        let source = base + start
+        count = start
+        return [Element](unsafeUninitializedCapacity: length) { buffer, initialized in
+            guard let target = buffer.baseAddress else { return }
+            target.moveInitialize(from: source, count: length)
+            initialized = length
+        }
+    }
+
+    /// Moves the last element out. The stack must not be empty.
+    mutating func popLast() -> Element {
+        count -= 1
+        return (base + count).move()
+    }
+
+    /// Moves one element out; the caller must then call ``dropMoved(from:through:)``.
+    mutating func move(at index: Int) -> Element { (base + index).move() }
+
+    /// Forgets the elements from `start` on, of which those up to `last` were moved out already.
+    mutating func dropMoved(from start: Int, through last: Int) {
+        (base + last + 1).deinitialize(count: count - last - 1)
+        count = start
+    }
+}
+
+/// An open array or object while parsing.
+private struct OpenContainer {
+    var isObject: Bool
+    /// Where its elements (or member values) start on the value stack.
+    var valueStart: Int
+    /// Where its member keys start on the key stack.
+    var keyStart: Int
+}
+
+private enum ASCII {
+    static let quote: UInt8 = 0x22, backslash: UInt8 = 0x5C, slash: UInt8 = 0x2F, comma: UInt8 = 0x2C
+    static let colon: UInt8 = 0x3A, minus: UInt8 = 0x2D, plus: UInt8 = 0x2B, dot: UInt8 = 0x2E
+    static let zero: UInt8 = 0x30, nine: UInt8 = 0x39, lowerE: UInt8 = 0x65, upperE: UInt8 = 0x45
+    static let openBracket: UInt8 = 0x5B, closeBracket: UInt8 = 0x5D, openBrace: UInt8 = 0x7B, closeBrace: UInt8 = 0x7D
+}
+
+/// A strict, non-recursive JSON parser over a buffer of UTF-8 bytes.
+private struct JSONTextParser: ~Copyable {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    var values = MoveStack<JSONValue>(capacity: 64)
+    var keys = MoveStack<(key: String, offset: Int)>(capacity: 32)
+    var open: [OpenContainer] = []
+    /// Reused storage for strings that contain escapes.
+    var scratch: [UInt8] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
+        var parser = JSONTextParser(bytes: bytes)
+        do throws(JSONParseError) {
+            return .success(try parser.parseDocument())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else {
+            throw error("unexpected \(describe(bytes[index])) after the JSON value", at: index)
+        }
+        return value
+    }
+
+    /// Parses one value, holding open containers on explicit stacks instead of recursing.
+    mutating func parseValue() throws(JSONParseError) -> JSONValue {
+        nextValue: while true {
+            guard index < bytes.count else { throw error("unexpected end of input, expected a value", at: index) }
+            let byte = bytes[index]
+            if byte == ASCII.openBrace || byte == ASCII.openBracket {
+                guard open.count < JSONValue.maximumParseDepth else {
+                    throw error("nesting is deeper than \(JSONValue.maximumParseDepth) levels", at: index)
+                }
+                let isObject = byte == ASCII.openBrace
+                index += 1
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
+                    index += 1
+                    values.push(isObject ? .object([:]) : .array([]))
+                } else {
+                    open.append(OpenContainer(isObject: isObject, valueStart: values.count, keyStart: keys.count))
+                    if isObject { try parseMemberKey(afterComma: nil) }
+                    continue nextValue
+                }
+            } else {
+                values.push(try parseScalar(byte))
+            }
+            // A value is complete: close the containers it completes, or move on to the next element.
+            while let container = open.last {
+                skipWhitespace()
+                let close = container.isObject ? ASCII.closeBrace : ASCII.closeBracket
+                guard index < bytes.count else {
+                    throw error("unexpected end of input, expected ',' or '\(UnicodeScalar(close))'", at: index)
+                }
+                let next = bytes[index]
+                if next == ASCII.comma {
+                    let comma = index
+                    index += 1
+                    skipWhitespace()
+                    if container.isObject {
+                        try parseMemberKey(afterComma: comma)
+                    } else if index < bytes.count, bytes[index] == ASCII.closeBracket {
+                        throw error("trailing comma before ']'", at: comma)
+                    }
+                    continue nextValue
+                }
+                guard next == close else {
+                    let expected = container.isObject ? "',' or '}' after an object member" : "',' or ']'"
+                    throw error("unexpected \(describe(next)), expected \(expected)", at: index)
+                }
+                index += 1
+                open.removeLast()
+                if container.isObject {
+                    values.push(.object(try popObject(container)))
+                } else {
+                    values.push(.array(values.popArray(from: container.valueStart)))
+                }
+            }
+            return values.popLast()
+        }
+    }
+
+    /// Parses `"key" :` and the whitespace after it.
+    mutating func parseMemberKey(afterComma comma: Int?) throws(JSONParseError) {
+        guard index < bytes.count, bytes[index] == ASCII.quote else {
+            if let comma, index < bytes.count, bytes[index] == ASCII.closeBrace {
+                throw error("trailing comma before '}'", at: comma)
+            }
+            let found = index < bytes.count ? describe(bytes[index]) : "end of input"
+            throw error("unexpected \(found), expected a string key", at: index)
+        }
+        let offset = index
+        keys.push((try parseString(), offset))
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == ASCII.colon else {
+            let found = index < bytes.count ? describe(bytes[index]) : "end of input"
+            throw error("unexpected \(found), expected ':' after an object key", at: index)
+        }
+        index += 1
+        skipWhitespace()
+    }
+
+    mutating func popObject(_ container: OpenContainer) throws(JSONParseError) -> [String: JSONValue] {
+        let count = values.count - container.valueStart
+        var fields = [String: JSONValue](minimumCapacity: count)
+        for member in 0..<count {
+            let (key, offset) = keys.move(at: container.keyStart + member)
+            let value = values.move(at: container.valueStart + member)
+            if fields.updateValue(value, forKey: key) != nil {
+                keys.dropMoved(from: container.keyStart, through: container.keyStart + member)
+                values.dropMoved(from: container.valueStart, through: container.valueStart + member)
+                throw error("duplicate object key \"\(key)\"", at: offset)
+            }
+        }
+        keys.dropMoved(from: container.keyStart, through: keys.count - 1)
+        values.dropMoved(from: container.valueStart, through: values.count - 1)
+        return fields
+    }
+
+    mutating func parseScalar(_ byte: UInt8) throws(JSONParseError) -> JSONValue {
+        switch byte {
+        case ASCII.quote: return .string(try parseString())
+        case ASCII.minus, ASCII.zero...ASCII.nine: return try parseNumber()
+        case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
+        case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
+        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+        case ASCII.slash: throw error("comments are not allowed in JSON", at: index)
+        default: throw error("unexpected \(describe(byte)), expected a value", at: index)
+        }
+    }
+
+    mutating func parseLiteral(_ literal: StaticString, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
+        let length = literal.utf8CodeUnitCount
+        guard bytes.count - index >= length,
+            UnsafeBufferPointer(rebasing: bytes[index..<index + length]).elementsEqual(
+                UnsafeBufferPointer(start: literal.utf8Start, count: length))
+        else { throw error("invalid literal, expected '\(literal)'", at: index) }
+        index += length
+        return value
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            index += 1
+        }
+    }
+
+    // MARK: Numbers
+
+    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = index
+        let negative = bytes[index] == ASCII.minus
+        if negative { index += 1 }
+        let digitsStart = index
+        var magnitude: UInt64 = 0
+        while index < bytes.count, case let digit = bytes[index] &- ASCII.zero, digit < 10 {
+            magnitude = magnitude &* 10 &+ UInt64(digit)
+            index += 1
+        }
+        let digitCount = index - digitsStart
+        guard digitCount > 0 else { throw error("expected a digit after '-'", at: index) }
+        if bytes[digitsStart] == ASCII.zero, digitCount > 1 {
+            throw error("leading zeros are not allowed in numbers", at: digitsStart)
+        }
+        var isInteger = true
+        if index < bytes.count, bytes[index] == ASCII.dot {
+            index += 1
+            guard skipDigits() else { throw error("expected a digit after the decimal point", at: index) }
+            isInteger = false
+        }
+        if index < bytes.count, bytes[index] == ASCII.lowerE || bytes[index] == ASCII.upperE {
+            index += 1
+            if index < bytes.count, bytes[index] == ASCII.plus || bytes[index] == ASCII.minus { index += 1 }
+            guard skipDigits() else { throw error("expected a digit in the exponent", at: index) }
+            isInteger = false
+        }
+        if isInteger {
+            if digitCount <= 18 { return .integer(negative ? -Int(magnitude) : Int(magnitude)) }
+            if let exact = exactInteger(digitsStart, negative: negative) { return .integer(exact) }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let double = Double(text), double.isFinite else {
+            throw error("number \(text) is out of range", at: start)
+        }
+        return .number(double)
+    }
+
+    /// Skips a run of digits, returning whether there was at least one.
+    mutating func skipDigits() -> Bool {
+        let start = index
+        while index < bytes.count, bytes[index] &- ASCII.zero < 10 { index += 1 }
+        return index > start
+    }
+
+    /// The integer whose digits run from `start` to `index`, or `nil` when it does not fit in an `Int`.
+    func exactInteger(_ start: Int, negative: Bool) -> Int? {
+        var magnitude: UInt64 = 0
+        for position in start..<index {
+            let (product, overflowed) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, carried) = product.addingReportingOverflow(UInt64(bytes[position] &- ASCII.zero))
+            if overflowed || carried { return nil }
+            magnitude = sum
+        }
+        if !negative { return magnitude <= UInt64(Int.max) ? Int(magnitude) : nil }
+        return magnitude <= UInt64(Int.max) + 1 ? Int(truncatingIfNeeded: 0 &- magnitude) : nil
+    }
+
+    // MARK: Strings
+
+    /// Parses a string starting at its opening quote.
+    mutating func parseString() throws(JSONParseError) -> String {
+        let start = index + 1
+        var position = start
+        var seen: UInt8 = 0
+        if let base = bytes.baseAddress {
+            // Eight bytes at a time while none of them is a quote, a backslash or a control character.
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            var seenWord: UInt64 = 0
+            while position + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                let quotes = word ^ (ones &* UInt64(ASCII.quote))
+                let backslashes = word ^ (ones &* UInt64(ASCII.backslash))
+                let special =
+                    ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+                    | ((word &- ones &* 0x20) & ~word)
+                if special & (ones &* 0x80) != 0 { break }
+                seenWord |= word
+                position += 8
+            }
+            if seenWord & (ones &* 0x80) != 0 { seen = 0x80 }
+        }
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == ASCII.quote {
+                let content = UnsafeBufferPointer(rebasing: bytes[start..<position])
+                if seen >= 0x80 { try validateUTF8(from: start, to: position) }
+                index = position + 1
+                return String(decoding: content, as: UTF8.self)
+            }
+            if byte == ASCII.backslash { return try parseEscapedString(from: start, firstEscape: position) }
+            if byte < 0x20 { throw controlCharacterError(byte, at: position) }
+            seen |= byte
+            position += 1
+        }
+        throw error("unterminated string", at: start - 1)
+    }
+
+    /// The slow path of ``parseString()``: copies the string, decoding escapes, into ``scratch``.
+    mutating func parseEscapedString(from start: Int, firstEscape: Int) throws(JSONParseError) -> String {
+        scratch.removeAll(keepingCapacity: true)
+        var runStart = start
+        var position = firstEscape
+        var seen: UInt8 = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == ASCII.quote {
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+                if seen >= 0x80 { try validateUTF8(from: start, to: position) }
+                index = position + 1
+                return String(decoding: scratch, as: UTF8.self)
+            }
+            if byte == ASCII.backslash {
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+                position = try decodeEscape(at: position)
+                runStart = position
+                continue
+            }
+            if byte < 0x20 { throw controlCharacterError(byte, at: position) }
+            seen |= byte
+            position += 1
+        }
+        throw error("unterminated string", at: start - 1)
+    }
+
+    /// Decodes the escape at `position` into ``scratch``, returning the position after it.
+    mutating func decodeEscape(at position: Int) throws(JSONParseError) -> Int {
+        guard position + 1 < bytes.count else { throw error("unterminated string", at: position) }
+        let decoded: UInt8
+        switch bytes[position + 1] {
+        case ASCII.quote, ASCII.backslash, ASCII.slash: decoded = bytes[position + 1]
+        case UInt8(ascii: "b"): decoded = 0x08
+        case UInt8(ascii: "f"): decoded = 0x0C
+        case UInt8(ascii: "n"): decoded = 0x0A
+        case UInt8(ascii: "r"): decoded = 0x0D
+        case UInt8(ascii: "t"): decoded = 0x09
+        case UInt8(ascii: "u"): return try decodeUnicodeEscape(at: position)
+        default: throw error("invalid escape sequence '\\\(describeRaw(bytes[position + 1]))'", at: position)
+        }
+        scratch.append(decoded)
+        return position + 2
+    }
+
+    /// Decodes `\uXXXX`, or a surrogate pair `\uXXXX\uXXXX`, at `position`.
+    mutating func decodeUnicodeEscape(at position: Int) throws(JSONParseError) -> Int {
+        let first = try hexQuad(at: position + 2, escape: position)
+        var scalar = first
+        var end = position + 6
+        if first & 0xFC00 == 0xDC00 {
+            throw error("unpaired low surrogate in \\u escape", at: position)
+        } else if first & 0xFC00 == 0xD800 {
+            guard end + 1 < bytes.count, bytes[end] == ASCII.backslash, bytes[end + 1] == UInt8(ascii: "u"),
+                case let second = try hexQuad(at: end + 2, escape: end), second & 0xFC00 == 0xDC00
+            else { throw error("unpaired high surrogate in \\u escape", at: position) }
+            scalar = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+            end += 6
+        }
+        if scalar < 0x80 {
+            scratch.append(UInt8(scalar))
+        } else if scalar < 0x800 {
+            scratch.append(UInt8(0xC0 | scalar >> 6))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        } else if scalar < 0x10000 {
+            scratch.append(UInt8(0xE0 | scalar >> 12))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        } else {
+            scratch.append(UInt8(0xF0 | scalar >> 18))
+            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        }
+        return end
+    }
+
+    func hexQuad(at position: Int, escape: Int) throws(JSONParseError) -> UInt32 {
+        var value: UInt32 = 0
+        for offset in 0..<4 {
+            let byte = position + offset < bytes.count ? bytes[position + offset] : 0
+            let digit: UInt8
+            switch byte {
+            case ASCII.zero...ASCII.nine: digit = byte - ASCII.zero
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("invalid \\u escape, expected four hexadecimal digits", at: escape)
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// Checks that the bytes from `start` to `end` are well-formed UTF-8.
+    func validateUTF8(from start: Int, to end: Int) throws(JSONParseError) {
+        var position = start
+        while position < end {
+            let lead = bytes[position]
+            if lead < 0x80 {
+                position += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: (length, low) = (3, 0xA0)
+            case 0xED: (length, high) = (3, 0x9F)
+            case 0xE1...0xEF: length = 3
+            case 0xF0: (length, low) = (4, 0x90)
+            case 0xF4: (length, high) = (4, 0x8F)
+            case 0xF1...0xF3: length = 4
+            default: throw error("invalid UTF-8 byte 0x\(hex(lead)) in string", at: position)
+            }
+            guard end - position >= length, (low...high).contains(bytes[position + 1]) else {
+                throw error("invalid UTF-8 sequence in string", at: position)
+            }
+            for continuation in position + 2..<position + length where bytes[continuation] & 0xC0 != 0x80 {
+                throw error("invalid UTF-8 sequence in string", at: position)
+            }
+            position += length
+        }
+    }
+
+    // MARK: Errors
+
+    func controlCharacterError(_ byte: UInt8, at position: Int) -> JSONParseError {
+        error("unescaped control character U+00\(hex(byte)) in string", at: position)
+    }
+
+    /// An error at `offset`, with its line and column worked out.
+    func error(_ message: String, at offset: Int) -> JSONParseError {
+        var line = 1
+        var lineStart = 0
+        let end = min(offset, bytes.count)
+        for position in 0..<end where bytes[position] == 0x0A {
+            line += 1
+            lineStart = position + 1
+        }
+        var column = 1
+        for position in lineStart..<end where bytes[position] & 0xC0 != 0x80 { column += 1 }
+        return JSONParseError(message: message, offset: offset, line: line, column: column)
+    }
+
+    func describe(_ byte: UInt8) -> String {
+        (0x20..<0x7F).contains(byte) ? "'\(UnicodeScalar(byte))'" : "byte 0x\(hex(byte))"
+    }
+
+    func describeRaw(_ byte: UInt8) -> String {
+        (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "<0x\(hex(byte))>"
+    }
+
+    func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return byte < 0x10 ? "0" + digits : digits
+    }
+}

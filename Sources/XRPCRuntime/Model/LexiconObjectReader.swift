@@ -1,0 +1,111 @@
+/// Reads the fields of one JSON object into a generated struct.
+///
+/// Each read removes the field, so what remains after the struct has read its schema's fields are the
+/// fields it does not know (``remainingFields``), which the struct keeps for writing back.
+public struct LexiconObjectReader: Sendable {
+    /// The fields not read yet.
+    public private(set) var remainingFields: [String: JSONValue]
+
+    /// Creates a reader over an object's fields.
+    public init(fields: [String: JSONValue]) {
+        self.remainingFields = fields
+    }
+
+    /// Reads a field the schema requires. Absent or `null` is an error.
+    public mutating func required<T: LexiconValue>(_ key: String) throws -> T {
+        guard let json = remainingFields.removeValue(forKey: key) else {
+            throw LexiconDecodingError(path: [key], message: "required field is missing")
+        }
+        if case .null = json {
+            throw LexiconDecodingError(path: [key], message: "required field is null but not nullable")
+        }
+        return try decoding(at: key) { try T(lexiconJSON: json) }
+    }
+
+    /// Reads an optional field: absent gives `nil`. A `null` (not allowed for a field that is not
+    /// nullable) also gives `nil`, and stays among the unknown fields so it is written back as read.
+    public mutating func optional<T: LexiconValue>(_ key: String) throws -> T? {
+        guard let json = remainingFields.removeValue(forKey: key) else { return nil }
+        if case .null = json {
+            remainingFields[key] = .null
+            return nil
+        }
+        return try decoding(at: key) { try T(lexiconJSON: json) }
+    }
+
+    /// Reads a field that is required and nullable: it must be present, and may be `null` (`nil`).
+    public mutating func requiredNullable<T: LexiconValue>(_ key: String) throws -> T? {
+        guard let json = remainingFields.removeValue(forKey: key) else {
+            throw LexiconDecodingError(path: [key], message: "required field is missing")
+        }
+        if case .null = json { return nil }
+        return try decoding(at: key) { try T(lexiconJSON: json) }
+    }
+
+    /// Reads a field that is optional and nullable: absent (`nil`), `null` (`.null`) or a value.
+    public mutating func optionalNullable<T: LexiconValue>(_ key: String) throws -> Nullable<T>? {
+        guard let json = remainingFields.removeValue(forKey: key) else { return nil }
+        if case .null = json { return .null }
+        return try decoding(at: key) { .value(try T(lexiconJSON: json)) }
+    }
+}
+
+/// Writes the fields of a generated struct into a JSON object.
+public struct LexiconObjectWriter: Sendable {
+    /// The fields written so far.
+    public var fields: [String: JSONValue]
+
+    /// Creates an empty writer.
+    public init() {
+        self.fields = [:]
+    }
+
+    /// Writes a field.
+    public mutating func write<T: LexiconValue>(_ key: String, _ value: T) {
+        fields[key] = value.lexiconJSON
+    }
+
+    /// Writes a field when it has a value; `nil` writes nothing.
+    public mutating func write<T: LexiconValue>(_ key: String, _ value: T?) {
+        if let value {
+            fields[key] = value.lexiconJSON
+        }
+    }
+
+    /// Writes a required nullable field: `nil` is written as `null`.
+    public mutating func writeNullable<T: LexiconValue>(_ key: String, _ value: T?) {
+        fields[key] = value?.lexiconJSON ?? .null
+    }
+
+    /// Writes an optional nullable field: `nil` writes nothing, `.null` writes `null`.
+    public mutating func write<T: LexiconValue>(_ key: String, _ value: Nullable<T>?) {
+        switch value {
+        case nil: break
+        case .null?: fields[key] = .null
+        case .value(let wrapped)?: fields[key] = wrapped.lexiconJSON
+        }
+    }
+
+    /// Writes the fields a struct kept from reading without knowing them. Known fields win.
+    public mutating func writeUnknown(_ unknown: [String: JSONValue]) {
+        for (key, value) in unknown where fields[key] == nil {
+            fields[key] = value
+        }
+    }
+}
+
+/// A value of an optional and nullable field, present either as `null` or as a value.
+///
+/// Such a field is `Nullable<T>?`: `nil` means absent, `.null` means present as JSON `null`.
+public enum Nullable<Wrapped: LexiconValue>: Sendable, Hashable {
+    /// Present as `null`.
+    case null
+    /// Present with a value.
+    case value(Wrapped)
+
+    /// The value, or `nil` for `.null`.
+    public var wrapped: Wrapped? {
+        if case .value(let value) = self { return value }
+        return nil
+    }
+}

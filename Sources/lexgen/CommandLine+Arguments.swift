@@ -1,0 +1,44 @@
+/// A usage error: bad or missing arguments. Printed with a hint and exit code 64.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Parsed options of one subcommand: positional arguments, `--name value` options and `--flag`s.
+struct ParsedArguments {
+    var positional: [String] = []
+    var options: [String: String] = [:]
+    var flags: Set<String> = []
+
+    /// Parses `arguments` given the option names that take a value and the flags this command knows.
+    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("-"), argument != "-" else {
+                positional.append(argument)
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if valueOptions.contains(name) {
+                if let inlineValue {
+                    options[name] = inlineValue
+                } else {
+                    guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+                    options[name] = arguments[index]
+                    index += 1
+                }
+            } else if flagOptions.contains(name), inlineValue == nil {
+                flags.insert(name)
+            } else {
+                throw UsageError("unknown option \(name)")
+            }
+        }
+    }
+}

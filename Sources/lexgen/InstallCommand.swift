@@ -1,0 +1,59 @@
+import Foundation
+import LexGenKit
+
+/// `lexgen install`: copy lexicons from a local folder into the project and pin them in a manifest.
+enum InstallCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try ParsedArguments(
+            arguments,
+            valueOptions: ["--from", "--to", "--manifest"],
+            flagOptions: ["--update-manifest"]
+        )
+        guard parsed.positional.isEmpty else {
+            throw UsageError("install takes no positional arguments; use --from <folder>")
+        }
+        guard let source = parsed.options["--from"] else {
+            throw UsageError("install needs --from <folder>, the folder holding the lexicons to install")
+        }
+        let destination = parsed.options["--to"] ?? "lexicons"
+        let manifest = parsed.options["--manifest"] ?? "lexicons.manifest.json"
+        let report = try LexiconInstaller.install(
+            from: URL(fileURLWithPath: source),
+            to: URL(fileURLWithPath: destination),
+            manifest: URL(fileURLWithPath: manifest),
+            updateManifest: parsed.flags.contains("--update-manifest")
+        )
+        print("lexgen install: \(report.summary) (\(destination)/, manifest \(manifest))")
+        return 0
+    }
+}
+
+/// `lexgen verify`: check installed lexicons against their manifest.
+enum VerifyCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, valueOptions: ["--folder", "--manifest"], flagOptions: [])
+        guard parsed.positional.isEmpty else { throw UsageError("verify takes no positional arguments") }
+        let folder = parsed.options["--folder"] ?? "lexicons"
+        let manifest = parsed.options["--manifest"] ?? "lexicons.manifest.json"
+        let problems = try ManifestCheck.problems(folders: [folder], manifest: manifest)
+        for problem in problems { printError(problem) }
+        if problems.isEmpty { print("lexgen verify: \(folder)/ matches \(manifest)") }
+        return problems.isEmpty ? 0 : 1
+    }
+}
+
+/// Verification shared by `verify` and `generate --manifest`.
+enum ManifestCheck {
+    /// Compiler-style lines, one per problem; empty when the folder matches the manifest.
+    static func problems(folders: [String], manifest: String) throws -> [String] {
+        guard folders.count == 1, let folder = folders.first else {
+            throw UsageError("--manifest works with exactly one lexicon folder")
+        }
+        let fix = "swift run lexgen install --from <folder you install from> --to \(folder) --manifest \(manifest)"
+        return LexiconInstaller.verify(
+            folder: URL(fileURLWithPath: folder),
+            manifest: URL(fileURLWithPath: manifest),
+            fixCommand: fix
+        ).map { "\($0.file.path): error: \($0.message)" }
+    }
+}

@@ -1,0 +1,36 @@
+enum Usage {
+    static let text = """
+        lexgen: generate Swift from atproto lexicons
+
+        USAGE:
+          lexgen [generate] <lexicon-folder>... [--output <folder>] [options]
+          lexgen install --from <folder> [--to <folder>] [--manifest <file>] [--update-manifest]
+          lexgen verify [--folder <folder>] [--manifest <file>]
+
+        GENERATE (the default command):
+          Reads every *.json lexicon under the folders (files are keyed by their `id`, not their path)
+          and writes one Swift file per lexicon, plus the client namespaces, into the output folder.
+          A file is rewritten only when its bytes change.
+          --output <folder>        where to write (default: lexgen-output)
+          --manifest <file>        verify the lexicons against this manifest first
+          --access-level <level>   public (default), package or internal
+          --quiet                  print only diagnostics, no summary
+
+        INSTALL:
+          Copies the lexicons of a local folder into the project and pins them by NSID and SHA-256
+          in a manifest. When the manifest exists, the files must match it (else --update-manifest).
+          --from <folder>          the folder to install from (required)
+          --to <folder>            where to install (default: lexicons)
+          --manifest <file>        the manifest (default: lexicons.manifest.json)
+          --update-manifest        accept changed files and rewrite the manifest
+
+        VERIFY:
+          Checks installed lexicons against the manifest; names each missing, altered or extra file.
+
+        OPTIONS:
+          -h, --help               show this help
+          --version                show the version
+
+        EXIT STATUS: 0 success, 1 errors in lexicons or files, 64 bad arguments.
+        """
+}
