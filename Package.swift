@@ -29,7 +29,7 @@ let package = Package(
         .testTarget(name: "XRPCRuntimeTests", dependencies: ["XRPCRuntime"]),
         .testTarget(
             name: "LexGenKitTests",
-            dependencies: ["LexGenKit"],
+            dependencies: ["LexGenKit", "lexgen"],
             exclude: ["Golden"]
         ),
         .testTarget(name: "AtprotoLexiconsTests", dependencies: ["AtprotoLexicons", "XRPCRuntime"]),

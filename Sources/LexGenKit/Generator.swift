@@ -21,6 +21,12 @@ public struct GeneratedFile: Sendable, Hashable {
     public var name: String
     /// The Swift source.
     public var contents: String
+
+    /// Creates a file.
+    public init(name: String, contents: String) {
+        self.name = name
+        self.contents = contents
+    }
 }
 
 /// The access level of generated declarations.
@@ -60,7 +66,9 @@ public enum LexiconGenerator {
                 continue
             }
             if outputName == LexiconOutputNaming.namespacesFileName {
-                log.error("the file name \(source.relativePath) is reserved by lexgen", at: SourceLocation(file: source.displayPath))
+                log.error(
+                    "the file name \(source.relativePath) is reserved by lexgen",
+                    at: SourceLocation(file: source.displayPath))
                 continue
             }
             outputOwners[outputName] = source.relativePath

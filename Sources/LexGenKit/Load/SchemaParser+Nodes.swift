@@ -64,7 +64,8 @@ extension SchemaParser {
                 return nil
             }
             guard let items = parseNode(itemsNode, path: path + "/items", position: .arrayItem) else { return nil }
-            return .array(items: items, minLength: int(json, "minLength", path), maxLength: int(json, "maxLength", path))
+            return .array(
+                items: items, minLength: int(json, "minLength", path), maxLength: int(json, "maxLength", path))
         case "object":
             return parseObject(json, path: path, propertyPosition: .property).map(SchemaKind.object)
         case "params":

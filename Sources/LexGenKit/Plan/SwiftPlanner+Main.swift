@@ -32,7 +32,12 @@ extension SwiftPlanner {
                 scope: &scope
             )
             guard var declaration = planned.popLast() else {
-                return (.namespace(NamespaceModel(name: typeName, role: .plain, nsid: document.id, documentation: [], nested: defs, errors: nil)), nil)
+                return (
+                    .namespace(
+                        NamespaceModel(
+                            name: typeName, role: .plain, nsid: document.id, documentation: [], nested: defs,
+                            errors: nil)), nil
+                )
             }
             switch declaration {
             case .structure(var model):
@@ -67,7 +72,9 @@ extension SwiftPlanner {
         }
         var parameterFields: [FieldModel] = []
         if let parameters = endpoint.parameters, case .params(let object) = parameters.kind {
-            let model = planStruct(object, name: "Parameters", qualifiedName: typeName + ".Parameters", role: .parameters, node: parameters)
+            let model = planStruct(
+                object, name: "Parameters", qualifiedName: typeName + ".Parameters", role: .parameters, node: parameters
+            )
             parameterFields = model.fields
             nested.append(.structure(model))
         } else {
@@ -83,7 +90,8 @@ extension SwiftPlanner {
             if let message = endpoint.message {
                 var scope = NameScope()
                 var inline: [TypeModel] = []
-                let type = fieldType(message, inlineName: "Message", scopeName: typeName, scope: &scope, nested: &inline)
+                let type = fieldType(
+                    message, inlineName: "Message", scopeName: typeName, scope: &scope, nested: &inline)
                 nested += inline
                 if inline.isEmpty {
                     nested.append(.alias(name: "Message", target: type, documentation: []))
@@ -128,13 +136,20 @@ extension SwiftPlanner {
     }
 
     private static func argument(_ field: FieldModel) -> ArgumentModel {
-        ArgumentModel(label: field.swiftName, typeText: SwiftRenderer.propertyType(field), hasDefault: !field.isRequired)
+        ArgumentModel(
+            label: field.swiftName, typeText: SwiftRenderer.propertyType(field), hasDefault: !field.isRequired)
     }
 
     /// The `Input` or `Output` declaration of an endpoint; `fields` when it is a JSON object.
-    private func planBody(_ body: BodySchema?, name: String, typeName: String) -> (declaration: TypeModel, fields: [FieldModel]?) {
+    private func planBody(_ body: BodySchema?, name: String, typeName: String) -> (
+        declaration: TypeModel, fields: [FieldModel]?
+    ) {
         guard let body else {
-            return (.alias(name: name, target: .builtin("XRPCRuntime.EmptyBody"), documentation: ["The endpoint declares no \(name.lowercased())."]), nil)
+            return (
+                .alias(
+                    name: name, target: .builtin("XRPCRuntime.EmptyBody"),
+                    documentation: ["The endpoint declares no \(name.lowercased())."]), nil
+            )
         }
         let encodingDoc = ["Encoding: `\(body.encoding)`."]
         guard body.isJSON else {
@@ -145,7 +160,8 @@ extension SwiftPlanner {
         }
         switch schema.kind {
         case .object(let object):
-            var model = planStruct(object, name: name, qualifiedName: typeName + "." + name, role: .object, node: schema)
+            var model = planStruct(
+                object, name: name, qualifiedName: typeName + "." + name, role: .object, node: schema)
             if model.documentation.isEmpty { model.documentation = encodingDoc }
             return (.structure(model), model.fields)
         case .union(let refs, let closed):

@@ -11,7 +11,8 @@ struct SwiftPlanner {
     /// Plans one document.
     func planFile(_ document: LexiconDocument) -> FileModel {
         guard let documentNames = names.documents[document.id] else {
-            return FileModel(sourcePath: document.path, nsid: document.id, declarations: [], namespacePath: [], methods: [])
+            return FileModel(
+                sourcePath: document.path, nsid: document.id, declarations: [], namespacePath: [], methods: [])
         }
         let typeName = documentNames.typeName
         var scope = documentNames.scope
@@ -42,16 +43,19 @@ struct SwiftPlanner {
                     containerName: typeName,
                     scope: &scope
                 )
-                declaration = planned.count == 1 ? planned[0] : .namespace(
-                    NamespaceModel(
-                        name: typeName,
-                        role: .plain,
-                        nsid: document.id,
-                        documentation: documentation,
-                        nested: planned,
-                        errors: nil
+                declaration =
+                    planned.count == 1
+                    ? planned[0]
+                    : .namespace(
+                        NamespaceModel(
+                            name: typeName,
+                            role: .plain,
+                            nsid: document.id,
+                            documentation: documentation,
+                            nested: planned,
+                            errors: nil
+                        )
                     )
-                )
             case .nestedAlias:
                 let planned = planNamedDef(
                     main,
@@ -135,12 +139,14 @@ struct SwiftPlanner {
             var inline: [TypeModel] = []
             let target = fieldType(
                 node,
-                inlineName: name + "Item",
+                inlineName: name,
                 scopeName: containerName,
                 scope: &scope,
                 nested: &inline
             )
-            return inline + [.alias(name: name, target: target, documentation: documentation + Self.constraintDocs(node))]
+            return inline + [
+                .alias(name: name, target: target, documentation: documentation + Self.constraintDocs(node))
+            ]
         }
     }
 
@@ -172,7 +178,8 @@ struct SwiftPlanner {
                     type: type,
                     isRequired: object.required.contains(property.name),
                     isNullable: object.nullable.contains(property.name),
-                    documentation: Self.documentation(property.schema.description) + Self.constraintDocs(property.schema)
+                    documentation: Self.documentation(property.schema.description)
+                        + Self.constraintDocs(property.schema)
                 )
             )
         }
@@ -209,12 +216,16 @@ struct SwiftPlanner {
         case .cidLink: return .builtin("XRPCRuntime.CIDLink")
         case .blob: return .builtin("XRPCRuntime.Blob")
         case .unknown: return .builtin("XRPCRuntime.UnknownValue")
-        case .token, .permission, .permissionSet, .query, .procedure, .subscription: return .builtin("XRPCRuntime.UnknownValue")
+        case .token, .permission, .permissionSet, .query, .procedure, .subscription:
+            return .builtin("XRPCRuntime.UnknownValue")
         case .array(let items, _, _):
-            return .array(fieldType(items, inlineName: inlineName + "Item", scopeName: scopeName, scope: &scope, nested: &nested))
+            return .array(
+                fieldType(items, inlineName: inlineName + "Item", scopeName: scopeName, scope: &scope, nested: &nested))
         case .object(let object), .params(let object):
             let name = scope.claim(inlineName)
-            nested.append(.structure(planStruct(object, name: name, qualifiedName: scopeName + "." + name, role: .object, node: node)))
+            nested.append(
+                .structure(
+                    planStruct(object, name: name, qualifiedName: scopeName + "." + name, role: .object, node: node)))
             return .declared(scopeName + "." + name)
         case .record(_, let objectNode):
             return fieldType(objectNode, inlineName: inlineName, scopeName: scopeName, scope: &scope, nested: &nested)
@@ -222,7 +233,8 @@ struct SwiftPlanner {
             return referenceType(reference)
         case .union(let refs, let closed):
             let name = scope.claim(inlineName)
-            nested.append(.union(planUnion(refs, closed: closed, name: name, qualifiedName: scopeName + "." + name, node: node)))
+            nested.append(
+                .union(planUnion(refs, closed: closed, name: name, qualifiedName: scopeName + "." + name, node: node)))
             return .declared(scopeName + "." + name)
         }
     }
@@ -239,7 +251,9 @@ struct SwiftPlanner {
         }
     }
 
-    func planUnion(_ refs: [DefReference], closed: Bool, name: String, qualifiedName: String, node: SchemaNode) -> UnionModel {
+    func planUnion(_ refs: [DefReference], closed: Bool, name: String, qualifiedName: String, node: SchemaNode)
+        -> UnionModel
+    {
         var members: [UnionMemberModel] = []
         var seen: Set<DefReference> = []
         for reference in refs where seen.insert(reference).inserted {

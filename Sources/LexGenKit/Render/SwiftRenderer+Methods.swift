@@ -38,7 +38,8 @@ extension SwiftRenderer {
             let label = method.hasInput ? "parameters" : "_ parameters"
             arguments.append("\(label): \(endpoint).Parameters\(defaultValue)")
         }
-        var callArguments = "\(endpoint).self, parameters: \(method.parameterArguments.isEmpty ? ".init()" : "parameters")"
+        var callArguments =
+            "\(endpoint).self, parameters: \(method.parameterArguments.isEmpty ? ".init()" : "parameters")"
         if method.kind == .procedure {
             callArguments += method.hasInput ? ", input: input" : ", input: .init()"
         }

@@ -39,9 +39,10 @@ struct SwiftRenderer {
         }
     }
 
-    private func renderNested(_ nested: [TypeModel], into writer: inout CodeWriter) {
-        for declaration in nested {
-            writer.line("")
+    /// Nested declarations, separated by blank lines; `leadingBlank` is false when nothing precedes them.
+    private func renderNested(_ nested: [TypeModel], into writer: inout CodeWriter, leadingBlank: Bool = true) {
+        for (index, declaration) in nested.enumerated() {
+            if index > 0 || leadingBlank { writer.line("") }
             render(declaration, into: &writer)
         }
     }
@@ -144,7 +145,8 @@ struct SwiftRenderer {
                 initBody.line("let type = try XRPCRuntime.lexiconUnionType(of: json)")
                 initBody.line("switch type {")
                 for member in model.members {
-                    let labels = ([member.typeID] + member.alternativeTypeIDs).map(\.swiftLiteral).joined(separator: ", ")
+                    let labels = ([member.typeID] + member.alternativeTypeIDs).map(\.swiftLiteral).joined(
+                        separator: ", ")
                     initBody.line("case \(labels): self = .\(member.caseName)(try .init(lexiconJSON: json))")
                 }
                 if model.isClosed {
@@ -226,7 +228,7 @@ struct SwiftRenderer {
                 body.line("")
                 renderErrors(errors, into: &body)
             }
-            renderNested(model.nested, into: &body)
+            renderNested(model.nested, into: &body, leadingBlank: model.role != .plain)
         }
     }
 

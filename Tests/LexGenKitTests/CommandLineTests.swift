@@ -1,0 +1,99 @@
+import Foundation
+import XCTest
+
+/// `lexgen` as a command-line user meets it: help, usage errors, a summary, exit codes.
+final class CommandLineTests: XCTestCase {
+    private struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    private func lexgen(_ arguments: [String]) throws -> Run {
+        let binary = Bundle.main.bundleURL.appendingPathComponent("lexgen")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            XCTFail("lexgen is not built beside the tests at \(binary.path)")
+            return Run(status: -1, output: "", errors: "")
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus,
+            output: String(decoding: outData, as: UTF8.self),
+            errors: String(decoding: errData, as: UTF8.self)
+        )
+    }
+
+    private func temporaryFolder() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lexgen-cli-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func testHelpPrintsUsageAndSucceeds() throws {
+        let run = try lexgen(["--help"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertTrue(run.output.contains("lexgen [generate] <lexicon-folder>... [--output <folder>]"))
+    }
+
+    func testBadArgumentsAreAUsageError() throws {
+        let unknown = try lexgen(["lexicons", "--frobnicate"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.errors.contains("unknown option --frobnicate"), unknown.errors)
+        let missingValue = try lexgen(["lexicons", "--output"])
+        XCTAssertEqual(missingValue.status, 64)
+        XCTAssertTrue(missingValue.errors.contains("--output needs a value"))
+        let noArguments = try lexgen([])
+        XCTAssertEqual(noArguments.status, 64)
+    }
+
+    func testGenerateWritesSummaryAndRewritesOnlyChanges() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lexicons = folder.appendingPathComponent("lexicons")
+        try FileManager.default.createDirectory(at: lexicons, withIntermediateDirectories: true)
+        let json = #"{"lexicon": 1, "id": "com.example.thing", "defs": {"main": {"type": "object", "properties": {}}}}"#
+        try Data(json.utf8).write(to: lexicons.appendingPathComponent("thing.json"))
+        let output = folder.appendingPathComponent("out").path
+        let first = try lexgen([lexicons.path, "--output", output])
+        XCTAssertEqual(first.status, 0, first.errors)
+        XCTAssertTrue(first.output.contains("lexgen: 1 files, 1 defs, 0 warnings, 0 errors in "), first.output)
+        XCTAssertTrue(first.output.contains("wrote 2, unchanged 0 in \(output)/"), first.output)
+        let second = try lexgen(["generate", lexicons.path, "--output", output])
+        XCTAssertTrue(second.output.contains("wrote 0, unchanged 2"), second.output)
+    }
+
+    func testBrokenLexiconExitsNonZeroWithDiagnostics() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("{\"lexicon\": 1,".utf8).write(to: folder.appendingPathComponent("broken.json"))
+        let run = try lexgen([folder.path, "--output", folder.appendingPathComponent("out").path])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.errors.contains("broken.json:1:15: error: invalid JSON"), run.errors)
+        XCTAssertTrue(run.output.contains("1 errors"), run.output)
+    }
+
+    func testMissingInstallNamesTheFileAndTheFix() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = folder.appendingPathComponent("lexicons.manifest.json")
+        let entry = #"{"nsid": "com.example.thing", "path": "com/example/thing.json", "sha256": "00"}"#
+        try Data("{\n  \"version\": 1,\n  \"lexicons\": [\n    \(entry)\n  ]\n}\n".utf8).write(to: manifest)
+        let lexicons = folder.appendingPathComponent("lexicons")
+        try FileManager.default.createDirectory(at: lexicons.appendingPathComponent("com/example"), withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: lexicons.appendingPathComponent("com/example/other.json"))
+        let run = try lexgen([lexicons.path, "--manifest", manifest.path, "--output", folder.appendingPathComponent("out").path])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.errors.contains("com/example/thing.json"), run.errors)
+        XCTAssertTrue(run.errors.contains("swift run lexgen install --from"), run.errors)
+    }
+}

@@ -1,0 +1,281 @@
+import XCTest
+
+@testable import LexGenKit
+
+/// One small lexicon in, the Swift it must produce out: one test per def kind.
+final class SnippetTests: XCTestCase {
+    func testRecordBecomesStructWithCollectionKeyAndFieldReaders() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.note", "defs": {"main": {"type": "record", "key": "tid",
+              "description": "A note.",
+              "record": {"type": "object", "required": ["text"], "nullable": ["mood"],
+                "properties": {"text": {"type": "string", "maxLength": 100}, "mood": {"type": "string"},
+                  "count": {"type": "integer", "default": 3}}}}}}
+            """
+        )
+        assertContainsLines(
+            swift,
+            """
+            /// A note.
+            public struct ComExampleNote: XRPCRuntime.LexiconRecord {
+            public static let collection = "com.example.note"
+            public static let recordKey = XRPCRuntime.RecordKeyType(lexiconKey: "tid")
+            """
+        )
+        assertContainsLines(
+            swift,
+            """
+            self.text = try reader.required("text")
+            self.mood = try reader.optionalNullable("mood")
+            self.count = try reader.optional("count")
+            self.unknownFields = reader.remainingFields
+            """
+        )
+        assertContainsLines(swift, "public var mood: XRPCRuntime.Nullable<Swift.String>?")
+        assertContainsLines(swift, "/// Default: `3`.")
+        assertContainsLines(swift, "writer.writeUnknown(unknownFields)")
+    }
+
+    func testRequiredNullableFieldIsOptionalButMustBePresent() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.thing", "defs": {"main": {"type": "object",
+              "required": ["a"], "nullable": ["a"], "properties": {"a": {"type": "integer"}}}}}
+            """
+        )
+        assertContainsLines(swift, "public var a: Swift.Int?")
+        assertContainsLines(swift, "self.a = try reader.requiredNullable(\"a\")")
+        assertContainsLines(swift, "writer.writeNullable(\"a\", a)")
+    }
+
+    func testTokenBecomesEnumWithItsFullValue() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.defs", "defs": {"fast": {"type": "token", "description": "Go fast."}}}
+            """
+        )
+        assertContainsLines(
+            swift,
+            """
+            public enum ComExampleDefs {
+            /// Go fast.
+            public enum Fast: XRPCRuntime.LexiconToken {
+            /// The token as it appears in string values.
+            public static let value = "com.example.defs#fast"
+            """
+        )
+    }
+
+    func testKnownValuesGetPredictableNamesAndStayOpen() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.defs", "defs": {"sort": {"type": "string",
+              "knownValues": ["!hide", "most-likes", "default", "none", "com.example.other#fast", "9lives"]}}}
+            """
+        )
+        assertContainsLines(swift, "public struct Sort: XRPCRuntime.LexiconStringValue {")
+        for line in [
+            #"public static let hide = Self(rawValue: "!hide")"#,
+            #"public static let mostLikes = Self(rawValue: "most-likes")"#,
+            #"public static let `default` = Self(rawValue: "default")"#,
+            #"public static let none_ = Self(rawValue: "none")"#,
+            #"public static let fast = Self(rawValue: "com.example.other#fast")"#,
+            #"public static let _9lives = Self(rawValue: "9lives")"#,
+        ] {
+            assertContainsLines(swift, line)
+        }
+        XCTAssertFalse(swift.contains("allowedValues"), "knownValues is open: no closed set")
+    }
+
+    func testEnumStringIsClosedWithAllowedValues() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.defs", "defs": {"size": {"type": "string", "enum": ["s", "m"]}}}
+            """
+        )
+        assertContainsLines(swift, #"public static let allowedValues: [Swift.String] = ["s", "m"]"#)
+    }
+
+    func testUnionCasesNameTheWholeNSIDAndReadMainBothWays() {
+        let result = generate([
+            """
+            {"lexicon": 1, "id": "com.example.post", "defs": {"main": {"type": "object", "properties": {
+              "embed": {"type": "union", "refs": ["com.example.images", "com.example.video", "#local"]}}},
+              "local": {"type": "object", "properties": {}}}}
+            """,
+            #"{"lexicon": 1, "id": "com.example.images", "defs": {"main": {"type": "object", "properties": {}}}}"#,
+            #"{"lexicon": 1, "id": "com.example.video", "defs": {"main": {"type": "object", "properties": {}}}}"#,
+        ])
+        XCTAssertFalse(result.diagnostics.hasErrors)
+        let swift = result.files[0].contents
+        assertContainsLines(
+            swift,
+            """
+            public enum Embed: XRPCRuntime.LexiconUnion {
+            case comExampleImages(ComExampleImages)
+            case comExampleVideo(ComExampleVideo)
+            case comExamplePostLocal(ComExamplePost.Local)
+            /// A member whose `$type` this union does not list, kept as read.
+            case unknown(XRPCRuntime.UnknownValue)
+            """
+        )
+        assertContainsLines(
+            swift,
+            #"case "com.example.images", "com.example.images#main": self = .comExampleImages(try .init(lexiconJSON: json))"#
+        )
+        assertContainsLines(swift, "default: self = .unknown(XRPCRuntime.UnknownValue(json))")
+    }
+
+    func testClosedUnionRejectsOtherTypes() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.ops", "defs": {"main": {"type": "object", "properties": {
+              "op": {"type": "union", "closed": true, "refs": ["#a"]}}}, "a": {"type": "object", "properties": {}}}}
+            """
+        )
+        XCTAssertFalse(swift.contains("case unknown("))
+        assertContainsLines(
+            swift,
+            #"default: throw XRPCRuntime.lexiconClosedUnionError(type: type, allowed: ["com.example.ops#a"])"#
+        )
+    }
+
+    func testDataModelTypesAndFormatsMapToRuntimeTypes() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.data", "defs": {"main": {"type": "object", "properties": {
+              "b": {"type": "bytes"}, "c": {"type": "cid-link"}, "d": {"type": "blob"}, "u": {"type": "unknown"},
+              "did": {"type": "string", "format": "did"}, "at": {"type": "string", "format": "at-uri"},
+              "when": {"type": "string", "format": "datetime"}, "list": {"type": "array", "items": {"type": "integer"}}}}}}
+            """
+        )
+        for line in [
+            "public var b: XRPCRuntime.Bytes?", "public var c: XRPCRuntime.CIDLink?", "public var d: XRPCRuntime.Blob?",
+            "public var u: XRPCRuntime.UnknownValue?", "public var did: XRPCRuntime.DID?",
+            "public var at: XRPCRuntime.ATURI?", "public var when: XRPCRuntime.Datetime?",
+            "public var list: [Swift.Int]?",
+        ] {
+            assertContainsLines(swift, line)
+        }
+    }
+
+    func testQueryBecomesEndpointWithParametersOutputErrorsAndClientMethod() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.feed.getThings", "defs": {"main": {"type": "query",
+              "parameters": {"type": "params", "required": ["actor"], "properties": {
+                "actor": {"type": "string", "format": "did"}, "limit": {"type": "integer"}}},
+              "output": {"encoding": "application/json", "schema": {"type": "object", "required": ["things"],
+                "properties": {"things": {"type": "array", "items": {"type": "string"}}}}},
+              "errors": [{"name": "NotFound"}, {"name": "default"}]}}}
+            """
+        )
+        assertContainsLines(
+            swift,
+            """
+            public enum ComExampleFeedGetThings: XRPCRuntime.XRPCQuery {
+            /// The lexicon's NSID.
+            public static let nsid = "com.example.feed.getThings"
+            """
+        )
+        assertContainsLines(swift, "case notFound")
+        assertContainsLines(swift, "case `default`")
+        assertContainsLines(swift, "public struct Parameters: XRPCRuntime.XRPCParameters {")
+        assertContainsLines(swift, "public struct Output: XRPCRuntime.LexiconObject {")
+        assertContainsLines(
+            swift,
+            """
+            extension XRPCRuntime.XRPCClient.Com.Example.Feed {
+            public func getThings(actor: XRPCRuntime.DID, limit: Swift.Int? = nil) async throws -> ComExampleFeedGetThings.Output {
+            try await client.query(ComExampleFeedGetThings.self, parameters: .init(actor: actor, limit: limit))
+            }
+            """
+        )
+        assertContainsLines(
+            swift,
+            "public func getThings(_ parameters: ComExampleFeedGetThings.Parameters) async throws -> ComExampleFeedGetThings.Output {"
+        )
+    }
+
+    func testProcedureWithRawInputAndNoOutputTakesBytes() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.upload", "defs": {"main": {"type": "procedure",
+              "input": {"encoding": "*/*"}}}}
+            """
+        )
+        assertContainsLines(swift, "public typealias Input = XRPCRuntime.RawBody")
+        assertContainsLines(swift, "public typealias Output = XRPCRuntime.EmptyBody")
+        assertContainsLines(swift, "public typealias Error = XRPCRuntime.UndeclaredError")
+        assertContainsLines(
+            swift,
+            """
+            public func upload(_ input: ComExampleUpload.Input) async throws -> ComExampleUpload.Output {
+            try await client.procedure(ComExampleUpload.self, parameters: .init(), input: input)
+            """
+        )
+    }
+
+    func testSubscriptionDeclaresItsMessageUnion() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.stream", "defs": {"main": {"type": "subscription",
+              "parameters": {"type": "params", "properties": {"cursor": {"type": "integer"}}},
+              "message": {"schema": {"type": "union", "refs": ["#tick"]}}},
+              "tick": {"type": "object", "required": ["seq"], "properties": {"seq": {"type": "integer"}}}}}
+            """
+        )
+        assertContainsLines(swift, "public enum ComExampleStream: XRPCRuntime.XRPCSubscription {")
+        assertContainsLines(swift, "public enum Message: XRPCRuntime.LexiconUnion {")
+        assertContainsLines(swift, "case comExampleStreamTick(ComExampleStream.Tick)")
+    }
+
+    func testArrayDefOfUnionDeclaresItemUnionBesideAlias() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.prefs", "defs": {"preferences": {"type": "array",
+              "items": {"type": "union", "refs": ["#a"]}}, "a": {"type": "object", "properties": {}}}}
+            """
+        )
+        assertContainsLines(swift, "public enum PreferencesItem: XRPCRuntime.LexiconUnion {")
+        assertContainsLines(swift, "public typealias Preferences = [ComExamplePrefs.PreferencesItem]")
+    }
+
+    func testKeywordPropertiesAreEscapedAndReservedNamesSuffixed() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.words", "defs": {"main": {"type": "object", "properties": {
+              "default": {"type": "string"}, "self": {"type": "string"}, "unknownFields": {"type": "string"},
+              "type": {"type": "string"}, "most-likes": {"type": "integer"}}}}}
+            """
+        )
+        assertContainsLines(swift, "public var `default`: Swift.String?")
+        assertContainsLines(swift, "public var self_: Swift.String?")
+        assertContainsLines(swift, "public var unknownFields_: Swift.String?")
+        assertContainsLines(swift, "public var type: Swift.String?")
+        assertContainsLines(swift, "public var mostLikes: Swift.Int?")
+        assertContainsLines(swift, #"self.mostLikes = try reader.optional("most-likes")"#)
+    }
+
+    func testRecursionIsBrokenByBoxingAndIndirectUnions() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.thread", "defs": {"node": {"type": "object", "properties": {
+              "parent": {"type": "union", "refs": ["#node", "#missing"]}, "self": {"type": "ref", "ref": "#node"}}},
+              "missing": {"type": "object", "properties": {}}}}
+            """
+        )
+        assertContainsLines(swift, "@XRPCRuntime.Boxed public var parent: ComExampleThread.Node.Parent?")
+        assertContainsLines(swift, "@XRPCRuntime.Boxed public var self_: ComExampleThread.Node?")
+        assertContainsLines(swift, "public indirect enum Parent: XRPCRuntime.LexiconUnion {")
+    }
+
+    func testAccessLevelIsApplied() {
+        let result = generate(
+            [#"{"lexicon": 1, "id": "com.example.a", "defs": {"main": {"type": "token"}}}"#],
+            access: .package
+        )
+        assertContainsLines(result.files[0].contents, "package enum ComExampleA: XRPCRuntime.LexiconToken {")
+    }
+}
