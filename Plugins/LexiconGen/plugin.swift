@@ -18,7 +18,10 @@ struct LexiconGen: BuildToolPlugin {
             relativePaths.map {
                 outputDirectory.appending(path: LexiconOutputNaming.outputFileName(forLexiconAt: $0))
             } + [outputDirectory.appending(path: LexiconOutputNaming.namespacesFileName)]
+        // Only files that exist are declared as inputs: the build system refuses to run a command with
+        // missing inputs, and lexgen's own message (file and fix) is the one to show when they are missing.
         var inputs = relativePaths.map { settings.lexiconFolder.appending(path: $0) }
+            .filter { FileManager.default.fileExists(atPath: $0.path()) }
         var arguments = ["generate", settings.lexiconFolder.path(), "--output", outputDirectory.path(), "--quiet"]
         if let manifest = settings.manifest {
             inputs.append(manifest)

@@ -21,7 +21,8 @@ enum InstallCommand {
             from: URL(fileURLWithPath: source),
             to: URL(fileURLWithPath: destination),
             manifest: URL(fileURLWithPath: manifest),
-            updateManifest: parsed.flags.contains("--update-manifest")
+            updateManifest: parsed.flags.contains("--update-manifest"),
+            sourceLabel: source
         )
         print("lexgen install: \(report.summary) (\(destination)/, manifest \(manifest))")
         return 0
@@ -49,7 +50,11 @@ enum ManifestCheck {
         guard folders.count == 1, let folder = folders.first else {
             throw UsageError("--manifest works with exactly one lexicon folder")
         }
-        let fix = "swift run lexgen install --from <folder you install from> --to \(folder) --manifest \(manifest)"
+        // The manifest records the folder it was installed from, so the fix is the exact command.
+        let source = (try? LexiconManifest(contentsOf: URL(fileURLWithPath: manifest)))?.source
+        var fix = "swift run lexgen install --from \(source ?? "<the folder holding the lexicons>")"
+        if folder != "lexicons" { fix += " --to \(folder)" }
+        if manifest != "lexicons.manifest.json" { fix += " --manifest \(manifest)" }
         return LexiconInstaller.verify(
             folder: URL(fileURLWithPath: folder),
             manifest: URL(fileURLWithPath: manifest),

@@ -67,7 +67,8 @@ final class ClientCallTests: XCTestCase {
         let request = try XCTUnwrap(agent.requests.first)
         XCTAssertEqual(request.method, .get)
         XCTAssertEqual(request.path, "/xrpc/app.bsky.feed.getTimeline")
-        XCTAssertEqual(request.queryItems, [URLQueryItem(name: "cursor", value: "abc"), URLQueryItem(name: "limit", value: "2")])
+        XCTAssertEqual(
+            request.queryItems, [URLQueryItem(name: "cursor", value: "abc"), URLQueryItem(name: "limit", value: "2")])
         XCTAssertNil(request.body)
 
         XCTAssertEqual(timeline.cursor, "next")

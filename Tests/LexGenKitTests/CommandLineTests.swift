@@ -89,9 +89,12 @@ final class CommandLineTests: XCTestCase {
         let entry = #"{"nsid": "com.example.thing", "path": "com/example/thing.json", "sha256": "00"}"#
         try Data("{\n  \"version\": 1,\n  \"lexicons\": [\n    \(entry)\n  ]\n}\n".utf8).write(to: manifest)
         let lexicons = folder.appendingPathComponent("lexicons")
-        try FileManager.default.createDirectory(at: lexicons.appendingPathComponent("com/example"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: lexicons.appendingPathComponent("com/example"), withIntermediateDirectories: true)
         try Data("{}".utf8).write(to: lexicons.appendingPathComponent("com/example/other.json"))
-        let run = try lexgen([lexicons.path, "--manifest", manifest.path, "--output", folder.appendingPathComponent("out").path])
+        let run = try lexgen([
+            lexicons.path, "--manifest", manifest.path, "--output", folder.appendingPathComponent("out").path,
+        ])
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(run.errors.contains("com/example/thing.json"), run.errors)
         XCTAssertTrue(run.errors.contains("swift run lexgen install --from"), run.errors)

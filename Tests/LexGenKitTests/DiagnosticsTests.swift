@@ -7,7 +7,8 @@ final class DiagnosticsTests: XCTestCase {
     func testBrokenJSONReportsLineAndColumn() {
         let result = LexiconGenerator.generate([source("{\n  \"lexicon\": 1,\n  \"id\": ,\n}", path: "bad.json")])
         XCTAssertEqual(result.diagnostics.errorCount, 1)
-        XCTAssertEqual(result.diagnostics.all.first?.description, "bad.json:3:9: error: invalid JSON: unexpected character ','")
+        XCTAssertEqual(
+            result.diagnostics.all.first?.description, "bad.json:3:9: error: invalid JSON: unexpected character ','")
         XCTAssertTrue(result.files.isEmpty, "nothing is generated when there are errors")
     }
 
@@ -69,7 +70,8 @@ final class DiagnosticsTests: XCTestCase {
             ),
         ])
         XCTAssertEqual(result.diagnostics.all.map(\.description), [])
-        XCTAssertEqual(result.files.map(\.name), ["somewhere.else.swift", "misplaced.name.swift", "_ClientNamespaces.swift"])
+        XCTAssertEqual(
+            result.files.map(\.name), ["somewhere.else.swift", "misplaced.name.swift", "_ClientNamespaces.swift"])
         XCTAssertTrue(result.files[0].contents.contains("public var a: ComExampleA.Thing?"))
     }
 }

@@ -48,5 +48,6 @@ func assertContainsLines(
     }
     let haystack = normalize(text)
     let needle = normalize(expected.trimmingCharacters(in: .newlines))
-    XCTAssertTrue(haystack.contains(needle), "expected lines not found:\n\(needle)\n--- in:\n\(text)", file: file, line: line)
+    XCTAssertTrue(
+        haystack.contains(needle), "expected lines not found:\n\(needle)\n--- in:\n\(text)", file: file, line: line)
 }

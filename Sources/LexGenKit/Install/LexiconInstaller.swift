@@ -93,6 +93,8 @@ public enum LexiconInstaller {
     /// its bytes change). Otherwise the source files are checked against the manifest before anything is
     /// copied, and the install is refused when they differ.
     ///
+    /// `sourceLabel` (the `--from` argument as typed) is recorded in a manifest this call writes.
+    ///
     /// - Throws: ``InstallError`` when a folder cannot be read or written, a source file is not a lexicon
     ///   with a string `id`, two files share an NSID, the manifest cannot be read, or the source differs from
     ///   the manifest (listing each differing, missing or extra file by path and NSID).
@@ -100,11 +102,12 @@ public enum LexiconInstaller {
         from source: URL,
         to destination: URL,
         manifest manifestURL: URL,
-        updateManifest: Bool
+        updateManifest: Bool,
+        sourceLabel: String? = nil
     ) throws -> InstallReport {
         try checkFolders(source: source, destination: destination)
         let files = try lexiconFiles(in: source)
-        let manifest = LexiconManifest(entries: files.map { $0.entry })
+        let manifest = LexiconManifest(entries: files.map { $0.entry }, source: sourceLabel)
 
         let manifestExists = FileManager.default.fileExists(atPath: manifestURL.path)
         if manifestExists && !updateManifest {

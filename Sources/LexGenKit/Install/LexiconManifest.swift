@@ -7,6 +7,7 @@ import Foundation
 /// ```
 /// {
 ///   "version": 1,
+///   "source": "../shared/lexicons/atproto",
 ///   "lexicons": [
 ///     {"nsid": "app.bsky.actor.defs", "path": "app/bsky/actor/defs.json", "sha256": "…"},
 ///     …
@@ -37,9 +38,14 @@ public struct LexiconManifest: Sendable, Hashable {
     /// The entries, sorted by path (byte-wise on UTF-8, so the order is the same on every platform).
     public private(set) var entries: [Entry]
 
+    /// The folder the lexicons were installed from, as given to `lexgen install --from`; error messages
+    /// use it to print the exact command that restores a missing install.
+    public var source: String?
+
     /// Creates a manifest; the entries are sorted by path.
-    public init(entries: [Entry]) {
+    public init(entries: [Entry], source: String? = nil) {
         self.entries = entries.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        self.source = source
     }
 
     /// Reads a manifest file.
@@ -111,12 +117,14 @@ public struct LexiconManifest: Sendable, Hashable {
             }
             entries.append(entry)
         }
-        self.init(entries: entries)
+        self.init(entries: entries, source: object["source"] as? String)
     }
 
     /// The deterministic JSON form, one entry per line, ending with a newline.
     public func jsonString() -> String {
-        var text = "{\n  \"version\": \(Self.formatVersion),\n  \"lexicons\": ["
+        var text = "{\n  \"version\": \(Self.formatVersion),\n"
+        if let source { text += "  \"source\": \(Self.quoted(source)),\n" }
+        text += "  \"lexicons\": ["
         if entries.isEmpty {
             return text + "]\n}\n"
         }
