@@ -47,8 +47,9 @@ final class InstallerTests: XCTestCase {
     }
 
     private func backdate(_ url: URL) throws {
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
-                                              ofItemAtPath: url.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
+            ofItemAtPath: url.path)
     }
 
     /// Whether `relativePath` exists in the destination folder.
@@ -65,10 +66,12 @@ final class InstallerTests: XCTestCase {
     func testSHA256NISTVectors() {
         XCTAssertEqual(SHA256.hexHash(Data()), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         XCTAssertEqual(hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        XCTAssertEqual(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
-                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        XCTAssertEqual(SHA256.hexHash([UInt8](repeating: 0x61, count: 1_000_000)),
-                       "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        XCTAssertEqual(
+            hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        XCTAssertEqual(
+            SHA256.hexHash([UInt8](repeating: 0x61, count: 1_000_000)),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     func testSHA256PaddingBoundaries() {
@@ -88,8 +91,9 @@ final class InstallerTests: XCTestCase {
             XCTAssertEqual(SHA256.hexHash([UInt8](repeating: 0x61, count: count)), digest, "\(count) bytes")
         }
         // A collection without contiguous storage takes the copying path.
-        XCTAssertEqual(SHA256.hexHash("abc".utf8.lazy.map { $0 }),
-                       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(
+            SHA256.hexHash("abc".utf8.lazy.map { $0 }),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         XCTAssertEqual(SHA256.hash(Data("abc".utf8)).count, 32)
     }
 
@@ -99,8 +103,10 @@ final class InstallerTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: tool.path) else {
             throw XCTSkip("/usr/bin/sha256sum is not available to cross-check SHA-256")
         }
-        let paths = ["app/bsky/feed/post.json", "app/bsky/actor/defs.json", "com/atproto/repo/getRecord.json",
-                     "chat/bsky/convo/defs.json"]
+        let paths = [
+            "app/bsky/feed/post.json", "app/bsky/actor/defs.json", "com/atproto/repo/getRecord.json",
+            "chat/bsky/convo/defs.json",
+        ]
         for path in paths {
             let url = corpus.appendingPathComponent(path)
             let process = Process()
@@ -145,10 +151,14 @@ final class InstallerTests: XCTestCase {
             ("{\"version\": 2, \"lexicons\": []}", "unsupported version 2"),
             ("{\"version\": 1}", "\"lexicons\""),
             ("{\"version\": 1, \"lexicons\": [{\"nsid\": \"a.b.c\", \"path\": \"a/b/c.json\"}]}", "\"sha256\""),
-            ("{\"version\": 1, \"lexicons\": [{\"nsid\": \"a.b.c\", \"path\": \"../c.json\", "
-                + "\"sha256\": \"\(hex(""))\"}]}", "../c.json"),
-            ("{\"version\": 1, \"lexicons\": [{\"nsid\": \"a.b.c\", \"path\": \"a/b/c.json\", \"sha256\": \"ABC\"}]}",
-             "64 lowercase"),
+            (
+                "{\"version\": 1, \"lexicons\": [{\"nsid\": \"a.b.c\", \"path\": \"../c.json\", "
+                    + "\"sha256\": \"\(hex(""))\"}]}", "../c.json"
+            ),
+            (
+                "{\"version\": 1, \"lexicons\": [{\"nsid\": \"a.b.c\", \"path\": \"a/b/c.json\", \"sha256\": \"ABC\"}]}",
+                "64 lowercase"
+            ),
         ]
         for (text, fragment) in cases {
             try Data(text.utf8).write(to: manifestURL)
@@ -175,16 +185,19 @@ final class InstallerTests: XCTestCase {
         XCTAssertTrue(report.manifestWritten)
         XCTAssertFalse(report.summary.contains("\n"))
         for path in ["app/bsky/feed/post.json", "app/bsky/actor/defs.json", "com/atproto/repo/getRecord.json"] {
-            XCTAssertEqual(try Data(contentsOf: destination.appendingPathComponent(path)),
-                           try Data(contentsOf: source.appendingPathComponent(path)), path)
+            XCTAssertEqual(
+                try Data(contentsOf: destination.appendingPathComponent(path)),
+                try Data(contentsOf: source.appendingPathComponent(path)), path)
         }
         XCTAssertFalse(installed("LICENSE-MIT.txt"))
         let manifest = try LexiconManifest(contentsOf: manifestURL)
         XCTAssertEqual(manifest, report.manifest)
-        XCTAssertEqual(manifest.entries.map(\.path),
-                       ["app/bsky/actor/defs.json", "app/bsky/feed/post.json", "com/atproto/repo/getRecord.json"])
-        XCTAssertEqual(manifest.entries.map(\.nsid),
-                       ["app.bsky.actor.defs", "app.bsky.feed.post", "com.atproto.repo.getRecord"])
+        XCTAssertEqual(
+            manifest.entries.map(\.path),
+            ["app/bsky/actor/defs.json", "app/bsky/feed/post.json", "com/atproto/repo/getRecord.json"])
+        XCTAssertEqual(
+            manifest.entries.map(\.nsid),
+            ["app.bsky.actor.defs", "app.bsky.feed.post", "com.atproto.repo.getRecord"])
         XCTAssertEqual(manifest.entry(forPath: "app/bsky/feed/post.json")?.sha256, hex(lexicon("app.bsky.feed.post")))
         XCTAssertEqual(LexiconInstaller.verify(folder: destination, manifest: manifestURL), [])
     }
@@ -224,8 +237,9 @@ final class InstallerTests: XCTestCase {
             XCTAssertTrue(text.contains("--update-manifest"), text)
         }
         // Nothing was copied, removed or rewritten.
-        XCTAssertEqual(try Data(contentsOf: destination.appendingPathComponent("app/bsky/feed/post.json")),
-                       Data(lexicon("app.bsky.feed.post").utf8))
+        XCTAssertEqual(
+            try Data(contentsOf: destination.appendingPathComponent("app/bsky/feed/post.json")),
+            Data(lexicon("app.bsky.feed.post").utf8))
         XCTAssertTrue(installed("app/bsky/actor/defs.json"))
         XCTAssertEqual(try Data(contentsOf: manifestURL), pinned)
 
@@ -234,10 +248,12 @@ final class InstallerTests: XCTestCase {
         XCTAssertEqual(report.unchanged, 1)
         XCTAssertEqual(report.removed, 1)
         XCTAssertTrue(report.manifestWritten)
-        XCTAssertFalse(installed("app/bsky/actor"),
-                       "the emptied folder of a removed file is removed too")
-        XCTAssertEqual(try LexiconManifest(contentsOf: manifestURL).entries.map(\.nsid),
-                       ["app.bsky.feed.like", "app.bsky.feed.post", "com.atproto.repo.getRecord"])
+        XCTAssertFalse(
+            installed("app/bsky/actor"),
+            "the emptied folder of a removed file is removed too")
+        XCTAssertEqual(
+            try LexiconManifest(contentsOf: manifestURL).entries.map(\.nsid),
+            ["app.bsky.feed.like", "app.bsky.feed.post", "com.atproto.repo.getRecord"])
         XCTAssertEqual(LexiconInstaller.verify(folder: destination, manifest: manifestURL), [])
     }
 
@@ -289,8 +305,9 @@ final class InstallerTests: XCTestCase {
 
         let fix = "swift run lexgen install --from ../shared/lexicons/atproto"
         let problems = LexiconInstaller.verify(folder: destination, manifest: manifestURL, fixCommand: fix)
-        XCTAssertEqual(problems.map(\.path),
-                       ["app/bsky/actor/defs.json", "app/bsky/feed/like.json", "app/bsky/feed/post.json"])
+        XCTAssertEqual(
+            problems.map(\.path),
+            ["app/bsky/actor/defs.json", "app/bsky/feed/like.json", "app/bsky/feed/post.json"])
         XCTAssertEqual(problems.map(\.nsid), ["app.bsky.actor.defs", "app.bsky.feed.like", "app.bsky.feed.post"])
         for problem in problems {
             XCTAssertTrue(problem.message.hasSuffix("; run: \(fix)"), problem.message)
@@ -301,8 +318,9 @@ final class InstallerTests: XCTestCase {
         }
         XCTAssertTrue(problems[0].message.hasPrefix("altered"), problems[0].message)
         XCTAssertTrue(problems[1].message.hasPrefix("not in the manifest"), problems[1].message)
-        XCTAssertEqual(problems[2].description,
-                       "lexicons/app/bsky/feed/post.json: error: missing (app.bsky.feed.post); run: \(fix)")
+        XCTAssertEqual(
+            problems[2].description,
+            "lexicons/app/bsky/feed/post.json: error: missing (app.bsky.feed.post); run: \(fix)")
     }
 
     func testVerifyEmptyOrMissingFolderIsOneProblem() throws {
@@ -313,9 +331,10 @@ final class InstallerTests: XCTestCase {
         for folder in [empty, scratch.appendingPathComponent("absent")] {
             let problems = LexiconInstaller.verify(folder: folder, manifest: manifestURL, fixCommand: "make lexicons")
             XCTAssertEqual(problems.count, 1)
-            XCTAssertEqual(problems.first?.description,
-                           "\(folder.lastPathComponent): error: no lexicons are installed (the manifest lists 3); "
-                               + "run: make lexicons")
+            XCTAssertEqual(
+                problems.first?.description,
+                "\(folder.lastPathComponent): error: no lexicons are installed (the manifest lists 3); "
+                    + "run: make lexicons")
         }
         let problems = LexiconInstaller.verify(folder: destination, manifest: scratch.appendingPathComponent("x.json"))
         XCTAssertEqual(problems.count, 1)

@@ -200,8 +200,10 @@ public enum LexiconInstaller {
             manifest = try LexiconManifest(contentsOf: manifestURL)
         } catch {
             let message = "\((error as? InstallError)?.message ?? "\(error)"); \(fix)"
-            return [VerificationProblem(
-                path: "", file: manifestURL, nsid: nil, message: message, displayPath: manifestURL.path)]
+            return [
+                VerificationProblem(
+                    path: "", file: manifestURL, nsid: nil, message: message, displayPath: manifestURL.path)
+            ]
         }
         let present = (try? jsonPaths(in: folder)) ?? []
         if present.isEmpty {
@@ -291,7 +293,8 @@ public enum LexiconInstaller {
         guard !lines.isEmpty else {
             return
         }
-        let message = "the lexicons in \(source.path) differ from the manifest (nothing was installed):\n"
+        let message =
+            "the lexicons in \(source.path) differ from the manifest (nothing was installed):\n"
             + lines.joined(separator: "\n")
             + "\nrerun with --update-manifest to accept the new versions"
         throw InstallError(file: manifestURL.path, message: message)
@@ -352,8 +355,9 @@ public enum LexiconInstaller {
         let rootDepth = root.standardizedFileURL.pathComponents.count
         var current = folder.standardizedFileURL
         while current.pathComponents.count > rootDepth,
-              let contents = try? FileManager.default.contentsOfDirectory(atPath: current.path),
-              contents.isEmpty {
+            let contents = try? FileManager.default.contentsOfDirectory(atPath: current.path),
+            contents.isEmpty
+        {
             guard (try? FileManager.default.removeItem(at: current)) != nil else {
                 return
             }

@@ -348,11 +348,43 @@ private struct JSONTextParser: ~Copyable {
 
     // MARK: Strings
 
-    /// Parses a string starting at its opening quote.
+    /// Parses a string starting at its opening quote. Without escapes, the string is made straight from
+    /// the input bytes; with them, it is assembled in ``scratch``.
     mutating func parseString() throws(JSONParseError) -> String {
         let start = index + 1
         var position = start
+        var runStart = start
         var seen: UInt8 = 0
+        var escaped = false
+        while true {
+            position = skipPlainStringBytes(from: position, seen: &seen)
+            guard position < bytes.count else { throw error("unterminated string", at: start - 1) }
+            let byte = bytes[position]
+            let run = UnsafeBufferPointer(rebasing: bytes[runStart..<position])
+            if byte == ASCII.quote {
+                if seen >= 0x80 { try validateUTF8(from: start, to: position) }
+                index = position + 1
+                guard escaped else { return String(decoding: run, as: UTF8.self) }
+                scratch.append(contentsOf: run)
+                return String(decoding: scratch, as: UTF8.self)
+            }
+            guard byte == ASCII.backslash else {
+                throw error("unescaped control character U+00\(hex(byte)) in string", at: position)
+            }
+            if !escaped {
+                scratch.removeAll(keepingCapacity: true)
+                escaped = true
+            }
+            scratch.append(contentsOf: run)
+            position = try decodeEscape(at: position)
+            runStart = position
+        }
+    }
+
+    /// The position of the first quote, backslash or control character from `position` on, or the end
+    /// of the input; adds the bytes skipped to `seen`.
+    func skipPlainStringBytes(from position: Int, seen: inout UInt8) -> Int {
+        var position = position
         if let base = bytes.baseAddress {
             // Eight bytes at a time while none of them is a quote, a backslash or a control character.
             let ones: UInt64 = 0x0101_0101_0101_0101
@@ -368,49 +400,15 @@ private struct JSONTextParser: ~Copyable {
                 seenWord |= word
                 position += 8
             }
-            if seenWord & (ones &* 0x80) != 0 { seen = 0x80 }
+            if seenWord & (ones &* 0x80) != 0 { seen |= 0x80 }
         }
         while position < bytes.count {
             let byte = bytes[position]
-            if byte == ASCII.quote {
-                let content = UnsafeBufferPointer(rebasing: bytes[start..<position])
-                if seen >= 0x80 { try validateUTF8(from: start, to: position) }
-                index = position + 1
-                return String(decoding: content, as: UTF8.self)
-            }
-            if byte == ASCII.backslash { return try parseEscapedString(from: start, firstEscape: position) }
-            if byte < 0x20 { throw controlCharacterError(byte, at: position) }
+            if byte == ASCII.quote || byte == ASCII.backslash || byte < 0x20 { break }
             seen |= byte
             position += 1
         }
-        throw error("unterminated string", at: start - 1)
-    }
-
-    /// The slow path of ``parseString()``: copies the string, decoding escapes, into ``scratch``.
-    mutating func parseEscapedString(from start: Int, firstEscape: Int) throws(JSONParseError) -> String {
-        scratch.removeAll(keepingCapacity: true)
-        var runStart = start
-        var position = firstEscape
-        var seen: UInt8 = 0
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == ASCII.quote {
-                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
-                if seen >= 0x80 { try validateUTF8(from: start, to: position) }
-                index = position + 1
-                return String(decoding: scratch, as: UTF8.self)
-            }
-            if byte == ASCII.backslash {
-                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
-                position = try decodeEscape(at: position)
-                runStart = position
-                continue
-            }
-            if byte < 0x20 { throw controlCharacterError(byte, at: position) }
-            seen |= byte
-            position += 1
-        }
-        throw error("unterminated string", at: start - 1)
+        return position
     }
 
     /// Decodes the escape at `position` into ``scratch``, returning the position after it.
@@ -425,7 +423,7 @@ private struct JSONTextParser: ~Copyable {
         case UInt8(ascii: "r"): decoded = 0x0D
         case UInt8(ascii: "t"): decoded = 0x09
         case UInt8(ascii: "u"): return try decodeUnicodeEscape(at: position)
-        default: throw error("invalid escape sequence '\\\(describeRaw(bytes[position + 1]))'", at: position)
+        default: throw error("invalid escape sequence: '\\' followed by \(describe(bytes[position + 1]))", at: position)
         }
         scratch.append(decoded)
         return position + 2
@@ -434,7 +432,7 @@ private struct JSONTextParser: ~Copyable {
     /// Decodes `\uXXXX`, or a surrogate pair `\uXXXX\uXXXX`, at `position`.
     mutating func decodeUnicodeEscape(at position: Int) throws(JSONParseError) -> Int {
         let first = try hexQuad(at: position + 2, escape: position)
-        var scalar = first
+        var code = first
         var end = position + 6
         if first & 0xFC00 == 0xDC00 {
             throw error("unpaired low surrogate in \\u escape", at: position)
@@ -442,37 +440,23 @@ private struct JSONTextParser: ~Copyable {
             guard end + 1 < bytes.count, bytes[end] == ASCII.backslash, bytes[end + 1] == UInt8(ascii: "u"),
                 case let second = try hexQuad(at: end + 2, escape: end), second & 0xFC00 == 0xDC00
             else { throw error("unpaired high surrogate in \\u escape", at: position) }
-            scalar = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+            code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
             end += 6
         }
-        if scalar < 0x80 {
-            scratch.append(UInt8(scalar))
-        } else if scalar < 0x800 {
-            scratch.append(UInt8(0xC0 | scalar >> 6))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
-        } else if scalar < 0x10000 {
-            scratch.append(UInt8(0xE0 | scalar >> 12))
-            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
-        } else {
-            scratch.append(UInt8(0xF0 | scalar >> 18))
-            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
-        }
+        guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape", at: position) }
+        UTF8.encode(scalar) { scratch.append($0) }
         return end
     }
 
+    /// The four hexadecimal digits at `position`, of the `\u` escape at `escape`.
     func hexQuad(at position: Int, escape: Int) throws(JSONParseError) -> UInt32 {
         var value: UInt32 = 0
-        for offset in 0..<4 {
-            let byte = position + offset < bytes.count ? bytes[position + offset] : 0
-            let digit: UInt8
-            switch byte {
-            case ASCII.zero...ASCII.nine: digit = byte - ASCII.zero
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw error("invalid \\u escape, expected four hexadecimal digits", at: escape)
+        for position in position..<position + 4 {
+            let byte = position < bytes.count ? bytes[position] : 0
+            let letter = (byte | 0x20) &- UInt8(ascii: "a")
+            let digit = byte &- ASCII.zero < 10 ? byte &- ASCII.zero : letter < 6 ? letter + 10 : 0xFF
+            guard digit < 16 else {
+                throw error("invalid \\u escape, expected four hexadecimal digits", at: escape)
             }
             value = value << 4 | UInt32(digit)
         }
@@ -513,10 +497,6 @@ private struct JSONTextParser: ~Copyable {
 
     // MARK: Errors
 
-    func controlCharacterError(_ byte: UInt8, at position: Int) -> JSONParseError {
-        error("unescaped control character U+00\(hex(byte)) in string", at: position)
-    }
-
     /// An error at `offset`, with its line and column worked out.
     func error(_ message: String, at offset: Int) -> JSONParseError {
         var line = 1
@@ -533,10 +513,6 @@ private struct JSONTextParser: ~Copyable {
 
     func describe(_ byte: UInt8) -> String {
         (0x20..<0x7F).contains(byte) ? "'\(UnicodeScalar(byte))'" : "byte 0x\(hex(byte))"
-    }
-
-    func describeRaw(_ byte: UInt8) -> String {
-        (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "<0x\(hex(byte))>"
     }
 
     func hex(_ byte: UInt8) -> String {

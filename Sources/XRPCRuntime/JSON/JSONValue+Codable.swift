@@ -3,8 +3,8 @@
 ///
 /// The runtime itself reads and writes JSON with ``JSONValue/parse(_:)-(Data)`` and
 /// ``JSONValue/serialized(sortedKeys:)``, which keep the difference between `1` and `1.0`. Through
-/// `Codable` that difference depends on the coder: `JSONDecoder` reads `1.0` as ``JSONValue/integer(_:)``,
-/// and `JSONEncoder` writes `.number(1.0)` as `1`.
+/// `Codable` that difference depends on the coder: `JSONDecoder` reads `1.0` and `1e2` as
+/// ``JSONValue/integer(_:)``, and `JSONEncoder` writes `.number(1.0)` as `1`.
 extension JSONValue: Codable {
     /// Reads whichever JSON kind the decoder holds, trying null, boolean, integer, number, string,
     /// array and object in that order.
