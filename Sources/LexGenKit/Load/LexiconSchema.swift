@@ -35,6 +35,7 @@ public struct DefReference: Sendable, Hashable, Comparable, CustomStringConverti
     /// an object of this def.
     public var description: String { name == "main" ? nsid : "\(nsid)#\(name)" }
 
+    /// Orders by NSID, then def name.
     public static func < (lhs: DefReference, rhs: DefReference) -> Bool {
         (lhs.nsid, lhs.name) < (rhs.nsid, rhs.name)
     }
@@ -62,20 +63,27 @@ public struct StringSchema: Sendable {
     public var constValue: String?
     /// `default`.
     public var defaultValue: String?
-    /// Length limits in UTF-8 bytes.
+    /// Minimum length in UTF-8 bytes.
     public var minLength: Int?
+    /// Maximum length in UTF-8 bytes.
     public var maxLength: Int?
-    /// Length limits in grapheme clusters.
+    /// Minimum length in grapheme clusters.
     public var minGraphemes: Int?
+    /// Maximum length in grapheme clusters.
     public var maxGraphemes: Int?
 }
 
 /// Constraints of a lexicon `integer`.
 public struct IntegerSchema: Sendable {
+    /// `minimum`.
     public var minimum: Int?
+    /// `maximum`.
     public var maximum: Int?
+    /// `enum`: the allowed values.
     public var enumValues: [Int]?
+    /// `const`.
     public var constValue: Int?
+    /// `default`.
     public var defaultValue: Int?
 }
 
@@ -103,40 +111,65 @@ public struct BodySchema: Sendable {
 
 /// A declared XRPC error.
 public struct ErrorSchema: Sendable {
+    /// The error name sent in `{"error": ...}`.
     public var name: String
+    /// The lexicon's description of the error.
     public var description: String?
 }
 
 /// A query, procedure or subscription.
 public struct EndpointSchema: Sendable {
+    /// The `params` node, if any.
     public var parameters: SchemaNode?
+    /// A procedure's input body.
     public var input: BodySchema?
+    /// A query's or procedure's output body.
     public var output: BodySchema?
     /// A subscription's message schema (a union).
     public var message: SchemaNode?
+    /// The declared errors, in lexicon order.
     public var errors: [ErrorSchema] = []
 }
 
 /// Every kind of node in the lexicon language.
 public indirect enum SchemaKind: Sendable {
+    /// `boolean`.
     case boolean(defaultValue: Bool?, constValue: Bool?)
+    /// `integer`.
     case integer(IntegerSchema)
+    /// `string`.
     case string(StringSchema)
+    /// `bytes`.
     case bytes(minLength: Int?, maxLength: Int?)
+    /// `cid-link`.
     case cidLink
+    /// `blob`.
     case blob(accept: [String]?, maxSize: Int?)
+    /// `unknown`: any data-model object.
     case unknown
+    /// `array`.
     case array(items: SchemaNode, minLength: Int?, maxLength: Int?)
+    /// `object`.
     case object(ObjectSchema)
+    /// `params`: query parameters.
     case params(ObjectSchema)
+    /// `token`: a name with no data form.
     case token
+    /// `ref`, resolved against the document's id.
     case ref(DefReference)
+    /// `union`.
     case union(refs: [DefReference], closed: Bool)
+    /// `record`: its key type and object schema.
     case record(key: String?, object: SchemaNode)
+    /// `query`.
     case query(EndpointSchema)
+    /// `procedure`.
     case procedure(EndpointSchema)
+    /// `subscription`.
     case subscription(EndpointSchema)
+    /// `permission-set`.
     case permissionSet
+    /// `permission`.
     case permission
 
     /// The lexicon `type` name of the kind.

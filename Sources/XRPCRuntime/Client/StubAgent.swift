@@ -33,6 +33,7 @@ public final class StubAgent: XRPCAgent, @unchecked Sendable {
         lock.withLock { recorded }
     }
 
+    /// Records the request, then answers it with the handler.
     public func send(_ request: XRPCRequest) async throws -> XRPCResponse {
         lock.withLock { recorded.append(request) }
         return try await handler(request)

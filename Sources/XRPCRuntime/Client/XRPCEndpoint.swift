@@ -88,6 +88,7 @@ extension JSONValue {
 
 /// The parameters of an endpoint that declares none.
 public struct NoParameters: XRPCParameters {
+    /// Query items to send anyway, by name.
     public var unknownFields: [String: JSONValue]
 
     /// No parameters.
@@ -95,10 +96,12 @@ public struct NoParameters: XRPCParameters {
         unknownFields = [:]
     }
 
+    /// Keeps every field as an unknown one.
     public init(reading reader: inout LexiconObjectReader) throws {
         unknownFields = reader.remainingFields
     }
 
+    /// Writes the unknown fields back.
     public func write(to writer: inout LexiconObjectWriter) {
         writer.writeUnknown(unknownFields)
     }
@@ -114,7 +117,9 @@ public protocol XRPCErrorName: Sendable, Hashable {
 
 /// The errors of an endpoint that declares none: every name is open.
 public struct UndeclaredError: XRPCErrorName {
+    /// The wire name.
     public let name: String
+    /// Wraps a wire name.
     public init(name: String) { self.name = name }
 }
 

@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+
+@testable import LexGenKit
+
+/// Broken input of every shape gives diagnostics, never a crash; the NSID rule matches the interop files.
+final class RobustnessTests: XCTestCase {
+    func testEveryTruncationOfARealLexiconIsReportedNotCrashed() throws {
+        let url = try sharedFolder("lexicons/atproto/app/bsky/feed/post.json")
+        let bytes = try [UInt8](Data(contentsOf: url))
+        var rejected = 0
+        var tried = 0
+        let end = bytes.lastIndex(of: UInt8(ascii: "}")) ?? bytes.count
+        for length in stride(from: 0, to: end, by: 3) {
+            tried += 1
+            let result = LexiconGenerator.generate([
+                LexiconSource(displayPath: "post.json", relativePath: "post.json", bytes: Array(bytes[..<length]))
+            ])
+            if result.diagnostics.hasErrors {
+                rejected += 1
+                XCTAssertTrue(result.files.isEmpty)
+                XCTAssertTrue(result.diagnostics.all.allSatisfy { $0.location?.file == "post.json" })
+            }
+        }
+        XCTAssertEqual(rejected, tried, "every prefix that stops before the closing brace is invalid JSON")
+    }
+
+    func testMutatedLexiconsNeverCrashTheGenerator() throws {
+        let url = try sharedFolder("lexicons/atproto/app/bsky/feed/defs.json")
+        let original = try [UInt8](Data(contentsOf: url))
+        var generator = SplitMix(seed: 42)
+        let replacements = Array("{}[]\":,0123456789-tfn \\#".utf8)
+        var outcomes: Set<Bool> = []
+        for _ in 0..<300 {
+            var bytes = original
+            for _ in 0..<3 {
+                let index = Int(generator.next() % UInt64(bytes.count))
+                bytes[index] = replacements[Int(generator.next() % UInt64(replacements.count))]
+            }
+            let result = LexiconGenerator.generate([
+                LexiconSource(displayPath: "defs.json", relativePath: "defs.json", bytes: bytes)
+            ])
+            outcomes.insert(result.diagnostics.hasErrors)
+            if result.diagnostics.hasErrors { XCTAssertTrue(result.files.isEmpty) }
+        }
+        XCTAssertTrue(outcomes.contains(true), "some mutations must be rejected")
+    }
+
+    func testNSIDSyntaxMatchesTheInteropFiles() throws {
+        let folder = try sharedFolder("interop/syntax")
+        for (file, expected) in [("nsid_syntax_valid.txt", true), ("nsid_syntax_invalid.txt", false)] {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n", omittingEmptySubsequences: true)
+            where !line.hasPrefix("#") && !line.isEmpty {
+                XCTAssertEqual(NSIDSyntax.isValid(String(line)), expected, "\(file): \(line)")
+            }
+        }
+    }
+}
+
+/// A small deterministic random number generator, so failures reproduce.
+struct SplitMix: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
