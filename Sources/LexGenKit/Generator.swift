@@ -46,12 +46,23 @@ public struct GenerationResult: Sendable {
     public var documentCount: Int
     /// How many defs they hold.
     public var defCount: Int
+    /// Seconds spent in each stage, in order (`load`, `resolve`, `plan`, `render`).
+    public var stageSeconds: [(stage: String, seconds: Double)] = []
 }
 
 /// The generator: load -> resolve -> plan -> render, without touching the file system.
 public enum LexiconGenerator {
     /// Generates Swift for `sources`. Stages after loading see the whole set, so refs across files resolve.
     public static func generate(_ sources: [LexiconSource], access: AccessLevel = .public) -> GenerationResult {
+        let clock = ContinuousClock()
+        var stageStart = clock.now
+        var stages: [(stage: String, seconds: Double)] = []
+        func endStage(_ name: String) {
+            let now = clock.now
+            let elapsed = now - stageStart
+            stages.append((name, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+            stageStart = now
+        }
         var log = DiagnosticLog()
         var documents: [LexiconDocument] = []
         var relativePaths: [String: String] = [:]
@@ -77,15 +88,24 @@ public enum LexiconGenerator {
                 relativePaths[document.path] = source.relativePath
             }
         }
+        endStage("load")
         let graph = SchemaGraph.build(documents, log: &log)
         let defCount = documents.reduce(0) { $0 + $1.defs.count }
+        endStage("resolve")
         guard !log.hasErrors else {
-            return GenerationResult(files: [], diagnostics: log, documentCount: documents.count, defCount: defCount)
+            return GenerationResult(
+                files: [],
+                diagnostics: log,
+                documentCount: documents.count,
+                defCount: defCount,
+                stageSeconds: stages
+            )
         }
         let planner = SwiftPlanner(graph: graph)
         let ordered = documents.filter { graph.documents[$0.id]?.path == $0.path }
         var models = ordered.map(planner.planFile)
         RecursionAnalysis.breakCycles(in: &models)
+        endStage("plan")
         let renderer = SwiftRenderer(access: access.modifier)
         var files: [GeneratedFile] = []
         files.reserveCapacity(models.count + 1)
@@ -116,6 +136,13 @@ public enum LexiconGenerator {
                 )
             )
         )
-        return GenerationResult(files: files, diagnostics: log, documentCount: documents.count, defCount: defCount)
+        endStage("render")
+        return GenerationResult(
+            files: files,
+            diagnostics: log,
+            documentCount: documents.count,
+            defCount: defCount,
+            stageSeconds: stages
+        )
     }
 }

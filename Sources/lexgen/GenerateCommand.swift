@@ -6,7 +6,7 @@ enum GenerateCommand {
         let parsed = try ParsedArguments(
             arguments,
             valueOptions: ["--output", "--manifest", "--access-level"],
-            flagOptions: ["--quiet"]
+            flagOptions: ["--quiet", "--timing"]
         )
         guard !parsed.positional.isEmpty else {
             throw UsageError("give at least one lexicon folder, e.g. 'lexgen lexicons'")
@@ -31,6 +31,7 @@ enum GenerateCommand {
         for folder in parsed.positional {
             sources += try LexiconFileSystem.sources(in: folder)
         }
+        let readSeconds = Date().timeIntervalSince(start)
         let result = LexiconGenerator.generate(sources, access: access)
         for diagnostic in result.diagnostics.all { printError(diagnostic.description) }
         let log = result.diagnostics
@@ -39,6 +40,12 @@ enum GenerateCommand {
             report = try LexiconFileSystem.write(result.files, to: output, removeStale: true)
         }
         let seconds = Date().timeIntervalSince(start)
+        if parsed.flags.contains("--timing") {
+            var stages = [("read", readSeconds)] + result.stageSeconds.map { ($0.stage, $0.seconds) }
+            stages.append(("write", seconds - readSeconds - result.stageSeconds.reduce(0) { $0 + $1.seconds }))
+            print(
+                "lexgen timing: " + stages.map { "\($0.0) \(String(format: "%.3f", $0.1)) s" }.joined(separator: ", "))
+        }
         if !parsed.flags.contains("--quiet") || log.hasErrors {
             var summary = "lexgen: \(sources.count) files, \(result.defCount) defs, "
             summary += "\(log.warningCount) warnings, \(log.errorCount) errors in \(String(format: "%.2f", seconds)) s"

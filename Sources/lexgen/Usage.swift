@@ -15,6 +15,7 @@ enum Usage {
           --manifest <file>        verify the lexicons against this manifest first
           --access-level <level>   public (default), package or internal
           --quiet                  print only diagnostics, no summary
+          --timing                 print the time of each stage (read, load, resolve, plan, render, write)
 
         INSTALL:
           Copies the lexicons of a local folder into the project and pins them by NSID and SHA-256

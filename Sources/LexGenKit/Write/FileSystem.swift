@@ -59,19 +59,17 @@ public enum LexiconFileSystem {
         }
         var report = WriteReport()
         let base = folder.hasSuffix("/") ? folder : folder + "/"
-        for file in files {
-            let path = base + file.name
-            let bytes = Data(file.contents.utf8)
-            if let existing = manager.contents(atPath: path), existing == bytes {
-                report.unchanged += 1
-                continue
+        // Files are independent: write them from both cores; each slot is touched by one iteration only.
+        let outcomes = OutcomeSlots(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            outcomes.set(index, writeIfChanged(files[index], path: base + files[index].name))
+        }
+        for outcome in outcomes.values {
+            switch outcome {
+            case .written: report.written += 1
+            case .unchanged: report.unchanged += 1
+            case .failed(let error): throw error
             }
-            do {
-                try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                throw GeneratorError("cannot write \(path): \(error.localizedDescription)")
-            }
-            report.written += 1
         }
         if removeStale {
             let produced = Set(files.map(\.name))
@@ -88,6 +86,43 @@ public enum LexiconFileSystem {
         }
         return report
     }
+}
+
+/// What happened to one output file.
+private enum WriteOutcome: Sendable {
+    case written
+    case unchanged
+    case failed(GeneratorError)
+}
+
+/// Writes one file unless it already holds exactly these bytes.
+private func writeIfChanged(_ file: GeneratedFile, path: String) -> WriteOutcome {
+    let bytes = Data(file.contents.utf8)
+    if let existing = FileManager.default.contents(atPath: path), existing == bytes {
+        return .unchanged
+    }
+    do {
+        try bytes.write(to: URL(fileURLWithPath: path))
+        return .written
+    } catch {
+        return .failed(GeneratorError("cannot write \(path): \(error.localizedDescription)"))
+    }
+}
+
+/// One result slot per file, filled concurrently (each index by exactly one writer), read after all finish.
+private final class OutcomeSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [WriteOutcome]
+
+    init(count: Int) {
+        slots = Array(repeating: .unchanged, count: count)
+    }
+
+    func set(_ index: Int, _ outcome: WriteOutcome) {
+        lock.withLock { slots[index] = outcome }
+    }
+
+    var values: [WriteOutcome] { lock.withLock { slots } }
 }
 
 /// A failure of the generator's surroundings (a folder, a file), not of a lexicon.
