@@ -102,6 +102,7 @@ public enum LexiconGenerator {
             )
         }
         let planner = SwiftPlanner(graph: graph)
+        for warning in planner.namingWarnings() { log.report(warning) }
         let ordered = documents.filter { graph.documents[$0.id]?.path == $0.path }
         var models = ordered.map(planner.planFile)
         RecursionAnalysis.breakCycles(in: &models)

@@ -74,4 +74,17 @@ final class DiagnosticsTests: XCTestCase {
             result.files.map(\.name), ["somewhere.else.swift", "misplaced.name.swift", "_ClientNamespaces.swift"])
         XCTAssertTrue(result.files[0].contents.contains("public var a: ComExampleA.Thing?"))
     }
+
+    func testNSIDsWithTheSameSwiftNameAreRenamedWithAWarning() {
+        let result = generate([
+            #"{"lexicon": 1, "id": "com.ex-ample.thing", "defs": {"main": {"type": "token"}}}"#,
+            #"{"lexicon": 1, "id": "com.exAmple.thing", "defs": {"main": {"type": "token"}}}"#,
+        ])
+        XCTAssertFalse(result.diagnostics.hasErrors)
+        XCTAssertEqual(result.diagnostics.warningCount, 1)
+        XCTAssertTrue(result.diagnostics.all[0].message.contains("generated as ComExAmpleThingValue"))
+        let declarations = result.files.map(\.contents).joined()
+        XCTAssertTrue(declarations.contains("public enum ComExAmpleThing: XRPCRuntime.LexiconToken"))
+        XCTAssertTrue(declarations.contains("public enum ComExAmpleThingValue: XRPCRuntime.LexiconToken"))
+    }
 }

@@ -8,6 +8,18 @@ struct SwiftPlanner {
         self.names = TypeNameTable(graph: graph)
     }
 
+    /// Warnings for lexicons whose Swift type name had to differ from the NSID rule.
+    func namingWarnings() -> [Diagnostic] {
+        names.renamed.map { entry in
+            let path = graph.documents[entry.id]?.path ?? entry.id
+            return Diagnostic(
+                .warning,
+                "the Swift name of \(entry.id) clashes with another lexicon's; it is generated as \(entry.name)",
+                at: SourceLocation(file: path, jsonPath: "id")
+            )
+        }
+    }
+
     /// Plans one document.
     func planFile(_ document: LexiconDocument) -> FileModel {
         guard let documentNames = names.documents[document.id] else {

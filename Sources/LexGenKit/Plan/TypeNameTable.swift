@@ -21,8 +21,12 @@ struct TypeNameTable: Sendable {
     }
 
     private(set) var documents: [String: DocumentNames] = [:]
+    /// Documents whose natural type name was taken by an earlier one (in NSID order), with the name
+    /// they got instead: `com.ex-ample.thing` and `com.exAmple.thing` would both be `ComExAmpleThing`.
+    private(set) var renamed: [(id: String, name: String)] = []
 
     init(graph: SchemaGraph) {
+        var topLevel = NameScope()
         for id in graph.ids {
             guard let document = graph.documents[id] else { continue }
             var scope = NameScope(reserved: SwiftNaming.reservedTypeNames)
@@ -46,8 +50,11 @@ struct TypeNameTable: Sendable {
             for def in document.defs where def.name != "main" {
                 defNames[def.name] = scope.claim(SwiftNaming.typeName(def.name))
             }
+            let natural = SwiftNaming.documentTypeName(id)
+            let typeName = topLevel.claim(natural)
+            if typeName != natural { renamed.append((id, typeName)) }
             documents[id] = DocumentNames(
-                typeName: SwiftNaming.documentTypeName(id),
+                typeName: typeName,
                 mainShape: shape,
                 defNames: defNames,
                 scope: scope
