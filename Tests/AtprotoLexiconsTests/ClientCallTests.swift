@@ -156,4 +156,36 @@ final class ClientCallTests: XCTestCase {
         XCTAssertEqual(AppBskyFeedPost.collection, "app.bsky.feed.post")
         XCTAssertEqual(AppBskyFeedPost.recordKey, .tid)
     }
+
+    func testMalformedKnownUnionMemberIsKeptWithItsErrorAndThePageSurvives() throws {
+        let json = #"""
+            {"feed": [
+              {"post": {"uri": "at://x/app.bsky.feed.post/1", "cid": "c1", "author": {"did": "did:plc:x", "handle": "x.test"},
+                "record": {}, "indexedAt": "2024-01-01T00:00:00Z",
+                "embed": {"$type": "app.bsky.embed.images#view", "images": "not an array"}}},
+              {"post": {"uri": "at://x/app.bsky.feed.post/2", "cid": "c2", "author": {"did": "did:plc:x", "handle": "x.test"},
+                "record": {}, "indexedAt": "2024-01-01T00:00:00Z"}}
+            ]}
+            """#
+        let input = try JSONValue.parse(Data(json.utf8))
+        let page = try AppBskyFeedGetTimeline.Output(lexiconJSON: input)
+        XCTAssertEqual(page.feed.count, 2)
+        guard case .invalid(let invalid)? = page.feed[0].post.embed else {
+            return XCTFail("expected the malformed embed to be kept as invalid")
+        }
+        XCTAssertEqual(invalid.error.path, ["images"])
+        XCTAssertEqual(invalid.error.message, "expected array, found string")
+        XCTAssertEqual(page.lexiconJSON, input, "the malformed member is written back unchanged")
+    }
+
+    func testClosedUnionRejectsAnUnlistedTypeNamingIt() throws {
+        let json =
+            #"{"repo": "did:plc:x", "writes": [{"$type": "com.atproto.repo.applyWrites#upsert", "collection": "a.b.c"}]}"#
+        XCTAssertThrowsError(try ComAtprotoRepoApplyWrites.Input(lexiconJSON: JSONValue.parse(Data(json.utf8)))) {
+            error in
+            let decodingError = error as? LexiconDecodingError
+            XCTAssertEqual(decodingError?.path, ["writes", "0"])
+            XCTAssertTrue(decodingError?.message.contains("com.atproto.repo.applyWrites#upsert") ?? false)
+        }
+    }
 }

@@ -122,9 +122,18 @@ final class SnippetTests: XCTestCase {
         )
         assertContainsLines(
             swift,
-            #"case "com.example.images", "com.example.images#main": self = .comExampleImages(try .init(lexiconJSON: json))"#
+            #"case "com.example.images", "com.example.images#main": self = .comExampleImages(try .init(lexiconJSON: json)); return"#
         )
-        assertContainsLines(swift, "default: self = .unknown(XRPCRuntime.UnknownValue(json))")
+        assertContainsLines(
+            swift,
+            """
+            } catch {
+            self = .invalid(XRPCRuntime.InvalidUnionMember(json: json, error: error))
+            return
+            }
+            self = .unknown(XRPCRuntime.UnknownValue(json))
+            """
+        )
     }
 
     func testClosedUnionRejectsOtherTypes() {
@@ -137,7 +146,7 @@ final class SnippetTests: XCTestCase {
         XCTAssertFalse(swift.contains("case unknown("))
         assertContainsLines(
             swift,
-            #"default: throw XRPCRuntime.lexiconClosedUnionError(type: type, allowed: ["com.example.ops#a"])"#
+            #"throw XRPCRuntime.lexiconClosedUnionError(type: type, allowed: ["com.example.ops#a"])"#
         )
     }
 
@@ -277,5 +286,24 @@ final class SnippetTests: XCTestCase {
             access: .package
         )
         assertContainsLines(result.files[0].contents, "package enum ComExampleA: XRPCRuntime.LexiconToken {")
+    }
+
+    func testUnionWithoutMembersOnlyRequiresAType() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.any", "defs": {"main": {"type": "object", "properties": {
+              "value": {"type": "union", "refs": []}}}}}
+            """
+        )
+        assertContainsLines(
+            swift,
+            """
+            public init(lexiconJSON json: XRPCRuntime.JSONValue) throws {
+            _ = try XRPCRuntime.lexiconUnionType(of: json)
+            self = .unknown(XRPCRuntime.UnknownValue(json))
+            }
+            """
+        )
+        XCTAssertFalse(swift.contains("do {"), "nothing to try, so no do/catch (it would warn)")
     }
 }

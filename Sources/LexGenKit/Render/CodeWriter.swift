@@ -24,6 +24,19 @@ struct CodeWriter {
         }
     }
 
+    /// Writes `do {`, the body, `} catch {`, the handler, then `}`.
+    mutating func doCatch(_ body: (inout CodeWriter) -> Void, handler: (inout CodeWriter) -> Void) {
+        line("do {")
+        indentLevel += 1
+        body(&self)
+        indentLevel -= 1
+        line("} catch {")
+        indentLevel += 1
+        handler(&self)
+        indentLevel -= 1
+        line("}")
+    }
+
     /// Writes `header {`, the body one level deeper, then `}`.
     mutating func block(_ header: String, _ body: (inout CodeWriter) -> Void) {
         line(header + " {")

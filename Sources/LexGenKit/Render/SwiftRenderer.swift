@@ -140,22 +140,25 @@ struct SwiftRenderer {
                 body.line("/// A member whose `$type` this union does not list, kept as read.")
                 body.line("case unknown(XRPCRuntime.UnknownValue)")
             }
+            body.line("/// A member of a listed `$type` whose content does not decode, kept as read with the reason.")
+            body.line("case invalid(XRPCRuntime.InvalidUnionMember)")
             body.line("")
             body.block("\(access)init(lexiconJSON json: XRPCRuntime.JSONValue) throws") { initBody in
-                initBody.line("let type = try XRPCRuntime.lexiconUnionType(of: json)")
-                initBody.line("switch type {")
-                for member in model.members {
-                    let labels = ([member.typeID] + member.alternativeTypeIDs).map(\.swiftLiteral).joined(
-                        separator: ", ")
-                    initBody.line("case \(labels): self = .\(member.caseName)(try .init(lexiconJSON: json))")
+                // A union without members (it behaves like `unknown` but requires `$type`) has nothing to try.
+                if model.members.isEmpty && !model.isClosed {
+                    initBody.line("_ = try XRPCRuntime.lexiconUnionType(of: json)")
+                } else {
+                    initBody.line("let type = try XRPCRuntime.lexiconUnionType(of: json)")
+                }
+                if !model.members.isEmpty {
+                    renderMemberDecoding(model, into: &initBody)
                 }
                 if model.isClosed {
                     let list = allowed.map(\.swiftLiteral).joined(separator: ", ")
-                    initBody.line("default: throw XRPCRuntime.lexiconClosedUnionError(type: type, allowed: [\(list)])")
+                    initBody.line("throw XRPCRuntime.lexiconClosedUnionError(type: type, allowed: [\(list)])")
                 } else {
-                    initBody.line("default: self = .unknown(XRPCRuntime.UnknownValue(json))")
+                    initBody.line("self = .unknown(XRPCRuntime.UnknownValue(json))")
                 }
-                initBody.line("}")
             }
             body.line("")
             body.block("\(access)var lexiconJSON: XRPCRuntime.JSONValue") { getter in
@@ -169,8 +172,26 @@ struct SwiftRenderer {
                 if !model.isClosed {
                     getter.line("case .unknown(let value): return value.json")
                 }
+                getter.line("case .invalid(let value): return value.json")
                 getter.line("}")
             }
+        }
+    }
+
+    /// The `switch` over a union's listed types; a member that fails to decode is kept as `invalid`.
+    private func renderMemberDecoding(_ model: UnionModel, into initBody: inout CodeWriter) {
+        initBody.doCatch { doBody in
+            doBody.line("switch type {")
+            for member in model.members {
+                let labels = ([member.typeID] + member.alternativeTypeIDs).map(\.swiftLiteral)
+                    .joined(separator: ", ")
+                doBody.line("case \(labels): self = .\(member.caseName)(try .init(lexiconJSON: json)); return")
+            }
+            doBody.line("default: break")
+            doBody.line("}")
+        } handler: { catchBody in
+            catchBody.line("self = .invalid(XRPCRuntime.InvalidUnionMember(json: json, error: error))")
+            catchBody.line("return")
         }
     }
 

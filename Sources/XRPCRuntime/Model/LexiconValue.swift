@@ -184,3 +184,20 @@ public protocol LexiconToken {
     /// The token's full name, `nsid#name`, as it appears in string values.
     static var value: String { get }
 }
+
+/// A union member whose `$type` the union lists but whose content does not decode as that type.
+///
+/// Unions keep such a member as read, with the reason, instead of failing the whole response: one
+/// malformed feed item never loses the page. It is written back unchanged.
+public struct InvalidUnionMember: Sendable, Hashable {
+    /// The member as read.
+    public var json: JSONValue
+    /// Why it did not decode.
+    public var error: LexiconDecodingError
+
+    /// Keeps a member that failed to decode with `error`.
+    public init(json: JSONValue, error: any Error) {
+        self.json = json
+        self.error = error as? LexiconDecodingError ?? LexiconDecodingError(message: "\(error)")
+    }
+}
