@@ -1,23 +1,30 @@
-/// Finds the cycles of value types across all files and breaks each one: a struct field inside a
-/// cycle is boxed, a union inside a cycle is `indirect`. Decided here, in one place, for the whole set.
+/// Finds the cycles of value types across all files and breaks each one: unions on a cycle become
+/// `indirect`, and struct fields are boxed only where a cycle remains without passing through such a
+/// union. Decided here, in one place, for the whole set.
 enum RecursionAnalysis {
     static func breakCycles(in files: inout [FileModel]) {
         var index = TypeIndex()
         for file in files {
             for declaration in file.declarations { index.add(declaration, container: nil) }
         }
-        let components = index.stronglyConnectedComponents()
-        var boxedFields: Set<String> = []
+        index.resolveEdges()
+        // First make the unions on a cycle `indirect`: invisible to users, and it breaks most cycles.
         var indirectUnions: Set<String> = []
-        for component in components {
+        for component in index.stronglyConnectedComponents(skippingEdgesFrom: []) {
+            let members = Set(component)
+            for name in component where index.isUnion(name) {
+                if (index.edges[name] ?? []).contains(where: { members.contains($0.target) }) {
+                    indirectUnions.insert(name)
+                }
+            }
+        }
+        // Then box only the struct fields of the cycles that remain without those unions' edges.
+        var boxedFields: Set<String> = []
+        for component in index.stronglyConnectedComponents(skippingEdgesFrom: indirectUnions) {
             let members = Set(component)
             for name in component {
                 for edge in index.edges[name] ?? [] where members.contains(edge.target) {
-                    if let field = edge.field {
-                        boxedFields.insert(name + "/" + field)
-                    } else {
-                        indirectUnions.insert(name)
-                    }
+                    if let field = edge.field { boxedFields.insert(name + "/" + field) }
                 }
             }
         }
@@ -71,6 +78,10 @@ private struct TypeIndex {
     var aliases: [String: TypeReference] = [:]
     private var rawEdges: [(from: String, target: String, field: String?)] = []
     private var nodes: [String] = []
+    private var unions: Set<String> = []
+
+    /// Whether a node is a union enum.
+    func isUnion(_ name: String) -> Bool { unions.contains(name) }
 
     mutating func add(_ model: TypeModel, container: String?) {
         let qualify = { (name: String) in container.map { $0 + "." + name } ?? name }
@@ -85,14 +96,14 @@ private struct TypeIndex {
             for nested in structure.nested { add(nested, container: structure.qualifiedName) }
         case .union(let union):
             nodes.append(union.qualifiedName)
+            unions.insert(union.qualifiedName)
             for member in union.members {
                 if case .declared(let target) = member.type {
                     rawEdges.append((union.qualifiedName, target, nil))
                 }
             }
         case .namespace(let namespace):
-            let name = namespace.name.isEmpty ? container : qualify(namespace.name)
-            for nested in namespace.nested { add(nested, container: name) }
+            for nested in namespace.nested { add(nested, container: qualify(namespace.name)) }
         case .token(let token):
             for nested in token.nested { add(nested, container: qualify(token.name)) }
         case .stringValues(let values):
@@ -114,13 +125,18 @@ private struct TypeIndex {
         return current
     }
 
-    /// Tarjan's algorithm, iteratively; returns components that contain a cycle.
-    mutating func stronglyConnectedComponents() -> [[String]] {
+    /// Binds every recorded edge to its struct or union, through aliases.
+    mutating func resolveEdges() {
         for edge in rawEdges {
             if let target = resolve(edge.target) {
                 edges[edge.from, default: []].append(Edge(target: target, field: edge.field))
             }
         }
+    }
+
+    /// Tarjan's algorithm, iteratively, ignoring the edges out of `excluded`; returns the components
+    /// that contain a cycle.
+    func stronglyConnectedComponents(skippingEdgesFrom excluded: Set<String>) -> [[String]] {
         var indexOf: [String: Int] = [:]
         var lowLink: [String: Int] = [:]
         var onStack: Set<String> = []
@@ -135,7 +151,7 @@ private struct TypeIndex {
             stack.append(root)
             onStack.insert(root)
             while let (node, edgeIndex) = work.last {
-                let nodeEdges = edges[node] ?? []
+                let nodeEdges = excluded.contains(node) ? [] : edges[node] ?? []
                 if edgeIndex < nodeEdges.count {
                     work[work.count - 1].edgeIndex += 1
                     let target = nodeEdges[edgeIndex].target
@@ -162,7 +178,7 @@ private struct TypeIndex {
                         component.append(member)
                         if member == node { break }
                     }
-                    let selfLoop = (edges[node] ?? []).contains { $0.target == node }
+                    let selfLoop = !excluded.contains(node) && (edges[node] ?? []).contains { $0.target == node }
                     if component.count > 1 || selfLoop { result.append(component) }
                 }
             }
