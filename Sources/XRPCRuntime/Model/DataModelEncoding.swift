@@ -1,0 +1,111 @@
+import Foundation
+
+// The two text encodings the data model uses in JSON: base64 for `$bytes`, and base32 CIDs for `$link`.
+
+extension DataModel {
+    /// Whether `cid` is a CID in the form the data model writes in JSON: a CIDv1 in base32 (the
+    /// lowercase RFC 4648 alphabet without padding) behind the multibase prefix `b`, e.g. `bafyrei...`.
+    ///
+    /// The string must decode to a version 1, a content codec and a multihash whose digest length
+    /// matches the bytes that follow. Any codec and hash function is accepted (atproto writes
+    /// `dag-cbor` or `raw` with SHA-256). CIDv0 (`Qm...`) and other multibases are rejected.
+    public static func isValidLinkCID(_ cid: String) -> Bool {
+        let utf8 = cid.utf8
+        guard utf8.first == UInt8(ascii: "b"), let bytes = decodeBase32(utf8.dropFirst()) else { return false }
+        var reader = VarintReader(bytes: bytes)
+        guard reader.next() == 1,  // CID version
+            reader.next() != nil,  // content codec
+            reader.next() != nil,  // multihash function
+            let digestLength = reader.next()
+        else { return false }
+        return UInt64(bytes.count - reader.offset) == digestLength
+    }
+
+    /// Decodes base64 with the standard alphabet (RFC 4648 section 4).
+    ///
+    /// Padding is optional; when present it must be complete (two `=` after 2 characters of the last
+    /// group, one after 3). Any other character, and a length that no base64 text has, give `nil`.
+    /// Unused low bits in the last character are ignored, as most decoders do.
+    static func decodeBase64(_ text: String) -> Data? {
+        var utf8 = Array(text.utf8)
+        var padding = 0
+        while utf8.last == UInt8(ascii: "=") {
+            utf8.removeLast()
+            padding += 1
+        }
+        let remainder = utf8.count % 4
+        guard remainder != 1, padding == 0 || (remainder >= 2 && padding == 4 - remainder) else { return nil }
+        var data = Data(capacity: utf8.count / 4 * 3 + 2)
+        var buffer: UInt32 = 0
+        var bits = 0
+        for byte in utf8 {
+            guard let value = base64Value(byte) else { return nil }
+            buffer = (buffer << 6 | UInt32(value)) & 0xFFFF
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                data.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+            }
+        }
+        return data
+    }
+
+    /// The 6-bit value of a base64 character, or `nil` outside the standard alphabet.
+    private static func base64Value(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "+"): return 62
+        case UInt8(ascii: "/"): return 63
+        default: return nil
+        }
+    }
+
+    /// Decodes unpadded lowercase base32 (RFC 4648 section 6 alphabet), or `nil` when a character is
+    /// outside it, the length is impossible, or the unused low bits are not zero (as multiformats does).
+    private static func decodeBase32(_ text: Substring.UTF8View) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count * 5 / 8)
+        var buffer: UInt32 = 0
+        var bits = 0
+        for byte in text {
+            let value: UInt8
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = byte - UInt8(ascii: "a")
+            case UInt8(ascii: "2")...UInt8(ascii: "7"): value = byte - UInt8(ascii: "2") + 26
+            default: return nil
+            }
+            buffer = (buffer << 5 | UInt32(value)) & 0xFFFF
+            bits += 5
+            if bits >= 8 {
+                bits -= 8
+                bytes.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+            }
+        }
+        guard bits < 5, buffer & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
+        return bytes
+    }
+}
+
+/// Reads unsigned LEB128 varints as multiformats uses them: at most 9 bytes, minimally encoded.
+private struct VarintReader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    /// The next varint, or `nil` at the end of the bytes or on a malformed varint.
+    mutating func next() -> UInt64? {
+        var value: UInt64 = 0
+        for index in 0..<9 {
+            guard offset < bytes.count else { return nil }
+            let byte = bytes[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7F) << UInt64(7 * index)
+            if byte & 0x80 == 0 {
+                // A last byte of zero after others means the varint is not minimal.
+                return byte == 0 && index > 0 ? nil : value
+            }
+        }
+        return nil
+    }
+}
