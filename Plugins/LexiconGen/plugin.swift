@@ -3,8 +3,8 @@ import PackagePlugin
 
 /// Runs `lexgen` over a target's lexicons at build time.
 ///
-/// The lexicons are the target's own `*.json` files, or the folder named by an optional `lexgen.json`
-/// beside them (`{"lexicons": "../../lexicons", "manifest": "../../lexicons.manifest.json"}`, paths
+/// The lexicons are the target's own `*.json` files, or the folder (or single file) named by an
+/// optional `lexgen.json` beside them (`{"lexicons": "../../lexicons", "manifest": "../../lexicons.manifest.json"}`, paths
 /// relative to that file). With a manifest, the outputs are declared from the manifest's entries and
 /// lexgen verifies the installed files against it first, so a missing install is one clear error.
 /// One build command declares every input and every output; lexgen rewrites only changed files.
@@ -20,9 +20,12 @@ struct LexiconGen: BuildToolPlugin {
             } + [outputDirectory.appending(path: LexiconOutputNaming.namespacesFileName)]
         // Only files that exist are declared as inputs: the build system refuses to run a command with
         // missing inputs, and lexgen's own message (file and fix) is the one to show when they are missing.
-        var inputs = relativePaths.map { settings.lexiconFolder.appending(path: $0) }
+        var inputs = relativePaths.map { settings.lexiconFile(at: $0) }
             .filter { FileManager.default.fileExists(atPath: $0.path()) }
-        var arguments = ["generate", settings.lexiconFolder.path(), "--output", outputDirectory.path(), "--quiet"]
+        var arguments = [
+            "generate", settings.lexiconFolder.path(), "--output", outputDirectory.path(), "--quiet",
+            "--module-name", target.name,
+        ]
         if let manifest = settings.manifest {
             inputs.append(manifest)
             arguments += ["--manifest", manifest.path()]
@@ -65,6 +68,17 @@ struct PluginSettings {
         }
     }
 
+    /// The URL of a lexicon file given relative to the lexicon folder (or the file itself).
+    func lexiconFile(at relativePath: String) -> URL {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: lexiconFolder.path(), isDirectory: &isDirectory),
+            !isDirectory.boolValue
+        {
+            return lexiconFolder
+        }
+        return lexiconFolder.appending(path: relativePath)
+    }
+
     /// The lexicon files, relative to the lexicon folder: from the manifest when there is one (so the
     /// outputs do not depend on what happens to be installed), else every `*.json` in the folder.
     func lexiconRelativePaths() throws -> [String] {
@@ -75,6 +89,12 @@ struct PluginSettings {
             let entries = object["lexicons"] as? [[String: Any]]
         {
             return entries.compactMap { $0["path"] as? String }.sorted()
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: lexiconFolder.path(), isDirectory: &isDirectory),
+            !isDirectory.boolValue
+        {
+            return [lexiconFolder.lastPathComponent]  // `lexicons` names a single file.
         }
         let root = lexiconFolder.standardized.path()
         let prefix = root.hasSuffix("/") ? root : root + "/"

@@ -53,7 +53,17 @@ public struct GenerationResult: Sendable {
 /// The generator: load -> resolve -> plan -> render, without touching the file system.
 public enum LexiconGenerator {
     /// Generates Swift for `sources`. Stages after loading see the whole set, so refs across files resolve.
-    public static func generate(_ sources: [LexiconSource], access: AccessLevel = .public) -> GenerationResult {
+    ///
+    /// - Parameters:
+    ///   - sources: The lexicon files.
+    ///   - access: The access level of the generated declarations.
+    ///   - moduleName: The module the code is compiled into; it names the module's schema catalog
+    ///     (`<module>Schemas`) so that generated modules imported together do not clash.
+    public static func generate(
+        _ sources: [LexiconSource],
+        access: AccessLevel = .public,
+        moduleName: String = "Lexicons"
+    ) -> GenerationResult {
         let clock = ContinuousClock()
         var stageStart = clock.now
         var stages: [(stage: String, seconds: Double)] = []
@@ -107,7 +117,8 @@ public enum LexiconGenerator {
         var models = ordered.map(planner.planFile)
         RecursionAnalysis.breakCycles(in: &models)
         endStage("plan")
-        let renderer = SwiftRenderer(access: access.modifier)
+        let module = ModuleSymbols(moduleName: moduleName)
+        let renderer = SwiftRenderer(access: access.modifier, module: module)
         var files: [GeneratedFile] = []
         files.reserveCapacity(models.count + 1)
         var namespacePaths: [[String]] = []
@@ -131,9 +142,10 @@ public enum LexiconGenerator {
         files.append(
             GeneratedFile(
                 name: LexiconOutputNaming.namespacesFileName,
-                contents: NamespaceRenderer(access: access.modifier).render(
+                contents: NamespaceRenderer(access: access.modifier, module: module).render(
                     namespacePaths: namespacePaths,
-                    segmentsByPath: segmentsByPath
+                    segmentsByPath: segmentsByPath,
+                    documentSymbols: models.filter { !$0.schemaText.isEmpty }.map(module.documentSymbol)
                 )
             )
         )

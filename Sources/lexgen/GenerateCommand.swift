@@ -5,7 +5,7 @@ enum GenerateCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try ParsedArguments(
             arguments,
-            valueOptions: ["--output", "--manifest", "--access-level"],
+            valueOptions: ["--output", "--manifest", "--access-level", "--module-name"],
             flagOptions: ["--quiet", "--timing"]
         )
         guard !parsed.positional.isEmpty else {
@@ -32,7 +32,8 @@ enum GenerateCommand {
             sources += try LexiconFileSystem.sources(in: folder)
         }
         let readSeconds = Date().timeIntervalSince(start)
-        let result = LexiconGenerator.generate(sources, access: access)
+        let moduleName = parsed.options["--module-name"] ?? "Lexicons"
+        let result = LexiconGenerator.generate(sources, access: access, moduleName: moduleName)
         for diagnostic in result.diagnostics.all { printError(diagnostic.description) }
         let log = result.diagnostics
         var report = LexiconFileSystem.WriteReport()

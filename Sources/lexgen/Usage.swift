@@ -14,6 +14,8 @@ enum Usage {
           --output <folder>        where to write (default: lexgen-output)
           --manifest <file>        verify the lexicons against this manifest first
           --access-level <level>   public (default), package or internal
+          --module-name <name>     the module the code goes into; names its schema catalog
+                                   (<name>Schemas). Default: Lexicons
           --quiet                  print only diagnostics, no summary
           --timing                 print the time of each stage (read, load, resolve, plan, render, write)
 

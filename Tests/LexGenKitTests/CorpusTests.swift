@@ -9,16 +9,17 @@ final class CorpusTests: XCTestCase {
         let folder = try sharedFolder("lexicons/atproto")
         let sources = try LexiconFileSystem.sources(in: folder.path)
         XCTAssertEqual(sources.count, 402)
-        let first = LexiconGenerator.generate(sources)
+        let first = LexiconGenerator.generate(sources, moduleName: "AtprotoLexicons")
         XCTAssertEqual(first.diagnostics.all.map(\.description), [])
         XCTAssertEqual(first.documentCount, 402)
         XCTAssertEqual(first.files.count, 403, "one file per lexicon plus the client namespaces")
-        let second = LexiconGenerator.generate(sources)
+        let second = LexiconGenerator.generate(sources, moduleName: "AtprotoLexicons")
         XCTAssertEqual(first.files, second.files, "two runs give the same bytes")
         let names = Set(first.files.map(\.name))
         XCTAssertTrue(names.contains("app.bsky.feed.post.swift"))
         let post = first.files.first { $0.name == "app.bsky.feed.defs.swift" }?.contents ?? ""
-        XCTAssertTrue(post.contains("public indirect enum Parent: XRPCRuntime.LexiconUnion {"))
+        XCTAssertTrue(
+            post.contains("public indirect enum Parent: XRPCRuntime.LexiconUnion, _AtprotoLexiconsValidatable {"))
         let boxed = first.files.filter { $0.contents.contains("@XRPCRuntime.Boxed") }.map(\.name)
         XCTAssertEqual(boxed, [], "every cycle of the corpus passes through a union, so no field needs a box")
     }

@@ -18,7 +18,8 @@ final class SnippetTests: XCTestCase {
             swift,
             """
             /// A note.
-            public struct ComExampleNote: XRPCRuntime.LexiconRecord {
+            public struct ComExampleNote: XRPCRuntime.LexiconRecord, _LexiconsValidatable {
+            public static let lexiconDefinition = "com.example.note#main"
             public static let collection = "com.example.note"
             public static let recordKey = XRPCRuntime.RecordKeyType(lexiconKey: "tid")
             """
@@ -74,7 +75,7 @@ final class SnippetTests: XCTestCase {
               "knownValues": ["!hide", "most-likes", "default", "none", "com.example.other#fast", "9lives"]}}}
             """
         )
-        assertContainsLines(swift, "public struct Sort: XRPCRuntime.LexiconStringValue {")
+        assertContainsLines(swift, "public struct Sort: XRPCRuntime.LexiconStringValue, _LexiconsValidatable {")
         for line in [
             #"public static let hide = Self(rawValue: "!hide")"#,
             #"public static let mostLikes = Self(rawValue: "most-likes")"#,
@@ -112,7 +113,8 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(
             swift,
             """
-            public enum Embed: XRPCRuntime.LexiconUnion {
+            public enum Embed: XRPCRuntime.LexiconUnion, _LexiconsValidatable {
+            public static let lexiconDefinition = "com.example.post#main/properties/embed"
             case comExampleImages(ComExampleImages)
             case comExampleVideo(ComExampleVideo)
             case comExamplePostLocal(ComExamplePost.Local)
@@ -190,8 +192,8 @@ final class SnippetTests: XCTestCase {
         )
         assertContainsLines(swift, "case notFound")
         assertContainsLines(swift, "case `default`")
-        assertContainsLines(swift, "public struct Parameters: XRPCRuntime.XRPCParameters {")
-        assertContainsLines(swift, "public struct Output: XRPCRuntime.LexiconObject {")
+        assertContainsLines(swift, "public struct Parameters: XRPCRuntime.XRPCParameters, _LexiconsValidatable {")
+        assertContainsLines(swift, "public struct Output: XRPCRuntime.LexiconObject, _LexiconsValidatable {")
         assertContainsLines(
             swift,
             """
@@ -236,7 +238,7 @@ final class SnippetTests: XCTestCase {
             """
         )
         assertContainsLines(swift, "public enum ComExampleStream: XRPCRuntime.XRPCSubscription {")
-        assertContainsLines(swift, "public enum Message: XRPCRuntime.LexiconUnion {")
+        assertContainsLines(swift, "public enum Message: XRPCRuntime.LexiconUnion, _LexiconsValidatable {")
         assertContainsLines(swift, "case comExampleStreamTick(ComExampleStream.Tick)")
     }
 
@@ -247,7 +249,7 @@ final class SnippetTests: XCTestCase {
               "items": {"type": "union", "refs": ["#a"]}}, "a": {"type": "object", "properties": {}}}}
             """
         )
-        assertContainsLines(swift, "public enum PreferencesItem: XRPCRuntime.LexiconUnion {")
+        assertContainsLines(swift, "public enum PreferencesItem: XRPCRuntime.LexiconUnion, _LexiconsValidatable {")
         assertContainsLines(swift, "public typealias Preferences = [ComExamplePrefs.PreferencesItem]")
     }
 
@@ -277,7 +279,7 @@ final class SnippetTests: XCTestCase {
         )
         // The union on the cycle becomes indirect, so the field holding it needs no box...
         assertContainsLines(swift, "public var parent: ComExampleThread.Node.Parent?")
-        assertContainsLines(swift, "public indirect enum Parent: XRPCRuntime.LexiconUnion {")
+        assertContainsLines(swift, "public indirect enum Parent: XRPCRuntime.LexiconUnion, _LexiconsValidatable {")
         // ...while a struct that holds itself directly has that field boxed.
         assertContainsLines(swift, "@XRPCRuntime.Boxed public var self_: ComExampleThread.Node?")
     }

@@ -18,7 +18,8 @@ public enum LexiconLoader {
             return nil
         }
         var parser = SchemaParser(path: path, lines: lines)
-        let document = parser.parseDocument(root)
+        var document = parser.parseDocument(root)
+        document?.schemaText = SchemaText.minified(root)
         for diagnostic in parser.diagnostics { log.report(diagnostic) }
         return document
     }

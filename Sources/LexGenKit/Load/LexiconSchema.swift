@@ -216,6 +216,8 @@ public struct LexiconDocument: Sendable {
     public var description: String?
     /// The defs in file order.
     public var defs: [LexiconDef]
+    /// The document as compact JSON without its descriptions: what generated code embeds for validation.
+    public var schemaText = ""
 
     /// The def with a name.
     public func def(named name: String) -> LexiconDef? {

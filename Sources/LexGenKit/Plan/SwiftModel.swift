@@ -49,6 +49,8 @@ struct StructModel: Sendable {
     var documentation: [String]
     var fields: [FieldModel]
     var nested: [TypeModel]
+    /// The schema node the struct checks against: `nsid#def`, then keys inside it (`/output/schema`).
+    var schemaPath = ""
 }
 
 /// A member of a union.
@@ -70,6 +72,8 @@ struct UnionModel: Sendable {
     var isClosed: Bool
     /// Marked `indirect` because it closes a cycle of types (set by the recursion analysis).
     var isIndirect = false
+    /// The schema node of the union (see ``StructModel/schemaPath``).
+    var schemaPath = ""
 }
 
 /// A string type with known values (`knownValues`) or allowed values (`enum`).
@@ -81,6 +85,8 @@ struct StringValuesModel: Sendable {
     var isClosed: Bool
     /// Other defs of the document, when this is its main def.
     var nested: [TypeModel] = []
+    /// The schema node of the string (see ``StructModel/schemaPath``).
+    var schemaPath = ""
 }
 
 /// A lexicon token: a name with no data form.
@@ -168,4 +174,8 @@ struct FileModel: Sendable {
     /// Client namespace types, outermost first (`["App", "Bsky", "Feed"]`).
     var namespacePath: [String]
     var methods: [ClientMethodModel]
+    /// The document as compact JSON, embedded for runtime validation.
+    var schemaText = ""
+    /// The Swift type of the document (after any renaming of clashing names).
+    var typeName = ""
 }

@@ -111,7 +111,9 @@ struct SwiftPlanner {
             nsid: document.id,
             declarations: [declaration],
             namespacePath: segments.dropLast().map(SwiftNaming.typeName),
-            methods: methods
+            methods: methods,
+            schemaText: document.schemaText,
+            typeName: typeName
         )
     }
 
@@ -141,12 +143,13 @@ struct SwiftPlanner {
                 node: objectNode
             )
             model.documentation = Self.documentation(node.description ?? objectNode.description)
+            model.schemaPath = node.location.jsonPath  // The record def, so validation checks `$type` too.
             return [.structure(model)]
         case .token:
             return [.token(TokenModel(name: name, documentation: documentation, value: typeID, nested: []))]
         case .string(let string) where !string.knownValues.isEmpty || string.enumValues != nil:
             let docs = documentation + Self.constraintDocs(node)
-            return [.stringValues(planStringValues(string, name: name, documentation: docs))]
+            return [.stringValues(planStringValues(string, name: name, documentation: docs, node: node))]
         default:
             var inline: [TypeModel] = []
             let target = fieldType(
@@ -201,7 +204,8 @@ struct SwiftPlanner {
             role: role,
             documentation: Self.documentation(node.description),
             fields: fields,
-            nested: nested
+            nested: nested,
+            schemaPath: node.location.jsonPath
         )
     }
 
@@ -220,7 +224,7 @@ struct SwiftPlanner {
         case .string(let string):
             if !string.knownValues.isEmpty || string.enumValues != nil {
                 let name = scope.claim(inlineName)
-                nested.append(.stringValues(planStringValues(string, name: name, documentation: [])))
+                nested.append(.stringValues(planStringValues(string, name: name, documentation: [], node: node)))
                 return .declared(scopeName + "." + name)
             }
             return .builtin(Self.formatType(string.format))
@@ -286,11 +290,14 @@ struct SwiftPlanner {
             qualifiedName: qualifiedName,
             documentation: Self.documentation(node.description),
             members: members,
-            isClosed: closed
+            isClosed: closed,
+            schemaPath: node.location.jsonPath
         )
     }
 
-    func planStringValues(_ string: StringSchema, name: String, documentation: [String]) -> StringValuesModel {
+    func planStringValues(_ string: StringSchema, name: String, documentation: [String], node: SchemaNode)
+        -> StringValuesModel
+    {
         var scope = NameScope(reserved: SwiftNaming.reservedMemberNames.union(["rawValue", "allowedValues"]))
         let isClosed = string.enumValues != nil
         let values = isClosed ? (string.enumValues ?? []) : string.knownValues
@@ -299,7 +306,9 @@ struct SwiftPlanner {
         for value in values where seen.insert(value).inserted {
             constants.append((SwiftNaming.escaped(scope.claim(SwiftNaming.valueConstantName(value))), value))
         }
-        return StringValuesModel(name: name, documentation: documentation, values: constants, isClosed: isClosed)
+        return StringValuesModel(
+            name: name, documentation: documentation, values: constants, isClosed: isClosed,
+            schemaPath: node.location.jsonPath)
     }
 
     /// The runtime type of a string format.

@@ -75,3 +75,15 @@ extension String {
         return result + "\""
     }
 }
+
+extension String {
+    /// The string as a single-line Swift raw string literal (`#"..."#`), with as many `#` as it takes
+    /// for nothing inside to end the literal or start an escape. Falls back to ``swiftLiteral`` when
+    /// the string holds a line break or a control character, which a single-line literal cannot.
+    var swiftRawLiteral: String {
+        guard !unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return swiftLiteral }
+        var hashes = "#"
+        while contains("\"" + hashes) || contains("\\" + hashes) { hashes += "#" }
+        return hashes + "\"" + self + "\"" + hashes
+    }
+}

@@ -2,6 +2,8 @@
 struct SwiftRenderer {
     /// Access modifier written before every declaration (`public `, `package `, or empty for internal).
     var access = "public "
+    /// The module-wide names generated code refers to (its schemas and validation protocol).
+    var module = ModuleSymbols(moduleName: "Lexicons")
 
     /// The whole text of one lexicon's Swift file.
     func render(_ file: FileModel, displayPath: String) -> String {
@@ -12,6 +14,13 @@ struct SwiftRenderer {
         for declaration in file.declarations {
             writer.line("")
             render(declaration, into: &writer)
+        }
+        if !file.schemaText.isEmpty {
+            writer.line("")
+            writer.block("extension \(module.schemasType)") { body in
+                body.line("/// The lexicon \(file.nsid), descriptions left out, for validation.")
+                body.line("static let \(module.documentSymbol(file)) = \(file.schemaText.swiftRawLiteral)")
+            }
         }
         if !file.methods.isEmpty {
             writer.line("")
@@ -47,6 +56,11 @@ struct SwiftRenderer {
         }
     }
 
+    /// The schema a type validates against, as the first member of its body.
+    private func renderDefinition(_ schemaPath: String, into writer: inout CodeWriter) {
+        writer.line("\(access)static let lexiconDefinition = \(schemaPath.swiftLiteral)")
+    }
+
     /// The Swift type of a stored property, with the optionality its lexicon flags give it.
     static func propertyType(_ field: FieldModel) -> String {
         let base = field.type.swiftText
@@ -66,7 +80,8 @@ struct SwiftRenderer {
         case .parameters: conformance = "XRPCRuntime.XRPCParameters"
         }
         writer.documentation(model.documentation)
-        writer.block("\(access)struct \(model.name): \(conformance)") { body in
+        writer.block("\(access)struct \(model.name): \(conformance), \(module.validatableProtocol)") { body in
+            renderDefinition(model.schemaPath, into: &body)
             if case .record(let collection, let key) = model.role {
                 body.line("\(access)static let collection = \(collection.swiftLiteral)")
                 body.line("\(access)static let recordKey = XRPCRuntime.RecordKeyType(lexiconKey: \(key.swiftLiteral))")
@@ -132,7 +147,10 @@ struct SwiftRenderer {
                 : "An open union: a member of a type not listed here is kept whole in `unknown`."
         ])
         let indirect = model.isIndirect ? "indirect " : ""
-        writer.block("\(access)\(indirect)enum \(model.name): XRPCRuntime.LexiconUnion") { body in
+        writer.block("\(access)\(indirect)enum \(model.name): XRPCRuntime.LexiconUnion, \(module.validatableProtocol)")
+        {
+            body in
+            renderDefinition(model.schemaPath, into: &body)
             for member in model.members {
                 body.line("case \(member.caseName)(\(member.type.swiftText))")
             }
@@ -202,7 +220,9 @@ struct SwiftRenderer {
                 ? "A closed set of values (`enum`): validation rejects any other."
                 : "An open set of known values (`knownValues`): any other string is kept as is."
         ])
-        writer.block("\(access)struct \(model.name): XRPCRuntime.LexiconStringValue") { body in
+        writer.block("\(access)struct \(model.name): XRPCRuntime.LexiconStringValue, \(module.validatableProtocol)") {
+            body in
+            renderDefinition(model.schemaPath, into: &body)
             body.line("\(access)var rawValue: Swift.String")
             body.line("")
             body.line("/// Wraps a string.")

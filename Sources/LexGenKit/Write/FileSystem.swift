@@ -6,8 +6,14 @@ public enum LexiconFileSystem {
     public static func sources(in folder: String) throws -> [LexiconSource] {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw GeneratorError("lexicon folder \(folder) does not exist or is not a folder")
+        guard manager.fileExists(atPath: folder, isDirectory: &isDirectory) else {
+            throw GeneratorError("lexicon folder \(folder) does not exist")
+        }
+        if !isDirectory.boolValue {
+            // A single lexicon file given instead of a folder.
+            guard let data = manager.contents(atPath: folder) else { throw GeneratorError("cannot read \(folder)") }
+            let name = URL(fileURLWithPath: folder).lastPathComponent
+            return [LexiconSource(displayPath: folder, relativePath: name, bytes: [UInt8](data))]
         }
         let root = URL(fileURLWithPath: folder).standardizedFileURL
         guard let enumerator = manager.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else {

@@ -10,11 +10,22 @@ public struct XRPCClient: Sendable {
     public let agent: any XRPCAgent
     /// Headers added to every request (a call's own headers win).
     public var headers: [String: String]
+    /// Whether a procedure checks its input against its lexicon before sending it (the default).
+    ///
+    /// An invalid input then throws ``LexiconValidationError`` and nothing is sent. Turn it off to
+    /// send data as it is, for example to test how a server handles invalid input.
+    public var validatesInput: Bool
 
     /// Creates a client that sends through `agent`.
-    public init(agent: any XRPCAgent, headers: [String: String] = [:]) {
+    ///
+    /// - Parameters:
+    ///   - agent: Sends every request: a transport, or a session wrapping one.
+    ///   - headers: Headers added to every request.
+    ///   - validatesInput: Whether procedures check their input before sending it.
+    public init(agent: any XRPCAgent, headers: [String: String] = [:], validatesInput: Bool = true) {
         self.agent = agent
         self.headers = headers
+        self.validatesInput = validatesInput
     }
 
     /// Calls a query: `GET /xrpc/<nsid>?<parameters>`, and reads its output.
@@ -29,11 +40,17 @@ public struct XRPCClient: Sendable {
     }
 
     /// Calls a procedure: `POST /xrpc/<nsid>?<parameters>` with the input as body, and reads its output.
+    ///
+    /// Unless ``validatesInput`` is off, a JSON input is first checked against the lexicon, and an
+    /// invalid one throws ``LexiconValidationError`` without sending anything.
     public func procedure<E: XRPCProcedure>(
         _ endpoint: E.Type,
         parameters: E.Parameters,
         input: E.Input
     ) async throws -> E.Output {
+        if validatesInput, let checked = input as? any LexiconValidatable {
+            try checked.validate()
+        }
         var request = XRPCRequest(
             method: .post,
             nsid: E.nsid,

@@ -3,10 +3,15 @@ import Foundation
 /// A lexicon `bytes` value: raw bytes, written in JSON as `{"$bytes": "<base64>"}`.
 ///
 /// The text is base64 with the standard alphabet (RFC 4648 section 4); padding is optional when
-/// reading and never written. Equality, hashing and `Codable` go through the JSON form.
+/// reading. A value read from JSON is written back with the exact text it was read from (padding,
+/// and any non-zero trailing bits, kept) until ``data`` is changed; new values are written without
+/// padding. Equality, hashing and `Codable` go through the JSON form.
 public struct Bytes: LexiconJSONBacked {
-    /// The bytes.
-    public var data: Data
+    /// The bytes. Setting them drops the text the value was read from.
+    public var data: Data {
+        didSet { textAsRead = nil }
+    }
+    private var textAsRead: String?
 
     /// Wraps bytes.
     public init(_ data: Data) {
@@ -24,10 +29,13 @@ public struct Bytes: LexiconJSONBacked {
             throw LexiconDecodingError(path: ["$bytes"], message: "not valid base64 (RFC 4648 section 4)")
         }
         self.data = data
+        self.textAsRead = text
     }
 
-    /// Writes `{"$bytes": "..."}` without padding, as the data model prefers.
+    /// Writes `{"$bytes": "..."}`: the text as read, or for new bytes base64 without padding, as the
+    /// data model prefers.
     public var lexiconJSON: JSONValue {
+        if let textAsRead { return .object(["$bytes": .string(textAsRead)]) }
         var text = data.base64EncodedString()
         while text.hasSuffix("=") { text.removeLast() }
         return .object(["$bytes": .string(text)])

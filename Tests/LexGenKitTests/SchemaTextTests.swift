@@ -1,0 +1,47 @@
+import XCTest
+
+@testable import LexGenKit
+
+/// The lexicon text generated code embeds for runtime validation.
+final class SchemaTextTests: XCTestCase {
+    func testDescriptionsAreDroppedButAPropertyNamedDescriptionStays() throws {
+        let swift = generatedSwift(
+            #"""
+            {"lexicon": 1, "id": "com.example.doc", "description": "the file",
+             "defs": {"main": {"type": "object", "description": "an object", "properties": {
+               "description": {"type": "string", "description": "a field named description", "maxLength": 10},
+               "quote": {"type": "string", "knownValues": ["say \"#hi\""]}}}}}
+            """#
+        )
+        let json =
+            ###"{"lexicon":1,"id":"com.example.doc","defs":{"main":{"type":"object","properties":{"description":{"type":"string","maxLength":10},"quote":{"type":"string","knownValues":["say \"#hi\""]}}}}}"###
+        XCTAssertTrue(json.swiftRawLiteral.hasPrefix("##\""), "the text holds \"#, so the literal needs two hashes")
+        assertContainsLines(swift, "static let comExampleDoc = " + json.swiftRawLiteral)
+        assertContainsLines(swift, #"public static let lexiconDefinition = "com.example.doc#main""#)
+    }
+
+    func testTheModuleFileListsEveryDocumentInItsCatalog() {
+        let result = generate([
+            #"{"lexicon": 1, "id": "com.example.a", "defs": {"main": {"type": "token"}}}"#,
+            #"{"lexicon": 1, "id": "com.example.b", "defs": {"main": {"type": "string", "enum": ["x"]}}}"#,
+        ])
+        let moduleFile = result.files.last?.contents ?? ""
+        assertContainsLines(
+            moduleFile,
+            """
+            public static let catalog = XRPCRuntime.LexiconSchemaCatalog(documentTexts: [
+                comExampleA,
+                comExampleB,
+            ])
+            """
+        )
+        assertContainsLines(moduleFile, "public protocol _LexiconsValidatable: XRPCRuntime.LexiconValidatable {}")
+    }
+
+    func testRawLiteralsUseEnoughHashes() {
+        XCTAssertEqual("plain".swiftRawLiteral, "#\"plain\"#")
+        XCTAssertEqual("a \"# b".swiftRawLiteral, "##\"a \"# b\"##")
+        XCTAssertEqual("a \\# b".swiftRawLiteral, "##\"a \\# b\"##")
+        XCTAssertEqual("line\nbreak".swiftRawLiteral, "\"line\\nbreak\"")
+    }
+}
