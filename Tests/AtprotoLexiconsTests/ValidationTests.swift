@@ -94,4 +94,19 @@ final class ValidationTests: XCTestCase {
             ["$.uri", "$.cid", "$.author.did", "$.author.handle", "$.indexedAt"]
         )
     }
+
+    func testQueryParameterDefaultsAreSentAndCanBeLeftOut() async throws {
+        let agent = StubAgent(json: #"{"feed": []}"#)
+        let client = XRPCClient(agent: agent)
+        _ = try await client.app.bsky.feed.getTimeline()
+        _ = try await client.app.bsky.feed.getTimeline(limit: nil)
+        XCTAssertEqual(agent.requests.map(\.queryItems), [[URLQueryItem(name: "limit", value: "50")], []])
+    }
+
+    func testAnAbsentDefaultedPreferenceReadsAsItsDefault() throws {
+        let json = try JSONValue.parse(Data(#"{"value": "spoiler", "targets": ["content"]}"#.utf8))
+        let word = try AppBskyActorDefs.MutedWord(lexiconJSON: json)
+        XCTAssertEqual(word.actorTarget, "all")
+        XCTAssertEqual(word.lexiconJSON, json)
+    }
 }

@@ -112,3 +112,24 @@ final class InteropRecordDataTests: XCTestCase {
         XCTAssertEqual(record.lexiconViolations.map(\.rule), [.format])
     }
 }
+
+/// Lexicon defaults in the generated API.
+final class LexiconDefaultTests: XCTestCase {
+    func testAnAbsentDefaultedFieldReadsAsTheDefaultAndIsLeftOutWhenWrittenBack() throws {
+        let json = try JSONValue.parse(Data(#"{"$type": "example.lexicon.record", "integer": 1}"#.utf8))
+        var record = try ExampleLexiconRecord(lexiconJSON: json)
+        XCTAssertEqual(record.defaultInteger, 42)
+        XCTAssertEqual(record.lexiconJSON, json, "reading a default does not add it to the data")
+        record.defaultInteger = 7
+        XCTAssertEqual(record.lexiconJSON.objectValue?["defaultInteger"], .integer(7))
+    }
+
+    func testAPresentDefaultValueAndANewValueAreWritten() throws {
+        let json = try JSONValue.parse(
+            Data(#"{"$type": "example.lexicon.record", "integer": 1, "defaultInteger": 42}"#.utf8))
+        XCTAssertEqual(try ExampleLexiconRecord(lexiconJSON: json).lexiconJSON, json)
+        let fresh = ExampleLexiconRecord(integer: 1)
+        XCTAssertEqual(fresh.defaultInteger, 42, "the initializer defaults to the lexicon default")
+        XCTAssertEqual(fresh.lexiconJSON.objectValue?["defaultInteger"], .integer(42))
+    }
+}

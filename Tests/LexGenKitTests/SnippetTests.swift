@@ -29,9 +29,16 @@ final class SnippetTests: XCTestCase {
             """
             self.text = try reader.required("text")
             self.mood = try reader.optionalNullable("mood")
-            self.count = try reader.optional("count")
+            self.count = try reader.optional("count", default: 3, absentKeys: &absentDefaults)
+            self.absentDefaults = absentDefaults
             self.unknownFields = reader.remainingFields
             """
+        )
+        assertContainsLines(swift, "public var count: Swift.Int")
+        assertContainsLines(swift, #"writer.write("count", count, default: 3, absentKeys: absentDefaults)"#)
+        assertContainsLines(
+            swift,
+            "public init(text: Swift.String, mood: XRPCRuntime.Nullable<Swift.String>? = nil, count: Swift.Int = 3, unknownFields: [Swift.String: XRPCRuntime.JSONValue] = [:]) {"
         )
         assertContainsLines(swift, "public var mood: XRPCRuntime.Nullable<Swift.String>?")
         assertContainsLines(swift, "/// Default: `3`.")

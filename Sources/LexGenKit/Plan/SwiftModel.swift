@@ -32,6 +32,18 @@ struct FieldModel: Sendable {
     /// Stored out of line because it closes a cycle of types (set by the recursion analysis).
     var isBoxed = false
     var documentation: [String]
+    /// The lexicon `default` as a Swift literal (`50`, `true`, `"all"`): the initializer's default.
+    var defaultLiteral: String? = nil
+    /// An optional field with a default: stored non-optional, absent data reads as the default, and a
+    /// default read from absence is left out again when written.
+    var isDefaulted = false
+
+    /// The literal an initializer argument defaults to: the lexicon default, `nil` for other optional
+    /// fields, none for required ones.
+    var argumentDefault: String? {
+        if let defaultLiteral, !isNullable { return defaultLiteral }
+        return isRequired ? nil : "nil"
+    }
 }
 
 /// What kind of object a struct is.
@@ -140,8 +152,8 @@ struct ArgumentModel: Sendable {
     var label: String
     /// The Swift type, as the struct's property has it.
     var typeText: String
-    /// Whether the argument defaults to `nil`.
-    var hasDefault: Bool
+    /// What the argument defaults to (`nil`, or the lexicon default), if anything.
+    var defaultText: String?
 }
 
 /// A typed method on the client's NSID namespace (`client.app.bsky.feed.getTimeline(...)`).

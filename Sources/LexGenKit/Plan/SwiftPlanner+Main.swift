@@ -137,7 +137,7 @@ extension SwiftPlanner {
 
     private static func argument(_ field: FieldModel) -> ArgumentModel {
         ArgumentModel(
-            label: field.swiftName, typeText: SwiftRenderer.propertyType(field), hasDefault: !field.isRequired)
+            label: field.swiftName, typeText: SwiftRenderer.propertyType(field), defaultText: field.argumentDefault)
     }
 
     /// The `Input` or `Output` declaration of an endpoint; `fields` when it is a JSON object.

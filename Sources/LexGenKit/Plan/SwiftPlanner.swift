@@ -186,17 +186,24 @@ struct SwiftPlanner {
                 scope: &typeScope,
                 nested: &nested
             )
-            fields.append(
-                FieldModel(
-                    swiftName: SwiftNaming.escaped(bare),
-                    jsonKey: property.name,
-                    type: type,
-                    isRequired: object.required.contains(property.name),
-                    isNullable: object.nullable.contains(property.name),
-                    documentation: Self.documentation(property.schema.description)
-                        + Self.constraintDocs(property.schema)
-                )
+            var field = FieldModel(
+                swiftName: SwiftNaming.escaped(bare),
+                jsonKey: property.name,
+                type: type,
+                isRequired: object.required.contains(property.name),
+                isNullable: object.nullable.contains(property.name),
+                documentation: Self.documentation(property.schema.description)
+                    + Self.constraintDocs(property.schema)
             )
+            field.defaultLiteral = Self.defaultLiteral(property.schema)
+            // Parameters stay optional (`nil` leaves a parameter out); their initializer sends the default.
+            field.isDefaulted =
+                field.defaultLiteral != nil && !field.isRequired && !field.isNullable && role != .parameters
+            if field.isDefaulted {
+                field.documentation.append(
+                    "Absent in the data, it reads as the default (and is left out again when written back unchanged).")
+            }
+            fields.append(field)
         }
         return StructModel(
             name: name,
@@ -309,6 +316,16 @@ struct SwiftPlanner {
         return StringValuesModel(
             name: name, documentation: documentation, values: constants, isClosed: isClosed,
             schemaPath: node.location.jsonPath)
+    }
+
+    /// A schema's `default` as a Swift literal, for integer, boolean and string schemas.
+    static func defaultLiteral(_ node: SchemaNode) -> String? {
+        switch node.kind {
+        case .integer(let integer): return integer.defaultValue.map(String.init)
+        case .boolean(let defaultValue, _): return defaultValue.map { $0 ? "true" : "false" }
+        case .string(let string): return string.defaultValue?.swiftLiteral
+        default: return nil
+        }
     }
 
     /// The runtime type of a string format.

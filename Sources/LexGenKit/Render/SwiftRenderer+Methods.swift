@@ -56,7 +56,7 @@ extension SwiftRenderer {
     }
 
     private static func declaration(_ argument: ArgumentModel) -> String {
-        "\(argument.label): \(argument.typeText)\(argument.hasDefault ? " = nil" : "")"
+        "\(argument.label): \(argument.typeText)\(argument.defaultText.map { " = \($0)" } ?? "")"
     }
 
     private static func forwarding(_ arguments: [ArgumentModel]) -> String {

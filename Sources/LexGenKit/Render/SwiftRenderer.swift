@@ -64,6 +64,7 @@ struct SwiftRenderer {
     /// The Swift type of a stored property, with the optionality its lexicon flags give it.
     static func propertyType(_ field: FieldModel) -> String {
         let base = field.type.swiftText
+        if field.isDefaulted { return base }
         switch (field.isRequired, field.isNullable) {
         case (true, false): return base
         case (true, true): return base + "?"
@@ -94,6 +95,10 @@ struct SwiftRenderer {
             }
             body.line("/// Fields the schema does not declare, kept as read and written back.")
             body.line("\(access)var unknownFields: [Swift.String: XRPCRuntime.JSONValue]")
+            if model.fields.contains(where: \.isDefaulted) {
+                body.line("/// Defaulted fields that were absent when read, so writing leaves them out again.")
+                body.line("private var absentDefaults: Swift.Set<Swift.String> = []")
+            }
             body.line("")
             renderInitializers(model, into: &body)
             renderNested(model.nested, into: &body)
@@ -102,9 +107,7 @@ struct SwiftRenderer {
 
     private func renderInitializers(_ model: StructModel, into writer: inout CodeWriter) {
         var arguments = model.fields.map { field in
-            let type = Self.propertyType(field)
-            let defaultValue = field.isRequired ? "" : " = nil"
-            return "\(field.swiftName): \(type)\(defaultValue)"
+            "\(field.swiftName): \(Self.propertyType(field))\(field.argumentDefault.map { " = \($0)" } ?? "")"
         }
         arguments.append("unknownFields: [Swift.String: XRPCRuntime.JSONValue] = [:]")
         writer.line("/// Creates a value from its fields.")
@@ -114,9 +117,18 @@ struct SwiftRenderer {
             }
             body.line("self.unknownFields = unknownFields")
         }
+        let hasDefaulted = model.fields.contains(where: \.isDefaulted)
         writer.line("")
         writer.block("\(access)init(reading reader: inout XRPCRuntime.LexiconObjectReader) throws") { body in
+            if hasDefaulted { body.line("var absentDefaults: Swift.Set<Swift.String> = []") }
             for field in model.fields {
+                let key = field.jsonKey.swiftLiteral
+                if field.isDefaulted, let literal = field.defaultLiteral {
+                    body.line(
+                        "self.\(field.swiftName) = try reader.optional(\(key), default: \(literal), absentKeys: &absentDefaults)"
+                    )
+                    continue
+                }
                 let read: String
                 switch (field.isRequired, field.isNullable) {
                 case (true, false): read = "required"
@@ -124,15 +136,22 @@ struct SwiftRenderer {
                 case (false, false): read = "optional"
                 case (false, true): read = "optionalNullable"
                 }
-                body.line("self.\(field.swiftName) = try reader.\(read)(\(field.jsonKey.swiftLiteral))")
+                body.line("self.\(field.swiftName) = try reader.\(read)(\(key))")
             }
+            if hasDefaulted { body.line("self.absentDefaults = absentDefaults") }
             body.line("self.unknownFields = reader.remainingFields")
         }
         writer.line("")
         writer.block("\(access)func write(to writer: inout XRPCRuntime.LexiconObjectWriter)") { body in
             for field in model.fields {
+                let key = field.jsonKey.swiftLiteral
+                if field.isDefaulted, let literal = field.defaultLiteral {
+                    body.line(
+                        "writer.write(\(key), \(field.swiftName), default: \(literal), absentKeys: absentDefaults)")
+                    continue
+                }
                 let write = field.isRequired && field.isNullable ? "writeNullable" : "write"
-                body.line("writer.\(write)(\(field.jsonKey.swiftLiteral), \(field.swiftName))")
+                body.line("writer.\(write)(\(key), \(field.swiftName))")
             }
             body.line("writer.writeUnknown(unknownFields)")
         }

@@ -33,6 +33,19 @@ public struct LexiconObjectReader: Sendable {
         return try decoding(at: key) { try T(lexiconJSON: json) }
     }
 
+    /// Reads an optional field that has a lexicon `default`: absent (or a stray `null`, kept among the
+    /// unknown fields) reads as `defaultValue`, and the key is added to `absentKeys` so that writing
+    /// can leave it out again (``LexiconObjectWriter/write(_:_:default:absentKeys:)``).
+    public mutating func optional<T: LexiconValue>(
+        _ key: String,
+        default defaultValue: T,
+        absentKeys: inout Set<String>
+    ) throws -> T {
+        if let value: T = try optional(key) { return value }
+        absentKeys.insert(key)
+        return defaultValue
+    }
+
     /// Reads a field that is required and nullable: it must be present, and may be `null` (`nil`).
     public mutating func requiredNullable<T: LexiconValue>(_ key: String) throws -> T? {
         guard let json = remainingFields.removeValue(forKey: key) else {
@@ -70,6 +83,15 @@ public struct LexiconObjectWriter: Sendable {
         if let value {
             fields[key] = value.lexiconJSON
         }
+    }
+
+    /// Writes a field that has a lexicon `default`. A field that was absent when read and still holds
+    /// the default is left out, so data written back is the data read; any other value is written.
+    public mutating func write<T: LexiconValue>(
+        _ key: String, _ value: T, default defaultValue: T, absentKeys: Set<String>
+    ) {
+        if absentKeys.contains(key) && value == defaultValue { return }
+        fields[key] = value.lexiconJSON
     }
 
     /// Writes a required nullable field: `nil` is written as `null`.
