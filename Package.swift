@@ -26,6 +26,12 @@ let package = Package(
             exclude: ["lexgen.json"],
             plugins: ["LexiconGen"]
         ),
+        // Benchmark: a timeline page decoded into the generated types vs JSONSerialization (prints figures).
+        .executableTarget(
+            name: "lexicon-decode-bench",
+            dependencies: ["AtprotoLexicons"],
+            path: "Benchmarks/DecodeBenchmark"
+        ),
         .testTarget(name: "XRPCRuntimeTests", dependencies: ["XRPCRuntime"]),
         .testTarget(
             name: "LexGenKitTests",

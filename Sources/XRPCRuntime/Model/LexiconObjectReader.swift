@@ -1,19 +1,32 @@
 /// Reads the fields of one JSON object into a generated struct.
 ///
 /// Each read removes the field, so what remains after the struct has read its schema's fields are the
-/// fields it does not know (``remainingFields``), which the struct keeps for writing back.
+/// fields it does not know (``remainingFields``), which the struct keeps for writing back. Inside
+/// ``LexiconDecoding/droppingUnknownFields(_:)`` the reader only looks fields up and keeps nothing.
 public struct LexiconObjectReader: Sendable {
-    /// The fields not read yet.
-    public private(set) var remainingFields: [String: JSONValue]
+    private var fields: [String: JSONValue]
+    private let keepsUnknownFields: Bool
 
     /// Creates a reader over an object's fields.
     public init(fields: [String: JSONValue]) {
-        self.remainingFields = fields
+        self.fields = fields
+        self.keepsUnknownFields = LexiconDecoding.keepsUnknownFields
+    }
+
+    /// The fields not read yet: the ones the schema does not know, once the struct has read its own.
+    /// Empty when decoding drops unknown fields.
+    public var remainingFields: [String: JSONValue] {
+        keepsUnknownFields ? fields : [:]
+    }
+
+    /// Takes a field out of the object (or only looks it up, when unknown fields are dropped).
+    private mutating func take(_ key: String) -> JSONValue? {
+        keepsUnknownFields ? fields.removeValue(forKey: key) : fields[key]
     }
 
     /// Reads a field the schema requires. Absent or `null` is an error.
     public mutating func required<T: LexiconValue>(_ key: String) throws -> T {
-        guard let json = remainingFields.removeValue(forKey: key) else {
+        guard let json = take(key) else {
             throw LexiconDecodingError(path: [key], message: "required field is missing")
         }
         if case .null = json {
@@ -25,9 +38,9 @@ public struct LexiconObjectReader: Sendable {
     /// Reads an optional field: absent gives `nil`. A `null` (not allowed for a field that is not
     /// nullable) also gives `nil`, and stays among the unknown fields so it is written back as read.
     public mutating func optional<T: LexiconValue>(_ key: String) throws -> T? {
-        guard let json = remainingFields.removeValue(forKey: key) else { return nil }
+        guard let json = take(key) else { return nil }
         if case .null = json {
-            remainingFields[key] = .null
+            if keepsUnknownFields { fields[key] = .null }
             return nil
         }
         return try decoding(at: key) { try T(lexiconJSON: json) }
@@ -48,7 +61,7 @@ public struct LexiconObjectReader: Sendable {
 
     /// Reads a field that is required and nullable: it must be present, and may be `null` (`nil`).
     public mutating func requiredNullable<T: LexiconValue>(_ key: String) throws -> T? {
-        guard let json = remainingFields.removeValue(forKey: key) else {
+        guard let json = take(key) else {
             throw LexiconDecodingError(path: [key], message: "required field is missing")
         }
         if case .null = json { return nil }
@@ -57,7 +70,7 @@ public struct LexiconObjectReader: Sendable {
 
     /// Reads a field that is optional and nullable: absent (`nil`), `null` (`.null`) or a value.
     public mutating func optionalNullable<T: LexiconValue>(_ key: String) throws -> Nullable<T>? {
-        guard let json = remainingFields.removeValue(forKey: key) else { return nil }
+        guard let json = take(key) else { return nil }
         if case .null = json { return .null }
         return try decoding(at: key) { .value(try T(lexiconJSON: json)) }
     }
@@ -129,5 +142,20 @@ public enum Nullable<Wrapped: LexiconValue>: Sendable, Hashable {
     public var wrapped: Wrapped? {
         if case .value(let value) = self { return value }
         return nil
+    }
+}
+
+/// How generated types decode.
+public enum LexiconDecoding {
+    @TaskLocal static var keepsUnknownFields = true
+
+    /// Runs `body` with decoding that drops the fields a schema does not know instead of keeping them
+    /// in `unknownFields`.
+    ///
+    /// For data an app only reads and never writes back, this saves the memory of the unknown fields
+    /// and a little time. Values decoded this way write back without those fields: do not use it for
+    /// records that are read, edited and put back. Unknown union members are still kept whole.
+    public static func droppingUnknownFields<T>(_ body: () throws -> T) rethrows -> T {
+        try $keepsUnknownFields.withValue(false, operation: body)
     }
 }
