@@ -79,6 +79,8 @@ public struct BinaryDecodingError: Error, Sendable, Hashable, CustomStringConver
 
 extension ContiguousBytes {
     /// Calls `body` with the bytes, keeping the error type, which `withUnsafeBytes` does not.
+    /// Inlinable, so that a call with `Data` or `[UInt8]` is specialised for it.
+    @inlinable
     func withBytes<T>(
         _ body: (UnsafeRawBufferPointer) throws(BinaryDecodingError) -> T
     ) throws(BinaryDecodingError) -> T {

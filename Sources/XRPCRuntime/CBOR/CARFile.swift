@@ -27,6 +27,7 @@ public struct CARFile: Sendable, Hashable {
     /// - Throws: ``BinaryDecodingError`` saying what is wrong and at which byte of the file: a
     ///   malformed or truncated header or block, a header that is not `{version: 1, roots}`, or
     ///   (``BinaryDecodingError/Kind/hashMismatch``) a block whose bytes do not match its CID.
+    @inlinable
     public init(reading bytes: some ContiguousBytes, verifyingHashes: Bool = true) throws(BinaryDecodingError) {
         self = try bytes.withBytes { buffer throws(BinaryDecodingError) in
             try CARFile.read(buffer, verifyingHashes: verifyingHashes)
@@ -58,7 +59,8 @@ public struct CARFile: Sendable, Hashable {
         return bytes
     }
 
-    private static func read(
+    @usableFromInline
+    static func read(
         _ buffer: UnsafeRawBufferPointer, verifyingHashes: Bool
     ) throws(BinaryDecodingError) -> CARFile {
         var offset = 0

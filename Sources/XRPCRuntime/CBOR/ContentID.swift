@@ -29,15 +29,20 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``BinaryDecodingError`` (``BinaryDecodingError/Kind/invalidCID``, `truncated` or
     ///   `invalidVarint`) naming the faulty byte.
+    @inlinable
     public init(bytes: some ContiguousBytes) throws(BinaryDecodingError) {
-        self = try bytes.withBytes { buffer throws(BinaryDecodingError) in
-            var offset = 0
-            let cid = try ContentID.read(buffer, at: &offset)
-            guard offset == buffer.count else {
-                throw BinaryDecodingError(.trailingBytes, at: offset, "CID: bytes follow the digest")
-            }
-            return cid
+        self = try bytes.withBytes { buffer throws(BinaryDecodingError) in try ContentID.readWhole(buffer) }
+    }
+
+    /// Reads one binary CID that fills `buffer`.
+    @usableFromInline
+    static func readWhole(_ buffer: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> ContentID {
+        var offset = 0
+        let cid = try ContentID.read(buffer, at: &offset)
+        guard offset == buffer.count else {
+            throw BinaryDecodingError(.trailingBytes, at: offset, "CID: bytes follow the digest")
         }
+        return cid
     }
 
     /// Parses the text form: `b` and base32 for CIDv1, or base58btc `Qm...` for CIDv0.
@@ -90,11 +95,13 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
     /// Whether `content` hashes to this CID's digest, for SHA-256 and identity CIDs.
     ///
     /// - Throws: ``BinaryDecodingError/Kind/unsupportedHash`` for any other hash function.
+    @inlinable
     public func matches(_ content: some ContiguousBytes) throws(BinaryDecodingError) -> Bool {
         try content.withBytes { buffer throws(BinaryDecodingError) in try matches(buffer) }
     }
 
     /// Whether `content` hashes to this CID's digest; see ``matches(_:)``.
+    @usableFromInline
     func matches(_ content: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> Bool {
         switch hashFunction {
         case .sha256:

@@ -17,6 +17,7 @@ public enum DAGCBOR {
     /// tag 42 that is not a byte string of `0x00` and a CIDv1; map keys that are not text strings,
     /// are repeated, or are not in canonical order (shorter first, then bytewise); invalid UTF-8;
     /// nesting deeper than ``maximumDepth``; and bytes after the value.
+    @inlinable
     public static func decode(_ bytes: some ContiguousBytes) throws(BinaryDecodingError) -> DataModelValue {
         try bytes.withBytes { buffer throws(BinaryDecodingError) in
             try decode(buffer)
@@ -28,16 +29,24 @@ public enum DAGCBOR {
     /// bytes it took.
     ///
     /// The rules are those of ``decode(_:)``.
+    @inlinable
     public static func decodePrefix(
         _ bytes: some ContiguousBytes
     ) throws(BinaryDecodingError) -> (value: DataModelValue, byteCount: Int) {
-        try bytes.withBytes { buffer throws(BinaryDecodingError) in
-            var reader = DAGCBORReader(buffer)
-            return (try reader.readValue(), reader.offset)
-        }
+        try bytes.withBytes { buffer throws(BinaryDecodingError) in try decodePrefix(buffer) }
+    }
+
+    /// Reads the value at the start of `buffer`; see ``decodePrefix(_:)``.
+    @usableFromInline
+    static func decodePrefix(
+        _ buffer: UnsafeRawBufferPointer
+    ) throws(BinaryDecodingError) -> (value: DataModelValue, byteCount: Int) {
+        var reader = DAGCBORReader(buffer)
+        return (try reader.readValue(), reader.offset)
     }
 
     /// Reads one value that fills all of `buffer`; see ``decode(_:)``.
+    @usableFromInline
     static func decode(_ buffer: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> DataModelValue {
         var reader = DAGCBORReader(buffer)
         let value = try reader.readValue()
@@ -178,8 +187,7 @@ struct DAGCBORReader {
             throw truncated(start, "map of \(argument) entries, but \(count - offset) bytes remain")
         }
         try enter(at: start)
-        var entries: [String: DataModelValue] = [:]
-        entries.reserveCapacity(Int(argument))
+        var entries = [String: DataModelValue](minimumCapacity: Int(argument))
         var previous: UnsafeBufferPointer<UInt8>?
         for _ in 0..<argument {
             let keyStart = offset

@@ -83,21 +83,16 @@ public enum SHA256 {
                     w[index] = w[index - 16] &+ s0 &+ w[index - 7] &+ s1
                 }
                 var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7
-                for index in 0..<64 {
-                    let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-                    let choice = (e & f) ^ (~e & g)
-                    let t1 = h &+ s1 &+ choice &+ k[index] &+ w[index]
-                    let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-                    let majority = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ majority
-                    h = g
-                    g = f
-                    f = e
-                    e = d &+ t1
-                    d = c
-                    c = b
-                    b = a
-                    a = t1 &+ t2
+                // Eight rounds per step, the letters' roles rotating instead of the values moving.
+                for index in stride(from: 0, to: 64, by: 8) {
+                    SHA256.round(a, b, c, &d, e, f, g, &h, k[index] &+ w[index])
+                    SHA256.round(h, a, b, &c, d, e, f, &g, k[index + 1] &+ w[index + 1])
+                    SHA256.round(g, h, a, &b, c, d, e, &f, k[index + 2] &+ w[index + 2])
+                    SHA256.round(f, g, h, &a, b, c, d, &e, k[index + 3] &+ w[index + 3])
+                    SHA256.round(e, f, g, &h, a, b, c, &d, k[index + 4] &+ w[index + 4])
+                    SHA256.round(d, e, f, &g, h, a, b, &c, k[index + 5] &+ w[index + 5])
+                    SHA256.round(c, d, e, &f, g, h, a, &b, k[index + 6] &+ w[index + 6])
+                    SHA256.round(b, c, d, &e, f, g, h, &a, k[index + 7] &+ w[index + 7])
                 }
                 h0 &+= a
                 h1 &+= b
@@ -109,6 +104,21 @@ public enum SHA256 {
                 h7 &+= h
             }
         }
+    }
+
+    /// One round: `d` gains T1 and `h` becomes T1 + T2, where FIPS 180-4 shifts every letter down.
+    @inline(__always)
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32,
+        _ h: inout UInt32, _ constantPlusWord: UInt32
+    ) {
+        let sigma1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+        let choice = g ^ (e & (f ^ g))
+        let t1 = h &+ sigma1 &+ choice &+ constantPlusWord
+        let sigma0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+        let majority = (a & b) | (c & (a | b))
+        d &+= t1
+        h = t1 &+ sigma0 &+ majority
     }
 
     /// The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
