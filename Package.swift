@@ -26,6 +26,8 @@ let package = Package(
             exclude: ["lexgen.json"],
             plugins: ["LexiconGen"]
         ),
+        // Prints DAG-CBOR / CAR decoding figures for a synthetic firehose: swift run -c release xrpc-bench
+        .executableTarget(name: "xrpc-bench", dependencies: ["XRPCRuntime"]),
         .testTarget(name: "XRPCRuntimeTests", dependencies: ["XRPCRuntime"]),
         .testTarget(
             name: "LexGenKitTests",
