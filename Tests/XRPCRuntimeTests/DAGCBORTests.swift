@@ -50,6 +50,34 @@ final class DAGCBORFixtureTests: XCTestCase {
             XCTAssertEqual(ContentID(sha256Of: fixture.cbor).string, fixture.cid, "fixture \(index)")
         }
     }
+
+    /// Decoding accepts only canonical DAG-CBOR, so whatever a damaged fixture still decodes to
+    /// must encode back to exactly the damaged bytes; everything else is an error, never a crash.
+    func testDamagedFixturesDecodeOnlyToCanonicalValues() throws {
+        var accepted = 0
+        var rejected = 0
+        for fixture in try fixtureCases() {
+            let original = Array(fixture.cbor)
+            for position in original.indices {
+                for damage: (UInt8) -> UInt8 in [
+                    { $0 ^ 0x01 }, { $0 ^ 0x20 }, { $0 ^ 0x80 }, { _ in 0x00 }, { _ in 0xFF },
+                ] {
+                    var bytes = original
+                    bytes[position] = damage(bytes[position])
+                    do {
+                        let value = try DAGCBOR.decode(bytes)
+                        XCTAssertEqual(DAGCBOR.encode(value), bytes, "damaged at \(position)")
+                        accepted += 1
+                    } catch {
+                        XCTAssertLessThanOrEqual(error.offset, bytes.count, "damaged at \(position)")
+                        rejected += 1
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(accepted, 0)
+        XCTAssertGreaterThan(rejected, 0)
+    }
 }
 
 final class DAGCBORTests: XCTestCase {
