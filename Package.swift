@@ -32,6 +32,8 @@ let package = Package(
             dependencies: ["AtprotoLexicons"],
             path: "Benchmarks/DecodeBenchmark"
         ),
+        // Prints DAG-CBOR / CAR decoding figures for a synthetic firehose: swift run -c release xrpc-bench
+        .executableTarget(name: "xrpc-bench", dependencies: ["XRPCRuntime"]),
         .testTarget(name: "XRPCRuntimeTests", dependencies: ["XRPCRuntime"]),
         .testTarget(
             name: "LexGenKitTests",

@@ -1,0 +1,179 @@
+import Foundation
+
+/// A CAR v1 file (Content Addressable aRchive, ipld.io/specs/transport/car/carv1): root CIDs and
+/// a sequence of blocks, each content with its CID. Repository exports and the `blocks` of
+/// firehose commits are CAR files.
+///
+/// The layout: a varint length and a DAG-CBOR header `{version: 1, roots: [CID...]}`, then for each
+/// block a varint length and the block's CID and bytes.
+public struct CARFile: Sendable, Hashable {
+    /// The root CIDs from the header (for an atproto repository, the commit).
+    public var roots: [ContentID]
+    /// The blocks in file order.
+    public var blocks: [CARBlock]
+
+    /// Creates a CAR file from its parts.
+    public init(roots: [ContentID], blocks: [CARBlock]) {
+        self.roots = roots
+        self.blocks = blocks
+    }
+
+    /// Reads a CAR v1 file.
+    ///
+    /// - Parameters:
+    ///   - bytes: The whole file.
+    ///   - verifyingHashes: Whether to check that each block's bytes hash to its CID (SHA-256 and
+    ///     identity CIDs can be checked; any other hash function is an error when checking).
+    /// - Throws: ``BinaryDecodingError`` saying what is wrong and at which byte of the file: a
+    ///   malformed or truncated header or block, a header that is not `{version: 1, roots}`, or
+    ///   (``BinaryDecodingError/Kind/hashMismatch``) a block whose bytes do not match its CID.
+    @inlinable
+    public init(reading bytes: some ContiguousBytes, verifyingHashes: Bool = true) throws(BinaryDecodingError) {
+        self = try bytes.withBytes { buffer throws(BinaryDecodingError) in
+            try CARFile.read(buffer, verifyingHashes: verifyingHashes)
+        }
+    }
+
+    /// The bytes of the block with CID `cid`, if the file has one (a linear search).
+    public func block(for cid: ContentID) -> Data? {
+        blocks.first { $0.cid == cid }?.bytes
+    }
+
+    /// The blocks' bytes by CID, for many look-ups.
+    public var blocksByCID: [ContentID: Data] {
+        Dictionary(blocks.map { ($0.cid, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The file's bytes: the header, then every block in order.
+    public func encoded() -> [UInt8] {
+        let header = DAGCBOR.encode(.map(["version": .integer(1), "roots": .array(roots.map { .link($0) })]))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(header.count + blocks.reduce(10) { $0 + $1.bytes.count + $1.cid.bytes.count + 10 })
+        Varint.append(UInt64(header.count), to: &bytes)
+        bytes.append(contentsOf: header)
+        for block in blocks {
+            Varint.append(UInt64(block.cid.bytes.count + block.bytes.count), to: &bytes)
+            bytes.append(contentsOf: block.cid.bytes)
+            bytes.append(contentsOf: block.bytes)
+        }
+        return bytes
+    }
+
+    @usableFromInline
+    static func read(
+        _ buffer: UnsafeRawBufferPointer, verifyingHashes: Bool
+    ) throws(BinaryDecodingError) -> CARFile {
+        var offset = 0
+        let roots = try readHeader(buffer, at: &offset)
+        var blocks: [CARBlock] = []
+        while offset < buffer.count {
+            blocks.append(try readBlock(buffer, at: &offset, index: blocks.count, verifyingHashes: verifyingHashes))
+        }
+        return CARFile(roots: roots, blocks: blocks)
+    }
+
+    /// The part of `buffer` that a varint length at `offset` announces, moving `offset` past both.
+    private static func section(
+        _ buffer: UnsafeRawBufferPointer, at offset: inout Int, _ what: String
+    ) throws(BinaryDecodingError) -> (start: Int, bytes: UnsafeRawBufferPointer) {
+        let lengthStart = offset
+        let length = try Varint.read(buffer, at: &offset, "CAR \(what) length")
+        guard length > 0 else { throw BinaryDecodingError(.malformed, at: lengthStart, "CAR \(what) is empty") }
+        guard length <= UInt64(buffer.count - offset) else {
+            throw BinaryDecodingError(
+                .truncated, at: lengthStart,
+                "CAR \(what) of \(length) bytes is truncated: \(buffer.count - offset) bytes remain")
+        }
+        let start = offset
+        offset += Int(length)
+        return (start, UnsafeRawBufferPointer(rebasing: buffer[start..<offset]))
+    }
+
+    /// Reads the header at `offset` and returns its roots.
+    private static func readHeader(
+        _ buffer: UnsafeRawBufferPointer, at offset: inout Int
+    ) throws(BinaryDecodingError) -> [ContentID] {
+        let (start, bytes) = try section(buffer, at: &offset, "header")
+        let header: DataModelValue
+        do {
+            header = try DAGCBOR.decode(bytes)
+        } catch {
+            throw BinaryDecodingError(error.kind, at: error.offset + start, "CAR header: \(error.message)")
+        }
+        guard case .map(let fields) = header else {
+            throw BinaryDecodingError(.invalidCARHeader, at: start, "CAR header is a \(header.kindName), not a map")
+        }
+        guard case .integer(let version)? = fields["version"] else {
+            throw BinaryDecodingError(.invalidCARHeader, at: start, "CAR header has no integer \"version\"")
+        }
+        guard version == 1 else {
+            throw BinaryDecodingError(
+                .invalidCARHeader, at: start, "CAR version \(version) is not supported (only version 1)")
+        }
+        guard case .array(let items)? = fields["roots"] else {
+            throw BinaryDecodingError(.invalidCARHeader, at: start, "CAR header has no \"roots\" array")
+        }
+        var roots: [ContentID] = []
+        for item in items {
+            guard case .link(let cid) = item else {
+                throw BinaryDecodingError(
+                    .invalidCARHeader, at: start, "CAR header root is a \(item.kindName), not a CID link")
+            }
+            roots.append(cid)
+        }
+        return roots
+    }
+
+    /// Reads the block at `offset`, the `index`th of the file.
+    private static func readBlock(
+        _ buffer: UnsafeRawBufferPointer, at offset: inout Int, index: Int, verifyingHashes: Bool
+    ) throws(BinaryDecodingError) -> CARBlock {
+        let blockStart = offset
+        let (start, bytes) = try section(buffer, at: &offset, "block \(index)")
+        var cidEnd = 0
+        let cid: ContentID
+        do {
+            cid = try ContentID.read(bytes, at: &cidEnd)
+        } catch {
+            throw BinaryDecodingError(error.kind, at: error.offset + start, "CAR block \(index): \(error.message)")
+        }
+        let content = UnsafeRawBufferPointer(rebasing: bytes[cidEnd...])
+        if verifyingHashes {
+            let matches: Bool
+            do {
+                matches = try cid.matches(content)
+            } catch {
+                throw BinaryDecodingError(error.kind, at: blockStart, "CAR block \(index): \(error.message)")
+            }
+            guard matches else {
+                let found =
+                    cid.hashFunction == .sha256
+                    ? "hash to \(ContentID(sha256Of: content, codec: cid.codec))" : "do not match its digest"
+                throw BinaryDecodingError(
+                    .hashMismatch, at: blockStart,
+                    "CAR block \(index) has CID \(cid) but its \(content.count) bytes \(found)")
+            }
+        }
+        return CARBlock(cid: cid, bytes: Data(content))
+    }
+}
+
+/// One block of a ``CARFile``: content and its CID.
+public struct CARBlock: Sendable, Hashable {
+    /// The CID of ``bytes``.
+    public var cid: ContentID
+    /// The content, e.g. a DAG-CBOR record.
+    public var bytes: Data
+
+    /// Pairs content with its CID as given; nothing is checked.
+    public init(cid: ContentID, bytes: Data) {
+        self.cid = cid
+        self.bytes = bytes
+    }
+
+    /// A block of DAG-CBOR `value`, with the CID computed from its bytes.
+    public init(encoding value: DataModelValue) {
+        let bytes = DAGCBOR.encode(value)
+        self.init(cid: ContentID(sha256Of: bytes, codec: .dagCBOR), bytes: Data(bytes))
+    }
+}

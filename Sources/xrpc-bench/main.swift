@@ -1,0 +1,142 @@
+// xrpc-bench: decodes a recorded stream of synthetic firehose #commit frames on one core and
+// prints frames/s and MB/s. A figure to read, not a test. Times are the thread's CPU time, so that
+// other processes on a busy machine do not count.
+//
+//   swift run -c release xrpc-bench [frames] [runs]      (default 10000 frames, 5 runs)
+
+import Foundation
+import XRPCRuntime
+
+/// What decoding the whole stream found, so that no work can be optimised away.
+struct Tally {
+    var frames = 0
+    var blocks = 0
+    var records = 0
+    var textBytes = 0
+}
+
+/// The errors the benchmark can meet; any of them means the decoder or the stream is wrong.
+struct BenchmarkError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Decodes one frame the way a firehose consumer does: the header, the body, the CAR of `blocks`
+/// with every block's CID checked, and every record to a data-model value.
+func decode(_ frame: Data, into tally: inout Tally, json: Bool) throws {
+    let (header, headerLength) = try DAGCBOR.decodePrefix(frame)
+    guard header["op"] == .integer(1), header["t"] == .string("#commit") else {
+        throw BenchmarkError(description: "unexpected header \(header)")
+    }
+    let body = try DAGCBOR.decode(frame[(frame.startIndex + headerLength)...])
+    guard case .bytes(let blocks)? = body["blocks"], case .array(let ops)? = body["ops"],
+        case .link(let commit)? = body["commit"]
+    else { throw BenchmarkError(description: "commit body lacks blocks, ops or commit") }
+    let car = try CARFile(reading: blocks)
+    guard car.roots == [commit] else { throw BenchmarkError(description: "CAR root is not the commit") }
+    for block in car.blocks {
+        let value = try DAGCBOR.decode(block.bytes)
+        tally.blocks += 1
+        if case .string(let text)? = value["text"] {
+            tally.records += 1
+            tally.textBytes += text.utf8.count
+        }
+        if json, case .object(let fields) = value.json {
+            tally.textBytes += fields.count
+        }
+    }
+    for op in ops {
+        guard case .link(let cid)? = op["cid"], car.blocks.contains(where: { $0.cid == cid }) else {
+            throw BenchmarkError(description: "an op's record is missing from the CAR")
+        }
+    }
+    tally.frames += 1
+}
+
+/// The CPU time this thread has used, in seconds: unlike the wall clock, it does not count the
+/// time other processes on a busy machine take from this one.
+func threadCPUTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Runs `body` once and returns the thread CPU seconds it took.
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = threadCPUTime()
+    try body()
+    return threadCPUTime() - start
+}
+
+func run() throws {
+    let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+    let frameCount = arguments.first ?? 10_000
+    let runs = arguments.dropFirst().first ?? 5
+
+    var source = SyntheticFirehose()
+    let frames = source.frames(frameCount)
+    let totalBytes = frames.reduce(0) { $0 + $1.count }
+    print("stream: \(frames.count) #commit frames, \(totalBytes) bytes (\(totalBytes / frames.count) bytes/frame)")
+
+    for (label, json) in [
+        ("decode (header, body, CAR + CID check, records)", false), ("same + records to JSONValue", true),
+    ] {
+        var times: [Double] = []
+        var tally = Tally()
+        for _ in 0...runs {  // one warm-up run, then `runs` timed ones
+            tally = Tally()
+            times.append(try seconds { for frame in frames { try decode(frame, into: &tally, json: json) } })
+        }
+        times = Array(times.dropFirst()).sorted()
+        let median = times[times.count / 2]
+        let best = times[0]
+        print(label)
+        print(
+            "  median \(format(Double(frames.count) / median)) frames/s, \(format(Double(totalBytes) / median / 1e6)) MB/s"
+                + "  (best \(format(Double(frames.count) / best)) frames/s; \(runs) runs)")
+        print("  \(tally.frames) frames, \(tally.blocks) blocks, \(tally.records) records")
+    }
+    try breakdown(frames)
+}
+
+/// Times each stage alone over the whole stream, to show where the time goes.
+func breakdown(_ frames: [Data]) throws {
+    var bodies: [Data] = []
+    var cars: [CARFile] = []
+    let decodeFrames = try seconds {
+        for frame in frames {
+            let (_, headerLength) = try DAGCBOR.decodePrefix(frame)
+            let body = try DAGCBOR.decode(frame[(frame.startIndex + headerLength)...])
+            if case .bytes(let blocks)? = body["blocks"] { bodies.append(blocks) }
+        }
+    }
+    let readCARs = try seconds { cars = try bodies.map { try CARFile(reading: $0, verifyingHashes: false) } }
+    var matched = 0
+    let checkHashes = try seconds {
+        for car in cars { for block in car.blocks where try block.cid.matches(block.bytes) { matched += 1 } }
+    }
+    var decoded = 0
+    let decodeBlocks = try seconds {
+        for car in cars { for block in car.blocks { decoded += try DAGCBOR.decode(block.bytes) == .null ? 0 : 1 } }
+    }
+    let perFrame = { (time: Double) in "\(format(time / Double(frames.count) * 1e6)) µs/frame" }
+    print("breakdown (one run each):")
+    print("  header + body:        \(perFrame(decodeFrames))")
+    print("  CAR structure:        \(perFrame(readCARs))")
+    print("  SHA-256 of \(matched) blocks: \(perFrame(checkHashes))")
+    print("  \(decoded) blocks to values: \(perFrame(decodeBlocks))")
+    let large = Data(count: 16_000_000)
+    var digest: [UInt8] = []
+    let hashLarge = seconds { digest = SHA256.hash(large) }
+    print("SHA-256 of 16 MB: \(format(16 / hashLarge)) MB/s (\(digest.count)-byte digest)")
+}
+
+func format(_ value: Double) -> String {
+    value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
+}
+
+do {
+    try run()
+} catch {
+    print("xrpc-bench: \(error)")
+    exit(1)
+}

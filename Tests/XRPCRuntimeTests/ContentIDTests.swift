@@ -1,0 +1,113 @@
+import XCTest
+
+@testable import XRPCRuntime
+
+/// The error `body` throws, failing the test when it throws none.
+func binaryError<T>(
+    _ body: () throws(BinaryDecodingError) -> T, file: StaticString = #filePath, line: UInt = #line
+) -> BinaryDecodingError? {
+    do {
+        let value = try body()
+        XCTFail("expected a BinaryDecodingError, got \(value)", file: file, line: line)
+    } catch {
+        return error
+    }
+    return nil
+}
+
+final class ContentIDTests: XCTestCase {
+    func testParsesAndPrintsCIDv1() throws {
+        let text = "bafyreidfayvfuwqa7qlnopdjiqrxzs6blmoeu4rujcjtnci5beludirz2a"
+        let cid = try ContentID(text)
+        XCTAssertEqual(cid.version, 1)
+        XCTAssertEqual(cid.codec, .dagCBOR)
+        XCTAssertEqual(cid.hashFunction, .sha256)
+        XCTAssertEqual(cid.digest.count, 32)
+        XCTAssertEqual(cid.bytes.count, 36)
+        XCTAssertEqual(Array(cid.bytes.prefix(4)), [0x01, 0x71, 0x12, 0x20])
+        XCTAssertEqual(cid.string, text)
+        XCTAssertEqual(try ContentID(bytes: cid.bytes), cid)
+    }
+
+    func testParsesRawCodec() throws {
+        let cid = try ContentID("bafkreiccldh766hwcnuxnf2wh6jgzepf2nlu2lvcllt63eww5p6chi4ity")
+        XCTAssertEqual(cid.codec, .raw)
+        XCTAssertEqual(cid.description, "bafkreiccldh766hwcnuxnf2wh6jgzepf2nlu2lvcllt63eww5p6chi4ity")
+    }
+
+    func testParsesAndPrintsCIDv0() throws {
+        let text = "QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG"
+        let cid = try ContentID(text)
+        XCTAssertEqual(cid.version, 0)
+        XCTAssertEqual(cid.codec, .dagPB)
+        XCTAssertEqual(cid.hashFunction, .sha256)
+        XCTAssertEqual(cid.bytes.count, 34)
+        XCTAssertEqual(Array(cid.bytes.prefix(2)), [0x12, 0x20])
+        XCTAssertEqual(cid.string, text)
+    }
+
+    /// Checked against Python: `b` + base32 of `01 55 12 20` + hashlib.sha256(b"hello world").
+    func testComputesCIDOfContent() {
+        let cid = ContentID(sha256Of: Array("hello world".utf8), codec: .raw)
+        XCTAssertEqual(cid.string, "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e")
+        XCTAssertEqual(try cid.matches(Array("hello world".utf8)), true)
+        XCTAssertEqual(try cid.matches(Array("hello world!".utf8)), false)
+    }
+
+    func testRejectsTextWithItsOffset() {
+        let bad = binaryError { () throws(BinaryDecodingError) in
+            try ContentID("bafyreidfayvfuwqa7qlnopdjiqrxzs6blmoeu4rujcjtnci5beludirz1a")
+        }
+        XCTAssertEqual(bad?.kind, .invalidCID)
+        XCTAssertEqual(bad?.offset, 57)
+
+        let uppercase = binaryError { () throws(BinaryDecodingError) in
+            try ContentID("bAfyreidfayvfuwqa7qlnopdjiqrxzs6blmoeu4rujcjtnci5beludirz2a")
+        }
+        XCTAssertEqual(uppercase?.offset, 1)
+
+        for text in ["", "zb2rhe5P4gXftAwvA4eXQ5HJwsER2owDyS9sKaQRRVQPn93bA", "Qm", "b", "bafyrei"] {
+            XCTAssertEqual(
+                binaryError { () throws(BinaryDecodingError) in try ContentID(text) }?.kind, .invalidCID, text)
+        }
+    }
+
+    func testRejectsBinaryForms() {
+        // Version 2.
+        XCTAssertEqual(
+            binaryError { () throws(BinaryDecodingError) in try ContentID(bytes: [0x02, 0x71, 0x12, 0x20]) }?.kind,
+            .invalidCID)
+        // A SHA-256 digest of 31 bytes.
+        XCTAssertEqual(
+            binaryError { () throws(BinaryDecodingError) in
+                try ContentID(bytes: [0x01, 0x71, 0x12, 0x1F] + [UInt8](repeating: 0, count: 31))
+            }?.offset, 3)
+        // Digest cut short.
+        let short = binaryError { () throws(BinaryDecodingError) in
+            try ContentID(bytes: [0x01, 0x71, 0x12, 0x20, 0xAA])
+        }
+        XCTAssertEqual(short?.kind, .truncated)
+        // Non-minimal varint codec (0x71 written in two bytes).
+        let varint = binaryError { () throws(BinaryDecodingError) in
+            try ContentID(bytes: [0x01, 0xF1, 0x00, 0x12, 0x20] + [UInt8](repeating: 0, count: 32))
+        }
+        XCTAssertEqual(varint?.kind, .invalidVarint)
+        XCTAssertEqual(varint?.offset, 1)
+        // A byte after the digest.
+        let trailing = binaryError { () throws(BinaryDecodingError) in
+            try ContentID(bytes: [0x01, 0x55, 0x00, 0x01, 0x61, 0x62])
+        }
+        XCTAssertEqual(trailing?.kind, .trailingBytes)
+        XCTAssertEqual(trailing?.offset, 5)
+    }
+
+    func testIdentityHashMatchesItsContentAndOtherHashesAreUnsupported() throws {
+        let identity = try ContentID(bytes: [0x01, 0x55, 0x00, 0x02, 0x68, 0x69])
+        XCTAssertEqual(try identity.matches(Array("hi".utf8)), true)
+        XCTAssertEqual(try identity.matches(Array("ho".utf8)), false)
+        // sha2-512 (0x13), which cannot be checked here.
+        let sha512 = try ContentID(bytes: [0x01, 0x55, 0x13, 0x02, 0x00, 0x00])
+        XCTAssertEqual(
+            binaryError { () throws(BinaryDecodingError) in try sha512.matches([UInt8]()) }?.kind, .unsupportedHash)
+    }
+}
