@@ -34,7 +34,11 @@ let package = Package(
         ),
         // Prints DAG-CBOR / CAR decoding figures for a synthetic firehose: swift run -c release xrpc-bench
         .executableTarget(name: "xrpc-bench", dependencies: ["XRPCRuntime"]),
-        .testTarget(name: "XRPCRuntimeTests", dependencies: ["XRPCRuntime"]),
+        // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the call benchmark.
+        .target(name: "LoopbackHTTPServer"),
+        // Measures the runtime's per-call overhead over raw URLSession: swift run -c release xrpc-call-bench
+        .executableTarget(name: "xrpc-call-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
+        .testTarget(name: "XRPCRuntimeTests", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
         .testTarget(
             name: "LexGenKitTests",
             dependencies: ["LexGenKit", "lexgen"],

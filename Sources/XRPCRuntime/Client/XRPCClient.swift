@@ -30,6 +30,15 @@ public struct XRPCClient: Sendable {
 
     /// Calls a query: `GET /xrpc/<nsid>?<parameters>`, and reads its output.
     public func query<E: XRPCQuery>(_ endpoint: E.Type, parameters: E.Parameters) async throws -> E.Output {
+        try await queryResult(endpoint, parameters: parameters).output
+    }
+
+    /// Calls a query and returns its output with the response (headers such as rate limits and
+    /// `atproto-content-labelers`).
+    public func queryResult<E: XRPCQuery>(
+        _ endpoint: E.Type,
+        parameters: E.Parameters
+    ) async throws -> XRPCResult<E.Output> {
         let request = XRPCRequest(
             method: .get,
             nsid: E.nsid,
@@ -48,6 +57,15 @@ public struct XRPCClient: Sendable {
         parameters: E.Parameters,
         input: E.Input
     ) async throws -> E.Output {
+        try await procedureResult(endpoint, parameters: parameters, input: input).output
+    }
+
+    /// Calls a procedure and returns its output with the response.
+    public func procedureResult<E: XRPCProcedure>(
+        _ endpoint: E.Type,
+        parameters: E.Parameters,
+        input: E.Input
+    ) async throws -> XRPCResult<E.Output> {
         if validatesInput, let checked = input as? any LexiconValidatable {
             try checked.validate()
         }
@@ -68,13 +86,17 @@ public struct XRPCClient: Sendable {
         return try await output(E.Output.self, of: request)
     }
 
-    private func output<Output: XRPCBody>(_ type: Output.Type, of request: XRPCRequest) async throws -> Output {
+    private func output<Output: XRPCBody>(
+        _ type: Output.Type,
+        of request: XRPCRequest
+    ) async throws -> XRPCResult<Output> {
         let response = try await agent.send(request)
-        guard (200..<300).contains(response.status) else {
+        guard response.isSuccess else {
             throw XRPCError.fromResponse(response, nsid: request.nsid)
         }
         do {
-            return try Output(xrpcBody: response.body, contentType: response.header("content-type"))
+            let output = try Output(xrpcBody: response.body, contentType: response.header("content-type"))
+            return XRPCResult(output: output, response: response)
         } catch {
             throw XRPCError(
                 nsid: request.nsid,

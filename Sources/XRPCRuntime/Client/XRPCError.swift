@@ -42,12 +42,14 @@ public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
     static func fromResponse(_ response: XRPCResponse, nsid: String) -> XRPCError {
         var name: String?
         var message: String?
-        if let json = try? JSONValue.parse(response.body), case .object(let fields) = json {
+        if let json = try? JSONValue.parse(response.body), case .object(let fields) = json,
+            fields["error"]?.stringValue != nil || fields["message"]?.stringValue != nil
+        {
             name = fields["error"]?.stringValue
             message = fields["message"]?.stringValue
         } else if !response.body.isEmpty {
-            let text = String(decoding: response.body.prefix(200), as: UTF8.self)
-            message = "unreadable error body (\(response.body.count) bytes): \(text)"
+            let kind = response.header("content-type").map { " \($0)" } ?? ""
+            message = "unreadable error body (\(response.body.count) bytes\(kind)): \(snippet(of: response.body))"
         }
         return XRPCError(
             nsid: nsid,
@@ -57,4 +59,12 @@ public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
             headers: response.headers
         )
     }
+}
+
+/// The first 200 bytes of `body` as text on one line, control characters shown as spaces,
+/// ending with `...` when cut.
+func snippet(of body: Data, limit: Int = 200) -> String {
+    var text = String(decoding: body.prefix(limit), as: UTF8.self)
+    text = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+    return body.count > limit ? text + "..." : text
 }

@@ -1,0 +1,263 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A tiny HTTP/1.1 server on `127.0.0.1` for tests and benchmarks: no dependencies, POSIX sockets,
+/// one thread per connection, keep-alive.
+///
+/// Each request is answered by a handler you supply. It is not a general web server: it reads a
+/// request line, headers and a `Content-Length` body, nothing more (no chunked requests).
+public final class LoopbackHTTPServer: @unchecked Sendable {
+    /// A request as the server read it.
+    public struct Request: Sendable {
+        /// The method, e.g. `GET`.
+        public var method: String
+        /// The request target: the path and the query, e.g. `/xrpc/a.b.c?x=1`.
+        public var target: String
+        /// Header fields with lower-cased names.
+        public var headers: [String: String]
+        /// The body, empty when there was none.
+        public var body: Data
+
+        /// The path part of the target.
+        public var path: String { String(target.prefix { $0 != "?" }) }
+    }
+
+    /// What the server does with a request.
+    public struct Response: Sendable {
+        /// The status code.
+        public var status: Int
+        /// Header fields to send besides `Content-Length` and `Connection`.
+        public var headers: [String: String]
+        /// The body.
+        public var body: Data
+        /// Time to wait before answering, in seconds.
+        public var delay: Double
+        /// Closes the connection without answering when `true`.
+        public var dropConnection: Bool
+
+        /// Creates a response.
+        public init(
+            status: Int = 200,
+            headers: [String: String] = [:],
+            body: Data = Data(),
+            delay: Double = 0,
+            dropConnection: Bool = false
+        ) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.delay = delay
+            self.dropConnection = dropConnection
+        }
+
+        /// A JSON response.
+        public static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> Response {
+            var headers = headers
+            headers["Content-Type"] = "application/json"
+            return Response(status: status, headers: headers, body: Data(text.utf8))
+        }
+    }
+
+    /// Answers a request; called on the connection's thread.
+    public typealias Handler = @Sendable (Request) -> Response
+
+    /// A failure to start the server.
+    public struct StartError: Error, CustomStringConvertible {
+        /// What failed and the system error.
+        public var description: String
+    }
+
+    /// The port the server listens on.
+    public let port: Int
+    private let listener: Int32
+    private let handler: Handler
+    private let lock = NSLock()
+    private var connections: Set<Int32> = []
+    private var stopped = false
+
+    /// The server's root URL, `http://127.0.0.1:<port>`.
+    public var baseURL: URL {
+        URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Starts a server on a free loopback port.
+    public init(handler: @escaping Handler) throws {
+        self.handler = handler
+        #if canImport(Darwin)
+            let socketType = SOCK_STREAM
+        #else
+            let socketType = Int32(SOCK_STREAM.rawValue)
+        #endif
+        let descriptor = socket(AF_INET, socketType, 0)
+        guard descriptor >= 0 else { throw StartError(description: "socket() failed: errno \(errno)") }
+        var yes: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(descriptor, 128) == 0 else {
+            close(descriptor)
+            throw StartError(description: "bind/listen on 127.0.0.1 failed: errno \(errno)")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.listener = descriptor
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// Stops accepting and closes every open connection.
+    public func stop() {
+        let open: Set<Int32>? = lock.withLock {
+            if stopped { return nil }
+            stopped = true
+            return connections
+        }
+        guard let open else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if lock.withLock({ stopped }) { return }
+                if errno == EINTR { continue }
+                return
+            }
+            let accepted: Bool = lock.withLock {
+                if stopped { return false }
+                connections.insert(connection)
+                return true
+            }
+            guard accepted else {
+                close(connection)
+                return
+            }
+            var yes: Int32 = 1
+            setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            let thread = Thread { [self] in
+                serve(connection)
+                lock.withLock { _ = connections.remove(connection) }
+                close(connection)
+            }
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            guard let (request, used, keepAlive) = nextRequest(in: &buffer, chunk: &chunk, connection) else {
+                return
+            }
+            buffer.removeFirst(used)
+            let response = handler(request)
+            if response.delay > 0 { Thread.sleep(forTimeInterval: response.delay) }
+            if response.dropConnection { return }
+            guard write(response, keepAlive: keepAlive, to: connection) else { return }
+            if !keepAlive { return }
+        }
+    }
+
+    /// Reads until one whole request is in `buffer`; returns it, the bytes it used and whether the
+    /// connection stays open, or `nil` when the connection closed.
+    private func nextRequest(
+        in buffer: inout [UInt8],
+        chunk: inout [UInt8],
+        _ connection: Int32
+    ) -> (Request, Int, Bool)? {
+        while true {
+            if let parsed = Self.parse(buffer) { return parsed }
+            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    private static let headerEnd: [UInt8] = Array("\r\n\r\n".utf8)
+
+    private static func parse(_ buffer: [UInt8]) -> (Request, Int, Bool)? {
+        guard buffer.count >= 4 else { return nil }
+        var end: Int?
+        for index in 0...(buffer.count - 4) where buffer[index..<index + 4].elementsEqual(headerEnd) {
+            end = index
+            break
+        }
+        guard let end else { return nil }
+        let head = String(decoding: buffer[0..<end], as: UTF8.self)
+        let lines = head.components(separatedBy: "\r\n")
+        let parts = (lines.first ?? "").split(separator: " ")
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        let bodyStart = end + 4
+        guard buffer.count >= bodyStart + length else { return nil }
+        let request = Request(
+            method: parts.first.map(String.init) ?? "",
+            target: parts.count > 1 ? String(parts[1]) : "/",
+            headers: headers,
+            body: Data(buffer[bodyStart..<bodyStart + length])
+        )
+        let keepAlive = headers["connection"]?.lowercased() != "close"
+        return (request, bodyStart + length, keepAlive)
+    }
+
+    private func write(_ response: Response, keepAlive: Bool, to connection: Int32) -> Bool {
+        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(response.body.count)\r\n"
+        head += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
+        var bytes = Array(head.utf8)
+        bytes.append(contentsOf: response.body)
+        var sent = 0
+        while sent < bytes.count {
+            #if canImport(Darwin)
+                let flags: Int32 = 0
+            #else
+                let flags = Int32(MSG_NOSIGNAL)
+            #endif
+            let count = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, flags) }
+            if count <= 0 { return false }
+            sent += count
+        }
+        return true
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 429: return "Too Many Requests"
+        case 500: return "Internal Server Error"
+        case 503: return "Service Unavailable"
+        default: return "Status"
+        }
+    }
+}

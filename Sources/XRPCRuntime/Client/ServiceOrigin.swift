@@ -1,0 +1,32 @@
+import Foundation
+
+/// The origin of a URL (scheme, host and port, compared without regard to case): where credentials
+/// belong.
+struct ServiceOrigin: Sendable, Hashable, CustomStringConvertible {
+    let scheme: String
+    let host: String
+    let port: Int
+
+    /// The origin of `url`, or `nil` when it has no scheme or host.
+    init?(_ url: URL) {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else {
+            return nil
+        }
+        self.scheme = scheme
+        self.host = host
+        if let port = url.port {
+            self.port = port
+        } else {
+            switch scheme {
+            case "https", "wss": self.port = 443
+            case "http", "ws": self.port = 80
+            default: self.port = -1
+            }
+        }
+    }
+
+    var description: String {
+        let standard = (scheme == "https" && port == 443) || (scheme == "http" && port == 80)
+        return standard ? "\(scheme)://\(host)" : "\(scheme)://\(host):\(port)"
+    }
+}
