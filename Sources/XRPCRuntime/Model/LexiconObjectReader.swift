@@ -1,10 +1,13 @@
 /// Reads the fields of one JSON object into a generated struct.
 ///
-/// Each read removes the field, so what remains after the struct has read its schema's fields are the
-/// fields it does not know (``remainingFields``), which the struct keeps for writing back. Inside
-/// ``LexiconDecoding/droppingUnknownFields(_:)`` the reader only looks fields up and keeps nothing.
+/// The reader notes each field the struct reads, so what remains after the struct has read its
+/// schema's fields are the fields it does not know (``remainingFields``), which the struct keeps for
+/// writing back. The object's fields are only looked up, never copied: when the struct knows every
+/// field present (the common case), keeping the unknown ones costs nothing. Inside
+/// ``LexiconDecoding/droppingUnknownFields(_:)`` the reader notes nothing and keeps nothing.
 public struct LexiconObjectReader: Sendable {
-    private var fields: [String: JSONValue]
+    private let fields: [String: JSONValue]
+    private var readKeys: [String] = []
     private let keepsUnknownFields: Bool
 
     /// Creates a reader over an object's fields.
@@ -13,15 +16,24 @@ public struct LexiconObjectReader: Sendable {
         self.keepsUnknownFields = LexiconDecoding.keepsUnknownFields
     }
 
-    /// The fields not read yet: the ones the schema does not know, once the struct has read its own.
+    /// The fields not read: the ones the schema does not know, once the struct has read its own.
     /// Empty when decoding drops unknown fields.
     public var remainingFields: [String: JSONValue] {
-        keepsUnknownFields ? fields : [:]
+        guard keepsUnknownFields, readKeys.count < fields.count else { return [:] }
+        if readKeys.isEmpty { return fields }
+        return fields.filter { !readKeys.contains($0.key) }
     }
 
-    /// Takes a field out of the object (or only looks it up, when unknown fields are dropped).
+    /// Looks a field up and notes it as read.
     private mutating func take(_ key: String) -> JSONValue? {
-        keepsUnknownFields ? fields.removeValue(forKey: key) : fields[key]
+        guard let value = fields[key] else { return nil }
+        if keepsUnknownFields { readKeys.append(key) }
+        return value
+    }
+
+    /// Un-notes the field read last, so it stays among the unknown fields (a `null` where none is allowed).
+    private mutating func keepLastAsUnknown() {
+        if keepsUnknownFields { readKeys.removeLast() }
     }
 
     /// Reads a field the schema requires. Absent or `null` is an error.
@@ -40,7 +52,7 @@ public struct LexiconObjectReader: Sendable {
     public mutating func optional<T: LexiconValue>(_ key: String) throws -> T? {
         guard let json = take(key) else { return nil }
         if case .null = json {
-            if keepsUnknownFields { fields[key] = .null }
+            keepLastAsUnknown()
             return nil
         }
         return try decoding(at: key) { try T(lexiconJSON: json) }
