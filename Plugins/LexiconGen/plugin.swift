@@ -11,9 +11,26 @@ import PackagePlugin
 @main
 struct LexiconGen: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
-        let settings = try PluginSettings(targetDirectory: target.directoryURL)
+        try Self.commands(
+            targetName: target.name,
+            targetDirectory: target.directoryURL,
+            dependencies: target.recursiveTargetDependencies.map { ($0.name, $0.directoryURL) },
+            workDirectory: context.pluginWorkDirectoryURL,
+            tool: try context.tool(named: "lexgen").url
+        )
+    }
+
+    /// The one build command for a target: shared by the SwiftPM and the Xcode entry points.
+    static func commands(
+        targetName: String,
+        targetDirectory: URL,
+        dependencies: [(name: String, directory: URL)],
+        workDirectory: URL,
+        tool: URL
+    ) throws -> [Command] {
+        let settings = try PluginSettings(targetDirectory: targetDirectory)
         let relativePaths = try settings.lexiconRelativePaths()
-        let outputDirectory = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources")
+        let outputDirectory = workDirectory.appending(path: "GeneratedSources")
         let outputs =
             relativePaths.map {
                 outputDirectory.appending(path: LexiconOutputNaming.outputFileName(forLexiconAt: $0))
@@ -24,17 +41,27 @@ struct LexiconGen: BuildToolPlugin {
             .filter { FileManager.default.fileExists(atPath: $0.path()) }
         var arguments = [
             "generate", settings.lexiconFolder.path(), "--output", outputDirectory.path(), "--quiet",
-            "--module-name", target.name,
+            "--module-name", targetName,
         ]
         if let manifest = settings.manifest {
             inputs.append(manifest)
             arguments += ["--manifest", manifest.path()]
         }
-        if let configFile = settings.configFile { inputs.append(configFile) }
+        if let configFile = settings.configFile {
+            inputs.append(configFile)
+            arguments += ["--config", configFile.path()]
+        }
+        // Dependencies that are generated modules themselves: their lexicons are imported, not generated.
+        for dependency in dependencies {
+            guard let imported = try PluginSettings.generatedModule(at: dependency.directory) else { continue }
+            arguments += ["--import", "\(dependency.name)=\(imported.lexiconFolder.path())"]
+            inputs += try imported.lexiconRelativePaths().map { imported.lexiconFile(at: $0) }
+                .filter { FileManager.default.fileExists(atPath: $0.path()) }
+        }
         return [
             .buildCommand(
-                displayName: "Generating Swift from \(relativePaths.count) lexicons for \(target.name)",
-                executable: try context.tool(named: "lexgen").url,
+                displayName: "Generating Swift from \(relativePaths.count) lexicons for \(targetName)",
+                executable: tool,
                 arguments: arguments,
                 inputFiles: inputs,
                 outputFiles: outputs
@@ -42,6 +69,24 @@ struct LexiconGen: BuildToolPlugin {
         ]
     }
 }
+
+#if canImport(XcodeProjectPlugin)
+    import XcodeProjectPlugin
+
+    extension LexiconGen: XcodeBuildToolPlugin {
+        func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+            // An Xcode target's lexicons sit in a folder named after it (or its lexgen.json says where).
+            let directory = context.xcodeProject.directoryURL.appending(path: target.displayName)
+            return try Self.commands(
+                targetName: target.product?.name ?? target.displayName,
+                targetDirectory: directory,
+                dependencies: [],
+                workDirectory: context.pluginWorkDirectoryURL,
+                tool: try context.tool(named: "lexgen").url
+            )
+        }
+    }
+#endif
 
 /// Where a target's lexicons are, read from its optional `lexgen.json`.
 struct PluginSettings {
@@ -66,6 +111,17 @@ struct PluginSettings {
         if let manifestPath = object["manifest"] as? String {
             manifest = targetDirectory.appending(path: manifestPath).standardized
         }
+    }
+
+    /// The settings of a dependency that is a generated module (it has a `lexgen.json` or lexicon JSON
+    /// files of its own), or `nil` for any other target.
+    static func generatedModule(at directory: URL) throws -> PluginSettings? {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: directory.appending(path: configFileName).path()) {
+            return try PluginSettings(targetDirectory: directory)
+        }
+        let files = (try? manager.contentsOfDirectory(atPath: directory.path())) ?? []
+        return files.contains { $0.hasSuffix(".json") } ? try PluginSettings(targetDirectory: directory) : nil
     }
 
     /// The URL of a lexicon file given relative to the lexicon folder (or the file itself).

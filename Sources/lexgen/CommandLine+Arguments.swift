@@ -8,6 +8,8 @@ struct UsageError: Error, CustomStringConvertible {
 struct ParsedArguments {
     var positional: [String] = []
     var options: [String: String] = [:]
+    /// Every value of each value option, in order (`options` keeps the last).
+    var allValues: [String: [String]] = [:]
     var flags: Set<String> = []
 
     /// Parses `arguments` given the option names that take a value and the flags this command knows.
@@ -27,13 +29,16 @@ struct ParsedArguments {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             if valueOptions.contains(name) {
+                let value: String
                 if let inlineValue {
-                    options[name] = inlineValue
+                    value = inlineValue
                 } else {
                     guard index < arguments.count else { throw UsageError("\(name) needs a value") }
-                    options[name] = arguments[index]
+                    value = arguments[index]
                     index += 1
                 }
+                options[name] = value
+                allValues[name, default: []].append(value)
             } else if flagOptions.contains(name), inlineValue == nil {
                 flags.insert(name)
             } else {

@@ -16,6 +16,13 @@ enum Usage {
           --access-level <level>   public (default), package or internal
           --module-name <name>     the module the code goes into; names its schema catalog
                                    (<name>Schemas). Default: Lexicons
+          --import <Module>=<folder>
+                                   lexicons another generated module declares: refs to them use
+                                   that module's types instead of generating them (repeatable)
+          --include <pattern>      generate only these NSIDs (com.example.*, a full NSID; repeatable)
+          --exclude <pattern>      do not generate these NSIDs (repeatable)
+          --config <file>          a lexgen.json: lexicons, manifest, accessLevel, include, exclude,
+                                   modules (NSID pattern -> imported module). Options given here win.
           --quiet                  print only diagnostics, no summary
           --timing                 print the time of each stage (read, load, resolve, plan, render, write)
 

@@ -29,10 +29,13 @@ final class SchemaTextTests: XCTestCase {
         assertContainsLines(
             moduleFile,
             """
-            public static let catalog = XRPCRuntime.LexiconSchemaCatalog(documentTexts: [
-                comExampleA,
-                comExampleB,
-            ])
+            public static let catalog = XRPCRuntime.LexiconSchemaCatalog(
+                documentTexts: [
+                    comExampleA,
+                    comExampleB,
+                ],
+                imports: []
+            )
             """
         )
         assertContainsLines(moduleFile, "public protocol _LexiconsValidatable: XRPCRuntime.LexiconValidatable {}")

@@ -307,7 +307,15 @@ struct SwiftPlanner {
     {
         var scope = NameScope(reserved: SwiftNaming.reservedMemberNames.union(["rawValue", "allowedValues"]))
         let isClosed = string.enumValues != nil
-        let values = isClosed ? (string.enumValues ?? []) : string.knownValues
+        // A value written as a local ref (`#happy`) names a token of this document: its value is the
+        // token's full name, as data carries it.
+        let nsid = String(node.location.jsonPath.prefix { $0 != "#" })
+        let values = (isClosed ? (string.enumValues ?? []) : string.knownValues).map { value in
+            guard value.hasPrefix("#"),
+                case .token? = graph.documents[nsid]?.def(named: String(value.dropFirst()))?.schema.kind
+            else { return value }
+            return nsid + value
+        }
         var constants: [(name: String, value: String)] = []
         var seen: Set<String> = []
         for value in values where seen.insert(value).inserted {

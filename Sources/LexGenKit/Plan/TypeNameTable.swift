@@ -26,8 +26,26 @@ struct TypeNameTable: Sendable {
     private(set) var renamed: [(id: String, name: String)] = []
 
     init(graph: SchemaGraph) {
+        renamed = Self.name(graph.ids, in: graph, qualifier: nil, into: &documents)
+        // Imported documents are named as their own module names them (each module apart), and
+        // written with the module's name in front.
+        var byModule: [String: [String]] = [:]
+        for (id, module) in graph.importedModules { byModule[module, default: []].append(id) }
+        for (module, ids) in byModule.sorted(by: { $0.key < $1.key }) {
+            _ = Self.name(ids.sorted(), in: graph, qualifier: module, into: &documents)
+        }
+    }
+
+    /// Names the documents `ids` (one module's, sorted) into `table`; returns those renamed.
+    private static func name(
+        _ ids: [String],
+        in graph: SchemaGraph,
+        qualifier: String?,
+        into table: inout [String: DocumentNames]
+    ) -> [(id: String, name: String)] {
+        var renamed: [(id: String, name: String)] = []
         var topLevel = NameScope()
-        for id in graph.ids {
+        for id in ids {
             guard let document = graph.documents[id] else { continue }
             var scope = NameScope(reserved: SwiftNaming.reservedTypeNames)
             let main = document.def(named: "main")
@@ -40,7 +58,7 @@ struct TypeNameTable: Sendable {
                 }
             }
             var shape = MainShape.container
-            if let main, Self.isAlias(main.schema.kind) {
+            if let main, isAlias(main.schema.kind) {
                 var isArray = false
                 if case .array = main.schema.kind { isArray = true }
                 shape = document.defs.count == 1 && !isArray ? .topLevelAlias : .nestedAlias
@@ -53,13 +71,14 @@ struct TypeNameTable: Sendable {
             let natural = SwiftNaming.documentTypeName(id)
             let typeName = topLevel.claim(natural)
             if typeName != natural { renamed.append((id, typeName)) }
-            documents[id] = DocumentNames(
-                typeName: typeName,
+            table[id] = DocumentNames(
+                typeName: qualifier.map { $0 + "." + typeName } ?? typeName,
                 mainShape: shape,
                 defNames: defNames,
                 scope: scope
             )
         }
+        return renamed
     }
 
     /// Whether a def of this kind is written as a typealias rather than a type of its own.

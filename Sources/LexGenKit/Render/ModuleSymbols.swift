@@ -3,10 +3,27 @@
 struct ModuleSymbols: Sendable {
     /// The module name as a Swift identifier.
     var moduleName: String
+    /// Generated modules this one imports, whose types refs may name.
+    var imports: [String]
 
-    init(moduleName: String) {
+    init(moduleName: String, imports: [String] = []) {
+        self.moduleName = Self.identifier(moduleName)
+        self.imports = imports
+    }
+
+    private static func identifier(_ moduleName: String) -> String {
         let identifier = SwiftNaming.typeName(moduleName)
-        self.moduleName = identifier.isEmpty ? "Lexicons" : identifier
+        return identifier.isEmpty ? "Lexicons" : identifier
+    }
+
+    /// The `import` lines every generated file starts with.
+    var importLines: [String] {
+        ["import XRPCRuntime"] + imports.map { "import \($0)" }
+    }
+
+    /// The catalogs of the imported modules, as expressions.
+    var importedCatalogs: [String] {
+        imports.map { "\($0).\(Self.identifier($0))Schemas.catalog" }
     }
 
     /// The namespace that holds the module's lexicon documents and their catalog.

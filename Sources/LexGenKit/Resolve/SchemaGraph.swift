@@ -2,8 +2,11 @@
 public struct SchemaGraph: Sendable {
     /// Documents by NSID.
     public private(set) var documents: [String: LexiconDocument] = [:]
-    /// NSIDs in sorted order, for deterministic iteration.
+    /// NSIDs of the documents being generated, in sorted order, for deterministic iteration.
     public private(set) var ids: [String] = []
+    /// The module of each imported document: documents another module generates, which refs may
+    /// name but which are not generated here.
+    public private(set) var importedModules: [String: String] = [:]
 
     /// Looks up the def a reference names.
     public func def(_ reference: DefReference) -> LexiconDef? {
@@ -11,9 +14,31 @@ public struct SchemaGraph: Sendable {
     }
 
     /// Builds the graph, reporting duplicate NSIDs and refs that resolve to nothing or to the wrong kind.
-    public static func build(_ documents: [LexiconDocument], log: inout DiagnosticLog) -> SchemaGraph {
+    ///
+    /// - Parameters:
+    ///   - documents: The documents to generate.
+    ///   - imported: Documents of other modules, by module name, that refs may name.
+    public static func build(
+        _ documents: [LexiconDocument],
+        imported: [(module: String, documents: [LexiconDocument])] = [],
+        log: inout DiagnosticLog
+    ) -> SchemaGraph {
         var graph = SchemaGraph()
+        for (module, importedDocuments) in imported {
+            for document in importedDocuments where graph.documents[document.id] == nil {
+                graph.documents[document.id] = document
+                graph.importedModules[document.id] = module
+            }
+        }
+        var local: Set<String> = []
         for document in documents {
+            if let module = graph.importedModules[document.id] {
+                log.error(
+                    "lexicon \(document.id) is also defined in module \(module); remove one, or exclude it here",
+                    at: SourceLocation(file: document.path, jsonPath: "id")
+                )
+                continue
+            }
             if let existing = graph.documents[document.id] {
                 log.error(
                     "lexicon \(document.id) is defined twice (also in \(existing.path)); files are keyed by id",
@@ -22,8 +47,9 @@ public struct SchemaGraph: Sendable {
                 continue
             }
             graph.documents[document.id] = document
+            local.insert(document.id)
         }
-        graph.ids = graph.documents.keys.sorted()
+        graph.ids = local.sorted()
         for id in graph.ids {
             guard let document = graph.documents[id] else { continue }
             for def in document.defs {

@@ -1,0 +1,64 @@
+/// How ``LexiconGenerator`` generates a module: access level, module name, what it imports and
+/// which of its lexicons it generates.
+public struct GenerationOptions: Sendable {
+    /// The access level of generated declarations.
+    public var access: AccessLevel = .public
+    /// The module the code is compiled into; it names the module's schema catalog.
+    public var moduleName = "Lexicons"
+    /// Other generated modules whose lexicons refs may name: they are imported, not generated again.
+    public var imports: [LexiconImport] = []
+    /// NSID patterns to generate (`com.example.*`, or a full NSID); empty means every lexicon.
+    public var include: [String] = []
+    /// NSID patterns not to generate, applied after ``include``.
+    public var exclude: [String] = []
+
+    /// Options with the defaults: public, module `Lexicons`, no imports, every lexicon.
+    public init() {}
+
+    /// Whether the lexicon `nsid` is generated under ``include`` and ``exclude``.
+    public func generates(_ nsid: String) -> Bool {
+        (include.isEmpty || include.contains { NSIDPattern.matches($0, nsid) })
+            && !exclude.contains { NSIDPattern.matches($0, nsid) }
+    }
+}
+
+/// The lexicons of another generated module (`AtprotoLexicons`), which this module's refs may name.
+public struct LexiconImport: Sendable {
+    /// The Swift module that declares the types.
+    public var moduleName: String
+    /// Its lexicon files.
+    public var sources: [LexiconSource]
+    /// When set, only lexicons under these NSID patterns are taken from the module.
+    public var patterns: [String]?
+
+    /// Creates an import of `moduleName`, whose lexicons are `sources`.
+    public init(moduleName: String, sources: [LexiconSource], patterns: [String]? = nil) {
+        self.moduleName = moduleName
+        self.sources = sources
+        self.patterns = patterns
+    }
+}
+
+/// NSID patterns of the configuration: a full NSID, a prefix ending in `.*` (`app.bsky.*` matches
+/// `app.bsky.feed.post`), or `*` for every NSID.
+public enum NSIDPattern {
+    /// Whether `nsid` matches `pattern`.
+    public static func matches(_ pattern: String, _ nsid: String) -> Bool {
+        if pattern == "*" { return true }
+        if pattern.hasSuffix(".*") { return nsid.hasPrefix(String(pattern.dropLast())) }
+        return nsid == pattern
+    }
+
+    /// Why `pattern` is not a valid pattern, or `nil`.
+    public static func problem(in pattern: String) -> String? {
+        if pattern == "*" { return nil }
+        let body = pattern.hasSuffix(".*") ? String(pattern.dropLast(2)) : pattern
+        let segments = body.split(separator: ".", omittingEmptySubsequences: false)
+        guard !body.isEmpty,
+            segments.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } })
+        else {
+            return "\"\(pattern)\" is not an NSID pattern (a full NSID, a prefix ending in \".*\", or \"*\")"
+        }
+        return nil
+    }
+}
