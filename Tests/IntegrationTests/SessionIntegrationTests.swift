@@ -98,6 +98,33 @@ final class SessionIntegrationTests: XCTestCase {
         }
     }
 
+    func testAnExpiredSessionWithARevokedRefreshTokenLogsInAgainThroughTheProvider() async throws {
+        let environment = try PDSEnvironment.current()
+        let account = try await environment.loggedIn()
+        let stale = try await XCTUnwrapAsync(await account.session.archive)
+        try await account.session.logout()
+        try await waitPastAccessTokenLifetime(environment)
+
+        let transport = environment.recordingTransport()
+        let asked = ProviderCalls()
+        let restored = PasswordSession(restoring: stale, transport: transport) { request in
+            await asked.record(request)
+            return PasswordCredentials(identifier: environment.handle, password: environment.password)
+        }
+        let read = try await XRPCClient(agent: restored).com.atproto.server.getSession()
+
+        XCTAssertEqual(read.did, stale.did)
+        XCTAssertEqual(
+            transport.requests.map(\.nsid),
+            [
+                "com.atproto.server.getSession", "com.atproto.server.refreshSession",
+                "com.atproto.server.createSession", "com.atproto.server.getSession",
+            ])
+        let requests = await asked.requests
+        XCTAssertEqual(requests.map(\.reason), [.sessionExpired])
+        XCTAssertEqual(requests.first?.did, stale.did)
+    }
+
     private func waitPastAccessTokenLifetime(_ environment: PDSEnvironment) async throws {
         guard let lifetime = environment.accessTokenLifetime, lifetime <= 30 else {
             throw XCTSkip("set ATPROTO_PDS_ACCESS_TTL (at most 30 s) to the PDS's --access-ttl to test refresh")
@@ -113,4 +140,13 @@ func XCTUnwrapAsync<T>(
 ) async throws -> T {
     let resolved = try await value()
     return try XCTUnwrap(resolved, file: file, line: line)
+}
+
+/// The credentials requests a session made.
+actor ProviderCalls {
+    private(set) var requests: [CredentialsRequest] = []
+
+    func record(_ request: CredentialsRequest) {
+        requests.append(request)
+    }
 }
