@@ -30,7 +30,7 @@ extension XRPCClient {
         swapCommit: CID? = nil
     ) async throws -> ComAtprotoRepoCreateRecord.Output {
         let key = rkey ?? R.recordKey.literalKey
-        try check(record, key: key, keyType: R.recordKey, nsid: ComAtprotoRepoCreateRecord.nsid)
+        try check(record, key: key, nsid: ComAtprotoRepoCreateRecord.nsid)
         return try await com.atproto.repo.createRecord(
             repo: repo, collection: NSID(rawValue: R.collection), rkey: key, record: UnknownValue(encoding: record),
             swapCommit: swapCommit)
@@ -115,7 +115,7 @@ extension XRPCClient {
                 nsid: ComAtprotoRepoPutRecord.nsid, collection: R.collection, rkey: nil,
                 reason: "needs a record key: the collection's keys are not a literal")
         }
-        try check(record, key: key, keyType: R.recordKey, nsid: ComAtprotoRepoPutRecord.nsid)
+        try check(record, key: key, nsid: ComAtprotoRepoPutRecord.nsid)
         return try await com.atproto.repo.putRecord(
             repo: repo, collection: NSID(rawValue: R.collection), rkey: key, record: UnknownValue(encoding: record),
             swapRecord: swapRecord, swapCommit: swapCommit)
@@ -148,8 +148,8 @@ extension XRPCClient {
         swapCommit: CID? = nil
     ) async throws -> ComAtprotoRepoApplyWrites.Output {
         for write in writes {
-            guard let record = write.record, let keyType = write.keyType else { continue }
-            try check(record, key: write.rkey, keyType: keyType, nsid: ComAtprotoRepoApplyWrites.nsid)
+            guard let record = write.record else { continue }
+            try check(record, key: write.rkey, nsid: ComAtprotoRepoApplyWrites.nsid)
         }
         return try await com.atproto.repo.applyWrites(
             repo: repo, writes: writes.map(\.operation), swapCommit: swapCommit)
@@ -166,9 +166,9 @@ extension XRPCClient {
     // MARK: Checks and reading
 
     /// Checks a record to write and its key, unless ``validatesInput`` is off.
-    private func check<R: LexiconRecord>(_ record: R, key: RecordKey?, keyType: RecordKeyType, nsid: String) throws {
+    private func check<R: LexiconRecord>(_ record: R, key: RecordKey?, nsid: String) throws {
         guard validatesInput else { return }
-        if let key, let reason = keyType.problem(with: key) {
+        if let key, let reason = R.recordKey.problem(with: key) {
             throw RecordKeyError(nsid: nsid, collection: R.collection, rkey: key, reason: reason)
         }
         if let validatable = record as? any LexiconValidatable { try validatable.validate() }

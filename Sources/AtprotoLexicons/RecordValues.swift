@@ -115,24 +115,18 @@ public struct RecordPage<Record: LexiconRecord>: Sendable, Hashable {
 public struct RecordWrite: Sendable, Hashable {
     /// The write as the lexicon's `writes` member.
     public var operation: ComAtprotoRepoApplyWrites.Input.WritesItem
-    /// The record written by a create or update, kept to check it before sending.
+    /// The record written by a create or update, kept to check it (and its key) before sending.
     let record: (any LexiconRecord)?
-    /// The record key type of the collection written to.
-    let keyType: RecordKeyType?
 
     /// Wraps a write built from the lexicon's types; it is sent as it is, without checks.
     public init(_ operation: ComAtprotoRepoApplyWrites.Input.WritesItem) {
         self.operation = operation
         self.record = nil
-        self.keyType = nil
     }
 
-    private init(
-        _ operation: ComAtprotoRepoApplyWrites.Input.WritesItem, record: (any LexiconRecord)?, keyType: RecordKeyType
-    ) {
+    private init(_ operation: ComAtprotoRepoApplyWrites.Input.WritesItem, record: (any LexiconRecord)?) {
         self.operation = operation
         self.record = record
-        self.keyType = keyType
     }
 
     /// Creates `record` in its collection. Without `rkey`, the server makes one (a TID), except for a
@@ -141,20 +135,20 @@ public struct RecordWrite: Sendable, Hashable {
         let key = rkey ?? R.recordKey.literalKey
         let create = ComAtprotoRepoApplyWrites.Create(
             collection: NSID(rawValue: R.collection), rkey: key, value: UnknownValue(encoding: record))
-        return RecordWrite(.comAtprotoRepoApplyWritesCreate(create), record: record, keyType: R.recordKey)
+        return RecordWrite(.comAtprotoRepoApplyWritesCreate(create), record: record)
     }
 
     /// Replaces the record at `rkey` with `record` (it must exist).
     public static func update<R: LexiconRecord>(_ record: R, rkey: RecordKey) -> RecordWrite {
         let update = ComAtprotoRepoApplyWrites.Update(
             collection: NSID(rawValue: R.collection), rkey: rkey, value: UnknownValue(encoding: record))
-        return RecordWrite(.comAtprotoRepoApplyWritesUpdate(update), record: record, keyType: R.recordKey)
+        return RecordWrite(.comAtprotoRepoApplyWritesUpdate(update), record: record)
     }
 
     /// Deletes the record of type `type` at `rkey`.
     public static func delete<R: LexiconRecord>(_ type: R.Type, rkey: RecordKey) -> RecordWrite {
         let delete = ComAtprotoRepoApplyWrites.Delete(collection: NSID(rawValue: R.collection), rkey: rkey)
-        return RecordWrite(.comAtprotoRepoApplyWritesDelete(delete), record: nil, keyType: R.recordKey)
+        return RecordWrite(.comAtprotoRepoApplyWritesDelete(delete), record: nil)
     }
 
     /// Equal when the operations are: the kept record is the operation's value.

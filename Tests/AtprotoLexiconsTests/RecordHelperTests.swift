@@ -267,6 +267,13 @@ final class RecordHelperTests: XCTestCase {
         } catch let error as LexiconValidationError {
             XCTAssertEqual(error.violations.map(\.path), ["$.createdAt"])
         }
+        do {
+            try await XRPCClient(agent: agent).applyWrites([.update(AppBskyActorProfile(), rkey: "other")], repo: did)
+            XCTFail("a profile update at a key other than self was accepted")
+        } catch let error as RecordKeyError {
+            XCTAssertEqual(error.collection, "app.bsky.actor.profile")
+            XCTAssertEqual(error.nsid, "com.atproto.repo.applyWrites")
+        }
         XCTAssertTrue(agent.requests.isEmpty)
     }
 

@@ -85,5 +85,12 @@ final class SyncIntegrationTests: XCTestCase {
         let record = try DAGCBOR.decode(recordBlock)
         XCTAssertEqual(record["text"]?.stringValue, "in the CAR")
         XCTAssertEqual(record["$type"]?.stringValue, "app.bsky.feed.post")
+
+        // One record with its proof: the commit is the root, the record's block is in the file.
+        let proof = try await account.client.com.atproto.sync.getRecord(
+            did: account.did, collection: "app.bsky.feed.post", rkey: try XCTUnwrap(created.uri.rkey))
+        let proofCAR = try CARFile(reading: proof.data)
+        XCTAssertEqual(proofCAR.roots.count, 1)
+        XCTAssertEqual(proofCAR.block(for: try ContentID(created.cid.rawValue)), recordBlock)
     }
 }
