@@ -67,6 +67,22 @@ start() {
     fi
     install
     mkdir -p "$state"
+    echo "$handle" >"$state/handle"
+    echo "$password" >"$state/password"
+    echo "$ttl" >"$state/ttl"
+    # The port is free when picked; another process may take it before serve.py binds it: retry.
+    for attempt in 1 2 3; do
+        launch && return
+        grep -q "Address already in use" "$state/server.log" && [[ $attempt -lt 3 ]] || break
+        log "port taken before serve.py bound it; trying another"
+    done
+    log "error: serve.py did not start; its log ($state/server.log):"
+    cat "$state/server.log" >&2
+    exit 1
+}
+
+# Starts serve.py on a free port and waits until it answers; fails when it exits or hangs.
+launch() {
     local port started
     port=$("$venv/bin/python" -c \
         'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -77,27 +93,20 @@ start() {
         --account "$handle:$password" >"$state/server.log" 2>&1 </dev/null &
     echo $! >"$state/pid"
     echo "$url" >"$state/url"
-    echo "$handle" >"$state/handle"
-    echo "$password" >"$state/password"
-    echo "$ttl" >"$state/ttl"
     for _ in $(seq 1 300); do
         if curl -fsS "$url/xrpc/_health" >/dev/null 2>&1; then
             local elapsed=$((($(date +%s%N) - started) / 1000000))
             log "listening at $url after $elapsed ms" \
                 "(account $handle, access tokens live $ttl s, log $state/server.log)"
             print_env
-            return
+            return 0
         fi
-        if ! running_pid >/dev/null; then
-            log "error: serve.py exited before answering; its log ($state/server.log):"
-            cat "$state/server.log" >&2
-            exit 1
-        fi
+        running_pid >/dev/null || return 1
         sleep 0.1
     done
-    log "error: serve.py did not answer at $url within 30 s; log: $state/server.log"
+    log "serve.py did not answer at $url within 30 s"
     stop
-    exit 1
+    return 1
 }
 
 stop() {
