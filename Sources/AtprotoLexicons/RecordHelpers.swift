@@ -140,7 +140,8 @@ extension XRPCClient {
     /// Applies creates, updates and deletes in one commit (`com.atproto.repo.applyWrites`): all or none.
     ///
     /// Each created or updated record is checked first, as ``createRecord(_:repo:rkey:swapCommit:)``
-    /// checks one; deletes are not (a record with a bad key can still be deleted). The output's `results` are in the order of `writes`.
+    /// checks one; deletes are not (a record with a bad key can still be deleted). The output's
+    /// `results` are in the order of `writes`.
     @discardableResult
     public func applyWrites(
         _ writes: [RecordWrite],
