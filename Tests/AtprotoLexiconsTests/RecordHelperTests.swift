@@ -224,8 +224,8 @@ final class RecordHelperTests: XCTestCase {
         let agent = StubAgent(
             json: #"""
                 {"commit": {"cid": "bafyc", "rev": "3kabcdefghij2"}, "results": [
-                  {"$type": "com.atproto.repo.applyWrites#createResult", "uri": "at://did:plc:abc/app.bsky.feed.post/3ka",
-                   "cid": "bafya"},
+                  {"$type": "com.atproto.repo.applyWrites#createResult",
+                   "uri": "at://did:plc:abc/app.bsky.feed.post/3ka", "cid": "bafya"},
                   {"$type": "com.atproto.repo.applyWrites#updateResult",
                    "uri": "at://did:plc:abc/app.bsky.actor.profile/self", "cid": "bafyp"},
                   {"$type": "com.atproto.repo.applyWrites#deleteResult"}]}
