@@ -54,6 +54,8 @@ let package = Package(
             plugins: ["LexiconGen"]
         ),
         .testTarget(name: "InteropRecordTests", dependencies: ["InteropRecordLexicon"]),
+        // Against a real PDS (scripts/pds.sh start): skipped unless ATPROTO_PDS_URL is set.
+        .testTarget(name: "IntegrationTests", dependencies: ["AtprotoLexicons"]),
     ],
     swiftLanguageModes: [.v6]
 )

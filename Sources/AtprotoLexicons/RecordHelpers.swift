@@ -1,0 +1,227 @@
+import Foundation
+
+/// Record helpers: the `com.atproto.repo` calls typed by the record type, so the collection, the
+/// `$type` and the decoding come from the type.
+///
+/// ```swift
+/// let created = try await client.createRecord(post, repo: ATIdentifier(did))
+/// let read = try await client.getRecord(AppBskyFeedPost.self, repo: ATIdentifier(did), rkey: rkey)
+/// let page = try await client.listRecords(AppBskyFeedPost.self, repo: ATIdentifier(did), limit: 50)
+/// for bad in page.invalidRecords { log("\(bad)") }   // one bad record never fails the page
+/// ```
+///
+/// Writes check the record first (its lexicon, and its key against the collection's key type)
+/// unless ``XRPCClient/validatesInput`` is off; an invalid record throws ``LexiconValidationError``
+/// (or ``RecordKeyError``) and nothing is sent. Server errors are ``XRPCError``s; read their code
+/// with the endpoint: `error.code(for: ComAtprotoRepoGetRecord.self) == .recordNotFound`.
+extension XRPCClient {
+    /// Creates `record` in its collection of `repo` (`com.atproto.repo.createRecord`).
+    ///
+    /// - Parameters:
+    ///   - rkey: The record key. Without one the server makes a TID, except for a collection whose
+    ///     key is a literal (`self`), which gets that literal.
+    ///   - swapCommit: Fails with `InvalidSwap` unless the repo's current commit has this CID.
+    /// - Returns: The record's URI and CID (``ComAtprotoRepoCreateRecord/Output/strongRef``).
+    @discardableResult
+    public func createRecord<R: LexiconRecord>(
+        _ record: R,
+        repo: ATIdentifier,
+        rkey: RecordKey? = nil,
+        swapCommit: CID? = nil
+    ) async throws -> ComAtprotoRepoCreateRecord.Output {
+        let key = rkey ?? R.recordKey.literalKey
+        try check(record, key: key, nsid: ComAtprotoRepoCreateRecord.nsid)
+        return try await com.atproto.repo.createRecord(
+            repo: repo, collection: NSID(rawValue: R.collection), rkey: key, record: UnknownValue(encoding: record),
+            swapCommit: swapCommit)
+    }
+
+    /// Reads the record at `rkey` in the collection of `type` (`com.atproto.repo.getRecord`).
+    ///
+    /// - Parameters:
+    ///   - cid: Reads that version of the record.
+    ///   - validating: Whether the record must also pass its lexicon's rules (the default), or only
+    ///     decode.
+    /// - Throws: ``XRPCError`` from the server (`RecordNotFound` for a missing record), or
+    ///   ``InvalidRecordError`` with the record as read when it is not a valid `R`.
+    public func getRecord<R: LexiconRecord>(
+        _ type: R.Type,
+        repo: ATIdentifier,
+        rkey: RecordKey,
+        cid: CID? = nil,
+        validating: Bool = true
+    ) async throws -> RepositoryRecord<R> {
+        let output = try await com.atproto.repo.getRecord(
+            repo: repo, collection: NSID(rawValue: R.collection), rkey: rkey, cid: cid)
+        switch Self.read(R.self, output.value, validating: validating) {
+        case .success(let value):
+            return RepositoryRecord(uri: output.uri, cid: output.cid, value: value)
+        case .failure(let problem):
+            throw InvalidRecordError(
+                collection: R.collection,
+                record: InvalidRecord(uri: output.uri, cid: output.cid, value: output.value, problem: problem))
+        }
+    }
+
+    /// Lists records of the collection of `type` (`com.atproto.repo.listRecords`), the valid ones and
+    /// the invalid ones apart: a record that does not decode (or does not validate, when `validating`)
+    /// is returned in ``RecordPage/invalidRecords`` with its URI, CID, raw value and problem.
+    ///
+    /// - Parameters:
+    ///   - limit: At most this many records (1-100); the server's default (50) when `nil`.
+    ///   - cursor: The ``RecordPage/cursor`` of the previous page.
+    ///   - reverse: Lists in the other order.
+    public func listRecords<R: LexiconRecord>(
+        _ type: R.Type,
+        repo: ATIdentifier,
+        limit: Int? = nil,
+        cursor: String? = nil,
+        reverse: Bool? = nil,
+        validating: Bool = true
+    ) async throws -> RecordPage<R> {
+        let output = try await com.atproto.repo.listRecords(
+            repo: repo, collection: NSID(rawValue: R.collection), limit: limit, cursor: cursor, reverse: reverse)
+        var page = RecordPage<R>(records: [], invalidRecords: [], cursor: output.cursor)
+        for entry in output.records {
+            switch Self.read(R.self, entry.value, validating: validating) {
+            case .success(let value):
+                page.records.append(RepositoryRecord(uri: entry.uri, cid: entry.cid, value: value))
+            case .failure(let problem):
+                page.invalidRecords.append(
+                    InvalidRecord(uri: entry.uri, cid: entry.cid, value: entry.value, problem: problem))
+            }
+        }
+        return page
+    }
+
+    /// Writes `record` at `rkey` in its collection, creating or replacing it
+    /// (`com.atproto.repo.putRecord`).
+    ///
+    /// - Parameters:
+    ///   - rkey: The record key; may be left out for a collection whose key is a literal (`self`).
+    ///   - swapRecord: Fails with `InvalidSwap` unless the current record has this CID;
+    ///     `.null` requires that there is no record yet.
+    ///   - swapCommit: Fails with `InvalidSwap` unless the repo's current commit has this CID.
+    @discardableResult
+    public func putRecord<R: LexiconRecord>(
+        _ record: R,
+        repo: ATIdentifier,
+        rkey: RecordKey? = nil,
+        swapRecord: Nullable<CID>? = nil,
+        swapCommit: CID? = nil
+    ) async throws -> ComAtprotoRepoPutRecord.Output {
+        guard let key = rkey ?? R.recordKey.literalKey else {
+            throw RecordKeyError(
+                nsid: ComAtprotoRepoPutRecord.nsid, collection: R.collection, rkey: nil,
+                reason: "needs a record key: the collection's keys are not a literal")
+        }
+        try check(record, key: key, nsid: ComAtprotoRepoPutRecord.nsid)
+        return try await com.atproto.repo.putRecord(
+            repo: repo, collection: NSID(rawValue: R.collection), rkey: key, record: UnknownValue(encoding: record),
+            swapRecord: swapRecord, swapCommit: swapCommit)
+    }
+
+    /// Deletes the record at `rkey` in the collection of `type` (`com.atproto.repo.deleteRecord`).
+    /// Deleting a record that does not exist succeeds. The key is not checked against the
+    /// collection's key type, so a record stored under a bad key can still be deleted.
+    @discardableResult
+    public func deleteRecord<R: LexiconRecord>(
+        _ type: R.Type,
+        repo: ATIdentifier,
+        rkey: RecordKey,
+        swapRecord: CID? = nil,
+        swapCommit: CID? = nil
+    ) async throws -> ComAtprotoRepoDeleteRecord.Output {
+        try await com.atproto.repo.deleteRecord(
+            repo: repo, collection: NSID(rawValue: R.collection), rkey: rkey, swapRecord: swapRecord,
+            swapCommit: swapCommit)
+    }
+
+    /// Applies creates, updates and deletes in one commit (`com.atproto.repo.applyWrites`): all or none.
+    ///
+    /// Each created or updated record is checked first, as ``createRecord(_:repo:rkey:swapCommit:)``
+    /// checks one; deletes are not (a record with a bad key can still be deleted). The output's
+    /// `results` are in the order of `writes`.
+    @discardableResult
+    public func applyWrites(
+        _ writes: [RecordWrite],
+        repo: ATIdentifier,
+        swapCommit: CID? = nil
+    ) async throws -> ComAtprotoRepoApplyWrites.Output {
+        for write in writes {
+            guard let record = write.record else { continue }
+            try check(record, key: write.rkey, nsid: ComAtprotoRepoApplyWrites.nsid)
+        }
+        return try await com.atproto.repo.applyWrites(
+            repo: repo, writes: writes.map(\.operation), swapCommit: swapCommit)
+    }
+
+    /// Uploads `data` as a blob (`com.atproto.repo.uploadBlob`) and returns the reference to put in a
+    /// record. The blob is kept by the server only once a record refers to it.
+    ///
+    /// - Parameter mimeType: The content's MIME type, e.g. `image/png`.
+    public func uploadBlob(_ data: Data, mimeType: String) async throws -> Blob {
+        try await com.atproto.repo.uploadBlob(RawBody(data: data, contentType: mimeType)).blob
+    }
+
+    // MARK: Checks and reading
+
+    /// Checks a record to write and its key, unless ``validatesInput`` is off.
+    private func check<R: LexiconRecord>(_ record: R, key: RecordKey?, nsid: String) throws {
+        guard validatesInput else { return }
+        if let key, let reason = R.recordKey.problem(with: key) {
+            throw RecordKeyError(nsid: nsid, collection: R.collection, rkey: key, reason: reason)
+        }
+        if let validatable = record as? any LexiconValidatable { try validatable.validate() }
+    }
+
+    /// `json` as an `R`, or why it is not one.
+    static func read<R: LexiconRecord>(_ type: R.Type, _ json: UnknownValue, validating: Bool) -> Result<
+        R, RecordProblem
+    > {
+        let value: R
+        do {
+            value = try R(lexiconJSON: json.json)
+        } catch let error as LexiconDecodingError {
+            return .failure(.doesNotDecode(error))
+        } catch {
+            return .failure(.doesNotDecode(LexiconDecodingError(message: "\(error)")))
+        }
+        // The JSON as stored, not the decoded value: decoding settles `$type` to the collection.
+        if validating, let validatable = R.self as? any LexiconValidatable.Type {
+            do {
+                try validatable.validate(json: json.json)
+            } catch {
+                return .failure(.doesNotValidate(error))
+            }
+        }
+        return .success(value)
+    }
+}
+
+/// A record key that does not fit its collection's key type (`tid`, `nsid`, `literal:self`), or a
+/// missing one where the collection needs one. Thrown before anything is sent.
+public struct RecordKeyError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The endpoint that was about to be called.
+    public var nsid: String
+    /// The collection written to, when known.
+    public var collection: String?
+    /// The key, or `nil` when there was none.
+    public var rkey: RecordKey?
+    /// What is wrong with it.
+    public var reason: String
+
+    /// Creates the error.
+    public init(nsid: String, collection: String?, rkey: RecordKey?, reason: String) {
+        self.nsid = nsid
+        self.collection = collection
+        self.rkey = rkey
+        self.reason = reason
+    }
+
+    public var description: String {
+        let key = rkey.map { "record key \"\($0.rawValue)\"" } ?? "the write"
+        let place = collection.map { " in \($0)" } ?? ""
+        return "\(nsid): \(key)\(place) \(reason)"
+    }
+}

@@ -1,0 +1,163 @@
+import AtprotoLexicons
+import Foundation
+import XCTest
+
+/// The record helpers against a real PDS: create, get, list, put, delete, applyWrites, and the typed
+/// errors of a missing record.
+final class RecordIntegrationTests: XCTestCase {
+    func testCreateGetPutDeleteAPost() async throws {
+        let account = try await PDSEnvironment.current().loggedIn()
+        let client = account.client
+        let post = AppBskyFeedPost(text: "hello from swift", langs: ["en"], createdAt: now())
+
+        let created = try await client.createRecord(post, repo: account.repo)
+        let rkey = try XCTUnwrap(created.uri.rkey)
+        XCTAssertEqual(created.uri.collection, "app.bsky.feed.post")
+        XCTAssertTrue(TID(rawValue: rkey.rawValue).isValid, "the server made a TID key: \(rkey)")
+
+        let read = try await client.getRecord(AppBskyFeedPost.self, repo: account.repo, rkey: rkey)
+        XCTAssertEqual(read.value, post)
+        XCTAssertEqual(read.cid, created.cid)
+        XCTAssertEqual(read.uri, created.uri)
+
+        var edited = post
+        edited.text = "edited"
+        let put = try await client.putRecord(edited, repo: account.repo, rkey: rkey)
+        XCTAssertNotEqual(put.cid, created.cid)
+        let reread = try await client.getRecord(AppBskyFeedPost.self, repo: account.repo, rkey: rkey)
+        XCTAssertEqual(reread.value.text, "edited")
+        XCTAssertEqual(reread.cid, put.cid)
+
+        try await client.deleteRecord(AppBskyFeedPost.self, repo: account.repo, rkey: rkey)
+        await assertRecordNotFound(client, repo: account.repo, rkey: rkey)
+    }
+
+    func testAMissingRecordIsRecordNotFound() async throws {
+        let account = try await PDSEnvironment.current().loggedIn()
+        await assertRecordNotFound(account.client, repo: account.repo, rkey: RecordKey(rawValue: TID.next().rawValue))
+    }
+
+    func testAProfileIsWrittenAtItsLiteralKey() async throws {
+        let account = try await PDSEnvironment.current().loggedIn()
+        let profile = AppBskyActorProfile(displayName: "Alice", description: "integration test", createdAt: now())
+
+        let put = try await account.client.putRecord(profile, repo: account.repo)
+        XCTAssertEqual(put.uri.rkey, "self")
+        let read = try await account.client.getRecord(AppBskyActorProfile.self, repo: account.repo, rkey: "self")
+        XCTAssertEqual(read.value, profile)
+    }
+
+    func testListRecordsPagesThroughValidRecordsAndKeepsABadOneApart() async throws {
+        let account = try await PDSEnvironment.current().loggedIn()
+        let client = account.client
+        var keys: [RecordKey] = []
+        for index in 0..<3 {
+            let rkey = RecordKey(rawValue: TID.next().rawValue)
+            try await client.createRecord(
+                AppBskyFeedPost(text: "list \(index)", createdAt: now()), repo: account.repo, rkey: rkey)
+            keys.append(rkey)
+        }
+        // A record of another $type in the post collection: this PDS stores it (the reference PDS
+        // refuses it), and listing posts must return it apart, not fail.
+        let badKey = RecordKey(rawValue: TID.next().rawValue)
+        let bad = JSONValue.object(["$type": .string("com.example.notAPost"), "text": .integer(12)])
+        let storedBad: Bool
+        do {
+            _ = try await client.com.atproto.repo.createRecord(
+                repo: account.repo, collection: "app.bsky.feed.post", rkey: badKey, record: UnknownValue(bad))
+            storedBad = true
+        } catch let error as XRPCError where error.status == 400 {
+            storedBad = false
+        }
+
+        var valid: [ATURI: RepositoryRecord<AppBskyFeedPost>] = [:]
+        var invalid: [ATURI: InvalidRecord] = [:]
+        var cursor: String?
+        var pages = 0
+        repeat {
+            let page = try await client.listRecords(AppBskyFeedPost.self, repo: account.repo, limit: 2, cursor: cursor)
+            // This PDS's cursor is inclusive (a page repeats the last record of the one before), so
+            // records are collected by URI.
+            for record in page.records { valid[record.uri] = record }
+            for record in page.invalidRecords { invalid[record.uri] = record }
+            cursor = page.cursor
+            pages += 1
+        } while cursor != nil && pages < 500
+
+        XCTAssertNil(cursor, "listing did not end within 500 pages")
+        XCTAssertGreaterThan(pages, 1)
+        for (index, rkey) in keys.enumerated() {
+            let uri = ATURI(authority: account.repo, collection: "app.bsky.feed.post", rkey: rkey)
+            XCTAssertEqual(valid[uri]?.value.text, "list \(index)")
+        }
+        if storedBad {
+            let uri = ATURI(authority: account.repo, collection: "app.bsky.feed.post", rkey: badKey)
+            let record = try XCTUnwrap(invalid[uri], "the bad record was not listed apart")
+            XCTAssertEqual(record.value.json, bad)
+            XCTAssertNotNil(record.cid)
+            XCTAssertNil(valid[uri])
+        }
+    }
+
+    func testApplyWritesCreatesUpdatesAndDeletesInOneCommit() async throws {
+        let account = try await PDSEnvironment.current().loggedIn()
+        let client = account.client
+        let first = RecordKey(rawValue: TID.next().rawValue)
+        let second = RecordKey(rawValue: TID.next().rawValue)
+        try await client.createRecord(
+            AppBskyFeedPost(text: "to update", createdAt: now()), repo: account.repo, rkey: first)
+        try await client.createRecord(
+            AppBskyFeedPost(text: "to delete", createdAt: now()), repo: account.repo, rkey: second)
+
+        let output = try await client.applyWrites(
+            [
+                .create(AppBskyFeedPost(text: "created in a batch", createdAt: now())),
+                .update(AppBskyFeedPost(text: "updated in a batch", createdAt: now()), rkey: first),
+                .delete(AppBskyFeedPost.self, rkey: second),
+            ], repo: account.repo)
+
+        XCTAssertNotNil(output.commit)
+        let results = try XCTUnwrap(output.results)
+        XCTAssertEqual(results.count, 3)
+        guard case .comAtprotoRepoApplyWritesCreateResult(let created) = results[0],
+            case .comAtprotoRepoApplyWritesUpdateResult(let updated) = results[1],
+            case .comAtprotoRepoApplyWritesDeleteResult = results[2]
+        else { return XCTFail("unexpected results: \(results)") }
+        let createdKey = try XCTUnwrap(created.uri.rkey)
+        let read = try await client.getRecord(AppBskyFeedPost.self, repo: account.repo, rkey: createdKey)
+        XCTAssertEqual(read.value.text, "created in a batch")
+        let reread = try await client.getRecord(AppBskyFeedPost.self, repo: account.repo, rkey: first)
+        XCTAssertEqual(reread.value.text, "updated in a batch")
+        XCTAssertEqual(reread.cid, updated.cid)
+        await assertRecordNotFound(client, repo: account.repo, rkey: second)
+    }
+
+    func testTheServerRejectsARecordTheClientWasToldNotToCheck() async throws {
+        let account = try await PDSEnvironment.current().loggedIn()
+        var unchecked = account.client
+        unchecked.validatesInput = false
+        let tooLong = AppBskyFeedPost(text: String(repeating: "a", count: 301), createdAt: now())
+        do {
+            try await unchecked.createRecord(tooLong, repo: account.repo)
+            XCTFail("the server accepted a 301-grapheme post")
+        } catch let error as XRPCError {
+            XCTAssertEqual(error.status, 400)
+            XCTAssertEqual(error.nsid, "com.atproto.repo.createRecord")
+        }
+    }
+
+    private func assertRecordNotFound(
+        _ client: XRPCClient, repo: ATIdentifier, rkey: RecordKey, file: StaticString = #filePath, line: UInt = #line
+    ) async {
+        do {
+            let found = try await client.getRecord(AppBskyFeedPost.self, repo: repo, rkey: rkey)
+            XCTFail("expected RecordNotFound, read \(found.uri)", file: file, line: line)
+        } catch let error as XRPCError {
+            XCTAssertEqual(
+                error.code(for: ComAtprotoRepoGetRecord.self), .recordNotFound, "\(error)", file: file, line: line)
+            XCTAssertEqual(error.status, 400, file: file, line: line)
+        } catch {
+            XCTFail("expected an XRPCError, got \(error)", file: file, line: line)
+        }
+    }
+}
