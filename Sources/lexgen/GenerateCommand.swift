@@ -109,16 +109,10 @@ struct GenerateSetup {
     {
         var imports: [LexiconImport] = []
         for value in values {
-            guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
-                throw UsageError("--import takes Module=folder, not '\(value)'")
-            }
-            let module = String(value[..<equals])
-            let folder = String(value[value.index(after: equals)...])
-            let patterns = modules.filter { $0.module == module }.map(\.pattern)
-            imports.append(
-                LexiconImport(
-                    moduleName: module, sources: try LexiconFileSystem.sources(in: folder),
-                    patterns: patterns.isEmpty ? nil : patterns))
+            var lexiconImport = try importedModule(value)
+            let patterns = modules.filter { $0.module == lexiconImport.moduleName }.map(\.pattern)
+            lexiconImport.patterns = patterns.isEmpty ? nil : patterns
+            imports.append(lexiconImport)
         }
         let imported = Set(imports.map(\.moduleName))
         for entry in modules where !imported.contains(entry.module) {

@@ -6,6 +6,8 @@ enum Usage {
           lexgen [generate] <lexicon-folder>... [--output <folder>] [options]
           lexgen install --from <folder> [--to <folder>] [--manifest <file>] [--update-manifest]
           lexgen verify [--folder <folder>] [--manifest <file>]
+          lexgen lint <lexicon-folder>... [--import <Module>=<folder>] [--strict]
+          lexgen breaking <old-folder> <new-folder>
 
         GENERATE (the default command):
           Reads every *.json lexicon under the folders (files are keyed by their `id`, not their path)
@@ -36,6 +38,16 @@ enum Usage {
 
         VERIFY:
           Checks installed lexicons against the manifest; names each missing, altered or extra file.
+
+        LINT:
+          Checks lexicons against the spec without generating: JSON, def kinds where they stand,
+          refs, union members, records without a key, knownValues naming missing defs, names that
+          differ only in case. Exit 1 on errors (--strict: on warnings too).
+
+        BREAKING:
+          Compares two versions of a set of lexicons and lists the changes that break existing data
+          or clients: removals, fields made required, types changed, unions closed, knownValues made
+          enum, constraints tightened. Exit 1 when there is any.
 
         OPTIONS:
           -h, --help               show this help

@@ -20,7 +20,7 @@ if arguments == ["--version"] {
 
 let command: String
 switch arguments.first {
-case "generate", "install", "verify":
+case "generate", "install", "verify", "lint", "breaking":
     command = arguments.removeFirst()
 default:
     command = "generate"
@@ -31,6 +31,8 @@ do {
     switch command {
     case "install": status = try InstallCommand.run(arguments)
     case "verify": status = try VerifyCommand.run(arguments)
+    case "lint": status = try LintCommand.run(arguments)
+    case "breaking": status = try BreakingCommand.run(arguments)
     default: status = try GenerateCommand.run(arguments)
     }
     exit(status)

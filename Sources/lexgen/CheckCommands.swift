@@ -1,0 +1,54 @@
+import Foundation
+import LexGenKit
+
+/// `lexgen lint <folder>... [--import Module=folder] [--strict]`
+enum LintCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, valueOptions: ["--import"], flagOptions: ["--strict"])
+        guard !parsed.positional.isEmpty else { throw UsageError("give at least one lexicon folder to lint") }
+        let sources = try parsed.positional.flatMap { try LexiconFileSystem.sources(in: $0) }
+        let imports = try (parsed.allValues["--import"] ?? []).map(importedModule)
+        let log = LexiconLinter.lint(sources, imports: imports)
+        for diagnostic in log.all { printError(diagnostic.description) }
+        print("lexgen lint: \(sources.count) files, \(log.warningCount) warnings, \(log.errorCount) errors")
+        let failed = log.hasErrors || (parsed.flags.contains("--strict") && log.warningCount > 0)
+        return failed ? 1 : 0
+    }
+}
+
+/// `lexgen breaking <old-folder> <new-folder>`
+enum BreakingCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, valueOptions: [], flagOptions: [])
+        guard parsed.positional.count == 2 else {
+            throw UsageError("give the old and the new lexicon folder: lexgen breaking <old> <new>")
+        }
+        var log = DiagnosticLog()
+        let versions = try parsed.positional.map { folder in
+            try LexiconFileSystem.sources(in: folder).compactMap {
+                LexiconLoader.load(path: $0.displayPath, bytes: $0.bytes, log: &log)
+            }
+        }
+        for diagnostic in log.all { printError(diagnostic.description) }
+        guard !log.hasErrors else {
+            print("lexgen breaking: the lexicons have errors (above); nothing compared")
+            return 1
+        }
+        let changes = BreakingChanges.find(old: versions[0], new: versions[1])
+        for change in changes { printError(change.description) }
+        print(
+            "lexgen breaking: \(changes.count) breaking changes from \(parsed.positional[0]) to \(parsed.positional[1])"
+        )
+        return changes.isEmpty ? 0 : 1
+    }
+}
+
+/// Reads `Module=folder`.
+func importedModule(_ value: String) throws -> LexiconImport {
+    guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+        throw UsageError("--import takes Module=folder, not '\(value)'")
+    }
+    return LexiconImport(
+        moduleName: String(value[..<equals]),
+        sources: try LexiconFileSystem.sources(in: String(value[value.index(after: equals)...])))
+}
