@@ -16,8 +16,8 @@ final class SchemaTextTests: XCTestCase {
         let json =
             ###"{"lexicon":1,"id":"com.example.doc","defs":{"main":{"type":"object","properties":{"description":{"type":"string","maxLength":10},"quote":{"type":"string","knownValues":["say \"#hi\""]}}}}}"###
         XCTAssertTrue(json.swiftRawLiteral.hasPrefix("##\""), "the text holds \"#, so the literal needs two hashes")
-        assertContainsLines(swift, "static let comExampleDoc = " + json.swiftRawLiteral)
-        assertContainsLines(swift, #"public static let lexiconDefinition = "com.example.doc#main""#)
+        assertContainsLines(swift, "static var comExampleDoc: Swift.String { " + json.swiftRawLiteral + " }")
+        assertContainsLines(swift, #"public static var lexiconDefinition: Swift.String { "com.example.doc#main" }"#)
     }
 
     func testTheModuleFileListsEveryDocumentInItsCatalog() {

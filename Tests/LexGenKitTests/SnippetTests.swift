@@ -19,7 +19,7 @@ final class SnippetTests: XCTestCase {
             """
             /// A note.
             public struct ComExampleNote: XRPCRuntime.LexiconRecord, _LexiconsValidatable {
-            public static let lexiconDefinition = "com.example.note#main"
+            public static var lexiconDefinition: Swift.String { "com.example.note#main" }
             public static let collection = "com.example.note"
             public static let recordKey = XRPCRuntime.RecordKeyType(lexiconKey: "tid")
             """
@@ -121,7 +121,7 @@ final class SnippetTests: XCTestCase {
             swift,
             """
             public enum Embed: XRPCRuntime.LexiconUnion, _LexiconsValidatable {
-            public static let lexiconDefinition = "com.example.post#main/properties/embed"
+            public static var lexiconDefinition: Swift.String { "com.example.post#main/properties/embed" }
             case comExampleImages(ComExampleImages)
             case comExampleVideo(ComExampleVideo)
             case comExamplePostLocal(ComExamplePost.Local)

@@ -19,7 +19,7 @@ struct SwiftRenderer {
             writer.line("")
             writer.block("extension \(module.schemasType)") { body in
                 body.line("/// The lexicon \(file.nsid), descriptions left out, for validation.")
-                body.line("static let \(module.documentSymbol(file)) = \(file.schemaText.swiftRawLiteral)")
+                body.line("static var \(module.documentSymbol(file)): Swift.String { \(file.schemaText.swiftRawLiteral) }")
             }
         }
         if !file.methods.isEmpty {
@@ -58,7 +58,9 @@ struct SwiftRenderer {
 
     /// The schema a type validates against, as the first member of its body.
     private func renderDefinition(_ schemaPath: String, into writer: inout CodeWriter) {
-        writer.line("\(access)static let lexiconDefinition = \(schemaPath.swiftLiteral)")
+        // A computed property: one getter, where a stored static would add a global, its lazy
+        // initializer and accessor to each of the module's ~1,200 types.
+        writer.line("\(access)static var lexiconDefinition: Swift.String { \(schemaPath.swiftLiteral) }")
     }
 
     /// The Swift type of a stored property, with the optionality its lexicon flags give it.
