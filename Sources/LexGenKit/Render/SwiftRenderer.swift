@@ -19,7 +19,8 @@ struct SwiftRenderer {
             writer.line("")
             writer.block("extension \(module.schemasType)") { body in
                 body.line("/// The lexicon \(file.nsid), descriptions left out, for validation.")
-                body.line("static var \(module.documentSymbol(file)): Swift.String { \(file.schemaText.swiftRawLiteral) }")
+                let literal = file.schemaText.swiftRawLiteral
+                body.line("static var \(module.documentSymbol(file)): Swift.String { \(literal) }")
             }
         }
         if !file.methods.isEmpty {
