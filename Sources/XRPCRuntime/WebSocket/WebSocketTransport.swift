@@ -49,7 +49,8 @@ public protocol WebSocketConnection: AnyObject, Sendable {
     /// Pings are answered by the connection itself and never returned.
     ///
     /// - Throws: ``WebSocketError`` when the connection broke, the server broke the protocol, or
-    ///   the server closed with another code (``WebSocketError/Kind/closedByPeer``);
+    ///   the server closed with another code (``WebSocketError/Kind/closedByPeer``), or
+    ///   ``close(code:reason:)`` was called on this side (``WebSocketError/Kind/closed``);
     ///   `CancellationError` when the calling task was cancelled.
     func receive() async throws -> WebSocketMessage?
 
