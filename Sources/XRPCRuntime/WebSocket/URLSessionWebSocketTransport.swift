@@ -25,10 +25,13 @@ public struct URLSessionWebSocketTransport: WebSocketTransport {
         components?.scheme = target.secure ? "wss" : "ws"
         guard let webSocketURL = components?.url else { throw WebSocketError(.unsupportedURL, "\(url) is not a URL") }
         var request = URLRequest(url: webSocketURL)
-        request.timeoutInterval = Double(connectTimeout.components.seconds) + 1
+        // URLSession's request timeout is an idle timeout: a quiet stream must not end after a minute.
+        request.timeoutInterval = 7 * 24 * 3600
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let delegate = OpeningDelegate()
-        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = request.timeoutInterval
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         let task = session.webSocketTask(with: request)
         task.maximumMessageSize = maximumMessageSize
         let connection = URLSessionWebSocketConnection(task: task, session: session)
@@ -37,6 +40,7 @@ public struct URLSessionWebSocketTransport: WebSocketTransport {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                     delegate.start(continuation)
                     task.resume()
+                    delegate.startTimer(connectTimeout) { task.cancel() }
                 }
             } onCancel: {
                 task.cancel()
@@ -45,6 +49,7 @@ public struct URLSessionWebSocketTransport: WebSocketTransport {
             connection.close(code: .goingAway, reason: "")
             if Task.isCancelled { throw CancellationError() }
             let status = (task.response as? HTTPURLResponse)?.statusCode
+            if let timeout = error as? WebSocketError, timeout.kind == .timedOut { throw timeout }
             if let status, status != 101 {
                 throw WebSocketError(
                     .handshakeFailed, "the server answered the upgrade with status \(status)", status: status)
@@ -64,11 +69,25 @@ private final class OpeningDelegate: NSObject, URLSessionWebSocketDelegate, @unc
         lock.withLock { self.continuation = continuation }
     }
 
-    private func finish(_ result: Result<Void, any Error>) {
-        let pending: CheckedContinuation<Void, any Error>? = lock.withLock {
-            defer { continuation = nil }
-            return continuation
+    private var timer: Task<Void, Never>?
+
+    /// Fails the connect call with ``WebSocketError/Kind/timedOut`` and calls `cancel` unless the
+    /// task opens or fails within `timeout`.
+    func startTimer(_ timeout: Duration, cancel: @escaping @Sendable () -> Void) {
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            self?.finish(.failure(WebSocketError(.timedOut, "the WebSocket did not open within \(timeout)")))
+            cancel()
         }
+        lock.withLock { self.timer = timer }
+    }
+
+    private func finish(_ result: Result<Void, any Error>) {
+        let (pending, timer): (CheckedContinuation<Void, any Error>?, Task<Void, Never>?) = lock.withLock {
+            defer { (continuation, self.timer) = (nil, nil) }
+            return (continuation, self.timer)
+        }
+        timer?.cancel()
         pending?.resume(with: result)
     }
 
