@@ -139,6 +139,7 @@ func format(_ value: Double) -> String {
 do {
     let (frames, runs) = try run()
     try await benchmarkStream(frames, runs: runs)
+    try await benchmarkLoopbackStream(frames, runs: runs)
 } catch {
     print("xrpc-bench: \(error)")
     exit(1)

@@ -2,7 +2,7 @@ import Foundation
 
 /// The opening handshake of RFC 6455 section 4 for a client: the HTTP/1.1 upgrade request and the
 /// checks of the server's answer.
-enum WebSocketHandshake {
+package enum WebSocketHandshake {
     /// The GUID that RFC 6455 appends to the key before hashing it.
     static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
     /// The most header bytes read before giving up on an answer.
@@ -46,7 +46,7 @@ enum WebSocketHandshake {
     }
 
     /// The `Sec-WebSocket-Accept` value a server must answer `key` with.
-    static func acceptValue(forKey key: String) -> String {
+    package static func acceptValue(forKey key: String) -> String {
         Data(SHA1.hash(Array((key + acceptGUID).utf8))).base64EncodedString()
     }
 
