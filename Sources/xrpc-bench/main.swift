@@ -1,6 +1,7 @@
 // xrpc-bench: decodes a recorded stream of synthetic firehose #commit frames on one core and
-// prints frames/s and MB/s. A figure to read, not a test. Times are the thread's CPU time, so that
-// other processes on a busy machine do not count.
+// prints frames/s and MB/s, by hand and then through XRPCEventStream. A figure to read, not a test.
+// Times are CPU time (the thread's, or the process's for the stream), so that other processes on a
+// busy machine do not count.
 //
 //   swift run -c release xrpc-bench [frames] [runs]      (default 10000 frames, 5 runs)
 
@@ -67,7 +68,7 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     return threadCPUTime() - start
 }
 
-func run() throws {
+func run() throws -> (frames: [Data], runs: Int) {
     let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
     let frameCount = arguments.first ?? 10_000
     let runs = arguments.dropFirst().first ?? 5
@@ -96,6 +97,7 @@ func run() throws {
         print("  \(tally.frames) frames, \(tally.blocks) blocks, \(tally.records) records")
     }
     try breakdown(frames)
+    return (frames, runs)
 }
 
 /// Times each stage alone over the whole stream, to show where the time goes.
@@ -135,7 +137,9 @@ func format(_ value: Double) -> String {
 }
 
 do {
-    try run()
+    let (frames, runs) = try run()
+    try await benchmarkStream(frames, runs: runs)
+    try await benchmarkLoopbackStream(frames, runs: runs)
 } catch {
     print("xrpc-bench: \(error)")
     exit(1)

@@ -249,6 +249,35 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(swift, "case comExampleStreamTick(ComExampleStream.Tick)")
     }
 
+    func testSubscriptionGetsAClientMethodReturningAnEventStreamWithoutConnecting() {
+        let swift = generatedSwift(
+            """
+            {"lexicon": 1, "id": "com.example.stream", "defs": {"main": {"type": "subscription",
+              "description": "Ticks.",
+              "parameters": {"type": "params", "properties": {"cursor": {"type": "integer"}}},
+              "message": {"schema": {"type": "union", "refs": ["#tick"]}}},
+              "tick": {"type": "object", "required": ["seq"], "properties": {"seq": {"type": "integer"}}}}}
+            """
+        )
+        assertContainsLines(
+            swift,
+            """
+            /// Ticks.
+            public func stream(cursor: Swift.Int? = nil) -> XRPCRuntime.XRPCEventStream<ComExampleStream> {
+            client.subscribe(ComExampleStream.self, parameters: .init(cursor: cursor))
+            }
+            """
+        )
+        assertContainsLines(
+            swift,
+            """
+            public func stream(_ parameters: ComExampleStream.Parameters) -> XRPCRuntime.XRPCEventStream<ComExampleStream> {
+            client.subscribe(ComExampleStream.self, parameters: parameters)
+            """
+        )
+        XCTAssertFalse(swift.contains("try await client.subscribe"), "subscribing is lazy: nothing to await")
+    }
+
     func testArrayDefOfUnionDeclaresItemUnionBesideAlias() {
         let swift = generatedSwift(
             """

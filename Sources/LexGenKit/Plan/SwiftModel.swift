@@ -161,6 +161,8 @@ struct ClientMethodModel: Sendable {
     enum Kind: Sendable {
         case query
         case procedure
+        /// An event stream: the method returns `XRPCEventStream` without connecting.
+        case subscription
     }
 
     var kind: Kind

@@ -118,10 +118,10 @@ extension SwiftPlanner {
             nested: nested + defs,
             errors: errors
         )
-        guard role != .subscription else { return (.namespace(namespace), nil) }
         let methodName = SwiftNaming.identifier(String(document.id.split(separator: ".").last ?? ""))
+        let kind: ClientMethodModel.Kind = role == .query ? .query : role == .procedure ? .procedure : .subscription
         let method = ClientMethodModel(
-            kind: role == .query ? .query : .procedure,
+            kind: kind,
             name: methodName,
             endpointType: typeName,
             documentation: Self.documentation(main.schema.description),
@@ -129,7 +129,7 @@ extension SwiftPlanner {
             inputArguments: inputFields?.map(Self.argument),
             hasInput: role == .procedure && endpoint.input != nil,
             inputType: typeName + ".Input",
-            outputType: typeName + ".Output",
+            outputType: kind == .subscription ? "XRPCRuntime.XRPCEventStream<\(typeName)>" : typeName + ".Output",
             parametersRequireArguments: parameterFields.contains { $0.isRequired }
         )
         return (.namespace(namespace), method)

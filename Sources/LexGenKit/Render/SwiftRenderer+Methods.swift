@@ -2,8 +2,13 @@ extension SwiftRenderer {
     /// A typed client method with labelled arguments, and an overload taking whole values.
     func renderMethod(_ method: ClientMethodModel, into writer: inout CodeWriter) {
         let endpoint = method.endpointType
-        let call = method.kind == .query ? "query" : "procedure"
-        let returns = "async throws -> \(method.outputType)"
+        let call: String
+        let returns: String
+        switch method.kind {
+        case .query: (call, returns) = ("try await client.query", "async throws -> \(method.outputType)")
+        case .procedure: (call, returns) = ("try await client.procedure", "async throws -> \(method.outputType)")
+        case .subscription: (call, returns) = ("client.subscribe", "-> \(method.outputType)")
+        }
         let parameterLabels = Set(method.parameterArguments.map(\.label))
         let inputLabels = Set((method.inputArguments ?? []).map(\.label))
         let canFlatten = parameterLabels.isDisjoint(with: inputLabels)
@@ -25,7 +30,7 @@ extension SwiftRenderer {
             }
             writer.documentation(method.documentation)
             writer.block("\(access)func \(method.name)(\(arguments.joined(separator: ", "))) \(returns)") { body in
-                body.line("try await client.\(call)(\(callArguments))")
+                body.line("\(call)(\(callArguments))")
             }
         }
 
@@ -34,7 +39,9 @@ extension SwiftRenderer {
         var arguments: [String] = []
         if method.hasInput { arguments.append("_ input: \(method.inputType)") }
         if !method.parameterArguments.isEmpty {
-            let defaultValue = method.parametersRequireArguments ? "" : " = .init()"
+            // A subscription's labelled form already takes no arguments: a default here would make
+            // `subscribeRepos()` ambiguous.
+            let defaultValue = method.parametersRequireArguments || method.kind == .subscription ? "" : " = .init()"
             let label = method.hasInput ? "parameters" : "_ parameters"
             arguments.append("\(label): \(endpoint).Parameters\(defaultValue)")
         }
@@ -47,11 +54,14 @@ extension SwiftRenderer {
         var documentation = method.documentation
         if canFlatten {
             if !documentation.isEmpty { documentation.append("") }
-            documentation.append("This form takes the parameters and the input as whole values.")
+            documentation.append(
+                method.kind == .subscription
+                    ? "This form takes the parameters as a whole value."
+                    : "This form takes the parameters and the input as whole values.")
         }
         writer.documentation(documentation)
         writer.block("\(access)func \(method.name)(\(arguments.joined(separator: ", "))) \(returns)") { body in
-            body.line("try await client.\(call)(\(callArguments))")
+            body.line("\(call)(\(callArguments))")
         }
     }
 

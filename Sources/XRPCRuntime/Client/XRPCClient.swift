@@ -15,6 +15,8 @@ public struct XRPCClient: Sendable {
     /// An invalid input then throws ``LexiconValidationError`` and nothing is sent. Turn it off to
     /// send data as it is, for example to test how a server handles invalid input.
     public var validatesInput: Bool
+    /// Where and how subscriptions (event streams) connect; see ``subscribe(_:parameters:)``.
+    public var eventStreams = XRPCEventStreamOptions()
 
     /// Creates a client that sends through `agent`.
     ///

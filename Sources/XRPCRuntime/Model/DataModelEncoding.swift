@@ -35,32 +35,53 @@ extension DataModel {
         }
         let remainder = utf8.count % 4
         guard remainder != 1, padding == 0 || (remainder >= 2 && padding == 4 - remainder) else { return nil }
-        var data = Data(capacity: utf8.count / 4 * 3 + 2)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for byte in utf8 {
-            guard let value = base64Value(byte) else { return nil }
-            buffer = (buffer << 6 | UInt32(value)) & 0xFFFF
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                data.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+        // Whole groups of four characters make three bytes; the rest is handled bit by bit.
+        var bytes = [UInt8](repeating: 0, count: utf8.count / 4 * 3 + 2)
+        var count = 0
+        let groups = utf8.count / 4
+        let valid = base64Table.withUnsafeBufferPointer { table in
+            bytes.withUnsafeMutableBufferPointer { output in
+                utf8.withUnsafeBufferPointer { input in
+                    for group in 0..<groups {
+                        let start = group * 4
+                        let a = table[Int(input[start])], b = table[Int(input[start + 1])]
+                        let c = table[Int(input[start + 2])], d = table[Int(input[start + 3])]
+                        guard (a | b | c | d) & 0x80 == 0 else { return false }
+                        let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                        output[count] = UInt8(truncatingIfNeeded: word >> 16)
+                        output[count + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                        output[count + 2] = UInt8(truncatingIfNeeded: word)
+                        count += 3
+                    }
+                    var buffer: UInt32 = 0
+                    var bits = 0
+                    for index in (groups * 4)..<input.count {
+                        let value = table[Int(input[index])]
+                        guard value & 0x80 == 0 else { return false }
+                        buffer = (buffer << 6 | UInt32(value)) & 0xFFFF
+                        bits += 6
+                        if bits >= 8 {
+                            bits -= 8
+                            output[count] = UInt8(truncatingIfNeeded: buffer >> UInt32(bits))
+                            count += 1
+                        }
+                    }
+                    return true
+                }
             }
         }
-        return data
+        guard valid else { return nil }
+        return Data(bytes[..<count])
     }
 
-    /// The 6-bit value of a base64 character, or `nil` outside the standard alphabet.
-    private static func base64Value(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte - UInt8(ascii: "A")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): return byte - UInt8(ascii: "a") + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0") + 52
-        case UInt8(ascii: "+"): return 62
-        case UInt8(ascii: "/"): return 63
-        default: return nil
+    /// The 6-bit value of each byte as a base64 character (standard alphabet), `0xFF` outside it.
+    private static let base64Table: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+            table[Int(character)] = UInt8(value)
         }
-    }
+        return table
+    }()
 
     /// Decodes unpadded lowercase base32 (RFC 4648 section 6 alphabet), or `nil` when a character is
     /// outside it, the length is impossible, or the unused low bits are not zero (as multiformats does).

@@ -1,0 +1,59 @@
+// Hand-written: reading the records of firehose commits into this module's generated types.
+
+extension ComAtprotoSyncSubscribeRepos.Commit {
+    /// Each operation of the commit (action, path, CID) with the record it wrote, read from the
+    /// commit's `blocks`: decoded into its type when `types` knows its collection, kept as an
+    /// `UnknownValue` otherwise.
+    ///
+    /// ```swift
+    /// for try await message in client.com.atproto.sync.subscribeRepos() {
+    ///     guard case .comAtprotoSyncSubscribeReposCommit(let commit) = message else { continue }
+    ///     for operation in try commit.operations(decoding: [AppBskyFeedPost.self]) {
+    ///         if let post = operation.record?.as(AppBskyFeedPost.self) { print(post.text) }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``BinaryDecodingError`` for a malformed CAR file, a block that does not hash to
+    ///   its CID, an op whose CID is not a valid CID, or a record block that is not DAG-CBOR.
+    public func operations(decoding types: LexiconRecordTypes = .bluesky) throws(BinaryDecodingError)
+        -> [RepoOperation]
+    {
+        let blocks = try RepoCommitBlocks(car: self.blocks.data)
+        var operations: [RepoOperation] = []
+        operations.reserveCapacity(ops.count)
+        for op in ops {
+            var cid: ContentID?
+            if let link = op.cid {
+                do {
+                    cid = try ContentID(link)
+                } catch {
+                    throw BinaryDecodingError(error.kind, at: error.offset, "op \(op.path): cid: \(error.message)")
+                }
+            }
+            operations.append(
+                try blocks.operation(
+                    action: RepoOperation.Action(rawValue: op.action.rawValue), path: op.path, cid: cid, types: types))
+        }
+        return operations
+    }
+
+    /// The operations, with records of the collections of `types` decoded into them.
+    public func operations(decoding types: [any LexiconRecord.Type]) throws(BinaryDecodingError) -> [RepoOperation] {
+        try operations(decoding: LexiconRecordTypes(types))
+    }
+}
+
+extension LexiconRecordTypes {
+    /// Every `app.bsky` and `chat.bsky` record type of this module.
+    public static var bluesky: LexiconRecordTypes {
+        LexiconRecordTypes([
+            AppBskyActorContentVisibilityDeclaration.self, AppBskyActorProfile.self, AppBskyActorStatus.self,
+            AppBskyFeedGenerator.self, AppBskyFeedLike.self, AppBskyFeedPost.self, AppBskyFeedPostgate.self,
+            AppBskyFeedRepost.self, AppBskyFeedThreadgate.self, AppBskyGraphBlock.self, AppBskyGraphFollow.self,
+            AppBskyGraphList.self, AppBskyGraphListblock.self, AppBskyGraphListitem.self,
+            AppBskyGraphStarterpack.self, AppBskyGraphVerification.self, AppBskyLabelerService.self,
+            AppBskyNotificationDeclaration.self, ChatBskyActorDeclaration.self,
+        ])
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+
+/// A connection made by ``POSIXWebSocketTransport``. Dropping it closes it.
+final class POSIXWebSocketConnection: WebSocketConnection {
+    let core: Core
+
+    init(core: Core) {
+        self.core = core
+    }
+
+    deinit { core.close(code: .goingAway, reason: "") }
+
+    func receive() async throws -> WebSocketMessage? { try await core.receive() }
+
+    func send(_ message: WebSocketMessage) async throws {
+        switch message {
+        case .binary(let data): try core.send(WebSocketFrame(fin: true, opcode: .binary, payload: Array(data)))
+        case .text(let text): try core.send(WebSocketFrame(fin: true, opcode: .text, payload: Array(text.utf8)))
+        }
+    }
+
+    func close(code: WebSocketCloseCode, reason: String) { core.close(code: code, reason: reason) }
+
+    /// The state of a connection, shared by its reader thread and its users. `condition` guards
+    /// every variable; `writeLock` orders writes to the socket and its release.
+    final class Core: @unchecked Sendable {
+        private let descriptor: Int32
+        private let options: POSIXWebSocketTransport
+        private let condition = NSCondition()
+        private let writeLock = NSLock()
+        private var queue: [WebSocketMessage] = []
+        private var queueHead = 0
+        /// How the connection ended, once it has: `nil` message for a normal close.
+        private var ending: Result<WebSocketMessage?, WebSocketError>?
+        private var waiter: CheckedContinuation<WebSocketMessage?, any Error>?
+        /// When a close was asked for on this side, the time by which the server must answer.
+        private var closeDeadline: ContinuousClock.Instant?
+        /// Guarded by `writeLock`.
+        private var sentClose = false
+        private var socketOpen = true
+
+        init(descriptor: Int32, leftover: [UInt8], options: POSIXWebSocketTransport) {
+            self.descriptor = descriptor
+            self.options = options
+            let thread = Thread { [self] in readLoop(leftover) }
+            thread.name = "WebSocket reader"
+            thread.start()
+        }
+
+        // MARK: Users
+
+        func receive() async throws -> WebSocketMessage? {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    condition.lock()
+                    if closeDeadline != nil {
+                        condition.unlock()
+                        continuation.resume(throwing: WebSocketError(.closed, "the connection was closed on this side"))
+                    } else if queueHead < queue.count {
+                        let message = queue[queueHead]
+                        queueHead += 1
+                        if queueHead == queue.count {
+                            queue.removeAll(keepingCapacity: true)
+                            queueHead = 0
+                        }
+                        condition.broadcast()
+                        condition.unlock()
+                        continuation.resume(returning: message)
+                    } else if let ending {
+                        condition.unlock()
+                        continuation.resume(with: ending.mapError { $0 as any Error })
+                    } else if Task.isCancelled {
+                        condition.unlock()
+                        continuation.resume(throwing: CancellationError())
+                    } else if waiter != nil {
+                        condition.unlock()
+                        continuation.resume(throwing: WebSocketError(.other, "another task is already receiving"))
+                    } else {
+                        waiter = continuation
+                        condition.unlock()
+                    }
+                }
+            } onCancel: {
+                condition.lock()
+                let pending = waiter
+                waiter = nil
+                condition.unlock()
+                pending?.resume(throwing: CancellationError())
+            }
+        }
+
+        func send(_ frame: WebSocketFrame) throws {
+            var generator = SystemRandomNumberGenerator()
+            let mask = (0..<4).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            try writeLock.withLock {
+                guard socketOpen, !sentClose else {
+                    throw WebSocketError(.closed, "cannot send: the connection is closed")
+                }
+                if frame.opcode == .close { sentClose = true }
+                guard POSIXSocket.writeAll(descriptor, frame.encoded(maskKey: mask)) else {
+                    throw WebSocketError(
+                        .connectionLost, "sending a \(frame.opcode) frame failed: \(POSIXSocket.errorText())")
+                }
+            }
+        }
+
+        func close(code: WebSocketCloseCode, reason: String) {
+            condition.lock()
+            guard closeDeadline == nil else {
+                condition.unlock()
+                return
+            }
+            closeDeadline = ContinuousClock.now + options.closeTimeout
+            let pending = waiter
+            waiter = nil
+            condition.broadcast()
+            condition.unlock()
+            pending?.resume(throwing: WebSocketError(.closed, "the connection was closed on this side"))
+            sendClose(code, reason)
+        }
+
+        private func sendClose(_ code: WebSocketCloseCode, _ reason: String) {
+            let frame = WebSocketFrame(
+                fin: true, opcode: .close, payload: WebSocketFrame.closePayload(code: code, reason: reason))
+            try? send(frame)
+        }
+
+        // MARK: The reader thread
+
+        private func readLoop(_ leftover: [UInt8]) {
+            var parser = WebSocketFrameParser(maximumFrameSize: options.maximumFrameSize)
+            var assembler = WebSocketMessageAssembler(maximumMessageSize: options.maximumMessageSize)
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            parser.append(leftover)
+            let outcome: Result<WebSocketMessage?, WebSocketError>
+            reading: while true {
+                do {
+                    while let frame = try parser.next() {
+                        if frame.opcode.isControl {
+                            if let end = try control(frame) {
+                                outcome = end
+                                break reading
+                            }
+                        } else if let message = try assembler.add(frame) {
+                            deliver(message)
+                        }
+                    }
+                } catch {
+                    let code: WebSocketCloseCode =
+                        error.kind == .messageTooBig
+                        ? .messageTooBig : error.kind == .invalidUTF8 ? .invalidPayload : .protocolError
+                    sendClose(code, "")
+                    outcome = .failure(error)
+                    break reading
+                }
+                let closeOverdue = { [self] in condition.withLock { closeDeadline.map { .now >= $0 } ?? false } }
+                switch POSIXSocket.waitFor(descriptor, for: Int16(POLLIN), until: nil, shouldStop: closeOverdue) {
+                case .ready: break
+                case .timedOut, .stopped:
+                    outcome = .failure(WebSocketError(.closed, "the server did not answer the close frame in time"))
+                    break reading
+                }
+                let count = POSIXSocket.readSome(descriptor, into: &chunk)
+                if count <= 0 {
+                    let detail = count == 0 ? "the server closed the TCP connection" : POSIXSocket.errorText()
+                    outcome = .failure(WebSocketError(.connectionLost, "\(detail) without a closing handshake"))
+                    break reading
+                }
+                parser.append(chunk[0..<count])
+            }
+            writeLock.withLock {
+                socketOpen = false
+                POSIXSocket.shutdownBoth(descriptor)
+                POSIXSocket.closeDescriptor(descriptor)
+            }
+            finish(outcome)
+        }
+
+        /// Handles a control frame; returns how the connection ends when it is a close frame.
+        private func control(_ frame: WebSocketFrame) throws(WebSocketError) -> Result<
+            WebSocketMessage?, WebSocketError
+        >? {
+            switch frame.opcode {
+            case .ping:
+                try? send(WebSocketFrame(fin: true, opcode: .pong, payload: frame.payload))
+                return nil
+            case .close:
+                let payload = frame.payload
+                guard payload.count != 1 else {
+                    throw WebSocketError(.protocolViolation, "close frame with a one-byte payload")
+                }
+                guard payload.count >= 2 else {
+                    sendClose(.normalClosure, "")
+                    return .success(nil)
+                }
+                let code = WebSocketCloseCode(rawValue: UInt16(payload[0]) << 8 | UInt16(payload[1]))
+                let reason = String(decoding: payload[2...], as: UTF8.self)
+                sendClose(code, "")
+                guard code != .normalClosure else { return .success(nil) }
+                let because = reason.isEmpty ? "" : ": \(reason)"
+                return .failure(
+                    WebSocketError(.closedByPeer, "the server closed the connection\(because)", closeCode: code))
+            default:
+                return nil  // a pong
+            }
+        }
+
+        /// Queues a message for ``receive()``, waiting while the queue is full; drops it once a
+        /// close was asked for.
+        private func deliver(_ message: WebSocketMessage) {
+            condition.lock()
+            while queue.count - queueHead >= options.maximumQueuedMessages, closeDeadline == nil {
+                condition.wait()
+            }
+            guard closeDeadline == nil else {
+                condition.unlock()
+                return
+            }
+            if let pending = waiter {
+                waiter = nil
+                condition.unlock()
+                pending.resume(returning: message)
+                return
+            }
+            queue.append(message)
+            condition.unlock()
+        }
+
+        private func finish(_ outcome: Result<WebSocketMessage?, WebSocketError>) {
+            condition.lock()
+            ending = outcome
+            let pending = queueHead < queue.count ? nil : waiter
+            if pending != nil { waiter = nil }
+            condition.unlock()
+            pending?.resume(with: outcome.mapError { $0 as any Error })
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// WebSocket connections through `URLSessionWebSocketTask`: `ws://` and `wss://` on Apple
+/// platforms. On Linux it works only where the system's libcurl was built with WebSocket support;
+/// elsewhere connecting fails with a ``WebSocketError`` (use ``POSIXWebSocketTransport`` for `ws://`).
+public struct URLSessionWebSocketTransport: WebSocketTransport {
+    /// The largest message accepted.
+    public var maximumMessageSize: Int
+    /// How long the opening handshake may take.
+    public var connectTimeout: Duration
+
+    /// Creates a transport.
+    public init(maximumMessageSize: Int = 16 << 20, connectTimeout: Duration = .seconds(30)) {
+        self.maximumMessageSize = maximumMessageSize
+        self.connectTimeout = connectTimeout
+    }
+
+    public func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
+        let target = try WebSocketHandshake.Target(url)
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        components?.scheme = target.secure ? "wss" : "ws"
+        guard let webSocketURL = components?.url else { throw WebSocketError(.unsupportedURL, "\(url) is not a URL") }
+        var request = URLRequest(url: webSocketURL)
+        // URLSession's request timeout is an idle timeout: a quiet stream must not end after a minute.
+        request.timeoutInterval = 7 * 24 * 3600
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let delegate = OpeningDelegate()
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = request.timeoutInterval
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        let task = session.webSocketTask(with: request)
+        task.maximumMessageSize = maximumMessageSize
+        let connection = URLSessionWebSocketConnection(task: task, session: session)
+        do {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    delegate.start(continuation)
+                    task.resume()
+                    delegate.startTimer(connectTimeout) { task.cancel() }
+                }
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            connection.close(code: .goingAway, reason: "")
+            if Task.isCancelled { throw CancellationError() }
+            let status = (task.response as? HTTPURLResponse)?.statusCode
+            if let timeout = error as? WebSocketError, timeout.kind == .timedOut { throw timeout }
+            if let status, status != 101 {
+                throw WebSocketError(
+                    .handshakeFailed, "the server answered the upgrade with status \(status)", status: status)
+            }
+            throw WebSocketError(.cannotConnect, "cannot open \(webSocketURL): \(error.localizedDescription)")
+        }
+        return connection
+    }
+}
+
+/// Resumes a connect call once the task opens or fails.
+private final class OpeningDelegate: NSObject, URLSessionWebSocketDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, any Error>?
+
+    func start(_ continuation: CheckedContinuation<Void, any Error>) {
+        lock.withLock { self.continuation = continuation }
+    }
+
+    private var timer: Task<Void, Never>?
+
+    /// Fails the connect call with ``WebSocketError/Kind/timedOut`` and calls `cancel` unless the
+    /// task opens or fails within `timeout`.
+    func startTimer(_ timeout: Duration, cancel: @escaping @Sendable () -> Void) {
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            self?.finish(.failure(WebSocketError(.timedOut, "the WebSocket did not open within \(timeout)")))
+            cancel()
+        }
+        lock.withLock { self.timer = timer }
+    }
+
+    private func finish(_ result: Result<Void, any Error>) {
+        let (pending, timer): (CheckedContinuation<Void, any Error>?, Task<Void, Never>?) = lock.withLock {
+            defer { (continuation, self.timer) = (nil, nil) }
+            return (continuation, self.timer)
+        }
+        timer?.cancel()
+        pending?.resume(with: result)
+    }
+
+    func urlSession(
+        _ session: URLSession, webSocketTask: URLSessionWebSocketTask, didOpenWithProtocol protocol: String?
+    ) {
+        finish(.success(()))
+    }
+
+    func urlSession(
+        _ session: URLSession, webSocketTask: URLSessionWebSocketTask,
+        didCloseWith closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?
+    ) {
+        finish(.failure(WebSocketError(.closedByPeer, "the server closed the connection while opening it")))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        finish(.failure(error ?? WebSocketError(.connectionLost, "the connection ended before it opened")))
+    }
+}
+
+/// A connection over a `URLSessionWebSocketTask`.
+private final class URLSessionWebSocketConnection: WebSocketConnection, @unchecked Sendable {
+    private let task: URLSessionWebSocketTask
+    private let session: URLSession
+    private let lock = NSLock()
+    private var closed = false
+
+    init(task: URLSessionWebSocketTask, session: URLSession) {
+        self.task = task
+        self.session = session
+    }
+
+    deinit { close(code: .goingAway, reason: "") }
+
+    func receive() async throws -> WebSocketMessage? {
+        do {
+            let message = try await withTaskCancellationHandler {
+                try await task.receive()
+            } onCancel: { [task] in
+                task.cancel(with: .goingAway, reason: nil)
+            }
+            switch message {
+            case .data(let data): return .binary(data)
+            case .string(let text): return .text(text)
+            @unknown default: throw WebSocketError(.other, "URLSession returned a message of an unknown kind")
+            }
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            if lock.withLock({ closed }) { throw WebSocketError(.closed, "the connection was closed on this side") }
+            let code = task.closeCode
+            if code == .normalClosure { return nil }
+            if code != .invalid {
+                let reason = task.closeReason.map { String(decoding: $0, as: UTF8.self) } ?? ""
+                throw WebSocketError(
+                    .closedByPeer, "the server closed the connection\(reason.isEmpty ? "" : ": " + reason)",
+                    closeCode: WebSocketCloseCode(rawValue: UInt16(clamping: code.rawValue)))
+            }
+            throw WebSocketError(.connectionLost, error.localizedDescription)
+        }
+    }
+
+    func send(_ message: WebSocketMessage) async throws {
+        switch message {
+        case .binary(let data): try await task.send(.data(data))
+        case .text(let text): try await task.send(.string(text))
+        }
+    }
+
+    func close(code: WebSocketCloseCode, reason: String) {
+        let first = lock.withLock {
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
+        let closeCode = URLSessionWebSocketTask.CloseCode(rawValue: Int(code.rawValue)) ?? .goingAway
+        task.cancel(with: closeCode, reason: reason.isEmpty ? nil : Data(reason.utf8))
+        session.finishTasksAndInvalidate()
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// The opening handshake of RFC 6455 section 4 for a client: the HTTP/1.1 upgrade request and the
+/// checks of the server's answer.
+package enum WebSocketHandshake {
+    /// The GUID that RFC 6455 appends to the key before hashing it.
+    static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+    /// The most header bytes read before giving up on an answer.
+    static let maximumHeaderSize = 64 * 1024
+
+    /// The target of a `ws://` or `wss://` URL: host, port, and request target (path and query).
+    struct Target: Sendable, Hashable {
+        var host: String
+        var port: Int
+        var secure: Bool
+        /// The path and query, percent-encoded as in the URL, `/` when empty.
+        var requestTarget: String
+        /// The `Host` header value: the host (IPv6 in brackets) and the port when it is not the default.
+        var hostHeader: String {
+            let name = host.contains(":") ? "[\(host)]" : host
+            return port == (secure ? 443 : 80) ? name : "\(name):\(port)"
+        }
+
+        /// Reads a `ws://`, `wss://`, `http://` or `https://` URL.
+        init(_ url: URL) throws(WebSocketError) {
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+                let scheme = components.scheme?.lowercased(),
+                let host = components.host, !host.isEmpty
+            else { throw WebSocketError(.unsupportedURL, "\(url) has no scheme or host") }
+            switch scheme {
+            case "ws", "http": secure = false
+            case "wss", "https": secure = true
+            default: throw WebSocketError(.unsupportedURL, "\(url): scheme \(scheme) is not ws or wss")
+            }
+            self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+            port = components.port ?? (secure ? 443 : 80)
+            let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+            requestTarget = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+        }
+    }
+
+    /// A fresh `Sec-WebSocket-Key`: 16 random bytes in base64.
+    static func makeKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
+    }
+
+    /// The `Sec-WebSocket-Accept` value a server must answer `key` with.
+    package static func acceptValue(forKey key: String) -> String {
+        Data(SHA1.hash(Array((key + acceptGUID).utf8))).base64EncodedString()
+    }
+
+    /// The upgrade request's bytes. `headers` are added unless they would replace a handshake field.
+    static func request(for target: Target, key: String, headers: [String: String]) -> [UInt8] {
+        var lines = [
+            "GET \(target.requestTarget) HTTP/1.1", "Host: \(target.hostHeader)", "Upgrade: websocket",
+            "Connection: Upgrade", "Sec-WebSocket-Key: \(key)", "Sec-WebSocket-Version: 13",
+        ]
+        let reserved: Set<String> = [
+            "host", "upgrade", "connection", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions",
+        ]
+        for name in headers.keys.sorted() where !reserved.contains(name.lowercased()) {
+            guard let value = headers[name],
+                !(name + value).unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" })
+            else {
+                continue
+            }
+            lines.append("\(name): \(value)")
+        }
+        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+    }
+
+    /// The status line and header fields of an HTTP response.
+    struct Response: Sendable, Hashable {
+        var status: Int
+        /// Header fields with lower-cased names; repeated fields joined with `, `.
+        var headers: [String: String]
+        /// The number of bytes the status line and headers took, the blank line included.
+        var headerLength: Int
+    }
+
+    /// Reads the response head at the start of `bytes`; `nil` when it is not complete yet.
+    static func parseResponse(_ bytes: [UInt8]) throws(WebSocketError) -> Response? {
+        guard let end = headerEnd(in: bytes) else {
+            guard bytes.count <= maximumHeaderSize else {
+                throw WebSocketError(.handshakeFailed, "response headers are longer than \(maximumHeaderSize) bytes")
+            }
+            return nil
+        }
+        let text = String(decoding: bytes[..<end], as: UTF8.self)
+        var lines = text.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst()
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+            throw WebSocketError(.handshakeFailed, "not an HTTP/1.1 response: \"\(statusLine.prefix(80))\"")
+        }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { $0 + ", " + value } ?? value
+        }
+        return Response(status: status, headers: headers, headerLength: end + 4)
+    }
+
+    /// Checks that `response` accepts the upgrade for `key`. A response that does not is an error
+    /// carrying its status; `body` is the part of its body already read.
+    static func validate(_ response: Response, key: String, body: Data) throws(WebSocketError) {
+        guard response.status == 101 else {
+            throw WebSocketError(
+                .handshakeFailed, "the server answered the upgrade with status \(response.status)",
+                status: response.status, body: body)
+        }
+        guard response.headers["upgrade"]?.lowercased() == "websocket" else {
+            throw WebSocketError(
+                .handshakeFailed, "the 101 response has no \"Upgrade: websocket\" header", status: 101)
+        }
+        let connection = response.headers["connection"]?.lowercased().split(separator: ",") ?? []
+        guard connection.contains(where: { $0.trimmingCharacters(in: .whitespaces) == "upgrade" }) else {
+            throw WebSocketError(
+                .handshakeFailed, "the 101 response has no \"Connection: Upgrade\" header", status: 101)
+        }
+        guard response.headers["sec-websocket-accept"] == acceptValue(forKey: key) else {
+            let found = response.headers["sec-websocket-accept"].map { "\"\($0)\"" } ?? "none"
+            throw WebSocketError(
+                .handshakeFailed,
+                "Sec-WebSocket-Accept is \(found), expected \"\(acceptValue(forKey: key))\"", status: 101)
+        }
+        if let extensions = response.headers["sec-websocket-extensions"], !extensions.isEmpty {
+            throw WebSocketError(
+                .handshakeFailed, "the server chose extensions \"\(extensions)\" that were not offered", status: 101)
+        }
+    }
+
+    /// The offset of `\r\n\r\n` in `bytes`.
+    private static func headerEnd(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import XRPCRuntime
+
+/// `subscribeRepos` as the runtime sees it without the generated types: the message is kept as an
+/// `UnknownValue` (its JSON form, `$type` set), which the generated union would read next.
+enum BenchSubscription: XRPCSubscription {
+    static let nsid = "com.atproto.sync.subscribeRepos"
+    typealias Parameters = NoParameters
+    typealias Message = UnknownValue
+    typealias Error = UndeclaredError
+}
+
+/// A transport whose one connection hands out recorded frames, then closes normally.
+final class MemoryTransport: WebSocketTransport, @unchecked Sendable {
+    let frames: [Data]
+
+    init(frames: [Data]) { self.frames = frames }
+
+    func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
+        MemoryConnection(frames: frames)
+    }
+}
+
+final class MemoryConnection: WebSocketConnection, @unchecked Sendable {
+    private let lock = NSLock()
+    private let frames: [Data]
+    private var index = 0
+
+    init(frames: [Data]) { self.frames = frames }
+
+    func receive() async throws -> WebSocketMessage? {
+        lock.withLock {
+            guard index < frames.count else { return nil }
+            defer { index += 1 }
+            return .binary(frames[index])
+        }
+    }
+
+    func send(_ message: WebSocketMessage) async throws {}
+
+    func close(code: WebSocketCloseCode, reason: String) {}
+}
+
+/// The CPU time of the whole process, in seconds: the stream's tasks may run on any thread.
+func processCPUTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Reads every frame through `XRPCEventStream` (frame, `$type`, message JSON) and every commit's
+/// records through `RepoCommitBlocks` (base64 of `blocks` decoded, CAR read, CIDs checked, records
+/// to JSON). Returns the tally.
+func streamFrames(_ frames: [Data]) async throws -> Tally {
+    var client = XRPCClient(agent: StubAgent { _ in XRPCResponse(status: 501) })
+    client.eventStreams = XRPCEventStreamOptions(
+        serviceURL: URL(string: "ws://bench.invalid"), transport: MemoryTransport(frames: frames))
+    var tally = Tally()
+    let types = LexiconRecordTypes()
+    for try await message in client.subscribe(BenchSubscription.self, parameters: .init()) {
+        guard case .object(let fields) = message.json, message.type == "com.atproto.sync.subscribeRepos#commit",
+            let blocksJSON = fields["blocks"], case .array(let ops)? = fields["ops"]
+        else { throw BenchmarkError(description: "not a commit: \(message.type ?? "no $type")") }
+        let blocks = try RepoCommitBlocks(car: Bytes(lexiconJSON: blocksJSON).data)
+        for op in ops {
+            guard case .object(let opFields) = op, let path = opFields["path"]?.stringValue,
+                let link = opFields["cid"], case .string(let cid)? = link.objectValue?["$link"]
+            else { throw BenchmarkError(description: "malformed op \(op)") }
+            let operation = try blocks.operation(
+                action: .create, path: path, cid: try ContentID(cid), types: types)
+            guard case .unknown(let record)? = operation.record else {
+                throw BenchmarkError(description: "the record of \(path) is missing")
+            }
+            tally.records += 1
+            tally.textBytes += record.json.objectValue?["text"]?.stringValue?.utf8.count ?? 0
+        }
+        tally.blocks += blocks.car.blocks.count
+        tally.frames += 1
+    }
+    return tally
+}
+
+/// Times ``streamFrames(_:)`` over the stream `runs` times after a warm-up and prints the figures.
+func benchmarkStream(_ frames: [Data], runs: Int) async throws {
+    let totalBytes = frames.reduce(0) { $0 + $1.count }
+    var times: [Double] = []
+    var tally = Tally()
+    for _ in 0...runs {
+        let start = processCPUTime()
+        tally = try await streamFrames(frames)
+        times.append(processCPUTime() - start)
+    }
+    times = Array(times.dropFirst()).sorted()
+    let median = times[times.count / 2]
+    print("XRPCEventStream (frames to messages, then each commit's CAR + CID check + records)")
+    print(
+        "  median \(format(Double(frames.count) / median)) frames/s, \(format(Double(totalBytes) / median / 1e6)) MB/s"
+            + "  (best \(format(Double(frames.count) / times[0])) frames/s; \(runs) runs; process CPU time)")
+    print("  \(tally.frames) frames, \(tally.blocks) blocks, \(tally.records) records")
+}

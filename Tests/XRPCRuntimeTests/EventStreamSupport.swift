@@ -1,0 +1,166 @@
+import Foundation
+import XRPCRuntime
+
+/// A hand-written subscription, as the generator would write it: `com.example.stream` with a
+/// `cursor` parameter and a `#tick` message.
+enum TestStream: XRPCSubscription {
+    static let nsid = "com.example.stream"
+
+    struct Parameters: XRPCParameters {
+        var cursor: Int?
+        var unknownFields: [String: JSONValue] = [:]
+
+        init(cursor: Int? = nil) { self.cursor = cursor }
+
+        init(reading reader: inout LexiconObjectReader) throws {
+            cursor = try reader.optional("cursor")
+            unknownFields = reader.remainingFields
+        }
+
+        func write(to writer: inout LexiconObjectWriter) {
+            writer.write("cursor", cursor)
+            writer.writeUnknown(unknownFields)
+        }
+    }
+
+    struct Tick: LexiconObject {
+        var seq: Int
+        var note: String?
+        var unknownFields: [String: JSONValue] = [:]
+
+        init(reading reader: inout LexiconObjectReader) throws {
+            seq = try reader.required("seq")
+            note = try reader.optional("note")
+            unknownFields = reader.remainingFields
+        }
+
+        func write(to writer: inout LexiconObjectWriter) {
+            writer.write("seq", seq)
+            writer.write("note", note)
+            writer.writeUnknown(unknownFields)
+        }
+    }
+
+    enum Message: LexiconUnion {
+        case tick(Tick)
+        case unknown(UnknownValue)
+
+        init(lexiconJSON json: JSONValue) throws {
+            if try lexiconUnionType(of: json) == "com.example.stream#tick" {
+                self = .tick(try Tick(lexiconJSON: json))
+            } else {
+                self = .unknown(UnknownValue(json))
+            }
+        }
+
+        var lexiconJSON: JSONValue {
+            switch self {
+            case .tick(let tick): return lexiconUnionMemberJSON(tick, type: "com.example.stream#tick")
+            case .unknown(let value): return value.json
+            }
+        }
+
+        var seq: Int? {
+            if case .tick(let tick) = self { return tick.seq }
+            return nil
+        }
+    }
+
+    enum Error: XRPCErrorName {
+        case futureCursor
+        case unknown(String)
+
+        init(name: String) { self = name == "FutureCursor" ? .futureCursor : .unknown(name) }
+        var name: String {
+            switch self {
+            case .futureCursor: return "FutureCursor"
+            case .unknown(let name): return name
+            }
+        }
+    }
+}
+
+/// Event-stream frames for tests.
+enum Frames {
+    static func frame(op: Int = 1, type: String? = "#tick", _ body: [String: DataModelValue]) -> Data {
+        var header: [String: DataModelValue] = ["op": .integer(op)]
+        if let type { header["t"] = .string(type) }
+        return Data(DAGCBOR.encode(.map(header)) + DAGCBOR.encode(.map(body)))
+    }
+
+    static func tick(_ seq: Int) -> WebSocketMessage {
+        .binary(frame(["seq": .integer(seq)]))
+    }
+
+    static func error(_ name: String, _ message: String) -> WebSocketMessage {
+        .binary(frame(op: -1, type: nil, ["error": .string(name), "message": .string(message)]))
+    }
+}
+
+/// A transport that serves scripted connections, one per connect call, and records the URLs.
+final class ScriptedTransport: WebSocketTransport, @unchecked Sendable {
+    /// What one connect call gives: a connection that plays `events`, or an error.
+    enum Script {
+        case connection([ScriptedConnection.Event])
+        case failure(any Error)
+    }
+
+    private let lock = NSLock()
+    private var scripts: [Script]
+    private var urls: [URL] = []
+    private var opened: [ScriptedConnection] = []
+
+    init(_ scripts: [Script]) { self.scripts = scripts }
+
+    var connectedURLs: [URL] { lock.withLock { urls } }
+    var connections: [ScriptedConnection] { lock.withLock { opened } }
+
+    func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
+        let script: Script = lock.withLock {
+            urls.append(url)
+            return scripts.isEmpty ? .failure(WebSocketError(.cannotConnect, "no more scripts")) : scripts.removeFirst()
+        }
+        switch script {
+        case .failure(let error): throw error
+        case .connection(let events):
+            let connection = ScriptedConnection(events)
+            lock.withLock { opened.append(connection) }
+            return connection
+        }
+    }
+}
+
+/// A connection that plays a list of events, then waits (until cancelled or closed).
+final class ScriptedConnection: WebSocketConnection, @unchecked Sendable {
+    enum Event {
+        case message(WebSocketMessage)
+        case close
+        case failure(WebSocketError)
+    }
+
+    private let lock = NSLock()
+    private var events: [Event]
+    private var closeCodes: [WebSocketCloseCode] = []
+
+    init(_ events: [Event]) { self.events = events }
+
+    /// The codes of the close calls so far.
+    var closedWith: [WebSocketCloseCode] { lock.withLock { closeCodes } }
+
+    func receive() async throws -> WebSocketMessage? {
+        while true {
+            let next: Event? = lock.withLock { events.isEmpty ? nil : events.removeFirst() }
+            if lock.withLock({ !closeCodes.isEmpty }) { throw WebSocketError(.closed, "closed") }
+            switch next {
+            case .message(let message): return message
+            case .close: return nil
+            case .failure(let error): throw error
+            case nil: try await Task.sleep(nanoseconds: 5_000_000)  // throws CancellationError when cancelled
+            }
+        }
+    }
+
+    func send(_ message: WebSocketMessage) async throws {}
+
+    func close(code: WebSocketCloseCode, reason: String) { lock.withLock { closeCodes.append(code) } }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import XCTest
+
+@testable import XRPCRuntime
+
+/// `URLSessionWebSocketTask` against the test server; skipped where the platform cannot do
+/// WebSockets through URLSession (Linux with a libcurl built without them).
+final class URLSessionWebSocketTests: XCTestCase {
+    func testReceivesMessagesAndTheNormalCloseOrSkipsWhereUnsupported() async throws {
+        let server = try TestWebSocketServer { peer in
+            peer.acceptUpgrade()
+            peer.sendBinary([1, 2, 3])
+            peer.sendFrame(0x1, Array("text".utf8))
+            peer.sendClose(1000)
+            _ = try peer.readClose()
+        }
+        let transport = URLSessionWebSocketTransport(connectTimeout: .seconds(20))
+        let connection: any WebSocketConnection
+        do {
+            connection = try await transport.connect(to: server.url, headers: [:])
+        } catch let error as WebSocketError where error.kind == .cannotConnect {
+            throw XCTSkip("URLSessionWebSocketTask cannot connect on this platform: \(error.message)")
+        }
+        let first = try await connection.receive()
+        XCTAssertEqual(first, .binary(Data([1, 2, 3])))
+        let second = try await connection.receive()
+        XCTAssertEqual(second, .text("text"))
+        let end = try await connection.receive()
+        XCTAssertNil(end)
+    }
+
+    func testARefusedUpgradeIsAnErrorNotAHang() async throws {
+        let server = try TestWebSocketServer { peer in
+            peer.refuseUpgrade(status: 400, json: #"{"error":"InvalidRequest"}"#)
+        }
+        do {
+            _ = try await URLSessionWebSocketTransport(connectTimeout: .seconds(20)).connect(
+                to: server.url, headers: [:])
+            XCTFail("a refused upgrade must throw")
+        } catch let error as WebSocketError {
+            XCTAssertTrue([.handshakeFailed, .cannotConnect].contains(error.kind), "\(error)")
+        }
+    }
+}
