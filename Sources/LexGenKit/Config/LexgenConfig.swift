@@ -45,16 +45,7 @@ public struct LexgenConfig: Sendable, Equatable {
     /// - Returns: The config, or `nil` when the file has errors (all of them are in `log`).
     public static func parse(_ bytes: [UInt8], path: String, log: inout DiagnosticLog) -> LexgenConfig? {
         let lines = LineTable(bytes)
-        let root: JSONNode
-        do {
-            root = try LocatedJSONParser.parse(bytes)
-        } catch {
-            let position = lines.position(of: error.offset)
-            log.error(
-                "invalid JSON: \(error.message)",
-                at: SourceLocation(file: path, line: position.line, column: position.column))
-            return nil
-        }
+        guard let root = parseJSON(bytes, path: path, lines: lines, log: &log) else { return nil }
         var reader = ConfigReader(path: path, lines: lines)
         let config = reader.read(root)
         for diagnostic in reader.diagnostics { log.report(diagnostic) }

@@ -6,22 +6,25 @@ public enum LexiconLoader {
     /// Parses one file. Returns `nil` when the file cannot be used at all.
     public static func load(path: String, bytes: [UInt8], log: inout DiagnosticLog) -> LexiconDocument? {
         let lines = LineTable(bytes)
-        let root: JSONNode
-        do {
-            root = try LocatedJSONParser.parse(bytes)
-        } catch {
-            let position = lines.position(of: error.offset)
-            log.error(
-                "invalid JSON: \(error.message)",
-                at: SourceLocation(file: path, line: position.line, column: position.column)
-            )
-            return nil
-        }
+        guard let root = parseJSON(bytes, path: path, lines: lines, log: &log) else { return nil }
         var parser = SchemaParser(path: path, lines: lines)
         var document = parser.parseDocument(root)
         document?.schemaText = SchemaText.minified(root)
         for diagnostic in parser.diagnostics { log.report(diagnostic) }
         return document
+    }
+}
+
+/// Parses a JSON file with positions; a syntax error goes to `log` with its line and column.
+func parseJSON(_ bytes: [UInt8], path: String, lines: LineTable, log: inout DiagnosticLog) -> JSONNode? {
+    do {
+        return try LocatedJSONParser.parse(bytes)
+    } catch {
+        let position = lines.position(of: error.offset)
+        log.error(
+            "invalid JSON: \(error.message)",
+            at: SourceLocation(file: path, line: position.line, column: position.column))
+        return nil
     }
 }
 
