@@ -33,6 +33,7 @@ PARAMETERS = """
     rkey: RecordKey,
     likeKey: RecordKey,
     cursor: String?,
+    savedSeq: Int?,
     pngData: Data,
     json: JSONValue
 """
