@@ -33,7 +33,10 @@ let package = Package(
         ),
         .testTarget(
             name: "NIOWebSocketTransportTests",
-            dependencies: ["NIOWebSocketTransport", .product(name: "XRPCRuntime", package: mainPackage)]),
+            dependencies: [
+                "NIOWebSocketTransport", .product(name: "XRPCRuntime", package: mainPackage),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

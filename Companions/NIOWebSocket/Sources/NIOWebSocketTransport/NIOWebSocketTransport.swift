@@ -68,7 +68,10 @@ public struct NIOWebSocketTransport: WebSocketTransport {
                             upgraded.succeed(())
                         }
                     }
+                    // Frames the server sends right behind its 101 can arrive in the same read as the
+                    // response: the HTTP decoder must hand them on, not drop them, when it is removed.
                     try operations.addHTTPClientHandlers(
+                        leftOverBytesStrategy: .forwardBytes,
                         withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
                     try operations.addHandler(RefusalHandler(promise: upgraded), name: RefusalHandler.name)
                 }

@@ -4,7 +4,8 @@ import XCTest
 import XRPCRuntime
 
 /// The NIO transport against the PDS of `../shared/pds` (`ATPROTO_PDS_URL`, a `http://` URL): the
-/// firehose over `ws://`, a refused upgrade, and TLS to a server that has none.
+/// firehose over `ws://`, a refused upgrade, and TLS to a server that has none. `wss://` against a
+/// TLS server is in ``TLSEventStreamTests``.
 final class NIOWebSocketTransportTests: XCTestCase {
     enum Repos: XRPCSubscription {
         static let nsid = "com.atproto.sync.subscribeRepos"
