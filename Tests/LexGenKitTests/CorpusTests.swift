@@ -24,6 +24,26 @@ final class CorpusTests: XCTestCase {
         XCTAssertEqual(boxed, [], "every cycle of the corpus passes through a union, so no field needs a box")
     }
 
+    func testEveryPublicGeneratedDeclarationHasADocComment() throws {
+        let folder = try sharedFolder("lexicons/atproto")
+        let result = LexiconGenerator.generate(
+            try LexiconFileSystem.sources(in: folder.path), moduleName: "AtprotoLexicons")
+        // Protocol witnesses take their documentation from the protocol.
+        let witnesses = ["init(reading", "func write(to", "var lexiconJSON", "init(lexiconJSON"]
+        var undocumented: [String] = []
+        for file in result.files {
+            let lines = file.contents.split(separator: "\n", omittingEmptySubsequences: false).map {
+                $0.drop { $0 == " " }
+            }
+            for (index, line) in lines.enumerated() where index > 0 {
+                let isDeclaration = ["public ", "@XRPCRuntime.Boxed public "].contains { line.hasPrefix($0) }
+                guard isDeclaration, !witnesses.contains(where: { line.contains($0) }) else { continue }
+                if !lines[index - 1].hasPrefix("///") { undocumented.append("\(file.name):\(index + 1): \(line)") }
+            }
+        }
+        XCTAssertEqual(undocumented.count, 0, undocumented.prefix(10).joined(separator: "\n"))
+    }
+
     func testWritingRewritesOnlyChangedFiles() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lexgen-write-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -19,8 +19,11 @@ final class SnippetTests: XCTestCase {
             """
             /// A note.
             public struct ComExampleNote: XRPCRuntime.LexiconRecord, _LexiconsValidatable {
+            /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.example.note#main" }
+            /// The collection NSID, which is also the record's `$type`.
             public static let collection = "com.example.note"
+            /// The kind of record key the collection uses.
             public static let recordKey = XRPCRuntime.RecordKeyType(lexiconKey: "tid")
             """
         )
@@ -121,6 +124,7 @@ final class SnippetTests: XCTestCase {
             swift,
             """
             public enum Embed: XRPCRuntime.LexiconUnion, _LexiconsValidatable {
+            /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.example.post#main/properties/embed" }
             case comExampleImages(ComExampleImages)
             case comExampleVideo(ComExampleVideo)
@@ -205,6 +209,7 @@ final class SnippetTests: XCTestCase {
             swift,
             """
             extension XRPCRuntime.XRPCClient.Com.Example.Feed {
+            /// Calls `ComExampleFeedGetThings`.
             public func getThings(actor: XRPCRuntime.DID, limit: Swift.Int? = nil) async throws -> ComExampleFeedGetThings.Output {
             try await client.query(ComExampleFeedGetThings.self, parameters: .init(actor: actor, limit: limit))
             }

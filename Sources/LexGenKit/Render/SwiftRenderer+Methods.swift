@@ -28,7 +28,8 @@ extension SwiftRenderer {
                     callArguments += method.hasInput ? ", input: input" : ", input: .init()"
                 }
             }
-            writer.documentation(method.documentation)
+            writer.documentation(
+                method.documentation.isEmpty ? ["Calls `\(method.endpointType)`."] : method.documentation)
             writer.block("\(access)func \(method.name)(\(arguments.joined(separator: ", "))) \(returns)") { body in
                 body.line("\(call)(\(callArguments))")
             }
@@ -59,7 +60,7 @@ extension SwiftRenderer {
                     ? "This form takes the parameters as a whole value."
                     : "This form takes the parameters and the input as whole values.")
         }
-        writer.documentation(documentation)
+        writer.documentation(documentation.isEmpty ? ["Calls `\(method.endpointType)`."] : documentation)
         writer.block("\(access)func \(method.name)(\(arguments.joined(separator: ", "))) \(returns)") { body in
             body.line("\(call)(\(callArguments))")
         }

@@ -43,7 +43,7 @@ struct SwiftRenderer {
         case .stringValues(let values): renderStringValues(values, into: &writer)
         case .token(let token): renderToken(token, into: &writer)
         case .alias(let name, let target, let documentation):
-            writer.documentation(documentation)
+            writer.documentation(documentation.isEmpty ? ["`\(name)` is `\(target.swiftText)`."] : documentation)
             writer.line("\(access)typealias \(name) = \(target.swiftText)")
         case .namespace(let namespace): renderNamespace(namespace, into: &writer)
         }
@@ -61,7 +61,17 @@ struct SwiftRenderer {
     private func renderDefinition(_ schemaPath: String, into writer: inout CodeWriter) {
         // A computed property: one getter, where a stored static would add a global, its lazy
         // initializer and accessor to each of the module's ~1,200 types.
+        writer.line("/// The lexicon node this type is checked against by `validate()`.")
         writer.line("\(access)static var lexiconDefinition: Swift.String { \(schemaPath.swiftLiteral) }")
+    }
+
+    /// A field's doc comment when the lexicon gives it no description.
+    static func fallbackDocumentation(_ field: FieldModel) -> String {
+        let presence =
+            field.isRequired
+            ? (field.isNullable ? "required, may be null" : "required")
+            : (field.isNullable ? "optional, may be null" : "optional")
+        return "The `\(field.jsonKey)` field (\(presence))."
     }
 
     /// The Swift type of a stored property, with the optionality its lexicon flags give it.
@@ -83,16 +93,20 @@ struct SwiftRenderer {
         case .record: conformance = "XRPCRuntime.LexiconRecord"
         case .parameters: conformance = "XRPCRuntime.XRPCParameters"
         }
-        writer.documentation(model.documentation)
+        writer.documentation(
+            model.documentation.isEmpty ? ["The lexicon object `\(model.schemaPath)`."] : model.documentation)
         writer.block("\(access)struct \(model.name): \(conformance), \(module.validatableProtocol)") { body in
             renderDefinition(model.schemaPath, into: &body)
             if case .record(let collection, let key) = model.role {
+                body.line("/// The collection NSID, which is also the record's `$type`.")
                 body.line("\(access)static let collection = \(collection.swiftLiteral)")
+                body.line("/// The kind of record key the collection uses.")
                 body.line("\(access)static let recordKey = XRPCRuntime.RecordKeyType(lexiconKey: \(key.swiftLiteral))")
                 body.line("")
             }
             for field in model.fields {
-                body.documentation(field.documentation)
+                body.documentation(
+                    field.documentation.isEmpty ? [Self.fallbackDocumentation(field)] : field.documentation)
                 let wrapper = field.isBoxed ? "@XRPCRuntime.Boxed " : ""
                 body.line("\(wrapper)\(access)var \(field.swiftName): \(Self.propertyType(field))")
             }
@@ -245,6 +259,7 @@ struct SwiftRenderer {
         writer.block("\(access)struct \(model.name): XRPCRuntime.LexiconStringValue, \(module.validatableProtocol)") {
             body in
             renderDefinition(model.schemaPath, into: &body)
+            body.line("/// The string, exactly as read or given.")
             body.line("\(access)var rawValue: Swift.String")
             body.line("")
             body.line("/// Wraps a string.")
@@ -281,7 +296,7 @@ struct SwiftRenderer {
         case .procedure: conformance = ": XRPCRuntime.XRPCProcedure"
         case .subscription: conformance = ": XRPCRuntime.XRPCSubscription"
         }
-        writer.documentation(model.documentation)
+        writer.documentation(model.documentation.isEmpty ? ["The lexicon `\(model.nsid)`."] : model.documentation)
         writer.block("\(access)enum \(model.name)\(conformance)") { body in
             if model.role != .plain {
                 body.line("/// The lexicon's NSID.")
@@ -310,6 +325,7 @@ struct SwiftRenderer {
             body.line("/// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).")
             body.line("case unknown(Swift.String)")
             body.line("")
+            body.line("/// The error a server names `name`: a declared case, or `unknown`.")
             body.block("\(access)init(name: Swift.String)") { initBody in
                 initBody.line("switch name {")
                 for error in errors {
@@ -319,6 +335,7 @@ struct SwiftRenderer {
                 initBody.line("}")
             }
             body.line("")
+            body.line("/// The name as the server sends it.")
             body.block("\(access)var name: Swift.String") { getter in
                 getter.line("switch self {")
                 for error in errors {
