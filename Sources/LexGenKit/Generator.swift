@@ -148,8 +148,8 @@ public enum LexiconGenerator {
             if !model.methods.isEmpty {
                 namespacePaths.append(model.namespacePath)
                 let segments = model.nsid.split(separator: ".").dropLast().map(String.init)
-                for length in 1...max(segments.count, 1) where length <= segments.count {
-                    segmentsByPath[Array(model.namespacePath.prefix(length))] = Array(segments.prefix(length))
+                for (path, nsidSegments) in zip(model.namespacePath.nonEmptyPrefixes, segments.nonEmptyPrefixes) {
+                    segmentsByPath[path] = nsidSegments
                 }
             }
         }
@@ -186,7 +186,7 @@ public enum LexiconGenerator {
     }
 
     /// The documents of each imported module; their own diagnostics belong to their own module's build.
-    private static func loadImports(_ imports: [LexiconImport]) -> [(module: String, documents: [LexiconDocument])] {
+    static func loadImports(_ imports: [LexiconImport]) -> [(module: String, documents: [LexiconDocument])] {
         imports.map { lexiconImport in
             var ignored = DiagnosticLog()
             let documents = lexiconImport.sources.compactMap {
@@ -207,9 +207,7 @@ public enum LexiconGenerator {
             switch main.schema.kind {
             case .query, .procedure, .subscription:
                 let segments = id.split(separator: ".").dropLast().map { SwiftNaming.typeName(String($0)) }
-                for length in 1...max(segments.count, 1) where length <= segments.count {
-                    paths.insert(Array(segments.prefix(length)))
-                }
+                paths.formUnion(segments.nonEmptyPrefixes)
             default:
                 break
             }

@@ -11,15 +11,7 @@ public enum LexiconLinter {
                 documents.append(document)
             }
         }
-        let imported = imports.map { lexiconImport in
-            var ignored = DiagnosticLog()
-            return (
-                module: lexiconImport.moduleName,
-                documents: lexiconImport.sources.compactMap {
-                    LexiconLoader.load(path: $0.displayPath, bytes: $0.bytes, log: &ignored)
-                }
-            )
-        }
+        let imported = LexiconGenerator.loadImports(imports)
         let graph = SchemaGraph.build(documents, imported: imported, log: &log)
         checkCaseClashes(documents, log: &log)
         for document in documents {

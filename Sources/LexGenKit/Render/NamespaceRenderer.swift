@@ -17,12 +17,7 @@ struct NamespaceRenderer {
         writer.line("")
         for line in module.importLines { writer.line(line) }
         renderSchemas(documentSymbols, into: &writer)
-        var prefixes: Set<[String]> = []
-        for path in namespacePaths {
-            for length in 1...max(path.count, 1) where length <= path.count {
-                prefixes.insert(Array(path.prefix(length)))
-            }
-        }
+        let prefixes = Set(namespacePaths.flatMap(\.nonEmptyPrefixes))
         let sorted = prefixes.sorted { $0.lexicographicallyPrecedes($1) }
         // A namespace an imported module declares is extended, not declared again.
         for prefix in sorted where !importedPaths.contains(prefix) {
@@ -72,5 +67,12 @@ struct NamespaceRenderer {
                 "\(access)static var lexiconCatalog: XRPCRuntime.LexiconSchemaCatalog { \(module.schemasType).catalog }"
             )
         }
+    }
+}
+
+extension Array {
+    /// The prefixes of one element or more, shortest first: `[a, b]` gives `[a]` and `[a, b]`.
+    var nonEmptyPrefixes: [[Element]] {
+        indices.map { Array(self[...$0]) }
     }
 }
