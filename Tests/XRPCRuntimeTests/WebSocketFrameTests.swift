@@ -28,7 +28,7 @@ final class WebSocketFrameTests: XCTestCase {
     }
 
     func testUpgradeRequestNamesHostPathQueryAndKeepsHandshakeFieldsOurs() throws {
-        let target = try WebSocketHandshake.Target(XCTUnwrap(URL(string: "ws://example.com:8080/xrpc/a.b.c?cursor=5")))
+        let target = try WebSocketTarget(XCTUnwrap(URL(string: "ws://example.com:8080/xrpc/a.b.c?cursor=5")))
         let request = String(
             decoding: WebSocketHandshake.request(
                 for: target, key: "k", headers: ["X-Test": "1", "Upgrade": "h2c", "Bad": "a\r\nInjected: 1"]),
@@ -39,10 +39,10 @@ final class WebSocketFrameTests: XCTestCase {
         XCTAssertFalse(request.contains("h2c"), "a caller's header must not replace a handshake field")
         XCTAssertFalse(request.contains("Injected"), "header values with line breaks are dropped")
         XCTAssertTrue(request.hasSuffix("\r\n\r\n"))
-        let plain = try WebSocketHandshake.Target(XCTUnwrap(URL(string: "wss://[::1]")))
+        let plain = try WebSocketTarget(XCTUnwrap(URL(string: "wss://[::1]")))
         XCTAssertEqual(plain.hostHeader, "[::1]")
         XCTAssertEqual(plain.requestTarget, "/")
-        XCTAssertThrowsError(try WebSocketHandshake.Target(XCTUnwrap(URL(string: "ftp://example.com"))))
+        XCTAssertThrowsError(try WebSocketTarget(XCTUnwrap(URL(string: "ftp://example.com"))))
     }
 
     func testHandshakeResponseChecks() throws {

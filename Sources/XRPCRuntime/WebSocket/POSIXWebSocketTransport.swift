@@ -40,7 +40,7 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
     }
 
     public func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
-        let target = try WebSocketHandshake.Target(url)
+        let target = try WebSocketTarget(url)
         guard !target.secure else {
             throw WebSocketError(
                 .unsupportedURL,
@@ -71,7 +71,7 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
 
     /// Connects and shakes hands on the calling thread (blocking).
     private static func open(
-        _ target: WebSocketHandshake.Target, headers: [String: String], options: POSIXWebSocketTransport,
+        _ target: WebSocketTarget, headers: [String: String], options: POSIXWebSocketTransport,
         attempt: ConnectAttempt
     ) throws(WebSocketError) -> POSIXWebSocketConnection.Core {
         let deadline = ContinuousClock.now + options.connectTimeout

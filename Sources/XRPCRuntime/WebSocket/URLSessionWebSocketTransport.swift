@@ -20,7 +20,7 @@ public struct URLSessionWebSocketTransport: WebSocketTransport {
     }
 
     public func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
-        let target = try WebSocketHandshake.Target(url)
+        let target = try WebSocketTarget(url)
         var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         components?.scheme = target.secure ? "wss" : "ws"
         guard let webSocketURL = components?.url else { throw WebSocketError(.unsupportedURL, "\(url) is not a URL") }

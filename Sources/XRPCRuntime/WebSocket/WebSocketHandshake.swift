@@ -8,37 +8,6 @@ package enum WebSocketHandshake {
     /// The most header bytes read before giving up on an answer.
     static let maximumHeaderSize = 64 * 1024
 
-    /// The target of a `ws://` or `wss://` URL: host, port, and request target (path and query).
-    struct Target: Sendable, Hashable {
-        var host: String
-        var port: Int
-        var secure: Bool
-        /// The path and query, percent-encoded as in the URL, `/` when empty.
-        var requestTarget: String
-        /// The `Host` header value: the host (IPv6 in brackets) and the port when it is not the default.
-        var hostHeader: String {
-            let name = host.contains(":") ? "[\(host)]" : host
-            return port == (secure ? 443 : 80) ? name : "\(name):\(port)"
-        }
-
-        /// Reads a `ws://`, `wss://`, `http://` or `https://` URL.
-        init(_ url: URL) throws(WebSocketError) {
-            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-                let scheme = components.scheme?.lowercased(),
-                let host = components.host, !host.isEmpty
-            else { throw WebSocketError(.unsupportedURL, "\(url) has no scheme or host") }
-            switch scheme {
-            case "ws", "http": secure = false
-            case "wss", "https": secure = true
-            default: throw WebSocketError(.unsupportedURL, "\(url): scheme \(scheme) is not ws or wss")
-            }
-            self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
-            port = components.port ?? (secure ? 443 : 80)
-            let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-            requestTarget = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
-        }
-    }
-
     /// A fresh `Sec-WebSocket-Key`: 16 random bytes in base64.
     static func makeKey() -> String {
         var generator = SystemRandomNumberGenerator()
@@ -51,7 +20,7 @@ package enum WebSocketHandshake {
     }
 
     /// The upgrade request's bytes. `headers` are added unless they would replace a handshake field.
-    static func request(for target: Target, key: String, headers: [String: String]) -> [UInt8] {
+    static func request(for target: WebSocketTarget, key: String, headers: [String: String]) -> [UInt8] {
         var lines = [
             "GET \(target.requestTarget) HTTP/1.1", "Host: \(target.hostHeader)", "Upgrade: websocket",
             "Connection: Upgrade", "Sec-WebSocket-Key: \(key)", "Sec-WebSocket-Version: 13",
@@ -141,5 +110,41 @@ package enum WebSocketHandshake {
             return index
         }
         return nil
+    }
+}
+
+/// The target of a `ws://` or `wss://` URL: host, port, and request target (path and query).
+///
+/// Shared by every WebSocket transport, including ones in other packages.
+public struct WebSocketTarget: Sendable, Hashable {
+    /// The host, without brackets for IPv6.
+    public var host: String
+    /// The port, 80 or 443 when the URL names none.
+    public var port: Int
+    /// Whether the connection uses TLS (`wss`, `https`).
+    public var secure: Bool
+    /// The path and query, percent-encoded as in the URL, `/` when empty.
+    public var requestTarget: String
+    /// The `Host` header value: the host (IPv6 in brackets) and the port when it is not the default.
+    public var hostHeader: String {
+        let name = host.contains(":") ? "[\(host)]" : host
+        return port == (secure ? 443 : 80) ? name : "\(name):\(port)"
+    }
+
+    /// Reads a `ws://`, `wss://`, `http://` or `https://` URL.
+    public init(_ url: URL) throws(WebSocketError) {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+            let scheme = components.scheme?.lowercased(),
+            let host = components.host, !host.isEmpty
+        else { throw WebSocketError(.unsupportedURL, "\(url) has no scheme or host") }
+        switch scheme {
+        case "ws", "http": secure = false
+        case "wss", "https": secure = true
+        default: throw WebSocketError(.unsupportedURL, "\(url): scheme \(scheme) is not ws or wss")
+        }
+        self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        port = components.port ?? (secure ? 443 : 80)
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        requestTarget = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
     }
 }

@@ -38,7 +38,7 @@ public struct NIOWebSocketTransport: WebSocketTransport {
     }
 
     public func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
-        let target = try Target(url)
+        let target = try WebSocketTarget(url)
         let connection = NIOWebSocketConnection()
         let upgraded = group.next().makePromise(of: Void.self)
         let sslContext = target.secure ? try NIOSSLContext(configuration: tlsConfiguration) : nil
@@ -104,34 +104,6 @@ public struct NIOWebSocketTransport: WebSocketTransport {
             throw WebSocketError(.handshakeFailed, "the WebSocket upgrade failed: \(error)")
         }
         return connection
-    }
-}
-
-/// The parts of a `ws(s)://` or `http(s)://` URL a connection needs.
-struct Target: Sendable {
-    var host: String
-    var port: Int
-    var secure: Bool
-    var requestTarget: String
-
-    var hostHeader: String {
-        let name = host.contains(":") ? "[\(host)]" : host
-        return port == (secure ? 443 : 80) ? name : "\(name):\(port)"
-    }
-
-    init(_ url: URL) throws {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-            let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
-        else { throw WebSocketError(.unsupportedURL, "\(url) has no scheme or host") }
-        switch scheme {
-        case "ws", "http": secure = false
-        case "wss", "https": secure = true
-        default: throw WebSocketError(.unsupportedURL, "\(url): scheme \(scheme) is not ws or wss")
-        }
-        self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
-        port = components.port ?? (secure ? 443 : 80)
-        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        requestTarget = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
     }
 }
 
