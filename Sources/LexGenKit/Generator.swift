@@ -129,7 +129,7 @@ public enum LexiconGenerator {
         for warning in planner.namingWarnings() { log.report(warning) }
         let ordered = documents.filter { graph.documents[$0.id]?.path == $0.path }
         var models = ordered.map(planner.planFile)
-        RecursionAnalysis.breakCycles(in: &models)
+        OutOfLineStorage.apply(to: &models)
         endStage("plan")
         let module = ModuleSymbols(moduleName: moduleName, imports: imported.map(\.module))
         let renderer = SwiftRenderer(access: access.modifier, module: module)

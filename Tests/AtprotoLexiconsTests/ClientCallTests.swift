@@ -142,6 +142,28 @@ final class ClientCallTests: XCTestCase {
         XCTAssertEqual(root.uri, "at://x/app.bsky.feed.post/0")
     }
 
+    func testBoxedFieldsKeepValueSemantics() throws {
+        let json = #"""
+            {"post": {"uri": "at://x/app.bsky.feed.post/1", "cid": "c1",
+                      "author": {"did": "did:plc:x", "handle": "x.test", "displayName": "Before"},
+                      "record": {}, "indexedAt": "2024-01-01T00:00:00Z", "viewer": {"like": "at://x/l/1"}}}
+            """#
+        let original = try AppBskyFeedDefs.FeedViewPost(lexiconJSON: JSONValue.parse(Data(json.utf8)))
+        var copy = original
+        copy.post.author.displayName = "After"
+        copy.post.viewer?.like = nil
+        copy.reply = nil
+        XCTAssertEqual(original.post.author.displayName, "Before", "a write to a copy never reaches the original")
+        XCTAssertEqual(original.post.viewer?.like, "at://x/l/1")
+        XCTAssertEqual(copy.post.author.displayName, "After")
+        XCTAssertNil(copy.post.viewer?.like)
+        XCTAssertNotEqual(copy, original)
+        // Boxed fields write back exactly what was read.
+        XCTAssertEqual(original.lexiconJSON, try JSONValue.parse(Data(json.utf8)))
+        copy.post.viewer = nil
+        XCTAssertNil(copy.post.viewer)
+    }
+
     func testTypesRoundTripThroughCodable() throws {
         let post = AppBskyFeedPost(
             text: "hi",

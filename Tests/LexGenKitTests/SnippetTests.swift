@@ -123,7 +123,7 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(
             swift,
             """
-            public enum Embed: XRPCRuntime.LexiconUnion, _LexiconsValidatable {
+            public indirect enum Embed: XRPCRuntime.LexiconUnion, _LexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.example.post#main/properties/embed" }
             case comExampleImages(ComExampleImages)
@@ -250,7 +250,7 @@ final class SnippetTests: XCTestCase {
             """
         )
         assertContainsLines(swift, "public enum ComExampleStream: XRPCRuntime.XRPCSubscription {")
-        assertContainsLines(swift, "public enum Message: XRPCRuntime.LexiconUnion, _LexiconsValidatable {")
+        assertContainsLines(swift, "public indirect enum Message: XRPCRuntime.LexiconUnion, _LexiconsValidatable {")
         assertContainsLines(swift, "case comExampleStreamTick(ComExampleStream.Tick)")
     }
 
@@ -290,7 +290,8 @@ final class SnippetTests: XCTestCase {
               "items": {"type": "union", "refs": ["#a"]}}, "a": {"type": "object", "properties": {}}}}
             """
         )
-        assertContainsLines(swift, "public enum PreferencesItem: XRPCRuntime.LexiconUnion, _LexiconsValidatable {")
+        assertContainsLines(
+            swift, "public indirect enum PreferencesItem: XRPCRuntime.LexiconUnion, _LexiconsValidatable {")
         assertContainsLines(swift, "public typealias Preferences = [ComExamplePrefs.PreferencesItem]")
     }
 
@@ -310,19 +311,28 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(swift, #"self.mostLikes = try reader.optional("most-likes")"#)
     }
 
-    func testRecursionIsBrokenByBoxingAndIndirectUnions() {
+    func testNestedStructsAreBoxedAndUnionsIndirect() {
         let swift = generatedSwift(
             """
-            {"lexicon": 1, "id": "com.example.thread", "defs": {"node": {"type": "object", "properties": {
-              "parent": {"type": "union", "refs": ["#node", "#missing"]}, "self": {"type": "ref", "ref": "#node"}}},
-              "missing": {"type": "object", "properties": {}}}}
+            {"lexicon": 1, "id": "com.example.thread", "defs": {"node": {"type": "object", "required": ["root"],
+              "properties": {
+              "parent": {"type": "union", "refs": ["#node", "#missing"]}, "self": {"type": "ref", "ref": "#node"},
+              "root": {"type": "ref", "ref": "#missing"},
+              "children": {"type": "array", "items": {"type": "ref", "ref": "#node"}},
+              "kind": {"type": "ref", "ref": "#kind"}}},
+              "missing": {"type": "object", "properties": {}},
+              "kind": {"type": "string", "knownValues": ["a", "b"]}}}
             """
         )
-        // The union on the cycle becomes indirect, so the field holding it needs no box...
+        // Every union is indirect; the field holding it stays a plain stored property.
         assertContainsLines(swift, "public var parent: ComExampleThread.Node.Parent?")
         assertContainsLines(swift, "public indirect enum Parent: XRPCRuntime.LexiconUnion, _LexiconsValidatable {")
-        // ...while a struct that holds itself directly has that field boxed.
-        assertContainsLines(swift, "@XRPCRuntime.Boxed public var self_: ComExampleThread.Node?")
+        // A field holding a struct is boxed, required or optional...
+        assertContainsLines(swift, "@XRPCRuntime.BoxedOptional public var self_: ComExampleThread.Node?")
+        assertContainsLines(swift, "@XRPCRuntime.Boxed public var root: ComExampleThread.Missing")
+        // ...while arrays and string values are already one reference wide and stay as they are.
+        assertContainsLines(swift, "public var children: [ComExampleThread.Node]?")
+        assertContainsLines(swift, "public var kind: ComExampleThread.Kind?")
     }
 
     func testAccessLevelIsApplied() {

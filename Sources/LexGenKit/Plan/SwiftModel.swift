@@ -29,7 +29,7 @@ struct FieldModel: Sendable {
     var type: TypeReference
     var isRequired: Bool
     var isNullable: Bool
-    /// Stored out of line because it closes a cycle of types (set by the recursion analysis).
+    /// Stored out of line because it holds another generated struct (see ``OutOfLineStorage``).
     var isBoxed = false
     var documentation: [String]
     /// The lexicon `default` as a Swift literal (`50`, `true`, `"all"`): the initializer's default.
@@ -82,7 +82,7 @@ struct UnionModel: Sendable {
     var documentation: [String]
     var members: [UnionMemberModel]
     var isClosed: Bool
-    /// Marked `indirect` because it closes a cycle of types (set by the recursion analysis).
+    /// Marked `indirect` (see ``OutOfLineStorage``).
     var isIndirect = false
     /// The schema node of the union (see ``StructModel/schemaPath``).
     var schemaPath = ""

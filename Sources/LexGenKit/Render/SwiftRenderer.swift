@@ -107,8 +107,10 @@ struct SwiftRenderer {
             for field in model.fields {
                 body.documentation(
                     field.documentation.isEmpty ? [Self.fallbackDocumentation(field)] : field.documentation)
-                let wrapper = field.isBoxed ? "@XRPCRuntime.Boxed " : ""
-                body.line("\(wrapper)\(access)var \(field.swiftName): \(Self.propertyType(field))")
+                let type = Self.propertyType(field)
+                let box = type.hasSuffix("?") ? "@XRPCRuntime.BoxedOptional " : "@XRPCRuntime.Boxed "
+                let wrapper = field.isBoxed ? box : ""
+                body.line("\(wrapper)\(access)var \(field.swiftName): \(type)")
             }
             body.line("/// Fields the schema does not declare, kept as read and written back.")
             body.line("\(access)var unknownFields: [Swift.String: XRPCRuntime.JSONValue]")
