@@ -86,8 +86,8 @@ final class ImportAndConfigTests: XCTestCase {
         let swift = generatedSwift(
             ##"{"lexicon": 1, "id": "com.example.mood", "defs": {"main": {"type": "object", "properties": {"mood": {"type": "string", "knownValues": ["#happy", "#missing", "plain"]}}}, "happy": {"type": "token"}}}"##
         )
-        assertContainsLines(swift, #"public static let happy = Self(rawValue: "com.example.mood#happy")"#)
-        assertContainsLines(swift, ##"public static let missing = Self(rawValue: "#missing")"##)
+        assertContainsLines(swift, #"public static var happy: Self { Self(rawValue: "com.example.mood#happy") }"#)
+        assertContainsLines(swift, ##"public static var missing: Self { Self(rawValue: "#missing") }"##)
     }
 
     func testConfigReadsEveryKey() throws {

@@ -22,9 +22,9 @@ final class SnippetTests: XCTestCase {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.example.note#main" }
             /// The collection NSID, which is also the record's `$type`.
-            public static let collection = "com.example.note"
+            public static var collection: Swift.String { "com.example.note" }
             /// The kind of record key the collection uses.
-            public static let recordKey = XRPCRuntime.RecordKeyType(lexiconKey: "tid")
+            public static var recordKey: XRPCRuntime.RecordKeyType { .init(lexiconKey: "tid") }
             """
         )
         assertContainsLines(
@@ -73,7 +73,7 @@ final class SnippetTests: XCTestCase {
             /// Go fast.
             public enum Fast: XRPCRuntime.LexiconToken {
             /// The token as it appears in string values.
-            public static let value = "com.example.defs#fast"
+            public static var value: Swift.String { "com.example.defs#fast" }
             """
         )
     }
@@ -87,12 +87,12 @@ final class SnippetTests: XCTestCase {
         )
         assertContainsLines(swift, "public struct Sort: XRPCRuntime.LexiconStringValue, _LexiconsValidatable {")
         for line in [
-            #"public static let hide = Self(rawValue: "!hide")"#,
-            #"public static let mostLikes = Self(rawValue: "most-likes")"#,
-            #"public static let `default` = Self(rawValue: "default")"#,
-            #"public static let none_ = Self(rawValue: "none")"#,
-            #"public static let fast = Self(rawValue: "com.example.other#fast")"#,
-            #"public static let _9lives = Self(rawValue: "9lives")"#,
+            #"public static var hide: Self { Self(rawValue: "!hide") }"#,
+            #"public static var mostLikes: Self { Self(rawValue: "most-likes") }"#,
+            #"public static var `default`: Self { Self(rawValue: "default") }"#,
+            #"public static var none_: Self { Self(rawValue: "none") }"#,
+            #"public static var fast: Self { Self(rawValue: "com.example.other#fast") }"#,
+            #"public static var _9lives: Self { Self(rawValue: "9lives") }"#,
         ] {
             assertContainsLines(swift, line)
         }
@@ -105,7 +105,7 @@ final class SnippetTests: XCTestCase {
             {"lexicon": 1, "id": "com.example.defs", "defs": {"size": {"type": "string", "enum": ["s", "m"]}}}
             """
         )
-        assertContainsLines(swift, #"public static let allowedValues: [Swift.String] = ["s", "m"]"#)
+        assertContainsLines(swift, #"public static var allowedValues: [Swift.String] { ["s", "m"] }"#)
     }
 
     func testUnionCasesNameTheWholeNSIDAndReadMainBothWays() {
@@ -198,7 +198,7 @@ final class SnippetTests: XCTestCase {
             """
             public enum ComExampleFeedGetThings: XRPCRuntime.XRPCQuery {
             /// The lexicon's NSID.
-            public static let nsid = "com.example.feed.getThings"
+            public static var nsid: Swift.String { "com.example.feed.getThings" }
             """
         )
         assertContainsLines(swift, "case notFound")

@@ -99,9 +99,11 @@ struct SwiftRenderer {
             renderDefinition(model.schemaPath, into: &body)
             if case .record(let collection, let key) = model.role {
                 body.line("/// The collection NSID, which is also the record's `$type`.")
-                body.line("\(access)static let collection = \(collection.swiftLiteral)")
+                body.line("\(access)static var collection: Swift.String { \(collection.swiftLiteral) }")
                 body.line("/// The kind of record key the collection uses.")
-                body.line("\(access)static let recordKey = XRPCRuntime.RecordKeyType(lexiconKey: \(key.swiftLiteral))")
+                body.line(
+                    "\(access)static var recordKey: XRPCRuntime.RecordKeyType { .init(lexiconKey: \(key.swiftLiteral)) }"
+                )
                 body.line("")
             }
             for field in model.fields {
@@ -269,13 +271,14 @@ struct SwiftRenderer {
             if !model.values.isEmpty { body.line("") }
             for constant in model.values {
                 body.line("/// `\(constant.value)`")
-                body.line("\(access)static let \(constant.name) = Self(rawValue: \(constant.value.swiftLiteral))")
+                body.line(
+                    "\(access)static var \(constant.name): Self { Self(rawValue: \(constant.value.swiftLiteral)) }")
             }
             if model.isClosed {
                 body.line("")
                 body.line("/// Every value the lexicon allows.")
                 let list = model.values.map(\.value.swiftLiteral).joined(separator: ", ")
-                body.line("\(access)static let allowedValues: [Swift.String] = [\(list)]")
+                body.line("\(access)static var allowedValues: [Swift.String] { [\(list)] }")
             }
             renderNested(model.nested, into: &body)
         }
@@ -285,7 +288,7 @@ struct SwiftRenderer {
         writer.documentation(model.documentation)
         writer.block("\(access)enum \(model.name): XRPCRuntime.LexiconToken") { body in
             body.line("/// The token as it appears in string values.")
-            body.line("\(access)static let value = \(model.value.swiftLiteral)")
+            body.line("\(access)static var value: Swift.String { \(model.value.swiftLiteral) }")
             renderNested(model.nested, into: &body)
         }
     }
@@ -302,7 +305,7 @@ struct SwiftRenderer {
         writer.block("\(access)enum \(model.name)\(conformance)") { body in
             if model.role != .plain {
                 body.line("/// The lexicon's NSID.")
-                body.line("\(access)static let nsid = \(model.nsid.swiftLiteral)")
+                body.line("\(access)static var nsid: Swift.String { \(model.nsid.swiftLiteral) }")
             }
             if let errors = model.errors {
                 body.line("")

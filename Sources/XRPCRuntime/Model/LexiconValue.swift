@@ -39,15 +39,14 @@ extension LexiconJSONBacked {
 /// A lexicon `object` (or `params`, or a record's body): a struct with named fields.
 ///
 /// Generated structs implement the two requirements field by field; everything else (JSON form,
-/// equality, `Codable`) comes from this protocol. Fields the schema does not know are kept in
-/// ``unknownFields`` and written back.
+/// equality, `Codable`) comes from this protocol. Fields the schema does not know are kept in each
+/// struct's `unknownFields` and written back. (That property is not a requirement: every requirement
+/// costs a witness in each of the SDK's ~1,000 structs, and nothing reads it generically.)
 public protocol LexiconObject: LexiconJSONBacked {
     /// Reads the known fields from `reader`; what the reader has left are the unknown fields.
     init(reading reader: inout LexiconObjectReader) throws
     /// Writes the known fields, then the unknown ones, to `writer`.
     func write(to writer: inout LexiconObjectWriter)
-    /// Fields present in the JSON that the schema does not declare, kept for writing back.
-    var unknownFields: [String: JSONValue] { get set }
 }
 
 extension LexiconObject {
