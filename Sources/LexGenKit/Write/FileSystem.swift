@@ -103,15 +103,16 @@ private enum WriteOutcome: Sendable {
 
 /// Writes one file unless it already holds exactly these bytes.
 private func writeIfChanged(_ file: GeneratedFile, path: String) -> WriteOutcome {
-    let bytes = Data(file.contents.utf8)
-    if let existing = FileManager.default.contents(atPath: path), existing == bytes {
-        return .unchanged
-    }
-    do {
-        try bytes.write(to: URL(fileURLWithPath: path))
-        return .written
-    } catch {
-        return .failed(GeneratorError("cannot write \(path): \(error.localizedDescription)"))
+    var contents = file.contents
+    return contents.withUTF8 { utf8 in
+        let bytes = UnsafeRawBufferPointer(utf8)
+        if FileBytes.fileHolds(bytes, path: path) { return .unchanged }
+        do {
+            try FileBytes.replaceContents(of: path, with: bytes)
+            return .written
+        } catch {
+            return .failed(GeneratorError("cannot write \(path): \(error)"))
+        }
     }
 }
 
