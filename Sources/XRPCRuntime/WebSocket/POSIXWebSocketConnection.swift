@@ -21,18 +21,15 @@ final class POSIXWebSocketConnection: WebSocketConnection {
 
     func close(code: WebSocketCloseCode, reason: String) { core.close(code: code, reason: reason) }
 
-    /// The state of a connection, shared by its reader thread and its users. `condition` guards
-    /// every variable; `writeLock` orders writes to the socket and its release.
+    /// The state of a connection, shared by its reader thread and its users. `inbox` holds what was
+    /// received; `deadlineLock` guards `closeDeadline`; `writeLock` orders writes to the socket and
+    /// its release.
     final class Core: @unchecked Sendable {
         private let descriptor: Int32
         private let options: POSIXWebSocketTransport
-        private let condition = NSCondition()
+        private let inbox: WebSocketInbox
+        private let deadlineLock = NSLock()
         private let writeLock = NSLock()
-        private var queue: [WebSocketMessage] = []
-        private var queueHead = 0
-        /// How the connection ended, once it has: `nil` message for a normal close.
-        private var ending: Result<WebSocketMessage?, WebSocketError>?
-        private var waiter: CheckedContinuation<WebSocketMessage?, any Error>?
         /// When a close was asked for on this side, the time by which the server must answer.
         private var closeDeadline: ContinuousClock.Instant?
         /// Guarded by `writeLock`.
@@ -42,6 +39,7 @@ final class POSIXWebSocketConnection: WebSocketConnection {
         init(descriptor: Int32, leftover: [UInt8], options: POSIXWebSocketTransport) {
             self.descriptor = descriptor
             self.options = options
+            self.inbox = WebSocketInbox(capacity: options.maximumQueuedMessages)
             let thread = Thread { [self] in readLoop(leftover) }
             thread.name = "WebSocket reader"
             thread.start()
@@ -49,45 +47,7 @@ final class POSIXWebSocketConnection: WebSocketConnection {
 
         // MARK: Users
 
-        func receive() async throws -> WebSocketMessage? {
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    condition.lock()
-                    if closeDeadline != nil {
-                        condition.unlock()
-                        continuation.resume(throwing: WebSocketError(.closed, "the connection was closed on this side"))
-                    } else if queueHead < queue.count {
-                        let message = queue[queueHead]
-                        queueHead += 1
-                        if queueHead == queue.count {
-                            queue.removeAll(keepingCapacity: true)
-                            queueHead = 0
-                        }
-                        condition.broadcast()
-                        condition.unlock()
-                        continuation.resume(returning: message)
-                    } else if let ending {
-                        condition.unlock()
-                        continuation.resume(with: ending.mapError { $0 as any Error })
-                    } else if Task.isCancelled {
-                        condition.unlock()
-                        continuation.resume(throwing: CancellationError())
-                    } else if waiter != nil {
-                        condition.unlock()
-                        continuation.resume(throwing: WebSocketError(.other, "another task is already receiving"))
-                    } else {
-                        waiter = continuation
-                        condition.unlock()
-                    }
-                }
-            } onCancel: {
-                condition.lock()
-                let pending = waiter
-                waiter = nil
-                condition.unlock()
-                pending?.resume(throwing: CancellationError())
-            }
-        }
+        func receive() async throws -> WebSocketMessage? { try await inbox.receive() }
 
         func send(_ frame: WebSocketFrame) throws {
             var generator = SystemRandomNumberGenerator()
@@ -105,17 +65,8 @@ final class POSIXWebSocketConnection: WebSocketConnection {
         }
 
         func close(code: WebSocketCloseCode, reason: String) {
-            condition.lock()
-            guard closeDeadline == nil else {
-                condition.unlock()
-                return
-            }
-            closeDeadline = ContinuousClock.now + options.closeTimeout
-            let pending = waiter
-            waiter = nil
-            condition.broadcast()
-            condition.unlock()
-            pending?.resume(throwing: WebSocketError(.closed, "the connection was closed on this side"))
+            guard inbox.closeLocally() else { return }
+            deadlineLock.withLock { closeDeadline = ContinuousClock.now + options.closeTimeout }
             sendClose(code, reason)
         }
 
@@ -142,7 +93,7 @@ final class POSIXWebSocketConnection: WebSocketConnection {
                                 break reading
                             }
                         } else if let message = try assembler.add(frame) {
-                            deliver(message)
+                            inbox.deliver(message)
                         }
                     }
                 } catch {
@@ -153,7 +104,7 @@ final class POSIXWebSocketConnection: WebSocketConnection {
                     outcome = .failure(error)
                     break reading
                 }
-                let closeOverdue = { [self] in condition.withLock { closeDeadline.map { .now >= $0 } ?? false } }
+                let closeOverdue = { [self] in deadlineLock.withLock { closeDeadline.map { .now >= $0 } ?? false } }
                 switch POSIXSocket.waitFor(descriptor, for: Int16(POLLIN), until: nil, shouldStop: closeOverdue) {
                 case .ready: break
                 case .timedOut, .stopped:
@@ -173,7 +124,7 @@ final class POSIXWebSocketConnection: WebSocketConnection {
                 POSIXSocket.shutdownBoth(descriptor)
                 POSIXSocket.closeDescriptor(descriptor)
             }
-            finish(outcome)
+            inbox.finish(outcome)
         }
 
         /// Handles a control frame; returns how the connection ends when it is a close frame.
@@ -203,36 +154,6 @@ final class POSIXWebSocketConnection: WebSocketConnection {
             default:
                 return nil  // a pong
             }
-        }
-
-        /// Queues a message for ``receive()``, waiting while the queue is full; drops it once a
-        /// close was asked for.
-        private func deliver(_ message: WebSocketMessage) {
-            condition.lock()
-            while queue.count - queueHead >= options.maximumQueuedMessages, closeDeadline == nil {
-                condition.wait()
-            }
-            guard closeDeadline == nil else {
-                condition.unlock()
-                return
-            }
-            if let pending = waiter {
-                waiter = nil
-                condition.unlock()
-                pending.resume(returning: message)
-                return
-            }
-            queue.append(message)
-            condition.unlock()
-        }
-
-        private func finish(_ outcome: Result<WebSocketMessage?, WebSocketError>) {
-            condition.lock()
-            ending = outcome
-            let pending = queueHead < queue.count ? nil : waiter
-            if pending != nil { waiter = nil }
-            condition.unlock()
-            pending?.resume(with: outcome.mapError { $0 as any Error })
         }
     }
 }

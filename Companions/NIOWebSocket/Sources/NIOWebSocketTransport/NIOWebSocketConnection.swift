@@ -3,62 +3,21 @@ import NIOCore
 import NIOWebSocket
 import XRPCRuntime
 
-/// A connection made by ``NIOWebSocketTransport``: the event loop queues whole messages, which
-/// ``receive()`` hands out in order. Dropping it closes it.
+/// A connection made by ``NIOWebSocketTransport``: the event loop queues whole messages in a
+/// ``WebSocketInbox``, which ``receive()`` hands out in order. Dropping it closes it.
 final class NIOWebSocketConnection: WebSocketConnection, @unchecked Sendable {
     private let lock = NSLock()
     private var channel: (any Channel)?
-    private var queue: [WebSocketMessage] = []
-    private var queueHead = 0
-    private var ending: Result<WebSocketMessage?, WebSocketError>?
-    private var waiter: CheckedContinuation<WebSocketMessage?, any Error>?
-    private var closedHere = false
+    private let inbox = WebSocketInbox()
 
     deinit { close(code: .goingAway, reason: "") }
 
     func attach(_ channel: any Channel) { lock.withLock { self.channel = channel } }
 
-    func receive() async throws -> WebSocketMessage? {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                lock.lock()
-                if closedHere {
-                    lock.unlock()
-                    continuation.resume(throwing: WebSocketError(.closed, "the connection was closed on this side"))
-                } else if queueHead < queue.count {
-                    let message = queue[queueHead]
-                    queueHead += 1
-                    if queueHead == queue.count {
-                        queue.removeAll(keepingCapacity: true)
-                        queueHead = 0
-                    }
-                    lock.unlock()
-                    continuation.resume(returning: message)
-                } else if let ending {
-                    lock.unlock()
-                    continuation.resume(with: ending.mapError { $0 as any Error })
-                } else if Task.isCancelled {
-                    lock.unlock()
-                    continuation.resume(throwing: CancellationError())
-                } else if waiter != nil {
-                    lock.unlock()
-                    continuation.resume(throwing: WebSocketError(.other, "another task is already receiving"))
-                } else {
-                    waiter = continuation
-                    lock.unlock()
-                }
-            }
-        } onCancel: {
-            let pending: CheckedContinuation<WebSocketMessage?, any Error>? = lock.withLock {
-                defer { waiter = nil }
-                return waiter
-            }
-            pending?.resume(throwing: CancellationError())
-        }
-    }
+    func receive() async throws -> WebSocketMessage? { try await inbox.receive() }
 
     func send(_ message: WebSocketMessage) async throws {
-        guard let channel = lock.withLock({ closedHere ? nil : channel }) else {
+        guard !inbox.isClosedLocally, let channel = lock.withLock({ channel }) else {
             throw WebSocketError(.closed, "cannot send: the connection is closed")
         }
         let frame: WebSocketFrame
@@ -72,14 +31,7 @@ final class NIOWebSocketConnection: WebSocketConnection, @unchecked Sendable {
     }
 
     func close(code: WebSocketCloseCode, reason: String) {
-        let (channel, pending): ((any Channel)?, CheckedContinuation<WebSocketMessage?, any Error>?) = lock.withLock {
-            guard !closedHere else { return (nil, nil) }
-            closedHere = true
-            defer { waiter = nil }
-            return (self.channel, waiter)
-        }
-        pending?.resume(throwing: WebSocketError(.closed, "the connection was closed on this side"))
-        guard let channel else { return }
+        guard inbox.closeLocally(), let channel = lock.withLock({ channel }) else { return }
         var payload = ByteBuffer()
         payload.writeInteger(code.rawValue)
         payload.writeString(String(reason.utf8.prefix(120)) ?? "")
@@ -88,29 +40,10 @@ final class NIOWebSocketConnection: WebSocketConnection, @unchecked Sendable {
     }
 
     /// Called on the event loop with each whole message.
-    func deliver(_ message: WebSocketMessage) {
-        lock.lock()
-        guard !closedHere, ending == nil else { return lock.unlock() }
-        if let pending = waiter {
-            waiter = nil
-            lock.unlock()
-            pending.resume(returning: message)
-            return
-        }
-        queue.append(message)
-        lock.unlock()
-    }
+    func deliver(_ message: WebSocketMessage) { inbox.deliver(message) }
 
     /// Called on the event loop when the connection ends.
-    func finish(_ outcome: Result<WebSocketMessage?, WebSocketError>) {
-        lock.lock()
-        guard ending == nil else { return lock.unlock() }
-        ending = outcome
-        let pending = queueHead < queue.count ? nil : waiter
-        if pending != nil { waiter = nil }
-        lock.unlock()
-        pending?.resume(with: outcome.mapError { $0 as any Error })
-    }
+    func finish(_ outcome: Result<WebSocketMessage?, WebSocketError>) { inbox.finish(outcome) }
 }
 
 /// Turns aggregated frames into messages, answers pings, and ends the connection on a close frame.
