@@ -33,7 +33,7 @@ let package = Package(
             path: "Benchmarks/DecodeBenchmark"
         ),
         // Prints DAG-CBOR / CAR decoding figures for a synthetic firehose: swift run -c release xrpc-bench
-        .executableTarget(name: "xrpc-bench", dependencies: ["XRPCRuntime"]),
+        .executableTarget(name: "xrpc-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the call benchmark.
         .target(name: "LoopbackHTTPServer"),
         // Measures the runtime's per-call overhead over raw URLSession: swift run -c release xrpc-call-bench

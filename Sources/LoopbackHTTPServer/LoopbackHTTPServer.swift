@@ -90,34 +90,14 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Starts a server on a free loopback port.
     public init(handler: @escaping Handler) throws {
         self.handler = handler
-        #if canImport(Darwin)
-            let socketType = SOCK_STREAM
-        #else
-            let socketType = Int32(SOCK_STREAM.rawValue)
-        #endif
-        let descriptor = socket(AF_INET, socketType, 0)
-        guard descriptor >= 0 else { throw StartError(description: "socket() failed: errno \(errno)") }
-        var yes: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        let listener: LoopbackListener
+        do {
+            listener = try LoopbackListener(backlog: 128)
+        } catch {
+            throw StartError(description: error.description)
         }
-        guard bound == 0, listen(descriptor, 128) == 0 else {
-            close(descriptor)
-            throw StartError(description: "bind/listen on 127.0.0.1 failed: errno \(errno)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        self.port = Int(UInt16(bigEndian: address.sin_port))
-        self.listener = descriptor
+        self.port = listener.port
+        self.listener = listener.descriptor
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }

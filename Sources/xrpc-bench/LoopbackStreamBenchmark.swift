@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import XRPCRuntime
 
 #if canImport(Glibc)
@@ -16,28 +17,9 @@ final class LoopbackFrameServer: @unchecked Sendable {
     private let listener: Int32
 
     init(frames: [Data]) throws {
-        #if canImport(Darwin)
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard descriptor >= 0, bound == 0, listen(descriptor, 1) == 0 else {
-            throw BenchmarkError(description: "cannot listen on 127.0.0.1: errno \(errno)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        listener = descriptor
+        let listener = try LoopbackListener(backlog: 1)
+        port = listener.port
+        self.listener = listener.descriptor
         var stream: [UInt8] = []
         for frame in frames { stream += Self.header(count: frame.count) + frame }
         stream += [0x88, 0x02, 0x03, 0xE8]  // close, 1000

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 
 @testable import XRPCRuntime
 
@@ -37,30 +38,9 @@ final class TestWebSocketServer: @unchecked Sendable {
 
     init(script: @escaping Script) throws {
         self.script = script
-        #if canImport(Darwin)
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
-        var yes: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard descriptor >= 0, bound == 0, listen(descriptor, 16) == 0 else {
-            throw Failure(description: "cannot listen on 127.0.0.1: errno \(errno)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        listener = descriptor
+        let listener = try LoopbackListener(backlog: 16)
+        port = listener.port
+        self.listener = listener.descriptor
         Thread { [self] in acceptLoop() }.start()
     }
 

@@ -1,0 +1,57 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A TCP socket listening on a free port of `127.0.0.1`: how every loopback server of the tests
+/// and benchmarks starts (``LoopbackHTTPServer``, the test WebSocket server, the firehose benchmark).
+public struct LoopbackListener: Sendable {
+    /// The listening socket; the caller accepts on it and closes it.
+    public let descriptor: Int32
+    /// The port the system chose.
+    public let port: Int
+
+    /// A failure to open the socket, with the system error.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What failed and the system error.
+        public var description: String
+    }
+
+    /// Opens a socket on a free loopback port and listens with room for `backlog` connections.
+    public init(backlog: Int32) throws(Failure) {
+        #if canImport(Darwin)
+            let socketType = SOCK_STREAM
+        #else
+            let socketType = Int32(SOCK_STREAM.rawValue)
+        #endif
+        let descriptor = socket(AF_INET, socketType, 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
+        var yes: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(descriptor, backlog) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw Failure(description: "bind/listen on 127.0.0.1 failed: errno \(code)")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        self.descriptor = descriptor
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+    }
+}
