@@ -39,6 +39,7 @@ PARAMETERS = """
 """
 
 fence = re.compile(r"^```(.*)$")
+top_level_constant = re.compile(r"^let (\w+)\b")
 functions, problems, count = [], [], 0
 for doc in docs:
     lines = doc.read_text().splitlines()
@@ -57,6 +58,10 @@ for doc in docs:
         if info == "swift":
             count += 1
             code = [line for line in body if not line.startswith("import ")]
+            # A sample often ends on a value it shows (`let page = ...`): mark the sample's top-level
+            # constants used, so the example package builds without a warning.
+            shown = [m.group(1) for m in map(top_level_constant.match, code) if m]
+            code += [f"_ = {constant}" for constant in shown]
             name = f"docSample{count}"
             functions.append(
                 f"// {where}\n@Sendable func {name}({PARAMETERS.strip()}\n) async throws {{\n"
