@@ -69,10 +69,3 @@ struct NamespaceRenderer {
         }
     }
 }
-
-extension Array {
-    /// The prefixes of one element or more, shortest first: `[a, b]` gives `[a]` and `[a, b]`.
-    var nonEmptyPrefixes: [[Element]] {
-        indices.map { Array(self[...$0]) }
-    }
-}
