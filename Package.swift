@@ -9,10 +9,26 @@ let package = Package(
         .plugin(name: "LexiconGen", targets: ["LexiconGen"]),
         .library(name: "AtprotoLexicons", targets: ["AtprotoLexicons"]),
         .library(name: "XRPCRuntime", targets: ["XRPCRuntime"]),
+        .library(name: "AtprotoCrypto", targets: ["AtprotoCrypto"]),
+        .library(name: "AtprotoIdentity", targets: ["AtprotoIdentity"]),
+        .library(name: "AtprotoVerification", targets: ["AtprotoVerification"]),
+        .library(name: "OAuthCore", targets: ["OAuthCore"]),
+        .library(name: "AtprotoOAuth", targets: ["AtprotoOAuth"]),
     ],
     targets: [
         // What generated code calls: data model, string formats, the XRPC client and agents.
         .target(name: "XRPCRuntime"),
+        // Public keys of atproto (multikey, did:key) and ECDSA verification over secp256k1 and P-256,
+        // in Swift. Public data only: signing keys never go through this package's arithmetic.
+        .target(name: "AtprotoCrypto", dependencies: ["XRPCRuntime"]),
+        // Identity: handle and DID resolution, DID documents, caching; pluggable like the agent.
+        .target(name: "AtprotoIdentity", dependencies: ["XRPCRuntime", "AtprotoCrypto"]),
+        // Verified repository data: commit signatures, MST proofs, whole repositories, the firehose.
+        .target(name: "AtprotoVerification", dependencies: ["XRPCRuntime", "AtprotoCrypto", "AtprotoIdentity"]),
+        // OAuth 2.1 building blocks (PKCE, metadata, PAR, tokens, revocation, DPoP, JWS), no atproto.
+        .target(name: "OAuthCore"),
+        // The atproto OAuth client; its session is an XRPCAgent.
+        .target(name: "AtprotoOAuth", dependencies: ["XRPCRuntime", "AtprotoIdentity", "OAuthCore"]),
         // The generator: load -> resolve -> plan -> render -> write. Shared by lexgen, the plugin and the tests.
         .target(name: "LexGenKit"),
         // The command line: a thin shell over LexGenKit.
@@ -38,6 +54,7 @@ let package = Package(
         .target(name: "LoopbackHTTPServer"),
         // Measures the runtime's per-call overhead over raw URLSession: swift run -c release xrpc-call-bench
         .executableTarget(name: "xrpc-call-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
+        .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"]),
         .testTarget(name: "XRPCRuntimeTests", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
         .testTarget(
             name: "LexGenKitTests",

@@ -1,12 +1,12 @@
 // The multiformats encodings CIDs and CAR files use: unsigned varints, base32 and base58btc.
 
 /// Unsigned LEB128 varints as multiformats writes them: at most 9 bytes, minimally encoded.
-enum Varint {
+package enum Varint {
     /// Reads the varint at `offset` in `buffer` and moves `offset` past it.
     ///
     /// - Throws: ``BinaryDecodingError/Kind/truncated`` when the buffer ends inside the varint,
     ///   ``BinaryDecodingError/Kind/invalidVarint`` when it is longer than 9 bytes or not minimal.
-    static func read(
+    package static func read(
         _ buffer: UnsafeRawBufferPointer, at offset: inout Int, _ what: @autoclosure () -> String
     ) throws(BinaryDecodingError) -> UInt64 {
         let start = offset
@@ -29,7 +29,7 @@ enum Varint {
     }
 
     /// Appends `value` as a varint.
-    static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+    package static func append(_ value: UInt64, to bytes: inout [UInt8]) {
         var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
@@ -98,11 +98,11 @@ enum Base32 {
 }
 
 /// Base58 with the Bitcoin alphabet, multibase `z`; CIDv0 strings are written in it without prefix.
-enum Base58 {
+package enum Base58 {
     private static let alphabet = Array("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz".utf8)
 
     /// The text of `bytes`.
-    static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         let zeros = bytes.prefix { $0 == 0 }.count
         // Base-58 digits, least significant first.
         var digits: [UInt8] = []
@@ -126,7 +126,7 @@ enum Base58 {
     /// The bytes of `text`.
     ///
     /// - Throws: ``BinaryDecodingError/Kind/invalidCID`` at the first character outside the alphabet.
-    static func decode(_ text: some Collection<UInt8>) throws(BinaryDecodingError) -> [UInt8] {
+    package static func decode(_ text: some Collection<UInt8>) throws(BinaryDecodingError) -> [UInt8] {
         var zeros = 0
         var counting = true
         // Base-256 digits, least significant first.

@@ -1,0 +1,139 @@
+import XRPCRuntime
+
+/// The elliptic curve of an atproto signing key: atproto allows exactly these two.
+public enum KeyCurve: String, Sendable, Hashable, Codable, CaseIterable {
+    /// secp256k1 ("k256"), multicodec `0xe7`.
+    case secp256k1
+    /// NIST P-256 ("p256"), multicodec `0x1200`.
+    case p256
+
+    /// The multicodec code that prefixes a key of this curve in a multikey or `did:key`.
+    public var multicodec: UInt64 {
+        switch self {
+        case .secp256k1: 0xE7
+        case .p256: 0x1200
+        }
+    }
+}
+
+/// A public key that atproto signs with: its curve and its point, checked to be on the curve.
+///
+/// Read one from a DID document's `Multikey` (`publicKeyMultibase`), from a `did:key` string, or from
+/// the legacy `EcdsaSecp256k1VerificationKey2019` / `EcdsaSecp256r1VerificationKey2019` forms, and
+/// check signatures with ``isValidSignature(_:for:)``. Public data only: no private key ever passes
+/// through this type.
+public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
+    /// The curve of the key.
+    public let curve: KeyCurve
+    /// The point in SEC1 compressed form (33 bytes: `02` or `03`, then x).
+    public let compressedBytes: [UInt8]
+
+    /// Reads a SEC1 point, compressed (33 bytes) or uncompressed (65 bytes), and checks it is on `curve`.
+    ///
+    /// - Throws: ``PublicKeyError`` when the length or prefix is wrong or the point is not on the curve.
+    public init(sec1 bytes: some Collection<UInt8>, curve: KeyCurve) throws(PublicKeyError) {
+        let point = Array(bytes)
+        self.curve = curve
+        self.compressedBytes = try CurvePointCheck.compressedPoint(point, on: curve)
+    }
+
+    /// Reads a `Multikey` value (`publicKeyMultibase`): multibase `z` (base58btc) of the multicodec
+    /// varint of the curve followed by the compressed point.
+    public init(multikey: String) throws(PublicKeyError) {
+        let utf8 = Array(multikey.utf8)
+        guard utf8.first == UInt8(ascii: "z") else {
+            throw PublicKeyError(.unsupportedEncoding, "a multikey must be base58btc (start with \"z\")")
+        }
+        let decoded: [UInt8]
+        do {
+            decoded = try Base58.decode(utf8.dropFirst())
+        } catch {
+            throw PublicKeyError(.unsupportedEncoding, "not base58btc: \(error.message)")
+        }
+        var offset = 0
+        let read = decoded.withUnsafeBytes { buffer in
+            Result { () throws(BinaryDecodingError) in try Varint.read(buffer, at: &offset, "multicodec") }
+        }
+        let code: UInt64
+        switch read {
+        case .success(let value): code = value
+        case .failure(let error):
+            throw PublicKeyError(.unsupportedEncoding, "no multicodec prefix: \(error.message)")
+        }
+        guard let curve = KeyCurve.allCases.first(where: { $0.multicodec == code }) else {
+            throw PublicKeyError(.unsupportedCurve, "multicodec 0x\(String(code, radix: 16)) is not a supported key type")
+        }
+        try self.init(sec1: decoded[offset...], curve: curve)
+    }
+
+    /// Reads a `did:key:z...` string.
+    public init(didKey: String) throws(PublicKeyError) {
+        guard didKey.hasPrefix("did:key:") else {
+            throw PublicKeyError(.unsupportedEncoding, "a did:key string starts with \"did:key:\"")
+        }
+        try self.init(multikey: String(didKey.dropFirst("did:key:".count)))
+    }
+
+    /// Reads a verification method of the legacy kinds, whose `publicKeyMultibase` holds an
+    /// uncompressed point with no multicodec prefix: `EcdsaSecp256k1VerificationKey2019` or
+    /// `EcdsaSecp256r1VerificationKey2019`.
+    public init(legacyType type: String, multibase: String) throws(PublicKeyError) {
+        let curve: KeyCurve
+        switch type {
+        case "EcdsaSecp256k1VerificationKey2019": curve = .secp256k1
+        case "EcdsaSecp256r1VerificationKey2019": curve = .p256
+        default: throw PublicKeyError(.unsupportedCurve, "verification method type \(type) is not supported")
+        }
+        let utf8 = Array(multibase.utf8)
+        guard utf8.first == UInt8(ascii: "z") else {
+            throw PublicKeyError(.unsupportedEncoding, "a legacy key must be base58btc (start with \"z\")")
+        }
+        let decoded: [UInt8]
+        do {
+            decoded = try Base58.decode(utf8.dropFirst())
+        } catch {
+            throw PublicKeyError(.unsupportedEncoding, "not base58btc: \(error.message)")
+        }
+        try self.init(sec1: decoded, curve: curve)
+    }
+
+    /// The key as a `Multikey` value (`z` + base58btc of the multicodec and the compressed point).
+    public var multikey: String {
+        var bytes: [UInt8] = []
+        Varint.append(curve.multicodec, to: &bytes)
+        return "z" + Base58.encode(bytes + compressedBytes)
+    }
+
+    /// The key as a `did:key` string.
+    public var didKey: String { "did:key:" + multikey }
+
+    public var description: String { didKey }
+}
+
+/// Why a public key could not be read.
+public struct PublicKeyError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of problem, for code to act on.
+    public var kind: Kind
+    /// What is wrong, for a person to read.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { "public key: \(message)" }
+
+    /// A kind of problem with a public key.
+    public enum Kind: String, Sendable, Hashable {
+        /// Not base58btc, no multicodec prefix, or not a `did:key`.
+        case unsupportedEncoding
+        /// A curve or key type atproto does not sign with.
+        case unsupportedCurve
+        /// A point of the wrong length or prefix.
+        case malformedPoint
+        /// Coordinates that are not a point of the curve.
+        case notOnCurve
+    }
+}

@@ -1,0 +1,6 @@
+import AtprotoIdentity
+import OAuthCore
+import XRPCRuntime
+
+/// The atproto OAuth client and its session, an `XRPCAgent`.
+public enum AtprotoOAuthModule {}

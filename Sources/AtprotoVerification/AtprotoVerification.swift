@@ -1,0 +1,6 @@
+import AtprotoCrypto
+import AtprotoIdentity
+import XRPCRuntime
+
+/// Verified repository data: commit signatures, MST proofs, whole repositories and the firehose.
+public enum AtprotoVerificationModule {}
