@@ -10,7 +10,12 @@
 #
 # `start` and `stop` are idempotent: a running server is reused, a stopped one is left alone.
 # Settings (environment): PDS_DIR (default ../shared/pds), PDS_ACCESS_TTL (access-token lifetime
-# in seconds, default 5), PDS_HANDLE / PDS_PASSWORD (the test account, alice.test / hunter2).
+# in seconds, default 5), PDS_HANDLE / PDS_PASSWORD (the test account, alice.test / hunter2),
+# PDS_WEB_HANDLE / PDS_WEB_PASSWORD (a second account whose DID is did:web:localhost%3A<port>,
+# bob.test / pw2), PDS_OAUTH_ACCESS_TTL / PDS_OAUTH_NONCE_ROTATE (OAuth access-token lifetime and
+# DPoP nonce rotation in seconds, default 300 / 60), PDS_LEXICON_DNS (space-separated
+# DOMAIN=HANDLE pairs answered as TXT _lexicon.DOMAIN, default statusphere.test=alice.test),
+# PDS_EXTRA_ARGS (more serve.py options). The PDS also answers DNS (UDP) on a free loopback port.
 #
 #   eval "$(scripts/pds.sh start)" && swift test --filter IntegrationTests; scripts/pds.sh stop
 set -euo pipefail
@@ -22,6 +27,11 @@ state=.build/pds
 ttl=${PDS_ACCESS_TTL:-5}
 handle=${PDS_HANDLE:-alice.test}
 password=${PDS_PASSWORD:-hunter2}
+web_handle=${PDS_WEB_HANDLE:-bob.test}
+web_password=${PDS_WEB_PASSWORD:-pw2}
+oauth_ttl=${PDS_OAUTH_ACCESS_TTL:-300}
+oauth_nonce_rotate=${PDS_OAUTH_NONCE_ROTATE:-60}
+lexicon_dns=${PDS_LEXICON_DNS:-statusphere.test=alice.test}
 
 log() { echo "pds.sh: $*" >&2; }
 
@@ -57,6 +67,11 @@ print_env() {
     echo "export ATPROTO_PDS_HANDLE=$(cat "$state/handle")"
     echo "export ATPROTO_PDS_PASSWORD=$(cat "$state/password")"
     echo "export ATPROTO_PDS_ACCESS_TTL=$(cat "$state/ttl")"
+    echo "export ATPROTO_PDS_DNS_PORT=$(cat "$state/dns-port")"
+    echo "export ATPROTO_PDS_WEB_HANDLE=$(cat "$state/web-handle")"
+    echo "export ATPROTO_PDS_WEB_PASSWORD=$(cat "$state/web-password")"
+    echo "export ATPROTO_PDS_OAUTH_ACCESS_TTL=$(cat "$state/oauth-ttl")"
+    echo "export ATPROTO_PDS_LEXICON_DNS='$(cat "$state/lexicon-dns")'"
 }
 
 start() {
@@ -70,6 +85,10 @@ start() {
     echo "$handle" >"$state/handle"
     echo "$password" >"$state/password"
     echo "$ttl" >"$state/ttl"
+    echo "$web_handle" >"$state/web-handle"
+    echo "$web_password" >"$state/web-password"
+    echo "$oauth_ttl" >"$state/oauth-ttl"
+    echo "$lexicon_dns" >"$state/lexicon-dns"
     # The port is free when picked; another process may take it before serve.py binds it: retry.
     for attempt in 1 2 3; do
         launch && return
@@ -83,14 +102,23 @@ start() {
 
 # Starts serve.py on a free port and waits until it answers; fails when it exits or hangs.
 launch() {
-    local port started
+    local port dns_port started
     port=$("$venv/bin/python" -c \
         'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    dns_port=$("$venv/bin/python" -c \
+        'import socket; s = socket.socket(type=socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    echo "$dns_port" >"$state/dns-port"
     local url="http://127.0.0.1:$port"
+    local extra=()
+    for pair in $lexicon_dns; do extra+=(--lexicon-dns "$pair"); done
+    # shellcheck disable=SC2206 # PDS_EXTRA_ARGS is split on spaces on purpose
+    extra+=(${PDS_EXTRA_ARGS:-})
     started=$(date +%s%N)
     # setsid: the server outlives this script, in its own process group, and `stop` ends that group.
     setsid "$venv/bin/python" "$pds_dir/serve.py" --port "$port" --access-ttl "$ttl" \
-        --account "$handle:$password" >"$state/server.log" 2>&1 </dev/null &
+        --account "$handle:$password" --account-web "$web_handle:$web_password" \
+        --dns-port "$dns_port" --oauth-access-ttl "$oauth_ttl" --oauth-nonce-rotate "$oauth_nonce_rotate" \
+        "${extra[@]}" >"$state/server.log" 2>&1 </dev/null &
     echo $! >"$state/pid"
     echo "$url" >"$state/url"
     for _ in $(seq 1 300); do
