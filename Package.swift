@@ -54,7 +54,16 @@ let package = Package(
         .target(name: "LoopbackHTTPServer"),
         // Measures the runtime's per-call overhead over raw URLSession: swift run -c release xrpc-call-bench
         .executableTarget(name: "xrpc-call-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
+        // Prints ECDSA verifications per second for both curves: swift run -c release crypto-bench
+        .executableTarget(name: "crypto-bench", dependencies: ["AtprotoCrypto"], path: "Benchmarks/CryptoBenchmark"),
+        // Prints cached-lookup throughput and the cost of a cold resolution: swift run -c release identity-bench
+        .executableTarget(
+            name: "identity-bench",
+            dependencies: ["AtprotoIdentity", "LoopbackHTTPServer"],
+            path: "Benchmarks/IdentityBenchmark"
+        ),
         .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"]),
+        .testTarget(name: "AtprotoIdentityTests", dependencies: ["AtprotoIdentity", "LoopbackHTTPServer"]),
         .testTarget(name: "XRPCRuntimeTests", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
         .testTarget(
             name: "LexGenKitTests",

@@ -1,0 +1,3 @@
+import AtprotoCrypto
+
+print("crypto-bench: not written yet")

@@ -1,0 +1,3 @@
+import AtprotoIdentity
+
+print("identity-bench: not written yet")
