@@ -1,0 +1,29 @@
+import AtprotoIdentity
+import XCTest
+
+extension XCTestCase {
+    /// A ``DNSTestServer`` stopped when the test ends.
+    func startDNSServer(_ handler: @escaping DNSTestServer.Handler) throws -> DNSTestServer {
+        let server = try DNSTestServer(handler: handler)
+        addTeardownBlock { server.stop() }
+        return server
+    }
+
+    /// Asserts that `lookup` throws a ``DNSError`` of `kind` and returns it.
+    @discardableResult
+    func assertDNSError(
+        _ kind: DNSError.Kind, file: StaticString = #filePath, line: UInt = #line,
+        _ lookup: () async throws -> [String]
+    ) async -> DNSError? {
+        do {
+            let records = try await lookup()
+            XCTFail("expected DNSError \(kind), got records \(records)", file: file, line: line)
+        } catch let error as DNSError {
+            XCTAssertEqual(error.kind, kind, "\(error)", file: file, line: line)
+            return error
+        } catch {
+            XCTFail("expected DNSError \(kind), got \(error)", file: file, line: line)
+        }
+        return nil
+    }
+}
