@@ -1,18 +1,20 @@
-/// Checks SEC1 points and turns them into compressed form.
-///
-/// TODO(crypto): the on-curve check belongs to the curve arithmetic; until it lands, only the
-/// length and prefix are checked here.
+/// Checks SEC1 points: that they are on their curve, and both forms of each.
 enum CurvePointCheck {
-    static func compressedPoint(_ bytes: [UInt8], on curve: KeyCurve) throws(PublicKeyError) -> [UInt8] {
-        switch (bytes.count, bytes.first) {
-        case (33, 0x02?), (33, 0x03?):
-            return bytes
-        case (65, 0x04?):
-            let yIsOdd = bytes[64] & 1 == 1
-            return [yIsOdd ? 0x03 : 0x02] + bytes[1...32]
-        default:
-            throw PublicKeyError(
-                .malformedPoint, "a \(curve.rawValue) point is 33 bytes (02/03 + x) or 65 bytes (04 + x + y), not \(bytes.count)")
+    /// The compressed and uncompressed forms of a SEC1 point (33 or 65 bytes) checked to be on `curve`.
+    ///
+    /// - Throws: ``PublicKeyError`` `.malformedPoint` for a wrong length or prefix, `.notOnCurve` for
+    ///   a coordinate not below the field prime, a compressed x that no point has, or an uncompressed
+    ///   (x, y) that does not satisfy the curve equation.
+    static func checkedPoint(
+        _ bytes: [UInt8], on curve: KeyCurve
+    ) throws(PublicKeyError) -> (compressed: [UInt8], uncompressed: [UInt8]) {
+        switch curve {
+        case .secp256k1:
+            let point = try AffinePoint<Secp256k1>(sec1: bytes)
+            return (point.compressedBytes, point.uncompressedBytes)
+        case .p256:
+            let point = try AffinePoint<P256>(sec1: bytes)
+            return (point.compressedBytes, point.uncompressedBytes)
         }
     }
 }

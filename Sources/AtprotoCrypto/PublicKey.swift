@@ -27,14 +27,17 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
     public let curve: KeyCurve
     /// The point in SEC1 compressed form (33 bytes: `02` or `03`, then x).
     public let compressedBytes: [UInt8]
+    /// The point in SEC1 uncompressed form (65 bytes: `04`, x, then y).
+    public let uncompressedBytes: [UInt8]
 
     /// Reads a SEC1 point, compressed (33 bytes) or uncompressed (65 bytes), and checks it is on `curve`.
     ///
     /// - Throws: ``PublicKeyError`` when the length or prefix is wrong or the point is not on the curve.
     public init(sec1 bytes: some Collection<UInt8>, curve: KeyCurve) throws(PublicKeyError) {
-        let point = Array(bytes)
+        let point = try CurvePointCheck.checkedPoint(Array(bytes), on: curve)
         self.curve = curve
-        self.compressedBytes = try CurvePointCheck.compressedPoint(point, on: curve)
+        self.compressedBytes = point.compressed
+        self.uncompressedBytes = point.uncompressed
     }
 
     /// Reads a `Multikey` value (`publicKeyMultibase`): multibase `z` (base58btc) of the multicodec
@@ -61,7 +64,8 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
             throw PublicKeyError(.unsupportedEncoding, "no multicodec prefix: \(error.message)")
         }
         guard let curve = KeyCurve.allCases.first(where: { $0.multicodec == code }) else {
-            throw PublicKeyError(.unsupportedCurve, "multicodec 0x\(String(code, radix: 16)) is not a supported key type")
+            throw PublicKeyError(
+                .unsupportedCurve, "multicodec 0x\(String(code, radix: 16)) is not a supported key type")
         }
         try self.init(sec1: decoded[offset...], curve: curve)
     }
