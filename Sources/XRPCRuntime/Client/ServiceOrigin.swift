@@ -2,13 +2,13 @@ import Foundation
 
 /// The origin of a URL (scheme, host and port, compared without regard to case): where credentials
 /// belong.
-struct ServiceOrigin: Sendable, Hashable, CustomStringConvertible {
-    let scheme: String
-    let host: String
-    let port: Int
+package struct ServiceOrigin: Sendable, Hashable, CustomStringConvertible {
+    package let scheme: String
+    package let host: String
+    package let port: Int
 
     /// The origin of `url`, or `nil` when it has no scheme or host.
-    init?(_ url: URL) {
+    package init?(_ url: URL) {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else {
             return nil
         }
@@ -25,7 +25,7 @@ struct ServiceOrigin: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    package var description: String {
         let standard = (scheme == "https" && port == 443) || (scheme == "http" && port == 80)
         return standard ? "\(scheme)://\(host)" : "\(scheme)://\(host):\(port)"
     }

@@ -39,7 +39,7 @@ public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Builds the error for a response with a status of 400 or more.
-    static func fromResponse(_ response: XRPCResponse, nsid: String) -> XRPCError {
+    package static func fromResponse(_ response: XRPCResponse, nsid: String) -> XRPCError {
         var name: String?
         var message: String?
         if let json = try? JSONValue.parse(response.body), case .object(let fields) = json,

@@ -25,6 +25,10 @@ import Foundation
 public actor PasswordSession: XRPCAgent, CustomStringConvertible {
     /// Returns credentials for a new login, or `nil` to let the session end.
     public typealias CredentialsProvider = @Sendable (CredentialsRequest) async -> PasswordCredentials?
+    /// Checks every new session state before it is used, and may correct it: AtprotoIdentity's
+    /// resolvers check that the account's DID document names the PDS the server claimed, and route
+    /// calls there. Throwing refuses the login, or ends the session after a refresh.
+    public typealias AccountCheck = @Sendable (SessionArchive) async throws -> SessionArchive
 
     private enum Phase {
         case loggedOut
@@ -37,6 +41,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
     /// The agent every request goes through.
     public nonisolated let transport: any XRPCAgent
     private let credentialsProvider: CredentialsProvider?
+    private let accountCheck: AccountCheck?
     private let broadcaster = SessionUpdateBroadcaster()
     private var phase: Phase
     /// Changes whenever the tokens change or the session ends: a caller that saw its token rejected
@@ -51,11 +56,13 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
     public init(
         service: URL,
         transport: (any XRPCAgent)? = nil,
-        credentialsProvider: CredentialsProvider? = nil
+        credentialsProvider: CredentialsProvider? = nil,
+        accountCheck: AccountCheck? = nil
     ) {
         self.service = service
         self.transport = transport ?? URLSessionAgent(serviceURL: service)
         self.credentialsProvider = credentialsProvider
+        self.accountCheck = accountCheck
         self.phase = .loggedOut
     }
 
@@ -64,11 +71,13 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
     public init(
         restoring archive: SessionArchive,
         transport: (any XRPCAgent)? = nil,
-        credentialsProvider: CredentialsProvider? = nil
+        credentialsProvider: CredentialsProvider? = nil,
+        accountCheck: AccountCheck? = nil
     ) {
         self.service = archive.service
         self.transport = transport ?? URLSessionAgent(serviceURL: archive.service)
         self.credentialsProvider = credentialsProvider
+        self.accountCheck = accountCheck
         self.phase = .active(archive)
     }
 
@@ -113,8 +122,9 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
     public func login(_ credentials: PasswordCredentials) async throws -> SessionArchive {
         let response = try await transport.send(SessionEndpoints.createSessionRequest(credentials, service: service))
         guard response.isSuccess else { throw Self.loginError(response, identifier: credentials.identifier) }
-        let archive = try SessionEndpoints.archive(
+        let answered = try SessionEndpoints.archive(
             from: response, nsid: SessionEndpoints.createSession, service: service, previous: nil)
+        let archive = try await accountCheck?(answered) ?? answered
         install(archive)
         return archive
     }
@@ -239,9 +249,9 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
                 SessionEndpoints.refreshSession, token: archive.refreshToken, service: archive.service))
         guard generation == startGeneration else { return }
         if response.isSuccess {
-            install(
-                try SessionEndpoints.archive(
-                    from: response, nsid: SessionEndpoints.refreshSession, service: archive.service, previous: archive))
+            let refreshed = try SessionEndpoints.archive(
+                from: response, nsid: SessionEndpoints.refreshSession, service: archive.service, previous: archive)
+            try await installChecked(refreshed, generation: startGeneration)
             return
         }
         let refreshError = XRPCError.fromResponse(response, nsid: SessionEndpoints.refreshSession)
@@ -278,7 +288,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
                 guard renewed.did == archive.did else {
                     throw end("the new login is for \(renewed.did.rawValue), not \(account)", nil)
                 }
-                install(renewed)
+                try await installChecked(renewed, generation: startGeneration)
                 return
             }
             let error = Self.loginError(response, identifier: credentials.identifier)
@@ -293,6 +303,20 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
     }
 
     // MARK: State changes
+
+    /// Installs a renewed state once the account check passed; a failed check ends the session.
+    private func installChecked(_ archive: SessionArchive, generation startGeneration: Int) async throws {
+        guard let accountCheck else { return install(archive) }
+        let checked: SessionArchive
+        do {
+            checked = try await accountCheck(archive)
+        } catch {
+            guard generation == startGeneration else { return }
+            throw end("the account check of \(archive.did.rawValue) failed after a refresh: \(error)", nil)
+        }
+        guard generation == startGeneration else { return }
+        install(checked)
+    }
 
     private func install(_ archive: SessionArchive) {
         if case .active(let old) = phase, old.accessToken == archive.accessToken,

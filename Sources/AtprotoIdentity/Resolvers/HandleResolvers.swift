@@ -1,0 +1,89 @@
+import Foundation
+import XRPCRuntime
+
+/// Resolves a handle through DNS: the TXT records of `_atproto.<handle>` that start with `did=`.
+///
+/// Several records naming different DIDs are an error (``IdentityError/Kind/handleConflict``); none
+/// is ``IdentityError/Kind/handleNotFound``.
+public struct DNSHandleResolver: HandleResolver {
+    /// Where TXT records come from.
+    public var lookup: any DNSTXTLookup
+
+    /// Creates a resolver that asks `lookup` (a ``UDPDNSClient`` for a nameserver, or the app's own).
+    public init(lookup: any DNSTXTLookup) {
+        self.lookup = lookup
+    }
+
+    /// Resolves `handle`; see ``HandleResolver/resolveHandle(_:)``.
+    public func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+        let name = "_atproto." + handle.normalized.rawValue
+        let records: [String]
+        do {
+            records = try await lookup.txtRecords(for: name)
+        } catch {
+            if Task.isCancelled { throw IdentityError(.cancelled, identifier: handle.rawValue, "cancelled") }
+            let kind: IdentityError.Kind = (error as? DNSError)?.kind == .timedOut ? .timedOut : .unreachable
+            throw IdentityError(kind, identifier: handle.rawValue, "DNS TXT \(name): \(error)")
+        }
+        var dids: [String] = []
+        for record in records where record.hasPrefix("did=") {
+            let text = String(record.dropFirst(4))
+            guard DID.syntaxError(in: text) == nil else { continue }
+            if !dids.contains(text) { dids.append(text) }
+        }
+        guard let first = dids.first else {
+            throw IdentityError(.handleNotFound, identifier: handle.rawValue, "DNS TXT \(name): no did= record")
+        }
+        guard dids.count == 1 else {
+            throw IdentityError(
+                .handleConflict, identifier: handle.rawValue,
+                "DNS TXT \(name) names several DIDs: \(dids.joined(separator: ", "))")
+        }
+        return DID(rawValue: first)
+    }
+}
+
+/// Resolves a handle over HTTPS: `https://<handle>/.well-known/atproto-did`, whose body is the DID.
+public struct WellKnownHandleResolver: HandleResolver {
+    /// How documents are fetched.
+    public var fetcher: any HTTPFetcher
+    /// Timeouts and size limits.
+    public var limits: IdentityFetchLimits
+    /// Hosts fetched from another base URL (tests, development).
+    public var hostOverrides: HostOverrides
+
+    /// Creates a resolver.
+    public init(
+        fetcher: any HTTPFetcher = URLSessionFetcher(),
+        limits: IdentityFetchLimits = IdentityFetchLimits(),
+        hostOverrides: HostOverrides = HostOverrides()
+    ) {
+        self.fetcher = fetcher
+        self.limits = limits
+        self.hostOverrides = hostOverrides
+    }
+
+    /// Resolves `handle`; see ``HandleResolver/resolveHandle(_:)``.
+    public func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+        let host = handle.normalized.rawValue
+        let (target, hostHeader) = hostOverrides.url(host: host, path: "/.well-known/atproto-did")
+        guard let url = target else {
+            throw IdentityError(.invalidIdentifier, identifier: handle.rawValue, "no URL can be made for \(host)")
+        }
+        let fetch = IdentityFetch(fetcher: fetcher, limits: limits)
+        let response = try await fetch.get(
+            url, accept: "text/plain", maximumSize: limits.maximumHandleAnswerSize, identifier: handle.rawValue,
+            hostHeader: hostHeader)
+        guard response.status == 200 else {
+            let kind: IdentityError.Kind = response.status == 404 ? .handleNotFound : .unexpectedStatus
+            throw IdentityError(kind, identifier: handle.rawValue, "GET \(url.absoluteString): HTTP \(response.status)")
+        }
+        let text = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if let problem = DID.syntaxError(in: text) {
+            throw IdentityError(
+                .malformedAnswer, identifier: handle.rawValue,
+                "GET \(url.absoluteString): the answer is not a DID (\(problem)): \(text.prefix(80).debugDescription)")
+        }
+        return DID(rawValue: text)
+    }
+}

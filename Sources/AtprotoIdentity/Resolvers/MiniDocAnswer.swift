@@ -1,0 +1,78 @@
+import AtprotoCrypto
+import Foundation
+import XRPCRuntime
+
+/// A `resolveMiniDoc` answer, checked field by field.
+struct MiniDocAnswer {
+    var did: DID
+    var handle: Handle
+    var pds: URL
+    var signingKey: PublicKey
+
+    init(_ response: XRPCResponse, nsid: String, service: URL, asked: String, maximumSize: Int) throws(IdentityError) {
+        let place = "\(nsid) on \(service.absoluteString)"
+        guard response.isSuccess else {
+            let error = XRPCError.fromResponse(response, nsid: nsid)
+            let notFound = error.name == "NotFound" || response.status == 404
+            throw IdentityError(notFound ? .didNotFound : .unexpectedStatus, identifier: asked, "\(place): \(error)")
+        }
+        guard response.body.count <= maximumSize else {
+            throw IdentityError(
+                .answerTooLarge, identifier: asked, "\(place): \(response.body.count) bytes, over \(maximumSize)")
+        }
+        let fields: [String: JSONValue]
+        do {
+            guard let object = try JSONValue.parse(response.body).objectValue else {
+                throw IdentityError(.malformedAnswer, identifier: asked, "\(place): the answer is not a JSON object")
+            }
+            fields = object
+        } catch let error as IdentityError {
+            throw error
+        } catch {
+            throw IdentityError(.malformedAnswer, identifier: asked, "\(place): not JSON: \(error)")
+        }
+        func text(_ key: String) throws(IdentityError) -> String {
+            guard let value = fields[key]?.stringValue else {
+                throw IdentityError(
+                    .malformedAnswer, identifier: asked, "\(place): $.\(key) is missing or not a string")
+            }
+            return value
+        }
+        let didText = try text("did")
+        let handleText = try text("handle").lowercased()
+        let pdsText = try text("pds")
+        let keyText = try text("signing_key")
+        guard DID.syntaxError(in: didText) == nil, Handle.syntaxError(in: handleText) == nil else {
+            throw IdentityError(.malformedAnswer, identifier: asked, "\(place): $.did or $.handle is not valid syntax")
+        }
+        let service = DIDDocument.Service(id: "#atproto_pds", type: "AtprotoPersonalDataServer", endpoint: pdsText)
+        guard let pds = service.endpointURL else {
+            throw IdentityError(.malformedAnswer, identifier: asked, "\(place): $.pds is not an http(s) URL")
+        }
+        do {
+            signingKey =
+                keyText.hasPrefix("did:key:") ? try PublicKey(didKey: keyText) : try PublicKey(multikey: keyText)
+        } catch {
+            throw IdentityError(.malformedAnswer, identifier: asked, "\(place): $.signing_key: \(error)")
+        }
+        self.did = DID(rawValue: didText)
+        self.handle = Handle(rawValue: handleText)
+        self.pds = pds
+    }
+
+    /// The minimal DID document the answer stands for.
+    var document: DIDDocument {
+        DIDDocument(
+            id: did,
+            alsoKnownAs: handle == Handle.invalid ? [] : ["at://" + handle.rawValue],
+            verificationMethods: [
+                DIDDocument.VerificationMethod(
+                    id: did.rawValue + "#atproto", type: "Multikey", controller: did.rawValue,
+                    publicKeyMultibase: signingKey.multikey)
+            ],
+            services: [
+                DIDDocument.Service(id: "#atproto_pds", type: "AtprotoPersonalDataServer", endpoint: pds.absoluteString)
+            ]
+        )
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import XRPCRuntime
+
+extension XRPCClient {
+    /// A client whose calls go to the PDS of `identifier`, found by resolution: the place to read an
+    /// account's repository (`com.atproto.repo.getRecord`, `com.atproto.sync.getRepo`) from its source.
+    ///
+    /// ```swift
+    /// let pdsClient = try await client.forPDS(of: ATIdentifier(rawValue: "alice.example.com"), resolver: resolver)
+    /// let record = try await pdsClient.com.atproto.repo.getRecord(repo: ..., collection: ..., rkey: ...)
+    /// ```
+    ///
+    /// Calls go through this client's agent with the PDS as their service; a session adds its
+    /// credentials only if that PDS is its own.
+    public func forPDS(of identifier: ATIdentifier, resolver: any IdentityResolver) async throws(IdentityError)
+        -> XRPCClient
+    {
+        let identity = try await resolver.resolveIdentity(identifier)
+        return routed(to: try identity.requirePDS())
+    }
+
+    /// A client whose calls that name no service go to `service`.
+    public func routed(to service: URL) -> XRPCClient {
+        var client = XRPCClient(
+            agent: ServiceRoutingAgent(wrapping: agent, service: service), headers: headers,
+            validatesInput: validatesInput)
+        client.eventStreams = eventStreams
+        return client
+    }
+}
+
+/// An agent that sends every request naming no service to one service, through another agent.
+public struct ServiceRoutingAgent: XRPCAgent {
+    /// The agent requests go through.
+    public let wrapped: any XRPCAgent
+    /// Where requests that name no service go.
+    public let service: URL
+
+    /// Creates an agent that routes to `service` through `agent`.
+    public init(wrapping agent: any XRPCAgent, service: URL) {
+        self.wrapped = agent
+        self.service = service
+    }
+
+    /// Sends `request` to its own service, or to ``service`` when it names none.
+    public func send(_ request: XRPCRequest) async throws -> XRPCResponse {
+        var routed = request
+        if routed.serviceURL == nil { routed.serviceURL = service }
+        return try await wrapped.send(routed)
+    }
+}
