@@ -218,4 +218,63 @@ final class DNSClientTests: XCTestCase {
         }
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(2))
     }
+
+    func testAnIPv6ServerAnswers() async throws {
+        let server: DNSTestServer
+        do {
+            server = try startDNSServer(host: "::1") { query in
+                [DNSTestMessage.answer(to: query, answers: [DNSTestMessage.txt(["did=did:plc:six"])])]
+            }
+        } catch {
+            throw XCTSkip("no IPv6 loopback here: \(error)")
+        }
+        XCTAssertEqual(server.nameserver.description, "[::1]:\(server.port)")
+        let records = try await client(server).txtRecords(for: "_atproto.six.example")
+        XCTAssertEqual(records, ["did=did:plc:six"])
+    }
+
+    func testATCPAnswerCutShortIsMalformed() async throws {
+        let server = try startDNSServer(frameTCP: false) { query in
+            let whole = DNSTestMessage.answer(to: query, answers: [DNSTestMessage.txt(["did=did:plc:abc"])])
+            return query.overTCP
+                ? [DNSTestMessage.word(UInt16(whole.count)) + whole.prefix(20)]
+                : [DNSTestMessage.answer(to: query, truncated: true)]
+        }
+        let error = await assertDNSError(.malformedResponse) {
+            try await self.client(server, attempts: 1).txtRecords(for: "example.com")
+        }
+        XCTAssertTrue(error?.message.contains("TCP") ?? false, error?.message ?? "")
+    }
+
+    func testACancelledTaskAsksNoOne() async throws {
+        let server = try startDNSServer { query in [DNSTestMessage.answer(to: query)] }
+        let dns = client(server)
+        let lookup = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await dns.txtRecords(for: "example.com")
+        }
+        do {
+            _ = try await lookup.value
+            XCTFail("expected CancellationError")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        XCTAssertEqual(server.queries.count, 0)
+    }
+
+    func testConcurrentLookupsGetTheirOwnAnswers() async throws {
+        let server = try startDNSServer { query in
+            [DNSTestMessage.answer(to: query, answers: [DNSTestMessage.txt(["for=" + query.name])])]
+        }
+        let dns = client(server)
+        let answers = try await withThrowingTaskGroup(of: (String, [String]).self) { group in
+            for index in 0..<24 {
+                let name = "_atproto.user\(index).example"
+                group.addTask { (name, try await dns.txtRecords(for: name)) }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        XCTAssertEqual(answers.count, 24)
+        for (name, records) in answers { XCTAssertEqual(records, ["for=" + name]) }
+    }
 }

@@ -74,6 +74,24 @@ final class DNSResponseTests: XCTestCase {
         XCTAssertEqual(try parse(packet), .records(["one"]))
     }
 
+    func testACNAMELoopInTheAnswerEnds() throws {
+        let packet = DNSTestMessage.answer(
+            to: testQuery,
+            answers: [
+                DNSTestMessage.cname(to: "b.test"),
+                DNSTestMessage.cname(owner: DNSTestMessage.wireName("b.test"), to: "_atproto.alice.test"),
+                DNSTestMessage.txt(owner: DNSTestMessage.wireName("b.test"), ["via b"]),
+                DNSTestMessage.txt(["direct"]),
+            ])
+        XCTAssertEqual(try parse(packet), .records(["via b", "direct"]))
+    }
+
+    func testAnAnswerOfAnotherClassIsSkipped() throws {
+        let chaos = DNSTestMessage.record(type: 16, qclass: 3, data: [2, 104, 105])
+        let packet = DNSTestMessage.answer(to: testQuery, answers: [chaos, DNSTestMessage.txt(["in"])])
+        XCTAssertEqual(try parse(packet), .records(["in"]))
+    }
+
     func testMangledAnswersNeverCrashOrHang() {
         var generator = SplitMix64(seed: 0x5EED)
         let base = DNSTestMessage.answer(

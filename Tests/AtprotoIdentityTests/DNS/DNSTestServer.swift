@@ -1,6 +1,5 @@
 import AtprotoIdentity
 import Foundation
-import LoopbackHTTPServer
 
 #if canImport(Glibc)
     import Glibc
@@ -35,10 +34,12 @@ final class DNSTestServer: @unchecked Sendable {
         var description: String
     }
 
-    /// The port of both sockets.
+    /// The address and the port of both sockets.
+    let host: String
     let port: UInt16
     private let udp: Int32
     private let tcp: Int32
+    private let frameTCP: Bool
     private let handler: Handler
     private let lock = NSLock()
     private var stopped = false
@@ -46,31 +47,31 @@ final class DNSTestServer: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// The server as a nameserver to ask.
-    var nameserver: DNSNameserver { DNSNameserver(host: "127.0.0.1", port: port) }
+    var nameserver: DNSNameserver { DNSNameserver(host: host, port: port) }
 
     /// Every query read so far.
     var queries: [Query] { lock.withLock { received } }
 
-    /// Starts a server answering with `handler`.
-    init(handler: @escaping Handler) throws {
+    /// Starts a server on `host` (`127.0.0.1` or `::1`) answering with `handler`. Over TCP each packet
+    /// goes behind its two-byte length unless `frameTCP` is false (then the packets are sent as they are).
+    init(host: String = "127.0.0.1", frameTCP: Bool = true, handler: @escaping Handler) throws {
+        self.host = host
+        self.frameTCP = frameTCP
         self.handler = handler
         var lastFailure = "no attempt"
         for _ in 0..<20 {
-            let listener: LoopbackListener
-            do {
-                listener = try LoopbackListener(backlog: 16)
-            } catch {
-                throw Failure(description: error.description)
+            guard let (tcp, port) = Self.bound(host, port: 0, stream: true), listen(tcp, 16) == 0 else {
+                throw Failure(description: "TCP bind/listen on \(host) failed: errno \(errno)")
             }
-            if let udp = Self.udpSocket(port: UInt16(listener.port)) {
-                self.port = UInt16(listener.port)
-                self.tcp = listener.descriptor
+            if let (udp, _) = Self.bound(host, port: port, stream: false) {
+                self.port = port
+                self.tcp = tcp
                 self.udp = udp
                 Thread { [self] in serve() }.start()
                 return
             }
-            lastFailure = "UDP bind to \(listener.port): errno \(errno)"
-            close(listener.descriptor)
+            lastFailure = "UDP bind to \(host) port \(port): errno \(errno)"
+            close(tcp)
         }
         throw Failure(description: lastFailure)
     }
@@ -88,27 +89,53 @@ final class DNSTestServer: @unchecked Sendable {
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
-    private static func udpSocket(port: UInt16) -> Int32? {
+    /// A socket bound to `host` and `port` (0: any free port), and the port it got.
+    private static func bound(_ host: String, port: UInt16, stream: Bool) -> (Int32, UInt16)? {
+        var storage = sockaddr_storage()
+        let length: Int
+        var ipv4 = sockaddr_in()
+        var ipv6 = sockaddr_in6()
+        if inet_pton(AF_INET, host, &ipv4.sin_addr) == 1 {
+            ipv4.sin_family = sa_family_t(AF_INET)
+            ipv4.sin_port = port.bigEndian
+            #if canImport(Darwin)
+                ipv4.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            #endif
+            length = MemoryLayout<sockaddr_in>.size
+            withUnsafeBytes(of: ipv4) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
+        } else if inet_pton(AF_INET6, host, &ipv6.sin6_addr) == 1 {
+            ipv6.sin6_family = sa_family_t(AF_INET6)
+            ipv6.sin6_port = port.bigEndian
+            #if canImport(Darwin)
+                ipv6.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
+            #endif
+            length = MemoryLayout<sockaddr_in6>.size
+            withUnsafeBytes(of: ipv6) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
+        } else {
+            return nil
+        }
         #if canImport(Darwin)
-            let descriptor = socket(AF_INET, SOCK_DGRAM, 0)
+            let type = stream ? SOCK_STREAM : SOCK_DGRAM
         #else
-            let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+            let type = Int32(stream ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue)
         #endif
+        let descriptor = socket(Int32(storage.ss_family), type, 0)
         guard descriptor >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
+        var yes: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var size = socklen_t(length)
+        let ok = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                bind(descriptor, $0, size) == 0 && getsockname(descriptor, $0, &size) == 0
             }
         }
-        guard bound == 0 else {
+        guard ok else {
             close(descriptor)
             return nil
         }
-        return descriptor
+        // sin_port and sin6_port sit at the same offset, right after the family.
+        let boundPort = withUnsafeBytes(of: &storage) { UInt16(bigEndian: $0.load(fromByteOffset: 2, as: UInt16.self)) }
+        return (descriptor, boundPort)
     }
 
     private func serve() {
@@ -127,8 +154,8 @@ final class DNSTestServer: @unchecked Sendable {
     }
 
     private func answerDatagram(_ buffer: inout [UInt8]) {
-        var peer = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        var peer = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let count = buffer.withUnsafeMutableBytes { bytes in
             withUnsafeMutablePointer(to: &peer) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -162,7 +189,7 @@ final class DNSTestServer: @unchecked Sendable {
         else { return }
         lock.withLock { received.append(query) }
         for packet in handler(query) {
-            let framed = [UInt8(packet.count >> 8), UInt8(packet.count & 0xFF)] + packet
+            let framed = frameTCP ? [UInt8(packet.count >> 8), UInt8(packet.count & 0xFF)] + packet : packet
             _ = framed.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
         }
     }

@@ -3,8 +3,10 @@ import XCTest
 
 extension XCTestCase {
     /// A ``DNSTestServer`` stopped when the test ends.
-    func startDNSServer(_ handler: @escaping DNSTestServer.Handler) throws -> DNSTestServer {
-        let server = try DNSTestServer(handler: handler)
+    func startDNSServer(
+        host: String = "127.0.0.1", frameTCP: Bool = true, _ handler: @escaping DNSTestServer.Handler
+    ) throws -> DNSTestServer {
+        let server = try DNSTestServer(host: host, frameTCP: frameTCP, handler: handler)
         addTeardownBlock { server.stop() }
         return server
     }
