@@ -62,7 +62,8 @@ let package = Package(
             dependencies: ["AtprotoIdentity", "LoopbackHTTPServer"],
             path: "Benchmarks/IdentityBenchmark"
         ),
-        .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"]),
+        // signature-vectors.json: our own ECDSA vectors (scripts/make-signature-vectors.py), read by path.
+        .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"], exclude: ["signature-vectors.json"]),
         .testTarget(name: "AtprotoIdentityTests", dependencies: ["AtprotoIdentity", "LoopbackHTTPServer"]),
         .testTarget(name: "XRPCRuntimeTests", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
         .testTarget(
