@@ -12,7 +12,11 @@ public final class URLSessionFetcher: HTTPFetcher, @unchecked Sendable {
 
     /// Creates a fetcher with its own `URLSession` made from `configuration` (no cookies, no cache by
     /// default).
-    public init(configuration: URLSessionConfiguration = .ephemeral) {
+    ///
+    /// - Parameter resourceTimeout: The longest any transfer may run, even after its caller was
+    ///   answered (a cancelled or oversized fetch on Linux runs on until then, its bytes dropped).
+    public init(configuration: URLSessionConfiguration = .ephemeral, resourceTimeout: Duration = .seconds(30)) {
+        configuration.timeoutIntervalForResource = max(1, Double(resourceTimeout.components.seconds))
         let tasks = FetchTasks()
         self.tasks = tasks
         self.session = URLSession(configuration: configuration, delegate: tasks, delegateQueue: nil)
@@ -85,7 +89,18 @@ private final class FetchTasks: NSObject, URLSessionDataDelegate, @unchecked Sen
         }
         guard started else { return }
         finish(task, with: .failure(HTTPFetchError(.cancelled, url: url, "the task was cancelled")))
-        task.cancel()
+        Self.stop(task)
+    }
+
+    /// Stops a task whose caller has been answered. FoundationNetworking (Linux) traps when a task is
+    /// cancelled while it completes (a race inside its task registry), so there the task is left to
+    /// end on its own, bounded by the session's resource timeout; its bytes are dropped.
+    static func stop(_ task: URLSessionTask) {
+        #if canImport(FoundationNetworking)
+            _ = task
+        #else
+            task.cancel()
+        #endif
     }
 
     func armDeadline(for task: URLSessionTask, after limit: Duration) {
@@ -93,7 +108,7 @@ private final class FetchTasks: NSObject, URLSessionDataDelegate, @unchecked Sen
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
             guard let self, let url = self.url(of: task) else { return }
             self.finish(task, with: .failure(HTTPFetchError(.timedOut, url: url, "no complete answer within \(limit)")))
-            task.cancel()
+            Self.stop(task)
         }
     }
 
@@ -162,7 +177,7 @@ private final class FetchTasks: NSObject, URLSessionDataDelegate, @unchecked Sen
             finish(
                 dataTask,
                 with: .failure(HTTPFetchError(.tooLarge, url: url, "the answer is longer than \(limit) bytes")))
-            dataTask.cancel()
+            Self.stop(dataTask)
         }
     }
 

@@ -162,7 +162,8 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
                 code: .requestFailed, message: "could not read the session of \(archive.did.rawValue)",
                 serverError: XRPCError.fromResponse(response, nsid: SessionEndpoints.getSession))
         }
-        let updated = try SessionEndpoints.applyGetSession(response, to: archive)
+        var updated = try SessionEndpoints.applyGetSession(response, to: archive)
+        if updated != archive, let accountCheck { updated = try await accountCheck(updated) }
         if updated != archive { install(updated) }
         return updated
     }

@@ -83,6 +83,24 @@ final class IdentityIntegrationTests: XCTestCase {
         }
     }
 
+    func testAPasswordLoginByHandleFindsThePDSByResolution() async throws {
+        let pds = try pds()
+        let password = ProcessInfo.processInfo.environment["ATPROTO_PDS_PASSWORD"] ?? "hunter2"
+        let resolver = CachingIdentityResolver(wrapping: try resolver(pds))
+        let session = try await PasswordSession.login(ATIdentifier(pds.handle), password: password, resolver: resolver)
+        XCTAssertEqual(ServiceOrigin(session.service), ServiceOrigin(pds.url))
+        let archive = try await session.getSession()
+        let resolved = try await resolver.resolveHandle(pds.handle)
+        XCTAssertEqual(archive.did, resolved)
+        XCTAssertEqual(archive.handle, pds.handle)
+        let client = try await XRPCClient(agent: session).forPDS(of: ATIdentifier(archive.did), resolver: resolver)
+        let response = try await client.agent.send(
+            XRPCRequest(
+                method: .get, nsid: "com.atproto.repo.describeRepo",
+                queryItems: [URLQueryItem(name: "repo", value: archive.did.rawValue)]))
+        XCTAssertEqual(response.status, 200)
+    }
+
     func testAnUnknownHandleIsNotFoundEverywhere() async throws {
         let pds = try pds()
         let nobody = Handle(rawValue: "nobody.test")
