@@ -10,7 +10,7 @@ let package = Package(
         .library(name: "AtprotoLexicons", targets: ["AtprotoLexicons"]),
         .library(name: "XRPCRuntime", targets: ["XRPCRuntime"]),
         .library(name: "AtprotoCrypto", targets: ["AtprotoCrypto"]),
-        .library(name: "AtprotoIdentity", targets: ["AtprotoIdentity"]),
+        .library(name: "AtprotoIdentityResolution", targets: ["AtprotoIdentityResolution"]),
         .library(name: "AtprotoVerification", targets: ["AtprotoVerification"]),
         .library(name: "OAuthCore", targets: ["OAuthCore"]),
         .library(name: "AtprotoOAuth", targets: ["AtprotoOAuth"]),
@@ -21,14 +21,14 @@ let package = Package(
         // Public keys of atproto (multikey, did:key) and ECDSA verification over secp256k1 and P-256,
         // in Swift. Public data only: signing keys never go through this package's arithmetic.
         .target(name: "AtprotoCrypto", dependencies: ["XRPCRuntime"]),
-        // Identity: handle and DID resolution, DID documents, caching; pluggable like the agent.
-        .target(name: "AtprotoIdentity", dependencies: ["XRPCRuntime", "AtprotoCrypto"]),
+        // Identity resolution: handle and DID resolution, DID documents, caching; pluggable like the agent.
+        .target(name: "AtprotoIdentityResolution", dependencies: ["XRPCRuntime", "AtprotoCrypto"]),
         // Verified repository data: commit signatures, MST proofs, whole repositories, the firehose.
-        .target(name: "AtprotoVerification", dependencies: ["XRPCRuntime", "AtprotoCrypto", "AtprotoIdentity"]),
+        .target(name: "AtprotoVerification", dependencies: ["XRPCRuntime", "AtprotoCrypto", "AtprotoIdentityResolution"]),
         // OAuth 2.1 building blocks (PKCE, metadata, PAR, tokens, revocation, DPoP, JWS), no atproto.
         .target(name: "OAuthCore"),
         // The atproto OAuth client; its session is an XRPCAgent.
-        .target(name: "AtprotoOAuth", dependencies: ["XRPCRuntime", "AtprotoIdentity", "OAuthCore"]),
+        .target(name: "AtprotoOAuth", dependencies: ["XRPCRuntime", "AtprotoIdentityResolution", "OAuthCore"]),
         // The generator: load -> resolve -> plan -> render -> write. Shared by lexgen, the plugin and the tests.
         .target(name: "LexGenKit"),
         // The command line: a thin shell over LexGenKit.
@@ -59,12 +59,12 @@ let package = Package(
         // Prints cached-lookup throughput and the cost of a cold resolution: swift run -c release identity-bench
         .executableTarget(
             name: "identity-bench",
-            dependencies: ["AtprotoIdentity", "LoopbackHTTPServer"],
+            dependencies: ["AtprotoIdentityResolution", "LoopbackHTTPServer"],
             path: "Benchmarks/IdentityBenchmark"
         ),
         // signature-vectors.json: our own ECDSA vectors (scripts/make-signature-vectors.py), read by path.
         .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"], exclude: ["signature-vectors.json"]),
-        .testTarget(name: "AtprotoIdentityTests", dependencies: ["AtprotoIdentity", "LoopbackHTTPServer"]),
+        .testTarget(name: "AtprotoIdentityResolutionTests", dependencies: ["AtprotoIdentityResolution", "LoopbackHTTPServer"]),
         .testTarget(name: "XRPCRuntimeTests", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
         .testTarget(
             name: "LexGenKitTests",

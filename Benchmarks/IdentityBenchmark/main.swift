@@ -1,3 +1,3 @@
-import AtprotoIdentity
+import AtprotoIdentityResolution
 
 print("identity-bench: not written yet")

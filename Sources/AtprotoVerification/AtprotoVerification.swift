@@ -1,5 +1,5 @@
 import AtprotoCrypto
-import AtprotoIdentity
+import AtprotoIdentityResolution
 import XRPCRuntime
 
 /// Verified repository data: commit signatures, MST proofs, whole repositories and the firehose.

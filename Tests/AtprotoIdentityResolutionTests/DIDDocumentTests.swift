@@ -1,5 +1,5 @@
 import AtprotoCrypto
-import AtprotoIdentity
+import AtprotoIdentityResolution
 import Foundation
 import XCTest
 import XRPCRuntime

@@ -21,7 +21,7 @@ public struct UDPDNSClient: DNSTXTLookup {
     public var attempts: Int
 
     /// Where the blocking socket work runs.
-    private static let queue = DispatchQueue(label: "AtprotoIdentity.UDPDNSClient", attributes: .concurrent)
+    private static let queue = DispatchQueue(label: "AtprotoIdentityResolution.UDPDNSClient", attributes: .concurrent)
 
     /// A client asking `nameservers` in turn, for `attempts` rounds, each query waiting up to `timeout`.
     public init(nameservers: [DNSNameserver], timeout: Duration = .seconds(2), attempts: Int = 2) {

@@ -25,7 +25,7 @@ import Foundation
 public actor PasswordSession: XRPCAgent, CustomStringConvertible {
     /// Returns credentials for a new login, or `nil` to let the session end.
     public typealias CredentialsProvider = @Sendable (CredentialsRequest) async -> PasswordCredentials?
-    /// Checks every new session state before it is used, and may correct it: AtprotoIdentity's
+    /// Checks every new session state before it is used, and may correct it: AtprotoIdentityResolution's
     /// resolvers check that the account's DID document names the PDS the server claimed, and route
     /// calls there. Throwing refuses the login, or ends the session after a refresh.
     public typealias AccountCheck = @Sendable (SessionArchive) async throws -> SessionArchive

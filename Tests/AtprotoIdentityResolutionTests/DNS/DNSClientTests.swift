@@ -1,4 +1,4 @@
-import AtprotoIdentity
+import AtprotoIdentityResolution
 import XCTest
 
 /// ``UDPDNSClient`` against ``DNSTestServer``: answers, failures, fallbacks.

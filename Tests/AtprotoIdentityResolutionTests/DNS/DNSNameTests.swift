@@ -1,7 +1,7 @@
-import AtprotoIdentity
+import AtprotoIdentityResolution
 import XCTest
 
-@testable import AtprotoIdentity
+@testable import AtprotoIdentityResolution
 
 /// Names are checked before anything is sent.
 final class DNSNameTests: XCTestCase {

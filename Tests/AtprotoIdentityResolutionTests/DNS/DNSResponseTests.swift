@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import AtprotoIdentity
+@testable import AtprotoIdentityResolution
 
 /// ``DNSResponse/parse(_:for:allowTruncated:)`` on crafted and mangled packets.
 final class DNSResponseTests: XCTestCase {

@@ -1,4 +1,4 @@
-import AtprotoIdentity
+import AtprotoIdentityResolution
 import XCTest
 
 extension XCTestCase {

@@ -1,4 +1,4 @@
-import AtprotoIdentity
+import AtprotoIdentityResolution
 import Foundation
 import XCTest
 import XRPCRuntime
