@@ -15,13 +15,24 @@ extension PublicKey {
     /// length is invalid) computed by the caller, by the same rules as ``isValidSignature(_:for:)``.
     public func isValidSignature(_ signature: some Collection<UInt8>, forDigest digest: some Collection<UInt8>) -> Bool
     {
+        // Compact r || s only: DER (70 to 72 bytes) and anything else fails here.
+        guard signature.count == 64, let e = UInt256(bigEndian: digest),
+            let r = UInt256(bigEndian: signature.prefix(32)),
+            let s = UInt256(bigEndian: signature.dropFirst(32))
+        else { return false }
+        return isValidSignature(r: r, s: s, digest: e)
+    }
+
+    /// The verification proper, on integers (not generic over collections, so that the curve
+    /// arithmetic below is compiled for each concrete curve).
+    private func isValidSignature(r: UInt256, s: UInt256, digest: UInt256) -> Bool {
         switch curve {
         case .secp256k1:
             guard let key = point(on: Secp256k1.self) else { return false }
-            return ECDSAVerification.isValid(signature: signature, digest: digest, key: key)
+            return ECDSAVerification.isValid(r: r, s: s, digest: digest, key: key)
         case .p256:
             guard let key = point(on: P256.self) else { return false }
-            return ECDSAVerification.isValid(signature: signature, digest: digest, key: key)
+            return ECDSAVerification.isValid(r: r, s: s, digest: digest, key: key)
         }
     }
 

@@ -72,6 +72,29 @@ final class CurveArithmeticTests: XCTestCase {
         try checkLaws(P256.OrderModulus.self, squareRoots: false)
     }
 
+    /// Values next to the modulus, where every carry of the reductions is taken.
+    func testProductsAndSquaresNextToTheModulus() throws {
+        try checkEdges(Secp256k1.FieldModulus.self)
+        try checkEdges(Secp256k1.OrderModulus.self)
+        try checkEdges(P256.FieldModulus.self)
+        try checkEdges(P256.OrderModulus.self)
+    }
+
+    private func checkEdges<M: PrimeModulus>(_: M.Type) throws {
+        let m = M.modulus
+        let minusOne = try XCTUnwrap(Residue<M>(m.subtractingReportingOverflow(.one).partialValue))
+        let minusTwo = try XCTUnwrap(Residue<M>(m.subtractingReportingOverflow(UInt256(2, 0, 0, 0)).partialValue))
+        let two = try XCTUnwrap(Residue<M>(UInt256(2, 0, 0, 0)))
+        XCTAssertEqual((minusOne * minusOne).value, .one, "(m-1)^2 = 1")
+        XCTAssertEqual(minusOne.squared().value, .one)
+        XCTAssertEqual((minusOne * minusTwo).value, UInt256(2, 0, 0, 0), "(m-1)(m-2) = 2")
+        XCTAssertEqual(minusTwo.squared().value, UInt256(4, 0, 0, 0), "(m-2)^2 = 4")
+        XCTAssertEqual(minusOne + minusOne, minusTwo)
+        XCTAssertEqual(minusOne + two, .one)
+        XCTAssertEqual(Residue<M>.zero - .one, minusOne)
+        XCTAssertEqual(minusOne.inverse(), minusOne)
+    }
+
     func testValuesNotBelowTheModulusAreRefused() {
         XCTAssertNil(Residue<Secp256k1.FieldModulus>(Secp256k1.FieldModulus.modulus))
         XCTAssertNil(Residue<P256.OrderModulus>(UInt256(~0, ~0, ~0, ~0)))
@@ -102,7 +125,7 @@ final class CurveArithmeticTests: XCTestCase {
         XCTAssertEqual(two, JacobianPoint(Curve.generator).doubled().affine)
     }
 
-    private func checkProducts<M: MontgomeryModulus>(_: M.Type, _ cases: [(String, String, String)]) throws {
+    private func checkProducts<M: PrimeModulus>(_: M.Type, _ cases: [(String, String, String)]) throws {
         for (a, b, product) in cases {
             let x = try XCTUnwrap(Residue<M>(try value(a)))
             let y = try XCTUnwrap(Residue<M>(try value(b)))
@@ -111,7 +134,7 @@ final class CurveArithmeticTests: XCTestCase {
         }
     }
 
-    private func checkLaws<M: MontgomeryModulus>(_: M.Type, squareRoots: Bool) throws {
+    private func checkLaws<M: PrimeModulus>(_: M.Type, squareRoots: Bool) throws {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20 {
             let a = Residue<M>(
@@ -126,6 +149,7 @@ final class CurveArithmeticTests: XCTestCase {
             XCTAssertEqual(a - b + b, a)
             XCTAssertEqual(a + (-a), .zero)
             XCTAssertEqual(a.doubled(), a + a)
+            XCTAssertEqual(a.squared(), a * a, "the squaring path agrees with the product")
             if !a.isZero {
                 XCTAssertEqual(a * a.inverse(), .one)
             }

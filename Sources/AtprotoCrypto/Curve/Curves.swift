@@ -3,7 +3,7 @@
 /// Only a = 0 (secp256k1) and a = -3 (P-256) are supported; both have cheap doubling formulas.
 protocol ShortWeierstrassCurve: Sendable {
     /// The field prime p.
-    associatedtype FieldModulus: MontgomeryModulus
+    associatedtype FieldModulus: PrimeModulus
     /// The group order n.
     associatedtype OrderModulus: MontgomeryModulus
 
@@ -34,13 +34,7 @@ extension ShortWeierstrassCurve {
 
 /// secp256k1 ("k256"): y^2 = x^3 + 7 over p = 2^256 - 2^32 - 977.
 enum Secp256k1: ShortWeierstrassCurve {
-    enum FieldModulus: MontgomeryModulus {
-        static var modulus: UInt256 {
-            UInt256(0xFFFF_FFFE_FFFF_FC2F, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF)
-        }
-        static var rSquared: UInt256 { UInt256(0x0000_07A2_000E_90A1, 0x0000_0000_0000_0001, 0, 0) }
-        static var inverseNegated: UInt64 { 0xD838_091D_D225_3531 }
-    }
+    // FieldModulus: in Secp256k1Field.swift (special-form reduction).
 
     enum OrderModulus: MontgomeryModulus {
         static var modulus: UInt256 {

@@ -1,17 +1,11 @@
 /// ECDSA verification by atproto's rules, over one curve.
 enum ECDSAVerification<Curve: ShortWeierstrassCurve> {
-    /// Whether `signature` (64 bytes, r then s, big-endian) signs the 32-byte `digest` for `key`.
+    /// Whether (r, s) signs `digest` (SHA-256, as a big-endian integer) for `key`.
     ///
-    /// atproto's rules: compact form only (so DER fails on length), r and s in 1...n-1, s at most
+    /// atproto's rules: r and s in 1...n-1 (the caller refuses any form but compact), s at most
     /// n/2 (low-S: the other of the two valid s values is refused, so signatures are not
     /// malleable), and the x of R = u1 G + u2 Q, reduced modulo n, equal to r.
-    static func isValid(signature: some Collection<UInt8>, digest: some Collection<UInt8>, key: AffinePoint<Curve>)
-        -> Bool
-    {
-        guard signature.count == 64, let e = UInt256(bigEndian: digest),
-            let r = UInt256(bigEndian: signature.prefix(32)),
-            let s = UInt256(bigEndian: signature.dropFirst(32))
-        else { return false }
+    static func isValid(r: UInt256, s: UInt256, digest e: UInt256, key: AffinePoint<Curve>) -> Bool {
         let n = Curve.OrderModulus.modulus
         let halfN = n.shiftedRightOne()
         guard !r.isZero, r < n, !s.isZero, !(halfN < s), let sResidue = Curve.Scalar(s) else { return false }
@@ -19,9 +13,9 @@ enum ECDSAVerification<Curve: ShortWeierstrassCurve> {
         let eReduced = e < n ? e : e.subtractingReportingOverflow(n).partialValue
         // sInverse is s^-1 in Montgomery form (s^-1 * 2^256); a Montgomery product with a plain
         // integer gives the plain product: u = x * s^-1 mod n.
-        let sInverse = sResidue.inverse().montgomery
-        let u1 = Curve.Scalar.montgomeryProduct(eReduced, sInverse)
-        let u2 = Curve.Scalar.montgomeryProduct(r, sInverse)
+        let sInverse = sResidue.inverse().representation
+        let u1 = Curve.OrderModulus.product(eReduced, sInverse)
+        let u2 = Curve.OrderModulus.product(r, sInverse)
         let point = Curve.linearCombination(u1, u2, key)
         guard !point.isInfinity else { return false }
         return xMatches(point, r)

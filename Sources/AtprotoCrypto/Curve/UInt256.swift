@@ -126,6 +126,18 @@ struct UInt256: Sendable, Hashable, Comparable, CustomStringConvertible {
             l3 >> 1 | (topBit ? 1 << 63 : 0))
     }
 
+    /// `ifTrue` when `condition`, else `ifFalse`, chosen by masking rather than a jump (a jump on a
+    /// carry is mispredicted half the time).
+    @inline(__always)
+    static func select(_ condition: Bool, _ ifTrue: UInt256, _ ifFalse: UInt256) -> UInt256 {
+        let mask = 0 &- word(condition)
+        return UInt256(
+            ifTrue.l0 & mask | ifFalse.l0 & ~mask,
+            ifTrue.l1 & mask | ifFalse.l1 & ~mask,
+            ifTrue.l2 & mask | ifFalse.l2 & ~mask,
+            ifTrue.l3 & mask | ifFalse.l3 & ~mask)
+    }
+
     static func < (lhs: UInt256, rhs: UInt256) -> Bool {
         lhs.subtractingReportingOverflow(rhs).overflow
     }
@@ -143,16 +155,16 @@ struct UInt256: Sendable, Hashable, Comparable, CustomStringConvertible {
 @inline(__always)
 func addWithCarry(_ a: UInt64, _ b: UInt64, _ carry: Bool) -> (UInt64, Bool) {
     let (sum, overflow1) = a.addingReportingOverflow(b)
-    let (total, overflow2) = sum.addingReportingOverflow(carry ? 1 : 0)
-    return (total, overflow1 || overflow2)
+    let (total, overflow2) = sum.addingReportingOverflow(word(carry))
+    return (total, overflow1 != overflow2)
 }
 
 /// `a - b - borrow` and its borrow out.
 @inline(__always)
 func subtractWithBorrow(_ a: UInt64, _ b: UInt64, _ borrow: Bool) -> (UInt64, Bool) {
     let (difference, overflow1) = a.subtractingReportingOverflow(b)
-    let (total, overflow2) = difference.subtractingReportingOverflow(borrow ? 1 : 0)
-    return (total, overflow1 || overflow2)
+    let (total, overflow2) = difference.subtractingReportingOverflow(word(borrow))
+    return (total, overflow1 != overflow2)
 }
 
 /// `a * b + c + d` as (low, high) limbs; it cannot overflow 128 bits.
@@ -161,5 +173,12 @@ func multiplyAdd(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> (low: UI
     let (high, low) = a.multipliedFullWidth(by: b)
     let (sum1, overflow1) = low.addingReportingOverflow(c)
     let (sum2, overflow2) = sum1.addingReportingOverflow(d)
-    return (sum2, high &+ (overflow1 ? 1 : 0) &+ (overflow2 ? 1 : 0))
+    return (sum2, high &+ word(overflow1) &+ word(overflow2))
+}
+
+/// 1 for true, 0 for false, without a branch (`flag ? 1 : 0` can compile to a jump, which costs
+/// dearly on carries that go either way at random).
+@inline(__always)
+func word(_ flag: Bool) -> UInt64 {
+    UInt64(unsafeBitCast(flag, to: UInt8.self))
 }
