@@ -16,7 +16,14 @@ let package = Package(
             exclude: ["lexicons", "lexgen.json"],
             plugins: [.plugin(name: "LexiconGen", package: "swift-atproto-lexicons")]
         ),
-        .testTarget(name: "CustomLexiconsTests", dependencies: ["CustomLexicons"]),
+        .testTarget(
+            name: "CustomLexiconsTests",
+            dependencies: [
+                "CustomLexicons",
+                // The identity samples of docs/ compile here too.
+                .product(name: "AtprotoIdentityResolution", package: "swift-atproto-lexicons"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
