@@ -17,7 +17,9 @@ let package = Package(
     ],
     targets: [
         // What generated code calls: data model, string formats, the XRPC client and agents.
-        .target(name: "XRPCRuntime"),
+        .target(name: "XRPCRuntime", dependencies: ["SHA2"]),
+        // SHA-256 with no dependencies: the runtime's CIDs and OAuthCore share it (XRPCRuntime re-exports it).
+        .target(name: "SHA2"),
         // Public keys of atproto (multikey, did:key) and ECDSA verification over secp256k1 and P-256,
         // in Swift. Public data only: signing keys never go through this package's arithmetic.
         .target(name: "AtprotoCrypto", dependencies: ["XRPCRuntime"]),
@@ -26,7 +28,7 @@ let package = Package(
         // Verified repository data: commit signatures, MST proofs, whole repositories, the firehose.
         .target(name: "AtprotoVerification", dependencies: ["XRPCRuntime", "AtprotoCrypto", "AtprotoIdentityResolution"]),
         // OAuth 2.1 building blocks (PKCE, metadata, PAR, tokens, revocation, DPoP, JWS), no atproto.
-        .target(name: "OAuthCore"),
+        .target(name: "OAuthCore", dependencies: ["SHA2"]),
         // The atproto OAuth client; its session is an XRPCAgent.
         .target(name: "AtprotoOAuth", dependencies: ["XRPCRuntime", "AtprotoIdentityResolution", "OAuthCore"]),
         // The generator: load -> resolve -> plan -> render -> write. Shared by lexgen, the plugin and the tests.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4), the hash function of atproto CIDs.
+/// SHA-256 (FIPS 180-4): the hash of atproto CIDs, PKCE challenges, DPoP `ath` and JWK thumbprints.
 ///
 /// Hashes whole 64-byte blocks straight from the input's memory; only the final padded block or
 /// two are copied.
@@ -11,7 +11,7 @@ public enum SHA256 {
     }
 
     /// The digest of `buffer` as the eight state words.
-    static func digest(of buffer: UnsafeRawBufferPointer) -> State {
+    package static func digest(of buffer: UnsafeRawBufferPointer) -> State {
         var state = State()
         let wholeBlocks = buffer.count / 64
         let tailStart = wholeBlocks * 64
@@ -42,7 +42,7 @@ public enum SHA256 {
     }
 
     /// The hash state: eight 32-bit words, which are the digest once every block is in.
-    struct State: Equatable {
+    package struct State: Equatable {
         var h0: UInt32 = 0x6a09_e667, h1: UInt32 = 0xbb67_ae85, h2: UInt32 = 0x3c6e_f372, h3: UInt32 = 0xa54f_f53a
         var h4: UInt32 = 0x510e_527f, h5: UInt32 = 0x9b05_688c, h6: UInt32 = 0x1f83_d9ab, h7: UInt32 = 0x5be0_cd19
 
@@ -58,7 +58,7 @@ public enum SHA256 {
         }
 
         /// Whether the digest equals the 32 bytes at `pointer`.
-        func matches(_ pointer: UnsafeRawPointer) -> Bool {
+        package func matches(_ pointer: UnsafeRawPointer) -> Bool {
             func word(_ index: Int) -> UInt32 {
                 pointer.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self).bigEndian
             }
