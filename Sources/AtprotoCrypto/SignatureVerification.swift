@@ -16,9 +16,10 @@ extension PublicKey {
     public func isValidSignature(_ signature: some Collection<UInt8>, forDigest digest: some Collection<UInt8>) -> Bool
     {
         // Compact r || s only: DER (70 to 72 bytes) and anything else fails here.
-        guard signature.count == 64, let e = UInt256(bigEndian: digest),
-            let r = UInt256(bigEndian: signature.prefix(32)),
-            let s = UInt256(bigEndian: signature.dropFirst(32))
+        let signature = Array(signature)
+        guard signature.count == 64, let e = UInt256(bigEndian: Array(digest)),
+            let r = UInt256(bigEndian: signature[0..<32]),
+            let s = UInt256(bigEndian: signature[32..<64])
         else { return false }
         return isValidSignature(r: r, s: s, digest: e)
     }

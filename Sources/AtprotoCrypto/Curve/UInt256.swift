@@ -25,18 +25,20 @@ struct UInt256: Sendable, Hashable, Comparable, CustomStringConvertible {
     static var one: UInt256 { UInt256(1, 0, 0, 0) }
 
     /// Reads 32 big-endian bytes; nil for any other length.
-    init?(bigEndian bytes: some Collection<UInt8>) {
+    init?(bigEndian bytes: ArraySlice<UInt8>) {
         guard bytes.count == 32 else { return nil }
-        var limbs: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        for (index, byte) in bytes.enumerated() {
-            switch index / 8 {
-            case 0: limbs.3 = limbs.3 << 8 | UInt64(byte)
-            case 1: limbs.2 = limbs.2 << 8 | UInt64(byte)
-            case 2: limbs.1 = limbs.1 << 8 | UInt64(byte)
-            default: limbs.0 = limbs.0 << 8 | UInt64(byte)
-            }
+        self = bytes.withUnsafeBytes { raw in
+            UInt256(
+                UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)),
+                UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)),
+                UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+                UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)))
         }
-        self.init(limbs.0, limbs.1, limbs.2, limbs.3)
+    }
+
+    /// Reads 32 big-endian bytes; nil for any other length.
+    init?(bigEndian bytes: [UInt8]) {
+        self.init(bigEndian: bytes[...])
     }
 
     /// The value as 32 big-endian bytes.
