@@ -1,0 +1,56 @@
+import Foundation
+import XRPCRuntime
+
+/// The blocks a tree reads its nodes from, and which of them it read.
+final class MSTBlockStore {
+    let blocks: [ContentID: Data]
+    private(set) var read: Set<ContentID> = []
+
+    init(_ blocks: [ContentID: Data]) {
+        self.blocks = blocks
+    }
+
+    /// The node `cid` points to, checked: its hash, every key at `height`, keys in order, no subtree
+    /// below height 0, no empty node other than the root.
+    func node(_ cid: ContentID, height: Int, isRoot: Bool = false) throws(VerificationError) -> MSTNode {
+        guard let bytes = blocks[cid] else {
+            throw VerificationError(.brokenProof, "MST node \(cid) is not among the blocks")
+        }
+        if !read.contains(cid) {
+            let matches = (try? cid.matches(bytes)) ?? false
+            guard matches else {
+                throw VerificationError(.hashMismatch, "MST node \(cid): the bytes hash to another CID")
+            }
+            read.insert(cid)
+        }
+        let node = try MSTNode(block: bytes, cid: cid)
+        var previous: [UInt8]?
+        for entry in node.entries {
+            let keyHeight = MSTKey.height(of: entry.key)
+            guard keyHeight == height else {
+                throw VerificationError(
+                    .brokenProof,
+                    "MST node \(cid): key \(Self.show(entry.key)) belongs at height \(keyHeight), found at \(height)")
+            }
+            if let previous, !previous.lexicographicallyPrecedes(entry.key) {
+                throw VerificationError(
+                    .brokenProof, "MST node \(cid): key \(Self.show(entry.key)) is out of order or repeated")
+            }
+            if height == 0, entry.right != nil {
+                throw VerificationError(.brokenProof, "MST node \(cid): a subtree below height 0")
+            }
+            previous = entry.key
+        }
+        if height == 0, node.left != nil {
+            throw VerificationError(.brokenProof, "MST node \(cid): a subtree below height 0")
+        }
+        if !isRoot, node.entries.isEmpty, node.left == nil {
+            throw VerificationError(.brokenProof, "MST node \(cid): an empty node inside the tree")
+        }
+        return node
+    }
+
+    static func show(_ key: [UInt8]) -> String {
+        String(decoding: key.prefix(80), as: UTF8.self).debugDescription
+    }
+}

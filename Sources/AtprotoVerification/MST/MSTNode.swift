@@ -1,0 +1,103 @@
+import Foundation
+import XRPCRuntime
+
+/// One MST node: a left subtree and entries, each with a key, a value and a right subtree.
+///
+/// Subtrees are ``MSTPointer``s: a CID not yet read, or a node held in memory (built or changed
+/// here). Keys are kept whole; prefix compression exists only in the encoded form.
+struct MSTNode: Sendable, Hashable {
+    struct Entry: Sendable, Hashable {
+        var key: [UInt8]
+        var value: ContentID
+        var right: MSTPointer?
+    }
+
+    var left: MSTPointer?
+    var entries: [Entry]
+
+    static let empty = MSTNode(left: nil, entries: [])
+
+    /// Reads a node block: `{"l": link | null, "e": [{"p": int, "k": bytes, "v": link, "t": link | null}]}`.
+    init(block bytes: Data, cid: ContentID) throws(VerificationError) {
+        let value: DataModelValue
+        do {
+            value = try DAGCBOR.decode(bytes)
+        } catch {
+            throw VerificationError(.malformedData, "MST node \(cid): not DAG-CBOR: \(error)")
+        }
+        guard case .map(let fields) = value else {
+            throw VerificationError(.malformedData, "MST node \(cid): not a map")
+        }
+        guard fields.keys.allSatisfy({ $0 == "l" || $0 == "e" }) else {
+            throw VerificationError(.malformedData, "MST node \(cid): fields other than l and e")
+        }
+        left = try Self.link(fields["l"], "l", in: cid)
+        guard case .array(let items)? = fields["e"] else {
+            throw VerificationError(.malformedData, "MST node \(cid): e is missing or not an array")
+        }
+        var entries: [Entry] = []
+        var previous: [UInt8] = []
+        for (index, item) in items.enumerated() {
+            guard case .map(let entry) = item, entry.count == 4 else {
+                throw VerificationError(.malformedData, "MST node \(cid): e[\(index)] is not a map of p, k, v, t")
+            }
+            guard case .integer(let prefix)? = entry["p"], case .bytes(let suffix)? = entry["k"],
+                case .link(let value)? = entry["v"]
+            else {
+                throw VerificationError(
+                    .malformedData, "MST node \(cid): e[\(index)] needs p (int), k (bytes), v (link)")
+            }
+            guard prefix >= 0, prefix <= previous.count, index > 0 || prefix == 0 else {
+                throw VerificationError(
+                    .brokenProof, "MST node \(cid): e[\(index)].p = \(prefix) does not fit the previous key")
+            }
+            let key = Array(previous[..<prefix]) + Array(suffix)
+            guard key.count <= MSTKey.maximumLength else {
+                throw VerificationError(
+                    .limitExceeded, "MST node \(cid): e[\(index)] has a key over \(MSTKey.maximumLength) bytes")
+            }
+            entries.append(Entry(key: key, value: value, right: try Self.link(entry["t"], "e[\(index)].t", in: cid)))
+            previous = key
+        }
+        self.entries = entries
+    }
+
+    init(left: MSTPointer?, entries: [Entry]) {
+        self.left = left
+        self.entries = entries
+    }
+
+    private static func link(_ value: DataModelValue?, _ name: String, in cid: ContentID) throws(VerificationError)
+        -> MSTPointer?
+    {
+        switch value {
+        case .null?: return nil
+        case .link(let target)?: return .stored(target)
+        default: throw VerificationError(.malformedData, "MST node \(cid): \(name) must be a link or null")
+        }
+    }
+
+    /// The node's canonical DAG-CBOR form, given the CIDs of its subtrees.
+    func encoded(childCID: (MSTPointer) -> ContentID) -> [UInt8] {
+        var items: [DataModelValue] = []
+        var previous: [UInt8] = []
+        for entry in entries {
+            let prefix = MSTKey.commonPrefixLength(previous, entry.key)
+            items.append(
+                .map([
+                    "p": .integer(prefix), "k": .bytes(Data(entry.key[prefix...])), "v": .link(entry.value),
+                    "t": entry.right.map { .link(childCID($0)) } ?? .null,
+                ]))
+            previous = entry.key
+        }
+        return DAGCBOR.encode(.map(["l": left.map { .link(childCID($0)) } ?? .null, "e": .array(items)]))
+    }
+}
+
+/// A subtree: known by CID only, or held in memory.
+indirect enum MSTPointer: Sendable, Hashable {
+    /// A node not read yet (or never to be read: a partial tree carries only the nodes a proof needs).
+    case stored(ContentID)
+    /// A node in memory.
+    case loaded(MSTNode)
+}

@@ -1,0 +1,117 @@
+import AtprotoCrypto
+import Foundation
+import XRPCRuntime
+
+/// What a `com.atproto.sync.getRecord` CAR proves about one record path.
+public struct RecordProof: Sendable, Hashable {
+    /// The signed commit the proof starts from.
+    public var commit: SignedCommit
+    /// The record path proved: `collection/rkey`.
+    public var path: String
+    /// The record's CID and value when the repository holds it, `nil` when the proof shows it does not.
+    public var record: (cid: ContentID, value: DataModelValue)? {
+        recordCID.flatMap { cid in recordValue.map { (cid, $0) } }
+    }
+
+    var recordCID: ContentID?
+    var recordValue: DataModelValue?
+
+    /// Checks a getRecord CAR against the account's DID and key: the root is a commit by `did`,
+    /// signed by `key`; the MST path from its `data` to `path` is complete (the record's CID, or a
+    /// proof that there is none); the record block hashes to that CID.
+    ///
+    /// - Throws: ``VerificationError``: `malformedData` (not a CAR, no commit root), `hashMismatch`,
+    ///   `wrongDID`, `badSignature`, `brokenProof`, `limitExceeded`.
+    public static func verify(
+        car bytes: Data,
+        did: DID,
+        path: String,
+        key: PublicKey,
+        limits: VerificationLimits = VerificationLimits()
+    ) throws(VerificationError) -> RecordProof {
+        let (commit, blocks) = try CommitCAR.read(bytes, limits: limits)
+        guard commit.did == did else {
+            throw VerificationError(.wrongDID, "the commit is by \(commit.did.rawValue), not \(did.rawValue)")
+        }
+        try commit.checkSignature(by: key)
+        return try proof(of: path, under: commit, blocks: blocks)
+    }
+
+    /// The proof of `path` under an already checked commit.
+    static func proof(of path: String, under commit: SignedCommit, blocks: [ContentID: Data]) throws(VerificationError)
+        -> RecordProof
+    {
+        var tree = try MSTTree(root: commit.data, blocks: blocks)
+        guard let cid = try tree.value(for: Array(path.utf8)) else {
+            return RecordProof(commit: commit, path: path, recordCID: nil, recordValue: nil)
+        }
+        guard let recordBytes = blocks[cid] else {
+            throw VerificationError(.brokenProof, "the record block \(cid) of \(path) is not in the CAR")
+        }
+        guard (try? cid.matches(recordBytes)) == true else {
+            throw VerificationError(.hashMismatch, "the record block of \(path) does not hash to \(cid)")
+        }
+        do {
+            return RecordProof(commit: commit, path: path, recordCID: cid, recordValue: try DAGCBOR.decode(recordBytes))
+        } catch {
+            throw VerificationError(.malformedData, "the record \(path) is not DAG-CBOR: \(error)")
+        }
+    }
+
+    public static func == (left: RecordProof, right: RecordProof) -> Bool {
+        left.commit == right.commit && left.path == right.path && left.recordCID == right.recordCID
+            && left.recordValue == right.recordValue
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(commit)
+        hasher.combine(path)
+        hasher.combine(recordCID)
+    }
+}
+
+/// Bounds on what a verifier reads: hostile input costs little.
+public struct VerificationLimits: Sendable, Hashable {
+    /// The largest CAR read, in bytes. Default 1 GiB (a whole repository); a record proof is far smaller.
+    public var maximumCARSize: Int
+    /// The most blocks a CAR may hold. Default 10 million.
+    public var maximumBlocks: Int
+
+    /// Creates limits.
+    public init(maximumCARSize: Int = 1 << 30, maximumBlocks: Int = 10_000_000) {
+        self.maximumCARSize = maximumCARSize
+        self.maximumBlocks = maximumBlocks
+    }
+}
+
+/// Reading a CAR whose root is a commit.
+enum CommitCAR {
+    static func read(_ bytes: Data, limits: VerificationLimits) throws(VerificationError)
+        -> (SignedCommit, [ContentID: Data])
+    {
+        guard bytes.count <= limits.maximumCARSize else {
+            throw VerificationError(.limitExceeded, "the CAR is \(bytes.count) bytes, over \(limits.maximumCARSize)")
+        }
+        let car: CARFile
+        do {
+            car = try CARFile(reading: bytes, verifyingHashes: true)
+        } catch {
+            let kind: VerificationError.Kind = error.kind == .hashMismatch ? .hashMismatch : .malformedData
+            throw VerificationError(kind, "the CAR: \(error)")
+        }
+        guard car.blocks.count <= limits.maximumBlocks else {
+            throw VerificationError(
+                .limitExceeded, "the CAR holds \(car.blocks.count) blocks, over \(limits.maximumBlocks)")
+        }
+        guard car.roots.count == 1, let root = car.roots.first else {
+            throw VerificationError(.malformedData, "the CAR has \(car.roots.count) roots, not one commit")
+        }
+        var blocks: [ContentID: Data] = [:]
+        blocks.reserveCapacity(car.blocks.count)
+        for block in car.blocks { blocks[block.cid] = block.bytes }
+        guard let commitBytes = blocks[root] else {
+            throw VerificationError(.brokenProof, "the commit block \(root) is not in the CAR")
+        }
+        return (try SignedCommit(block: commitBytes, cid: root), blocks)
+    }
+}
