@@ -1,0 +1,80 @@
+#if canImport(CryptoKit)
+    import CryptoKit
+    import Foundation
+
+    /// An ``ES256Signer`` over CryptoKit: a software P-256 key, or a Secure Enclave key when the app
+    /// asks for one (``CryptoKitES256KeyFactory/init(secureEnclave:)``).
+    public struct CryptoKitES256Signer: ES256Signer {
+        private enum Key: Sendable {
+            case software(P256.Signing.PrivateKey)
+            case enclave(SecureEnclave.P256.Signing.PrivateKey)
+        }
+
+        private let key: Key
+        /// The public key.
+        public let publicJWK: ECPublicJWK
+
+        /// Wraps a software key.
+        public init(_ key: P256.Signing.PrivateKey) throws {
+            self.key = .software(key)
+            self.publicJWK = try ECPublicJWK(uncompressed: key.publicKey.x963Representation)
+        }
+
+        /// Wraps a Secure Enclave key.
+        public init(enclave key: SecureEnclave.P256.Signing.PrivateKey) throws {
+            self.key = .enclave(key)
+            self.publicJWK = try ECPublicJWK(uncompressed: key.publicKey.x963Representation)
+        }
+
+        /// `r || s` over SHA-256(`message`), by CryptoKit.
+        public func sign(_ message: [UInt8]) async throws -> [UInt8] {
+            switch key {
+            case .software(let key): return Array(try key.signature(for: message).rawRepresentation)
+            case .enclave(let key): return Array(try key.signature(for: message).rawRepresentation)
+            }
+        }
+
+        /// The raw scalar, or the enclave's device-bound blob.
+        public func exportForArchive() throws -> SigningKeyArchive {
+            switch key {
+            case .software(let key):
+                return SigningKeyArchive(kind: SigningKeyArchive.p256Raw, data: key.rawRepresentation)
+            case .enclave(let key):
+                return SigningKeyArchive(kind: SigningKeyArchive.secureEnclave, data: key.dataRepresentation)
+            }
+        }
+    }
+
+    /// Makes CryptoKit keys: software P-256 by default, Secure Enclave keys when asked and available.
+    public struct CryptoKitES256KeyFactory: ES256KeyFactory {
+        /// Whether new keys are made in the Secure Enclave.
+        public var secureEnclave: Bool
+
+        /// Creates a factory; with `secureEnclave`, new keys live in the enclave (and cannot leave
+        /// the device: a restored archive works there only).
+        public init(secureEnclave: Bool = false) {
+            self.secureEnclave = secureEnclave
+        }
+
+        /// A new key.
+        public func makeKey() async throws -> any ES256Signer {
+            if secureEnclave, SecureEnclave.isAvailable {
+                return try CryptoKitES256Signer(enclave: SecureEnclave.P256.Signing.PrivateKey())
+            }
+            return try CryptoKitES256Signer(P256.Signing.PrivateKey())
+        }
+
+        /// The key of `archive`.
+        public func restoreKey(from archive: SigningKeyArchive) async throws -> any ES256Signer {
+            switch archive.kind {
+            case SigningKeyArchive.p256Raw:
+                return try CryptoKitES256Signer(P256.Signing.PrivateKey(rawRepresentation: archive.data))
+            case SigningKeyArchive.secureEnclave:
+                return try CryptoKitES256Signer(
+                    enclave: SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: archive.data))
+            default:
+                throw OAuthError(.invalidRequest, "a key archive of kind \(archive.kind) is not a CryptoKit key")
+            }
+        }
+    }
+#endif
