@@ -5,24 +5,31 @@
     /// An ``ES256Signer`` over CryptoKit: a software P-256 key, or a Secure Enclave key when the app
     /// asks for one (``CryptoKitES256KeyFactory/init(secureEnclave:)``).
     public struct CryptoKitES256Signer: ES256Signer {
-        private enum Key: Sendable {
+        private enum Key {
             case software(P256.Signing.PrivateKey)
             case enclave(SecureEnclave.P256.Signing.PrivateKey)
         }
 
-        private let key: Key
+        /// The key, never changed after creation (older SDKs do not mark CryptoKit keys `Sendable`).
+        private final class KeyBox: @unchecked Sendable {
+            let key: Key
+            init(_ key: Key) { self.key = key }
+        }
+
+        private let box: KeyBox
+        private var key: Key { box.key }
         /// The public key.
         public let publicJWK: ECPublicJWK
 
         /// Wraps a software key.
         public init(_ key: P256.Signing.PrivateKey) throws {
-            self.key = .software(key)
+            self.box = KeyBox(.software(key))
             self.publicJWK = try ECPublicJWK(uncompressed: key.publicKey.x963Representation)
         }
 
         /// Wraps a Secure Enclave key.
         public init(enclave key: SecureEnclave.P256.Signing.PrivateKey) throws {
-            self.key = .enclave(key)
+            self.box = KeyBox(.enclave(key))
             self.publicJWK = try ECPublicJWK(uncompressed: key.publicKey.x963Representation)
         }
 
