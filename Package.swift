@@ -67,7 +67,8 @@ let package = Package(
         // signature-vectors.json: our own ECDSA vectors (scripts/make-signature-vectors.py), read by path.
         .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"], exclude: ["signature-vectors.json"]),
         .testTarget(name: "AtprotoIdentityResolutionTests", dependencies: ["AtprotoIdentityResolution", "LoopbackHTTPServer"]),
-        .testTarget(name: "AtprotoVerificationTests", dependencies: ["AtprotoVerification", "LoopbackHTTPServer"]),
+        // The firehose tests open subscribeRepos through the generated SDK.
+        .testTarget(name: "AtprotoVerificationTests", dependencies: ["AtprotoVerification", "AtprotoLexicons"]),
         .testTarget(name: "XRPCRuntimeTests", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
         .testTarget(name: "OAuthCoreTests", dependencies: ["OAuthCore", "LoopbackHTTPServer"]),
         .testTarget(

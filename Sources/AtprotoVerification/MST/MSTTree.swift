@@ -43,6 +43,9 @@ struct MSTTree {
         _ = try store.node(root, height: height, isRoot: true)
     }
 
+    /// The CID of the empty tree's root node.
+    static let emptyRoot = MSTTree().write().root
+
     /// An empty tree.
     init() {
         store = MSTBlockStore([:])

@@ -86,7 +86,10 @@ public struct VerificationLimits: Sendable, Hashable {
 
 /// Reading a CAR whose root is a commit.
 enum CommitCAR {
-    static func read(_ bytes: Data, limits: VerificationLimits) throws(VerificationError)
+    /// The commit (the CAR's single root, or `root` when given, which the CAR's root must equal) and
+    /// every block.
+    static func read(_ bytes: Data, root expected: ContentID? = nil, limits: VerificationLimits)
+        throws(VerificationError)
         -> (SignedCommit, [ContentID: Data])
     {
         guard bytes.count <= limits.maximumCARSize else {
@@ -105,6 +108,9 @@ enum CommitCAR {
         }
         guard car.roots.count == 1, let root = car.roots.first else {
             throw VerificationError(.malformedData, "the CAR has \(car.roots.count) roots, not one commit")
+        }
+        if let expected, expected != root {
+            throw VerificationError(.malformedData, "the CAR's root \(root) is not the commit \(expected)")
         }
         var blocks: [ContentID: Data] = [:]
         blocks.reserveCapacity(car.blocks.count)

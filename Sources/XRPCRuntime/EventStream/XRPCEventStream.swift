@@ -89,13 +89,13 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
                 try await connectionEnded(because: nil)
                 continue
             }
-            if let message = try decode(received) { return message }
+            if let message = try await decode(received) { return message }
         }
         return nil
     }
 
     /// The message in `received`, `nil` for a frame to skip; throws for error and malformed frames.
-    private func decode(_ received: WebSocketMessage) throws(XRPCEventStreamError) -> Endpoint.Message? {
+    private func decode(_ received: WebSocketMessage) async throws(XRPCEventStreamError) -> Endpoint.Message? {
         guard case .binary(let data) = received else {
             throw fail(.malformedFrame, "a text WebSocket message; event-stream frames are binary")
         }
@@ -110,10 +110,21 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
             return nil
         case .error(let name, let message):
             throw fail(.errorFrame, message ?? "", name: name)
-        case .message(let type, _):
+        case .message(let type, let body):
             if let resumedAfter, let sequence = frame.sequence {
                 if sequence <= resumedAfter { return nil }
                 self.resumedAfter = nil
+            }
+            if let check = options.frameCheck {
+                do {
+                    guard try await check.check(type: type, body: body, nsid: nsid) else {
+                        if let sequence = frame.sequence { lastSequence = sequence }
+                        return nil
+                    }
+                } catch {
+                    let place = frame.sequence.map { "seq \($0)" } ?? "a frame without seq"
+                    throw fail(.frameCheckFailed, "\(type) at \(place) failed its check: \(error)")
+                }
             }
             guard let json = frame.messageJSON(nsid: nsid) else { return nil }
             do {

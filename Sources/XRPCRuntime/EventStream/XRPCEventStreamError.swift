@@ -28,6 +28,9 @@ public struct XRPCEventStreamError: Error, Sendable, Hashable, CustomStringConve
         /// A frame that is not a DAG-CBOR header and body of the event-stream format. The spec makes
         /// this a hard error: the connection is dropped, not resumed.
         public static let malformedFrame = Kind(rawValue: "malformedFrame")
+        /// A message failed the stream's ``XRPCEventStreamOptions/frameCheck`` (a firehose commit whose
+        /// signature or proof does not hold, for example); the message says which and why.
+        public static let frameCheckFailed = Kind(rawValue: "frameCheckFailed")
         /// No connection could be made or kept (after the reconnect policy's attempts, if any).
         public static let connectionFailed = Kind(rawValue: "connectionFailed")
         /// No service to connect to, or a URL the transport cannot open.

@@ -20,6 +20,9 @@ public struct XRPCEventStreamOptions: Sendable {
     public var reconnectPolicy: XRPCReconnectPolicy?
     /// Header fields sent with each upgrade request (an `Authorization` for a private stream).
     public var headers: [String: String]
+    /// Checks every message frame before it is decoded and delivered: `AtprotoVerification`'s
+    /// `FirehoseVerifier` proves each `#commit` of `subscribeRepos` with it. `nil` checks nothing.
+    public var frameCheck: (any XRPCEventFrameCheck)?
 
     /// Creates options.
     public init(
@@ -33,6 +36,16 @@ public struct XRPCEventStreamOptions: Sendable {
         self.reconnectPolicy = reconnectPolicy
         self.headers = headers
     }
+}
+
+/// Checks the message frames of an event stream before they are delivered.
+///
+/// Return `true` to deliver the message, `false` to skip it (only after telling the app: a check must
+/// never drop a frame silently), or throw to end the stream with
+/// ``XRPCEventStreamError/Kind/frameCheckFailed``.
+public protocol XRPCEventFrameCheck: Sendable {
+    /// Checks one message: its type (`#commit`, or a full `nsid#name`) and its body, as DAG-CBOR.
+    func check(type: String, body: [String: DataModelValue], nsid: String) async throws -> Bool
 }
 
 /// When an event stream opens its connection again after it dropped, and how long it waits.
