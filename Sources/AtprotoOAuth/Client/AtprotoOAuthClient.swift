@@ -1,0 +1,165 @@
+import AtprotoIdentityResolution
+import Foundation
+import OAuthCore
+import XRPCRuntime
+
+/// The atproto OAuth client: signs accounts in (resolution, PAR with PKCE and DPoP, the user step,
+/// the code exchange and the checks that bind the token to the account) and restores sessions.
+///
+/// ```swift
+/// let client = AtprotoOAuthClient(
+///     configuration: try .publicClient(metadataURL: clientMetadataURL, redirectURI: "com.example.app:/callback"),
+///     keyFactory: CryptoKitES256KeyFactory(), resolver: CachingIdentityResolver(wrapping: try StandardIdentityResolver()))
+/// let session = try await client.signIn(.account("alice.bsky.social"), with: authenticator)
+/// Task { for await update in session.updates() { persist(update) } }
+/// let agent: any XRPCAgent = session
+/// ```
+public struct AtprotoOAuthClient: Sendable {
+    /// Makes the transport of a session's calls to its PDS.
+    public typealias TransportFactory = @Sendable (URL) -> any XRPCAgent
+
+    /// Who the app is.
+    public var configuration: OAuthClientConfiguration
+    /// Makes each session's fresh DPoP key, and restores keys from archives.
+    public var keyFactory: any ES256KeyFactory
+    /// Cross-process refresh coordination; in-process by default.
+    public var refreshLock: any OAuthRefreshLock
+    /// Reads the app's stored archive of an account, when the app wants refreshes to see another
+    /// process's work.
+    public var storedArchive: OAuthSession.StoredArchiveReader?
+    private let discovery: OAuthDiscovery
+    private let transportFactory: TransportFactory
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - http: The client of OAuth requests (metadata, PAR, tokens).
+    ///   - transport: The transport of each session's calls; a `URLSessionAgent` by default.
+    public init(
+        configuration: OAuthClientConfiguration,
+        keyFactory: any ES256KeyFactory,
+        resolver: any IdentityResolver,
+        http: any OAuthHTTPClient = URLSessionOAuthHTTPClient(),
+        transport: TransportFactory? = nil,
+        refreshLock: any OAuthRefreshLock = InProcessRefreshLock.shared,
+        storedArchive: OAuthSession.StoredArchiveReader? = nil
+    ) {
+        self.configuration = configuration
+        self.keyFactory = keyFactory
+        self.refreshLock = refreshLock
+        self.storedArchive = storedArchive
+        self.discovery = OAuthDiscovery(resolver: resolver, http: http)
+        self.transportFactory = transport ?? { URLSessionAgent(serviceURL: $0) }
+    }
+
+    /// The whole sign-in: ``authorize(_:redirectURI:)``, the user step, ``complete(_:callback:)``.
+    public func signIn(_ start: SignInStart, with authenticator: any UserAuthenticator) async throws -> OAuthSession {
+        let redirectURI = try await authenticator.redirectURI(registered: configuration.redirectURI)
+        let pending = try await authorize(start, redirectURI: redirectURI)
+        let callback = try await authenticator.authenticate(pending.authorizationURL, redirectURI: redirectURI)
+        return try await complete(pending, callback: callback)
+    }
+
+    /// Finds the authorization server, pushes the request (PKCE, DPoP with a fresh key, `login_hint`,
+    /// scopes) and returns the URL of the user step with what the callback will be checked against.
+    public func authorize(_ start: SignInStart, redirectURI: String? = nil) async throws -> PendingAuthorization {
+        let target: AuthorizationTarget
+        var loginHint: String?
+        switch start {
+        case .account(let identifier):
+            target = try await discovery.target(for: identifier)
+            loginHint = identifier
+        case .server(let url):
+            target = try await discovery.target(forServer: url)
+        }
+        let signer = try await keyFactory.makeKey()
+        let nonces = DPoPNonceStore()
+        let pkce = PKCE()
+        let state = SecureRandom.token(byteCount: 24)
+        let redirect = redirectURI ?? configuration.redirectURI
+        let scope = OAuthScope.parameter(configuration.scopes)
+        let request = PushedAuthorizationRequest(
+            redirectURI: redirect, scope: scope, state: state, pkce: pkce, loginHint: loginHint)
+        let client = authorizationServerClient(target.metadata, nonces: nonces)
+        let pushed = try await client.push(request, signer: signer)
+        let endpoint = try target.metadata.endpoint(target.metadata.authorizationEndpoint, "authorization_endpoint")
+        return PendingAuthorization(
+            authorizationURL: try pushed.authorizationURL(endpoint: endpoint, clientID: configuration.clientID),
+            state: state, pkce: pkce, dpopKey: try signer.exportForArchive(), issuer: target.issuer,
+            authorizationServer: target.metadata, redirectURI: redirect, expectedDID: target.identity?.did,
+            loginHint: loginHint, scope: scope, nonces: nonces.snapshot, createdAt: Date())
+    }
+
+    /// Checks the callback (`state`, `iss`), exchanges the code, checks the token's `sub` (the
+    /// account asked for, and bound to this issuer through its PDS) and returns the session.
+    public func complete(_ pending: PendingAuthorization, callback: URL) async throws -> OAuthSession {
+        let parameters = CallbackParameters(callback)
+        guard parameters.state == pending.state else {
+            throw OAuthError(.invalidCallback, "the callback's state does not belong to this sign-in")
+        }
+        guard parameters.issuer == pending.issuer else {
+            throw OAuthError(
+                .invalidCallback,
+                "the callback names the issuer \(parameters.issuer?.prefix(200) ?? "nothing"), not \(pending.issuer)")
+        }
+        if let error = parameters.error {
+            throw OAuthError(
+                .server, "the authorization server refused the sign-in: \(error.prefix(100))", serverCode: error,
+                serverDescription: parameters.errorDescription.map { String($0.prefix(300)) })
+        }
+        guard let code = parameters.code, !code.isEmpty else {
+            throw OAuthError(.invalidCallback, "the callback carries no code")
+        }
+        let signer = try await keyFactory.restoreKey(from: pending.dpopKey)
+        let nonces = DPoPNonceStore(pending.nonces)
+        let client = authorizationServerClient(pending.authorizationServer, nonces: nonces)
+        let tokens = try await client.exchange(
+            code: code, redirectURI: pending.redirectURI, pkce: pending.pkce, signer: signer)
+        let issuedAt = Date()
+        guard let sub = tokens.sub, DID.syntaxError(in: sub) == nil else {
+            throw OAuthError(.invalidResponse, "the token answer names no account DID (sub)")
+        }
+        let did = DID(rawValue: sub)
+        if let expected = pending.expectedDID, expected != did {
+            throw OAuthError(
+                .bindingMismatch, "the sign-in was for \(expected.rawValue), the tokens are for \(did.rawValue)")
+        }
+        guard OAuthScope.parse(tokens.scope ?? pending.scope).contains(.atproto) else {
+            throw OAuthError(.invalidResponse, "the granted scope lacks atproto")
+        }
+        let (identity, pds) = try await discovery.verifyBinding(did: did, issuer: pending.issuer)
+        let archive = OAuthSessionArchive(
+            did: did, handle: identity.verifiedHandle, pdsEndpoint: pds, issuer: pending.issuer,
+            authorizationServer: pending.authorizationServer, clientID: configuration.clientID,
+            scope: tokens.scope ?? pending.scope, accessToken: SessionToken(tokens.accessToken),
+            refreshToken: tokens.refreshToken.map(SessionToken.init), issuedAt: issuedAt,
+            expiresAt: issuedAt.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 300)),
+            dpopKey: try signer.exportForArchive(), nonces: nonces.snapshot)
+        return OAuthSession(archive: archive, signer: signer, context: context(for: archive))
+    }
+
+    /// Resumes a stored session; its tokens are used as they are (an expired one is refreshed on the
+    /// first call, after the issuer check).
+    public func restore(_ archive: OAuthSessionArchive) async throws -> OAuthSession {
+        guard archive.clientID == configuration.clientID else {
+            throw OAuthError(.invalidRequest, "the archive belongs to another client id")
+        }
+        let signer = try await keyFactory.restoreKey(from: archive.dpopKey)
+        return OAuthSession(archive: archive, signer: signer, context: context(for: archive))
+    }
+
+    private func context(for archive: OAuthSessionArchive) -> OAuthSessionContext {
+        OAuthSessionContext(
+            transport: transportFactory(archive.pdsEndpoint), http: discovery.http, discovery: discovery,
+            clientID: configuration.clientID, authentication: configuration.authentication, refreshLock: refreshLock,
+            storedArchive: storedArchive)
+    }
+
+    private func authorizationServerClient(_ metadata: AuthorizationServerMetadata, nonces: DPoPNonceStore)
+        -> AuthorizationServerClient
+    {
+        AuthorizationServerClient(
+            metadata: metadata, clientID: configuration.clientID, authentication: configuration.authentication,
+            http: discovery.http, nonces: nonces)
+    }
+}

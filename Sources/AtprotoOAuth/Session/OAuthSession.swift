@@ -1,0 +1,247 @@
+import Foundation
+import OAuthCore
+import XRPCRuntime
+
+/// An OAuth session of one account: an `XRPCAgent` that sends every call for the account's PDS with
+/// `Authorization: DPoP <token>` and a fresh DPoP proof, so generated methods work through it as they
+/// do through a password session.
+///
+/// Layered try, refresh, end (the shape of `PasswordSession`): a `use_dpop_nonce` challenge is
+/// retried once with the new nonce; an access token near expiry, or one the PDS rejects, is
+/// refreshed once for all concurrent callers (under the ``OAuthRefreshLock``, after checking that
+/// the account's PDS still names this issuer), then the call is sent once more. A dead grant ends
+/// the session: ``OAuthSessionUpdate/ended(_:)`` is published once and later calls fail fast.
+///
+/// Calls that name another host, or carry their own `Authorization`, are sent without credentials.
+public actor OAuthSession: XRPCAgent, CustomStringConvertible {
+    /// Reads the archive the app last stored for a DID, so a refresh under the lock can see that
+    /// another process refreshed first.
+    public typealias StoredArchiveReader = @Sendable (DID) async -> OAuthSessionArchive?
+
+    private enum Phase {
+        case active(OAuthSessionArchive)
+        case ended(OAuthSessionError)
+        case signedOut
+    }
+
+    /// The account.
+    public nonisolated let did: DID
+    private let context: OAuthSessionContext
+    private let signer: any ES256Signer
+    private let nonces: DPoPNonceStore
+    private let broadcaster = OAuthUpdateBroadcaster()
+    /// This session's share of the refresh window (0...1), so many clients do not refresh at once.
+    private let jitter = Double.random(in: 0...1)
+    private var phase: Phase
+    private var generation = 0
+    private var renewal: (generation: Int, task: Task<Void, any Error>)?
+
+    init(archive: OAuthSessionArchive, signer: any ES256Signer, context: OAuthSessionContext) {
+        self.did = archive.did
+        self.context = context
+        self.signer = signer
+        self.nonces = DPoPNonceStore(archive.nonces)
+        self.phase = .active(archive)
+    }
+
+    /// The account's DID only.
+    public nonisolated var description: String { "OAuthSession(\(did.rawValue))" }
+
+    /// A stream of every later change: archives to persist, the end, sign-out. Each call returns a new
+    /// stream buffering the 64 newest updates.
+    public nonisolated func updates() -> AsyncStream<OAuthSessionUpdate> { broadcaster.stream() }
+
+    /// The current state, or `nil` once ended or signed out.
+    public var archive: OAuthSessionArchive? {
+        guard case .active(var archive) = phase else { return nil }
+        archive.nonces = nonces.snapshot
+        return archive
+    }
+
+    /// Why the session ended, or `nil` while it has not.
+    public var endError: OAuthSessionError? {
+        if case .ended(let error) = phase { return error }
+        return nil
+    }
+
+    // MARK: Sending
+
+    /// Sends `request`, with DPoP credentials when it goes to the account's PDS.
+    public func send(_ request: XRPCRequest) async throws -> XRPCResponse {
+        var archive = try activeArchive()
+        guard let target = credentialTarget(request, archive) else {
+            var routed = request
+            routed.serviceURL = request.serviceURL ?? archive.pdsEndpoint
+            return try await context.transport.send(routed)
+        }
+        if needsRefresh(archive) {
+            try await renew(after: generation)
+            archive = try activeArchive()
+        }
+        let sentGeneration = generation
+        var response = try await sendWithNonceRetry(request, to: target, archive)
+        guard Self.isTokenRejection(response) else { return response }
+        try await renew(after: sentGeneration)
+        archive = try activeArchive()
+        response = try await sendWithNonceRetry(request, to: target, archive)
+        return response
+    }
+
+    private func sendWithNonceRetry(_ request: XRPCRequest, to target: URL, _ archive: OAuthSessionArchive)
+        async throws -> XRPCResponse
+    {
+        let response = try await sendOnce(request, to: target, archive)
+        guard Self.isNonceChallenge(response) else { return response }
+        return try await sendOnce(request, to: target, archive)
+    }
+
+    private func sendOnce(_ request: XRPCRequest, to target: URL, _ archive: OAuthSessionArchive) async throws
+        -> XRPCResponse
+    {
+        guard let url = request.url(on: target) else {
+            throw OAuthSessionError(code: .requestFailed, message: "no URL for \(request.nsid) on \(target)")
+        }
+        let token = archive.accessToken.value
+        let proof = try await DPoPProof.make(
+            method: request.method.rawValue, url: url, nonce: nonces.nonce(for: url), accessToken: token, signer: signer
+        )
+        var sent = request
+        sent.serviceURL = target
+        sent.setHeader("Authorization", "DPoP " + token)
+        sent.setHeader("DPoP", proof)
+        let response = try await context.transport.send(sent)
+        if nonces.update(from: url, headerValue: response.header("DPoP-Nonce")) { publishNonces() }
+        return response
+    }
+
+    /// The PDS URL when `request` should carry this session's credentials, else `nil`.
+    private func credentialTarget(_ request: XRPCRequest, _ archive: OAuthSessionArchive) -> URL? {
+        guard request.header("Authorization") == nil else { return nil }
+        let target = request.serviceURL ?? archive.pdsEndpoint
+        guard SecureURL.origin(of: target) == SecureURL.origin(of: archive.pdsEndpoint) else { return nil }
+        return target
+    }
+
+    /// `use_dpop_nonce`: 401 with a DPoP challenge (resource servers), or a 400 JSON error.
+    static func isNonceChallenge(_ response: XRPCResponse) -> Bool {
+        if response.status == 401,
+            WWWAuthenticateChallenge.dpopError(in: response.header("WWW-Authenticate")) == "use_dpop_nonce"
+        {
+            return true
+        }
+        return response.status == 400 && errorName(response) == "use_dpop_nonce"
+    }
+
+    /// The access token was refused: 401 `invalid_token`, or the XRPC `ExpiredToken` / `InvalidToken`.
+    static func isTokenRejection(_ response: XRPCResponse) -> Bool {
+        if response.status == 401 {
+            return WWWAuthenticateChallenge.dpopError(in: response.header("WWW-Authenticate")) == "invalid_token"
+        }
+        return response.status == 400 && ["ExpiredToken", "InvalidToken"].contains(errorName(response) ?? "")
+    }
+
+    private static func errorName(_ response: XRPCResponse) -> String? {
+        guard response.body.count < 16 * 1024,
+            let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+        else { return nil }
+        return object["error"] as? String
+    }
+
+    private func needsRefresh(_ archive: OAuthSessionArchive) -> Bool {
+        let lifetime = max(1, archive.expiresAt.timeIntervalSince(archive.issuedAt))
+        let window = min(60, lifetime * 0.1)
+        return Date() >= archive.expiresAt.addingTimeInterval(-window * (0.5 + jitter * 0.5))
+    }
+
+    private func activeArchive() throws(OAuthSessionError) -> OAuthSessionArchive {
+        switch phase {
+        case .active(let archive): return archive
+        case .ended(let error): throw error
+        case .signedOut: throw OAuthSessionError(code: .sessionEnded, message: "\(did.rawValue) signed out")
+        }
+    }
+
+    // MARK: Refresh
+
+    /// Refreshes the tokens now.
+    @discardableResult
+    public func refresh() async throws -> OAuthSessionArchive {
+        _ = try activeArchive()
+        try await renew(after: generation)
+        return try activeArchive()
+    }
+
+    /// Makes sure the tokens are newer than `generation`: joins the refresh in progress or starts one.
+    /// The refresh runs in its own task: a caller's cancellation never cancels a refresh once sent.
+    private func renew(after generation: Int) async throws {
+        guard self.generation == generation else { return }
+        if let renewal, renewal.generation == generation {
+            try await renewal.task.value
+            return
+        }
+        let task = Task { try await self.performRefresh() }
+        renewal = (generation, task)
+        defer { if self.renewal?.generation == generation { self.renewal = nil } }
+        try await task.value
+    }
+
+    private func performRefresh() async throws {
+        guard case .active(var archive) = phase else { return }
+        archive.nonces = nonces.snapshot
+        let start = generation
+        let refresher = OAuthRefresher(context: context, signer: signer, nonces: nonces)
+        let current = archive
+        do {
+            let refreshed = try await context.refreshLock.withLock(did.rawValue) {
+                try await refresher.refreshed(current)
+            }
+            guard generation == start else { return }
+            install(refreshed)
+        } catch let error as OAuthSessionError {
+            guard generation == start else { return }
+            if error.code == .sessionEnded { end(error) }
+            throw error
+        }
+    }
+
+    // MARK: Sign-out
+
+    /// Ends the session here (``OAuthSessionUpdate/signedOut`` is published first) and revokes its
+    /// grant at the authorization server. An error thrown after that only says the server may not
+    /// have heard.
+    public func signOut() async throws {
+        guard case .active(let archive) = phase else { return }
+        phase = .signedOut
+        generation += 1
+        broadcaster.yield(.signedOut)
+        let client = context.authorizationServerClient(archive.authorizationServer, nonces: nonces)
+        do {
+            try await client.revoke(token: (archive.refreshToken ?? archive.accessToken).value, signer: signer)
+        } catch {
+            throw OAuthSessionError(
+                code: .requestFailed, message: "signed \(did.rawValue) out here, but the revocation failed",
+                underlying: error)
+        }
+    }
+
+    // MARK: State changes
+
+    private func install(_ archive: OAuthSessionArchive) {
+        phase = .active(archive)
+        generation += 1
+        broadcaster.yield(.updated(archive))
+    }
+
+    private func publishNonces() {
+        guard case .active(var archive) = phase else { return }
+        archive.nonces = nonces.snapshot
+        phase = .active(archive)
+        broadcaster.yield(.updated(archive))
+    }
+
+    private func end(_ error: OAuthSessionError) {
+        phase = .ended(error)
+        generation += 1
+        broadcaster.yield(.ended(error))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import OAuthCore
+
+/// Why an ``OAuthSession`` could not send a call, refresh, or sign out. Never contains a token.
+public struct OAuthSessionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure. An open set.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code's name.
+        public let rawValue: String
+        /// Creates a code.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The session ended for good (grant dead or revoked, binding broken, signed out): every call
+        /// fails fast until the user signs in again.
+        public static let sessionEnded = Code(rawValue: "sessionEnded")
+        /// A refresh or a call failed for a reason that may pass (network, server error); the session
+        /// is kept.
+        public static let requestFailed = Code(rawValue: "requestFailed")
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// What happened.
+    public var message: String
+    /// The OAuth error behind it, if any.
+    public var underlying: OAuthError?
+
+    /// Creates an error.
+    public init(code: Code, message: String, underlying: OAuthError? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        var text = "OAuth session: \(message)"
+        if let underlying { text += " (\(underlying))" }
+        return text
+    }
+}
+
+/// A change of an ``OAuthSession`` for the app to persist.
+public enum OAuthSessionUpdate: Sendable, Hashable, CustomStringConvertible {
+    /// A new state (sign-in, refresh, new nonce): store it.
+    case updated(OAuthSessionArchive)
+    /// The session ended for good; delete the stored archive.
+    case ended(OAuthSessionError)
+    /// The user signed out; delete the stored archive.
+    case signedOut
+
+    public var description: String {
+        switch self {
+        case .updated(let archive): return "updated: \(archive)"
+        case .ended(let error): return "ended: \(error)"
+        case .signedOut: return "signed out"
+        }
+    }
+}
+
+/// Hands every update to every open stream (each buffers its 64 newest).
+final class OAuthUpdateBroadcaster: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuations: [Int: AsyncStream<OAuthSessionUpdate>.Continuation] = [:]
+    private var nextID = 0
+
+    func stream() -> AsyncStream<OAuthSessionUpdate> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: OAuthSessionUpdate.self, bufferingPolicy: .bufferingNewest(64))
+        let id = lock.withLock {
+            nextID += 1
+            continuations[nextID] = continuation
+            return nextID
+        }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.lock.withLock { _ = self.continuations.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func yield(_ update: OAuthSessionUpdate) {
+        for continuation in lock.withLock({ Array(continuations.values) }) { continuation.yield(update) }
+    }
+
+    deinit {
+        for continuation in continuations.values { continuation.finish() }
+    }
+}
