@@ -16,7 +16,8 @@ final class FirehoseIntegrationTests: XCTestCase {
         var did: DID
     }
 
-    /// A client logged in to the PDS of the environment, streaming from it.
+    /// A client logged in to the PDS of the environment, streaming from it: the session names its
+    /// PDS as the stream's service and authenticates the upgrade (no `eventStreams.serviceURL`).
     private func account(file: StaticString = #filePath, line: UInt = #line) async throws -> Account {
         let variables = ProcessInfo.processInfo.environment
         guard let text = variables["ATPROTO_PDS_URL"], !text.isEmpty else {
@@ -30,8 +31,7 @@ final class FirehoseIntegrationTests: XCTestCase {
         }
         let session = PasswordSession(service: url)
         let archive = try await session.login(identifier: handle, password: password)
-        var client = XRPCClient(agent: session)
-        client.eventStreams.serviceURL = url
+        let client = XRPCClient(agent: RetryingAgent(wrapping: session))
         return Account(client: client, did: archive.did)
     }
 

@@ -108,16 +108,20 @@ final class ScriptedTransport: WebSocketTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var scripts: [Script]
     private var urls: [URL] = []
+    private var headerFields: [[String: String]] = []
     private var opened: [ScriptedConnection] = []
 
     init(_ scripts: [Script]) { self.scripts = scripts }
 
     var connectedURLs: [URL] { lock.withLock { urls } }
+    /// The header fields of each connect call.
+    var connectedHeaders: [[String: String]] { lock.withLock { headerFields } }
     var connections: [ScriptedConnection] { lock.withLock { opened } }
 
     func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
         let script: Script = lock.withLock {
             urls.append(url)
+            headerFields.append(headers)
             return scripts.isEmpty ? .failure(WebSocketError(.cannotConnect, "no more scripts")) : scripts.removeFirst()
         }
         switch script {

@@ -3,7 +3,7 @@ import Foundation
 /// The origin of a URL (scheme, host and port, compared without regard to case): where credentials
 /// belong.
 package struct ServiceOrigin: Sendable, Hashable, CustomStringConvertible {
-    package let scheme: String
+    package private(set) var scheme: String
     package let host: String
     package let port: Int
 
@@ -23,6 +23,18 @@ package struct ServiceOrigin: Sendable, Hashable, CustomStringConvertible {
             default: self.port = -1
             }
         }
+    }
+
+    /// The origin of `url` with a WebSocket scheme read as its HTTP one (`wss` as `https`, `ws` as
+    /// `http`): an event stream's URL compared with the services an agent holds credentials for.
+    package static func httpEquivalent(of url: URL) -> ServiceOrigin? {
+        guard var origin = ServiceOrigin(url) else { return nil }
+        switch origin.scheme {
+        case "wss": origin.scheme = "https"
+        case "ws": origin.scheme = "http"
+        default: break
+        }
+        return origin
     }
 
     package var description: String {

@@ -24,4 +24,33 @@ public protocol XRPCAgent: Sendable {
     ///
     /// Throws only when no response arrived (connection failure, cancellation).
     func send(_ request: XRPCRequest) async throws -> XRPCResponse
+
+    /// The service a request goes to when it names none (``XRPCRequest/serviceURL``), or `nil` when
+    /// the agent cannot say.
+    ///
+    /// Event streams connect there unless ``XRPCEventStreamOptions/serviceURL`` names another
+    /// service. The default is `nil`: an agent that wraps another one should forward the call to it,
+    /// as ``RetryingAgent`` does; a session answers with its account's PDS.
+    func defaultServiceURL() async -> URL?
+
+    /// Header fields for the WebSocket upgrade request of an event stream to `url`: an
+    /// authenticated agent returns its `Authorization` (and, for DPoP, the proof for `url`) when
+    /// `url` is on one of its own hosts, and nothing for any other host.
+    ///
+    /// The stream asks before every connection, so a reconnection carries the current token. When
+    /// the server refuses an upgrade as unauthorized (status 401, or `ExpiredToken` /
+    /// `InvalidToken`), the stream asks once more with that refusal as `rejection`: refresh the
+    /// credentials and return the new headers, or the same ones to let the refusal end the stream.
+    /// The default returns no headers.
+    func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String]
+}
+
+extension XRPCAgent {
+    /// `nil`: this agent does not say which service it talks to.
+    public func defaultServiceURL() async -> URL? { nil }
+
+    /// No header fields.
+    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+        [:]
+    }
 }

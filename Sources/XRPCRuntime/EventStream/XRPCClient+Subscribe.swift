@@ -2,15 +2,20 @@ import Foundation
 
 extension XRPCClient {
     /// Subscribes to an event stream: `GET /xrpc/<nsid>?<parameters>` upgraded to a WebSocket on
-    /// the service of ``eventStreams``, read as the subscription's messages.
+    /// the service of ``eventStreams``, or else the agent's (``XRPCAgent/defaultServiceURL()``: a
+    /// transport's service, a session's PDS), read as the subscription's messages.
     ///
-    /// Nothing connects until the returned sequence is iterated. Generated code calls this behind
-    /// `client.com.atproto.sync.subscribeRepos(cursor:)`.
+    /// Before each connection the agent may add credentials to the upgrade request
+    /// (``XRPCAgent/eventStreamHeaders(for:rejection:)``): a session does so for its own hosts, so
+    /// authenticated subscriptions work through it. Nothing connects until the returned sequence is
+    /// iterated. Generated code calls this behind `client.com.atproto.sync.subscribeRepos(cursor:)`.
     public func subscribe<E: XRPCSubscription>(_ endpoint: E.Type, parameters: E.Parameters) -> XRPCEventStream<E> {
+        let queryItems = parameters.queryItems
+        // A service known now gives the URL now; otherwise the agent names it at the first connection.
         let service = eventStreams.serviceURL ?? (agent as? URLSessionAgent)?.serviceURL
         return XRPCEventStream(
-            url: service.flatMap { Self.eventStreamURL(service: $0, nsid: E.nsid, queryItems: parameters.queryItems) },
-            options: eventStreams)
+            url: service.flatMap { Self.eventStreamURL(service: $0, nsid: E.nsid, queryItems: queryItems) },
+            options: eventStreams, agent: agent, queryItems: service == nil ? queryItems : nil)
     }
 
     /// `<service>/xrpc/<nsid>?<query>` with the scheme made a WebSocket one (`https` -> `wss`,

@@ -19,19 +19,35 @@ public struct XRPCEventStream<Endpoint: XRPCSubscription>: AsyncSequence, Sendab
     public typealias Element = Endpoint.Message
     public typealias Failure = XRPCEventStreamError
 
-    /// The URL of the first connection, with the parameters as its query; `nil` when there is no service.
+    /// The URL of the first connection, with the parameters as its query, when it is known before
+    /// connecting; `nil` when the agent names its service at the first connection, or when there is
+    /// no service.
     public let url: URL?
     /// How connections are made and kept.
     public let options: XRPCEventStreamOptions
+    /// The client's agent: names the service when ``url`` is `nil`, and the upgrade request's
+    /// credentials (``XRPCAgent/eventStreamHeaders(for:rejection:)``) before each connection.
+    let agent: (any XRPCAgent)?
+    /// The parameters, for a URL made from the agent's service; `nil` when the service is not the
+    /// agent's (``url`` is the only one).
+    let queryItems: [URLQueryItem]?
 
     /// A stream from `url` (`ws://.../xrpc/<nsid>?<parameters>`) with `options`.
     public init(url: URL?, options: XRPCEventStreamOptions) {
+        self.init(url: url, options: options, agent: nil, queryItems: nil)
+    }
+
+    /// A stream that connects to `url`, or to the agent's service with `queryItems` when `url` is
+    /// `nil` and `queryItems` are not, with the agent's credentials for the upgrade.
+    init(url: URL?, options: XRPCEventStreamOptions, agent: (any XRPCAgent)?, queryItems: [URLQueryItem]?) {
         self.url = url
         self.options = options
+        self.agent = agent
+        self.queryItems = queryItems
     }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(state: EventStreamIteratorState(url: url, options: options))
+        Iterator(state: EventStreamIteratorState(url: url, options: options, agent: agent, queryItems: queryItems))
     }
 
     /// Reads messages from one connection, reconnecting as the policy allows.
@@ -53,8 +69,10 @@ public struct XRPCEventStream<Endpoint: XRPCSubscription>: AsyncSequence, Sendab
 /// The mutable state of an ``XRPCEventStream`` iterator. An iterator is used by one task at a
 /// time, as `AsyncIteratorProtocol` requires; that is what makes this unchecked `Sendable` sound.
 final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sendable {
-    private let url: URL?
+    private var url: URL?
     private let options: XRPCEventStreamOptions
+    private let agent: (any XRPCAgent)?
+    private let queryItems: [URLQueryItem]?
     private var connection: (any WebSocketConnection)?
     private var lastSequence: Int?
     /// After a reconnection, the `seq` it resumed after: messages up to it are ones already
@@ -64,9 +82,11 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
     private var failures = 0
     private var finished = false
 
-    init(url: URL?, options: XRPCEventStreamOptions) {
+    init(url: URL?, options: XRPCEventStreamOptions, agent: (any XRPCAgent)?, queryItems: [URLQueryItem]?) {
         self.url = url
         self.options = options
+        self.agent = agent
+        self.queryItems = queryItems
     }
 
     deinit { connection?.close(code: .normalClosure, reason: "") }
@@ -141,17 +161,24 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
     /// The open connection, or a new one (resuming after the last `seq`); `nil` when cancelled.
     private func currentConnection() async throws(XRPCEventStreamError) -> (any WebSocketConnection)? {
         if let connection { return connection }
-        guard let url else {
-            throw fail(
-                .invalidService,
-                "no service to connect to: set XRPCClient.eventStreams.serviceURL (or use a URLSessionAgent)")
-        }
+        let url = try await streamURL()
+        var rejection: XRPCEventStreamError?
+        var sentHeaders: [String: String]?
         while true {
             guard !Task.isCancelled else { return nil }
             let target = Self.url(url, resumingAfter: lastSequence)
             resumedAfter = lastSequence
+            let headers = try await upgradeHeaders(for: target, rejection: rejection)
+            if let rejection {
+                // Asked again after an unauthorized refusal: the same credentials would be refused again.
+                guard headers != sentHeaders else {
+                    _ = end()
+                    throw rejection
+                }
+            }
+            sentHeaders = headers
             do {
-                let opened = try await options.transport.connect(to: target, headers: options.headers)
+                let opened = try await options.transport.connect(to: target, headers: headers)
                 connection = opened
                 return opened
             } catch {
@@ -162,14 +189,57 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
                 }
                 if socketError.kind == .unsupportedURL { throw fail(.invalidService, socketError.message) }
                 if socketError.kind == .handshakeFailed, let status = socketError.status, status != 101 {
-                    let rejection = rejected(socketError, status: status)
-                    guard status >= 500 || status == 408 || status == 429 else { throw rejection }
-                    try await retry(after: rejection.description)
+                    let refusal = rejected(socketError, status: status, ending: false)
+                    if rejection == nil, agent != nil, refusal.isUnauthorized {
+                        // Once per connection: the agent may renew its credentials.
+                        rejection = refusal
+                        continue
+                    }
+                    guard status >= 500 || status == 408 || status == 429 else {
+                        _ = end()
+                        throw refusal
+                    }
+                    rejection = nil
+                    try await retry(after: refusal.description)
                     continue
                 }
                 try await retry(after: "cannot connect to \(target): \(socketError)")
             }
         }
+    }
+
+    /// The URL of the stream: the one given, or one on the agent's service.
+    private func streamURL() async throws(XRPCEventStreamError) -> URL {
+        if let url { return url }
+        if let agent, let queryItems, let service = await agent.defaultServiceURL() {
+            guard let made = XRPCClient.eventStreamURL(service: service, nsid: nsid, queryItems: queryItems) else {
+                throw fail(.invalidService, "the agent's service \(service) is not an http(s) or ws(s) URL with a host")
+            }
+            url = made
+            return made
+        }
+        throw fail(
+            .invalidService,
+            "no service to connect to: set XRPCClient.eventStreams.serviceURL, or use an agent that names "
+                + "its service (XRPCAgent.defaultServiceURL())")
+    }
+
+    /// The upgrade request's header fields: the agent's for `target`, then the options' (which win).
+    private func upgradeHeaders(
+        for target: URL, rejection: XRPCEventStreamError?
+    ) async throws(XRPCEventStreamError) -> [String: String] {
+        guard let agent else { return options.headers }
+        var headers: [String: String]
+        do {
+            headers = try await agent.eventStreamHeaders(for: target, rejection: rejection)
+        } catch {
+            let reason = "the agent gave no credentials for \(target): \(error)"
+            guard let rejection else { throw fail(.connectionFailed, reason) }
+            throw fail(
+                .rejected, rejection.message + " (" + reason + ")", name: rejection.name, status: rejection.status)
+        }
+        headers.merge(options.headers) { _, own in own }
+        return headers
     }
 
     /// Handles the end of the connection: reconnects if the policy allows, else ends the stream
@@ -198,7 +268,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
         try? await Task.sleep(for: delay)
     }
 
-    private func rejected(_ error: WebSocketError, status: Int) -> XRPCEventStreamError {
+    private func rejected(_ error: WebSocketError, status: Int, ending: Bool = true) -> XRPCEventStreamError {
         var name: String?
         var message = "the server refused the subscription"
         if let json = try? JSONValue.parse(error.body), case .object(let fields) = json {
@@ -207,13 +277,14 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
         } else if !error.body.isEmpty {
             message += ": " + snippet(of: error.body)
         }
-        return fail(.rejected, message, name: name, status: status)
+        return fail(.rejected, message, name: name, status: status, ending: ending)
     }
 
     private func fail(
-        _ kind: XRPCEventStreamError.Kind, _ message: String, name: String? = nil, status: Int? = nil
+        _ kind: XRPCEventStreamError.Kind, _ message: String, name: String? = nil, status: Int? = nil,
+        ending: Bool = true
     ) -> XRPCEventStreamError {
-        _ = end()
+        if ending { _ = end() }
         return XRPCEventStreamError(
             kind, nsid: nsid, name: name, message: message, status: status, lastSequence: lastSequence)
     }

@@ -63,6 +63,13 @@ public struct XRPCEventStreamError: Error, Sendable, Hashable, CustomStringConve
         self.lastSequence = lastSequence
     }
 
+    /// Whether the server refused the upgrade as unauthorized: status 401, or 400 with
+    /// `ExpiredToken` or `InvalidToken`.
+    public var isUnauthorized: Bool {
+        guard kind == .rejected else { return false }
+        return status == 401 || (status == 400 && (name == "ExpiredToken" || name == "InvalidToken"))
+    }
+
     /// The error name as one of the subscription's declared errors, or its open case.
     public func code<E: XRPCEndpoint>(for endpoint: E.Type) -> E.Error {
         E.Error(name: name ?? "")

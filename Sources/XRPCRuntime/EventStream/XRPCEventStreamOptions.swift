@@ -10,15 +10,16 @@ import Foundation
 /// ```
 public struct XRPCEventStreamOptions: Sendable {
     /// The service that streams, such as a relay or a PDS (`https://`, `http://`, `wss://` or
-    /// `ws://`; HTTP schemes become their WebSocket ones). When `nil`, the client's agent's service
-    /// when it is a ``URLSessionAgent``.
+    /// `ws://`; HTTP schemes become their WebSocket ones). When `nil`, the service the client's agent
+    /// names (``XRPCAgent/defaultServiceURL()``: a transport's service, a session's PDS).
     public var serviceURL: URL?
     /// Opens the WebSocket connections.
     public var transport: any WebSocketTransport
     /// Whether and how a dropped connection is opened again, resuming after the last `seq` seen;
     /// `nil` ends the stream when the connection ends.
     public var reconnectPolicy: XRPCReconnectPolicy?
-    /// Header fields sent with each upgrade request (an `Authorization` for a private stream).
+    /// Header fields sent with each upgrade request, over those the agent gives
+    /// (``XRPCAgent/eventStreamHeaders(for:rejection:)``, such as a session's `Authorization`).
     public var headers: [String: String]
     /// Checks every message frame before it is decoded and delivered: `AtprotoVerification`'s
     /// `FirehoseVerifier` proves each `#commit` of `subscribeRepos` with it. `nil` checks nothing.

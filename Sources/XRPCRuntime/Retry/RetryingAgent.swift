@@ -52,6 +52,15 @@ public struct RetryingAgent: XRPCAgent {
         self.environment = environment
     }
 
+    /// The wrapped agent's service.
+    public func defaultServiceURL() async -> URL? { await inner.defaultServiceURL() }
+
+    /// The wrapped agent's headers: a connection attempt of a stream is not retried here (the
+    /// stream's ``XRPCReconnectPolicy`` does that).
+    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+        try await inner.eventStreamHeaders(for: url, rejection: rejection)
+    }
+
     /// Sends the request, retrying as the policy allows; returns the last response or throws the
     /// last transport error.
     public func send(_ request: XRPCRequest) async throws -> XRPCResponse {

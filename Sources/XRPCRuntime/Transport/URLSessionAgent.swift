@@ -59,6 +59,17 @@ public final class URLSessionAgent: XRPCAgent, Sendable {
         if ownsSession { session.finishTasksAndInvalidate() }
     }
 
+    /// ``serviceURL``.
+    public func defaultServiceURL() async -> URL? { serviceURL }
+
+    /// The agent's ``headers`` for a stream on its own service (`ws`/`wss` count as `http`/`https`),
+    /// none for any other host.
+    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+        guard let origin = ServiceOrigin.httpEquivalent(of: url), origin == ServiceOrigin.httpEquivalent(of: serviceURL)
+        else { return [:] }
+        return headers
+    }
+
     /// Sends the request and returns the response, whatever its status.
     ///
     /// Throws ``XRPCTransportError`` when no response arrived.
