@@ -65,6 +65,12 @@ let package = Package(
             path: "Benchmarks/IdentityBenchmark"
         ),
         // signature-vectors.json: our own ECDSA vectors (scripts/make-signature-vectors.py), read by path.
+        // Whole-repository and firehose verification figures against the shared PDS: swift run -c release verify-bench
+        .executableTarget(
+            name: "verify-bench",
+            dependencies: ["AtprotoVerification", "AtprotoIdentityResolution", "AtprotoCrypto"],
+            path: "Benchmarks/VerificationBenchmark"
+        ),
         .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"], exclude: ["signature-vectors.json"]),
         .testTarget(name: "AtprotoIdentityResolutionTests", dependencies: ["AtprotoIdentityResolution", "LoopbackHTTPServer"]),
         // The firehose tests open subscribeRepos through the generated SDK.

@@ -20,8 +20,9 @@ let package = Package(
             name: "CustomLexiconsTests",
             dependencies: [
                 "CustomLexicons",
-                // The identity samples of docs/ compile here too.
+                // The identity and verification samples of docs/ compile here too.
                 .product(name: "AtprotoIdentityResolution", package: "swift-atproto-lexicons"),
+                .product(name: "AtprotoVerification", package: "swift-atproto-lexicons"),
             ]
         ),
     ],

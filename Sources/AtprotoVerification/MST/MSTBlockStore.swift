@@ -5,6 +5,8 @@ import XRPCRuntime
 final class MSTBlockStore {
     let blocks: [ContentID: Data]
     private(set) var read: Set<ContentID> = []
+    /// Nodes already read and checked, with the height they were checked at.
+    private var checked: [ContentID: (node: MSTNode, height: Int, isRoot: Bool)] = [:]
 
     init(_ blocks: [ContentID: Data]) {
         self.blocks = blocks
@@ -13,6 +15,16 @@ final class MSTBlockStore {
     /// The node `cid` points to, checked: its hash, every key at `height`, keys in order, no subtree
     /// below height 0, no empty node other than the root.
     func node(_ cid: ContentID, height: Int, isRoot: Bool = false) throws(VerificationError) -> MSTNode {
+        if let known = checked[cid] {
+            guard known.height == height else {
+                throw VerificationError(
+                    .brokenProof, "MST node \(cid) is linked at heights \(known.height) and \(height)")
+            }
+            guard isRoot || known.isRoot == isRoot || !(known.node.entries.isEmpty && known.node.left == nil) else {
+                throw VerificationError(.brokenProof, "MST node \(cid): an empty node inside the tree")
+            }
+            return known.node
+        }
         guard let bytes = blocks[cid] else {
             throw VerificationError(.brokenProof, "MST node \(cid) is not among the blocks")
         }
@@ -47,6 +59,7 @@ final class MSTBlockStore {
         if !isRoot, node.entries.isEmpty, node.left == nil {
             throw VerificationError(.brokenProof, "MST node \(cid): an empty node inside the tree")
         }
+        checked[cid] = (node, height, isRoot)
         return node
     }
 
