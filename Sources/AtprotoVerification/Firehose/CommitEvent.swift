@@ -1,0 +1,112 @@
+import Foundation
+import XRPCRuntime
+
+/// The parts of a `#commit` body a proof needs, read from DAG-CBOR.
+struct CommitEvent {
+    struct Operation {
+        var action: String
+        var path: String
+        var cid: ContentID?
+        var prev: ContentID?
+    }
+
+    var repo: DID
+    var rev: String
+    var commit: ContentID
+    var blocks: Data
+    var operations: [Operation]
+    var prevData: ContentID?
+
+    init(_ body: [String: DataModelValue]) throws(VerificationError) {
+        guard case .string(let repo)? = body["repo"], DID.syntaxError(in: repo) == nil else {
+            throw VerificationError(.malformedData, "#commit: repo is missing or not a DID")
+        }
+        guard case .string(let rev)? = body["rev"] else {
+            throw VerificationError(.malformedData, "#commit: rev is missing")
+        }
+        guard case .link(let commit)? = body["commit"] else {
+            throw VerificationError(.malformedData, "#commit: commit is missing or not a link")
+        }
+        guard case .bytes(let blocks)? = body["blocks"] else {
+            throw VerificationError(.malformedData, "#commit: blocks is missing or not bytes")
+        }
+        guard case .array(let items)? = body["ops"] else {
+            throw VerificationError(.malformedData, "#commit: ops is missing")
+        }
+        var operations: [Operation] = []
+        for (index, item) in items.enumerated() {
+            guard case .map(let op) = item, case .string(let action)? = op["action"],
+                case .string(let path)? = op["path"]
+            else { throw VerificationError(.malformedData, "#commit: ops[\(index)] needs action and path") }
+            operations.append(
+                Operation(
+                    action: action, path: path, cid: try Self.link(op["cid"], "ops[\(index)].cid"),
+                    prev: try Self.link(op["prev"], "ops[\(index)].prev")))
+        }
+        self.repo = DID(rawValue: repo)
+        self.rev = rev
+        self.commit = commit
+        self.blocks = blocks
+        self.operations = operations
+        self.prevData = try Self.link(body["prevData"], "prevData")
+    }
+
+    private static func link(_ value: DataModelValue?, _ name: String) throws(VerificationError) -> ContentID? {
+        switch value {
+        case nil, .null?: return nil
+        case .link(let cid)?: return cid
+        default: throw VerificationError(.malformedData, "#commit: \(name) must be a link")
+        }
+    }
+}
+
+/// Sync 1.1's inductive proof: the operations hold in the commit's tree, and undoing them gives the
+/// tree before.
+enum CommitInversion {
+    static func check(
+        _ operations: [CommitEvent.Operation], commit: SignedCommit, blocks: [ContentID: Data], prevData: ContentID
+    ) throws(VerificationError) {
+        var tree = try MSTTree(root: commit.data, blocks: blocks)
+        for op in operations {
+            let key = Array(op.path.utf8)
+            guard MSTKey.isRepositoryPath(key) else {
+                throw VerificationError(
+                    .malformedData, "\(op.action) of \(op.path.debugDescription): not a repository path")
+            }
+            let present = try tree.value(for: key)
+            switch op.action {
+            case "create", "update":
+                guard let cid = op.cid, present == cid else {
+                    throw VerificationError(
+                        .brokenProof,
+                        "\(op.action) \(op.path): the commit's tree holds \(present?.string ?? "nothing"), not \(op.cid?.string ?? "?")"
+                    )
+                }
+                if op.action == "update", op.prev == nil {
+                    throw VerificationError(.brokenProof, "update \(op.path) has no prev: it cannot be undone")
+                }
+            case "delete":
+                guard present == nil else {
+                    throw VerificationError(.brokenProof, "delete \(op.path): the commit's tree still holds it")
+                }
+                guard op.prev != nil else {
+                    throw VerificationError(.brokenProof, "delete \(op.path) has no prev: it cannot be undone")
+                }
+            default:
+                throw VerificationError(.malformedData, "an operation of unknown action \(op.action.debugDescription)")
+            }
+        }
+        for op in operations.reversed() {
+            let key = Array(op.path.utf8)
+            if op.action == "create" {
+                try tree.remove(key)
+            } else if let prev = op.prev {
+                try tree.set(key, prev)
+            }
+        }
+        let root = tree.write().root
+        guard root == prevData else {
+            throw VerificationError(.brokenProof, "undoing the operations gives \(root), not prevData \(prevData)")
+        }
+    }
+}

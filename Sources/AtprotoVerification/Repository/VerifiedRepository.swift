@@ -1,0 +1,151 @@
+import AtprotoCrypto
+import Foundation
+import XRPCRuntime
+
+/// A whole repository (a `com.atproto.sync.getRepo` CAR), proved: every block hashes to its CID, the
+/// commit is the account's and signed by its key, and the MST is well formed (every key a repository
+/// path, at the height its hash gives, in strictly increasing order, no node missing or empty inside,
+/// nothing below height 0). Then its records can be read in key order.
+///
+/// ```swift
+/// let repository = try VerifiedRepository(car: bytes, did: did, key: try identity.signingKey())
+/// for try await record in repository.records(decoding: .bluesky) {
+///     if let post = record.record.as(AppBskyFeedPost.self) { ... }
+/// }
+/// ```
+///
+/// Memory: the CAR's blocks are held once (the repository's size), plus the list of record paths.
+public struct VerifiedRepository: Sendable {
+    /// One record of the repository.
+    public struct Entry: Sendable {
+        /// The record's path: `collection/rkey`.
+        public var path: String
+        /// The record's CID.
+        public var cid: ContentID
+        /// The record, typed when its collection is among the types given, else as JSON.
+        public var record: RepoRecord
+
+        /// The collection NSID.
+        public var collection: String { String(path.prefix { $0 != "/" }) }
+        /// The record key.
+        public var recordKey: String { String(path.drop { $0 != "/" }.dropFirst()) }
+    }
+
+    /// The signed commit.
+    public let commit: SignedCommit
+    /// Every record path with its CID, in key order.
+    public let index: [(path: String, cid: ContentID)]
+    /// The size of the CAR, in bytes.
+    public let byteCount: Int
+    private let blocks: [ContentID: Data]
+
+    /// Proves the repository in `car`; see the type's description.
+    ///
+    /// - Throws: ``VerificationError``: `malformedData`, `hashMismatch`, `wrongDID`, `badSignature`,
+    ///   `brokenProof` (naming the node and key), `limitExceeded`.
+    public init(car bytes: Data, did: DID, key: PublicKey, limits: VerificationLimits = VerificationLimits())
+        throws(VerificationError)
+    {
+        let (commit, blocks) = try CommitCAR.read(bytes, limits: limits)
+        guard commit.did == did else {
+            throw VerificationError(.wrongDID, "the commit is by \(commit.did.rawValue), not \(did.rawValue)")
+        }
+        try commit.checkSignature(by: key)
+        let tree = try MSTTree(root: commit.data, blocks: blocks)
+        if case .stored(let root) = tree.root {
+            let node = try tree.store.node(root, height: tree.height, isRoot: true)
+            if node.entries.isEmpty, node.left != nil {
+                throw VerificationError(
+                    .brokenProof, "MST root \(root): a root without entries over a subtree (not trimmed)")
+            }
+        }
+        var index: [(path: String, cid: ContentID)] = []
+        var previous: [UInt8]?
+        try Self.walk(tree.root, height: tree.height, isRoot: true, tree: tree) {
+            key, value throws(VerificationError) in
+            if let previous, !previous.lexicographicallyPrecedes(key) {
+                throw VerificationError(.brokenProof, "MST key \(MSTBlockStore.show(key)) is out of order across nodes")
+            }
+            guard MSTKey.isRepositoryPath(key) else {
+                throw VerificationError(.brokenProof, "MST key \(MSTBlockStore.show(key)) is not a repository path")
+            }
+            guard blocks[value] != nil else {
+                throw VerificationError(
+                    .brokenProof, "the record block \(value) of \(MSTBlockStore.show(key)) is not in the CAR")
+            }
+            previous = key
+            index.append((String(decoding: key, as: UTF8.self), value))
+        }
+        self.commit = commit
+        self.index = index
+        self.blocks = blocks
+        self.byteCount = bytes.count
+    }
+
+    /// In-order walk of the subtree at `pointer`, each node checked as it is read.
+    private static func walk(
+        _ pointer: MSTPointer?, height: Int, isRoot: Bool, tree: MSTTree,
+        _ visit: ([UInt8], ContentID) throws(VerificationError) -> Void
+    ) throws(VerificationError) {
+        guard let pointer else { return }
+        guard height >= 0 else { throw VerificationError(.brokenProof, "the MST goes below height 0") }
+        let node = try tree.load(pointer, height: height, isRoot: isRoot)
+        try walk(node.left, height: height - 1, isRoot: false, tree: tree, visit)
+        for entry in node.entries {
+            try visit(entry.key, entry.value)
+            try walk(entry.right, height: height - 1, isRoot: false, tree: tree, visit)
+        }
+    }
+
+    /// The number of records.
+    public var count: Int { index.count }
+
+    /// The records in key order, decoded as they are read; typed where `types` knows the collection.
+    /// A record block that is not DAG-CBOR ends the sequence with ``VerificationError/Kind/malformedData``.
+    public func records(decoding types: LexiconRecordTypes = LexiconRecordTypes()) -> Records {
+        Records(index: index, blocks: blocks, types: types)
+    }
+
+    /// The records of a ``VerifiedRepository``, in key order.
+    public struct Records: AsyncSequence, Sendable {
+        public typealias Element = Entry
+        public typealias Failure = VerificationError
+
+        let index: [(path: String, cid: ContentID)]
+        let blocks: [ContentID: Data]
+        let types: LexiconRecordTypes
+
+        public func makeAsyncIterator() -> Iterator { Iterator(records: self) }
+
+        /// Reads one record per step.
+        public struct Iterator: AsyncIteratorProtocol {
+            let records: Records
+            var position = 0
+
+            public mutating func next() async throws(VerificationError) -> Entry? {
+                try nextRecord()
+            }
+
+            public mutating func next(isolation actor: isolated (any Actor)?) async throws(VerificationError) -> Entry?
+            {
+                try nextRecord()
+            }
+
+            private mutating func nextRecord() throws(VerificationError) -> Entry? {
+                guard position < records.index.count, !Task.isCancelled else { return nil }
+                let (path, cid) = records.index[position]
+                position += 1
+                guard let bytes = records.blocks[cid] else {
+                    throw VerificationError(.brokenProof, "the record block \(cid) of \(path) is not in the CAR")
+                }
+                do {
+                    let value = try DAGCBOR.decode(bytes)
+                    let collection = String(path.prefix { $0 != "/" })
+                    return Entry(path: path, cid: cid, record: records.types.record(value.json, collection: collection))
+                } catch {
+                    throw VerificationError(.malformedData, "the record \(path) is not DAG-CBOR: \(error)")
+                }
+            }
+        }
+    }
+}
