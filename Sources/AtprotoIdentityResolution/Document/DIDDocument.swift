@@ -95,8 +95,8 @@ public struct DIDDocument: Sendable, Hashable {
 
     // MARK: The atproto parts
 
-    /// The handle the document claims: the first `at://` entry of `alsoKnownAs` that is a valid
-    /// handle, lower-cased, or `nil` when there is none.
+    /// The handle the document claims: the first `at://` entry of `alsoKnownAs`, lower-cased, or `nil`
+    /// when there is none or that entry is not a valid handle.
     ///
     /// A claim is not proof: a handle counts only when it also resolves to this DID, which
     /// ``IdentityResolver/resolveIdentity(_:)`` checks.
