@@ -58,6 +58,16 @@ let typedDropping = try measure(repeats: repeats) {
         try AppBskyFeedGetTimeline.Output(lexiconJSON: JSONValue.parse(data))
     }
 }
+let fastEntry = try measure(repeats: repeats) {
+    _ = try LexiconDecoder().decode(AppBskyFeedGetTimeline.Output.self, from: data)
+}
+let jsonDecoder = JSONDecoder()
+let codable = try measure(repeats: max(1, repeats / 4)) {
+    _ = try jsonDecoder.decode(AppBskyFeedGetTimeline.Output.self, from: data)
+}
+let codableBefore = try measure(repeats: max(1, repeats / 4)) {
+    _ = try jsonDecoder.decode(CascadeDecoded.self, from: data)
+}
 let encode = try measure(repeats: repeats) {
     let page = try AppBskyFeedGetTimeline.Output(lexiconJSON: JSONValue.parse(data))
     _ = page.lexiconJSON.serialized()
@@ -77,6 +87,11 @@ print(line("JSONValue.parse (untyped, ours)", parseOnly))
 print(line("typed decode, lossless (parse + generated types)", typed))
 print(line("typed decode, unknown fields dropped", typedDropping))
 print(line("typed decode + write back + serialize", encode))
+print(line("LexiconDecoder().decode / init(jsonData:)", fastEntry))
+print(line("JSONDecoder().decode (Codable)", codable))
+print(line("JSONDecoder, Codable as before (kind cascade)", codableBefore))
+print(String(format: "JSONDecoder / LexiconDecoder: %.2fx", codable.median / fastEntry.median))
+print(String(format: "JSONDecoder before / LexiconDecoder: %.2fx", codableBefore.median / fastEntry.median))
 print(String(format: "typed / JSONSerialization: %.2fx (target <= 1.5x)", typed.median / untyped.median))
 print(
     String(
