@@ -70,9 +70,14 @@ final class ChildProcess: @unchecked Sendable {
         try process.run()
     }
 
+    /// SIGTERM, then SIGKILL after 2 seconds; waits for the exit.
     func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning, Date() < deadline { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        while process.isRunning { usleep(50_000) }
     }
 
     /// The repository root (this file is Companions/SwiftCryptoSigner/Tests/<target>/<file>).
