@@ -45,9 +45,9 @@ extension ComAtprotoSyncSubscribeRepos.Commit {
 }
 
 extension LexiconRecordTypes {
-    /// Every `app.bsky` and `chat.bsky` record type of this module.
-    public static var bluesky: LexiconRecordTypes {
-        LexiconRecordTypes([
+    /// Every `app.bsky` and `chat.bsky` record type of this module; built once, on first use.
+    public static let bluesky = LexiconRecordTypes(
+        [
             AppBskyActorContentVisibilityDeclaration.self, AppBskyActorProfile.self, AppBskyActorStatus.self,
             AppBskyFeedGenerator.self, AppBskyFeedLike.self, AppBskyFeedPost.self, AppBskyFeedPostgate.self,
             AppBskyFeedRepost.self, AppBskyFeedThreadgate.self, AppBskyGraphBlock.self, AppBskyGraphFollow.self,
@@ -55,5 +55,4 @@ extension LexiconRecordTypes {
             AppBskyGraphStarterpack.self, AppBskyGraphVerification.self, AppBskyLabelerService.self,
             AppBskyNotificationDeclaration.self, ChatBskyActorDeclaration.self,
         ])
-    }
 }
