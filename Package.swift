@@ -78,6 +78,9 @@ let package = Package(
         .testTarget(name: "XRPCRuntimeTests", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
         .testTarget(name: "OAuthCoreTests", dependencies: ["OAuthCore", "LoopbackHTTPServer"]),
         .testTarget(
+            name: "AtprotoOAuthTests",
+            dependencies: ["AtprotoOAuth", "OAuthCore", "AtprotoIdentityResolution", "XRPCRuntime", "LoopbackHTTPServer"]),
+        .testTarget(
             name: "LexGenKitTests",
             dependencies: ["LexGenKit", "lexgen"],
             exclude: ["Golden"]

@@ -1,0 +1,61 @@
+import AtprotoOAuth
+import Foundation
+import OAuthCore
+import XCTest
+
+final class LoopbackAuthenticatorTests: XCTestCase {
+    func testItTakesOneRedirectAndIgnoresOtherPaths() async throws {
+        let visited = URLBox()
+        let authenticator = LoopbackAuthenticator(timeout: .seconds(10)) { url in visited.set(url) }
+        let redirect = try await authenticator.redirectURI(registered: "http://127.0.0.1/callback")
+        let port = try XCTUnwrap(URLComponents(string: redirect)?.port)
+        XCTAssertEqual(redirect, "http://127.0.0.1:\(port)/callback")
+        let authorization = try XCTUnwrap(URL(string: "https://pds.example.com/oauth/authorize?request_uri=x"))
+        let waiting = Task { try await authenticator.authenticate(authorization, redirectURI: redirect) }
+        try await Task.sleep(for: .milliseconds(100))
+        let http = URLSessionOAuthHTTPClient()
+        let favicon = try await http.send(.getJSON(try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/favicon.ico"))))
+        XCTAssertEqual(favicon.status, 404)
+        let redirectURL = try XCTUnwrap(
+            URL(string: "http://127.0.0.1:\(port)/callback?code=c&state=s&iss=https%3A%2F%2Fpds.example.com"))
+        let page = try await http.send(.getJSON(redirectURL))
+        XCTAssertEqual(page.status, 200)
+        let callback = try await waiting.value
+        XCTAssertEqual(
+            callback.absoluteString,
+            "http://127.0.0.1:\(port)/callback?code=c&state=s&iss=https%3A%2F%2Fpds.example.com")
+        XCTAssertEqual(visited.value, authorization)
+    }
+
+    func testItTimesOutAndCanBeCancelled() async throws {
+        let authenticator = LoopbackAuthenticator(timeout: .milliseconds(400)) { _ in }
+        let redirect = try await authenticator.redirectURI(registered: "http://127.0.0.1/cb")
+        let url = try XCTUnwrap(URL(string: "https://a.example"))
+        do {
+            _ = try await authenticator.authenticate(url, redirectURI: redirect)
+            XCTFail("no timeout")
+        } catch let error as OAuthError {
+            XCTAssertEqual(error.kind, .timedOut)
+        }
+        let patient = LoopbackAuthenticator(timeout: .seconds(30)) { _ in }
+        let second = try await patient.redirectURI(registered: "http://127.0.0.1/cb")
+        let start = ContinuousClock.now
+        let task = Task { try await patient.authenticate(url, redirectURI: second) }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("not cancelled")
+        } catch let error as OAuthError {
+            XCTAssertEqual(error.kind, .cancelled)
+        }
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(2))
+    }
+}
+
+final class URLBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var url: URL?
+    func set(_ value: URL) { lock.withLock { url = value } }
+    var value: URL? { lock.withLock { url } }
+}

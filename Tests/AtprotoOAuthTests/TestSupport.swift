@@ -1,0 +1,184 @@
+import AtprotoIdentityResolution
+import AtprotoOAuth
+import Foundation
+import LoopbackHTTPServer
+import OAuthCore
+import XRPCRuntime
+
+/// A signer with a fixed "signature": the fake servers here check structure, never signatures. It
+/// signs nothing; tests that need real signatures live in the SwiftCryptoSigner companion.
+struct FixedSignatureSigner: ES256Signer {
+    let publicJWK: ECPublicJWK
+    init() throws {
+        publicJWK = try ECPublicJWK(x: Array(repeating: 1, count: 32), y: Array(repeating: 2, count: 32))
+    }
+    func sign(_ message: [UInt8]) async throws -> [UInt8] { Array(repeating: 0xAB, count: 64) }
+    func exportForArchive() throws -> SigningKeyArchive { SigningKeyArchive(kind: "test-fixed", data: Data([7])) }
+}
+
+struct FixedKeyFactory: ES256KeyFactory {
+    func makeKey() async throws -> any ES256Signer { try FixedSignatureSigner() }
+    func restoreKey(from archive: SigningKeyArchive) async throws -> any ES256Signer { try FixedSignatureSigner() }
+}
+
+/// Identities from a table: DID -> PDS URL, handle -> DID.
+struct TableResolver: IdentityResolver {
+    var pds: [String: URL]
+    var handles: [String: String] = [:]
+
+    func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+        guard let did = handles[handle.rawValue] else {
+            throw IdentityError(.handleNotFound, identifier: handle.rawValue, "not in the table")
+        }
+        return DID(rawValue: did)
+    }
+
+    func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument {
+        guard let url = pds[did.rawValue] else { throw IdentityError(.didNotFound, identifier: did.rawValue, "no") }
+        let handle = handles.first { $0.value == did.rawValue }?.key
+        let json = """
+            {"id":"\(did.rawValue)","alsoKnownAs":[\(handle.map { "\"at://\($0)\"" } ?? "")],
+             "service":[{"id":"#atproto_pds","type":"AtprotoPersonalDataServer","serviceEndpoint":"\(url.absoluteString)"}]}
+            """
+        do {
+            return try DIDDocument(jsonData: Data(json.utf8))
+        } catch {
+            throw IdentityError(.malformedAnswer, identifier: did.rawValue, "\(error)")
+        }
+    }
+}
+
+/// A PDS that is its own authorization server, with answers a test can make hostile.
+final class FakeOAuthServer: @unchecked Sendable {
+    struct Behaviour {
+        /// The issuer its AS metadata claims (`nil`: its own URL).
+        var metadataIssuer: String?
+        /// The AS its resource metadata names (`nil`: itself).
+        var namedAuthorizationServer: String?
+        /// The `sub` of the tokens it issues.
+        var tokenSub = "did:plc:alice"
+        /// Access token lifetime.
+        var expiresIn = 300
+        /// Answer the first resource call of each token with a `use_dpop_nonce` challenge.
+        var challengeNonce = true
+        /// Answer refresh grants with `invalid_grant`.
+        var refuseRefresh = false
+    }
+
+    private let lock = NSLock()
+    private var behaviourValue = Behaviour()
+    private var counts: [String: Int] = [:]
+    private var issued = 0
+    private var challenged: Set<String> = []
+    private var seenHeaders: [[String: String]] = []
+    private(set) var server: LoopbackHTTPServer?
+
+    init() throws {
+        let server = try LoopbackHTTPServer { [weak self] request in
+            self?.answer(request) ?? LoopbackHTTPServer.Response(status: 500)
+        }
+        self.server = server
+    }
+
+    deinit { server?.stop() }
+
+    var url: URL { server?.baseURL ?? URL(fileURLWithPath: "/") }
+    var origin: String { SecureURL.origin(of: url) }
+
+    var behaviour: Behaviour {
+        get { lock.withLock { behaviourValue } }
+        set { lock.withLock { behaviourValue = newValue } }
+    }
+
+    func count(_ path: String) -> Int { lock.withLock { counts[path] ?? 0 } }
+    var resourceHeaders: [[String: String]] { lock.withLock { seenHeaders } }
+
+    private func answer(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
+        let behaviour = lock.withLock {
+            counts[request.path, default: 0] += 1
+            return behaviourValue
+        }
+        let issuer = origin
+        switch request.path {
+        case "/.well-known/oauth-protected-resource":
+            let server = behaviour.namedAuthorizationServer ?? issuer
+            return .json(#"{"resource":"\#(issuer)","authorization_servers":["\#(server)"]}"#)
+        case "/.well-known/oauth-authorization-server":
+            return .json(Self.metadata(issuer: behaviour.metadataIssuer ?? issuer, endpoints: issuer))
+        case "/oauth/par":
+            return .json(
+                #"{"request_uri":"urn:test:req-1","expires_in":60}"#, status: 201, headers: ["DPoP-Nonce": "as-n1"])
+        case "/oauth/token":
+            let fields = Dictionary(
+                FormEncoding.decode(String(decoding: request.body, as: UTF8.self)), uniquingKeysWith: { a, _ in a })
+            if fields["grant_type"] == "refresh_token", behaviour.refuseRefresh {
+                return .json(#"{"error":"invalid_grant","error_description":"revoked"}"#, status: 400)
+            }
+            let number = lock.withLock {
+                issued += 1
+                return issued
+            }
+            return .json(
+                #"{"access_token":"at-\#(number)","token_type":"DPoP","expires_in":\#(behaviour.expiresIn),"refresh_token":"rt-\#(number)","scope":"atproto transition:generic","sub":"\#(behaviour.tokenSub)"}"#,
+                headers: ["DPoP-Nonce": "as-n2"])
+        case "/oauth/revoke":
+            return LoopbackHTTPServer.Response(status: 200)
+        default:
+            return resource(request, behaviour)
+        }
+    }
+
+    private func resource(_ request: LoopbackHTTPServer.Request, _ behaviour: Behaviour) -> LoopbackHTTPServer.Response
+    {
+        let authorization = request.headers["authorization"] ?? ""
+        lock.withLock { seenHeaders.append(request.headers) }
+        guard authorization.hasPrefix("DPoP "), request.headers["dpop"] != nil else {
+            return .json(#"{"error":"AuthenticationRequired"}"#, status: 401)
+        }
+        let token = String(authorization.dropFirst(5))
+        let first = lock.withLock { challenged.insert(token).inserted }
+        if behaviour.challengeNonce, first {
+            return .json(
+                #"{"error":"use_dpop_nonce"}"#, status: 401,
+                headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": "rs-n1"])
+        }
+        if behaviour.refuseRefresh {
+            return .json(
+                #"{"error":"invalid_token"}"#, status: 401,
+                headers: ["WWW-Authenticate": #"DPoP error="invalid_token""#])
+        }
+        return .json(#"{"did":"\#(behaviour.tokenSub)","token":"\#(token)"}"#)
+    }
+
+    static func metadata(issuer: String, endpoints: String) -> String {
+        """
+        {"issuer":"\(issuer)","authorization_endpoint":"\(endpoints)/oauth/authorize","token_endpoint":"\(endpoints)/oauth/token",
+         "pushed_authorization_request_endpoint":"\(endpoints)/oauth/par","require_pushed_authorization_requests":true,
+         "revocation_endpoint":"\(endpoints)/oauth/revoke","response_types_supported":["code"],
+         "grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],
+         "token_endpoint_auth_methods_supported":["none","private_key_jwt"],"dpop_signing_alg_values_supported":["ES256"],
+         "scopes_supported":["atproto","transition:generic"],"authorization_response_iss_parameter_supported":true,
+         "client_id_metadata_document_supported":true}
+        """
+    }
+}
+
+/// A client of `server` for `did:plc:alice` (handle alice.test) whose PDS is `pds` (default: `server`).
+func makeClient(resolver: TableResolver) -> AtprotoOAuthClient {
+    AtprotoOAuthClient(
+        configuration: .development(), keyFactory: FixedKeyFactory(), resolver: resolver,
+        refreshLock: InProcessRefreshLock())
+}
+
+/// The callback the server would send for `pending`.
+func callback(_ pending: PendingAuthorization, state: String? = nil, iss: String? = nil, code: String = "cod-1") -> URL
+{
+    let query = FormEncoding.encode([("code", code), ("state", state ?? pending.state), ("iss", iss ?? pending.issuer)])
+    return URL(string: pending.redirectURI + "?" + String(decoding: query, as: UTF8.self)) ?? URL(fileURLWithPath: "/")
+}
+
+/// The session's archive, or a thrown failure when it has none.
+func currentArchive(of session: OAuthSession) async throws -> OAuthSessionArchive {
+    guard let archive = await session.archive else { throw OAuthError(.invalidResponse, "the session has no archive") }
+    return archive
+}
