@@ -11,6 +11,8 @@ public struct GenerationOptions: Sendable {
     public var include: [String] = []
     /// NSID patterns not to generate, applied after ``include``.
     public var exclude: [String] = []
+    /// What a lexicon with errors does to the run: stop it (the default), or be skipped.
+    public var invalidLexicons: InvalidLexiconPolicy = .fail
 
     /// Options with the defaults: public, module `Lexicons`, no imports, every lexicon.
     public init() {}
@@ -20,6 +22,20 @@ public struct GenerationOptions: Sendable {
         (include.isEmpty || include.contains { NSIDPattern.matches($0, nsid) })
             && !exclude.contains { NSIDPattern.matches($0, nsid) }
     }
+}
+
+/// What ``LexiconGenerator`` does with lexicon files that have errors (`--invalid-lexicons`, or
+/// `"invalidLexicons"` in `lexgen.json`).
+public enum InvalidLexiconPolicy: String, Sendable, CaseIterable {
+    /// Every error stops the run: nothing is written.
+    case fail
+    /// Files with errors, and every file that refs one of them (directly or through others), are
+    /// skipped: their errors stay errors (the run exits 1), a warning names each skipped file, and
+    /// the rest is generated and written.
+    case skip
+    /// As ``skip``, but the errors of skipped files are reported as warnings, so the run succeeds:
+    /// the mode for a build (the plugin), where a failing tool fails the whole build.
+    case warn
 }
 
 /// The lexicons of another generated module (`AtprotoLexicons`), which this module's refs may name.

@@ -4,6 +4,7 @@ import LexGenKit
 enum GenerateCommand {
     static let valueOptions: Set<String> = [
         "--output", "--manifest", "--access-level", "--module-name", "--config", "--import", "--include", "--exclude",
+        "--invalid-lexicons",
     ]
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -26,7 +27,7 @@ enum GenerateCommand {
         for diagnostic in result.diagnostics.all { printError(diagnostic.description) }
         let log = result.diagnostics
         var report = LexiconFileSystem.WriteReport()
-        if !log.hasErrors {
+        if !result.files.isEmpty {
             report = try LexiconFileSystem.write(result.files, to: setup.output, removeStale: true)
         }
         let seconds = Date().timeIntervalSince(start)
@@ -39,7 +40,10 @@ enum GenerateCommand {
         if !parsed.flags.contains("--quiet") || log.hasErrors {
             var summary = "lexgen: \(result.documentCount) files, \(result.defCount) defs, "
             summary += "\(log.warningCount) warnings, \(log.errorCount) errors in \(String(format: "%.2f", seconds)) s"
-            if log.hasErrors {
+            if !result.skippedPaths.isEmpty {
+                summary += "; skipped \(result.skippedPaths.count) lexicons (their errors and refs are above)"
+            }
+            if result.files.isEmpty {
                 summary += "; nothing written"
             } else {
                 summary += "; wrote \(report.written), unchanged \(report.unchanged)"
@@ -95,6 +99,14 @@ struct GenerateSetup {
             options.access = level
         }
         options.moduleName = parsed.options["--module-name"] ?? "Lexicons"
+        if let policy = parsed.options["--invalid-lexicons"] {
+            guard let value = InvalidLexiconPolicy(rawValue: policy) else {
+                throw UsageError("--invalid-lexicons must be fail, skip or warn, not '\(policy)'")
+            }
+            options.invalidLexicons = value
+        } else if let policy = config.invalidLexicons {
+            options.invalidLexicons = policy
+        }
         options.include = parsed.allValues["--include"] ?? config.include
         options.exclude = parsed.allValues["--exclude"] ?? config.exclude
         for pattern in options.include + options.exclude {

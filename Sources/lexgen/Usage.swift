@@ -23,8 +23,14 @@ enum Usage {
                                    that module's types instead of generating them (repeatable)
           --include <pattern>      generate only these NSIDs (com.example.*, a full NSID; repeatable)
           --exclude <pattern>      do not generate these NSIDs (repeatable)
+          --invalid-lexicons <policy>
+                                   fail (default): any error stops the run, nothing is written;
+                                   skip: files with errors and the files that ref them are skipped,
+                                   the rest is written, exit 1; warn: the same, their errors
+                                   reported as warnings, exit 0 (for builds)
           --config <file>          a lexgen.json: lexicons, manifest, accessLevel, include, exclude,
-                                   modules (NSID pattern -> imported module). Options given here win.
+                                   modules (NSID pattern -> imported module), invalidLexicons.
+                                   Options given here win.
           --quiet                  print only diagnostics, no summary
           --timing                 print the time of each stage (read, load, resolve, plan, render, write)
 

@@ -99,4 +99,35 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(run.errors.contains("com/example/thing.json"), run.errors)
         XCTAssertTrue(run.errors.contains("swift run lexgen install --from"), run.errors)
     }
+
+    func testInvalidLexiconsSkipWritesTheRestAndExitsOneAndWarnExitsZero() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lexicons = folder.appendingPathComponent("lexicons")
+        try FileManager.default.createDirectory(at: lexicons, withIntermediateDirectories: true)
+        let good = #"{"lexicon": 1, "id": "com.example.thing", "defs": {"main": {"type": "object", "properties": {}}}}"#
+        try Data(good.utf8).write(to: lexicons.appendingPathComponent("thing.json"))
+        try Data("{\"lexicon\": 1,".utf8).write(to: lexicons.appendingPathComponent("broken.json"))
+        let output = folder.appendingPathComponent("out")
+        let strict = try lexgen([lexicons.path, "--output", output.path])
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("thing.swift").path))
+
+        let skip = try lexgen([lexicons.path, "--output", output.path, "--invalid-lexicons", "skip"])
+        XCTAssertEqual(skip.status, 1, "the errors are still errors")
+        XCTAssertTrue(skip.errors.contains("broken.json:1:15: error: invalid JSON"), skip.errors)
+        XCTAssertTrue(skip.errors.contains("warning: skipped broken.json: it has errors"), skip.errors)
+        XCTAssertTrue(skip.output.contains("skipped 1 lexicons"), skip.output)
+        let written = try String(contentsOf: output.appendingPathComponent("thing.swift"), encoding: .utf8)
+        XCTAssertTrue(written.contains("struct ComExampleThing"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("broken.swift").path))
+
+        let config = folder.appendingPathComponent("lexgen.json")
+        try Data(#"{"lexicons": "lexicons", "invalidLexicons": "warn"}"#.utf8).write(to: config)
+        let warn = try lexgen(["--config", config.path, "--output", output.path])
+        XCTAssertEqual(warn.status, 0, warn.errors)
+        XCTAssertTrue(warn.errors.contains("broken.json:1:15: warning: invalid JSON"), warn.errors)
+        let usage = try lexgen([lexicons.path, "--invalid-lexicons", "lenient"])
+        XCTAssertEqual(usage.status, 64)
+    }
 }

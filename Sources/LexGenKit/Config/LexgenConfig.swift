@@ -6,12 +6,14 @@
 ///   "accessLevel": "internal",
 ///   "include": ["com.example.*"],
 ///   "exclude": ["com.example.experimental.*"],
-///   "modules": {"app.bsky.*": "AtprotoLexicons", "com.atproto.*": "AtprotoLexicons"}
+///   "modules": {"app.bsky.*": "AtprotoLexicons", "com.atproto.*": "AtprotoLexicons"},
+///   "invalidLexicons": "warn"
 /// }
 /// ```
 ///
 /// Every key is optional. Paths are relative to the file. `modules` says which NSID patterns come
-/// from which imported module (by default, every lexicon of every imported module). Unknown keys and
+/// from which imported module (by default, every lexicon of every imported module).
+/// `invalidLexicons` is `fail` (the default), `skip` or `warn` (``InvalidLexiconPolicy``). Unknown keys and
 /// values of the wrong kind are errors that name the key and its line.
 public struct LexgenConfig: Sendable, Equatable {
     /// The lexicon folder (or single file), relative to the config file.
@@ -26,15 +28,19 @@ public struct LexgenConfig: Sendable, Equatable {
     public var exclude: [String] = []
     /// NSID pattern -> module that declares those lexicons, in file order.
     public var modules: [(pattern: String, module: String)] = []
+    /// What a lexicon with errors does to the run.
+    public var invalidLexicons: InvalidLexiconPolicy?
 
     /// The keys a config may have.
-    public static let keys = ["lexicons", "manifest", "accessLevel", "include", "exclude", "modules"]
+    public static let keys = [
+        "lexicons", "manifest", "accessLevel", "include", "exclude", "modules", "invalidLexicons",
+    ]
 
     public static func == (lhs: LexgenConfig, rhs: LexgenConfig) -> Bool {
         lhs.lexicons == rhs.lexicons && lhs.manifest == rhs.manifest && lhs.accessLevel == rhs.accessLevel
             && lhs.include == rhs.include && lhs.exclude == rhs.exclude
             && lhs.modules.map(\.pattern) == rhs.modules.map(\.pattern)
-            && lhs.modules.map(\.module) == rhs.modules.map(\.module)
+            && lhs.modules.map(\.module) == rhs.modules.map(\.module) && lhs.invalidLexicons == rhs.invalidLexicons
     }
 
     /// An empty config: every default.
@@ -84,6 +90,13 @@ private struct ConfigReader {
                     continue
                 }
                 config.accessLevel = level
+            case "invalidLexicons":
+                guard let text = string(node, key) else { continue }
+                guard let policy = InvalidLexiconPolicy(rawValue: text) else {
+                    error("\"invalidLexicons\" must be \"fail\", \"skip\" or \"warn\", not \"\(text)\"", node, key)
+                    continue
+                }
+                config.invalidLexicons = policy
             case "include": config.include = patterns(node, key)
             case "exclude": config.exclude = patterns(node, key)
             case "modules":

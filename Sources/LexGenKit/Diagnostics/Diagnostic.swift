@@ -83,6 +83,13 @@ public struct DiagnosticLog: Sendable {
         report(Diagnostic(.warning, message, at: location))
     }
 
+    /// Reports every error `shouldDowngrade` picks as a warning instead.
+    public mutating func downgradeErrors(where shouldDowngrade: (Diagnostic) -> Bool) {
+        for index in all.indices where all[index].severity == .error && shouldDowngrade(all[index]) {
+            all[index].severity = .warning
+        }
+    }
+
     /// The number of errors.
     public var errorCount: Int { all.lazy.filter { $0.severity == .error }.count }
     /// The number of warnings.
