@@ -132,7 +132,7 @@ struct SchemaParser {
         for (name, json) in defs {
             let defPath = "\(id)#\(name)"
             guard Self.isValidDefName(name) else {
-                error("def name \"\(name)\" is not valid (letters, digits, '_' and '-' only)", json, defPath)
+                error("def name \"\(name)\" is not valid (ASCII letters, digits, '_', '-' and '$' only)", json, defPath)
                 continue
             }
             let position: SchemaPosition = name == "main" ? .mainDef : .otherDef
@@ -143,12 +143,14 @@ struct SchemaParser {
         return document
     }
 
+    /// Whether `name` can name a def: ASCII letters, digits, `_`, `-` and `$`, in any order, as the
+    /// TypeScript generator accepts (`com.example.4-2.unsafeDefs` has defs `9` and `ob-je-c$t`).
+    /// Swift names are derived from them (``SwiftNaming``: `_9`, `ObJeCT`).
     static func isValidDefName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else {
-            return false
-        }
-        return name.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
-        }
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "$")
+            }
     }
 }

@@ -21,6 +21,14 @@ public enum SwiftNaming {
         return reservedTypeNames.contains(base) ? base + "_" : base
     }
 
+    /// The client namespace type of an NSID segment (`feed` -> `Feed`). A segment that starts with a
+    /// digit (`4-2`, which NSIDs allow) would give the type the name of its property (`_42`), so its
+    /// type is `Namespace_42`: `client.com.example._42.getThing()`.
+    public static func namespaceTypeName(_ segment: String) -> String {
+        let name = typeName(segment)
+        return name.hasPrefix("_") ? "Namespace" + name : name
+    }
+
     /// A property, argument or static member name, escaped for use in declarations and expressions.
     public static func identifier(_ name: String) -> String {
         escaped(bareIdentifier(name))

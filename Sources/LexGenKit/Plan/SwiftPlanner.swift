@@ -110,7 +110,7 @@ struct SwiftPlanner {
             sourcePath: document.path,
             nsid: document.id,
             declarations: [declaration],
-            namespacePath: segments.dropLast().map(SwiftNaming.typeName),
+            namespacePath: segments.dropLast().map(SwiftNaming.namespaceTypeName),
             methods: methods,
             schemaText: document.schemaText,
             typeName: typeName
