@@ -134,4 +134,45 @@ final class OAuthSessionTests: XCTestCase {
         let after = await restored.archive
         XCTAssertNil(after)
     }
+
+    func testTokensThatCannotBeStoredEndTheSession() async throws {
+        let server = try FakeOAuthServer()
+        let store = FlakyStore()
+        let client = AtprotoOAuthClient(
+            configuration: .development(), keyFactory: FixedKeyFactory(),
+            resolver: TableResolver(pds: ["did:plc:alice": server.url]), refreshLock: InProcessRefreshLock(),
+            store: store)
+        let pending = try await client.authorize(.account("did:plc:alice"))
+        let session = try await client.complete(pending, callback: callback(pending))
+        XCTAssertEqual(store.saves, 1)
+        store.failing = true
+        do {
+            try await session.refresh()
+            XCTFail("kept tokens the store refused")
+        } catch let error as OAuthSessionError {
+            XCTAssertEqual(error.code, .sessionEnded)
+        }
+        let ended = await session.endError
+        XCTAssertNotNil(ended)
+    }
+}
+
+/// A store that can be told to fail.
+final class FlakyStore: OAuthSessionStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private var fail = false
+    var saves: Int { lock.withLock { count } }
+    var failing: Bool {
+        get { lock.withLock { fail } }
+        set { lock.withLock { fail = newValue } }
+    }
+    func archive(for did: DID) async throws -> OAuthSessionArchive? { nil }
+    func save(_ archive: OAuthSessionArchive) async throws {
+        try lock.withLock {
+            if fail { throw OAuthError(.transport, "disk full") }
+            count += 1
+        }
+    }
+    func delete(_ did: DID) async throws {}
 }

@@ -24,9 +24,8 @@ public struct AtprotoOAuthClient: Sendable {
     public var keyFactory: any ES256KeyFactory
     /// Cross-process refresh coordination; in-process by default.
     public var refreshLock: any OAuthRefreshLock
-    /// Reads the app's stored archive of an account, when the app wants refreshes to see another
-    /// process's work.
-    public var storedArchive: OAuthSession.StoredArchiveReader?
+    /// The app's archive store, when refreshes must be persisted before they count (cross-process).
+    public var store: (any OAuthSessionStore)?
     private let discovery: OAuthDiscovery
     private let transportFactory: TransportFactory
 
@@ -42,12 +41,12 @@ public struct AtprotoOAuthClient: Sendable {
         http: any OAuthHTTPClient = URLSessionOAuthHTTPClient(),
         transport: TransportFactory? = nil,
         refreshLock: any OAuthRefreshLock = InProcessRefreshLock.shared,
-        storedArchive: OAuthSession.StoredArchiveReader? = nil
+        store: (any OAuthSessionStore)? = nil
     ) {
         self.configuration = configuration
         self.keyFactory = keyFactory
         self.refreshLock = refreshLock
-        self.storedArchive = storedArchive
+        self.store = store
         self.discovery = OAuthDiscovery(resolver: resolver, http: http)
         self.transportFactory = transport ?? { URLSessionAgent(serviceURL: $0) }
     }
@@ -135,6 +134,7 @@ public struct AtprotoOAuthClient: Sendable {
             refreshToken: tokens.refreshToken.map(SessionToken.init), issuedAt: issuedAt,
             expiresAt: issuedAt.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 300)),
             dpopKey: try signer.exportForArchive(), nonces: nonces.snapshot)
+        try await store?.save(archive)
         return OAuthSession(archive: archive, signer: signer, context: context(for: archive))
     }
 
@@ -152,7 +152,7 @@ public struct AtprotoOAuthClient: Sendable {
         OAuthSessionContext(
             transport: transportFactory(archive.pdsEndpoint), http: discovery.http, discovery: discovery,
             clientID: configuration.clientID, authentication: configuration.authentication, refreshLock: refreshLock,
-            storedArchive: storedArchive)
+            store: store)
     }
 
     private func authorizationServerClient(_ metadata: AuthorizationServerMetadata, nonces: DPoPNonceStore)

@@ -11,7 +11,7 @@ struct OAuthSessionContext: Sendable {
     var clientID: String
     var authentication: ClientAuthentication
     var refreshLock: any OAuthRefreshLock
-    var storedArchive: OAuthSession.StoredArchiveReader?
+    var store: (any OAuthSessionStore)?
 
     func authorizationServerClient(_ metadata: AuthorizationServerMetadata, nonces: DPoPNonceStore)
         -> AuthorizationServerClient
@@ -22,7 +22,7 @@ struct OAuthSessionContext: Sendable {
 }
 
 /// One refresh, run under the refresh lock: the stored archive first (another process may have
-/// refreshed), then the issuer binding, then the `refresh_token` grant.
+/// refreshed), then the issuer binding, then the `refresh_token` grant, then the store.
 struct OAuthRefresher: Sendable {
     var context: OAuthSessionContext
     var signer: any ES256Signer
@@ -66,13 +66,21 @@ struct OAuthRefresher: Sendable {
         next.issuedAt = now
         next.expiresAt = now.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 300))
         next.nonces = nonces.snapshot
+        guard let store = context.store else { return next }
+        do {
+            try await store.save(next)
+        } catch {
+            throw OAuthSessionError(
+                code: .sessionEnded,
+                message: "the refreshed tokens of \(account) could not be stored: \(type(of: error))")
+        }
         return next
     }
 
     /// The app's stored archive of this account when it holds other, newer tokens.
     private func newerStoredArchive(than archive: OAuthSessionArchive) async -> OAuthSessionArchive? {
-        guard let stored = await context.storedArchive?(archive.did), stored.did == archive.did,
-            stored.issuer == archive.issuer, stored.refreshToken != archive.refreshToken,
+        guard let store = context.store, let stored = try? await store.archive(for: archive.did),
+            stored.did == archive.did, stored.issuer == archive.issuer, stored.refreshToken != archive.refreshToken,
             stored.issuedAt > archive.issuedAt, stored.dpopKey == archive.dpopKey
         else { return nil }
         return stored

@@ -14,10 +14,6 @@ import XRPCRuntime
 ///
 /// Calls that name another host, or carry their own `Authorization`, are sent without credentials.
 public actor OAuthSession: XRPCAgent, CustomStringConvertible {
-    /// Reads the archive the app last stored for a DID, so a refresh under the lock can see that
-    /// another process refreshed first.
-    public typealias StoredArchiveReader = @Sendable (DID) async -> OAuthSessionArchive?
-
     private enum Phase {
         case active(OAuthSessionArchive)
         case ended(OAuthSessionError)
@@ -214,6 +210,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible {
         phase = .signedOut
         generation += 1
         broadcaster.yield(.signedOut)
+        forgetStored()
         let client = context.authorizationServerClient(archive.authorizationServer, nonces: nonces)
         do {
             try await client.revoke(token: (archive.refreshToken ?? archive.accessToken).value, signer: signer)
@@ -243,5 +240,13 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible {
         phase = .ended(error)
         generation += 1
         broadcaster.yield(.ended(error))
+        forgetStored()
+    }
+
+    /// Deletes the stored archive (best effort: the app also sees the end on the stream).
+    private func forgetStored() {
+        guard let store = context.store else { return }
+        let did = self.did
+        Task { try? await store.delete(did) }
     }
 }

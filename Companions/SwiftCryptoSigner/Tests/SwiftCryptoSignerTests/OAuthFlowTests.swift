@@ -152,12 +152,15 @@ final class OAuthFlowTests: XCTestCase {
     func testARefreshThatLostTheRaceAdoptsTheStoredArchive() async throws {
         let pds = try PDSFixture.shared()
         let store = ArchiveStore()
-        let client = pds.client(storedArchive: { did in store.get(did) })
+        let client = pds.client(store: store)
         let session = try await pds.signIn(pds.handle, client: client)
         let before = try await currentArchive(of: session)
         let otherProcess = try await client.restore(before)
+        let saved = store.get(before.did)
+        XCTAssertEqual(saved?.accessToken, before.accessToken, "the sign-in was stored")
         let refreshed = try await session.refresh()
-        store.set(refreshed)
+        XCTAssertEqual(
+            store.get(before.did)?.refreshToken, refreshed.refreshToken, "stored before the lock was released")
         // The other "process" refreshes with the old token: under the lock it sees the stored, newer archive.
         let adopted = try await otherProcess.refresh()
         XCTAssertEqual(adopted.refreshToken, refreshed.refreshToken)
@@ -185,9 +188,13 @@ final class OAuthFlowTests: XCTestCase {
 }
 
 /// What an app would persist, keyed by DID.
-final class ArchiveStore: @unchecked Sendable {
+final class ArchiveStore: OAuthSessionStore, @unchecked Sendable {
     private let lock = NSLock()
     private var archives: [String: OAuthSessionArchive] = [:]
     func get(_ did: DID) -> OAuthSessionArchive? { lock.withLock { archives[did.rawValue] } }
-    func set(_ archive: OAuthSessionArchive) { lock.withLock { archives[archive.did.rawValue] = archive } }
+    func archive(for did: DID) async throws -> OAuthSessionArchive? { get(did) }
+    func save(_ archive: OAuthSessionArchive) async throws {
+        lock.withLock { archives[archive.did.rawValue] = archive }
+    }
+    func delete(_ did: DID) async throws { lock.withLock { archives[did.rawValue] = nil } }
 }

@@ -39,11 +39,11 @@ struct PDSFixture: Sendable {
 
     func client(
         _ configuration: OAuthClientConfiguration = .development(),
-        storedArchive: OAuthSession.StoredArchiveReader? = nil
+        store: (any OAuthSessionStore)? = nil
     ) -> AtprotoOAuthClient {
         AtprotoOAuthClient(
             configuration: configuration, keyFactory: SwiftCryptoES256KeyFactory(), resolver: resolver,
-            refreshLock: InProcessRefreshLock(), storedArchive: storedArchive)
+            refreshLock: InProcessRefreshLock(), store: store)
     }
 
     func authenticator(_ identifier: String) -> HeadlessAuthenticator {
