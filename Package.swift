@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "AtprotoVerification", targets: ["AtprotoVerification"]),
         .library(name: "OAuthCore", targets: ["OAuthCore"]),
         .library(name: "AtprotoOAuth", targets: ["AtprotoOAuth"]),
+        // For companion packages' tests and benchmarks (a loopback server to measure against); not for apps.
+        .library(name: "LoopbackHTTPServer", targets: ["LoopbackHTTPServer"]),
     ],
     targets: [
         // What generated code calls: data model, string formats, the XRPC client and agents.

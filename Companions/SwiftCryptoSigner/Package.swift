@@ -26,6 +26,19 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // Calls per second through the OAuth session vs the password session over loopback:
+        // swift run -c release --package-path Companions/SwiftCryptoSigner oauth-call-bench
+        .executableTarget(
+            name: "oauth-call-bench",
+            dependencies: [
+                "SwiftCryptoSigner",
+                .product(name: "AtprotoOAuth", package: mainPackage),
+                .product(name: "OAuthCore", package: mainPackage),
+                .product(name: "AtprotoIdentityResolution", package: mainPackage),
+                .product(name: "XRPCRuntime", package: mainPackage),
+                .product(name: "LoopbackHTTPServer", package: mainPackage),
+            ]
+        ),
         // Signatures checked with AtprotoCrypto's own P-256 verification; the OAuth client against the
         // shared PDS (skipped unless ATPROTO_PDS_URL is set).
         .testTarget(
