@@ -3,7 +3,7 @@ import Foundation
 extension AppBskyFeedDefs.PostView {
     /// The post's `record` (an `unknown` in the lexicon) decoded as an `app.bsky.feed.post`.
     ///
-    /// Throws ``LexiconDecodingError`` when it is not one; never because of a lexicon constraint.
+    /// Throws `LexiconDecodingError` when it is not one; never because of a lexicon constraint.
     public func postRecord() throws -> AppBskyFeedPost {
         try AppBskyFeedPost(lexiconJSON: record.json)
     }

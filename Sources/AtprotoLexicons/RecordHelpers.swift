@@ -11,13 +11,15 @@ import Foundation
 /// ```
 ///
 /// Writes check the record first (its lexicon, and its key against the collection's key type)
-/// unless ``XRPCClient/validatesInput`` is off; an invalid record throws ``LexiconValidationError``
-/// (or ``RecordKeyError``) and nothing is sent. Server errors are ``XRPCError``s; read their code
+/// unless `XRPCClient.validatesInput` is off; an invalid record throws `LexiconValidationError`
+/// (or ``RecordKeyError``) and nothing is sent. Server errors are `XRPCError`s; read their code
 /// with the endpoint: `error.code(for: ComAtprotoRepoGetRecord.self) == .recordNotFound`.
 extension XRPCClient {
     /// Creates `record` in its collection of `repo` (`com.atproto.repo.createRecord`).
     ///
     /// - Parameters:
+    ///   - record: The record; its type names the collection.
+    ///   - repo: The repository: the account's DID or handle.
     ///   - rkey: The record key. Without one the server makes a TID, except for a collection whose
     ///     key is a literal (`self`), which gets that literal.
     ///   - swapCommit: Fails with `InvalidSwap` unless the repo's current commit has this CID.
@@ -39,10 +41,13 @@ extension XRPCClient {
     /// Reads the record at `rkey` in the collection of `type` (`com.atproto.repo.getRecord`).
     ///
     /// - Parameters:
+    ///   - type: The record type; it names the collection.
+    ///   - repo: The repository: the account's DID or handle.
+    ///   - rkey: The record key.
     ///   - cid: Reads that version of the record.
     ///   - validating: Whether the record must also pass its lexicon's rules (the default), or only
     ///     decode.
-    /// - Throws: ``XRPCError`` from the server (`RecordNotFound` for a missing record), or
+    /// - Throws: `XRPCError` from the server (`RecordNotFound` for a missing record), or
     ///   ``InvalidRecordError`` with the record as read when it is not a valid `R`.
     public func getRecord<R: LexiconRecord>(
         _ type: R.Type,
@@ -68,9 +73,12 @@ extension XRPCClient {
     /// is returned in ``RecordPage/invalidRecords`` with its URI, CID, raw value and problem.
     ///
     /// - Parameters:
+    ///   - type: The record type; it names the collection.
+    ///   - repo: The repository: the account's DID or handle.
     ///   - limit: At most this many records (1-100); the server's default (50) when `nil`.
     ///   - cursor: The ``RecordPage/cursor`` of the previous page.
     ///   - reverse: Lists in the other order.
+    ///   - validating: Whether records must also pass their lexicon's rules to count as valid.
     public func listRecords<R: LexiconRecord>(
         _ type: R.Type,
         repo: ATIdentifier,
@@ -98,6 +106,8 @@ extension XRPCClient {
     /// (`com.atproto.repo.putRecord`).
     ///
     /// - Parameters:
+    ///   - record: The record; its type names the collection.
+    ///   - repo: The repository: the account's DID or handle.
     ///   - rkey: The record key; may be left out for a collection whose key is a literal (`self`).
     ///   - swapRecord: Fails with `InvalidSwap` unless the current record has this CID;
     ///     `.null` requires that there is no record yet.
@@ -159,7 +169,9 @@ extension XRPCClient {
     /// Uploads `data` as a blob (`com.atproto.repo.uploadBlob`) and returns the reference to put in a
     /// record. The blob is kept by the server only once a record refers to it.
     ///
-    /// - Parameter mimeType: The content's MIME type, e.g. `image/png`.
+    /// - Parameters:
+    ///   - data: The blob's bytes.
+    ///   - mimeType: The content's MIME type, e.g. `image/png`.
     public func uploadBlob(_ data: Data, mimeType: String) async throws -> Blob {
         try await com.atproto.repo.uploadBlob(RawBody(data: data, contentType: mimeType)).blob
     }

@@ -11,6 +11,8 @@ extension XRPCClient {
     /// ```
     ///
     /// - Parameters:
+    ///   - type: The record type; it names the collection.
+    ///   - repo: The repository: the account's DID or handle.
     ///   - limit: Records per page (1-100); the server's default (50) when `nil`.
     ///   - reverse: Lists in the other order.
     ///   - validating: Whether records must also pass their lexicon's rules to count as valid.
@@ -32,12 +34,12 @@ extension XRPCClient {
     }
 }
 
-/// The pages of a collection's records (``XRPCClient/recordPages(_:repo:limit:reverse:validating:maximumPages:)``),
+/// The pages of a collection's records (`XRPCClient.recordPages(_:repo:limit:reverse:validating:maximumPages:)`),
 /// each record once.
 ///
 /// Some servers read the cursor inclusively, so a page starts with the last record of the page
 /// before; such repeats are dropped (valid and invalid records alike), and a page left empty by
-/// that is not delivered. The sequence ends as ``XRPCPages`` does: no cursor, a cursor already
+/// that is not delivered. The sequence ends as `XRPCPages` does: no cursor, a cursor already
 /// used, the page limit, or an error.
 public struct RecordPages<Record: LexiconRecord>: AsyncSequence, Sendable {
     public typealias Element = RecordPage<Record>

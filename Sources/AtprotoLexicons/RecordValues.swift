@@ -43,7 +43,7 @@ public enum RecordProblem: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// A record a repository holds that is not a valid value of the type asked for, kept as read.
 ///
-/// ``XRPCClient/listRecords(_:repo:limit:cursor:reverse:validating:)`` returns these apart from the
+/// `XRPCClient.listRecords(_:repo:limit:cursor:reverse:validating:)` returns these apart from the
 /// valid records, so that one bad record never fails a page.
 public struct InvalidRecord: Sendable, Hashable, CustomStringConvertible {
     /// The record's address.
@@ -67,7 +67,7 @@ public struct InvalidRecord: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "record \(uri.rawValue) \(problem)" }
 }
 
-/// The error ``XRPCClient/getRecord(_:repo:rkey:cid:validating:)`` throws for a record that exists
+/// The error `XRPCClient.getRecord(_:repo:rkey:cid:validating:)` throws for a record that exists
 /// but is not a valid value of the type asked for. The record as read is in ``record``.
 public struct InvalidRecordError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The collection asked for.
@@ -85,7 +85,7 @@ public struct InvalidRecordError: Error, Sendable, Hashable, CustomStringConvert
     public var description: String { "not a valid \(collection) record: \(record)" }
 }
 
-/// One page of ``XRPCClient/listRecords(_:repo:limit:cursor:reverse:validating:)``: the valid records,
+/// One page of `XRPCClient.listRecords(_:repo:limit:cursor:reverse:validating:)`: the valid records,
 /// the invalid ones apart, and the cursor of the next page.
 public struct RecordPage<Record: LexiconRecord>: Sendable, Hashable {
     /// The records that decode (and validate, unless validation was turned off), in the server's order.
@@ -103,7 +103,7 @@ public struct RecordPage<Record: LexiconRecord>: Sendable, Hashable {
     }
 }
 
-/// One write of ``XRPCClient/applyWrites(_:repo:swapCommit:)``: create, update or delete a record.
+/// One write of `XRPCClient.applyWrites(_:repo:swapCommit:)`: create, update or delete a record.
 ///
 /// ```swift
 /// try await client.applyWrites([

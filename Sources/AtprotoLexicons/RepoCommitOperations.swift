@@ -14,7 +14,7 @@ extension ComAtprotoSyncSubscribeRepos.Commit {
     /// }
     /// ```
     ///
-    /// - Throws: ``BinaryDecodingError`` for a malformed CAR file, a block that does not hash to
+    /// - Throws: `BinaryDecodingError` for a malformed CAR file, a block that does not hash to
     ///   its CID, an op whose CID is not a valid CID, or a record block that is not DAG-CBOR.
     public func operations(decoding types: LexiconRecordTypes = .bluesky) throws(BinaryDecodingError)
         -> [RepoOperation]

@@ -74,8 +74,10 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
 
     /// A CIDv1 of `content` hashed with SHA-256.
     ///
-    /// - Parameter codec: How the content is read: ``Codec/dagCBOR`` for records and other
-    ///   DAG-CBOR nodes, ``Codec/raw`` for blobs.
+    /// - Parameters:
+    ///   - content: The bytes the CID names.
+    ///   - codec: How the content is read: ``Codec/dagCBOR`` for records and other DAG-CBOR nodes,
+    ///     ``Codec/raw`` for blobs.
     public init(sha256Of content: some ContiguousBytes, codec: Codec = .dagCBOR) {
         let prefix = ContentID.v1Prefix(codec: codec, hash: .sha256, length: 32)
         self.init(bytes: prefix + SHA256.hash(content), fields: (codec, .sha256, prefix.count))

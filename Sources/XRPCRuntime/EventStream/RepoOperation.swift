@@ -130,6 +130,7 @@ public struct RepoCommitBlocks: Sendable {
     ///   - action: `create`, `update` or `delete`.
     ///   - path: `<collection>/<record key>`; the collection selects the record type in `types`.
     ///   - cid: The record's CID; `nil` for a delete.
+    ///   - types: The record types to decode into, by collection.
     /// - Throws: ``BinaryDecodingError`` when the block is not valid DAG-CBOR, naming the path.
     public func operation(
         action: RepoOperation.Action, path: String, cid: ContentID?, types: LexiconRecordTypes

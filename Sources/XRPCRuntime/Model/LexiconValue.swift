@@ -6,7 +6,7 @@ import Foundation
 /// types (``Bytes``, ``CIDLink``, ``Blob``, ``UnknownValue``), the string formats and arrays of them.
 public protocol LexiconValue: XRPCBody, Hashable, Codable {
     /// Reads the value from JSON. Throws ``LexiconDecodingError`` when the shape is wrong; never
-    /// because of a lexicon constraint (length, range, format), which ``validate`` checks.
+    /// because of a lexicon constraint (length, range, format), which `validate()` checks.
     init(lexiconJSON json: JSONValue) throws
     /// The value as JSON, including any fields it carried that its schema does not know.
     var lexiconJSON: JSONValue { get }
@@ -117,7 +117,7 @@ public protocol LexiconUnion: LexiconJSONBacked {}
 
 /// A string type with a known set of values: `knownValues` (open) or `enum` (closed).
 ///
-/// Any string decodes, so a new value sent by a newer server never fails a response; ``validate``
+/// Any string decodes, so a new value sent by a newer server never fails a response; `validate()`
 /// rejects values outside a closed set.
 public protocol LexiconStringValue: LexiconValue, RawRepresentable, ExpressibleByStringLiteral
 where RawValue == String {
