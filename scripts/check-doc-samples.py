@@ -80,6 +80,7 @@ header = (
     "// swift-format-ignore-file\n\n"
     "import AtprotoIdentityResolution\nimport AtprotoVerification\nimport CustomLexicons\nimport Foundation\n\n"
 )
+header += "import AtprotoOAuth\nimport OAuthCore\n\n"  # docs/OAuth.md
 output.write_text(header + "\n".join(functions))
 for problem in problems:
     print(f"error: {problem}", file=sys.stderr)

@@ -23,6 +23,9 @@ let package = Package(
                 // The identity and verification samples of docs/ compile here too.
                 .product(name: "AtprotoIdentityResolution", package: "swift-atproto-lexicons"),
                 .product(name: "AtprotoVerification", package: "swift-atproto-lexicons"),
+                // The OAuth samples of docs/OAuth.md.
+                .product(name: "AtprotoOAuth", package: "swift-atproto-lexicons"),
+                .product(name: "OAuthCore", package: "swift-atproto-lexicons"),
             ]
         ),
     ],
