@@ -135,3 +135,27 @@ final class HostileAnswerTests: XCTestCase {
         }
     }
 }
+
+final class DiscoveryTests: XCTestCase {
+    func testAServerNamedByTheResourceIsNotSwappedForTheResourceItself() async throws {
+        // The PDS names an authorization server whose metadata is bad: the sign-in must fail, not fall
+        // back to the PDS as its own issuer.
+        let pds = try FakeOAuthServer()
+        let bad = try FakeOAuthServer()
+        var behaviour = bad.behaviour
+        behaviour.metadataIssuer = "https://evil.example.com"
+        bad.behaviour = behaviour
+        behaviour = pds.behaviour
+        behaviour.namedAuthorizationServer = bad.origin
+        pds.behaviour = behaviour
+        let client = makeClient(resolver: TableResolver(pds: [:]))
+        do {
+            _ = try await client.authorize(.server(pds.url))
+            XCTFail("fell back to the resource as issuer")
+        } catch let error as OAuthError {
+            XCTAssertEqual(error.kind, .invalidMetadata)
+        }
+        XCTAssertEqual(pds.count("/.well-known/oauth-authorization-server"), 0)
+        XCTAssertEqual(pds.count("/oauth/par"), 0)
+    }
+}

@@ -84,6 +84,26 @@ final class OAuthSessionTests: XCTestCase {
         if case .ended? = await iterator.next() {} else { XCTFail("no ended update") }
     }
 
+    func testAnUnavailableServerFailsTheRefreshButKeepsTheSession() async throws {
+        let server = try FakeOAuthServer()
+        let (_, session) = try await signedIn(server)
+        var behaviour = server.behaviour
+        behaviour.resourceMetadataUnavailable = true
+        server.behaviour = behaviour
+        do {
+            try await session.refresh()
+            XCTFail("refreshed without the binding check")
+        } catch let error as OAuthSessionError {
+            XCTAssertEqual(error.code, .requestFailed, "\(error)")
+        }
+        let ended = await session.endError
+        XCTAssertNil(ended, "a 503 does not end the session")
+        behaviour.resourceMetadataUnavailable = false
+        server.behaviour = behaviour
+        let archive = try await session.refresh()
+        XCTAssertEqual(archive.refreshToken?.value, "rt-2")
+    }
+
     func testADeadGrantEndsOnceAndLaterCallsFailFast() async throws {
         let server = try FakeOAuthServer()
         let (_, session) = try await signedIn(server)

@@ -63,6 +63,8 @@ final class FakeOAuthServer: @unchecked Sendable {
         var challengeNonce = true
         /// Answer refresh grants with `invalid_grant`.
         var refuseRefresh = false
+        /// Answer the resource metadata with 503.
+        var resourceMetadataUnavailable = false
     }
 
     private let lock = NSLock()
@@ -100,6 +102,8 @@ final class FakeOAuthServer: @unchecked Sendable {
         }
         let issuer = origin
         switch request.path {
+        case "/.well-known/oauth-protected-resource" where behaviour.resourceMetadataUnavailable:
+            return LoopbackHTTPServer.Response(status: 503)
         case "/.well-known/oauth-protected-resource":
             let server = behaviour.namedAuthorizationServer ?? issuer
             return .json(#"{"resource":"\#(issuer)","authorization_servers":["\#(server)"]}"#)

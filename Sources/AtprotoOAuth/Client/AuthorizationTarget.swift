@@ -43,18 +43,24 @@ struct OAuthDiscovery: Sendable {
         return AuthorizationTarget(identity: identity, resource: pds, issuer: issuer, metadata: metadata)
     }
 
-    /// The target for a PDS or entryway URL: its resource metadata's authorization server, or the URL
-    /// itself when it is an authorization server (an entryway).
+    /// The target for a PDS or entryway URL: its resource metadata's authorization server, or, when it
+    /// publishes no resource metadata, the URL itself as an authorization server (an entryway). Once a
+    /// resource names its server, that server it is: a failure there is not retried elsewhere.
     func target(forServer url: URL) async throws(OAuthError) -> AuthorizationTarget {
         _ = try SecureURL.require(url, "the server")
+        let resource: ProtectedResourceMetadata
         do {
-            let (issuer, metadata) = try await authorizationServer(of: url)
-            return AuthorizationTarget(identity: nil, resource: url, issuer: issuer, metadata: metadata)
+            resource = try await ProtectedResourceMetadata.fetch(resource: url, using: http)
         } catch  where error.kind == .invalidMetadata {
             let issuer = SecureURL.origin(of: url)
             let metadata = try await AuthorizationServerMetadata.fetch(issuer: issuer, using: http)
             return AuthorizationTarget(identity: nil, resource: url, issuer: issuer, metadata: metadata)
         }
+        guard let issuer = resource.authorizationServer else {
+            throw OAuthError(.invalidMetadata, "\(url.absoluteString) names no authorization server")
+        }
+        let metadata = try await AuthorizationServerMetadata.fetch(issuer: issuer, using: http)
+        return AuthorizationTarget(identity: nil, resource: url, issuer: issuer, metadata: metadata)
     }
 
     /// The issuer a PDS names and that issuer's checked metadata.

@@ -133,7 +133,10 @@ enum MetadataDocument {
     {
         let response = try await http.send(.getJSON(url))
         guard response.status == 200 else {
-            throw OAuthError(.invalidMetadata, "GET \(url.absoluteString) answered HTTP \(response.status)")
+            // A server error may pass (the caller keeps its state); any other answer is no document.
+            let kind: OAuthError.Kind = response.status >= 500 ? .transport : .invalidMetadata
+            throw OAuthError(
+                kind, "GET \(url.absoluteString) answered HTTP \(response.status)", status: response.status)
         }
         do {
             return try JSONDecoder().decode(Document.self, from: response.body)
