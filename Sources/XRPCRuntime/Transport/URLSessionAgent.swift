@@ -87,10 +87,10 @@ public final class URLSessionAgent: XRPCAgent, Sendable {
             let (data, response): (Data, URLResponse)
             if let limit = request.timeout {
                 (data, response) = try await Self.withDeadline(limit, nsid: request.nsid, service: origin) {
-                    try await session.data(for: urlRequest)
+                    try await URLSessionDataCall.data(session, for: urlRequest)
                 }
             } else {
-                (data, response) = try await session.data(for: urlRequest)
+                (data, response) = try await URLSessionDataCall.data(session, for: urlRequest)
             }
             guard let http = response as? HTTPURLResponse else {
                 throw XRPCTransportError(
