@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "AtprotoVerification", targets: ["AtprotoVerification"]),
         .library(name: "OAuthCore", targets: ["OAuthCore"]),
         .library(name: "AtprotoOAuth", targets: ["AtprotoOAuth"]),
+        // The generator as a library, for the fuzz package (Fuzz/): its load -> render pipeline in memory.
+        .library(name: "LexGenKit", targets: ["LexGenKit"]),
         // For companion packages' tests and benchmarks (a loopback server to measure against); not for apps.
         .library(name: "LoopbackHTTPServer", targets: ["LoopbackHTTPServer"]),
     ],

@@ -1,0 +1,46 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+// SwiftPM names a path dependency by its folder, which depends on where the main package is cloned.
+let mainPackage = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent
+    .lowercased()
+
+// libFuzzer targets over the main package's parsers. Not part of the normal build: the executables
+// need libFuzzer's runtime, which only `-sanitize=fuzzer` links. Build and run them with
+// scripts/fuzz.sh (release, `-sanitize=fuzzer,address`, `-enable-testing` so the harnesses can reach
+// internal parsers such as the DNS answer and WebSocket frame readers through `@testable import`).
+let package = Package(
+    name: "AtprotoFuzz",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "atproto-fuzz", targets: ["atproto-fuzz"]),
+        .executable(name: "atproto-fuzz-sdk", targets: ["atproto-fuzz-sdk"]),
+    ],
+    dependencies: [.package(path: "..")],
+    targets: [
+        // Declares libFuzzer's LLVMFuzzerRunDriver, so one executable can hold several targets.
+        .target(name: "CLibFuzzer"),
+        // Picks a target by name and hands it to libFuzzer.
+        .target(name: "FuzzDriver", dependencies: ["CLibFuzzer"]),
+        // Every parser but the generated SDK's (which takes long to build instrumented).
+        .executableTarget(
+            name: "atproto-fuzz",
+            dependencies: [
+                "FuzzDriver",
+                .product(name: "XRPCRuntime", package: mainPackage),
+                .product(name: "AtprotoCrypto", package: mainPackage),
+                .product(name: "AtprotoIdentityResolution", package: mainPackage),
+                .product(name: "AtprotoVerification", package: mainPackage),
+                .product(name: "OAuthCore", package: mainPackage),
+                .product(name: "LexGenKit", package: mainPackage),
+            ]
+        ),
+        // Typed decoding through the generated SDK: a record and a feed page.
+        .executableTarget(
+            name: "atproto-fuzz-sdk",
+            dependencies: ["FuzzDriver", .product(name: "AtprotoLexicons", package: mainPackage)]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

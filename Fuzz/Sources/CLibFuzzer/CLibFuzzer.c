@@ -1,0 +1,2 @@
+// The declaration is all this target provides; libFuzzer's runtime defines the function.
+#include "CLibFuzzer.h"

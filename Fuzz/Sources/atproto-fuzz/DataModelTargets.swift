@@ -1,0 +1,43 @@
+import Foundation
+import FuzzDriver
+import XRPCRuntime
+
+/// The data model's parsers: JSON, DAG-CBOR, CAR.
+let dataModelTargets: [FuzzTarget] = [
+    FuzzTarget("json", "JSONValue.parse; what parses serializes and parses back to the same value") { bytes in
+        guard let value = try? JSONValue.parse(bytes) else { return }
+        let text = value.serialized()
+        do {
+            let again = try JSONValue.parse(text)
+            fuzzCheck(again == value, "JSON round trip changed the value")
+        } catch {
+            fuzzCheck(false, "serialized JSON does not parse: \(error)")
+        }
+        _ = try? DataModelValue(json: value)
+    },
+    FuzzTarget("dagcbor", "DAGCBOR.decode; what decodes encodes back to the same bytes") { bytes in
+        guard let value = try? DAGCBOR.decode(bytes) else { return }
+        fuzzCheck(DAGCBOR.encode(value) == bytes, "DAG-CBOR decode then encode changed the bytes")
+        let json = value.json
+        _ = json.serialized()
+    },
+    FuzzTarget("car", "CARFile(reading:) with and without hash checks; encoded() reads back the same") { bytes in
+        _ = try? CARFile(reading: bytes)
+        guard let car = try? CARFile(reading: bytes, verifyingHashes: false) else { return }
+        do {
+            let again = try CARFile(reading: car.encoded(), verifyingHashes: false)
+            fuzzCheck(again == car, "CAR encode then read changed the file")
+        } catch {
+            fuzzCheck(false, "an encoded CAR does not read back: \(error)")
+        }
+        for block in car.blocks.prefix(64) { _ = try? DAGCBOR.decode(block.bytes) }
+    },
+]
+
+/// A planted bug, for `scripts/fuzz.sh selftest`: proves that coverage and crash reporting work (the
+/// fuzzer must find a DAG-CBOR integer it is not told).
+let plantedTarget = FuzzTarget("planted", "self-test: crashes on the DAG-CBOR integer 4242 (must be found)") { bytes in
+    if case .integer(4242)? = try? DAGCBOR.decode(bytes) {
+        fuzzCheck(false, "the planted bug was found")
+    }
+}
