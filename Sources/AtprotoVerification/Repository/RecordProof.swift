@@ -74,13 +74,16 @@ public struct RecordProof: Sendable, Hashable {
 public struct VerificationLimits: Sendable, Hashable {
     /// The largest CAR read, in bytes. Default 1 GiB (a whole repository); a record proof is far smaller.
     public var maximumCARSize: Int
-    /// The most blocks a CAR may hold. Default 10 million.
+    /// The most blocks a CAR may hold. Default 10 million. Reading stops at the first block past it.
     public var maximumBlocks: Int
+    /// The most bytes one block may hold (its CID not counted). Default 4 MiB, as ``CARFile/Limits``.
+    public var maximumBlockSize: Int
 
     /// Creates limits.
-    public init(maximumCARSize: Int = 1 << 30, maximumBlocks: Int = 10_000_000) {
+    public init(maximumCARSize: Int = 1 << 30, maximumBlocks: Int = 10_000_000, maximumBlockSize: Int = 4 << 20) {
         self.maximumCARSize = maximumCARSize
         self.maximumBlocks = maximumBlocks
+        self.maximumBlockSize = maximumBlockSize
     }
 }
 
@@ -97,14 +100,17 @@ enum CommitCAR {
         }
         let car: CARFile
         do {
-            car = try CARFile(reading: bytes, verifyingHashes: true)
+            car = try CARFile(
+                reading: bytes, verifyingHashes: true,
+                limits: CARFile.Limits(maximumBlocks: limits.maximumBlocks, maximumBlockSize: limits.maximumBlockSize))
         } catch {
-            let kind: VerificationError.Kind = error.kind == .hashMismatch ? .hashMismatch : .malformedData
+            let kind: VerificationError.Kind =
+                switch error.kind {
+                case .hashMismatch: .hashMismatch
+                case .limitExceeded: .limitExceeded
+                default: .malformedData
+                }
             throw VerificationError(kind, "the CAR: \(error)")
-        }
-        guard car.blocks.count <= limits.maximumBlocks else {
-            throw VerificationError(
-                .limitExceeded, "the CAR holds \(car.blocks.count) blocks, over \(limits.maximumBlocks)")
         }
         guard car.roots.count == 1, let root = car.roots.first else {
             throw VerificationError(.malformedData, "the CAR has \(car.roots.count) roots, not one commit")

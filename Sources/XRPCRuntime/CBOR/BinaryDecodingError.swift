@@ -64,6 +64,8 @@ public struct BinaryDecodingError: Error, Sendable, Hashable, CustomStringConver
         public static let invalidUTF8 = Kind(rawValue: "invalidUTF8")
         /// Arrays and maps nested deeper than the decoder allows.
         public static let tooDeep = Kind(rawValue: "tooDeep")
+        /// More than a limit the caller set allows (``CARFile/Limits``: blocks, a block's size).
+        public static let limitExceeded = Kind(rawValue: "limitExceeded")
         /// A malformed CID, in binary or as text.
         public static let invalidCID = Kind(rawValue: "invalidCID")
         /// A malformed or non-minimal unsigned varint.

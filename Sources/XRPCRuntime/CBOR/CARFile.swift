@@ -34,6 +34,38 @@ public struct CARFile: Sendable, Hashable {
         }
     }
 
+    /// Bounds on what a CAR may hold, so a hostile file costs little: reading stops at the first block
+    /// past a bound, before hashing or copying it.
+    public struct Limits: Sendable, Hashable {
+        /// The most blocks a file may hold. Default: no bound beyond the file's size.
+        public var maximumBlocks: Int
+        /// The most bytes one block's content may have (its CID not counted). Default 4 MiB: twice the
+        /// largest record a PDS accepts is far above every node and commit.
+        public var maximumBlockSize: Int
+
+        /// The default bounds.
+        public static let `default` = Limits()
+
+        /// Creates limits.
+        public init(maximumBlocks: Int = .max, maximumBlockSize: Int = 4 << 20) {
+            self.maximumBlocks = maximumBlocks
+            self.maximumBlockSize = maximumBlockSize
+        }
+    }
+
+    /// Reads a CAR v1 file within `limits`; otherwise as ``init(reading:verifyingHashes:)``.
+    ///
+    /// - Throws: ``BinaryDecodingError`` as ``init(reading:verifyingHashes:)`` does, and
+    ///   ``BinaryDecodingError/Kind/limitExceeded`` at the first block past `limits.maximumBlocks` or
+    ///   larger than `limits.maximumBlockSize`.
+    public init(
+        reading bytes: some ContiguousBytes, verifyingHashes: Bool = true, limits: Limits
+    ) throws(BinaryDecodingError) {
+        self = try bytes.withBytes { buffer throws(BinaryDecodingError) in
+            try CARFile.read(buffer, verifyingHashes: verifyingHashes, limits: limits)
+        }
+    }
+
     /// The bytes of the block with CID `cid`, if the file has one (a linear search).
     public func block(for cid: ContentID) -> Data? {
         blocks.first { $0.cid == cid }?.bytes
@@ -61,13 +93,20 @@ public struct CARFile: Sendable, Hashable {
 
     @usableFromInline
     static func read(
-        _ buffer: UnsafeRawBufferPointer, verifyingHashes: Bool
+        _ buffer: UnsafeRawBufferPointer, verifyingHashes: Bool, limits: Limits = .default
     ) throws(BinaryDecodingError) -> CARFile {
         var offset = 0
         let roots = try readHeader(buffer, at: &offset)
         var blocks: [CARBlock] = []
         while offset < buffer.count {
-            blocks.append(try readBlock(buffer, at: &offset, index: blocks.count, verifyingHashes: verifyingHashes))
+            guard blocks.count < limits.maximumBlocks else {
+                throw BinaryDecodingError(
+                    .limitExceeded, at: offset, "CAR holds more than \(limits.maximumBlocks) blocks")
+            }
+            blocks.append(
+                try readBlock(
+                    buffer, at: &offset, index: blocks.count, verifyingHashes: verifyingHashes,
+                    maximumSize: limits.maximumBlockSize))
         }
         return CARFile(roots: roots, blocks: blocks)
     }
@@ -126,7 +165,7 @@ public struct CARFile: Sendable, Hashable {
 
     /// Reads the block at `offset`, the `index`th of the file.
     private static func readBlock(
-        _ buffer: UnsafeRawBufferPointer, at offset: inout Int, index: Int, verifyingHashes: Bool
+        _ buffer: UnsafeRawBufferPointer, at offset: inout Int, index: Int, verifyingHashes: Bool, maximumSize: Int
     ) throws(BinaryDecodingError) -> CARBlock {
         let blockStart = offset
         let (start, bytes) = try section(buffer, at: &offset, "block \(index)")
@@ -138,6 +177,11 @@ public struct CARFile: Sendable, Hashable {
             throw BinaryDecodingError(error.kind, at: error.offset + start, "CAR block \(index): \(error.message)")
         }
         let content = UnsafeRawBufferPointer(rebasing: bytes[cidEnd...])
+        guard content.count <= maximumSize else {
+            throw BinaryDecodingError(
+                .limitExceeded, at: blockStart,
+                "CAR block \(index) has \(content.count) bytes, over the limit of \(maximumSize)")
+        }
         if verifyingHashes {
             let matches: Bool
             do {

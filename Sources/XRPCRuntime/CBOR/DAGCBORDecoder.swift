@@ -6,7 +6,8 @@ import Foundation
 /// Reading is strict: it accepts only the canonical encoding that ``encode(_:)`` writes, so a
 /// value read and written again has the same bytes, and so the same CID.
 public enum DAGCBOR {
-    /// The deepest nesting of arrays and maps that decoding accepts.
+    /// The deepest nesting of arrays and maps that decoding accepts (the default of
+    /// ``decode(_:maximumDepth:)``, which takes another).
     public static let maximumDepth = 512
 
     /// Reads one DAG-CBOR value that fills all of `bytes`.
@@ -21,6 +22,23 @@ public enum DAGCBOR {
     public static func decode(_ bytes: some ContiguousBytes) throws(BinaryDecodingError) -> DataModelValue {
         try bytes.withBytes { buffer throws(BinaryDecodingError) in
             try decode(buffer)
+        }
+    }
+
+    /// Reads one DAG-CBOR value that fills all of `bytes`, with a nesting limit of the caller's
+    /// choosing; otherwise as ``decode(_:)``. A map or array deeper than `maximumDepth` levels is
+    /// ``BinaryDecodingError/Kind/tooDeep`` at its header, found before anything deeper is read.
+    public static func decode(
+        _ bytes: some ContiguousBytes, maximumDepth: Int
+    ) throws(BinaryDecodingError) -> DataModelValue {
+        try bytes.withBytes { buffer throws(BinaryDecodingError) in
+            var reader = DAGCBORReader(buffer, maximumDepth: maximumDepth)
+            let value = try reader.readValue()
+            guard reader.offset == buffer.count else {
+                throw BinaryDecodingError(
+                    .trailingBytes, at: reader.offset, "\(buffer.count - reader.offset) bytes follow the value")
+            }
+            return value
         }
     }
 
@@ -65,10 +83,12 @@ struct DAGCBORReader {
     /// The offset of the next byte to read.
     private(set) var offset = 0
     private var depth = 0
+    private let maximumDepth: Int
 
-    init(_ buffer: UnsafeRawBufferPointer) {
+    init(_ buffer: UnsafeRawBufferPointer, maximumDepth: Int = DAGCBOR.maximumDepth) {
         bytes = buffer.assumingMemoryBound(to: UInt8.self)
         count = buffer.count
+        self.maximumDepth = maximumDepth
     }
 
     /// The major type, the argument of the header at `offset`, and moves past the header.
@@ -267,8 +287,8 @@ struct DAGCBORReader {
 
     private mutating func enter(at start: Int) throws(BinaryDecodingError) {
         depth += 1
-        guard depth <= DAGCBOR.maximumDepth else {
-            throw BinaryDecodingError(.tooDeep, at: start, "nesting is deeper than \(DAGCBOR.maximumDepth) levels")
+        guard depth <= maximumDepth else {
+            throw BinaryDecodingError(.tooDeep, at: start, "nesting is deeper than \(maximumDepth) levels")
         }
     }
 

@@ -24,7 +24,8 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 extension JSONValue {
-    /// The deepest nesting of arrays and objects that ``parse(_:)-(Data)`` accepts.
+    /// The deepest nesting of arrays and objects that ``parse(_:)-(Data)`` accepts (the default of
+    /// ``parse(_:maximumDepth:)``, which takes another).
     public static let maximumParseDepth = 512
 
     /// Parses JSON text (RFC 8259, strictly) into a value.
@@ -52,6 +53,19 @@ extension JSONValue {
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         var text = text
         return try text.withUTF8 { JSONTextParser.parse($0) }.get()
+    }
+
+    /// Parses JSON text given as UTF-8 bytes with a nesting limit of the caller's choosing (for input
+    /// that should be shallower than ``maximumParseDepth``, or an app's own deeper data); otherwise as
+    /// ``parse(_:)-(Data)``. Nesting deeper than `maximumDepth` levels is a ``JSONParseError`` at the
+    /// bracket that opens the level too many, found before anything deeper is read.
+    public static func parse(_ bytes: some Collection<UInt8>, maximumDepth: Int) throws(JSONParseError) -> JSONValue {
+        if let result = bytes.withContiguousStorageIfAvailable({
+            JSONTextParser.parse($0, maximumDepth: maximumDepth)
+        }) {
+            return try result.get()
+        }
+        return try Array(bytes).withUnsafeBufferPointer { JSONTextParser.parse($0, maximumDepth: maximumDepth) }.get()
     }
 }
 
@@ -138,12 +152,18 @@ struct JSONTextParser: ~Copyable {
     /// Reused storage for strings that contain escapes.
     var scratch: [UInt8] = []
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    /// The deepest nesting accepted.
+    let maximumDepth: Int
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONValue.maximumParseDepth) {
         self.bytes = bytes
+        self.maximumDepth = maximumDepth
     }
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
-        var parser = JSONTextParser(bytes: bytes)
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONValue.maximumParseDepth
+    ) -> Result<JSONValue, JSONParseError> {
+        var parser = JSONTextParser(bytes: bytes, maximumDepth: maximumDepth)
         do throws(JSONParseError) {
             return .success(try parser.parseDocument())
         } catch {
@@ -167,8 +187,8 @@ struct JSONTextParser: ~Copyable {
             guard index < bytes.count else { throw error("unexpected end of input, expected a value", at: index) }
             let byte = bytes[index]
             if byte == ASCII.openBrace || byte == ASCII.openBracket {
-                guard open.count < JSONValue.maximumParseDepth else {
-                    throw error("nesting is deeper than \(JSONValue.maximumParseDepth) levels", at: index)
+                guard open.count < maximumDepth else {
+                    throw error("nesting is deeper than \(maximumDepth) levels", at: index)
                 }
                 let isObject = byte == ASCII.openBrace
                 index += 1
