@@ -91,6 +91,8 @@ public struct FuzzInput {
 /// changes the value, say): libFuzzer saves the input as a crash.
 public func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
     guard !condition else { return }
-    print("fuzz property failed: \(message())")
+    // abort() does not flush stdout: the message goes to stderr, unbuffered.
+    let text = Array("fuzz property failed: \(message())\n".utf8)
+    _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     abort()
 }

@@ -34,10 +34,19 @@ let dataModelTargets: [FuzzTarget] = [
     },
 ]
 
-/// A planted bug, for `scripts/fuzz.sh selftest`: proves that coverage and crash reporting work (the
-/// fuzzer must find a DAG-CBOR integer it is not told).
-let plantedTarget = FuzzTarget("planted", "self-test: crashes on the DAG-CBOR integer 4242 (must be found)") { bytes in
-    if case .integer(4242)? = try? DAGCBOR.decode(bytes) {
-        fuzzCheck(false, "the planted bug was found")
-    }
+/// A planted bug, for `scripts/fuzz.sh selftest`: proves that coverage feedback and crash reports work.
+/// The fuzzer must find the DAG-CBOR text "bug!" (each byte checked in a function of its own, so the
+/// optimizer cannot merge the checks into one compare); the self-test seeds it with "buga".
+let plantedTarget = FuzzTarget("planted", "self-test: crashes on the DAG-CBOR text \"bug!\" (must be found)") { bytes in
+    guard case .string(let text)? = try? DAGCBOR.decode(bytes) else { return }
+    let utf8 = Array(text.utf8)
+    guard utf8.count == 4 else { return }
+    plantedFirst(utf8)
+}
+
+@inline(never) private func plantedFirst(_ utf8: [UInt8]) { if utf8[0] == 0x62 { plantedSecond(utf8) } }
+@inline(never) private func plantedSecond(_ utf8: [UInt8]) { if utf8[1] == 0x75 { plantedThird(utf8) } }
+@inline(never) private func plantedThird(_ utf8: [UInt8]) { if utf8[2] == 0x67 { plantedFourth(utf8) } }
+@inline(never) private func plantedFourth(_ utf8: [UInt8]) {
+    if utf8[3] == 0x21 { fuzzCheck(false, "the planted bug was found") }
 }
