@@ -37,9 +37,18 @@ build() {
     local products=("$@")
     [ ${#products[@]} -gt 0 ] || products=(atproto-fuzz atproto-fuzz-sdk)
     for product in "${products[@]}"; do
-        ASAN_OPTIONS=detect_leaks=0 swift build --package-path Fuzz --scratch-path "$scratch" -c release \
-            -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
-            -Xswiftc -enable-testing -Xlinker "$runtime" -Xlinker -lstdc++ --product "$product"
+        # swift-build itself has crashed here once (SIGSEGV in libdispatch's event loop, before compiling
+        # anything): a crash of the build tool, not of our code, gets up to two more attempts.
+        local attempt status
+        for attempt in 1 2 3; do
+            status=0
+            ASAN_OPTIONS=detect_leaks=0 swift build --package-path Fuzz --scratch-path "$scratch" -c release \
+                -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
+                -Xswiftc -enable-testing -Xlinker "$runtime" -Xlinker -lstdc++ --product "$product" || status=$?
+            [ "$status" -gt 128 ] || break
+            echo "fuzz.sh: swift build of $product died of signal $((status - 128)) (attempt $attempt); again" >&2
+        done
+        [ "$status" -eq 0 ] || return "$status"
     done
 }
 
