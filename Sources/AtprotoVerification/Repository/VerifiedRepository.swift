@@ -149,3 +149,28 @@ public struct VerifiedRepository: Sendable {
         }
     }
 }
+
+extension VerifiedRepository {
+    /// The record at `path` (`collection/rkey`) with its CID, or `nil` when the repository has none.
+    ///
+    /// - Throws: ``VerificationError`` (`malformedData`) when the record block is not DAG-CBOR.
+    public func record(atPath path: String) throws(VerificationError) -> (cid: ContentID, value: DataModelValue)? {
+        let key = Array(path.utf8)
+        var low = 0
+        var high = index.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Array(index[middle].path.utf8).lexicographicallyPrecedes(key) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        guard low < index.count, index[low].path == path, let bytes = blocks[index[low].cid] else { return nil }
+        do {
+            return (index[low].cid, try DAGCBOR.decode(bytes))
+        } catch {
+            throw VerificationError(.malformedData, "the record \(path) is not DAG-CBOR: \(error)")
+        }
+    }
+}

@@ -223,7 +223,7 @@ public enum LexiconInstaller {
                 continue
             }
             let actual = SHA256.hexHash(data)
-            if actual != entry.sha256 {
+            if !entry.matches(data) {
                 let what = "altered: its SHA-256 is \(actual), the manifest pins \(entry.sha256)"
                 problems.append(problem(entry.path, nsid: entry.nsid, what))
             }
@@ -262,7 +262,9 @@ public enum LexiconInstaller {
                 let message = "lexicon \(nsid) is also defined by \(folder.appendingPathComponent(other).path)"
                 throw InstallError(file: url.path, message: message)
             }
-            files.append(LexiconFile(entry: .init(nsid: nsid, path: path, sha256: SHA256.hexHash(data)), data: data))
+            let entry = LexiconManifest.Entry(
+                nsid: nsid, path: path, sha256: SHA256.hexHash(data), content: LexiconContentHash.of(data))
+            files.append(LexiconFile(entry: entry, data: data))
         }
         return files
     }

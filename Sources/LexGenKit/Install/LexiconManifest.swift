@@ -1,6 +1,7 @@
 import Foundation
 
-/// The committed record of which lexicon files were installed: each file's NSID, path and SHA-256.
+/// The committed record of which lexicon files were installed: each file's NSID, path and SHA-256, and
+/// for a lexicon installed over atproto the record it came from (its `at://` URI and CID).
 ///
 /// The JSON form is deterministic and diff-friendly, one entry per line, with a trailing newline:
 ///
@@ -10,11 +11,27 @@ import Foundation
 ///   "source": "../shared/lexicons/atproto",
 ///   "lexicons": [
 ///     {"nsid": "app.bsky.actor.defs", "path": "app/bsky/actor/defs.json", "sha256": "…"},
+///     {"nsid": "xyz.statusphere.status", "path": "xyz/statusphere/status.json", "sha256": "…",
+///      "uri": "at://did:plc:…/com.atproto.lexicon.schema/xyz.statusphere.status", "cid": "bafyrei…"},
 ///     …
 ///   ]
 /// }
 /// ```
 public struct LexiconManifest: Sendable, Hashable {
+    /// The `com.atproto.lexicon.schema` record a lexicon was installed from.
+    public struct RecordPin: Sendable, Hashable {
+        /// The record's URI: `at://<did>/com.atproto.lexicon.schema/<nsid>`.
+        public var uri: String
+        /// The record's CID: the version installed.
+        public var cid: String
+
+        /// Creates a pin.
+        public init(uri: String, cid: String) {
+            self.uri = uri
+            self.cid = cid
+        }
+    }
+
     /// One installed lexicon file.
     public struct Entry: Sendable, Hashable {
         /// The lexicon's NSID: the top-level `id` of its file.
@@ -23,12 +40,26 @@ public struct LexiconManifest: Sendable, Hashable {
         public var path: String
         /// The SHA-256 of the file's bytes, as 64 lowercase hexadecimal digits.
         public var sha256: String
+        /// The record the lexicon was installed from, when it came over atproto.
+        public var record: RecordPin?
+        /// The ``LexiconContentHash`` of the file: what the lexicon says, however its file is written, so
+        /// the same lexicon from another source (a folder, a record) is recognised as the one pinned.
+        public var content: String?
 
         /// Creates an entry.
-        public init(nsid: String, path: String, sha256: String) {
+        public init(nsid: String, path: String, sha256: String, record: RecordPin? = nil, content: String? = nil) {
             self.nsid = nsid
             self.path = path
             self.sha256 = sha256
+            self.record = record
+            self.content = content
+        }
+
+        /// Whether `data` is the pinned lexicon: the same bytes, or the same content when the content is pinned.
+        public func matches(_ data: Data) -> Bool {
+            if SHA256.hexHash(data) == sha256 { return true }
+            guard let content else { return false }
+            return LexiconContentHash.of(data) == content
         }
     }
 
@@ -102,7 +133,20 @@ public struct LexiconManifest: Sendable, Hashable {
                 }
                 return value
             }
-            let entry = Entry(nsid: try string("nsid"), path: try string("path"), sha256: try string("sha256"))
+            var entry = Entry(nsid: try string("nsid"), path: try string("path"), sha256: try string("sha256"))
+            if let content = fields["content"] {
+                guard let content = content as? String, SHA256.isHexDigest(content) else {
+                    throw failure("\(entry.path): content must be 64 lowercase hexadecimal digits")
+                }
+                entry.content = content
+            }
+            switch (fields["uri"], fields["cid"]) {
+            case (nil, nil): break
+            case (let uri as String, let cid as String) where uri.hasPrefix("at://") && !cid.isEmpty:
+                entry.record = RecordPin(uri: uri, cid: cid)
+            default:
+                throw failure("\(label) needs both a string \"uri\" (at://...) and a string \"cid\", or neither")
+            }
             guard Self.isValidRelativePath(entry.path) else {
                 throw failure("\(label) has path \"\(entry.path)\"; expected a relative path to a .json file")
             }
@@ -131,7 +175,12 @@ public struct LexiconManifest: Sendable, Hashable {
         text += "\n"
         for (index, entry) in entries.enumerated() {
             text += "    {\"nsid\": \(Self.quoted(entry.nsid)), \"path\": \(Self.quoted(entry.path)), "
-            text += "\"sha256\": \(Self.quoted(entry.sha256))}"
+            text += "\"sha256\": \(Self.quoted(entry.sha256))"
+            if let content = entry.content { text += ", \"content\": \(Self.quoted(content))" }
+            if let record = entry.record {
+                text += ", \"uri\": \(Self.quoted(record.uri)), \"cid\": \(Self.quoted(record.cid))"
+            }
+            text += "}"
             text += index + 1 < entries.count ? ",\n" : "\n"
         }
         return text + "  ]\n}\n"
@@ -145,6 +194,11 @@ public struct LexiconManifest: Sendable, Hashable {
     /// Looks up the entry for a path relative to the lexicon folder.
     public func entry(forPath path: String) -> Entry? {
         entries.first { $0.path == path }
+    }
+
+    /// Looks up the entry of an NSID.
+    public func entry(forNSID nsid: String) -> Entry? {
+        entries.first { $0.nsid == nsid }
     }
 
     // MARK: - Helpers

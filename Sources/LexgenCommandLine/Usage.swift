@@ -4,7 +4,8 @@ enum Usage {
 
         USAGE:
           lexgen [generate] <lexicon-folder>... [--output <folder>] [options]
-          lexgen install --from <folder> [--to <folder>] [--manifest <file>] [--update-manifest]
+          lexgen install <nsid or prefix.*>... [--from <folder>] [--update] [network options]
+          lexgen install [--from <folder>] [--to <folder>] [--manifest <file>] [--update]
           lexgen verify [--folder <folder>] [--manifest <file>]
           lexgen lint <lexicon-folder>... [--import <Module>=<folder>] [--strict]
           lexgen breaking <old-folder> <new-folder>
@@ -35,12 +36,26 @@ enum Usage {
           --timing                 print the time of each stage (read, load, resolve, plan, render, write)
 
         INSTALL:
-          Copies the lexicons of a local folder into the project and pins them by NSID and SHA-256
-          in a manifest. When the manifest exists, the files must match it (else --update-manifest).
-          --from <folder>          the folder to install from (required)
-          --to <folder>            where to install (default: lexicons)
-          --manifest <file>        the manifest (default: lexicons.manifest.json)
-          --update-manifest        accept changed files and rewrite the manifest
+          Puts lexicons into the project (the package root's lexicons/, found upwards from the current
+          folder) and pins each in the manifest by NSID and SHA-256, plus record URI and CID when it came
+          over atproto.
+          lexgen install <nsid>...   resolves each over atproto: _lexicon.<authority> DNS TXT -> DID ->
+                                   PDS -> com.atproto.lexicon.schema record <nsid>, proved against the
+                                   account's signed commit; every lexicon they ref comes too. Installs
+                                   merge into the manifest. A prefix ending in .* takes every lexicon
+                                   its authority publishes under it. With --from <folder>, from that
+                                   folder instead (by id, refs followed).
+          lexgen install --from <folder>
+                                   the whole folder, exactly (files not in it are removed).
+          lexgen install           exactly what the manifest pins: files that match are kept, others
+                                   fetched again and checked against their pin.
+          --to <folder>            where to install (default: <package root>/lexicons)
+          --manifest <file>        the manifest (default: <package root>/lexicons.manifest.json)
+          --update                 move pins to the current versions (also --update-manifest)
+          --skip-verification      read records without proving them (a PDS you trust)
+          --dns-server <host[:port]>
+                                   nameserver for _lexicon records (repeatable; default: resolv.conf)
+          --plc-directory <url>    PLC directory for did:plc (default: https://plc.directory)
 
         VERIFY:
           Checks installed lexicons against the manifest; names each missing, altered or extra file.

@@ -1,0 +1,275 @@
+import AtprotoCrypto
+import AtprotoIdentityResolution
+import AtprotoVerification
+import Foundation
+import XRPCRuntime
+
+/// Resolves lexicons over atproto: NSID -> its authority's `_lexicon` DNS TXT record -> DID -> the DID
+/// document's PDS -> the `com.atproto.lexicon.schema` record whose key is the NSID, fetched with
+/// `com.atproto.sync.getRecord` and proved against the account's signed commit.
+///
+/// ```swift
+/// let resolver = try LexiconResolver(identityResolver: StandardIdentityResolver())
+/// let lexicon = try await resolver.resolve("xyz.statusphere.status")
+/// print(lexicon.uri, lexicon.cid, lexicon.isVerified)
+/// try lexicon.fileData.write(to: url)
+/// ```
+///
+/// A PDS whose `getRecord` proof is incomplete (some implementations build it from the wrong key) is not
+/// trusted less and not trusted more: the whole repository is fetched (`com.atproto.sync.getRepo`),
+/// proved, and the record read from it.
+public struct LexiconResolver: Sendable {
+    /// Whether records are proved before they are used.
+    public enum Verification: Sendable, Hashable {
+        /// Every record is proved: signed commit by the authority's key, MST path, hash (the default).
+        case required
+        /// Records are read with `com.atproto.repo.getRecord` and trusted as served. Only for a PDS you
+        /// trust, or to look at a lexicon whose repository does not prove.
+        case skipped
+    }
+
+    /// Resolves the authorities' DIDs to documents (PDS and key).
+    public var identityResolver: any IdentityResolver
+    /// Where `_lexicon` TXT records come from.
+    public var dns: any DNSTXTLookup
+    /// Sends the calls to each PDS (the request names the PDS; the agent's own service is not used).
+    public var agent: any XRPCAgent
+    /// Whether records are proved.
+    public var verification: Verification
+    /// Bounds on what a PDS may send.
+    public var limits: VerificationLimits
+
+    /// Creates a resolver.
+    ///
+    /// - Parameters:
+    ///   - identityResolver: Resolves DIDs (a `CachingIdentityResolver` when you resolve many lexicons).
+    ///   - dns: Where TXT records come from; `nil` reads the nameservers of `/etc/resolv.conf`.
+    ///   - agent: Sends the calls to each PDS; a plain `URLSessionAgent` by default.
+    ///   - verification: `.required` (the default) or `.skipped`.
+    ///   - limits: Bounds on the CARs a PDS may send.
+    /// - Throws: `DNSError` when `dns` is `nil` and the system lists no nameserver.
+    public init(
+        identityResolver: any IdentityResolver,
+        dns: (any DNSTXTLookup)? = nil,
+        agent: (any XRPCAgent)? = nil,
+        verification: Verification = .required,
+        limits: VerificationLimits = VerificationLimits()
+    ) throws {
+        self.identityResolver = identityResolver
+        self.dns = try dns ?? UDPDNSClient.system()
+        self.agent = agent ?? URLSessionAgent(serviceURL: Self.placeholderService)
+        self.verification = verification
+        self.limits = limits
+    }
+
+    /// The NSID collection of lexicon schema records.
+    public static let schemaCollection = "com.atproto.lexicon.schema"
+    private static let placeholderService = URL(fileURLWithPath: "/")
+
+    /// The DID that publishes the lexicons of `nsid`'s authority (or of a pattern's, `app.bsky.feed.*`).
+    ///
+    /// - Throws: ``LexiconResolutionError``: `invalidNSID`, `noAuthority`, `ambiguousAuthority`, `dnsFailed`.
+    public func authority(of nsid: String) async throws(LexiconResolutionError) -> DID {
+        let authority = try LexiconAuthority(of: nsid)
+        let records: [String]
+        do {
+            records = try await dns.txtRecords(for: authority.dnsName)
+        } catch {
+            throw LexiconResolutionError(.dnsFailed, nsid: nsid, "TXT \(authority.dnsName): \(error)")
+        }
+        let dids = Set(
+            records.compactMap { record -> String? in
+                guard record.hasPrefix("did=") else { return nil }
+                return String(record.dropFirst(4))
+            })
+        guard let first = dids.first else {
+            throw LexiconResolutionError(
+                .noAuthority, nsid: nsid,
+                "\(authority.dnsName) has no TXT record \"did=...\" (no one publishes "
+                    + "lexicons for \(authority.domain))")
+        }
+        guard dids.count == 1 else {
+            throw LexiconResolutionError(
+                .ambiguousAuthority, nsid: nsid,
+                "\(authority.dnsName) names several DIDs: \(dids.sorted().joined(separator: ", "))")
+        }
+        let did = DID(rawValue: first)
+        guard did.isValid else {
+            throw LexiconResolutionError(.noAuthority, nsid: nsid, "\(authority.dnsName) names \"\(first)\", not a DID")
+        }
+        return did
+    }
+
+    /// Resolves the current version of the lexicon `nsid`; see the type's description.
+    ///
+    /// - Throws: ``LexiconResolutionError`` naming the step that failed.
+    public func resolve(_ nsid: String) async throws(LexiconResolutionError) -> ResolvedLexicon {
+        let did = try await authority(of: nsid)
+        return try await fetch(nsid, from: did)
+    }
+
+    /// Fetches (and proves) the schema record of `nsid` from the repository of `did`, without asking DNS:
+    /// for re-installing a lexicon pinned by its record URI.
+    ///
+    /// - Throws: ``LexiconResolutionError`` naming the step that failed.
+    public func fetch(_ nsid: String, from did: DID) async throws(LexiconResolutionError) -> ResolvedLexicon {
+        let identity = try await identity(of: did, nsid: nsid)
+        let pds: URL
+        do {
+            pds = try identity.requirePDS()
+        } catch {
+            throw LexiconResolutionError(.identityUnavailable, nsid: nsid, "\(did.rawValue): \(error)")
+        }
+        let uri = "at://\(did.rawValue)/\(Self.schemaCollection)/\(nsid)"
+        switch verification {
+        case .skipped:
+            let (cid, value) = try await unverifiedRecord(nsid, did: did, pds: pds)
+            return try lexicon(nsid, uri: uri, cid: cid, value: value, revision: nil)
+        case .required:
+            let key: PublicKey
+            do {
+                key = try identity.signingKey()
+            } catch {
+                throw LexiconResolutionError(.identityUnavailable, nsid: nsid, "\(did.rawValue): \(error)")
+            }
+            let path = Self.schemaCollection + "/" + nsid
+            let car = try await get(
+                "com.atproto.sync.getRecord", nsid: nsid, pds: pds,
+                ["did": did.rawValue, "collection": Self.schemaCollection, "rkey": nsid], car: true)
+            do {
+                let proof = try RecordProof.verify(car: car, did: did, path: path, key: key, limits: limits)
+                guard let (cid, value) = proof.record else {
+                    throw LexiconResolutionError(
+                        .notPublished, nsid: nsid, "\(uri) does not exist (proved absent at rev \(proof.commit.rev))")
+                }
+                return try lexicon(nsid, uri: uri, cid: cid, value: value.json, revision: proof.commit.rev)
+            } catch let error as VerificationError where error.kind == .brokenProof {
+                return try await provedFromRepository(nsid, did: did, pds: pds, key: key, uri: uri)
+            } catch let error as VerificationError {
+                throw LexiconResolutionError(.verificationFailed, nsid: nsid, "\(uri): \(error)")
+            } catch let error as LexiconResolutionError {
+                throw error
+            } catch {
+                throw LexiconResolutionError(.verificationFailed, nsid: nsid, "\(uri): \(error)")
+            }
+        }
+    }
+
+    /// The NSIDs of the schema records in `did`'s repository whose key starts with `prefix` (`app.bsky.`).
+    ///
+    /// - Throws: ``LexiconResolutionError`` (`serverError`, `identityUnavailable`).
+    public func publishedNSIDs(of did: DID, prefix: String) async throws(LexiconResolutionError) -> [String] {
+        let identity = try await identity(of: did, nsid: prefix + "*")
+        let pds: URL
+        do {
+            pds = try identity.requirePDS()
+        } catch {
+            throw LexiconResolutionError(.identityUnavailable, nsid: prefix + "*", "\(did.rawValue): \(error)")
+        }
+        var found: [String] = []
+        var cursor: String?
+        for _ in 0..<10_000 {
+            var query = ["repo": did.rawValue, "collection": Self.schemaCollection, "limit": "100"]
+            query["cursor"] = cursor
+            let body = try await get("com.atproto.repo.listRecords", nsid: prefix + "*", pds: pds, query, car: false)
+            guard let page = try? JSONValue.parse(body).objectValue, case .array(let records)? = page["records"] else {
+                throw LexiconResolutionError(.serverError, nsid: prefix + "*", "listRecords answered no records array")
+            }
+            let before = found.count
+            for record in records {
+                guard let uri = record.objectValue?["uri"]?.stringValue, let rkey = ATURI(rawValue: uri).rkey else {
+                    continue
+                }
+                if rkey.rawValue.hasPrefix(prefix), !found.contains(rkey.rawValue) { found.append(rkey.rawValue) }
+            }
+            let next = page["cursor"]?.stringValue
+            // A page that adds nothing new (some servers repeat the last record) with the same cursor ends it.
+            if next == nil || next == cursor || (records.isEmpty) || (found.count == before && next == cursor) { break }
+            cursor = next
+        }
+        return found.sorted()
+    }
+
+    // MARK: - Steps
+
+    private func identity(of did: DID, nsid: String) async throws(LexiconResolutionError) -> AtprotoIdentity {
+        do {
+            return try await identityResolver.resolveIdentity(ATIdentifier(did))
+        } catch {
+            throw LexiconResolutionError(.identityUnavailable, nsid: nsid, "\(did.rawValue): \(error)")
+        }
+    }
+
+    private func provedFromRepository(_ nsid: String, did: DID, pds: URL, key: PublicKey, uri: String)
+        async throws(LexiconResolutionError) -> ResolvedLexicon
+    {
+        let car = try await get("com.atproto.sync.getRepo", nsid: nsid, pds: pds, ["did": did.rawValue], car: true)
+        do {
+            let repository = try VerifiedRepository(car: car, did: did, key: key, limits: limits)
+            guard let (cid, value) = try repository.record(atPath: Self.schemaCollection + "/" + nsid) else {
+                throw LexiconResolutionError(
+                    .notPublished, nsid: nsid, "\(uri) does not exist (its repository at rev \(repository.commit.rev))")
+            }
+            return try lexicon(nsid, uri: uri, cid: cid, value: value.json, revision: repository.commit.rev)
+        } catch let error as LexiconResolutionError {
+            throw error
+        } catch {
+            throw LexiconResolutionError(.verificationFailed, nsid: nsid, "\(uri) (whole repository): \(error)")
+        }
+    }
+
+    private func unverifiedRecord(_ nsid: String, did: DID, pds: URL) async throws(LexiconResolutionError)
+        -> (ContentID, JSONValue)
+    {
+        let body = try await get(
+            "com.atproto.repo.getRecord", nsid: nsid, pds: pds,
+            ["repo": did.rawValue, "collection": Self.schemaCollection, "rkey": nsid], car: false)
+        guard let answer = try? JSONValue.parse(body).objectValue, let value = answer["value"],
+            let cidText = answer["cid"]?.stringValue, let cid = try? ContentID(cidText)
+        else {
+            throw LexiconResolutionError(.serverError, nsid: nsid, "getRecord answered without a value and a CID")
+        }
+        return (cid, value)
+    }
+
+    private func lexicon(_ nsid: String, uri: String, cid: ContentID, value: JSONValue, revision: String?)
+        throws(LexiconResolutionError) -> ResolvedLexicon
+    {
+        guard case .object(var fields) = value else {
+            throw LexiconResolutionError(.invalidRecord, nsid: nsid, "\(uri) is not an object")
+        }
+        if let type = fields.removeValue(forKey: "$type"), type.stringValue != Self.schemaCollection {
+            throw LexiconResolutionError(
+                .invalidRecord, nsid: nsid, "\(uri) has $type \(type.serializedString()), not \(Self.schemaCollection)")
+        }
+        guard fields["id"]?.stringValue == nsid else {
+            let id = fields["id"].map { $0.serializedString() } ?? "none"
+            throw LexiconResolutionError(.invalidRecord, nsid: nsid, "\(uri) holds a lexicon whose id is \(id)")
+        }
+        return ResolvedLexicon(
+            nsid: nsid, uri: ATURI(rawValue: uri), cid: cid, document: .object(fields), provedAtRevision: revision)
+    }
+
+    private func get(_ method: String, nsid: String, pds: URL, _ query: [String: String], car: Bool)
+        async throws(LexiconResolutionError) -> Data
+    {
+        let request = XRPCRequest(
+            method: .get, nsid: method,
+            queryItems: query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) },
+            headers: car ? ["Accept": "application/vnd.ipld.car"] : [:], serviceURL: pds)
+        let response: XRPCResponse
+        do {
+            response = try await agent.send(request)
+        } catch {
+            throw LexiconResolutionError(.serverError, nsid: nsid, "\(method) at \(pds.absoluteString): \(error)")
+        }
+        guard response.isSuccess else {
+            let error = XRPCError.fromResponse(response, nsid: method)
+            if error.name == "RecordNotFound" {
+                throw LexiconResolutionError(.notPublished, nsid: nsid, "\(pds.absoluteString) has no record for it")
+            }
+            throw LexiconResolutionError(.serverError, nsid: nsid, "\(method) at \(pds.absoluteString): \(error)")
+        }
+        return response.body
+    }
+}

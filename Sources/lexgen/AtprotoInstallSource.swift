@@ -1,0 +1,105 @@
+import AtprotoIdentityResolution
+import AtprotoLexiconResolution
+import Foundation
+import LexGenKit
+import LexgenCommandLine
+import XRPCRuntime
+
+/// `lexgen install <nsid>` over atproto: a ``LexiconResolver`` seen as an install source.
+struct AtprotoInstallSource: LexiconInstallSource {
+    let resolver: LexiconResolver
+    /// One DNS lookup per authority, however many of its lexicons an install takes.
+    let authorities = AuthorityCache()
+    var label: String { "atproto" }
+
+    init(_ options: Lexgen.NetworkOptions) throws {
+        var dns: (any DNSTXTLookup)?
+        if !options.dnsServers.isEmpty {
+            dns = UDPDNSClient(nameservers: try options.dnsServers.map(Self.nameserver))
+        }
+        var plc: URL? = PLCDirectoryResolver.publicDirectory
+        if let directory = options.plcDirectory {
+            guard let url = URL(string: directory), url.scheme == "https" || url.scheme == "http" else {
+                throw InstallError(file: nil, message: "--plc-directory \(directory) is not an http(s) URL")
+            }
+            plc = url
+        }
+        let lookup = try dns ?? UDPDNSClient.system()
+        let identities = CachingIdentityResolver(
+            wrapping: try StandardIdentityResolver(dns: lookup, plcDirectory: plc))
+        resolver = try LexiconResolver(
+            identityResolver: identities, dns: lookup,
+            verification: options.skipVerification ? .skipped : .required)
+    }
+
+    /// `host`, `host:port`, `[v6]:port`.
+    static func nameserver(_ text: String) throws -> DNSNameserver {
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            let host = String(text[text.index(after: text.startIndex)..<close])
+            let rest = text[text.index(after: close)...]
+            guard rest.isEmpty || rest.hasPrefix(":"), let port = rest.isEmpty ? 53 : UInt16(rest.dropFirst()) else {
+                throw InstallError(file: nil, message: "--dns-server \(text): expected [address]:port")
+            }
+            return DNSNameserver(host: host, port: port)
+        }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count == 2 {
+            guard let port = UInt16(parts[1]) else {
+                throw InstallError(file: nil, message: "--dns-server \(text): the port is not a number")
+            }
+            return DNSNameserver(host: String(parts[0]), port: port)
+        }
+        return DNSNameserver(host: text)
+    }
+
+    func lexicon(_ nsid: String) async throws -> FetchedLexicon? {
+        fetched(try await resolver.fetch(nsid, from: try await authorities.did(of: nsid, resolver: resolver)))
+    }
+
+    func lexicon(pinnedBy entry: LexiconManifest.Entry) async throws -> FetchedLexicon? {
+        guard let record = entry.record else { return try await lexicon(entry.nsid) }
+        let authority = ATURI(rawValue: record.uri).authority
+        guard let did = authority.did else {
+            throw InstallError(file: nil, message: "\(entry.nsid): the pinned URI \(record.uri) does not name a DID")
+        }
+        return fetched(try await resolver.fetch(entry.nsid, from: did))
+    }
+
+    /// The schema records of the pattern's authority whose NSIDs match it and whose own authority is
+    /// the same DID (a repository cannot publish lexicons for an authority that does not name it).
+    func nsids(matching pattern: String) async throws -> [String] {
+        let did = try await resolver.authority(of: pattern)
+        let prefix = String(pattern.dropLast())
+        var matching: [String] = []
+        for nsid in try await resolver.publishedNSIDs(of: did, prefix: prefix) {
+            guard let owner = try? await resolver.authority(of: nsid), owner == did else {
+                FileHandle.standardError.write(
+                    Data(
+                        "lexgen install: warning: \(nsid) is published by \(did.rawValue), which its authority's _lexicon record does not name; skipped\n"
+                            .utf8))
+                continue
+            }
+            matching.append(nsid)
+        }
+        return matching
+    }
+
+    private func fetched(_ lexicon: ResolvedLexicon) -> FetchedLexicon {
+        FetchedLexicon(
+            nsid: lexicon.nsid, path: FetchedLexicon.path(for: lexicon.nsid), data: lexicon.fileData,
+            record: LexiconManifest.RecordPin(uri: lexicon.uri.rawValue, cid: lexicon.cid.description))
+    }
+}
+
+/// The DIDs of authorities already looked up during one run.
+actor AuthorityCache {
+    private var dids: [String: DID] = [:]
+
+    func did(of nsid: String, resolver: LexiconResolver) async throws -> DID {
+        let domain = try LexiconAuthority(of: nsid).domain
+        if let did = dids[domain] { return did }
+        let did = try await resolver.authority(of: nsid)
+        dids[domain] = did
+        return did
+    }
+}
