@@ -59,3 +59,15 @@ tools = tools or 0.0
 print(f"clean build: {total:.1f} s on {os.cpu_count()} cores "
       f"(plugin tool {tools:.1f} s, then XRPCRuntime + plugin run + AtprotoLexicons {total - tools:.1f} s)")'
 rm -rf .build-bench-sdk
+
+echo "== clean debug build of an app that generates only what it uses (Examples/FeedReader: 5 NSIDs, 24 lexicons"
+echo "   with their refs, plus its own; XRPCRuntime + plugin tool + its module), from an empty build folder"
+swift run lexgen install app.bsky.feed.getTimeline app.bsky.feed.post app.bsky.actor.getProfile \
+    com.atproto.repo.createRecord com.atproto.repo.listRecords --from ../shared/lexicons/atproto \
+    --to Examples/FeedReader/Sources/FeedReader/lexicons \
+    --manifest Examples/FeedReader/Sources/FeedReader/lexicons.manifest.json >/dev/null 2>&1
+rm -rf .build-bench-feedreader
+start=$(seconds)
+swift build --package-path Examples/FeedReader --scratch-path .build-bench-feedreader --target FeedReader >/dev/null
+end=$(seconds)
+python3 -c "print(f'FeedReader clean build: {$end - $start:.1f} s (compare with the whole SDK above)')"

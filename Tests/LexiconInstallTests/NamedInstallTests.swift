@@ -224,4 +224,26 @@ final class NamedInstallTests: XCTestCase {
         XCTAssertNotEqual(hash(#"{"a":{"$type":"x"}}"#), hash(#"{"a":{}}"#), "only the top-level $type is left out")
         XCTAssertNil(hash("not json"))
     }
+
+    /// The supported way to the whole SDK in an app's own target, by pattern, from a folder of upstream
+    /// lexicons: every NSID under the prefixes and what they refer to.
+    func testPatternsFromAFolderOfUpstreamLexicons() async throws {
+        let upstream = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/lexicons/atproto")
+        guard FileManager.default.fileExists(atPath: upstream.path) else {
+            throw XCTSkip("\(upstream.path) is absent (the upstream lexicons of ../shared)")
+        }
+        let source = try FolderInstallSource(folder: upstream)
+        let report = try await LexiconInstaller.install(
+            ["com.atproto.repo.*", "app.bsky.feed.post"], from: source, to: lexicons, manifest: manifestURL,
+            update: false)
+        let nsids = Set(report.nsids)
+        XCTAssertTrue(nsids.contains("com.atproto.repo.applyWrites") && nsids.contains("com.atproto.repo.uploadBlob"))
+        XCTAssertTrue(nsids.contains("app.bsky.richtext.facet"), "app.bsky.feed.post refers to it")
+        XCTAssertFalse(nsids.contains { $0.hasPrefix("chat.") || $0.hasPrefix("tools.") })
+        let manifest = try LexiconManifest(contentsOf: manifestURL)
+        XCTAssertEqual(manifest.entries.count, nsids.count)
+        XCTAssertEqual(manifest.entry(forNSID: "app.bsky.feed.post")?.path, "app/bsky/feed/post.json", "upstream paths")
+        XCTAssertTrue(manifest.entries.allSatisfy { $0.record == nil && $0.content != nil })
+    }
 }
