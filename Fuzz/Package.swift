@@ -34,6 +34,7 @@ let package = Package(
                 .product(name: "AtprotoVerification", package: mainPackage),
                 .product(name: "OAuthCore", package: mainPackage),
                 .product(name: "LexGenKit", package: mainPackage),
+                .product(name: "AtprotoLexiconResolution", package: mainPackage),
             ]
         ),
         // Typed decoding through the generated SDK: a record and a feed page.

@@ -188,6 +188,10 @@ def from_shared(corpus, shared):
     for lexicon in lexicons:
         corpus.add("lexicon", lexicon)
         corpus.add("json", lexicon)
+        corpus.add("lexicon-install", lexicon)
+    manifest = Path(__file__).resolve().parent.parent / "lexicons.manifest.json"
+    if manifest.exists():
+        corpus.add("lexicon-install", manifest.read_bytes())
     # Files that ref each other, given together (the harness splits inputs at NUL bytes).
     embed = [path.read_bytes() for path in standard if path.parent.name == "embed"][:4]
     if embed:
