@@ -110,7 +110,8 @@ final class PasswordSessionLoadTests: XCTestCase {
         XCTAssertGreaterThan(figures.expiries, 0, "the run must expire tokens to test refreshes")
         XCTAssertEqual(figures.staleRefreshes, 0, "a rotated refresh token was sent again: a second refresh")
         XCTAssertEqual(figures.needlessRefreshes, 0, "a refresh while the access token was good")
-        XCTAssertEqual(figures.maxConcurrentRefreshes, 1, "refreshes overlapped")
+        XCTAssertLessThanOrEqual(figures.maxConcurrentRefreshes, 1, "refreshes overlapped")
+        XCTAssertGreaterThan(figures.refreshes, 0, "the run must refresh")
         XCTAssertLessThanOrEqual(figures.refreshes, figures.expiries, "more refreshes than expiries")
         XCTAssertEqual(figures.duplicatedProcedures, [], "procedures the server acted on twice")
     }
