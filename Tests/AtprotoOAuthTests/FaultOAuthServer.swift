@@ -44,8 +44,8 @@ final class FaultOAuthServer: @unchecked Sendable {
     private var refreshing = 0
     private var arrivals: [String: Int] = [:]
     private var server: LoopbackHTTPServer?
-    /// Every token and nonce issued, for leak checks.
-    private(set) var allTokens: [String] = []
+    /// Every token issued and every DPoP proof received, for leak checks.
+    private var allTokens: [String] = []
 
     init(faults: LoopbackFaults, nonceChallengeRate: Double = 0.02) throws {
         self.faults = faults
@@ -63,6 +63,7 @@ final class FaultOAuthServer: @unchecked Sendable {
     var tokens: [String] { lock.withLock { allTokens } }
 
     private func answer(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
+        if let proof = request.headers["dpop"] { lock.withLock { allTokens.append(proof) } }
         let issuer = origin
         switch request.path {
         case "/.well-known/oauth-protected-resource":

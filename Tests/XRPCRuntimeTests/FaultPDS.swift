@@ -49,7 +49,7 @@ final class FaultPDS: @unchecked Sendable {
     private var server: LoopbackHTTPServer?
 
     /// Every token issued, for leak checks.
-    private(set) var allTokens: [String] = []
+    private var allTokens: [String] = []
 
     init(faults: LoopbackFaults) throws {
         self.faults = faults
@@ -62,6 +62,12 @@ final class FaultPDS: @unchecked Sendable {
 
     var url: URL { server?.baseURL ?? URL(fileURLWithPath: "/") }
     var snapshot: Figures { lock.withLock { figures } }
+    var tokens: [String] { lock.withLock { allTokens } }
+
+    /// Makes the current access token expired, as a fault would.
+    func expireAccessToken() { lock.withLock { access?.expired = true } }
+    /// Makes the refresh token dead: the next refresh is refused.
+    func revokeRefreshToken() { lock.withLock { refreshToken = nil } }
 
     private func answer(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
         switch request.path {

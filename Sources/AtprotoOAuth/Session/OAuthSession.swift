@@ -14,7 +14,7 @@ import XRPCRuntime
 /// the session: ``OAuthSessionUpdate/ended(_:)`` is published once and later calls fail fast.
 ///
 /// Calls that name another host, or carry their own `Authorization`, are sent without credentials.
-public actor OAuthSession: XRPCAgent, CustomStringConvertible {
+public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable {
     private enum Phase {
         case active(OAuthSessionArchive)
         case ended(OAuthSessionError)
@@ -43,6 +43,9 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible {
 
     /// The account's DID only.
     public nonisolated var description: String { "OAuthSession(\(did.rawValue))" }
+    /// A mirror with the DID only: `dump` never reaches the tokens, the key or the transport's state
+    /// (a `URLSession` holds the requests in flight, headers included).
+    public nonisolated var customMirror: Mirror { Mirror(self, children: ["did": did], displayStyle: .class) }
 
     /// A stream of every later change: archives to persist, the end, sign-out. Each call returns a new
     /// stream buffering the 64 newest updates.

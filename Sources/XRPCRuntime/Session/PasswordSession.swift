@@ -22,7 +22,7 @@ import Foundation
 /// A request that names another host (``XRPCRequest/serviceURL``) or carries its own
 /// `Authorization` header is sent without the session's credentials. A call with an `atproto-proxy`
 /// header goes to the PDS with them, as proxying requires.
-public actor PasswordSession: XRPCAgent, CustomStringConvertible {
+public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflectable {
     /// Returns credentials for a new login, or `nil` to let the session end.
     public typealias CredentialsProvider = @Sendable (CredentialsRequest) async -> PasswordCredentials?
     /// Checks every new session state before it is used, and may correct it: AtprotoIdentityResolution's
@@ -89,6 +89,8 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
 
     /// The service and nothing else: never tokens.
     public nonisolated var description: String { "PasswordSession(\(service.absoluteString))" }
+    /// A mirror with the service only: `dump` never reaches the tokens or the transport's state.
+    public nonisolated var customMirror: Mirror { Mirror(self, children: ["service": service], displayStyle: .class) }
 
     /// A stream of every later change: new states to persist, the end, logout.
     ///

@@ -17,7 +17,7 @@ import Foundation
 /// let agent = URLSessionAgent(serviceURL: URL(string: "https://public.api.bsky.app")!)
 /// let client = XRPCClient(agent: agent)
 /// ```
-public final class URLSessionAgent: XRPCAgent, Sendable {
+public final class URLSessionAgent: XRPCAgent, Sendable, CustomReflectable {
     /// The service requests go to unless they name another.
     public let serviceURL: URL
     /// The longest the agent waits for the server to send anything (URLSession's idle timeout,
@@ -65,6 +65,14 @@ public final class URLSessionAgent: XRPCAgent, Sendable {
 
     deinit {
         if ownsSession { session.finishTasksAndInvalidate() }
+    }
+
+    /// A mirror with the service, the timeout and the names of the agent's headers: `dump` never
+    /// reaches the `URLSession`, whose requests in flight carry credentials.
+    public var customMirror: Mirror {
+        Mirror(
+            self, children: ["serviceURL": serviceURL, "timeout": timeout, "headerNames": headers.keys.sorted()],
+            displayStyle: .class)
     }
 
     /// ``serviceURL``.
