@@ -23,7 +23,8 @@ private enum FaultProcedure: XRPCProcedure {
 
 /// 1,000 concurrent calls through an ``OAuthSession`` over a faulty loopback PDS and authorization
 /// server: every call ends (success or a typed error) before the deadline, one refresh per expiry,
-/// DPoP nonce challenges answered, no procedure twice.
+/// DPoP nonce challenges answered, no procedure twice. Prints its figures; `FAULT_SEED=<n>` replays
+/// another seed.
 final class OAuthSessionLoadTests: XCTestCase {
     static let rates: [LoopbackFaults.Fault: Double] = [
         .drop: 0.03, .serverError: 0.05, .slow: 0.05, .wrongContentType: 0.02, .truncated: 0.02, .expiredToken: 0.005,
@@ -62,17 +63,19 @@ final class OAuthSessionLoadTests: XCTestCase {
         }
     }
 
-    private func drive(_ server: FaultOAuthServer, count: Int) async throws -> (
+    /// Signs in, runs `count` calls, and returns the report, the session weakly (once this returns,
+    /// nothing should hold it) and whether a refresh task or a refresh-lock waiter was left.
+    private func drive(_ server: FaultOAuthServer, count: Int, policy: RetryPolicy) async throws -> (
         ConcurrentCalls.Report, WeakSession, Bool
     ) {
-        let policy = RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(10), maxDelay: .milliseconds(100))
+        let lock = InProcessRefreshLock()
         let client = AtprotoOAuthClient(
             configuration: .development(), keyFactory: FixedKeyFactory(),
             resolver: TableResolver(pds: ["did:plc:alice": server.url]),
             transport: {
                 RetryingAgent(wrapping: URLSessionAgent(serviceURL: $0, timeout: .seconds(10)), policy: policy)
             },
-            refreshLock: InProcessRefreshLock())
+            refreshLock: lock)
         let pending = try await client.authorize(.account("did:plc:alice"))
         let session = try await client.complete(pending, callback: callback(pending))
         let xrpc = XRPCClient(agent: session)
@@ -81,16 +84,20 @@ final class OAuthSessionLoadTests: XCTestCase {
         }
         let watched = WeakSession()
         watched.value = session
-        return (report, watched, await session.renewalInProgress)
+        let leftover = await session.renewalInProgress
+        let idle = await lock.isIdle
+        return (report, watched, leftover || !idle)
     }
 
     func testAThousandConcurrentCallsUnderFaultsAllEndWithOneRefreshPerExpiry() async throws {
-        let server = try FaultOAuthServer(faults: LoopbackFaults(seed: 19, rates: Self.rates))
-        let (report, watched, renewing) = try await drive(server, count: 1000)
+        let seed = ProcessInfo.processInfo.environment["FAULT_SEED"].flatMap { UInt64($0) } ?? 19
+        let server = try FaultOAuthServer(faults: LoopbackFaults(seed: seed, rates: Self.rates))
+        let policy = RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(10), maxDelay: .milliseconds(100))
+        let (report, watched, renewing) = try await drive(server, count: 1000, policy: policy)
         let figures = server.snapshot
-        print("OAuth session load (seed 19): \(report)\n  server: \(figures)")
+        print("OAuth session load (seed \(seed)): \(report)\n  server: \(figures)")
         XCTAssertEqual(report.pending, 0, "\(report.pending) calls still pending at the deadline")
-        XCTAssertFalse(renewing, "a refresh task outlived every call")
+        XCTAssertFalse(renewing, "a refresh task or a refresh-lock waiter outlived every call")
         // The last call's task may still be tearing down when the run returns: wait for it, up to 10 s.
         for _ in 0..<1000 where watched.value != nil { try await Task.sleep(for: .milliseconds(10)) }
         XCTAssertNil(watched.value, "the session is still referenced after every call ended")
@@ -105,5 +112,15 @@ final class OAuthSessionLoadTests: XCTestCase {
         XCTAssertGreaterThan(figures.refreshes, 0, "the run must refresh")
         XCTAssertLessThanOrEqual(figures.refreshes, figures.expiries, "more refreshes than expiries")
         XCTAssertEqual(figures.duplicatedProcedures, [], "procedures the server acted on twice")
+    }
+
+    /// The duplicate count can fail: with procedures retried (the app's opt-in), some arrive twice.
+    func testProceduresRetriedByOptInAreSeenTwiceByTheCounter() async throws {
+        let server = try FaultOAuthServer(faults: LoopbackFaults(seed: 7, rates: Self.rates))
+        let policy = RetryPolicy(
+            maxAttempts: 3, initialDelay: .milliseconds(10), maxDelay: .milliseconds(100), retriesProcedures: true)
+        let (report, _, _) = try await drive(server, count: 200, policy: policy)
+        print("OAuth session, procedures retried (seed 7): \(report)\n  server: \(server.snapshot)")
+        XCTAssertFalse(server.snapshot.duplicatedProcedures.isEmpty, "retried procedures must show as duplicates")
     }
 }

@@ -55,6 +55,8 @@ private func unlabelledFaultCall(_ client: XRPCClient, _ index: Int) async -> St
 
 /// 1,000 concurrent calls through a ``PasswordSession`` over a faulty loopback PDS: every call ends
 /// (success or a typed error) before the deadline, one refresh per expiry, no procedure twice.
+///
+/// Prints its figures; `FAULT_SEED=<n>` replays another seed, `LOAD_LOG=1` prints the session's log.
 final class PasswordSessionLoadTests: XCTestCase {
     static let rates: [LoopbackFaults.Fault: Double] = [
         .drop: 0.03, .serverError: 0.05, .slow: 0.05, .wrongContentType: 0.02, .truncated: 0.02, .expiredToken: 0.003,
@@ -101,9 +103,10 @@ final class PasswordSessionLoadTests: XCTestCase {
 
     func testAThousandConcurrentCallsUnderFaultsAllEndWithOneRefreshPerExpiry() async throws {
         let policy = RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(10), maxDelay: .milliseconds(100))
-        let (pds, report) = try await run(seed: 19, count: 1000, policy: policy)
+        let seed = ProcessInfo.processInfo.environment["FAULT_SEED"].flatMap { UInt64($0) } ?? 19
+        let (pds, report) = try await run(seed: seed, count: 1000, policy: policy)
         let figures = pds.snapshot
-        print("password session load (seed 19): \(report)\n  server: \(figures)")
+        print("password session load (seed \(seed)): \(report)\n  server: \(figures)")
         XCTAssertEqual(report.outcomes.filter { $0.key.contains("untyped") || $0.key.hasSuffix("wrongAnswer") }, [:])
         XCTAssertGreaterThan(
             (report.outcomes["query.success"] ?? 0) + (report.outcomes["procedure.success"] ?? 0), 500, "\(report)")
