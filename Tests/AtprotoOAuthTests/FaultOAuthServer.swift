@@ -8,6 +8,14 @@ import OAuthCore
 ///
 /// Calls are `GET /xrpc/com.example.fault.query?id=N` and `POST /xrpc/com.example.fault.procedure`
 /// with `{"id":N}`. Faults on a refresh strike before it is processed, never after.
+///
+/// Besides the random expiries, the token expires at the ``scheduledExpiry``-th call that carries a
+/// valid one, so every run of enough calls tests a refresh. A procedure's drop closes the connection
+/// after the answer's headers (the server acted; the client sees the connection lost) unless
+/// `dropsProcedures` is set: a drop before any answer on a reused connection makes libcurl
+/// (FoundationNetworking, Linux) send the request again after a body rewind that FoundationNetworking
+/// does not do, so the call hangs until its timeout and holds a connection slot meanwhile
+/// (`FaultProbeTests` shows it).
 final class FaultOAuthServer: @unchecked Sendable {
     struct Figures: CustomStringConvertible {
         var expiries = 0
@@ -43,12 +51,18 @@ final class FaultOAuthServer: @unchecked Sendable {
     private var nonce = 0
     private var refreshing = 0
     private var arrivals: [String: Int] = [:]
+    private var validCalls = 0
+    /// The valid call at which the token expires whatever the faults say.
+    let scheduledExpiry = 200
+    /// Whether a procedure's drop closes the connection before any answer.
+    let dropsProcedures: Bool
     private var server: LoopbackHTTPServer?
     /// Every token issued and every DPoP proof received, for leak checks.
     private var allTokens: [String] = []
 
-    init(faults: LoopbackFaults, nonceChallengeRate: Double = 0.02) throws {
+    init(faults: LoopbackFaults, nonceChallengeRate: Double = 0.02, dropsProcedures: Bool = false) throws {
         self.faults = faults
+        self.dropsProcedures = dropsProcedures
         self.nonceChallengeRate = nonceChallengeRate
         server = try LoopbackHTTPServer { [weak self] request in
             self?.answer(request) ?? LoopbackHTTPServer.Response(status: 500)
@@ -148,7 +162,9 @@ final class FaultOAuthServer: @unchecked Sendable {
                     #"{"error":"use_dpop_nonce"}"#, status: 401,
                     headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": "rs-nonce-\(nonce)"])
             }
-            let fault = faults.fault(for: faultKey)
+            validCalls += 1
+            var fault = validCalls == scheduledExpiry ? .expiredToken : faults.fault(for: faultKey)
+            if fault == .drop, isProcedure, !dropsProcedures { fault = .truncated }
             if fault != .none { figures.faults[fault, default: 0] += 1 }
             if fault == .expiredToken {
                 self.access?.expired = true

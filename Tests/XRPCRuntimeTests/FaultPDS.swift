@@ -9,6 +9,14 @@ import XRPCRuntime
 /// Calls are `GET /xrpc/com.example.fault.query?id=N` and `POST /xrpc/com.example.fault.procedure`
 /// with the body `{"id":N}`. Faults on a refresh strike before it is processed (drop, 5xx, delay),
 /// never after: a refresh lost after the server rotated the tokens is unrecoverable by design.
+///
+/// Besides the random expiries, the token expires at the ``scheduledExpiry``-th call that carries a
+/// valid one, so every run of enough calls tests a refresh. A procedure's drop closes the connection
+/// after the answer's headers (the server acted; the client sees the connection lost) unless
+/// `dropsProcedures` is set: a drop before any answer on a reused connection makes libcurl
+/// (FoundationNetworking, Linux) send the request again after a body rewind that FoundationNetworking
+/// does not do, so the call hangs until its timeout and holds a connection slot meanwhile
+/// (`FaultProbeTests` shows it).
 final class FaultPDS: @unchecked Sendable {
     static let query = "com.example.fault.query"
     static let procedure = "com.example.fault.procedure"
@@ -46,13 +54,19 @@ final class FaultPDS: @unchecked Sendable {
     private var issued = 0
     private var refreshing = 0
     private var arrivals: [String: Int] = [:]
+    private var validCalls = 0
+    /// The valid call at which the token expires whatever the faults say.
+    let scheduledExpiry = 200
+    /// Whether a procedure's drop closes the connection before any answer.
+    let dropsProcedures: Bool
     private var server: LoopbackHTTPServer?
 
     /// Every token issued, for leak checks.
     private var allTokens: [String] = []
 
-    init(faults: LoopbackFaults) throws {
+    init(faults: LoopbackFaults, dropsProcedures: Bool = false) throws {
         self.faults = faults
+        self.dropsProcedures = dropsProcedures
         server = try LoopbackHTTPServer { [weak self] request in
             self?.answer(request) ?? LoopbackHTTPServer.Response(status: 500)
         }
@@ -153,7 +167,9 @@ final class FaultPDS: @unchecked Sendable {
             let key = "\(request.method)\(id)"
             arrivals[key, default: 0] += 1
             let faultKey = "\(key)#\(arrivals[key, default: 0])"
-            let fault = faults.fault(for: faultKey)
+            validCalls += 1
+            var fault = validCalls == scheduledExpiry ? .expiredToken : faults.fault(for: faultKey)
+            if fault == .drop, isProcedure, !dropsProcedures { fault = .truncated }
             if fault != .none { figures.faults[fault, default: 0] += 1 }
             if fault == .expiredToken {
                 self.access?.expired = true

@@ -59,7 +59,7 @@ private func unlabelledFaultCall(_ client: XRPCClient, _ index: Int) async -> St
 /// Prints its figures; `FAULT_SEED=<n>` replays another seed, `LOAD_LOG=1` prints the session's log.
 final class PasswordSessionLoadTests: XCTestCase {
     static let rates: [LoopbackFaults.Fault: Double] = [
-        .drop: 0.03, .serverError: 0.05, .slow: 0.05, .wrongContentType: 0.02, .truncated: 0.02, .expiredToken: 0.003,
+        .drop: 0.03, .serverError: 0.05, .slow: 0.05, .wrongContentType: 0.02, .truncated: 0.02, .expiredToken: 0.001,
     ]
 
     private final class WeakSession: @unchecked Sendable {
@@ -109,7 +109,7 @@ final class PasswordSessionLoadTests: XCTestCase {
         print("password session load (seed \(seed)): \(report)\n  server: \(figures)")
         XCTAssertEqual(report.outcomes.filter { $0.key.contains("untyped") || $0.key.hasSuffix("wrongAnswer") }, [:])
         XCTAssertGreaterThan(
-            (report.outcomes["query.success"] ?? 0) + (report.outcomes["procedure.success"] ?? 0), 500, "\(report)")
+            (report.outcomes["query.success"] ?? 0) + (report.outcomes["procedure.success"] ?? 0), 850, "\(report)")
         XCTAssertGreaterThan(figures.expiries, 0, "the run must expire tokens to test refreshes")
         XCTAssertEqual(figures.staleRefreshes, 0, "a rotated refresh token was sent again: a second refresh")
         XCTAssertEqual(figures.needlessRefreshes, 0, "a refresh while the access token was good")
@@ -130,6 +130,8 @@ final class PasswordSessionLoadTests: XCTestCase {
 }
 
 /// One fault kind at a time, for finding which one costs what: skipped unless `FAULTS` is set, e.g.
+/// `COUNT=1000 FAULTS=drop=0.03` shows FoundationNetworking's hang on a dropped procedure (procedures
+/// are dropped before any answer here; see ``FaultPDS``). Example:
 /// `FAULTS=drop=0.1 swift test --skip-build --filter FaultProbeTests` (`COUNT` calls, 200 by default,
 /// no retries).
 final class FaultProbeTests: XCTestCase {
@@ -143,7 +145,7 @@ final class FaultProbeTests: XCTestCase {
             else { throw XCTSkip("FAULTS is a list of fault=rate, e.g. drop=0.1,slow=0.2") }
             rates[fault] = rate
         }
-        let pds = try FaultPDS(faults: LoopbackFaults(seed: 3, rates: rates))
+        let pds = try FaultPDS(faults: LoopbackFaults(seed: 3, rates: rates), dropsProcedures: true)
         let transport = URLSessionAgent(serviceURL: pds.url, timeout: .seconds(10))
         let session = PasswordSession(service: pds.url, transport: transport)
         try await session.login(identifier: "faulty.test", password: pds.password)

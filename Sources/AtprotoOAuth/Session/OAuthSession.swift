@@ -9,8 +9,8 @@ import XRPCRuntime
 /// Layered try, refresh, end (the shape of `PasswordSession`): a `use_dpop_nonce` challenge is
 /// retried once with the new nonce; an access token near expiry, or one the PDS rejects, is
 /// refreshed once for all concurrent callers (under the ``OAuthRefreshLock``, after checking that
-/// the account's PDS still names this issuer), then the call is sent once more (once again if that
-/// token expired too before it went out). A dead grant ends
+/// the account's PDS still names this issuer), then the call is sent again (a call starts at most
+/// two refreshes; joining one, or finding its token replaced, is free). A dead grant ends
 /// the session: ``OAuthSessionUpdate/ended(_:)`` is published once and later calls fail fast.
 ///
 /// Calls that name another host, or carry their own `Authorization`, are sent without credentials.
@@ -80,13 +80,20 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
         }
         var sentGeneration = generation
         var response = try await sendWithNonceRetry(request, to: target, archive)
-        // Sent again after each refresh its rejection led to, up to twice (see PasswordSession.send).
-        for _ in 0..<2 {
-            guard Self.isTokenRejection(response) else { return response }
-            context.logger.log(
-                .debug, "OAuthSession", "token rejected on \(request.nsid): refreshing",
-                ["status": String(response.status)])
-            try await renew(after: sentGeneration)
+        // A call starts at most two refreshes; joining one or finding its token replaced is free
+        // (see PasswordSession.send).
+        var refreshesLeft = 2
+        while Self.isTokenRejection(response) {
+            if generation == sentGeneration {
+                if renewal?.generation != sentGeneration {
+                    guard refreshesLeft > 0 else { return response }
+                    refreshesLeft -= 1
+                }
+                context.logger.log(
+                    .debug, "OAuthSession", "token rejected on \(request.nsid): refreshing",
+                    ["status": String(response.status)])
+                try await renew(after: sentGeneration)
+            }
             archive = try activeArchive()
             sentGeneration = generation
             response = try await sendWithNonceRetry(request, to: target, archive)

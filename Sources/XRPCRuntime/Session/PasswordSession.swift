@@ -13,8 +13,8 @@ import Foundation
 /// ```
 ///
 /// Layered try, refresh, retry: a call whose access token the server rejects (`ExpiredToken`,
-/// `InvalidToken`, 401) waits for one refresh shared by all concurrent callers, then is sent once
-/// more (and once again if the refreshed token expired too before it went out). When the refresh token is dead too, the session asks its credentials provider for a new
+/// `InvalidToken`, 401) waits for one refresh shared by all concurrent callers, then is sent again
+/// (a call starts at most two refreshes; joining one, or finding its token replaced, is free). When the refresh token is dead too, the session asks its credentials provider for a new
 /// login; when that gives nothing or fails, the session ends: ``SessionUpdate/ended(_:)`` is
 /// published and every later call fails fast with ``PasswordSessionError/Code/sessionEnded`` until
 /// the app logs in again.
@@ -212,15 +212,22 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
         }
         var sentGeneration = generation
         var response = try await transport.send(first)
-        // Sent again after each refresh its rejection led to, up to twice: a call that waited so long
-        // that the refreshed token expired too gets that one refreshed as well (one refresh per
-        // expiry still: a rejection of a token already replaced refreshes nothing).
-        for _ in 0..<2 {
-            guard SessionEndpoints.isTokenRejection(response) else { return response }
-            logger.log(
-                .debug, "PasswordSession", "token rejected on \(request.nsid): refreshing",
-                ["status": String(response.status)])
-            try await renew(after: sentGeneration)
+        // A rejection of the current token refreshes it and sends the call again; a call starts at
+        // most two refreshes. Joining a refresh in progress, or finding the token replaced while the
+        // call was out, does not count: each follows a refresh another call started, so the loop
+        // ends. One refresh per expiry still.
+        var refreshesLeft = 2
+        while SessionEndpoints.isTokenRejection(response) {
+            if generation == sentGeneration {
+                if renewal?.generation != sentGeneration {
+                    guard refreshesLeft > 0 else { return response }
+                    refreshesLeft -= 1
+                }
+                logger.log(
+                    .debug, "PasswordSession", "token rejected on \(request.nsid): refreshing",
+                    ["status": String(response.status)])
+                try await renew(after: sentGeneration)
+            }
             guard let retry = authorized(request, with: try activeArchive()) else { return response }
             sentGeneration = generation
             response = try await transport.send(retry)
