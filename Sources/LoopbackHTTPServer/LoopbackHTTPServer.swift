@@ -41,6 +41,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         public var delay: Double
         /// Closes the connection without answering when `true`.
         public var dropConnection: Bool
+        /// Sends the status, the headers and the `Content-Length` of the whole body, then only this
+        /// many bytes of the body, and closes the connection (a body cut off in transit); `nil` sends
+        /// it all.
+        public var truncatedTo: Int?
 
         /// Creates a response.
         public init(
@@ -48,13 +52,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             headers: [String: String] = [:],
             body: Data = Data(),
             delay: Double = 0,
-            dropConnection: Bool = false
+            dropConnection: Bool = false,
+            truncatedTo: Int? = nil
         ) {
             self.status = status
             self.headers = headers
             self.body = body
             self.delay = delay
             self.dropConnection = dropConnection
+            self.truncatedTo = truncatedTo
         }
 
         /// A JSON response.
@@ -156,6 +162,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             let response = handler(request)
             if response.delay > 0 { Thread.sleep(forTimeInterval: response.delay) }
             if response.dropConnection { return }
+            if let cut = response.truncatedTo {
+                _ = write(response, keepAlive: false, sendingBodyBytes: cut, to: connection)
+                return
+            }
             guard write(response, keepAlive: keepAlive, to: connection) else { return }
             if !keepAlive { return }
         }
@@ -208,13 +218,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         return (request, bodyStart + length, keepAlive)
     }
 
-    private func write(_ response: Response, keepAlive: Bool, to connection: Int32) -> Bool {
+    private func write(
+        _ response: Response, keepAlive: Bool, sendingBodyBytes: Int? = nil, to connection: Int32
+    ) -> Bool {
         var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(response.body.count)\r\n"
         head += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
         var bytes = Array(head.utf8)
-        bytes.append(contentsOf: response.body)
+        bytes.append(contentsOf: response.body.prefix(max(0, sendingBodyBytes ?? response.body.count)))
         var sent = 0
         while sent < bytes.count {
             #if canImport(Darwin)
@@ -236,6 +248,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         case 401: return "Unauthorized"
         case 429: return "Too Many Requests"
         case 500: return "Internal Server Error"
+        case 502: return "Bad Gateway"
         case 503: return "Service Unavailable"
         default: return "Status"
         }

@@ -26,6 +26,10 @@ public struct AtprotoOAuthClient: Sendable {
     public var refreshLock: any OAuthRefreshLock
     /// The app's archive store, when refreshes must be persisted before they count (cross-process).
     public var store: (any OAuthSessionStore)?
+    /// Where the client and its sessions log: OAuth requests (method, URL without query, status),
+    /// sign-ins, calls, DPoP nonce retries, refreshes, sign-outs. Never a token, key, code, verifier or
+    /// client assertion.
+    public let logger: XRPCLogger
     private let discovery: OAuthDiscovery
     private let transportFactory: TransportFactory
 
@@ -33,7 +37,9 @@ public struct AtprotoOAuthClient: Sendable {
     ///
     /// - Parameters:
     ///   - http: The client of OAuth requests (metadata, PAR, tokens).
-    ///   - transport: The transport of each session's calls; a `URLSessionAgent` by default.
+    ///   - transport: The transport of each session's calls; a `URLSessionAgent` (logging to
+    ///     `logger`) by default.
+    ///   - logger: Where the client and its sessions log; nothing by default.
     public init(
         configuration: OAuthClientConfiguration,
         keyFactory: any ES256KeyFactory,
@@ -41,14 +47,16 @@ public struct AtprotoOAuthClient: Sendable {
         http: any OAuthHTTPClient = URLSessionOAuthHTTPClient(),
         transport: TransportFactory? = nil,
         refreshLock: any OAuthRefreshLock = InProcessRefreshLock.shared,
-        store: (any OAuthSessionStore)? = nil
+        store: (any OAuthSessionStore)? = nil,
+        logger: XRPCLogger = .disabled
     ) {
         self.configuration = configuration
         self.keyFactory = keyFactory
         self.refreshLock = refreshLock
         self.store = store
-        self.discovery = OAuthDiscovery(resolver: resolver, http: http)
-        self.transportFactory = transport ?? { URLSessionAgent(serviceURL: $0) }
+        self.logger = logger
+        self.discovery = OAuthDiscovery(resolver: resolver, http: LoggingOAuthHTTPClient(inner: http, logger: logger))
+        self.transportFactory = transport ?? { URLSessionAgent(serviceURL: $0, logger: logger) }
     }
 
     /// The whole sign-in: ``authorize(_:redirectURI:)``, the user step, ``complete(_:callback:)``.
@@ -81,6 +89,7 @@ public struct AtprotoOAuthClient: Sendable {
             redirectURI: redirect, scope: scope, state: state, pkce: pkce, loginHint: loginHint)
         let client = authorizationServerClient(target.metadata, nonces: nonces)
         let pushed = try await client.push(request, signer: signer)
+        logger.log(.info, "AtprotoOAuthClient", "pushed the authorization request", ["issuer": target.issuer])
         let endpoint = try target.metadata.endpoint(target.metadata.authorizationEndpoint, "authorization_endpoint")
         return PendingAuthorization(
             authorizationURL: try pushed.authorizationURL(endpoint: endpoint, clientID: configuration.clientID),
@@ -135,6 +144,7 @@ public struct AtprotoOAuthClient: Sendable {
             expiresAt: issuedAt.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 300)),
             dpopKey: try signer.exportForArchive(), nonces: nonces.snapshot)
         try await store?.save(archive)
+        logger.log(.info, "AtprotoOAuthClient", "signed in", ["did": did.rawValue, "issuer": pending.issuer])
         return OAuthSession(archive: archive, signer: signer, context: context(for: archive))
     }
 
@@ -152,7 +162,7 @@ public struct AtprotoOAuthClient: Sendable {
         OAuthSessionContext(
             transport: transportFactory(archive.pdsEndpoint), http: discovery.http, discovery: discovery,
             clientID: configuration.clientID, authentication: configuration.authentication, refreshLock: refreshLock,
-            store: store)
+            store: store, logger: logger)
     }
 
     private func authorizationServerClient(_ metadata: AuthorizationServerMetadata, nonces: DPoPNonceStore)

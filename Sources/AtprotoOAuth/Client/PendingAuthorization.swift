@@ -4,8 +4,10 @@ import XRPCRuntime
 
 /// A sign-in between the pushed request and the callback: the URL for the user step and what the
 /// callback is checked against. `Codable`, so an app that is suspended during the user step can keep
-/// it; printing it never shows the verifier or the key.
-public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringConvertible {
+/// it; printing or dumping it never shows the state, the verifier or the key.
+public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringConvertible,
+    CustomDebugStringConvertible, CustomReflectable
+{
     /// Where the user signs in.
     public var authorizationURL: URL
     /// The `state` the callback must carry.
@@ -34,6 +36,18 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
     /// The issuer and account only.
     public var description: String {
         "PendingAuthorization(issuer: \(issuer), account: \(expectedDID?.rawValue ?? loginHint ?? "any"))"
+    }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+    /// A mirror without the state, the PKCE verifier, the key or the nonces.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "authorizationURL": authorizationURL, "issuer": issuer, "redirectURI": redirectURI,
+                "expectedDID": expectedDID as Any, "loginHint": loginHint as Any, "scope": scope,
+                "createdAt": createdAt,
+            ], displayStyle: .struct)
     }
 }
 

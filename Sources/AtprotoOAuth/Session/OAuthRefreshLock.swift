@@ -19,6 +19,9 @@ public actor InProcessRefreshLock: OAuthRefreshLock {
     /// Creates a lock.
     public init() {}
 
+    /// Whether no key is held and nobody waits (for tests: nothing may stay queued after the calls).
+    var isIdle: Bool { held.isEmpty && waiting.isEmpty }
+
     /// Runs `body` once no other holder of `key` runs.
     public func withLock<Result: Sendable>(_ key: String, _ body: @Sendable () async throws -> Result) async throws
         -> Result

@@ -12,6 +12,7 @@ struct OAuthSessionContext: Sendable {
     var authentication: ClientAuthentication
     var refreshLock: any OAuthRefreshLock
     var store: (any OAuthSessionStore)?
+    var logger: XRPCLogger
 
     func authorizationServerClient(_ metadata: AuthorizationServerMetadata, nonces: DPoPNonceStore)
         -> AuthorizationServerClient

@@ -9,11 +9,12 @@ import XRPCRuntime
 /// Layered try, refresh, end (the shape of `PasswordSession`): a `use_dpop_nonce` challenge is
 /// retried once with the new nonce; an access token near expiry, or one the PDS rejects, is
 /// refreshed once for all concurrent callers (under the ``OAuthRefreshLock``, after checking that
-/// the account's PDS still names this issuer), then the call is sent once more. A dead grant ends
+/// the account's PDS still names this issuer), then the call is sent again (a call starts at most
+/// two refreshes; joining one, or finding its token replaced, is free). A dead grant ends
 /// the session: ``OAuthSessionUpdate/ended(_:)`` is published once and later calls fail fast.
 ///
 /// Calls that name another host, or carry their own `Authorization`, are sent without credentials.
-public actor OAuthSession: XRPCAgent, CustomStringConvertible {
+public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable {
     private enum Phase {
         case active(OAuthSessionArchive)
         case ended(OAuthSessionError)
@@ -42,6 +43,9 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible {
 
     /// The account's DID only.
     public nonisolated var description: String { "OAuthSession(\(did.rawValue))" }
+    /// A mirror with the DID only: `dump` never reaches the tokens, the key or the transport's state
+    /// (a `URLSession` holds the requests in flight, headers included).
+    public nonisolated var customMirror: Mirror { Mirror(self, children: ["did": did], displayStyle: .class) }
 
     /// A stream of every later change: archives to persist, the end, sign-out. Each call returns a new
     /// stream buffering the 64 newest updates.
@@ -74,12 +78,26 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible {
             try await renew(after: generation)
             archive = try activeArchive()
         }
-        let sentGeneration = generation
+        var sentGeneration = generation
         var response = try await sendWithNonceRetry(request, to: target, archive)
-        guard Self.isTokenRejection(response) else { return response }
-        try await renew(after: sentGeneration)
-        archive = try activeArchive()
-        response = try await sendWithNonceRetry(request, to: target, archive)
+        // A call starts at most two refreshes; joining one or finding its token replaced is free
+        // (see PasswordSession.send).
+        var refreshesLeft = 2
+        while Self.isTokenRejection(response) {
+            if generation == sentGeneration {
+                if renewal?.generation != sentGeneration {
+                    guard refreshesLeft > 0 else { return response }
+                    refreshesLeft -= 1
+                }
+                context.logger.log(
+                    .debug, "OAuthSession", "token rejected on \(request.nsid): refreshing",
+                    ["status": String(response.status)])
+                try await renew(after: sentGeneration)
+            }
+            archive = try activeArchive()
+            sentGeneration = generation
+            response = try await sendWithNonceRetry(request, to: target, archive)
+        }
         return response
     }
 
@@ -88,6 +106,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible {
     {
         let response = try await sendOnce(request, to: target, archive)
         guard Self.isNonceChallenge(response) else { return response }
+        context.logger.log(.debug, "OAuthSession", "DPoP nonce challenge on \(request.nsid): sending again")
         return try await sendOnce(request, to: target, archive)
     }
 
@@ -149,6 +168,9 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible {
         return Date() >= archive.expiresAt.addingTimeInterval(-window * (0.5 + jitter * 0.5))
     }
 
+    /// Whether a refresh is running (for tests: none may outlive the calls that needed it).
+    var renewalInProgress: Bool { renewal != nil }
+
     private func activeArchive() throws(OAuthSessionError) -> OAuthSessionArchive {
         switch phase {
         case .active(let archive): return archive
@@ -187,13 +209,18 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible {
         let start = generation
         let refresher = OAuthRefresher(context: context, signer: signer, nonces: nonces)
         let current = archive
+        let started = ContinuousClock.now
+        context.logger.log(.info, "OAuthSession", "refreshing the session", ["did": did.rawValue])
         do {
             let refreshed = try await context.refreshLock.withLock(did.rawValue) {
                 try await refresher.refreshed(current)
             }
             guard generation == start else { return }
             install(refreshed)
+            context.logger.log(
+                .info, "OAuthSession", "refreshed the session", ["ms": XRPCLogger.milliseconds(since: started)])
         } catch let error as OAuthSessionError {
+            context.logger.log(.warning, "OAuthSession", "the refresh failed: \(error.code)")
             guard generation == start else { return }
             if error.code == .sessionEnded { end(error) }
             throw error
@@ -210,6 +237,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible {
         phase = .signedOut
         generation += 1
         broadcaster.yield(.signedOut)
+        context.logger.log(.info, "OAuthSession", "signed out", ["did": did.rawValue])
         forgetStored()
         let client = context.authorizationServerClient(archive.authorizationServer, nonces: nonces)
         do {
@@ -240,6 +268,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible {
         phase = .ended(error)
         generation += 1
         broadcaster.yield(.ended(error))
+        context.logger.log(.error, "OAuthSession", error.message, ["did": did.rawValue])
         forgetStored()
     }
 

@@ -4,8 +4,10 @@ import SHA2
 /// A PKCE pair (RFC 7636) with the `S256` method: the verifier stays with the client, the challenge
 /// goes in the authorization request.
 ///
-/// Its description never shows the verifier.
-public struct PKCE: Sendable, Hashable, Codable, CustomStringConvertible {
+/// Its description, debug description and mirror (`dump`) never show the verifier.
+public struct PKCE: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The code verifier: 43 to 128 characters of `A-Z a-z 0-9 - . _ ~`. Secret until the code
     /// exchange.
     public let verifier: String
@@ -45,6 +47,10 @@ public struct PKCE: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `PKCE(S256, verifier: <redacted>)`.
     public var description: String { "PKCE(S256, verifier: <redacted>)" }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+    /// A mirror with the method only.
+    public var customMirror: Mirror { Mirror(self, children: ["method": Self.method], displayStyle: .struct) }
 
     private static func isVerifierByte(_ byte: UInt8) -> Bool {
         switch byte {

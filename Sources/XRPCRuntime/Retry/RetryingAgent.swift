@@ -43,13 +43,20 @@ public struct RetryingAgent: XRPCAgent {
     public let inner: any XRPCAgent
     /// When and how long to wait.
     public let policy: RetryPolicy
+    /// Where each retry is logged (``XRPCLogRecord/Level/warning``: the NSID, the attempt, why and
+    /// the wait).
+    public let logger: XRPCLogger
     private let environment: Environment
 
     /// Creates an agent that retries `inner`'s calls.
-    public init(wrapping inner: any XRPCAgent, policy: RetryPolicy = .default, environment: Environment = .system) {
+    public init(
+        wrapping inner: any XRPCAgent, policy: RetryPolicy = .default, environment: Environment = .system,
+        logger: XRPCLogger = .disabled
+    ) {
         self.inner = inner
         self.policy = policy
         self.environment = environment
+        self.logger = logger
     }
 
     /// The wrapped agent's service.
@@ -68,6 +75,7 @@ public struct RetryingAgent: XRPCAgent {
         var attempt = 1
         while true {
             let wait: Duration
+            let reason: String
             do {
                 let response = try await inner.send(request)
                 guard attempt < policy.maxAttempts,
@@ -75,12 +83,17 @@ public struct RetryingAgent: XRPCAgent {
                         after: response, retry: attempt, now: environment.now(), random: environment.random())
                 else { return response }
                 wait = delay
+                reason = "status \(response.status)"
             } catch let error as XRPCTransportError {
                 guard attempt < policy.maxAttempts,
                     let delay = policy.delay(after: error, retry: attempt, random: environment.random())
                 else { throw error }
                 wait = delay
+                reason = "\(error.kind)"
             }
+            logger.log(
+                .warning, "RetryingAgent", "retrying \(request.method.rawValue) \(request.nsid) after \(reason)",
+                ["attempt": String(attempt + 1), "wait": "\(wait)"])
             do {
                 try await environment.sleep(wait)
             } catch {

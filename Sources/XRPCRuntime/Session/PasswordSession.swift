@@ -13,8 +13,8 @@ import Foundation
 /// ```
 ///
 /// Layered try, refresh, retry: a call whose access token the server rejects (`ExpiredToken`,
-/// `InvalidToken`, 401) waits for one refresh shared by all concurrent callers, then is sent once
-/// more. When the refresh token is dead too, the session asks its credentials provider for a new
+/// `InvalidToken`, 401) waits for one refresh shared by all concurrent callers, then is sent again
+/// (a call starts at most two refreshes; joining one, or finding its token replaced, is free). When the refresh token is dead too, the session asks its credentials provider for a new
 /// login; when that gives nothing or fails, the session ends: ``SessionUpdate/ended(_:)`` is
 /// published and every later call fails fast with ``PasswordSessionError/Code/sessionEnded`` until
 /// the app logs in again.
@@ -22,7 +22,7 @@ import Foundation
 /// A request that names another host (``XRPCRequest/serviceURL``) or carries its own
 /// `Authorization` header is sent without the session's credentials. A call with an `atproto-proxy`
 /// header goes to the PDS with them, as proxying requires.
-public actor PasswordSession: XRPCAgent, CustomStringConvertible {
+public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflectable {
     /// Returns credentials for a new login, or `nil` to let the session end.
     public typealias CredentialsProvider = @Sendable (CredentialsRequest) async -> PasswordCredentials?
     /// Checks every new session state before it is used, and may correct it: AtprotoIdentityResolution's
@@ -42,6 +42,8 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
     public nonisolated let transport: any XRPCAgent
     private let credentialsProvider: CredentialsProvider?
     private let accountCheck: AccountCheck?
+    /// Where logins, refreshes, re-logins, the end and logout are logged; never a token or password.
+    public nonisolated let logger: XRPCLogger
     private let broadcaster = SessionUpdateBroadcaster()
     private var phase: Phase
     /// Changes whenever the tokens change or the session ends: a caller that saw its token rejected
@@ -51,18 +53,20 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
 
     /// Creates a logged-out session for `service`; call ``login(identifier:password:authFactorToken:)``.
     ///
-    /// Without `transport`, requests go through a ``URLSessionAgent``. Until login, calls are sent
-    /// without credentials.
+    /// Without `transport`, requests go through a ``URLSessionAgent`` (logging to `logger` too).
+    /// Until login, calls are sent without credentials.
     public init(
         service: URL,
         transport: (any XRPCAgent)? = nil,
         credentialsProvider: CredentialsProvider? = nil,
-        accountCheck: AccountCheck? = nil
+        accountCheck: AccountCheck? = nil,
+        logger: XRPCLogger = .disabled
     ) {
         self.service = service
-        self.transport = transport ?? URLSessionAgent(serviceURL: service)
+        self.transport = transport ?? URLSessionAgent(serviceURL: service, logger: logger)
         self.credentialsProvider = credentialsProvider
         self.accountCheck = accountCheck
+        self.logger = logger
         self.phase = .loggedOut
     }
 
@@ -72,17 +76,21 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
         restoring archive: SessionArchive,
         transport: (any XRPCAgent)? = nil,
         credentialsProvider: CredentialsProvider? = nil,
-        accountCheck: AccountCheck? = nil
+        accountCheck: AccountCheck? = nil,
+        logger: XRPCLogger = .disabled
     ) {
         self.service = archive.service
-        self.transport = transport ?? URLSessionAgent(serviceURL: archive.service)
+        self.transport = transport ?? URLSessionAgent(serviceURL: archive.service, logger: logger)
         self.credentialsProvider = credentialsProvider
         self.accountCheck = accountCheck
+        self.logger = logger
         self.phase = .active(archive)
     }
 
     /// The service and nothing else: never tokens.
     public nonisolated var description: String { "PasswordSession(\(service.absoluteString))" }
+    /// A mirror with the service only: `dump` never reaches the tokens or the transport's state.
+    public nonisolated var customMirror: Mirror { Mirror(self, children: ["service": service], displayStyle: .class) }
 
     /// A stream of every later change: new states to persist, the end, logout.
     ///
@@ -121,11 +129,16 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
     @discardableResult
     public func login(_ credentials: PasswordCredentials) async throws -> SessionArchive {
         let response = try await transport.send(SessionEndpoints.createSessionRequest(credentials, service: service))
-        guard response.isSuccess else { throw Self.loginError(response, identifier: credentials.identifier) }
+        guard response.isSuccess else {
+            let error = Self.loginError(response, identifier: credentials.identifier)
+            logger.log(.warning, "PasswordSession", "login failed: \(error.code)", ["status": String(response.status)])
+            throw error
+        }
         let answered = try SessionEndpoints.archive(
             from: response, nsid: SessionEndpoints.createSession, service: service, previous: nil)
         let archive = try await accountCheck?(answered) ?? answered
         install(archive)
+        logger.log(.info, "PasswordSession", "logged in", ["did": archive.did.rawValue])
         return archive
     }
 
@@ -139,6 +152,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
         generation += 1
         broadcaster.yield(.loggedOut)
         guard case .active(let archive) = previous else { return }
+        logger.log(.info, "PasswordSession", "logged out", ["did": archive.did.rawValue])
         let response = try await transport.send(
             SessionEndpoints.tokenRequest(
                 SessionEndpoints.deleteSession, token: archive.refreshToken, service: archive.service))
@@ -196,12 +210,29 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
             routed.serviceURL = request.serviceURL ?? archive.callServiceURL
             return try await transport.send(routed)
         }
-        let sentGeneration = generation
-        let response = try await transport.send(first)
-        guard SessionEndpoints.isTokenRejection(response) else { return response }
-        try await renew(after: sentGeneration)
-        guard let retry = authorized(request, with: try activeArchive()) else { return response }
-        return try await transport.send(retry)
+        var sentGeneration = generation
+        var response = try await transport.send(first)
+        // A rejection of the current token refreshes it and sends the call again; a call starts at
+        // most two refreshes. Joining a refresh in progress, or finding the token replaced while the
+        // call was out, does not count: each follows a refresh another call started, so the loop
+        // ends. One refresh per expiry still.
+        var refreshesLeft = 2
+        while SessionEndpoints.isTokenRejection(response) {
+            if generation == sentGeneration {
+                if renewal?.generation != sentGeneration {
+                    guard refreshesLeft > 0 else { return response }
+                    refreshesLeft -= 1
+                }
+                logger.log(
+                    .debug, "PasswordSession", "token rejected on \(request.nsid): refreshing",
+                    ["status": String(response.status)])
+                try await renew(after: sentGeneration)
+            }
+            guard let retry = authorized(request, with: try activeArchive()) else { return response }
+            sentGeneration = generation
+            response = try await transport.send(retry)
+        }
+        return response
     }
 
     /// `request` routed to its host with the access token, or `nil` when it gets no credentials: it
@@ -217,6 +248,9 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
         sent.setHeader("Authorization", archive.accessToken.bearer)
         return sent
     }
+
+    /// Whether a refresh is running (for tests: none may outlive the calls that needed it).
+    var renewalInProgress: Bool { renewal != nil }
 
     private func activeArchive() throws -> SessionArchive {
         switch phase {
@@ -245,6 +279,8 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
     private func performRenewal() async throws {
         guard case .active(let archive) = phase else { return }
         let startGeneration = generation
+        let start = ContinuousClock.now
+        logger.log(.info, "PasswordSession", "refreshing the session", ["did": archive.did.rawValue])
         let response = try await transport.send(
             SessionEndpoints.tokenRequest(
                 SessionEndpoints.refreshSession, token: archive.refreshToken, service: archive.service))
@@ -253,9 +289,11 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
             let refreshed = try SessionEndpoints.archive(
                 from: response, nsid: SessionEndpoints.refreshSession, service: archive.service, previous: archive)
             try await installChecked(refreshed, generation: startGeneration)
+            logger.log(.info, "PasswordSession", "refreshed the session", ["ms": XRPCLogger.milliseconds(since: start)])
             return
         }
         let refreshError = XRPCError.fromResponse(response, nsid: SessionEndpoints.refreshSession)
+        logger.log(.warning, "PasswordSession", "the refresh failed", ["status": String(response.status)])
         guard SessionEndpoints.isTokenRejection(response) else {
             throw PasswordSessionError(
                 code: .requestFailed, message: "could not refresh the session of \(archive.did.rawValue)",
@@ -276,6 +314,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
         var lastError = refreshError
         while true {
             let request = CredentialsRequest(did: archive.did, handle: archive.handle, reason: reason)
+            logger.log(.info, "PasswordSession", "asking the app for a new login", ["reason": reason.rawValue])
             guard let credentials = await credentialsProvider(request) else {
                 throw end("the refresh token of \(account) was rejected and the app gave no new login", lastError)
             }
@@ -338,6 +377,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible {
         phase = .ended(error)
         generation += 1
         broadcaster.yield(.ended(error))
+        logger.log(.error, "PasswordSession", error.message)
         return error
     }
 

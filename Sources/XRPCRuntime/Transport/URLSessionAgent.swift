@@ -17,7 +17,7 @@ import Foundation
 /// let agent = URLSessionAgent(serviceURL: URL(string: "https://public.api.bsky.app")!)
 /// let client = XRPCClient(agent: agent)
 /// ```
-public final class URLSessionAgent: XRPCAgent, Sendable {
+public final class URLSessionAgent: XRPCAgent, Sendable, CustomReflectable {
     /// The service requests go to unless they name another.
     public let serviceURL: URL
     /// The longest the agent waits for the server to send anything (URLSession's idle timeout,
@@ -25,6 +25,9 @@ public final class URLSessionAgent: XRPCAgent, Sendable {
     public let timeout: Duration
     /// Headers sent with every request (`User-Agent`, for example); a request's own headers win.
     public let headers: [String: String]
+    /// Where each call is logged (``XRPCLogRecord/Level/debug``: method, NSID, host, status, time;
+    /// ``XRPCLogRecord/Level/warning``: a call without a response). Header values are never logged.
+    public let logger: XRPCLogger
     private let session: URLSession
     private let ownsSession: Bool
     private let serviceOrigin: String?
@@ -34,22 +37,27 @@ public final class URLSessionAgent: XRPCAgent, Sendable {
         serviceURL: URL,
         timeout: Duration = .seconds(60),
         headers: [String: String] = [:],
-        configuration: URLSessionConfiguration = .ephemeral
+        configuration: URLSessionConfiguration = .ephemeral,
+        logger: XRPCLogger = .disabled
     ) {
         self.serviceURL = serviceURL
         self.timeout = timeout
         self.headers = headers
+        self.logger = logger
         self.session = URLSession(configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
         self.ownsSession = true
         self.serviceOrigin = ServiceOrigin(serviceURL)?.description
     }
 
     /// Creates an agent that sends through `session` (its delegate, redirects and cookies are yours).
-    public init(serviceURL: URL, session: URLSession, timeout: Duration = .seconds(60), headers: [String: String] = [:])
-    {
+    public init(
+        serviceURL: URL, session: URLSession, timeout: Duration = .seconds(60), headers: [String: String] = [:],
+        logger: XRPCLogger = .disabled
+    ) {
         self.serviceURL = serviceURL
         self.timeout = timeout
         self.headers = headers
+        self.logger = logger
         self.session = session
         self.ownsSession = false
         self.serviceOrigin = ServiceOrigin(serviceURL)?.description
@@ -57,6 +65,14 @@ public final class URLSessionAgent: XRPCAgent, Sendable {
 
     deinit {
         if ownsSession { session.finishTasksAndInvalidate() }
+    }
+
+    /// A mirror with the service, the timeout and the names of the agent's headers: `dump` never
+    /// reaches the `URLSession`, whose requests in flight carry credentials.
+    public var customMirror: Mirror {
+        Mirror(
+            self, children: ["serviceURL": serviceURL, "timeout": timeout, "headerNames": headers.keys.sorted()],
+            displayStyle: .class)
     }
 
     /// ``serviceURL``.
@@ -74,6 +90,23 @@ public final class URLSessionAgent: XRPCAgent, Sendable {
     ///
     /// Throws ``XRPCTransportError`` when no response arrived.
     public func send(_ request: XRPCRequest) async throws -> XRPCResponse {
+        let start = ContinuousClock.now
+        do {
+            let response = try await exchange(request)
+            logger.log(
+                .debug, "URLSessionAgent", "\(request.method.rawValue) \(request.nsid) -> \(response.status)",
+                ["status": String(response.status), "ms": XRPCLogger.milliseconds(since: start)])
+            return response
+        } catch {
+            logger.log(
+                .warning, "URLSessionAgent",
+                "\(request.method.rawValue) \(request.nsid) got no response: \(error.kind)",
+                ["service": error.service ?? "", "ms": XRPCLogger.milliseconds(since: start)])
+            throw error
+        }
+    }
+
+    private func exchange(_ request: XRPCRequest) async throws(XRPCTransportError) -> XRPCResponse {
         let service = request.serviceURL ?? serviceURL
         let origin = request.serviceURL == nil ? serviceOrigin : ServiceOrigin(service)?.description
         guard let url = request.url(on: service), origin != nil else {

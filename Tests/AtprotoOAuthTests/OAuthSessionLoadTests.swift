@@ -1,0 +1,126 @@
+import Foundation
+import LoopbackHTTPServer
+import OAuthCore
+import XCTest
+import XRPCRuntime
+
+@testable import AtprotoOAuth
+
+private enum FaultQuery: XRPCQuery {
+    typealias Parameters = NoParameters
+    typealias Error = UndeclaredError
+    typealias Output = NoParameters
+    static var nsid: String { "com.example.fault.query" }
+}
+
+private enum FaultProcedure: XRPCProcedure {
+    typealias Parameters = NoParameters
+    typealias Error = UndeclaredError
+    typealias Input = RawBody
+    typealias Output = NoParameters
+    static var nsid: String { "com.example.fault.procedure" }
+}
+
+/// 1,000 concurrent calls through an ``OAuthSession`` over a faulty loopback PDS and authorization
+/// server: every call ends (success or a typed error) before the deadline, one refresh per expiry,
+/// DPoP nonce challenges answered, no procedure twice. Prints its figures; `FAULT_SEED=<n>` replays
+/// another seed.
+final class OAuthSessionLoadTests: XCTestCase {
+    static let rates: [LoopbackFaults.Fault: Double] = [
+        .drop: 0.03, .serverError: 0.05, .slow: 0.05, .wrongContentType: 0.02, .truncated: 0.02, .expiredToken: 0.001,
+    ]
+
+    private final class WeakSession: @unchecked Sendable {
+        weak var value: OAuthSession?
+    }
+
+    static func label(_ error: any Error) -> String {
+        switch error {
+        case let error as XRPCTransportError: return "transport.\(error.kind)"
+        case let error as XRPCError where error.status == 200: return "xrpc.unreadable200"
+        case let error as XRPCError: return "xrpc.\(error.status.map(String.init) ?? "none").\(error.name ?? "-")"
+        case let error as OAuthSessionError: return "session.\(error.code)"
+        case let error as OAuthError: return "oauth.\(error.kind)"
+        default: return "untyped.\(type(of: error))"
+        }
+    }
+
+    static func call(_ client: XRPCClient, _ index: Int) async -> String {
+        var parameters = NoParameters()
+        parameters.unknownFields["id"] = .integer(index)
+        let kind = index % 2 == 0 ? "query." : "procedure."
+        do {
+            let output: NoParameters
+            if index % 2 == 0 {
+                output = try await client.query(FaultQuery.self, parameters: parameters)
+            } else {
+                let body = RawBody(data: Data(#"{"id":\#(index)}"#.utf8), contentType: "application/json")
+                output = try await client.procedure(FaultProcedure.self, parameters: NoParameters(), input: body)
+            }
+            return kind + (output.unknownFields["id"] == .integer(index) ? "success" : "wrongAnswer")
+        } catch {
+            return kind + label(error)
+        }
+    }
+
+    /// Signs in, runs `count` calls, and returns the report, the session weakly (once this returns,
+    /// nothing should hold it) and whether a refresh task or a refresh-lock waiter was left.
+    private func drive(_ server: FaultOAuthServer, count: Int, policy: RetryPolicy) async throws -> (
+        ConcurrentCalls.Report, WeakSession, Bool
+    ) {
+        let lock = InProcessRefreshLock()
+        let client = AtprotoOAuthClient(
+            configuration: .development(), keyFactory: FixedKeyFactory(),
+            resolver: TableResolver(pds: ["did:plc:alice": server.url]),
+            transport: {
+                RetryingAgent(wrapping: URLSessionAgent(serviceURL: $0, timeout: .seconds(10)), policy: policy)
+            },
+            refreshLock: lock)
+        let pending = try await client.authorize(.account("did:plc:alice"))
+        let session = try await client.complete(pending, callback: callback(pending))
+        let xrpc = XRPCClient(agent: session)
+        let report = await ConcurrentCalls.run(count: count, deadline: .seconds(180)) { index in
+            await Self.call(xrpc, index)
+        }
+        let watched = WeakSession()
+        watched.value = session
+        let leftover = await session.renewalInProgress
+        let idle = await lock.isIdle
+        return (report, watched, leftover || !idle)
+    }
+
+    func testAThousandConcurrentCallsUnderFaultsAllEndWithOneRefreshPerExpiry() async throws {
+        let seed = ProcessInfo.processInfo.environment["FAULT_SEED"].flatMap { UInt64($0) } ?? 19
+        let server = try FaultOAuthServer(faults: LoopbackFaults(seed: seed, rates: Self.rates))
+        let policy = RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(10), maxDelay: .milliseconds(100))
+        let (report, watched, renewing) = try await drive(server, count: 1000, policy: policy)
+        let figures = server.snapshot
+        print("OAuth session load (seed \(seed)): \(report)\n  server: \(figures)")
+        XCTAssertEqual(report.pending, 0, "\(report.pending) calls still pending at the deadline")
+        XCTAssertFalse(renewing, "a refresh task or a refresh-lock waiter outlived every call")
+        // The last call's task may still be tearing down when the run returns: wait for it, up to 10 s.
+        for _ in 0..<1000 where watched.value != nil { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertNil(watched.value, "the session is still referenced after every call ended")
+        XCTAssertEqual(report.outcomes.filter { $0.key.contains("untyped") || $0.key.hasSuffix("wrongAnswer") }, [:])
+        let successes = (report.outcomes["query.success"] ?? 0) + (report.outcomes["procedure.success"] ?? 0)
+        XCTAssertGreaterThan(successes, 850, "\(report)")
+        XCTAssertGreaterThan(figures.expiries, 0, "the run must expire tokens to test refreshes")
+        XCTAssertGreaterThan(figures.nonceChallenges, 0, "the run must send nonce challenges")
+        XCTAssertEqual(figures.staleRefreshes, 0, "a replaced refresh token was sent again: a second refresh")
+        XCTAssertEqual(figures.needlessRefreshes, 0, "a refresh while the access token was good")
+        XCTAssertLessThanOrEqual(figures.maxConcurrentRefreshes, 1, "refreshes overlapped")
+        XCTAssertGreaterThan(figures.refreshes, 0, "the run must refresh")
+        XCTAssertLessThanOrEqual(figures.refreshes, figures.expiries, "more refreshes than expiries")
+        XCTAssertEqual(figures.duplicatedProcedures, [], "procedures the server acted on twice")
+    }
+
+    /// The duplicate count can fail: with procedures retried (the app's opt-in), some arrive twice.
+    func testProceduresRetriedByOptInAreSeenTwiceByTheCounter() async throws {
+        let server = try FaultOAuthServer(faults: LoopbackFaults(seed: 7, rates: Self.rates))
+        let policy = RetryPolicy(
+            maxAttempts: 3, initialDelay: .milliseconds(10), maxDelay: .milliseconds(100), retriesProcedures: true)
+        let (report, _, _) = try await drive(server, count: 200, policy: policy)
+        print("OAuth session, procedures retried (seed 7): \(report)\n  server: \(server.snapshot)")
+        XCTAssertFalse(server.snapshot.duplicatedProcedures.isEmpty, "retried procedures must show as duplicates")
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import LoopbackHTTPServer
+import XCTest
+
+@testable import XRPCRuntime
+
+/// Where any of `secrets` appears in `texts`: one line per leak, naming the secret by its index
+/// and showing the text around it with the secret masked.
+func secretLeaks(in texts: [String], of secrets: [String]) -> [String] {
+    var leaks: [String] = []
+    for (index, secret) in secrets.enumerated() where !secret.isEmpty {
+        for text in texts where text.contains(secret) {
+            leaks.append("secret #\(index) in: " + text.replacingOccurrences(of: secret, with: "<SECRET>").prefix(300))
+        }
+    }
+    return leaks
+}
+
+/// Everything a value prints as: `String(describing:)`, `String(reflecting:)` and `dump`.
+func printedForms(_ value: Any) -> [String] {
+    var dumped = ""
+    dump(value, to: &dumped)
+    return [String(describing: value), String(reflecting: value), dumped]
+}
+
+/// Collects every log record a logger writes.
+final class LogCapture: @unchecked Sendable {
+    private let lock = NSLock()
+    private var records: [XRPCLogRecord] = []
+
+    var logger: XRPCLogger {
+        XRPCLogger(minimumLevel: .debug) { [self] record in lock.withLock { records.append(record) } }
+    }
+    /// Each record's description and everything it prints as.
+    var lines: [String] { lock.withLock { records }.flatMap { [$0.description] + printedForms($0) } }
+    var count: Int { lock.withLock { records.count } }
+}
+
+/// The whole password flow with logging on (login refused and accepted, calls, an expiry and its
+/// refresh, an explicit refresh, logout, a dead refresh token and a refused re-login): no token or
+/// password appears in a log line, a description, a dump or an error.
+final class PasswordSecretLeakTests: XCTestCase {
+    func testTheLeakCheckFindsAPlantedSecret() {
+        let secret = "eyJ.planted-\(UUID().uuidString)"
+        XCTAssertEqual(secretLeaks(in: ["fine", "Bearer \(secret)"], of: [secret]).count, 1)
+        XCTAssertEqual(secretLeaks(in: printedForms(["token": secret]), of: [secret]).count, 3)
+        XCTAssertEqual(secretLeaks(in: printedForms(SessionToken(secret)), of: [secret]), [])
+    }
+
+    func testNoSecretInLogsDescriptionsOrErrorsOfAWholePasswordFlow() async throws {
+        let pds = try FaultPDS(faults: LoopbackFaults(seed: 0, rates: [:]))
+        let capture = LogCapture()
+        let wrongPassword = "wrong-password-\(UUID().uuidString)"
+        let transport = RetryingAgent(
+            wrapping: URLSessionAgent(serviceURL: pds.url, logger: capture.logger), logger: capture.logger)
+        let session = PasswordSession(
+            service: pds.url, transport: transport,
+            credentialsProvider: { _ in PasswordCredentials(identifier: "faulty.test", password: wrongPassword) },
+            logger: capture.logger)
+        var texts: [String] = []
+        let updates = Task {
+            var seen: [String] = []
+            for await update in session.updates() { seen += printedForms(update) }
+            return seen
+        }
+        do {
+            try await session.login(identifier: "faulty.test", password: wrongPassword)
+            XCTFail("logged in with a wrong password")
+        } catch {
+            texts += printedForms(error) + [error.localizedDescription]
+        }
+        let archive = try await session.login(identifier: "faulty.test", password: pds.password)
+        let client = XRPCClient(agent: session)
+        for index in 0..<4 { texts.append(await faultCall(client, index)) }
+        pds.expireAccessToken()
+        for index in 4..<8 { texts.append(await faultCall(client, index)) }
+        let refreshed = try await session.refresh()
+        texts += printedForms(archive) + printedForms(refreshed) + printedForms(session)
+        texts += printedForms(PasswordCredentials(identifier: "faulty.test", password: pds.password))
+        texts += printedForms(refreshed.accessToken) + printedForms(refreshed.refreshToken) + printedForms(transport)
+
+        // A restored session whose refresh token is dead and whose re-login is refused: it ends.
+        let restored = PasswordSession(
+            restoring: refreshed, transport: transport,
+            credentialsProvider: { _ in PasswordCredentials(identifier: "faulty.test", password: wrongPassword) },
+            logger: capture.logger)
+        try await session.logout()
+        pds.expireAccessToken()
+        do {
+            _ = try await restored.send(
+                XRPCRequest(method: .get, nsid: FaultPDS.query, queryItems: [.init(name: "id", value: "9")]))
+            XCTFail("the restored session did not end")
+        } catch {
+            texts += printedForms(error) + [error.localizedDescription]
+        }
+        texts += printedForms(restored) + printedForms(await restored.endError as Any)
+        updates.cancel()
+        texts += await updates.value
+
+        let secrets = pds.tokens + [pds.password, wrongPassword]
+        XCTAssertGreaterThanOrEqual(pds.tokens.count, 6, "login, refreshes: tokens to look for")
+        XCTAssertGreaterThan(capture.count, 10, "logging was on")
+        XCTAssertEqual(secretLeaks(in: capture.lines, of: secrets), [], "in log lines")
+        XCTAssertEqual(secretLeaks(in: texts, of: secrets), [], "in descriptions, dumps and errors")
+    }
+}
