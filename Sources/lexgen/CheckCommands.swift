@@ -43,12 +43,27 @@ enum BreakingCommand {
     }
 }
 
-/// Reads `Module=folder`.
+/// Reads `Module=folder`, or `Module=<path>/lexgen.json`: the lexicons that module's config names,
+/// and its `include` and `exclude` (modules generated from parts of one lexicon folder).
 func importedModule(_ value: String) throws -> LexiconImport {
     guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
         throw UsageError("--import takes Module=folder, not '\(value)'")
     }
+    let moduleName = String(value[..<equals])
+    let path = String(value[value.index(after: equals)...])
+    guard (path as NSString).lastPathComponent == "lexgen.json" else {
+        return LexiconImport(moduleName: moduleName, sources: try LexiconFileSystem.sources(in: path))
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw UsageError("cannot read the config file \(path) of --import \(moduleName)")
+    }
+    var log = DiagnosticLog()
+    guard let config = LexgenConfig.parse([UInt8](data), path: path, log: &log) else {
+        throw UsageError(log.all.map(\.description).joined(separator: "\n"))
+    }
+    let folder = (path as NSString).deletingLastPathComponent
+    let lexicons = config.lexicons.map { $0.hasPrefix("/") || folder.isEmpty ? $0 : folder + "/" + $0 } ?? folder
     return LexiconImport(
-        moduleName: String(value[..<equals]),
-        sources: try LexiconFileSystem.sources(in: String(value[value.index(after: equals)...])))
+        moduleName: moduleName, sources: try LexiconFileSystem.sources(in: lexicons.isEmpty ? "." : lexicons),
+        include: config.include, exclude: config.exclude)
 }

@@ -112,6 +112,8 @@ struct GenerateSetup {
         for pattern in options.include + options.exclude {
             if let problem = NSIDPattern.problem(in: pattern) { throw UsageError(problem) }
         }
+        // With a manifest the plugin declares outputs for the included NSIDs only.
+        options.writesExcludedFiles = manifest == nil
         options.imports = try Self.imports(parsed.allValues["--import"] ?? [], modules: config.modules)
     }
 
