@@ -62,8 +62,14 @@ func importedModule(_ value: String) throws -> LexiconImport {
         throw UsageError(log.all.map(\.description).joined(separator: "\n"))
     }
     let folder = (path as NSString).deletingLastPathComponent
-    let lexicons = config.lexicons.map { $0.hasPrefix("/") || folder.isEmpty ? $0 : folder + "/" + $0 } ?? folder
-    return LexiconImport(
-        moduleName: moduleName, sources: try LexiconFileSystem.sources(in: lexicons.isEmpty ? "." : lexicons),
-        include: config.include, exclude: config.exclude)
+    func relative(_ path: String) -> String { path.hasPrefix("/") || folder.isEmpty ? path : folder + "/" + path }
+    let lexicons = config.lexicons.map(relative) ?? folder
+    var sources = try LexiconFileSystem.sources(in: lexicons.isEmpty ? "." : lexicons)
+    // With a manifest, only the module's own part of the folder is loaded (its build verifies the files).
+    if let manifest = config.manifest,
+        let read = try? LexiconManifest(contentsOf: URL(fileURLWithPath: relative(manifest)))
+    {
+        sources = read.sources(sources, selectedBy: config.include, exclude: config.exclude)
+    }
+    return LexiconImport(moduleName: moduleName, sources: sources, include: config.include, exclude: config.exclude)
 }

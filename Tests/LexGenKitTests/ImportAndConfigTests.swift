@@ -95,6 +95,21 @@ final class ImportAndConfigTests: XCTestCase {
         XCTAssertEqual(result.files.map(\.name), ["own0.swift", "_ClientNamespaces.swift"])
     }
 
+    func testAManifestSelectsSourcesByTheirRecordedNSIDBeforeLoading() {
+        let manifest = LexiconManifest(entries: [
+            .init(nsid: "com.atproto.repo.strongRef", path: "com/atproto/repo/strongRef.json", sha256: "00"),
+            .init(nsid: "com.atproto.repo.getThing", path: "com/atproto/repo/getThing.json", sha256: "00"),
+        ])
+        let unlisted = source(#"{"lexicon": 1, "id": "app.bsky.x", "defs": {}}"#, path: "app/bsky/x.json")
+        let all = standard + [unlisted]
+        XCTAssertEqual(
+            manifest.sources(all, selectedBy: ["com.atproto.repo.getThing"], exclude: []).map(\.relativePath),
+            ["com/atproto/repo/getThing.json", "app/bsky/x.json"], "an unlisted file is kept: its id decides")
+        XCTAssertEqual(
+            manifest.sources(all, selectedBy: [], exclude: ["com.atproto.*"]).map(\.relativePath), ["app/bsky/x.json"])
+        XCTAssertEqual(manifest.sources(all, selectedBy: [], exclude: []).count, 3)
+    }
+
     /// Modules generated from parts of one lexicon folder (the SDK's namespace modules) import each
     /// other with each one's own include and exclude.
     func testAnImportProvidesOnlyTheLexiconsItsModuleDeclares() {
