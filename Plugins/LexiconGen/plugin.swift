@@ -52,10 +52,24 @@ struct LexiconGen: BuildToolPlugin {
             arguments += ["--config", configFile.path()]
         }
         // Dependencies that are generated modules themselves: their lexicons are imported, not generated.
+        // One named by its lexgen.json brings that config's include and exclude (modules generated from
+        // parts of one folder). A module whose lexicons another dependency declares too, every one, is
+        // left out: that one is an umbrella re-exporting it (AtprotoLexicons over AppBskyLexicons).
+        var generated: [(name: String, settings: PluginSettings, files: Set<URL>)] = []
         for dependency in dependencies {
             guard let imported = try PluginSettings.generatedModule(at: dependency.directory) else { continue }
-            arguments += ["--import", "\(dependency.name)=\(imported.lexiconFolder.path())"]
-            inputs += try imported.lexiconRelativePaths().map { imported.lexiconFile(at: $0) }
+            let files = Set(try imported.lexiconRelativePaths().map { imported.lexiconFile(at: $0).standardized })
+            generated.append((dependency.name, imported, files))
+        }
+        for (index, module) in generated.enumerated() {
+            let covered = generated.indices.contains { other in
+                other != index && !module.files.isEmpty && module.files.isSubset(of: generated[other].files)
+                    && (module.files != generated[other].files || other < index)
+            }
+            if covered { continue }
+            let location = module.settings.configFile ?? module.settings.lexiconFolder
+            arguments += ["--import", "\(module.name)=\(location.path())"]
+            inputs += module.files.sorted { $0.path() < $1.path() }
                 .filter { FileManager.default.fileExists(atPath: $0.path()) }
         }
         return [
@@ -95,6 +109,9 @@ struct PluginSettings {
     var lexiconFolder: URL
     var manifest: URL?
     var configFile: URL?
+    /// The config's NSID patterns: with a manifest, only the lexicons they select are declared as outputs.
+    var include: [String] = []
+    var exclude: [String] = []
 
     init(targetDirectory: URL) throws {
         let config = targetDirectory.appending(path: Self.configFileName)
@@ -111,6 +128,9 @@ struct PluginSettings {
         if let manifestPath = object["manifest"] as? String {
             manifest = targetDirectory.appending(path: manifestPath).standardized
         }
+        // Values of the wrong kind are left to lexgen, which reports them with their line.
+        include = object["include"] as? [String] ?? []
+        exclude = object["exclude"] as? [String] ?? []
     }
 
     /// The settings of a dependency that is a generated module (it has a `lexgen.json` or lexicon JSON
@@ -136,7 +156,8 @@ struct PluginSettings {
     }
 
     /// The lexicon files, relative to the lexicon folder: from the manifest when there is one (so the
-    /// outputs do not depend on what happens to be installed), else every `*.json` in the folder.
+    /// outputs do not depend on what happens to be installed), those whose NSID the config's include
+    /// and exclude select; else every `*.json` in the folder (lexgen writes a file for excluded ones).
     func lexiconRelativePaths() throws -> [String] {
         // A missing or unreadable manifest is not an error here: lexgen reports it, with the fix,
         // when the build runs it. Planning must not fail, or even `swift run lexgen install` could not build.
@@ -144,7 +165,10 @@ struct PluginSettings {
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let entries = object["lexicons"] as? [[String: Any]]
         {
-            return entries.compactMap { $0["path"] as? String }.sorted()
+            return entries.compactMap { entry in
+                guard let path = entry["path"] as? String, let nsid = entry["nsid"] as? String else { return nil }
+                return LexiconOutputNaming.selects(nsid, include: include, exclude: exclude) ? path : nil
+            }.sorted()
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: lexiconFolder.path(), isDirectory: &isDirectory),

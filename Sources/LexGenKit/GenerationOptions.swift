@@ -13,14 +13,17 @@ public struct GenerationOptions: Sendable {
     public var exclude: [String] = []
     /// What a lexicon with errors does to the run: stop it (the default), or be skipped.
     public var invalidLexicons: InvalidLexiconPolicy = .fail
+    /// Whether a lexicon that ``include`` and ``exclude`` leave out still gets its output file (a
+    /// comment): build systems that declare one output per lexicon file need it. Off when the outputs
+    /// are declared from a manifest's NSIDs, which leaves the excluded ones out (the plugin does).
+    public var writesExcludedFiles = true
 
     /// Options with the defaults: public, module `Lexicons`, no imports, every lexicon.
     public init() {}
 
     /// Whether the lexicon `nsid` is generated under ``include`` and ``exclude``.
     public func generates(_ nsid: String) -> Bool {
-        (include.isEmpty || include.contains { NSIDPattern.matches($0, nsid) })
-            && !exclude.contains { NSIDPattern.matches($0, nsid) }
+        LexiconOutputNaming.selects(nsid, include: include, exclude: exclude)
     }
 }
 
@@ -44,14 +47,31 @@ public struct LexiconImport: Sendable {
     public var moduleName: String
     /// Its lexicon files.
     public var sources: [LexiconSource]
-    /// When set, only lexicons under these NSID patterns are taken from the module.
+    /// When set, only lexicons under these NSID patterns are taken from the module (the importing
+    /// module's `modules` config).
     public var patterns: [String]?
+    /// The NSID patterns the imported module itself generates from `sources` (its own config's
+    /// `include`; empty means all of them): modules generated from subsets of one lexicon folder.
+    public var include: [String]
+    /// The NSID patterns the imported module leaves out (its own config's `exclude`).
+    public var exclude: [String]
 
-    /// Creates an import of `moduleName`, whose lexicons are `sources`.
-    public init(moduleName: String, sources: [LexiconSource], patterns: [String]? = nil) {
+    /// Creates an import of `moduleName`, whose lexicons are those of `sources` that `include` and
+    /// `exclude` select.
+    public init(
+        moduleName: String, sources: [LexiconSource], patterns: [String]? = nil, include: [String] = [],
+        exclude: [String] = []
+    ) {
         self.moduleName = moduleName
         self.sources = sources
         self.patterns = patterns
+        self.include = include
+        self.exclude = exclude
+    }
+
+    /// Whether the imported module declares the lexicon `nsid` (its own include and exclude).
+    public func declares(_ nsid: String) -> Bool {
+        LexiconOutputNaming.selects(nsid, include: include, exclude: exclude)
     }
 }
 
@@ -60,9 +80,7 @@ public struct LexiconImport: Sendable {
 public enum NSIDPattern {
     /// Whether `nsid` matches `pattern`.
     public static func matches(_ pattern: String, _ nsid: String) -> Bool {
-        if pattern == "*" { return true }
-        if pattern.hasSuffix(".*") { return nsid.hasPrefix(String(pattern.dropLast())) }
-        return nsid == pattern
+        LexiconOutputNaming.matches(pattern, nsid)
     }
 
     /// Why `pattern` is not a valid pattern, or `nil`.

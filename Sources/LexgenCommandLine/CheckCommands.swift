@@ -43,12 +43,33 @@ enum BreakingCommand {
     }
 }
 
-/// Reads `Module=folder`.
+/// Reads `Module=folder`, or `Module=<path>/lexgen.json`: the lexicons that module's config names,
+/// and its `include` and `exclude` (modules generated from parts of one lexicon folder).
 func importedModule(_ value: String) throws -> LexiconImport {
     guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
         throw UsageError("--import takes Module=folder, not '\(value)'")
     }
-    return LexiconImport(
-        moduleName: String(value[..<equals]),
-        sources: try LexiconFileSystem.sources(in: String(value[value.index(after: equals)...])))
+    let moduleName = String(value[..<equals])
+    let path = String(value[value.index(after: equals)...])
+    guard (path as NSString).lastPathComponent == "lexgen.json" else {
+        return LexiconImport(moduleName: moduleName, sources: try LexiconFileSystem.sources(in: path))
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw UsageError("cannot read the config file \(path) of --import \(moduleName)")
+    }
+    var log = DiagnosticLog()
+    guard let config = LexgenConfig.parse([UInt8](data), path: path, log: &log) else {
+        throw UsageError(log.all.map(\.description).joined(separator: "\n"))
+    }
+    let folder = (path as NSString).deletingLastPathComponent
+    func relative(_ path: String) -> String { path.hasPrefix("/") || folder.isEmpty ? path : folder + "/" + path }
+    let lexicons = config.lexicons.map(relative) ?? folder
+    var sources = try LexiconFileSystem.sources(in: lexicons.isEmpty ? "." : lexicons)
+    // With a manifest, only the module's own part of the folder is loaded (its build verifies the files).
+    if let manifest = config.manifest,
+        let read = try? LexiconManifest(contentsOf: URL(fileURLWithPath: relative(manifest)))
+    {
+        sources = read.sources(sources, selectedBy: config.include, exclude: config.exclude)
+    }
+    return LexiconImport(moduleName: moduleName, sources: sources, include: config.include, exclude: config.exclude)
 }

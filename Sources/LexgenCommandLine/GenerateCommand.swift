@@ -22,6 +22,10 @@ enum GenerateCommand {
         for folder in setup.folders {
             sources += try LexiconFileSystem.sources(in: folder)
         }
+        // The files just matched the manifest, so its NSIDs are theirs: skip loading the excluded ones.
+        if let manifest = setup.manifest, let read = try? LexiconManifest(contentsOf: URL(fileURLWithPath: manifest)) {
+            sources = read.sources(sources, selectedBy: setup.options.include, exclude: setup.options.exclude)
+        }
         let readSeconds = Date().timeIntervalSince(start)
         let result = LexiconGenerator.generate(sources, options: setup.options)
         for diagnostic in result.diagnostics.all { printError(diagnostic.description) }
@@ -112,6 +116,8 @@ struct GenerateSetup {
         for pattern in options.include + options.exclude {
             if let problem = NSIDPattern.problem(in: pattern) { throw UsageError(problem) }
         }
+        // With a manifest the plugin declares outputs for the included NSIDs only.
+        options.writesExcludedFiles = manifest == nil
         options.imports = try Self.imports(parsed.allValues["--import"] ?? [], modules: config.modules)
     }
 

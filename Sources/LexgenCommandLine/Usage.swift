@@ -15,13 +15,17 @@ enum Usage {
           and writes one Swift file per lexicon, plus the client namespaces, into the output folder.
           A file is rewritten only when its bytes change.
           --output <folder>        where to write (default: lexgen-output)
-          --manifest <file>        verify the lexicons against this manifest first
           --access-level <level>   public (default), package or internal
           --module-name <name>     the module the code goes into; names its schema catalog
                                    (<name>Schemas). Default: Lexicons
           --import <Module>=<folder>
                                    lexicons another generated module declares: refs to them use
-                                   that module's types instead of generating them (repeatable)
+                                   that module's types instead of generating them (repeatable).
+                                   <Module>=<path>/lexgen.json: the lexicons that module's config
+                                   generates (its folder, include and exclude). A module whose
+                                   lexicons another import has too, all of them, is left out
+          --manifest <file>        verify the lexicons against this manifest first; excluded
+                                   lexicons then get no output file (outputs follow the NSIDs)
           --include <pattern>      generate only these NSIDs (com.example.*, a full NSID; repeatable)
           --exclude <pattern>      do not generate these NSIDs (repeatable)
           --invalid-lexicons <policy>

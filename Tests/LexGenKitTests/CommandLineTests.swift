@@ -72,6 +72,40 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(second.output.contains("wrote 0, unchanged 2"), second.output)
     }
 
+    /// `--import Module=<path>/lexgen.json`: that module's lexicons, include and exclude (what the
+    /// plugin passes for a dependency with a config).
+    func testImportOfAConfigTakesItsLexiconsIncludeAndExclude() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lexicons = folder.appendingPathComponent("lexicons")
+        try FileManager.default.createDirectory(at: lexicons, withIntermediateDirectories: true)
+        for id in ["com.example.shared", "com.example.hidden"] {
+            let json = #"{"lexicon": 1, "id": "\#(id)", "defs": {"main": {"type": "object", "properties": {}}}}"#
+            try Data(json.utf8).write(to: lexicons.appendingPathComponent("\(id).json"))
+        }
+        let module = folder.appendingPathComponent("Shared")
+        try FileManager.default.createDirectory(at: module, withIntermediateDirectories: true)
+        let config = module.appendingPathComponent("lexgen.json")
+        try Data(#"{"lexicons": "../lexicons", "exclude": ["com.example.hidden"]}"#.utf8).write(to: config)
+        let own = folder.appendingPathComponent("own")
+        try FileManager.default.createDirectory(at: own, withIntermediateDirectories: true)
+        func write(_ ref: String) throws {
+            let json =
+                #"{"lexicon": 1, "id": "org.example.a", "defs": {"main": {"type": "object", "properties": {"x": {"type": "ref", "ref": "\#(ref)"}}}}}"#
+            try Data(json.utf8).write(to: own.appendingPathComponent("a.json"))
+        }
+        let output = folder.appendingPathComponent("out").path
+        try write("com.example.shared")
+        let good = try lexgen([own.path, "--output", output, "--import", "Shared=\(config.path)"])
+        XCTAssertEqual(good.status, 0, good.errors)
+        let swift = try String(contentsOfFile: output + "/a.swift", encoding: .utf8)
+        XCTAssertTrue(swift.contains("public var x: Shared.ComExampleShared?"), swift)
+        try write("com.example.hidden")
+        let excluded = try lexgen([own.path, "--output", output, "--import", "Shared=\(config.path)"])
+        XCTAssertEqual(excluded.status, 1, "com.example.hidden is not Shared's")
+        XCTAssertTrue(excluded.errors.contains("com.example.hidden"), excluded.errors)
+    }
+
     func testBrokenLexiconExitsNonZeroWithDiagnostics() throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -82,6 +82,84 @@ final class ImportAndConfigTests: XCTestCase {
         XCTAssertTrue(result.files[2].contents.contains("org.other.thing (own2.json) is excluded"))
     }
 
+    func testExcludedLexiconsGetNoFileWhenOutputsAreDeclaredFromAManifest() {
+        var options = GenerationOptions()
+        options.include = ["com.example.*"]
+        options.writesExcludedFiles = false
+        let result = generateDownstream(
+            [
+                #"{"lexicon": 1, "id": "com.example.keep", "defs": {"main": {"type": "token"}}}"#,
+                #"{"lexicon": 1, "id": "org.other.thing", "defs": {"main": {"type": "token"}}}"#,
+            ], options: options)
+        XCTAssertEqual(result.diagnostics.all.map(\.description), [])
+        XCTAssertEqual(result.files.map(\.name), ["own0.swift", "_ClientNamespaces.swift"])
+    }
+
+    func testAManifestSelectsSourcesByTheirRecordedNSIDBeforeLoading() {
+        let manifest = LexiconManifest(entries: [
+            .init(nsid: "com.atproto.repo.strongRef", path: "com/atproto/repo/strongRef.json", sha256: "00"),
+            .init(nsid: "com.atproto.repo.getThing", path: "com/atproto/repo/getThing.json", sha256: "00"),
+        ])
+        let unlisted = source(#"{"lexicon": 1, "id": "app.bsky.x", "defs": {}}"#, path: "app/bsky/x.json")
+        let all = standard + [unlisted]
+        XCTAssertEqual(
+            manifest.sources(all, selectedBy: ["com.atproto.repo.getThing"], exclude: []).map(\.relativePath),
+            ["com/atproto/repo/getThing.json", "app/bsky/x.json"], "an unlisted file is kept: its id decides")
+        XCTAssertEqual(
+            manifest.sources(all, selectedBy: [], exclude: ["com.atproto.*"]).map(\.relativePath), ["app/bsky/x.json"])
+        XCTAssertEqual(manifest.sources(all, selectedBy: [], exclude: []).count, 3)
+    }
+
+    /// Modules generated from parts of one lexicon folder (the SDK's namespace modules) import each
+    /// other with each one's own include and exclude.
+    func testAnImportProvidesOnlyTheLexiconsItsModuleDeclares() {
+        let shared =
+            standard + [
+                source(
+                    #"{"lexicon": 1, "id": "app.bsky.thing", "defs": {"main": {"type": "object", "properties": {}}}}"#,
+                    path: "app/bsky/thing.json")
+            ]
+        var options = GenerationOptions()
+        options.imports = [
+            LexiconImport(moduleName: "ComAtprotoLexicons", sources: shared, include: ["com.atproto.*"]),
+            LexiconImport(moduleName: "AppBskyLexicons", sources: shared, exclude: ["com.atproto.*"]),
+        ]
+        let result = generateDownstream(
+            [
+                #"{"lexicon": 1, "id": "com.example.a", "defs": {"main": {"type": "object", "properties": {"a": {"type": "ref", "ref": "com.atproto.repo.strongRef"}, "b": {"type": "ref", "ref": "app.bsky.thing"}}}}}"#
+            ],
+            options: options)
+        XCTAssertEqual(result.diagnostics.all.map(\.description), [])
+        let swift = result.files[0].contents
+        assertContainsLines(swift, "import ComAtprotoLexicons")
+        assertContainsLines(swift, "import AppBskyLexicons")
+        assertContainsLines(swift, "public var a: ComAtprotoLexicons.ComAtprotoRepoStrongRef?")
+        assertContainsLines(swift, "public var b: AppBskyLexicons.AppBskyThing?")
+    }
+
+    /// A downstream target sees the umbrella `AtprotoLexicons` and, through it, each namespace module:
+    /// it imports the umbrella alone.
+    func testAnImportWhoseLexiconsAnotherImportDeclaresIsLeftOut() {
+        var options = GenerationOptions()
+        options.imports = [
+            LexiconImport(moduleName: "ComAtprotoLexicons", sources: standard, include: ["com.atproto.repo.strongRef"]),
+            LexiconImport(moduleName: "AtprotoLexicons", sources: standard),
+            LexiconImport(moduleName: "SameLexicons", sources: standard),
+        ]
+        let result = generateDownstream(
+            [
+                #"{"lexicon": 1, "id": "com.example.a", "defs": {"main": {"type": "object", "properties": {"a": {"type": "ref", "ref": "com.atproto.repo.strongRef"}}}}}"#
+            ],
+            options: options)
+        XCTAssertEqual(result.diagnostics.all.map(\.description), [])
+        let swift = result.files[0].contents
+        assertContainsLines(swift, "import AtprotoLexicons")
+        XCTAssertFalse(swift.contains("import ComAtprotoLexicons"), swift)
+        XCTAssertFalse(swift.contains("import SameLexicons"), "of two modules with the same lexicons, the first")
+        assertContainsLines(
+            result.files[1].contents, "imports: [AtprotoLexicons.AtprotoLexiconsSchemas.catalog]")
+    }
+
     func testKnownValuesWrittenAsLocalRefsNameTheTokenInFull() {
         let swift = generatedSwift(
             ##"{"lexicon": 1, "id": "com.example.mood", "defs": {"main": {"type": "object", "properties": {"mood": {"type": "string", "knownValues": ["#happy", "#missing", "plain"]}}}, "happy": {"type": "token"}}}"##

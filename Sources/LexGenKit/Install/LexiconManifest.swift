@@ -201,6 +201,21 @@ public struct LexiconManifest: Sendable, Hashable {
         entries.first { $0.nsid == nsid }
     }
 
+    /// The sources whose NSID, as this manifest records it, `include` and `exclude` select; sources it
+    /// does not list are kept (their `id` decides once loaded). A module generated from part of a
+    /// folder (the SDK's namespace modules) then loads only its part, not every lexicon: the
+    /// lexgen tool of a build plugin runs in debug, where loading is most of its time.
+    public func sources(
+        _ sources: [LexiconSource], selectedBy include: [String], exclude: [String]
+    ) -> [LexiconSource] {
+        guard !include.isEmpty || !exclude.isEmpty else { return sources }
+        let nsids = Dictionary(entries.map { ($0.path, $0.nsid) }, uniquingKeysWith: { first, _ in first })
+        return sources.filter { source in
+            guard let nsid = nsids[source.relativePath] else { return true }
+            return LexiconOutputNaming.selects(nsid, include: include, exclude: exclude)
+        }
+    }
+
     // MARK: - Helpers
 
     /// Whether `path` is a plain relative path to a `.json` file: no leading `/`, no empty, `.` or `..` parts.

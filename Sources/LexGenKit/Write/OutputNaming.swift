@@ -15,4 +15,17 @@ enum LexiconOutputNaming {
 
     /// The one extra file per module: the client namespace chain.
     static let namespacesFileName = "_ClientNamespaces.swift"
+
+    /// Whether a module with these `include` and `exclude` NSID patterns generates `nsid` (an empty
+    /// `include` selects every NSID). The plugin declares outputs by it, from a manifest's NSIDs.
+    static func selects(_ nsid: String, include: [String], exclude: [String]) -> Bool {
+        (include.isEmpty || include.contains { matches($0, nsid) }) && !exclude.contains { matches($0, nsid) }
+    }
+
+    /// Whether `nsid` matches `pattern`: a full NSID, a prefix ending in `.*`, or `*`.
+    static func matches(_ pattern: String, _ nsid: String) -> Bool {
+        if pattern == "*" { return true }
+        if pattern.hasSuffix(".*") { return nsid.hasPrefix(String(pattern.dropLast())) }
+        return nsid == pattern
+    }
 }
