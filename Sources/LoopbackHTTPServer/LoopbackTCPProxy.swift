@@ -52,13 +52,13 @@ public final class LoopbackTCPProxy: @unchecked Sendable {
     /// How many connections it cut (after ``cutAfterBytes``, or by ``severAll()``).
     public var cutCount: Int { lock.withLock { cuts } }
 
-    /// Cuts every open connection now, both ways.
+    /// Cuts every open connection now, both ways. Under the lock: a connection leaves `open` before
+    /// its descriptors are closed, so none is shut down after it could be reused.
     public func severAll() {
-        let pairs = lock.withLock {
+        lock.withLock {
             cuts += open.count
-            return Array(open.values)
+            for pair in open.values { Self.cut(pair) }
         }
-        for pair in pairs { Self.cut(pair) }
     }
 
     /// Stops accepting and cuts every open connection.
@@ -70,7 +70,9 @@ public final class LoopbackTCPProxy: @unchecked Sendable {
         guard first else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
-        for pair in lock.withLock({ Array(open.values) }) { Self.cut(pair) }
+        lock.withLock {
+            for pair in open.values { Self.cut(pair) }
+        }
     }
 
     private static func cut(_ pair: (client: Int32, server: Int32)) {

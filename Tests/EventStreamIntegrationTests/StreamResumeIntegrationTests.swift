@@ -86,6 +86,7 @@ final class StreamResumeIntegrationTests: XCTestCase {
 
         // The first three connections are cut after 1,500 bytes from the PDS: mid-frame.
         let proxy = try LoopbackTCPProxy(upstreamPort: port, cutAfterBytes: 1500, cutConnections: 3)
+        defer { proxy.stop() }
         var client = XRPCClient(agent: session)
         client.eventStreams.serviceURL = URL(string: "ws://127.0.0.1:\(proxy.port)")
         client.eventStreams.reconnectPolicy = XRPCReconnectPolicy(

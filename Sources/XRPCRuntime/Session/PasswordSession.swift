@@ -14,10 +14,10 @@ import Foundation
 ///
 /// Layered try, refresh, retry: a call whose access token the server rejects (`ExpiredToken`,
 /// `InvalidToken`, 401) waits for one refresh shared by all concurrent callers, then is sent again
-/// (a call starts at most two refreshes; joining one, or finding its token replaced, is free). When the refresh token is dead too, the session asks its credentials provider for a new
-/// login; when that gives nothing or fails, the session ends: ``SessionUpdate/ended(_:)`` is
-/// published and every later call fails fast with ``PasswordSessionError/Code/sessionEnded`` until
-/// the app logs in again.
+/// (a call starts at most two refreshes; joining one, or finding its token replaced, is free). When
+/// the refresh token is dead too, the session asks its credentials provider for a new login; when
+/// that gives nothing or fails, the session ends: ``SessionUpdate/ended(_:)`` is published and every
+/// later call fails fast with ``PasswordSessionError/Code/sessionEnded`` until the app logs in again.
 ///
 /// A request that names another host (``XRPCRequest/serviceURL``) or carries its own
 /// `Authorization` header is sent without the session's credentials. A call with an `atproto-proxy`
@@ -212,10 +212,8 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
         }
         var sentGeneration = generation
         var response = try await transport.send(first)
-        // A rejection of the current token refreshes it and sends the call again; a call starts at
-        // most two refreshes. Joining a refresh in progress, or finding the token replaced while the
-        // call was out, does not count: each follows a refresh another call started, so the loop
-        // ends. One refresh per expiry still.
+        // A call starts at most two refreshes; joining one in progress, or finding its token replaced
+        // while it was out, is free: each follows a refresh another call paid for, so the loop ends.
         var refreshesLeft = 2
         while SessionEndpoints.isTokenRejection(response) {
             if generation == sentGeneration {
