@@ -38,7 +38,7 @@ public struct SessionToken: Sendable, Hashable, Codable, CustomStringConvertible
 
 /// Everything needed to resume a password session: store it (in the keychain or equivalent) each
 /// time ``PasswordSession/updates()`` yields a new one, and pass it to
-/// ``PasswordSession/init(restoring:transport:credentialsProvider:accountCheck:)`` on the next launch.
+/// ``PasswordSession/init(restoring:transport:credentialsProvider:accountCheck:logger:)`` on the next launch.
 ///
 /// Printing or dumping an archive never shows its tokens.
 public struct SessionArchive: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible {
