@@ -23,7 +23,7 @@ extension XRPCClient {
     ///   - rkey: The record key. Without one the server makes a TID, except for a collection whose
     ///     key is a literal (`self`), which gets that literal.
     ///   - swapCommit: Fails with `InvalidSwap` unless the repo's current commit has this CID.
-    /// - Returns: The record's URI and CID (``ComAtprotoRepoCreateRecord/Output/strongRef``).
+    /// - Returns: The record's URI and CID (``ComAtprotoLexicons/ComAtprotoRepoCreateRecord/Output/strongRef``).
     @discardableResult
     public func createRecord<R: LexiconRecord>(
         _ record: R,
