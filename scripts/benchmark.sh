@@ -1,11 +1,33 @@
 #!/usr/bin/env bash
-# Prints the spine's figures (not a test): corpus generation time with a debug and a release lexgen,
-# and the clean debug build time of XRPCRuntime + AtprotoLexicons.
+# Prints the spine's figures (not a test): corpus generation time with a debug and a release lexgen;
+# the clean debug build time of XRPCRuntime + AtprotoLexicons beside a fixed anchor built in the same
+# run (scripts/make-anchor-package.py: 400 synthetic structs, nothing but the toolchain), as a ratio
+# that stays comparable across machines and loads; and the peak memory of the biggest compiler
+# processes of a clean release build of the SDK (scripts/peak-rss.py reads each one's VmHWM).
 #
-#   scripts/benchmark.sh [runs]      (default 5 runs per generation figure)
+#   scripts/benchmark.sh [runs]      (default 5 runs per generation figure; RELEASE=0 skips the release build)
 #
 # Needs the standard lexicons installed (swift run lexgen install --from ../shared/lexicons/atproto).
 # Uses its own build folders (.build-bench-*), so it never disturbs .build.
+#
+# Measured on the 2-core Linux machine (Swift 6.3.1, shared with other builds: load 1-5), 2026-11-25,
+# clean folders, back to back in one run each (/usr/bin/time; swift build --target AtprotoLexicons):
+#   debug, SDK in one module (e9aa59e) vs one module per namespace (92928c9), wall / user CPU:
+#     idle:    50.5 s / 81.3 s  vs  52.7 s / 84.5 s      (anchor, first version: 34.8 s)
+#     loaded:  65.8 / 83.8, 61.1 / 84.1, 97.1 / 92.5  vs  69.2 / 84.4, 67.1 / 89.4, 110.3 / 102.9
+#     so the split costs 4-14 % wall, 1-11 % CPU: SwiftPM starts a module once its dependencies are
+#     wholly compiled, and the namespaces are a chain (com.atproto <- app.bsky <- chat.bsky <- tools.ozone).
+#   anchor (this version) before the last two loaded pairs: 62.6 s, then 38.8 s: ratios one module /
+#     per namespace 0.98 / 1.07, then 2.50 / 2.84 (the load changed within the run); this script's
+#     run: anchor 61.6 s, SDK 88.7 s, ratio 1.44. On a shared machine take the median of several runs.
+#   release, peak memory of one compiler process (scripts/peak-rss.py; GNU time's max RSS agrees):
+#     one module 1959 MiB (AtprotoLexicons, 256 s wall, 230 s user); per namespace 859-868 MiB
+#     (AppBskyLexicons; ToolsOzoneLexicons 614, XRPCRuntime 530, ComAtprotoLexicons 506; 210-237 s wall).
+#   XRPCRuntime alone: 23.5 s user of the build's ~85; the SDK waits for all of it (about 8 s of 50 s
+#     wall idle), but what generated code does not need (sessions, transport, retries, the POSIX
+#     WebSocket client) is about a quarter of it, so splitting it would save about 2 s on 2 cores.
+#   ATProtoKit (MasterJ93/ATProtoKit) could not be built beside it here: its snapshot (534 MB) is over
+#     what can be fetched, and it has no offline copy; an earlier run put our debug build at 1.15x its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -40,25 +62,45 @@ gen() { rm -rf "$out/gen"; "$1" lexicons --output "$out/gen" --quiet; }
 printf 'debug lexgen:   '; time_runs gen "$debug_bin"
 printf 'release lexgen: '; time_runs gen "$release_bin"
 
-echo "== clean debug build of XRPCRuntime + AtprotoLexicons, from an empty build folder"
-# Everything a user's first build does: SwiftPM builds the plugin's lexgen tool (always in debug),
-# runs it, then compiles XRPCRuntime and the generated SDK. The line "Building for debugging..." marks
-# the end of the plugin-tool phase, so the figure is printed in total and split there.
-rm -rf .build-bench-sdk
-swift build --scratch-path .build-bench-sdk --target AtprotoLexicons 2>&1 | python3 -c '
-import os, sys, time
+echo "== clean debug builds, back to back: the anchor, then XRPCRuntime + AtprotoLexicons"
+# Prints "<seconds> <line>": the wall time of a clean build, and the seconds until the line
+# "Building for debugging..." (the end of SwiftPM's plugin-tool phase; 0 when there is none).
+timed_build() {
+    "$@" 2>&1 | python3 -c '
+import sys, time
 start = time.monotonic()
-tools = None
+tools = 0.0
 for line in sys.stdin:
-    if tools is None and line.startswith("Building for debugging"):
+    if not tools and line.startswith("Building for debugging"):
         tools = time.monotonic() - start
     if "error:" in line:
         sys.stderr.write(line)
-total = time.monotonic() - start
-tools = tools or 0.0
-print(f"clean build: {total:.1f} s on {os.cpu_count()} cores "
-      f"(plugin tool {tools:.1f} s, then XRPCRuntime + plugin run + AtprotoLexicons {total - tools:.1f} s)")'
+print(f"{time.monotonic() - start:.1f} {tools:.1f}")'
+}
+anchor=$(mktemp -d)
+trap 'rm -rf "$out" "$anchor"' EXIT
+python3 scripts/make-anchor-package.py "$anchor"
+result=$(timed_build swift build --package-path "$anchor" --scratch-path "$anchor/.build")
+anchor_seconds=${result% *}
 rm -rf .build-bench-sdk
+# Everything a user's first build does: SwiftPM builds the plugin's lexgen tool (always in debug),
+# runs it once per namespace module, then compiles XRPCRuntime and the generated SDK.
+result=$(timed_build swift build --scratch-path .build-bench-sdk --target AtprotoLexicons)
+sdk_seconds=${result% *}
+tool_seconds=${result#* }
+rm -rf .build-bench-sdk
+echo "anchor (scripts/make-anchor-package.py): $anchor_seconds s on $(nproc) cores"
+echo "XRPCRuntime + AtprotoLexicons: $sdk_seconds s (plugin tool $tool_seconds s, then the runtime, plugin runs and SDK)"
+python3 -c "print(f'ratio SDK / anchor: {$sdk_seconds / $anchor_seconds:.2f}')"
+
+if [ "${RELEASE:-1}" != 0 ]; then
+    echo "== clean release build of XRPCRuntime + AtprotoLexicons: peak memory per compiler process"
+    # Whole-module optimization: one swift-frontend per module, so the biggest module sets the peak.
+    rm -rf .build-bench-release
+    scripts/peak-rss.py --top 6 -- swift build -c release --scratch-path .build-bench-release \
+        --target AtprotoLexicons >/dev/null
+    rm -rf .build-bench-release
+fi
 
 echo "== clean debug build of an app that generates only what it uses (Examples/FeedReader: 5 NSIDs, 24 lexicons"
 echo "   with their refs, plus its own; XRPCRuntime + plugin tool + its module), from an empty build folder"
@@ -67,7 +109,8 @@ swift run lexgen install app.bsky.feed.getTimeline app.bsky.feed.post app.bsky.a
     --to Examples/FeedReader/Sources/FeedReader/lexicons \
     --manifest Examples/FeedReader/Sources/FeedReader/lexicons.manifest.json >/dev/null 2>&1
 rm -rf .build-bench-feedreader
-start=$(seconds)
-swift build --package-path Examples/FeedReader --scratch-path .build-bench-feedreader --target FeedReader >/dev/null
-end=$(seconds)
-python3 -c "print(f'FeedReader clean build: {$end - $start:.1f} s (compare with the whole SDK above)')"
+result=$(timed_build swift build --package-path Examples/FeedReader --scratch-path .build-bench-feedreader --target FeedReader)
+app_seconds=${result% *}
+rm -rf .build-bench-feedreader
+echo "FeedReader: $app_seconds s"
+python3 -c "print(f'ratio FeedReader / whole SDK: {$app_seconds / $sdk_seconds:.2f}; FeedReader / anchor: {$app_seconds / $anchor_seconds:.2f}')"
