@@ -15,8 +15,9 @@ import XRPCRuntime
 /// after the answer's headers (the server acted; the client sees the connection lost) unless
 /// `dropsProcedures` is set: a drop before any answer on a reused connection makes libcurl
 /// (FoundationNetworking, Linux) send the request again after a body rewind that FoundationNetworking
-/// does not do, so the call hangs until its timeout and holds a connection slot meanwhile
-/// (`FaultProbeTests` shows it).
+/// does not do, so the call hangs until its timeout. `URLSessionAgent` sends procedures on connections
+/// of their own on Linux, so this no longer happens with it (`DroppedProcedureTests`); an app's own
+/// `URLSession` still can (`FaultProbeTests` probes any mix of faults).
 final class FaultPDS: @unchecked Sendable {
     static let query = "com.example.fault.query"
     static let procedure = "com.example.fault.procedure"

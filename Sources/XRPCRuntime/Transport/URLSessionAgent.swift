@@ -13,6 +13,11 @@ import Foundation
 /// much time has passed in all. Failures without a response throw ``XRPCTransportError``. When the agent owns its `URLSession`, a redirect to another origin drops
 /// the credential headers (`Authorization`, `DPoP`, `Cookie`).
 ///
+/// On Linux an agent that owns its session sends procedures on connections of their own, closed
+/// after each answer: a procedure is then never written on a pooled connection the server may drop
+/// unanswered, which FoundationNetworking would leave hanging until the timeout (or, were it to
+/// rewind the body, send twice). Queries keep reusing connections.
+///
 /// ```swift
 /// let agent = URLSessionAgent(serviceURL: URL(string: "https://public.api.bsky.app")!)
 /// let client = XRPCClient(agent: agent)
@@ -29,6 +34,13 @@ public final class URLSessionAgent: XRPCAgent, Sendable, CustomReflectable {
     /// ``XRPCLogRecord/Level/warning``: a call without a response). Header values are never logged.
     public let logger: XRPCLogger
     private let session: URLSession
+    /// Linux: procedures go through a session of their own whose requests ask the server to close the
+    /// connection after answering, so a procedure is never written on a pooled keep-alive connection.
+    /// On such a connection, a server closing it before answering makes libcurl send the request again
+    /// on a new one after rewinding the body, which FoundationNetworking does not do: the call would
+    /// hang until its timeout (and, were the rewind done, the procedure would be sent twice). The
+    /// price is a new connection per procedure. `nil` with an app's own session and on Apple platforms.
+    private let procedureSession: URLSession?
     private let ownsSession: Bool
     private let serviceOrigin: String?
 
@@ -45,6 +57,12 @@ public final class URLSessionAgent: XRPCAgent, Sendable, CustomReflectable {
         self.headers = headers
         self.logger = logger
         self.session = URLSession(configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
+        #if canImport(FoundationNetworking)
+            self.procedureSession = URLSession(
+                configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
+        #else
+            self.procedureSession = nil
+        #endif
         self.ownsSession = true
         self.serviceOrigin = ServiceOrigin(serviceURL)?.description
     }
@@ -59,12 +77,14 @@ public final class URLSessionAgent: XRPCAgent, Sendable, CustomReflectable {
         self.headers = headers
         self.logger = logger
         self.session = session
+        self.procedureSession = nil
         self.ownsSession = false
         self.serviceOrigin = ServiceOrigin(serviceURL)?.description
     }
 
     deinit {
         if ownsSession { session.finishTasksAndInvalidate() }
+        procedureSession?.finishTasksAndInvalidate()
     }
 
     /// A mirror with the service, the timeout and the names of the agent's headers: `dump` never
@@ -114,8 +134,14 @@ public final class URLSessionAgent: XRPCAgent, Sendable, CustomReflectable {
                 kind: .cannotConnect, nsid: request.nsid, service: service.absoluteString,
                 underlyingDescription: "\"\(service.absoluteString)\" is not a service URL (scheme://host)")
         }
-        let urlRequest = makeURLRequest(request, url: url)
-        let session = self.session
+        var prepared = makeURLRequest(request, url: url)
+        var chosen = self.session
+        if request.method == .post, let procedureSession {
+            chosen = procedureSession
+            prepared.setValue("close", forHTTPHeaderField: "Connection")
+        }
+        let urlRequest = prepared
+        let session = chosen
         do {
             let (data, response): (Data, URLResponse)
             if let limit = request.timeout {
