@@ -166,7 +166,7 @@ public struct LexiconResolver: Sendable {
         } catch {
             throw LexiconResolutionError(.identityUnavailable, nsid: prefix + "*", "\(did.rawValue): \(error)")
         }
-        var found: [String] = []
+        var found: Set<String> = []
         var cursor: String?
         for _ in 0..<10_000 {
             var query = ["repo": did.rawValue, "collection": Self.schemaCollection, "limit": "100"]
@@ -175,16 +175,15 @@ public struct LexiconResolver: Sendable {
             guard let page = try? JSONValue.parse(body).objectValue, case .array(let records)? = page["records"] else {
                 throw LexiconResolutionError(.serverError, nsid: prefix + "*", "listRecords answered no records array")
             }
-            let before = found.count
             for record in records {
                 guard let uri = record.objectValue?["uri"]?.stringValue, let rkey = ATURI(rawValue: uri).rkey else {
                     continue
                 }
-                if rkey.rawValue.hasPrefix(prefix), !found.contains(rkey.rawValue) { found.append(rkey.rawValue) }
+                if rkey.rawValue.hasPrefix(prefix) { found.insert(rkey.rawValue) }
             }
+            // The last page: no records, no cursor, or the same cursor again (a server that repeats it).
             let next = page["cursor"]?.stringValue
-            // A page that adds nothing new (some servers repeat the last record) with the same cursor ends it.
-            if next == nil || next == cursor || (records.isEmpty) || (found.count == before && next == cursor) { break }
+            if records.isEmpty || next == nil || next == cursor { break }
             cursor = next
         }
         return found.sorted()
