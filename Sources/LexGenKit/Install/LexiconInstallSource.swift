@@ -61,19 +61,8 @@ public struct FolderInstallSource: LexiconInstallSource {
             throw InstallError(file: folder.path, message: "the lexicon source folder does not exist")
         }
         var files: [String: (path: String, data: Data)] = [:]
-        for path in try LexiconInstaller.jsonPaths(in: folder) {
-            let url = folder.appendingPathComponent(path)
-            let data: Data
-            do {
-                data = try Data(contentsOf: url)
-            } catch {
-                throw InstallError(file: url.path, message: "cannot read: \(error.localizedDescription)")
-            }
-            let nsid = try LexiconManifest.lexiconID(in: data, file: url.path)
-            if let other = files.updateValue((path, data), forKey: nsid) {
-                let message = "lexicon \(nsid) is also defined by \(folder.appendingPathComponent(other.path).path)"
-                throw InstallError(file: url.path, message: message)
-            }
+        for file in try LexiconInstaller.lexiconFiles(in: folder) {
+            files[file.entry.nsid] = (file.entry.path, file.data)
         }
         self.folder = folder
         self.label = label ?? folder.path

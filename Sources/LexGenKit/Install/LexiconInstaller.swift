@@ -240,13 +240,13 @@ public enum LexiconInstaller {
     // MARK: - Helpers
 
     /// A source file read into memory with its manifest entry.
-    private struct LexiconFile {
+    struct LexiconFile {
         var entry: LexiconManifest.Entry
         var data: Data
     }
 
     /// Reads, hashes and identifies every `*.json` file under `folder`; NSIDs must be unique.
-    private static func lexiconFiles(in folder: URL) throws -> [LexiconFile] {
+    static func lexiconFiles(in folder: URL) throws -> [LexiconFile] {
         var files: [LexiconFile] = []
         var pathForNSID: [String: String] = [:]
         for path in try jsonPaths(in: folder) {
