@@ -14,31 +14,9 @@ import OAuthCore
 /// after the answer's headers (the server acted; the client sees the connection lost) unless
 /// `dropsProcedures` is set: a drop before any answer on a reused connection makes libcurl
 /// (FoundationNetworking, Linux) send the request again after a body rewind that FoundationNetworking
-/// does not do, so the call hangs until its timeout and holds a connection slot meanwhile
-/// (`FaultProbeTests` shows it).
+/// does not do (see `FaultPDS`; `URLSessionAgent` now avoids it for procedures).
 final class FaultOAuthServer: @unchecked Sendable {
-    struct Figures: CustomStringConvertible {
-        var expiries = 0
-        var refreshes = 0
-        var failedRefreshAttempts = 0
-        var staleRefreshes = 0
-        var needlessRefreshes = 0
-        var maxConcurrentRefreshes = 0
-        var rejectedWithOldToken = 0
-        var nonceChallenges = 0
-        var faults: [LoopbackFaults.Fault: Int] = [:]
-        var procedureArrivals: [Int: Int] = [:]
-
-        var duplicatedProcedures: [Int] { procedureArrivals.filter { $0.value > 1 }.keys.sorted() }
-
-        var description: String {
-            let faultText = faults.sorted { $0.key < $1.key }.map { "\($0.key.rawValue)=\($0.value)" }
-            return "expiries \(expiries), refreshes \(refreshes) (+\(failedRefreshAttempts) faulted), "
-                + "stale \(staleRefreshes), needless \(needlessRefreshes), max concurrent \(maxConcurrentRefreshes), "
-                + "old-token rejections \(rejectedWithOldToken), nonce challenges \(nonceChallenges), "
-                + "duplicated procedures \(duplicatedProcedures.count); faults: " + faultText.joined(separator: " ")
-        }
-    }
+    typealias Figures = SessionFaultFigures
 
     let faults: LoopbackFaults
     /// The chance of a `use_dpop_nonce` challenge on a call.

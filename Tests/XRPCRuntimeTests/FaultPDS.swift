@@ -22,28 +22,7 @@ final class FaultPDS: @unchecked Sendable {
     static let query = "com.example.fault.query"
     static let procedure = "com.example.fault.procedure"
 
-    struct Figures: CustomStringConvertible {
-        var expiries = 0
-        var refreshes = 0
-        var failedRefreshAttempts = 0
-        var staleRefreshes = 0
-        var needlessRefreshes = 0
-        var maxConcurrentRefreshes = 0
-        var rejectedWithOldToken = 0
-        var faults: [LoopbackFaults.Fault: Int] = [:]
-        /// Procedure calls the server acted on (any answer but a token rejection), by call id.
-        var procedureArrivals: [Int: Int] = [:]
-
-        var duplicatedProcedures: [Int] { procedureArrivals.filter { $0.value > 1 }.keys.sorted() }
-
-        var description: String {
-            let faultText = faults.sorted { $0.key < $1.key }.map { "\($0.key.rawValue)=\($0.value)" }
-            return "expiries \(expiries), refreshes \(refreshes) (+\(failedRefreshAttempts) faulted), "
-                + "stale \(staleRefreshes), needless \(needlessRefreshes), max concurrent \(maxConcurrentRefreshes), "
-                + "old-token rejections \(rejectedWithOldToken), duplicated procedures \(duplicatedProcedures.count); "
-                + "faults: " + faultText.joined(separator: " ")
-        }
-    }
+    typealias Figures = SessionFaultFigures
 
     let faults: LoopbackFaults
     let did = "did:plc:faulty"
