@@ -113,59 +113,47 @@ public struct LexiconResolver: Sendable {
     ///
     /// - Throws: ``LexiconResolutionError`` naming the step that failed.
     public func fetch(_ nsid: String, from did: DID) async throws(LexiconResolutionError) -> ResolvedLexicon {
-        let identity = try await identity(of: did, nsid: nsid)
-        let pds: URL
-        do {
-            pds = try identity.requirePDS()
-        } catch {
-            throw LexiconResolutionError(.identityUnavailable, nsid: nsid, "\(did.rawValue): \(error)")
-        }
         let uri = "at://\(did.rawValue)/\(Self.schemaCollection)/\(nsid)"
-        switch verification {
-        case .skipped:
-            let (cid, value) = try await unverifiedRecord(nsid, did: did, pds: pds)
+        guard verification == .required else {
+            let (cid, value) = try await unverifiedRecord(nsid, did: did, pds: try await pds(of: did, nsid: nsid).pds)
             return try lexicon(nsid, uri: uri, cid: cid, value: value, revision: nil)
-        case .required:
+        }
+        // The verification module's own record proof: identity, getRecord, signature (resolved again
+        // once when it fails: a rotated key), MST path and hash.
+        let proof: RecordProof
+        do {
+            proof = try await XRPCClient(agent: agent).proveRecord(
+                at: ATURI(rawValue: uri), resolver: identityResolver, limits: limits)
+        } catch let error as VerificationError where error.kind == .brokenProof {
+            let (pds, identity) = try await pds(of: did, nsid: nsid)
             let key: PublicKey
             do {
                 key = try identity.signingKey()
             } catch {
                 throw LexiconResolutionError(.identityUnavailable, nsid: nsid, "\(did.rawValue): \(error)")
             }
-            let path = Self.schemaCollection + "/" + nsid
-            let car = try await get(
-                "com.atproto.sync.getRecord", nsid: nsid, pds: pds,
-                ["did": did.rawValue, "collection": Self.schemaCollection, "rkey": nsid], car: true)
-            do {
-                let proof = try RecordProof.verify(car: car, did: did, path: path, key: key, limits: limits)
-                guard let (cid, value) = proof.record else {
-                    throw LexiconResolutionError(
-                        .notPublished, nsid: nsid, "\(uri) does not exist (proved absent at rev \(proof.commit.rev))")
-                }
-                return try lexicon(nsid, uri: uri, cid: cid, value: value.json, revision: proof.commit.rev)
-            } catch let error as VerificationError where error.kind == .brokenProof {
-                return try await provedFromRepository(nsid, did: did, pds: pds, key: key, uri: uri)
-            } catch let error as VerificationError {
-                throw LexiconResolutionError(.verificationFailed, nsid: nsid, "\(uri): \(error)")
-            } catch let error as LexiconResolutionError {
-                throw error
-            } catch {
-                throw LexiconResolutionError(.verificationFailed, nsid: nsid, "\(uri): \(error)")
-            }
+            return try await provedFromRepository(nsid, did: did, pds: pds, key: key, uri: uri)
+        } catch let error as VerificationError where error.kind == .identityUnavailable {
+            throw LexiconResolutionError(.identityUnavailable, nsid: nsid, "\(uri): \(error)")
+        } catch let error as VerificationError {
+            throw LexiconResolutionError(.verificationFailed, nsid: nsid, "\(uri): \(error)")
+        } catch let error as XRPCError where error.name == "RecordNotFound" {
+            throw LexiconResolutionError(.notPublished, nsid: nsid, "\(uri): the PDS has no such record")
+        } catch {
+            throw LexiconResolutionError(.serverError, nsid: nsid, "\(uri): \(error)")
         }
+        guard let (cid, value) = proof.record else {
+            throw LexiconResolutionError(
+                .notPublished, nsid: nsid, "\(uri) does not exist (proved absent at rev \(proof.commit.rev))")
+        }
+        return try lexicon(nsid, uri: uri, cid: cid, value: value.json, revision: proof.commit.rev)
     }
 
     /// The NSIDs of the schema records in `did`'s repository whose key starts with `prefix` (`app.bsky.`).
     ///
     /// - Throws: ``LexiconResolutionError`` (`serverError`, `identityUnavailable`).
     public func publishedNSIDs(of did: DID, prefix: String) async throws(LexiconResolutionError) -> [String] {
-        let identity = try await identity(of: did, nsid: prefix + "*")
-        let pds: URL
-        do {
-            pds = try identity.requirePDS()
-        } catch {
-            throw LexiconResolutionError(.identityUnavailable, nsid: prefix + "*", "\(did.rawValue): \(error)")
-        }
+        let pds = try await pds(of: did, nsid: prefix + "*").pds
         var found: Set<String> = []
         var cursor: String?
         for _ in 0..<10_000 {
@@ -191,9 +179,13 @@ public struct LexiconResolver: Sendable {
 
     // MARK: - Steps
 
-    private func identity(of did: DID, nsid: String) async throws(LexiconResolutionError) -> AtprotoIdentity {
+    /// The PDS of `did`, with its identity.
+    private func pds(of did: DID, nsid: String) async throws(LexiconResolutionError) -> (
+        pds: URL, identity: AtprotoIdentity
+    ) {
         do {
-            return try await identityResolver.resolveIdentity(ATIdentifier(did))
+            let identity = try await identityResolver.resolveIdentity(ATIdentifier(did))
+            return (try identity.requirePDS(), identity)
         } catch {
             throw LexiconResolutionError(.identityUnavailable, nsid: nsid, "\(did.rawValue): \(error)")
         }
