@@ -50,14 +50,26 @@ enum InstallCommand {
             }
             names = manifest.entries.map(\.nsid)
         }
+        return try await installNamed(names, from: source, paths: paths, update: update)
+    }
+
+    /// Named lexicons and their references from `source`, with progress on stderr and the summary and
+    /// moved pins on stdout.
+    private static func installNamed(
+        _ names: [String], from source: any LexiconInstallSource, paths: ProjectPaths, update: Bool
+    ) async throws -> Int32 {
         let report = try await LexiconInstaller.install(
             names, from: source, to: paths.lexicons, manifest: paths.manifest, update: update,
             progress: { printError("lexgen install: \($0)") })
-        print("lexgen install: \(report.summary) (\(paths.lexicons.path)/, manifest \(paths.manifest.path))")
+        printSummary(report.summary, paths: paths)
         for move in report.moved {
             print("  \(move.nsid): \(move.from) -> \(move.to)")
         }
         return 0
+    }
+
+    private static func printSummary(_ summary: String, paths: ProjectPaths) {
+        print("lexgen install: \(summary) (\(paths.lexicons.path)/, manifest \(paths.manifest.path))")
     }
 
     /// `--from <folder>` when the folder is missing (a clone without it) but the network is there: the
@@ -82,18 +94,15 @@ enum InstallCommand {
             "lexgen install: \(folder) does not exist; installing the \(manifest.entries.count) lexicons "
                 + "\(paths.manifest.lastPathComponent) pins over atproto instead, each checked against its pinned content"
         )
-        let report = try await LexiconInstaller.install(
-            manifest.entries.map(\.nsid), from: try network(options), to: paths.lexicons, manifest: paths.manifest,
-            update: false, progress: { printError("lexgen install: \($0)") })
-        print("lexgen install: \(report.summary) (\(paths.lexicons.path)/, manifest \(paths.manifest.path))")
-        return 0
+        return try await installNamed(
+            manifest.entries.map(\.nsid), from: try network(options), paths: paths, update: false)
     }
 
     private static func installFolder(_ folder: String, paths: ProjectPaths, update: Bool) throws -> Int32 {
         let report = try LexiconInstaller.install(
             from: URL(fileURLWithPath: folder), to: paths.lexicons, manifest: paths.manifest,
             updateManifest: update, sourceLabel: folder)
-        print("lexgen install: \(report.summary) (\(paths.lexicons.path)/, manifest \(paths.manifest.path))")
+        printSummary(report.summary, paths: paths)
         return 0
     }
 
