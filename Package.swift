@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AtprotoLexiconResolution", targets: ["AtprotoLexiconResolution"]),
         .library(name: "OAuthCore", targets: ["OAuthCore"]),
         .library(name: "AtprotoOAuth", targets: ["AtprotoOAuth"]),
+        .library(name: "BlueskyKit", targets: ["BlueskyKit"]),
         // The generator as a library, for the fuzz package (Fuzz/): its load -> render pipeline in memory.
         .library(name: "LexGenKit", targets: ["LexGenKit"]),
         // For companion packages' tests and benchmarks (a loopback server to measure against); not for apps.
@@ -89,6 +90,12 @@ let package = Package(
             exclude: ["lexgen.json"],
             plugins: ["LexiconGen"]
         ),
+        // The Bluesky app layer on the generated SDK: rich text, composing posts, moderation decisions.
+        // Hand-written Bluesky policy lives here, never in the generated layer.
+        .target(
+            name: "BlueskyKit",
+            dependencies: ["AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution"]
+        ),
         // Benchmark: a timeline page decoded into the generated types vs JSONSerialization (prints figures).
         .executableTarget(
             name: "lexicon-decode-bench",
@@ -139,6 +146,7 @@ let package = Package(
             dependencies: [
                 "LexGenKit", "AtprotoLexiconResolution", "AtprotoIdentityResolution", "XRPCRuntime", "lexgen",
             ]),
+        .testTarget(name: "BlueskyKitTests", dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime"]),
         .testTarget(name: "AtprotoLexiconsTests", dependencies: ["AtprotoLexicons", "XRPCRuntime"]),
         // The firehose against a real PDS: skipped unless ATPROTO_PDS_URL (+ _HANDLE, _PASSWORD) is set;
         // a loopback TCP proxy (LoopbackHTTPServer) cuts its connections to test resumption.

@@ -24,7 +24,7 @@ triple=$(swift -print-target-info | python3 -c 'import json, sys; print(json.loa
 strict=${STRICT:-"XRPCRuntime AtprotoLexicons AtprotoCrypto"}
 rm -rf "$output"
 mkdir -p "$output"
-for module in ${MODULES:-XRPCRuntime AtprotoLexicons AtprotoCrypto AtprotoIdentityResolution AtprotoVerification AtprotoLexiconResolution OAuthCore AtprotoOAuth}; do
+for module in ${MODULES:-XRPCRuntime AtprotoLexicons AtprotoCrypto AtprotoIdentityResolution AtprotoVerification AtprotoLexiconResolution OAuthCore AtprotoOAuth BlueskyKit}; do
     start=$(date +%s%N)
     graphs="$output/symbol-graphs/$module"
     mkdir -p "$graphs"
