@@ -9,6 +9,10 @@ let package = Package(
         .plugin(name: "LexiconGen", targets: ["LexiconGen"]),
         .library(name: "AtprotoLexicons", targets: ["AtprotoLexicons"]),
         .library(name: "XRPCRuntime", targets: ["XRPCRuntime"]),
+        .library(name: "AtprotoSyntax", targets: ["AtprotoSyntax"]),
+        .library(name: "AtprotoData", targets: ["AtprotoData"]),
+        .library(name: "XRPCCore", targets: ["XRPCCore"]),
+        .library(name: "XRPCWebSockets", targets: ["XRPCWebSockets"]),
         .library(name: "AtprotoCrypto", targets: ["AtprotoCrypto"]),
         .library(name: "AtprotoIdentityResolution", targets: ["AtprotoIdentityResolution"]),
         .library(name: "AtprotoVerification", targets: ["AtprotoVerification"]),
@@ -22,18 +26,34 @@ let package = Package(
         .library(name: "LoopbackHTTPServer", targets: ["LoopbackHTTPServer"]),
     ],
     targets: [
-        // What generated code calls: data model, string formats, the XRPC client and agents.
-        .target(name: "XRPCRuntime", dependencies: ["SHA2"]),
-        // SHA-256 with no dependencies: the runtime's CIDs and OAuthCore share it (XRPCRuntime re-exports it).
+        // The runtime's layers, each a module, dependencies pointing down (README, "Layout"):
+        // atproto syntax: identifiers and string formats (DID, handle, NSID, AT-URI, TID, datetime...).
+        .target(name: "AtprotoSyntax"),
+        // Data: JSON, DAG-CBOR, CIDs, CAR files, multiformats, the data-model rules.
+        .target(name: "AtprotoData", dependencies: ["SHA2"]),
+        // WebSocket clients behind one protocol (URLSession; POSIX sockets for ws:// on Linux); no atproto.
+        .target(name: "XRPCWebSockets"),
+        // What generated code calls, and all it imports: lexicon value protocols, validation, the client,
+        // endpoints, the agent protocol, event-stream framing. Re-exports syntax and data.
+        .target(name: "XRPCCore", dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets"]),
+        // Agents, sessions and transports: the URLSession agent, retries, logging, the password session.
+        .target(name: "XRPCAgents", dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore"]),
+        // What apps import: an umbrella re-exporting the layers above (no code of its own).
+        .target(
+            name: "XRPCRuntime",
+            dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "XRPCAgents"]
+        ),
+        // SHA-256 with no dependencies, package-visible only: CIDs, OAuthCore and the installer share it.
         .target(name: "SHA2"),
         // Public keys of atproto (multikey, did:key) and ECDSA verification over secp256k1 and P-256,
         // in Swift. Public data only: signing keys never go through this package's arithmetic.
-        .target(name: "AtprotoCrypto", dependencies: ["XRPCRuntime"]),
+        .target(name: "AtprotoCrypto", dependencies: ["AtprotoData", "SHA2"]),
         // Identity resolution: handle and DID resolution, DID documents, caching; pluggable like the agent.
         .target(name: "AtprotoIdentityResolution", dependencies: ["XRPCRuntime", "AtprotoCrypto"]),
         // Verified repository data: commit signatures, MST proofs, whole repositories, the firehose.
         .target(
-            name: "AtprotoVerification", dependencies: ["XRPCRuntime", "AtprotoCrypto", "AtprotoIdentityResolution"]),
+            name: "AtprotoVerification",
+            dependencies: ["XRPCRuntime", "AtprotoCrypto", "AtprotoIdentityResolution", "SHA2"]),
         // Lexicons resolved over atproto: _lexicon DNS -> DID -> PDS -> proved com.atproto.lexicon.schema record.
         .target(
             name: "AtprotoLexiconResolution",
@@ -103,7 +123,7 @@ let package = Package(
             path: "Benchmarks/DecodeBenchmark"
         ),
         // Prints DAG-CBOR / CAR decoding figures for a synthetic firehose: swift run -c release xrpc-bench
-        .executableTarget(name: "xrpc-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
+        .executableTarget(name: "xrpc-bench", dependencies: ["XRPCRuntime", "SHA2", "LoopbackHTTPServer"]),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the call benchmark.
         .target(name: "LoopbackHTTPServer"),
         // Measures the runtime's per-call overhead over raw URLSession: swift run -c release xrpc-call-bench
@@ -128,7 +148,13 @@ let package = Package(
             name: "AtprotoIdentityResolutionTests", dependencies: ["AtprotoIdentityResolution", "LoopbackHTTPServer"]),
         // The firehose tests open subscribeRepos through the generated SDK.
         .testTarget(name: "AtprotoVerificationTests", dependencies: ["AtprotoVerification", "AtprotoLexicons"]),
-        .testTarget(name: "XRPCRuntimeTests", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
+        // The runtime's layers, tested together (each file imports the layers it tests).
+        .testTarget(
+            name: "XRPCRuntimeTests",
+            dependencies: [
+                "XRPCRuntime", "AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "XRPCAgents", "SHA2",
+                "LoopbackHTTPServer",
+            ]),
         .testTarget(name: "OAuthCoreTests", dependencies: ["OAuthCore", "LoopbackHTTPServer"]),
         .testTarget(
             name: "AtprotoOAuthTests",

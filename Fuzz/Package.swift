@@ -29,6 +29,7 @@ let package = Package(
             dependencies: [
                 "FuzzDriver",
                 .product(name: "XRPCRuntime", package: mainPackage),
+                .product(name: "XRPCWebSockets", package: mainPackage),
                 .product(name: "AtprotoCrypto", package: mainPackage),
                 .product(name: "AtprotoIdentityResolution", package: mainPackage),
                 .product(name: "AtprotoVerification", package: mainPackage),

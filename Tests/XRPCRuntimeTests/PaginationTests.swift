@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import XRPCRuntime
+@testable import XRPCCore
 
 /// `XRPCPages`: every page once, in order, ending on the cursors and never looping.
 final class PaginationTests: XCTestCase {

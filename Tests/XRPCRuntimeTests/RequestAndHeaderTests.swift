@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import AtprotoSyntax
+@testable import XRPCCore
 
 /// Requests build spec URLs and never print credentials; error bodies, rate limits, proxying and
 /// labeler headers read and write as the XRPC spec says.

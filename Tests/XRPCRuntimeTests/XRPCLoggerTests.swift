@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import XRPCRuntime
+@testable import XRPCAgents
+@testable import XRPCCore
 
 /// The log sink: levels, laziness, the record's text, and what the agents write to it.
 final class XRPCLoggerTests: XCTestCase {
