@@ -86,7 +86,7 @@ let package = Package(
             exclude: ["lexgen.json"]
         ),
         .target(
-            name: "ComAtprotoLexicons", dependencies: ["XRPCRuntime"], exclude: ["lexgen.json"], plugins: ["LexiconGen"]
+            name: "ComAtprotoLexicons", dependencies: ["XRPCCore"], exclude: ["lexgen.json"], plugins: ["LexiconGen"]
         ),
         .target(
             name: "AppBskyLexicons", dependencies: ["ComAtprotoLexicons"], exclude: ["lexgen.json"],
@@ -181,7 +181,7 @@ let package = Package(
         // the interop record data run through the generated type. Not a product.
         .target(
             name: "InteropRecordLexicon",
-            dependencies: ["XRPCRuntime"],
+            dependencies: ["XRPCCore"],
             exclude: ["lexgen.json"],
             plugins: ["LexiconGen"]
         ),

@@ -29,7 +29,7 @@ final class SchemaTextTests: XCTestCase {
         assertContainsLines(
             moduleFile,
             """
-            public static let catalog = XRPCRuntime.LexiconSchemaCatalog(
+            public static let catalog = XRPCCore.LexiconSchemaCatalog(
                 documentTexts: [
                     comExampleA,
                     comExampleB,
@@ -38,7 +38,7 @@ final class SchemaTextTests: XCTestCase {
             )
             """
         )
-        assertContainsLines(moduleFile, "public protocol _LexiconsValidatable: XRPCRuntime.LexiconValidatable {}")
+        assertContainsLines(moduleFile, "public protocol _LexiconsValidatable: XRPCCore.LexiconValidatable {}")
     }
 
     func testRawLiteralsUseEnoughHashes() {

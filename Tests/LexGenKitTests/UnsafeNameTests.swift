@@ -47,7 +47,7 @@ final class UnsafeNameTests: XCTestCase {
 
     func testTheGeneratedSwiftCompiles() throws {
         let modules = Bundle.main.bundleURL.appendingPathComponent("Modules")
-        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("XRPCRuntime.swiftmodule").path)
+        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("XRPCCore.swiftmodule").path)
         else {
             throw XCTSkip("no XRPCRuntime module beside the tests at \(modules.path): build everything first")
         }

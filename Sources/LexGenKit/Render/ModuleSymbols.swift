@@ -18,7 +18,7 @@ struct ModuleSymbols: Sendable {
 
     /// The `import` lines every generated file starts with.
     var importLines: [String] {
-        ["import XRPCRuntime"] + imports.map { "import \($0)" }
+        ["import XRPCCore"] + imports.map { "import \($0)" }
     }
 
     /// The catalogs of the imported modules, as expressions.
@@ -30,7 +30,7 @@ struct ModuleSymbols: Sendable {
     var schemasType: String { moduleName + "Schemas" }
 
     /// The protocol every generated type of the module conforms to: it supplies the module's catalog
-    /// to ``XRPCRuntime/LexiconValidatable``.
+    /// to ``XRPCCore/LexiconValidatable``.
     var validatableProtocol: String { "_" + moduleName + "Validatable" }
 
     /// The name of the static property holding one lexicon's document text.
