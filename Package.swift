@@ -43,7 +43,8 @@ let package = Package(
             name: "XRPCRuntime",
             dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "XRPCAgents"]
         ),
-        // SHA-256 with no dependencies, package-visible only: CIDs, OAuthCore and the installer share it.
+        // SHA-256 with no dependencies, package-visible only (no public SHA256 to collide with CryptoKit's or
+        // swift-crypto's): CIDs, AtprotoCrypto, AtprotoVerification's MST, OAuthCore and lexgen's manifest share it.
         .target(name: "SHA2"),
         // Public keys of atproto (multikey, did:key) and ECDSA verification over secp256k1 and P-256,
         // in Swift. Public data only: signing keys never go through this package's arithmetic.
@@ -63,7 +64,8 @@ let package = Package(
         // The atproto OAuth client; its session is an XRPCAgent.
         .target(name: "AtprotoOAuth", dependencies: ["XRPCRuntime", "AtprotoIdentityResolution", "OAuthCore"]),
         // The generator: load -> resolve -> plan -> render -> write. Shared by lexgen, the plugin and the tests.
-        .target(name: "LexGenKit"),
+        // The NSID grammar is AtprotoSyntax's and the manifest's SHA-256 is SHA2's: one of each.
+        .target(name: "LexGenKit", dependencies: ["AtprotoSyntax", "SHA2"]),
         // The commands of lexgen (generate, install, verify, lint, breaking), shared by both executables.
         .target(name: "LexgenCommandLine", dependencies: ["LexGenKit"]),
         // The command line: a thin shell over LexgenCommandLine, plus lexicon resolution over atproto.
@@ -163,7 +165,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "LexGenKitTests",
-            dependencies: ["LexGenKit", "lexgen"],
+            dependencies: ["LexGenKit", "lexgen", "SHA2"],
             exclude: ["Golden"]
         ),
         // lexgen install over atproto (unit, and against the shared PDS when ATPROTO_PDS_URL is set).

@@ -1,4 +1,5 @@
 import Foundation
+import SHA2
 import XCTest
 
 @testable import LexGenKit

@@ -1,4 +1,5 @@
 import Foundation
+import SHA2
 
 /// A hash of what a lexicon says rather than how its file is written, so a lexicon pinned from a folder
 /// can be recognised when it arrives over atproto (a record keeps no key order and no whitespace).

@@ -1,4 +1,5 @@
 import Foundation
+import SHA2
 
 /// What ``LexiconInstaller/install(_:from:to:manifest:update:progress:)`` did.
 public struct NamedInstallReport: Sendable, Hashable {

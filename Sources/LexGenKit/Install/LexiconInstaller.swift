@@ -1,4 +1,5 @@
 import Foundation
+import SHA2
 
 /// An error installing lexicons or reading a manifest: what went wrong and, when there is one, which file.
 public struct InstallError: Error, CustomStringConvertible, Sendable, Hashable {

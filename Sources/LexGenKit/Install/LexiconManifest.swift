@@ -1,4 +1,5 @@
 import Foundation
+import SHA2
 
 /// The committed record of which lexicon files were installed: each file's NSID, path and SHA-256, and
 /// for a lexicon installed over atproto the record it came from (its `at://` URI and CID).

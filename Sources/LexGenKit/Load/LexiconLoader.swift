@@ -1,3 +1,5 @@
+import AtprotoSyntax
+
 /// Reads lexicon files into ``LexiconDocument`` values, reporting every problem it finds.
 ///
 /// A file with broken JSON or an invalid top level yields no document; an invalid def is reported
@@ -113,7 +115,7 @@ struct SchemaParser {
             error("\"id\" must be a string NSID, found \(idNode.kindName)", idNode, "id")
             return nil
         }
-        guard NSIDSyntax.isValid(id) else {
+        guard NSID(rawValue: id).isValid else {
             error("\"id\" is not a valid NSID: \"\(id)\"", idNode, "id")
             return nil
         }

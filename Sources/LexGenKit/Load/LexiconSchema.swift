@@ -1,3 +1,5 @@
+import AtprotoSyntax
+
 /// A reference to a def in some lexicon: `nsid#name`, with `main` for a bare NSID.
 public struct DefReference: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The lexicon's NSID.
@@ -22,7 +24,7 @@ public struct DefReference: Sendable, Hashable, Comparable, CustomStringConverti
         }
         let parts = text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
         let nsid = String(parts[0])
-        guard NSIDSyntax.isValid(nsid) else { return nil }
+        guard NSID(rawValue: nsid).isValid else { return nil }
         if parts.count == 2 {
             guard !parts[1].isEmpty else { return nil }
             self.init(nsid: nsid, name: String(parts[1]))

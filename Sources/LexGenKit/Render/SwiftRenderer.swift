@@ -187,8 +187,7 @@ struct SwiftRenderer {
                 : "An open union: a member of a type not listed here is kept whole in `unknown`."
         ])
         let indirect = model.isIndirect ? "indirect " : ""
-        writer.block("\(access)\(indirect)enum \(model.name): XRPCCore.LexiconUnion, \(module.validatableProtocol)")
-        {
+        writer.block("\(access)\(indirect)enum \(model.name): XRPCCore.LexiconUnion, \(module.validatableProtocol)") {
             body in
             renderDefinition(model.schemaPath, into: &body)
             for member in model.members {
