@@ -22,8 +22,9 @@ let package = Package(
         .library(name: "BlueskyKit", targets: ["BlueskyKit"]),
         // The generator as a library, for the fuzz package (Fuzz/): its load -> render pipeline in memory.
         .library(name: "LexGenKit", targets: ["LexGenKit"]),
-        // For companion packages' tests and benchmarks (a loopback server to measure against); not for apps.
-        .library(name: "LoopbackHTTPServer", targets: ["LoopbackHTTPServer"]),
+        // Test support, not for apps: StubAgent (XRPCTesting) and a loopback HTTP server (LoopbackHTTPServer),
+        // for companion packages' tests and benchmarks.
+        .library(name: "XRPCTesting", targets: ["XRPCTesting", "LoopbackHTTPServer"]),
     ],
     targets: [
         // The runtime's layers, each a module, dependencies pointing down (README, "Layout"):
@@ -125,9 +126,12 @@ let package = Package(
             path: "Benchmarks/DecodeBenchmark"
         ),
         // Prints DAG-CBOR / CAR decoding figures for a synthetic firehose: swift run -c release xrpc-bench
-        .executableTarget(name: "xrpc-bench", dependencies: ["XRPCRuntime", "SHA2", "LoopbackHTTPServer"]),
+        .executableTarget(
+            name: "xrpc-bench", dependencies: ["XRPCRuntime", "XRPCTesting", "SHA2", "LoopbackHTTPServer"]),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the call benchmark.
         .target(name: "LoopbackHTTPServer"),
+        // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests.
+        .target(name: "XRPCTesting", dependencies: ["XRPCCore"]),
         // Measures the runtime's per-call overhead over raw URLSession: swift run -c release xrpc-call-bench
         .executableTarget(name: "xrpc-call-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
         // Prints ECDSA verifications per second for both curves: swift run -c release crypto-bench
@@ -147,7 +151,8 @@ let package = Package(
         ),
         .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"], exclude: ["signature-vectors.json"]),
         .testTarget(
-            name: "AtprotoIdentityResolutionTests", dependencies: ["AtprotoIdentityResolution", "LoopbackHTTPServer"]),
+            name: "AtprotoIdentityResolutionTests",
+            dependencies: ["AtprotoIdentityResolution", "XRPCTesting", "LoopbackHTTPServer"]),
         // The firehose tests open subscribeRepos through the generated SDK.
         .testTarget(name: "AtprotoVerificationTests", dependencies: ["AtprotoVerification", "AtprotoLexicons"]),
         // The runtime's layers, tested together (each file imports the layers it tests).
@@ -155,7 +160,7 @@ let package = Package(
             name: "XRPCRuntimeTests",
             dependencies: [
                 "XRPCRuntime", "AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "XRPCAgents", "SHA2",
-                "LoopbackHTTPServer",
+                "XRPCTesting", "LoopbackHTTPServer",
             ]),
         .testTarget(name: "OAuthCoreTests", dependencies: ["OAuthCore", "LoopbackHTTPServer"]),
         .testTarget(
@@ -175,7 +180,7 @@ let package = Package(
                 "LexGenKit", "AtprotoLexiconResolution", "AtprotoIdentityResolution", "XRPCRuntime", "lexgen",
             ]),
         .testTarget(name: "BlueskyKitTests", dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime"]),
-        .testTarget(name: "AtprotoLexiconsTests", dependencies: ["AtprotoLexicons", "XRPCRuntime"]),
+        .testTarget(name: "AtprotoLexiconsTests", dependencies: ["AtprotoLexicons", "XRPCRuntime", "XRPCTesting"]),
         // The firehose against a real PDS: skipped unless ATPROTO_PDS_URL (+ _HANDLE, _PASSWORD) is set;
         // a loopback TCP proxy (LoopbackHTTPServer) cuts its connections to test resumption.
         .testTarget(name: "EventStreamIntegrationTests", dependencies: ["AtprotoLexicons", "LoopbackHTTPServer"]),
@@ -189,7 +194,7 @@ let package = Package(
         ),
         .testTarget(name: "InteropRecordTests", dependencies: ["InteropRecordLexicon"]),
         // Against a real PDS (scripts/pds.sh start): skipped unless ATPROTO_PDS_URL is set.
-        .testTarget(name: "IntegrationTests", dependencies: ["AtprotoLexicons"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["AtprotoLexicons", "XRPCTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

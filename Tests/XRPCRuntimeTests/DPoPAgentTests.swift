@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import XRPCTesting
 
 @testable import AtprotoData
 @testable import XRPCCore

@@ -1,4 +1,5 @@
 import Foundation
+import XRPCTesting
 
 @testable import AtprotoData
 @testable import XRPCCore

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import XRPCTesting
 
 @testable import XRPCCore
 

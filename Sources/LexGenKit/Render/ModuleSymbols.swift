@@ -16,9 +16,10 @@ struct ModuleSymbols: Sendable {
         return identifier.isEmpty ? "Lexicons" : identifier
     }
 
-    /// The `import` lines every generated file starts with.
+    /// The `import` lines every generated file starts with: the runtime with its `Generated` SPI (object
+    /// readers and writers, union helpers), which apps do not see.
     var importLines: [String] {
-        ["import XRPCCore"] + imports.map { "import \($0)" }
+        ["@_spi(Generated) import XRPCCore"] + imports.map { "import \($0)" }
     }
 
     /// The catalogs of the imported modules, as expressions.

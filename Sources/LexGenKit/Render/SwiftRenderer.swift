@@ -2,6 +2,9 @@
 struct SwiftRenderer {
     /// Access modifier written before every declaration (`public `, `package `, or empty for internal).
     var access = "public "
+    /// The access of what only the runtime calls (a struct's reader and writer): public ones are in the
+    /// runtime's `Generated` SPI, out of the app's view.
+    var runtimeAccess: String { access == "public " ? "@_spi(Generated) public " : access }
     /// The module-wide names generated code refers to (its schemas and validation protocol).
     var module = ModuleSymbols(moduleName: "Lexicons")
 
@@ -140,7 +143,7 @@ struct SwiftRenderer {
         }
         let hasDefaulted = model.fields.contains(where: \.isDefaulted)
         writer.line("")
-        writer.block("\(access)init(reading reader: inout XRPCCore.LexiconObjectReader) throws") { body in
+        writer.block("\(runtimeAccess)init(reading reader: inout XRPCCore.LexiconObjectReader) throws") { body in
             if hasDefaulted { body.line("var absentDefaults: Swift.Set<Swift.String> = []") }
             for field in model.fields {
                 let key = field.jsonKey.swiftLiteral
@@ -163,7 +166,7 @@ struct SwiftRenderer {
             body.line("self.unknownFields = reader.remainingFields")
         }
         writer.line("")
-        writer.block("\(access)func write(to writer: inout XRPCCore.LexiconObjectWriter)") { body in
+        writer.block("\(runtimeAccess)func write(to writer: inout XRPCCore.LexiconObjectWriter)") { body in
             for field in model.fields {
                 let key = field.jsonKey.swiftLiteral
                 if field.isDefaulted, let literal = field.defaultLiteral {

@@ -12,7 +12,7 @@ public enum XRPCMethod: String, Sendable, Hashable {
 ///
 /// An agent owns transport and authentication. Agents compose by wrapping: a session agent adds
 /// tokens and refreshes them, then hands the request to a transport agent. Tests inject
-/// ``StubAgent``.
+/// `StubAgent` (the XRPCTesting module).
 ///
 /// ```swift
 /// let transport = RetryingAgent(wrapping: URLSessionAgent(serviceURL: service))

@@ -98,12 +98,12 @@ public struct NoParameters: XRPCParameters {
     }
 
     /// Keeps every field as an unknown one.
-    public init(reading reader: inout LexiconObjectReader) throws {
+    @_spi(Generated) public init(reading reader: inout LexiconObjectReader) throws {
         unknownFields = reader.remainingFields
     }
 
     /// Writes the unknown fields back.
-    public func write(to writer: inout LexiconObjectWriter) {
+    @_spi(Generated) public func write(to writer: inout LexiconObjectWriter) {
         writer.writeUnknown(unknownFields)
     }
 }

@@ -7,7 +7,7 @@ import AtprotoData
 /// writing back. The object's fields are only looked up, never copied: when the struct knows every
 /// field present (the common case), keeping the unknown ones costs nothing. Inside
 /// ``LexiconDecoding/droppingUnknownFields(_:)`` the reader notes nothing and keeps nothing.
-public struct LexiconObjectReader: Sendable {
+@_spi(Generated) public struct LexiconObjectReader: Sendable {
     private let fields: [String: JSONValue]
     private var readKeys: [String] = []
     private let keepsUnknownFields: Bool
@@ -91,7 +91,7 @@ public struct LexiconObjectReader: Sendable {
 }
 
 /// Writes the fields of a generated struct into a JSON object.
-public struct LexiconObjectWriter: Sendable {
+@_spi(Generated) public struct LexiconObjectWriter: Sendable {
     /// The fields written so far.
     public var fields: [String: JSONValue]
 

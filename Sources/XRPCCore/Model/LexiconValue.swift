@@ -45,9 +45,9 @@ extension LexiconJSONBacked {
 /// costs a witness in each of the SDK's ~1,000 structs, and nothing reads it generically.)
 public protocol LexiconObject: LexiconJSONBacked {
     /// Reads the known fields from `reader`; what the reader has left are the unknown fields.
-    init(reading reader: inout LexiconObjectReader) throws
+    @_spi(Generated) init(reading reader: inout LexiconObjectReader) throws
     /// Writes the known fields, then the unknown ones, to `writer`.
-    func write(to writer: inout LexiconObjectWriter)
+    @_spi(Generated) func write(to writer: inout LexiconObjectWriter)
 }
 
 extension LexiconObject {
@@ -153,7 +153,7 @@ extension LexiconStringValue {
 /// A value of a `union` member, written with its `$type`.
 ///
 /// Generated unions call this when writing a known member.
-public func lexiconUnionMemberJSON(_ value: some LexiconValue, type: String) -> JSONValue {
+@_spi(Generated) public func lexiconUnionMemberJSON(_ value: some LexiconValue, type: String) -> JSONValue {
     guard case .object(var fields) = value.lexiconJSON else { return value.lexiconJSON }
     if fields["$type"] == nil {
         fields["$type"] = .string(type)
@@ -162,7 +162,7 @@ public func lexiconUnionMemberJSON(_ value: some LexiconValue, type: String) -> 
 }
 
 /// The `$type` of a union member: generated unions switch on it.
-public func lexiconUnionType(of json: JSONValue) throws -> String {
+@_spi(Generated) public func lexiconUnionType(of json: JSONValue) throws -> String {
     guard case .object(let fields) = json else {
         throw LexiconDecodingError.typeMismatch(expected: "object with $type", found: json)
     }
@@ -173,7 +173,7 @@ public func lexiconUnionType(of json: JSONValue) throws -> String {
 }
 
 /// The error for a `$type` that a closed union does not list.
-public func lexiconClosedUnionError(type: String, allowed: [String]) -> LexiconDecodingError {
+@_spi(Generated) public func lexiconClosedUnionError(type: String, allowed: [String]) -> LexiconDecodingError {
     LexiconDecodingError(
         message: "closed union does not allow $type \"\(type)\"; allowed: \(allowed.joined(separator: ", "))"
     )

@@ -1,4 +1,5 @@
 import Foundation
+import XRPCCore
 
 /// A test double agent: answers each request with a handler you supply and records every request.
 ///
