@@ -21,7 +21,8 @@ let package = Package(
         .library(name: "AtprotoOAuth", targets: ["AtprotoOAuth"]),
         .library(name: "BlueskyKit", targets: ["BlueskyKit"]),
         // The generator as a library, for the fuzz package (Fuzz/): its load -> render pipeline in memory.
-        .library(name: "LexGenKit", targets: ["LexGenKit"]),
+        // Not for apps (the underscore says so): its API follows lexgen's needs and may change in any release.
+        .library(name: "_LexGenKit", targets: ["LexGenKit"]),
         // Test support, not for apps: StubAgent (XRPCTesting) and a loopback HTTP server (LoopbackHTTPServer),
         // for companion packages' tests and benchmarks.
         .library(name: "XRPCTesting", targets: ["XRPCTesting", "LoopbackHTTPServer"]),

@@ -34,7 +34,7 @@ let package = Package(
                 .product(name: "AtprotoIdentityResolution", package: mainPackage),
                 .product(name: "AtprotoVerification", package: mainPackage),
                 .product(name: "OAuthCore", package: mainPackage),
-                .product(name: "LexGenKit", package: mainPackage),
+                .product(name: "_LexGenKit", package: mainPackage),
                 .product(name: "AtprotoLexiconResolution", package: mainPackage),
             ]
         ),
