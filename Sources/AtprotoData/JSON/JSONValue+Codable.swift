@@ -11,7 +11,7 @@ extension JSONValue: Codable {
     /// A `Decoder` cannot say which kind it holds, so each wrong guess costs a thrown error; the
     /// guesses go by how often each kind occurs in atproto data: string, object, array, integer,
     /// boolean, number. (Generated types read through this, so `JSONDecoder` on them works; the fast
-    /// path is ``LexiconDecoder`` or `init(jsonData:)`, which skip `Codable` altogether.)
+    /// path is `LexiconDecoder` (XRPCCore) or `init(jsonData:)`, which skip `Codable` altogether.)
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {

@@ -64,7 +64,7 @@ public struct RetryingAgent: XRPCAgent {
     public func defaultServiceURL() async -> URL? { await inner.defaultServiceURL() }
 
     /// The wrapped agent's headers: a connection attempt of a stream is not retried here (the
-    /// stream's ``XRPCReconnectPolicy`` does that).
+    /// stream's `XRPCReconnectPolicy` does that).
     public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
         try await inner.eventStreamHeaders(for: url, rejection: rejection)
     }

@@ -20,7 +20,7 @@ import XRPCCore
 /// that gives nothing or fails, the session ends: ``SessionUpdate/ended(_:)`` is published and every
 /// later call fails fast with ``PasswordSessionError/Code/sessionEnded`` until the app logs in again.
 ///
-/// A request that names another host (``XRPCRequest/serviceURL``) or carries its own
+/// A request that names another host (`XRPCRequest.serviceURL`) or carries its own
 /// `Authorization` header is sent without the session's credentials. A call with an `atproto-proxy`
 /// header goes to the PDS with them, as proxying requires.
 public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflectable {

@@ -9,8 +9,8 @@ import XRPCCore
 /// `<service>/xrpc/<nsid>?<query>`.
 ///
 /// The service is the agent's ``serviceURL`` unless the request names another
-/// (``XRPCRequest/serviceURL``). A call ends when its task is cancelled; when the server sends
-/// nothing for the agent's ``timeout``; and, when the request sets ``XRPCRequest/timeout``, once that
+/// (`XRPCRequest.serviceURL`). A call ends when its task is cancelled; when the server sends
+/// nothing for the agent's ``timeout``; and, when the request sets `XRPCRequest.timeout`, once that
 /// much time has passed in all. Failures without a response throw ``XRPCTransportError``. When the agent owns its `URLSession`, a redirect to another origin drops
 /// the credential headers (`Authorization`, `DPoP`, `Cookie`).
 ///
@@ -27,7 +27,7 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
     /// The service requests go to unless they name another.
     public let serviceURL: URL
     /// The longest the agent waits for the server to send anything (URLSession's idle timeout,
-    /// rounded up to whole seconds). A request's own ``XRPCRequest/timeout`` also bounds its whole call.
+    /// rounded up to whole seconds). A request's own `XRPCRequest.timeout` also bounds its whole call.
     public let timeout: Duration
     /// Headers sent with every request (`User-Agent`, for example); a request's own headers win.
     public let headers: [String: String]

@@ -9,7 +9,7 @@ import XRPCWebSockets
 
 /// An XRPC call that got no response: the connection failed, timed out or was cancelled.
 ///
-/// A server that answered, even with an error status, gives an ``XRPCError`` instead.
+/// A server that answered, even with an error status, gives an `XRPCError` instead.
 public struct XRPCTransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why no response arrived. An open set: new kinds may be added.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {

@@ -11,7 +11,7 @@ public struct AtprotoProxy: Sendable, Hashable, CustomStringConvertible {
     /// The service id in the DID document, without `#` (`atproto_labeler`, `bsky_chat`).
     public let serviceID: String
 
-    /// Creates a proxy target; throws ``StringFormatError`` when the DID or the service id is invalid.
+    /// Creates a proxy target; throws `StringFormatError` when the DID or the service id is invalid.
     ///
     /// A service id may start with `#`; it must be non-empty and made of URI fragment characters.
     public init(did: DID, serviceID: String) throws {
@@ -26,7 +26,7 @@ public struct AtprotoProxy: Sendable, Hashable, CustomStringConvertible {
         self.serviceID = id
     }
 
-    /// Reads an `atproto-proxy` header value; throws ``StringFormatError`` when it is not `<did>#<id>`.
+    /// Reads an `atproto-proxy` header value; throws `StringFormatError` when it is not `<did>#<id>`.
     public init(headerValue: String) throws {
         guard let hash = headerValue.firstIndex(of: "#") else {
             throw StringFormatError(
@@ -137,7 +137,7 @@ extension XRPCClient {
     }
 
     /// A copy whose calls the PDS proxies to the service `service` of `did`; throws
-    /// ``StringFormatError`` when either is invalid.
+    /// `StringFormatError` when either is invalid.
     public func proxied(to did: DID, service: String) throws -> XRPCClient {
         proxied(to: try AtprotoProxy(did: did, serviceID: service))
     }

@@ -30,7 +30,7 @@ public protocol XRPCAgent: Sendable {
     ///
     /// Event streams connect there unless ``XRPCEventStreamOptions/serviceURL`` names another
     /// service. The default is `nil`: an agent that wraps another one should forward the call to it,
-    /// as ``RetryingAgent`` does; a session answers with its account's PDS.
+    /// as `RetryingAgent` does; a session answers with its account's PDS.
     func defaultServiceURL() async -> URL?
 
     /// Header fields for the WebSocket upgrade request of an event stream to `url`: an

@@ -119,7 +119,7 @@ public struct RepoCommitBlocks: Sendable {
 
     /// Reads a commit's CAR file and checks that each block hashes to its CID.
     ///
-    /// - Throws: ``BinaryDecodingError`` for a malformed CAR file or a block that does not match its CID.
+    /// - Throws: `BinaryDecodingError` for a malformed CAR file or a block that does not match its CID.
     public init(car bytes: some ContiguousBytes) throws(BinaryDecodingError) {
         car = try CARFile(reading: bytes)
         blocks = car.blocksByCID
@@ -132,7 +132,7 @@ public struct RepoCommitBlocks: Sendable {
     ///   - path: `<collection>/<record key>`; the collection selects the record type in `types`.
     ///   - cid: The record's CID; `nil` for a delete.
     ///   - types: The record types to decode into, by collection.
-    /// - Throws: ``BinaryDecodingError`` when the block is not valid DAG-CBOR, naming the path.
+    /// - Throws: `BinaryDecodingError` when the block is not valid DAG-CBOR, naming the path.
     public func operation(
         action: RepoOperation.Action, path: String, cid: ContentID?, types: LexiconRecordTypes
     ) throws(BinaryDecodingError) -> RepoOperation {

@@ -14,8 +14,8 @@ public enum XRPCEventFrame: Sendable, Hashable {
 
     /// Reads a frame.
     ///
-    /// - Throws: ``BinaryDecodingError`` with the byte offset in the frame: DAG-CBOR faults in the
-    ///   header or the body, bytes after the body, or (``BinaryDecodingError/Kind/invalidEventFrame``)
+    /// - Throws: `BinaryDecodingError` with the byte offset in the frame: DAG-CBOR faults in the
+    ///   header or the body, bytes after the body, or (`BinaryDecodingError.Kind.invalidEventFrame`)
     ///   a header or body of the wrong shape: a header that is not a map with an integer `op`, a
     ///   message without a string `t` or whose body is not a map, an error body without a string
     ///   `error`.

@@ -39,7 +39,7 @@ public struct Bytes: LexiconJSONBacked {
 /// A lexicon `cid-link` value: a link to content by CID, written as `{"$link": "<cid>"}`.
 ///
 /// Reading checks the shape only: any string is kept as the CID, and written back as read.
-/// ``DataModel/validate(_:at:)`` checks that it is a CID (``DataModel/isValidLinkCID(_:)``).
+/// `DataModel.validate(_:at:)` checks that it is a CID (`DataModel.isValidLinkCID(_:)`).
 /// Equality, hashing and `Codable` go through the JSON form.
 public struct CIDLink: LexiconJSONBacked {
     /// The CID in its string form (`bafy...`).
@@ -69,7 +69,7 @@ public struct CIDLink: LexiconJSONBacked {
 /// blob (``isLegacy``, no size) is written back in the legacy form, unchanged: the current form
 /// requires a size, and inventing one would corrupt the record. Set ``size`` to upgrade it.
 ///
-/// Reading checks the shape; ``DataModel/validate(_:at:)`` also checks that the MIME type is not
+/// Reading checks the shape; `DataModel.validate(_:at:)` also checks that the MIME type is not
 /// empty, that the size is not negative and that the CID is valid. Fields beyond those of the form
 /// are ignored when reading and not written back (the data model allows none). Equality, hashing
 /// and `Codable` go through the JSON form.
@@ -130,7 +130,7 @@ public struct Blob: LexiconJSONBacked {
 /// generated type with ``decode(as:)``.
 ///
 /// Reading accepts any JSON, so a response never fails on it, and the value is written back exactly
-/// as read. ``DataModel/validate(_:at:)`` checks the data-model rules, including that an `unknown`
+/// as read. `DataModel.validate(_:at:)` checks the data-model rules, including that an `unknown`
 /// value is an object (and not a blob, `$bytes` or `$link` object). Equality, hashing and `Codable`
 /// go through the JSON as it is.
 public struct UnknownValue: LexiconJSONBacked {

@@ -16,8 +16,8 @@ import Foundation
 ///
 /// Decoding keeps what `Codable` would lose: fields the schema does not know (written back as they
 /// came) and the difference between `1` and `1.0`. It fails only on JSON that is not valid
-/// (``JSONParseError``, with line and column) or a value of the wrong shape
-/// (``LexiconDecodingError``, with its path), never on a lexicon constraint.
+/// (`JSONParseError`, with line and column) or a value of the wrong shape
+/// (`LexiconDecodingError`, with its path), never on a lexicon constraint.
 public struct LexiconDecoder: Sendable {
     /// Creates a decoder.
     public init() {}
@@ -32,7 +32,7 @@ public struct LexiconDecoder: Sendable {
         try T(lexiconJSON: JSONValue.parse(text))
     }
 
-    /// Decodes a value of `type` from a parsed ``JSONValue``.
+    /// Decodes a value of `type` from a parsed `JSONValue`.
     public func decode<T: LexiconValue>(_ type: T.Type, from json: JSONValue) throws -> T {
         try T(lexiconJSON: json)
     }

@@ -1,12 +1,12 @@
 import AtprotoData
 import Foundation
 
-/// A value that has a lexicon type: it reads itself from a ``JSONValue`` and writes itself back.
+/// A value that has a lexicon type: it reads itself from a `JSONValue` and writes itself back.
 ///
 /// Generated objects, records, unions and string types conform, as do the scalar types, the data-model
 /// types (``Bytes``, ``CIDLink``, ``Blob``, ``UnknownValue``), the string formats and arrays of them.
 public protocol LexiconValue: XRPCBody, Hashable, Codable {
-    /// Reads the value from JSON. Throws ``LexiconDecodingError`` when the shape is wrong; never
+    /// Reads the value from JSON. Throws `LexiconDecodingError` when the shape is wrong; never
     /// because of a lexicon constraint (length, range, format), which `validate()` checks.
     init(lexiconJSON json: JSONValue) throws
     /// The value as JSON, including any fields it carried that its schema does not know.
