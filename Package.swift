@@ -70,8 +70,12 @@ let package = Package(
         .target(name: "LexGenKit", dependencies: ["AtprotoSyntax", "SHA2"]),
         // The commands of lexgen (generate, install, verify, lint, breaking), shared by both executables.
         .target(name: "LexgenCommandLine", dependencies: ["LexGenKit"]),
+        // lexgen install: the installer (named lexicons and their refs, folders, the pinned manifest) and
+        // its command. Only the lexgen executable links it, so the plugin's tool compiles none of it.
+        .target(name: "LexgenInstall", dependencies: ["LexGenKit", "LexgenCommandLine", "SHA2"]),
         // The command line: a thin shell over LexgenCommandLine, plus lexicon resolution over atproto.
-        .executableTarget(name: "lexgen", dependencies: ["LexgenCommandLine", "AtprotoLexiconResolution"]),
+        .executableTarget(
+            name: "lexgen", dependencies: ["LexgenCommandLine", "LexgenInstall", "AtprotoLexiconResolution"]),
         // lexgen without the network: the plugin's tool, so a build compiles only the generator first.
         .executableTarget(name: "LexiconGenTool", dependencies: ["LexgenCommandLine"]),
         // Build-tool plugin: runs lexgen over a target's lexicons at build time.
@@ -171,14 +175,15 @@ let package = Package(
             ]),
         .testTarget(
             name: "LexGenKitTests",
-            dependencies: ["LexGenKit", "lexgen", "SHA2"],
+            dependencies: ["LexGenKit", "LexgenInstall", "lexgen", "SHA2"],
             exclude: ["Golden"]
         ),
         // lexgen install over atproto (unit, and against the shared PDS when ATPROTO_PDS_URL is set).
         .testTarget(
             name: "LexiconInstallTests",
             dependencies: [
-                "LexGenKit", "AtprotoLexiconResolution", "AtprotoIdentityResolution", "XRPCRuntime", "lexgen",
+                "LexGenKit", "LexgenInstall", "AtprotoLexiconResolution", "AtprotoIdentityResolution", "XRPCRuntime",
+                "lexgen",
             ]),
         .testTarget(name: "BlueskyKitTests", dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime"]),
         .testTarget(name: "AtprotoLexiconsTests", dependencies: ["AtprotoLexicons", "XRPCRuntime", "XRPCTesting"]),

@@ -3,6 +3,7 @@ import SHA2
 import XCTest
 
 @testable import LexGenKit
+@testable import LexgenInstall
 
 final class InstallerTests: XCTestCase {
     private var scratch: URL = FileManager.default.temporaryDirectory

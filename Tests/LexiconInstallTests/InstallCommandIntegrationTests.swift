@@ -1,5 +1,6 @@
 import Foundation
 import LexGenKit
+import LexgenInstall
 import XCTest
 import XRPCRuntime
 

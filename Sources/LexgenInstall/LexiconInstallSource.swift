@@ -1,4 +1,5 @@
 import Foundation
+import LexGenKit
 
 /// Where an install of named lexicons gets them: a local folder (``FolderInstallSource``) or atproto
 /// itself (`lexgen install <nsid>`, resolved over the network by `AtprotoLexiconResolution`).

@@ -220,7 +220,7 @@ public struct LexiconManifest: Sendable, Hashable {
     // MARK: - Helpers
 
     /// Whether `path` is a plain relative path to a `.json` file: no leading `/`, no empty, `.` or `..` parts.
-    static func isValidRelativePath(_ path: String) -> Bool {
+    package static func isValidRelativePath(_ path: String) -> Bool {
         guard path.hasSuffix(".json"), !path.hasPrefix("/"), !path.contains("\\") else {
             return false
         }
@@ -230,7 +230,7 @@ public struct LexiconManifest: Sendable, Hashable {
     }
 
     /// A JSON string literal for `text`.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -251,7 +251,7 @@ public struct LexiconManifest: Sendable, Hashable {
     /// Reads the NSID of a lexicon file: its top-level string `id`.
     ///
     /// - Throws: ``InstallError`` naming `file` when the data is not a JSON object with a string `id`.
-    static func lexiconID(in data: Data, file: String) throws -> String {
+    package static func lexiconID(in data: Data, file: String) throws -> String {
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: data)

@@ -1,4 +1,5 @@
 import Foundation
+import LexGenKit
 import SHA2
 
 /// What ``LexiconInstaller/install(_:from:to:manifest:update:progress:)`` did.
