@@ -22,7 +22,7 @@ let package = Package(
         .library(name: "BlueskyKit", targets: ["BlueskyKit"]),
         // The generator as a library, for the fuzz package (Fuzz/): its load -> render pipeline in memory.
         // Not for apps (the underscore says so): its API follows lexgen's needs and may change in any release.
-        .library(name: "_LexGenKit", targets: ["LexGenKit"]),
+        .library(name: "_LexGenKit", targets: ["LexGenKit", "LexGenSchema"]),
         // Test support, not for apps: StubAgent (XRPCTesting) and a loopback HTTP server (LoopbackHTTPServer),
         // for companion packages' tests and benchmarks.
         .library(name: "XRPCTesting", targets: ["XRPCTesting", "LoopbackHTTPServer"]),
@@ -67,7 +67,10 @@ let package = Package(
         .target(name: "AtprotoOAuth", dependencies: ["XRPCRuntime", "AtprotoIdentityResolution", "OAuthCore"]),
         // The generator: load -> resolve -> plan -> render -> write. Shared by lexgen, the plugin and the tests.
         // The NSID grammar is AtprotoSyntax's and the manifest's SHA-256 is SHA2's: one of each.
-        .target(name: "LexGenKit", dependencies: ["AtprotoSyntax", "SHA2"]),
+        .target(name: "LexGenKit", dependencies: ["LexGenSchema", "AtprotoSyntax", "SHA2"]),
+        // The generator's first stage: lexicon documents read into schemas, every node with its JSON path
+        // and line, and the diagnostics (compiler-style) that every stage reports.
+        .target(name: "LexGenSchema", dependencies: ["AtprotoSyntax"]),
         // The commands of lexgen (generate, install, verify, lint, breaking), shared by both executables.
         .target(name: "LexgenCommandLine", dependencies: ["LexGenKit"]),
         // lexgen install: the installer (named lexicons and their refs, folders, the pinned manifest) and
@@ -175,14 +178,15 @@ let package = Package(
             ]),
         .testTarget(
             name: "LexGenKitTests",
-            dependencies: ["LexGenKit", "LexgenInstall", "lexgen", "SHA2"],
+            dependencies: ["LexGenKit", "LexGenSchema", "LexgenInstall", "lexgen", "SHA2"],
             exclude: ["Golden"]
         ),
         // lexgen install over atproto (unit, and against the shared PDS when ATPROTO_PDS_URL is set).
         .testTarget(
             name: "LexiconInstallTests",
             dependencies: [
-                "LexGenKit", "LexgenInstall", "AtprotoLexiconResolution", "AtprotoIdentityResolution", "XRPCRuntime",
+                "LexGenKit", "LexGenSchema", "LexgenInstall", "AtprotoLexiconResolution", "AtprotoIdentityResolution",
+                "XRPCRuntime",
                 "lexgen",
             ]),
         .testTarget(name: "BlueskyKitTests", dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime"]),

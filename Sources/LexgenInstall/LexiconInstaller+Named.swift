@@ -1,5 +1,6 @@
 import Foundation
 import LexGenKit
+import LexGenSchema
 import SHA2
 
 /// What ``LexiconInstaller/install(_:from:to:manifest:update:progress:)`` did.

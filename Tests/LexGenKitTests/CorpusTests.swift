@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// The whole upstream corpus generates without a diagnostic, deterministically, one file per lexicon.
 final class CorpusTests: XCTestCase {

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// Broken lexicons give compiler-style diagnostics with file, line, column and JSON path; never a crash.
 final class DiagnosticsTests: XCTestCase {

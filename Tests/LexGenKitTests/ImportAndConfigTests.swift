@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// Lexicons of other generated modules, include/exclude patterns, and the lexgen.json config.
 final class ImportAndConfigTests: XCTestCase {

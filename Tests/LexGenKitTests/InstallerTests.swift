@@ -3,6 +3,7 @@ import SHA2
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 @testable import LexgenInstall
 
 final class InstallerTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// Broken input of every shape gives diagnostics, never a crash; the NSID rule matches the interop files.
 final class RobustnessTests: XCTestCase {

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// The lexicon text generated code embeds for runtime validation.
 final class SchemaTextTests: XCTestCase {

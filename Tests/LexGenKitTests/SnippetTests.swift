@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// One small lexicon in, the Swift it must produce out: one test per def kind.
 final class SnippetTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// Names the TypeScript generator accepts (`com.example.4-2.unsafeDefs`: an NSID segment that starts
 /// with a digit, defs named `9`, `2fa` and `ob-je-c$t`) generate valid Swift, checked by the compiler.

@@ -1,5 +1,6 @@
 import Foundation
 import LexGenKit
+import LexGenSchema
 import LexgenInstall
 import XCTest
 

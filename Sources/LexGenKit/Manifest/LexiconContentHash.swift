@@ -1,4 +1,5 @@
 import Foundation
+import LexGenSchema
 import SHA2
 
 /// A hash of what a lexicon says rather than how its file is written, so a lexicon pinned from a folder

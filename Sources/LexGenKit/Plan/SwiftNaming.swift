@@ -1,4 +1,5 @@
 import AtprotoSyntax
+import LexGenSchema
 
 /// Every rule that turns lexicon names into Swift names, in one place.
 ///

@@ -1,3 +1,5 @@
+import LexGenSchema
+
 extension SwiftPlanner {
     /// The document type for a main def that is a type of its own, holding the other defs.
     func planMain(

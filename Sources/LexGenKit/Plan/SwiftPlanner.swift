@@ -1,3 +1,5 @@
+import LexGenSchema
+
 /// Turns the resolved schema graph into ``FileModel`` values: one per lexicon document.
 struct SwiftPlanner {
     let graph: SchemaGraph

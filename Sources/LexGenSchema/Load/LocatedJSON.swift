@@ -1,7 +1,7 @@
 /// A JSON value that remembers where it was in its file, so diagnostics can point at it.
-struct JSONNode: Sendable {
+package struct JSONNode: Sendable {
     /// A JSON value; objects keep their key order, which the generator uses for stable output.
-    indirect enum Value: Sendable {
+    package indirect enum Value: Sendable {
         case null
         case bool(Bool)
         /// A number, with its source text and whether it is written as an integer.
@@ -11,12 +11,12 @@ struct JSONNode: Sendable {
         case object([(key: String, value: JSONNode)])
     }
 
-    var value: Value
+    package var value: Value
     /// Byte offset of the node's first character in the file.
-    var offset: Int
+    package var offset: Int
 
     /// A name of the value's kind, for messages.
-    var kindName: String {
+    package var kindName: String {
         switch value {
         case .null: return "null"
         case .bool: return "boolean"
@@ -27,17 +27,17 @@ struct JSONNode: Sendable {
         }
     }
 
-    var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let string) = value { return string }
         return nil
     }
 
-    var objectFields: [(key: String, value: JSONNode)]? {
+    package var objectFields: [(key: String, value: JSONNode)]? {
         if case .object(let fields) = value { return fields }
         return nil
     }
 
-    var arrayItems: [JSONNode]? {
+    package var arrayItems: [JSONNode]? {
         if case .array(let items) = value { return items }
         return nil
     }
@@ -50,23 +50,23 @@ struct JSONNode: Sendable {
 }
 
 /// A JSON syntax error at a byte offset.
-struct JSONSyntaxError: Error, Sendable {
-    var message: String
-    var offset: Int
+package struct JSONSyntaxError: Error, Sendable {
+    package var message: String
+    package var offset: Int
 }
 
 /// Maps byte offsets of one file to 1-based line and column numbers.
-struct LineTable: Sendable {
+package struct LineTable: Sendable {
     private var lineStarts: [Int] = [0]
 
-    init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
             lineStarts.append(index + 1)
         }
     }
 
     /// The line and column of a byte offset.
-    func position(of offset: Int) -> (line: Int, column: Int) {
+    package func position(of offset: Int) -> (line: Int, column: Int) {
         var low = 0
         var high = lineStarts.count - 1
         while low < high {
@@ -78,12 +78,12 @@ struct LineTable: Sendable {
 }
 
 /// A small strict JSON parser that records the byte offset of every node.
-struct LocatedJSONParser {
+package struct LocatedJSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
 
-    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+    package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
         var parser = LocatedJSONParser(bytes: bytes)
         parser.skipWhitespace()
         let node = try parser.parseValue()

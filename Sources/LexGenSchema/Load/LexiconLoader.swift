@@ -18,7 +18,7 @@ public enum LexiconLoader {
 }
 
 /// Parses a JSON file with positions; a syntax error goes to `log` with its line and column.
-func parseJSON(_ bytes: [UInt8], path: String, lines: LineTable, log: inout DiagnosticLog) -> JSONNode? {
+package func parseJSON(_ bytes: [UInt8], path: String, lines: LineTable, log: inout DiagnosticLog) -> JSONNode? {
     do {
         return try LocatedJSONParser.parse(bytes)
     } catch {
@@ -76,7 +76,7 @@ struct SchemaParser {
     var diagnostics: [Diagnostic] = []
     var documentID = ""
 
-    init(path: String, lines: LineTable) {
+    package init(path: String, lines: LineTable) {
         self.path = path
         self.lines = lines
     }
