@@ -11,9 +11,17 @@ extension XRPCClient {
         BlueskyPreferences(try await app.bsky.actor.getPreferences().preferences)
     }
 
-    /// Replaces the signed-in user's preferences with `preferences` (every item, unknown ones included).
+    /// Replaces the signed-in user's preferences with `preferences`: every item, unknown and
+    /// undecodable ones included, exactly as read.
+    ///
+    /// The items are sent without the client's input validation, so an item this SDK's lexicons reject
+    /// (one another client wrote, or one of a newer lexicon version) goes back unchanged instead of
+    /// failing the whole write or being dropped; the server has the last word and answers an item it
+    /// refuses with an error.
     public func putBlueskyPreferences(_ preferences: BlueskyPreferences) async throws {
-        _ = try await app.bsky.actor.putPreferences(preferences: preferences.items)
+        var unchecked = self
+        unchecked.validatesInput = false
+        _ = try await unchecked.app.bsky.actor.putPreferences(preferences: preferences.items)
     }
 
     /// Reads the preferences, applies `change`, writes them back and returns what was written.
