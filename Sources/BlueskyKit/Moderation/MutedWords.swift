@@ -42,7 +42,7 @@ public enum MutedWords {
         for facet in facets ?? [] {
             for case .appBskyRichtextFacetTag(let tag) in facet.features { tags.append(tag.tag.lowercased()) }
         }
-        let postText = text.lowercased()
+        let prepared = PreparedText(text.lowercased())
         var matches: [MutedWordMatch] = []
         for word in mutedWords {
             if let expiry = word.expiresAt?.date, expiry < now { continue }
@@ -53,43 +53,11 @@ public enum MutedWords {
                 continue
             }
             guard word.targets.contains(where: { $0.rawValue == "content" }) else { continue }
-            if let predicate = contentMatch(muted, in: postText, unspaced: unspaced) {
+            if let predicate = prepared.match(muted, unspaced: unspaced) {
                 matches.append(MutedWordMatch(word: word, predicate: predicate ?? word.value))
             }
         }
         return matches
-    }
-
-    /// How `muted` (lowercased) matches `text` (lowercased): `nil` for no match, `.some(nil)` for a
-    /// match of the whole muted value, `.some(word)` for a match of one word of the text.
-    static func contentMatch(_ muted: String, in text: String, unspaced: Bool) -> String?? {
-        let mutedLength = muted.utf16.count
-        if (mutedLength == 1 || unspaced) && text.containsScalars(muted) { return .some(nil) }
-        if mutedLength > text.utf16.count { return nil }
-        if muted.utf8.elementsEqual(text.utf8) { return .some(nil) }
-        if muted.unicodeScalars.contains(where: { $0.isJSWhitespace || $0.isPunctuation })
-            && text.containsScalars(muted)
-        {
-            return .some(nil)
-        }
-        for word in splitWords(text) {
-            if word.utf8.elementsEqual(muted.utf8) { return .some(word) }
-            let trimmed = trimmingPunctuation(word)
-            if trimmed.utf8.elementsEqual(muted.utf8) { return .some(word) }
-            if mutedLength > trimmed.utf16.count { continue }
-            guard trimmed.unicodeScalars.contains(where: \.isPunctuation) else { continue }
-            // A slash joins alternatives ("and/or"): such a word never matches its parts.
-            if trimmed.unicodeScalars.contains("/") { return nil }
-            let spaced = replacingPunctuationRuns(trimmed, with: " ")
-            if spaced.utf8.elementsEqual(muted.utf8) { return .some(word) }
-            let contiguous = String(String.UnicodeScalarView(spaced.unicodeScalars.filter { !$0.isJSWhitespace }))
-            if contiguous.utf8.elementsEqual(muted.utf8) { return .some(word) }
-            let parts = trimmed.unicodeScalars.split(omittingEmptySubsequences: false, whereSeparator: \.isPunctuation)
-            if parts.contains(where: { String(String.UnicodeScalarView($0)).utf8.elementsEqual(muted.utf8) }) {
-                return .some(word)
-            }
-        }
-        return nil
     }
 
     /// The text split at every whitespace character (runs give empty words, as the reference does).
@@ -151,20 +119,5 @@ extension Unicode.Scalar {
         case 0x09...0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: true
         default: false
         }
-    }
-}
-
-extension String {
-    /// Whether `other` occurs in the string scalar for scalar (no grapheme or canonical matching).
-    func containsScalars(_ other: String) -> Bool {
-        let needle = Array(other.utf8)
-        guard !needle.isEmpty else { return true }
-        let haystack = Array(utf8)
-        guard needle.count <= haystack.count else { return false }
-        for start in 0...(haystack.count - needle.count)
-        where haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle) {
-            return true
-        }
-        return false
     }
 }
