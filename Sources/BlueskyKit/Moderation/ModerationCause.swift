@@ -38,8 +38,6 @@ public struct ModerationCause: Sendable, Hashable {
         case blocking
         /// The account blocks the user.
         case blockedBy
-        /// A block between other accounts hides the subject (a reply to a blocked account).
-        case blockOther
         /// A label applies.
         case label(LabelModerationCause)
         /// The user muted the account (directly or through a list).
@@ -79,7 +77,7 @@ public struct ModerationCause: Sendable, Hashable {
     /// Whether the cause is a block in either direction.
     public var isBlock: Bool {
         switch kind {
-        case .blocking, .blockedBy, .blockOther: true
+        case .blocking, .blockedBy: true
         default: false
         }
     }

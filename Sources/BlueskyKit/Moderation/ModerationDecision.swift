@@ -24,14 +24,6 @@ public struct ModerationDecision: Sendable, Hashable {
         self.causes = causes
     }
 
-    /// The decisions' causes together, with the account of the first.
-    static func merged(_ decisions: ModerationDecision?...) -> ModerationDecision {
-        let present = decisions.compactMap { $0 }
-        guard var result = present.first else { return ModerationDecision() }
-        for other in present.dropFirst() { result.causes.append(contentsOf: other.causes) }
-        return result
-    }
-
     /// The same decision with every cause downgraded (as for a quoted post inside another).
     func downgraded() -> ModerationDecision {
         var copy = self
@@ -70,7 +62,7 @@ public struct ModerationDecision: Sendable, Hashable {
         var ui = ModerationUI()
         for cause in causes {
             switch cause.kind {
-            case .blocking, .blockedBy, .blockOther:
+            case .blocking, .blockedBy:
                 if isMe { continue }
                 if context.isList { ui.filters.append(cause) }
                 if !cause.isDowngraded {
