@@ -62,4 +62,27 @@ final class OtherSubjectTests: XCTestCase {
             did: "did:web:bob.test", handle: "bob.test", viewer: AppBskyActorDefs.ViewerState(blockedBy: true))
         XCTAssertEqual(options.decide(profile: chat).ui(.profileList).flags, [.filter, .blur, .noOverride])
     }
+
+    func testAPostQuotingABlockedPostIsLeftOutOfListsButNotCovered() {
+        let blocked = AppBskyEmbedRecord.ViewBlocked(
+            uri: "at://did:web:carla.test/app.bsky.feed.post/q", blocked: true,
+            author: AppBskyFeedDefs.BlockedAuthor(
+                did: "did:web:carla.test", viewer: AppBskyActorDefs.ViewerState(blockedBy: true)))
+        let post = Mock.postView(
+            Mock.post("look"), author: Mock.profile("bob.test"),
+            embed: .appBskyEmbedRecordView(AppBskyEmbedRecord.View(record: .appBskyEmbedRecordViewBlocked(blocked))))
+        let decision = options.decide(post: post)
+        XCTAssertEqual(decision.ui(.contentList).flags, [.filter])
+        XCTAssertEqual(decision.ui(.contentView).flags, [])
+    }
+
+    func testHidingAQuotedPostHidesThePostsQuotingIt() {
+        let quoted = "at://did:web:carla.test/app.bsky.feed.post/fake"
+        let post = Mock.postView(
+            Mock.post("look"), author: Mock.profile("bob.test"),
+            embed: Mock.quote(Mock.post("q"), author: Mock.profile("carla.test")))
+        let decision = Mock.options(hiddenPosts: [quoted]).decide(post: post)
+        XCTAssertEqual(decision.ui(.contentList).flags, [.filter, .blur])
+        XCTAssertEqual(decision.ui(.contentView).flags, [.blur])
+    }
 }
