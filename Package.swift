@@ -159,7 +159,8 @@ let package = Package(
         ),
         // Prints the cost of one moderation decision and of a 100-post page: swift run -c release moderation-bench
         .executableTarget(
-            name: "moderation-bench", dependencies: ["BlueskyKit", "AtprotoLexicons"], path: "Benchmarks/ModerationBenchmark"),
+            name: "moderation-bench", dependencies: ["BlueskyKit", "AtprotoLexicons"],
+            path: "Benchmarks/ModerationBenchmark"),
         .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"], exclude: ["signature-vectors.json"]),
         .testTarget(
             name: "AtprotoIdentityResolutionTests",
@@ -192,7 +193,8 @@ let package = Package(
                 "XRPCRuntime",
                 "lexgen",
             ]),
-        .testTarget(name: "BlueskyKitTests", dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime"]),
+        .testTarget(
+            name: "BlueskyKitTests", dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime", "XRPCTesting"]),
         .testTarget(name: "AtprotoLexiconsTests", dependencies: ["AtprotoLexicons", "XRPCRuntime", "XRPCTesting"]),
         // The firehose against a real PDS: skipped unless ATPROTO_PDS_URL (+ _HANDLE, _PASSWORD) is set;
         // a loopback TCP proxy (LoopbackHTTPServer) cuts its connections to test resumption.
