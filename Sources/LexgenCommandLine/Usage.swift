@@ -58,7 +58,8 @@ enum Usage {
           --update                 move pins to the current versions (also --update-manifest)
           --skip-verification      read records without proving them (a PDS you trust)
           --dns-server <host[:port]>
-                                   nameserver for _lexicon records (repeatable; default: resolv.conf)
+                                   nameserver for _lexicon records: an IP address or a host name,
+                                   [IPv6]:port with a port (repeatable; default: resolv.conf)
           --plc-directory <url>    PLC directory for did:plc (default: https://plc.directory)
 
         VERIFY:

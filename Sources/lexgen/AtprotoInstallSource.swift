@@ -32,24 +32,13 @@ struct AtprotoInstallSource: LexiconInstallSource {
             verification: options.skipVerification ? .skipped : .required)
     }
 
-    /// `host`, `host:port`, `[v6]:port`.
+    /// `host`, `host:port`, `[v6]:port`, where the host is an IP address or a host name (resolved now).
     static func nameserver(_ text: String) throws -> DNSNameserver {
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-            let host = String(text[text.index(after: text.startIndex)..<close])
-            let rest = text[text.index(after: close)...]
-            guard rest.isEmpty || rest.hasPrefix(":"), let port = rest.isEmpty ? 53 : UInt16(rest.dropFirst()) else {
-                throw InstallError(file: nil, message: "--dns-server \(text): expected [address]:port")
-            }
-            return DNSNameserver(host: host, port: port)
+        do {
+            return try DNSNameserver(parsing: text)
+        } catch {
+            throw InstallError(file: nil, message: "--dns-server \(error.message)")
         }
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count == 2 {
-            guard let port = UInt16(parts[1]) else {
-                throw InstallError(file: nil, message: "--dns-server \(text): the port is not a number")
-            }
-            return DNSNameserver(host: String(parts[0]), port: port)
-        }
-        return DNSNameserver(host: text)
     }
 
     func lexicon(_ nsid: String) async throws -> FetchedLexicon? {
