@@ -15,6 +15,15 @@ public protocol LexiconInstallSource: Sendable {
 
     /// The NSIDs the source holds that match `pattern` (`com.example.*`), for installs by pattern.
     func nsids(matching pattern: String) async throws -> [String]
+
+    /// Whether the source reads local files: an install reports no progress per lexicon for it, since
+    /// nothing is fetched. `false` by default.
+    var isLocal: Bool { get }
+}
+
+extension LexiconInstallSource {
+    /// `false`: a source fetches unless it says otherwise.
+    public var isLocal: Bool { false }
 }
 
 /// One lexicon as a source delivered it.
@@ -80,4 +89,7 @@ public struct FolderInstallSource: LexiconInstallSource {
     public func nsids(matching pattern: String) async throws -> [String] {
         files.keys.filter { NSIDPattern.matches(pattern, $0) }.sorted()
     }
+
+    /// `true`: the folder was read when the source was made.
+    public var isLocal: Bool { true }
 }

@@ -53,7 +53,8 @@ extension LexiconInstaller {
     /// Nothing is written unless every lexicon of the closure was found, is a lexicon with the right `id`,
     /// and matches its pin: a failed install leaves the folder and the manifest as they were.
     ///
-    /// - Parameter progress: Called with one line per lexicon fetched (for a command line's progress).
+    /// - Parameter progress: Called with one line per lexicon fetched (for a command line's progress);
+    ///   not called for a local source (``LexiconInstallSource/isLocal``), which fetches nothing.
     /// - Throws: ``InstallError``: a lexicon not found (with the chain of references that asked for it),
     ///   a pattern that matches nothing, a pin that no longer matches, an unreadable manifest, a file that
     ///   cannot be written; or the source's own error (network, verification).
@@ -92,6 +93,7 @@ extension LexiconInstaller {
         var order: [String] = []
         var moved: [(nsid: String, from: String, to: String)] = []
         var fetchedCount = 0
+        let showsProgress = !source.isLocal
         while !queue.isEmpty {
             let nsid = queue.removeFirst()
             guard resolved[nsid] == nil else { continue }
@@ -103,7 +105,7 @@ extension LexiconInstaller {
                 {
                     item = (pinned, local, false)
                 } else {
-                    progress("fetching \(nsid) (pinned \(pinned.record?.cid ?? pinned.sha256))")
+                    if showsProgress { progress("fetching \(nsid) (pinned \(pinned.record?.cid ?? pinned.sha256))") }
                     guard
                         let fetched = try await fetch(
                             nsid, askedBy: askedBy, { try await source.lexicon(pinnedBy: pinned) })
@@ -115,7 +117,7 @@ extension LexiconInstaller {
                     item = (pinned, fetched.data, true)
                 }
             } else {
-                progress("fetching \(nsid)")
+                if showsProgress { progress("fetching \(nsid)") }
                 guard let fetched = try await fetch(nsid, askedBy: askedBy, { try await source.lexicon(nsid) }) else {
                     throw notFound(nsid, in: source, askedBy: askedBy)
                 }
