@@ -52,7 +52,9 @@ enum Usage {
           lexgen install --from <folder>
                                    the whole folder, exactly (files not in it are removed).
           lexgen install           exactly what the manifest pins: files that match are kept, others
-                                   fetched again and checked against their pin.
+                                   fetched again and checked against their pin, and against their
+                                   authority: a record of another DID than _lexicon.<authority> names
+                                   now is refused (--update <nsid> accepts the move).
           --to <folder>            where to install (default: <package root>/lexicons)
           --manifest <file>        the manifest (default: <package root>/lexicons.manifest.json)
           --update                 move pins to the current versions (also --update-manifest)

@@ -45,6 +45,11 @@ struct AtprotoInstallSource: LexiconInstallSource {
         fetched(try await resolver.fetch(nsid, from: try await authorities.did(of: nsid, resolver: resolver)))
     }
 
+    /// The DID `_lexicon.<authority>` names now (looked up once per authority and run).
+    func currentPublisher(of nsid: String) async throws -> String? {
+        try await authorities.did(of: nsid, resolver: resolver).rawValue
+    }
+
     func lexicon(pinnedBy entry: LexiconManifest.Entry) async throws -> FetchedLexicon? {
         guard let record = entry.record else { return try await lexicon(entry.nsid) }
         let authority = ATURI(rawValue: record.uri).authority

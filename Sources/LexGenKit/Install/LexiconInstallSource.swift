@@ -19,11 +19,19 @@ public protocol LexiconInstallSource: Sendable {
     /// Whether the source reads local files: an install reports no progress per lexicon for it, since
     /// nothing is fetched. `false` by default.
     var isLocal: Bool { get }
+
+    /// The DID that publishes `nsid` now (over atproto, the DID its authority's `_lexicon` record
+    /// names), or `nil` for a source without publishers (a folder; the default). A re-install of a
+    /// lexicon pinned by record asks it first and refuses a record whose DID is not this one.
+    func currentPublisher(of nsid: String) async throws -> String?
 }
 
 extension LexiconInstallSource {
     /// `false`: a source fetches unless it says otherwise.
     public var isLocal: Bool { false }
+
+    /// `nil`: no publisher to check.
+    public func currentPublisher(of nsid: String) async throws -> String? { nil }
 }
 
 /// One lexicon as a source delivered it.

@@ -6,11 +6,16 @@ public struct InstallError: Error, CustomStringConvertible, Sendable, Hashable {
     public var file: String?
     /// What is wrong (may span several lines, e.g. a list of files that differ from the manifest).
     public var message: String
+    /// The NSIDs whose pins an install with `--update` would move to settle the error (a lexicon that
+    /// changed since it was pinned, or whose authority now names another publisher); empty otherwise.
+    /// A command line adds the exact command.
+    public var pinsToMove: [String]
 
     /// Creates an error.
-    public init(file: String?, message: String) {
+    public init(file: String?, message: String, pinsToMove: [String] = []) {
         self.file = file
         self.message = message
+        self.pinsToMove = pinsToMove
     }
 
     /// `<file>: error: <message>`, or `error: <message>` when no file is involved.

@@ -30,6 +30,13 @@ public struct LexiconManifest: Sendable, Hashable {
             self.uri = uri
             self.cid = cid
         }
+
+        /// The DID that publishes the record: the URI's authority, or `nil` when it is no DID.
+        public var publisher: String? {
+            guard uri.hasPrefix("at://") else { return nil }
+            let authority = uri.dropFirst(5).prefix { $0 != "/" }
+            return authority.hasPrefix("did:") ? String(authority) : nil
+        }
     }
 
     /// One installed lexicon file.
