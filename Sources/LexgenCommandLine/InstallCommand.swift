@@ -192,6 +192,8 @@ struct PinRoutingSource: LexiconInstallSource {
     func nsids(matching pattern: String) async throws -> [String] { try await network.nsids(matching: pattern) }
 
     func currentPublisher(of nsid: String) async throws -> String? { try await network.currentPublisher(of: nsid) }
+
+    var resolverOptions: LexiconManifest.ResolverOptions? { network.resolverOptions }
 }
 
 /// `lexgen verify`: check installed lexicons against their manifest.
@@ -215,15 +217,27 @@ enum ManifestCheck {
         guard folders.count == 1, let folder = folders.first else {
             throw UsageError("--manifest works with exactly one lexicon folder")
         }
-        // The manifest records the folder it was installed from, so the fix is the exact command.
-        let source = (try? LexiconManifest(contentsOf: URL(fileURLWithPath: manifest)))?.source
-        var fix = "swift run lexgen install --from \(source ?? "<the folder holding the lexicons>")"
-        if folder != "lexicons" { fix += " --to \(folder)" }
-        if manifest != "lexicons.manifest.json" { fix += " --manifest \(manifest)" }
         return LexiconInstaller.verify(
             folder: URL(fileURLWithPath: folder),
             manifest: URL(fileURLWithPath: manifest),
-            fixCommand: fix
+            fixCommand: fixCommand(folder: folder, manifest: manifest)
         ).map { "\($0.file.path): error: \($0.message)" }
+    }
+
+    /// The command that installs what the manifest pins: `install` alone (with the resolver options the
+    /// manifest recorded) when it pins records, so the lexicons come back over atproto, and the folders
+    /// of the others from the folder the manifest names; `install --from <folder>` for a manifest made
+    /// from a folder alone.
+    static func fixCommand(folder: String, manifest: String) -> String {
+        let read = try? LexiconManifest(contentsOf: URL(fileURLWithPath: manifest))
+        var words = ["swift", "run", "lexgen", "install"]
+        if let read, read.pinsRecords {
+            words += read.resolver?.arguments ?? []
+        } else {
+            words += ["--from", read?.source ?? "<the folder holding the lexicons>"]
+        }
+        if folder != "lexicons" { words += ["--to", folder] }
+        if manifest != "lexicons.manifest.json" { words += ["--manifest", manifest] }
+        return words.map { $0.hasPrefix("<") ? $0 : shellQuoted($0) }.joined(separator: " ")
     }
 }

@@ -11,6 +11,9 @@ struct AtprotoInstallSource: LexiconInstallSource {
     /// One DNS lookup per authority, however many of its lexicons an install takes.
     let authorities = AuthorityCache()
     var label: String { "atproto" }
+    /// `--dns-server` and `--plc-directory` as given, recorded in the manifest for the commands errors
+    /// suggest; `nil` for the defaults.
+    let resolverOptions: LexiconManifest.ResolverOptions?
 
     init(_ options: Lexgen.NetworkOptions) throws {
         var dns: (any DNSTXTLookup)?
@@ -24,6 +27,8 @@ struct AtprotoInstallSource: LexiconInstallSource {
             }
             plc = url
         }
+        let given = LexiconManifest.ResolverOptions(dnsServers: options.dnsServers, plcDirectory: options.plcDirectory)
+        resolverOptions = given == LexiconManifest.ResolverOptions() ? nil : given
         let lookup = try dns ?? UDPDNSClient.system()
         let identities = CachingIdentityResolver(
             wrapping: try StandardIdentityResolver(dns: lookup, plcDirectory: plc))

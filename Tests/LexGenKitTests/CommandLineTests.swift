@@ -134,6 +134,36 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(run.errors.contains("swift run lexgen install --from"), run.errors)
     }
 
+    /// A manifest made over atproto is restored by `install` with the resolver options it was made with,
+    /// not by `install --from atproto` (which would read a folder named `atproto` if there were one).
+    func testTheFixForAManifestMadeOverAtprotoIsInstallWithItsResolverOptions() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = folder.appendingPathComponent("app.manifest.json")
+        let entry =
+            #"{"nsid": "com.example.thing", "path": "com/example/thing.json", "sha256": "\#(String(repeating: "0", count: 64))", "#
+            + #""uri": "at://did:plc:abc/com.atproto.lexicon.schema/com.example.thing", "cid": "bafyfake"}"#
+        let resolver = #"{"dnsServers": ["127.0.0.1:5353"], "plcDirectory": "http://127.0.0.1:2582/plc"}"#
+        try Data(
+            "{\n  \"version\": 1,\n  \"source\": \"atproto\",\n  \"resolver\": \(resolver),\n  \"lexicons\": [\n    \(entry)\n  ]\n}\n"
+                .utf8
+        ).write(to: manifest)
+        let lexicons = folder.appendingPathComponent("lexicons").path
+        let verify = try lexgen(["verify", "--folder", lexicons, "--manifest", manifest.path])
+        XCTAssertEqual(verify.status, 1)
+        let fix =
+            "run: swift run lexgen install --dns-server 127.0.0.1:5353 --plc-directory http://127.0.0.1:2582/plc "
+            + "--to \(lexicons) --manifest \(manifest.path)"
+        XCTAssertTrue(verify.errors.contains(fix), verify.errors)
+        XCTAssertFalse(verify.errors.contains("--from atproto"), verify.errors)
+        // The build plugin's check (generate --manifest) suggests the same.
+        let generate = try lexgen([
+            lexicons, "--manifest", manifest.path, "--output", folder.appendingPathComponent("out").path,
+        ])
+        XCTAssertEqual(generate.status, 1)
+        XCTAssertTrue(generate.errors.contains(fix), generate.errors)
+    }
+
     func testInvalidLexiconsSkipWritesTheRestAndExitsOneAndWarnExitsZero() throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -69,6 +69,11 @@ final class InstallCommandIntegrationTests: XCTestCase {
         // No argument: exactly the manifest; a deleted file comes back with the same bytes.
         let pinnedBytes = try Data(contentsOf: defsFile)
         try FileManager.default.removeItem(at: defsFile)
+        // verify (and the build plugin) name the command that restores it, with the resolver options.
+        let verify = try lexgen(["verify"], in: package)
+        XCTAssertEqual(verify.status, 1)
+        let fix = (["run: swift run lexgen install"] + environment.networkArguments).joined(separator: " ")
+        XCTAssertTrue(verify.errors.contains("missing (\(defs)); \(fix)"), verify.errors)
         let again = try lexgen(["install"] + environment.networkArguments, in: package)
         XCTAssertEqual(again.status, 0, again.errors)
         XCTAssertTrue(again.output.contains("1 fetched, 1 written, 1 unchanged"), again.output)

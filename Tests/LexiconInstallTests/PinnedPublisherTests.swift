@@ -47,6 +47,8 @@ final class PinnedPublisherTests: XCTestCase {
         func nsids(matching pattern: String) async throws -> [String] { [] }
 
         func currentPublisher(of nsid: String) async throws -> String? { lock.withLock { authority } }
+
+        var resolverOptions: LexiconManifest.ResolverOptions?
     }
 
     private var folder: URL!
@@ -142,5 +144,42 @@ final class PinnedPublisherTests: XCTestCase {
         let (old, new) = (try XCTUnwrap(move.from.record?.cid), try XCTUnwrap(move.to.record?.cid))
         XCTAssertNotEqual(old, new)
         XCTAssertEqual(move.description, "\(nsid): \(old) -> \(new); publisher did:plc:alice -> did:plc:bob")
+    }
+
+    /// The manifest keeps the resolver options of the last install over atproto (for the commands that
+    /// errors suggest); an install from a folder leaves them as they were.
+    func testTheManifestRecordsTheResolverOptionsOfTheLastNetworkInstall() async throws {
+        let network = Network()
+        network.publish(nsid, by: "did:plc:alice")
+        network.resolverOptions = .init(dnsServers: ["127.0.0.1:5353"], plcDirectory: "http://127.0.0.1:2582/plc")
+        _ = try await install(network)
+        let text = try String(contentsOf: manifestURL, encoding: .utf8)
+        XCTAssertTrue(
+            text.contains(
+                #"  "resolver": {"dnsServers": ["127.0.0.1:5353"], "plcDirectory": "http://127.0.0.1:2582/plc"},"#),
+            text)
+        let read = try LexiconManifest(contentsOf: manifestURL)
+        XCTAssertEqual(
+            read.resolver?.arguments,
+            ["--dns-server", "127.0.0.1:5353", "--plc-directory", "http://127.0.0.1:2582/plc"])
+        XCTAssertEqual(try LexiconManifest(jsonData: read.jsonData(), file: "m.json"), read)
+
+        let upstream = folder.appendingPathComponent("upstream")
+        try FileManager.default.createDirectory(at: upstream, withIntermediateDirectories: true)
+        try Data(#"{"lexicon": 1, "id": "com.example.local", "defs": {"main": {"type": "token"}}}"#.utf8)
+            .write(to: upstream.appendingPathComponent("local.json"))
+        _ = try await LexiconInstaller.install(
+            ["com.example.local"], from: try FolderInstallSource(folder: upstream), to: lexicons,
+            manifest: manifestURL, update: false)
+        XCTAssertEqual(try LexiconManifest(contentsOf: manifestURL).resolver, read.resolver)
+
+        network.resolverOptions = nil
+        _ = try await install(network, update: true)
+        XCTAssertNil(try LexiconManifest(contentsOf: manifestURL).resolver, "the defaults are not recorded")
+
+        let bad = text.replacingOccurrences(of: #"["127.0.0.1:5353"]"#, with: "5353")
+        XCTAssertThrowsError(try LexiconManifest(jsonData: Data(bad.utf8), file: "m.json")) { error in
+            XCTAssertTrue("\(error)".contains(#""resolver" must be an object"#), "\(error)")
+        }
     }
 }

@@ -24,6 +24,10 @@ public protocol LexiconInstallSource: Sendable {
     /// names), or `nil` for a source without publishers (a folder; the default). A re-install of a
     /// lexicon pinned by record asks it first and refuses a record whose DID is not this one.
     func currentPublisher(of nsid: String) async throws -> String?
+
+    /// How the source reaches atproto, when not the defaults: an install records it in the manifest
+    /// (`nil`, the default, for a local source or the public network).
+    var resolverOptions: LexiconManifest.ResolverOptions? { get }
 }
 
 extension LexiconInstallSource {
@@ -32,6 +36,9 @@ extension LexiconInstallSource {
 
     /// `nil`: no publisher to check.
     public func currentPublisher(of nsid: String) async throws -> String? { nil }
+
+    /// `nil`: the defaults, or no network.
+    public var resolverOptions: LexiconManifest.ResolverOptions? { nil }
 }
 
 /// One lexicon as a source delivered it.

@@ -124,7 +124,12 @@ extension LexiconInstaller {
             }
             written += 1
         }
-        let manifest = LexiconManifest(entries: entries, source: existing.source ?? source.label)
+        // The resolver options are those of the last install that pinned records over atproto (not of a
+        // folder install, nor of the fallback that fetched folder pins over atproto and keeps them).
+        let pinnedOverNetwork = !source.isLocal && order.contains { resolved[$0]?.entry.record != nil }
+        let manifest = LexiconManifest(
+            entries: entries, source: existing.source ?? source.label,
+            resolver: pinnedOverNetwork ? source.resolverOptions : existing.resolver)
         var manifestWritten = false
         if (try? Data(contentsOf: manifestURL)) != manifest.jsonData() {
             do {
