@@ -205,7 +205,12 @@ enum VerifyCommand {
         let manifest = parsed.options["--manifest"] ?? "lexicons.manifest.json"
         let problems = try ManifestCheck.problems(folders: [folder], manifest: manifest)
         for problem in problems { printError(problem) }
-        if problems.isEmpty { print("lexgen verify: \(folder)/ matches \(manifest)") }
+        if problems.isEmpty {
+            let own = LexiconInstaller.unpinnedFiles(
+                folder: URL(fileURLWithPath: folder), manifest: URL(fileURLWithPath: manifest))
+            let note = own.isEmpty ? "" : " (and holds \(own.count) lexicons it does not pin, the project's own)"
+            print("lexgen verify: \(folder)/ matches \(manifest)\(note)")
+        }
         return problems.isEmpty ? 0 : 1
     }
 }

@@ -65,7 +65,8 @@ enum Usage {
           --plc-directory <url>    PLC directory for did:plc (default: https://plc.directory)
 
         VERIFY:
-          Checks installed lexicons against the manifest; names each missing, altered or extra file.
+          Checks installed lexicons against the manifest; names each missing or altered file. Files
+          the manifest does not pin are the project's own lexicons (generated with the others).
 
         LINT:
           Checks lexicons against the spec without generating: JSON, def kinds where they stand,

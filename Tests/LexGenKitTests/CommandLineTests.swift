@@ -164,6 +164,47 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(generate.errors.contains(fix), generate.errors)
     }
 
+    /// An app's target as the README sets it up: installed lexicons pinned by the manifest its
+    /// lexgen.json names, and the app's own lexicon beside them, unpinned. The build checks the pins
+    /// and generates both.
+    func testAConfigWithAManifestChecksThePinsAndGeneratesTheProjectsOwnLexicons() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let upstream = folder.appendingPathComponent("upstream")
+        let lexicons = folder.appendingPathComponent("lexicons")
+        try FileManager.default.createDirectory(at: upstream, withIntermediateDirectories: true)
+        let installed = #"{"lexicon": 1, "id": "com.example.installed", "defs": {"main": {"type": "token"}}}"#
+        try Data(installed.utf8).write(to: upstream.appendingPathComponent("installed.json"))
+        let install = try lexgen([
+            "install", "com.example.installed", "--from", upstream.path, "--to", lexicons.path, "--manifest",
+            folder.appendingPathComponent("lexicons.manifest.json").path,
+        ])
+        XCTAssertEqual(install.status, 0, install.errors)
+        let own = #"{"lexicon": 1, "id": "com.example.own", "defs": {"main": {"type": "object", "properties": {}}}}"#
+        try Data(own.utf8).write(to: lexicons.appendingPathComponent("own.json"))
+        let config = folder.appendingPathComponent("lexgen.json")
+        try Data(#"{"lexicons": "lexicons", "manifest": "lexicons.manifest.json"}"#.utf8).write(to: config)
+
+        let output = folder.appendingPathComponent("out").path
+        let run = try lexgen(["--config", config.path, "--output", output])
+        XCTAssertEqual(run.status, 0, run.errors)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output + "/own.swift"), run.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output + "/installed.swift"), run.output)
+        let verify = try lexgen([
+            "verify", "--folder", lexicons.path, "--manifest",
+            folder.appendingPathComponent("lexicons.manifest.json").path,
+        ])
+        XCTAssertEqual(verify.status, 0, verify.errors)
+        XCTAssertTrue(verify.output.contains("holds 1 lexicons it does not pin, the project's own"), verify.output)
+
+        // An installed lexicon edited by hand no longer matches its pin: the build stops and says so.
+        try Data(installed.replacingOccurrences(of: "token", with: "string").utf8)
+            .write(to: lexicons.appendingPathComponent("installed.json"))
+        let altered = try lexgen(["--config", config.path, "--output", output])
+        XCTAssertEqual(altered.status, 1)
+        XCTAssertTrue(altered.errors.contains("lexicons/installed.json: error: altered"), altered.errors)
+    }
+
     func testInvalidLexiconsSkipWritesTheRestAndExitsOneAndWarnExitsZero() throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -180,9 +180,11 @@ public enum LexiconInstaller {
 
     /// Checks an installed lexicon folder against a manifest.
     ///
-    /// Every manifest entry must exist with the same SHA-256; a `*.json` file in the folder that the manifest
-    /// does not list is a problem too. When the folder is missing or holds no `*.json` file at all, a single
-    /// problem says that nothing is installed. Every message ends with `run: <fixCommand>`.
+    /// Every manifest entry must exist and match its pin. A `*.json` file in the folder that the manifest
+    /// does not pin is no problem: it is one of the project's own lexicons, which sit beside the installed
+    /// ones (``unpinnedFiles(folder:manifest:)`` lists them). When the folder is missing or holds no
+    /// `*.json` file at all, a single problem says that nothing is installed. Every message ends with
+    /// `run: <fixCommand>`.
     ///
     /// - Returns: The problems, in path order; empty when the folder matches the manifest.
     public static func verify(
@@ -233,13 +235,15 @@ public enum LexiconInstaller {
                 problems.append(problem(entry.path, nsid: entry.nsid, what))
             }
         }
-        let listed = Set(manifest.entries.map(\.path))
-        for path in present where !listed.contains(path) {
-            let data = try? Data(contentsOf: folder.appendingPathComponent(path))
-            let nsid = data.flatMap { try? LexiconManifest.lexiconID(in: $0, file: path) }
-            problems.append(problem(path, nsid: nsid, "not in the manifest"))
-        }
         return problems.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    }
+
+    /// The `*.json` files of `folder` that the manifest does not pin (the project's own lexicons), as
+    /// paths relative to the folder, sorted; empty when the manifest cannot be read.
+    public static func unpinnedFiles(folder: URL, manifest manifestURL: URL) -> [String] {
+        guard let manifest = try? LexiconManifest(contentsOf: manifestURL) else { return [] }
+        let pinned = Set(manifest.entries.map(\.path))
+        return ((try? jsonPaths(in: folder)) ?? []).filter { !pinned.contains($0) }
     }
 
     // MARK: - Helpers
