@@ -31,7 +31,7 @@ final class FolderInstallCommandTests: XCTestCase {
     func testANamedInstallFromAFolderPrintsNoFetchingLines() throws {
         let run = try LexgenRun.run(["install", "com.example.a", "--from", "upstream"], in: folder)
         XCTAssertEqual(run.status, 0, run.errors)
-        XCTAssertTrue(run.output.contains("2 lexicons (named and referenced)"), run.output)
+        XCTAssertTrue(run.output.contains("2 lexicons (named and referenced): 2 read, 2 written"), run.output)
         XCTAssertFalse(run.errors.contains("fetching"), run.errors)
         XCTAssertEqual(run.errors, "", "a folder install is quiet but for its summary")
     }

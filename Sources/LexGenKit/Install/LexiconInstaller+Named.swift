@@ -144,7 +144,7 @@ extension LexiconInstaller {
         return NamedInstallReport(
             nsids: order, fetched: fetchedCount, written: written, unchanged: unchanged, moved: moved,
             manifestWritten: manifestWritten,
-            manifest: manifest)
+            manifest: manifest, sourceIsLocal: source.isLocal)
     }
 
     /// Runs a source's fetch; its error is told with the chain of references that asked for the lexicon.

@@ -16,12 +16,15 @@ public struct NamedInstallReport: Sendable, Hashable {
     public var manifestWritten: Bool
     /// The manifest after the install.
     public var manifest: LexiconManifest
+    /// Whether the source was local (a folder): its lexicons were read, not fetched.
+    public var sourceIsLocal = false
 
     /// A one-line summary for the command line.
     public var summary: String {
         let movedNote = moved.isEmpty ? "" : ", \(moved.count) pins moved"
         let manifestNote = manifestWritten ? "manifest written" : "manifest unchanged"
-        return "\(nsids.count) lexicons (named and referenced): \(fetched) fetched, \(written) written, "
+        let verb = sourceIsLocal ? "read" : "fetched"
+        return "\(nsids.count) lexicons (named and referenced): \(fetched) \(verb), \(written) written, "
             + "\(unchanged) unchanged"
             + "\(movedNote); \(manifestNote)"
     }
