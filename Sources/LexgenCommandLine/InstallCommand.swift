@@ -10,6 +10,31 @@ enum InstallCommand {
             valueOptions: ["--from", "--to", "--manifest", "--dns-server", "--plc-directory"],
             flagOptions: ["--update", "--update-manifest", "--skip-verification"]
         )
+        do {
+            return try await run(parsed, network: network)
+        } catch var error as InstallError where !error.pinsToMove.isEmpty {
+            error.message += "\nrun: \(updateCommand(error.pinsToMove, parsed))"
+            throw error
+        }
+    }
+
+    /// `swift run lexgen install --update <nsids>` with this run's folders and network options.
+    static func updateCommand(_ nsids: [String], _ parsed: ParsedArguments) -> String {
+        var words = ["swift", "run", "lexgen", "install", "--update"] + nsids
+        // A missing --from folder fell back to atproto: the update goes there too.
+        if let from = parsed.options["--from"], FileManager.default.fileExists(atPath: from) {
+            words += ["--from", from]
+        }
+        for option in ["--to", "--manifest"] {
+            if let value = parsed.options[option] { words += [option, value] }
+        }
+        for server in parsed.allValues["--dns-server"] ?? [] { words += ["--dns-server", server] }
+        if let directory = parsed.options["--plc-directory"] { words += ["--plc-directory", directory] }
+        if parsed.flags.contains("--skip-verification") { words.append("--skip-verification") }
+        return words.map(shellQuoted).joined(separator: " ")
+    }
+
+    private static func run(_ parsed: ParsedArguments, network: Lexgen.NetworkSourceFactory?) async throws -> Int32 {
         let paths = ProjectPaths(to: parsed.options["--to"], manifest: parsed.options["--manifest"])
         let update = parsed.flags.contains("--update") || parsed.flags.contains("--update-manifest")
         let options = Lexgen.NetworkOptions(
@@ -63,7 +88,7 @@ enum InstallCommand {
             progress: { printError("lexgen install: \($0)") })
         printSummary(report.summary, paths: paths)
         for move in report.moved {
-            print("  \(move.nsid): \(move.from) -> \(move.to)")
+            print("  \(move)")
         }
         return 0
     }
@@ -165,6 +190,10 @@ struct PinRoutingSource: LexiconInstallSource {
     }
 
     func nsids(matching pattern: String) async throws -> [String] { try await network.nsids(matching: pattern) }
+
+    func currentPublisher(of nsid: String) async throws -> String? { try await network.currentPublisher(of: nsid) }
+
+    var resolverOptions: LexiconManifest.ResolverOptions? { network.resolverOptions }
 }
 
 /// `lexgen verify`: check installed lexicons against their manifest.
@@ -176,7 +205,12 @@ enum VerifyCommand {
         let manifest = parsed.options["--manifest"] ?? "lexicons.manifest.json"
         let problems = try ManifestCheck.problems(folders: [folder], manifest: manifest)
         for problem in problems { printError(problem) }
-        if problems.isEmpty { print("lexgen verify: \(folder)/ matches \(manifest)") }
+        if problems.isEmpty {
+            let own = LexiconInstaller.unpinnedFiles(
+                folder: URL(fileURLWithPath: folder), manifest: URL(fileURLWithPath: manifest))
+            let note = own.isEmpty ? "" : " (and holds \(own.count) lexicons it does not pin, the project's own)"
+            print("lexgen verify: \(folder)/ matches \(manifest)\(note)")
+        }
         return problems.isEmpty ? 0 : 1
     }
 }
@@ -188,15 +222,27 @@ enum ManifestCheck {
         guard folders.count == 1, let folder = folders.first else {
             throw UsageError("--manifest works with exactly one lexicon folder")
         }
-        // The manifest records the folder it was installed from, so the fix is the exact command.
-        let source = (try? LexiconManifest(contentsOf: URL(fileURLWithPath: manifest)))?.source
-        var fix = "swift run lexgen install --from \(source ?? "<the folder holding the lexicons>")"
-        if folder != "lexicons" { fix += " --to \(folder)" }
-        if manifest != "lexicons.manifest.json" { fix += " --manifest \(manifest)" }
         return LexiconInstaller.verify(
             folder: URL(fileURLWithPath: folder),
             manifest: URL(fileURLWithPath: manifest),
-            fixCommand: fix
+            fixCommand: fixCommand(folder: folder, manifest: manifest)
         ).map { "\($0.file.path): error: \($0.message)" }
+    }
+
+    /// The command that installs what the manifest pins: `install` alone (with the resolver options the
+    /// manifest recorded) when it pins records, so the lexicons come back over atproto, and the folders
+    /// of the others from the folder the manifest names; `install --from <folder>` for a manifest made
+    /// from a folder alone.
+    static func fixCommand(folder: String, manifest: String) -> String {
+        let read = try? LexiconManifest(contentsOf: URL(fileURLWithPath: manifest))
+        var words = ["swift", "run", "lexgen", "install"]
+        if let read, read.pinsRecords {
+            words += read.resolver?.arguments ?? []
+        } else {
+            words += ["--from", read?.source ?? "<the folder holding the lexicons>"]
+        }
+        if folder != "lexicons" { words += ["--to", folder] }
+        if manifest != "lexicons.manifest.json" { words += ["--manifest", manifest] }
+        return words.map { $0.hasPrefix("<") ? $0 : shellQuoted($0) }.joined(separator: " ")
     }
 }

@@ -16,8 +16,8 @@ public enum Lexgen {
 
     /// The options of `lexgen install` that say how atproto is reached.
     public struct NetworkOptions: Sendable, Hashable {
-        /// `--dns-server host[:port]` (repeatable): the nameservers asked for `_lexicon` TXT records;
-        /// empty for the system's.
+        /// `--dns-server host[:port]` (repeatable; an IP address or a host name, `[IPv6]:port`): the
+        /// nameservers asked for `_lexicon` TXT records; empty for the system's.
         public var dnsServers: [String]
         /// `--plc-directory <url>`: the PLC directory; `nil` for the public one.
         public var plcDirectory: String?
@@ -58,8 +58,9 @@ public enum Lexgen {
             printError("lexgen: error: \(error.description)")
             printError("Run 'lexgen --help' for usage.")
             return usageExitCode
-        } catch let error as InstallError where error.file == nil {
-            printError("lexgen: error: \(error.message)")
+        } catch let error as InstallError {
+            // One label: `<file>: error: ...` (compiler style, as the diagnostics) or `lexgen: error: ...`.
+            printError(error.file == nil ? "lexgen: error: \(error.message)" : error.description)
             return 1
         } catch {
             printError("lexgen: error: \(error)")

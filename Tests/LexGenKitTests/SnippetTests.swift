@@ -31,8 +31,8 @@ final class SnippetTests: XCTestCase {
             swift,
             """
             self.text = try reader.required("text")
-            self.mood = try reader.optionalNullable("mood")
             self.count = try reader.optional("count", default: 3, absentKeys: &absentDefaults)
+            self.mood = try reader.optionalNullable("mood")
             self.absentDefaults = absentDefaults
             self.unknownFields = reader.remainingFields
             """
@@ -41,7 +41,7 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(swift, #"writer.write("count", count, default: 3, absentKeys: absentDefaults)"#)
         assertContainsLines(
             swift,
-            "public init(text: Swift.String, mood: XRPCRuntime.Nullable<Swift.String>? = nil, count: Swift.Int = 3, unknownFields: [Swift.String: XRPCRuntime.JSONValue] = [:]) {"
+            "public init(text: Swift.String, count: Swift.Int = 3, mood: XRPCRuntime.Nullable<Swift.String>? = nil, unknownFields: [Swift.String: XRPCRuntime.JSONValue] = [:]) {"
         )
         assertContainsLines(swift, "public var mood: XRPCRuntime.Nullable<Swift.String>?")
         assertContainsLines(swift, "/// Default: `3`.")
