@@ -161,7 +161,7 @@ let package = Package(
         ),
         .testTarget(name: "InteropRecordTests", dependencies: ["InteropRecordLexicon"]),
         // Against a real PDS (scripts/pds.sh start): skipped unless ATPROTO_PDS_URL is set.
-        .testTarget(name: "IntegrationTests", dependencies: ["AtprotoLexicons"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["AtprotoLexicons", "BlueskyKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
