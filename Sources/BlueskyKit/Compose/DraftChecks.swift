@@ -2,7 +2,7 @@ import AtprotoLexicons
 
 extension PostDraft {
     /// What the lexicons refuse in this draft (empty when it can be sent), found without sending
-    /// anything: ``AtprotoLexicons/XRPCClient/publishPost(_:repo:)`` checks this first, then the
+    /// anything: `XRPCClient.publishPost(_:repo:)` checks this first, then the
     /// records it builds with the generated validator.
     public func problems() -> [DraftProblem] {
         var problems: [DraftProblem] = []

@@ -1,7 +1,7 @@
 import AtprotoLexicons
 import Foundation
 
-/// Everything a post is made of before it is sent: what ``AtprotoLexicons/XRPCClient/publishPost(_:repo:)``
+/// Everything a post is made of before it is sent: what `XRPCClient.publishPost(_:repo:)`
 /// turns into records and blobs.
 ///
 /// ```swift

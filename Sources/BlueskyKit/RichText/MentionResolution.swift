@@ -45,7 +45,7 @@ extension RichText {
     }
 
     /// `text` with the links and tags found in it and its mentions resolved by `resolver` (any
-    /// ``AtprotoIdentityResolution/HandleResolver``: the standard resolver, a caching one, an
+    /// `HandleResolver`: the standard resolver, a caching one, an
     /// identity service's). A handle the resolver cannot resolve stays plain text.
     public static func detecting(_ text: String, resolver: some HandleResolver) async -> RichText {
         await detecting(text) { handle in try? await resolver.resolveHandle(handle) }
