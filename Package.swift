@@ -150,7 +150,9 @@ let package = Package(
             dependencies: [
                 "LexGenKit", "AtprotoLexiconResolution", "AtprotoIdentityResolution", "XRPCRuntime", "lexgen",
             ]),
-        .testTarget(name: "BlueskyKitTests", dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime"]),
+        .testTarget(
+            name: "BlueskyKitTests",
+            dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution"]),
         .testTarget(name: "AtprotoLexiconsTests", dependencies: ["AtprotoLexicons", "XRPCRuntime"]),
         // The firehose against a real PDS: skipped unless ATPROTO_PDS_URL (+ _HANDLE, _PASSWORD) is set;
         // a loopback TCP proxy (LoopbackHTTPServer) cuts its connections to test resumption.

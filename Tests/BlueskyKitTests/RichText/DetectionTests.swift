@@ -1,3 +1,4 @@
+import AtprotoIdentityResolution
 import AtprotoLexicons
 import BlueskyKit
 import XCTest
@@ -247,4 +248,24 @@ final class DetectionTests: XCTestCase {
 actor Calls {
     var names: [String] = []
     func record(_ name: String) { names.append(name) }
+}
+
+/// A handle resolver that knows some handles and fails for the rest, as `IdentityError`.
+struct KnownHandles: HandleResolver {
+    let dids: [String: String]
+    func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+        guard let did = dids[handle.rawValue] else {
+            throw IdentityError(.handleNotFound, identifier: handle.rawValue, "not known")
+        }
+        return DID(rawValue: did)
+    }
+}
+
+final class ResolverDetectionTests: XCTestCase {
+    func testMentionsResolvedThroughAHandleResolver() async {
+        let resolver = KnownHandles(dids: ["alice.test": "did:plc:alice"])
+        let rich = await RichText.detecting("@alice.test meets @carol.test", resolver: resolver)
+        XCTAssertEqual(rich.facets.map(\.feature), [.mention(DID(rawValue: "did:plc:alice"))])
+        XCTAssertEqual(rich.segments().map(\.text), ["@alice.test", " meets @carol.test"])
+    }
 }
