@@ -14,10 +14,11 @@ extension RichText {
         text.unicodeScalars.insert(contentsOf: string.unicodeScalars, at: utf8Index(offset))
         for index in facets.indices {
             let (start, end) = (facets[index].index.byteStart, facets[index].index.byteEnd)
+            // Saturating: a facet from the network may hold any integer.
             if offset <= start {
-                setRange(of: index, start + added, end + added)
+                setRange(of: index, start.saturatingAdd(added), end.saturatingAdd(added))
             } else if offset < end {
-                setRange(of: index, start, end + added)
+                setRange(of: index, start, end.saturatingAdd(added))
             }
         }
     }
@@ -76,5 +77,12 @@ extension RichText {
     mutating func setRange(of facet: Int, _ start: Int, _ end: Int) {
         let unknown = facets[facet].index.unknownFields
         facets[facet].index = .init(byteStart: start, byteEnd: end, unknownFields: unknown)
+    }
+}
+
+extension Int {
+    func saturatingAdd(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
     }
 }

@@ -143,6 +143,17 @@ final class EditingTests: XCTestCase {
         XCTAssertEqual(covered(output), ["\(family)test\n\n\(family)test", "\(family)test", "\(family)test"])
     }
 
+    func testHostileFacetValuesNeverCrashAnEdit() {
+        var rich = RichText(text: "hello", facets: [facet(Int.max - 1, Int.max), facet(Int.min, Int.max), facet(1, 3)])
+        rich.insert("abc", atByte: 0)
+        rich.insert("x", atByte: 4)
+        rich.deleteBytes(in: 0..<2)
+        rich.deleteBytes(in: Int.min..<Int.max)
+        XCTAssertEqual(rich.text, "")
+        XCTAssertEqual(rich.segments(), [])
+        XCTAssertEqual(RichText(text: "hi", facets: [facet(Int.max, Int.min)]).sanitized(trimming: .both).text, "hi")
+    }
+
     func testTrimming() {
         let rich = RichText(
             text: " \n hi @alice.test \n\n",

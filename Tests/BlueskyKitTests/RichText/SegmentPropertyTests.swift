@@ -32,8 +32,14 @@ enum RandomRichText {
         let total = text.utf8.count
         var facets: [AppBskyRichtextFacet] = []
         for _ in 0..<Int.random(in: 0...8, using: &generator) {
-            let start = Int.random(in: -4...(total + 4), using: &generator)
-            let end = Int.random(in: -4...(total + 4), using: &generator)
+            // Now and then the extremes a hostile server may send.
+            let extremes = [Int.min, -1, Int.max]
+            let start =
+                Int.random(in: 0..<20, using: &generator) == 0
+                ? extremes.randomElement(using: &generator) ?? 0 : Int.random(in: -4...(total + 4), using: &generator)
+            let end =
+                Int.random(in: 0..<20, using: &generator) == 0
+                ? extremes.randomElement(using: &generator) ?? 0 : Int.random(in: -4...(total + 4), using: &generator)
             let feature: RichTextFeature =
                 switch Int.random(in: 0..<3, using: &generator) {
                 case 0: .mention(DID(rawValue: "did:plc:x"))
