@@ -47,15 +47,28 @@ extension RichText {
         guard !facets.isEmpty else {
             return total == 0 ? [] : [RichTextSegment(text: text, bytes: 0..<total)]
         }
-        let boundaries = GraphemeBoundaries(text)
+        let bytes = Array(text.utf8)
+        // Most facets start and end between two ASCII characters, always a grapheme boundary
+        // (except inside CR LF); the text's graphemes are found only for the others.
+        var boundaries: GraphemeBoundaries?
+        func isPlainBoundary(_ offset: Int) -> Bool {
+            offset == 0 || offset == total
+                || (bytes[offset - 1] < 0x80 && bytes[offset] < 0x80
+                    && !(bytes[offset - 1] == 0x0D && bytes[offset] == 0x0A))
+        }
         var ranges: [(range: Range<Int>, order: Int)] = []
         ranges.reserveCapacity(facets.count)
         for (order, facet) in facets.enumerated() {
-            let start = max(0, min(facet.index.byteStart, total))
-            let end = max(0, min(facet.index.byteEnd, total))
+            var start = max(0, min(facet.index.byteStart, total))
+            var end = max(0, min(facet.index.byteEnd, total))
             guard start < end else { continue }
-            let widened = boundaries.floor(start)..<boundaries.ceiling(end)
-            ranges.append((widened, order))
+            if !isPlainBoundary(start) || !isPlainBoundary(end) {
+                let found = boundaries ?? GraphemeBoundaries(text)
+                boundaries = found
+                start = found.floor(start)
+                end = found.ceiling(end)
+            }
+            ranges.append((start..<end, order))
         }
         ranges.sort { ($0.range.lowerBound, $0.order) < ($1.range.lowerBound, $1.order) }
 
