@@ -40,8 +40,10 @@ public struct DetectedFacet: Sendable, Hashable {
 /// - **Cashtags**: `$` at the start, after whitespace or `(`, then a letter and up to four letters
 ///   or digits, followed by whitespace, the end or one of `.,;:!?)"'’`; upper-cased, kept with `$`.
 ///
-/// The result is sorted by start (mentions before links before tags at one start). Work is linear
-/// in the text's length.
+/// The result is sorted by start (mentions before links before tags at one start). Ranges fall on
+/// Unicode scalar boundaries; like the official client's, a tag may end inside a grapheme (before a
+/// zero-width joiner), which ``RichText/segments()`` widens for display. Work is linear in the
+/// text's length.
 public enum FacetDetector {
     /// The facets found in `text`, sorted by their start.
     public static func detect(in text: String) -> [DetectedFacet] {
