@@ -101,6 +101,9 @@ public enum PostComposeError: Error, Sendable, CustomStringConvertible {
     /// No answer: the connection failed or the call was cancelled (`underlying`). When it happened
     /// during the write, the post may or may not exist.
     case notSent(stage: String, underlying: any Error)
+    /// The post was written at the URI, but the answer gave no CID and reading the post back failed
+    /// (`underlying`): it exists; do not send it again.
+    case writtenWithoutReference(ATURI, underlying: any Error)
 
     public var description: String {
         switch self {
@@ -109,6 +112,8 @@ public enum PostComposeError: Error, Sendable, CustomStringConvertible {
         case .uploadRefused(let attachment, let error): return "the server refused \(attachment): \(error)"
         case .writeRefused(let error): return "the server refused the post: \(error)"
         case .notSent(let stage, let error): return "\(stage) failed: \(error)"
+        case .writtenWithoutReference(let uri, let error):
+            return "the post was written at \(uri.rawValue), but its CID could not be read back: \(error)"
         }
     }
 }

@@ -25,7 +25,9 @@ extension XRPCClient {
     ///
     /// - Throws: ``PostComposeError``: ``PostComposeError/invalidDraft(_:)`` before sending,
     ///   ``PostComposeError/uploadRefused(attachment:_:)`` or ``PostComposeError/writeRefused(_:)``
-    ///   when the server refuses, ``PostComposeError/notSent(stage:underlying:)`` without an answer.
+    ///   when the server refuses, ``PostComposeError/notSent(stage:underlying:)`` without an answer,
+    ///   ``PostComposeError/writtenWithoutReference(_:underlying:)`` when the post was written but its
+    ///   CID could not be learnt (the answer had no result and reading the post back failed).
     public func publishPost(_ draft: PostDraft, repo: DID) async throws(PostComposeError) -> PublishedPost {
         var problems = draft.problems()
         guard problems.isEmpty else { throw .invalidDraft(problems) }
@@ -69,16 +71,36 @@ extension XRPCClient {
         } catch {
             throw .notSent(stage: "com.atproto.repo.applyWrites", underlying: error)
         }
-        guard case .comAtprotoRepoApplyWritesCreateResult(let created)? = output.results?.first else {
-            throw .writeRefused(
-                XRPCError(
-                    nsid: ComAtprotoRepoApplyWrites.nsid, status: nil, name: nil,
-                    message: "the answer has no result for the post; it may or may not exist at \(uri.rawValue)"))
+        let strongRef: ComAtprotoRepoStrongRef
+        if case .comAtprotoRepoApplyWritesCreateResult(let created)? = output.results?.first {
+            strongRef = ComAtprotoRepoStrongRef(uri: created.uri, cid: created.cid)
+        } else {
+            // `results` is optional in the lexicon: a server that leaves it out wrote the post all the
+            // same, whose CID is then read back.
+            strongRef = try await readBack(uri: uri, repo: repo, rkey: rkey)
         }
         return PublishedPost(
-            strongRef: ComAtprotoRepoStrongRef(uri: created.uri, cid: created.cid), record: post,
+            strongRef: strongRef, record: post,
             threadgate: threadgate.map { _ in Self.uri(repo, AppBskyFeedThreadgate.collection, rkey) },
             postgate: postgate.map { _ in Self.uri(repo, AppBskyFeedPostgate.collection, rkey) })
+    }
+
+    /// The reference of the post just written at `rkey`, read from the repository.
+    private func readBack(uri: ATURI, repo: DID, rkey: RecordKey) async throws(PostComposeError)
+        -> ComAtprotoRepoStrongRef
+    {
+        do {
+            let output = try await com.atproto.repo.getRecord(
+                repo: ATIdentifier(rawValue: repo.rawValue), collection: NSID(rawValue: AppBskyFeedPost.collection),
+                rkey: rkey)
+            guard let cid = output.cid else {
+                throw XRPCError(
+                    nsid: ComAtprotoRepoGetRecord.nsid, status: nil, name: nil, message: "the record has no CID")
+            }
+            return ComAtprotoRepoStrongRef(uri: output.uri, cid: cid)
+        } catch {
+            throw .writtenWithoutReference(uri, underlying: error)
+        }
     }
 
     /// Uploads the draft's images or card thumbnail and returns the media embed.

@@ -266,4 +266,37 @@ final class PublishPostTests: XCTestCase {
             XCTFail("\(error)")
         }
     }
+
+    func testAnAnswerWithoutResultsIsReadBack() async throws {
+        let readable = StubAgent { request in
+            switch request.nsid {
+            case "com.atproto.repo.applyWrites": return Self.json("{}")
+            case "com.atproto.repo.getRecord":
+                let rkey = request.queryItems.first { $0.name == "rkey" }?.value ?? ""
+                return Self.json(
+                    #"{"uri": "at://did:plc:alice/app.bsky.feed.post/\#(rkey)", "cid": "\#(Self.cid)", "#
+                        + #""value": {"$type": "app.bsky.feed.post", "text": "a", "createdAt": "2024-01-01T00:00:00Z"}}"#
+                )
+            default: return Self.json("{}", status: 500)
+            }
+        }
+        let published = try await XRPCClient(agent: readable).publishPost(
+            PostDraft(text: RichText(text: "a")), repo: Self.did)
+        XCTAssertEqual(published.strongRef.cid.rawValue, Self.cid)
+        XCTAssertEqual(readable.requests.map(\.nsid), ["com.atproto.repo.applyWrites", "com.atproto.repo.getRecord"])
+
+        let unreadable = StubAgent { request in
+            request.nsid == "com.atproto.repo.applyWrites"
+                ? Self.json("{}") : Self.json(#"{"error": "X"}"#, status: 500)
+        }
+        do {
+            _ = try await XRPCClient(agent: unreadable).publishPost(
+                PostDraft(text: RichText(text: "a")), repo: Self.did)
+            XCTFail("no reference, no error")
+        } catch .writtenWithoutReference(let uri, _) {
+            XCTAssertTrue(uri.rawValue.hasPrefix("at://did:plc:alice/app.bsky.feed.post/"))
+        } catch {
+            XCTFail("\(error)")
+        }
+    }
 }
