@@ -24,9 +24,40 @@ public struct RichText: Sendable, Hashable {
         self.facets = facets
     }
 
-    /// The text and facets of a post record.
+    /// The text and facets of a post record. A post without facets but with the deprecated
+    /// `entities` of early clients (UTF-16 ranges, `link` and `mention` types) gets those as facets,
+    /// as the official client reads them; entities of other types are dropped.
     public init(post: AppBskyFeedPost) {
-        self.init(text: post.text, facets: post.facets ?? [])
+        if let facets = post.facets, !facets.isEmpty {
+            self.init(text: post.text, facets: facets)
+        } else if let entities = post.entities, !entities.isEmpty {
+            self.init(text: post.text, facets: Self.facets(of: entities, in: post.text))
+        } else {
+            self.init(text: post.text)
+        }
+    }
+
+    /// Legacy entities as facets: their UTF-16 offsets (cut to the text; one inside a surrogate
+    /// pair taken to the pair's start) as UTF-8 offsets.
+    static func facets(of entities: [AppBskyFeedPost.Entity], in text: String) -> [AppBskyRichtextFacet] {
+        var utf8Offsets: [Int] = []
+        utf8Offsets.reserveCapacity(text.utf16.count + 1)
+        var offset = 0
+        for scalar in text.unicodeScalars {
+            utf8Offsets.append(offset)
+            if scalar.utf16.count == 2 { utf8Offsets.append(offset) }
+            offset += UTF8.width(scalar)
+        }
+        utf8Offsets.append(offset)
+        func utf8(_ utf16: Int) -> Int { utf8Offsets[max(0, min(utf16, utf8Offsets.count - 1))] }
+        return entities.compactMap { entity in
+            let bytes = utf8(entity.index.start)..<max(utf8(entity.index.start), utf8(entity.index.end))
+            switch entity.type {
+            case "link": return AppBskyRichtextFacet(bytes: bytes, feature: .link(URI(rawValue: entity.value)))
+            case "mention": return AppBskyRichtextFacet(bytes: bytes, feature: .mention(DID(rawValue: entity.value)))
+            default: return nil
+            }
+        }
     }
 
     /// The text's length in UTF-8 bytes, the unit of facet ranges.

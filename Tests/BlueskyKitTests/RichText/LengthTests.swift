@@ -18,6 +18,7 @@ final class LengthTests: XCTestCase {
             ("مرحبا", 5, 10),  // Arabic, right to left
             ("\u{200F}שלום\u{200F}", 6, 14),  // with right-to-left marks (each a grapheme of its own)
             ("a\r\nb", 3, 4),  // CR LF is one grapheme
+            ("👨‍👩‍👧‍👧🔥 good!✅", 9, 38),  // the official client's case
         ]
         for (text, graphemes, bytes) in cases {
             let length = RichText(text: text).length
