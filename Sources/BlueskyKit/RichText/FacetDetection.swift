@@ -65,8 +65,11 @@ struct Scanner {
     let scalars: [Unicode.Scalar]
     /// `offsets[i]` is the UTF-8 offset of `scalars[i]`; `offsets[scalars.count]` is the byte count.
     let offsets: [Int]
+    /// The text's UTF-8 bytes, for cutting strings out of it.
+    let utf8: [UInt8]
 
     init(_ text: String) {
+        utf8 = Array(text.utf8)
         var scalars: [Unicode.Scalar] = []
         var offsets: [Int] = []
         scalars.reserveCapacity(text.utf8.count)
@@ -87,9 +90,7 @@ struct Scanner {
     func bytes(_ range: Range<Int>) -> Range<Int> { offsets[range.lowerBound]..<offsets[range.upperBound] }
 
     func string(_ range: Range<Int>) -> String {
-        var result = String.UnicodeScalarView()
-        result.append(contentsOf: scalars[range])
-        return String(result)
+        String(decoding: utf8[offsets[range.lowerBound]..<offsets[range.upperBound]], as: UTF8.self)
     }
 
     /// The end of the run of scalars from `start` that satisfy `predicate`.
