@@ -116,6 +116,10 @@ let package = Package(
             dependencies: ["AtprotoIdentityResolution", "LoopbackHTTPServer"],
             path: "Benchmarks/IdentityBenchmark"
         ),
+        // Rich text figures (segments of a 300-grapheme post, detection over a timeline page's texts) beside
+        // straightforward ports as references: swift run -c release bluesky-bench
+        .executableTarget(
+            name: "bluesky-bench", dependencies: ["BlueskyKit", "AtprotoLexicons"], path: "Benchmarks/RichTextBenchmark"),
         // signature-vectors.json: our own ECDSA vectors (scripts/make-signature-vectors.py), read by path.
         // Whole-repository and firehose verification figures against the shared PDS: swift run -c release verify-bench
         .executableTarget(
@@ -149,7 +153,9 @@ let package = Package(
             dependencies: [
                 "LexGenKit", "AtprotoLexiconResolution", "AtprotoIdentityResolution", "XRPCRuntime", "lexgen",
             ]),
-        .testTarget(name: "BlueskyKitTests", dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime"]),
+        .testTarget(
+            name: "BlueskyKitTests",
+            dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution"]),
         .testTarget(name: "AtprotoLexiconsTests", dependencies: ["AtprotoLexicons", "XRPCRuntime"]),
         // The firehose against a real PDS: skipped unless ATPROTO_PDS_URL (+ _HANDLE, _PASSWORD) is set;
         // a loopback TCP proxy (LoopbackHTTPServer) cuts its connections to test resumption.
@@ -164,7 +170,7 @@ let package = Package(
         ),
         .testTarget(name: "InteropRecordTests", dependencies: ["InteropRecordLexicon"]),
         // Against a real PDS (scripts/pds.sh start): skipped unless ATPROTO_PDS_URL is set.
-        .testTarget(name: "IntegrationTests", dependencies: ["AtprotoLexicons"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["AtprotoLexicons", "BlueskyKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
