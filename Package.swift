@@ -150,6 +150,10 @@ let package = Package(
             dependencies: ["AtprotoIdentityResolution", "LoopbackHTTPServer"],
             path: "Benchmarks/IdentityBenchmark"
         ),
+        // Rich text figures (segments of a 300-grapheme post, detection over a timeline page's texts) beside
+        // straightforward ports as references: swift run -c release bluesky-bench
+        .executableTarget(
+            name: "bluesky-bench", dependencies: ["BlueskyKit", "AtprotoLexicons"], path: "Benchmarks/RichTextBenchmark"),
         // signature-vectors.json: our own ECDSA vectors (scripts/make-signature-vectors.py), read by path.
         // Whole-repository and firehose verification figures against the shared PDS: swift run -c release verify-bench
         .executableTarget(
@@ -194,7 +198,8 @@ let package = Package(
                 "lexgen",
             ]),
         .testTarget(
-            name: "BlueskyKitTests", dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime", "XRPCTesting"]),
+            name: "BlueskyKitTests",
+            dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution", "XRPCTesting"]),
         .testTarget(name: "AtprotoLexiconsTests", dependencies: ["AtprotoLexicons", "XRPCRuntime", "XRPCTesting"]),
         // The firehose against a real PDS: skipped unless ATPROTO_PDS_URL (+ _HANDLE, _PASSWORD) is set;
         // a loopback TCP proxy (LoopbackHTTPServer) cuts its connections to test resumption.
@@ -209,7 +214,7 @@ let package = Package(
         ),
         .testTarget(name: "InteropRecordTests", dependencies: ["InteropRecordLexicon"]),
         // Against a real PDS (scripts/pds.sh start): skipped unless ATPROTO_PDS_URL is set.
-        .testTarget(name: "IntegrationTests", dependencies: ["AtprotoLexicons", "XRPCTesting"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["AtprotoLexicons", "BlueskyKit", "XRPCTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -47,3 +47,10 @@ package struct ParsedArguments {
         }
     }
 }
+
+/// `text` as one shell word: as it is when it holds only safe characters, else in single quotes.
+package func shellQuoted(_ text: String) -> String {
+    let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-")
+    if !text.isEmpty, text.allSatisfy({ safe.contains($0) }) { return text }
+    return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+}

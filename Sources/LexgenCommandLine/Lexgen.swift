@@ -53,8 +53,9 @@ public enum Lexgen {
             printError("lexgen: error: \(error.description)")
             printError("Run 'lexgen --help' for usage.")
             return usageExitCode
-        } catch let error as InstallError where error.file == nil {
-            printError("lexgen: error: \(error.message)")
+        } catch let error as InstallError {
+            // One label: `<file>: error: ...` (compiler style, as the diagnostics) or `lexgen: error: ...`.
+            printError(error.file == nil ? "lexgen: error: \(error.message)" : error.description)
             return 1
         } catch {
             printError("lexgen: error: \(error)")

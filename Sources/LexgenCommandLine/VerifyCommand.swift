@@ -10,7 +10,12 @@ enum VerifyCommand {
         let manifest = parsed.options["--manifest"] ?? "lexicons.manifest.json"
         let problems = try ManifestCheck.problems(folders: [folder], manifest: manifest)
         for problem in problems { printError(problem) }
-        if problems.isEmpty { print("lexgen verify: \(folder)/ matches \(manifest)") }
+        if problems.isEmpty {
+            let own = LexiconInstaller.unpinnedFiles(
+                folder: URL(fileURLWithPath: folder), manifest: URL(fileURLWithPath: manifest))
+            let note = own.isEmpty ? "" : " (and holds \(own.count) lexicons it does not pin, the project's own)"
+            print("lexgen verify: \(folder)/ matches \(manifest)\(note)")
+        }
         return problems.isEmpty ? 0 : 1
     }
 }
@@ -22,15 +27,27 @@ enum ManifestCheck {
         guard folders.count == 1, let folder = folders.first else {
             throw UsageError("--manifest works with exactly one lexicon folder")
         }
-        // The manifest records the folder it was installed from, so the fix is the exact command.
-        let source = (try? LexiconManifest(contentsOf: URL(fileURLWithPath: manifest)))?.source
-        var fix = "swift run lexgen install --from \(source ?? "<the folder holding the lexicons>")"
-        if folder != "lexicons" { fix += " --to \(folder)" }
-        if manifest != "lexicons.manifest.json" { fix += " --manifest \(manifest)" }
         return LexiconInstaller.verify(
             folder: URL(fileURLWithPath: folder),
             manifest: URL(fileURLWithPath: manifest),
-            fixCommand: fix
+            fixCommand: fixCommand(folder: folder, manifest: manifest)
         ).map { "\($0.file.path): error: \($0.message)" }
+    }
+
+    /// The command that installs what the manifest pins: `install` alone (with the resolver options the
+    /// manifest recorded) when it pins records, so the lexicons come back over atproto, and the folders
+    /// of the others from the folder the manifest names; `install --from <folder>` for a manifest made
+    /// from a folder alone.
+    static func fixCommand(folder: String, manifest: String) -> String {
+        let read = try? LexiconManifest(contentsOf: URL(fileURLWithPath: manifest))
+        var words = ["swift", "run", "lexgen", "install"]
+        if let read, read.pinsRecords {
+            words += read.resolver?.arguments ?? []
+        } else {
+            words += ["--from", read?.source ?? "<the folder holding the lexicons>"]
+        }
+        if folder != "lexicons" { words += ["--to", folder] }
+        if manifest != "lexicons.manifest.json" { words += ["--manifest", manifest] }
+        return words.map { $0.hasPrefix("<") ? $0 : shellQuoted($0) }.joined(separator: " ")
     }
 }

@@ -14,6 +14,31 @@ public enum InstallCommand {
             valueOptions: ["--from", "--to", "--manifest", "--dns-server", "--plc-directory"],
             flagOptions: ["--update", "--update-manifest", "--skip-verification"]
         )
+        do {
+            return try await run(parsed, network: network)
+        } catch var error as InstallError where !error.pinsToMove.isEmpty {
+            error.message += "\nrun: \(updateCommand(error.pinsToMove, parsed))"
+            throw error
+        }
+    }
+
+    /// `swift run lexgen install --update <nsids>` with this run's folders and network options.
+    static func updateCommand(_ nsids: [String], _ parsed: ParsedArguments) -> String {
+        var words = ["swift", "run", "lexgen", "install", "--update"] + nsids
+        // A missing --from folder fell back to atproto: the update goes there too.
+        if let from = parsed.options["--from"], FileManager.default.fileExists(atPath: from) {
+            words += ["--from", from]
+        }
+        for option in ["--to", "--manifest"] {
+            if let value = parsed.options[option] { words += [option, value] }
+        }
+        for server in parsed.allValues["--dns-server"] ?? [] { words += ["--dns-server", server] }
+        if let directory = parsed.options["--plc-directory"] { words += ["--plc-directory", directory] }
+        if parsed.flags.contains("--skip-verification") { words.append("--skip-verification") }
+        return words.map(shellQuoted).joined(separator: " ")
+    }
+
+    private static func run(_ parsed: ParsedArguments, network: Lexgen.NetworkSourceFactory?) async throws -> Int32 {
         let paths = ProjectPaths(to: parsed.options["--to"], manifest: parsed.options["--manifest"])
         let update = parsed.flags.contains("--update") || parsed.flags.contains("--update-manifest")
         let options = Lexgen.NetworkOptions(
@@ -67,7 +92,7 @@ public enum InstallCommand {
             progress: { printError("lexgen install: \($0)") })
         printSummary(report.summary, paths: paths)
         for move in report.moved {
-            print("  \(move.nsid): \(move.from) -> \(move.to)")
+            print("  \(move)")
         }
         return 0
     }
@@ -169,4 +194,8 @@ struct PinRoutingSource: LexiconInstallSource {
     }
 
     func nsids(matching pattern: String) async throws -> [String] { try await network.nsids(matching: pattern) }
+
+    func currentPublisher(of nsid: String) async throws -> String? { try await network.currentPublisher(of: nsid) }
+
+    var resolverOptions: LexiconManifest.ResolverOptions? { network.resolverOptions }
 }

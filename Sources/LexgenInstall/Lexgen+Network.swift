@@ -8,8 +8,8 @@ extension Lexgen {
 
     /// The options of `lexgen install` that say how atproto is reached.
     public struct NetworkOptions: Sendable, Hashable {
-        /// `--dns-server host[:port]` (repeatable): the nameservers asked for `_lexicon` TXT records;
-        /// empty for the system's.
+        /// `--dns-server host[:port]` (repeatable; an IP address or a host name, `[IPv6]:port`): the
+        /// nameservers asked for `_lexicon` TXT records; empty for the system's.
         public var dnsServers: [String]
         /// `--plc-directory <url>`: the PLC directory; `nil` for the public one.
         public var plcDirectory: String?

@@ -16,6 +16,30 @@ public protocol LexiconInstallSource: Sendable {
 
     /// The NSIDs the source holds that match `pattern` (`com.example.*`), for installs by pattern.
     func nsids(matching pattern: String) async throws -> [String]
+
+    /// Whether the source reads local files: an install reports no progress per lexicon for it, since
+    /// nothing is fetched. `false` by default.
+    var isLocal: Bool { get }
+
+    /// The DID that publishes `nsid` now (over atproto, the DID its authority's `_lexicon` record
+    /// names), or `nil` for a source without publishers (a folder; the default). A re-install of a
+    /// lexicon pinned by record asks it first and refuses a record whose DID is not this one.
+    func currentPublisher(of nsid: String) async throws -> String?
+
+    /// How the source reaches atproto, when not the defaults: an install records it in the manifest
+    /// (`nil`, the default, for a local source or the public network).
+    var resolverOptions: LexiconManifest.ResolverOptions? { get }
+}
+
+extension LexiconInstallSource {
+    /// `false`: a source fetches unless it says otherwise.
+    public var isLocal: Bool { false }
+
+    /// `nil`: no publisher to check.
+    public func currentPublisher(of nsid: String) async throws -> String? { nil }
+
+    /// `nil`: the defaults, or no network.
+    public var resolverOptions: LexiconManifest.ResolverOptions? { nil }
 }
 
 /// One lexicon as a source delivered it.
@@ -81,4 +105,7 @@ public struct FolderInstallSource: LexiconInstallSource {
     public func nsids(matching pattern: String) async throws -> [String] {
         files.keys.filter { NSIDPattern.matches(pattern, $0) }.sorted()
     }
+
+    /// `true`: the folder was read when the source was made.
+    public var isLocal: Bool { true }
 }

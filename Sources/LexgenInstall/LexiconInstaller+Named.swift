@@ -3,46 +3,6 @@ import LexGenKit
 import LexGenSchema
 import SHA2
 
-/// What ``LexiconInstaller/install(_:from:to:manifest:update:progress:)`` did.
-public struct NamedInstallReport: Sendable, Hashable {
-    /// The lexicons installed or checked, by NSID: the ones named and every one they refer to.
-    public var nsids: [String]
-    /// Lexicons fetched from the source (the others matched their pin on disk and were not asked for).
-    public var fetched: Int
-    /// Files written because they were new or their bytes changed.
-    public var written: Int
-    /// Files already installed with the same bytes (left untouched).
-    public var unchanged: Int
-    /// Lexicons whose pin moved (`--update`): NSID, old and new hash.
-    public var moved: [(nsid: String, from: String, to: String)]
-    /// Whether the manifest file was (re)written.
-    public var manifestWritten: Bool
-    /// The manifest after the install.
-    public var manifest: LexiconManifest
-
-    /// A one-line summary for the command line.
-    public var summary: String {
-        let movedNote = moved.isEmpty ? "" : ", \(moved.count) pins moved"
-        let manifestNote = manifestWritten ? "manifest written" : "manifest unchanged"
-        return "\(nsids.count) lexicons (named and referenced): \(fetched) fetched, \(written) written, "
-            + "\(unchanged) unchanged"
-            + "\(movedNote); \(manifestNote)"
-    }
-
-    public static func == (left: NamedInstallReport, right: NamedInstallReport) -> Bool {
-        left.nsids == right.nsids && left.fetched == right.fetched && left.written == right.written
-            && left.unchanged == right.unchanged
-            && left.moved.map { [$0.nsid, $0.from, $0.to] } == right.moved.map { [$0.nsid, $0.from, $0.to] }
-            && left.manifestWritten == right.manifestWritten && left.manifest == right.manifest
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(nsids)
-        hasher.combine(written)
-        hasher.combine(manifest)
-    }
-}
-
 extension LexiconInstaller {
     /// Installs the lexicons named by `requested` (NSIDs, or patterns such as `com.example.*`) and every
     /// lexicon they refer to, transitively, from `source` into `destination`, and pins them in the manifest.
@@ -56,7 +16,8 @@ extension LexiconInstaller {
     /// Nothing is written unless every lexicon of the closure was found, is a lexicon with the right `id`,
     /// and matches its pin: a failed install leaves the folder and the manifest as they were.
     ///
-    /// - Parameter progress: Called with one line per lexicon fetched (for a command line's progress).
+    /// - Parameter progress: Called with one line per lexicon fetched (for a command line's progress);
+    ///   not called for a local source (``LexiconInstallSource/isLocal``), which fetches nothing.
     /// - Throws: ``InstallError``: a lexicon not found (with the chain of references that asked for it),
     ///   a pattern that matches nothing, a pin that no longer matches, an unreadable manifest, a file that
     ///   cannot be written; or the source's own error (network, verification).
@@ -93,8 +54,9 @@ extension LexiconInstaller {
 
         var resolved: [String: (entry: LexiconManifest.Entry, data: Data, fetched: Bool)] = [:]
         var order: [String] = []
-        var moved: [(nsid: String, from: String, to: String)] = []
+        var moved: [MovedPin] = []
         var fetchedCount = 0
+        let showsProgress = !source.isLocal
         while !queue.isEmpty {
             let nsid = queue.removeFirst()
             guard resolved[nsid] == nil else { continue }
@@ -106,7 +68,8 @@ extension LexiconInstaller {
                 {
                     item = (pinned, local, false)
                 } else {
-                    progress("fetching \(nsid) (pinned \(pinned.record?.cid ?? pinned.sha256))")
+                    if showsProgress { progress("fetching \(nsid) (pinned \(pinned.record?.cid ?? pinned.sha256))") }
+                    try await requireSamePublisher(pinned, in: source, askedBy: askedBy, manifestURL: manifestURL)
                     guard
                         let fetched = try await fetch(
                             nsid, askedBy: askedBy, { try await source.lexicon(pinnedBy: pinned) })
@@ -118,13 +81,13 @@ extension LexiconInstaller {
                     item = (pinned, fetched.data, true)
                 }
             } else {
-                progress("fetching \(nsid)")
+                if showsProgress { progress("fetching \(nsid)") }
                 guard let fetched = try await fetch(nsid, askedBy: askedBy, { try await source.lexicon(nsid) }) else {
                     throw notFound(nsid, in: source, askedBy: askedBy)
                 }
                 let entry = try checkedEntry(fetched, nsid: nsid)
                 if let pinned, !pinned.matches(fetched.data) || pinned.record != entry.record {
-                    moved.append((nsid, pinned.record?.cid ?? pinned.sha256, entry.record?.cid ?? entry.sha256))
+                    moved.append(MovedPin(nsid: nsid, from: pinned, to: entry))
                 }
                 item = (entry, fetched.data, true)
             }
@@ -164,7 +127,12 @@ extension LexiconInstaller {
             }
             written += 1
         }
-        let manifest = LexiconManifest(entries: entries, source: existing.source ?? source.label)
+        // The resolver options are those of the last install that pinned records over atproto (not of a
+        // folder install, nor of the fallback that fetched folder pins over atproto and keeps them).
+        let pinnedOverNetwork = !source.isLocal && order.contains { resolved[$0]?.entry.record != nil }
+        let manifest = LexiconManifest(
+            entries: entries, source: existing.source ?? source.label,
+            resolver: pinnedOverNetwork ? source.resolverOptions : existing.resolver)
         var manifestWritten = false
         if (try? Data(contentsOf: manifestURL)) != manifest.jsonData() {
             do {
@@ -179,7 +147,7 @@ extension LexiconInstaller {
         return NamedInstallReport(
             nsids: order, fetched: fetchedCount, written: written, unchanged: unchanged, moved: moved,
             manifestWritten: manifestWritten,
-            manifest: manifest)
+            manifest: manifest, sourceIsLocal: source.isLocal)
     }
 
     /// Runs a source's fetch; its error is told with the chain of references that asked for the lexicon.
@@ -239,7 +207,34 @@ extension LexiconInstaller {
         throw InstallError(
             file: manifestURL.path,
             message: "\(pinned.nsid) changed since it was pinned: \(differences.joined(separator: "; ")); "
-                + "nothing was installed. Rerun with --update to move the pin to the current version")
+                + "nothing was installed. Install it with --update to move the pin to the current version",
+            pinsToMove: [pinned.nsid])
+    }
+
+    /// Refuses to re-install a lexicon pinned by record when its authority now names another publisher
+    /// (or the manifest's record URI was edited to another DID): the pinned record is not the one the
+    /// authority stands for now, and only `--update` may move a pin to another publisher.
+    private static func requireSamePublisher(
+        _ pinned: LexiconManifest.Entry, in source: any LexiconInstallSource, askedBy: [String: String],
+        manifestURL: URL
+    ) async throws {
+        guard let record = pinned.record else { return }
+        let current: String?
+        do {
+            current = try await source.currentPublisher(of: pinned.nsid)
+        } catch let error as InstallError {
+            throw error
+        } catch {
+            throw InstallError(file: nil, message: "\(error)\(chain(of: pinned.nsid, askedBy: askedBy))")
+        }
+        guard let current, current != record.publisher else { return }
+        throw InstallError(
+            file: manifestURL.path,
+            message: "\(pinned.nsid) is pinned to the record \(record.uri), published by "
+                + "\(record.publisher ?? "no DID"), but its authority now names \(current) as its publisher; "
+                + "nothing was installed. If \(current) is the rightful publisher now, install it with --update "
+                + "to move the pin",
+            pinsToMove: [pinned.nsid])
     }
 
     private static func notFound(

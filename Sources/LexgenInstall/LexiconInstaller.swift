@@ -1,6 +1,5 @@
 import Foundation
 import LexGenKit
-import SHA2
 
 /// What ``LexiconInstaller/install(from:to:manifest:updateManifest:)`` did.
 public struct InstallReport: Sendable, Hashable {

@@ -32,8 +32,8 @@ final class SnippetTests: XCTestCase {
             swift,
             """
             self.text = try reader.required("text")
-            self.mood = try reader.optionalNullable("mood")
             self.count = try reader.optional("count", default: 3, absentKeys: &absentDefaults)
+            self.mood = try reader.optionalNullable("mood")
             self.absentDefaults = absentDefaults
             self.unknownFields = reader.remainingFields
             """
@@ -42,7 +42,7 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(swift, #"writer.write("count", count, default: 3, absentKeys: absentDefaults)"#)
         assertContainsLines(
             swift,
-            "public init(text: Swift.String, mood: XRPCCore.Nullable<Swift.String>? = nil, count: Swift.Int = 3, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {"
+            "public init(text: Swift.String, count: Swift.Int = 3, mood: XRPCCore.Nullable<Swift.String>? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {"
         )
         assertContainsLines(swift, "public var mood: XRPCCore.Nullable<Swift.String>?")
         assertContainsLines(swift, "/// Default: `3`.")

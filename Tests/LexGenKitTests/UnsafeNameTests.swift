@@ -79,7 +79,7 @@ final class UnsafeNameTests: XCTestCase {
 
             func use(_ client: XRPCClient) async throws -> Int? {
                 let thing: ComExample42UnsafeDefs.ObJeCT = try await client.com.example._42.getThing()
-                let value = ComExample42UnsafeDefs(item: thing, count: 9, kind: .ab)
+                let value = ComExample42UnsafeDefs(count: 9, item: thing, kind: .ab)
                 let second = ComExample42UnsafeDefs._2fa(next: value.count)
                 _ = ComExample42UnsafeDefs.Any_.comExample42UnsafeDefs2fa(second)
                 return second.next

@@ -1,4 +1,5 @@
 import Foundation
+import LexGenSchema
 import SHA2
 
 /// An error installing lexicons or reading a manifest: what went wrong and, when there is one, which file.
@@ -7,11 +8,16 @@ public struct InstallError: Error, CustomStringConvertible, Sendable, Hashable {
     public var file: String?
     /// What is wrong (may span several lines, e.g. a list of files that differ from the manifest).
     public var message: String
+    /// The NSIDs whose pins an install with `--update` would move to settle the error (a lexicon that
+    /// changed since it was pinned, or whose authority now names another publisher); empty otherwise.
+    /// A command line adds the exact command.
+    public var pinsToMove: [String]
 
     /// Creates an error.
-    public init(file: String?, message: String) {
+    public init(file: String?, message: String, pinsToMove: [String] = []) {
         self.file = file
         self.message = message
+        self.pinsToMove = pinsToMove
     }
 
     /// `<file>: error: <message>`, or `error: <message>` when no file is involved.
@@ -58,9 +64,11 @@ public enum LexiconInstaller {
 
     /// Checks an installed lexicon folder against a manifest.
     ///
-    /// Every manifest entry must exist with the same SHA-256; a `*.json` file in the folder that the manifest
-    /// does not list is a problem too. When the folder is missing or holds no `*.json` file at all, a single
-    /// problem says that nothing is installed. Every message ends with `run: <fixCommand>`.
+    /// Every manifest entry must exist and match its pin. A `*.json` file in the folder that the manifest
+    /// does not pin is no problem: it is one of the project's own lexicons, which sit beside the installed
+    /// ones (``unpinnedFiles(folder:manifest:)`` lists them). When the folder is missing or holds no
+    /// `*.json` file at all, a single problem says that nothing is installed. Every message ends with
+    /// `run: <fixCommand>`.
     ///
     /// - Returns: The problems, in path order; empty when the folder matches the manifest.
     public static func verify(
@@ -111,13 +119,15 @@ public enum LexiconInstaller {
                 problems.append(problem(entry.path, nsid: entry.nsid, what))
             }
         }
-        let listed = Set(manifest.entries.map(\.path))
-        for path in present where !listed.contains(path) {
-            let data = try? Data(contentsOf: folder.appendingPathComponent(path))
-            let nsid = data.flatMap { try? LexiconManifest.lexiconID(in: $0, file: path) }
-            problems.append(problem(path, nsid: nsid, "not in the manifest"))
-        }
         return problems.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    }
+
+    /// The `*.json` files of `folder` that the manifest does not pin (the project's own lexicons), as
+    /// paths relative to the folder, sorted; empty when the manifest cannot be read.
+    public static func unpinnedFiles(folder: URL, manifest manifestURL: URL) -> [String] {
+        guard let manifest = try? LexiconManifest(contentsOf: manifestURL) else { return [] }
+        let pinned = Set(manifest.entries.map(\.path))
+        return ((try? jsonPaths(in: folder)) ?? []).filter { !pinned.contains($0) }
     }
 
     // MARK: - Helpers

@@ -2,7 +2,9 @@ import Foundation
 import SHA2
 
 /// The committed record of which lexicon files were installed: each file's NSID, path and SHA-256, and
-/// for a lexicon installed over atproto the record it came from (its `at://` URI and CID).
+/// for a lexicon installed over atproto the record it came from (its `at://` URI and CID). A manifest
+/// made over atproto with `--dns-server` or `--plc-directory` keeps them too, on one line
+/// (`"resolver": {"dnsServers": [...], "plcDirectory": "..."}`), for the commands errors suggest.
 ///
 /// The JSON form is deterministic and diff-friendly, one entry per line, with a trailing newline:
 ///
@@ -30,6 +32,13 @@ public struct LexiconManifest: Sendable, Hashable {
         public init(uri: String, cid: String) {
             self.uri = uri
             self.cid = cid
+        }
+
+        /// The DID that publishes the record: the URI's authority, or `nil` when it is no DID.
+        public var publisher: String? {
+            guard uri.hasPrefix("at://") else { return nil }
+            let authority = uri.dropFirst(5).prefix { $0 != "/" }
+            return authority.hasPrefix("did:") ? String(authority) : nil
         }
     }
 
@@ -64,6 +73,26 @@ public struct LexiconManifest: Sendable, Hashable {
         }
     }
 
+    /// How atproto was reached by the last install over it, when not the defaults: the commands that
+    /// errors suggest (`lexgen verify`, the build plugin) repeat these options.
+    public struct ResolverOptions: Sendable, Hashable {
+        /// `--dns-server` values, as given.
+        public var dnsServers: [String]
+        /// `--plc-directory`, as given.
+        public var plcDirectory: String?
+
+        /// Creates options.
+        public init(dnsServers: [String] = [], plcDirectory: String? = nil) {
+            self.dnsServers = dnsServers
+            self.plcDirectory = plcDirectory
+        }
+
+        /// The options as `lexgen install` takes them.
+        public var arguments: [String] {
+            dnsServers.flatMap { ["--dns-server", $0] } + (plcDirectory.map { ["--plc-directory", $0] } ?? [])
+        }
+    }
+
     /// The version of the JSON form this type reads and writes.
     public static let formatVersion = 1
 
@@ -74,10 +103,17 @@ public struct LexiconManifest: Sendable, Hashable {
     /// use it to print the exact command that restores a missing install.
     public var source: String?
 
+    /// The resolver options of the last install over atproto, when they were not the defaults.
+    public var resolver: ResolverOptions?
+
+    /// Whether any lexicon was installed over atproto (its entry pins a record).
+    public var pinsRecords: Bool { entries.contains { $0.record != nil } }
+
     /// Creates a manifest; the entries are sorted by path.
-    public init(entries: [Entry], source: String? = nil) {
+    public init(entries: [Entry], source: String? = nil, resolver: ResolverOptions? = nil) {
         self.entries = entries.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         self.source = source
+        self.resolver = resolver
     }
 
     /// Reads a manifest file.
@@ -162,13 +198,30 @@ public struct LexiconManifest: Sendable, Hashable {
             }
             entries.append(entry)
         }
-        self.init(entries: entries, source: object["source"] as? String)
+        var resolver: ResolverOptions?
+        if let value = object["resolver"] {
+            guard let fields = value as? [String: Any],
+                let servers = (fields["dnsServers"] ?? [String]()) as? [String],
+                fields["plcDirectory"] == nil || fields["plcDirectory"] is String,
+                Set(fields.keys).isSubset(of: ["dnsServers", "plcDirectory"])
+            else {
+                throw failure(
+                    "\"resolver\" must be an object with a string array \"dnsServers\" and a string \"plcDirectory\"")
+            }
+            resolver = ResolverOptions(dnsServers: servers, plcDirectory: fields["plcDirectory"] as? String)
+        }
+        self.init(entries: entries, source: object["source"] as? String, resolver: resolver)
     }
 
     /// The deterministic JSON form, one entry per line, ending with a newline.
     public func jsonString() -> String {
         var text = "{\n  \"version\": \(Self.formatVersion),\n"
         if let source { text += "  \"source\": \(Self.quoted(source)),\n" }
+        if let resolver {
+            var fields = ["\"dnsServers\": [\(resolver.dnsServers.map(Self.quoted).joined(separator: ", "))]"]
+            if let directory = resolver.plcDirectory { fields.append("\"plcDirectory\": \(Self.quoted(directory))") }
+            text += "  \"resolver\": {\(fields.joined(separator: ", "))},\n"
+        }
         text += "  \"lexicons\": ["
         if entries.isEmpty {
             return text + "]\n}\n"

@@ -31,7 +31,7 @@ struct SwiftPlanner {
         let typeName = documentNames.typeName
         var scope = documentNames.scope
         var nested: [TypeModel] = []
-        for def in document.defs where def.name != "main" {
+        for def in document.canonicalDefs where def.name != "main" {
             guard let name = documentNames.defNames[def.name] else { continue }
             nested += planNamedDef(
                 def,
@@ -179,7 +179,7 @@ struct SwiftPlanner {
         var memberScope = NameScope(reserved: SwiftNaming.reservedMemberNames)
         var nested: [TypeModel] = []
         var fields: [FieldModel] = []
-        for property in object.properties {
+        for property in object.canonicalProperties {
             let bare = memberScope.claim(SwiftNaming.bareIdentifier(property.name))
             let type = fieldType(
                 property.schema,

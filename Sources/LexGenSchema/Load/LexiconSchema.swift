@@ -97,6 +97,28 @@ public struct ObjectSchema: Sendable {
     public var required: Set<String>
     /// Names that may be `null`.
     public var nullable: Set<String>
+    /// The lexicon's `required` array as written (an array keeps its order in a record too).
+    public var requiredOrder: [String] = []
+
+    /// Properties in the order generated code declares them (stored properties, initializer and method
+    /// parameters): the required ones in the order of the lexicon's `required` array, then the others
+    /// sorted by name (UTF-8 bytes). A lexicon installed over atproto comes from a record, which keeps
+    /// the order of an array but not of an object's keys, so this order is the same whether the lexicon
+    /// came from a file or from a record; the file order of ``properties`` is not.
+    public var canonicalProperties: [(name: String, schema: SchemaNode)] {
+        var byName: [String: SchemaNode] = [:]
+        for property in properties where byName[property.name] == nil { byName[property.name] = property.schema }
+        var ordered: [(name: String, schema: SchemaNode)] = []
+        for name in requiredOrder {
+            if let schema = byName.removeValue(forKey: name) { ordered.append((name, schema)) }
+        }
+        var optional: [(name: String, schema: SchemaNode)] = []
+        for property in properties {
+            if let schema = byName.removeValue(forKey: property.name) { optional.append((property.name, schema)) }
+        }
+        optional.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return ordered + optional
+    }
 }
 
 /// The body of a query or procedure input or output.
@@ -220,6 +242,12 @@ public struct LexiconDocument: Sendable {
     public var defs: [LexiconDef]
     /// The document as compact JSON without its descriptions: what generated code embeds for validation.
     public var schemaText = ""
+
+    /// The defs in the order generated code declares them: sorted by name (UTF-8 bytes), since a
+    /// lexicon installed over atproto comes from a record, which keeps no key order.
+    public var canonicalDefs: [LexiconDef] {
+        defs.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
 
     /// The def with a name.
     public func def(named name: String) -> LexiconDef? {

@@ -155,6 +155,7 @@ extension SchemaParser {
             }
         }
         let names = Set(object.properties.map(\.name))
+        var requiredOrder: [String] = []
         for (key, label) in [("required", "required"), ("nullable", "nullable")] {
             guard let list = stringArray(json, key, path) else { continue }
             for name in list where !names.contains(name) {
@@ -162,8 +163,14 @@ extension SchemaParser {
                     warning("\(label) names \"\(name)\", which is not a property", node, "\(path)/\(key)")
                 }
             }
-            if key == "required" { object.required = Set(list) } else { object.nullable = Set(list) }
+            if key == "required" {
+                object.required = Set(list)
+                requiredOrder = list
+            } else {
+                object.nullable = Set(list)
+            }
         }
+        object.requiredOrder = requiredOrder
         return object
     }
 

@@ -1,8 +1,9 @@
 /// Writes a lexicon document as the compact JSON that generated code embeds for runtime validation.
 ///
 /// Descriptions are left out (validation does not read them, and they are most of a document's
-/// bytes); a property that happens to be named `description` is kept. Keys keep their file order, so
-/// the text is deterministic.
+/// bytes); a property that happens to be named `description` is kept. Keys are sorted (UTF-8 bytes),
+/// so the text is the same whether the lexicon came from a file or from a record, which keeps no key
+/// order.
 enum SchemaText {
     static func minified(_ root: JSONNode) -> String {
         var text = ""
@@ -26,7 +27,7 @@ enum SchemaText {
         case .object(let fields):
             text += "{"
             var first = true
-            for (key, value) in fields {
+            for (key, value) in fields.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
                 if !isPropertyMap, key == "description", case .string = value.value { continue }
                 if !first { text += "," }
                 first = false

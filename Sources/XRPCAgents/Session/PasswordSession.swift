@@ -14,8 +14,10 @@ import XRPCCore
 /// ```
 ///
 /// Layered try, refresh, retry: a call whose access token the server rejects (`ExpiredToken`,
-/// `InvalidToken`, 401) waits for one refresh shared by all concurrent callers, then is sent again
-/// (a call starts at most two refreshes; joining one, or finding its token replaced, is free). When
+/// `InvalidToken`, 401) waits for one refresh shared by all concurrent callers, then is sent again.
+/// Rejections start at most two refreshes per session however many callers wait (joining one, or
+/// finding the token replaced, is free; the budget comes back when a call is accepted or none is
+/// out); a call rejected once it is spent returns the server's rejection. When
 /// the refresh token is dead too, the session asks its credentials provider for a new login; when
 /// that gives nothing or fails, the session ends: ``SessionUpdate/ended(_:)`` is published and every
 /// later call fails fast with ``PasswordSessionError/Code/sessionEnded`` until the app logs in again.
@@ -51,6 +53,9 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     /// under an older generation just retries.
     private var generation = 0
     private var renewal: (generation: Int, task: Task<Void, any Error>)?
+    /// Renewals that rejected tokens started since a call was last accepted or no call was out.
+    private var spentRefreshes = 0
+    private var callsInFlight = 0
 
     /// Creates a logged-out session for `service`; call ``login(identifier:password:authFactorToken:)``.
     ///
@@ -211,26 +216,29 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
             routed.serviceURL = request.serviceURL ?? archive.callServiceURL
             return try await transport.send(routed)
         }
+        callsInFlight += 1
+        defer {
+            callsInFlight -= 1
+            if callsInFlight == 0 { spentRefreshes = 0 }
+        }
         var sentGeneration = generation
         var response = try await transport.send(first)
-        // A call starts at most two refreshes; joining one in progress, or finding its token replaced
-        // while it was out, is free: each follows a refresh another call paid for, so the loop ends.
-        var refreshesLeft = 2
+        // Two refreshes per session, not per call: joining one in progress, or finding the token
+        // replaced while out, is free, so however many callers wait, a server that rejects every
+        // token costs two refreshes; the budget comes back when a call is accepted or none is out.
         while SessionEndpoints.isTokenRejection(response) {
             if generation == sentGeneration {
-                if renewal?.generation != sentGeneration {
-                    guard refreshesLeft > 0 else { return response }
-                    refreshesLeft -= 1
-                }
+                if renewal?.generation != sentGeneration, spentRefreshes >= 2 { return response }
                 logger.log(
                     .debug, "PasswordSession", "token rejected on \(request.nsid): refreshing",
                     ["status": String(response.status)])
-                try await renew(after: sentGeneration)
+                try await renew(after: sentGeneration, spending: true)
             }
             guard let retry = authorized(request, with: try activeArchive()) else { return response }
             sentGeneration = generation
             response = try await transport.send(retry)
         }
+        if sentGeneration == generation { spentRefreshes = 0 }
         return response
     }
 
@@ -263,7 +271,8 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     // MARK: Renewal
 
     /// Makes sure the tokens are newer than `generation`: joins the renewal in progress or starts one.
-    private func renew(after generation: Int) async throws {
+    /// A renewal started for a rejected token (`spending`) counts against the budget unless it fails.
+    private func renew(after generation: Int, spending: Bool = false) async throws {
         guard self.generation == generation else { return }
         if let renewal, renewal.generation == generation {
             try await renewal.task.value
@@ -271,8 +280,14 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
         }
         let task = Task { try await self.performRenewal() }
         renewal = (generation, task)
+        if spending { spentRefreshes += 1 }
         defer { if self.renewal?.generation == generation { self.renewal = nil } }
-        try await task.value
+        do {
+            try await task.value
+        } catch {
+            if spending { spentRefreshes = max(0, spentRefreshes - 1) }
+            throw error
+        }
     }
 
     private func performRenewal() async throws {
@@ -378,22 +393,5 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
         broadcaster.yield(.ended(error))
         logger.log(.error, "PasswordSession", error.message)
         return error
-    }
-
-    private static func loginError(_ response: XRPCResponse, identifier: String) -> PasswordSessionError {
-        let serverError = XRPCError.fromResponse(response, nsid: SessionEndpoints.createSession)
-        if serverError.name == "AuthFactorTokenRequired" {
-            return PasswordSessionError(
-                code: .authFactorTokenRequired,
-                message: "\(identifier) needs the two-factor code sent by email: log in again with authFactorToken",
-                serverError: serverError)
-        }
-        if (400..<500).contains(response.status), response.status != 408, response.status != 429 {
-            return PasswordSessionError(
-                code: .authenticationFailed, message: "the server refused the login of \(identifier)",
-                serverError: serverError)
-        }
-        return PasswordSessionError(
-            code: .requestFailed, message: "could not log in \(identifier)", serverError: serverError)
     }
 }

@@ -107,3 +107,23 @@ public struct CredentialsRequest: Sendable, Hashable {
         self.reason = reason
     }
 }
+
+extension PasswordSession {
+    /// The error of a refused or failed login.
+    static func loginError(_ response: XRPCResponse, identifier: String) -> PasswordSessionError {
+        let serverError = XRPCError.fromResponse(response, nsid: SessionEndpoints.createSession)
+        if serverError.name == "AuthFactorTokenRequired" {
+            return PasswordSessionError(
+                code: .authFactorTokenRequired,
+                message: "\(identifier) needs the two-factor code sent by email: log in again with authFactorToken",
+                serverError: serverError)
+        }
+        if (400..<500).contains(response.status), response.status != 408, response.status != 429 {
+            return PasswordSessionError(
+                code: .authenticationFailed, message: "the server refused the login of \(identifier)",
+                serverError: serverError)
+        }
+        return PasswordSessionError(
+            code: .requestFailed, message: "could not log in \(identifier)", serverError: serverError)
+    }
+}
