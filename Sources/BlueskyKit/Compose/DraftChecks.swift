@@ -77,8 +77,7 @@ extension PostDraft {
             ? nil
             : AppBskyFeedPost.Labels.comAtprotoLabelDefsSelfLabels(.init(values: selfLabels.map { .init(val: $0) }))
         return AppBskyFeedPost(
-            text: text.text, facets: text.recordFacets, reply: reply?.replyRef, embed: embed,
-            langs: languages.isEmpty ? nil : languages, labels: labels, tags: tags.isEmpty ? nil : tags,
-            createdAt: createdAt)
+            text: text.text, createdAt: createdAt, embed: embed, facets: text.recordFacets, labels: labels,
+            langs: languages.isEmpty ? nil : languages, reply: reply?.replyRef, tags: tags.isEmpty ? nil : tags)
     }
 }

@@ -38,11 +38,11 @@ extension XRPCClient {
         var threadgate: AppBskyFeedThreadgate?
         var postgate: AppBskyFeedPostgate?
         if let gate = draft.replyGate {
-            threadgate = AppBskyFeedThreadgate(post: uri, allow: gate.allowItems, createdAt: createdAt)
+            threadgate = AppBskyFeedThreadgate(post: uri, createdAt: createdAt, allow: gate.allowItems)
         }
         if let gate = draft.quoteGate {
             postgate = AppBskyFeedPostgate(
-                createdAt: createdAt, post: uri,
+                post: uri, createdAt: createdAt,
                 embeddingRules: gate.disableQuotes ? [.appBskyFeedPostgateDisableRule(.init())] : [])
         }
         // Everything but the blobs is checked before the first upload.

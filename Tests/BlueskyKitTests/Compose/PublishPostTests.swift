@@ -59,7 +59,7 @@ final class PublishPostTests: XCTestCase {
     func testEverythingInOneWrite() async throws {
         let agent = Self.server()
         let parentRecord = AppBskyFeedPost(
-            text: "parent", reply: .init(root: root, parent: root), createdAt: "2024-01-01T00:00:00.000Z")
+            text: "parent", createdAt: "2024-01-01T00:00:00.000Z", reply: .init(root: root, parent: root))
         var draft = PostDraft(
             text: RichText(
                 text: "hi @bob.test",

@@ -96,11 +96,11 @@ final class LegacyEntityTests: XCTestCase {
 
     func testEntitiesBecomeFacets() {
         let post = AppBskyFeedPost(
-            text: "test",
+            text: "test", createdAt: "2023-01-01T00:00:00Z",
             entities: [
                 entity(0, 1, "link", "https://example.com"), entity(1, 2, "mention", "did:plc:1234"),
                 entity(2, 3, "other", "willbedropped"),
-            ], createdAt: "2023-01-01T00:00:00Z")
+            ])
         let rich = RichText(post: post)
         XCTAssertEqual(rich.facets.map(\.index.byteStart), [0, 1])
         XCTAssertEqual(rich.facets.map(\.index.byteEnd), [1, 2])
@@ -112,19 +112,18 @@ final class LegacyEntityTests: XCTestCase {
     func testUTF16IndicesBecomeUTF8Offsets() {
         let family = "👨‍👩‍👧‍👧"  // 11 UTF-16 units, 25 bytes
         let post = AppBskyFeedPost(
-            text: family + family + family,
+            text: family + family + family, createdAt: "2023-01-01T00:00:00Z",
             entities: [
                 entity(0, 11, "link", "https://example.com"), entity(11, 22, "mention", "did:plc:1234"),
                 entity(22, 33, "other", "willbedropped"),
-            ], createdAt: "2023-01-01T00:00:00Z")
+            ])
         let rich = RichText(post: post)
         XCTAssertEqual(rich.facets.map { $0.index.byteStart..<$0.index.byteEnd }, [0..<25, 25..<50])
         // Facets win over entities; hostile ranges are cut to the text, and inside a surrogate pair
         // taken to its start.
         let hostile = AppBskyFeedPost(
-            text: "a🦋b",
-            entities: [entity(2, 99, "link", "https://x.com"), entity(-5, Int.max, "mention", "did:plc:x")],
-            createdAt: "2023-01-01T00:00:00Z")
+            text: "a🦋b", createdAt: "2023-01-01T00:00:00Z",
+            entities: [entity(2, 99, "link", "https://x.com"), entity(-5, Int.max, "mention", "did:plc:x")])
         XCTAssertEqual(RichText(post: hostile).facets.map { $0.index.byteStart..<$0.index.byteEnd }, [1..<6, 0..<6])
         XCTAssertEqual(RichText(post: hostile).segments().map(\.text).joined(), "a🦋b")
         var both = post
