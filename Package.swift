@@ -153,7 +153,8 @@ let package = Package(
         // Rich text figures (segments of a 300-grapheme post, detection over a timeline page's texts) beside
         // straightforward ports as references: swift run -c release bluesky-bench
         .executableTarget(
-            name: "bluesky-bench", dependencies: ["BlueskyKit", "AtprotoLexicons"], path: "Benchmarks/RichTextBenchmark"),
+            name: "bluesky-bench", dependencies: ["BlueskyKit", "AtprotoLexicons"], path: "Benchmarks/RichTextBenchmark"
+        ),
         // signature-vectors.json: our own ECDSA vectors (scripts/make-signature-vectors.py), read by path.
         // Whole-repository and firehose verification figures against the shared PDS: swift run -c release verify-bench
         .executableTarget(
