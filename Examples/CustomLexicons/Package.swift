@@ -28,6 +28,8 @@ let package = Package(
                 .product(name: "OAuthCore", package: "swift-atproto-lexicons"),
                 // The Bluesky client samples of docs/BlueskyClient.md and the moderation ones of docs/Moderation.md.
                 .product(name: "BlueskyKit", package: "swift-atproto-lexicons"),
+                // StubAgent, in the testing sample of docs/SessionsAndAgents.md.
+                .product(name: "XRPCTesting", package: "swift-atproto-lexicons"),
             ]
         ),
     ],

@@ -3,6 +3,7 @@ import AtprotoLexiconResolution
 import Foundation
 import LexGenKit
 import LexgenCommandLine
+import LexgenInstall
 import XRPCRuntime
 
 /// `lexgen install <nsid>` over atproto: a ``LexiconResolver`` seen as an install source.

@@ -1,6 +1,7 @@
 import AtprotoLexicons
 import Foundation
 import XCTest
+import XRPCTesting
 
 /// Generated methods run through an injected agent: the request they build and the output they decode.
 final class ClientCallTests: XCTestCase {

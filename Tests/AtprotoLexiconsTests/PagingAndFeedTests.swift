@@ -1,6 +1,7 @@
 import AtprotoLexicons
 import Foundation
 import XCTest
+import XRPCTesting
 
 /// Walking a collection's pages (an inclusive cursor never repeats a record or loops) and the typed
 /// records of a feed page.

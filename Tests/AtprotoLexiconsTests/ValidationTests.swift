@@ -1,6 +1,7 @@
 import AtprotoLexicons
 import Foundation
 import XCTest
+import XRPCTesting
 
 /// Generated values check themselves against the lexicons embedded in the SDK.
 final class ValidationTests: XCTestCase {

@@ -1,4 +1,5 @@
 import Foundation
+import LexGenSchema
 import XCTest
 
 /// `lexgen` as a command-line user meets it: help, usage errors, a summary, exit codes.

@@ -1,7 +1,10 @@
 import Foundation
+import SHA2
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
+@testable import LexgenInstall
 
 final class InstallerTests: XCTestCase {
     private var scratch: URL = FileManager.default.temporaryDirectory

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// The lexicon text generated code embeds for runtime validation.
 final class SchemaTextTests: XCTestCase {
@@ -29,7 +30,7 @@ final class SchemaTextTests: XCTestCase {
         assertContainsLines(
             moduleFile,
             """
-            public static let catalog = XRPCRuntime.LexiconSchemaCatalog(
+            public static let catalog = XRPCCore.LexiconSchemaCatalog(
                 documentTexts: [
                     comExampleA,
                     comExampleB,
@@ -38,7 +39,7 @@ final class SchemaTextTests: XCTestCase {
             )
             """
         )
-        assertContainsLines(moduleFile, "public protocol _LexiconsValidatable: XRPCRuntime.LexiconValidatable {}")
+        assertContainsLines(moduleFile, "public protocol _LexiconsValidatable: XRPCCore.LexiconValidatable {}")
     }
 
     func testRawLiteralsUseEnoughHashes() {

@@ -1,4 +1,5 @@
 import Foundation
+import LexGenSchema
 import XCTest
 
 /// `lexgen install` from a folder, as a user runs it: what it prints on the way and when it refuses.

@@ -1,6 +1,8 @@
 import AtprotoIdentityResolution
 import Foundation
 import LexGenKit
+import LexGenSchema
+import LexgenInstall
 import XCTest
 import XRPCRuntime
 

@@ -1,6 +1,8 @@
 import AtprotoLexiconResolution
 import Foundation
 import LexGenKit
+import LexGenSchema
+import LexgenInstall
 import XCTest
 import XRPCRuntime
 

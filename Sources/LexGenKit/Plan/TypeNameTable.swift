@@ -1,3 +1,5 @@
+import LexGenSchema
+
 /// The Swift name of every def of every lexicon, settled before any file is planned so that refs
 /// across files agree.
 struct TypeNameTable: Sendable {

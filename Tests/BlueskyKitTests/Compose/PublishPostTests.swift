@@ -2,6 +2,7 @@ import AtprotoLexicons
 import BlueskyKit
 import Foundation
 import XCTest
+import XRPCTesting
 
 /// `publishPost` against a stub server: the requests it makes, and what it refuses before sending.
 final class PublishPostTests: XCTestCase {
