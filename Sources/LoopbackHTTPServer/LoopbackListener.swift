@@ -60,7 +60,7 @@ public struct LoopbackListener: Sendable {
     /// may not yet have called `accept`: the next socket the process opens (the next server's
     /// listener) gets that number, and the old loop takes that server's connections and drops them
     /// unanswered. `shutdown` makes `accept` fail on Linux; the connection wakes it where it does not.
-    static func wake(_ descriptor: Int32, port: Int) {
+    public static func wake(_ descriptor: Int32, port: Int) {
         shutdown(descriptor, Int32(SHUT_RDWR))
         if let probe = dial(port: port) { close(probe) }
     }
