@@ -105,7 +105,7 @@ let package = Package(
             path: "Benchmarks/DecodeBenchmark"
         ),
         // Prints DAG-CBOR / CAR decoding figures for a synthetic firehose: swift run -c release xrpc-bench
-        .executableTarget(name: "xrpc-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
+        .executableTarget(name: "xrpc-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer", "BenchmarkSupport"]),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the call benchmark.
         .target(name: "LoopbackHTTPServer"),
         // Measures the runtime's per-call overhead over raw URLSession: swift run -c release xrpc-call-bench
@@ -127,7 +127,7 @@ let package = Package(
         // Whole-repository and firehose verification figures against the shared PDS: swift run -c release verify-bench
         .executableTarget(
             name: "verify-bench",
-            dependencies: ["AtprotoVerification", "AtprotoIdentityResolution", "AtprotoCrypto"],
+            dependencies: ["AtprotoVerification", "AtprotoIdentityResolution", "AtprotoCrypto", "BenchmarkSupport"],
             path: "Benchmarks/VerificationBenchmark"
         ),
         // Prints the cost of one moderation decision and of a 100-post page: swift run -c release moderation-bench

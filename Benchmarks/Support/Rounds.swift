@@ -67,3 +67,29 @@ package func alternatingRounds(
     }
     return Comparison(ours: Figures(perOperation: mine), reference: theirs.map { Figures(perOperation: $0) })
 }
+
+/// The CPU time this process has used, in seconds: for async work, which may move between threads.
+package func processCPUTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// ``alternatingRounds(rounds:operations:ours:reference:)`` for async work, timed by the process's
+/// CPU time (an async task may change threads; the reference's child process is not counted).
+package func alternatingAsyncRounds(
+    rounds: Int, operations: Int, ours: () async throws -> Void, reference: (() throws -> Double)?
+) async rethrows -> Comparison {
+    var mine: [Double] = []
+    var theirs: [Double]? = reference == nil ? nil : []
+    for round in 0...rounds {
+        let start = processCPUTime()
+        try await ours()
+        let elapsed = processCPUTime() - start
+        let referenceSeconds = try reference?()
+        guard round > 0 else { continue }
+        mine.append(elapsed / Double(operations))
+        if let referenceSeconds { theirs?.append(referenceSeconds / Double(operations)) }
+    }
+    return Comparison(ours: Figures(perOperation: mine), reference: theirs.map { Figures(perOperation: $0) })
+}
