@@ -36,7 +36,7 @@ let package = Package(
                 .product(name: "OAuthCore", package: mainPackage),
                 .product(name: "AtprotoIdentityResolution", package: mainPackage),
                 .product(name: "XRPCRuntime", package: mainPackage),
-                .product(name: "LoopbackHTTPServer", package: mainPackage),
+                .product(name: "XRPCTesting", package: mainPackage),
             ]
         ),
         // Signatures checked with AtprotoCrypto's own P-256 verification; the OAuth client against the

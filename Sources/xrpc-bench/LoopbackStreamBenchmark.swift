@@ -2,6 +2,7 @@ import BenchmarkSupport
 import Foundation
 import LoopbackHTTPServer
 import XRPCRuntime
+import XRPCTesting
 
 #if canImport(Glibc)
     import Glibc

@@ -10,6 +10,7 @@
 
 import BenchmarkSupport
 import Foundation
+import SHA2
 import XRPCRuntime
 
 /// What decoding the whole stream found, so that no work can be optimised away.

@@ -1,7 +1,11 @@
 import Foundation
 import XCTest
+import XRPCTesting
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import AtprotoSyntax
+@testable import XRPCAgents
+@testable import XRPCCore
 
 /// The password session: login, one shared refresh, fallback to a new login, the end of a session,
 /// persistence, and where credentials may go.
