@@ -17,7 +17,8 @@ struct Workload {
     let session: PasswordSession
     let did: DID
     private var random = SplitMix(seed: 27)
-    private var clock: UInt64 = 1_700_000_000_000_000  // microseconds, advancing per record key
+    /// Microseconds, advancing per record key from now, so that every run writes new keys.
+    private var clock = UInt64(Date().timeIntervalSince1970 * 1_000_000)
     private(set) var keys: [(collection: String, rkey: String)] = []
 
     init(session: PasswordSession, did: DID) {

@@ -1,12 +1,17 @@
 import Foundation
 import XRPCRuntime
 
-/// The blocks a tree reads its nodes from, and which of them it read.
+/// The blocks a tree reads its nodes from.
+///
+/// Every block's hash was checked when its CAR was read (CommitCAR reads with `verifyingHashes`), so
+/// a node is not hashed a second time here.
 final class MSTBlockStore {
     let blocks: [ContentID: Data]
-    private(set) var read: Set<ContentID> = []
     /// Nodes already read and checked, with the height they were checked at.
     private var checked: [ContentID: (node: MSTNode, height: Int, isRoot: Bool)] = [:]
+
+    /// The nodes read so far.
+    var nodesRead: Set<ContentID> { Set(checked.keys) }
 
     init(_ blocks: [ContentID: Data]) {
         self.blocks = blocks
@@ -27,13 +32,6 @@ final class MSTBlockStore {
         }
         guard let bytes = blocks[cid] else {
             throw VerificationError(.brokenProof, "MST node \(cid) is not among the blocks")
-        }
-        if !read.contains(cid) {
-            let matches = (try? cid.matches(bytes)) ?? false
-            guard matches else {
-                throw VerificationError(.hashMismatch, "MST node \(cid): the bytes hash to another CID")
-            }
-            read.insert(cid)
         }
         let node = try MSTNode(block: bytes, cid: cid)
         var previous: [UInt8]?

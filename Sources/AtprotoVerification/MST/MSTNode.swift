@@ -51,7 +51,10 @@ struct MSTNode: Sendable, Hashable {
                 throw VerificationError(
                     .brokenProof, "MST node \(cid): e[\(index)].p = \(prefix) does not fit the previous key")
             }
-            let key = Array(previous[..<prefix]) + Array(suffix)
+            var key = [UInt8]()
+            key.reserveCapacity(prefix + suffix.count)
+            key.append(contentsOf: previous[..<prefix])
+            key.append(contentsOf: suffix)
             guard key.count <= MSTKey.maximumLength else {
                 throw VerificationError(
                     .limitExceeded, "MST node \(cid): e[\(index)] has a key over \(MSTKey.maximumLength) bytes")
