@@ -24,6 +24,14 @@ func measure(frames: [Data], repository: Data) async throws {
         reference = nil
         print("note: references not measured: \(error)")
     }
+    // The firehose rounds count the process's CPU time (async work changes threads): say what the
+    // process spends while idle, which those figures include.
+    let idleStart = processCPUTime()
+    try await Task.sleep(for: .seconds(1))
+    print(
+        String(
+            format: "process CPU while idle: %.1f ms/s (counted in the firehose figures)",
+            (processCPUTime() - idleStart) * 1e3))
     let verifier = FirehoseVerifier(resolver: resolver)
     var commits: [SignedCommit] = []
     var operations = 0

@@ -79,22 +79,6 @@ struct MSTNode: Sendable, Hashable {
         default: throw VerificationError(.malformedData, "MST node \(cid): \(name) must be a link or null")
         }
     }
-
-    /// The node's canonical DAG-CBOR form, given the CIDs of its subtrees.
-    func encoded(childCID: (MSTPointer) -> ContentID) -> [UInt8] {
-        var items: [DataModelValue] = []
-        var previous: [UInt8] = []
-        for entry in entries {
-            let prefix = MSTKey.commonPrefixLength(previous, entry.key)
-            items.append(
-                .map([
-                    "p": .integer(prefix), "k": .bytes(Data(entry.key[prefix...])), "v": .link(entry.value),
-                    "t": entry.right.map { .link(childCID($0)) } ?? .null,
-                ]))
-            previous = entry.key
-        }
-        return DAGCBOR.encode(.map(["l": left.map { .link(childCID($0)) } ?? .null, "e": .array(items)]))
-    }
 }
 
 /// A subtree: known by CID only, or held in memory.
