@@ -19,6 +19,10 @@ struct MSTNode: Sendable, Hashable {
 
     /// Reads a node block: `{"l": link | null, "e": [{"p": int, "k": bytes, "v": link, "t": link | null}]}`.
     init(block bytes: Data, cid: ContentID) throws(VerificationError) {
+        if let canonical = Self.readCanonical(bytes) {
+            self = canonical
+            return
+        }
         let value: DataModelValue
         do {
             value = try DAGCBOR.decode(bytes)
