@@ -17,9 +17,12 @@ final class MSTBlockStore {
         self.blocks = blocks
     }
 
-    /// The node `cid` points to, checked: its hash, every key at `height`, keys in order, no subtree
-    /// below height 0, no empty node other than the root.
-    func node(_ cid: ContentID, height: Int, isRoot: Bool = false) throws(VerificationError) -> MSTNode {
+    /// The node `cid` points to, checked: every key at `height`, keys in order, no subtree below
+    /// height 0, no empty node other than the root. `decoded` is the node already read from `cid`'s
+    /// block, when the caller has it.
+    func node(_ cid: ContentID, height: Int, isRoot: Bool = false, decoded: MSTNode? = nil) throws(VerificationError)
+        -> MSTNode
+    {
         if let known = checked[cid] {
             guard known.height == height else {
                 throw VerificationError(
@@ -33,7 +36,8 @@ final class MSTBlockStore {
         guard let bytes = blocks[cid] else {
             throw VerificationError(.brokenProof, "MST node \(cid) is not among the blocks")
         }
-        let node = try MSTNode(block: bytes, cid: cid)
+        let node: MSTNode
+        if let decoded { node = decoded } else { node = try MSTNode(block: bytes, cid: cid) }
         var previous: [UInt8]?
         for entry in node.entries {
             let keyHeight = MSTKey.height(of: entry.key)

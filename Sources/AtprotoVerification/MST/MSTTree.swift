@@ -20,6 +20,7 @@ struct MSTTree {
         var depth = 0
         var pointer = root
         var height = -1
+        var rootNode: MSTNode?
         while height < 0 {
             guard depth <= 128 else {
                 throw VerificationError(.brokenProof, "MST root \(root): a chain of empty nodes")
@@ -28,6 +29,7 @@ struct MSTTree {
                 throw VerificationError(.brokenProof, "MST node \(pointer) is not among the blocks")
             }
             let node = try MSTNode(block: bytes, cid: pointer)
+            if depth == 0 { rootNode = node }
             if let first = node.entries.first {
                 height = MSTKey.height(of: first.key) + depth
             } else if case .stored(let next)? = node.left {
@@ -40,7 +42,7 @@ struct MSTTree {
             }
         }
         self.height = height
-        _ = try store.node(root, height: height, isRoot: true)
+        _ = try store.node(root, height: height, isRoot: true, decoded: rootNode)
     }
 
     /// The CID of the empty tree's root node.
