@@ -214,6 +214,49 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
         }
     }
 
+    // MARK: Event streams
+
+    /// The account's PDS while the session is active (`XRPCClient.subscribe(_:parameters:)` connects
+    /// there by default), `nil` once it ended or signed out.
+    public func defaultServiceURL() async -> URL? {
+        guard case .active(let archive) = phase else { return nil }
+        return archive.pdsEndpoint
+    }
+
+    /// For a stream on the account's PDS (`ws`/`wss` read as `http`/`https`): `Authorization: DPoP
+    /// <token>` and a DPoP proof of `GET` on the upgrade's HTTP URL (`wss://pds/xrpc/...` proves
+    /// `https://pds/xrpc/...`, the request the PDS receives), bound to the token. Nothing for another
+    /// host. While the session is not active, it throws: a stream on the account's PDS must not go
+    /// out without the credentials it was opened with.
+    ///
+    /// After an upgrade refused as unauthorized, the tokens are refreshed first (joining a refresh in
+    /// progress), so the stream's next attempt carries the new token.
+    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+        var archive = try activeArchive()
+        guard let target = Self.httpEquivalent(of: url),
+            SecureURL.origin(of: target) == SecureURL.origin(of: archive.pdsEndpoint)
+        else { return [:] }
+        if rejection != nil || needsRefresh(archive) {
+            try await renew(after: generation)
+            archive = try activeArchive()
+        }
+        let token = archive.accessToken.value
+        let proof = try await DPoPProof.make(
+            method: "GET", url: target, nonce: nonces.nonce(for: target), accessToken: token, signer: signer)
+        return ["Authorization": "DPoP " + token, "DPoP": proof]
+    }
+
+    /// `url` with `wss` made `https` and `ws` made `http`; `nil` for another scheme.
+    static func httpEquivalent(of url: URL) -> URL? {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+        switch components.scheme?.lowercased() {
+        case "wss", "https": components.scheme = "https"
+        case "ws", "http": components.scheme = "http"
+        default: return nil
+        }
+        return components.url
+    }
+
     // MARK: Refresh
 
     /// Refreshes the tokens now.
