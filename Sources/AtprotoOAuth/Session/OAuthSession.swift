@@ -1,5 +1,6 @@
 import Foundation
 import OAuthCore
+import XRPCAgents
 import XRPCRuntime
 
 /// An OAuth session of one account: an `XRPCAgent` that sends every call for the account's PDS with
@@ -29,12 +30,13 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
     private let context: OAuthSessionContext
     private let signer: any ES256Signer
     private let nonces: DPoPNonceStore
-    private let broadcaster = OAuthUpdateBroadcaster()
+    private let broadcaster = UpdateBroadcaster<OAuthSessionUpdate>()
     /// This session's share of the refresh window (0...1), so many clients do not refresh at once.
     private let jitter = Double.random(in: 0...1)
     private var phase: Phase
     private var generation = 0
-    private var renewal: (generation: Int, task: Task<Void, any Error>)?
+    /// The refresh in progress, keyed by the generation it replaces.
+    private let renewals = SingleFlight<Int>()
     /// Refreshes that token rejections started since a call was last accepted or no call was out.
     private var spentRefreshes = 0
     private var callsInFlight = 0
@@ -97,7 +99,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
         // many callers wait, a PDS that keeps refusing fresh tokens costs two refreshes.
         while Self.isTokenRejection(response) {
             if generation == sentGeneration {
-                if renewal?.generation != sentGeneration, spentRefreshes >= Self.refreshBudget {
+                if renewals.runningKey != sentGeneration, spentRefreshes >= Self.refreshBudget {
                     throw OAuthSessionError(
                         code: .requestFailed,
                         message: "the PDS refused the access token of \(did.rawValue) on \(request.nsid) after "
@@ -204,7 +206,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
     }
 
     /// Whether a refresh is running (for tests: none may outlive the calls that needed it).
-    var renewalInProgress: Bool { renewal != nil }
+    var renewalInProgress: Bool { renewals.isRunning }
 
     private func activeArchive() throws(OAuthSessionError) -> OAuthSessionArchive {
         switch phase {
@@ -272,14 +274,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
     /// A refresh started for a token rejection (`spending`) counts against the session's budget.
     private func renew(after generation: Int, spending: Bool = false) async throws {
         guard self.generation == generation else { return }
-        if let renewal, renewal.generation == generation {
-            try await renewal.task.value
-            return
-        }
-        let task = Task { try await self.performRefresh(spending: spending) }
-        renewal = (generation, task)
-        defer { if self.renewal?.generation == generation { self.renewal = nil } }
-        try await task.value
+        try await renewals.run(generation) { try await self.performRefresh(spending: spending) }
     }
 
     private func performRefresh(spending: Bool) async throws {
