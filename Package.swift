@@ -52,7 +52,10 @@ let package = Package(
         // in Swift. Public data only: signing keys never go through this package's arithmetic.
         .target(name: "AtprotoCrypto", dependencies: ["AtprotoData", "SHA2"]),
         // Identity resolution: handle and DID resolution, DID documents, caching; pluggable like the agent.
-        .target(name: "AtprotoIdentityResolution", dependencies: ["XRPCRuntime", "AtprotoCrypto"]),
+        .target(
+            name: "AtprotoIdentityResolution", dependencies: ["XRPCRuntime", "AtprotoCrypto", "BoundedURLLoading"]),
+        // The one bounded URLSession loader (identity's fetcher, OAuth's HTTP client), package-visible only.
+        .target(name: "BoundedURLLoading"),
         // Verified repository data: commit signatures, MST proofs, whole repositories, the firehose.
         .target(
             name: "AtprotoVerification",
@@ -62,7 +65,7 @@ let package = Package(
             name: "AtprotoLexiconResolution",
             dependencies: ["XRPCRuntime", "AtprotoCrypto", "AtprotoIdentityResolution", "AtprotoVerification"]),
         // OAuth 2.1 building blocks (PKCE, metadata, PAR, tokens, revocation, DPoP, JWS), no atproto.
-        .target(name: "OAuthCore", dependencies: ["SHA2"]),
+        .target(name: "OAuthCore", dependencies: ["SHA2", "BoundedURLLoading"]),
         // The atproto OAuth client; its session is an XRPCAgent.
         .target(name: "AtprotoOAuth", dependencies: ["XRPCRuntime", "AtprotoIdentityResolution", "OAuthCore"]),
         // The generator: load -> resolve -> plan -> render -> write. Shared by lexgen, the plugin and the tests.
