@@ -276,6 +276,12 @@ struct GetRecordFromRepoAgent: XRPCAgent {
         repo.queryItems = request.queryItems.filter { $0.name == "did" }
         return try await wrapped.send(repo)
     }
+
+    func defaultServiceURL() async -> URL? { await wrapped.defaultServiceURL() }
+
+    func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+        try await wrapped.eventStreamHeaders(for: url, rejection: rejection)
+    }
 }
 
 /// Passes frames to a check and keeps the #commit bodies it saw.

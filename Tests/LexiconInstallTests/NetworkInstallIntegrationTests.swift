@@ -139,6 +139,8 @@ final class NetworkInstallIntegrationTests: XCTestCase {
         var base: StandardIdentityResolver
         var keySource: DID
 
+        func invalidate(did: DID) async { await base.invalidate(did: did) }
+
         func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
             try await base.resolveHandle(handle)
         }

@@ -52,6 +52,10 @@ public struct MiniDocIdentityResolver: IdentityResolver {
         try await resolveIdentity(ATIdentifier(did)).document
     }
 
+    /// Nothing to forget here: this resolver keeps no answers and asks the service every time (the
+    /// service's own cache is its own to refresh).
+    public func invalidate(did: DID) async {}
+
     /// The identity of `identifier` as the service resolved it.
     ///
     /// Asked by handle, a handle the service could not verify is ``IdentityError/Kind/handleMismatch``;

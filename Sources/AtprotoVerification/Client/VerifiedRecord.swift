@@ -118,9 +118,7 @@ extension XRPCClient {
     static func identity(of identifier: ATIdentifier, resolver: any IdentityResolver, fresh: Bool) async throws
         -> AtprotoIdentity
     {
-        if fresh, let cache = resolver as? CachingIdentityResolver, let did = identifier.did {
-            await cache.invalidate(did: did)
-        }
+        if fresh, let did = identifier.did { await resolver.invalidate(did: did) }
         do {
             return try await resolver.resolveIdentity(identifier)
         } catch {

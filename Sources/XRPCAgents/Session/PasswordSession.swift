@@ -47,12 +47,13 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     private let accountCheck: AccountCheck?
     /// Where logins, refreshes, re-logins, the end and logout are logged; never a token or password.
     public nonisolated let logger: XRPCLogger
-    private let broadcaster = SessionUpdateBroadcaster()
+    private let broadcaster = UpdateBroadcaster<SessionUpdate>()
     private var phase: Phase
     /// Changes whenever the tokens change or the session ends: a caller that saw its token rejected
     /// under an older generation just retries.
     private var generation = 0
-    private var renewal: (generation: Int, task: Task<Void, any Error>)?
+    /// The renewal in progress, keyed by the generation it replaces.
+    private let renewals = SingleFlight<Int>()
     /// Renewals that rejected tokens started since a call was last accepted or no call was out.
     private var spentRefreshes = 0
     private var callsInFlight = 0
@@ -228,7 +229,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
         // token costs two refreshes; the budget comes back when a call is accepted or none is out.
         while SessionEndpoints.isTokenRejection(response) {
             if generation == sentGeneration {
-                if renewal?.generation != sentGeneration, spentRefreshes >= 2 { return response }
+                if renewals.runningKey != sentGeneration, spentRefreshes >= 2 { return response }
                 logger.log(
                     .debug, "PasswordSession", "token rejected on \(request.nsid): refreshing",
                     ["status": String(response.status)])
@@ -257,7 +258,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     }
 
     /// Whether a refresh is running (for tests: none may outlive the calls that needed it).
-    var renewalInProgress: Bool { renewal != nil }
+    var renewalInProgress: Bool { renewals.isRunning }
 
     private func activeArchive() throws -> SessionArchive {
         switch phase {
@@ -274,18 +275,18 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     /// A renewal started for a rejected token (`spending`) counts against the budget unless it fails.
     private func renew(after generation: Int, spending: Bool = false) async throws {
         guard self.generation == generation else { return }
-        if let renewal, renewal.generation == generation {
-            try await renewal.task.value
-            return
-        }
-        let task = Task { try await self.performRenewal() }
-        renewal = (generation, task)
-        if spending { spentRefreshes += 1 }
-        defer { if self.renewal?.generation == generation { self.renewal = nil } }
+        var counted = false
         do {
-            try await task.value
+            try await renewals.run(generation) {
+                if spending {
+                    spentRefreshes += 1
+                    counted = true
+                }
+            } _: {
+                try await self.performRenewal()
+            }
         } catch {
-            if spending { spentRefreshes = max(0, spentRefreshes - 1) }
+            if counted { spentRefreshes = max(0, spentRefreshes - 1) }
             throw error
         }
     }

@@ -122,34 +122,3 @@ public enum SessionUpdate: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
-
-/// Hands every update to every open stream.
-final class SessionUpdateBroadcaster: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuations: [Int: AsyncStream<SessionUpdate>.Continuation] = [:]
-    private var nextID = 0
-
-    func stream() -> AsyncStream<SessionUpdate> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: SessionUpdate.self, bufferingPolicy: .bufferingNewest(64))
-        let id = lock.withLock {
-            nextID += 1
-            continuations[nextID] = continuation
-            return nextID
-        }
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            self.lock.withLock { _ = self.continuations.removeValue(forKey: id) }
-        }
-        return stream
-    }
-
-    func yield(_ update: SessionUpdate) {
-        let targets = lock.withLock { Array(continuations.values) }
-        for continuation in targets { continuation.yield(update) }
-    }
-
-    deinit {
-        for continuation in continuations.values { continuation.finish() }
-    }
-}

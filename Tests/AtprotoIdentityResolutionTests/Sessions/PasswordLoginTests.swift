@@ -9,6 +9,8 @@ struct TableResolver: IdentityResolver {
     var handles: [String: String]
     var documents: [String: String]
 
+    func invalidate(did: DID) async {}
+
     func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
         guard let did = handles[handle.normalized.rawValue] else {
             throw IdentityError(.handleNotFound, identifier: handle.rawValue, "not in the table")

@@ -14,6 +14,7 @@ import XRPCRuntime
 
 /// No identity lookups happen here (tokens never expire during the run).
 struct NoResolver: IdentityResolver {
+    func invalidate(did: DID) async {}
     func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
         throw IdentityError(.handleNotFound, identifier: handle.rawValue, "benchmark")
     }
