@@ -10,7 +10,7 @@ private enum FaultQuery: XRPCQuery {
     typealias Parameters = NoParameters
     typealias Error = UndeclaredError
     typealias Output = NoParameters
-    static var nsid: String { "com.example.fault.query" }
+    static var nsid: NSID { "com.example.fault.query" }
 }
 
 private enum FaultProcedure: XRPCProcedure {
@@ -18,7 +18,7 @@ private enum FaultProcedure: XRPCProcedure {
     typealias Error = UndeclaredError
     typealias Input = RawBody
     typealias Output = NoParameters
-    static var nsid: String { "com.example.fault.procedure" }
+    static var nsid: NSID { "com.example.fault.procedure" }
 }
 
 /// 1,000 concurrent calls through an ``OAuthSession`` over a faulty loopback PDS and authorization

@@ -38,12 +38,13 @@ final class SecretLeakIntegrationTests: XCTestCase {
         }
         var texts: [String] = []
         do {
-            try await session.login(identifier: environment.handle, password: wrongPassword)
+            try await session.login(ATIdentifier(rawValue: environment.handle), password: wrongPassword)
             XCTFail("logged in with a wrong password")
         } catch {
             texts += Self.printed(error) + [error.localizedDescription]
         }
-        let account = try await session.login(identifier: environment.handle, password: environment.password)
+        let account = try await session.login(
+            ATIdentifier(rawValue: environment.handle), password: environment.password)
         let client = XRPCClient(agent: session)
         _ = try await client.com.atproto.server.getSession()
         // Token times are whole seconds: one more second and a little is past any rounding.

@@ -24,7 +24,8 @@ final class SessionIntegrationTests: XCTestCase {
         let environment = try PDSEnvironment.current()
         let session = PasswordSession(service: environment.url, transport: environment.recordingTransport())
         do {
-            try await session.login(identifier: environment.handle, password: environment.password + "-wrong")
+            try await session.login(
+                ATIdentifier(rawValue: environment.handle), password: environment.password + "-wrong")
             XCTFail("a wrong password logged in")
         } catch let error as PasswordSessionError {
             XCTAssertEqual(error.code, .authenticationFailed)

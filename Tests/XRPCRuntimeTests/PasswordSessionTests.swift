@@ -19,7 +19,7 @@ final class PasswordSessionTests: XCTestCase {
         provider: PasswordSession.CredentialsProvider? = nil
     ) async throws -> PasswordSession {
         let session = PasswordSession(service: try service(), transport: pds.agent, credentialsProvider: provider)
-        try await session.login(identifier: pds.handle, password: pds.password)
+        try await session.login(ATIdentifier(rawValue: pds.handle), password: pds.password)
         return session
     }
 
@@ -27,7 +27,7 @@ final class PasswordSessionTests: XCTestCase {
         let pds = FakePDS()
         let session = PasswordSession(service: try service(), transport: pds.agent)
         var updates = session.updates().makeAsyncIterator()
-        let archive = try await session.login(identifier: "alice.test", password: "hunter2")
+        let archive = try await session.login("alice.test", password: "hunter2")
         XCTAssertEqual(archive.did, "did:plc:alice")
         XCTAssertEqual(archive.handle, "alice.test")
         XCTAssertEqual(archive.pdsEndpoint, FakePDS.pds)
@@ -75,7 +75,7 @@ final class PasswordSessionTests: XCTestCase {
         let other = PasswordSession(restoring: archive, transport: stubborn)
         let response = try await other.send(call)
         XCTAssertEqual(response.status, 401)
-        let refresh = "com.atproto.server.refreshSession"
+        let refresh: NSID = "com.atproto.server.refreshSession"
         XCTAssertEqual(stubborn.requests.map(\.nsid), [call.nsid, refresh, call.nsid, refresh, call.nsid])
     }
 
@@ -202,13 +202,13 @@ final class PasswordSessionTests: XCTestCase {
                 authFactorToken: request.reason == .authFactorTokenRequired ? "123456" : nil)
         }
         do {
-            try await session.login(identifier: "alice.test", password: "hunter2")
+            try await session.login("alice.test", password: "hunter2")
             XCTFail("expected a request for the code")
         } catch let error as PasswordSessionError {
             XCTAssertEqual(error.code, .authFactorTokenRequired)
             XCTAssertEqual(error.serverError?.name, "AuthFactorTokenRequired")
         }
-        try await session.login(identifier: "alice.test", password: "hunter2", authFactorToken: "123456")
+        try await session.login("alice.test", password: "hunter2", authFactorToken: "123456")
 
         pds.expireAccessTokens()
         pds.expireRefreshTokens()

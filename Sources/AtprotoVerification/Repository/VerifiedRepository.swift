@@ -140,7 +140,7 @@ public struct VerifiedRepository: Sendable {
                 }
                 do {
                     let value = try DAGCBOR.decode(bytes)
-                    let collection = String(path.prefix { $0 != "/" })
+                    let collection = NSID(rawValue: String(path.prefix { $0 != "/" }))
                     return Entry(path: path, cid: cid, record: records.types.record(value.json, collection: collection))
                 } catch {
                     throw VerificationError(.malformedData, "the record \(path) is not DAG-CBOR: \(error)")

@@ -9,7 +9,7 @@ import XRPCCore
 ///     await askUserForPassword(request)          // or nil: the session then ends
 /// }
 /// Task { for await update in session.updates() { persist(update) } }
-/// try await session.login(identifier: "alice.bsky.social", password: appPassword)
+/// try await session.login("alice.bsky.social", password: appPassword)
 /// let client = XRPCClient(agent: session)
 /// ```
 ///
@@ -57,7 +57,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     private var spentRefreshes = 0
     private var callsInFlight = 0
 
-    /// Creates a logged-out session for `service`; call ``login(identifier:password:authFactorToken:)``.
+    /// Creates a logged-out session for `service`; call ``login(_:password:authFactorToken:)``.
     ///
     /// Without `transport`, requests go through a ``URLSessionAgent`` (logging to `logger` too).
     /// Until login, calls are sent without credentials.
@@ -124,14 +124,15 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     /// Throws ``PasswordSessionError`` with ``PasswordSessionError/Code/authFactorTokenRequired``
     /// when the account needs the emailed two-factor code: call again with `authFactorToken`.
     @discardableResult
-    public func login(identifier: String, password: String, authFactorToken: String? = nil) async throws
+    public func login(_ identifier: ATIdentifier, password: String, authFactorToken: String? = nil) async throws
         -> SessionArchive
     {
         try await login(
-            PasswordCredentials(identifier: identifier, password: password, authFactorToken: authFactorToken))
+            PasswordCredentials(identifier: identifier.rawValue, password: password, authFactorToken: authFactorToken))
     }
 
-    /// Logs in with `credentials`; see ``login(identifier:password:authFactorToken:)``.
+    /// Logs in with `credentials`, whose identifier may also be the account's email; see
+    /// ``login(_:password:authFactorToken:)``.
     @discardableResult
     public func login(_ credentials: PasswordCredentials) async throws -> SessionArchive {
         let response = try await transport.send(SessionEndpoints.createSessionRequest(credentials, service: service))

@@ -8,10 +8,10 @@ import XRPCCore
 /// The runtime cannot use the generated SDK, so it reads the few fields it needs from the JSON tree.
 /// Messages name fields, never values: these bodies carry tokens.
 enum SessionEndpoints {
-    static let createSession = "com.atproto.server.createSession"
-    static let refreshSession = "com.atproto.server.refreshSession"
-    static let getSession = "com.atproto.server.getSession"
-    static let deleteSession = "com.atproto.server.deleteSession"
+    static let createSession: NSID = "com.atproto.server.createSession"
+    static let refreshSession: NSID = "com.atproto.server.refreshSession"
+    static let getSession: NSID = "com.atproto.server.getSession"
+    static let deleteSession: NSID = "com.atproto.server.deleteSession"
 
     static func createSessionRequest(_ credentials: PasswordCredentials, service: URL) -> XRPCRequest {
         var fields: [String: JSONValue] = [
@@ -24,7 +24,7 @@ enum SessionEndpoints {
     }
 
     /// A session call that carries `token` (the refresh token for refresh and delete).
-    static func tokenRequest(_ nsid: String, token: SessionToken, service: URL) -> XRPCRequest {
+    static func tokenRequest(_ nsid: NSID, token: SessionToken, service: URL) -> XRPCRequest {
         XRPCRequest(method: .post, nsid: nsid, headers: ["Authorization": token.bearer], serviceURL: service)
     }
 
@@ -43,7 +43,7 @@ enum SessionEndpoints {
     /// The archive in a successful createSession or refreshSession answer.
     static func archive(
         from response: XRPCResponse,
-        nsid: String,
+        nsid: NSID,
         service: URL,
         previous: SessionArchive?
     ) throws(PasswordSessionError) -> SessionArchive {
@@ -101,7 +101,7 @@ enum SessionEndpoints {
         return nil
     }
 
-    private static func object(in response: XRPCResponse, nsid: String) throws(PasswordSessionError) -> [String:
+    private static func object(in response: XRPCResponse, nsid: NSID) throws(PasswordSessionError) -> [String:
         JSONValue]
     {
         guard let json = try? JSONValue.parse(response.body), let fields = json.objectValue else {
@@ -113,7 +113,7 @@ enum SessionEndpoints {
         return fields
     }
 
-    private static func string(_ name: String, in fields: [String: JSONValue], nsid: String)
+    private static func string(_ name: String, in fields: [String: JSONValue], nsid: NSID)
         throws(PasswordSessionError) -> String
     {
         guard let value = fields[name]?.stringValue, !value.isEmpty else {

@@ -7,7 +7,7 @@ import Foundation
 /// `"ExpiredToken"`...); ``code(for:)`` maps it to the endpoint's declared error names.
 public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The endpoint's NSID.
-    public var nsid: String
+    public var nsid: NSID
     /// The HTTP status, or `nil` when the failure is not a server answer (an unreadable body).
     public var status: Int?
     /// The error name from the body, e.g. `"InvalidSwap"`; `nil` when the body had none.
@@ -18,7 +18,7 @@ public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
     public var headers: [String: String]
 
     /// Creates an error.
-    public init(nsid: String, status: Int?, name: String?, message: String?, headers: [String: String] = [:]) {
+    public init(nsid: NSID, status: Int?, name: String?, message: String?, headers: [String: String] = [:]) {
         self.nsid = nsid
         self.status = status
         self.name = name
@@ -40,7 +40,7 @@ public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Builds the error for a response with a status of 400 or more.
-    package static func fromResponse(_ response: XRPCResponse, nsid: String) -> XRPCError {
+    package static func fromResponse(_ response: XRPCResponse, nsid: NSID) -> XRPCError {
         var name: String?
         var message: String?
         if let json = try? JSONValue.parse(response.body), case .object(let fields) = json,
