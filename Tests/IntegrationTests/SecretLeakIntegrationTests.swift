@@ -32,7 +32,7 @@ final class SecretLeakIntegrationTests: XCTestCase {
             wrapping: URLSessionAgent(serviceURL: environment.url, logger: capture.logger), logger: capture.logger)
         let session = PasswordSession(service: environment.url, transport: transport, logger: capture.logger)
         let updates = Task {
-            var seen: [SessionUpdate] = []
+            var seen: [PasswordSessionUpdate] = []
             for await update in session.updates() { seen.append(update) }
             return seen
         }
@@ -62,7 +62,7 @@ final class SecretLeakIntegrationTests: XCTestCase {
         updates.cancel()
         let published = await updates.value
         texts += published.flatMap { Self.printed($0) }
-        let archives = published.compactMap { update -> SessionArchive? in
+        let archives = published.compactMap { update -> PasswordSessionArchive? in
             if case .updated(let archive) = update { return archive }
             return nil
         }

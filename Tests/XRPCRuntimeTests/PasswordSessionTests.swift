@@ -225,7 +225,7 @@ final class PasswordSessionTests: XCTestCase {
         let fields = try XCTUnwrap(JSONValue.parse(stored).objectValue)
         XCTAssertEqual(fields["did"]?.stringValue, "did:plc:alice")
         XCTAssertEqual(fields["accessJwt"]?.stringValue, archive?.accessToken.value)
-        let restored = try JSONDecoder().decode(SessionArchive.self, from: stored)
+        let restored = try JSONDecoder().decode(PasswordSessionArchive.self, from: stored)
         XCTAssertEqual(restored, archive)
 
         let session = PasswordSession(restoring: restored, transport: pds.agent)
@@ -243,7 +243,7 @@ final class PasswordSessionTests: XCTestCase {
             archive.description, archive.debugDescription, String(reflecting: archive), String(describing: archive),
             dumped(archive), "\(archive.accessToken)", String(reflecting: archive.refreshToken),
             session.description, String(reflecting: session), dumped(session),
-            SessionUpdate.updated(archive).description, "\(SessionUpdate.updated(archive))",
+            PasswordSessionUpdate.updated(archive).description, "\(PasswordSessionUpdate.updated(archive))",
         ]
         texts += pds.requests.map { "\($0) \(String(reflecting: $0)) \(dumped($0))" }
         pds.expireAccessTokens()

@@ -45,14 +45,14 @@ enum SessionEndpoints {
         from response: XRPCResponse,
         nsid: NSID,
         service: URL,
-        previous: SessionArchive?
-    ) throws(PasswordSessionError) -> SessionArchive {
+        previous: PasswordSessionArchive?
+    ) throws(PasswordSessionError) -> PasswordSessionArchive {
         let fields = try object(in: response, nsid: nsid)
         let access = try string("accessJwt", in: fields, nsid: nsid)
         let refresh = try string("refreshJwt", in: fields, nsid: nsid)
         let did = try string("did", in: fields, nsid: nsid)
         let handle = try string("handle", in: fields, nsid: nsid)
-        var archive = SessionArchive(
+        var archive = PasswordSessionArchive(
             service: service, did: DID(rawValue: did), handle: Handle(rawValue: handle),
             accessToken: SessionToken(access), refreshToken: SessionToken(refresh),
             pdsEndpoint: previous?.did.rawValue == did ? previous?.pdsEndpoint : nil,
@@ -62,8 +62,9 @@ enum SessionEndpoints {
     }
 
     /// `archive` with what a getSession answer says about the account (handle, PDS, email, status).
-    static func applyGetSession(_ response: XRPCResponse, to archive: SessionArchive) throws(PasswordSessionError)
-        -> SessionArchive
+    static func applyGetSession(_ response: XRPCResponse, to archive: PasswordSessionArchive)
+        throws(PasswordSessionError)
+        -> PasswordSessionArchive
     {
         let fields = try object(in: response, nsid: getSession)
         let did = try string("did", in: fields, nsid: getSession)
@@ -78,7 +79,7 @@ enum SessionEndpoints {
         return updated
     }
 
-    private static func applyAccountFields(_ fields: [String: JSONValue], to archive: inout SessionArchive) {
+    private static func applyAccountFields(_ fields: [String: JSONValue], to archive: inout PasswordSessionArchive) {
         if let pds = pdsEndpoint(inDIDDocument: fields["didDoc"], did: archive.did.rawValue) {
             archive.pdsEndpoint = pds
         }

@@ -28,7 +28,7 @@ public struct LexiconRecordTypes: Sendable {
     public var collections: [NSID] { decoders.keys.sorted { $0.rawValue < $1.rawValue } }
 
     /// Reads `json`, a record of `collection`: into its type when the lookup has one.
-    public func record(_ json: JSONValue, collection: NSID) -> RepoRecord {
+    public func record(_ json: JSONValue, collection: NSID) -> DecodedRecord {
         guard let decoder = decoders[collection] else { return .unknown(UnknownValue(json)) }
         do {
             return .known(try decoder(json))
@@ -40,7 +40,7 @@ public struct LexiconRecordTypes: Sendable {
 }
 
 /// A record read from a repository commit.
-public enum RepoRecord: Sendable {
+public enum DecodedRecord: Sendable {
     /// A record of a collection in the ``LexiconRecordTypes`` given, decoded into its type.
     case known(any LexiconRecord)
     /// A record of a collection the lookup does not know, as read.
@@ -90,10 +90,10 @@ public struct RepoOperation: Sendable {
     public var cid: ContentID?
     /// The record written, read from the commit's blocks; `nil` for a delete, and when the commit
     /// does not carry the block (a `tooBig` commit).
-    public var record: RepoRecord?
+    public var record: DecodedRecord?
 
     /// Creates an operation.
-    public init(action: Action, path: String, cid: ContentID?, record: RepoRecord?) {
+    public init(action: Action, path: String, cid: ContentID?, record: DecodedRecord?) {
         self.action = action
         self.path = path
         self.cid = cid
