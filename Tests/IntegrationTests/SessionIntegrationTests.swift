@@ -29,7 +29,7 @@ final class SessionIntegrationTests: XCTestCase {
             XCTFail("a wrong password logged in")
         } catch let error as PasswordSessionError {
             XCTAssertEqual(error.code, .authenticationFailed)
-            XCTAssertEqual(error.serverError?.status, 401)
+            XCTAssertEqual(error.underlying?.status, 401)
         }
     }
 
@@ -95,7 +95,7 @@ final class SessionIntegrationTests: XCTestCase {
             XCTFail("a logged-out refresh token still worked")
         } catch let error as PasswordSessionError {
             XCTAssertEqual(error.code, .sessionEnded)
-            XCTAssertEqual(error.serverError?.name, "ExpiredToken")
+            XCTAssertEqual(error.underlying?.name, "ExpiredToken")
         }
     }
 

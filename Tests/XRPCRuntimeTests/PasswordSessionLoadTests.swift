@@ -25,7 +25,7 @@ enum FaultProcedure: XRPCProcedure {
 func outcomeLabel(_ error: any Error) -> String {
     switch error {
     case let error as XRPCTransportError: return "transport.\(error.kind)"
-    case let error as XRPCError where error.status == 200: return "xrpc.unreadable200"
+    case let error as XRPCClientError: return "client.\(error.code)"
     case let error as XRPCError: return "xrpc.\(error.status.map(String.init) ?? "none").\(error.name ?? "-")"
     case let error as PasswordSessionError: return "session.\(error.code)"
     default: return "untyped.\(type(of: error))"

@@ -139,7 +139,7 @@ final class PasswordSessionTests: XCTestCase {
             XCTAssertEqual(error.code, .sessionEnded)
             XCTAssertTrue(error.message.contains("did:plc:alice"), error.message)
             XCTAssertTrue(error.message.contains("logging in again failed"), error.message)
-            XCTAssertEqual(error.serverError?.name, "AuthenticationRequired")
+            XCTAssertEqual(error.underlying?.name, "AuthenticationRequired")
         }
         guard case .ended? = await updates.next() else { return XCTFail("expected the end to be published") }
         let before = pds.total
@@ -167,7 +167,7 @@ final class PasswordSessionTests: XCTestCase {
                 XCTFail("the session should have ended")
             } catch let error as PasswordSessionError {
                 XCTAssertEqual(error.code, .sessionEnded)
-                XCTAssertEqual(error.serverError?.name, "ExpiredToken")
+                XCTAssertEqual(error.underlying?.name, "ExpiredToken")
             }
             XCTAssertEqual(pds.count("com.atproto.server.createSession"), 1, "only the first login")
             let ended = await session.endError
@@ -185,7 +185,7 @@ final class PasswordSessionTests: XCTestCase {
             XCTFail("the refresh failed")
         } catch let error as PasswordSessionError {
             XCTAssertEqual(error.code, .requestFailed)
-            XCTAssertEqual(error.serverError?.status, 503)
+            XCTAssertEqual(error.underlying?.status, 503)
         }
         pds.refreshFailure = nil
         let response = try await session.send(call)
@@ -206,7 +206,7 @@ final class PasswordSessionTests: XCTestCase {
             XCTFail("expected a request for the code")
         } catch let error as PasswordSessionError {
             XCTAssertEqual(error.code, .authFactorTokenRequired)
-            XCTAssertEqual(error.serverError?.name, "AuthFactorTokenRequired")
+            XCTAssertEqual(error.underlying?.name, "AuthFactorTokenRequired")
         }
         try await session.login("alice.test", password: "hunter2", authFactorToken: "123456")
 

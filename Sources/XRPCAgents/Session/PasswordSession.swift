@@ -167,7 +167,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
             throw PasswordSessionError(
                 code: .requestFailed,
                 message: "logged out of \(archive.did.rawValue) here, but the server did not confirm it",
-                serverError: XRPCError.fromResponse(response, nsid: SessionEndpoints.deleteSession))
+                underlying: XRPCError.fromResponse(response, nsid: SessionEndpoints.deleteSession))
         }
     }
 
@@ -181,7 +181,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
         guard response.isSuccess else {
             throw PasswordSessionError(
                 code: .requestFailed, message: "could not read the session of \(archive.did.rawValue)",
-                serverError: XRPCError.fromResponse(response, nsid: SessionEndpoints.getSession))
+                underlying: XRPCError.fromResponse(response, nsid: SessionEndpoints.getSession))
         }
         var updated = try SessionEndpoints.applyGetSession(response, to: archive)
         if updated != archive, let accountCheck { updated = try await accountCheck(updated) }
@@ -312,7 +312,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
         guard SessionEndpoints.isTokenRejection(response) else {
             throw PasswordSessionError(
                 code: .requestFailed, message: "could not refresh the session of \(archive.did.rawValue)",
-                serverError: refreshError)
+                underlying: refreshError)
         }
         try await relogin(archive, refreshError: refreshError, generation: startGeneration)
     }
@@ -347,7 +347,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
                 return
             }
             let error = Self.loginError(response, identifier: credentials.identifier)
-            lastError = error.serverError ?? lastError
+            lastError = error.underlying ?? lastError
             if error.code == .authFactorTokenRequired, reason == .sessionExpired {
                 reason = .authFactorTokenRequired
                 continue
@@ -388,7 +388,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     /// Ends the session for good and returns the error later calls get.
     private func end(_ reason: String, _ serverError: XRPCError?) -> PasswordSessionError {
         let error = PasswordSessionError(
-            code: .sessionEnded, message: "the session ended: \(reason); log in again", serverError: serverError)
+            code: .sessionEnded, message: "the session ended: \(reason); log in again", underlying: serverError)
         phase = .ended(error)
         generation += 1
         broadcaster.yield(.ended(error))

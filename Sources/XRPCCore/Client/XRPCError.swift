@@ -1,14 +1,15 @@
 import AtprotoData
 import Foundation
 
-/// An XRPC call that the server answered with an error status, or whose answer could not be read.
+/// An XRPC call that the server answered with an error status (400 or more).
 ///
-/// For a server error, ``name`` is the `error` field of the body (`"InvalidSwap"`,
+/// A failure on this side (input that cannot be encoded, a successful answer that cannot be read) is
+/// an ``XRPCClientError`` instead. ``name`` is the `error` field of the body (`"InvalidSwap"`,
 /// `"ExpiredToken"`...); ``code(for:)`` maps it to the endpoint's declared error names.
 public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The endpoint's NSID.
     public var nsid: NSID
-    /// The HTTP status, or `nil` when the failure is not a server answer (an unreadable body).
+    /// The HTTP status, or `nil` when an agent reports a refusal without one.
     public var status: Int?
     /// The error name from the body, e.g. `"InvalidSwap"`; `nil` when the body had none.
     public var name: String?
