@@ -38,7 +38,7 @@ func fail(_ message: String) -> Never {
 let session = PasswordSession(service: pds)
 let did: DID
 do {
-    did = try await session.login(identifier: handle, password: password).did
+    did = try await session.login(ATIdentifier(rawValue: handle), password: password).did
 } catch { fail("login: \(error)") }
 
 func fetchRepository() async -> Data {

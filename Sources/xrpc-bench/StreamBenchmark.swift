@@ -6,7 +6,7 @@ import XRPCTesting
 /// `subscribeRepos` as the runtime sees it without the generated types: the message is kept as an
 /// `UnknownValue` (its JSON form, `$type` set), which the generated union would read next.
 enum BenchSubscription: XRPCSubscription {
-    static let nsid = "com.atproto.sync.subscribeRepos"
+    static let nsid: NSID = "com.atproto.sync.subscribeRepos"
     typealias Parameters = NoParameters
     typealias Message = UnknownValue
     typealias Error = UndeclaredError

@@ -40,7 +40,7 @@ final class VerificationIntegrationTests: XCTestCase {
     /// Logs in and creates a post; returns the session's client and the post's URI.
     func createPost(_ pds: PDS, text: String) async throws -> (XRPCClient, ATURI, DID) {
         let session = PasswordSession(service: pds.url)
-        let archive = try await session.login(identifier: pds.handle, password: pds.password)
+        let archive = try await session.login(ATIdentifier(rawValue: pds.handle), password: pds.password)
         let client = XRPCClient(agent: session)
         let post = AppBskyFeedPost(text: text, createdAt: Datetime.now())
         let created = try await client.createRecord(post, repo: ATIdentifier(archive.did))
@@ -295,7 +295,7 @@ final class RecordingCheck: XRPCEventFrameCheck, @unchecked Sendable {
     var commitBodies: [[String: DataModelValue]] { lock.withLock { bodies } }
     var count: Int { lock.withLock { bodies.count } }
 
-    func check(type: String, body: [String: DataModelValue], nsid: String) async throws -> Bool {
+    func check(type: String, body: [String: DataModelValue], nsid: NSID) async throws -> Bool {
         let passed = try await inner.check(type: type, body: body, nsid: nsid)
         if type == "#commit" { lock.withLock { bodies.append(body) } }
         return passed

@@ -30,7 +30,7 @@ final class AgentSubscriptionIntegrationTests: XCTestCase {
             throw XCTSkip("set ATPROTO_PDS_URL, _HANDLE and _PASSWORD (eval \"$(scripts/pds.sh start)\")")
         }
         let session = PasswordSession(service: url)
-        let archive = try await session.login(identifier: handle, password: password)
+        let archive = try await session.login(ATIdentifier(rawValue: handle), password: password)
         let post = AppBskyFeedPost(
             text: "agents \(UUID().uuidString)", createdAt: Datetime(rawValue: "2024-06-01T12:00:00.000Z"))
         let created = try await XRPCClient(agent: session).com.atproto.repo.createRecord(

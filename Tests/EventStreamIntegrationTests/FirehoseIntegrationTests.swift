@@ -30,7 +30,7 @@ final class FirehoseIntegrationTests: XCTestCase {
             throw XCTSkip("ATPROTO_PDS_HANDLE and ATPROTO_PDS_PASSWORD must name an account on \(text)")
         }
         let session = PasswordSession(service: url)
-        let archive = try await session.login(identifier: handle, password: password)
+        let archive = try await session.login(ATIdentifier(rawValue: handle), password: password)
         let client = XRPCClient(agent: RetryingAgent(wrapping: session))
         return Account(client: client, did: archive.did)
     }

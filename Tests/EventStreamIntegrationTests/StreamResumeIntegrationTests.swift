@@ -71,7 +71,7 @@ final class StreamResumeIntegrationTests: XCTestCase {
             throw XCTSkip("ATPROTO_PDS_URL (a loopback PDS), ATPROTO_PDS_HANDLE and ATPROTO_PDS_PASSWORD are not set")
         }
         let session = PasswordSession(service: url)
-        let account = try await session.login(identifier: handle, password: password)
+        let account = try await session.login(ATIdentifier(rawValue: handle), password: password)
         let writer = XRPCClient(agent: RetryingAgent(wrapping: session))
         let marker = "resume \(UUID().uuidString)"
         func post(_ number: Int) async throws {

@@ -24,11 +24,12 @@ final class SessionIntegrationTests: XCTestCase {
         let environment = try PDSEnvironment.current()
         let session = PasswordSession(service: environment.url, transport: environment.recordingTransport())
         do {
-            try await session.login(identifier: environment.handle, password: environment.password + "-wrong")
+            try await session.login(
+                ATIdentifier(rawValue: environment.handle), password: environment.password + "-wrong")
             XCTFail("a wrong password logged in")
         } catch let error as PasswordSessionError {
             XCTAssertEqual(error.code, .authenticationFailed)
-            XCTAssertEqual(error.serverError?.status, 401)
+            XCTAssertEqual(error.underlying?.status, 401)
         }
     }
 
@@ -103,7 +104,7 @@ final class SessionIntegrationTests: XCTestCase {
             XCTFail("a logged-out refresh token still worked")
         } catch let error as PasswordSessionError {
             XCTAssertEqual(error.code, .sessionEnded)
-            XCTAssertEqual(error.serverError?.name, "ExpiredToken")
+            XCTAssertEqual(error.underlying?.name, "ExpiredToken")
         }
     }
 

@@ -12,7 +12,7 @@ import XRPCRuntime
 /// need the full document.
 public struct MiniDocIdentityResolver: IdentityResolver {
     /// The method's NSID; newer services also answer it as `blue.microcosm.identity.resolveMiniDoc`.
-    public var nsid: String
+    public var nsid: NSID
     /// The service asked.
     public var service: URL
     /// Sends the XRPC calls.
@@ -23,15 +23,15 @@ public struct MiniDocIdentityResolver: IdentityResolver {
     public var maximumAnswerSize: Int
 
     /// The NSID slingshot has always answered.
-    public static let badExampleNSID = "com.bad-example.identity.resolveMiniDoc"
+    public static let badExampleNSID: NSID = "com.bad-example.identity.resolveMiniDoc"
     /// The newer name of the same method.
-    public static let microcosmNSID = "blue.microcosm.identity.resolveMiniDoc"
+    public static let microcosmNSID: NSID = "blue.microcosm.identity.resolveMiniDoc"
 
     /// Creates a resolver that asks `service` (for example `https://slingshot.microcosm.blue`).
     public init(
         service: URL,
         agent: (any XRPCAgent)? = nil,
-        nsid: String = MiniDocIdentityResolver.badExampleNSID,
+        nsid: NSID = MiniDocIdentityResolver.badExampleNSID,
         timeout: Duration = .seconds(10),
         maximumAnswerSize: Int = 64 * 1024
     ) {

@@ -179,7 +179,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
     }
 
     /// The OAuth error of a PDS answer: its DPoP challenge's error, else its JSON `error`.
-    static func serverError(_ response: XRPCResponse, _ nsid: String) -> OAuthError {
+    static func serverError(_ response: XRPCResponse, _ nsid: NSID) -> OAuthError {
         let code = WWWAuthenticateChallenge.dpopError(in: response.header("WWW-Authenticate")) ?? errorName(response)
         return OAuthError(
             .server, "\(nsid) failed with HTTP \(response.status)\(code.map { ": " + $0 } ?? "")", serverCode: code,

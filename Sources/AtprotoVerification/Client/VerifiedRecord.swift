@@ -46,7 +46,7 @@ extension XRPCClient {
         resolver: any IdentityResolver,
         limits: VerificationLimits = VerificationLimits()
     ) async throws -> VerifiedRecord<Record>? {
-        guard uri.collection?.rawValue == Record.collection else {
+        guard uri.collection == Record.collection else {
             throw VerificationError(
                 .malformedData, "\(uri.rawValue) is not in the collection \(Record.collection) of \(Record.self)")
         }

@@ -52,7 +52,7 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
     }
 
     /// Checks one message; see ``XRPCEventFrameCheck``.
-    public func check(type: String, body: [String: DataModelValue], nsid: String) async throws -> Bool {
+    public func check(type: String, body: [String: DataModelValue], nsid: NSID) async throws -> Bool {
         let name = type.hasPrefix("#") ? String(type.dropFirst()) : type.components(separatedBy: "#").last ?? type
         do {
             switch name {

@@ -35,7 +35,7 @@ let did = DID(rawValue: "did:plc:bench")
 let request = XRPCRequest(method: .get, nsid: "com.atproto.server.getSession")
 
 let password = PasswordSession(
-    restoring: SessionArchive(
+    restoring: PasswordSessionArchive(
         service: base, did: did, handle: Handle(rawValue: "bench.test"), accessToken: SessionToken("access"),
         refreshToken: SessionToken("refresh")))
 

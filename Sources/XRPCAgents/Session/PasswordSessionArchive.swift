@@ -42,7 +42,8 @@ public struct SessionToken: Sendable, Hashable, Codable, CustomStringConvertible
 /// ``PasswordSession/init(restoring:transport:credentialsProvider:accountCheck:logger:)`` on the next launch.
 ///
 /// Printing or dumping an archive never shows its tokens.
-public struct SessionArchive: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct PasswordSessionArchive: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible
+{
     /// The service the account logged in to (`https://bsky.social`); session calls go there.
     public var service: URL
     /// The account's DID.
@@ -102,13 +103,13 @@ public struct SessionArchive: Sendable, Hashable, Codable, CustomStringConvertib
     }
 
     /// The same as ``description``, with the type name.
-    public var debugDescription: String { "SessionArchive(\(description), tokens: <redacted>)" }
+    public var debugDescription: String { "PasswordSessionArchive(\(description), tokens: <redacted>)" }
 }
 
 /// A change of a ``PasswordSession`` for the app to persist.
-public enum SessionUpdate: Sendable, Hashable, CustomStringConvertible {
+public enum PasswordSessionUpdate: Sendable, Hashable, CustomStringConvertible {
     /// A new session state (login, refresh, re-login, new handle or PDS): store it.
-    case updated(SessionArchive)
+    case updated(PasswordSessionArchive)
     /// The session ended for good (tokens dead and no new login); delete the stored archive.
     case ended(PasswordSessionError)
     /// The app logged out; delete the stored archive.
