@@ -11,7 +11,7 @@ import XRPCRuntime
 final class OAuthSubscriptionTests: XCTestCase {
     /// The firehose as its frames come, each message kept as JSON (no generated SDK here).
     enum SubscribeRepos: XRPCSubscription {
-        static let nsid = "com.atproto.sync.subscribeRepos"
+        static let nsid: NSID = "com.atproto.sync.subscribeRepos"
         typealias Parameters = NoParameters
         typealias Message = UnknownValue
         typealias Error = UndeclaredError
