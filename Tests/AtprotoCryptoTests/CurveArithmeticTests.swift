@@ -95,6 +95,32 @@ final class CurveArithmeticTests: XCTestCase {
         XCTAssertEqual(minusOne.inverse(), minusOne)
     }
 
+    /// The binary inversion used on signatures' s agrees with Fermat's on random values and on
+    /// values whose Euclidean runs are extreme (1, 2, powers of two, m - 1, m - 2, (m + 1) / 2).
+    func testVariableTimeInverseMatchesFermat() throws {
+        try checkVariableTimeInverse(Secp256k1.OrderModulus.self)
+        try checkVariableTimeInverse(P256.OrderModulus.self)
+        try checkVariableTimeInverse(P256.FieldModulus.self)
+    }
+
+    private func checkVariableTimeInverse<M: MontgomeryModulus>(_: M.Type) throws {
+        let m = M.modulus
+        var values: [UInt256] = [
+            .one, UInt256(2, 0, 0, 0), UInt256(3, 0, 0, 0), UInt256(0, 1, 0, 0), UInt256(0, 0, 0, 1 << 63),
+            m.subtractingReportingOverflow(.one).partialValue,
+            m.subtractingReportingOverflow(UInt256(2, 0, 0, 0)).partialValue,
+            m.shiftedRightOne().addingReportingOverflow(.one).partialValue, UInt256(~0, ~0, ~0, 0),
+        ]
+        var generator = SplitMix64(seed: 77)
+        values += (0..<300).map { _ in generator.scalar(below: m) }
+        for value in values where !value.isZero {
+            let residue = try XCTUnwrap(Residue<M>(value))
+            XCTAssertEqual(residue.variableTimeInverse(), residue.inverse(), "inverse of \(value)")
+            XCTAssertEqual(residue * residue.variableTimeInverse(), .one)
+        }
+        XCTAssertEqual(Residue<M>.zero.variableTimeInverse(), .zero)
+    }
+
     func testValuesNotBelowTheModulusAreRefused() {
         XCTAssertNil(Residue<Secp256k1.FieldModulus>(Secp256k1.FieldModulus.modulus))
         XCTAssertNil(Residue<P256.OrderModulus>(UInt256(~0, ~0, ~0, ~0)))

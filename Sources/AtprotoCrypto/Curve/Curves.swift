@@ -17,14 +17,21 @@ protocol ShortWeierstrassCurve: Sendable {
     static var generator: AffinePoint<Self> { get }
     /// G, 3G, 5G, ... (2^(generatorWindow-2) odd multiples), computed once.
     static var generatorTable: [AffinePoint<Self>] { get }
+    /// The wNAF window width for G, whose table is shared: 2^(width-2) odd multiples.
+    static var generatorWindow: Int { get }
+    /// u1 * G + u2 * Q.
+    static func linearCombination(_ u1: UInt256, _ u2: UInt256, _ q: AffinePoint<Self>) -> JacobianPoint<Self>
 }
 
 extension ShortWeierstrassCurve {
     typealias Field = Residue<FieldModulus>
     typealias Scalar = Residue<OrderModulus>
 
-    /// The wNAF window width for G, whose table is shared: 2^(width-2) odd multiples.
-    static var generatorWindow: Int { 8 }
+    static var generatorWindow: Int { 12 }
+
+    static func linearCombination(_ u1: UInt256, _ u2: UInt256, _ q: AffinePoint<Self>) -> JacobianPoint<Self> {
+        straussLinearCombination(u1, u2, q)
+    }
 
     /// The odd multiples G, 3G, ... for `generatorTable`.
     static func makeGeneratorTable() -> [AffinePoint<Self>] {
@@ -61,15 +68,7 @@ enum Secp256k1: ShortWeierstrassCurve {
 
 /// NIST P-256 (secp256r1): y^2 = x^3 - 3x + b over p = 2^256 - 2^224 + 2^192 + 2^96 - 1.
 enum P256: ShortWeierstrassCurve {
-    enum FieldModulus: MontgomeryModulus {
-        static var modulus: UInt256 {
-            UInt256(0xFFFF_FFFF_FFFF_FFFF, 0x0000_0000_FFFF_FFFF, 0x0000_0000_0000_0000, 0xFFFF_FFFF_0000_0001)
-        }
-        static var rSquared: UInt256 {
-            UInt256(0x0000_0000_0000_0003, 0xFFFF_FFFB_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFE, 0x0000_0004_FFFF_FFFD)
-        }
-        static var inverseNegated: UInt64 { 1 }
-    }
+    // FieldModulus: in P256Field.swift (a reduction specialised to p's shape).
 
     enum OrderModulus: MontgomeryModulus {
         static var modulus: UInt256 {

@@ -13,7 +13,7 @@ enum ECDSAVerification<Curve: ShortWeierstrassCurve> {
         let eReduced = e < n ? e : e.subtractingReportingOverflow(n).partialValue
         // sInverse is s^-1 in Montgomery form (s^-1 * 2^256); a Montgomery product with a plain
         // integer gives the plain product: u = x * s^-1 mod n.
-        let sInverse = sResidue.inverse().representation
+        let sInverse = sResidue.variableTimeInverse().representation
         let u1 = Curve.OrderModulus.product(eReduced, sInverse)
         let u2 = Curve.OrderModulus.product(r, sInverse)
         let point = Curve.linearCombination(u1, u2, key)

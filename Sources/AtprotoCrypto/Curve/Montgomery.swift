@@ -7,6 +7,9 @@ protocol MontgomeryModulus: PrimeModulus {
     static var rSquared: UInt256 { get }
     /// -m^-1 mod 2^64, the factor of each reduction step.
     static var inverseNegated: UInt64 { get }
+    /// (high * 2^256 + low) / R mod m, for an input below m * R: REDC, generic below, specialised
+    /// where the modulus's shape allows.
+    static func reduce(_ low: UInt256, _ high: UInt256) -> UInt256
 }
 
 extension MontgomeryModulus {
