@@ -108,16 +108,15 @@ extension Secp256k1 {
                 WNAF.digits(of: split.k1, width: pointWindow, negated: split.k1Negative, into: q1Digits),
                 WNAF.digits(of: split.k2, width: pointWindow, negated: split.k2Negative, into: q2Digits))
             let size = 1 << (pointWindow - 2)
-            return withUnsafeTemporaryAllocation(of: JacobianPoint<Self>.self, capacity: 2 * size) { tables in
-                let q1Table = UnsafeMutableBufferPointer(rebasing: tables[0..<size])
-                OddMultiples.jacobian(of: q, into: q1Table)
-                let beta = Secp256k1Endomorphism.beta
-                for index in 0..<size {
-                    let entry = q1Table[index]
-                    tables[size + index] = JacobianPoint(x: entry.x * beta, y: entry.y, z: entry.z)
+            return withUnsafeTemporaryAllocation(of: AffinePoint<Self>.self, capacity: 2 * size) { tables in
+                guard let zt = QTable.build(q, into: tables, size: size), let points = UnsafePointer(tables.baseAddress)
+                else {
+                    return straussLinearCombination(u1, u2, q)
                 }
-                guard let q1Points = UnsafePointer(tables.baseAddress) else { return .infinity }
-                let q2Points = q1Points + size
+                let q1Points = points
+                let q2Points = points + size
+                let zt2 = zt.squared()
+                let zt3 = zt2 * zt
                 return generatorTable.withUnsafeBufferPointer { lowTable in
                     generatorHighTable.withUnsafeBufferPointer { highTable in
                         guard let lowPoints = lowTable.baseAddress, let highPoints = highTable.baseAddress else {
@@ -127,13 +126,14 @@ extension Secp256k1 {
                         var index = count - 1
                         while index >= 0 {
                             result = result.doubled()
-                            result = result.adding(digit: lowDigits[index], of: lowPoints)
-                            result = result.adding(digit: highDigits[index], of: highPoints)
+                            result = result.adding(digit: lowDigits[index], of: lowPoints, scaledBy: zt2, zt3)
+                            result = result.adding(digit: highDigits[index], of: highPoints, scaledBy: zt2, zt3)
                             result = result.adding(digit: q1Digits[index], of: q1Points)
                             result = result.adding(digit: q2Digits[index], of: q2Points)
                             index -= 1
                         }
-                        return result
+                        // Back from the isomorphic curve: affine x / Zt^2 is x on secp256k1.
+                        return JacobianPoint(x: result.x, y: result.y, z: result.z * zt)
                     }
                 }
             }
