@@ -7,9 +7,12 @@ protocol MontgomeryModulus: PrimeModulus {
     static var rSquared: UInt256 { get }
     /// -m^-1 mod 2^64, the factor of each reduction step.
     static var inverseNegated: UInt64 { get }
-    /// (high * 2^256 + low) / R mod m, for an input below m * R: REDC, generic below, specialised
-    /// where the modulus's shape allows.
-    static func reduce(_ low: UInt256, _ high: UInt256) -> UInt256
+    /// One step of REDC: adds the multiple q * m that clears limb `t0` (generic below; a modulus
+    /// whose shape allows does it with fewer multiplications), the carries going up through `t4`
+    /// into `carry`.
+    static func reductionStep(
+        _ t0: UInt64, _ t1: inout UInt64, _ t2: inout UInt64, _ t3: inout UInt64, _ t4: inout UInt64,
+        _ carry: inout Bool)
 }
 
 extension MontgomeryModulus {
@@ -22,19 +25,8 @@ extension MontgomeryModulus {
     /// R mod m, which is 2^256 - m because m > 2^255.
     static var oneRepresentation: UInt256 { UInt256.zero.subtractingReportingOverflow(modulus).partialValue }
 
-    /// a * b / R mod m. With one factor in Montgomery form and the other plain, this is the plain
-    /// product.
-    @inline(__always)
-    static func product(_ a: UInt256, _ b: UInt256) -> UInt256 {
-        let (low, high) = WideArithmetic.product(a, b)
-        return reduce(low, high)
-    }
-
-    @inline(__always)
-    static func square(_ a: UInt256) -> UInt256 {
-        let (low, high) = WideArithmetic.square(a)
-        return reduce(low, high)
-    }
+    // product(a, b) is a * b / R mod m: with one factor in Montgomery form and the other plain,
+    // the plain product.
 
     /// REDC: (high * 2^256 + low) / R mod m, for an input below m * R.
     @inline(__always)
@@ -49,10 +41,10 @@ extension MontgomeryModulus {
         var t7 = high.l3
         var carry = false
         // Each step adds q * m * 2^(64 i), with q making limb i zero, and moves the carry on.
-        step(t0, &t1, &t2, &t3, &t4, &carry)
-        step(t1, &t2, &t3, &t4, &t5, &carry)
-        step(t2, &t3, &t4, &t5, &t6, &carry)
-        step(t3, &t4, &t5, &t6, &t7, &carry)
+        reductionStep(t0, &t1, &t2, &t3, &t4, &carry)
+        reductionStep(t1, &t2, &t3, &t4, &t5, &carry)
+        reductionStep(t2, &t3, &t4, &t5, &t6, &carry)
+        reductionStep(t3, &t4, &t5, &t6, &t7, &carry)
         let result = UInt256(t4, t5, t6, t7)
         let (reduced, borrow) = result.subtractingReportingOverflow(modulus)
         return .select(carry || !borrow, reduced, result)
@@ -61,7 +53,7 @@ extension MontgomeryModulus {
     /// One reduction step: limb `t0` is cancelled by adding q * m (q = t0 * -m^-1 mod 2^64); the
     /// step's carry and the previous step's carry go into `t4`, and `t4`'s carry out into `carry`.
     @inline(__always)
-    static func step(
+    static func reductionStep(
         _ t0: UInt64, _ t1: inout UInt64, _ t2: inout UInt64, _ t3: inout UInt64, _ t4: inout UInt64,
         _ carry: inout Bool
     ) {

@@ -12,30 +12,10 @@ extension P256 {
         }
         static var inverseNegated: UInt64 { 1 }
 
-        /// REDC for p: (high * 2^256 + low) / 2^256 mod p, for an input below p * 2^256.
+        /// Adds q * p for q = t0, which clears t0: since p = -1 + 2^96 + p3 * 2^192 with
+        /// p3 = 2^64 - 2^32 + 1, t0 + q * p = (t0 - q) + q * 2^96 + q * p3 * 2^192, and t0 - q = 0.
         @inline(__always)
-        static func reduce(_ low: UInt256, _ high: UInt256) -> UInt256 {
-            var t1 = low.l1
-            var t2 = low.l2
-            var t3 = low.l3
-            var t4 = high.l0
-            var t5 = high.l1
-            var t6 = high.l2
-            var t7 = high.l3
-            var carry = false
-            step(low.l0, &t1, &t2, &t3, &t4, &carry)
-            step(t1, &t2, &t3, &t4, &t5, &carry)
-            step(t2, &t3, &t4, &t5, &t6, &carry)
-            step(t3, &t4, &t5, &t6, &t7, &carry)
-            let result = UInt256(t4, t5, t6, t7)
-            let (reduced, borrow) = result.subtractingReportingOverflow(modulus)
-            return .select(carry || !borrow, reduced, result)
-        }
-
-        /// Adds q * p for q = t0, which clears t0: since p = -1 + (2^32 - 1) * 2^64 + p3 * 2^192 with
-        /// p3 = 2^64 - 2^32 + 1, t0 + q * p = q * 2^96 + q * p3 * 2^192 + (t0 - q), and t0 - q = 0.
-        @inline(__always)
-        static func step(
+        static func reductionStep(
             _ q: UInt64, _ t1: inout UInt64, _ t2: inout UInt64, _ t3: inout UInt64, _ t4: inout UInt64,
             _ carry: inout Bool
         ) {

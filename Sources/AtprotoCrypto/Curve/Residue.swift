@@ -17,6 +17,25 @@ protocol PrimeModulus: Sendable {
     static func product(_ a: UInt256, _ b: UInt256) -> UInt256
     /// The representation of the square of a represented value.
     static func square(_ a: UInt256) -> UInt256
+    /// The representation of a 512-bit product of two representations (high * 2^256 + low):
+    /// reduced modulo m for plain values, divided by R as well for Montgomery form.
+    static func reduce(_ low: UInt256, _ high: UInt256) -> UInt256
+}
+
+extension PrimeModulus {
+    /// The full 512-bit product, then the modulus's own reduction.
+    @inline(__always)
+    static func product(_ a: UInt256, _ b: UInt256) -> UInt256 {
+        let (low, high) = WideArithmetic.product(a, b)
+        return reduce(low, high)
+    }
+
+    /// The full 512-bit square, then the modulus's own reduction.
+    @inline(__always)
+    static func square(_ a: UInt256) -> UInt256 {
+        let (low, high) = WideArithmetic.square(a)
+        return reduce(low, high)
+    }
 }
 
 /// An integer modulo `Modulus.modulus`, kept in the modulus's representation and always fully

@@ -18,18 +18,6 @@ extension Secp256k1 {
 
         static var oneRepresentation: UInt256 { .one }
 
-        @inline(__always)
-        static func product(_ a: UInt256, _ b: UInt256) -> UInt256 {
-            let (low, high) = WideArithmetic.product(a, b)
-            return reduce(low, high)
-        }
-
-        @inline(__always)
-        static func square(_ a: UInt256) -> UInt256 {
-            let (low, high) = WideArithmetic.square(a)
-            return reduce(low, high)
-        }
-
         /// (high * 2^256 + low) mod p = (high * c + low) mod p, folded twice, then one conditional
         /// subtraction.
         @inline(__always)

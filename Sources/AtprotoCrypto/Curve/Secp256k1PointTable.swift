@@ -52,24 +52,6 @@ enum QTable {
 }
 
 extension JacobianPoint {
-    /// P + Q for an affine Q whose x differs from P's (and P not at infinity), with the ratio of the
-    /// new Z to the old; nil when the x are equal. Mixed addition, 8M + 3S.
-    @inline(__always)
-    func addingDistinct(_ other: AffinePoint<Curve>) -> (JacobianPoint, Curve.Field)? {
-        let z1z1 = z.squared()
-        let u2 = other.x * z1z1
-        let s2 = other.y * z1z1 * z
-        let h = u2 - x
-        guard !h.isZero, !z.isZero else { return nil }
-        let r = s2 - y
-        let hh = h.squared()
-        let hhh = hh * h
-        let v = x * hh
-        let x3 = r.squared() - hhh - v.doubled()
-        let y3 = r * (v - x3) - y * hhh
-        return (JacobianPoint(x: x3, y: y3, z: z * h), h)
-    }
-
     /// The point plus `digit` times the table's point mapped by (x, y) -> (x zz, y zzz): the
     /// generator's multiples on the isomorphic curve of ``QTable``.
     @inline(__always)
