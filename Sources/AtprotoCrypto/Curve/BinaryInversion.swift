@@ -20,6 +20,8 @@ enum BinaryInversion<Modulus: MontgomeryModulus> {
     /// Keeps x1 * a = u and x2 * a = v (mod m), starting from (u, v) = (a, m): both u and v are
     /// kept odd by dividing out their factors of two (and x1 or x2 by the same power of two, modulo
     /// m), and the larger loses the smaller, until u = v = gcd(a, m) = 1, when x1 is the inverse.
+    /// Which of the two is larger is a coin toss, so the pairs are swapped by masking rather than
+    /// by a branch that would be mispredicted half the time; the rest is branch-free too.
     static func inverse(of a: UInt256) -> UInt256 {
         var u = a
         var v = Modulus.modulus
@@ -27,16 +29,15 @@ enum BinaryInversion<Modulus: MontgomeryModulus> {
         var x2 = UInt256.zero
         makeOdd(&u, &x1)
         while u != v {
+            // Make (u, x1) the pair with the larger u, then u -= v and x1 -= x2.
             let (difference, borrow) = u.subtractingReportingOverflow(v)
-            if !borrow {
-                u = difference
-                x1 = subtract(x1, x2)
-                makeOdd(&u, &x1)
-            } else {
-                v = v.subtractingReportingOverflow(u).partialValue
-                x2 = subtract(x2, x1)
-                makeOdd(&v, &x2)
-            }
+            let smaller = UInt256.select(borrow, u, v)
+            let smallerX = UInt256.select(borrow, x1, x2)
+            u = UInt256.select(borrow, UInt256.zero.subtractingReportingOverflow(difference).partialValue, difference)
+            x1 = subtract(UInt256.select(borrow, x2, x1), smallerX)
+            v = smaller
+            x2 = smallerX
+            makeOdd(&u, &x1)
         }
         return x1
     }
@@ -45,7 +46,7 @@ enum BinaryInversion<Modulus: MontgomeryModulus> {
     @inline(__always)
     static func subtract(_ x: UInt256, _ y: UInt256) -> UInt256 {
         let (difference, borrow) = x.subtractingReportingOverflow(y)
-        return borrow ? difference.addingReportingOverflow(Modulus.modulus).partialValue : difference
+        return .select(borrow, difference.addingReportingOverflow(Modulus.modulus).partialValue, difference)
     }
 
     /// Divides the nonzero `value` by its largest power of two, and `x` (below m) by the same power
@@ -80,7 +81,7 @@ enum BinaryInversion<Modulus: MontgomeryModulus> {
             t0 >> s | t1 << (64 - s), t1 >> s | t2 << (64 - s), t2 >> s | t3 << (64 - s), t3 >> s | c << (64 - s))
         let top = c >> s
         let (reduced, borrow) = shifted.subtractingReportingOverflow(m)
-        return top != 0 || !borrow ? reduced : shifted
+        return .select(top != 0 || !borrow, reduced, shifted)
     }
 }
 

@@ -96,14 +96,19 @@ struct JacobianPoint<Curve: ShortWeierstrassCurve>: Sendable {
     /// P + Q for a Jacobian Q (add-1998-cmo-2, 12M + 4S).
     @inline(__always)
     func adding(_ other: JacobianPoint) -> JacobianPoint {
-        if isInfinity { return other }
-        if other.isInfinity { return self }
+        adding(CachedJacobianPoint(other))
+    }
+
+    /// P + Q for a Jacobian Q whose Z^2 and Z^3 are known (11M + 3S).
+    @inline(__always)
+    func adding(_ other: CachedJacobianPoint<Curve>) -> JacobianPoint {
+        if isInfinity { return other.point }
+        if other.point.isInfinity { return self }
         let z1z1 = z.squared()
-        let z2z2 = other.z.squared()
-        let u1 = x * z2z2
-        let u2 = other.x * z1z1
-        let s1 = y * z2z2 * other.z
-        let s2 = other.y * z1z1 * z
+        let u1 = x * other.zz
+        let u2 = other.point.x * z1z1
+        let s1 = y * other.zzz
+        let s2 = other.point.y * z1z1 * z
         let h = u2 - u1
         let r = s2 - s1
         if h.isZero {
@@ -114,6 +119,29 @@ struct JacobianPoint<Curve: ShortWeierstrassCurve>: Sendable {
         let v = u1 * hh
         let x3 = r.squared() - hhh - v.doubled()
         let y3 = r * (v - x3) - s1 * hhh
-        return JacobianPoint(x: x3, y: y3, z: z * other.z * h)
+        return JacobianPoint(x: x3, y: y3, z: z * other.point.z * h)
+    }
+}
+
+/// A Jacobian point with its Z^2 and Z^3, for table entries added many times (each addition
+/// saves a multiplication and a squaring).
+struct CachedJacobianPoint<Curve: ShortWeierstrassCurve>: Sendable {
+    var point: JacobianPoint<Curve>
+    var zz: Curve.Field
+    var zzz: Curve.Field
+
+    @inline(__always)
+    init(_ point: JacobianPoint<Curve>) {
+        self.point = point
+        zz = point.z.squared()
+        zzz = zz * point.z
+    }
+
+    /// -P, with the same Z.
+    @inline(__always)
+    var negated: CachedJacobianPoint {
+        var copy = self
+        copy.point.y = -point.y
+        return copy
     }
 }

@@ -29,16 +29,18 @@ enum OddMultiples {
         return table
     }
 
-    /// P, 3P, ..., (2 * table.count - 1)P in Jacobian coordinates into `table`.
+    /// P, 3P, ..., (2 * table.count - 1)P in Jacobian coordinates, with their Z^2 and Z^3, into
+    /// `table`.
     @inline(__always)
     static func jacobian<Curve>(
-        of point: AffinePoint<Curve>, into table: UnsafeMutableBufferPointer<JacobianPoint<Curve>>
+        of point: AffinePoint<Curve>, into table: UnsafeMutableBufferPointer<CachedJacobianPoint<Curve>>
     ) {
-        let first = JacobianPoint(point)
-        let twice = first.doubled()
-        table.initialize(repeating: first)
+        var current = JacobianPoint(point)
+        let twice = CachedJacobianPoint(current.doubled())
+        table.initialize(repeating: CachedJacobianPoint(current))
         for index in 1..<table.count {
-            table[index] = table[index - 1].adding(twice)
+            current = current.adding(twice)
+            table[index] = CachedJacobianPoint(current)
         }
     }
 }
@@ -90,7 +92,7 @@ extension JacobianPoint {
 
     /// The point plus `digit` times the table's point, for a wNAF digit: table[i] is (2i + 1)P.
     @inline(__always)
-    func adding(digit: Int16, of table: UnsafePointer<JacobianPoint<Curve>>) -> JacobianPoint {
+    func adding(digit: Int16, of table: UnsafePointer<CachedJacobianPoint<Curve>>) -> JacobianPoint {
         if digit > 0 { return adding(table[Int(digit) >> 1]) }
         if digit < 0 { return adding(table[Int(-digit) >> 1].negated) }
         return self
@@ -109,7 +111,7 @@ extension ShortWeierstrassCurve {
             let qDigits = UnsafeMutableBufferPointer(rebasing: digits[257...])
             let gCount = WNAF.digits(of: u1, width: generatorWindow, into: gDigits)
             let qCount = WNAF.digits(of: u2, width: pointWindow, into: qDigits)
-            return withUnsafeTemporaryAllocation(of: JacobianPoint<Self>.self, capacity: 1 << (pointWindow - 2)) {
+            return withUnsafeTemporaryAllocation(of: CachedJacobianPoint<Self>.self, capacity: 1 << (pointWindow - 2)) {
                 qTable in
                 OddMultiples.jacobian(of: q, into: qTable)
                 guard let qPoints = UnsafePointer(qTable.baseAddress) else { return .infinity }
