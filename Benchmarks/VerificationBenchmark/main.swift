@@ -10,6 +10,9 @@
 //
 //     eval "$(scripts/pds.sh start)"; swift run -c release verify-bench [records] [commits] [rounds]
 //     (defaults 10000, 500, 11; records 100000 makes the large repository, once: writing takes minutes)
+//
+// VERIFY_BENCH_PROFILE=firehose (or repository) repeats that part alone for 20 s, for a profiler:
+//     VERIFY_BENCH_PROFILE=firehose perf record -g .build/release/verify-bench 10000 300
 
 import AtprotoCrypto
 import AtprotoIdentityResolution
