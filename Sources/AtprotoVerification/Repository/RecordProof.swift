@@ -96,11 +96,20 @@ enum CommitCAR {
         guard bytes.count <= limits.maximumCARSize else {
             throw VerificationError(.limitExceeded, "the CAR is \(bytes.count) bytes, over \(limits.maximumCARSize)")
         }
-        let car: CARFile
+        // Each block is a slice of `bytes` (sharing its storage, not a copy), by CID.
+        var blocks: [ContentID: Data] = [:]
+        blocks.reserveCapacity(min(limits.maximumBlocks, bytes.count / 64))
+        let roots: [ContentID]
         do {
-            car = try CARFile(
-                reading: bytes, verifyingHashes: true,
-                limits: CARFile.Limits(maximumBlocks: limits.maximumBlocks, maximumBlockSize: limits.maximumBlockSize))
+            roots = try bytes.withBytes { buffer throws(BinaryDecodingError) in
+                try CARFile.forEachBlock(
+                    in: buffer, verifyingHashes: true,
+                    limits: CARFile.Limits(
+                        maximumBlocks: limits.maximumBlocks, maximumBlockSize: limits.maximumBlockSize)
+                ) { cid, range in
+                    blocks[cid] = bytes[bytes.startIndex + range.lowerBound..<bytes.startIndex + range.upperBound]
+                }
+            }
         } catch {
             let kind: VerificationError.Kind =
                 switch error.kind {
@@ -110,15 +119,12 @@ enum CommitCAR {
                 }
             throw VerificationError(kind, "the CAR: \(error)")
         }
-        guard car.roots.count == 1, let root = car.roots.first else {
-            throw VerificationError(.malformedData, "the CAR has \(car.roots.count) roots, not one commit")
+        guard roots.count == 1, let root = roots.first else {
+            throw VerificationError(.malformedData, "the CAR has \(roots.count) roots, not one commit")
         }
         if let expected, expected != root {
             throw VerificationError(.malformedData, "the CAR's root \(root) is not the commit \(expected)")
         }
-        var blocks: [ContentID: Data] = [:]
-        blocks.reserveCapacity(car.blocks.count)
-        for block in car.blocks { blocks[block.cid] = block.bytes }
         guard let commitBytes = blocks[root] else {
             throw VerificationError(.brokenProof, "the commit block \(root) is not in the CAR")
         }
