@@ -104,7 +104,7 @@ enum CommitInversion {
                 try tree.set(key, prev)
             }
         }
-        let root = tree.write().root
+        let root = tree.rootCID
         guard root == prevData else {
             throw VerificationError(.brokenProof, "undoing the operations gives \(root), not prevData \(prevData)")
         }

@@ -19,10 +19,11 @@ final class MSTBlockStore {
 
     /// The node `cid` points to, checked: every key at `height`, keys in order, no subtree below
     /// height 0, no empty node other than the root. `decoded` is the node already read from `cid`'s
-    /// block, when the caller has it.
-    func node(_ cid: ContentID, height: Int, isRoot: Bool = false, decoded: MSTNode? = nil) throws(VerificationError)
-        -> MSTNode
-    {
+    /// block, when the caller has it. `keep: false` checks a node without keeping it, for a walk that
+    /// reads each node once (a node linked twice repeats its keys, which the walk refuses).
+    func node(
+        _ cid: ContentID, height: Int, isRoot: Bool = false, decoded: MSTNode? = nil, keep: Bool = true
+    ) throws(VerificationError) -> MSTNode {
         if let known = checked[cid] {
             guard known.height == height else {
                 throw VerificationError(
@@ -61,7 +62,7 @@ final class MSTBlockStore {
         if !isRoot, node.entries.isEmpty, node.left == nil {
             throw VerificationError(.brokenProof, "MST node \(cid): an empty node inside the tree")
         }
-        checked[cid] = (node, height, isRoot)
+        if keep { checked[cid] = (node, height, isRoot) }
         return node
     }
 
