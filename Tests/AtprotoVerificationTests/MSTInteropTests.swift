@@ -11,6 +11,8 @@ final class MSTInteropTests: XCTestCase {
         for item in cases {
             let key = try XCTUnwrap(item["key"]?.stringValue)
             XCTAssertEqual(MSTKey.height(of: Array(key.utf8)), item["height"]?.integer, key)
+            // The public generic form (any collection) gives the same height as the array form.
+            XCTAssertEqual(MSTKey.height(of: key.utf8), item["height"]?.integer, key)
         }
     }
 

@@ -47,7 +47,7 @@ final class MSTBlockStore {
                     .brokenProof,
                     "MST node \(cid): key \(Self.show(entry.key)) belongs at height \(keyHeight), found at \(height)")
             }
-            if let previous, !previous.lexicographicallyPrecedes(entry.key) {
+            if let previous, MSTKey.compare(previous, entry.key) >= 0 {
                 throw VerificationError(
                     .brokenProof, "MST node \(cid): key \(Self.show(entry.key)) is out of order or repeated")
             }

@@ -77,7 +77,7 @@ public struct VerifiedRepository: Sendable {
         var previous: [UInt8]?
         try Self.walk(tree.root, height: tree.height, isRoot: true, tree: tree) {
             key, value throws(VerificationError) in
-            if let previous, !previous.lexicographicallyPrecedes(key) {
+            if let previous, MSTKey.compare(previous, key) >= 0 {
                 throw VerificationError(.brokenProof, "MST key \(MSTBlockStore.show(key)) is out of order across nodes")
             }
             guard MSTKey.isRepositoryPath(key) else {
