@@ -49,7 +49,9 @@ func fetchRepository() async -> Data {
         let response = try await session.send(
             XRPCRequest(
                 method: .get, nsid: "com.atproto.sync.getRepo",
-                queryItems: [URLQueryItem(name: "did", value: did.rawValue)]))
+                queryItems: [URLQueryItem(name: "did", value: did.rawValue)],
+                // The Python PDS takes tens of seconds to write a 100,000-record repository.
+                timeout: .seconds(600)))
         guard response.isSuccess else { fail("getRepo: HTTP \(response.status)") }
         return response.body
     } catch { fail("getRepo: \(error)") }
