@@ -6,14 +6,14 @@ import XRPCRuntime
 /// Every block's hash was checked when its CAR was read (CommitCAR reads with `verifyingHashes`), so
 /// a node is not hashed a second time here.
 final class MSTBlockStore {
-    let blocks: [ContentID: Data]
+    let blocks: BlockMap
     /// Nodes already read and checked, with the height they were checked at.
     private var checked: [ContentID: (node: MSTNode, height: Int, isRoot: Bool)] = [:]
 
     /// The nodes read so far.
     var nodesRead: Set<ContentID> { Set(checked.keys) }
 
-    init(_ blocks: [ContentID: Data]) {
+    init(_ blocks: BlockMap) {
         self.blocks = blocks
     }
 

@@ -12,7 +12,7 @@ struct MSTTree {
     let store: MSTBlockStore
 
     /// The tree whose root node is `root`, reading from `blocks`.
-    init(root: ContentID, blocks: [ContentID: Data]) throws(VerificationError) {
+    init(root: ContentID, blocks: BlockMap) throws(VerificationError) {
         store = MSTBlockStore(blocks)
         self.root = .stored(root)
         // A canonical root has entries (or is the empty tree); a root without entries over a subtree is
@@ -50,7 +50,7 @@ struct MSTTree {
 
     /// An empty tree.
     init() {
-        store = MSTBlockStore([:])
+        store = MSTBlockStore(BlockMap([:]))
         root = .loaded(.empty)
         height = 0
     }

@@ -39,7 +39,7 @@ public struct RecordProof: Sendable, Hashable {
 
     /// The proof of `path` under an already checked commit, in `blocks` whose hashes are checked
     /// (CommitCAR read them).
-    static func proof(of path: String, under commit: SignedCommit, blocks: [ContentID: Data]) throws(VerificationError)
+    static func proof(of path: String, under commit: SignedCommit, blocks: BlockMap) throws(VerificationError)
         -> RecordProof
     {
         var tree = try MSTTree(root: commit.data, blocks: blocks)
@@ -91,14 +91,14 @@ enum CommitCAR {
     /// every block.
     static func read(_ bytes: Data, root expected: ContentID? = nil, limits: VerificationLimits)
         throws(VerificationError)
-        -> (SignedCommit, [ContentID: Data])
+        -> (SignedCommit, BlockMap)
     {
         guard bytes.count <= limits.maximumCARSize else {
             throw VerificationError(.limitExceeded, "the CAR is \(bytes.count) bytes, over \(limits.maximumCARSize)")
         }
-        // Each block is a slice of `bytes` (sharing its storage, not a copy), by CID.
-        var blocks: [ContentID: Data] = [:]
-        blocks.reserveCapacity(min(limits.maximumBlocks, bytes.count / 64))
+        // Each block stays in `bytes`, found by CID through the map's table.
+        var ranges: [(cid: Range<Int>, content: Range<Int>)] = []
+        ranges.reserveCapacity(min(limits.maximumBlocks, bytes.count / 64))
         let roots: [ContentID]
         do {
             roots = try bytes.withBytes { buffer throws(BinaryDecodingError) in
@@ -106,8 +106,9 @@ enum CommitCAR {
                     in: buffer, verifyingHashes: true,
                     limits: CARFile.Limits(
                         maximumBlocks: limits.maximumBlocks, maximumBlockSize: limits.maximumBlockSize)
-                ) { cid, range in
-                    blocks[cid] = bytes[bytes.startIndex + range.lowerBound..<bytes.startIndex + range.upperBound]
+                ) { cid, content in
+                    // The CID's bytes come just before the content's.
+                    ranges.append((content.lowerBound - cid.bytes.count..<content.lowerBound, content))
                 }
             }
         } catch {
@@ -125,6 +126,7 @@ enum CommitCAR {
         if let expected, expected != root {
             throw VerificationError(.malformedData, "the CAR's root \(root) is not the commit \(expected)")
         }
+        let blocks = BlockMap(car: bytes, blocks: ranges)
         guard let commitBytes = blocks[root] else {
             throw VerificationError(.brokenProof, "the commit block \(root) is not in the CAR")
         }

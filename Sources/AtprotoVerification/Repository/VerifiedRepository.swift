@@ -37,7 +37,7 @@ public struct VerifiedRepository: Sendable {
     public let index: [(path: String, cid: ContentID)]
     /// The size of the CAR, in bytes.
     public let byteCount: Int
-    private let blocks: [ContentID: Data]
+    private let blocks: BlockMap
 
     /// Proves the repository in `car`; see the type's description.
     ///
@@ -61,7 +61,7 @@ public struct VerifiedRepository: Sendable {
     /// every node checked as it is read (heights, order, no empty node inside), keys in strictly
     /// increasing order across nodes (so no node is reached twice), every key a repository path, every
     /// record block present.
-    static func provedIndex(root: ContentID, blocks: [ContentID: Data]) throws(VerificationError)
+    static func provedIndex(root: ContentID, blocks: BlockMap) throws(VerificationError)
         -> [(path: String, cid: ContentID)]
     {
         let tree = try MSTTree(root: root, blocks: blocks)
@@ -83,7 +83,7 @@ public struct VerifiedRepository: Sendable {
             guard MSTKey.isRepositoryPath(key) else {
                 throw VerificationError(.brokenProof, "MST key \(MSTBlockStore.show(key)) is not a repository path")
             }
-            guard blocks[value] != nil else {
+            guard blocks.contains(value) else {
                 throw VerificationError(
                     .brokenProof, "the record block \(value) of \(MSTBlockStore.show(key)) is not in the CAR")
             }
@@ -127,7 +127,7 @@ public struct VerifiedRepository: Sendable {
         public typealias Failure = VerificationError
 
         let index: [(path: String, cid: ContentID)]
-        let blocks: [ContentID: Data]
+        let blocks: BlockMap
         let types: LexiconRecordTypes
 
         public func makeAsyncIterator() -> Iterator { Iterator(records: self) }
