@@ -23,7 +23,7 @@ struct BlockMap: Sendable {
     private let car: Data
     private var blocks: [Block] = []
     /// Block numbers + 1 (0 for an empty slot); the count is a power of two, at least twice the blocks.
-    private var slots: [Int32] = []
+    private var slots: [Int] = []
     /// Blocks given by CID rather than read from a CAR (tests, small trees).
     private var given: [ContentID: Data] = [:]
 
@@ -42,7 +42,7 @@ struct BlockMap: Sendable {
             }
             guard case .empty(let slot) = found else { continue }
             blocks.append(block)
-            slots[slot] = Int32(blocks.count)
+            slots[slot] = blocks.count
         }
     }
 
@@ -85,7 +85,7 @@ struct BlockMap: Sendable {
         let mask = slots.count - 1
         var slot = Self.hash(key) & mask
         while true {
-            let entry = Int(slots[slot])
+            let entry = slots[slot]
             if entry == 0 { return .empty(slot) }
             let block = blocks[entry - 1]
             if block.contentStart - block.cidStart == key.count,
