@@ -15,6 +15,9 @@ func measure(frames: [Data], repository: Data) async throws {
         return ops.count <= 3
     }
     guard !frames.isEmpty else { throw BenchFailure("the firehose sent no #commit frame") }
+    if let part = ProcessInfo.processInfo.environment["VERIFY_BENCH_PROFILE"] {
+        return try await profile(part, frames: frames, repository: repository)
+    }
     let reference: ReferenceProcess?
     do {
         reference = try ReferenceProcess(
@@ -92,4 +95,31 @@ func measure(frames: [Data], repository: Data) async throws {
         rounds: rounds, operations: 1, ours: { _ = try CARFile(reading: repository, verifyingHashes: true) },
         reference: nil)
     print(mb.line("  anchor: our CAR read with hash checks", anchor.ours))
+}
+
+/// For a profiler (`perf record -g`): repeats one part (`firehose` or `repository`) for 20 s of CPU
+/// time with nothing else running, and prints its mean time.
+func profile(_ part: String, frames: [Data], repository: Data) async throws {
+    let verifier = FirehoseVerifier(resolver: resolver)
+    let start = processCPUTime()
+    var count = 0
+    while processCPUTime() - start < 20 {
+        switch part {
+        case "firehose":
+            for data in frames {
+                guard case .message(let type, let body) = try XRPCEventFrame(decoding: data),
+                    try await verifier.check(type: type, body: body, nsid: "com.atproto.sync.subscribeRepos")
+                else { throw BenchFailure("a commit failed") }
+            }
+            count += frames.count
+        case "repository":
+            _ = try VerifiedRepository(car: repository, did: did, key: key)
+            count += 1
+        default: throw BenchFailure("VERIFY_BENCH_PROFILE is firehose or repository, not \(part)")
+        }
+    }
+    print(
+        String(
+            format: "profiled %@: %d runs, %.2f µs each", part, count, (processCPUTime() - start) / Double(count) * 1e6)
+    )
 }

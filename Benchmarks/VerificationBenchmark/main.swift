@@ -10,6 +10,9 @@
 //
 //     eval "$(scripts/pds.sh start)"; swift run -c release verify-bench [records] [commits] [rounds]
 //     (defaults 10000, 500, 11; records 100000 makes the large repository, once: writing takes minutes)
+//
+// VERIFY_BENCH_PROFILE=firehose (or repository) repeats that part alone for 20 s, for a profiler:
+//     VERIFY_BENCH_PROFILE=firehose perf record -g .build/release/verify-bench 10000 300
 
 import AtprotoCrypto
 import AtprotoIdentityResolution
@@ -46,7 +49,9 @@ func fetchRepository() async -> Data {
         let response = try await session.send(
             XRPCRequest(
                 method: .get, nsid: "com.atproto.sync.getRepo",
-                queryItems: [URLQueryItem(name: "did", value: did.rawValue)]))
+                queryItems: [URLQueryItem(name: "did", value: did.rawValue)],
+                // The Python PDS takes tens of seconds to write a 100,000-record repository.
+                timeout: .seconds(600)))
         guard response.isSuccess else { fail("getRepo: HTTP \(response.status)") }
         return response.body
     } catch { fail("getRepo: \(error)") }

@@ -11,6 +11,8 @@ final class MSTInteropTests: XCTestCase {
         for item in cases {
             let key = try XCTUnwrap(item["key"]?.stringValue)
             XCTAssertEqual(MSTKey.height(of: Array(key.utf8)), item["height"]?.integer, key)
+            // The public generic form (any collection) gives the same height as the array form.
+            XCTAssertEqual(MSTKey.height(of: key.utf8), item["height"]?.integer, key)
         }
     }
 
@@ -58,6 +60,8 @@ final class MSTInteropTests: XCTestCase {
             for key in adds { XCTAssertEqual(try partial.remove(Array(key.utf8)), leaf, comment) }
             for key in dels { try partial.set(Array(key.utf8), leaf) }
             XCTAssertEqual(partial.write().root, before, "\(comment): the inverted partial tree")
+            // The root alone (what the firehose proof computes) is the same CID.
+            XCTAssertEqual(partial.rootCID, before, "\(comment): the inverted partial tree's rootCID")
             XCTAssertTrue(partial.store.nodesRead.isSubset(of: proof), comment)
         }
     }
@@ -70,6 +74,7 @@ final class MSTInteropTests: XCTestCase {
         var generator = SeededGenerator(seed: 7)
         let shuffled = try MSTTree.build(keys.shuffled(using: &generator).map { ($0, leaf) }).write().root
         XCTAssertEqual(forward, shuffled)
+        XCTAssertEqual(try MSTTree.build(keys.map { ($0, leaf) }).rootCID, forward)
         // Removing every key in another order leaves the empty tree.
         var tree = try MSTTree.build(keys.map { ($0, leaf) })
         for key in keys.shuffled(using: &generator) { XCTAssertNotNil(try tree.remove(key)) }

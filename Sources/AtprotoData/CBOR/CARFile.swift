@@ -95,20 +95,35 @@ public struct CARFile: Sendable, Hashable {
     static func read(
         _ buffer: UnsafeRawBufferPointer, verifyingHashes: Bool, limits: Limits = .default
     ) throws(BinaryDecodingError) -> CARFile {
+        var blocks: [CARBlock] = []
+        let roots = try forEachBlock(in: buffer, verifyingHashes: verifyingHashes, limits: limits) { cid, range in
+            blocks.append(CARBlock(cid: cid, bytes: Data(UnsafeRawBufferPointer(rebasing: buffer[range]))))
+        }
+        return CARFile(roots: roots, blocks: blocks)
+    }
+
+    /// Reads a CAR v1 file in `buffer` as ``init(reading:verifyingHashes:limits:)`` does, with the same
+    /// checks and errors, but copies no block: `body` gets each block's CID and the range of its bytes
+    /// in `buffer`, in file order. Returns the roots.
+    package static func forEachBlock(
+        in buffer: UnsafeRawBufferPointer, verifyingHashes: Bool, limits: Limits,
+        _ body: (ContentID, Range<Int>) throws(BinaryDecodingError) -> Void
+    ) throws(BinaryDecodingError) -> [ContentID] {
         var offset = 0
         let roots = try readHeader(buffer, at: &offset)
-        var blocks: [CARBlock] = []
+        var count = 0
         while offset < buffer.count {
-            guard blocks.count < limits.maximumBlocks else {
+            guard count < limits.maximumBlocks else {
                 throw BinaryDecodingError(
                     .limitExceeded, at: offset, "CAR holds more than \(limits.maximumBlocks) blocks")
             }
-            blocks.append(
-                try readBlock(
-                    buffer, at: &offset, index: blocks.count, verifyingHashes: verifyingHashes,
-                    maximumSize: limits.maximumBlockSize))
+            let (cid, range) = try readBlock(
+                buffer, at: &offset, index: count, verifyingHashes: verifyingHashes,
+                maximumSize: limits.maximumBlockSize)
+            try body(cid, range)
+            count += 1
         }
-        return CARFile(roots: roots, blocks: blocks)
+        return roots
     }
 
     /// The part of `buffer` that a varint length at `offset` announces, moving `offset` past both.
@@ -166,7 +181,7 @@ public struct CARFile: Sendable, Hashable {
     /// Reads the block at `offset`, the `index`th of the file.
     private static func readBlock(
         _ buffer: UnsafeRawBufferPointer, at offset: inout Int, index: Int, verifyingHashes: Bool, maximumSize: Int
-    ) throws(BinaryDecodingError) -> CARBlock {
+    ) throws(BinaryDecodingError) -> (cid: ContentID, range: Range<Int>) {
         let blockStart = offset
         let (start, bytes) = try section(buffer, at: &offset, "block \(index)")
         var cidEnd = 0
@@ -198,7 +213,7 @@ public struct CARFile: Sendable, Hashable {
                     "CAR block \(index) has CID \(cid) but its \(content.count) bytes \(found)")
             }
         }
-        return CARBlock(cid: cid, bytes: Data(content))
+        return (cid, start + cidEnd..<offset)
     }
 }
 

@@ -64,7 +64,7 @@ struct CommitEvent {
 /// tree before.
 enum CommitInversion {
     static func check(
-        _ operations: [CommitEvent.Operation], commit: SignedCommit, blocks: [ContentID: Data], prevData: ContentID
+        _ operations: [CommitEvent.Operation], commit: SignedCommit, blocks: BlockMap, prevData: ContentID
     ) throws(VerificationError) {
         var tree = try MSTTree(root: commit.data, blocks: blocks)
         for op in operations {
@@ -104,7 +104,7 @@ enum CommitInversion {
                 try tree.set(key, prev)
             }
         }
-        let root = tree.write().root
+        let root = tree.rootCID
         guard root == prevData else {
             throw VerificationError(.brokenProof, "undoing the operations gives \(root), not prevData \(prevData)")
         }

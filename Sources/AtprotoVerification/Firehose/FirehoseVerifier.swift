@@ -37,6 +37,8 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
     public let acceptsCommitsWithoutPrevData: Bool
     /// Bounds on each commit's CAR.
     public let limits: VerificationLimits
+    /// The keys read from documents so far (shared by copies of this verifier).
+    let keys = SigningKeyCache()
 
     /// Creates a verifier.
     public init(
@@ -138,7 +140,7 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
             throw VerificationError(.identityUnavailable, "\(error)")
         }
         do {
-            return try document.signingKey()
+            return try keys.signingKey(of: document)
         } catch {
             throw VerificationError(.unsupportedKey, "\(did.rawValue): \(error)")
         }

@@ -6,23 +6,24 @@ import XRPCRuntime
 /// Every block's hash was checked when its CAR was read (CommitCAR reads with `verifyingHashes`), so
 /// a node is not hashed a second time here.
 final class MSTBlockStore {
-    let blocks: [ContentID: Data]
+    let blocks: BlockMap
     /// Nodes already read and checked, with the height they were checked at.
     private var checked: [ContentID: (node: MSTNode, height: Int, isRoot: Bool)] = [:]
 
     /// The nodes read so far.
     var nodesRead: Set<ContentID> { Set(checked.keys) }
 
-    init(_ blocks: [ContentID: Data]) {
+    init(_ blocks: BlockMap) {
         self.blocks = blocks
     }
 
     /// The node `cid` points to, checked: every key at `height`, keys in order, no subtree below
     /// height 0, no empty node other than the root. `decoded` is the node already read from `cid`'s
-    /// block, when the caller has it.
-    func node(_ cid: ContentID, height: Int, isRoot: Bool = false, decoded: MSTNode? = nil) throws(VerificationError)
-        -> MSTNode
-    {
+    /// block, when the caller has it. `keep: false` checks a node without keeping it, for a walk that
+    /// reads each node once (a node linked twice repeats its keys, which the walk refuses).
+    func node(
+        _ cid: ContentID, height: Int, isRoot: Bool = false, decoded: MSTNode? = nil, keep: Bool = true
+    ) throws(VerificationError) -> MSTNode {
         if let known = checked[cid] {
             guard known.height == height else {
                 throw VerificationError(
@@ -46,7 +47,7 @@ final class MSTBlockStore {
                     .brokenProof,
                     "MST node \(cid): key \(Self.show(entry.key)) belongs at height \(keyHeight), found at \(height)")
             }
-            if let previous, !previous.lexicographicallyPrecedes(entry.key) {
+            if let previous, MSTKey.compare(previous, entry.key) >= 0 {
                 throw VerificationError(
                     .brokenProof, "MST node \(cid): key \(Self.show(entry.key)) is out of order or repeated")
             }
@@ -61,7 +62,7 @@ final class MSTBlockStore {
         if !isRoot, node.entries.isEmpty, node.left == nil {
             throw VerificationError(.brokenProof, "MST node \(cid): an empty node inside the tree")
         }
-        checked[cid] = (node, height, isRoot)
+        if keep { checked[cid] = (node, height, isRoot) }
         return node
     }
 

@@ -13,6 +13,12 @@ public enum MSTKey {
         SHA256.leadingZeroBitCount(of: key) / 2
     }
 
+    /// The height of `key`, hashed straight from its storage (the generic form above goes through
+    /// the collection's protocol witnesses, a cost per key when a whole repository's keys are checked).
+    static func height(of key: [UInt8]) -> Int {
+        key.withUnsafeBytes { SHA256.digest(of: $0).leadingZeroBitCount } / 2
+    }
+
     /// The length of the common prefix of two keys, in bytes.
     public static func commonPrefixLength(_ left: some Collection<UInt8>, _ right: some Collection<UInt8>) -> Int {
         var count = 0

@@ -42,7 +42,12 @@ private struct CanonicalReader {
             var entryKey = [UInt8]()
             entryKey.reserveCapacity(prefix + suffixLength)
             entryKey.append(contentsOf: previous[..<prefix])
-            entryKey.append(contentsOf: buffer[suffixStart..<suffixStart + suffixLength])
+            if let base = buffer.baseAddress {
+                // Typed, so that the append is one copy rather than a loop over a raw slice.
+                entryKey.append(
+                    contentsOf: UnsafeBufferPointer(
+                        start: base.assumingMemoryBound(to: UInt8.self) + suffixStart, count: suffixLength))
+            }
             guard key(UInt8(ascii: "t")), let right = link(), key(UInt8(ascii: "v")), case .some(let value?) = link()
             else { return nil }
             entries.append(MSTNode.Entry(key: entryKey, value: value, right: right.map { .stored($0) }))

@@ -9,26 +9,33 @@ extension MSTNode {
         var out: [UInt8] = []
         out.reserveCapacity(16 + entries.count * 80)
         out.append(0xA2)  // a map of two entries
-        out.append(contentsOf: [0x61, UInt8(ascii: "e")])
+        Self.fieldName(UInt8(ascii: "e"), into: &out)
         Self.head(4, UInt64(entries.count), into: &out)
         var previous: [UInt8] = []
         for entry in entries {
             let prefix = MSTKey.commonPrefixLength(previous, entry.key)
             out.append(0xA4)  // k, p, t, v
-            out.append(contentsOf: [0x61, UInt8(ascii: "k")])
+            Self.fieldName(UInt8(ascii: "k"), into: &out)
             Self.head(2, UInt64(entry.key.count - prefix), into: &out)
-            out.append(contentsOf: entry.key[prefix...])
-            out.append(contentsOf: [0x61, UInt8(ascii: "p")])
+            entry.key.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[prefix...])) }
+            Self.fieldName(UInt8(ascii: "p"), into: &out)
             Self.head(0, UInt64(prefix), into: &out)
-            out.append(contentsOf: [0x61, UInt8(ascii: "t")])
+            Self.fieldName(UInt8(ascii: "t"), into: &out)
             Self.link(entry.right.map(childCID), into: &out)
-            out.append(contentsOf: [0x61, UInt8(ascii: "v")])
+            Self.fieldName(UInt8(ascii: "v"), into: &out)
             Self.link(entry.value, into: &out)
             previous = entry.key
         }
-        out.append(contentsOf: [0x61, UInt8(ascii: "l")])
+        Self.fieldName(UInt8(ascii: "l"), into: &out)
         Self.link(left.map(childCID), into: &out)
         return out
+    }
+
+    /// A one-letter text key (a text string of length 1), written byte by byte: an array literal here
+    /// would be allocated for every field of every entry.
+    private static func fieldName(_ letter: UInt8, into out: inout [UInt8]) {
+        out.append(0x61)
+        out.append(letter)
     }
 
     /// A CBOR head: major type `major` with `value` in its shortest form.
@@ -36,8 +43,13 @@ extension MSTNode {
         let type = major << 5
         switch value {
         case 0..<24: out.append(type | UInt8(value))
-        case 24...0xFF: out.append(contentsOf: [type | 24, UInt8(value)])
-        case 0x100...0xFFFF: out.append(contentsOf: [type | 25, UInt8(value >> 8), UInt8(value & 0xFF)])
+        case 24...0xFF:
+            out.append(type | 24)
+            out.append(UInt8(value))
+        case 0x100...0xFFFF:
+            out.append(type | 25)
+            out.append(UInt8(value >> 8))
+            out.append(UInt8(value & 0xFF))
         case 0x1_0000...0xFFFF_FFFF:
             out.append(type | 26)
             for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
@@ -53,7 +65,8 @@ extension MSTNode {
             out.append(0xF6)
             return
         }
-        out.append(contentsOf: [0xD8, 0x2A])
+        out.append(0xD8)
+        out.append(0x2A)
         head(2, UInt64(cid.bytes.count + 1), into: &out)
         out.append(0)
         out.append(contentsOf: cid.bytes)

@@ -86,9 +86,12 @@ struct MSTNode: Sendable, Hashable {
 }
 
 /// A subtree: known by CID only, or held in memory.
-indirect enum MSTPointer: Sendable, Hashable {
+///
+/// Only `loaded` is indirect: a stored pointer, the common case (every subtree link read from a
+/// block), is held inline rather than in a box of its own.
+enum MSTPointer: Sendable, Hashable {
     /// A node not read yet (or never to be read: a partial tree carries only the nodes a proof needs).
     case stored(ContentID)
     /// A node in memory.
-    case loaded(MSTNode)
+    indirect case loaded(MSTNode)
 }

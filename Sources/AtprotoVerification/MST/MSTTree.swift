@@ -12,7 +12,7 @@ struct MSTTree {
     let store: MSTBlockStore
 
     /// The tree whose root node is `root`, reading from `blocks`.
-    init(root: ContentID, blocks: [ContentID: Data]) throws(VerificationError) {
+    init(root: ContentID, blocks: BlockMap) throws(VerificationError) {
         store = MSTBlockStore(blocks)
         self.root = .stored(root)
         // A canonical root has entries (or is the empty tree); a root without entries over a subtree is
@@ -46,11 +46,11 @@ struct MSTTree {
     }
 
     /// The CID of the empty tree's root node.
-    static let emptyRoot = MSTTree().write().root
+    static let emptyRoot = MSTTree().rootCID
 
     /// An empty tree.
     init() {
-        store = MSTBlockStore([:])
+        store = MSTBlockStore(BlockMap([:]))
         root = .loaded(.empty)
         height = 0
     }
@@ -218,17 +218,23 @@ struct MSTTree {
     /// The root's CID and the blocks of every node held in memory (changed or built here).
     func write() -> (root: ContentID, blocks: [ContentID: [UInt8]]) {
         var blocks: [ContentID: [UInt8]] = [:]
-        func cid(of pointer: MSTPointer) -> ContentID {
-            switch pointer {
-            case .stored(let cid): return cid
-            case .loaded(let node):
-                let bytes = node.encoded(childCID: cid(of:))
-                let id = ContentID(sha256Of: bytes, codec: .dagCBOR)
-                blocks[id] = bytes
-                return id
-            }
+        let root = Self.cid(of: root) { blocks[$0] = $1 }
+        return (root, blocks)
+    }
+
+    /// The root's CID alone: the nodes held in memory encoded and hashed, their blocks not kept.
+    var rootCID: ContentID { Self.cid(of: root) { _, _ in } }
+
+    /// The CID of the subtree at `pointer`, handing each node written (its CID and bytes) to `keep`.
+    private static func cid(of pointer: MSTPointer, _ keep: (ContentID, [UInt8]) -> Void) -> ContentID {
+        switch pointer {
+        case .stored(let cid): return cid
+        case .loaded(let node):
+            let bytes = node.encoded { cid(of: $0, keep) }
+            let id = ContentID(sha256Of: bytes, codec: .dagCBOR)
+            keep(id, bytes)
+            return id
         }
-        return (cid(of: root), blocks)
     }
 
     /// The tree of `pairs` (any order; keys must differ), built in memory.

@@ -39,7 +39,7 @@ public struct RecordProof: Sendable, Hashable {
 
     /// The proof of `path` under an already checked commit, in `blocks` whose hashes are checked
     /// (CommitCAR read them).
-    static func proof(of path: String, under commit: SignedCommit, blocks: [ContentID: Data]) throws(VerificationError)
+    static func proof(of path: String, under commit: SignedCommit, blocks: BlockMap) throws(VerificationError)
         -> RecordProof
     {
         var tree = try MSTTree(root: commit.data, blocks: blocks)
@@ -91,16 +91,26 @@ enum CommitCAR {
     /// every block.
     static func read(_ bytes: Data, root expected: ContentID? = nil, limits: VerificationLimits)
         throws(VerificationError)
-        -> (SignedCommit, [ContentID: Data])
+        -> (SignedCommit, BlockMap)
     {
         guard bytes.count <= limits.maximumCARSize else {
             throw VerificationError(.limitExceeded, "the CAR is \(bytes.count) bytes, over \(limits.maximumCARSize)")
         }
-        let car: CARFile
+        // Each block stays in `bytes`, found by CID through the map's table.
+        var ranges: [(cid: Range<Int>, content: Range<Int>)] = []
+        ranges.reserveCapacity(min(limits.maximumBlocks, bytes.count / 64))
+        let roots: [ContentID]
         do {
-            car = try CARFile(
-                reading: bytes, verifyingHashes: true,
-                limits: CARFile.Limits(maximumBlocks: limits.maximumBlocks, maximumBlockSize: limits.maximumBlockSize))
+            roots = try bytes.withBytes { buffer throws(BinaryDecodingError) in
+                try CARFile.forEachBlock(
+                    in: buffer, verifyingHashes: true,
+                    limits: CARFile.Limits(
+                        maximumBlocks: limits.maximumBlocks, maximumBlockSize: limits.maximumBlockSize)
+                ) { cid, content in
+                    // The CID's bytes come just before the content's.
+                    ranges.append((content.lowerBound - cid.bytes.count..<content.lowerBound, content))
+                }
+            }
         } catch {
             let kind: VerificationError.Kind =
                 switch error.kind {
@@ -110,15 +120,13 @@ enum CommitCAR {
                 }
             throw VerificationError(kind, "the CAR: \(error)")
         }
-        guard car.roots.count == 1, let root = car.roots.first else {
-            throw VerificationError(.malformedData, "the CAR has \(car.roots.count) roots, not one commit")
+        guard roots.count == 1, let root = roots.first else {
+            throw VerificationError(.malformedData, "the CAR has \(roots.count) roots, not one commit")
         }
         if let expected, expected != root {
             throw VerificationError(.malformedData, "the CAR's root \(root) is not the commit \(expected)")
         }
-        var blocks: [ContentID: Data] = [:]
-        blocks.reserveCapacity(car.blocks.count)
-        for block in car.blocks { blocks[block.cid] = block.bytes }
+        let blocks = BlockMap(car: bytes, blocks: ranges)
         guard let commitBytes = blocks[root] else {
             throw VerificationError(.brokenProof, "the commit block \(root) is not in the CAR")
         }

@@ -37,7 +37,7 @@ public struct VerifiedRepository: Sendable {
     public let index: [(path: String, cid: ContentID)]
     /// The size of the CAR, in bytes.
     public let byteCount: Int
-    private let blocks: [ContentID: Data]
+    private let blocks: BlockMap
 
     /// Proves the repository in `car`; see the type's description.
     ///
@@ -51,7 +51,20 @@ public struct VerifiedRepository: Sendable {
             throw VerificationError(.wrongDID, "the commit is by \(commit.did.rawValue), not \(did.rawValue)")
         }
         try commit.checkSignature(by: key)
-        let tree = try MSTTree(root: commit.data, blocks: blocks)
+        self.commit = commit
+        self.index = try Self.provedIndex(root: commit.data, blocks: blocks)
+        self.blocks = blocks
+        self.byteCount = bytes.count
+    }
+
+    /// Every record path with its CID, in key order, from the MST whose root is `root`, proved whole:
+    /// every node checked as it is read (heights, order, no empty node inside), keys in strictly
+    /// increasing order across nodes (so no node is reached twice), every key a repository path, every
+    /// record block present.
+    static func provedIndex(root: ContentID, blocks: BlockMap) throws(VerificationError)
+        -> [(path: String, cid: ContentID)]
+    {
+        let tree = try MSTTree(root: root, blocks: blocks)
         if case .stored(let root) = tree.root {
             let node = try tree.store.node(root, height: tree.height, isRoot: true)
             if node.entries.isEmpty, node.left != nil {
@@ -60,26 +73,24 @@ public struct VerifiedRepository: Sendable {
             }
         }
         var index: [(path: String, cid: ContentID)] = []
+        index.reserveCapacity(blocks.count)
         var previous: [UInt8]?
         try Self.walk(tree.root, height: tree.height, isRoot: true, tree: tree) {
             key, value throws(VerificationError) in
-            if let previous, !previous.lexicographicallyPrecedes(key) {
+            if let previous, MSTKey.compare(previous, key) >= 0 {
                 throw VerificationError(.brokenProof, "MST key \(MSTBlockStore.show(key)) is out of order across nodes")
             }
             guard MSTKey.isRepositoryPath(key) else {
                 throw VerificationError(.brokenProof, "MST key \(MSTBlockStore.show(key)) is not a repository path")
             }
-            guard blocks[value] != nil else {
+            guard blocks.contains(value) else {
                 throw VerificationError(
                     .brokenProof, "the record block \(value) of \(MSTBlockStore.show(key)) is not in the CAR")
             }
             previous = key
             index.append((String(decoding: key, as: UTF8.self), value))
         }
-        self.commit = commit
-        self.index = index
-        self.blocks = blocks
-        self.byteCount = bytes.count
+        return index
     }
 
     /// In-order walk of the subtree at `pointer`, each node checked as it is read.
@@ -89,7 +100,11 @@ public struct VerifiedRepository: Sendable {
     ) throws(VerificationError) {
         guard let pointer else { return }
         guard height >= 0 else { throw VerificationError(.brokenProof, "the MST goes below height 0") }
-        let node = try tree.load(pointer, height: height, isRoot: isRoot)
+        let node: MSTNode
+        switch pointer {
+        case .loaded(let loaded): node = loaded
+        case .stored(let cid): node = try tree.store.node(cid, height: height, isRoot: isRoot, keep: false)
+        }
         try walk(node.left, height: height - 1, isRoot: false, tree: tree, visit)
         for entry in node.entries {
             try visit(entry.key, entry.value)
@@ -112,7 +127,7 @@ public struct VerifiedRepository: Sendable {
         public typealias Failure = VerificationError
 
         let index: [(path: String, cid: ContentID)]
-        let blocks: [ContentID: Data]
+        let blocks: BlockMap
         let types: LexiconRecordTypes
 
         public func makeAsyncIterator() -> Iterator { Iterator(records: self) }
