@@ -39,7 +39,9 @@ let package = Package(
         // endpoints, the agent protocol, event-stream framing. Re-exports syntax and data.
         .target(name: "XRPCCore", dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets"]),
         // Agents, sessions and transports: the URLSession agent, retries, logging, the password session.
-        .target(name: "XRPCAgents", dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore"]),
+        .target(
+            name: "XRPCAgents",
+            dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "BoundedURLLoading"]),
         // What apps import: an umbrella re-exporting the layers above (no code of its own).
         .target(
             name: "XRPCRuntime",
@@ -56,7 +58,8 @@ let package = Package(
         // Identity resolution: handle and DID resolution, DID documents, caching; pluggable like the agent.
         .target(
             name: "AtprotoIdentityResolution", dependencies: ["XRPCRuntime", "AtprotoCrypto", "BoundedURLLoading"]),
-        // The one bounded URLSession loader (identity's fetcher, OAuth's HTTP client), package-visible only.
+        // The one bounded URLSession loader (the URLSession agent, identity's fetcher, OAuth's HTTP client),
+        // package-visible only.
         .target(name: "BoundedURLLoading"),
         // Verified repository data: commit signatures, MST proofs, whole repositories, the firehose.
         .target(
@@ -191,6 +194,7 @@ let package = Package(
                 "XRPCTesting", "LoopbackHTTPServer",
             ]),
         .testTarget(name: "OAuthCoreTests", dependencies: ["OAuthCore", "LoopbackHTTPServer"]),
+        .testTarget(name: "BoundedURLLoadingTests", dependencies: ["BoundedURLLoading", "LoopbackHTTPServer"]),
         .testTarget(
             name: "AtprotoOAuthTests",
             dependencies: [
