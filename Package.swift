@@ -147,7 +147,8 @@ let package = Package(
             dependencies: ["XRPCRuntime", "XRPCTesting", "SHA2", "LoopbackHTTPServer", "BenchmarkSupport"]),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the call benchmark.
         .target(name: "LoopbackHTTPServer"),
-        // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests.
+        // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests; SplitMix64,
+        // the seeded generator of the property tests and benchmarks.
         .target(name: "XRPCTesting", dependencies: ["XRPCCore"]),
         // Measures the runtime's per-call overhead over raw URLSession: swift run -c release xrpc-call-bench
         .executableTarget(name: "xrpc-call-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
@@ -173,7 +174,9 @@ let package = Package(
         // Whole-repository and firehose verification figures against the shared PDS: swift run -c release verify-bench
         .executableTarget(
             name: "verify-bench",
-            dependencies: ["AtprotoVerification", "AtprotoIdentityResolution", "AtprotoCrypto", "BenchmarkSupport"],
+            dependencies: [
+                "AtprotoVerification", "AtprotoIdentityResolution", "AtprotoCrypto", "BenchmarkSupport", "XRPCTesting",
+            ],
             path: "Benchmarks/VerificationBenchmark"
         ),
         // Prints the cost of one moderation decision and of a 100-post page: swift run -c release moderation-bench
@@ -185,7 +188,8 @@ let package = Package(
             name: "AtprotoIdentityResolutionTests",
             dependencies: ["AtprotoIdentityResolution", "XRPCTesting", "LoopbackHTTPServer"]),
         // The firehose tests open subscribeRepos through the generated SDK.
-        .testTarget(name: "AtprotoVerificationTests", dependencies: ["AtprotoVerification", "AtprotoLexicons"]),
+        .testTarget(
+            name: "AtprotoVerificationTests", dependencies: ["AtprotoVerification", "AtprotoLexicons", "XRPCTesting"]),
         // The runtime's layers, tested together (each file imports the layers it tests).
         .testTarget(
             name: "XRPCRuntimeTests",
@@ -202,7 +206,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "LexGenKitTests",
-            dependencies: ["LexGenKit", "LexGenSchema", "LexgenInstall", "lexgen", "SHA2"],
+            dependencies: ["LexGenKit", "LexGenSchema", "LexgenInstall", "lexgen", "SHA2", "XRPCTesting"],
             exclude: ["Golden"]
         ),
         // lexgen install over atproto (unit, and against the shared PDS when ATPROTO_PDS_URL is set).
