@@ -34,7 +34,10 @@ let package = Package(
         // Data: JSON, DAG-CBOR, CIDs, CAR files, multiformats, the data-model rules.
         .target(name: "AtprotoData", dependencies: ["SHA2"]),
         // WebSocket clients behind one protocol (URLSession; POSIX sockets for ws:// on Linux); no atproto.
-        .target(name: "XRPCWebSockets"),
+        .target(name: "XRPCWebSockets", dependencies: ["SocketAddresses"]),
+        // IPv4/IPv6 socket addresses for the package's POSIX sockets (literals, name lookup, binding),
+        // package-visible only: the WebSocket client, DNS, the OAuth loopback redirect, the test server.
+        .target(name: "SocketAddresses"),
         // What generated code calls, and all it imports: lexicon value protocols, validation, the client,
         // endpoints, the agent protocol, event-stream framing. Re-exports syntax and data.
         .target(name: "XRPCCore", dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets"]),
@@ -57,7 +60,8 @@ let package = Package(
         .target(name: "AtprotoCrypto", dependencies: ["AtprotoData", "SHA2"]),
         // Identity resolution: handle and DID resolution, DID documents, caching; pluggable like the agent.
         .target(
-            name: "AtprotoIdentityResolution", dependencies: ["XRPCRuntime", "AtprotoCrypto", "BoundedURLLoading"]),
+            name: "AtprotoIdentityResolution",
+            dependencies: ["XRPCRuntime", "AtprotoCrypto", "BoundedURLLoading", "SocketAddresses"]),
         // The one bounded URLSession loader (the URLSession agent, identity's fetcher, OAuth's HTTP client),
         // package-visible only.
         .target(name: "BoundedURLLoading"),
@@ -72,7 +76,9 @@ let package = Package(
         // OAuth 2.1 building blocks (PKCE, metadata, PAR, tokens, revocation, DPoP, JWS), no atproto.
         .target(name: "OAuthCore", dependencies: ["SHA2", "BoundedURLLoading"]),
         // The atproto OAuth client; its session is an XRPCAgent.
-        .target(name: "AtprotoOAuth", dependencies: ["XRPCRuntime", "AtprotoIdentityResolution", "OAuthCore"]),
+        .target(
+            name: "AtprotoOAuth",
+            dependencies: ["XRPCRuntime", "AtprotoIdentityResolution", "OAuthCore", "SocketAddresses"]),
         // The generator: load -> resolve -> plan -> render -> write. Shared by lexgen, the plugin and the tests.
         // The NSID grammar is AtprotoSyntax's and the manifest's SHA-256 is SHA2's: one of each.
         .target(name: "LexGenKit", dependencies: ["LexGenSchema", "AtprotoSyntax", "SHA2"]),
@@ -146,7 +152,7 @@ let package = Package(
             name: "xrpc-bench",
             dependencies: ["XRPCRuntime", "XRPCTesting", "SHA2", "LoopbackHTTPServer", "BenchmarkSupport"]),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the call benchmark.
-        .target(name: "LoopbackHTTPServer"),
+        .target(name: "LoopbackHTTPServer", dependencies: ["SocketAddresses"]),
         // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests; SplitMix64,
         // the seeded generator of the property tests and benchmarks.
         .target(name: "XRPCTesting", dependencies: ["XRPCCore"]),
@@ -186,7 +192,7 @@ let package = Package(
         .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"], exclude: ["signature-vectors.json"]),
         .testTarget(
             name: "AtprotoIdentityResolutionTests",
-            dependencies: ["AtprotoIdentityResolution", "XRPCTesting", "LoopbackHTTPServer"]),
+            dependencies: ["AtprotoIdentityResolution", "XRPCTesting", "LoopbackHTTPServer", "SocketAddresses"]),
         // The firehose tests open subscribeRepos through the generated SDK.
         .testTarget(
             name: "AtprotoVerificationTests", dependencies: ["AtprotoVerification", "AtprotoLexicons", "XRPCTesting"]),
