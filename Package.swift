@@ -61,24 +61,34 @@ let package = Package(
         // Identity resolution: handle and DID resolution, DID documents, caching; pluggable like the agent.
         .target(
             name: "AtprotoIdentityResolution",
-            dependencies: ["XRPCRuntime", "AtprotoCrypto", "BoundedURLLoading", "SocketAddresses"]),
+            dependencies: [
+                "AtprotoSyntax", "AtprotoData", "XRPCCore", "XRPCAgents", "AtprotoCrypto", "BoundedURLLoading",
+                "SocketAddresses",
+            ]),
         // The one bounded URLSession loader (the URLSession agent, identity's fetcher, OAuth's HTTP client),
         // package-visible only.
         .target(name: "BoundedURLLoading"),
         // Verified repository data: commit signatures, MST proofs, whole repositories, the firehose.
         .target(
             name: "AtprotoVerification",
-            dependencies: ["XRPCRuntime", "AtprotoCrypto", "AtprotoIdentityResolution", "SHA2"]),
+            dependencies: [
+                "AtprotoSyntax", "AtprotoData", "XRPCCore", "AtprotoCrypto", "AtprotoIdentityResolution", "SHA2",
+            ]),
         // Lexicons resolved over atproto: _lexicon DNS -> DID -> PDS -> proved com.atproto.lexicon.schema record.
         .target(
             name: "AtprotoLexiconResolution",
-            dependencies: ["XRPCRuntime", "AtprotoCrypto", "AtprotoIdentityResolution", "AtprotoVerification"]),
+            dependencies: [
+                "AtprotoSyntax", "AtprotoData", "XRPCCore", "XRPCAgents", "AtprotoCrypto", "AtprotoIdentityResolution",
+                "AtprotoVerification",
+            ]),
         // OAuth 2.1 building blocks (PKCE, metadata, PAR, tokens, revocation, DPoP, JWS), no atproto.
         .target(name: "OAuthCore", dependencies: ["SHA2", "BoundedURLLoading"]),
         // The atproto OAuth client; its session is an XRPCAgent.
         .target(
             name: "AtprotoOAuth",
-            dependencies: ["XRPCRuntime", "AtprotoIdentityResolution", "OAuthCore", "SocketAddresses"]),
+            dependencies: [
+                "AtprotoSyntax", "XRPCCore", "XRPCAgents", "AtprotoIdentityResolution", "OAuthCore", "SocketAddresses",
+            ]),
         // The generator: load -> resolve -> plan -> render -> write. Shared by lexgen, the plugin and the tests.
         // The NSID grammar is AtprotoSyntax's and the manifest's SHA-256 is SHA2's: one of each.
         .target(name: "LexGenKit", dependencies: ["LexGenSchema", "AtprotoSyntax", "SHA2"]),
