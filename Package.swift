@@ -222,7 +222,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "LexGenKitTests",
-            dependencies: ["LexGenKit", "LexGenSchema", "LexgenInstall", "lexgen", "SHA2", "XRPCTesting"],
+            dependencies: [
+                "LexGenKit", "LexGenSchema", "LexgenInstall", "lexgen", "SHA2", "XRPCTesting", "LexgenTestSupport",
+            ],
             exclude: ["Golden"]
         ),
         // lexgen install over atproto (unit, and against the shared PDS when ATPROTO_PDS_URL is set).
@@ -230,9 +232,10 @@ let package = Package(
             name: "LexiconInstallTests",
             dependencies: [
                 "LexGenKit", "LexGenSchema", "LexgenInstall", "AtprotoLexiconResolution", "AtprotoIdentityResolution",
-                "XRPCRuntime",
-                "lexgen",
+                "XRPCRuntime", "lexgen", "LexgenTestSupport",
             ]),
+        // LexgenRun: the lexgen binary run as a user runs it, for the test targets that depend on it.
+        .target(name: "LexgenTestSupport", path: "Tests/Support/LexgenTestSupport"),
         .testTarget(
             name: "BlueskyKitTests",
             dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution", "XRPCTesting"]),
