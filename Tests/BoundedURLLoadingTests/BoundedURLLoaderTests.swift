@@ -48,19 +48,21 @@ final class BoundedURLLoaderTests: XCTestCase {
         XCTAssertEqual(answer.body.count, 100)
     }
 
-    func testTheLoaderLeavesAnAppsSessionUsable() async throws {
+    func testTheLoaderNeverInvalidatesAnAppsSession() async throws {
         let server = try LoopbackHTTPServer { _ in .json("{}") }
         defer { server.stop() }
-        let session = URLSession(configuration: .ephemeral)
+        let watcher = InvalidationWatcher()
+        let session = URLSession(configuration: .ephemeral, delegate: watcher, delegateQueue: nil)
         do {
             let loader = BoundedURLLoader(session: session)
             _ = await loader.load(request(server.baseURL), limit: 10, timeout: .seconds(5))
         }
-        // A loader over an app's session must never invalidate it: a later call on it still works.
-        let again = BoundedURLLoader(session: session)
-        guard case .success(let answer) = await again.load(request(server.baseURL), limit: 10, timeout: .seconds(5))
-        else { return XCTFail("the app's session was invalidated") }
-        XCTAssertEqual(answer.status, 200)
+        // The loader is gone; an invalidation would reach the app's delegate by now.
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertFalse(watcher.invalidated, "the app's session was invalidated")
+        session.finishTasksAndInvalidate()
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertTrue(watcher.invalidated, "the watcher sees an invalidation")
     }
 
     func testADeadlineEndsTheCallOnEitherSession() async throws {
@@ -134,5 +136,16 @@ final class BoundedURLLoaderTests: XCTestCase {
         }
         XCTAssertEqual(answer.status, 200)
         XCTAssertEqual(String(decoding: answer.body, as: UTF8.self), "none", "the policy's request was sent")
+    }
+}
+
+/// Records whether its session was invalidated.
+private final class InvalidationWatcher: NSObject, URLSessionDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen = false
+    var invalidated: Bool { lock.withLock { seen } }
+
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        lock.withLock { seen = true }
     }
 }
