@@ -211,14 +211,17 @@ let package = Package(
             name: "XRPCRuntimeTests",
             dependencies: [
                 "XRPCRuntime", "AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "XRPCAgents", "SHA2",
-                "XRPCTesting", "LoopbackHTTPServer",
+                "XRPCTesting", "LoopbackHTTPServer", "SecretLeakTesting",
             ]),
         .testTarget(name: "OAuthCoreTests", dependencies: ["OAuthCore", "LoopbackHTTPServer"]),
+        // The secret-leak checks (where a secret shows in logs, descriptions, dumps) the session tests share.
+        .target(name: "SecretLeakTesting", dependencies: ["XRPCAgents"], path: "Tests/Support/SecretLeakTesting"),
         .testTarget(name: "BoundedURLLoadingTests", dependencies: ["BoundedURLLoading", "LoopbackHTTPServer"]),
         .testTarget(
             name: "AtprotoOAuthTests",
             dependencies: [
                 "AtprotoOAuth", "OAuthCore", "AtprotoIdentityResolution", "XRPCRuntime", "LoopbackHTTPServer",
+                "SecretLeakTesting",
             ]),
         .testTarget(
             name: "LexGenKitTests",
@@ -255,7 +258,9 @@ let package = Package(
         ),
         .testTarget(name: "InteropRecordTests", dependencies: ["InteropRecordLexicon"]),
         // Against a real PDS (scripts/pds.sh start): skipped unless ATPROTO_PDS_URL is set.
-        .testTarget(name: "IntegrationTests", dependencies: ["AtprotoLexicons", "BlueskyKit", "XRPCTesting"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["AtprotoLexicons", "BlueskyKit", "XRPCTesting", "SecretLeakTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
