@@ -34,12 +34,17 @@ let package = Package(
         // Data: JSON, DAG-CBOR, CIDs, CAR files, multiformats, the data-model rules.
         .target(name: "AtprotoData", dependencies: ["SHA2"]),
         // WebSocket clients behind one protocol (URLSession; POSIX sockets for ws:// on Linux); no atproto.
-        .target(name: "XRPCWebSockets"),
+        .target(name: "XRPCWebSockets", dependencies: ["SocketAddresses"]),
+        // IPv4/IPv6 socket addresses for the package's POSIX sockets (literals, name lookup, binding),
+        // package-visible only: the WebSocket client, DNS, the OAuth loopback redirect, the test server.
+        .target(name: "SocketAddresses"),
         // What generated code calls, and all it imports: lexicon value protocols, validation, the client,
         // endpoints, the agent protocol, event-stream framing. Re-exports syntax and data.
         .target(name: "XRPCCore", dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets"]),
         // Agents, sessions and transports: the URLSession agent, retries, logging, the password session.
-        .target(name: "XRPCAgents", dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore"]),
+        .target(
+            name: "XRPCAgents",
+            dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "BoundedURLLoading"]),
         // What apps import: an umbrella re-exporting the layers above (no code of its own).
         .target(
             name: "XRPCRuntime",
@@ -55,21 +60,35 @@ let package = Package(
         .target(name: "AtprotoCrypto", dependencies: ["AtprotoData", "SHA2"]),
         // Identity resolution: handle and DID resolution, DID documents, caching; pluggable like the agent.
         .target(
-            name: "AtprotoIdentityResolution", dependencies: ["XRPCRuntime", "AtprotoCrypto", "BoundedURLLoading"]),
-        // The one bounded URLSession loader (identity's fetcher, OAuth's HTTP client), package-visible only.
+            name: "AtprotoIdentityResolution",
+            dependencies: [
+                "AtprotoSyntax", "AtprotoData", "XRPCCore", "XRPCAgents", "AtprotoCrypto", "BoundedURLLoading",
+                "SocketAddresses",
+            ]),
+        // The one bounded URLSession loader (the URLSession agent, identity's fetcher, OAuth's HTTP client),
+        // package-visible only.
         .target(name: "BoundedURLLoading"),
         // Verified repository data: commit signatures, MST proofs, whole repositories, the firehose.
         .target(
             name: "AtprotoVerification",
-            dependencies: ["XRPCRuntime", "AtprotoCrypto", "AtprotoIdentityResolution", "SHA2"]),
+            dependencies: [
+                "AtprotoSyntax", "AtprotoData", "XRPCCore", "AtprotoCrypto", "AtprotoIdentityResolution", "SHA2",
+            ]),
         // Lexicons resolved over atproto: _lexicon DNS -> DID -> PDS -> proved com.atproto.lexicon.schema record.
         .target(
             name: "AtprotoLexiconResolution",
-            dependencies: ["XRPCRuntime", "AtprotoCrypto", "AtprotoIdentityResolution", "AtprotoVerification"]),
+            dependencies: [
+                "AtprotoSyntax", "AtprotoData", "XRPCCore", "XRPCAgents", "AtprotoCrypto", "AtprotoIdentityResolution",
+                "AtprotoVerification",
+            ]),
         // OAuth 2.1 building blocks (PKCE, metadata, PAR, tokens, revocation, DPoP, JWS), no atproto.
         .target(name: "OAuthCore", dependencies: ["SHA2", "BoundedURLLoading"]),
         // The atproto OAuth client; its session is an XRPCAgent.
-        .target(name: "AtprotoOAuth", dependencies: ["XRPCRuntime", "AtprotoIdentityResolution", "OAuthCore"]),
+        .target(
+            name: "AtprotoOAuth",
+            dependencies: [
+                "AtprotoSyntax", "XRPCCore", "XRPCAgents", "AtprotoIdentityResolution", "OAuthCore", "SocketAddresses",
+            ]),
         // The generator: load -> resolve -> plan -> render -> write. Shared by lexgen, the plugin and the tests.
         // The NSID grammar is AtprotoSyntax's and the manifest's SHA-256 is SHA2's: one of each.
         .target(name: "LexGenKit", dependencies: ["LexGenSchema", "AtprotoSyntax", "SHA2"]),
@@ -143,8 +162,9 @@ let package = Package(
             name: "xrpc-bench",
             dependencies: ["XRPCRuntime", "XRPCTesting", "SHA2", "LoopbackHTTPServer", "BenchmarkSupport"]),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the call benchmark.
-        .target(name: "LoopbackHTTPServer"),
-        // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests.
+        .target(name: "LoopbackHTTPServer", dependencies: ["SocketAddresses"]),
+        // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests; SplitMix64,
+        // the seeded generator of the property tests and benchmarks.
         .target(name: "XRPCTesting", dependencies: ["XRPCCore"]),
         // Measures the runtime's per-call overhead over raw URLSession: swift run -c release xrpc-call-bench
         .executableTarget(name: "xrpc-call-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
@@ -170,7 +190,9 @@ let package = Package(
         // Whole-repository and firehose verification figures against the shared PDS: swift run -c release verify-bench
         .executableTarget(
             name: "verify-bench",
-            dependencies: ["AtprotoVerification", "AtprotoIdentityResolution", "AtprotoCrypto", "BenchmarkSupport"],
+            dependencies: [
+                "AtprotoVerification", "AtprotoIdentityResolution", "AtprotoCrypto", "BenchmarkSupport", "XRPCTesting",
+            ],
             path: "Benchmarks/VerificationBenchmark"
         ),
         // Prints the cost of one moderation decision and of a 100-post page: swift run -c release moderation-bench
@@ -180,25 +202,32 @@ let package = Package(
         .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"], exclude: ["signature-vectors.json"]),
         .testTarget(
             name: "AtprotoIdentityResolutionTests",
-            dependencies: ["AtprotoIdentityResolution", "XRPCTesting", "LoopbackHTTPServer"]),
+            dependencies: ["AtprotoIdentityResolution", "XRPCTesting", "LoopbackHTTPServer", "SocketAddresses"]),
         // The firehose tests open subscribeRepos through the generated SDK.
-        .testTarget(name: "AtprotoVerificationTests", dependencies: ["AtprotoVerification", "AtprotoLexicons"]),
+        .testTarget(
+            name: "AtprotoVerificationTests", dependencies: ["AtprotoVerification", "AtprotoLexicons", "XRPCTesting"]),
         // The runtime's layers, tested together (each file imports the layers it tests).
         .testTarget(
             name: "XRPCRuntimeTests",
             dependencies: [
                 "XRPCRuntime", "AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "XRPCAgents", "SHA2",
-                "XRPCTesting", "LoopbackHTTPServer",
+                "XRPCTesting", "LoopbackHTTPServer", "SecretLeakTesting",
             ]),
         .testTarget(name: "OAuthCoreTests", dependencies: ["OAuthCore", "LoopbackHTTPServer"]),
+        // The secret-leak checks (where a secret shows in logs, descriptions, dumps) the session tests share.
+        .target(name: "SecretLeakTesting", dependencies: ["XRPCAgents"], path: "Tests/Support/SecretLeakTesting"),
+        .testTarget(name: "BoundedURLLoadingTests", dependencies: ["BoundedURLLoading", "LoopbackHTTPServer"]),
         .testTarget(
             name: "AtprotoOAuthTests",
             dependencies: [
                 "AtprotoOAuth", "OAuthCore", "AtprotoIdentityResolution", "XRPCRuntime", "LoopbackHTTPServer",
+                "SecretLeakTesting",
             ]),
         .testTarget(
             name: "LexGenKitTests",
-            dependencies: ["LexGenKit", "LexGenSchema", "LexgenInstall", "lexgen", "SHA2"],
+            dependencies: [
+                "LexGenKit", "LexGenSchema", "LexgenInstall", "lexgen", "SHA2", "XRPCTesting", "LexgenTestSupport",
+            ],
             exclude: ["Golden"]
         ),
         // lexgen install over atproto (unit, and against the shared PDS when ATPROTO_PDS_URL is set).
@@ -206,9 +235,10 @@ let package = Package(
             name: "LexiconInstallTests",
             dependencies: [
                 "LexGenKit", "LexGenSchema", "LexgenInstall", "AtprotoLexiconResolution", "AtprotoIdentityResolution",
-                "XRPCRuntime",
-                "lexgen",
+                "XRPCRuntime", "lexgen", "LexgenTestSupport",
             ]),
+        // LexgenRun: the lexgen binary run as a user runs it, for the test targets that depend on it.
+        .target(name: "LexgenTestSupport", path: "Tests/Support/LexgenTestSupport"),
         .testTarget(
             name: "BlueskyKitTests",
             dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution", "XRPCTesting"]),
@@ -228,7 +258,9 @@ let package = Package(
         ),
         .testTarget(name: "InteropRecordTests", dependencies: ["InteropRecordLexicon"]),
         // Against a real PDS (scripts/pds.sh start): skipped unless ATPROTO_PDS_URL is set.
-        .testTarget(name: "IntegrationTests", dependencies: ["AtprotoLexicons", "BlueskyKit", "XRPCTesting"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["AtprotoLexicons", "BlueskyKit", "XRPCTesting", "SecretLeakTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,6 +14,11 @@
 #   AtprotoCrypto: 24.6, 22.9 -> 19.8, 19.9 (XRPCRuntime's 9.7k lines -> AtprotoData + SHA2)
 #   XRPCRuntime:   22.6, 20.2 -> 26.5, 26.9 (one module -> five: more compiler jobs, each loading
 #                  Foundation; the layers buy an app that imports the umbrella nothing in CPU)
+# Measured 2026-11-26, same machine (load 10-17), main at 1265d1d against the dups branch (one bounded
+# loader, SocketAddresses, the trust modules on the layers), CPU seconds, before -> after (two runs):
+#   AtprotoCrypto: 23.8 -> 23.5, 23.7 (the same modules)
+#   XRPCRuntime:   34.6 -> 33.2, 33.1 (two more small modules, BoundedURLLoading and SocketAddresses,
+#                  and a smaller XRPCAgents)
 # Every consumer also builds the LexiconGen plugin's tool (the *-tool modules): SwiftPM compiles the
 # tools of every plugin in the package graph, used or not. Before: LexGenKit (with the installer) and
 # LexgenCommandLine; after: LexGenSchema, LexGenKit, AtprotoSyntax, SHA2 and LexgenCommandLine.

@@ -1,6 +1,7 @@
 import AtprotoVerification
 import Foundation
 import XRPCRuntime
+import XRPCTesting
 
 /// A repository on the shared PDS grown to a realistic shape, and a stream of realistic commits.
 ///
@@ -16,7 +17,7 @@ import XRPCRuntime
 struct Workload {
     let session: PasswordSession
     let did: DID
-    private var random = SplitMix(seed: 27)
+    private var random = SplitMix64(seed: 27)
     /// Microseconds, advancing per record key from now, so that every run writes new keys.
     private var clock = UInt64(Date().timeIntervalSince1970 * 1_000_000)
     private(set) var keys: [(collection: String, rkey: String)] = []
@@ -130,19 +131,6 @@ struct Workload {
             }
             try await apply(writes)
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that every run writes the same shapes.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

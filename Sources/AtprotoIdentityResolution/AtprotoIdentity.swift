@@ -1,6 +1,6 @@
 import AtprotoCrypto
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 /// An account's identity, resolved and checked: its DID, its handle (when the handle verified both
 /// ways), its PDS, its signing key and the DID document they came from.

@@ -1,5 +1,5 @@
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 /// Resolves handles to DIDs.
 public protocol HandleResolver: Sendable {

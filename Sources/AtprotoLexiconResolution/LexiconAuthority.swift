@@ -1,4 +1,4 @@
-import XRPCRuntime
+import AtprotoSyntax
 
 /// The authority of an NSID as atproto lexicon resolution sees it: every segment but the name,
 /// reversed into a domain (`app.bsky.feed.post` -> `feed.bsky.app`), whose `_lexicon` TXT record names

@@ -1,8 +1,11 @@
 import AtprotoCrypto
+import AtprotoData
 import AtprotoIdentityResolution
+import AtprotoSyntax
 import AtprotoVerification
 import Foundation
-import XRPCRuntime
+import XRPCAgents
+import XRPCCore
 
 /// Resolves lexicons over atproto: NSID -> its authority's `_lexicon` DNS TXT record -> DID -> the DID
 /// document's PDS -> the `com.atproto.lexicon.schema` record whose key is the NSID, fetched with

@@ -1,5 +1,6 @@
+import AtprotoData
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 /// A lexicon resolved over atproto: the schema record, where it came from, and whether it was proved.
 public struct ResolvedLexicon: Sendable, Hashable {

@@ -1,5 +1,3 @@
-import XRPCRuntime
-
 /// Why repository data failed verification: a distinct kind per claim that did not hold, and what
 /// was being checked.
 public struct VerificationError: Error, Sendable, Hashable, CustomStringConvertible {

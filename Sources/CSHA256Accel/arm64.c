@@ -6,7 +6,6 @@
 #if defined(__aarch64__) || defined(_M_ARM64)
 
 #include "CSHA256Accel.h"
-#include "internal.h"
 
 #include <arm_neon.h>
 
@@ -52,8 +51,7 @@ CSHA256_ARM_TARGET static inline void four_rounds(uint32x4_t *abcd, uint32x4_t *
     *efgh = vsha256h2q_u32(*efgh, before, wk);
 }
 
-CSHA256_ARM_TARGET void csha256_compress(uint32_t state[8], const uint8_t *data, size_t blocks) {
-    const uint32_t *k = csha256_round_constants;
+CSHA256_ARM_TARGET void csha256_compress(uint32_t state[8], const uint8_t *data, size_t blocks, const uint32_t k[64]) {
     uint32x4_t abcd = vld1q_u32(state);
     uint32x4_t efgh = vld1q_u32(state + 4);
 

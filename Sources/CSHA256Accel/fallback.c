@@ -5,10 +5,11 @@
 
 int csha256_accelerated(void) { return 0; }
 
-void csha256_compress(uint32_t state[8], const uint8_t *data, size_t blocks) {
+void csha256_compress(uint32_t state[8], const uint8_t *data, size_t blocks, const uint32_t k[64]) {
     (void)state;
     (void)data;
     (void)blocks;
+    (void)k;
 }
 
 #endif

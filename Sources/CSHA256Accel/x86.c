@@ -7,7 +7,6 @@
 #if defined(__x86_64__) || defined(_M_X64)
 
 #include "CSHA256Accel.h"
-#include "internal.h"
 
 #include <cpuid.h>
 #include <immintrin.h>
@@ -48,9 +47,8 @@ CSHA256_X86_TARGET static inline __m128i schedule(__m128i w0, __m128i w1, __m128
     return _mm_sha256msg2_epu32(partial, w3);                 // + sigma1(W[t-2])
 }
 
-CSHA256_X86_TARGET void csha256_compress(uint32_t state[8], const uint8_t *data, size_t blocks) {
+CSHA256_X86_TARGET void csha256_compress(uint32_t state[8], const uint8_t *data, size_t blocks, const uint32_t k[64]) {
     const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
-    const uint32_t *k = csha256_round_constants;
 
     // h0..h3 and h4..h7 -> ABEF and CDGH.
     __m128i low = _mm_loadu_si128((const __m128i *)state);         // h3 h2 h1 h0 (high to low)

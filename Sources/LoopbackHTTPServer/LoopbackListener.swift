@@ -1,4 +1,5 @@
 import Foundation
+import SocketAddresses
 
 #if canImport(Glibc)
     import Glibc
@@ -24,35 +25,16 @@ public struct LoopbackListener: Sendable {
 
     /// Opens a socket on a free loopback port and listens with room for `backlog` connections.
     public init(backlog: Int32) throws(Failure) {
-        #if canImport(Darwin)
-            let socketType = SOCK_STREAM
-        #else
-            let socketType = Int32(SOCK_STREAM.rawValue)
-        #endif
-        let descriptor = socket(AF_INET, socketType, 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
-        var yes: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        guard let (descriptor, address) = SocketAddress.loopback(port: 0).bound(stream: true) else {
+            throw Failure(description: "socket/bind on 127.0.0.1 failed: errno \(errno)")
         }
-        guard bound == 0, listen(descriptor, backlog) == 0 else {
+        guard listen(descriptor, backlog) == 0 else {
             let code = errno
             close(descriptor)
-            throw Failure(description: "bind/listen on 127.0.0.1 failed: errno \(code)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            throw Failure(description: "listen on 127.0.0.1 failed: errno \(code)")
         }
         self.descriptor = descriptor
-        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = Int(address.port)
     }
 
     /// Ends the accept loop of a server listening on `descriptor` (port `port`), which then closes
@@ -67,21 +49,10 @@ public struct LoopbackListener: Sendable {
 
     /// A TCP connection to `127.0.0.1:port`, or `nil` when it cannot be made.
     static func dial(port: Int) -> Int32? {
-        #if canImport(Darwin)
-            let socketType = SOCK_STREAM
-        #else
-            let socketType = Int32(SOCK_STREAM.rawValue)
-        #endif
-        let descriptor = socket(AF_INET, socketType, 0)
+        let descriptor = socket(AF_INET, SocketAddress.socketType(stream: true), 0)
         guard descriptor >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        let connected = SocketAddress.loopback(port: UInt16(clamping: port)).withSockaddr {
+            connect(descriptor, $0, $1)
         }
         guard connected == 0 else {
             close(descriptor)

@@ -1,4 +1,6 @@
-import CSHA256Accel
+// Internal: no declaration of SHA2 exposes the C module. Clients of a module built without library
+// evolution still load it (SE-0409), so they still need its module map (scripts/build-docs.sh).
+internal import CSHA256Accel
 
 extension SHA256 {
     /// Whether blocks are hashed with the CPU's SHA-256 instructions (x86-64 SHA extensions, ARMv8
@@ -14,8 +16,11 @@ extension SHA256.State {
         var words = (h0, h1, h2, h3, h4, h5, h6, h7)
         withUnsafeMutableBytes(of: &words) { raw in
             guard let base = raw.baseAddress else { return }
-            csha256_compress(
-                base.assumingMemoryBound(to: UInt32.self), data.assumingMemoryBound(to: UInt8.self), blocks)
+            SHA256.roundConstants.withUnsafeBufferPointer { constants in
+                guard let k = constants.baseAddress else { return }
+                csha256_compress(
+                    base.assumingMemoryBound(to: UInt32.self), data.assumingMemoryBound(to: UInt8.self), blocks, k)
+            }
         }
         (h0, h1, h2, h3, h4, h5, h6, h7) = words
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SocketAddresses
 
 #if canImport(Glibc)
     import Glibc
@@ -31,31 +32,20 @@ enum POSIXSocket {
     static func open(
         host: String, port: Int, deadline: ContinuousClock.Instant, shouldStop: () -> Bool
     ) throws(WebSocketError) -> Int32 {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Darwin)
-            hints.ai_socktype = SOCK_STREAM
-        #else
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #endif
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &list)
-        guard status == 0, let first = list else {
-            let reason = String(cString: gai_strerror(status))
-            throw WebSocketError(.cannotConnect, "cannot resolve \(host): \(reason)")
+        let addresses: [SocketAddress]
+        switch SocketAddress.resolve(host: host, port: port, stream: true) {
+        case .success(let found): addresses = found
+        case .failure(let failure): throw WebSocketError(.cannotConnect, "cannot resolve \(host): \(failure.reason)")
         }
-        defer { freeaddrinfo(first) }
         var lastError = "no address"
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let current = entry {
-            entry = current.pointee.ai_next
-            let descriptor = socket(current.pointee.ai_family, current.pointee.ai_socktype, current.pointee.ai_protocol)
+        for address in addresses {
+            let descriptor = socket(address.family, SocketAddress.socketType(stream: true), 0)
             guard descriptor >= 0 else {
                 lastError = "socket() failed: \(errorText())"
                 continue
             }
             do {
-                try establish(descriptor, to: current.pointee, deadline: deadline, shouldStop: shouldStop)
+                try establish(descriptor, to: address, deadline: deadline, shouldStop: shouldStop)
                 configure(descriptor)
                 return descriptor
             } catch {
@@ -68,11 +58,11 @@ enum POSIXSocket {
     }
 
     private static func establish(
-        _ descriptor: Int32, to address: addrinfo, deadline: ContinuousClock.Instant, shouldStop: () -> Bool
+        _ descriptor: Int32, to address: SocketAddress, deadline: ContinuousClock.Instant, shouldStop: () -> Bool
     ) throws(WebSocketError) {
         let flags = fcntl(descriptor, F_GETFL, 0)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
-        if connect(descriptor, address.ai_addr, address.ai_addrlen) != 0 {
+        if address.withSockaddr({ connect(descriptor, $0, $1) }) != 0 {
             guard errno == EINPROGRESS else { throw WebSocketError(.cannotConnect, errorText()) }
             switch waitFor(descriptor, for: Int16(POLLOUT), until: deadline, shouldStop: shouldStop) {
             case .ready: break

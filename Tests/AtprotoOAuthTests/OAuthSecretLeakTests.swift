@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import OAuthCore
+import SecretLeakTesting
 import XCTest
 import XRPCRuntime
 
@@ -29,32 +30,6 @@ private struct MarkedKeyFactory: ES256KeyFactory {
     var forms: [String] {
         [key.base64EncodedString(), Base64URL.encode(Array(key)), key.map { String(format: "%02x", $0) }.joined()]
     }
-}
-
-private func printedForms(_ value: Any) -> [String] {
-    var dumped = ""
-    dump(value, to: &dumped)
-    return [String(describing: value), String(reflecting: value), dumped]
-}
-
-private func secretLeaks(in texts: [String], of secrets: [String]) -> [String] {
-    var leaks: [String] = []
-    for (index, secret) in secrets.enumerated() where !secret.isEmpty {
-        for text in texts where text.contains(secret) {
-            leaks.append("secret #\(index) in: " + text.replacingOccurrences(of: secret, with: "<SECRET>").prefix(300))
-        }
-    }
-    return leaks
-}
-
-private final class LogCapture: @unchecked Sendable {
-    private let lock = NSLock()
-    private var records: [XRPCLogRecord] = []
-    var logger: XRPCLogger {
-        XRPCLogger(minimumLevel: .debug) { [self] record in lock.withLock { records.append(record) } }
-    }
-    var lines: [String] { lock.withLock { records }.flatMap { [$0.description] + printedForms($0) } }
-    var count: Int { lock.withLock { records.count } }
 }
 
 /// The whole OAuth flow with logging on (PAR, a refused callback, the code exchange, DPoP calls with

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import XRPCRuntime
+import XRPCTesting
 
 @testable import AtprotoVerification
 
@@ -71,7 +72,7 @@ final class MSTInteropTests: XCTestCase {
         XCTAssertGreaterThan(keys.count, 100)
         let leaf = try ContentID("bafyreie5cvv4h45feadgeuwhbcutmh6t2ceseocckahdoe6uat64zmz454")
         let forward = try MSTTree.build(keys.map { ($0, leaf) }).write().root
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let shuffled = try MSTTree.build(keys.shuffled(using: &generator).map { ($0, leaf) }).write().root
         XCTAssertEqual(forward, shuffled)
         XCTAssertEqual(try MSTTree.build(keys.map { ($0, leaf) }).rootCID, forward)
@@ -81,17 +82,5 @@ final class MSTInteropTests: XCTestCase {
         XCTAssertTrue(try tree.isEmpty)
         XCTAssertEqual(tree.height, 0)
         XCTAssertEqual(tree.write().root, MSTTree().write().root, "\(tree.root)")
-    }
-}
-
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import XRPCRuntime
+import XRPCTesting
 
 @testable import AtprotoVerification
 
@@ -10,7 +11,7 @@ final class MSTTreeTests: XCTestCase {
     /// Any sequence of sets and removes gives the tree that building the final key set from scratch
     /// gives: the MST is canonical, whatever the history.
     func testRandomEditsEndInTheCanonicalTree() throws {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let universe = (0..<300).map { Array("app.bsky.feed.post/\(String($0 * 7919, radix: 36))".utf8) }
         for round in 0..<20 {
             var tree = MSTTree()

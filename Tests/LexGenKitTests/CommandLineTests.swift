@@ -1,37 +1,12 @@
 import Foundation
 import LexGenSchema
+import LexgenTestSupport
 import XCTest
 
 /// `lexgen` as a command-line user meets it: help, usage errors, a summary, exit codes.
 final class CommandLineTests: XCTestCase {
-    private struct Run {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
-
-    private func lexgen(_ arguments: [String]) throws -> Run {
-        let binary = Bundle.main.bundleURL.appendingPathComponent("lexgen")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            XCTFail("lexgen is not built beside the tests at \(binary.path)")
-            return Run(status: -1, output: "", errors: "")
-        }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus,
-            output: String(decoding: outData, as: UTF8.self),
-            errors: String(decoding: errData, as: UTF8.self)
-        )
+    private func lexgen(_ arguments: [String]) throws -> LexgenRun {
+        try LexgenRun.run(arguments)
     }
 
     private func temporaryFolder() -> URL {

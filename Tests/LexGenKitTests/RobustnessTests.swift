@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import XRPCTesting
 
 @testable import LexGenKit
 @testable import LexGenSchema
@@ -29,7 +30,7 @@ final class RobustnessTests: XCTestCase {
     func testMutatedLexiconsNeverCrashTheGenerator() throws {
         let url = try sharedFolder("lexicons/atproto/app/bsky/feed/defs.json")
         let original = try [UInt8](Data(contentsOf: url))
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let replacements = Array("{}[]\":,0123456789-tfn \\#".utf8)
         var outcomes: Set<Bool> = []
         for _ in 0..<300 {
@@ -45,20 +46,5 @@ final class RobustnessTests: XCTestCase {
             if result.diagnostics.hasErrors { XCTAssertTrue(result.files.isEmpty) }
         }
         XCTAssertTrue(outcomes.contains(true), "some mutations must be rejected")
-    }
-}
-
-/// A small deterministic random number generator, so failures reproduce.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

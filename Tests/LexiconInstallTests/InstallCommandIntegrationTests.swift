@@ -3,6 +3,7 @@ import Foundation
 import LexGenKit
 import LexGenSchema
 import LexgenInstall
+import LexgenTestSupport
 import XCTest
 import XRPCRuntime
 

@@ -1,4 +1,5 @@
 import Foundation
+import LexgenTestSupport
 import XCTest
 
 /// The network options of `lexgen install`, offline: what they accept and what their errors say.

@@ -4,7 +4,8 @@ import XRPCRuntime
 
 /// A PDS over loopback HTTP that answers with faults (``LoopbackFaults``) and counts what a session
 /// must never do: two refreshes of one expiry, a refresh of a token already rotated, a refresh while
-/// the access token was still good, a procedure acted on twice.
+/// the access token was still good, a procedure acted on twice. The bookkeeping is
+/// `SessionFaultLedger`'s, shared with AtprotoOAuthTests' `FaultOAuthServer`; this keeps the protocol.
 ///
 /// Calls are `GET /xrpc/com.example.fault.query?id=N` and `POST /xrpc/com.example.fault.procedure`
 /// with the body `{"id":N}`. Faults on a refresh strike before it is processed (drop, 5xx, delay),
@@ -24,29 +25,13 @@ final class FaultPDS: @unchecked Sendable {
 
     typealias Figures = SessionFaultFigures
 
-    let faults: LoopbackFaults
     let did = "did:plc:faulty"
     let password = "fault-password-\(UUID().uuidString)"
-    private let lock = NSLock()
-    private var figures = Figures()
-    private var access: (token: String, expired: Bool)?
-    private var refreshToken: String?
-    private var issued = 0
-    private var refreshing = 0
-    private var arrivals: [String: Int] = [:]
-    private var validCalls = 0
-    /// The valid call at which the token expires whatever the faults say.
-    let scheduledExpiry = 200
-    /// Whether a procedure's drop closes the connection before any answer.
-    let dropsProcedures: Bool
+    private let ledger: SessionFaultLedger
     private var server: LoopbackHTTPServer?
 
-    /// Every token issued, for leak checks.
-    private var allTokens: [String] = []
-
     init(faults: LoopbackFaults, dropsProcedures: Bool = false) throws {
-        self.faults = faults
-        self.dropsProcedures = dropsProcedures
+        ledger = SessionFaultLedger(faults: faults, dropsProcedures: dropsProcedures)
         server = try LoopbackHTTPServer { [weak self] request in
             self?.answer(request) ?? LoopbackHTTPServer.Response(status: 500)
         }
@@ -54,14 +39,18 @@ final class FaultPDS: @unchecked Sendable {
 
     deinit { server?.stop() }
 
+    var faults: LoopbackFaults { ledger.faults }
+    /// The valid call at which the token expires whatever the faults say.
+    var scheduledExpiry: Int { ledger.scheduledExpiry }
     var url: URL { server?.baseURL ?? URL(fileURLWithPath: "/") }
-    var snapshot: Figures { lock.withLock { figures } }
-    var tokens: [String] { lock.withLock { allTokens } }
+    var snapshot: Figures { ledger.snapshot }
+    /// Every token issued, for leak checks.
+    var tokens: [String] { ledger.tokens }
 
     /// Makes the current access token expired, as a fault would.
-    func expireAccessToken() { lock.withLock { access?.expired = true } }
+    func expireAccessToken() { ledger.expireAccessToken() }
     /// Makes the refresh token dead: the next refresh is refused.
-    func revokeRefreshToken() { lock.withLock { refreshToken = nil } }
+    func revokeRefreshToken() { ledger.revokeRefreshToken() }
 
     private func answer(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
         switch request.path {
@@ -70,27 +59,32 @@ final class FaultPDS: @unchecked Sendable {
                 return .json(
                     #"{"error":"AuthenticationRequired","message":"Invalid identifier or password"}"#, status: 401)
             }
-            return session(lock.withLock { issue() })
+            return session(ledger.issue(Self.names))
         case "/xrpc/com.atproto.server.refreshSession":
-            return refresh(request)
+            return ledger.refresh(
+                presenting: Self.bearer(request),
+                stale: .json(#"{"error":"ExpiredToken","message":"Token has been revoked"}"#, status: 400),
+                names: Self.names, answer: session)
         case "/xrpc/com.atproto.server.deleteSession":
-            lock.withLock { refreshToken = nil }
+            ledger.revokeRefreshToken()
             return LoopbackHTTPServer.Response(status: 200)
         default:
-            return call(request)
+            return ledger.call(
+                request, queryPath: "/xrpc/" + Self.query.rawValue, procedurePath: "/xrpc/" + Self.procedure.rawValue,
+                bearer: Self.bearer(request),
+                rejection: .json(#"{"error":"ExpiredToken","message":"Token has expired"}"#, status: 400)
+            ) { id in
+                .json(#"{"id":\#(id),"ok":true,"padding":"\#(Self.padding)"}"#)
+            }
         }
     }
 
-    /// Caller holds the lock.
-    private func issue() -> (access: String, refresh: String) {
-        issued += 1
-        let pair = (
-            "eyJ.fault-access-\(issued).\(UUID().uuidString)", "eyJ.fault-refresh-\(issued).\(UUID().uuidString)"
-        )
-        access = (pair.0, false)
-        refreshToken = pair.1
-        allTokens += [pair.0, pair.1]
-        return pair
+    private static func names(_ issued: Int) -> (access: String, refresh: String) {
+        ("eyJ.fault-access-\(issued).\(UUID().uuidString)", "eyJ.fault-refresh-\(issued).\(UUID().uuidString)")
+    }
+
+    private static func bearer(_ request: LoopbackHTTPServer.Request) -> String? {
+        request.headers["authorization"].map { String($0.dropFirst("Bearer ".count)) }
     }
 
     private func session(_ tokens: (access: String, refresh: String)) -> LoopbackHTTPServer.Response {
@@ -99,78 +93,5 @@ final class FaultPDS: @unchecked Sendable {
         )
     }
 
-    private func refresh(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
-        let bearer = request.headers["authorization"].map { String($0.dropFirst("Bearer ".count)) }
-        let attempt = lock.withLock {
-            refreshing += 1
-            figures.maxConcurrentRefreshes = max(figures.maxConcurrentRefreshes, refreshing)
-            arrivals["refresh", default: 0] += 1
-            return arrivals["refresh", default: 0]
-        }
-        // Long enough for a second, concurrent refresh to overlap this one if the session sent it.
-        Thread.sleep(forTimeInterval: 0.02)
-        let fault = faults.fault(for: "refresh#\(attempt)", allowed: [.drop, .serverError, .slow])
-        return lock.withLock {
-            refreshing -= 1
-            if fault != .none {
-                figures.faults[fault, default: 0] += 1
-                figures.failedRefreshAttempts += fault == .slow ? 0 : 1
-                if fault != .slow {
-                    return faults.apply(fault, to: LoopbackHTTPServer.Response(status: 200), key: "refresh#\(attempt)")
-                }
-            }
-            guard let bearer, bearer == refreshToken else {
-                figures.staleRefreshes += 1
-                return .json(#"{"error":"ExpiredToken","message":"Token has been revoked"}"#, status: 400)
-            }
-            if access?.expired == false { figures.needlessRefreshes += 1 }
-            figures.refreshes += 1
-            let tokens = issue()
-            var answer = session(tokens)
-            if fault == .slow { answer = faults.apply(.slow, to: answer, key: "refresh#\(attempt)") }
-            return answer
-        }
-    }
-
-    private func call(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
-        let isProcedure = request.path == "/xrpc/" + Self.procedure.rawValue
-        guard isProcedure || request.path == "/xrpc/" + Self.query.rawValue else {
-            return .json(#"{"error":"MethodNotImplemented"}"#, status: 501)
-        }
-        let id = Self.callID(request)
-        let bearer = request.headers["authorization"].map { String($0.dropFirst("Bearer ".count)) }
-        return lock.withLock {
-            guard let access, let bearer, bearer == access.token, !access.expired else {
-                figures.rejectedWithOldToken += 1
-                return .json(#"{"error":"ExpiredToken","message":"Token has expired"}"#, status: 400)
-            }
-            let key = "\(request.method)\(id)"
-            arrivals[key, default: 0] += 1
-            let faultKey = "\(key)#\(arrivals[key, default: 0])"
-            validCalls += 1
-            var fault = validCalls == scheduledExpiry ? .expiredToken : faults.fault(for: faultKey)
-            if fault == .drop, isProcedure, !dropsProcedures { fault = .truncated }
-            if fault != .none { figures.faults[fault, default: 0] += 1 }
-            if fault == .expiredToken {
-                self.access?.expired = true
-                figures.expiries += 1
-                return .json(#"{"error":"ExpiredToken","message":"Token has expired"}"#, status: 400)
-            }
-            if isProcedure { figures.procedureArrivals[id, default: 0] += 1 }
-            let answer = LoopbackHTTPServer.Response.json(#"{"id":\#(id),"ok":true,"padding":"\#(Self.padding)"}"#)
-            return faults.apply(fault, to: answer, key: faultKey)
-        }
-    }
-
     private static let padding = String(repeating: "x", count: 512)
-
-    static func callID(_ request: LoopbackHTTPServer.Request) -> Int {
-        if request.method == "GET" {
-            let query = request.target.split(separator: "?").dropFirst().first ?? ""
-            for pair in query.split(separator: "&") where pair.hasPrefix("id=") { return Int(pair.dropFirst(3)) ?? -1 }
-            return -1
-        }
-        let object = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any]
-        return object?["id"] as? Int ?? -1
-    }
 }

@@ -1,41 +1,10 @@
 import Foundation
 import LoopbackHTTPServer
+import SecretLeakTesting
 import XCTest
 
 @testable import XRPCAgents
 @testable import XRPCCore
-
-/// Where any of `secrets` appears in `texts`: one line per leak, naming the secret by its index
-/// and showing the text around it with the secret masked.
-func secretLeaks(in texts: [String], of secrets: [String]) -> [String] {
-    var leaks: [String] = []
-    for (index, secret) in secrets.enumerated() where !secret.isEmpty {
-        for text in texts where text.contains(secret) {
-            leaks.append("secret #\(index) in: " + text.replacingOccurrences(of: secret, with: "<SECRET>").prefix(300))
-        }
-    }
-    return leaks
-}
-
-/// Everything a value prints as: `String(describing:)`, `String(reflecting:)` and `dump`.
-func printedForms(_ value: Any) -> [String] {
-    var dumped = ""
-    dump(value, to: &dumped)
-    return [String(describing: value), String(reflecting: value), dumped]
-}
-
-/// Collects every log record a logger writes.
-final class LogCapture: @unchecked Sendable {
-    private let lock = NSLock()
-    private var records: [XRPCLogRecord] = []
-
-    var logger: XRPCLogger {
-        XRPCLogger(minimumLevel: .debug) { [self] record in lock.withLock { records.append(record) } }
-    }
-    /// Each record's description and everything it prints as.
-    var lines: [String] { lock.withLock { records }.flatMap { [$0.description] + printedForms($0) } }
-    var count: Int { lock.withLock { records.count } }
-}
 
 /// The whole password flow with logging on (login refused and accepted, calls, an expiry and its
 /// refresh, an explicit refresh, logout, a dead refresh token and a refused re-login): no token or

@@ -1,5 +1,5 @@
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 extension CachingIdentityResolver {
     /// The cache's answers, to save and restore across launches (failures are not kept).

@@ -1,5 +1,5 @@
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 /// Wraps any ``IdentityResolver`` with a cache: one lookup in flight per key, separate lifetimes for
 /// answers and failures, stale answers served while one refresh runs, a bounded size.

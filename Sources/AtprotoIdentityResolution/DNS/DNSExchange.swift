@@ -1,3 +1,5 @@
+import SocketAddresses
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -21,7 +23,7 @@ struct DNSExchange: Sendable {
     /// The answer: TXT records, NXDOMAIN or another error code (never ``DNSResponse/truncated``).
     /// Throws ``DNSError`` or `CancellationError`.
     func run() throws -> DNSResponse {
-        guard let address = DNSSocketAddress(host: server.host, port: server.port) else {
+        guard let address = SocketAddress(literal: server.host, port: server.port) else {
             throw DNSError(
                 .invalidNameserver, "the nameserver host \"\(server.host)\" is no IPv4 or IPv6 address",
                 name: name.description, server: server)
@@ -34,7 +36,7 @@ struct DNSExchange: Sendable {
 
     /// Sends the query in a datagram and waits for its answer, ignoring datagrams that answer
     /// something else.
-    private func overUDP(_ query: DNSQuery, to address: DNSSocketAddress) throws -> DNSResponse {
+    private func overUDP(_ query: DNSQuery, to address: SocketAddress) throws -> DNSResponse {
         let socket = try opened(address, stream: false)
         defer { socket.close() }
         do {
@@ -55,7 +57,7 @@ struct DNSExchange: Sendable {
     }
 
     /// Sends the query with its two-byte length over a new TCP connection and reads the answer.
-    private func overTCP(_ query: DNSQuery, to address: DNSSocketAddress) throws -> DNSResponse {
+    private func overTCP(_ query: DNSQuery, to address: SocketAddress) throws -> DNSResponse {
         let socket = try opened(address, stream: true)
         defer { socket.close() }
         do {
@@ -76,7 +78,7 @@ struct DNSExchange: Sendable {
         }
     }
 
-    private func opened(_ address: DNSSocketAddress, stream: Bool) throws -> DNSSocket {
+    private func opened(_ address: SocketAddress, stream: Bool) throws -> DNSSocket {
         do {
             return try DNSSocket(
                 family: address.family, stream: stream, deadline: .now.advanced(by: timeout),

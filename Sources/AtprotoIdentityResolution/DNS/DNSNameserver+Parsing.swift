@@ -1,4 +1,5 @@
 import Foundation
+import SocketAddresses
 
 #if canImport(Glibc)
     import Glibc
@@ -19,7 +20,7 @@ extension DNSNameserver {
     ///   port that is no number from 1 to 65535, a host name that does not resolve).
     public init(parsing text: String) throws(DNSError) {
         let (host, port) = try Self.hostAndPort(text)
-        if DNSSocketAddress.isLiteral(host) {
+        if SocketAddress.isLiteral(host) {
             self.init(host: host, port: port)
             return
         }
@@ -40,7 +41,7 @@ extension DNSNameserver {
             guard let close = text.firstIndex(of: "]") else { throw invalid("the [ of an IPv6 address is not closed") }
             let host = String(text[text.index(after: text.startIndex)..<close])
             let rest = text[text.index(after: close)...]
-            guard DNSSocketAddress.isLiteral(host) else { throw invalid("\(host) in brackets is no IPv6 address") }
+            guard SocketAddress.isLiteral(host) else { throw invalid("\(host) in brackets is no IPv6 address") }
             if rest.isEmpty { return (host, 53) }
             guard rest.hasPrefix(":") else { throw invalid("expected :port after the brackets") }
             return (host, try port(rest.dropFirst()))
@@ -55,7 +56,7 @@ extension DNSNameserver {
             return (String(parts[0]), try port(parts[1]))
         default:
             // Several colons: an IPv6 literal without a port.
-            guard DNSSocketAddress.isLiteral(text) else {
+            guard SocketAddress.isLiteral(text) else {
                 throw invalid("it is no IPv6 address (write [address]:port for one with a port)")
             }
             return (text, 53)
@@ -64,41 +65,20 @@ extension DNSNameserver {
 
     /// The first address of `name`, IPv4 before IPv6, as a literal.
     private static func address(ofHostNamed name: String, in text: String) throws(DNSError) -> String {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Darwin)
-            hints.ai_socktype = SOCK_DGRAM
-        #else
-            hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
-        #endif
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(name, nil, &hints, &list)
-        guard status == 0, let first = list else {
-            let reason = String(cString: gai_strerror(status))
+        let addresses: [SocketAddress]
+        switch SocketAddress.resolve(host: name, port: 53, stream: false) {
+        case .success(let found): addresses = found
+        case .failure(let failure):
             throw DNSError(
                 .invalidNameserver,
-                "\(text.debugDescription) is no nameserver: the host name \(name) does not resolve (\(reason)); "
+                "\(text.debugDescription) is no nameserver: the host name \(name) does not resolve (\(failure.reason)); "
                     + "expected host[:port] with an IP address or a host name that resolves")
         }
-        defer { freeaddrinfo(first) }
-        var addresses: [(family: Int32, text: String)] = []
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let current = entry {
-            entry = current.pointee.ai_next
-            guard let address = current.pointee.ai_addr else { continue }
-            var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            let family = current.pointee.ai_family
-            guard
-                getnameinfo(
-                    address, current.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0
-            else { continue }
-            addresses.append(
-                (family, String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
-        }
-        guard let chosen = addresses.first(where: { $0.family == AF_INET }) ?? addresses.first else {
+        let literals = addresses.compactMap { address in address.numericHost.map { (address.family, $0) } }
+        guard let chosen = literals.first(where: { $0.0 == AF_INET }) ?? literals.first else {
             throw DNSError(
                 .invalidNameserver, "\(text.debugDescription) is no nameserver: the host name \(name) has no address")
         }
-        return chosen.text
+        return chosen.1
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SocketAddresses
 
 /// Reads the nameservers of a resolv.conf(5) file.
 enum DNSResolvConf {
@@ -15,7 +16,7 @@ enum DNSResolvConf {
             guard fields.count >= 2, fields[0] == "nameserver" else { continue }
             let host = String(fields[1])
             let server = DNSNameserver(host: host)
-            guard DNSSocketAddress.isLiteral(host), !servers.contains(server) else { continue }
+            guard SocketAddress.isLiteral(host), !servers.contains(server) else { continue }
             servers.append(server)
         }
         return servers

@@ -1,4 +1,5 @@
 import Foundation
+import SocketAddresses
 
 #if canImport(Glibc)
     import Glibc
@@ -72,7 +73,7 @@ struct DNSSocket {
 
     /// Connects to `address`: at once for a datagram socket (which then only hears from that
     /// address), waiting until the deadline for a stream socket.
-    func connect(to address: DNSSocketAddress) throws(DNSSocketFailure) {
+    func connect(to address: SocketAddress) throws(DNSSocketFailure) {
         let result = address.withSockaddr { pointer, length in
             connectCall(descriptor, pointer, length)
         }

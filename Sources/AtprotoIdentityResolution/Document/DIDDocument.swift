@@ -1,6 +1,7 @@
 import AtprotoCrypto
+import AtprotoData
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 /// A DID document, read leniently: the parts atproto uses are typed, everything else is kept.
 ///

@@ -1,6 +1,6 @@
 import AtprotoCrypto
+import AtprotoData
 import Foundation
-import XRPCRuntime
 
 extension DIDDocument {
     /// One entry of `verificationMethod`: a public key and who controls it.

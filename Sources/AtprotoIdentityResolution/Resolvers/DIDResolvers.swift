@@ -1,5 +1,5 @@
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 /// Resolves `did:plc` DIDs from a PLC directory: `GET <directory>/<did>`.
 public struct PLCDirectoryResolver: DIDResolver {

@@ -1,5 +1,5 @@
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 /// Resolves a handle through DNS: the TXT records of `_atproto.<handle>` that start with `did=`.
 ///

@@ -1,6 +1,8 @@
 import AtprotoCrypto
+import AtprotoData
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
+import XRPCCore
 
 /// A `resolveMiniDoc` answer, checked field by field.
 struct MiniDocAnswer {

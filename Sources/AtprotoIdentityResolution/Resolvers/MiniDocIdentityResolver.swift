@@ -1,5 +1,7 @@
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
+import XRPCAgents
+import XRPCCore
 
 /// Resolves identities through a caching identity service (slingshot) and its
 /// `com.bad-example.identity.resolveMiniDoc`: one HTTPS call, no DNS on the device.

@@ -1,5 +1,5 @@
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 /// Resolves handles the way atproto publishes them: DNS TXT and HTTPS well-known, by a policy.
 public struct StandardHandleResolver: HandleResolver {

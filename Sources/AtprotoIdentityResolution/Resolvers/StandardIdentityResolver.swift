@@ -1,5 +1,5 @@
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 /// Resolves identities on the device: handles through DNS and HTTPS, DIDs through a PLC directory and
 /// `did:web`, the handle checked both ways.

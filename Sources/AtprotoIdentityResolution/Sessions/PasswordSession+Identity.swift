@@ -1,5 +1,7 @@
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
+import XRPCAgents
+import XRPCCore
 
 extension PasswordSession {
     /// Logs in by handle or DID on the account's own PDS, found by resolving the identifier.

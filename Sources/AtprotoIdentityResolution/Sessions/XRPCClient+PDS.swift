@@ -1,5 +1,6 @@
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
+import XRPCCore
 
 extension XRPCClient {
     /// A client whose calls go to the PDS of `identifier`, found by resolution: the place to read an

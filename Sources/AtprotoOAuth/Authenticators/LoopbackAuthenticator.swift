@@ -1,5 +1,6 @@
 import Foundation
 import OAuthCore
+import SocketAddresses
 
 #if canImport(Glibc)
     import Glibc
@@ -114,29 +115,14 @@ struct LoopbackSocket: Sendable {
     let port: Int
 
     static func listen() throws(OAuthError) -> LoopbackSocket {
-        #if canImport(Darwin)
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
-        guard descriptor >= 0 else { throw OAuthError(.transport, "socket() failed: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        guard let (descriptor, address) = SocketAddress.loopback(port: 0).bound(stream: true) else {
+            throw OAuthError(.transport, "could not bind a socket on 127.0.0.1: errno \(errno)")
         }
-        guard bound == 0, startListening(descriptor) else {
+        guard startListening(descriptor) else {
             _ = closeDescriptor(descriptor)
             throw OAuthError(.transport, "could not listen on 127.0.0.1")
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return LoopbackSocket(descriptor: descriptor, port: Int(UInt16(bigEndian: address.sin_port)))
+        return LoopbackSocket(descriptor: descriptor, port: Int(address.port))
     }
 
     func close() { _ = closeDescriptor(descriptor) }

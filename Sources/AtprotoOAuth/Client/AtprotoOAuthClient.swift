@@ -1,7 +1,9 @@
 import AtprotoIdentityResolution
+import AtprotoSyntax
 import Foundation
 import OAuthCore
-import XRPCRuntime
+import XRPCAgents
+import XRPCCore
 
 /// The atproto OAuth client: signs accounts in (resolution, PAR with PKCE and DPoP, the user step,
 /// the code exchange and the checks that bind the token to the account) and restores sessions.

@@ -1,7 +1,7 @@
 import AtprotoIdentityResolution
+import AtprotoSyntax
 import Foundation
 import OAuthCore
-import XRPCRuntime
 
 extension OAuthError.Kind {
     /// The account's identity could not be resolved (handle, DID document, PDS).

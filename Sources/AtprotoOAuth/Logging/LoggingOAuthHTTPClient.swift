@@ -1,6 +1,6 @@
 import Foundation
 import OAuthCore
-import XRPCRuntime
+import XRPCAgents
 
 /// Logs each OAuth HTTP request of the client it wraps: the method, the URL without its query, the
 /// status and the time (``XRPCLogRecord/Level/debug``), or the failure (``XRPCLogRecord/Level/warning``).

@@ -1,5 +1,5 @@
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 /// Several signed-in accounts at once, keyed by DID: each its own ``OAuthSession`` (own DPoP key,
 /// tokens, nonces and archive), all made by one ``AtprotoOAuthClient``.

@@ -1,6 +1,7 @@
 import Foundation
 import OAuthCore
-import XRPCRuntime
+import XRPCAgents
+import XRPCCore
 
 /// What a session needs besides its state: transports, discovery for the issuer check, client
 /// authentication, the refresh lock and the app's stored-archive reader.

@@ -1,7 +1,8 @@
+import AtprotoSyntax
 import Foundation
 import OAuthCore
 import XRPCAgents
-import XRPCRuntime
+import XRPCCore
 
 /// An OAuth session of one account: an `XRPCAgent` that sends every call for the account's PDS with
 /// `Authorization: DPoP <token>` and a fresh DPoP proof, so generated methods work through it as they

@@ -1,6 +1,7 @@
+import AtprotoSyntax
 import Foundation
 import OAuthCore
-import XRPCRuntime
+import XRPCAgents
 
 /// Everything needed to resume an OAuth session in a new process: the account, the issuer it is
 /// bound to, the tokens, the DPoP key, and the nonces worth keeping.

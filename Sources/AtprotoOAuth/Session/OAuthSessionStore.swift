@@ -1,5 +1,5 @@
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 /// Where the app keeps session archives, by DID, when refreshes must be coordinated with other
 /// processes (an app and its extensions) or must not outrun persistence.

@@ -1,7 +1,9 @@
 import AtprotoCrypto
+import AtprotoData
 import AtprotoIdentityResolution
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
+import XRPCCore
 
 /// A record proved by its repository: its value, its CID, and the signed commit the proof starts from.
 ///

@@ -1,5 +1,6 @@
+import AtprotoData
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 /// The parts of a `#commit` body a proof needs, read from DAG-CBOR.
 struct CommitEvent {

@@ -1,7 +1,9 @@
 import AtprotoCrypto
+import AtprotoData
 import AtprotoIdentityResolution
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
+import XRPCCore
 
 /// Proves every `#commit` of a `com.atproto.sync.subscribeRepos` stream before it is delivered: the
 /// commit is the repository's and signed by its key, and (sync 1.1) undoing its operations on the

@@ -1,5 +1,5 @@
+import AtprotoData
 import Foundation
-import XRPCRuntime
 
 /// The blocks a tree reads its nodes from.
 ///

@@ -1,5 +1,4 @@
 import SHA2
-import XRPCRuntime
 
 /// The layer of the Merkle Search Tree a key sits on: the number of leading zero bit pairs of the
 /// SHA-256 of the key (fanout 4).

@@ -1,5 +1,5 @@
+import AtprotoData
 import Foundation
-import XRPCRuntime
 
 /// One MST node: a left subtree and entries, each with a key, a value and a right subtree.
 ///

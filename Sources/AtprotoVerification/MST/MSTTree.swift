@@ -1,5 +1,5 @@
+import AtprotoData
 import Foundation
-import XRPCRuntime
 
 /// A Merkle Search Tree, whole or partial: nodes are read from blocks as they are needed, changed in
 /// memory, and written back as canonical blocks.

@@ -1,6 +1,7 @@
 import AtprotoCrypto
+import AtprotoData
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 /// What a `com.atproto.sync.getRecord` CAR proves about one record path.
 public struct RecordProof: Sendable, Hashable {

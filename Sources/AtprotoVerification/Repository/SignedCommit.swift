@@ -1,6 +1,7 @@
 import AtprotoCrypto
+import AtprotoData
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
 
 /// A repository commit: the signed object at the top of every repository, naming its MST root.
 public struct SignedCommit: Sendable, Hashable {

@@ -1,6 +1,8 @@
 import AtprotoCrypto
+import AtprotoData
+import AtprotoSyntax
 import Foundation
-import XRPCRuntime
+import XRPCCore
 
 /// A whole repository (a `com.atproto.sync.getRepo` CAR), proved: every block hashes to its CID, the
 /// commit is the account's and signed by its key, and the MST is well formed (every key a repository

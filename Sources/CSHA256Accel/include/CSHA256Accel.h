@@ -16,9 +16,10 @@ extern "C" {
 /// 1 when this CPU has SHA-256 instructions that csha256_compress uses, 0 otherwise.
 int csha256_accelerated(void);
 
-/// Folds `blocks` 64-byte blocks at `data` into `state` (h0 ... h7, FIPS 180-4 order).
+/// Folds `blocks` 64-byte blocks at `data` into `state` (h0 ... h7, FIPS 180-4 order), with `k` the
+/// 64 round constants (FIPS 180-4, 4.2.2): SHA2 passes its own table, the package's only copy.
 /// Only call it when csha256_accelerated() is 1.
-void csha256_compress(uint32_t state[8], const uint8_t *data, size_t blocks);
+void csha256_compress(uint32_t state[8], const uint8_t *data, size_t blocks, const uint32_t k[64]);
 
 #ifdef __cplusplus
 }

@@ -144,66 +144,63 @@ package struct LocatedJSONParser {
 
     private mutating func parseObject() throws(JSONSyntaxError) -> JSONNode {
         let start = index
-        try enter()
-        index += 1
         var fields: [(key: String, value: JSONNode)] = []
         var seen: Set<String> = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return JSONNode(value: .object(fields), offset: start)
-        }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw fail("expected a string key in object")
+        try parseMembers(closedBy: UInt8(ascii: "}"), in: "object") { parser throws(JSONSyntaxError) in
+            guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
+                throw parser.fail("expected a string key in object")
             }
-            let keyOffset = index
-            let key = try parseString()
-            guard seen.insert(key).inserted else { throw fail("duplicate key \"\(key)\"", at: keyOffset) }
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
-            index += 1
-            skipWhitespace()
-            fields.append((key, try parseValue()))
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of file in object") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
+            let keyOffset = parser.index
+            let key = try parser.parseString()
+            guard seen.insert(key).inserted else { throw parser.fail("duplicate key \"\(key)\"", at: keyOffset) }
+            parser.skipWhitespace()
+            guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: ":") else {
+                throw parser.fail("expected ':'")
             }
-            guard bytes[index] == UInt8(ascii: "}") else { throw fail("expected ',' or '}' in object") }
-            index += 1
-            depth -= 1
-            return JSONNode(value: .object(fields), offset: start)
+            parser.index += 1
+            parser.skipWhitespace()
+            fields.append((key, try parser.parseValue()))
         }
+        return JSONNode(value: .object(fields), offset: start)
     }
 
     private mutating func parseArray() throws(JSONSyntaxError) -> JSONNode {
         let start = index
+        var items: [JSONNode] = []
+        try parseMembers(closedBy: UInt8(ascii: "]"), in: "array") { parser throws(JSONSyntaxError) in
+            items.append(try parser.parseValue())
+        }
+        return JSONNode(value: .array(items), offset: start)
+    }
+
+    /// Reads an object's or an array's members, from its opening bracket through `close`: `member`
+    /// reads one (whitespace before and after it is skipped here), commas between them.
+    private mutating func parseMembers(
+        closedBy close: UInt8, in container: String, _ member: (inout Self) throws(JSONSyntaxError) -> Void
+    ) throws(JSONSyntaxError) {
         try enter()
         index += 1
-        var items: [JSONNode] = []
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+        if index < bytes.count, bytes[index] == close {
             index += 1
             depth -= 1
-            return JSONNode(value: .array(items), offset: start)
+            return
         }
         while true {
             skipWhitespace()
-            items.append(try parseValue())
+            try member(&self)
             skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of file in array") }
+            guard index < bytes.count else { throw fail("unexpected end of file in \(container)") }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
                 continue
             }
-            guard bytes[index] == UInt8(ascii: "]") else { throw fail("expected ',' or ']' in array") }
+            guard bytes[index] == close else {
+                throw fail("expected ',' or '\(Character(Unicode.Scalar(close)))' in \(container)")
+            }
             index += 1
             depth -= 1
-            return JSONNode(value: .array(items), offset: start)
+            return
         }
     }
 

@@ -1,3 +1,4 @@
+import BoundedURLLoading
 import Foundation
 import XRPCCore
 
@@ -34,15 +35,16 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
     /// Where each call is logged (``XRPCLogRecord/Level/debug``: method, NSID, host, status, time;
     /// ``XRPCLogRecord/Level/warning``: a call without a response). Header values are never logged.
     public let logger: XRPCLogger
-    private let session: URLSession
+    /// Every call goes through the package's one bounded loader (BoundedURLLoading): cancellation
+    /// that answers at once and never hangs FoundationNetworking, and the request's exact deadline.
+    private let loader: BoundedURLLoader
     /// Linux: procedures go through a session of their own whose requests ask the server to close the
     /// connection after answering, so a procedure is never written on a pooled keep-alive connection.
     /// On such a connection, a server closing it before answering makes libcurl send the request again
     /// on a new one after rewinding the body, which FoundationNetworking does not do: the call would
     /// hang until its timeout (and, were the rewind done, the procedure would be sent twice). The
     /// price is a new connection per procedure. `nil` with an app's own session and on Apple platforms.
-    private let procedureSession: URLSession?
-    private let ownsSession: Bool
+    private let procedureLoader: BoundedURLLoader?
     private let serviceOrigin: String?
 
     /// Creates an agent with its own `URLSession` made from `configuration`.
@@ -57,14 +59,14 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
         self.timeout = timeout
         self.headers = headers
         self.logger = logger
-        self.session = URLSession(configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
+        self.loader = BoundedURLLoader(
+            configuration: configuration, resourceTimeout: nil, redirect: Self.withoutForeignCredentials)
         #if canImport(FoundationNetworking)
-            self.procedureSession = URLSession(
-                configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
+            self.procedureLoader = BoundedURLLoader(
+                configuration: configuration, resourceTimeout: nil, redirect: Self.withoutForeignCredentials)
         #else
-            self.procedureSession = nil
+            self.procedureLoader = nil
         #endif
-        self.ownsSession = true
         self.serviceOrigin = ServiceOrigin(serviceURL)?.description
     }
 
@@ -77,15 +79,9 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
         self.timeout = timeout
         self.headers = headers
         self.logger = logger
-        self.session = session
-        self.procedureSession = nil
-        self.ownsSession = false
+        self.loader = BoundedURLLoader(session: session)
+        self.procedureLoader = nil
         self.serviceOrigin = ServiceOrigin(serviceURL)?.description
-    }
-
-    deinit {
-        if ownsSession { session.finishTasksAndInvalidate() }
-        procedureSession?.finishTasksAndInvalidate()
     }
 
     /// A mirror with the service, the timeout and the names of the agent's headers: `dump` never
@@ -135,32 +131,35 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
                 kind: .cannotConnect, nsid: request.nsid, service: service.absoluteString,
                 underlyingDescription: "\"\(service.absoluteString)\" is not a service URL (scheme://host)")
         }
-        var prepared = makeURLRequest(request, url: url)
-        var chosen = self.session
-        if request.method == .post, let procedureSession {
-            chosen = procedureSession
-            prepared.setValue("close", forHTTPHeaderField: "Connection")
+        var urlRequest = makeURLRequest(request, url: url)
+        var chosen = loader
+        if request.method == .post, let procedureLoader {
+            chosen = procedureLoader
+            urlRequest.setValue("close", forHTTPHeaderField: "Connection")
         }
-        let urlRequest = prepared
-        let session = chosen
-        do {
-            let (data, response): (Data, URLResponse)
-            if let limit = request.timeout {
-                (data, response) = try await Self.withDeadline(limit, nsid: request.nsid, service: origin) {
-                    try await URLSessionDataCall.data(session, for: urlRequest)
-                }
-            } else {
-                (data, response) = try await URLSessionDataCall.data(session, for: urlRequest)
-            }
-            guard let http = response as? HTTPURLResponse else {
-                throw XRPCTransportError(
-                    kind: .other, nsid: request.nsid, service: origin, underlyingDescription: "not an HTTP response")
-            }
-            return XRPCResponse(status: http.statusCode, headers: Self.headerFields(of: http), body: data)
-        } catch let error as XRPCTransportError {
-            throw error
-        } catch {
-            throw XRPCTransportError(error, nsid: request.nsid, service: origin)
+        switch await chosen.load(urlRequest, limit: Int.max, timeout: request.timeout) {
+        case .success(let answer) where answer.status == 0:
+            throw XRPCTransportError(
+                kind: .other, nsid: request.nsid, service: origin, underlyingDescription: "not an HTTP response")
+        case .success(let answer):
+            return XRPCResponse(status: answer.status, headers: answer.headers, body: answer.body)
+        case .failure(.cancelled):
+            throw XRPCTransportError(
+                kind: .cancelled, nsid: request.nsid, service: origin, underlyingDescription: "the task was cancelled")
+        case .failure(.timedOut):
+            let limit = request.timeout.map { "within \($0)" } ?? "for \(timeout)"
+            throw XRPCTransportError(
+                kind: .timedOut, nsid: request.nsid, service: origin, underlyingDescription: "no response \(limit)")
+        case .failure(.tooLarge(let limit, _)):
+            throw XRPCTransportError(
+                kind: .other, nsid: request.nsid, service: origin,
+                underlyingDescription: "the response is longer than \(limit) bytes")
+        case .failure(.transport(let code?, let description)):
+            throw XRPCTransportError(
+                URLError(code, userInfo: [NSLocalizedDescriptionKey: description]), nsid: request.nsid, service: origin)
+        case .failure(.transport(nil, let description)):
+            throw XRPCTransportError(
+                kind: .other, nsid: request.nsid, service: origin, underlyingDescription: description)
         }
     }
 
@@ -176,67 +175,23 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
         }
         urlRequest.httpBody = request.body
         // FoundationNetworking rounds this down to whole seconds (0.5 would time out at once), so round
-        // up; a request's own timeout is enforced exactly by `withDeadline`.
+        // up; a request's own timeout is enforced exactly by the loader.
         let limit = request.timeout.map { max($0, timeout) } ?? timeout
         urlRequest.timeoutInterval = max(
             1, Double(limit.components.seconds) + (limit.components.attoseconds > 0 ? 1 : 0))
         return urlRequest
     }
 
-    /// Runs `operation`, throwing a `timedOut` error when it takes longer than `limit` and a
-    /// `cancelled` error when the calling task is cancelled.
-    static func withDeadline<Value: Sendable>(
-        _ limit: Duration,
-        nsid: NSID,
-        service: String?,
-        _ operation: @escaping @Sendable () async throws -> Value
-    ) async throws -> Value {
-        try await withThrowingTaskGroup(of: Value?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            if let first = try await group.next(), let value = first {
-                return value
-            }
-            if Task.isCancelled {
-                throw XRPCTransportError(
-                    kind: .cancelled, nsid: nsid, service: service, underlyingDescription: "the task was cancelled")
-            }
-            throw XRPCTransportError(
-                kind: .timedOut, nsid: nsid, service: service, underlyingDescription: "no response within \(limit)")
-        }
-    }
-
-    private static func headerFields(of response: HTTPURLResponse) -> [String: String] {
-        var fields: [String: String] = [:]
-        for (name, value) in response.allHeaderFields {
-            guard let name = name as? String else { continue }
-            fields[name.lowercased()] = value as? String ?? "\(value)"
-        }
-        return fields
-    }
-}
-
-/// Drops credential headers from a redirect to another origin.
-private final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        var next = request
-        let from = task.originalRequest?.url.flatMap(ServiceOrigin.init)
-        let to = request.url.flatMap(ServiceOrigin.init)
+    /// Drops credential headers from a redirect to another origin (the agent's own sessions).
+    static let withoutForeignCredentials: BoundedURLLoader.RedirectPolicy = { original, redirect in
+        var next = redirect
+        let from = original?.url.flatMap(ServiceOrigin.init)
+        let to = redirect.url.flatMap(ServiceOrigin.init)
         if from == nil || from != to {
             for name in ["Authorization", "DPoP", "Cookie", "Proxy-Authorization"] {
                 next.setValue(nil, forHTTPHeaderField: name)
             }
         }
-        completionHandler(next)
+        return next
     }
 }

@@ -1,5 +1,6 @@
 import AtprotoIdentityResolution
 import Foundation
+import SocketAddresses
 
 #if canImport(Glibc)
     import Glibc
@@ -91,51 +92,10 @@ final class DNSTestServer: @unchecked Sendable {
 
     /// A socket bound to `host` and `port` (0: any free port), and the port it got.
     private static func bound(_ host: String, port: UInt16, stream: Bool) -> (Int32, UInt16)? {
-        var storage = sockaddr_storage()
-        let length: Int
-        var ipv4 = sockaddr_in()
-        var ipv6 = sockaddr_in6()
-        if inet_pton(AF_INET, host, &ipv4.sin_addr) == 1 {
-            ipv4.sin_family = sa_family_t(AF_INET)
-            ipv4.sin_port = port.bigEndian
-            #if canImport(Darwin)
-                ipv4.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-            #endif
-            length = MemoryLayout<sockaddr_in>.size
-            withUnsafeBytes(of: ipv4) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
-        } else if inet_pton(AF_INET6, host, &ipv6.sin6_addr) == 1 {
-            ipv6.sin6_family = sa_family_t(AF_INET6)
-            ipv6.sin6_port = port.bigEndian
-            #if canImport(Darwin)
-                ipv6.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
-            #endif
-            length = MemoryLayout<sockaddr_in6>.size
-            withUnsafeBytes(of: ipv6) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
-        } else {
+        guard let (descriptor, address) = SocketAddress(literal: host, port: port)?.bound(stream: stream) else {
             return nil
         }
-        #if canImport(Darwin)
-            let type = stream ? SOCK_STREAM : SOCK_DGRAM
-        #else
-            let type = Int32(stream ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue)
-        #endif
-        let descriptor = socket(Int32(storage.ss_family), type, 0)
-        guard descriptor >= 0 else { return nil }
-        var yes: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var size = socklen_t(length)
-        let ok = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, size) == 0 && getsockname(descriptor, $0, &size) == 0
-            }
-        }
-        guard ok else {
-            close(descriptor)
-            return nil
-        }
-        // sin_port and sin6_port sit at the same offset, right after the family.
-        let boundPort = withUnsafeBytes(of: &storage) { UInt16(bigEndian: $0.load(fromByteOffset: 2, as: UInt16.self)) }
-        return (descriptor, boundPort)
+        return (descriptor, address.port)
     }
 
     private func serve() {

@@ -1,6 +1,7 @@
 import AtprotoLexicons
 import BlueskyKit
 import XCTest
+import XRPCTesting
 
 /// Detection and the AttributedString round trip over random texts.
 final class DetectionPropertyTests: XCTestCase {
@@ -11,7 +12,7 @@ final class DetectionPropertyTests: XCTestCase {
         ]
 
     func testDetectedRangesAreSortedAndOnCharacterBoundaries() {
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for iteration in 0..<5000 {
             var text = ""
             for _ in 0..<Int.random(in: 0...25, using: &generator) {
@@ -44,7 +45,7 @@ final class DetectionPropertyTests: XCTestCase {
     }
 
     func testAttributedStringRoundTripKeepsTextAndSegments() {
-        var generator = SeededGenerator(seed: 11)
+        var generator = SplitMix64(seed: 11)
         for iteration in 0..<2000 {
             let rich = RandomRichText.make(using: &generator)
             let back = RichText(rich.attributedString())

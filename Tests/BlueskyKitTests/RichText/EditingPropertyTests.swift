@@ -1,6 +1,7 @@
 import AtprotoLexicons
 import BlueskyKit
 import XCTest
+import XRPCTesting
 
 /// Random edits of random rich texts: a facet untouched by an edit still covers the same text, and
 /// every facet stays inside the text.
@@ -10,7 +11,7 @@ final class EditingPropertyTests: XCTestCase {
     }
 
     /// Facets over whole graphemes that do not overlap, for texts edited at grapheme boundaries.
-    func wellFormed(using generator: inout SeededGenerator) -> RichText {
+    func wellFormed(using generator: inout SplitMix64) -> RichText {
         let base = RandomRichText.make(using: &generator)
         let rich = RichText(
             text: base.text,
@@ -32,7 +33,7 @@ final class EditingPropertyTests: XCTestCase {
     }
 
     func testEditsKeepFacetsOnTheirText() {
-        var generator = SeededGenerator(seed: 2024)
+        var generator = SplitMix64(seed: 2024)
         for iteration in 0..<3000 {
             var rich = wellFormed(using: &generator)
             let offsets = boundaries(rich.text)

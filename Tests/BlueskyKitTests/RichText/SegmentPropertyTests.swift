@@ -1,19 +1,7 @@
 import AtprotoLexicons
 import BlueskyKit
 import XCTest
-
-/// A seeded generator (SplitMix64), so a failing case can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import XRPCTesting
 
 /// Random texts (emoji sequences, combining marks, right-to-left scripts, CR LF, whitespace) with
 /// random facets (anywhere, any order, overlapping, negative, past the end, splitting sequences).
@@ -24,7 +12,7 @@ enum RandomRichText {
         "\u{1F1EB}\u{1F1F7}", ".", "(",
     ]
 
-    static func make(using generator: inout SeededGenerator) -> RichText {
+    static func make(using generator: inout SplitMix64) -> RichText {
         var text = ""
         for _ in 0..<Int.random(in: 0...30, using: &generator) {
             text += pieces.randomElement(using: &generator) ?? ""
@@ -54,7 +42,7 @@ enum RandomRichText {
 
 final class SegmentPropertyTests: XCTestCase {
     func testSegmentsNeverLoseTextAndAreValid() {
-        var generator = SeededGenerator(seed: 24)
+        var generator = SplitMix64(seed: 24)
         for iteration in 0..<10_000 {
             let rich = RandomRichText.make(using: &generator)
             let segments = rich.segments()
