@@ -22,6 +22,11 @@
 # Every consumer also builds the LexiconGen plugin's tool (the *-tool modules): SwiftPM compiles the
 # tools of every plugin in the package graph, used or not. Before: LexGenKit (with the installer) and
 # LexgenCommandLine; after: LexGenSchema, LexGenKit, AtprotoSyntax, SHA2 and LexgenCommandLine.
+#
+# The runtime and the whole SDK (swift build --target AtprotoLexicons, clean) beside ATProtoKit's clean
+# debug build, alternating rounds, 2026-11-25 at 1265d1d: 82.0/69.6, 85.2/69.2, 98.7/86.9 CPU s, median
+# 1.18x (1.14-1.23); of our ~104 s, the SDK modules take 65 %, the runtime 15 %, the plugin's tool 10 %,
+# and LLVM's code generation is 61 % of all compiler time. docs/Performance.md has the profile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
