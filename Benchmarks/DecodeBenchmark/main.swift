@@ -4,6 +4,7 @@
 // figure is the median CPU time per page over the rounds, with its interquartile spread.
 //
 //     swift run -c release lexicon-decode-bench [posts, default 100] [rounds, default 15]
+//     perf record -g .build/release/lexicon-decode-bench --profile-typed [posts]   (typed decode only)
 //
 // What each side does:
 // - typed decode: `LexiconDecoder().decode(AppBskyFeedGetTimeline.Output.self, from: data)`, the
@@ -66,6 +67,12 @@ do {
 } catch {
     python = nil
     pythonNote = "\(error)"
+}
+
+// For a profiler: only the typed decode, for a few seconds.
+if CommandLine.arguments.contains("--profile-typed") {
+    for _ in 0..<(50 * repeats) { try typedDecode() }
+    exit(0)
 }
 
 let report = Report(unit: "pages", bytesPerOperation: data.count)

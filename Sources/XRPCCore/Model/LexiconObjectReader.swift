@@ -9,7 +9,7 @@ import AtprotoData
 /// ``LexiconDecoder/droppingUnknownFields(_:)`` the reader notes nothing and keeps nothing.
 @_spi(Generated) public struct LexiconObjectReader: Sendable {
     private let fields: [String: JSONValue]
-    private var readKeys: [String] = []
+    private var readKeys = ReadKeys()
     private let keepsUnknownFields: Bool
 
     /// Creates a reader over an object's fields.
@@ -22,7 +22,7 @@ import AtprotoData
     /// Empty when decoding drops unknown fields.
     public var remainingFields: [String: JSONValue] {
         guard keepsUnknownFields, readKeys.count < fields.count else { return [:] }
-        if readKeys.isEmpty { return fields }
+        if readKeys.count == 0 { return fields }
         return fields.filter { !readKeys.contains($0.key) }
     }
 
