@@ -1,11 +1,13 @@
 /// The keys an object reader has read, kept in the reader itself for the first sixteen: an array
 /// here cost an allocation (and its growth several more) for every object of a decoded response.
-struct ReadKeys: Sendable {
+@usableFromInline struct ReadKeys: Sendable {
     private typealias Slots = (
         String, String, String, String, String, String, String, String,
         String, String, String, String, String, String, String, String
     )
     private static let slotCount = 16
+
+    @usableFromInline init() {}
 
     private var slots: Slots = ("", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "")
     /// Keys beyond the slots, in order.
@@ -13,7 +15,7 @@ struct ReadKeys: Sendable {
     /// How many keys are noted.
     private(set) var count = 0
 
-    mutating func append(_ key: String) {
+    @usableFromInline mutating func append(_ key: String) {
         if count < Self.slotCount {
             set(key, at: count)
         } else {
@@ -22,7 +24,7 @@ struct ReadKeys: Sendable {
         count += 1
     }
 
-    mutating func removeLast() {
+    @usableFromInline mutating func removeLast() {
         guard count > 0 else { return }
         count -= 1
         if count < Self.slotCount {
@@ -32,7 +34,7 @@ struct ReadKeys: Sendable {
         }
     }
 
-    func contains(_ key: String) -> Bool {
+    @usableFromInline func contains(_ key: String) -> Bool {
         let inline = min(count, Self.slotCount)
         var slots = slots
         let found = withUnsafePointer(to: &slots) { tuple in
