@@ -151,10 +151,11 @@ let package = Package(
             name: "BlueskyKit",
             dependencies: ["AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution"]
         ),
-        // Benchmark: a timeline page decoded into the generated types vs JSONSerialization (prints figures).
+        // Typed decode of a timeline page beside our untyped parse, Foundation and Python in alternating
+        // rounds: swift run -c release lexicon-decode-bench
         .executableTarget(
             name: "lexicon-decode-bench",
-            dependencies: ["AtprotoLexicons"],
+            dependencies: ["AtprotoLexicons", "BenchmarkSupport"],
             path: "Benchmarks/DecodeBenchmark"
         ),
         // Prints DAG-CBOR / CAR decoding figures for a synthetic firehose: swift run -c release xrpc-bench

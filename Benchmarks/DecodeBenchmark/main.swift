@@ -1,19 +1,32 @@
+// Decoding a realistic timeline page (app.bsky.feed.getTimeline output: posts with authors, facets,
+// embeds, labels, viewer state, replies, reposts) into the generated types, beside our own untyped
+// parse of the same bytes and beside Foundation and Python decoding them, in alternating rounds: each
+// figure is the median CPU time per page over the rounds, with its interquartile spread.
+//
+//     swift run -c release lexicon-decode-bench [posts, default 100] [rounds, default 15]
+//     perf record -g .build/release/lexicon-decode-bench --profile-typed [posts]   (typed decode only)
+//
+// What each side does:
+// - typed decode: `LexiconDecoder().decode(AppBskyFeedGetTimeline.Output.self, from: data)`, the
+//   bytes to generated structs, keeping unknown fields and open-union members (lossless);
+// - untyped parse: `JSONValue.parse(data)`, the bytes to our JSON tree, no types;
+// - JSONSerialization: the bytes to Foundation's untyped tree (NSDictionary, NSArray, NSString);
+// - JSONDecoder: the same generated types through `Codable`;
+// - Python json.loads (from the venv of scripts/pds.sh, or $BENCH_PYTHON): the bytes to dicts and
+//   lists in C, no types; it pays one interpreter call per page, negligible here.
 import AtprotoLexicons
+import BenchmarkSupport
 import Foundation
-
-// Decoding a timeline page into the generated types, against JSONSerialization on the same bytes.
-// Run: swift run -c release lexicon-decode-bench [posts] [runs]
-// Figures are the median and best of `runs` timed runs after a warm-up, each run decoding the page
-// enough times to take a measurable while.
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let postCount = arguments.first ?? 100
-let runs = arguments.dropFirst().first ?? 15
+let rounds = arguments.dropFirst().first ?? 15
 let data = Data(TimelinePage.json(posts: postCount).utf8)
 
-// The page must be what it claims: a valid getTimeline output that decodes whole.
+// The page must be what it claims: a valid getTimeline output that decodes whole and writes back
+// unchanged, by both decoding paths.
 do {
-    let page = try AppBskyFeedGetTimeline.Output(lexiconJSON: JSONValue.parse(data))
+    let page = try LexiconDecoder().decode(AppBskyFeedGetTimeline.Output.self, from: data)
     let problems = page.feed.enumerated().flatMap { index, item in
         item.post.lexiconViolations.map { "feed[\(index)].post\($0.path.dropFirst()): \($0.message)" }
     }
@@ -21,7 +34,8 @@ do {
         print("the benchmark page is not a valid timeline page:\n" + problems.prefix(10).joined(separator: "\n"))
         exit(1)
     }
-    guard try page.lexiconJSON == JSONValue.parse(data) else {
+    let tree = try JSONValue.parse(data)
+    guard page.lexiconJSON == tree, try AppBskyFeedGetTimeline.Output(lexiconJSON: tree) == page else {
         print("the benchmark page does not write back unchanged")
         exit(1)
     }
@@ -30,70 +44,98 @@ do {
     exit(1)
 }
 
-/// Seconds per decode: the median and best over `runs` runs of `repeats` decodes each.
-func measure(repeats: Int, _ body: () throws -> Void) rethrows -> (median: Double, best: Double) {
-    try body()
-    var samples: [Double] = []
-    for _ in 0..<runs {
-        let start = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<repeats { try body() }
-        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 / Double(repeats))
-    }
-    samples.sort()
-    return (samples[samples.count / 2], samples[0])
+/// Pages per round: enough for a round to take tens of milliseconds.
+let repeats = max(1, 2_000 / postCount)
+
+/// A round of `body` done `count` times, as CPU seconds: a reference run in this process.
+func cpuSeconds(_ count: Int, _ body: () throws -> Void) rethrows -> Double {
+    let start = threadCPUTime()
+    for _ in 0..<count { try body() }
+    return threadCPUTime() - start
 }
 
-let repeats = max(1, 2_000 / postCount)
-let untyped = try measure(repeats: repeats) {
-    _ = try JSONSerialization.jsonObject(with: data)
-}
-let parseOnly = try measure(repeats: repeats) {
-    _ = try JSONValue.parse(data)
-}
-let typed = try measure(repeats: repeats) {
-    _ = try AppBskyFeedGetTimeline.Output(lexiconJSON: JSONValue.parse(data))
-}
-let typedDropping = try measure(repeats: repeats) {
-    _ = try LexiconDecoder.droppingUnknownFields {
-        try AppBskyFeedGetTimeline.Output(lexiconJSON: JSONValue.parse(data))
-    }
-}
-let fastEntry = try measure(repeats: repeats) {
+func typedDecode() throws {
     _ = try LexiconDecoder().decode(AppBskyFeedGetTimeline.Output.self, from: data)
 }
-let jsonDecoder = JSONDecoder()
-let codable = try measure(repeats: max(1, repeats / 4)) {
-    _ = try jsonDecoder.decode(AppBskyFeedGetTimeline.Output.self, from: data)
-}
-let codableBefore = try measure(repeats: max(1, repeats / 4)) {
-    _ = try jsonDecoder.decode(CascadeDecoded.self, from: data)
-}
-let encode = try measure(repeats: repeats) {
-    let page = try AppBskyFeedGetTimeline.Output(lexiconJSON: JSONValue.parse(data))
-    _ = page.lexiconJSON.serialized()
+
+let python: ReferenceProcess?
+var pythonNote: String?
+do {
+    python = try ReferenceProcess(
+        script: "import json\nDATA = open(INPUT, 'rb').read()\ntasks = {'loads': lambda: json.loads(DATA)}",
+        inputData: data)
+} catch {
+    python = nil
+    pythonNote = "\(error)"
 }
 
-func line(_ name: String, _ figures: (median: Double, best: Double)) -> String {
-    let megabytes = Double(data.count) / 1e6
-    return name.padding(toLength: 48, withPad: " ", startingAt: 0)
-        + String(
-            format: "%8.3f ms  (best %7.3f)  %7.1f MB/s", figures.median * 1e3, figures.best * 1e3,
-            megabytes / figures.median)
+// For a profiler: only the typed decode, for a few seconds.
+if CommandLine.arguments.contains("--profile-typed") {
+    for _ in 0..<(50 * repeats) { try typedDecode() }
+    exit(0)
 }
 
-print("timeline page: \(postCount) posts, \(data.count) bytes; \(runs) runs of \(repeats) decodes each")
-print(line("JSONSerialization.jsonObject (untyped)", untyped))
-print(line("JSONValue.parse (untyped, ours)", parseOnly))
-print(line("typed decode, lossless (parse + generated types)", typed))
-print(line("typed decode, unknown fields dropped", typedDropping))
-print(line("typed decode + write back + serialize", encode))
-print(line("LexiconDecoder().decode / init(jsonData:)", fastEntry))
-print(line("JSONDecoder().decode (Codable)", codable))
-print(line("JSONDecoder, Codable as before (kind cascade)", codableBefore))
-print(String(format: "JSONDecoder / LexiconDecoder: %.2fx", codable.median / fastEntry.median))
-print(String(format: "JSONDecoder before / LexiconDecoder: %.2fx", codableBefore.median / fastEntry.median))
-print(String(format: "typed / JSONSerialization: %.2fx (target <= 1.5x)", typed.median / untyped.median))
+let report = Report(unit: "pages", bytesPerOperation: data.count)
 print(
-    String(
-        format: "losslessness costs: %+.1f%% over decoding without it (target <= 20%%)",
-        (typed.median / typedDropping.median - 1) * 100))
+    "lexicon-decode-bench: timeline page of \(postCount) posts, \(data.count) bytes; median CPU time per page over "
+        + "\(rounds) alternating rounds of \(repeats) pages (ours, then the reference)")
+do {
+    let untyped = try alternatingRounds(
+        rounds: rounds, operations: repeats, ours: { for _ in 0..<repeats { try typedDecode() } },
+        reference: { try cpuSeconds(repeats) { _ = try JSONValue.parse(data) } })
+    print("typed decode beside our untyped parse of the same bytes:")
+    report.lines(untyped, ours: "  typed decode (lossless)", reference: "  JSONValue.parse (untyped, ours)")
+        .forEach { print($0) }
+    if let ratio = untyped.ratio {
+        print(
+            String(
+                format: "  typing costs %.2fx our untyped parse (IQR %.2f-%.2f; target <= 1.5x)", 1 / ratio.median,
+                1 / ratio.quantile(0.75), 1 / ratio.quantile(0.25)))
+    }
+
+    let dropping = try alternatingRounds(
+        rounds: rounds, operations: repeats, ours: { for _ in 0..<repeats { try typedDecode() } },
+        reference: {
+            try cpuSeconds(repeats) {
+                _ = try LexiconDecoder.droppingUnknownFields {
+                    try LexiconDecoder().decode(AppBskyFeedGetTimeline.Output.self, from: data)
+                }
+            }
+        })
+    print("typed decode beside the same decode dropping unknown fields (what losslessness costs):")
+    report.lines(dropping, ours: "  typed decode (lossless)", reference: "  typed decode, unknown fields dropped")
+        .forEach { print($0) }
+
+    let foundation = try alternatingRounds(
+        rounds: rounds, operations: repeats, ours: { for _ in 0..<repeats { try typedDecode() } },
+        reference: { try cpuSeconds(repeats) { _ = try JSONSerialization.jsonObject(with: data) } })
+    print("typed decode beside Foundation's untyped parse:")
+    report.lines(
+        foundation, ours: "  typed decode (lossless)", reference: "  JSONSerialization.jsonObject (untyped)",
+        note: "types; it builds Foundation objects only"
+    ).forEach { print($0) }
+
+    let decoder = JSONDecoder()
+    let codable = try alternatingRounds(
+        rounds: rounds, operations: repeats, ours: { for _ in 0..<repeats { try typedDecode() } },
+        reference: {
+            try cpuSeconds(repeats) { _ = try decoder.decode(AppBskyFeedGetTimeline.Output.self, from: data) }
+        })
+    print("typed decode beside JSONDecoder into the same generated types (Codable):")
+    report.lines(codable, ours: "  typed decode (LexiconDecoder)", reference: "  JSONDecoder().decode")
+        .forEach { print($0) }
+
+    let pythonRounds = try alternatingRounds(
+        rounds: rounds, operations: repeats, ours: { for _ in 0..<repeats { try typedDecode() } },
+        reference: python.map { reference in { try reference.run("loads", count: repeats) } })
+    print("typed decode beside Python's json.loads (C) of the same bytes:")
+    report.lines(
+        pythonRounds, ours: "  typed decode (lossless)", reference: "  Python json.loads (untyped)",
+        note: "types; it builds dicts and lists only"
+    )
+    .forEach { print($0) }
+    if let pythonNote { print("  (\(pythonNote))") }
+} catch {
+    print("lexicon-decode-bench: \(error)")
+    exit(1)
+}

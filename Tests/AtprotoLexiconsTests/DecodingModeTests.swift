@@ -26,4 +26,27 @@ final class DecodingModeTests: XCTestCase {
         // Outside the closure, decoding is lossless again.
         XCTAssertEqual(try AppBskyActorDefs.ProfileViewBasic(lexiconJSON: value).lexiconJSON, value)
     }
+
+    /// A reader notes the first sixteen fields it reads in place and any more in an array: fields read
+    /// past the sixteenth, a stray `null` among them, and unknown fields must all come back as read.
+    func testAnObjectWithMoreThanSixteenKnownFieldsKeepsItsUnknownOnes() throws {
+        let json = #"""
+            {"did": "did:plc:a", "handle": "a.test", "displayName": "A", "description": "about",
+             "pronouns": "they", "website": "https://a.test", "avatar": "https://a.test/a.jpg",
+             "banner": "https://a.test/b.jpg", "followersCount": 1, "followsCount": 2, "postsCount": 3,
+             "associated": {"lists": 1}, "indexedAt": "2024-01-01T00:00:00Z",
+             "createdAt": "2024-01-01T00:00:00Z", "viewer": {"muted": false}, "labels": [],
+             "pinnedPost": {"uri": "at://did:plc:a/app.bsky.feed.post/3k", "cid": "bafyreih"},
+             "verification": null, "futureField": [1, 2], "$extra": "x"}
+            """#
+        let value = try JSONValue.parse(Data(json.utf8))
+        let profile = try AppBskyActorDefs.ProfileViewDetailed(lexiconJSON: value)
+        XCTAssertEqual(profile.postsCount, 3)
+        XCTAssertEqual(profile.pinnedPost?.cid.rawValue, "bafyreih")
+        XCTAssertNil(profile.verification)
+        XCTAssertEqual(
+            profile.unknownFields,
+            ["verification": .null, "futureField": .array([.integer(1), .integer(2)]), "$extra": .string("x")])
+        XCTAssertEqual(profile.lexiconJSON, value)
+    }
 }

@@ -26,7 +26,7 @@ public struct LexiconDecodingError: Error, Sendable, Hashable, CustomStringConve
     }
 
     /// The same error, one level further out.
-    package func nested(in key: String) -> LexiconDecodingError {
+    @usableFromInline package func nested(in key: String) -> LexiconDecodingError {
         var copy = self
         copy.path.insert(key, at: 0)
         return copy
@@ -34,7 +34,7 @@ public struct LexiconDecodingError: Error, Sendable, Hashable, CustomStringConve
 }
 
 /// Runs `body`, adding `key` to the path of any decoding error it throws.
-package func decoding<T>(at key: String, _ body: () throws -> T) throws -> T {
+@inlinable package func decoding<T>(at key: String, _ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let error as LexiconDecodingError {

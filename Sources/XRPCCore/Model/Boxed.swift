@@ -5,22 +5,26 @@
 /// hold each other in cycles (`threadViewPost`'s `parent`), and it keeps each struct's copy and
 /// destroy code to its own fields instead of the whole tree of nested types (measured: half the
 /// object code of the standard SDK). Writing the field stores a new box, so copies never share changes.
+///
+/// Its members are inlinable so that generated code allocates each box with its concrete type:
+/// called generically across modules, every box first looked its class's metadata up in the
+/// runtime's cache (a tenth of a timeline page's typed decode).
 @propertyWrapper
 public struct Boxed<Value: Sendable>: Sendable {
-    private final class Storage: Sendable {
-        let value: Value
-        init(_ value: Value) { self.value = value }
+    @usableFromInline final class Storage: Sendable {
+        @usableFromInline let value: Value
+        @inlinable init(_ value: Value) { self.value = value }
     }
 
-    private var storage: Storage
+    @usableFromInline var storage: Storage
 
     /// Boxes a value.
-    public init(wrappedValue: Value) {
+    @inlinable public init(wrappedValue: Value) {
         storage = Storage(wrappedValue)
     }
 
     /// The boxed value.
-    public var wrappedValue: Value {
+    @inlinable public var wrappedValue: Value {
         get { storage.value }
         set { storage = Storage(newValue) }
     }
@@ -29,20 +33,20 @@ public struct Boxed<Value: Sendable>: Sendable {
 /// ``Boxed`` for an optional field: `nil` takes no box, so an absent field costs no allocation.
 @propertyWrapper
 public struct BoxedOptional<Wrapped: Sendable>: Sendable {
-    private final class Storage: Sendable {
-        let value: Wrapped
-        init(_ value: Wrapped) { self.value = value }
+    @usableFromInline final class Storage: Sendable {
+        @usableFromInline let value: Wrapped
+        @inlinable init(_ value: Wrapped) { self.value = value }
     }
 
-    private var storage: Storage?
+    @usableFromInline var storage: Storage?
 
     /// Boxes a value, or stores `nil`.
-    public init(wrappedValue: Wrapped?) {
+    @inlinable public init(wrappedValue: Wrapped?) {
         storage = wrappedValue.map(Storage.init)
     }
 
     /// The boxed value, or `nil`.
-    public var wrappedValue: Wrapped? {
+    @inlinable public var wrappedValue: Wrapped? {
         get { storage?.value }
         set { storage = newValue.map(Storage.init) }
     }

@@ -8,9 +8,9 @@ import AtprotoData
 /// field present (the common case), keeping the unknown ones costs nothing. Inside
 /// ``LexiconDecoder/droppingUnknownFields(_:)`` the reader notes nothing and keeps nothing.
 @_spi(Generated) public struct LexiconObjectReader: Sendable {
-    private let fields: [String: JSONValue]
-    private var readKeys: [String] = []
-    private let keepsUnknownFields: Bool
+    @usableFromInline let fields: [String: JSONValue]
+    @usableFromInline var readKeys = ReadKeys()
+    @usableFromInline let keepsUnknownFields: Bool
 
     /// Creates a reader over an object's fields.
     public init(fields: [String: JSONValue]) {
@@ -22,24 +22,24 @@ import AtprotoData
     /// Empty when decoding drops unknown fields.
     public var remainingFields: [String: JSONValue] {
         guard keepsUnknownFields, readKeys.count < fields.count else { return [:] }
-        if readKeys.isEmpty { return fields }
+        if readKeys.count == 0 { return fields }
         return fields.filter { !readKeys.contains($0.key) }
     }
 
     /// Looks a field up and notes it as read.
-    private mutating func take(_ key: String) -> JSONValue? {
+    @inlinable mutating func take(_ key: String) -> JSONValue? {
         guard let value = fields[key] else { return nil }
         if keepsUnknownFields { readKeys.append(key) }
         return value
     }
 
     /// Un-notes the field read last, so it stays among the unknown fields (a `null` where none is allowed).
-    private mutating func keepLastAsUnknown() {
+    @inlinable mutating func keepLastAsUnknown() {
         if keepsUnknownFields { readKeys.removeLast() }
     }
 
     /// Reads a field the schema requires. Absent or `null` is an error.
-    public mutating func required<T: LexiconValue>(_ key: String) throws -> T {
+    @inlinable public mutating func required<T: LexiconValue>(_ key: String) throws -> T {
         guard let json = take(key) else {
             throw LexiconDecodingError(path: [key], message: "required field is missing")
         }
@@ -51,7 +51,7 @@ import AtprotoData
 
     /// Reads an optional field: absent gives `nil`. A `null` (not allowed for a field that is not
     /// nullable) also gives `nil`, and stays among the unknown fields so it is written back as read.
-    public mutating func optional<T: LexiconValue>(_ key: String) throws -> T? {
+    @inlinable public mutating func optional<T: LexiconValue>(_ key: String) throws -> T? {
         guard let json = take(key) else { return nil }
         if case .null = json {
             keepLastAsUnknown()
@@ -63,7 +63,7 @@ import AtprotoData
     /// Reads an optional field that has a lexicon `default`: absent (or a stray `null`, kept among the
     /// unknown fields) reads as `defaultValue`, and the key is added to `absentKeys` so that writing
     /// can leave it out again (``LexiconObjectWriter/write(_:_:default:absentKeys:)``).
-    public mutating func optional<T: LexiconValue>(
+    @inlinable public mutating func optional<T: LexiconValue>(
         _ key: String,
         default defaultValue: T,
         absentKeys: inout Set<String>
@@ -74,7 +74,7 @@ import AtprotoData
     }
 
     /// Reads a field that is required and nullable: it must be present, and may be `null` (`nil`).
-    public mutating func requiredNullable<T: LexiconValue>(_ key: String) throws -> T? {
+    @inlinable public mutating func requiredNullable<T: LexiconValue>(_ key: String) throws -> T? {
         guard let json = take(key) else {
             throw LexiconDecodingError(path: [key], message: "required field is missing")
         }
@@ -83,7 +83,7 @@ import AtprotoData
     }
 
     /// Reads a field that is optional and nullable: absent (`nil`), `null` (`.null`) or a value.
-    public mutating func optionalNullable<T: LexiconValue>(_ key: String) throws -> Nullable<T>? {
+    @inlinable public mutating func optionalNullable<T: LexiconValue>(_ key: String) throws -> Nullable<T>? {
         guard let json = take(key) else { return nil }
         if case .null = json { return .null }
         return try decoding(at: key) { .value(try T(lexiconJSON: json)) }

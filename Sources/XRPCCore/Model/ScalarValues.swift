@@ -1,7 +1,7 @@
 import AtprotoData
 
 extension String: LexiconValue {
-    public init(lexiconJSON json: JSONValue) throws {
+    @inlinable public init(lexiconJSON json: JSONValue) throws {
         guard case .string(let string) = json else {
             throw LexiconDecodingError.typeMismatch(expected: "string", found: json)
         }
@@ -13,7 +13,7 @@ extension String: LexiconValue {
 
 extension Int: LexiconValue {
     /// Reads an integer; a number with a zero fraction (`3.0`) counts as an integer, as in the data model.
-    public init(lexiconJSON json: JSONValue) throws {
+    @inlinable public init(lexiconJSON json: JSONValue) throws {
         switch json {
         case .integer(let value):
             self = value
@@ -28,7 +28,7 @@ extension Int: LexiconValue {
 }
 
 extension Bool: LexiconValue {
-    public init(lexiconJSON json: JSONValue) throws {
+    @inlinable public init(lexiconJSON json: JSONValue) throws {
         guard case .bool(let value) = json else {
             throw LexiconDecodingError.typeMismatch(expected: "boolean", found: json)
         }
@@ -39,14 +39,20 @@ extension Bool: LexiconValue {
 }
 
 extension Array: LexiconValue where Element: LexiconValue {
-    public init(lexiconJSON json: JSONValue) throws {
+    /// Reads each element; an error names the element's index in its path. (The index is written
+    /// out only for an error: formatting it for every element cost as much as reading a small one.)
+    @inlinable public init(lexiconJSON json: JSONValue) throws {
         guard case .array(let items) = json else {
             throw LexiconDecodingError.typeMismatch(expected: "array", found: json)
         }
         var result: [Element] = []
         result.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
-            result.append(try decoding(at: String(index)) { try Element(lexiconJSON: item) })
+        for index in items.indices {
+            do {
+                result.append(try Element(lexiconJSON: items[index]))
+            } catch let error as LexiconDecodingError {
+                throw error.nested(in: String(index))
+            }
         }
         self = result
     }
