@@ -37,7 +37,9 @@ struct JacobianPoint<Curve: ShortWeierstrassCurve>: Sendable {
     @inline(__always)
     var negated: JacobianPoint { JacobianPoint(x: x, y: -y, z: z) }
 
-    /// 2P. For a = 0: dbl-2009-l (2M + 5S); for a = -3: dbl-2001-b (3M + 5S).
+    /// 2P. For a = 0: dbl-2009-l (2M + 5S); for a = -3: dbl-2001-b with Z3 = 2YZ (4M + 4S: one
+    /// multiplication instead of a squaring and two subtractions measured faster). Multiples by 3, 4
+    /// and 8 take one reduction each.
     @inline(__always)
     func doubled() -> JacobianPoint {
         if Curve.aIsZero {
@@ -60,7 +62,7 @@ struct JacobianPoint<Curve: ShortWeierstrassCurve>: Sendable {
         let alpha = t.tripled()
         let fourBeta = beta.quadrupled()
         let x3 = alpha.squared() - beta.octupled()
-        let z3 = (y + z).squared() - gamma - delta
+        let z3 = (y * z).doubled()
         let eightGamma2 = gamma.squared().octupled()
         let y3 = alpha * (fourBeta - x3) - eightGamma2
         return JacobianPoint(x: x3, y: y3, z: z3)
