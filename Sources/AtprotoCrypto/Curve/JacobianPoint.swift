@@ -37,7 +37,9 @@ struct JacobianPoint<Curve: ShortWeierstrassCurve>: Sendable {
     @inline(__always)
     var negated: JacobianPoint { JacobianPoint(x: x, y: -y, z: z) }
 
-    /// 2P. For a = 0: dbl-2009-l (2M + 5S); for a = -3: dbl-2001-b (3M + 5S).
+    /// 2P. For a = 0: dbl-2009-l (2M + 5S); for a = -3: dbl-2001-b with Z3 = 2YZ (4M + 4S: one
+    /// multiplication instead of a squaring and two subtractions measured faster). Multiples by 3, 4
+    /// and 8 take one reduction each.
     @inline(__always)
     func doubled() -> JacobianPoint {
         if Curve.aIsZero {
@@ -45,10 +47,10 @@ struct JacobianPoint<Curve: ShortWeierstrassCurve>: Sendable {
             let b = y.squared()
             let c = b.squared()
             let d = ((x + b).squared() - a - c).doubled()
-            let e = a.doubled() + a
+            let e = a.tripled()
             let f = e.squared()
             let x3 = f - d.doubled()
-            let eightC = c.doubled().doubled().doubled()
+            let eightC = c.octupled()
             let y3 = e * (d - x3) - eightC
             let z3 = (y * z).doubled()
             return JacobianPoint(x: x3, y: y3, z: z3)
@@ -57,11 +59,11 @@ struct JacobianPoint<Curve: ShortWeierstrassCurve>: Sendable {
         let gamma = y.squared()
         let beta = x * gamma
         let t = (x - delta) * (x + delta)
-        let alpha = t.doubled() + t
-        let fourBeta = beta.doubled().doubled()
-        let x3 = alpha.squared() - fourBeta.doubled()
-        let z3 = (y + z).squared() - gamma - delta
-        let eightGamma2 = gamma.squared().doubled().doubled().doubled()
+        let alpha = t.tripled()
+        let fourBeta = beta.quadrupled()
+        let x3 = alpha.squared() - beta.octupled()
+        let z3 = (y * z).doubled()
+        let eightGamma2 = gamma.squared().octupled()
         let y3 = alpha * (fourBeta - x3) - eightGamma2
         return JacobianPoint(x: x3, y: y3, z: z3)
     }

@@ -108,6 +108,55 @@ struct Residue<Modulus: PrimeModulus>: Sendable, Equatable {
     @inline(__always)
     func doubled() -> Residue { self + self }
 
+    /// 3 * self, with one reduction instead of two modular additions.
+    @inline(__always)
+    func tripled() -> Residue {
+        let (twice, top) = representation.shiftedLeft(by: 1)
+        let (sum, carry) = twice.addingReportingOverflow(representation)
+        return Residue(reducingSmallMultiple: sum, top: top &+ word(carry))
+    }
+
+    /// 4 * self, with one reduction instead of two modular doublings.
+    @inline(__always)
+    func quadrupled() -> Residue {
+        let (low, top) = representation.shiftedLeft(by: 2)
+        return Residue(reducingSmallMultiple: low, top: top)
+    }
+
+    /// 8 * self, with one reduction instead of three modular doublings.
+    @inline(__always)
+    func octupled() -> Residue {
+        let (low, top) = representation.shiftedLeft(by: 3)
+        return Residue(reducingSmallMultiple: low, top: top)
+    }
+
+    /// The residue of top * 2^256 + low, for top below 8 and a modulus m above 2^256 - 2^253 (every
+    /// modulus here: each is within 2^225 of 2^256). With c = 2^256 - m, 2^256 = c mod m, so the
+    /// value is low + top * c, which is below 2^257; past 2^256 once more it wraps to a small number
+    /// and c goes in again; then one conditional subtraction. Representations scale linearly
+    /// (Montgomery form too), so this serves every representation.
+    @inline(__always)
+    init(reducingSmallMultiple low: UInt256, top: UInt64) {
+        let c = UInt256.zero.subtractingReportingOverflow(Modulus.modulus).partialValue
+        var k: UInt64
+        var r0: UInt64
+        var r1: UInt64
+        var r2: UInt64
+        var r3: UInt64
+        (r0, k) = multiplyAdd(top, c.l0, low.l0, 0)
+        (r1, k) = multiplyAdd(top, c.l1, low.l1, k)
+        (r2, k) = multiplyAdd(top, c.l2, low.l2, k)
+        (r3, k) = multiplyAdd(top, c.l3, low.l3, k)
+        // top * c < 2^256, so k (the part past 2^256) is 0 or 1; when 1, r is below top * c and
+        // adding c cannot carry. Rare, so a branch is fine (public data).
+        var sum = UInt256(r0, r1, r2, r3)
+        if k != 0 {
+            sum = sum.addingReportingOverflow(c).partialValue
+        }
+        let (reduced, borrow) = sum.subtractingReportingOverflow(Modulus.modulus)
+        self.init(representation: .select(!borrow, reduced, sum))
+    }
+
     /// self to the power `exponent`, by fixed 4-bit windows (variable time: public data only).
     func power(_ exponent: UInt256) -> Residue {
         withUnsafeTemporaryAllocation(of: Residue.self, capacity: 16) { table in

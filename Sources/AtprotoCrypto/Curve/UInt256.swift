@@ -128,6 +128,16 @@ struct UInt256: Sendable, Hashable, Comparable, CustomStringConvertible {
             l3 >> 1 | (topBit ? 1 << 63 : 0))
     }
 
+    /// The value times 2^shift (shift in 1...63), as the low 256 bits and the bits shifted out.
+    @inline(__always)
+    func shiftedLeft(by shift: UInt64) -> (low: UInt256, top: UInt64) {
+        let back = 64 - shift
+        return (
+            UInt256(l0 &<< shift, l1 &<< shift | l0 &>> back, l2 &<< shift | l1 &>> back, l3 &<< shift | l2 &>> back),
+            l3 &>> back
+        )
+    }
+
     /// `ifTrue` when `condition`, else `ifFalse`, chosen by masking rather than a jump (a jump on a
     /// carry is mispredicted half the time).
     @inline(__always)
