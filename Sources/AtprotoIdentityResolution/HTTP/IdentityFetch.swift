@@ -83,7 +83,7 @@ struct IdentityFetch {
     }
 
     static func identityError(_ error: HTTPFetchError, identifier: String) -> IdentityError {
-        let kind: IdentityError.Kind
+        let kind: IdentityError.Code
         switch error.kind {
         case .timedOut: kind = .timedOut
         case .cancelled: kind = .cancelled

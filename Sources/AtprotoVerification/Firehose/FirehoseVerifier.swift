@@ -16,7 +16,7 @@ import XRPCRuntime
 /// An `#identity` event drops the account from the resolver's cache (`IdentityResolver.invalidate(did:)`,
 /// whatever wraps the cache) so the next commit is checked against the new key; a signature that fails is checked once more
 /// after resolving the DID again. `#sync` events have their commit's signature checked. A commit that
-/// fails ends the stream with `XRPCEventStreamError.Kind.frameCheckFailed`, or, with
+/// fails ends the stream with `XRPCEventStreamError.Code.frameCheckFailed`, or, with
 /// ``FailurePolicy/report(_:)``, is handed to the app and not delivered: never dropped silently,
 /// never passed as valid.
 public struct FirehoseVerifier: XRPCEventFrameCheck {

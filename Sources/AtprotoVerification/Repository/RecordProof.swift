@@ -102,8 +102,8 @@ enum CommitCAR {
                 reading: bytes, verifyingHashes: true,
                 limits: CARFile.Limits(maximumBlocks: limits.maximumBlocks, maximumBlockSize: limits.maximumBlockSize))
         } catch {
-            let kind: VerificationError.Kind =
-                switch error.kind {
+            let kind: VerificationError.Code =
+                switch error.code {
                 case .hashMismatch: .hashMismatch
                 case .limitExceeded: .limitExceeded
                 default: .malformedData

@@ -121,7 +121,7 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
         } catch {
             logger.log(
                 .warning, "URLSessionAgent",
-                "\(request.method.rawValue) \(request.nsid) got no response: \(error.kind)",
+                "\(request.method.rawValue) \(request.nsid) got no response: \(error.code)",
                 ["service": error.service ?? "", "ms": XRPCLogger.milliseconds(since: start)])
             throw error
         }
@@ -132,8 +132,8 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
         let origin = request.serviceURL == nil ? serviceOrigin : ServiceOrigin(service)?.description
         guard let url = request.url(on: service), origin != nil else {
             throw XRPCTransportError(
-                kind: .cannotConnect, nsid: request.nsid, service: service.absoluteString,
-                underlyingDescription: "\"\(service.absoluteString)\" is not a service URL (scheme://host)")
+                code: .cannotConnect, nsid: request.nsid, service: service.absoluteString,
+                message: "\"\(service.absoluteString)\" is not a service URL (scheme://host)")
         }
         var prepared = makeURLRequest(request, url: url)
         var chosen = self.session
@@ -154,7 +154,7 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
             }
             guard let http = response as? HTTPURLResponse else {
                 throw XRPCTransportError(
-                    kind: .other, nsid: request.nsid, service: origin, underlyingDescription: "not an HTTP response")
+                    code: .other, nsid: request.nsid, service: origin, message: "not an HTTP response")
             }
             return XRPCResponse(status: http.statusCode, headers: Self.headerFields(of: http), body: data)
         } catch let error as XRPCTransportError {
@@ -203,10 +203,10 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
             }
             if Task.isCancelled {
                 throw XRPCTransportError(
-                    kind: .cancelled, nsid: nsid, service: service, underlyingDescription: "the task was cancelled")
+                    code: .cancelled, nsid: nsid, service: service, message: "the task was cancelled")
             }
             throw XRPCTransportError(
-                kind: .timedOut, nsid: nsid, service: service, underlyingDescription: "no response within \(limit)")
+                code: .timedOut, nsid: nsid, service: service, message: "no response within \(limit)")
         }
     }
 
