@@ -22,7 +22,7 @@ public struct DNSHandleResolver: HandleResolver {
             records = try await lookup.txtRecords(for: name)
         } catch {
             if Task.isCancelled { throw IdentityError(.cancelled, identifier: handle.rawValue, "cancelled") }
-            let kind: IdentityError.Code = (error as? DNSError)?.kind == .timedOut ? .timedOut : .unreachable
+            let kind: IdentityError.Code = (error as? DNSError)?.code == .timedOut ? .timedOut : .unreachable
             throw IdentityError(kind, identifier: handle.rawValue, "DNS TXT \(name): \(error)")
         }
         var dids: [String] = []

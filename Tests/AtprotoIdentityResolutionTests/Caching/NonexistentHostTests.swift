@@ -71,7 +71,7 @@ final class NonexistentHostTests: XCTestCase {
                 HTTPFetchRequest(url: url, maximumBodySize: 10, timeout: .seconds(5)))
             XCTFail("a host that does not exist answered")
         } catch {
-            XCTAssertEqual(error.kind, .hostNotFound, error.description)
+            XCTAssertEqual(error.code, .hostNotFound, error.description)
         }
     }
 
