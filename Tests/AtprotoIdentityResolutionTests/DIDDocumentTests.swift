@@ -108,6 +108,22 @@ final class DIDDocumentTests: XCTestCase {
         XCTAssertEqual(path("{\"id\": "), "$")
     }
 
+    func testErrorsCarryACodeForWhatIsWrong() {
+        func code(_ text: String, maximumSize: Int = 1 << 20) -> DIDDocumentError.Code? {
+            do {
+                _ = try DIDDocument(jsonData: Data(text.utf8), maximumSize: maximumSize)
+                return nil
+            } catch { return error.code }
+        }
+        XCTAssertEqual(code(##"{"alsoKnownAs": []}"##), .missingField)
+        XCTAssertEqual(code(##"{"id": "not a did"}"##), .invalidValue)
+        XCTAssertEqual(code(##"{"id": "did:web:a.example", "service": {}}"##), .typeMismatch)
+        XCTAssertEqual(code(##"{"id": "did:web:a.example", "alsoKnownAs": ["at://a", 3]}"##), .typeMismatch)
+        XCTAssertEqual(code("{\"id\": "), .invalidJSON)
+        XCTAssertEqual(code(##"{"id": "did:web:a.example"}"##, maximumSize: 10), .tooLarge)
+        XCTAssertEqual(code(##"{"id": "did:web:a.example"}"##), nil)
+    }
+
     func testAnOversizedDocumentIsRefusedBeforeParsing() {
         let padded = Self.documentJSON(extra: #", "pad": "# + "\"" + String(repeating: "x", count: 200) + "\"")
         XCTAssertThrowsError(try DIDDocument(jsonData: Data(padded.utf8), maximumSize: 100)) {
