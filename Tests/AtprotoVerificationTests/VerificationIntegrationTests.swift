@@ -234,7 +234,7 @@ final class VerificationIntegrationTests: XCTestCase {
             do {
                 _ = try await verifier.check(type: "#commit", body: altered, nsid: ComAtprotoSyncSubscribeRepos.nsid)
                 return nil
-            } catch { return (error as? FirehoseFailure)?.error.code }
+            } catch { return (error as? FirehoseFailure)?.code }
         }
         var wrongPrev = body
         wrongPrev["prevData"] = .link(ContentID(sha256Of: [9, 9, 9]))

@@ -66,7 +66,7 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
         } catch let error as VerificationError {
             let failure = FirehoseFailure(
                 type: type, sequence: body["seq"].flatMap(Self.integer), repo: Self.text(body["repo"] ?? body["did"]),
-                error: error)
+                underlying: error)
             switch policy {
             case .endStream: throw failure
             case .report(let handler):
@@ -155,8 +155,9 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
     }
 }
 
-/// A firehose message that failed verification.
-public struct FirehoseFailure: Error, Sendable, CustomStringConvertible {
+/// A firehose message that failed verification: the ``VerificationError`` behind it, and which
+/// message it was.
+public struct FirehoseFailure: AtprotoError {
     /// The message type (`#commit`, `#sync`).
     public var type: String
     /// Its `seq`.
@@ -164,9 +165,23 @@ public struct FirehoseFailure: Error, Sendable, CustomStringConvertible {
     /// The account.
     public var repo: String?
     /// What failed.
-    public var error: VerificationError
+    public var underlying: VerificationError
+
+    /// Which claim failed: the underlying error's code.
+    public var code: VerificationError.Code { underlying.code }
+    /// What was being checked and what was wrong: the underlying error's message.
+    public var message: String { underlying.message }
 
     public var description: String {
-        "\(type) seq \(sequence.map(String.init) ?? "?") of \(repo ?? "?"): \(error)"
+        "\(type) seq \(sequence.map(String.init) ?? "?") of \(repo ?? "?"): \(underlying)"
+    }
+}
+
+extension FirehoseFailure {
+    /// The former name of ``underlying``.
+    @available(*, deprecated, renamed: "underlying")
+    public var error: VerificationError {
+        get { underlying }
+        set { underlying = newValue }
     }
 }
