@@ -148,16 +148,3 @@ public struct PublicKeyError: AtprotoError, Hashable {
         public static let notOnCurve: Code = "notOnCurve"
     }
 }
-
-extension PublicKeyError {
-    /// The former name of ``code`` (a closed enum then).
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code {
-        get { code }
-        set { code = newValue }
-    }
-
-    /// The former name of ``Code``.
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
-}

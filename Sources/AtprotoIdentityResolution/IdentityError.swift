@@ -72,16 +72,3 @@ public struct IdentityError: AtprotoError, Hashable {
 
     public var description: String { "resolving \(identifier): \(code): \(message)" }
 }
-
-extension IdentityError {
-    /// The former name of ``code``.
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code {
-        get { code }
-        set { code = newValue }
-    }
-
-    /// The former name of ``Code``.
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
-}

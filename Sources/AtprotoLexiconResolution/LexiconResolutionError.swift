@@ -46,16 +46,3 @@ public struct LexiconResolutionError: AtprotoError, Hashable {
 
     public var description: String { "cannot resolve lexicon \(nsid) (\(code)): \(message)" }
 }
-
-extension LexiconResolutionError {
-    /// The former name of ``code``.
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code {
-        get { code }
-        set { code = newValue }
-    }
-
-    /// The former name of ``Code``.
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
-}

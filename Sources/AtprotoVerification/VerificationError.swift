@@ -42,16 +42,3 @@ public struct VerificationError: AtprotoError, Hashable {
 
     public var description: String { "verification failed (\(code)): \(message)" }
 }
-
-extension VerificationError {
-    /// The former name of ``code``.
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code {
-        get { code }
-        set { code = newValue }
-    }
-
-    /// The former name of ``Code``.
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
-}

@@ -139,16 +139,3 @@ public struct WebSocketError: AtprotoError, Hashable {
         return text
     }
 }
-
-extension WebSocketError {
-    /// The former name of ``code``.
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code {
-        get { code }
-        set { code = newValue }
-    }
-
-    /// The former name of ``Code``.
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
-}

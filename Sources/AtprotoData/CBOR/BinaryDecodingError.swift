@@ -87,16 +87,3 @@ extension ContiguousBytes {
         }.get()
     }
 }
-
-extension BinaryDecodingError {
-    /// The former name of ``code``.
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code {
-        get { code }
-        set { code = newValue }
-    }
-
-    /// The former name of ``Code``.
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
-}

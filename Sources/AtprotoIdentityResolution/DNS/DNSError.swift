@@ -61,17 +61,3 @@ public struct DNSError: AtprotoError, Hashable {
     /// The message.
     public var description: String { "DNSError: \(message)" }
 }
-
-extension DNSError {
-    /// The former name of ``code`` (a closed enum then, with the rcode and errno as associated
-    /// values: they are ``rcode`` and ``errno`` now).
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code {
-        get { code }
-        set { code = newValue }
-    }
-
-    /// The former name of ``Code``.
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
-}

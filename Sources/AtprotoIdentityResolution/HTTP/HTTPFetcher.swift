@@ -98,16 +98,3 @@ public struct HTTPFetchError: AtprotoError, Hashable {
 
     public var description: String { "GET \(url.absoluteString): \(code): \(message)" }
 }
-
-extension HTTPFetchError {
-    /// The former name of ``code`` (a closed enum then).
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code {
-        get { code }
-        set { code = newValue }
-    }
-
-    /// The former name of ``Code``.
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
-}

@@ -90,16 +90,3 @@ public struct OAuthError: AtprotoError, Hashable {
         return text
     }
 }
-
-extension OAuthError {
-    /// The former name of ``code``.
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code {
-        get { code }
-        set { code = newValue }
-    }
-
-    /// The former name of ``Code``.
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
-}

@@ -88,17 +88,6 @@ public struct XRPCTransportError: AtprotoError, Hashable {
 }
 
 extension XRPCTransportError {
-    /// The former name of ``code``.
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code {
-        get { code }
-        set { code = newValue }
-    }
-
-    /// The former name of ``Code``.
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
-
     /// The former name of ``message``.
     @available(*, deprecated, renamed: "message")
     public var underlyingDescription: String {

@@ -85,16 +85,3 @@ public struct XRPCEventStreamError: AtprotoError, Hashable {
         return text
     }
 }
-
-extension XRPCEventStreamError {
-    /// The former name of ``code``.
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code {
-        get { code }
-        set { code = newValue }
-    }
-
-    /// The former name of ``Code``.
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
-}
