@@ -32,9 +32,9 @@ let package = Package(
         // atproto syntax: identifiers and string formats (DID, handle, NSID, AT-URI, TID, datetime...).
         .target(name: "AtprotoSyntax"),
         // Data: JSON, DAG-CBOR, CIDs, CAR files, multiformats, the data-model rules.
-        .target(name: "AtprotoData", dependencies: ["SHA2"]),
+        .target(name: "AtprotoData", dependencies: ["AtprotoSyntax", "SHA2"]),
         // WebSocket clients behind one protocol (URLSession; POSIX sockets for ws:// on Linux); no atproto.
-        .target(name: "XRPCWebSockets", dependencies: ["SocketAddresses"]),
+        .target(name: "XRPCWebSockets", dependencies: ["AtprotoSyntax", "SocketAddresses"]),
         // IPv4/IPv6 socket addresses for the package's POSIX sockets (literals, name lookup, binding),
         // package-visible only: the WebSocket client, DNS, the OAuth loopback redirect, the test server.
         .target(name: "SocketAddresses"),
@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "CSHA256Accel"),
         // Public keys of atproto (multikey, did:key) and ECDSA verification over secp256k1 and P-256,
         // in Swift. Public data only: signing keys never go through this package's arithmetic.
-        .target(name: "AtprotoCrypto", dependencies: ["AtprotoData", "SHA2"]),
+        .target(name: "AtprotoCrypto", dependencies: ["AtprotoSyntax", "AtprotoData", "SHA2"]),
         // Identity resolution: handle and DID resolution, DID documents, caching; pluggable like the agent.
         .target(
             name: "AtprotoIdentityResolution",
@@ -82,7 +82,7 @@ let package = Package(
                 "AtprotoVerification",
             ]),
         // OAuth 2.1 building blocks (PKCE, metadata, PAR, tokens, revocation, DPoP, JWS), no atproto.
-        .target(name: "OAuthCore", dependencies: ["SHA2", "BoundedURLLoading"]),
+        .target(name: "OAuthCore", dependencies: ["AtprotoSyntax", "SHA2", "BoundedURLLoading"]),
         // The atproto OAuth client; its session is an XRPCAgent.
         .target(
             name: "AtprotoOAuth",

@@ -1,4 +1,5 @@
 import AtprotoData
+import AtprotoSyntax
 
 /// The elliptic curve of an atproto signing key: atproto allows exactly these two.
 public enum KeyCurve: String, Sendable, Hashable, Codable, CaseIterable {
@@ -115,29 +116,35 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why a public key could not be read.
-public struct PublicKeyError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct PublicKeyError: AtprotoError, Hashable {
     /// The kind of problem, for code to act on.
-    public var kind: Kind
+    public var code: Code
     /// What is wrong, for a person to read.
     public var message: String
 
     /// Creates an error.
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
+    public init(_ code: Code, _ message: String) {
+        self.code = code
         self.message = message
     }
 
     public var description: String { "public key: \(message)" }
 
-    /// A kind of problem with a public key.
-    public enum Kind: String, Sendable, Hashable {
+    /// A kind of problem with a public key. An open set: new codes may be added, so a `switch` needs
+    /// a `default`.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// Wraps a code's name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
         /// Not base58btc, no multicodec prefix, or not a `did:key`.
-        case unsupportedEncoding
+        public static let unsupportedEncoding: Code = "unsupportedEncoding"
         /// A curve or key type atproto does not sign with.
-        case unsupportedCurve
+        public static let unsupportedCurve: Code = "unsupportedCurve"
         /// A point of the wrong length or prefix.
-        case malformedPoint
+        public static let malformedPoint: Code = "malformedPoint"
         /// Coordinates that are not a point of the curve.
-        case notOnCurve
+        public static let notOnCurve: Code = "notOnCurve"
     }
 }

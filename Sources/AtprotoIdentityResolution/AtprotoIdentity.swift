@@ -45,7 +45,7 @@ public struct AtprotoIdentity: Sendable, Hashable, Codable {
 
     /// The account's PDS.
     ///
-    /// - Throws: ``IdentityError/Kind/missingPDS`` when the document names none.
+    /// - Throws: ``IdentityError/Code/missingPDS`` when the document names none.
     public func requirePDS() throws(IdentityError) -> URL {
         guard let url = document.pdsEndpoint else {
             throw IdentityError(.missingPDS, identifier: did.rawValue, "the DID document names no #atproto_pds service")
@@ -55,7 +55,7 @@ public struct AtprotoIdentity: Sendable, Hashable, Codable {
 
     /// The key the account signs its repository with (`#atproto`).
     ///
-    /// - Throws: ``IdentityError/Kind/missingSigningKey`` when the document lists none or it cannot be
+    /// - Throws: ``IdentityError/Code/missingSigningKey`` when the document lists none or it cannot be
     ///   read (the message says why).
     public func signingKey() throws(IdentityError) -> PublicKey {
         let key: PublicKey?

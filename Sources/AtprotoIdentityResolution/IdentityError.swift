@@ -1,74 +1,74 @@
+import AtprotoSyntax
 import Foundation
 
 /// Why an identity could not be resolved or trusted: what failed, for which identifier, and where.
 ///
-/// Every resolver in this module throws this type, so an app can act on ``kind`` and show
+/// Every resolver in this module throws this type, so an app can act on ``code`` and show
 /// ``description`` to a person.
-public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong. An open set: new kinds may be added.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        /// The kind's name.
+public struct IdentityError: AtprotoError, Hashable {
+    /// What went wrong. An open set: new codes may be added.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
         public let rawValue: String
-        /// Creates a kind.
+        /// Wraps a code's name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The handle, DID or URL is not valid syntax.
-        public static let invalidIdentifier = Kind(rawValue: "invalidIdentifier")
+        public static let invalidIdentifier: Code = "invalidIdentifier"
         /// No DID is published for the handle (no TXT record, no well-known answer).
-        public static let handleNotFound = Kind(rawValue: "handleNotFound")
+        public static let handleNotFound: Code = "handleNotFound"
         /// The handle's DNS records name several different DIDs.
-        public static let handleConflict = Kind(rawValue: "handleConflict")
+        public static let handleConflict: Code = "handleConflict"
         /// The handle names a DID whose document does not claim the handle back.
-        public static let handleMismatch = Kind(rawValue: "handleMismatch")
+        public static let handleMismatch: Code = "handleMismatch"
         /// The DID method is not one atproto supports (`did:plc`, `did:web`).
-        public static let unsupportedDIDMethod = Kind(rawValue: "unsupportedDIDMethod")
+        public static let unsupportedDIDMethod: Code = "unsupportedDIDMethod"
         /// No document exists for the DID (404, or a tombstoned `did:plc`).
-        public static let didNotFound = Kind(rawValue: "didNotFound")
+        public static let didNotFound: Code = "didNotFound"
         /// The document's `id` is not the DID asked for.
-        public static let documentMismatch = Kind(rawValue: "documentMismatch")
+        public static let documentMismatch: Code = "documentMismatch"
         /// The answer is not what the protocol says: bad JSON, a missing field, a wrong type.
-        public static let malformedAnswer = Kind(rawValue: "malformedAnswer")
+        public static let malformedAnswer: Code = "malformedAnswer"
         /// The answer is larger than the resolver's limit.
-        public static let answerTooLarge = Kind(rawValue: "answerTooLarge")
+        public static let answerTooLarge: Code = "answerTooLarge"
         /// The server redirected to another host (or too many times).
-        public static let redirected = Kind(rawValue: "redirected")
+        public static let redirected: Code = "redirected"
         /// The server answered with an unexpected HTTP status.
-        public static let unexpectedStatus = Kind(rawValue: "unexpectedStatus")
+        public static let unexpectedStatus: Code = "unexpectedStatus"
         /// No answer arrived in time.
-        public static let timedOut = Kind(rawValue: "timedOut")
+        public static let timedOut: Code = "timedOut"
         /// No answer arrived: connection refused, DNS failure, TLS failure.
-        public static let unreachable = Kind(rawValue: "unreachable")
+        public static let unreachable: Code = "unreachable"
         /// The host to fetch from (a handle's, a `did:web`'s, a directory's) does not resolve: the
         /// system's resolver knows no such name. Not remembered by ``CachingIdentityResolver`` on its
         /// own, since a system resolver reports some DNS outages the same way; a handle whose DNS
         /// method answered (no `did=` record) and whose host does not resolve is
         /// ``handleNotFound``.
-        public static let hostNotFound = Kind(rawValue: "hostNotFound")
+        public static let hostNotFound: Code = "hostNotFound"
         /// The document names no PDS (`#atproto_pds`) where one is needed.
-        public static let missingPDS = Kind(rawValue: "missingPDS")
+        public static let missingPDS: Code = "missingPDS"
         /// The document names no usable signing key (`#atproto`) where one is needed.
-        public static let missingSigningKey = Kind(rawValue: "missingSigningKey")
+        public static let missingSigningKey: Code = "missingSigningKey"
         /// The account's server disagrees with its DID document (an entryway or PDS answered for
         /// another account, or named another PDS).
-        public static let serviceMismatch = Kind(rawValue: "serviceMismatch")
+        public static let serviceMismatch: Code = "serviceMismatch"
         /// The lookup was cancelled.
-        public static let cancelled = Kind(rawValue: "cancelled")
+        public static let cancelled: Code = "cancelled"
     }
 
     /// What went wrong.
-    public var kind: Kind
+    public var code: Code
     /// The handle or DID being resolved.
     public var identifier: String
     /// What failed, for a person to read: the URL or name asked, and what was wrong.
     public var message: String
 
     /// Creates an error.
-    public init(_ kind: Kind, identifier: String, _ message: String) {
-        self.kind = kind
+    public init(_ code: Code, identifier: String, _ message: String) {
+        self.code = code
         self.identifier = identifier
         self.message = message
     }
 
-    public var description: String { "resolving \(identifier): \(kind): \(message)" }
+    public var description: String { "resolving \(identifier): \(code): \(message)" }
 }

@@ -5,7 +5,7 @@ import Foundation
 public protocol HandleResolver: Sendable {
     /// The DID the handle names, as published (not yet checked against the DID's document).
     ///
-    /// - Throws: ``IdentityError`` (``IdentityError/Kind/handleNotFound`` when nothing is published).
+    /// - Throws: ``IdentityError`` (``IdentityError/Code/handleNotFound`` when nothing is published).
     func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID
 }
 
@@ -13,8 +13,8 @@ public protocol HandleResolver: Sendable {
 public protocol DIDResolver: Sendable {
     /// The DID's document; its `id` is checked to be `did`.
     ///
-    /// - Throws: ``IdentityError`` (``IdentityError/Kind/unsupportedDIDMethod``,
-    ///   ``IdentityError/Kind/didNotFound``, ``IdentityError/Kind/documentMismatch``, ...).
+    /// - Throws: ``IdentityError`` (``IdentityError/Code/unsupportedDIDMethod``,
+    ///   ``IdentityError/Code/didNotFound``, ``IdentityError/Code/documentMismatch``, ...).
     func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument
 }
 
@@ -34,7 +34,7 @@ public protocol IdentityResolver: HandleResolver, DIDResolver {
     /// The identity of a handle or DID, with the handle checked both ways.
     ///
     /// - For a handle: its DID's document must claim the handle back, else
-    ///   ``IdentityError/Kind/handleMismatch``.
+    ///   ``IdentityError/Code/handleMismatch``.
     /// - For a DID: the handle its document claims is resolved; when it does not name this DID, the
     ///   identity comes back with ``AtprotoIdentity/HandleStatus/invalid(claimed:reason:)`` rather than
     ///   an error, since the DID itself is sound.
@@ -99,7 +99,7 @@ enum IdentityCheck {
             }
             return .verified(claimed)
         } catch {
-            if error.kind == .cancelled { throw error }
+            if error.code == .cancelled { throw error }
             return .invalid(claimed: claimed, reason: "\(claimed.rawValue) did not resolve: \(error.message)")
         }
     }

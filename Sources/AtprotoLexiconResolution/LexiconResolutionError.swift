@@ -1,48 +1,48 @@
+import AtprotoSyntax
 import Foundation
 
 /// Why a lexicon could not be resolved: which NSID, at which step, and what went wrong there.
-public struct LexiconResolutionError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct LexiconResolutionError: AtprotoError, Hashable {
     /// The step that failed.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        /// The raw name of the kind.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
         public let rawValue: String
-        /// Creates a kind from its raw name.
+        /// Wraps a code's name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The NSID (or pattern) is not valid.
-        public static let invalidNSID = Kind(rawValue: "invalidNSID")
+        public static let invalidNSID: Code = "invalidNSID"
         /// `_lexicon.<authority>` has no `did=` TXT record: nobody publishes lexicons for this authority.
-        public static let noAuthority = Kind(rawValue: "noAuthority")
+        public static let noAuthority: Code = "noAuthority"
         /// `_lexicon.<authority>` names more than one DID.
-        public static let ambiguousAuthority = Kind(rawValue: "ambiguousAuthority")
+        public static let ambiguousAuthority: Code = "ambiguousAuthority"
         /// The DNS lookup itself failed (no answer, a malformed one).
-        public static let dnsFailed = Kind(rawValue: "dnsFailed")
+        public static let dnsFailed: Code = "dnsFailed"
         /// The authority's DID could not be resolved to a document with a PDS and a key.
-        public static let identityUnavailable = Kind(rawValue: "identityUnavailable")
+        public static let identityUnavailable: Code = "identityUnavailable"
         /// The authority's repository has no schema record for the NSID.
-        public static let notPublished = Kind(rawValue: "notPublished")
+        public static let notPublished: Code = "notPublished"
         /// The record is not a lexicon for the NSID (wrong `$type`, `id`, or not an object).
-        public static let invalidRecord = Kind(rawValue: "invalidRecord")
+        public static let invalidRecord: Code = "invalidRecord"
         /// The record did not prove: signature, MST path or hash (see ``LexiconResolutionError/message``).
-        public static let verificationFailed = Kind(rawValue: "verificationFailed")
+        public static let verificationFailed: Code = "verificationFailed"
         /// The PDS answered with an error or not at all.
-        public static let serverError = Kind(rawValue: "serverError")
+        public static let serverError: Code = "serverError"
     }
 
     /// The step that failed.
-    public var kind: Kind
+    public var code: Code
     /// The NSID being resolved.
     public var nsid: String
     /// What went wrong, with the name, DID or URL involved.
     public var message: String
 
     /// Creates an error.
-    public init(_ kind: Kind, nsid: String, _ message: String) {
-        self.kind = kind
+    public init(_ code: Code, nsid: String, _ message: String) {
+        self.code = code
         self.nsid = nsid
         self.message = message
     }
 
-    public var description: String { "cannot resolve lexicon \(nsid) (\(kind)): \(message)" }
+    public var description: String { "cannot resolve lexicon \(nsid) (\(code)): \(message)" }
 }

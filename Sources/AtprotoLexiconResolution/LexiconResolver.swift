@@ -127,7 +127,7 @@ public struct LexiconResolver: Sendable {
         do {
             proof = try await XRPCClient(agent: agent).proveRecord(
                 at: ATURI(rawValue: uri), resolver: identityResolver, limits: limits)
-        } catch let error as VerificationError where error.kind == .brokenProof {
+        } catch let error as VerificationError where error.code == .brokenProof {
             let (pds, identity) = try await pds(of: did, nsid: nsid)
             let key: PublicKey
             do {
@@ -136,7 +136,7 @@ public struct LexiconResolver: Sendable {
                 throw LexiconResolutionError(.identityUnavailable, nsid: nsid, "\(did.rawValue): \(error)")
             }
             return try await provedFromRepository(nsid, did: did, pds: pds, key: key, uri: uri)
-        } catch let error as VerificationError where error.kind == .identityUnavailable {
+        } catch let error as VerificationError where error.code == .identityUnavailable {
             throw LexiconResolutionError(.identityUnavailable, nsid: nsid, "\(uri): \(error)")
         } catch let error as VerificationError {
             throw LexiconResolutionError(.verificationFailed, nsid: nsid, "\(uri): \(error)")

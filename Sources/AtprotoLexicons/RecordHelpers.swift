@@ -122,8 +122,8 @@ extension XRPCClient {
     ) async throws -> ComAtprotoRepoPutRecord.Output {
         guard let key = rkey ?? R.recordKey.literalKey else {
             throw RecordKeyError(
-                nsid: ComAtprotoRepoPutRecord.nsid, collection: R.collection, rkey: nil,
-                reason: "needs a record key: the collection's keys are not a literal")
+                .missingKey, nsid: ComAtprotoRepoPutRecord.nsid, collection: R.collection, rkey: nil,
+                message: "needs a record key: the collection's keys are not a literal")
         }
         try check(record, key: key, nsid: ComAtprotoRepoPutRecord.nsid)
         return try await com.atproto.repo.putRecord(
@@ -182,7 +182,7 @@ extension XRPCClient {
     private func check<R: LexiconRecord>(_ record: R, key: RecordKey?, nsid: NSID) throws {
         guard validatesInput else { return }
         if let key, let reason = R.recordKey.problem(with: key) {
-            throw RecordKeyError(nsid: nsid, collection: R.collection, rkey: key, reason: reason)
+            throw RecordKeyError(.invalidKey, nsid: nsid, collection: R.collection, rkey: key, message: reason)
         }
         if let validatable = record as? any LexiconValidatable { try validatable.validate() }
     }
@@ -213,7 +213,22 @@ extension XRPCClient {
 
 /// A record key that does not fit its collection's key type (`tid`, `nsid`, `literal:self`), or a
 /// missing one where the collection needs one. Thrown before anything is sent.
-public struct RecordKeyError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct RecordKeyError: AtprotoError, Hashable {
+    /// What is wrong. An open set: new codes may be added, so a `switch` needs a `default`.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// Wraps a code's name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The collection needs a key (its key type is not a literal) and none was given.
+        public static let missingKey: Code = "missingKey"
+        /// The key does not fit the collection's key type (`tid`, `nsid`, `literal:self`, ...).
+        public static let invalidKey: Code = "invalidKey"
+    }
+
+    /// What is wrong, for code to act on.
+    public var code: Code
     /// The endpoint that was about to be called.
     public var nsid: NSID
     /// The collection written to, when known.
@@ -221,19 +236,29 @@ public struct RecordKeyError: Error, Sendable, Hashable, CustomStringConvertible
     /// The key, or `nil` when there was none.
     public var rkey: RecordKey?
     /// What is wrong with it.
-    public var reason: String
+    public var message: String
 
     /// Creates the error.
-    public init(nsid: NSID, collection: NSID?, rkey: RecordKey?, reason: String) {
+    public init(_ code: Code, nsid: NSID, collection: NSID?, rkey: RecordKey?, message: String) {
+        self.code = code
         self.nsid = nsid
         self.collection = collection
         self.rkey = rkey
-        self.reason = reason
+        self.message = message
     }
 
     public var description: String {
         let key = rkey.map { "record key \"\($0.rawValue)\"" } ?? "the write"
         let place = collection.map { " in \($0)" } ?? ""
-        return "\(nsid): \(key)\(place) \(reason)"
+        return "\(nsid): \(key)\(place) \(message)"
+    }
+}
+
+extension RecordKeyError {
+    /// The former name of ``message``.
+    @available(*, deprecated, renamed: "message")
+    public var reason: String {
+        get { message }
+        set { message = newValue }
     }
 }

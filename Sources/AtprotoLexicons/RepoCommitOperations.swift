@@ -28,7 +28,7 @@ extension ComAtprotoSyncSubscribeRepos.Commit {
                 do {
                     cid = try ContentID(link)
                 } catch {
-                    throw BinaryDecodingError(error.kind, at: error.offset, "op \(op.path): cid: \(error.message)")
+                    throw BinaryDecodingError(error.code, at: error.offset, "op \(op.path): cid: \(error.message)")
                 }
             }
             operations.append(

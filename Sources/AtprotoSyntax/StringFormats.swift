@@ -25,7 +25,7 @@ extension LexiconStringFormat {
     /// the format. The value keeps `string` exactly.
     public init(validating string: String) throws {
         if let reason = Self.syntaxError(in: string) {
-            throw StringFormatError(format: Self.formatName, value: string, reason: reason)
+            throw StringFormatError(format: Self.formatName, value: string, message: reason)
         }
         self.init(rawValue: string)
     }
@@ -48,25 +48,57 @@ extension LexiconStringFormat {
 }
 
 /// A string that is not valid syntax for a lexicon string format.
-public struct StringFormatError: Error, Sendable, Hashable, CustomStringConvertible {
+///
+/// Its ``code`` is ``Code/invalidSyntax``; ``format`` says which grammar the value broke and
+/// ``message`` where (the formats' checks, ``LexiconStringFormat/syntaxError(in:)``, say it in words).
+public struct StringFormatError: AtprotoError, Hashable {
+    /// What is wrong. An open set: new codes may be added, so a `switch` needs a `default`.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// Wraps a code's name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The value breaks the format's grammar (or its length limit).
+        public static let invalidSyntax: Code = "invalidSyntax"
+    }
+
+    /// What is wrong, for code to act on.
+    public var code: Code
     /// The lexicon name of the format (`did`, `at-uri`, ...).
     public var format: String
     /// The string that was checked.
     public var value: String
     /// What is wrong with it, for a person to read.
-    public var reason: String
+    public var message: String
 
-    /// Creates the error for `value`, which is not a valid `format` because of `reason`.
-    public init(format: String, value: String, reason: String) {
+    /// Creates the error for `value`, which is not a valid `format`, as `message` says.
+    public init(_ code: Code = .invalidSyntax, format: String, value: String, message: String) {
+        self.code = code
         self.format = format
         self.value = value
-        self.reason = reason
+        self.message = message
     }
 
     /// The format, the value (shortened when very long) and the reason.
     public var description: String {
         let shown = value.utf8.count > 200 ? String(value.prefix(200)) + "..." : value
-        return "invalid \(format) \"\(shown)\": \(reason)"
+        return "invalid \(format) \"\(shown)\": \(message)"
+    }
+}
+
+extension StringFormatError {
+    /// The former name of ``message``.
+    @available(*, deprecated, renamed: "message")
+    public var reason: String {
+        get { message }
+        set { message = newValue }
+    }
+
+    /// The former initializer, with `reason` for ``message``.
+    @available(*, deprecated, renamed: "init(format:value:message:)")
+    public init(format: String, value: String, reason: String) {
+        self.init(format: format, value: value, message: reason)
     }
 }
 

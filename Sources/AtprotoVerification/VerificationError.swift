@@ -1,43 +1,44 @@
+import AtprotoSyntax
+
 /// Why repository data failed verification: a distinct kind per claim that did not hold, and what
 /// was being checked.
-public struct VerificationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Which claim failed. An open set: new kinds may be added.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        /// The kind's name.
+public struct VerificationError: AtprotoError, Hashable {
+    /// Which claim failed. An open set: new codes may be added.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
         public let rawValue: String
-        /// Creates a kind.
+        /// Wraps a code's name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The commit's signature does not verify with the account's key.
-        public static let badSignature = Kind(rawValue: "badSignature")
+        public static let badSignature: Code = "badSignature"
         /// The commit is for another DID than the one asked for.
-        public static let wrongDID = Kind(rawValue: "wrongDID")
+        public static let wrongDID: Code = "wrongDID"
         /// The MST does not prove what it should: a missing node, a key out of order or at the wrong
         /// height, a broken link.
-        public static let brokenProof = Kind(rawValue: "brokenProof")
+        public static let brokenProof: Code = "brokenProof"
         /// A block's bytes do not hash to its CID.
-        public static let hashMismatch = Kind(rawValue: "hashMismatch")
+        public static let hashMismatch: Code = "hashMismatch"
         /// The account's key is of a type atproto does not sign with, or cannot be read.
-        public static let unsupportedKey = Kind(rawValue: "unsupportedKey")
+        public static let unsupportedKey: Code = "unsupportedKey"
         /// A block or the CAR is not what the protocol says (bad CBOR, a missing field, a wrong type).
-        public static let malformedData = Kind(rawValue: "malformedData")
+        public static let malformedData: Code = "malformedData"
         /// Over a limit (size, count, depth).
-        public static let limitExceeded = Kind(rawValue: "limitExceeded")
+        public static let limitExceeded: Code = "limitExceeded"
         /// The account's identity could not be resolved.
-        public static let identityUnavailable = Kind(rawValue: "identityUnavailable")
+        public static let identityUnavailable: Code = "identityUnavailable"
     }
 
     /// Which claim failed.
-    public var kind: Kind
+    public var code: Code
     /// What was being checked and what was wrong.
     public var message: String
 
     /// Creates an error.
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
+    public init(_ code: Code, _ message: String) {
+        self.code = code
         self.message = message
     }
 
-    public var description: String { "verification failed (\(kind)): \(message)" }
+    public var description: String { "verification failed (\(code)): \(message)" }
 }

@@ -50,7 +50,7 @@ enum POSIXSocket {
                 return descriptor
             } catch {
                 closeDescriptor(descriptor)
-                if error.kind != .cannotConnect { throw error }
+                if error.code != .cannotConnect { throw error }
                 lastError = error.message
             }
         }

@@ -98,8 +98,8 @@ final class POSIXWebSocketConnection: WebSocketConnection {
                     }
                 } catch {
                     let code: WebSocketCloseCode =
-                        error.kind == .messageTooBig
-                        ? .messageTooBig : error.kind == .invalidUTF8 ? .invalidPayload : .protocolError
+                        error.code == .messageTooBig
+                        ? .messageTooBig : error.code == .invalidUTF8 ? .invalidPayload : .protocolError
                     sendClose(code, "")
                     outcome = .failure(error)
                     break reading

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A small RFC 6455 WebSocket client of this package over POSIX sockets, for `ws://` URLs on Linux
-/// and Apple platforms (no TLS: `wss://` is refused with ``WebSocketError/Kind/unsupportedURL``).
+/// and Apple platforms (no TLS: `wss://` is refused with ``WebSocketError/Code/unsupportedURL``).
 ///
 /// Each connection has a thread of its own that reads frames, answers pings, joins fragments and
 /// queues whole messages; when ``maximumQueuedMessages`` are waiting it stops reading, so a slow

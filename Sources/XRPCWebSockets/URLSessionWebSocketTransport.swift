@@ -49,7 +49,7 @@ public struct URLSessionWebSocketTransport: WebSocketTransport {
             connection.close(code: .goingAway, reason: "")
             if Task.isCancelled { throw CancellationError() }
             let status = (task.response as? HTTPURLResponse)?.statusCode
-            if let timeout = error as? WebSocketError, timeout.kind == .timedOut { throw timeout }
+            if let timeout = error as? WebSocketError, timeout.code == .timedOut { throw timeout }
             if let status, status != 101 {
                 throw WebSocketError(
                     .handshakeFailed, "the server answered the upgrade with status \(status)", status: status)
@@ -71,7 +71,7 @@ private final class OpeningDelegate: NSObject, URLSessionWebSocketDelegate, @unc
 
     private var timer: Task<Void, Never>?
 
-    /// Fails the connect call with ``WebSocketError/Kind/timedOut`` and calls `cancel` unless the
+    /// Fails the connect call with ``WebSocketError/Code/timedOut`` and calls `cancel` unless the
     /// task opens or fails within `timeout`.
     func startTimer(_ timeout: Duration, cancel: @escaping @Sendable () -> Void) {
         let timer = Task { [weak self] in

@@ -1,3 +1,4 @@
+import AtprotoSyntax
 import Foundation
 
 /// A whole WebSocket message: the payload of one data frame, or of a fragmented run of them.
@@ -49,8 +50,8 @@ public protocol WebSocketConnection: AnyObject, Sendable {
     /// Pings are answered by the connection itself and never returned.
     ///
     /// - Throws: ``WebSocketError`` when the connection broke, the server broke the protocol, or
-    ///   the server closed with another code (``WebSocketError/Kind/closedByPeer``), or
-    ///   ``close(code:reason:)`` was called on this side (``WebSocketError/Kind/closed``);
+    ///   the server closed with another code (``WebSocketError/Code/closedByPeer``), or
+    ///   ``close(code:reason:)`` was called on this side (``WebSocketError/Code/closed``);
     ///   `CancellationError` when the calling task was cancelled.
     func receive() async throws -> WebSocketMessage?
 
@@ -68,53 +69,52 @@ public protocol WebSocketTransport: Sendable {
     /// Opens a connection to `url` (`ws://` or `wss://`) with the opening handshake, sending
     /// `headers` with the upgrade request.
     ///
-    /// - Throws: ``WebSocketError``: ``WebSocketError/Kind/handshakeFailed`` with the status and
+    /// - Throws: ``WebSocketError``: ``WebSocketError/Code/handshakeFailed`` with the status and
     ///   body when the server answered without upgrading (an XRPC error body, for example),
-    ///   ``WebSocketError/Kind/cannotConnect`` when no connection was made,
-    ///   ``WebSocketError/Kind/unsupportedURL`` for a scheme the transport cannot open.
+    ///   ``WebSocketError/Code/cannotConnect`` when no connection was made,
+    ///   ``WebSocketError/Code/unsupportedURL`` for a scheme the transport cannot open.
     func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection
 }
 
 /// A WebSocket failure: what went wrong and, where known, the close code or HTTP answer.
-public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct WebSocketError: AtprotoError, Hashable {
     /// What went wrong, for code to act on. An open set: match with `==`.
-    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        /// The kind's name.
-        public var rawValue: String
-        /// Wraps a name.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// Wraps a code's name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The URL's scheme or form is not one the transport can open.
-        public static let unsupportedURL = Kind(rawValue: "unsupportedURL")
+        public static let unsupportedURL: Code = "unsupportedURL"
         /// No connection was made: unknown host, refused, unreachable.
-        public static let cannotConnect = Kind(rawValue: "cannotConnect")
+        public static let cannotConnect: Code = "cannotConnect"
         /// The connection or the handshake took longer than allowed.
-        public static let timedOut = Kind(rawValue: "timedOut")
+        public static let timedOut: Code = "timedOut"
         /// The server answered the upgrade request without switching protocols, or with a wrong
         /// `Sec-WebSocket-Accept`; ``WebSocketError/status`` and ``WebSocketError/body`` hold its answer.
-        public static let handshakeFailed = Kind(rawValue: "handshakeFailed")
+        public static let handshakeFailed: Code = "handshakeFailed"
         /// The server broke RFC 6455 (a masked frame, reserved bits, a bad opcode, a bad fragment).
-        public static let protocolViolation = Kind(rawValue: "protocolViolation")
+        public static let protocolViolation: Code = "protocolViolation"
         /// A frame or message larger than the connection accepts.
-        public static let messageTooBig = Kind(rawValue: "messageTooBig")
+        public static let messageTooBig: Code = "messageTooBig"
         /// A text message that is not valid UTF-8.
-        public static let invalidUTF8 = Kind(rawValue: "invalidUTF8")
+        public static let invalidUTF8: Code = "invalidUTF8"
         /// The server closed with a code other than 1000; ``WebSocketError/closeCode`` holds it.
-        public static let closedByPeer = Kind(rawValue: "closedByPeer")
+        public static let closedByPeer: Code = "closedByPeer"
         /// The connection ended without a closing handshake.
-        public static let connectionLost = Kind(rawValue: "connectionLost")
+        public static let connectionLost: Code = "connectionLost"
         /// The connection was closed on this side before the operation.
-        public static let closed = Kind(rawValue: "closed")
+        public static let closed: Code = "closed"
         /// Anything else the transport reports.
-        public static let other = Kind(rawValue: "other")
+        public static let other: Code = "other"
     }
 
     /// What went wrong.
-    public var kind: Kind
+    public var code: Code
     /// Details for people to read: where, and what the system said.
     public var message: String
-    /// The close code the server sent, for ``Kind/closedByPeer``.
+    /// The close code the server sent, for ``Code/closedByPeer``.
     public var closeCode: WebSocketCloseCode?
     /// The HTTP status of a failed handshake.
     public var status: Int?
@@ -123,9 +123,9 @@ public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// Creates an error.
     public init(
-        _ kind: Kind, _ message: String, closeCode: WebSocketCloseCode? = nil, status: Int? = nil, body: Data = Data()
+        _ code: Code, _ message: String, closeCode: WebSocketCloseCode? = nil, status: Int? = nil, body: Data = Data()
     ) {
-        self.kind = kind
+        self.code = code
         self.message = message
         self.closeCode = closeCode
         self.status = status
@@ -133,7 +133,7 @@ public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     public var description: String {
-        var text = "WebSocket \(kind): \(message)"
+        var text = "WebSocket \(code): \(message)"
         if let closeCode { text += " (close code \(closeCode))" }
         if let status { text += " (HTTP status \(status))" }
         return text

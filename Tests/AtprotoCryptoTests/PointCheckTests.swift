@@ -1,6 +1,6 @@
+import AtprotoData
 import Foundation
 import XCTest
-import XRPCRuntime
 
 @testable import AtprotoCrypto
 
@@ -82,7 +82,7 @@ final class PointCheckTests: XCTestCase {
     func testAWrongLengthOrPrefixIsMalformed() {
         for bytes in [[0x00], [0x04] + [UInt8](repeating: 1, count: 32), [0x05] + [UInt8](repeating: 1, count: 32)] {
             XCTAssertThrowsError(try PublicKey(sec1: bytes, curve: .p256)) {
-                XCTAssertEqual(($0 as? PublicKeyError)?.kind, .malformedPoint)
+                XCTAssertEqual(($0 as? PublicKeyError)?.code, .malformedPoint)
             }
         }
     }
@@ -92,7 +92,7 @@ final class PointCheckTests: XCTestCase {
     ) {
         XCTAssertThrowsError(try PublicKey(sec1: bytes, curve: curve), file: file, line: line) { error in
             let keyError = error as? PublicKeyError
-            XCTAssertEqual(keyError?.kind, .notOnCurve, "\(error)", file: file, line: line)
+            XCTAssertEqual(keyError?.code, .notOnCurve, "\(error)", file: file, line: line)
             XCTAssertTrue(keyError?.message.contains(reason) == true, "\(error)", file: file, line: line)
         }
     }

@@ -12,7 +12,7 @@ final class PublicKeyParsingTests: XCTestCase {
     func testAnUnknownMulticodecIsAnUnsupportedCurve() {
         // ed25519 (0xed): not an atproto signing key.
         XCTAssertThrowsError(try PublicKey(didKey: "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK")) {
-            XCTAssertEqual(($0 as? PublicKeyError)?.kind, .unsupportedCurve)
+            XCTAssertEqual(($0 as? PublicKeyError)?.code, .unsupportedCurve)
         }
     }
 }

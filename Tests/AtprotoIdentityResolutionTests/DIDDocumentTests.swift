@@ -86,7 +86,7 @@ final class DIDDocumentTests: XCTestCase {
             id: "#atproto", type: "Ed25519VerificationKey2020", controller: "did:web:example.com",
             publicKeyMultibase: "z" + Base58Text.encode(generator))
         XCTAssertThrowsError(try unknown.publicKey()) {
-            XCTAssertEqual(($0 as? PublicKeyError)?.kind, .unsupportedCurve)
+            XCTAssertEqual(($0 as? PublicKeyError)?.code, .unsupportedCurve)
         }
     }
 
@@ -106,6 +106,22 @@ final class DIDDocumentTests: XCTestCase {
             "$.verificationMethod[0].type")
         XCTAssertEqual(path("[1, 2]"), "$")
         XCTAssertEqual(path("{\"id\": "), "$")
+    }
+
+    func testErrorsCarryACodeForWhatIsWrong() {
+        func code(_ text: String, maximumSize: Int = 1 << 20) -> DIDDocumentError.Code? {
+            do {
+                _ = try DIDDocument(jsonData: Data(text.utf8), maximumSize: maximumSize)
+                return nil
+            } catch { return error.code }
+        }
+        XCTAssertEqual(code(##"{"alsoKnownAs": []}"##), .missingField)
+        XCTAssertEqual(code(##"{"id": "not a did"}"##), .invalidValue)
+        XCTAssertEqual(code(##"{"id": "did:web:a.example", "service": {}}"##), .typeMismatch)
+        XCTAssertEqual(code(##"{"id": "did:web:a.example", "alsoKnownAs": ["at://a", 3]}"##), .typeMismatch)
+        XCTAssertEqual(code("{\"id\": "), .invalidJSON)
+        XCTAssertEqual(code(##"{"id": "did:web:a.example"}"##, maximumSize: 10), .tooLarge)
+        XCTAssertEqual(code(##"{"id": "did:web:a.example"}"##), nil)
     }
 
     func testAnOversizedDocumentIsRefusedBeforeParsing() {

@@ -66,6 +66,7 @@ final class RecordHelperTests: XCTestCase {
             XCTFail("a post with a non-TID key was accepted")
         } catch let error as RecordKeyError {
             XCTAssertEqual(error.rkey, "not-a-tid")
+            XCTAssertEqual(error.code, .invalidKey)
             XCTAssertEqual(error.collection, "app.bsky.feed.post")
             XCTAssertTrue(error.description.contains("is not a TID"), error.description)
         }
@@ -206,6 +207,7 @@ final class RecordHelperTests: XCTestCase {
             XCTFail("a post was put without a key")
         } catch let error as RecordKeyError {
             XCTAssertNil(error.rkey)
+            XCTAssertEqual(error.code, .missingKey)
         }
         XCTAssertEqual(agent.requests.count, 1)
     }

@@ -101,7 +101,7 @@ final class SubscribeReposTests: XCTestCase {
         for try await message in client.com.atproto.sync.subscribeRepos() {
             guard case .comAtprotoSyncSubscribeReposCommit(let commit) = message else { return XCTFail("\(message)") }
             XCTAssertThrowsError(try commit.operations()) { error in
-                XCTAssertEqual((error as? BinaryDecodingError)?.kind, .hashMismatch, "\(error)")
+                XCTAssertEqual((error as? BinaryDecodingError)?.code, .hashMismatch, "\(error)")
             }
             return
         }

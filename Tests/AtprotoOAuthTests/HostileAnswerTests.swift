@@ -25,14 +25,14 @@ final class HostileAnswerTests: XCTestCase {
     }
 
     private func expectRefusal(
-        _ kind: OAuthError.Kind, _ what: String, file: StaticString = #filePath, line: UInt = #line,
+        _ kind: OAuthError.Code, _ what: String, file: StaticString = #filePath, line: UInt = #line,
         _ body: () async throws -> Void
     ) async {
         do {
             try await body()
             XCTFail("\(what) was accepted", file: file, line: line)
         } catch let error as OAuthError {
-            XCTAssertEqual(error.kind, kind, "\(what): \(error)", file: file, line: line)
+            XCTAssertEqual(error.code, kind, "\(what): \(error)", file: file, line: line)
         } catch {
             XCTFail("\(what): \(error)", file: file, line: line)
         }
@@ -184,7 +184,7 @@ final class DiscoveryTests: XCTestCase {
             _ = try await client.authorize(.server(pds.url))
             XCTFail("fell back to the resource as issuer")
         } catch let error as OAuthError {
-            XCTAssertEqual(error.kind, .invalidMetadata)
+            XCTAssertEqual(error.code, .invalidMetadata)
         }
         XCTAssertEqual(pds.count("/.well-known/oauth-authorization-server"), 0)
         XCTAssertEqual(pds.count("/oauth/par"), 0)

@@ -74,7 +74,7 @@ final class LoopbackAuthenticatorTests: XCTestCase {
             _ = try await authenticator.authenticate(url, redirectURI: redirect)
             XCTFail("no timeout")
         } catch let error as OAuthError {
-            XCTAssertEqual(error.kind, .timedOut)
+            XCTAssertEqual(error.code, .timedOut)
         }
         let patient = LoopbackAuthenticator(timeout: .seconds(30)) { _ in }
         let second = try await patient.redirectURI(registered: "http://127.0.0.1/cb")
@@ -86,7 +86,7 @@ final class LoopbackAuthenticatorTests: XCTestCase {
             _ = try await task.value
             XCTFail("not cancelled")
         } catch let error as OAuthError {
-            XCTAssertEqual(error.kind, .cancelled)
+            XCTAssertEqual(error.code, .cancelled)
         }
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(2))
     }

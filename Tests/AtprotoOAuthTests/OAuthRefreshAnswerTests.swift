@@ -42,7 +42,7 @@ final class OAuthRefreshAnswerTests: XCTestCase {
         change(server) { $0.tokenType = nil }
         let error = await refreshError(session)
         XCTAssertEqual(error?.code, .requestFailed, "\(String(describing: error))")
-        XCTAssertEqual(error?.underlying?.kind, .invalidResponse)
+        XCTAssertEqual(error?.underlying?.code, .invalidResponse)
         let kept = try await currentArchive(of: session)
         XCTAssertEqual(kept.refreshToken?.value, "rt-2", "the rotated refresh token is kept")
         XCTAssertEqual(kept.accessToken.value, "at-1", "the old access token stays until a usable answer")
@@ -67,7 +67,7 @@ final class OAuthRefreshAnswerTests: XCTestCase {
         }
         let error = await refreshError(session)
         XCTAssertEqual(error?.code, .sessionEnded)
-        XCTAssertEqual(error?.underlying?.kind, .invalidResponse)
+        XCTAssertEqual(error?.underlying?.code, .invalidResponse)
         XCTAssertTrue(error?.message.contains("no refresh token") == true, "\(String(describing: error))")
         let ended = await session.endError
         XCTAssertEqual(ended, error)
@@ -79,7 +79,7 @@ final class OAuthRefreshAnswerTests: XCTestCase {
         change(server) { $0.tokenSub = "did:plc:mallory" }
         let error = await refreshError(session)
         XCTAssertEqual(error?.code, .sessionEnded)
-        XCTAssertEqual(error?.underlying?.kind, .bindingMismatch, "the reason the session ended")
+        XCTAssertEqual(error?.underlying?.code, .bindingMismatch, "the reason the session ended")
         XCTAssertTrue(error?.underlying?.message.contains("did:plc:mallory") == true, "\(String(describing: error))")
         XCTAssertEqual(server.revokedTokens, ["rt-2"], "the refused grant is revoked")
     }
@@ -90,7 +90,7 @@ final class OAuthRefreshAnswerTests: XCTestCase {
         change(server) { $0.tokenType = "Bearer" }
         let error = await refreshError(session)
         XCTAssertEqual(error?.code, .sessionEnded)
-        XCTAssertEqual(error?.underlying?.kind, .invalidResponse)
+        XCTAssertEqual(error?.underlying?.code, .invalidResponse)
         XCTAssertEqual(server.revokedTokens, ["rt-2"])
     }
 
@@ -103,7 +103,7 @@ final class OAuthRefreshAnswerTests: XCTestCase {
         }
         let error = await refreshError(session)
         XCTAssertEqual(error?.code, .sessionEnded)
-        XCTAssertEqual(error?.underlying?.kind, .bindingMismatch)
+        XCTAssertEqual(error?.underlying?.code, .bindingMismatch)
         XCTAssertEqual(server.revokedTokens, ["rt-2"], "the revocation was tried")
     }
 }

@@ -36,11 +36,11 @@ final class OAuthSessionLoadTests: XCTestCase {
 
     static func label(_ error: any Error) -> String {
         switch error {
-        case let error as XRPCTransportError: return "transport.\(error.kind)"
+        case let error as XRPCTransportError: return "transport.\(error.code)"
         case let error as XRPCClientError: return "client.\(error.code)"
         case let error as XRPCError: return "xrpc.\(error.status.map(String.init) ?? "none").\(error.name ?? "-")"
         case let error as OAuthSessionError: return "session.\(error.code)"
-        case let error as OAuthError: return "oauth.\(error.kind)"
+        case let error as OAuthError: return "oauth.\(error.code)"
         default: return "untyped.\(type(of: error))"
         }
     }

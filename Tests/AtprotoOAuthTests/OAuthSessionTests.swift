@@ -77,7 +77,7 @@ final class OAuthSessionTests: XCTestCase {
             XCTFail("refreshed though the PDS names another issuer")
         } catch let error as OAuthSessionError {
             XCTAssertEqual(error.code, .sessionEnded)
-            XCTAssertEqual(error.underlying?.kind, .bindingMismatch)
+            XCTAssertEqual(error.underlying?.code, .bindingMismatch)
         }
         XCTAssertEqual(server.count("/oauth/token"), 1, "no refresh was sent")
         var iterator = updates.makeAsyncIterator()

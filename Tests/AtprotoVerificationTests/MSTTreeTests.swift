@@ -50,9 +50,9 @@ final class MSTTreeTests: XCTestCase {
         // Keep the root only: any key below it needs a node that is not there.
         blocks = blocks.filter { $0.key == written.root }
         var partial = try MSTTree(root: written.root, blocks: blocks)
-        var errors: [VerificationError.Kind] = []
+        var errors: [VerificationError.Code] = []
         for key in keys {
-            do { _ = try partial.value(for: key) } catch { errors.append(error.kind) }
+            do { _ = try partial.value(for: key) } catch { errors.append(error.code) }
         }
         XCTAssertFalse(errors.isEmpty)
         XCTAssertTrue(errors.allSatisfy { $0 == .brokenProof })
@@ -67,7 +67,7 @@ final class MSTTreeTests: XCTestCase {
         let bytes = liar.encoded { _ in self.leaf }
         let cid = ContentID(sha256Of: bytes)
         XCTAssertThrowsError(try MSTTree(root: cid, blocks: [cid: Data(bytes)])) {
-            XCTAssertEqual(($0 as? VerificationError)?.kind, .brokenProof, "\($0)")
+            XCTAssertEqual(($0 as? VerificationError)?.code, .brokenProof, "\($0)")
         }
         // Keys out of order at one height.
         let zeros = (0..<10_000).lazy.map { Array("a/k\($0)".utf8) }.filter { MSTKey.height(of: $0) == 0 }.prefix(2)
@@ -78,7 +78,7 @@ final class MSTTreeTests: XCTestCase {
         let unorderedBytes = unordered.encoded { _ in self.leaf }
         let unorderedCID = ContentID(sha256Of: unorderedBytes)
         XCTAssertThrowsError(try MSTTree(root: unorderedCID, blocks: [unorderedCID: Data(unorderedBytes)])) {
-            XCTAssertEqual(($0 as? VerificationError)?.kind, .brokenProof, "\($0)")
+            XCTAssertEqual(($0 as? VerificationError)?.code, .brokenProof, "\($0)")
         }
         // Bytes that do not hash to their CID are refused when the CAR is read, before the tree sees
         // them (RepositoryInputTests.testAnMSTNodeThatDoesNotHashToItsCIDIsRefused).
@@ -95,7 +95,7 @@ final class MSTTreeTests: XCTestCase {
             let bytes = DAGCBOR.encode(value)
             let cid = ContentID(sha256Of: bytes)
             XCTAssertThrowsError(try MSTTree(root: cid, blocks: [cid: Data(bytes)]), "\(value)") {
-                let kind = ($0 as? VerificationError)?.kind
+                let kind = ($0 as? VerificationError)?.code
                 XCTAssertTrue(kind == .malformedData || kind == .brokenProof, "\($0)")
             }
         }

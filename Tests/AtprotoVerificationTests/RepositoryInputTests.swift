@@ -24,11 +24,11 @@ final class RepositoryInputTests: XCTestCase {
         Data(CARFile(roots: [root], blocks: blocks.map { CARBlock(cid: $0.0, bytes: $0.1) }).encoded())
     }
 
-    func kind(_ body: () throws -> Void) -> VerificationError.Kind? {
+    func kind(_ body: () throws -> Void) -> VerificationError.Code? {
         do {
             try body()
             return nil
-        } catch { return (error as? VerificationError)?.kind }
+        } catch { return (error as? VerificationError)?.code }
     }
 
     /// The tree does not hash its nodes again: CommitCAR checked every block, the MST nodes included.

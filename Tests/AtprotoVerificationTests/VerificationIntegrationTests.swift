@@ -106,7 +106,7 @@ final class VerificationIntegrationTests: XCTestCase {
         XCTAssertThrowsError(
             try VerifiedRepository(car: response.body, did: DID(rawValue: "did:plc:aaaaaaaaaaaaaaaaaaaaaaaa"), key: key)
         ) {
-            XCTAssertEqual(($0 as? VerificationError)?.kind, .wrongDID)
+            XCTAssertEqual(($0 as? VerificationError)?.code, .wrongDID)
         }
         // Drop one MST node below the root: the walk finds the hole.
         let car = try CARFile(reading: response.body)
@@ -118,7 +118,7 @@ final class VerificationIntegrationTests: XCTestCase {
         if let hole = holed {
             let without = CARFile(roots: car.roots, blocks: car.blocks.filter { $0.cid != hole.cid })
             XCTAssertThrowsError(try VerifiedRepository(car: Data(without.encoded()), did: did, key: key)) {
-                XCTAssertEqual(($0 as? VerificationError)?.kind, .brokenProof, "\($0)")
+                XCTAssertEqual(($0 as? VerificationError)?.code, .brokenProof, "\($0)")
             }
         }
     }
@@ -151,14 +151,14 @@ final class VerificationIntegrationTests: XCTestCase {
             let servedProof = try RecordProof.verify(car: served.body, did: did, path: path, key: key)
             XCTAssertEqual(servedProof.record?.cid, proof.record?.cid)
         } catch {
-            XCTAssertEqual(error.kind, .brokenProof, "\(error)")
+            XCTAssertEqual(error.code, .brokenProof, "\(error)")
         }
 
-        func kind(_ body: () throws -> RecordProof) -> VerificationError.Kind? {
+        func kind(_ body: () throws -> RecordProof) -> VerificationError.Code? {
             do {
                 _ = try body()
                 return nil
-            } catch { return (error as? VerificationError)?.kind }
+            } catch { return (error as? VerificationError)?.code }
         }
         // Another account's DID.
         XCTAssertEqual(
@@ -230,11 +230,11 @@ final class VerificationIntegrationTests: XCTestCase {
         let body = try XCTUnwrap(bodies.last, "a commit with prevData")
         let passes = try await verifier.check(type: "#commit", body: body, nsid: ComAtprotoSyncSubscribeRepos.nsid)
         XCTAssertTrue(passes)
-        func failure(_ altered: [String: DataModelValue]) async -> VerificationError.Kind? {
+        func failure(_ altered: [String: DataModelValue]) async -> VerificationError.Code? {
             do {
                 _ = try await verifier.check(type: "#commit", body: altered, nsid: ComAtprotoSyncSubscribeRepos.nsid)
                 return nil
-            } catch { return (error as? FirehoseFailure)?.error.kind }
+            } catch { return (error as? FirehoseFailure)?.code }
         }
         var wrongPrev = body
         wrongPrev["prevData"] = .link(ContentID(sha256Of: [9, 9, 9]))

@@ -6,7 +6,7 @@ import XRPCRuntime
 @testable import AtprotoVerification
 
 /// ``VerificationLimits`` at each bound (the CAR goes on to its signature check) and one past it
-/// (``VerificationError/Kind/limitExceeded``).
+/// (``VerificationError/Code/limitExceeded``).
 final class VerificationLimitTests: XCTestCase {
     private let did = DID(rawValue: "did:plc:ewvi7nxzyoun6zhxrhs64oiz")
     private let key = try? PublicKey(didKey: "did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme")
@@ -26,13 +26,13 @@ final class VerificationLimitTests: XCTestCase {
     }
 
     /// The kind of error `RecordProof.verify` throws within `limits`.
-    private func verify(_ car: Data, _ limits: VerificationLimits) throws -> VerificationError.Kind? {
+    private func verify(_ car: Data, _ limits: VerificationLimits) throws -> VerificationError.Code? {
         let key = try XCTUnwrap(key)
         do {
             _ = try RecordProof.verify(car: car, did: did, path: "a.b.c/x", key: key, limits: limits)
             return nil
         } catch {
-            return error.kind
+            return error.code
         }
     }
 

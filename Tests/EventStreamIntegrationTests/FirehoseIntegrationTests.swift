@@ -167,7 +167,7 @@ final class FirehoseIntegrationTests: XCTestCase {
             }
             XCTFail("the stream must end with FutureCursor")
         } catch {
-            XCTAssertEqual(error.kind, .errorFrame, "\(error)")
+            XCTAssertEqual(error.code, .errorFrame, "\(error)")
             XCTAssertEqual(error.code(for: ComAtprotoSyncSubscribeRepos.self), .futureCursor, "\(error)")
         }
     }

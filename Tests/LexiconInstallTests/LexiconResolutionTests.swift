@@ -14,7 +14,7 @@ final class LexiconResolutionTests: XCTestCase {
         XCTAssertEqual(try LexiconAuthority(of: "app.bsky.*").domain, "bsky.app")
         for bad in ["app.bsky", "not an nsid", "app..bsky.post", "*"] {
             XCTAssertThrowsError(try LexiconAuthority(of: bad), bad) { error in
-                XCTAssertEqual((error as? LexiconResolutionError)?.kind, .invalidNSID)
+                XCTAssertEqual((error as? LexiconResolutionError)?.code, .invalidNSID)
             }
         }
     }

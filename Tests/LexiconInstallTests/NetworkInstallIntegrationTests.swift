@@ -124,13 +124,13 @@ final class NetworkInstallIntegrationTests: XCTestCase {
             _ = try await resolver.resolve("test.statusphere.absent\(suffix)")
             XCTFail("an unpublished lexicon resolved")
         } catch {
-            XCTAssertEqual(error.kind, .notPublished, "\(error)")
+            XCTAssertEqual(error.code, .notPublished, "\(error)")
         }
         do {
             _ = try await resolver.resolve("test.nowhere.thing")
             XCTFail("an authority without a _lexicon record resolved")
         } catch {
-            XCTAssertEqual(error.kind, .noAuthority, "\(error)")
+            XCTAssertEqual(error.code, .noAuthority, "\(error)")
             XCTAssertTrue(error.message.contains("_lexicon.nowhere.test"), error.message)
         }
     }
@@ -174,7 +174,7 @@ final class NetworkInstallIntegrationTests: XCTestCase {
             let lexicon = try await resolver.resolve("test.statusphere.status\(suffix)")
             XCTFail("a record was accepted under another account's key: \(lexicon.uri)")
         } catch {
-            XCTAssertEqual(error.kind, .verificationFailed, "\(error)")
+            XCTAssertEqual(error.code, .verificationFailed, "\(error)")
             XCTAssertTrue(error.message.contains("badSignature"), error.message)
         }
     }

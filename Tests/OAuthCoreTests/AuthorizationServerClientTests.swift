@@ -118,7 +118,7 @@ final class AuthorizationServerClientTests: XCTestCase {
             _ = try await http.send(.getJSON(server.baseURL.appendingPathComponent("big")))
             XCTFail("a 200 KB answer was read")
         } catch {
-            XCTAssertEqual(error.kind, .tooLarge)
+            XCTAssertEqual(error.code, .tooLarge)
         }
         var slow = OAuthHTTPRequest.getJSON(server.baseURL.appendingPathComponent("slow"))
         slow.timeout = .milliseconds(300)
@@ -127,7 +127,7 @@ final class AuthorizationServerClientTests: XCTestCase {
             _ = try await http.send(slow)
             XCTFail("no timeout")
         } catch {
-            XCTAssertEqual(error.kind, .timedOut)
+            XCTAssertEqual(error.code, .timedOut)
         }
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(2))
     }

@@ -61,7 +61,7 @@ final class JOSETests: XCTestCase {
             _ = try await DPoPProof.make(method: "GET", url: url, nonce: nil, signer: signer)
             XCTFail("a 3-byte signature was accepted")
         } catch {
-            XCTAssertEqual(error.kind, .signing)
+            XCTAssertEqual(error.code, .signing)
         }
     }
 

@@ -43,7 +43,7 @@ final class MetadataTests: XCTestCase {
         }
         for (name, object) in cases {
             XCTAssertThrowsError(try decode(object).validateAtprotoProfile(fetchedFor: issuer), name) { error in
-                XCTAssertEqual((error as? OAuthError)?.kind, .invalidMetadata, name)
+                XCTAssertEqual((error as? OAuthError)?.code, .invalidMetadata, name)
             }
         }
         // Wrong types and missing required fields do not decode at all.
@@ -67,7 +67,7 @@ final class MetadataTests: XCTestCase {
             _ = try await AuthorizationServerMetadata.fetch(issuer: "https://pds.example.com", using: http)
             XCTFail("another issuer's document was accepted")
         } catch {
-            XCTAssertEqual(error.kind, .invalidMetadata)
+            XCTAssertEqual(error.code, .invalidMetadata)
         }
         XCTAssertEqual(
             http.sent.first?.url.absoluteString, "https://pds.example.com/.well-known/oauth-authorization-server")
@@ -76,7 +76,7 @@ final class MetadataTests: XCTestCase {
             _ = try await AuthorizationServerMetadata.fetch(issuer: "http://pds.example.com", using: insecure)
             XCTFail("an http issuer was fetched")
         } catch {
-            XCTAssertEqual(error.kind, .insecureURL)
+            XCTAssertEqual(error.code, .insecureURL)
             XCTAssertTrue(insecure.sent.isEmpty)
         }
     }
@@ -100,7 +100,7 @@ final class MetadataTests: XCTestCase {
                 _ = try await ProtectedResourceMetadata.fetch(resource: resource, using: client)
                 XCTFail("accepted \(hostile)")
             } catch {
-                XCTAssertEqual(error.kind, .invalidMetadata)
+                XCTAssertEqual(error.code, .invalidMetadata)
             }
         }
         let notFound = ScriptedHTTPClient([OAuthHTTPResponse(status: 404)])
@@ -108,7 +108,7 @@ final class MetadataTests: XCTestCase {
             _ = try await ProtectedResourceMetadata.fetch(resource: resource, using: notFound)
             XCTFail("a 404 was accepted")
         } catch {
-            XCTAssertEqual(error.kind, .invalidMetadata)
+            XCTAssertEqual(error.code, .invalidMetadata)
         }
     }
 }

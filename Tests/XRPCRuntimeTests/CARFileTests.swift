@@ -62,7 +62,7 @@ final class CARFileTests: XCTestCase {
                 XCTAssertEqual(read.blocks, Array(car.blocks.prefix(read.blocks.count)), "cut at \(length)")
             } else {
                 let error = readError(prefix)
-                XCTAssertEqual(error?.kind, .truncated, "cut at \(length): \(error?.description ?? "")")
+                XCTAssertEqual(error?.code, .truncated, "cut at \(length): \(error?.description ?? "")")
                 XCTAssertLessThanOrEqual(error?.offset ?? .max, length, "cut at \(length)")
             }
         }
@@ -73,7 +73,7 @@ final class CARFileTests: XCTestCase {
         car.blocks[1].bytes = Data(DAGCBOR.encode(.map(["text": .string("forged")])))
         let bytes = car.encoded()
         let error = readError(bytes)
-        XCTAssertEqual(error?.kind, .hashMismatch)
+        XCTAssertEqual(error?.code, .hashMismatch)
         let secondBlockStart = bytes.count - encodedSize(car.blocks[2]) - encodedSize(car.blocks[1])
         XCTAssertEqual(error?.offset, secondBlockStart)
         XCTAssertTrue(error?.message.contains("block 1") ?? false, error?.message ?? "")
@@ -95,16 +95,16 @@ final class CARFileTests: XCTestCase {
         ]
         for (header, note) in cases {
             let error = readError(car(header: header))
-            XCTAssertEqual(error?.kind, .invalidCARHeader, note)
+            XCTAssertEqual(error?.code, .invalidCARHeader, note)
             XCTAssertEqual(error?.offset, 1, note)
         }
         // Header bytes that are not DAG-CBOR: the offset points into the file.
         let float = readError([0x03, 0xF9, 0x3C, 0x00])
-        XCTAssertEqual(float?.kind, .float)
+        XCTAssertEqual(float?.code, .float)
         XCTAssertEqual(float?.offset, 1)
-        XCTAssertEqual(readError([0x00])?.kind, .malformed)
+        XCTAssertEqual(readError([0x00])?.code, .malformed)
         let notCanonical = readError([0x03, 0x81, 0x18, 0x01])
-        XCTAssertEqual(notCanonical?.kind, .nonCanonical)
+        XCTAssertEqual(notCanonical?.code, .nonCanonical)
         XCTAssertEqual(notCanonical?.offset, 2)
     }
 
@@ -116,7 +116,7 @@ final class CARFileTests: XCTestCase {
         XCTAssertEqual(bytes[versionOffset], 0x01)
         bytes[versionOffset] = 0x03
         let error = readError(bytes)
-        XCTAssertEqual(error?.kind, .invalidCID)
+        XCTAssertEqual(error?.code, .invalidCID)
         XCTAssertEqual(error?.offset, versionOffset)
     }
 }

@@ -59,7 +59,7 @@ final class ContentIDTests: XCTestCase {
         let bad = binaryError { () throws(BinaryDecodingError) in
             try ContentID("bafyreidfayvfuwqa7qlnopdjiqrxzs6blmoeu4rujcjtnci5beludirz1a")
         }
-        XCTAssertEqual(bad?.kind, .invalidCID)
+        XCTAssertEqual(bad?.code, .invalidCID)
         XCTAssertEqual(bad?.offset, 57)
 
         let uppercase = binaryError { () throws(BinaryDecodingError) in
@@ -69,14 +69,14 @@ final class ContentIDTests: XCTestCase {
 
         for text in ["", "zb2rhe5P4gXftAwvA4eXQ5HJwsER2owDyS9sKaQRRVQPn93bA", "Qm", "b", "bafyrei"] {
             XCTAssertEqual(
-                binaryError { () throws(BinaryDecodingError) in try ContentID(text) }?.kind, .invalidCID, text)
+                binaryError { () throws(BinaryDecodingError) in try ContentID(text) }?.code, .invalidCID, text)
         }
     }
 
     func testRejectsBinaryForms() {
         // Version 2.
         XCTAssertEqual(
-            binaryError { () throws(BinaryDecodingError) in try ContentID(bytes: [0x02, 0x71, 0x12, 0x20]) }?.kind,
+            binaryError { () throws(BinaryDecodingError) in try ContentID(bytes: [0x02, 0x71, 0x12, 0x20]) }?.code,
             .invalidCID)
         // A SHA-256 digest of 31 bytes.
         XCTAssertEqual(
@@ -87,18 +87,18 @@ final class ContentIDTests: XCTestCase {
         let short = binaryError { () throws(BinaryDecodingError) in
             try ContentID(bytes: [0x01, 0x71, 0x12, 0x20, 0xAA])
         }
-        XCTAssertEqual(short?.kind, .truncated)
+        XCTAssertEqual(short?.code, .truncated)
         // Non-minimal varint codec (0x71 written in two bytes).
         let varint = binaryError { () throws(BinaryDecodingError) in
             try ContentID(bytes: [0x01, 0xF1, 0x00, 0x12, 0x20] + [UInt8](repeating: 0, count: 32))
         }
-        XCTAssertEqual(varint?.kind, .invalidVarint)
+        XCTAssertEqual(varint?.code, .invalidVarint)
         XCTAssertEqual(varint?.offset, 1)
         // A byte after the digest.
         let trailing = binaryError { () throws(BinaryDecodingError) in
             try ContentID(bytes: [0x01, 0x55, 0x00, 0x01, 0x61, 0x62])
         }
-        XCTAssertEqual(trailing?.kind, .trailingBytes)
+        XCTAssertEqual(trailing?.code, .trailingBytes)
         XCTAssertEqual(trailing?.offset, 5)
     }
 
@@ -109,6 +109,6 @@ final class ContentIDTests: XCTestCase {
         // sha2-512 (0x13), which cannot be checked here.
         let sha512 = try ContentID(bytes: [0x01, 0x55, 0x13, 0x02, 0x00, 0x00])
         XCTAssertEqual(
-            binaryError { () throws(BinaryDecodingError) in try sha512.matches([UInt8]()) }?.kind, .unsupportedHash)
+            binaryError { () throws(BinaryDecodingError) in try sha512.matches([UInt8]()) }?.code, .unsupportedHash)
     }
 }

@@ -140,7 +140,7 @@ final class DAGCBORTests: XCTestCase {
     }
 
     func testRejectsNonCanonicalAndForbiddenForms() {
-        let cases: [(bytes: [UInt8], kind: BinaryDecodingError.Kind, offset: Int, note: String)] = [
+        let cases: [(bytes: [UInt8], kind: BinaryDecodingError.Code, offset: Int, note: String)] = [
             ([], .truncated, 0, "empty input"),
             ([0x18, 0x17], .nonCanonical, 0, "23 written in two bytes"),
             ([0x19, 0x00, 0xFF], .nonCanonical, 0, "255 written in three bytes"),
@@ -181,7 +181,7 @@ final class DAGCBORTests: XCTestCase {
         ]
         for (bytes, kind, offset, note) in cases {
             let error = decodeError(bytes)
-            XCTAssertEqual(error?.kind, kind, note)
+            XCTAssertEqual(error?.code, kind, note)
             XCTAssertEqual(error?.offset, offset, "\(note): \(error?.description ?? "")")
         }
     }
@@ -189,19 +189,19 @@ final class DAGCBORTests: XCTestCase {
     func testRejectsCIDv0AndMalformedCIDsInLinks() {
         let v0 = [0x12, 0x20] + [UInt8](repeating: 7, count: 32)
         let error = decodeError([0xD8, 0x2A, 0x58, 35, 0x00] + v0)
-        XCTAssertEqual(error?.kind, .invalidCID)
+        XCTAssertEqual(error?.code, .invalidCID)
         XCTAssertEqual(error?.offset, 5)
         // A CIDv1 whose SHA-256 digest is one byte short: the fault is in the CID, after the prefix.
         let short = decodeError(
             [0xD8, 0x2A, 0x58, 36, 0x00, 0x01, 0x71, 0x12, 0x20] + [UInt8](repeating: 7, count: 31))
-        XCTAssertEqual(short?.kind, .truncated)
+        XCTAssertEqual(short?.code, .truncated)
         XCTAssertEqual(short?.offset, 7)
     }
 
     func testRejectsNestingDeeperThanTheLimit() {
         let deep = [UInt8](repeating: 0x81, count: DAGCBOR.maximumDepth + 1) + [0x00]
         let error = decodeError(deep)
-        XCTAssertEqual(error?.kind, .tooDeep)
+        XCTAssertEqual(error?.code, .tooDeep)
         XCTAssertEqual(error?.offset, DAGCBOR.maximumDepth)
         let allowed = [UInt8](repeating: 0x81, count: DAGCBOR.maximumDepth) + [0x00]
         XCTAssertNoThrow(try DAGCBOR.decode(allowed))

@@ -140,7 +140,7 @@ final class EventStreamAgentTests: XCTestCase {
         client.eventStreams.headers = ["X-App": "mine"]
         let (seqs, error) = await drain(client.subscribe(TestStream.self, parameters: .init(cursor: 4)))
         XCTAssertEqual(seqs, [])
-        XCTAssertEqual(error?.kind, .rejected)
+        XCTAssertEqual(error?.code, .rejected)
         XCTAssertEqual(error?.isUnauthorized, true)
         XCTAssertEqual(error?.name, "AuthenticationRequired")
         XCTAssertEqual(
@@ -158,7 +158,7 @@ final class EventStreamAgentTests: XCTestCase {
     func testAnAgentThatNamesNoServiceStillFailsClearly() async throws {
         let (_, error) = await drain(
             XRPCClient(agent: AppAgent(service: nil)).subscribe(TestStream.self, parameters: .init()))
-        XCTAssertEqual(error?.kind, .invalidService)
+        XCTAssertEqual(error?.code, .invalidService)
         XCTAssertTrue(error?.message.contains("defaultServiceURL") == true, error?.message ?? "")
     }
 }

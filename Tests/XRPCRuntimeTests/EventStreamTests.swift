@@ -64,7 +64,7 @@ final class EventStreamTests: XCTestCase {
         let (messages, error) = await drain(
             client(transport, reconnect: fastRetry).subscribe(TestStream.self, parameters: .init()))
         XCTAssertEqual(messages.map(\.seq), [1])
-        XCTAssertEqual(error?.kind, .errorFrame)
+        XCTAssertEqual(error?.code, .errorFrame)
         XCTAssertEqual(error?.code(for: TestStream.self), .futureCursor)
         XCTAssertEqual(error?.message, "Cursor in the future.")
         XCTAssertEqual(error?.lastSequence, 1)
@@ -90,7 +90,7 @@ final class EventStreamTests: XCTestCase {
             let (messages, error) = await drain(
                 client(transport, reconnect: fastRetry).subscribe(TestStream.self, parameters: .init()))
             XCTAssertEqual(messages.map(\.seq), [4], expected)
-            XCTAssertEqual(error?.kind, .malformedFrame, expected)
+            XCTAssertEqual(error?.code, .malformedFrame, expected)
             XCTAssertTrue(error?.message.contains(expected) == true, "\(expected): \(String(describing: error))")
             XCTAssertEqual(transport.connectedURLs.count, 1, "a malformed frame is a hard error, not retried")
         }
@@ -112,7 +112,7 @@ final class EventStreamTests: XCTestCase {
         XCTAssertEqual(
             transport.connectedURLs.map { $0.query ?? "" },
             ["cursor=2", "cursor=6", "cursor=6", "cursor=7", "cursor=7", "cursor=7"])
-        XCTAssertEqual(error?.kind, .connectionFailed)
+        XCTAssertEqual(error?.code, .connectionFailed)
         XCTAssertEqual(error?.lastSequence, 7)
         XCTAssertTrue(error?.message.contains("after 4 attempts in a row") == true, "\(String(describing: error))")
     }
@@ -123,7 +123,7 @@ final class EventStreamTests: XCTestCase {
         ])
         let (messages, error) = await drain(client(transport).subscribe(TestStream.self, parameters: .init()))
         XCTAssertEqual(messages.map(\.seq), [1])
-        XCTAssertEqual(error?.kind, .connectionFailed)
+        XCTAssertEqual(error?.code, .connectionFailed)
         XCTAssertTrue(error?.message.contains("reset") == true)
         XCTAssertEqual(transport.connectedURLs.count, 1)
     }
@@ -136,7 +136,7 @@ final class EventStreamTests: XCTestCase {
         ])
         let (_, error) = await drain(
             client(transport, reconnect: fastRetry).subscribe(TestStream.self, parameters: .init()))
-        XCTAssertEqual(error?.kind, .rejected)
+        XCTAssertEqual(error?.code, .rejected)
         XCTAssertEqual(error?.status, 400)
         XCTAssertEqual(error?.name, "InvalidRequest")
         XCTAssertEqual(error?.message, "cursor must be an integer")
@@ -175,7 +175,7 @@ final class EventStreamTests: XCTestCase {
     func testWithoutAServiceTheFirstNextFailsClearly() async throws {
         let client = XRPCClient(agent: StubAgent { _ in XRPCResponse(status: 500) })
         let (_, error) = await drain(client.subscribe(TestStream.self, parameters: .init()))
-        XCTAssertEqual(error?.kind, .invalidService)
+        XCTAssertEqual(error?.code, .invalidService)
         XCTAssertTrue(error?.message.contains("eventStreams.serviceURL") == true)
     }
 

@@ -16,7 +16,7 @@ final class POSIXWebSocketTests: XCTestCase {
         try await transport.connect(to: XCTUnwrap(URL(string: path, relativeTo: server.url)), headers: headers)
     }
 
-    private func kind(of error: any Error) -> WebSocketError.Kind? { (error as? WebSocketError)?.kind }
+    private func kind(of error: any Error) -> WebSocketError.Code? { (error as? WebSocketError)?.code }
 
     func testReceivesMessagesOfEveryLengthFormAndSendsPathQueryAndHeaders() async throws {
         let server = try TestWebSocketServer { peer in
@@ -103,7 +103,7 @@ final class POSIXWebSocketTests: XCTestCase {
             _ = try await connection.receive()
             XCTFail("expected closedByPeer")
         } catch let error as WebSocketError {
-            XCTAssertEqual(error.kind, .closedByPeer)
+            XCTAssertEqual(error.code, .closedByPeer)
             XCTAssertEqual(error.closeCode, .internalError)
             XCTAssertTrue(error.message.contains("overloaded"), error.message)
         }
@@ -137,7 +137,7 @@ final class POSIXWebSocketTests: XCTestCase {
         for (frame, expected, code) in [
             (
                 WebSocketFrame(fin: true, opcode: .binary, payload: [UInt8](repeating: 0, count: 100_001)),
-                WebSocketError.Kind.messageTooBig, UInt16(1009)
+                WebSocketError.Code.messageTooBig, UInt16(1009)
             ),
             (WebSocketFrame(fin: true, opcode: .text, payload: [0xFF, 0xFE]), .invalidUTF8, 1007),
         ] {
@@ -184,7 +184,7 @@ final class POSIXWebSocketTests: XCTestCase {
             _ = try await connect(refusing)
             XCTFail("expected handshakeFailed")
         } catch let error as WebSocketError {
-            XCTAssertEqual(error.kind, .handshakeFailed)
+            XCTAssertEqual(error.code, .handshakeFailed)
             XCTAssertEqual(error.status, 400)
             XCTAssertEqual(
                 String(decoding: error.body, as: UTF8.self), #"{"error":"InvalidRequest","message":"bad cursor"}"#)

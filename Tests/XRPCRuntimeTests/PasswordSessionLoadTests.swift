@@ -24,7 +24,7 @@ enum FaultProcedure: XRPCProcedure {
 /// The outcome of one call as a label: `success`, or the typed error's kind; `untyped` is a failure.
 func outcomeLabel(_ error: any Error) -> String {
     switch error {
-    case let error as XRPCTransportError: return "transport.\(error.kind)"
+    case let error as XRPCTransportError: return "transport.\(error.code)"
     case let error as XRPCClientError: return "client.\(error.code)"
     case let error as XRPCError: return "xrpc.\(error.status.map(String.init) ?? "none").\(error.name ?? "-")"
     case let error as PasswordSessionError: return "session.\(error.code)"

@@ -13,7 +13,7 @@ final class RetryingAgentTests: XCTestCase {
     private final class Script: @unchecked Sendable {
         enum Outcome {
             case status(Int, [String: String])
-            case transport(XRPCTransportError.Kind)
+            case transport(XRPCTransportError.Code)
         }
 
         private let lock = NSLock()
@@ -37,7 +37,7 @@ final class RetryingAgentTests: XCTestCase {
                 switch outcome {
                 case .status(let status, let headers): return XRPCResponse(status: status, headers: headers)
                 case .transport(let kind):
-                    throw XRPCTransportError(kind: kind, nsid: request.nsid, underlyingDescription: "scripted")
+                    throw XRPCTransportError(code: kind, nsid: request.nsid, message: "scripted")
                 }
             }
             let environment = RetryingAgent.Environment(
@@ -140,7 +140,7 @@ final class RetryingAgentTests: XCTestCase {
             _ = try await cancelled.agent(policy: .default).send(query)
             XCTFail("cancellation must not be retried")
         } catch let error as XRPCTransportError {
-            XCTAssertEqual(error.kind, .cancelled)
+            XCTAssertEqual(error.code, .cancelled)
         }
         XCTAssertEqual(cancelled.requests, 1)
 
@@ -149,7 +149,7 @@ final class RetryingAgentTests: XCTestCase {
             _ = try await exhausted.agent(policy: RetryPolicy(maxAttempts: 2)).send(query)
             XCTFail("the last failure is thrown")
         } catch let error as XRPCTransportError {
-            XCTAssertEqual(error.kind, .connectionLost)
+            XCTAssertEqual(error.code, .connectionLost)
         }
         XCTAssertEqual(exhausted.requests, 2)
     }
@@ -165,7 +165,7 @@ final class RetryingAgentTests: XCTestCase {
             _ = try await task.value
             XCTFail("expected a cancellation")
         } catch let error as XRPCTransportError {
-            XCTAssertEqual(error.kind, .cancelled)
+            XCTAssertEqual(error.code, .cancelled)
         }
         XCTAssertEqual(stub.requests.count, 1)
     }

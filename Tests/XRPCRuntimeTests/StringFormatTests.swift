@@ -112,7 +112,7 @@ final class StringFormatTests: XCTestCase {
             guard let error = error as? StringFormatError else { return XCTFail("unexpected error \(error)") }
             XCTAssertEqual(error.format, "handle")
             XCTAssertEqual(error.value, "john..test")
-            XCTAssertFalse(error.reason.isEmpty)
+            XCTAssertFalse(error.message.isEmpty)
             XCTAssertTrue(error.description.contains("john..test"))
         }
     }

@@ -77,7 +77,7 @@ final class URLSessionAgentTests: XCTestCase {
             _ = try await agent.send(XRPCRequest(method: .get, nsid: "a.b.slow", timeout: .milliseconds(300)))
             XCTFail("expected a timeout")
         } catch let error as XRPCTransportError {
-            XCTAssertEqual(error.kind, .timedOut)
+            XCTAssertEqual(error.code, .timedOut)
             XCTAssertEqual(error.nsid, "a.b.slow")
             XCTAssertTrue(error.description.contains("timed out"), error.description)
         }
@@ -98,7 +98,7 @@ final class URLSessionAgentTests: XCTestCase {
             _ = try await task.value
             XCTFail("expected a cancellation")
         } catch let error as XRPCTransportError {
-            XCTAssertEqual(error.kind, .cancelled, error.description)
+            XCTAssertEqual(error.code, .cancelled, error.description)
         }
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
     }
@@ -112,7 +112,7 @@ final class URLSessionAgentTests: XCTestCase {
             _ = try await agent.send(XRPCRequest(method: .get, nsid: "a.b.c"))
             XCTFail("expected a connection failure")
         } catch let error as XRPCTransportError {
-            XCTAssertEqual(error.kind, .cannotConnect, error.description)
+            XCTAssertEqual(error.code, .cannotConnect, error.description)
             XCTAssertEqual(error.service, url.absoluteString)
             XCTAssertTrue(
                 error.description.hasPrefix("a.b.c on \(url.absoluteString) could not connect"), error.description)
@@ -126,7 +126,7 @@ final class URLSessionAgentTests: XCTestCase {
             _ = try await URLSessionAgent(serviceURL: server.baseURL).send(XRPCRequest(method: .post, nsid: "a.b.c"))
             XCTFail("expected a lost connection")
         } catch let error as XRPCTransportError {
-            XCTAssertEqual(error.kind, .connectionLost, error.description)
+            XCTAssertEqual(error.code, .connectionLost, error.description)
         }
     }
 

@@ -35,7 +35,7 @@ final class URLSessionCancellationTests: XCTestCase {
                             _ = try await call.value
                             return "answered"
                         } catch let error as XRPCTransportError {
-                            return error.kind == .cancelled ? "cancelled" : "other: \(error)"
+                            return error.code == .cancelled ? "cancelled" : "other: \(error)"
                         } catch {
                             return "other: \(error)"
                         }

@@ -19,7 +19,7 @@ final class URLSessionWebSocketTests: XCTestCase {
         let connection: any WebSocketConnection
         do {
             connection = try await transport.connect(to: server.url, headers: [:])
-        } catch let error as WebSocketError where error.kind == .cannotConnect {
+        } catch let error as WebSocketError where error.code == .cannotConnect {
             throw XCTSkip("URLSessionWebSocketTask cannot connect on this platform: \(error.message)")
         }
         let first = try await connection.receive()
@@ -39,7 +39,7 @@ final class URLSessionWebSocketTests: XCTestCase {
                 to: server.url, headers: [:])
             XCTFail("a refused upgrade must throw")
         } catch let error as WebSocketError {
-            XCTAssertTrue([.handshakeFailed, .cannotConnect].contains(error.kind), "\(error)")
+            XCTAssertTrue([.handshakeFailed, .cannotConnect].contains(error.code), "\(error)")
         }
     }
 }

@@ -63,7 +63,7 @@ final class WebSocketFrameTests: XCTestCase {
         let wrongAccept = try response(
             "HTTP/1.1 101 OK\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: nope\r\n\r\n")
         XCTAssertThrowsError(try WebSocketHandshake.validate(wrongAccept, key: key, body: Data())) { error in
-            XCTAssertEqual((error as? WebSocketError)?.kind, .handshakeFailed)
+            XCTAssertEqual((error as? WebSocketError)?.code, .handshakeFailed)
             XCTAssertTrue("\(error)".contains("Sec-WebSocket-Accept is \"nope\""), "\(error)")
         }
         let refused = try response("HTTP/1.1 400 Bad Request\r\nContent-Length: 2\r\n\r\n")
@@ -111,7 +111,7 @@ final class WebSocketFrameTests: XCTestCase {
     }
 
     func testRejectsWhatAServerMustNotSend() {
-        let cases: [(String, [UInt8], WebSocketError.Kind)] = [
+        let cases: [(String, [UInt8], WebSocketError.Code)] = [
             ("masked frame", [0x82, 0x81, 1, 2, 3, 4, 5], .protocolViolation),
             ("reserved bit", [0xC2, 0x00], .protocolViolation),
             ("reserved opcode", [0x83, 0x00], .protocolViolation),
@@ -124,7 +124,7 @@ final class WebSocketFrameTests: XCTestCase {
             var parser = WebSocketFrameParser(maximumFrameSize: 1000)
             parser.append(bytes)
             XCTAssertThrowsError(try parser.next(), name) { error in
-                XCTAssertEqual((error as? WebSocketError)?.kind, kind, name)
+                XCTAssertEqual((error as? WebSocketError)?.code, kind, name)
             }
         }
     }
@@ -135,21 +135,21 @@ final class WebSocketFrameTests: XCTestCase {
         }
         var assembler = WebSocketMessageAssembler(maximumMessageSize: 10)
         XCTAssertThrowsError(try assembler.add(frame(.continuation, true))) {
-            XCTAssertEqual(($0 as? WebSocketError)?.kind, .protocolViolation)
+            XCTAssertEqual(($0 as? WebSocketError)?.code, .protocolViolation)
         }
         assembler = WebSocketMessageAssembler(maximumMessageSize: 10)
         XCTAssertNil(try assembler.add(frame(.binary, false)))
         XCTAssertThrowsError(try assembler.add(frame(.text, true))) {
-            XCTAssertEqual(($0 as? WebSocketError)?.kind, .protocolViolation)
+            XCTAssertEqual(($0 as? WebSocketError)?.code, .protocolViolation)
         }
         assembler = WebSocketMessageAssembler(maximumMessageSize: 10)
         XCTAssertNil(try assembler.add(frame(.binary, false, 6)))
         XCTAssertThrowsError(try assembler.add(frame(.continuation, true, 6))) {
-            XCTAssertEqual(($0 as? WebSocketError)?.kind, .messageTooBig)
+            XCTAssertEqual(($0 as? WebSocketError)?.code, .messageTooBig)
         }
         assembler = WebSocketMessageAssembler(maximumMessageSize: 10)
         XCTAssertThrowsError(try assembler.add(WebSocketFrame(fin: true, opcode: .text, payload: [0xC3, 0x28]))) {
-            XCTAssertEqual(($0 as? WebSocketError)?.kind, .invalidUTF8)
+            XCTAssertEqual(($0 as? WebSocketError)?.code, .invalidUTF8)
         }
     }
 

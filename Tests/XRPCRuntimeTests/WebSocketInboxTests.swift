@@ -28,7 +28,7 @@ final class WebSocketInboxTests: XCTestCase {
             _ = try await inbox.receive()
             XCTFail("a second receiver must be refused")
         } catch let error as WebSocketError {
-            XCTAssertEqual(error.kind, .other)
+            XCTAssertEqual(error.code, .other)
         }
         inbox.deliver(.text("x"))
         let received = try await waiting.value
@@ -55,7 +55,7 @@ final class WebSocketInboxTests: XCTestCase {
             _ = try await inbox.receive()
             XCTFail("receiving after a local close must fail")
         } catch let error as WebSocketError {
-            XCTAssertEqual(error.kind, .closed)
+            XCTAssertEqual(error.code, .closed)
         }
     }
 

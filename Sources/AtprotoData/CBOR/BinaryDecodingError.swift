@@ -1,18 +1,19 @@
+import AtprotoSyntax
 import Foundation
 
 /// Binary data-model input (DAG-CBOR, a CID, a CAR file) that could not be read: what is wrong and
 /// at which byte.
-public struct BinaryDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct BinaryDecodingError: AtprotoError, Hashable {
     /// The kind of problem, for code to act on; ``message`` says more.
-    public var kind: Kind
+    public var code: Code
     /// The byte offset of the problem from the start of the input (for a CID string, of the text).
     public var offset: Int
     /// What is wrong, for a person to read.
     public var message: String
 
     /// Creates an error.
-    public init(_ kind: Kind, at offset: Int, _ message: String) {
-        self.kind = kind
+    public init(_ code: Code, at offset: Int, _ message: String) {
+        self.code = code
         self.offset = offset
         self.message = message
     }
@@ -21,61 +22,56 @@ public struct BinaryDecodingError: Error, Sendable, Hashable, CustomStringConver
 
     /// The same error with its offset moved by `base`, for input read from inside a larger one.
     package func shifted(by base: Int) -> BinaryDecodingError {
-        BinaryDecodingError(kind, at: offset + base, message)
+        BinaryDecodingError(code, at: offset + base, message)
     }
 
-    /// A kind of problem. The set is open: new kinds may be added, so match with `==`, not `switch`.
-    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        /// A short name of the kind.
-        public var rawValue: String
-
-        /// Wraps a name.
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
-
-        public var description: String { rawValue }
+    /// A kind of problem. An open set: new codes may be added, so a `switch` needs a `default`.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// Wraps a code's name.
+        public init(rawValue: String) { self.rawValue = rawValue }
 
         /// The input ends inside a value.
-        public static let truncated = Kind(rawValue: "truncated")
+        public static let truncated: Code = "truncated"
         /// Bytes follow a complete value where none may.
-        public static let trailingBytes = Kind(rawValue: "trailingBytes")
+        public static let trailingBytes: Code = "trailingBytes"
         /// An indefinite-length string, array or map, or a stray "break" byte.
-        public static let indefiniteLength = Kind(rawValue: "indefiniteLength")
+        public static let indefiniteLength: Code = "indefiniteLength"
         /// Bytes that are not CBOR at all, such as a reserved header value.
-        public static let malformed = Kind(rawValue: "malformed")
+        public static let malformed: Code = "malformed"
         /// A length, integer or tag not written in its shortest form.
-        public static let nonCanonical = Kind(rawValue: "nonCanonical")
+        public static let nonCanonical: Code = "nonCanonical"
         /// An integer outside the signed 64-bit range.
-        public static let integerOutOfRange = Kind(rawValue: "integerOutOfRange")
+        public static let integerOutOfRange: Code = "integerOutOfRange"
         /// A float, which the atproto data model does not allow.
-        public static let float = Kind(rawValue: "float")
+        public static let float: Code = "float"
         /// A simple value other than `false`, `true` and `null` (e.g. `undefined`).
-        public static let unsupportedSimpleValue = Kind(rawValue: "unsupportedSimpleValue")
+        public static let unsupportedSimpleValue: Code = "unsupportedSimpleValue"
         /// A tag other than 42 (a CID link).
-        public static let unsupportedTag = Kind(rawValue: "unsupportedTag")
+        public static let unsupportedTag: Code = "unsupportedTag"
         /// A map key that is not a text string.
-        public static let nonStringMapKey = Kind(rawValue: "nonStringMapKey")
+        public static let nonStringMapKey: Code = "nonStringMapKey"
         /// Map keys not in canonical order (shorter first, then bytewise).
-        public static let unsortedMapKeys = Kind(rawValue: "unsortedMapKeys")
+        public static let unsortedMapKeys: Code = "unsortedMapKeys"
         /// The same map key twice.
-        public static let duplicateMapKey = Kind(rawValue: "duplicateMapKey")
+        public static let duplicateMapKey: Code = "duplicateMapKey"
         /// A text string that is not valid UTF-8.
-        public static let invalidUTF8 = Kind(rawValue: "invalidUTF8")
+        public static let invalidUTF8: Code = "invalidUTF8"
         /// Arrays and maps nested deeper than the decoder allows.
-        public static let tooDeep = Kind(rawValue: "tooDeep")
+        public static let tooDeep: Code = "tooDeep"
         /// More than a limit the caller set allows (``CARFile/Limits``: blocks, a block's size).
-        public static let limitExceeded = Kind(rawValue: "limitExceeded")
+        public static let limitExceeded: Code = "limitExceeded"
         /// A malformed CID, in binary or as text.
-        public static let invalidCID = Kind(rawValue: "invalidCID")
+        public static let invalidCID: Code = "invalidCID"
         /// A malformed or non-minimal unsigned varint.
-        public static let invalidVarint = Kind(rawValue: "invalidVarint")
+        public static let invalidVarint: Code = "invalidVarint"
         /// A CAR header that is not `{version: 1, roots: [CID...]}`.
-        public static let invalidCARHeader = Kind(rawValue: "invalidCARHeader")
+        public static let invalidCARHeader: Code = "invalidCARHeader"
         /// A block whose bytes do not hash to its CID.
-        public static let hashMismatch = Kind(rawValue: "hashMismatch")
+        public static let hashMismatch: Code = "hashMismatch"
         /// A CID whose hash function cannot be checked here (only SHA-256 and identity can).
-        public static let unsupportedHash = Kind(rawValue: "unsupportedHash")
+        public static let unsupportedHash: Code = "unsupportedHash"
     }
 }
 

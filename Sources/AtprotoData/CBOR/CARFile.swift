@@ -26,7 +26,7 @@ public struct CARFile: Sendable, Hashable {
     ///     identity CIDs can be checked; any other hash function is an error when checking).
     /// - Throws: ``BinaryDecodingError`` saying what is wrong and at which byte of the file: a
     ///   malformed or truncated header or block, a header that is not `{version: 1, roots}`, or
-    ///   (``BinaryDecodingError/Kind/hashMismatch``) a block whose bytes do not match its CID.
+    ///   (``BinaryDecodingError/Code/hashMismatch``) a block whose bytes do not match its CID.
     @inlinable
     public init(reading bytes: some ContiguousBytes, verifyingHashes: Bool = true) throws(BinaryDecodingError) {
         self = try bytes.withBytes { buffer throws(BinaryDecodingError) in
@@ -56,7 +56,7 @@ public struct CARFile: Sendable, Hashable {
     /// Reads a CAR v1 file within `limits`; otherwise as ``init(reading:verifyingHashes:)``.
     ///
     /// - Throws: ``BinaryDecodingError`` as ``init(reading:verifyingHashes:)`` does, and
-    ///   ``BinaryDecodingError/Kind/limitExceeded`` at the first block past `limits.maximumBlocks` or
+    ///   ``BinaryDecodingError/Code/limitExceeded`` at the first block past `limits.maximumBlocks` or
     ///   larger than `limits.maximumBlockSize`.
     public init(
         reading bytes: some ContiguousBytes, verifyingHashes: Bool = true, limits: Limits
@@ -152,7 +152,7 @@ public struct CARFile: Sendable, Hashable {
         do {
             header = try DAGCBOR.decode(bytes)
         } catch {
-            throw BinaryDecodingError(error.kind, at: error.offset + start, "CAR header: \(error.message)")
+            throw BinaryDecodingError(error.code, at: error.offset + start, "CAR header: \(error.message)")
         }
         guard case .map(let fields) = header else {
             throw BinaryDecodingError(.invalidCARHeader, at: start, "CAR header is a \(header.kindName), not a map")
@@ -189,7 +189,7 @@ public struct CARFile: Sendable, Hashable {
         do {
             cid = try ContentID.read(bytes, at: &cidEnd)
         } catch {
-            throw BinaryDecodingError(error.kind, at: error.offset + start, "CAR block \(index): \(error.message)")
+            throw BinaryDecodingError(error.code, at: error.offset + start, "CAR block \(index): \(error.message)")
         }
         let content = UnsafeRawBufferPointer(rebasing: bytes[cidEnd...])
         guard content.count <= maximumSize else {
@@ -202,7 +202,7 @@ public struct CARFile: Sendable, Hashable {
             do {
                 matches = try cid.matches(content)
             } catch {
-                throw BinaryDecodingError(error.kind, at: blockStart, "CAR block \(index): \(error.message)")
+                throw BinaryDecodingError(error.code, at: blockStart, "CAR block \(index): \(error.message)")
             }
             guard matches else {
                 let found =

@@ -28,7 +28,7 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the binary form of one CID, all of `bytes`.
     ///
-    /// - Throws: ``BinaryDecodingError`` (``BinaryDecodingError/Kind/invalidCID``, `truncated` or
+    /// - Throws: ``BinaryDecodingError`` (``BinaryDecodingError/Code/invalidCID``, `truncated` or
     ///   `invalidVarint`) naming the faulty byte.
     @inlinable
     public init(bytes: some ContiguousBytes) throws(BinaryDecodingError) {
@@ -109,7 +109,7 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `content` hashes to this CID's digest, for SHA-256 and identity CIDs.
     ///
-    /// - Throws: ``BinaryDecodingError/Kind/unsupportedHash`` for any other hash function.
+    /// - Throws: ``BinaryDecodingError/Code/unsupportedHash`` for any other hash function.
     @inlinable
     public func matches(_ content: some ContiguousBytes) throws(BinaryDecodingError) -> Bool {
         try content.withBytes { buffer throws(BinaryDecodingError) in try matches(buffer) }

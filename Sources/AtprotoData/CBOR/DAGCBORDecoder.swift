@@ -27,7 +27,7 @@ public enum DAGCBOR {
 
     /// Reads one DAG-CBOR value that fills all of `bytes`, with a nesting limit of the caller's
     /// choosing; otherwise as ``decode(_:)``. A map or array deeper than `maximumDepth` levels is
-    /// ``BinaryDecodingError/Kind/tooDeep`` at its header, found before anything deeper is read.
+    /// ``BinaryDecodingError/Code/tooDeep`` at its header, found before anything deeper is read.
     public static func decode(
         _ bytes: some ContiguousBytes, maximumDepth: Int
     ) throws(BinaryDecodingError) -> DataModelValue {

@@ -116,7 +116,8 @@ extension DataModelValue {
         }
         if let link = fields["$link"] {
             guard case .string(let text) = link else {
-                throw LexiconDecodingError(path: ["$link"], message: "expected a CID string, found \(link.kindName)")
+                throw LexiconDecodingError(
+                    .typeMismatch, path: ["$link"], message: "expected a CID string, found \(link.kindName)")
             }
             do {
                 return .link(try ContentID(text))

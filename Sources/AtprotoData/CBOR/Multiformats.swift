@@ -4,8 +4,8 @@
 package enum Varint {
     /// Reads the varint at `offset` in `buffer` and moves `offset` past it.
     ///
-    /// - Throws: ``BinaryDecodingError/Kind/truncated`` when the buffer ends inside the varint,
-    ///   ``BinaryDecodingError/Kind/invalidVarint`` when it is longer than 9 bytes or not minimal.
+    /// - Throws: ``BinaryDecodingError/Code/truncated`` when the buffer ends inside the varint,
+    ///   ``BinaryDecodingError/Code/invalidVarint`` when it is longer than 9 bytes or not minimal.
     package static func read(
         _ buffer: UnsafeRawBufferPointer, at offset: inout Int, _ what: @autoclosure () -> String
     ) throws(BinaryDecodingError) -> UInt64 {
@@ -65,7 +65,7 @@ enum Base32 {
 
     /// The bytes of `text`.
     ///
-    /// - Throws: ``BinaryDecodingError/Kind/invalidCID`` at `textStart` plus the index of the first
+    /// - Throws: ``BinaryDecodingError/Code/invalidCID`` at `textStart` plus the index of the first
     ///   wrong character: outside the alphabet, or a last one with non-zero unused bits or that makes
     ///   an impossible length.
     static func decode(_ text: some Collection<UInt8>, textStart: Int) throws(BinaryDecodingError) -> [UInt8] {
@@ -125,7 +125,7 @@ package enum Base58 {
 
     /// The bytes of `text`.
     ///
-    /// - Throws: ``BinaryDecodingError/Kind/invalidCID`` at the first character outside the alphabet.
+    /// - Throws: ``BinaryDecodingError/Code/invalidCID`` at the first character outside the alphabet.
     package static func decode(_ text: some Collection<UInt8>) throws(BinaryDecodingError) -> [UInt8] {
         var zeros = 0
         var counting = true

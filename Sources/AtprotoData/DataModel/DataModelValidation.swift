@@ -26,11 +26,12 @@ public enum DataModel {
     /// - Throws: ``LexiconDecodingError`` naming the first faulty value found and why.
     public static func validate(_ value: JSONValue, at path: [String] = []) throws {
         guard case .object(let fields) = value else {
-            throw LexiconDecodingError(path: path, message: "expected an object, found \(value.kindName)")
+            throw LexiconDecodingError(
+                .typeMismatch, path: path, message: "expected an object, found \(value.kindName)")
         }
         try validateValue(value, at: path)
         if let kind = specialKind(of: fields) {
-            throw LexiconDecodingError(path: path, message: "expected an object, found a \(kind) object")
+            throw LexiconDecodingError(.typeMismatch, path: path, message: "expected an object, found a \(kind) object")
         }
     }
 
@@ -96,7 +97,8 @@ public enum DataModel {
         guard let type = fields["$type"] else { return false }
         guard case .string(let name) = type, !name.isEmpty else {
             throw LexiconDecodingError(
-                path: path() + ["$type"], message: "$type must be a non-empty string, found \(kindName(type))")
+                .typeMismatch, path: path() + ["$type"],
+                message: "$type must be a non-empty string, found \(kindName(type))")
         }
         guard name == "blob" else { return false }
         try checkBlob(fields, at: path())
@@ -124,12 +126,12 @@ public enum DataModel {
                 message: "a blob has only $type, ref, mimeType and size; found also \(extra.joined(separator: ", "))")
         }
         for key in ["ref", "mimeType", "size"] where fields[key] == nil {
-            throw LexiconDecodingError(path: path + [key], message: "blob field is missing")
+            throw LexiconDecodingError(.missingField, path: path + [key], message: "blob field is missing")
         }
         if let ref = fields["ref"] { try checkLink(ref, at: path + ["ref"]) }
         guard case .string(let mimeType)? = fields["mimeType"], !mimeType.isEmpty else {
             throw LexiconDecodingError(
-                path: path + ["mimeType"],
+                .typeMismatch, path: path + ["mimeType"],
                 message: "blob mimeType must be a non-empty string, found \(kindName(fields["mimeType"]))")
         }
         switch fields["size"] {
@@ -142,7 +144,8 @@ public enum DataModel {
             if size < 0 { throw LexiconDecodingError(path: path + ["size"], message: "blob size is negative") }
         default:
             throw LexiconDecodingError(
-                path: path + ["size"], message: "blob size must be an integer, found \(kindName(fields["size"]))")
+                .typeMismatch, path: path + ["size"],
+                message: "blob size must be an integer, found \(kindName(fields["size"]))")
         }
     }
 
@@ -181,7 +184,7 @@ public enum DataModel {
             throw LexiconDecodingError.typeMismatch(expected: "{\"\(key)\": <string>} object", found: json)
         }
         guard let value = fields[key] else {
-            throw LexiconDecodingError(path: [key], message: "required field is missing")
+            throw LexiconDecodingError(.missingField, path: [key], message: "required field is missing")
         }
         let extra = fields.keys.filter { $0 != key }.sorted()
         guard extra.isEmpty else {
@@ -189,7 +192,7 @@ public enum DataModel {
                 message: "a \(key) object has no other fields; found also \(extra.joined(separator: ", "))")
         }
         guard case .string(let text) = value else {
-            throw LexiconDecodingError(path: [key], message: "expected string, found \(value.kindName)")
+            throw LexiconDecodingError(.typeMismatch, path: [key], message: "expected string, found \(value.kindName)")
         }
         return text
     }

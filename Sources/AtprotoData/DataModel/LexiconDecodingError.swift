@@ -1,14 +1,36 @@
+import AtprotoSyntax
+
 /// A JSON value that does not have the shape its lexicon type needs.
 ///
 /// `path` names where, from the outermost value decoded: `["feed", "3", "post", "embed"]`.
-public struct LexiconDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct LexiconDecodingError: AtprotoError, Hashable {
+    /// What is wrong. An open set: new codes may be added, so a `switch` needs a `default`.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// Wraps a code's name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// A value of the wrong JSON kind (a string where an object belongs, a `null` where the field
+        /// is not nullable).
+        public static let typeMismatch: Code = "typeMismatch"
+        /// A required field is absent.
+        public static let missingField: Code = "missingField"
+        /// A value of the right kind that breaks a rule: a string format, base64, a CID, a blob's
+        /// size, a union member without `$type`.
+        public static let invalidValue: Code = "invalidValue"
+    }
+
+    /// What is wrong, for code to act on.
+    public var code: Code
     /// Object keys and array indices from the outermost value to the faulty one.
     public var path: [String]
     /// What is wrong, for a person to read.
     public var message: String
 
     /// Creates an error at the given path.
-    public init(path: [String] = [], message: String) {
+    public init(_ code: Code = .invalidValue, path: [String] = [], message: String) {
+        self.code = code
         self.path = path
         self.message = message
     }
@@ -22,7 +44,7 @@ public struct LexiconDecodingError: Error, Sendable, Hashable, CustomStringConve
 
     /// An error for a value of the wrong JSON kind.
     public static func typeMismatch(expected: String, found: JSONValue) -> LexiconDecodingError {
-        LexiconDecodingError(message: "expected \(expected), found \(found.kindName)")
+        LexiconDecodingError(.typeMismatch, message: "expected \(expected), found \(found.kindName)")
     }
 
     /// The same error, one level further out.

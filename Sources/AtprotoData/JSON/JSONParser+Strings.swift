@@ -11,7 +11,7 @@ extension JSONTextParser {
         var escaped = false
         while true {
             position = skipPlainStringBytes(from: position, seen: &seen)
-            guard position < bytes.count else { throw error("unterminated string", at: start - 1) }
+            guard position < bytes.count else { throw error(.unexpectedEnd, "unterminated string", at: start - 1) }
             let byte = bytes[position]
             let run = UnsafeBufferPointer(rebasing: bytes[runStart..<position])
             if byte == ASCII.quote {
@@ -22,7 +22,7 @@ extension JSONTextParser {
                 return String(decoding: scratch, as: UTF8.self)
             }
             guard byte == ASCII.backslash else {
-                throw error("unescaped control character U+00\(hex(byte)) in string", at: position)
+                throw error(.invalidString, "unescaped control character U+00\(hex(byte)) in string", at: position)
             }
             if !escaped {
                 scratch.removeAll(keepingCapacity: true)
@@ -66,7 +66,7 @@ extension JSONTextParser {
 
     /// Decodes the escape at `position` into ``scratch``, returning the position after it.
     mutating func decodeEscape(at position: Int) throws(JSONParseError) -> Int {
-        guard position + 1 < bytes.count else { throw error("unterminated string", at: position) }
+        guard position + 1 < bytes.count else { throw error(.unexpectedEnd, "unterminated string", at: position) }
         let decoded: UInt8
         switch bytes[position + 1] {
         case ASCII.quote, ASCII.backslash, ASCII.slash: decoded = bytes[position + 1]
@@ -76,7 +76,10 @@ extension JSONTextParser {
         case UInt8(ascii: "r"): decoded = 0x0D
         case UInt8(ascii: "t"): decoded = 0x09
         case UInt8(ascii: "u"): return try decodeUnicodeEscape(at: position)
-        default: throw error("invalid escape sequence: '\\' followed by \(describe(bytes[position + 1]))", at: position)
+        default:
+            throw error(
+                .invalidString, "invalid escape sequence: '\\' followed by \(describe(bytes[position + 1]))",
+                at: position)
         }
         scratch.append(decoded)
         return position + 2
@@ -88,15 +91,15 @@ extension JSONTextParser {
         var code = first
         var end = position + 6
         if first & 0xFC00 == 0xDC00 {
-            throw error("unpaired low surrogate in \\u escape", at: position)
+            throw error(.invalidString, "unpaired low surrogate in \\u escape", at: position)
         } else if first & 0xFC00 == 0xD800 {
             guard end + 1 < bytes.count, bytes[end] == ASCII.backslash, bytes[end + 1] == UInt8(ascii: "u"),
                 case let second = try hexQuad(at: end + 2, escape: end), second & 0xFC00 == 0xDC00
-            else { throw error("unpaired high surrogate in \\u escape", at: position) }
+            else { throw error(.invalidString, "unpaired high surrogate in \\u escape", at: position) }
             code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
             end += 6
         }
-        guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape", at: position) }
+        guard let scalar = Unicode.Scalar(code) else { throw error(.invalidString, "invalid \\u escape", at: position) }
         UTF8.encode(scalar) { scratch.append($0) }
         return end
     }
@@ -109,7 +112,7 @@ extension JSONTextParser {
             let letter = (byte | 0x20) &- UInt8(ascii: "a")
             let digit = byte &- ASCII.zero < 10 ? byte &- ASCII.zero : letter < 6 ? letter + 10 : 0xFF
             guard digit < 16 else {
-                throw error("invalid \\u escape, expected four hexadecimal digits", at: escape)
+                throw error(.invalidString, "invalid \\u escape, expected four hexadecimal digits", at: escape)
             }
             value = value << 4 | UInt32(digit)
         }
@@ -136,13 +139,13 @@ extension JSONTextParser {
             case 0xF0: (length, low) = (4, 0x90)
             case 0xF4: (length, high) = (4, 0x8F)
             case 0xF1...0xF3: length = 4
-            default: throw error("invalid UTF-8 byte 0x\(hex(lead)) in string", at: position)
+            default: throw error(.invalidUTF8, "invalid UTF-8 byte 0x\(hex(lead)) in string", at: position)
             }
             guard end - position >= length, (low...high).contains(bytes[position + 1]) else {
-                throw error("invalid UTF-8 sequence in string", at: position)
+                throw error(.invalidUTF8, "invalid UTF-8 sequence in string", at: position)
             }
             for continuation in position + 2..<position + length where bytes[continuation] & 0xC0 != 0x80 {
-                throw error("invalid UTF-8 sequence in string", at: position)
+                throw error(.invalidUTF8, "invalid UTF-8 sequence in string", at: position)
             }
             position += length
         }
@@ -151,7 +154,7 @@ extension JSONTextParser {
     // MARK: Errors
 
     /// An error at `offset`, with its line and column worked out.
-    func error(_ message: String, at offset: Int) -> JSONParseError {
+    func error(_ code: JSONParseError.Code, _ message: String, at offset: Int) -> JSONParseError {
         var line = 1
         var lineStart = 0
         let end = min(offset, bytes.count)
@@ -161,7 +164,7 @@ extension JSONTextParser {
         }
         var column = 1
         for position in lineStart..<end where bytes[position] & 0xC0 != 0x80 { column += 1 }
-        return JSONParseError(message: message, offset: offset, line: line, column: column)
+        return JSONParseError(code, message: message, offset: offset, line: line, column: column)
     }
 
     func describe(_ byte: UInt8) -> String {

@@ -1,7 +1,36 @@
+import AtprotoSyntax
 import Foundation
 
 /// JSON text that is not valid: what is wrong and where.
-public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct JSONParseError: AtprotoError, Hashable {
+    /// What is wrong. An open set: new codes may be added, so a `switch` needs a `default`.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// Wraps a code's name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The input ends inside a value: an unterminated string, array or object, or no value at all.
+        public static let unexpectedEnd: Code = "unexpectedEnd"
+        /// A character JSON does not allow there: a stray byte, a trailing comma, a comment, a
+        /// misspelt literal.
+        public static let unexpectedCharacter: Code = "unexpectedCharacter"
+        /// Something after the complete value.
+        public static let trailingData: Code = "trailingData"
+        /// A string with an unescaped control character, an invalid escape or an unpaired surrogate.
+        public static let invalidString: Code = "invalidString"
+        /// A string that is not valid UTF-8.
+        public static let invalidUTF8: Code = "invalidUTF8"
+        /// A number JSON does not allow (leading zeros, a missing digit) or too large for a `Double`.
+        public static let invalidNumber: Code = "invalidNumber"
+        /// The same key twice in an object, which the atproto data model forbids.
+        public static let duplicateKey: Code = "duplicateKey"
+        /// Arrays and objects nested deeper than the parser allows.
+        public static let tooDeep: Code = "tooDeep"
+    }
+
+    /// What is wrong, for code to act on.
+    public var code: Code
     /// What is wrong, for a person to read.
     public var message: String
     /// Where, in bytes from the start of the input.
@@ -12,7 +41,8 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     public var column: Int
 
     /// Creates an error at the given position.
-    public init(message: String, offset: Int, line: Int, column: Int) {
+    public init(_ code: Code, message: String, offset: Int, line: Int, column: Int) {
+        self.code = code
         self.message = message
         self.offset = offset
         self.line = line
@@ -176,7 +206,7 @@ struct JSONTextParser: ~Copyable {
         let value = try parseValue()
         skipWhitespace()
         guard index == bytes.count else {
-            throw error("unexpected \(describe(bytes[index])) after the JSON value", at: index)
+            throw error(.trailingData, "unexpected \(describe(bytes[index])) after the JSON value", at: index)
         }
         return value
     }
@@ -184,11 +214,13 @@ struct JSONTextParser: ~Copyable {
     /// Parses one value, holding open containers on explicit stacks instead of recursing.
     mutating func parseValue() throws(JSONParseError) -> JSONValue {
         nextValue: while true {
-            guard index < bytes.count else { throw error("unexpected end of input, expected a value", at: index) }
+            guard index < bytes.count else {
+                throw error(.unexpectedEnd, "unexpected end of input, expected a value", at: index)
+            }
             let byte = bytes[index]
             if byte == ASCII.openBrace || byte == ASCII.openBracket {
                 guard open.count < maximumDepth else {
-                    throw error("nesting is deeper than \(maximumDepth) levels", at: index)
+                    throw error(.tooDeep, "nesting is deeper than \(maximumDepth) levels", at: index)
                 }
                 let isObject = byte == ASCII.openBrace
                 index += 1
@@ -209,7 +241,8 @@ struct JSONTextParser: ~Copyable {
                 skipWhitespace()
                 let close = container.isObject ? ASCII.closeBrace : ASCII.closeBracket
                 guard index < bytes.count else {
-                    throw error("unexpected end of input, expected ',' or '\(UnicodeScalar(close))'", at: index)
+                    throw error(
+                        .unexpectedEnd, "unexpected end of input, expected ',' or '\(UnicodeScalar(close))'", at: index)
                 }
                 let next = bytes[index]
                 if next == ASCII.comma {
@@ -219,13 +252,13 @@ struct JSONTextParser: ~Copyable {
                     if container.isObject {
                         try parseMemberKey(afterComma: comma)
                     } else if index < bytes.count, bytes[index] == ASCII.closeBracket {
-                        throw error("trailing comma before ']'", at: comma)
+                        throw error(.unexpectedCharacter, "trailing comma before ']'", at: comma)
                     }
                     continue nextValue
                 }
                 guard next == close else {
                     let expected = container.isObject ? "',' or '}' after an object member" : "',' or ']'"
-                    throw error("unexpected \(describe(next)), expected \(expected)", at: index)
+                    throw error(.unexpectedCharacter, "unexpected \(describe(next)), expected \(expected)", at: index)
                 }
                 index += 1
                 open.removeLast()
@@ -243,17 +276,21 @@ struct JSONTextParser: ~Copyable {
     mutating func parseMemberKey(afterComma comma: Int?) throws(JSONParseError) {
         guard index < bytes.count, bytes[index] == ASCII.quote else {
             if let comma, index < bytes.count, bytes[index] == ASCII.closeBrace {
-                throw error("trailing comma before '}'", at: comma)
+                throw error(.unexpectedCharacter, "trailing comma before '}'", at: comma)
             }
             let found = index < bytes.count ? describe(bytes[index]) : "end of input"
-            throw error("unexpected \(found), expected a string key", at: index)
+            throw error(
+                index < bytes.count ? .unexpectedCharacter : .unexpectedEnd,
+                "unexpected \(found), expected a string key", at: index)
         }
         let offset = index
         keys.push((try parseString(), offset))
         skipWhitespace()
         guard index < bytes.count, bytes[index] == ASCII.colon else {
             let found = index < bytes.count ? describe(bytes[index]) : "end of input"
-            throw error("unexpected \(found), expected ':' after an object key", at: index)
+            throw error(
+                index < bytes.count ? .unexpectedCharacter : .unexpectedEnd,
+                "unexpected \(found), expected ':' after an object key", at: index)
         }
         index += 1
         skipWhitespace()
@@ -268,7 +305,7 @@ struct JSONTextParser: ~Copyable {
             if fields.updateValue(value, forKey: key) != nil {
                 keys.dropMoved(from: container.keyStart, through: container.keyStart + member)
                 values.dropMoved(from: container.valueStart, through: container.valueStart + member)
-                throw error("duplicate object key \"\(key)\"", at: offset)
+                throw error(.duplicateKey, "duplicate object key \"\(key)\"", at: offset)
             }
         }
         keys.dropMoved(from: container.keyStart, through: keys.count - 1)
@@ -283,8 +320,8 @@ struct JSONTextParser: ~Copyable {
         case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
         case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
         case UInt8(ascii: "n"): return try parseLiteral("null", .null)
-        case ASCII.slash: throw error("comments are not allowed in JSON", at: index)
-        default: throw error("unexpected \(describe(byte)), expected a value", at: index)
+        case ASCII.slash: throw error(.unexpectedCharacter, "comments are not allowed in JSON", at: index)
+        default: throw error(.unexpectedCharacter, "unexpected \(describe(byte)), expected a value", at: index)
         }
     }
 
@@ -293,7 +330,7 @@ struct JSONTextParser: ~Copyable {
         guard bytes.count - index >= length,
             UnsafeBufferPointer(rebasing: bytes[index..<index + length]).elementsEqual(
                 UnsafeBufferPointer(start: literal.utf8Start, count: length))
-        else { throw error("invalid literal, expected '\(literal)'", at: index) }
+        else { throw error(.unexpectedCharacter, "invalid literal, expected '\(literal)'", at: index) }
         index += length
         return value
     }
@@ -319,20 +356,22 @@ struct JSONTextParser: ~Copyable {
             index += 1
         }
         let digitCount = index - digitsStart
-        guard digitCount > 0 else { throw error("expected a digit after '-'", at: index) }
+        guard digitCount > 0 else { throw error(.invalidNumber, "expected a digit after '-'", at: index) }
         if bytes[digitsStart] == ASCII.zero, digitCount > 1 {
-            throw error("leading zeros are not allowed in numbers", at: digitsStart)
+            throw error(.invalidNumber, "leading zeros are not allowed in numbers", at: digitsStart)
         }
         var isInteger = true
         if index < bytes.count, bytes[index] == ASCII.dot {
             index += 1
-            guard skipDigits() else { throw error("expected a digit after the decimal point", at: index) }
+            guard skipDigits() else {
+                throw error(.invalidNumber, "expected a digit after the decimal point", at: index)
+            }
             isInteger = false
         }
         if index < bytes.count, bytes[index] == ASCII.lowerE || bytes[index] == ASCII.upperE {
             index += 1
             if index < bytes.count, bytes[index] == ASCII.plus || bytes[index] == ASCII.minus { index += 1 }
-            guard skipDigits() else { throw error("expected a digit in the exponent", at: index) }
+            guard skipDigits() else { throw error(.invalidNumber, "expected a digit in the exponent", at: index) }
             isInteger = false
         }
         if isInteger {
@@ -341,7 +380,7 @@ struct JSONTextParser: ~Copyable {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let double = Double(text), double.isFinite else {
-            throw error("number \(text) is out of range", at: start)
+            throw error(.invalidNumber, "number \(text) is out of range", at: start)
         }
         return .number(double)
     }

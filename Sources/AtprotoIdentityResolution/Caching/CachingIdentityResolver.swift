@@ -205,7 +205,7 @@ public actor CachingIdentityResolver: IdentityResolver {
         [
             .invalidIdentifier, .handleNotFound, .handleConflict, .handleMismatch, .unsupportedDIDMethod,
             .didNotFound, .documentMismatch, .malformedAnswer, .answerTooLarge,
-        ].contains(error.kind)
+        ].contains(error.code)
     }
 }
 

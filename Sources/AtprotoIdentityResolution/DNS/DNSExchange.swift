@@ -98,8 +98,8 @@ struct DNSExchange: Sendable {
         case .system(let call, let code):
             let reason = String(cString: strerror(code))
             return DNSError(
-                .socket(errno: code), "\(call) over \(transport) failed: \(reason)", name: name.description,
-                server: server)
+                .socket, "\(call) over \(transport) failed: \(reason)", name: name.description,
+                server: server, errno: code)
         case .closed(let received, let expected):
             return DNSError(
                 .malformedResponse, "the TCP connection closed after \(received) of \(expected) bytes",

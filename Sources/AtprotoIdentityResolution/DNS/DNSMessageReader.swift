@@ -1,4 +1,4 @@
-/// Why a message could not be read; becomes ``DNSError/Kind/malformedResponse``.
+/// Why a message could not be read; becomes ``DNSError/Code/malformedResponse``.
 struct DNSMalformedMessage: Error, Sendable {
     /// What was wrong, for the error message.
     var reason: String

@@ -16,7 +16,7 @@ struct DNSName: Hashable, Sendable, CustomStringConvertible {
 
     /// Checks and lower-cases a name given by the caller: `_atproto.Alice.example.com` or the same with
     /// one trailing dot. Labels are 1 to 63 bytes of letters, digits, `-` and `_`; the whole name is at
-    /// most 253 bytes. Throws ``DNSError/Kind/invalidName`` otherwise.
+    /// most 253 bytes. Throws ``DNSError/Code/invalidName`` otherwise.
     init(validating text: String) throws(DNSError) {
         func invalid(_ reason: String) -> DNSError {
             DNSError(.invalidName, "invalid DNS name \"\(text)\": \(reason)")

@@ -16,7 +16,7 @@ extension DNSNameserver {
     /// A host name is resolved here, once, with the system's resolver (a blocking call): the server
     /// is its first address, IPv4 before IPv6.
     ///
-    /// - Throws: ``DNSError/Kind/invalidNameserver`` naming the text and what was wrong with it (a
+    /// - Throws: ``DNSError/Code/invalidNameserver`` naming the text and what was wrong with it (a
     ///   port that is no number from 1 to 65535, a host name that does not resolve).
     public init(parsing text: String) throws(DNSError) {
         let (host, port) = try Self.hostAndPort(text)

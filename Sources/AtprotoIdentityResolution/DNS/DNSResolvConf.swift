@@ -22,7 +22,7 @@ enum DNSResolvConf {
         return servers
     }
 
-    /// The servers of the file at `path`; throws ``DNSError/Kind/noNameservers`` when it cannot be
+    /// The servers of the file at `path`; throws ``DNSError/Code/noNameservers`` when it cannot be
     /// read or names none.
     static func nameservers(atPath path: String) throws(DNSError) -> [DNSNameserver] {
         guard let data = FileManager.default.contents(atPath: path) else {

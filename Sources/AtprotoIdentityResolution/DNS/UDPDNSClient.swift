@@ -60,8 +60,8 @@ public struct UDPDNSClient: DNSTXTLookup {
                     case .nonexistent: return []
                     case .failure(let rcode):
                         lastError = DNSError(
-                            .serverFailure(rcode: rcode), "the server answered \(Self.rcodeName(rcode))",
-                            name: asked.description, server: server)
+                            .serverFailure, "the server answered \(Self.rcodeName(rcode))",
+                            name: asked.description, server: server, rcode: rcode)
                     case .truncated:
                         lastError = DNSError(
                             .malformedResponse, "the answer was truncated over TCP too", name: asked.description,

@@ -54,13 +54,14 @@ public struct DIDDocument: Sendable, Hashable {
     /// - Throws: ``DIDDocumentError`` naming the JSON path of the first problem.
     public init(jsonData data: Data, maximumSize: Int = DIDDocument.defaultMaximumSize) throws(DIDDocumentError) {
         guard data.count <= maximumSize else {
-            throw DIDDocumentError(path: "$", "the document is \(data.count) bytes, over the limit of \(maximumSize)")
+            throw DIDDocumentError(
+                .tooLarge, path: "$", "the document is \(data.count) bytes, over the limit of \(maximumSize)")
         }
         let value: JSONValue
         do {
             value = try JSONValue.parse(data)
         } catch {
-            throw DIDDocumentError(path: "$", "not JSON: \(error)")
+            throw DIDDocumentError(.invalidJSON, path: "$", "not JSON: \(error)")
         }
         try self.init(json: value)
     }
@@ -72,13 +73,13 @@ public struct DIDDocument: Sendable, Hashable {
     /// (references) are skipped; unknown fields anywhere are kept.
     public init(json: JSONValue) throws(DIDDocumentError) {
         guard let object = json.objectValue else {
-            throw DIDDocumentError(path: "$", "expected an object, found \(json.kindName)")
+            throw DIDDocumentError(.typeMismatch, path: "$", "expected an object, found \(json.kindName)")
         }
         guard let idText = object["id"]?.stringValue else {
-            throw DIDDocumentError(path: "$.id", "missing, or not a string")
+            throw DIDDocumentError(.missingField, path: "$.id", "missing, or not a string")
         }
         if let problem = DID.syntaxError(in: idText) {
-            throw DIDDocumentError(path: "$.id", "\"\(idText)\" is not a DID: \(problem)")
+            throw DIDDocumentError(.invalidValue, path: "$.id", "\"\(idText)\" is not a DID: \(problem)")
         }
         id = DID(rawValue: idText)
         fields = object
@@ -147,12 +148,13 @@ public struct DIDDocument: Sendable, Hashable {
     private static func strings(_ value: JSONValue?, path: String) throws(DIDDocumentError) -> [String] {
         guard let value, value != .null else { return [] }
         guard case .array(let items) = value else {
-            throw DIDDocumentError(path: path, "expected an array, found \(value.kindName)")
+            throw DIDDocumentError(.typeMismatch, path: path, "expected an array, found \(value.kindName)")
         }
         var result: [String] = []
         for (index, item) in items.enumerated() {
             guard let text = item.stringValue else {
-                throw DIDDocumentError(path: "\(path)[\(index)]", "expected a string, found \(item.kindName)")
+                throw DIDDocumentError(
+                    .typeMismatch, path: "\(path)[\(index)]", "expected a string, found \(item.kindName)")
             }
             result.append(text)
         }
@@ -166,7 +168,7 @@ public struct DIDDocument: Sendable, Hashable {
     ) throws(DIDDocumentError) -> [Entry] {
         guard let value, value != .null else { return [] }
         guard case .array(let items) = value else {
-            throw DIDDocumentError(path: path, "expected an array, found \(value.kindName)")
+            throw DIDDocumentError(.typeMismatch, path: path, "expected an array, found \(value.kindName)")
         }
         var result: [Entry] = []
         for (index, item) in items.enumerated() where item.stringValue == nil {
@@ -177,14 +179,36 @@ public struct DIDDocument: Sendable, Hashable {
 }
 
 /// Why a DID document could not be read: the JSON path of the problem and what is wrong.
-public struct DIDDocumentError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct DIDDocumentError: AtprotoError, Hashable {
+    /// What is wrong. An open set: new codes may be added, so a `switch` needs a `default`.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// Wraps a code's name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The document is larger than the reader allows.
+        public static let tooLarge: Code = "tooLarge"
+        /// The document is not JSON.
+        public static let invalidJSON: Code = "invalidJSON"
+        /// A field of the wrong JSON kind (an array where an object belongs).
+        public static let typeMismatch: Code = "typeMismatch"
+        /// A required field is absent.
+        public static let missingField: Code = "missingField"
+        /// A field of the right kind whose value is not valid (an `id` that is not a DID).
+        public static let invalidValue: Code = "invalidValue"
+    }
+
+    /// What is wrong, for code to act on.
+    public var code: Code
     /// Where in the document, as a JSON path (`$.service[0].id`).
     public var path: String
     /// What is wrong.
     public var message: String
 
     /// Creates an error.
-    public init(path: String, _ message: String) {
+    public init(_ code: Code, path: String, _ message: String) {
+        self.code = code
         self.path = path
         self.message = message
     }

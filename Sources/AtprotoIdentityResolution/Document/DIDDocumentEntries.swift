@@ -32,7 +32,7 @@ extension DIDDocument {
 
         init(json: JSONValue, path: String) throws(DIDDocumentError) {
             guard let object = json.objectValue else {
-                throw DIDDocumentError(path: path, "expected an object, found \(json.kindName)")
+                throw DIDDocumentError(.typeMismatch, path: path, "expected an object, found \(json.kindName)")
             }
             id = try requiredString(object, "id", path: path)
             type = try requiredString(object, "type", path: path)
@@ -75,12 +75,12 @@ extension DIDDocument {
 
         init(json: JSONValue, path: String) throws(DIDDocumentError) {
             guard let object = json.objectValue else {
-                throw DIDDocumentError(path: path, "expected an object, found \(json.kindName)")
+                throw DIDDocumentError(.typeMismatch, path: path, "expected an object, found \(json.kindName)")
             }
             id = try requiredString(object, "id", path: path)
             type = try requiredString(object, "type", path: path)
             guard let endpoint = object["serviceEndpoint"] else {
-                throw DIDDocumentError(path: path + ".serviceEndpoint", "missing")
+                throw DIDDocumentError(.missingField, path: path + ".serviceEndpoint", "missing")
             }
             serviceEndpoint = endpoint
             fields = object
@@ -102,9 +102,9 @@ extension DIDDocument {
 private func requiredString(_ object: [String: JSONValue], _ key: String, path: String) throws(DIDDocumentError)
     -> String
 {
-    guard let value = object[key] else { throw DIDDocumentError(path: "\(path).\(key)", "missing") }
+    guard let value = object[key] else { throw DIDDocumentError(.missingField, path: "\(path).\(key)", "missing") }
     guard let text = value.stringValue else {
-        throw DIDDocumentError(path: "\(path).\(key)", "expected a string, found \(value.kindName)")
+        throw DIDDocumentError(.typeMismatch, path: "\(path).\(key)", "expected a string, found \(value.kindName)")
     }
     return text
 }
@@ -114,7 +114,7 @@ private func optionalString(_ object: [String: JSONValue], _ key: String, path: 
 {
     guard let value = object[key], value != .null else { return nil }
     guard let text = value.stringValue else {
-        throw DIDDocumentError(path: "\(path).\(key)", "expected a string, found \(value.kindName)")
+        throw DIDDocumentError(.typeMismatch, path: "\(path).\(key)", "expected a string, found \(value.kindName)")
     }
     return text
 }

@@ -1,3 +1,4 @@
+import AtprotoSyntax
 import Foundation
 
 /// Fetches a URL with `GET`: the seam between the resolvers and the network, like `XRPCAgent` for
@@ -20,7 +21,7 @@ public struct HTTPFetchRequest: Sendable, Hashable {
     public var url: URL
     /// Request headers (`Accept`, or `Host` when the URL was rewritten for a test).
     public var headers: [String: String]
-    /// The most body bytes to read; a longer body fails with ``HTTPFetchError/Kind/tooLarge``.
+    /// The most body bytes to read; a longer body fails with ``HTTPFetchError/Code/tooLarge``.
     public var maximumBodySize: Int
     /// The longest the whole fetch may take.
     public var timeout: Duration
@@ -59,36 +60,41 @@ public struct HTTPFetchResponse: Sendable, Hashable {
 }
 
 /// A fetch that got no complete answer.
-public struct HTTPFetchError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Why the fetch failed.
-    public enum Kind: String, Sendable, Hashable {
+public struct HTTPFetchError: AtprotoError, Hashable {
+    /// Why the fetch failed. An open set: new codes may be added, so a `switch` needs a `default`.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// Wraps a code's name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
         /// No answer within the request's timeout.
-        case timedOut
+        public static let timedOut: Code = "timedOut"
         /// The calling task was cancelled.
-        case cancelled
+        public static let cancelled: Code = "cancelled"
         /// The host name does not resolve: the system's resolver knows no such name.
-        case hostNotFound
+        public static let hostNotFound: Code = "hostNotFound"
         /// No connection: refused, a DNS failure other than an unknown name, TLS failure.
-        case cannotConnect
+        public static let cannotConnect: Code = "cannotConnect"
         /// The body was longer than the request allows.
-        case tooLarge
+        public static let tooLarge: Code = "tooLarge"
         /// Anything else (a connection lost mid-answer, a URL the system cannot fetch).
-        case other
+        public static let other: Code = "other"
     }
 
     /// Why the fetch failed.
-    public var kind: Kind
+    public var code: Code
     /// The URL fetched.
     public var url: URL
     /// What the system reported.
     public var message: String
 
     /// Creates an error.
-    public init(_ kind: Kind, url: URL, _ message: String) {
-        self.kind = kind
+    public init(_ code: Code, url: URL, _ message: String) {
+        self.code = code
         self.url = url
         self.message = message
     }
 
-    public var description: String { "GET \(url.absoluteString): \(kind.rawValue): \(message)" }
+    public var description: String { "GET \(url.absoluteString): \(code): \(message)" }
 }

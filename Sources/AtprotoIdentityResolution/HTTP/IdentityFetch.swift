@@ -83,15 +83,15 @@ struct IdentityFetch {
     }
 
     static func identityError(_ error: HTTPFetchError, identifier: String) -> IdentityError {
-        let kind: IdentityError.Kind
-        switch error.kind {
-        case .timedOut: kind = .timedOut
-        case .cancelled: kind = .cancelled
-        case .tooLarge: kind = .answerTooLarge
-        case .hostNotFound: kind = .hostNotFound
-        case .cannotConnect, .other: kind = .unreachable
+        let code: IdentityError.Code
+        switch error.code {
+        case .timedOut: code = .timedOut
+        case .cancelled: code = .cancelled
+        case .tooLarge: code = .answerTooLarge
+        case .hostNotFound: code = .hostNotFound
+        default: code = .unreachable
         }
-        return IdentityError(kind, identifier: identifier, error.description)
+        return IdentityError(code, identifier: identifier, error.description)
     }
 }
 

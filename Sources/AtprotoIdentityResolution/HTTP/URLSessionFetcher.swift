@@ -42,7 +42,7 @@ public final class URLSessionFetcher: HTTPFetcher, @unchecked Sendable {
         case .tooLarge(let limit, announced: false):
             return HTTPFetchError(.tooLarge, url: url, "the answer is longer than \(limit) bytes")
         case .transport(let code, let description):
-            let kind: HTTPFetchError.Kind
+            let kind: HTTPFetchError.Code
             switch code {
             case .cannotFindHost?: kind = .hostNotFound
             case .cannotConnectToHost?, .dnsLookupFailed?, .notConnectedToInternet?,

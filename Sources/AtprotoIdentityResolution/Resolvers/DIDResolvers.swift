@@ -113,7 +113,7 @@ public struct StandardDIDResolver: DIDResolver {
         self.web = web
     }
 
-    /// Resolves `did` by its method; others are ``IdentityError/Kind/unsupportedDIDMethod``.
+    /// Resolves `did` by its method; others are ``IdentityError/Code/unsupportedDIDMethod``.
     public func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument {
         switch did.method {
         case "plc": return try await plc.resolveDID(did)

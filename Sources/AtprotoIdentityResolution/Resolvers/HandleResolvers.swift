@@ -3,8 +3,8 @@ import Foundation
 
 /// Resolves a handle through DNS: the TXT records of `_atproto.<handle>` that start with `did=`.
 ///
-/// Several records naming different DIDs are an error (``IdentityError/Kind/handleConflict``); none
-/// is ``IdentityError/Kind/handleNotFound``.
+/// Several records naming different DIDs are an error (``IdentityError/Code/handleConflict``); none
+/// is ``IdentityError/Code/handleNotFound``.
 public struct DNSHandleResolver: HandleResolver {
     /// Where TXT records come from.
     public var lookup: any DNSTXTLookup
@@ -22,7 +22,7 @@ public struct DNSHandleResolver: HandleResolver {
             records = try await lookup.txtRecords(for: name)
         } catch {
             if Task.isCancelled { throw IdentityError(.cancelled, identifier: handle.rawValue, "cancelled") }
-            let kind: IdentityError.Kind = (error as? DNSError)?.kind == .timedOut ? .timedOut : .unreachable
+            let kind: IdentityError.Code = (error as? DNSError)?.code == .timedOut ? .timedOut : .unreachable
             throw IdentityError(kind, identifier: handle.rawValue, "DNS TXT \(name): \(error)")
         }
         var dids: [String] = []
@@ -75,7 +75,7 @@ public struct WellKnownHandleResolver: HandleResolver {
             url, accept: "text/plain", maximumSize: limits.maximumHandleAnswerSize, identifier: handle.rawValue,
             hostHeader: hostHeader)
         guard response.status == 200 else {
-            let kind: IdentityError.Kind = response.status == 404 ? .handleNotFound : .unexpectedStatus
+            let kind: IdentityError.Code = response.status == 404 ? .handleNotFound : .unexpectedStatus
             throw IdentityError(kind, identifier: handle.rawValue, "GET \(url.absoluteString): HTTP \(response.status)")
         }
         let text = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

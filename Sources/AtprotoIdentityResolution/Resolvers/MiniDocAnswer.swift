@@ -17,7 +17,7 @@ struct MiniDocAnswer {
         throws(IdentityError)
     {
         let place = "\(nsid) on \(service.absoluteString)"
-        let notFound: IdentityError.Kind = asked.did == nil ? .handleNotFound : .didNotFound
+        let notFound: IdentityError.Code = asked.did == nil ? .handleNotFound : .didNotFound
         let asked = asked.handle?.normalized.rawValue ?? asked.rawValue
         guard response.isSuccess else {
             let error = XRPCError.fromResponse(response, nsid: nsid)

@@ -60,7 +60,7 @@ public struct MiniDocIdentityResolver: IdentityResolver {
 
     /// The identity of `identifier` as the service resolved it.
     ///
-    /// Asked by handle, a handle the service could not verify is ``IdentityError/Kind/handleMismatch``;
+    /// Asked by handle, a handle the service could not verify is ``IdentityError/Code/handleMismatch``;
     /// asked by DID, it comes back as ``AtprotoIdentity/HandleStatus/invalid(claimed:reason:)``.
     public func resolveIdentity(_ identifier: ATIdentifier) async throws(IdentityError) -> AtprotoIdentity {
         if let problem = ATIdentifier.syntaxError(in: identifier.rawValue) {
@@ -74,8 +74,8 @@ public struct MiniDocIdentityResolver: IdentityResolver {
         do {
             response = try await agent.send(request)
         } catch let error as XRPCTransportError {
-            let kind: IdentityError.Kind =
-                error.kind == .timedOut ? .timedOut : error.kind == .cancelled ? .cancelled : .unreachable
+            let kind: IdentityError.Code =
+                error.code == .timedOut ? .timedOut : error.code == .cancelled ? .cancelled : .unreachable
             throw IdentityError(kind, identifier: asked, error.description)
         } catch {
             throw IdentityError(.unreachable, identifier: asked, "\(nsid) on \(service.absoluteString): \(error)")

@@ -17,7 +17,7 @@ extension PasswordSession {
     /// ```
     ///
     /// - Throws: ``IdentityError`` when the identifier does not resolve to an account with a PDS, or
-    ///   the server answered for another account (``IdentityError/Kind/serviceMismatch``);
+    ///   the server answered for another account (``IdentityError/Code/serviceMismatch``);
     ///   `PasswordSessionError` when the server refused the login.
     public static func login(
         _ identifier: ATIdentifier,

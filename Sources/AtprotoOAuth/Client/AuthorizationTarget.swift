@@ -3,9 +3,9 @@ import AtprotoSyntax
 import Foundation
 import OAuthCore
 
-extension OAuthError.Kind {
+extension OAuthError.Code {
     /// The account's identity could not be resolved (handle, DID document, PDS).
-    public static let identity = OAuthError.Kind(rawValue: "identity")
+    public static let identity = OAuthError.Code(rawValue: "identity")
 }
 
 /// Where a sign-in goes: the authorization server (checked metadata) and, when the flow started from
@@ -51,7 +51,7 @@ struct OAuthDiscovery: Sendable {
         let resource: ProtectedResourceMetadata
         do {
             resource = try await ProtectedResourceMetadata.fetch(resource: url, using: http)
-        } catch  where error.kind == .invalidMetadata {
+        } catch  where error.code == .invalidMetadata {
             let issuer = SecureURL.origin(of: url)
             let metadata = try await AuthorizationServerMetadata.fetch(issuer: issuer, using: http)
             return AuthorizationTarget(identity: nil, resource: url, issuer: issuer, metadata: metadata)
@@ -91,8 +91,8 @@ struct OAuthDiscovery: Sendable {
         do {
             return try await resolver.resolveIdentity(identifier)
         } catch {
-            let kind: OAuthError.Kind =
-                switch error.kind {
+            let kind: OAuthError.Code =
+                switch error.code {
                 case .cancelled: .cancelled
                 case .timedOut: .timedOut
                 case .unreachable: .transport

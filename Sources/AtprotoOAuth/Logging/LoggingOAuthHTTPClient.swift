@@ -21,7 +21,7 @@ struct LoggingOAuthHTTPClient: OAuthHTTPClient {
             return response
         } catch {
             logger.log(
-                .warning, "OAuthHTTP", "\(target) got no answer: \(error.kind)",
+                .warning, "OAuthHTTP", "\(target) got no answer: \(error.code)",
                 ["ms": XRPCLogger.milliseconds(since: start)])
             throw error
         }

@@ -140,9 +140,9 @@ struct OAuthRefresher: Sendable {
 
     /// An ending error for the kinds and server codes that mean the grant is dead, else a passing one.
     static func failure(
-        _ error: OAuthError, _ message: String, endsOn kinds: Set<OAuthError.Kind>, endingCodes: Set<String> = []
+        _ error: OAuthError, _ message: String, endsOn kinds: Set<OAuthError.Code>, endingCodes: Set<String> = []
     ) -> OAuthSessionError {
-        let ends = kinds.contains(error.kind) || error.serverCode.map(endingCodes.contains) == true
+        let ends = kinds.contains(error.code) || error.serverCode.map(endingCodes.contains) == true
         return OAuthSessionError(code: ends ? .sessionEnded : .requestFailed, message: message, underlying: error)
     }
 }

@@ -1,22 +1,22 @@
+import AtprotoSyntax
 import Foundation
 import OAuthCore
 
 /// Why an ``OAuthSession`` could not send a call, refresh, or sign out. Never contains a token.
-public struct OAuthSessionError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct OAuthSessionError: AtprotoError, Hashable {
     /// The kind of failure. An open set.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    public struct Code: AtprotoErrorCode {
         /// The code's name.
         public let rawValue: String
-        /// Creates a code.
+        /// Wraps a code's name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The session ended for good (grant dead or revoked, binding broken, signed out): every call
         /// fails fast until the user signs in again.
-        public static let sessionEnded = Code(rawValue: "sessionEnded")
+        public static let sessionEnded: Code = "sessionEnded"
         /// A refresh or a call failed for a reason that may pass (network, server error); the session
         /// is kept.
-        public static let requestFailed = Code(rawValue: "requestFailed")
+        public static let requestFailed: Code = "requestFailed"
     }
 
     /// The kind of failure.

@@ -79,7 +79,7 @@ extension XRPCClient {
         let car = try await fetchRecordCAR(
             did: identity.did, collection: collection.rawValue, rkey: rkey.rawValue, from: identity)
         let first = Self.check(car, identity: identity, path: path, limits: limits)
-        guard case .failure(let error) = first, error.kind == .badSignature else { return try first.get() }
+        guard case .failure(let error) = first, error.code == .badSignature else { return try first.get() }
         // The key may have rotated since the identity was cached: resolve once more, check once more.
         let fresh = try await Self.identity(of: ATIdentifier(identity.did), resolver: resolver, fresh: true)
         return try Self.check(car, identity: fresh, path: path, limits: limits).get()

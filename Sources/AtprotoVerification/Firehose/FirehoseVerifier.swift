@@ -18,7 +18,7 @@ import XRPCCore
 /// An `#identity` event drops the account from the resolver's cache (`IdentityResolver.invalidate(did:)`,
 /// whatever wraps the cache) so the next commit is checked against the new key; a signature that fails is checked once more
 /// after resolving the DID again. `#sync` events have their commit's signature checked. A commit that
-/// fails ends the stream with `XRPCEventStreamError.Kind.frameCheckFailed`, or, with
+/// fails ends the stream with `XRPCEventStreamError.Code.frameCheckFailed`, or, with
 /// ``FailurePolicy/report(_:)``, is handed to the app and not delivered: never dropped silently,
 /// never passed as valid.
 public struct FirehoseVerifier: XRPCEventFrameCheck {
@@ -70,7 +70,7 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
         } catch let error as VerificationError {
             let failure = FirehoseFailure(
                 type: type, sequence: body["seq"].flatMap(Self.integer), repo: Self.text(body["repo"] ?? body["did"]),
-                error: error)
+                underlying: error)
             switch policy {
             case .endStream: throw failure
             case .report(let handler):
@@ -159,8 +159,9 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
     }
 }
 
-/// A firehose message that failed verification.
-public struct FirehoseFailure: Error, Sendable, CustomStringConvertible {
+/// A firehose message that failed verification: the ``VerificationError`` behind it, and which
+/// message it was.
+public struct FirehoseFailure: AtprotoError {
     /// The message type (`#commit`, `#sync`).
     public var type: String
     /// Its `seq`.
@@ -168,9 +169,23 @@ public struct FirehoseFailure: Error, Sendable, CustomStringConvertible {
     /// The account.
     public var repo: String?
     /// What failed.
-    public var error: VerificationError
+    public var underlying: VerificationError
+
+    /// Which claim failed: the underlying error's code.
+    public var code: VerificationError.Code { underlying.code }
+    /// What was being checked and what was wrong: the underlying error's message.
+    public var message: String { underlying.message }
 
     public var description: String {
-        "\(type) seq \(sequence.map(String.init) ?? "?") of \(repo ?? "?"): \(error)"
+        "\(type) seq \(sequence.map(String.init) ?? "?") of \(repo ?? "?"): \(underlying)"
+    }
+}
+
+extension FirehoseFailure {
+    /// The former name of ``underlying``.
+    @available(*, deprecated, renamed: "underlying")
+    public var error: VerificationError {
+        get { underlying }
+        set { underlying = newValue }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// memory, and written back as canonical blocks.
 ///
 /// A partial tree (the blocks of a proof) answers for the keys whose paths it holds; reaching a node
-/// that is not among the blocks is ``VerificationError/Kind/brokenProof``.
+/// that is not among the blocks is ``VerificationError/Code/brokenProof``.
 struct MSTTree {
     private(set) var root: MSTPointer
     private(set) var height: Int

@@ -1,5 +1,5 @@
+import AtprotoData
 import Foundation
-import XRPCRuntime
 
 /// The blocks of a CAR by CID, read in place: each block is a range of the CAR's bytes, found
 /// through an open-addressing table of block numbers.

@@ -113,8 +113,8 @@ enum CommitCAR {
                 }
             }
         } catch {
-            let kind: VerificationError.Kind =
-                switch error.kind {
+            let kind: VerificationError.Code =
+                switch error.code {
                 case .hashMismatch: .hashMismatch
                 case .limitExceeded: .limitExceeded
                 default: .malformedData

@@ -24,7 +24,7 @@ public struct SignedCommit: Sendable, Hashable {
 
     /// Reads a commit block.
     ///
-    /// - Throws: ``VerificationError`` (``VerificationError/Kind/malformedData``) naming the field.
+    /// - Throws: ``VerificationError`` (``VerificationError/Code/malformedData``) naming the field.
     public init(block bytes: Data, cid: ContentID) throws(VerificationError) {
         let value: DataModelValue
         do {
@@ -67,7 +67,7 @@ public struct SignedCommit: Sendable, Hashable {
         signature.count == 64 && key.isValidSignature(signature, for: unsignedBytes)
     }
 
-    /// Throws ``VerificationError/Kind/badSignature`` unless ``isSigned(by:)``.
+    /// Throws ``VerificationError/Code/badSignature`` unless ``isSigned(by:)``.
     public func checkSignature(by key: PublicKey) throws(VerificationError) {
         guard signature.count == 64 else {
             throw VerificationError(.badSignature, "commit \(cid): the signature is \(signature.count) bytes, not 64")

@@ -118,7 +118,7 @@ public struct VerifiedRepository: Sendable {
     public var count: Int { index.count }
 
     /// The records in key order, decoded as they are read; typed where `types` knows the collection.
-    /// A record block that is not DAG-CBOR ends the sequence with ``VerificationError/Kind/malformedData``.
+    /// A record block that is not DAG-CBOR ends the sequence with ``VerificationError/Code/malformedData``.
     public func records(decoding types: LexiconRecordTypes = LexiconRecordTypes()) -> Records {
         Records(index: index, blocks: blocks, types: types)
     }

@@ -94,8 +94,8 @@ extension XRPCClient {
                 repo: ATIdentifier(rawValue: repo.rawValue), collection: AppBskyFeedPost.collection,
                 rkey: rkey)
             guard let cid = output.cid else {
-                throw XRPCError(
-                    nsid: ComAtprotoRepoGetRecord.nsid, status: nil, name: nil, message: "the record has no CID")
+                throw LexiconDecodingError(
+                    .missingField, path: ["cid"], message: "the getRecord answer has no CID for the post")
             }
             return ComAtprotoRepoStrongRef(uri: output.uri, cid: cid)
         } catch {

@@ -22,7 +22,7 @@ public struct PKCE: Sendable, Hashable, Codable, CustomStringConvertible, Custom
 
     /// A pair from a known verifier (a stored pending authorization, a test vector).
     ///
-    /// - Throws: ``OAuthError/Kind/invalidRequest`` when the verifier breaks RFC 7636's syntax.
+    /// - Throws: ``OAuthError/Code/invalidRequest`` when the verifier breaks RFC 7636's syntax.
     public init(verifier: String) throws(OAuthError) {
         guard (43...128).contains(verifier.utf8.count), verifier.utf8.allSatisfy(Self.isVerifierByte) else {
             throw OAuthError(.invalidRequest, "a PKCE verifier is 43 to 128 characters of A-Z a-z 0-9 - . _ ~")

@@ -1,44 +1,44 @@
+import AtprotoSyntax
 import Foundation
 
 /// Why an OAuth step failed: an error the server sent (``serverCode``), or a check of ours that its
 /// answer did not pass. Never contains a token, key, code or verifier.
-public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong. An open set: new kinds may be added.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        /// The kind's name.
+public struct OAuthError: AtprotoError, Hashable {
+    /// What went wrong. An open set: new codes may be added.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
         public let rawValue: String
-        /// Creates a kind.
+        /// Wraps a code's name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The server answered with an OAuth error (`error`, see ``OAuthError/serverCode``).
-        public static let server = Kind(rawValue: "server")
+        public static let server: Code = "server"
         /// A metadata document failed its checks (issuer, required fields, the atproto profile).
-        public static let invalidMetadata = Kind(rawValue: "invalidMetadata")
+        public static let invalidMetadata: Code = "invalidMetadata"
         /// A server's answer was not what the protocol says (bad JSON, wrong token type, a field missing).
-        public static let invalidResponse = Kind(rawValue: "invalidResponse")
+        public static let invalidResponse: Code = "invalidResponse"
         /// Something we were asked to send is not valid (a bad verifier, a URL that is not https).
-        public static let invalidRequest = Kind(rawValue: "invalidRequest")
+        public static let invalidRequest: Code = "invalidRequest"
         /// A URL is not https (plain http is allowed only on loopback hosts).
-        public static let insecureURL = Kind(rawValue: "insecureURL")
+        public static let insecureURL: Code = "insecureURL"
         /// The callback does not belong to the flow: wrong `state`, wrong `iss`, no code.
-        public static let invalidCallback = Kind(rawValue: "invalidCallback")
+        public static let invalidCallback: Code = "invalidCallback"
         /// The account or issuer is not the one the flow or session is bound to.
-        public static let bindingMismatch = Kind(rawValue: "bindingMismatch")
+        public static let bindingMismatch: Code = "bindingMismatch"
         /// No complete answer arrived: connection failure, timeout.
-        public static let transport = Kind(rawValue: "transport")
+        public static let transport: Code = "transport"
         /// The answer was larger than allowed.
-        public static let tooLarge = Kind(rawValue: "tooLarge")
+        public static let tooLarge: Code = "tooLarge"
         /// The signer failed.
-        public static let signing = Kind(rawValue: "signing")
+        public static let signing: Code = "signing"
         /// The caller cancelled.
-        public static let cancelled = Kind(rawValue: "cancelled")
+        public static let cancelled: Code = "cancelled"
         /// No answer within the time allowed.
-        public static let timedOut = Kind(rawValue: "timedOut")
+        public static let timedOut: Code = "timedOut"
     }
 
     /// What went wrong.
-    public var kind: Kind
+    public var code: Code
     /// What failed, for a person to read.
     public var message: String
     /// The server's `error` code (`invalid_grant`, `use_dpop_nonce`), when it sent one.
@@ -50,10 +50,10 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Creates an error.
     public init(
-        _ kind: Kind, _ message: String, serverCode: String? = nil, serverDescription: String? = nil,
+        _ code: Code, _ message: String, serverCode: String? = nil, serverDescription: String? = nil,
         status: Int? = nil
     ) {
-        self.kind = kind
+        self.code = code
         self.message = message
         self.serverCode = serverCode
         self.serverDescription = serverDescription

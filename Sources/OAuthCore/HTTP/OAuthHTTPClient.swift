@@ -8,8 +8,8 @@ import Foundation
 public protocol OAuthHTTPClient: Sendable {
     /// Sends `request` and returns the answer, whatever its status.
     ///
-    /// - Throws: ``OAuthError`` (``OAuthError/Kind/transport``, ``OAuthError/Kind/timedOut``,
-    ///   ``OAuthError/Kind/tooLarge``, ``OAuthError/Kind/cancelled``) when no complete answer arrived.
+    /// - Throws: ``OAuthError`` (``OAuthError/Code/transport``, ``OAuthError/Code/timedOut``,
+    ///   ``OAuthError/Code/tooLarge``, ``OAuthError/Code/cancelled``) when no complete answer arrived.
     func send(_ request: OAuthHTTPRequest) async throws(OAuthError) -> OAuthHTTPResponse
 }
 
@@ -23,7 +23,7 @@ public struct OAuthHTTPRequest: Sendable, Hashable, CustomStringConvertible {
     public var headers: [String: String]
     /// The body, for `POST`.
     public var body: Data?
-    /// The most response bytes read; a longer answer fails with ``OAuthError/Kind/tooLarge``.
+    /// The most response bytes read; a longer answer fails with ``OAuthError/Code/tooLarge``.
     public var maximumResponseSize: Int
     /// The longest the request may take.
     public var timeout: Duration

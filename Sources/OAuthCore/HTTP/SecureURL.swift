@@ -21,7 +21,7 @@ public enum SecureURL {
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
-    /// `url`, or ``OAuthError/Kind/insecureURL`` naming `what`.
+    /// `url`, or ``OAuthError/Code/insecureURL`` naming `what`.
     public static func require(_ url: URL, _ what: String) throws(OAuthError) -> URL {
         guard isAllowed(url) else {
             throw OAuthError(.insecureURL, "\(what) \(url.absoluteString) is not https (http only on loopback)")

@@ -6,7 +6,7 @@ import Foundation
 public enum CompactJWS {
     /// Signs `claims` under `header` (both encoded as JSON with sorted keys).
     ///
-    /// - Throws: ``OAuthError/Kind/signing`` when the signer fails or does not return 64 bytes.
+    /// - Throws: ``OAuthError/Code/signing`` when the signer fails or does not return 64 bytes.
     public static func sign(
         header: some Encodable, claims: some Encodable, with signer: any ES256Signer
     ) async throws(OAuthError) -> String {

@@ -16,7 +16,7 @@ public struct ECPublicJWK: Sendable, Hashable, Codable {
 
     /// A key from its coordinates (32 bytes each, big-endian).
     ///
-    /// - Throws: ``OAuthError/Kind/invalidRequest`` when a coordinate is not 32 bytes.
+    /// - Throws: ``OAuthError/Code/invalidRequest`` when a coordinate is not 32 bytes.
     public init(x: some Collection<UInt8>, y: some Collection<UInt8>, kid: String? = nil) throws(OAuthError) {
         guard x.count == 32, y.count == 32 else {
             throw OAuthError(.invalidRequest, "a P-256 coordinate is 32 bytes")

@@ -94,7 +94,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable, Codable {
         try require(scopesSupported?.contains("atproto") == true, "the atproto scope is not offered")
     }
 
-    /// A usable endpoint URL, or ``OAuthError/Kind/invalidMetadata``.
+    /// A usable endpoint URL, or ``OAuthError/Code/invalidMetadata``.
     public func endpoint(_ text: String, _ name: String) throws(OAuthError) -> URL {
         guard let url = URL(string: text), SecureURL.isAllowed(url), url.fragment == nil else {
             throw OAuthError(.invalidMetadata, "the \(name) of \(issuer) is not an https URL: \(text.prefix(200))")
@@ -134,7 +134,7 @@ enum MetadataDocument {
         let response = try await http.send(.getJSON(url))
         guard response.status == 200 else {
             // A server error may pass (the caller keeps its state); any other answer is no document.
-            let kind: OAuthError.Kind = response.status >= 500 ? .transport : .invalidMetadata
+            let kind: OAuthError.Code = response.status >= 500 ? .transport : .invalidMetadata
             throw OAuthError(
                 kind, "GET \(url.absoluteString) answered HTTP \(response.status)", status: response.status)
         }

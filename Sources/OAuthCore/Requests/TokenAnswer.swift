@@ -5,7 +5,7 @@ import Foundation
 /// one that cannot use it keeps the rotated refresh token rather than replaying the spent one.
 /// Printing it never shows a token.
 package struct TokenAnswer: Sendable, CustomStringConvertible {
-    /// The checked tokens, or why the answer is not usable (``OAuthError/Kind/invalidResponse``).
+    /// The checked tokens, or why the answer is not usable (``OAuthError/Code/invalidResponse``).
     package var checked: Result<TokenResponse, OAuthError>
     /// The `access_token` when the answer carries one as a non-empty string. Secret.
     package var accessToken: String?

@@ -77,7 +77,7 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// The wait before retrying after a transport failure, or `nil` when it is not retried.
     func delay(after error: XRPCTransportError, retry: Int, random: Double) -> Duration? {
-        guard error.kind != .cancelled else { return nil }
+        guard error.code != .cancelled else { return nil }
         return jittered(backoff(beforeRetry: retry), random: random)
     }
 

@@ -90,7 +90,7 @@ public struct RetryingAgent: XRPCAgent {
                     let delay = policy.delay(after: error, retry: attempt, random: environment.random())
                 else { throw error }
                 wait = delay
-                reason = "\(error.kind)"
+                reason = "\(error.code)"
             }
             logger.log(
                 .warning, "RetryingAgent", "retrying \(request.method.rawValue) \(request.nsid) after \(reason)",
@@ -99,8 +99,8 @@ public struct RetryingAgent: XRPCAgent {
                 try await environment.sleep(wait)
             } catch {
                 throw XRPCTransportError(
-                    kind: .cancelled, nsid: request.nsid,
-                    underlyingDescription: "cancelled while waiting \(wait) to retry (attempt \(attempt + 1))")
+                    code: .cancelled, nsid: request.nsid,
+                    message: "cancelled while waiting \(wait) to retry (attempt \(attempt + 1))")
             }
             attempt += 1
         }

@@ -4,28 +4,27 @@ import XRPCCore
 
 /// Why a ``PasswordSession`` could not log in, refresh, or send a call. Never contains a token or
 /// a password.
-public struct PasswordSessionError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct PasswordSessionError: AtprotoError, Hashable {
     /// The kind of failure. An open set: new codes may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    public struct Code: AtprotoErrorCode {
         /// The code's name.
         public let rawValue: String
-        /// Creates a code.
+        /// Wraps a code's name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The account has two-factor sign-in: log in again with the code the user received by email
         /// (`authFactorToken`).
-        public static let authFactorTokenRequired = Code(rawValue: "authFactorTokenRequired")
+        public static let authFactorTokenRequired: Code = "authFactorTokenRequired"
         /// The server refused the identifier and password (or the account cannot log in: see
         /// ``PasswordSessionError/underlying``).
-        public static let authenticationFailed = Code(rawValue: "authenticationFailed")
+        public static let authenticationFailed: Code = "authenticationFailed"
         /// The session ended for good: every call fails fast until the app logs in again.
-        public static let sessionEnded = Code(rawValue: "sessionEnded")
+        public static let sessionEnded: Code = "sessionEnded"
         /// A session call (create, refresh, get, delete) failed for another reason, such as a server
         /// error or rate limit; the session is kept and the next call tries again.
-        public static let requestFailed = Code(rawValue: "requestFailed")
+        public static let requestFailed: Code = "requestFailed"
         /// The server's answer to a session call lacked a required field.
-        public static let invalidResponse = Code(rawValue: "invalidResponse")
+        public static let invalidResponse: Code = "invalidResponse"
     }
 
     /// The kind of failure.

@@ -117,7 +117,7 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
         } catch {
             logger.log(
                 .warning, "URLSessionAgent",
-                "\(request.method.rawValue) \(request.nsid) got no response: \(error.kind)",
+                "\(request.method.rawValue) \(request.nsid) got no response: \(error.code)",
                 ["service": error.service ?? "", "ms": XRPCLogger.milliseconds(since: start)])
             throw error
         }
@@ -128,8 +128,8 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
         let origin = request.serviceURL == nil ? serviceOrigin : ServiceOrigin(service)?.description
         guard let url = request.url(on: service), origin != nil else {
             throw XRPCTransportError(
-                kind: .cannotConnect, nsid: request.nsid, service: service.absoluteString,
-                underlyingDescription: "\"\(service.absoluteString)\" is not a service URL (scheme://host)")
+                code: .cannotConnect, nsid: request.nsid, service: service.absoluteString,
+                message: "\"\(service.absoluteString)\" is not a service URL (scheme://host)")
         }
         var urlRequest = makeURLRequest(request, url: url)
         var chosen = loader
@@ -140,26 +140,26 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
         switch await chosen.load(urlRequest, limit: Int.max, timeout: request.timeout) {
         case .success(let answer) where answer.status == 0:
             throw XRPCTransportError(
-                kind: .other, nsid: request.nsid, service: origin, underlyingDescription: "not an HTTP response")
+                code: .other, nsid: request.nsid, service: origin, message: "not an HTTP response")
         case .success(let answer):
             return XRPCResponse(status: answer.status, headers: answer.headers, body: answer.body)
         case .failure(.cancelled):
             throw XRPCTransportError(
-                kind: .cancelled, nsid: request.nsid, service: origin, underlyingDescription: "the task was cancelled")
+                code: .cancelled, nsid: request.nsid, service: origin, message: "the task was cancelled")
         case .failure(.timedOut):
             let limit = request.timeout.map { "within \($0)" } ?? "for \(timeout)"
             throw XRPCTransportError(
-                kind: .timedOut, nsid: request.nsid, service: origin, underlyingDescription: "no response \(limit)")
+                code: .timedOut, nsid: request.nsid, service: origin, message: "no response \(limit)")
         case .failure(.tooLarge(let limit, _)):
             throw XRPCTransportError(
-                kind: .other, nsid: request.nsid, service: origin,
-                underlyingDescription: "the response is longer than \(limit) bytes")
+                code: .other, nsid: request.nsid, service: origin,
+                message: "the response is longer than \(limit) bytes")
         case .failure(.transport(let code?, let description)):
             throw XRPCTransportError(
                 URLError(code, userInfo: [NSLocalizedDescriptionKey: description]), nsid: request.nsid, service: origin)
         case .failure(.transport(nil, let description)):
             throw XRPCTransportError(
-                kind: .other, nsid: request.nsid, service: origin, underlyingDescription: description)
+                code: .other, nsid: request.nsid, service: origin, message: description)
         }
     }
 

@@ -10,80 +10,94 @@ import XRPCWebSockets
 /// An XRPC call that got no response: the connection failed, timed out or was cancelled.
 ///
 /// A server that answered, even with an error status, gives an `XRPCError` instead.
-public struct XRPCTransportError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Why no response arrived. An open set: new kinds may be added.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        /// The kind's name.
+public struct XRPCTransportError: AtprotoError, Hashable {
+    /// Why no response arrived. An open set: new codes may be added.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
         public let rawValue: String
-        /// Creates a kind.
+        /// Wraps a code's name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The call took longer than its timeout.
-        public static let timedOut = Kind(rawValue: "timedOut")
+        public static let timedOut: Code = "timedOut"
         /// The calling task was cancelled.
-        public static let cancelled = Kind(rawValue: "cancelled")
+        public static let cancelled: Code = "cancelled"
         /// No connection could be made: unknown host, refused, no network, TLS failure. The server
         /// never saw the request.
-        public static let cannotConnect = Kind(rawValue: "cannotConnect")
+        public static let cannotConnect: Code = "cannotConnect"
         /// The connection broke before a complete response; the server may have acted on the request.
-        public static let connectionLost = Kind(rawValue: "connectionLost")
+        public static let connectionLost: Code = "connectionLost"
         /// Anything else.
-        public static let other = Kind(rawValue: "other")
+        public static let other: Code = "other"
     }
 
     /// Why no response arrived.
-    public var kind: Kind
+    public var code: Code
     /// The endpoint's NSID.
     public var nsid: NSID
     /// The service the call went to (scheme, host and port), or `nil` when unknown.
     public var service: String?
     /// What the system reported, for people to read.
-    public var underlyingDescription: String
+    public var message: String
 
     /// Creates an error.
-    public init(kind: Kind, nsid: NSID, service: String? = nil, underlyingDescription: String) {
-        self.kind = kind
+    public init(code: Code, nsid: NSID, service: String? = nil, message: String) {
+        self.code = code
         self.nsid = nsid
         self.service = service
-        self.underlyingDescription = underlyingDescription
+        self.message = message
     }
 
     public var description: String {
         let place = service.map { " on \($0)" } ?? ""
         let what: String
-        switch kind {
+        switch code {
         case .timedOut: what = "timed out"
         case .cancelled: what = "was cancelled"
         case .cannotConnect: what = "could not connect"
         case .connectionLost: what = "lost its connection"
         default: what = "failed without a response"
         }
-        return "\(nsid)\(place) \(what): \(underlyingDescription)"
+        return "\(nsid)\(place) \(what): \(message)"
     }
 
     /// Maps a URLSession error; `service` names where the call went.
     init(_ error: any Error, nsid: NSID, service: String?) {
         guard let urlError = error as? URLError else {
-            let kind: Kind = error is CancellationError ? .cancelled : .other
-            self.init(kind: kind, nsid: nsid, service: service, underlyingDescription: "\(error)")
+            let code: Code = error is CancellationError ? .cancelled : .other
+            self.init(code: code, nsid: nsid, service: service, message: "\(error)")
             return
         }
-        let kind: Kind
+        let code: Code
         switch urlError.code {
-        case .timedOut: kind = .timedOut
-        case .cancelled: kind = .cancelled
+        case .timedOut: code = .timedOut
+        case .cancelled: code = .cancelled
         case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
             .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
             .internationalRoamingOff, .dataNotAllowed, .callIsActive, .unsupportedURL, .badURL:
-            kind = .cannotConnect
+            code = .cannotConnect
         case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource:
-            kind = .connectionLost
-        default: kind = .other
+            code = .connectionLost
+        default: code = .other
         }
         let reported = urlError.userInfo[NSLocalizedDescriptionKey] as? String
         let text = reported.map { "\($0) (URLError \(urlError.code.rawValue))" } ?? "URLError \(urlError.code.rawValue)"
-        self.init(kind: kind, nsid: nsid, service: service, underlyingDescription: text)
+        self.init(code: code, nsid: nsid, service: service, message: text)
+    }
+}
+
+extension XRPCTransportError {
+    /// The former name of ``message``.
+    @available(*, deprecated, renamed: "message")
+    public var underlyingDescription: String {
+        get { message }
+        set { message = newValue }
+    }
+
+    /// The former initializer, with `kind` for ``code`` and `underlyingDescription` for ``message``.
+    @available(*, deprecated, renamed: "init(code:nsid:service:message:)")
+    public init(kind: Code, nsid: NSID, service: String? = nil, underlyingDescription: String) {
+        self.init(code: kind, nsid: nsid, service: service, message: underlyingDescription)
     }
 }

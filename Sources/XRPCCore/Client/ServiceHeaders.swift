@@ -16,11 +16,11 @@ public struct AtprotoProxy: Sendable, Hashable, CustomStringConvertible {
     /// A service id may start with `#`; it must be non-empty and made of URI fragment characters.
     public init(did: DID, serviceID: String) throws {
         if let reason = DID.syntaxError(in: did.rawValue) {
-            throw StringFormatError(format: "did", value: did.rawValue, reason: reason)
+            throw StringFormatError(format: "did", value: did.rawValue, message: reason)
         }
         let id = serviceID.hasPrefix("#") ? String(serviceID.dropFirst()) : serviceID
         if let reason = Self.serviceIDError(id) {
-            throw StringFormatError(format: "atproto-proxy service id", value: serviceID, reason: reason)
+            throw StringFormatError(format: "atproto-proxy service id", value: serviceID, message: reason)
         }
         self.did = did
         self.serviceID = id
@@ -30,7 +30,7 @@ public struct AtprotoProxy: Sendable, Hashable, CustomStringConvertible {
     public init(headerValue: String) throws {
         guard let hash = headerValue.firstIndex(of: "#") else {
             throw StringFormatError(
-                format: "atproto-proxy", value: headerValue, reason: "has no \"#<service id>\" after the DID")
+                format: "atproto-proxy", value: headerValue, message: "has no \"#<service id>\" after the DID")
         }
         try self.init(
             did: DID(rawValue: String(headerValue[..<hash])),

@@ -1,3 +1,4 @@
+import AtprotoSyntax
 import Foundation
 
 /// An XRPC call that failed on this side of the wire: its input could not be encoded (nothing was
@@ -5,19 +6,18 @@ import Foundation
 ///
 /// A server's error answer is an ``XRPCError``, a call that got no answer an `XRPCTransportError`;
 /// this one is neither, so a `catch let error as XRPCError` never sees a local failure.
-public struct XRPCClientError: Error, Sendable, CustomStringConvertible {
+public struct XRPCClientError: AtprotoError {
     /// What failed. An open set, matched with `==`.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        /// The wire-independent name.
-        public var rawValue: String
-        /// Wraps a name.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// Wraps a code's name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The input could not be encoded into a request body; nothing was sent.
-        public static let encodingFailed = Code(rawValue: "encodingFailed")
+        public static let encodingFailed: Code = "encodingFailed"
         /// The server answered with a success status, but the body is not the endpoint's output.
-        public static let decodingFailed = Code(rawValue: "decodingFailed")
+        public static let decodingFailed: Code = "decodingFailed"
     }
 
     /// What failed.

@@ -142,7 +142,7 @@ public struct RepoCommitBlocks: Sendable {
         do {
             value = try DAGCBOR.decode(bytes)
         } catch {
-            throw BinaryDecodingError(error.kind, at: error.offset, "record \(path) (\(cid)): \(error.message)")
+            throw BinaryDecodingError(error.code, at: error.offset, "record \(path) (\(cid)): \(error.message)")
         }
         operation.record = types.record(value.json, collection: operation.collection)
         return operation

@@ -15,7 +15,7 @@ public enum XRPCEventFrame: Sendable, Hashable {
     /// Reads a frame.
     ///
     /// - Throws: `BinaryDecodingError` with the byte offset in the frame: DAG-CBOR faults in the
-    ///   header or the body, bytes after the body, or (`BinaryDecodingError.Kind.invalidEventFrame`)
+    ///   header or the body, bytes after the body, or (`BinaryDecodingError.Code.invalidEventFrame`)
     ///   a header or body of the wrong shape: a header that is not a map with an integer `op`, a
     ///   message without a string `t` or whose body is not a map, an error body without a string
     ///   `error`.
@@ -77,7 +77,7 @@ public enum XRPCEventFrame: Sendable, Hashable {
     }
 }
 
-extension BinaryDecodingError.Kind {
+extension BinaryDecodingError.Code {
     /// An event-stream frame whose header or body has the wrong shape.
-    public static let invalidEventFrame = BinaryDecodingError.Kind(rawValue: "invalidEventFrame")
+    public static let invalidEventFrame = BinaryDecodingError.Code(rawValue: "invalidEventFrame")
 }

@@ -189,8 +189,8 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
                     try await retry(after: "cannot connect to \(target): \(error)")
                     continue
                 }
-                if socketError.kind == .unsupportedURL { throw fail(.invalidService, socketError.message) }
-                if socketError.kind == .handshakeFailed, let status = socketError.status, status != 101 {
+                if socketError.code == .unsupportedURL { throw fail(.invalidService, socketError.message) }
+                if socketError.code == .handshakeFailed, let status = socketError.status, status != 101 {
                     let refusal = rejected(socketError, status: status, ending: false)
                     if rejection == nil, agent != nil, refusal.isUnauthorized {
                         // Once per connection: the agent may renew its credentials.
@@ -283,7 +283,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
     }
 
     private func fail(
-        _ kind: XRPCEventStreamError.Kind, _ message: String, name: String? = nil, status: Int? = nil,
+        _ kind: XRPCEventStreamError.Code, _ message: String, name: String? = nil, status: Int? = nil,
         ending: Bool = true
     ) -> XRPCEventStreamError {
         if ending { _ = end() }

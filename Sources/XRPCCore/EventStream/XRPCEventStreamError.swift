@@ -12,35 +12,34 @@ import XRPCWebSockets
 ///     // start again without a cursor
 /// }
 /// ```
-public struct XRPCEventStreamError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What ended the stream. An open set: new kinds may be added, so match with `==`.
-    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        /// The kind's name.
-        public var rawValue: String
-        /// Wraps a name.
+public struct XRPCEventStreamError: AtprotoError, Hashable {
+    /// What ended the stream. An open set: new codes may be added, so a `switch` needs a `default`.
+    public struct Code: AtprotoErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// Wraps a code's name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The server sent an error frame (`op: -1`): ``XRPCEventStreamError/name`` holds its error
         /// name (`FutureCursor`, `ConsumerTooSlow`...).
-        public static let errorFrame = Kind(rawValue: "errorFrame")
+        public static let errorFrame: Code = "errorFrame"
         /// The server refused the subscription with an HTTP error instead of upgrading:
         /// ``XRPCEventStreamError/status`` and, from an XRPC error body, ``XRPCEventStreamError/name``.
-        public static let rejected = Kind(rawValue: "rejected")
+        public static let rejected: Code = "rejected"
         /// A frame that is not a DAG-CBOR header and body of the event-stream format. The spec makes
         /// this a hard error: the connection is dropped, not resumed.
-        public static let malformedFrame = Kind(rawValue: "malformedFrame")
+        public static let malformedFrame: Code = "malformedFrame"
         /// A message failed the stream's ``XRPCEventStreamOptions/frameCheck`` (a firehose commit whose
         /// signature or proof does not hold, for example); the message says which and why.
-        public static let frameCheckFailed = Kind(rawValue: "frameCheckFailed")
+        public static let frameCheckFailed: Code = "frameCheckFailed"
         /// No connection could be made or kept (after the reconnect policy's attempts, if any).
-        public static let connectionFailed = Kind(rawValue: "connectionFailed")
+        public static let connectionFailed: Code = "connectionFailed"
         /// No service to connect to, or a URL the transport cannot open.
-        public static let invalidService = Kind(rawValue: "invalidService")
+        public static let invalidService: Code = "invalidService"
     }
 
     /// What ended the stream.
-    public var kind: Kind
+    public var code: Code
     /// The subscription's NSID.
     public var nsid: NSID
     /// The error name from an error frame or an XRPC error body (`"FutureCursor"`), if any.
@@ -54,10 +53,10 @@ public struct XRPCEventStreamError: Error, Sendable, Hashable, CustomStringConve
 
     /// Creates an error.
     public init(
-        _ kind: Kind, nsid: NSID, name: String? = nil, message: String, status: Int? = nil,
+        _ code: Code, nsid: NSID, name: String? = nil, message: String, status: Int? = nil,
         lastSequence: Int? = nil
     ) {
-        self.kind = kind
+        self.code = code
         self.nsid = nsid
         self.name = name
         self.message = message
@@ -68,7 +67,7 @@ public struct XRPCEventStreamError: Error, Sendable, Hashable, CustomStringConve
     /// Whether the server refused the upgrade as unauthorized: status 401, or 400 with
     /// `ExpiredToken` or `InvalidToken`.
     public var isUnauthorized: Bool {
-        guard kind == .rejected else { return false }
+        guard code == .rejected else { return false }
         return status == 401 || (status == 400 && (name == "ExpiredToken" || name == "InvalidToken"))
     }
 
@@ -78,7 +77,7 @@ public struct XRPCEventStreamError: Error, Sendable, Hashable, CustomStringConve
     }
 
     public var description: String {
-        var text = "\(nsid) event stream: \(kind)"
+        var text = "\(nsid) event stream: \(code)"
         if let status { text += " (HTTP status \(status))" }
         if let name { text += ": \(name)" }
         if !message.isEmpty { text += (name == nil ? ": " : " - ") + message }

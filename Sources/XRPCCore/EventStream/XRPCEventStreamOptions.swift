@@ -45,7 +45,7 @@ public struct XRPCEventStreamOptions: Sendable {
 ///
 /// Return `true` to deliver the message, `false` to skip it (only after telling the app: a check must
 /// never drop a frame silently), or throw to end the stream with
-/// ``XRPCEventStreamError/Kind/frameCheckFailed``.
+/// ``XRPCEventStreamError/Code/frameCheckFailed``.
 public protocol XRPCEventFrameCheck: Sendable {
     /// Checks one message: its type (`#commit`, or a full `nsid#name`) and its body, as DAG-CBOR.
     func check(type: String, body: [String: DataModelValue], nsid: NSID) async throws -> Bool
@@ -59,7 +59,7 @@ public protocol XRPCEventFrameCheck: Sendable {
 /// whatever the policy.
 public struct XRPCReconnectPolicy: Sendable, Hashable {
     /// How many connection attempts in a row may fail (no message received in between) before the
-    /// stream ends with ``XRPCEventStreamError/Kind/connectionFailed``.
+    /// stream ends with ``XRPCEventStreamError/Code/connectionFailed``.
     public var maximumAttempts: Int
     /// The wait before the first reconnection; it doubles for each next one.
     public var initialDelay: Duration

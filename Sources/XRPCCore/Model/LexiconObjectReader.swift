@@ -41,10 +41,10 @@ import AtprotoData
     /// Reads a field the schema requires. Absent or `null` is an error.
     @inlinable public mutating func required<T: LexiconValue>(_ key: String) throws -> T {
         guard let json = take(key) else {
-            throw LexiconDecodingError(path: [key], message: "required field is missing")
+            throw LexiconDecodingError(.missingField, path: [key], message: "required field is missing")
         }
         if case .null = json {
-            throw LexiconDecodingError(path: [key], message: "required field is null but not nullable")
+            throw LexiconDecodingError(.typeMismatch, path: [key], message: "required field is null but not nullable")
         }
         return try decoding(at: key) { try T(lexiconJSON: json) }
     }
@@ -76,7 +76,7 @@ import AtprotoData
     /// Reads a field that is required and nullable: it must be present, and may be `null` (`nil`).
     @inlinable public mutating func requiredNullable<T: LexiconValue>(_ key: String) throws -> T? {
         guard let json = take(key) else {
-            throw LexiconDecodingError(path: [key], message: "required field is missing")
+            throw LexiconDecodingError(.missingField, path: [key], message: "required field is missing")
         }
         if case .null = json { return nil }
         return try decoding(at: key) { try T(lexiconJSON: json) }

@@ -82,14 +82,14 @@ final class CachingResolverTests: XCTestCase {
         let handle = Handle(rawValue: "alice.test")
         for _ in 0..<3 {
             let error = await identityError { _ = try await cache.resolveHandle(handle) }
-            XCTAssertEqual(error?.kind, .handleNotFound)
+            XCTAssertEqual(error?.code, .handleNotFound)
         }
         XCTAssertEqual(server.count("/.well-known/atproto-did"), 1)
         clock.advance(6)
         server.route("/.well-known/atproto-did", text: alice, status: 503)
         for _ in 0..<2 {
             let error = await identityError { _ = try await cache.resolveHandle(handle) }
-            XCTAssertEqual(error?.kind, .unexpectedStatus)
+            XCTAssertEqual(error?.code, .unexpectedStatus)
         }
         XCTAssertEqual(server.count("/.well-known/atproto-did"), 1 + 2, "a 503 is not remembered")
     }

@@ -58,7 +58,7 @@ final class NonexistentHostTests: XCTestCase {
         let handle = Handle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
         for _ in 0..<2 {
             let error = await identityError { _ = try await resolver.resolveHandle(handle) }
-            XCTAssertEqual(error?.kind, .handleNotFound, "\(String(describing: error))")
+            XCTAssertEqual(error?.code, .handleNotFound, "\(String(describing: error))")
         }
         XCTAssertEqual(dns.count, 1, "the second lookup asks no DNS question")
         XCTAssertEqual(fetcher.count, 1, "the second lookup makes no HTTPS request")
@@ -71,7 +71,7 @@ final class NonexistentHostTests: XCTestCase {
                 HTTPFetchRequest(url: url, maximumBodySize: 10, timeout: .seconds(5)))
             XCTFail("a host that does not exist answered")
         } catch {
-            XCTAssertEqual(error.kind, .hostNotFound, error.description)
+            XCTAssertEqual(error.code, .hostNotFound, error.description)
         }
     }
 
@@ -83,7 +83,7 @@ final class NonexistentHostTests: XCTestCase {
         let handle = Handle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
         for _ in 0..<2 {
             let error = await identityError { _ = try await timedOut.resolveHandle(handle) }
-            XCTAssertEqual(error?.kind, .timedOut, "\(String(describing: error))")
+            XCTAssertEqual(error?.code, .timedOut, "\(String(describing: error))")
         }
         XCTAssertEqual([slowDNS.count, unknownHost.count], [2, 2])
 
@@ -96,7 +96,7 @@ final class NonexistentHostTests: XCTestCase {
         let resolver = cache(dns: dns, fetcher: refused, hostOverrides: HostOverrides(["alice.test": closed]))
         for _ in 0..<2 {
             let error = await identityError { _ = try await resolver.resolveHandle(Handle(rawValue: "alice.test")) }
-            XCTAssertEqual(error?.kind, .unreachable, "\(String(describing: error))")
+            XCTAssertEqual(error?.code, .unreachable, "\(String(describing: error))")
         }
         XCTAssertEqual([dns.count, refused.count], [2, 2])
     }
@@ -108,7 +108,7 @@ final class NonexistentHostTests: XCTestCase {
         let handle = Handle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
         for _ in 0..<2 {
             let error = await identityError { _ = try await resolver.resolveHandle(handle) }
-            XCTAssertEqual(error?.kind, .hostNotFound, "\(String(describing: error))")
+            XCTAssertEqual(error?.code, .hostNotFound, "\(String(describing: error))")
         }
         XCTAssertEqual(fetcher.count, 2)
     }

@@ -89,12 +89,14 @@ final class DNSClientTests: XCTestCase {
     func testEveryServerRefusingThrowsServerFailureAfterEveryRound() async throws {
         let first = try startDNSServer { query in [DNSTestMessage.answer(to: query, rcode: 2)] }
         let second = try startDNSServer { query in [DNSTestMessage.answer(to: query, rcode: 5)] }
-        let error = await assertDNSError(.serverFailure(rcode: 5)) {
+        let error = await assertDNSError(.serverFailure) {
             try await self.client(first, second, attempts: 3).txtRecords(for: "example.com")
         }
         XCTAssertEqual(first.queries.count, 3)
         XCTAssertEqual(second.queries.count, 3)
         XCTAssertEqual(error?.server, second.nameserver)
+        XCTAssertEqual(error?.rcode, 5, "the last server's response code survives beside the code")
+        XCTAssertEqual(error?.code.rawValue, "serverFailure")
         XCTAssertEqual(error?.name, "example.com")
         XCTAssertTrue(error?.message.contains("REFUSED") ?? false, error?.message ?? "")
     }

@@ -30,7 +30,7 @@ final class DNSNameTests: XCTestCase {
             "ex@mple.com", "bücher.example", "a/b.example", "tab\t.example", "nul\u{0}.example",
         ] {
             XCTAssertThrowsError(try DNSName(validating: name), "\"\(name)\"") { error in
-                XCTAssertEqual((error as? DNSError)?.kind, .invalidName, "\(error)")
+                XCTAssertEqual((error as? DNSError)?.code, .invalidName, "\(error)")
             }
         }
     }

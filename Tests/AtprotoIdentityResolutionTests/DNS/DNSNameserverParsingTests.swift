@@ -31,7 +31,7 @@ final class DNSNameserverParsingTests: XCTestCase {
                 let server = try DNSNameserver(parsing: text)
                 XCTFail("\(text) was read as \(server)")
             } catch {
-                XCTAssertEqual(error.kind, .invalidNameserver, text)
+                XCTAssertEqual(error.code, .invalidNameserver, text)
                 XCTAssertTrue(error.message.contains(expected), error.message)
                 XCTAssertTrue(error.message.contains(text.debugDescription), error.message)
             }

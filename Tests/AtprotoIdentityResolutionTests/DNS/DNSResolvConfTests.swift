@@ -48,14 +48,14 @@ final class DNSResolvConfTests: XCTestCase {
         let path = try resolvConf("# nothing here\nsearch example.com\noptions ndots:1\nnameserver not-an-ip\n")
         XCTAssertThrowsError(try UDPDNSClient.system(resolvConf: path)) { error in
             let dnsError = error as? DNSError
-            XCTAssertEqual(dnsError?.kind, .noNameservers, "\(error)")
+            XCTAssertEqual(dnsError?.code, .noNameservers, "\(error)")
             XCTAssertTrue(dnsError?.message.contains(path) ?? false, "\(error)")
         }
     }
 
     func testAMissingFileIsAClearError() {
         XCTAssertThrowsError(try UDPDNSClient.system(resolvConf: "/nonexistent/resolv.conf")) { error in
-            XCTAssertEqual((error as? DNSError)?.kind, .noNameservers, "\(error)")
+            XCTAssertEqual((error as? DNSError)?.code, .noNameservers, "\(error)")
             XCTAssertTrue("\(error)".contains("/nonexistent/resolv.conf"), "\(error)")
         }
     }
@@ -67,7 +67,7 @@ final class DNSResolvConfTests: XCTestCase {
         do {
             let dns = try UDPDNSClient.system()
             XCTAssertFalse(dns.nameservers.isEmpty)
-        } catch let error as DNSError where error.kind == .noNameservers {
+        } catch let error as DNSError where error.code == .noNameservers {
             throw XCTSkip("/etc/resolv.conf names no nameserver here: \(error)")
         }
     }

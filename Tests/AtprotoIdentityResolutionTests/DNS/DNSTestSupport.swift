@@ -14,17 +14,17 @@ extension XCTestCase {
     /// Asserts that `lookup` throws a ``DNSError`` of `kind` and returns it.
     @discardableResult
     func assertDNSError(
-        _ kind: DNSError.Kind, file: StaticString = #filePath, line: UInt = #line,
+        _ code: DNSError.Code, file: StaticString = #filePath, line: UInt = #line,
         _ lookup: () async throws -> [String]
     ) async -> DNSError? {
         do {
             let records = try await lookup()
-            XCTFail("expected DNSError \(kind), got records \(records)", file: file, line: line)
+            XCTFail("expected DNSError \(code), got records \(records)", file: file, line: line)
         } catch let error as DNSError {
-            XCTAssertEqual(error.kind, kind, "\(error)", file: file, line: line)
+            XCTAssertEqual(error.code, code, "\(error)", file: file, line: line)
             return error
         } catch {
-            XCTFail("expected DNSError \(kind), got \(error)", file: file, line: line)
+            XCTFail("expected DNSError \(code), got \(error)", file: file, line: line)
         }
         return nil
     }

@@ -111,11 +111,11 @@ final class IdentityIntegrationTests: XCTestCase {
                 hostOverrides: HostOverrides([nobody.rawValue: pds.url])
             ).resolveHandle(nobody)
         }
-        XCTAssertEqual(local?.kind, .handleNotFound)
+        XCTAssertEqual(local?.code, .handleNotFound)
         let remote = await identityError {
             _ = try await MiniDocIdentityResolver(service: pds.url).resolveIdentity(ATIdentifier(nobody))
         }
         XCTAssertEqual(
-            remote?.kind, .handleNotFound, "asked by handle, the mini-doc service's NotFound is the handle's")
+            remote?.code, .handleNotFound, "asked by handle, the mini-doc service's NotFound is the handle's")
     }
 }

@@ -25,25 +25,25 @@ final class HTTPResolverTests: XCTestCase {
             server, limits: IdentityFetchLimits(timeout: .milliseconds(500), maximumHandleAnswerSize: 64))
         let handle = Handle(rawValue: "alice.test")
         var error = await identityError { _ = try await resolver.resolveHandle(handle) }
-        XCTAssertEqual(error?.kind, .handleNotFound)
+        XCTAssertEqual(error?.code, .handleNotFound)
 
         server.route("/.well-known/atproto-did", text: "<html>hello</html>")
         error = await identityError { _ = try await resolver.resolveHandle(handle) }
-        XCTAssertEqual(error?.kind, .malformedAnswer)
+        XCTAssertEqual(error?.code, .malformedAnswer)
         XCTAssertTrue(error?.message.contains("/.well-known/atproto-did") ?? false, "\(String(describing: error))")
 
         server.route("/.well-known/atproto-did", text: did.rawValue + String(repeating: " ", count: 100))
         error = await identityError { _ = try await resolver.resolveHandle(handle) }
-        XCTAssertEqual(error?.kind, .answerTooLarge)
+        XCTAssertEqual(error?.code, .answerTooLarge)
 
         server.route("/.well-known/atproto-did", text: did.rawValue, status: 500)
         error = await identityError { _ = try await resolver.resolveHandle(handle) }
-        XCTAssertEqual(error?.kind, .unexpectedStatus)
+        XCTAssertEqual(error?.code, .unexpectedStatus)
 
         server.route("/.well-known/atproto-did", text: did.rawValue, delay: 2)
         let started = ContinuousClock.now
         error = await identityError { _ = try await resolver.resolveHandle(handle) }
-        XCTAssertEqual(error?.kind, .timedOut)
+        XCTAssertEqual(error?.code, .timedOut)
         XCTAssertLessThan(started.duration(to: .now), .seconds(1.8))
     }
 
@@ -61,7 +61,7 @@ final class HTTPResolverTests: XCTestCase {
             LoopbackHTTPServer.Response(
                 status: 301, headers: ["Location": "https://evil.example/.well-known/atproto-did"]))
         let error = await identityError { _ = try await self.wellKnown(server).resolveHandle(handle) }
-        XCTAssertEqual(error?.kind, .redirected)
+        XCTAssertEqual(error?.code, .redirected)
         XCTAssertTrue(error?.message.contains("evil.example") ?? false)
 
         server.route(
@@ -69,7 +69,7 @@ final class HTTPResolverTests: XCTestCase {
         server.route(
             "/loop", LoopbackHTTPServer.Response(status: 302, headers: ["Location": "/.well-known/atproto-did"]))
         let looping = await identityError { _ = try await self.wellKnown(server).resolveHandle(handle) }
-        XCTAssertEqual(looping?.kind, .redirected)
+        XCTAssertEqual(looping?.code, .redirected)
     }
 
     func testPLCDirectoryChecksTheDocumentIsForTheDID() async throws {
@@ -82,25 +82,25 @@ final class HTTPResolverTests: XCTestCase {
         let other = DID(rawValue: "did:plc:aaaaaaaaaaaaaaaaaaaaaaaa")
         server.route("/plc/" + other.rawValue, text: documentText(did: did.rawValue, handle: "alice.test"))
         var error = await identityError { _ = try await resolver.resolveDID(other) }
-        XCTAssertEqual(error?.kind, .documentMismatch)
+        XCTAssertEqual(error?.code, .documentMismatch)
 
         server.route("/plc/" + other.rawValue, text: "{not json")
         error = await identityError { _ = try await resolver.resolveDID(other) }
-        XCTAssertEqual(error?.kind, .malformedAnswer)
+        XCTAssertEqual(error?.code, .malformedAnswer)
         XCTAssertTrue(error?.message.contains("line 1") ?? false, "\(String(describing: error))")
 
         server.route("/plc/" + other.rawValue, text: #"{"message": "DID not available"}"#, status: 410)
         error = await identityError { _ = try await resolver.resolveDID(other) }
-        XCTAssertEqual(error?.kind, .didNotFound)
+        XCTAssertEqual(error?.code, .didNotFound)
 
         error = await identityError { _ = try await resolver.resolveDID(DID(rawValue: "did:web:example.com")) }
-        XCTAssertEqual(error?.kind, .unsupportedDIDMethod)
+        XCTAssertEqual(error?.code, .unsupportedDIDMethod)
 
         let small = PLCDirectoryResolver(
             directory: server.baseURL.appendingPathComponent("plc"),
             limits: IdentityFetchLimits(maximumDocumentSize: 100))
         error = await identityError { _ = try await small.resolveDID(self.did) }
-        XCTAssertEqual(error?.kind, .answerTooLarge)
+        XCTAssertEqual(error?.code, .answerTooLarge)
     }
 
     func testDIDWebNamesAHostAndOnLocalhostAPort() async throws {
@@ -111,7 +111,7 @@ final class HTTPResolverTests: XCTestCase {
         XCTAssertEqual(document.id, web)
 
         for (text, kind) in [
-            ("did:web:example.com:user:alice", IdentityError.Kind.unsupportedDIDMethod),
+            ("did:web:example.com:user:alice", IdentityError.Code.unsupportedDIDMethod),
             ("did:web:example.com%3A8443", .invalidIdentifier),
             ("did:web:localhost%3A99999", .invalidIdentifier),
             ("did:web:exa_mple.com", .invalidIdentifier),
@@ -122,7 +122,7 @@ final class HTTPResolverTests: XCTestCase {
                     plc: PLCDirectoryResolver(directory: server.baseURL), web: WebDIDResolver()
                 ).resolveDID(DID(rawValue: text))
             }
-            XCTAssertEqual(error?.kind, kind, text)
+            XCTAssertEqual(error?.code, kind, text)
         }
     }
 

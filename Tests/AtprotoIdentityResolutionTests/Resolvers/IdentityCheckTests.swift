@@ -40,7 +40,7 @@ final class IdentityCheckTests: XCTestCase {
             _ = try await self.resolver(server, dns: ["_atproto.alice.test": ["did=" + self.mallory]])
                 .resolveIdentity(ATIdentifier(rawValue: "alice.test"))
         }
-        XCTAssertEqual(error?.kind, .handleMismatch)
+        XCTAssertEqual(error?.code, .handleMismatch)
         XCTAssertTrue(error?.message.contains("claims mallory.test") ?? false, "\(String(describing: error))")
     }
 
@@ -63,7 +63,7 @@ final class IdentityCheckTests: XCTestCase {
         let error = await identityError {
             _ = try await DNSHandleResolver(lookup: lookup).resolveHandle(Handle(rawValue: "alice.test"))
         }
-        XCTAssertEqual(error?.kind, .handleConflict)
+        XCTAssertEqual(error?.code, .handleConflict)
         let same = FakeDNS(records: ["_atproto.alice.test": ["did=" + alice, "did=" + alice, "other", "did=bad"]])
         let did = try await DNSHandleResolver(lookup: same).resolveHandle(Handle(rawValue: "alice.test"))
         XCTAssertEqual(did.rawValue, alice)
@@ -81,7 +81,7 @@ final class IdentityCheckTests: XCTestCase {
         let neither = await identityError {
             _ = try await self.resolver(server, dns: [:]).resolveHandle(Handle(rawValue: "alice.test"))
         }
-        XCTAssertEqual(neither?.kind, .handleNotFound)
+        XCTAssertEqual(neither?.code, .handleNotFound)
         XCTAssertTrue(neither?.message.contains("DNS TXT _atproto.alice.test") ?? false)
         XCTAssertTrue(neither?.message.contains("HTTP 404") ?? false)
     }
@@ -95,7 +95,7 @@ final class IdentityCheckTests: XCTestCase {
             )
             .resolveHandle(Handle(rawValue: "alice.test"))
         }
-        XCTAssertEqual(error?.kind, .handleConflict)
+        XCTAssertEqual(error?.code, .handleConflict)
         server.route("/.well-known/atproto-did", text: alice)
         let did = try await resolver(server, dns: ["_atproto.alice.test": ["did=" + alice]], policy: .requireBoth)
             .resolveHandle(Handle(rawValue: "alice.test"))
@@ -107,7 +107,7 @@ final class IdentityCheckTests: XCTestCase {
         let error = await identityError {
             _ = try await self.resolver(server, dns: [:]).resolveIdentity(ATIdentifier(rawValue: "not a handle"))
         }
-        XCTAssertEqual(error?.kind, .invalidIdentifier)
+        XCTAssertEqual(error?.code, .invalidIdentifier)
         XCTAssertEqual(server.count("/.well-known/atproto-did"), 0)
     }
 }

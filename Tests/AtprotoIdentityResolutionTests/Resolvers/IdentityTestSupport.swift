@@ -66,7 +66,7 @@ func documentText(did: String, handle: String?, pds: String = "https://pds.examp
 }
 
 extension IdentityError {
-    static func kind(of error: any Error) -> IdentityError.Kind? { (error as? IdentityError)?.kind }
+    static func kind(of error: any Error) -> IdentityError.Code? { (error as? IdentityError)?.code }
 }
 
 /// Runs `body`, expecting an ``IdentityError``, and returns it.

@@ -35,13 +35,13 @@ final class MiniDocResolverTests: XCTestCase {
         let byHandle = await identityError {
             _ = try await resolver.resolveIdentity(ATIdentifier(rawValue: "alice.test"))
         }
-        XCTAssertEqual(byHandle?.kind, .handleMismatch)
+        XCTAssertEqual(byHandle?.code, .handleMismatch)
     }
 
     func testAnswersThatDoNotFitAreTypedErrors() async throws {
         let server = try IdentityTestServer()
         let resolver = MiniDocIdentityResolver(service: server.baseURL)
-        let cases: [(String, Int, IdentityError.Kind)] = [
+        let cases: [(String, Int, IdentityError.Code)] = [
             (answer(did: "did:plc:zzzzzzzzzzzzzzzzzzzzzzzz", handle: "alice.test"), 200, .documentMismatch),
             (answer(did: alice, handle: "alice.test", key: "did:key:zNotAKey"), 200, .malformedAnswer),
             (#"{"did": 3}"#, 200, .malformedAnswer),
@@ -54,7 +54,7 @@ final class MiniDocResolverTests: XCTestCase {
             let error = await identityError {
                 _ = try await resolver.resolveIdentity(ATIdentifier(rawValue: self.alice))
             }
-            XCTAssertEqual(error?.kind, kind, body)
+            XCTAssertEqual(error?.code, kind, body)
         }
     }
 
@@ -66,13 +66,13 @@ final class MiniDocResolverTests: XCTestCase {
             let byHandle = await identityError {
                 _ = try await resolver.resolveIdentity(ATIdentifier(rawValue: "nobody.test"))
             }
-            XCTAssertEqual(byHandle?.kind, .handleNotFound, body)
+            XCTAssertEqual(byHandle?.code, .handleNotFound, body)
             let handleOnly = await identityError {
                 _ = try await resolver.resolveHandle(Handle(rawValue: "nobody.test"))
             }
-            XCTAssertEqual(handleOnly?.kind, .handleNotFound, body)
+            XCTAssertEqual(handleOnly?.code, .handleNotFound, body)
             let byDID = await identityError { _ = try await resolver.resolveDID(DID(rawValue: self.alice)) }
-            XCTAssertEqual(byDID?.kind, .didNotFound, body)
+            XCTAssertEqual(byDID?.code, .didNotFound, body)
         }
     }
 }

@@ -71,7 +71,7 @@ final class PasswordLoginTests: XCTestCase {
                 ATIdentifier(rawValue: "alice.test"), password: "pw", resolver: resolver, transport: agent)
             XCTFail("expected a service mismatch")
         } catch {
-            XCTAssertEqual((error as? IdentityError)?.kind, .serviceMismatch, "\(error)")
+            XCTAssertEqual((error as? IdentityError)?.code, .serviceMismatch, "\(error)")
         }
     }
 
@@ -83,7 +83,7 @@ final class PasswordLoginTests: XCTestCase {
             try await session.login("alice.test", password: "pw")
             XCTFail("expected a service mismatch")
         } catch {
-            XCTAssertEqual((error as? IdentityError)?.kind, .serviceMismatch, "\(error)")
+            XCTAssertEqual((error as? IdentityError)?.code, .serviceMismatch, "\(error)")
             XCTAssertTrue("\(error)".contains("evil.example"))
         }
         let archive = await session.archive

@@ -300,4 +300,30 @@ final class PublishPostTests: XCTestCase {
             XCTFail("\(error)")
         }
     }
+
+    func testAReadBackAnswerWithoutACIDIsALocalReadFailureNotAServerError() async throws {
+        let noCID = StubAgent { request in
+            switch request.nsid {
+            case "com.atproto.repo.applyWrites": return Self.json("{}")
+            case "com.atproto.repo.getRecord":
+                let rkey = request.queryItems.first { $0.name == "rkey" }?.value ?? ""
+                return Self.json(
+                    #"{"uri": "at://did:plc:alice/app.bsky.feed.post/\#(rkey)", "#
+                        + #""value": {"$type": "app.bsky.feed.post", "text": "a", "createdAt": "2024-01-01T00:00:00Z"}}"#
+                )
+            default: return Self.json("{}", status: 500)
+            }
+        }
+        do {
+            _ = try await XRPCClient(agent: noCID).publishPost(PostDraft(text: RichText(text: "a")), repo: Self.did)
+            XCTFail("no reference, no error")
+        } catch .writtenWithoutReference(_, let underlying) {
+            XCTAssertFalse(underlying is XRPCError, "a 200 answer is not a server error: \(underlying)")
+            let cause = try XCTUnwrap(underlying as? LexiconDecodingError, "\(underlying)")
+            XCTAssertEqual(cause.code, .missingField)
+            XCTAssertEqual(cause.path, ["cid"])
+        } catch {
+            XCTFail("\(error)")
+        }
+    }
 }

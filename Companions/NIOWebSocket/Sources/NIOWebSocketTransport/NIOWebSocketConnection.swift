@@ -92,8 +92,8 @@ final class FrameHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        let kind: WebSocketError.Kind = error is NIOWebSocketError ? .protocolViolation : .connectionLost
-        connection.finish(.failure(WebSocketError(kind, "\(error)")))
+        let code: WebSocketError.Code = error is NIOWebSocketError ? .protocolViolation : .connectionLost
+        connection.finish(.failure(WebSocketError(code, "\(error)")))
         context.close(promise: nil)
     }
 

@@ -42,7 +42,7 @@ final class NIOWebSocketTransportTests: XCTestCase {
             for try await message in stream(service, cursor: 1_000_000_000) { XCTFail("unexpected \(message)") }
             XCTFail("expected an error frame")
         } catch {
-            XCTAssertEqual(error.kind, .errorFrame)
+            XCTAssertEqual(error.code, .errorFrame)
             XCTAssertEqual(error.name, "FutureCursor")
         }
     }
@@ -54,7 +54,7 @@ final class NIOWebSocketTransportTests: XCTestCase {
             _ = try await NIOWebSocketTransport().connect(to: url, headers: [:])
             XCTFail("describeServer does not upgrade")
         } catch let error as WebSocketError {
-            XCTAssertEqual(error.kind, .handshakeFailed, "\(error)")
+            XCTAssertEqual(error.code, .handshakeFailed, "\(error)")
             XCTAssertNotNil(error.status, "the server's answer is reported: \(error)")
             XCTAssertNotEqual(error.status, 101)
         }
@@ -69,7 +69,7 @@ final class NIOWebSocketTransportTests: XCTestCase {
             _ = try await NIOWebSocketTransport().connect(to: url, headers: [:])
             XCTFail("a plain HTTP server cannot complete a TLS handshake")
         } catch let error as WebSocketError {
-            XCTAssertEqual(error.kind, .handshakeFailed, "\(error)")
+            XCTAssertEqual(error.code, .handshakeFailed, "\(error)")
         }
     }
 }

@@ -105,7 +105,7 @@ final class TLSEventStreamTests: XCTestCase {
             let messages = try await messages(stream)
             XCTFail("expected the FutureCursor error frame, got \(messages)")
         } catch let error as XRPCEventStreamError {
-            XCTAssertEqual(error.kind, .errorFrame, "\(error)")
+            XCTAssertEqual(error.code, .errorFrame, "\(error)")
             XCTAssertEqual(error.code(for: TLSRepos.self), .futureCursor)
             XCTAssertEqual(error.message, "Cursor in the future.")
             XCTAssertEqual(error.nsid, TLSRepos.nsid)
@@ -122,7 +122,7 @@ final class TLSEventStreamTests: XCTestCase {
             }
             XCTFail("the system's trust roots do not include a self-signed certificate")
         } catch let error as WebSocketError {
-            XCTAssertEqual(error.kind, .handshakeFailed, "\(error)")
+            XCTAssertEqual(error.code, .handshakeFailed, "\(error)")
             XCTAssertNil(error.status, "no HTTP answer: the handshake failed before it: \(error)")
             XCTAssertTrue(
                 error.message.localizedCaseInsensitiveContains("certificate"), "names the certificate: \(error)")
@@ -137,7 +137,7 @@ final class TLSEventStreamTests: XCTestCase {
             let messages = try await messages(client.subscribe(TLSRepos.self, parameters: CursorParameters()))
             XCTFail("expected a TLS failure, got \(messages)")
         } catch let error as XRPCEventStreamError {
-            XCTAssertEqual(error.kind, .connectionFailed, "\(error)")
+            XCTAssertEqual(error.code, .connectionFailed, "\(error)")
             XCTAssertTrue(error.message.localizedCaseInsensitiveContains("certificate"), "\(error)")
         }
     }
@@ -152,7 +152,7 @@ final class TLSEventStreamTests: XCTestCase {
             }
             XCTFail("the server answers 404 to other paths")
         } catch let error as WebSocketError {
-            XCTAssertEqual(error.kind, .handshakeFailed, "\(error)")
+            XCTAssertEqual(error.code, .handshakeFailed, "\(error)")
             XCTAssertEqual(error.status, 404, "\(error)")
             XCTAssertEqual(String(decoding: error.body, as: UTF8.self), "no such event stream\n")
         }
