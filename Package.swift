@@ -165,3 +165,78 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: - Optional parts behind package traits (off by default: a default build resolves no package)
+//
+// An app enables a trait on its dependency (`.package(url: ..., from: ..., traits: ["SwiftCryptoSigner"])`)
+// and depends on the product of the same name. Every use of the packages below is conditioned on its
+// trait, so SwiftPM neither resolves nor builds them while the trait is off; the targets then compile
+// to empty modules (their sources are wrapped in `#if <trait>`).
+package.traits = [
+    .trait(
+        name: "SwiftCryptoSigner",
+        description: "ES256 keys over swift-crypto (SwiftCryptoES256KeyFactory) for OAuth where CryptoKit is missing"
+    ),
+    .trait(
+        name: "NIOWebSocketTransport",
+        description: "A WebSocket transport over SwiftNIO with TLS (NIOSSL), for wss:// event streams on Linux"
+    ),
+    .default(enabledTraits: []),
+]
+package.dependencies += [
+    .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+    .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
+]
+let cryptoTrait: TargetDependencyCondition? = .when(traits: ["SwiftCryptoSigner"])
+let nioTrait: TargetDependencyCondition? = .when(traits: ["NIOWebSocketTransport"])
+let swiftCrypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto", condition: cryptoTrait)
+package.products += [
+    .library(name: "SwiftCryptoSigner", targets: ["SwiftCryptoSigner"]),
+    .library(name: "NIOWebSocketTransport", targets: ["NIOWebSocketTransport"]),
+]
+package.targets += [
+    // ES256Signer over swift-crypto's P-256 (BoringSSL on Linux), for the OAuth client (trait SwiftCryptoSigner).
+    .target(name: "SwiftCryptoSigner", dependencies: ["OAuthCore", swiftCrypto]),
+    // Not a product: OAuthCore's CryptoKit signer (a symlink to its one source file) compiled against
+    // swift-crypto, the same API, so that Linux CI type-checks and tests the Apple-only source.
+    .target(
+        name: "CryptoKitSignerTwin", dependencies: ["OAuthCore", swiftCrypto],
+        swiftSettings: [.define("CRYPTOKIT_TWIN")]),
+    // Calls per second through the OAuth session vs the password session over loopback:
+    // swift run -c release --traits SwiftCryptoSigner oauth-call-bench
+    .executableTarget(
+        name: "oauth-call-bench",
+        dependencies: [
+            "SwiftCryptoSigner", "AtprotoOAuth", "OAuthCore", "AtprotoIdentityResolution", "XRPCRuntime",
+            "LoopbackHTTPServer",
+        ]),
+    // Signatures checked with AtprotoCrypto; the OAuth client against the shared PDS (skipped unless
+    // ATPROTO_PDS_URL is set).
+    .testTarget(
+        name: "SwiftCryptoSignerTests",
+        dependencies: [
+            "SwiftCryptoSigner", "CryptoKitSignerTwin", "OAuthCore", "AtprotoOAuth", "AtprotoCrypto",
+            "AtprotoIdentityResolution", "XRPCRuntime", swiftCrypto,
+        ]),
+    // wss:// event streams on Linux over SwiftNIO + NIOSSL (trait NIOWebSocketTransport).
+    .target(
+        name: "NIOWebSocketTransport",
+        dependencies: [
+            "XRPCRuntime",
+            .product(name: "NIOCore", package: "swift-nio", condition: nioTrait),
+            .product(name: "NIOPosix", package: "swift-nio", condition: nioTrait),
+            .product(name: "NIOHTTP1", package: "swift-nio", condition: nioTrait),
+            .product(name: "NIOWebSocket", package: "swift-nio", condition: nioTrait),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: nioTrait),
+        ]),
+    // Against the PDS over ws:// and over wss:// against tls_websocket_server.py (a self-signed certificate).
+    .testTarget(
+        name: "NIOWebSocketTransportTests",
+        dependencies: [
+            "NIOWebSocketTransport", "XRPCRuntime",
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: nioTrait),
+        ],
+        exclude: ["tls_websocket_server.py"]),
+]
+
