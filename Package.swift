@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "swift-atproto-lexicons",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    platforms: [.macOS(.v13), .iOS(.v16), .visionOS(.v1)],
     products: [
         .executable(name: "lexgen", targets: ["lexgen"]),
         .plugin(name: "LexiconGen", targets: ["LexiconGen"]),

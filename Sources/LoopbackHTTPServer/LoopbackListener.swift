@@ -24,10 +24,10 @@ public struct LoopbackListener: Sendable {
 
     /// Opens a socket on a free loopback port and listens with room for `backlog` connections.
     public init(backlog: Int32) throws(Failure) {
-        #if canImport(Darwin)
-            let socketType = SOCK_STREAM
+        #if canImport(Glibc)
+            let socketType = Int32(SOCK_STREAM.rawValue)  // an enum in Glibc, an Int32 in Darwin and Musl
         #else
-            let socketType = Int32(SOCK_STREAM.rawValue)
+            let socketType = SOCK_STREAM
         #endif
         let descriptor = socket(AF_INET, socketType, 0)
         guard descriptor >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }

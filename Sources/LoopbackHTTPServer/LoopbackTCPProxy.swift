@@ -91,6 +91,13 @@ public final class LoopbackTCPProxy: @unchecked Sendable {
                 close(client)
                 continue
             }
+            #if canImport(Darwin)
+                // Darwin has no MSG_NOSIGNAL: writing to a side that hung up must not raise SIGPIPE.
+                var yes: Int32 = 1
+                for descriptor in [client, server] {
+                    setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+                }
+            #endif
             let index: Int? = lock.withLock {
                 if stopped { return nil }
                 accepted += 1
@@ -150,10 +157,10 @@ public final class LoopbackTCPProxy: @unchecked Sendable {
     }
 
     private static func dial(port: Int) -> Int32? {
-        #if canImport(Darwin)
-            let socketType = SOCK_STREAM
+        #if canImport(Glibc)
+            let socketType = Int32(SOCK_STREAM.rawValue)  // an enum in Glibc, an Int32 in Darwin and Musl
         #else
-            let socketType = Int32(SOCK_STREAM.rawValue)
+            let socketType = SOCK_STREAM
         #endif
         let descriptor = socket(AF_INET, socketType, 0)
         guard descriptor >= 0 else { return nil }

@@ -93,10 +93,10 @@ struct LoopbackSocket: Sendable {
     let port: Int
 
     static func listen() throws(OAuthError) -> LoopbackSocket {
-        #if canImport(Darwin)
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)  // an Int32 in Darwin and Musl
         #else
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw OAuthError(.transport, "socket() failed: errno \(errno)") }
         var address = sockaddr_in()
@@ -130,6 +130,11 @@ struct LoopbackSocket: Sendable {
             let connection = accept(descriptor, nil, nil)
             guard connection >= 0 else { continue }
             defer { _ = closeDescriptor(connection) }
+            #if canImport(Darwin)
+                // Darwin has no MSG_NOSIGNAL: a browser that closed early must not raise SIGPIPE.
+                var yes: Int32 = 1
+                setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             guard let target = Self.readTarget(connection, deadline: deadline) else { continue }
             let requested = String(target.prefix { $0 != "?" })
             guard requested == path else {

@@ -33,10 +33,10 @@ enum POSIXSocket {
     ) throws(WebSocketError) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        #if canImport(Darwin)
-            hints.ai_socktype = SOCK_STREAM
+        #if canImport(Glibc)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)  // an enum in Glibc, an Int32 in Darwin and Musl
         #else
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_socktype = SOCK_STREAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
