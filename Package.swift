@@ -240,3 +240,22 @@ package.targets += [
         exclude: ["tls_websocket_server.py"]),
 ]
 
+// MARK: - The install as a command plugin, for Xcode projects (no Package.swift to `swift run lexgen` from)
+// and packages alike: swift package --allow-writing-to-package-directory --allow-network-connections all \
+//     install-lexicons --target <name> <nsid>... [--from <folder>]
+package.products.append(.plugin(name: "InstallLexicons", targets: ["InstallLexicons"]))
+package.targets.append(
+    .plugin(
+        name: "InstallLexicons",
+        capability: .command(
+            intent: .custom(
+                verb: "install-lexicons",
+                description: "Install lexicons (and their refs) into a target, for the LexiconGen plugin"),
+            permissions: [
+                .allowNetworkConnections(
+                    scope: .all(),
+                    reason: "Lexicons are resolved over atproto (DNS, the DID's PDS) unless --from names a folder"),
+                .writeToPackageDirectory(
+                    reason: "The lexicons, their manifest and lexgen.json are written into the chosen target"),
+            ]),
+        dependencies: ["lexgen"]))
