@@ -5,7 +5,11 @@ Each ```swift block of README.md and docs/*.md becomes the body of a function in
 Examples/CustomLexicons/Tests/CustomLexiconsTests/DocSamples.generated.swift (not committed), compiled
 with the example package; the names samples use without declaring (an agent, a password, a record,
 ...) are the function's parameters, declared once below. A ```swift package-manifest block is a
-Package.swift excerpt: each of its lines must appear in Examples/CustomLexicons/Package.swift.
+Package.swift excerpt: each of its lines must appear in Examples/CustomLexicons/Package.swift, or, with
+a folder after it (```swift package-manifest Examples/SignIn), in that example's Package.swift as an app
+by URL has it (the `path: "../.."` dependency written as scripts/adopt-by-url.sh does, with a URL and a
+version). A ```swift excerpt <file> block shows lines of a Swift file that CI compiles: each of its
+lines must appear in that file.
 
 Usage: python3 scripts/check-doc-samples.py   (from anywhere; prints what it wrote)
 """
@@ -73,6 +77,20 @@ for doc in docs:
             for line in body:
                 if line.strip() and line.strip() not in manifest:
                     problems.append(f"{where}: not in Examples/CustomLexicons/Package.swift: {line.strip()}")
+        elif info.startswith("swift package-manifest "):
+            folder = info.split(" ", 2)[2]
+            text = (root / folder / "Package.swift").read_text().replace(
+                '.package(name: "swift-atproto-lexicons", path: "../.."',
+                '.package(url: "https://github.com/<owner>/swift-atproto-lexicons", from: "<version>"')
+            for line in body:
+                if line.strip() and line.strip() not in text:
+                    problems.append(f"{where}: not in {folder}/Package.swift (by URL): {line.strip()}")
+        elif info.startswith("swift excerpt "):
+            path = info.split(" ", 2)[2]
+            text = (root / path).read_text()
+            for line in body:
+                if line.strip() and line.strip() not in text:
+                    problems.append(f"{where}: not in {path}: {line.strip()}")
         index = end + 1
 
 header = (
