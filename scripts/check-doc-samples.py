@@ -99,6 +99,7 @@ header = (
     "import AtprotoIdentityResolution\nimport AtprotoVerification\nimport CustomLexicons\nimport Foundation\n\n"
 )
 header += "import AtprotoOAuth\nimport OAuthCore\n\n"  # docs/OAuth.md
+header += "import BlueskyKit\n\n"  # docs/Moderation.md
 output.write_text(header + "\n".join(functions))
 for problem in problems:
     print(f"error: {problem}", file=sys.stderr)

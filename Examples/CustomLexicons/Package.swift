@@ -26,6 +26,8 @@ let package = Package(
                 // The OAuth samples of docs/OAuth.md.
                 .product(name: "AtprotoOAuth", package: "swift-atproto-lexicons"),
                 .product(name: "OAuthCore", package: "swift-atproto-lexicons"),
+                // The moderation samples of docs/Moderation.md.
+                .product(name: "BlueskyKit", package: "swift-atproto-lexicons"),
             ]
         ),
     ],
