@@ -125,7 +125,8 @@ let package = Package(
         ),
         // Prints the cost of one moderation decision and of a 100-post page: swift run -c release moderation-bench
         .executableTarget(
-            name: "moderation-bench", dependencies: ["BlueskyKit", "AtprotoLexicons"], path: "Benchmarks/ModerationBenchmark"),
+            name: "moderation-bench", dependencies: ["BlueskyKit", "AtprotoLexicons"],
+            path: "Benchmarks/ModerationBenchmark"),
         .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"], exclude: ["signature-vectors.json"]),
         .testTarget(
             name: "AtprotoIdentityResolutionTests", dependencies: ["AtprotoIdentityResolution", "LoopbackHTTPServer"]),
