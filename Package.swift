@@ -9,6 +9,10 @@ let package = Package(
         .plugin(name: "LexiconGen", targets: ["LexiconGen"]),
         .library(name: "AtprotoLexicons", targets: ["AtprotoLexicons"]),
         .library(name: "XRPCRuntime", targets: ["XRPCRuntime"]),
+        .library(name: "AtprotoSyntax", targets: ["AtprotoSyntax"]),
+        .library(name: "AtprotoData", targets: ["AtprotoData"]),
+        .library(name: "XRPCCore", targets: ["XRPCCore"]),
+        .library(name: "XRPCWebSockets", targets: ["XRPCWebSockets"]),
         .library(name: "AtprotoCrypto", targets: ["AtprotoCrypto"]),
         .library(name: "AtprotoIdentityResolution", targets: ["AtprotoIdentityResolution"]),
         .library(name: "AtprotoVerification", targets: ["AtprotoVerification"]),
@@ -17,23 +21,42 @@ let package = Package(
         .library(name: "AtprotoOAuth", targets: ["AtprotoOAuth"]),
         .library(name: "BlueskyKit", targets: ["BlueskyKit"]),
         // The generator as a library, for the fuzz package (Fuzz/): its load -> render pipeline in memory.
-        .library(name: "LexGenKit", targets: ["LexGenKit"]),
-        // For companion packages' tests and benchmarks (a loopback server to measure against); not for apps.
-        .library(name: "LoopbackHTTPServer", targets: ["LoopbackHTTPServer"]),
+        // Not for apps (the underscore says so): its API follows lexgen's needs and may change in any release.
+        .library(name: "_LexGenKit", targets: ["LexGenKit", "LexGenSchema"]),
+        // Test support, not for apps: StubAgent (XRPCTesting) and a loopback HTTP server (LoopbackHTTPServer),
+        // for companion packages' tests and benchmarks.
+        .library(name: "XRPCTesting", targets: ["XRPCTesting", "LoopbackHTTPServer"]),
     ],
     targets: [
-        // What generated code calls: data model, string formats, the XRPC client and agents.
-        .target(name: "XRPCRuntime", dependencies: ["SHA2"]),
-        // SHA-256 with no dependencies: the runtime's CIDs and OAuthCore share it (XRPCRuntime re-exports it).
+        // The runtime's layers, each a module, dependencies pointing down (README, "Layout"):
+        // atproto syntax: identifiers and string formats (DID, handle, NSID, AT-URI, TID, datetime...).
+        .target(name: "AtprotoSyntax"),
+        // Data: JSON, DAG-CBOR, CIDs, CAR files, multiformats, the data-model rules.
+        .target(name: "AtprotoData", dependencies: ["SHA2"]),
+        // WebSocket clients behind one protocol (URLSession; POSIX sockets for ws:// on Linux); no atproto.
+        .target(name: "XRPCWebSockets"),
+        // What generated code calls, and all it imports: lexicon value protocols, validation, the client,
+        // endpoints, the agent protocol, event-stream framing. Re-exports syntax and data.
+        .target(name: "XRPCCore", dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets"]),
+        // Agents, sessions and transports: the URLSession agent, retries, logging, the password session.
+        .target(name: "XRPCAgents", dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore"]),
+        // What apps import: an umbrella re-exporting the layers above (no code of its own).
+        .target(
+            name: "XRPCRuntime",
+            dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "XRPCAgents"]
+        ),
+        // SHA-256 with no dependencies, package-visible only (no public SHA256 to collide with CryptoKit's or
+        // swift-crypto's): CIDs, AtprotoCrypto, AtprotoVerification's MST, OAuthCore and lexgen's manifest share it.
         .target(name: "SHA2"),
         // Public keys of atproto (multikey, did:key) and ECDSA verification over secp256k1 and P-256,
         // in Swift. Public data only: signing keys never go through this package's arithmetic.
-        .target(name: "AtprotoCrypto", dependencies: ["XRPCRuntime"]),
+        .target(name: "AtprotoCrypto", dependencies: ["AtprotoData", "SHA2"]),
         // Identity resolution: handle and DID resolution, DID documents, caching; pluggable like the agent.
         .target(name: "AtprotoIdentityResolution", dependencies: ["XRPCRuntime", "AtprotoCrypto"]),
         // Verified repository data: commit signatures, MST proofs, whole repositories, the firehose.
         .target(
-            name: "AtprotoVerification", dependencies: ["XRPCRuntime", "AtprotoCrypto", "AtprotoIdentityResolution"]),
+            name: "AtprotoVerification",
+            dependencies: ["XRPCRuntime", "AtprotoCrypto", "AtprotoIdentityResolution", "SHA2"]),
         // Lexicons resolved over atproto: _lexicon DNS -> DID -> PDS -> proved com.atproto.lexicon.schema record.
         .target(
             name: "AtprotoLexiconResolution",
@@ -43,11 +66,19 @@ let package = Package(
         // The atproto OAuth client; its session is an XRPCAgent.
         .target(name: "AtprotoOAuth", dependencies: ["XRPCRuntime", "AtprotoIdentityResolution", "OAuthCore"]),
         // The generator: load -> resolve -> plan -> render -> write. Shared by lexgen, the plugin and the tests.
-        .target(name: "LexGenKit"),
+        // The NSID grammar is AtprotoSyntax's and the manifest's SHA-256 is SHA2's: one of each.
+        .target(name: "LexGenKit", dependencies: ["LexGenSchema", "AtprotoSyntax", "SHA2"]),
+        // The generator's first stage: lexicon documents read into schemas, every node with its JSON path
+        // and line, and the diagnostics (compiler-style) that every stage reports.
+        .target(name: "LexGenSchema", dependencies: ["AtprotoSyntax"]),
         // The commands of lexgen (generate, install, verify, lint, breaking), shared by both executables.
         .target(name: "LexgenCommandLine", dependencies: ["LexGenKit"]),
+        // lexgen install: the installer (named lexicons and their refs, folders, the pinned manifest) and
+        // its command. Only the lexgen executable links it, so the plugin's tool compiles none of it.
+        .target(name: "LexgenInstall", dependencies: ["LexGenKit", "LexgenCommandLine", "SHA2"]),
         // The command line: a thin shell over LexgenCommandLine, plus lexicon resolution over atproto.
-        .executableTarget(name: "lexgen", dependencies: ["LexgenCommandLine", "AtprotoLexiconResolution"]),
+        .executableTarget(
+            name: "lexgen", dependencies: ["LexgenCommandLine", "LexgenInstall", "AtprotoLexiconResolution"]),
         // lexgen without the network: the plugin's tool, so a build compiles only the generator first.
         .executableTarget(name: "LexiconGenTool", dependencies: ["LexgenCommandLine"]),
         // Build-tool plugin: runs lexgen over a target's lexicons at build time.
@@ -66,7 +97,7 @@ let package = Package(
             exclude: ["lexgen.json"]
         ),
         .target(
-            name: "ComAtprotoLexicons", dependencies: ["XRPCRuntime"], exclude: ["lexgen.json"], plugins: ["LexiconGen"]
+            name: "ComAtprotoLexicons", dependencies: ["XRPCCore"], exclude: ["lexgen.json"], plugins: ["LexiconGen"]
         ),
         .target(
             name: "AppBskyLexicons", dependencies: ["ComAtprotoLexicons"], exclude: ["lexgen.json"],
@@ -103,9 +134,12 @@ let package = Package(
             path: "Benchmarks/DecodeBenchmark"
         ),
         // Prints DAG-CBOR / CAR decoding figures for a synthetic firehose: swift run -c release xrpc-bench
-        .executableTarget(name: "xrpc-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
+        .executableTarget(
+            name: "xrpc-bench", dependencies: ["XRPCRuntime", "XRPCTesting", "SHA2", "LoopbackHTTPServer"]),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the call benchmark.
         .target(name: "LoopbackHTTPServer"),
+        // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests.
+        .target(name: "XRPCTesting", dependencies: ["XRPCCore"]),
         // Measures the runtime's per-call overhead over raw URLSession: swift run -c release xrpc-call-bench
         .executableTarget(name: "xrpc-call-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
         // Prints ECDSA verifications per second for both curves: swift run -c release crypto-bench
@@ -115,6 +149,11 @@ let package = Package(
             name: "identity-bench",
             dependencies: ["AtprotoIdentityResolution", "LoopbackHTTPServer"],
             path: "Benchmarks/IdentityBenchmark"
+        ),
+        // Rich text figures (segments of a 300-grapheme post, detection over a timeline page's texts) beside
+        // straightforward ports as references: swift run -c release bluesky-bench
+        .executableTarget(
+            name: "bluesky-bench", dependencies: ["BlueskyKit", "AtprotoLexicons"], path: "Benchmarks/RichTextBenchmark"
         ),
         // signature-vectors.json: our own ECDSA vectors (scripts/make-signature-vectors.py), read by path.
         // Whole-repository and firehose verification figures against the shared PDS: swift run -c release verify-bench
@@ -129,10 +168,17 @@ let package = Package(
             path: "Benchmarks/ModerationBenchmark"),
         .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"], exclude: ["signature-vectors.json"]),
         .testTarget(
-            name: "AtprotoIdentityResolutionTests", dependencies: ["AtprotoIdentityResolution", "LoopbackHTTPServer"]),
+            name: "AtprotoIdentityResolutionTests",
+            dependencies: ["AtprotoIdentityResolution", "XRPCTesting", "LoopbackHTTPServer"]),
         // The firehose tests open subscribeRepos through the generated SDK.
         .testTarget(name: "AtprotoVerificationTests", dependencies: ["AtprotoVerification", "AtprotoLexicons"]),
-        .testTarget(name: "XRPCRuntimeTests", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
+        // The runtime's layers, tested together (each file imports the layers it tests).
+        .testTarget(
+            name: "XRPCRuntimeTests",
+            dependencies: [
+                "XRPCRuntime", "AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "XRPCAgents", "SHA2",
+                "XRPCTesting", "LoopbackHTTPServer",
+            ]),
         .testTarget(name: "OAuthCoreTests", dependencies: ["OAuthCore", "LoopbackHTTPServer"]),
         .testTarget(
             name: "AtprotoOAuthTests",
@@ -141,17 +187,21 @@ let package = Package(
             ]),
         .testTarget(
             name: "LexGenKitTests",
-            dependencies: ["LexGenKit", "lexgen"],
+            dependencies: ["LexGenKit", "LexGenSchema", "LexgenInstall", "lexgen", "SHA2"],
             exclude: ["Golden"]
         ),
         // lexgen install over atproto (unit, and against the shared PDS when ATPROTO_PDS_URL is set).
         .testTarget(
             name: "LexiconInstallTests",
             dependencies: [
-                "LexGenKit", "AtprotoLexiconResolution", "AtprotoIdentityResolution", "XRPCRuntime", "lexgen",
+                "LexGenKit", "LexGenSchema", "LexgenInstall", "AtprotoLexiconResolution", "AtprotoIdentityResolution",
+                "XRPCRuntime",
+                "lexgen",
             ]),
-        .testTarget(name: "BlueskyKitTests", dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime"]),
-        .testTarget(name: "AtprotoLexiconsTests", dependencies: ["AtprotoLexicons", "XRPCRuntime"]),
+        .testTarget(
+            name: "BlueskyKitTests",
+            dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution", "XRPCTesting"]),
+        .testTarget(name: "AtprotoLexiconsTests", dependencies: ["AtprotoLexicons", "XRPCRuntime", "XRPCTesting"]),
         // The firehose against a real PDS: skipped unless ATPROTO_PDS_URL (+ _HANDLE, _PASSWORD) is set;
         // a loopback TCP proxy (LoopbackHTTPServer) cuts its connections to test resumption.
         .testTarget(name: "EventStreamIntegrationTests", dependencies: ["AtprotoLexicons", "LoopbackHTTPServer"]),
@@ -159,13 +209,13 @@ let package = Package(
         // the interop record data run through the generated type. Not a product.
         .target(
             name: "InteropRecordLexicon",
-            dependencies: ["XRPCRuntime"],
+            dependencies: ["XRPCCore"],
             exclude: ["lexgen.json"],
             plugins: ["LexiconGen"]
         ),
         .testTarget(name: "InteropRecordTests", dependencies: ["InteropRecordLexicon"]),
         // Against a real PDS (scripts/pds.sh start): skipped unless ATPROTO_PDS_URL is set.
-        .testTarget(name: "IntegrationTests", dependencies: ["AtprotoLexicons"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["AtprotoLexicons", "BlueskyKit", "XRPCTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -238,7 +288,7 @@ package.targets += [
     .testTarget(
         name: "NIOWebSocketTransportTests",
         dependencies: [
-            "NIOWebSocketTransport", "XRPCRuntime",
+            "NIOWebSocketTransport", "XRPCRuntime", "XRPCCore",
             .product(name: "NIOSSL", package: "swift-nio-ssl", condition: nioTrait),
         ],
         exclude: ["tls_websocket_server.py"]),

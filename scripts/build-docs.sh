@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Builds a DocC archive for each library product with the toolchain's docc (no plugin dependency).
+# Builds a DocC archive for each module with a catalog (Sources/<Module>/<Module>.docc, where SwiftPM's
+# docc plugin and the Swift Package Index look) with the toolchain's docc (no plugin dependency).
 #
 # Usage: scripts/build-docs.sh [scratch-path]   (default .build; run after `swift build`, which made
 #        the modules: symbol graphs are extracted from them, nothing is compiled again)
 # Output: <scratch-path>/docs/<Module>.doccarchive and a log per module. A warning of a catalog page
-# (Documentation/<Module>.docc: a topic that names no symbol...) fails the run for every module; for
+# (Sources/<Module>/<Module>.docc: a topic that names no symbol...) fails the run for every module; for
 # the modules in STRICT (default below) so does any warning of a doc comment. Other modules' doc
 # comments, which link to symbols of modules a single-module archive cannot see, are counted.
 #
@@ -21,10 +22,16 @@ modules="$scratch/debug/Modules"
 [ -d "$modules" ] || modules="$scratch/debug"
 output="${DOCS_OUTPUT:-$scratch/docs}"
 triple=$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
-strict=${STRICT:-"XRPCRuntime AtprotoLexicons AtprotoCrypto"}
+strict=${STRICT:-"AtprotoSyntax AtprotoData XRPCWebSockets XRPCCore XRPCAgents XRPCRuntime XRPCTesting AtprotoLexicons AtprotoCrypto"}
 rm -rf "$output"
 mkdir -p "$output"
-for module in ${MODULES:-XRPCRuntime AtprotoLexicons AtprotoCrypto AtprotoIdentityResolution AtprotoVerification AtprotoLexiconResolution OAuthCore AtprotoOAuth BlueskyKit}; do
+# Every module with a catalog (Sources/<Module>/<Module>.docc), each of which .spi.yml must name so the
+# Swift Package Index builds it too.
+catalogs=$(find Sources -mindepth 2 -maxdepth 2 -name '*.docc' | sed 's|.*/||; s|\.docc$||' | sort)
+for module in $catalogs; do
+    grep -qE "^ *- $module\$" .spi.yml || { echo "error: .spi.yml does not name the documentation target $module"; exit 1; }
+done
+for module in ${MODULES:-$catalogs}; do
     start=$(date +%s%N)
     graphs="$output/symbol-graphs/$module"
     mkdir -p "$graphs"
@@ -33,7 +40,7 @@ for module in ${MODULES:-XRPCRuntime AtprotoLexicons AtprotoCrypto AtprotoIdenti
     if [ "$module" = AtprotoLexicons ] && [ "${DOCS_FULL_SDK:-0}" != 1 ]; then
         python3 scripts/filter-symbol-graph.py "$graphs" "Sources/AtprotoLexicons/"
     fi
-    docc convert "Documentation/$module.docc" --additional-symbol-graph-dir "$graphs" \
+    docc convert "Sources/$module/$module.docc" --additional-symbol-graph-dir "$graphs" \
         --output-path "$output/$module.doccarchive" --fallback-display-name "$module" \
         --fallback-bundle-identifier "org.atproto.swift.$module" >"$output/$module.log" 2>&1 || {
         cat "$output/$module.log"

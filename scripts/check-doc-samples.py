@@ -99,7 +99,8 @@ header = (
     "import AtprotoIdentityResolution\nimport AtprotoVerification\nimport CustomLexicons\nimport Foundation\n\n"
 )
 header += "import AtprotoOAuth\nimport OAuthCore\n\n"  # docs/OAuth.md
-header += "import BlueskyKit\n\n"  # docs/Moderation.md
+header += "import BlueskyKit\n\n"  # docs/BlueskyClient.md, docs/Moderation.md
+header += "import XRPCTesting\n\n"  # StubAgent in docs/SessionsAndAgents.md
 output.write_text(header + "\n".join(functions))
 for problem in problems:
     print(f"error: {problem}", file=sys.stderr)

@@ -55,18 +55,18 @@ enum Page {
         if index % 11 == 0 { labels.append(label("rude", on: did.rawValue)) }
         if index % 13 == 0 { labels.append(label("porn", on: "at://\(did)/app.bsky.actor.profile/self", src: did)) }
         let viewer = AppBskyActorDefs.ViewerState(
-            muted: index % 17 == 0, blockedBy: index % 23 == 0,
-            following: index % 2 == 0 ? ATURI(rawValue: "at://\(viewer)/app.bsky.graph.follow/\(index)") : nil)
+            blockedBy: index % 23 == 0,
+            following: index % 2 == 0 ? ATURI(rawValue: "at://\(viewer)/app.bsky.graph.follow/\(index)") : nil,
+            muted: index % 17 == 0)
         return AppBskyActorDefs.ProfileViewBasic(
-            did: did, handle: Handle(rawValue: "author\(index).test"), displayName: "Author \(index)", viewer: viewer,
-            labels: labels)
+            did: did, handle: Handle(rawValue: "author\(index).test"), displayName: "Author \(index)", labels: labels,
+            viewer: viewer)
     }
 
     static func record(_ index: Int, embed: AppBskyFeedPost.Embed? = nil) -> AppBskyFeedPost {
         AppBskyFeedPost(
-            text: words[index % words.count] + " #\(index)", embed: embed, langs: ["en"],
-            tags: index % 9 == 0 ? ["spoilers"] : nil,
-            createdAt: time)
+            text: words[index % words.count] + " #\(index)", createdAt: time, embed: embed, langs: ["en"],
+            tags: index % 9 == 0 ? ["spoilers"] : nil)
     }
 
     static func post(_ index: Int) -> AppBskyFeedDefs.PostView {
@@ -83,10 +83,8 @@ enum Page {
             let quotedAuthor = Page.author(index + 100)
             let quoted = AppBskyEmbedRecord.ViewRecord(
                 uri: ATURI(rawValue: "at://\(quotedAuthor.did)/app.bsky.feed.post/q\(index)"), cid: cid,
-                author: quotedAuthor,
-                value: UnknownValue(encoding: record(index + 1)),
-                labels: index % 8 == 0 ? [label("porn", on: uri)] : nil,
-                indexedAt: time)
+                author: quotedAuthor, value: UnknownValue(encoding: record(index + 1)), indexedAt: time,
+                labels: index % 8 == 0 ? [label("porn", on: uri)] : nil)
             embed = .appBskyEmbedRecordView(AppBskyEmbedRecord.View(record: .appBskyEmbedRecordViewRecord(quoted)))
         case 1:
             let external = AppBskyEmbedExternal.ViewExternal(
@@ -102,8 +100,8 @@ enum Page {
         }
         return AppBskyFeedDefs.PostView(
             uri: ATURI(rawValue: uri), cid: cid, author: author,
-            record: UnknownValue(encoding: record(index, embed: recordEmbed)),
-            embed: embed, indexedAt: time, labels: labels)
+            record: UnknownValue(encoding: record(index, embed: recordEmbed)), indexedAt: time, embed: embed,
+            labels: labels)
     }
 
     static let posts: [AppBskyFeedDefs.PostView] = (0..<100).map(post)

@@ -26,8 +26,10 @@ let package = Package(
                 // The OAuth samples of docs/OAuth.md.
                 .product(name: "AtprotoOAuth", package: "swift-atproto-lexicons"),
                 .product(name: "OAuthCore", package: "swift-atproto-lexicons"),
-                // The moderation samples of docs/Moderation.md.
+                // The Bluesky client samples of docs/BlueskyClient.md and the moderation ones of docs/Moderation.md.
                 .product(name: "BlueskyKit", package: "swift-atproto-lexicons"),
+                // StubAgent, in the testing sample of docs/SessionsAndAgents.md.
+                .product(name: "XRPCTesting", package: "swift-atproto-lexicons"),
             ]
         ),
     ],

@@ -7,7 +7,8 @@ import PackagePlugin
 /// there.
 ///
 /// It runs `lexgen install` with `--to <target>/lexicons --manifest <target>/lexicons.manifest.json`
-/// and writes `<target>/lexgen.json` (`{"lexicons": "lexicons"}`) when the target has none, which is
+/// and writes `<target>/lexgen.json` (the folder and the manifest, so that every build checks the
+/// installed lexicons against their pins) when the target has none, which is
 /// where the build-tool plugin looks (a package target's folder; in an Xcode project, the folder
 /// named after the target). Every other argument goes to `lexgen install` as given: NSIDs or
 /// `prefix.*`, `--from <folder>` (relative to the package or project folder), `--update`,
@@ -66,7 +67,8 @@ struct InstallLexicons: CommandPlugin {
         }
         let config = directory.appending(path: "lexgen.json")
         if !FileManager.default.fileExists(atPath: config.path()) {
-            try Data("{\n  \"lexicons\": \"lexicons\"\n}\n".utf8).write(to: config)
+            try Data("{\n  \"lexicons\": \"lexicons\",\n  \"manifest\": \"lexicons.manifest.json\"\n}\n".utf8).write(
+                to: config)
             print("Wrote \(config.path()).")
         }
     }

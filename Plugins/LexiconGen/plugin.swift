@@ -155,9 +155,10 @@ struct PluginSettings {
         return lexiconFolder.appending(path: relativePath)
     }
 
-    /// The lexicon files, relative to the lexicon folder: from the manifest when there is one (so the
-    /// outputs do not depend on what happens to be installed), those whose NSID the config's include
-    /// and exclude select; else every `*.json` in the folder (lexgen writes a file for excluded ones).
+    /// The lexicon files, relative to the lexicon folder: with a manifest, those it pins (so the outputs
+    /// do not depend on what happens to be installed) and the folder's files it does not pin (the
+    /// project's own lexicons), each when the config's include and exclude select its NSID; else every
+    /// `*.json` in the folder (lexgen writes a file for excluded ones).
     func lexiconRelativePaths() throws -> [String] {
         // A missing or unreadable manifest is not an error here: lexgen reports it, with the fix,
         // when the build runs it. Planning must not fail, or even `swift run lexgen install` could not build.
@@ -165,11 +166,32 @@ struct PluginSettings {
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let entries = object["lexicons"] as? [[String: Any]]
         {
-            return entries.compactMap { entry in
-                guard let path = entry["path"] as? String, let nsid = entry["nsid"] as? String else { return nil }
-                return LexiconOutputNaming.selects(nsid, include: include, exclude: exclude) ? path : nil
-            }.sorted()
+            var pinned: Set<String> = []
+            var paths: [String] = []
+            for entry in entries {
+                guard let path = entry["path"] as? String, let nsid = entry["nsid"] as? String else { continue }
+                pinned.insert(path)
+                if LexiconOutputNaming.selects(nsid, include: include, exclude: exclude) { paths.append(path) }
+            }
+            for path in folderPaths() where !pinned.contains(path) {
+                // The project's own lexicon: its `id` says whether this module generates it.
+                let file = lexiconFolder.appending(path: path)
+                guard let data = FileManager.default.contents(atPath: file.path()),
+                    let lexicon = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                    let nsid = lexicon["id"] as? String
+                else {
+                    paths.append(path)  // unreadable: lexgen reports it, with its line.
+                    continue
+                }
+                if LexiconOutputNaming.selects(nsid, include: include, exclude: exclude) { paths.append(path) }
+            }
+            return paths.sorted()
         }
+        return folderPaths()
+    }
+
+    /// Every `*.json` file under the lexicon folder (but the config), relative to it, sorted.
+    private func folderPaths() -> [String] {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: lexiconFolder.path(), isDirectory: &isDirectory),
             !isDirectory.boolValue

@@ -1,4 +1,4 @@
-import XRPCRuntime
+import AtprotoData
 
 /// The elliptic curve of an atproto signing key: atproto allows exactly these two.
 public enum KeyCurve: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,4 +1,4 @@
-import XRPCRuntime
+import SHA2
 
 extension PublicKey {
     /// Whether `signature` is a valid atproto signature of `message` by this key.

@@ -37,8 +37,14 @@ public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let unexpectedStatus = Kind(rawValue: "unexpectedStatus")
         /// No answer arrived in time.
         public static let timedOut = Kind(rawValue: "timedOut")
-        /// No answer arrived: connection refused, unknown host, DNS failure, TLS failure.
+        /// No answer arrived: connection refused, DNS failure, TLS failure.
         public static let unreachable = Kind(rawValue: "unreachable")
+        /// The host to fetch from (a handle's, a `did:web`'s, a directory's) does not resolve: the
+        /// system's resolver knows no such name. Not remembered by ``CachingIdentityResolver`` on its
+        /// own, since a system resolver reports some DNS outages the same way; a handle whose DNS
+        /// method answered (no `did=` record) and whose host does not resolve is
+        /// ``handleNotFound``.
+        public static let hostNotFound = Kind(rawValue: "hostNotFound")
         /// The document names no PDS (`#atproto_pds`) where one is needed.
         public static let missingPDS = Kind(rawValue: "missingPDS")
         /// The document names no usable signing key (`#atproto`) where one is needed.

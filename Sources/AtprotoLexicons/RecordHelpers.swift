@@ -34,7 +34,7 @@ extension XRPCClient {
         let key = rkey ?? R.recordKey.literalKey
         try check(record, key: key, nsid: ComAtprotoRepoCreateRecord.nsid)
         return try await com.atproto.repo.createRecord(
-            repo: repo, collection: NSID(rawValue: R.collection), rkey: key, record: UnknownValue(encoding: record),
+            repo: repo, collection: NSID(rawValue: R.collection), record: UnknownValue(encoding: record), rkey: key,
             swapCommit: swapCommit)
     }
 
@@ -88,7 +88,7 @@ extension XRPCClient {
         validating: Bool = true
     ) async throws -> RecordPage<R> {
         let output = try await com.atproto.repo.listRecords(
-            repo: repo, collection: NSID(rawValue: R.collection), limit: limit, cursor: cursor, reverse: reverse)
+            repo: repo, collection: NSID(rawValue: R.collection), cursor: cursor, limit: limit, reverse: reverse)
         var page = RecordPage<R>(records: [], invalidRecords: [], cursor: output.cursor)
         for entry in output.records {
             switch Self.read(R.self, entry.value, validating: validating) {
@@ -128,7 +128,7 @@ extension XRPCClient {
         try check(record, key: key, nsid: ComAtprotoRepoPutRecord.nsid)
         return try await com.atproto.repo.putRecord(
             repo: repo, collection: NSID(rawValue: R.collection), rkey: key, record: UnknownValue(encoding: record),
-            swapRecord: swapRecord, swapCommit: swapCommit)
+            swapCommit: swapCommit, swapRecord: swapRecord)
     }
 
     /// Deletes the record at `rkey` in the collection of `type` (`com.atproto.repo.deleteRecord`).
@@ -143,8 +143,8 @@ extension XRPCClient {
         swapCommit: CID? = nil
     ) async throws -> ComAtprotoRepoDeleteRecord.Output {
         try await com.atproto.repo.deleteRecord(
-            repo: repo, collection: NSID(rawValue: R.collection), rkey: rkey, swapRecord: swapRecord,
-            swapCommit: swapCommit)
+            repo: repo, collection: NSID(rawValue: R.collection), rkey: rkey, swapCommit: swapCommit,
+            swapRecord: swapRecord)
     }
 
     /// Applies creates, updates and deletes in one commit (`com.atproto.repo.applyWrites`): all or none.

@@ -134,7 +134,7 @@ public struct RecordWrite: Sendable, Hashable {
     public static func create<R: LexiconRecord>(_ record: R, rkey: RecordKey? = nil) -> RecordWrite {
         let key = rkey ?? R.recordKey.literalKey
         let create = ComAtprotoRepoApplyWrites.Create(
-            collection: NSID(rawValue: R.collection), rkey: key, value: UnknownValue(encoding: record))
+            collection: NSID(rawValue: R.collection), value: UnknownValue(encoding: record), rkey: key)
         return RecordWrite(.comAtprotoRepoApplyWritesCreate(create), record: record)
     }
 

@@ -1,3 +1,5 @@
+import LexGenSchema
+
 /// One lexicon file given to the generator.
 public struct LexiconSource: Sendable {
     /// The path printed in diagnostics.

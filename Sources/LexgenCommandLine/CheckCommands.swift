@@ -1,5 +1,6 @@
 import Foundation
 import LexGenKit
+import LexGenSchema
 
 /// `lexgen lint <folder>... [--import Module=folder] [--strict]`
 enum LintCommand {

@@ -1,19 +1,19 @@
 /// A usage error: bad or missing arguments. Printed with a hint and exit code 64.
-struct UsageError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct UsageError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Parsed options of one subcommand: positional arguments, `--name value` options and `--flag`s.
-struct ParsedArguments {
-    var positional: [String] = []
-    var options: [String: String] = [:]
+package struct ParsedArguments {
+    package var positional: [String] = []
+    package var options: [String: String] = [:]
     /// Every value of each value option, in order (`options` keeps the last).
-    var allValues: [String: [String]] = [:]
-    var flags: Set<String> = []
+    package var allValues: [String: [String]] = [:]
+    package var flags: Set<String> = []
 
     /// Parses `arguments` given the option names that take a value and the flags this command knows.
-    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws {
+    package init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -46,4 +46,11 @@ struct ParsedArguments {
             }
         }
     }
+}
+
+/// `text` as one shell word: as it is when it holds only safe characters, else in single quotes.
+package func shellQuoted(_ text: String) -> String {
+    let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-")
+    if !text.isEmpty, text.allSatisfy({ safe.contains($0) }) { return text }
+    return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
 }

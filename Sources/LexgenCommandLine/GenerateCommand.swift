@@ -1,5 +1,6 @@
 import Foundation
 import LexGenKit
+import LexGenSchema
 
 enum GenerateCommand {
     static let valueOptions: Set<String> = [

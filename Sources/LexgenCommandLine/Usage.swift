@@ -52,17 +52,21 @@ enum Usage {
           lexgen install --from <folder>
                                    the whole folder, exactly (files not in it are removed).
           lexgen install           exactly what the manifest pins: files that match are kept, others
-                                   fetched again and checked against their pin.
+                                   fetched again and checked against their pin, and against their
+                                   authority: a record of another DID than _lexicon.<authority> names
+                                   now is refused (--update <nsid> accepts the move).
           --to <folder>            where to install (default: <package root>/lexicons)
           --manifest <file>        the manifest (default: <package root>/lexicons.manifest.json)
           --update                 move pins to the current versions (also --update-manifest)
           --skip-verification      read records without proving them (a PDS you trust)
           --dns-server <host[:port]>
-                                   nameserver for _lexicon records (repeatable; default: resolv.conf)
+                                   nameserver for _lexicon records: an IP address or a host name,
+                                   [IPv6]:port with a port (repeatable; default: resolv.conf)
           --plc-directory <url>    PLC directory for did:plc (default: https://plc.directory)
 
         VERIFY:
-          Checks installed lexicons against the manifest; names each missing, altered or extra file.
+          Checks installed lexicons against the manifest; names each missing or altered file. Files
+          the manifest does not pin are the project's own lexicons (generated with the others).
 
         LINT:
           Checks lexicons against the spec without generating: JSON, def kinds where they stand,

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Hashes whole 64-byte blocks straight from the input's memory; only the final padded block or
 /// two are copied.
-public enum SHA256 {
+package enum SHA256 {
     /// The digest of `bytes`: 32 bytes.
-    public static func hash(_ bytes: some ContiguousBytes) -> [UInt8] {
+    package static func hash(_ bytes: some ContiguousBytes) -> [UInt8] {
         bytes.withUnsafeBytes { digest(of: $0).bytes }
     }
 

@@ -3,4 +3,4 @@
 // which re-exports this module. This file exists because a target whose only sources are generated
 // is not found as a module.
 
-import XRPCRuntime
+import XRPCCore

@@ -3,6 +3,7 @@ import AtprotoLexiconResolution
 import Foundation
 import LexGenKit
 import LexgenCommandLine
+import LexgenInstall
 import XRPCRuntime
 
 /// `lexgen install <nsid>` over atproto: a ``LexiconResolver`` seen as an install source.
@@ -11,6 +12,9 @@ struct AtprotoInstallSource: LexiconInstallSource {
     /// One DNS lookup per authority, however many of its lexicons an install takes.
     let authorities = AuthorityCache()
     var label: String { "atproto" }
+    /// `--dns-server` and `--plc-directory` as given, recorded in the manifest for the commands errors
+    /// suggest; `nil` for the defaults.
+    let resolverOptions: LexiconManifest.ResolverOptions?
 
     init(_ options: Lexgen.NetworkOptions) throws {
         var dns: (any DNSTXTLookup)?
@@ -24,6 +28,8 @@ struct AtprotoInstallSource: LexiconInstallSource {
             }
             plc = url
         }
+        let given = LexiconManifest.ResolverOptions(dnsServers: options.dnsServers, plcDirectory: options.plcDirectory)
+        resolverOptions = given == LexiconManifest.ResolverOptions() ? nil : given
         let lookup = try dns ?? UDPDNSClient.system()
         let identities = CachingIdentityResolver(
             wrapping: try StandardIdentityResolver(dns: lookup, plcDirectory: plc))
@@ -32,28 +38,22 @@ struct AtprotoInstallSource: LexiconInstallSource {
             verification: options.skipVerification ? .skipped : .required)
     }
 
-    /// `host`, `host:port`, `[v6]:port`.
+    /// `host`, `host:port`, `[v6]:port`, where the host is an IP address or a host name (resolved now).
     static func nameserver(_ text: String) throws -> DNSNameserver {
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-            let host = String(text[text.index(after: text.startIndex)..<close])
-            let rest = text[text.index(after: close)...]
-            guard rest.isEmpty || rest.hasPrefix(":"), let port = rest.isEmpty ? 53 : UInt16(rest.dropFirst()) else {
-                throw InstallError(file: nil, message: "--dns-server \(text): expected [address]:port")
-            }
-            return DNSNameserver(host: host, port: port)
+        do {
+            return try DNSNameserver(parsing: text)
+        } catch {
+            throw InstallError(file: nil, message: "--dns-server \(error.message)")
         }
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count == 2 {
-            guard let port = UInt16(parts[1]) else {
-                throw InstallError(file: nil, message: "--dns-server \(text): the port is not a number")
-            }
-            return DNSNameserver(host: String(parts[0]), port: port)
-        }
-        return DNSNameserver(host: text)
     }
 
     func lexicon(_ nsid: String) async throws -> FetchedLexicon? {
         fetched(try await resolver.fetch(nsid, from: try await authorities.did(of: nsid, resolver: resolver)))
+    }
+
+    /// The DID `_lexicon.<authority>` names now (looked up once per authority and run).
+    func currentPublisher(of nsid: String) async throws -> String? {
+        try await authorities.did(of: nsid, resolver: resolver).rawValue
     }
 
     func lexicon(pinnedBy entry: LexiconManifest.Entry) async throws -> FetchedLexicon? {

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import XRPCRuntime
+import XRPCTesting
 
 #if canImport(Glibc)
     import Glibc

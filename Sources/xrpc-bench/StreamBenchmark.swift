@@ -1,5 +1,6 @@
 import Foundation
 import XRPCRuntime
+import XRPCTesting
 
 /// `subscribeRepos` as the runtime sees it without the generated types: the message is kept as an
 /// `UnknownValue` (its JSON form, `$type` set), which the generated union would read next.

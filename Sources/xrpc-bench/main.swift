@@ -6,6 +6,7 @@
 //   swift run -c release xrpc-bench [frames] [runs]      (default 10000 frames, 5 runs)
 
 import Foundation
+import SHA2
 import XRPCRuntime
 
 /// What decoding the whole stream found, so that no work can be optimised away.

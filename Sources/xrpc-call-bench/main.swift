@@ -5,6 +5,7 @@
 
 import Foundation
 import LoopbackHTTPServer
+@_spi(Generated) import XRPCCore
 import XRPCRuntime
 
 #if canImport(FoundationNetworking)

@@ -1,6 +1,7 @@
 import AtprotoLexicons
 import Foundation
 import XCTest
+import XRPCTesting
 
 /// Outputs that are not JSON objects: raw bytes of any type, JSON lines, and no output at all.
 final class BodyKindTests: XCTestCase {

@@ -1,6 +1,7 @@
 import AtprotoLexicons
 import Foundation
 import XCTest
+import XRPCTesting
 
 /// Generated methods run through an injected agent: the request they build and the output they decode.
 final class ClientCallTests: XCTestCase {
@@ -14,7 +15,7 @@ final class ClientCallTests: XCTestCase {
         )
         let agent = StubAgent { _ in response }
         let client = XRPCClient(agent: agent)
-        let post = AppBskyFeedPost(text: "hello", langs: ["en"], createdAt: "2024-01-01T00:00:00.000Z")
+        let post = AppBskyFeedPost(text: "hello", createdAt: "2024-01-01T00:00:00.000Z", langs: ["en"])
         let output = try await client.com.atproto.repo.createRecord(
             repo: "did:plc:abc",
             collection: "app.bsky.feed.post",
@@ -62,7 +63,7 @@ final class ClientCallTests: XCTestCase {
             """#
         let agent = StubAgent { _ in XRPCResponse(status: 200, body: Data(feedJSON.utf8)) }
         let client = XRPCClient(agent: agent)
-        let timeline = try await client.app.bsky.feed.getTimeline(limit: 2, cursor: "abc")
+        let timeline = try await client.app.bsky.feed.getTimeline(cursor: "abc", limit: 2)
 
         let request = try XCTUnwrap(agent.requests.first)
         XCTAssertEqual(request.method, .get)
@@ -166,11 +167,9 @@ final class ClientCallTests: XCTestCase {
 
     func testTypesRoundTripThroughCodable() throws {
         let post = AppBskyFeedPost(
-            text: "hi",
+            text: "hi", createdAt: "2024-01-01T00:00:00.000Z",
             labels: .comAtprotoLabelDefsSelfLabels(.init(values: [.init(val: "!hide")])),
-            createdAt: "2024-01-01T00:00:00.000Z",
-            unknownFields: ["extra": .bool(true)]
-        )
+            unknownFields: ["extra": .bool(true)])
         let data = try JSONEncoder().encode(post)
         let decoded = try JSONDecoder().decode(AppBskyFeedPost.self, from: data)
         XCTAssertEqual(decoded, post)

@@ -1,6 +1,7 @@
 import AtprotoLexicons
 import Foundation
 import XCTest
+import XRPCTesting
 
 /// Walking a collection's pages (an inclusive cursor never repeats a record or loops) and the typed
 /// records of a feed page.
@@ -60,7 +61,7 @@ final class PagingAndFeedTests: XCTestCase {
         var uris: [String] = []
         let pages = client.pages(cursor: \.cursor, maximumPages: 4) { cursor in
             try await client.com.atproto.repo.listRecords(
-                repo: "did:plc:abc", collection: "app.bsky.feed.post", limit: 10, cursor: cursor)
+                repo: "did:plc:abc", collection: "app.bsky.feed.post", cursor: cursor, limit: 10)
         }
         for try await page in pages { uris += page.records.map(\.uri.rawValue) }
         XCTAssertEqual(uris.count, 40, "4 pages of 10, records 10, 19 and 28 twice (the raw pages overlap)")

@@ -1,6 +1,7 @@
 import AtprotoLexicons
 import Foundation
 import XCTest
+import XRPCTesting
 
 /// The record helpers: the requests they build from the record type, the checks before sending, and
 /// the typed reading of what comes back (a bad record kept apart, never failing a list).

@@ -1,6 +1,7 @@
 import AtprotoLexicons
 import Foundation
 import XCTest
+import XRPCTesting
 
 /// The generated `subscribeRepos` method and the commit helpers, on synthetic firehose frames.
 final class SubscribeReposTests: XCTestCase {

@@ -1,6 +1,7 @@
 import AtprotoLexicons
 import Foundation
 import XCTest
+import XRPCTesting
 
 /// Generated values check themselves against the lexicons embedded in the SDK.
 final class ValidationTests: XCTestCase {
@@ -8,7 +9,7 @@ final class ValidationTests: XCTestCase {
         ref: CIDLink("bafkreibme22gw2h7y2h7tg2fhqotaqjucnbc24deqo72b6mkl2egezxhvy"), mimeType: "image/png", size: 1000)
 
     private func post(text: String = "hello", embed: AppBskyFeedPost.Embed? = nil) -> AppBskyFeedPost {
-        AppBskyFeedPost(text: text, embed: embed, langs: ["en"], createdAt: "2024-01-01T00:00:00.000Z")
+        AppBskyFeedPost(text: text, createdAt: "2024-01-01T00:00:00.000Z", embed: embed, langs: ["en"])
     }
 
     func testAValidPostHasNoViolations() throws {

@@ -68,6 +68,35 @@ final class HostileAnswerTests: XCTestCase {
         await expectRefusal(.bindingMismatch, "a wrong sub") {
             _ = try await client.complete(pending, callback: callback(pending))
         }
+        XCTAssertEqual(server.revokedTokens, ["rt-1"], "the refused grant is revoked")
+    }
+
+    func testAFailingRevocationNeverHidesWhyTheSignInWasRefused() async throws {
+        let server = try FakeOAuthServer()
+        var behaviour = server.behaviour
+        behaviour.tokenSub = "did:plc:mallory"
+        behaviour.revocationUnavailable = true
+        server.behaviour = behaviour
+        let client = makeClient(
+            resolver: TableResolver(pds: ["did:plc:alice": server.url], handles: ["alice.test": "did:plc:alice"]))
+        let pending = try await client.authorize(.account("alice.test"))
+        await expectRefusal(.bindingMismatch, "a wrong sub, its revocation failing") {
+            _ = try await client.complete(pending, callback: callback(pending))
+        }
+        XCTAssertEqual(server.revokedTokens, ["rt-1"], "the revocation was tried")
+    }
+
+    func testTokensOfAnotherTypeThanDPoPAreRefusedAndRevoked() async throws {
+        let server = try FakeOAuthServer()
+        var behaviour = server.behaviour
+        behaviour.tokenType = "Bearer"
+        server.behaviour = behaviour
+        let client = makeClient(resolver: TableResolver(pds: ["did:plc:alice": server.url]))
+        let pending = try await client.authorize(.account("did:plc:alice"))
+        await expectRefusal(.invalidResponse, "Bearer tokens") {
+            _ = try await client.complete(pending, callback: callback(pending))
+        }
+        XCTAssertEqual(server.revokedTokens, ["rt-1"])
     }
 
     func testAServerThatClaimsSomeoneElsesAccountIsRefused() async throws {
@@ -84,6 +113,8 @@ final class HostileAnswerTests: XCTestCase {
         await expectRefusal(.bindingMismatch, "a sub bound to another issuer") {
             _ = try await client.complete(pending, callback: callback(pending))
         }
+        XCTAssertEqual(hostile.revokedTokens, ["rt-1"], "revoked where they were issued")
+        XCTAssertEqual(victimPDS.revokedTokens, [])
     }
 
     func testMetadataWhoseIssuerDiffersIsRefused() async throws {

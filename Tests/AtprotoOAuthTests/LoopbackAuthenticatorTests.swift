@@ -27,6 +27,45 @@ final class LoopbackAuthenticatorTests: XCTestCase {
         XCTAssertEqual(visited.value, authorization)
     }
 
+    /// A command-line opener may wait for the browser: here it performs the redirect itself and returns
+    /// only once the page answered, so the listener must accept before the closure returns.
+    func testItListensWhileTheOpenerWaitsForTheRedirect() async throws {
+        let page = StatusBox()
+        let authenticator = LoopbackAuthenticator(timeout: .seconds(10)) { url in
+            let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value ?? ""
+            let port = URLComponents(url: url, resolvingAgainstBaseURL: false)?.port ?? 0
+            guard let redirect = URL(string: "http://127.0.0.1:\(port)/callback?code=c&state=\(state)") else { return }
+            var request = OAuthHTTPRequest.getJSON(redirect)
+            request.timeout = .seconds(3)
+            page.set(try await URLSessionOAuthHTTPClient().send(request).status)
+        }
+        let redirect = try await authenticator.redirectURI(registered: "http://127.0.0.1/callback")
+        let port = try XCTUnwrap(URLComponents(string: redirect)?.port)
+        // The "authorization page" carries the port and a state, so the opener knows where to go.
+        let authorization = try XCTUnwrap(URL(string: "https://127.0.0.1:\(port)/oauth/authorize?state=s1"))
+        let start = ContinuousClock.now
+        let callback = try await authenticator.authenticate(authorization, redirectURI: redirect)
+        XCTAssertEqual(callback.absoluteString, "http://127.0.0.1:\(port)/callback?code=c&state=s1")
+        XCTAssertEqual(page.value, 200, "the redirect was answered while the opener waited")
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(2))
+    }
+
+    func testAnOpenerThatFailsEndsTheWaitAtOnce() async throws {
+        let authenticator = LoopbackAuthenticator(timeout: .seconds(30)) { _ in
+            throw OAuthError(.transport, "no browser")
+        }
+        let redirect = try await authenticator.redirectURI(registered: "http://127.0.0.1/cb")
+        let start = ContinuousClock.now
+        do {
+            _ = try await authenticator.authenticate(
+                try XCTUnwrap(URL(string: "https://a.example")), redirectURI: redirect)
+            XCTFail("the opener's failure was not reported")
+        } catch let error as OAuthError {
+            XCTAssertEqual(error.message, "no browser")
+        }
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(2))
+    }
+
     func testItTimesOutAndCanBeCancelled() async throws {
         let authenticator = LoopbackAuthenticator(timeout: .milliseconds(400)) { _ in }
         let redirect = try await authenticator.redirectURI(registered: "http://127.0.0.1/cb")
@@ -58,4 +97,11 @@ final class URLBox: @unchecked Sendable {
     private var url: URL?
     func set(_ value: URL) { lock.withLock { url = value } }
     var value: URL? { lock.withLock { url } }
+}
+
+final class StatusBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var status: Int?
+    func set(_ value: Int) { lock.withLock { status = value } }
+    var value: Int? { lock.withLock { status } }
 }

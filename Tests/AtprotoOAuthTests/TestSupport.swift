@@ -65,6 +65,18 @@ final class FakeOAuthServer: @unchecked Sendable {
         var refuseRefresh = false
         /// Answer the resource metadata with 503.
         var resourceMetadataUnavailable = false
+        /// The `token_type` of the tokens it issues (`nil`: the field is left out).
+        var tokenType: String? = "DPoP"
+        /// Whether a token answer carries the refresh token it issued (it rotates either way).
+        var sendsRefreshToken = true
+        /// Answer every resource call `401 invalid_token`, whatever the token.
+        var refuseCalls = false
+        /// Answer resource calls with these access tokens `401 invalid_token`.
+        var refusedTokens: Set<String> = []
+        /// Answer every resource call with a new `use_dpop_nonce` challenge.
+        var challengeEveryCall = false
+        /// Answer revocations with 503.
+        var revocationUnavailable = false
     }
 
     private let lock = NSLock()
@@ -73,6 +85,9 @@ final class FakeOAuthServer: @unchecked Sendable {
     private var issued = 0
     private var challenged: Set<String> = []
     private var seenHeaders: [[String: String]] = []
+    private var revoked: [String] = []
+    /// The one refresh token a refresh grant accepts: tokens rotate, a spent one is refused.
+    private var liveRefreshToken: String?
     private(set) var server: LoopbackHTTPServer?
 
     init() throws {
@@ -94,6 +109,8 @@ final class FakeOAuthServer: @unchecked Sendable {
 
     func count(_ path: String) -> Int { lock.withLock { counts[path] ?? 0 } }
     var resourceHeaders: [[String: String]] { lock.withLock { seenHeaders } }
+    /// The tokens revocation requests named, in order.
+    var revokedTokens: [String] { lock.withLock { revoked } }
 
     private func answer(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
         let behaviour = lock.withLock {
@@ -118,15 +135,19 @@ final class FakeOAuthServer: @unchecked Sendable {
             if fields["grant_type"] == "refresh_token", behaviour.refuseRefresh {
                 return .json(#"{"error":"invalid_grant","error_description":"revoked"}"#, status: 400)
             }
-            let number = lock.withLock {
+            return lock.withLock { () -> LoopbackHTTPServer.Response in
+                if fields["grant_type"] == "refresh_token", fields["refresh_token"] != liveRefreshToken {
+                    return .json(
+                        #"{"error":"invalid_grant","error_description":"refresh token replayed"}"#, status: 400)
+                }
                 issued += 1
-                return issued
+                liveRefreshToken = "rt-\(issued)"
+                return .json(Self.tokenAnswer(issued, behaviour), headers: ["DPoP-Nonce": "as-n2"])
             }
-            return .json(
-                #"{"access_token":"at-\#(number)","token_type":"DPoP","expires_in":\#(behaviour.expiresIn),"refresh_token":"rt-\#(number)","scope":"atproto transition:generic","sub":"\#(behaviour.tokenSub)"}"#,
-                headers: ["DPoP-Nonce": "as-n2"])
         case "/oauth/revoke":
-            return LoopbackHTTPServer.Response(status: 200)
+            let fields = FormEncoding.decode(String(decoding: request.body, as: UTF8.self))
+            lock.withLock { revoked += fields.filter { $0.0 == "token" }.map(\.1) }
+            return LoopbackHTTPServer.Response(status: behaviour.revocationUnavailable ? 503 : 200)
         default:
             return resource(request, behaviour)
         }
@@ -140,18 +161,34 @@ final class FakeOAuthServer: @unchecked Sendable {
             return .json(#"{"error":"AuthenticationRequired"}"#, status: 401)
         }
         let token = String(authorization.dropFirst(5))
-        let first = lock.withLock { challenged.insert(token).inserted }
+        let (first, challenges) = lock.withLock { (challenged.insert(token).inserted, seenHeaders.count) }
+        if behaviour.challengeEveryCall {
+            return .json(
+                #"{"error":"use_dpop_nonce"}"#, status: 401,
+                headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": "rs-n\(challenges)"])
+        }
         if behaviour.challengeNonce, first {
             return .json(
                 #"{"error":"use_dpop_nonce"}"#, status: 401,
                 headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": "rs-n1"])
         }
-        if behaviour.refuseRefresh {
+        if behaviour.refuseRefresh || behaviour.refuseCalls || behaviour.refusedTokens.contains(token) {
             return .json(
                 #"{"error":"invalid_token"}"#, status: 401,
                 headers: ["WWW-Authenticate": #"DPoP error="invalid_token""#])
         }
         return .json(#"{"did":"\#(behaviour.tokenSub)","token":"\#(token)"}"#)
+    }
+
+    /// The token answer of the `number`-th issue.
+    static func tokenAnswer(_ number: Int, _ behaviour: Behaviour) -> String {
+        var fields = [
+            #""access_token":"at-\#(number)""#, #""expires_in":\#(behaviour.expiresIn)"#,
+            #""scope":"atproto transition:generic""#, #""sub":"\#(behaviour.tokenSub)""#,
+        ]
+        if let type = behaviour.tokenType { fields.append(#""token_type":"\#(type)""#) }
+        if behaviour.sendsRefreshToken { fields.append(#""refresh_token":"rt-\#(number)""#) }
+        return "{" + fields.joined(separator: ",") + "}"
     }
 
     static func metadata(issuer: String, endpoints: String) -> String {
@@ -185,4 +222,23 @@ func callback(_ pending: PendingAuthorization, state: String? = nil, iss: String
 func currentArchive(of session: OAuthSession) async throws -> OAuthSessionArchive {
     guard let archive = await session.archive else { throw OAuthError(.invalidResponse, "the session has no archive") }
     return archive
+}
+
+/// The first update `stream` yields within `limit`, or `nil`: a missing update fails a test, never hangs it.
+func firstUpdate(of stream: AsyncStream<OAuthSessionUpdate>, within limit: Duration = .seconds(5)) async
+    -> OAuthSessionUpdate?
+{
+    await withTaskGroup(of: OAuthSessionUpdate?.self) { group in
+        group.addTask {
+            var iterator = stream.makeAsyncIterator()
+            return await iterator.next()
+        }
+        group.addTask {
+            try? await Task.sleep(for: limit)
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
 }

@@ -1,6 +1,7 @@
 import AtprotoLexicons
 import Foundation
 import XCTest
+import XRPCTesting
 
 /// The PDS the integration tests run against, from the environment `scripts/pds.sh start` prints:
 ///

@@ -14,15 +14,16 @@ final class PaginationIntegrationTests: XCTestCase {
         var created: Set<String> = []
         for index in 0..<5 {
             let output = try await client.com.atproto.repo.createRecord(
-                repo: account.repo, collection: collection, rkey: RecordKey(rawValue: TID.next().rawValue),
-                record: UnknownValue(.object(["$type": .string(collection.rawValue), "n": .integer(index)])))
+                repo: account.repo, collection: collection,
+                record: UnknownValue(.object(["$type": .string(collection.rawValue), "n": .integer(index)])),
+                rkey: RecordKey(rawValue: TID.next().rawValue))
             created.insert(output.uri.rawValue)
         }
         var seen: [String] = []
         var pageCount = 0
         let pages = client.pages(cursor: \.cursor, maximumPages: 50) { cursor in
             try await client.com.atproto.repo.listRecords(
-                repo: account.repo, collection: collection, limit: 2, cursor: cursor)
+                repo: account.repo, collection: collection, cursor: cursor, limit: 2)
         }
         for try await page in pages {
             pageCount += 1

@@ -8,7 +8,7 @@ final class RecordIntegrationTests: XCTestCase {
     func testCreateGetPutDeleteAPost() async throws {
         let account = try await PDSEnvironment.current().loggedIn()
         let client = account.client
-        let post = AppBskyFeedPost(text: "hello from swift", langs: ["en"], createdAt: now())
+        let post = AppBskyFeedPost(text: "hello from swift", createdAt: now(), langs: ["en"])
 
         let created = try await client.createRecord(post, repo: account.repo)
         let rkey = try XCTUnwrap(created.uri.rkey)
@@ -39,7 +39,7 @@ final class RecordIntegrationTests: XCTestCase {
 
     func testAProfileIsWrittenAtItsLiteralKey() async throws {
         let account = try await PDSEnvironment.current().loggedIn()
-        let profile = AppBskyActorProfile(displayName: "Alice", description: "integration test", createdAt: now())
+        let profile = AppBskyActorProfile(createdAt: now(), description: "integration test", displayName: "Alice")
 
         let put = try await account.client.putRecord(profile, repo: account.repo)
         XCTAssertEqual(put.uri.rkey, "self")
@@ -64,7 +64,7 @@ final class RecordIntegrationTests: XCTestCase {
         let storedBad: Bool
         do {
             _ = try await client.com.atproto.repo.createRecord(
-                repo: account.repo, collection: "app.bsky.feed.post", rkey: badKey, record: UnknownValue(bad))
+                repo: account.repo, collection: "app.bsky.feed.post", record: UnknownValue(bad), rkey: badKey)
             storedBad = true
         } catch let error as XRPCError where error.status == 400 {
             storedBad = false

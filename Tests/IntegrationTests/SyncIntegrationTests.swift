@@ -25,7 +25,7 @@ final class SyncIntegrationTests: XCTestCase {
         XCTAssertEqual(cid.codec, .raw)
         XCTAssertTrue(try cid.matches(png), "the blob's CID is the SHA-256 of its bytes")
 
-        let profile = AppBskyActorProfile(displayName: "With avatar", avatar: blob)
+        let profile = AppBskyActorProfile(avatar: blob, displayName: "With avatar")
         try await client.putRecord(profile, repo: account.repo)
         let read = try await client.getRecord(AppBskyActorProfile.self, repo: account.repo, rkey: "self")
         XCTAssertEqual(read.value.avatar, blob)

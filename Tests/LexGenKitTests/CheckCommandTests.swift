@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// `lexgen lint` and `lexgen breaking`.
 final class CheckCommandTests: XCTestCase {

@@ -1,4 +1,5 @@
 import Foundation
+import LexGenSchema
 import XCTest
 
 /// `lexgen` as a command-line user meets it: help, usage errors, a summary, exit codes.
@@ -132,6 +133,77 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(run.errors.contains("com/example/thing.json"), run.errors)
         XCTAssertTrue(run.errors.contains("swift run lexgen install --from"), run.errors)
+    }
+
+    /// A manifest made over atproto is restored by `install` with the resolver options it was made with,
+    /// not by `install --from atproto` (which would read a folder named `atproto` if there were one).
+    func testTheFixForAManifestMadeOverAtprotoIsInstallWithItsResolverOptions() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = folder.appendingPathComponent("app.manifest.json")
+        let entry =
+            #"{"nsid": "com.example.thing", "path": "com/example/thing.json", "sha256": "\#(String(repeating: "0", count: 64))", "#
+            + #""uri": "at://did:plc:abc/com.atproto.lexicon.schema/com.example.thing", "cid": "bafyfake"}"#
+        let resolver = #"{"dnsServers": ["127.0.0.1:5353"], "plcDirectory": "http://127.0.0.1:2582/plc"}"#
+        try Data(
+            "{\n  \"version\": 1,\n  \"source\": \"atproto\",\n  \"resolver\": \(resolver),\n  \"lexicons\": [\n    \(entry)\n  ]\n}\n"
+                .utf8
+        ).write(to: manifest)
+        let lexicons = folder.appendingPathComponent("lexicons").path
+        let verify = try lexgen(["verify", "--folder", lexicons, "--manifest", manifest.path])
+        XCTAssertEqual(verify.status, 1)
+        let fix =
+            "run: swift run lexgen install --dns-server 127.0.0.1:5353 --plc-directory http://127.0.0.1:2582/plc "
+            + "--to \(lexicons) --manifest \(manifest.path)"
+        XCTAssertTrue(verify.errors.contains(fix), verify.errors)
+        XCTAssertFalse(verify.errors.contains("--from atproto"), verify.errors)
+        // The build plugin's check (generate --manifest) suggests the same.
+        let generate = try lexgen([
+            lexicons, "--manifest", manifest.path, "--output", folder.appendingPathComponent("out").path,
+        ])
+        XCTAssertEqual(generate.status, 1)
+        XCTAssertTrue(generate.errors.contains(fix), generate.errors)
+    }
+
+    /// An app's target as the README sets it up: installed lexicons pinned by the manifest its
+    /// lexgen.json names, and the app's own lexicon beside them, unpinned. The build checks the pins
+    /// and generates both.
+    func testAConfigWithAManifestChecksThePinsAndGeneratesTheProjectsOwnLexicons() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let upstream = folder.appendingPathComponent("upstream")
+        let lexicons = folder.appendingPathComponent("lexicons")
+        try FileManager.default.createDirectory(at: upstream, withIntermediateDirectories: true)
+        let installed = #"{"lexicon": 1, "id": "com.example.installed", "defs": {"main": {"type": "token"}}}"#
+        try Data(installed.utf8).write(to: upstream.appendingPathComponent("installed.json"))
+        let install = try lexgen([
+            "install", "com.example.installed", "--from", upstream.path, "--to", lexicons.path, "--manifest",
+            folder.appendingPathComponent("lexicons.manifest.json").path,
+        ])
+        XCTAssertEqual(install.status, 0, install.errors)
+        let own = #"{"lexicon": 1, "id": "com.example.own", "defs": {"main": {"type": "object", "properties": {}}}}"#
+        try Data(own.utf8).write(to: lexicons.appendingPathComponent("own.json"))
+        let config = folder.appendingPathComponent("lexgen.json")
+        try Data(#"{"lexicons": "lexicons", "manifest": "lexicons.manifest.json"}"#.utf8).write(to: config)
+
+        let output = folder.appendingPathComponent("out").path
+        let run = try lexgen(["--config", config.path, "--output", output])
+        XCTAssertEqual(run.status, 0, run.errors)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output + "/own.swift"), run.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output + "/installed.swift"), run.output)
+        let verify = try lexgen([
+            "verify", "--folder", lexicons.path, "--manifest",
+            folder.appendingPathComponent("lexicons.manifest.json").path,
+        ])
+        XCTAssertEqual(verify.status, 0, verify.errors)
+        XCTAssertTrue(verify.output.contains("holds 1 lexicons it does not pin, the project's own"), verify.output)
+
+        // An installed lexicon edited by hand no longer matches its pin: the build stops and says so.
+        try Data(installed.replacingOccurrences(of: "token", with: "string").utf8)
+            .write(to: lexicons.appendingPathComponent("installed.json"))
+        let altered = try lexgen(["--config", config.path, "--output", output])
+        XCTAssertEqual(altered.status, 1)
+        XCTAssertTrue(altered.errors.contains("lexicons/installed.json: error: altered"), altered.errors)
     }
 
     func testInvalidLexiconsSkipWritesTheRestAndExitsOneAndWarnExitsZero() throws {

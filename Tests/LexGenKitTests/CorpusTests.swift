@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// The whole upstream corpus generates without a diagnostic, deterministically, one file per lexicon.
 final class CorpusTests: XCTestCase {
@@ -19,11 +20,11 @@ final class CorpusTests: XCTestCase {
         XCTAssertTrue(names.contains("app.bsky.feed.post.swift"))
         let feed = first.files.first { $0.name == "app.bsky.feed.defs.swift" }?.contents ?? ""
         XCTAssertTrue(
-            feed.contains("public indirect enum Parent: XRPCRuntime.LexiconUnion, _AtprotoLexiconsValidatable {"))
-        XCTAssertTrue(feed.contains("@XRPCRuntime.Boxed public var post: AppBskyFeedDefs.PostView\n"))
-        XCTAssertTrue(feed.contains("@XRPCRuntime.BoxedOptional public var viewer: AppBskyFeedDefs.ViewerState?\n"))
+            feed.contains("public indirect enum Parent: XRPCCore.LexiconUnion, _AtprotoLexiconsValidatable {"))
+        XCTAssertTrue(feed.contains("@XRPCCore.Boxed public var post: AppBskyFeedDefs.PostView\n"))
+        XCTAssertTrue(feed.contains("@XRPCCore.BoxedOptional public var viewer: AppBskyFeedDefs.ViewerState?\n"))
         let unionLines = first.files.flatMap { file in
-            file.contents.split(separator: "\n").filter { $0.contains(": XRPCRuntime.LexiconUnion,") }
+            file.contents.split(separator: "\n").filter { $0.contains(": XRPCCore.LexiconUnion,") }
         }
         XCTAssertEqual(unionLines.count, 98)
         XCTAssertEqual(unionLines.filter { !$0.contains(" indirect enum ") }, [], "every union is indirect")
@@ -41,7 +42,7 @@ final class CorpusTests: XCTestCase {
                 $0.drop { $0 == " " }
             }
             for (index, line) in lines.enumerated() where index > 0 {
-                let isDeclaration = ["public ", "@XRPCRuntime.Boxed public ", "@XRPCRuntime.BoxedOptional public "]
+                let isDeclaration = ["public ", "@XRPCCore.Boxed public ", "@XRPCCore.BoxedOptional public "]
                     .contains { line.hasPrefix($0) }
                 guard isDeclaration, !witnesses.contains(where: { line.contains($0) }) else { continue }
                 if !lines[index - 1].hasPrefix("///") { undocumented.append("\(file.name):\(index + 1): \(line)") }

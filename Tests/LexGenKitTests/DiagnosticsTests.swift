@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// Broken lexicons give compiler-style diagnostics with file, line, column and JSON path; never a crash.
 final class DiagnosticsTests: XCTestCase {
@@ -84,7 +85,7 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertEqual(result.diagnostics.warningCount, 1)
         XCTAssertTrue(result.diagnostics.all[0].message.contains("generated as ComExAmpleThingValue"))
         let declarations = result.files.map(\.contents).joined()
-        XCTAssertTrue(declarations.contains("public enum ComExAmpleThing: XRPCRuntime.LexiconToken"))
-        XCTAssertTrue(declarations.contains("public enum ComExAmpleThingValue: XRPCRuntime.LexiconToken"))
+        XCTAssertTrue(declarations.contains("public enum ComExAmpleThing: XRPCCore.LexiconToken"))
+        XCTAssertTrue(declarations.contains("public enum ComExAmpleThingValue: XRPCCore.LexiconToken"))
     }
 }

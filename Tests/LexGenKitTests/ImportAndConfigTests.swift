@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// Lexicons of other generated modules, include/exclude patterns, and the lexgen.json config.
 final class ImportAndConfigTests: XCTestCase {
@@ -36,8 +37,8 @@ final class ImportAndConfigTests: XCTestCase {
         let namespaces = result.files[2].contents
         assertContainsLines(namespaces, "imports: [StandardLexicons.StandardLexiconsSchemas.catalog]")
         // `client.com` is declared by the imported module (it has com.atproto endpoints): extended here.
-        XCTAssertFalse(namespaces.contains("extension XRPCRuntime.XRPCClient {"), namespaces)
-        assertContainsLines(namespaces, "extension XRPCRuntime.XRPCClient.Com {")
+        XCTAssertFalse(namespaces.contains("extension XRPCCore.XRPCClient {"), namespaces)
+        assertContainsLines(namespaces, "extension XRPCCore.XRPCClient.Com {")
         assertContainsLines(namespaces, "public struct Example: Sendable {")
     }
 

@@ -1,7 +1,10 @@
 import Foundation
+import SHA2
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
+@testable import LexgenInstall
 
 final class InstallerTests: XCTestCase {
     private var scratch: URL = FileManager.default.temporaryDirectory
@@ -296,7 +299,7 @@ final class InstallerTests: XCTestCase {
 
     // MARK: - Verify
 
-    func testVerifyReportsMissingAlteredAndExtraFiles() throws {
+    func testVerifyReportsMissingAndAlteredFilesAndLeavesTheProjectsOwnAlone() throws {
         try makeSource()
         _ = try install()
         try FileManager.default.removeItem(at: destination.appendingPathComponent("app/bsky/feed/post.json"))
@@ -305,22 +308,22 @@ final class InstallerTests: XCTestCase {
 
         let fix = "swift run lexgen install --from ../shared/lexicons/atproto"
         let problems = LexiconInstaller.verify(folder: destination, manifest: manifestURL, fixCommand: fix)
-        XCTAssertEqual(
-            problems.map(\.path),
-            ["app/bsky/actor/defs.json", "app/bsky/feed/like.json", "app/bsky/feed/post.json"])
-        XCTAssertEqual(problems.map(\.nsid), ["app.bsky.actor.defs", "app.bsky.feed.like", "app.bsky.feed.post"])
+        XCTAssertEqual(problems.map(\.path), ["app/bsky/actor/defs.json", "app/bsky/feed/post.json"])
+        XCTAssertEqual(problems.map(\.nsid), ["app.bsky.actor.defs", "app.bsky.feed.post"])
         for problem in problems {
             XCTAssertTrue(problem.message.hasSuffix("; run: \(fix)"), problem.message)
             XCTAssertEqual(problem.file, destination.appendingPathComponent(problem.path))
         }
-        guard problems.count == 3 else {
-            return XCTFail("expected 3 problems, got \(problems)")
+        guard problems.count == 2 else {
+            return XCTFail("expected 2 problems, got \(problems)")
         }
         XCTAssertTrue(problems[0].message.hasPrefix("altered"), problems[0].message)
-        XCTAssertTrue(problems[1].message.hasPrefix("not in the manifest"), problems[1].message)
         XCTAssertEqual(
-            problems[2].description,
+            problems[1].description,
             "lexicons/app/bsky/feed/post.json: error: missing (app.bsky.feed.post); run: \(fix)")
+        // A file the manifest does not pin is one of the project's own lexicons, not a problem.
+        XCTAssertEqual(
+            LexiconInstaller.unpinnedFiles(folder: destination, manifest: manifestURL), ["app/bsky/feed/like.json"])
     }
 
     func testVerifyEmptyOrMissingFolderIsOneProblem() throws {

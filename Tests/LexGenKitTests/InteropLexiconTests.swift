@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// The official interop lexicon documents: valid ones load, invalid ones are rejected with a reason.
 final class InteropLexiconTests: XCTestCase {

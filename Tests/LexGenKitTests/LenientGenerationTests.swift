@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// `invalidLexicons`: one lexicon with errors stops the run (`fail`), or is skipped with what refs
 /// it while the rest is generated (`skip`: errors, exit 1; `warn`: warnings, exit 0).

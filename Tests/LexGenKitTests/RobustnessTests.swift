@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// Broken input of every shape gives diagnostics, never a crash; the NSID rule matches the interop files.
 final class RobustnessTests: XCTestCase {
@@ -44,17 +45,6 @@ final class RobustnessTests: XCTestCase {
             if result.diagnostics.hasErrors { XCTAssertTrue(result.files.isEmpty) }
         }
         XCTAssertTrue(outcomes.contains(true), "some mutations must be rejected")
-    }
-
-    func testNSIDSyntaxMatchesTheInteropFiles() throws {
-        let folder = try sharedFolder("interop/syntax")
-        for (file, expected) in [("nsid_syntax_valid.txt", true), ("nsid_syntax_invalid.txt", false)] {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            for line in text.split(separator: "\n", omittingEmptySubsequences: true)
-            where !line.hasPrefix("#") && !line.isEmpty {
-                XCTAssertEqual(NSIDSyntax.isValid(String(line)), expected, "\(file): \(line)")
-            }
-        }
     }
 }
 

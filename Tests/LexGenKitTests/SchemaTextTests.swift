@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// The lexicon text generated code embeds for runtime validation.
 final class SchemaTextTests: XCTestCase {
@@ -14,7 +15,7 @@ final class SchemaTextTests: XCTestCase {
             """#
         )
         let json =
-            ###"{"lexicon":1,"id":"com.example.doc","defs":{"main":{"type":"object","properties":{"description":{"type":"string","maxLength":10},"quote":{"type":"string","knownValues":["say \"#hi\""]}}}}}"###
+            ###"{"defs":{"main":{"properties":{"description":{"maxLength":10,"type":"string"},"quote":{"knownValues":["say \"#hi\""],"type":"string"}},"type":"object"}},"id":"com.example.doc","lexicon":1}"###
         XCTAssertTrue(json.swiftRawLiteral.hasPrefix("##\""), "the text holds \"#, so the literal needs two hashes")
         assertContainsLines(swift, "static var comExampleDoc: Swift.String { " + json.swiftRawLiteral + " }")
         assertContainsLines(swift, #"public static var lexiconDefinition: Swift.String { "com.example.doc#main" }"#)
@@ -29,7 +30,7 @@ final class SchemaTextTests: XCTestCase {
         assertContainsLines(
             moduleFile,
             """
-            public static let catalog = XRPCRuntime.LexiconSchemaCatalog(
+            public static let catalog = XRPCCore.LexiconSchemaCatalog(
                 documentTexts: [
                     comExampleA,
                     comExampleB,
@@ -38,7 +39,7 @@ final class SchemaTextTests: XCTestCase {
             )
             """
         )
-        assertContainsLines(moduleFile, "public protocol _LexiconsValidatable: XRPCRuntime.LexiconValidatable {}")
+        assertContainsLines(moduleFile, "public protocol _LexiconsValidatable: XRPCCore.LexiconValidatable {}")
     }
 
     func testRawLiteralsUseEnoughHashes() {

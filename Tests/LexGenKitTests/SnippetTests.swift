@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// One small lexicon in, the Swift it must produce out: one test per def kind.
 final class SnippetTests: XCTestCase {
@@ -18,21 +19,21 @@ final class SnippetTests: XCTestCase {
             swift,
             """
             /// A note.
-            public struct ComExampleNote: XRPCRuntime.LexiconRecord, _LexiconsValidatable {
+            public struct ComExampleNote: XRPCCore.LexiconRecord, _LexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.example.note#main" }
             /// The collection NSID, which is also the record's `$type`.
             public static var collection: Swift.String { "com.example.note" }
             /// The kind of record key the collection uses.
-            public static var recordKey: XRPCRuntime.RecordKeyType { .init(lexiconKey: "tid") }
+            public static var recordKey: XRPCCore.RecordKeyType { .init(lexiconKey: "tid") }
             """
         )
         assertContainsLines(
             swift,
             """
             self.text = try reader.required("text")
-            self.mood = try reader.optionalNullable("mood")
             self.count = try reader.optional("count", default: 3, absentKeys: &absentDefaults)
+            self.mood = try reader.optionalNullable("mood")
             self.absentDefaults = absentDefaults
             self.unknownFields = reader.remainingFields
             """
@@ -41,9 +42,9 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(swift, #"writer.write("count", count, default: 3, absentKeys: absentDefaults)"#)
         assertContainsLines(
             swift,
-            "public init(text: Swift.String, mood: XRPCRuntime.Nullable<Swift.String>? = nil, count: Swift.Int = 3, unknownFields: [Swift.String: XRPCRuntime.JSONValue] = [:]) {"
+            "public init(text: Swift.String, count: Swift.Int = 3, mood: XRPCCore.Nullable<Swift.String>? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {"
         )
-        assertContainsLines(swift, "public var mood: XRPCRuntime.Nullable<Swift.String>?")
+        assertContainsLines(swift, "public var mood: XRPCCore.Nullable<Swift.String>?")
         assertContainsLines(swift, "/// Default: `3`.")
         assertContainsLines(swift, "writer.writeUnknown(unknownFields)")
     }
@@ -71,7 +72,7 @@ final class SnippetTests: XCTestCase {
             """
             public enum ComExampleDefs {
             /// Go fast.
-            public enum Fast: XRPCRuntime.LexiconToken {
+            public enum Fast: XRPCCore.LexiconToken {
             /// The token as it appears in string values.
             public static var value: Swift.String { "com.example.defs#fast" }
             """
@@ -85,7 +86,7 @@ final class SnippetTests: XCTestCase {
               "knownValues": ["!hide", "most-likes", "default", "none", "com.example.other#fast", "9lives"]}}}
             """
         )
-        assertContainsLines(swift, "public struct Sort: XRPCRuntime.LexiconStringValue, _LexiconsValidatable {")
+        assertContainsLines(swift, "public struct Sort: XRPCCore.LexiconStringValue, _LexiconsValidatable {")
         for line in [
             #"public static var hide: Self { Self(rawValue: "!hide") }"#,
             #"public static var mostLikes: Self { Self(rawValue: "most-likes") }"#,
@@ -123,14 +124,14 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(
             swift,
             """
-            public indirect enum Embed: XRPCRuntime.LexiconUnion, _LexiconsValidatable {
+            public indirect enum Embed: XRPCCore.LexiconUnion, _LexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.example.post#main/properties/embed" }
             case comExampleImages(ComExampleImages)
             case comExampleVideo(ComExampleVideo)
             case comExamplePostLocal(ComExamplePost.Local)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCRuntime.UnknownValue)
+            case unknown(XRPCCore.UnknownValue)
             """
         )
         assertContainsLines(
@@ -141,10 +142,10 @@ final class SnippetTests: XCTestCase {
             swift,
             """
             } catch {
-            self = .invalid(XRPCRuntime.InvalidUnionMember(json: json, error: error))
+            self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
             return
             }
-            self = .unknown(XRPCRuntime.UnknownValue(json))
+            self = .unknown(XRPCCore.UnknownValue(json))
             """
         )
     }
@@ -159,7 +160,7 @@ final class SnippetTests: XCTestCase {
         XCTAssertFalse(swift.contains("case unknown("))
         assertContainsLines(
             swift,
-            #"throw XRPCRuntime.lexiconClosedUnionError(type: type, allowed: ["com.example.ops#a"])"#
+            #"throw XRPCCore.lexiconClosedUnionError(type: type, allowed: ["com.example.ops#a"])"#
         )
     }
 
@@ -173,9 +174,9 @@ final class SnippetTests: XCTestCase {
             """
         )
         for line in [
-            "public var b: XRPCRuntime.Bytes?", "public var c: XRPCRuntime.CIDLink?", "public var d: XRPCRuntime.Blob?",
-            "public var u: XRPCRuntime.UnknownValue?", "public var did: XRPCRuntime.DID?",
-            "public var at: XRPCRuntime.ATURI?", "public var when: XRPCRuntime.Datetime?",
+            "public var b: XRPCCore.Bytes?", "public var c: XRPCCore.CIDLink?", "public var d: XRPCCore.Blob?",
+            "public var u: XRPCCore.UnknownValue?", "public var did: XRPCCore.DID?",
+            "public var at: XRPCCore.ATURI?", "public var when: XRPCCore.Datetime?",
             "public var list: [Swift.Int]?",
         ] {
             assertContainsLines(swift, line)
@@ -196,21 +197,21 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(
             swift,
             """
-            public enum ComExampleFeedGetThings: XRPCRuntime.XRPCQuery {
+            public enum ComExampleFeedGetThings: XRPCCore.XRPCQuery {
             /// The lexicon's NSID.
             public static var nsid: Swift.String { "com.example.feed.getThings" }
             """
         )
         assertContainsLines(swift, "case notFound")
         assertContainsLines(swift, "case `default`")
-        assertContainsLines(swift, "public struct Parameters: XRPCRuntime.XRPCParameters, _LexiconsValidatable {")
-        assertContainsLines(swift, "public struct Output: XRPCRuntime.LexiconObject, _LexiconsValidatable {")
+        assertContainsLines(swift, "public struct Parameters: XRPCCore.XRPCParameters, _LexiconsValidatable {")
+        assertContainsLines(swift, "public struct Output: XRPCCore.LexiconObject, _LexiconsValidatable {")
         assertContainsLines(
             swift,
             """
-            extension XRPCRuntime.XRPCClient.Com.Example.Feed {
+            extension XRPCCore.XRPCClient.Com.Example.Feed {
             /// Calls `ComExampleFeedGetThings`.
-            public func getThings(actor: XRPCRuntime.DID, limit: Swift.Int? = nil) async throws -> ComExampleFeedGetThings.Output {
+            public func getThings(actor: XRPCCore.DID, limit: Swift.Int? = nil) async throws -> ComExampleFeedGetThings.Output {
             try await client.query(ComExampleFeedGetThings.self, parameters: .init(actor: actor, limit: limit))
             }
             """
@@ -228,9 +229,9 @@ final class SnippetTests: XCTestCase {
               "input": {"encoding": "*/*"}}}}
             """
         )
-        assertContainsLines(swift, "public typealias Input = XRPCRuntime.RawBody")
-        assertContainsLines(swift, "public typealias Output = XRPCRuntime.EmptyBody")
-        assertContainsLines(swift, "public typealias Error = XRPCRuntime.UndeclaredError")
+        assertContainsLines(swift, "public typealias Input = XRPCCore.RawBody")
+        assertContainsLines(swift, "public typealias Output = XRPCCore.EmptyBody")
+        assertContainsLines(swift, "public typealias Error = XRPCCore.UndeclaredError")
         assertContainsLines(
             swift,
             """
@@ -249,8 +250,8 @@ final class SnippetTests: XCTestCase {
               "tick": {"type": "object", "required": ["seq"], "properties": {"seq": {"type": "integer"}}}}}
             """
         )
-        assertContainsLines(swift, "public enum ComExampleStream: XRPCRuntime.XRPCSubscription {")
-        assertContainsLines(swift, "public indirect enum Message: XRPCRuntime.LexiconUnion, _LexiconsValidatable {")
+        assertContainsLines(swift, "public enum ComExampleStream: XRPCCore.XRPCSubscription {")
+        assertContainsLines(swift, "public indirect enum Message: XRPCCore.LexiconUnion, _LexiconsValidatable {")
         assertContainsLines(swift, "case comExampleStreamTick(ComExampleStream.Tick)")
     }
 
@@ -268,7 +269,7 @@ final class SnippetTests: XCTestCase {
             swift,
             """
             /// Ticks.
-            public func stream(cursor: Swift.Int? = nil) -> XRPCRuntime.XRPCEventStream<ComExampleStream> {
+            public func stream(cursor: Swift.Int? = nil) -> XRPCCore.XRPCEventStream<ComExampleStream> {
             client.subscribe(ComExampleStream.self, parameters: .init(cursor: cursor))
             }
             """
@@ -276,7 +277,7 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(
             swift,
             """
-            public func stream(_ parameters: ComExampleStream.Parameters) -> XRPCRuntime.XRPCEventStream<ComExampleStream> {
+            public func stream(_ parameters: ComExampleStream.Parameters) -> XRPCCore.XRPCEventStream<ComExampleStream> {
             client.subscribe(ComExampleStream.self, parameters: parameters)
             """
         )
@@ -291,7 +292,7 @@ final class SnippetTests: XCTestCase {
             """
         )
         assertContainsLines(
-            swift, "public indirect enum PreferencesItem: XRPCRuntime.LexiconUnion, _LexiconsValidatable {")
+            swift, "public indirect enum PreferencesItem: XRPCCore.LexiconUnion, _LexiconsValidatable {")
         assertContainsLines(swift, "public typealias Preferences = [ComExamplePrefs.PreferencesItem]")
     }
 
@@ -326,10 +327,10 @@ final class SnippetTests: XCTestCase {
         )
         // Every union is indirect; the field holding it stays a plain stored property.
         assertContainsLines(swift, "public var parent: ComExampleThread.Node.Parent?")
-        assertContainsLines(swift, "public indirect enum Parent: XRPCRuntime.LexiconUnion, _LexiconsValidatable {")
+        assertContainsLines(swift, "public indirect enum Parent: XRPCCore.LexiconUnion, _LexiconsValidatable {")
         // A field holding a struct is boxed, required or optional...
-        assertContainsLines(swift, "@XRPCRuntime.BoxedOptional public var self_: ComExampleThread.Node?")
-        assertContainsLines(swift, "@XRPCRuntime.Boxed public var root: ComExampleThread.Missing")
+        assertContainsLines(swift, "@XRPCCore.BoxedOptional public var self_: ComExampleThread.Node?")
+        assertContainsLines(swift, "@XRPCCore.Boxed public var root: ComExampleThread.Missing")
         // ...while arrays and string values are already one reference wide and stay as they are.
         assertContainsLines(swift, "public var children: [ComExampleThread.Node]?")
         assertContainsLines(swift, "public var kind: ComExampleThread.Kind?")
@@ -340,7 +341,7 @@ final class SnippetTests: XCTestCase {
             [#"{"lexicon": 1, "id": "com.example.a", "defs": {"main": {"type": "token"}}}"#],
             access: .package
         )
-        assertContainsLines(result.files[0].contents, "package enum ComExampleA: XRPCRuntime.LexiconToken {")
+        assertContainsLines(result.files[0].contents, "package enum ComExampleA: XRPCCore.LexiconToken {")
     }
 
     func testUnionWithoutMembersOnlyRequiresAType() {
@@ -353,9 +354,9 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(
             swift,
             """
-            public init(lexiconJSON json: XRPCRuntime.JSONValue) throws {
-            _ = try XRPCRuntime.lexiconUnionType(of: json)
-            self = .unknown(XRPCRuntime.UnknownValue(json))
+            public init(lexiconJSON json: XRPCCore.JSONValue) throws {
+            _ = try XRPCCore.lexiconUnionType(of: json)
+            self = .unknown(XRPCCore.UnknownValue(json))
             }
             """
         )

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import LexGenKit
+@testable import LexGenSchema
 
 /// Names the TypeScript generator accepts (`com.example.4-2.unsafeDefs`: an NSID segment that starts
 /// with a digit, defs named `9`, `2fa` and `ob-je-c$t`) generate valid Swift, checked by the compiler.
@@ -47,7 +48,7 @@ final class UnsafeNameTests: XCTestCase {
 
     func testTheGeneratedSwiftCompiles() throws {
         let modules = Bundle.main.bundleURL.appendingPathComponent("Modules")
-        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("XRPCRuntime.swiftmodule").path)
+        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("XRPCCore.swiftmodule").path)
         else {
             throw XCTSkip("no XRPCRuntime module beside the tests at \(modules.path): build everything first")
         }
@@ -78,7 +79,7 @@ final class UnsafeNameTests: XCTestCase {
 
             func use(_ client: XRPCClient) async throws -> Int? {
                 let thing: ComExample42UnsafeDefs.ObJeCT = try await client.com.example._42.getThing()
-                let value = ComExample42UnsafeDefs(item: thing, count: 9, kind: .ab)
+                let value = ComExample42UnsafeDefs(count: 9, item: thing, kind: .ab)
                 let second = ComExample42UnsafeDefs._2fa(next: value.count)
                 _ = ComExample42UnsafeDefs.Any_.comExample42UnsafeDefs2fa(second)
                 return second.next

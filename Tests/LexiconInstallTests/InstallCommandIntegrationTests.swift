@@ -1,5 +1,8 @@
+import AtprotoIdentityResolution
 import Foundation
 import LexGenKit
+import LexGenSchema
+import LexgenInstall
 import XCTest
 import XRPCRuntime
 
@@ -68,6 +71,11 @@ final class InstallCommandIntegrationTests: XCTestCase {
         // No argument: exactly the manifest; a deleted file comes back with the same bytes.
         let pinnedBytes = try Data(contentsOf: defsFile)
         try FileManager.default.removeItem(at: defsFile)
+        // verify (and the build plugin) name the command that restores it, with the resolver options.
+        let verify = try lexgen(["verify"], in: package)
+        XCTAssertEqual(verify.status, 1)
+        let fix = (["run: swift run lexgen install"] + environment.networkArguments).joined(separator: " ")
+        XCTAssertTrue(verify.errors.contains("missing (\(defs)); \(fix)"), verify.errors)
         let again = try lexgen(["install"] + environment.networkArguments, in: package)
         XCTAssertEqual(again.status, 0, again.errors)
         XCTAssertTrue(again.output.contains("1 fetched, 1 written, 1 unchanged"), again.output)
@@ -158,5 +166,57 @@ final class InstallCommandIntegrationTests: XCTestCase {
         let drifted = try lexgen(["install", "--from", "upstream"] + environment.networkArguments, in: package)
         XCTAssertEqual(drifted.status, 1)
         XCTAssertTrue(drifted.errors.contains("\(defs) changed since it was pinned: its content hash"), drifted.errors)
+    }
+
+    /// The manifest pins a record of another DID than the one the authority names now (a publisher that
+    /// moved, or a URI edited by hand): a re-install refuses it, naming both DIDs and the exact command;
+    /// `--update` moves the pin and says the publisher moved, not the version.
+    func testAPinToAnotherPublisherIsRefusedAndUpdateSaysThePublisherMoved() async throws {
+        let environment = try Environment.current()
+        guard let webHandle = environment.webHandle else {
+            throw XCTSkip("ATPROTO_PDS_WEB_HANDLE (a second account) is not set")
+        }
+        let other = try await environment.identityResolver().resolveHandle(Handle(rawValue: webHandle)).rawValue
+        let suffix = NetworkInstallIntegrationTests.uniqueName()
+        let (alice, cids) = try await NetworkInstallIntegrationTests.publish(
+            try NetworkInstallIntegrationTests.lexiconPair(suffix), in: environment)
+        let defs = "test.statusphere.defs\(suffix)"
+        let package = FileManager.default.temporaryDirectory.appendingPathComponent("lexgen-net-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: package) }
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        try Data("// swift-tools-version: 6.1\n".utf8).write(to: package.appendingPathComponent("Package.swift"))
+        let installed = try lexgen(["install", defs] + environment.networkArguments, in: package)
+        XCTAssertEqual(installed.status, 0, installed.errors)
+
+        // The pin names the other account: as if the authority had moved from it to alice.
+        let manifestURL = package.appendingPathComponent("lexicons.manifest.json")
+        let pinned = "at://\(alice.rawValue)/com.atproto.lexicon.schema/\(defs)"
+        let moved = "at://\(other)/com.atproto.lexicon.schema/\(defs)"
+        let text = try String(contentsOf: manifestURL, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: pinned, with: moved).utf8).write(to: manifestURL)
+        let manifest = try Data(contentsOf: manifestURL)
+        let file = package.appendingPathComponent("lexicons/test/statusphere/defs\(suffix).json")
+        try FileManager.default.removeItem(at: file)
+
+        let refused = try lexgen(["install"] + environment.networkArguments, in: package)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(
+            refused.errors.contains(
+                "\(defs) is pinned to the record \(moved), published by \(other), but its authority now names \(alice.rawValue)"
+            ), refused.errors)
+        XCTAssertFalse(refused.errors.contains("changed since it was pinned"), refused.errors)
+        let command = (["swift run lexgen install --update", defs] + environment.networkArguments).joined(
+            separator: " ")
+        XCTAssertTrue(refused.errors.contains("run: \(command)"), refused.errors)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path), "nothing installed")
+        XCTAssertEqual(try Data(contentsOf: manifestURL), manifest)
+
+        let updated = try lexgen(["install", "--update", defs] + environment.networkArguments, in: package)
+        XCTAssertEqual(updated.status, 0, updated.errors)
+        let cid = try XCTUnwrap(cids[defs])
+        XCTAssertTrue(
+            updated.output.contains("  \(defs): publisher \(other) -> \(alice.rawValue) (same version \(cid))"),
+            updated.output)
+        XCTAssertEqual(try LexiconManifest(contentsOf: manifestURL).entry(forNSID: defs)?.record?.uri, pinned)
     }
 }

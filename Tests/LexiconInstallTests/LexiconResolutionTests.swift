@@ -1,5 +1,6 @@
 import AtprotoLexiconResolution
 import Foundation
+import LexGenSchema
 import XCTest
 import XRPCRuntime
 

@@ -1,5 +1,7 @@
 import Foundation
 import LexGenKit
+import LexGenSchema
+import LexgenInstall
 import XCTest
 
 /// `LexiconInstaller.install(_:from:...)`: named lexicons and what they refer to, pinned, from any source.
@@ -122,7 +124,8 @@ final class NamedInstallTests: XCTestCase {
 
         let report = try await install(["com.example.a"], source, update: true)
         XCTAssertEqual(report.moved.map(\.nsid), ["com.example.b"])
-        XCTAssertEqual(report.moved.first?.to, "cid-com.example.b-v2")
+        XCTAssertEqual(report.moved.first?.to.record?.cid, "cid-com.example.b-v2")
+        XCTAssertEqual(report.moved.first?.description, "com.example.b: cid-com.example.b-v1 -> cid-com.example.b-v2")
         XCTAssertEqual(
             try LexiconManifest(contentsOf: manifestURL).entry(forNSID: "com.example.b")?.record?.cid,
             "cid-com.example.b-v2")

@@ -2,6 +2,7 @@ import AtprotoIdentityResolution
 import AtprotoLexiconResolution
 import Foundation
 import LexGenKit
+import LexGenSchema
 import XCTest
 import XRPCRuntime
 

@@ -3,6 +3,7 @@
     import NIOSSL
     import NIOWebSocketTransport
     import XCTest
+    @_spi(Generated) import XRPCCore
     import XRPCRuntime
 
     /// The NIO transport over `wss://` against `tls_websocket_server.py` (``TLSWebSocketServer``), which

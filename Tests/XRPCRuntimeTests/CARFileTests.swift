@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import XRPCCore
 
 /// A small CAR: a commit-like root and two records it links.
 private func sampleCAR() -> CARFile {

@@ -1,6 +1,7 @@
 import XCTest
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import XRPCCore
 
 /// The error `body` throws, failing the test when it throws none.
 func binaryError<T>(

@@ -1,7 +1,10 @@
 import Foundation
 import XCTest
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import XRPCAgents
+@testable import XRPCCore
+@testable import XRPCWebSockets
 
 /// The DAG-CBOR fixtures file, `../shared/interop/data-model/data-model-fixtures.json` beside the
 /// package root.

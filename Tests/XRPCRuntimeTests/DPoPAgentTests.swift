@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
+import XRPCTesting
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import XRPCCore
 
 /// An app's OAuth/DPoP session plugs in through `XRPCAgent` unchanged: the nonce challenge is one
 /// more retry inside the agent.

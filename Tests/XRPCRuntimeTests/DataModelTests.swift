@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import AtprotoSyntax
+@testable import XRPCCore
 
 /// A case from the interop files: a JSON value and why it is (in)valid.
 private struct InteropCase {

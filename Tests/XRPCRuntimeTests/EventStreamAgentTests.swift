@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import XRPCRuntime
+@testable import XRPCAgents
+@testable import XRPCCore
+@testable import XRPCWebSockets
 
 /// Event streams through any agent: the agent names the service and adds the upgrade's credentials.
 final class EventStreamAgentTests: XCTestCase {

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Generated) import XRPCCore
 import XRPCRuntime
 
 /// A hand-written subscription, as the generator would write it: `com.example.stream` with a

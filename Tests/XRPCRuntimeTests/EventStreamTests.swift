@@ -1,7 +1,11 @@
 import Foundation
 import XCTest
+import XRPCTesting
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import XRPCAgents
+@testable import XRPCCore
+@testable import XRPCWebSockets
 
 /// Event streams: frames to messages, error frames, malformed frames, reconnection, cancellation.
 final class EventStreamTests: XCTestCase {

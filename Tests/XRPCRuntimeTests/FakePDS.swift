@@ -1,6 +1,8 @@
 import Foundation
+import XRPCTesting
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import XRPCCore
 
 /// An in-memory PDS for session tests: accounts, single-use refresh tokens, expiry on demand, and
 /// a count of every request by NSID. Tokens contain ``FakePDS/marker`` so tests can look for leaks.

@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import XRPCCore
+@testable import XRPCWebSockets
 
 /// Every bound on hostile input, at its limit (accepted) and one past it (a typed error): nesting of
 /// JSON and DAG-CBOR, CAR blocks and their size, WebSocket frames and messages.

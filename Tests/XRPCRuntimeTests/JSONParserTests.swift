@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import XRPCCore
 
 /// Parses `text`, failing the test on an error.
 private func parse(_ text: String) throws -> JSONValue {

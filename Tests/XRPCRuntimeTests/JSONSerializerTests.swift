@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import XRPCCore
 
 /// The value serialized, as text.
 private func text(_ value: JSONValue, sortedKeys: Bool = true) -> String {

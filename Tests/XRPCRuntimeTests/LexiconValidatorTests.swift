@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import XRPCCore
 
 /// The schema-driven validator on small catalogs written here.
 final class LexiconValidatorTests: XCTestCase {

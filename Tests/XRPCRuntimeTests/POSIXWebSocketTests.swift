@@ -1,7 +1,10 @@
 import Foundation
 import XCTest
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import XRPCAgents
+@testable import XRPCCore
+@testable import XRPCWebSockets
 
 /// The POSIX WebSocket client against ``TestWebSocketServer`` over loopback sockets.
 final class POSIXWebSocketTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
+import XRPCTesting
 
-@testable import XRPCRuntime
+@testable import XRPCCore
 
 /// `XRPCPages`: every page once, in order, ending on the cursors and never looping.
 final class PaginationTests: XCTestCase {

@@ -2,7 +2,8 @@ import Foundation
 import LoopbackHTTPServer
 import XCTest
 
-@testable import XRPCRuntime
+@testable import XRPCAgents
+@testable import XRPCCore
 
 /// A query and a procedure of ``FaultPDS``, each carrying a call id.
 enum FaultQuery: XRPCQuery {

@@ -1,7 +1,11 @@
 import Foundation
 import XCTest
+import XRPCTesting
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import AtprotoSyntax
+@testable import XRPCAgents
+@testable import XRPCCore
 
 /// The password session: login, one shared refresh, fallback to a new login, the end of a session,
 /// persistence, and where credentials may go.
@@ -73,6 +77,32 @@ final class PasswordSessionTests: XCTestCase {
         XCTAssertEqual(response.status, 401)
         let refresh = "com.atproto.server.refreshSession"
         XCTAssertEqual(stubborn.requests.map(\.nsid), [call.nsid, refresh, call.nsid, refresh, call.nsid])
+    }
+
+    /// The bound holds per session: fifty callers waiting on a server that rejects every token cost two
+    /// refreshes in all, not two each, and each ends with the server's rejection.
+    func testFiftyCallersRejectedEveryTimeShareTwoRefreshes() async throws {
+        let pds = FakePDS()
+        pds.refreshDelay = .milliseconds(20)
+        let session = try await loggedIn(pds)
+        let stubborn = StubAgent { request in
+            if request.nsid == "com.atproto.server.refreshSession" { return try await pds.agent.send(request) }
+            return FakePDS.error(401, "AuthenticationRequired", "no")
+        }
+        let archive = try await XCTUnwrapAsync(await session.archive)
+        let other = PasswordSession(restoring: archive, transport: stubborn)
+        let request = call
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<50 { group.addTask { try await other.send(request).status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        XCTAssertEqual(statuses, Array(repeating: 401, count: 50))
+        let nsids = stubborn.requests.map(\.nsid)
+        XCTAssertEqual(nsids.filter { $0 == "com.atproto.server.refreshSession" }.count, 2)
+        XCTAssertLessThanOrEqual(nsids.filter { $0 == request.nsid }.count, 150, "at most three sends per caller")
+        // Once every caller has ended, the budget comes back: a lone caller gets what one always did.
+        _ = try await other.send(request)
+        XCTAssertEqual(stubborn.requests.count, nsids.count + 5, "sent, refreshed, sent, refreshed, sent")
     }
 
     func testADeadRefreshTokenFallsBackToTheCredentialsProviderThenRetries() async throws {

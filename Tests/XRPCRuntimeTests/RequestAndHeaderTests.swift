@@ -1,7 +1,10 @@
 import Foundation
 import XCTest
+import XRPCTesting
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import AtprotoSyntax
+@_spi(Generated) @testable import XRPCCore
 
 /// Requests build spec URLs and never print credentials; error bodies, rate limits, proxying and
 /// labeler headers read and write as the XRPC spec says.

@@ -1,7 +1,11 @@
 import Foundation
 import XCTest
+import XRPCTesting
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import XRPCAgents
+@testable import XRPCCore
+@testable import XRPCWebSockets
 
 /// The retry policy: which failures are retried, how long it waits, and that procedures are opt-in.
 final class RetryingAgentTests: XCTestCase {

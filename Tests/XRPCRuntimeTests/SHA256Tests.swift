@@ -1,6 +1,7 @@
 import XCTest
 
-@testable import XRPCRuntime
+@testable import SHA2
+@testable import XRPCCore
 
 /// Lowercase hex of `bytes`.
 func hex(_ bytes: some Sequence<UInt8>) -> String {

@@ -2,7 +2,8 @@ import Foundation
 import LoopbackHTTPServer
 import XCTest
 
-@testable import XRPCRuntime
+@testable import XRPCAgents
+@testable import XRPCCore
 
 /// Where any of `secrets` appears in `texts`: one line per leak, naming the secret by its index
 /// and showing the text around it with the secret masked.

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import XRPCRuntime
+@testable import AtprotoSyntax
+@testable import XRPCCore
 
 /// TIDs read their timestamp and clock identifier, and generators make valid, unique, increasing TIDs.
 final class TIDTests: XCTestCase {

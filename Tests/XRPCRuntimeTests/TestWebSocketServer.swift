@@ -1,7 +1,8 @@
 import Foundation
 import LoopbackHTTPServer
 
-@testable import XRPCRuntime
+@testable import XRPCCore
+@testable import XRPCWebSockets
 
 #if canImport(Glibc)
     import Glibc

@@ -2,7 +2,10 @@ import Foundation
 import LoopbackHTTPServer
 import XCTest
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import XRPCAgents
+@testable import XRPCCore
+@testable import XRPCWebSockets
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -2,7 +2,9 @@ import Foundation
 import LoopbackHTTPServer
 import XCTest
 
-@testable import XRPCRuntime
+@testable import XRPCAgents
+@testable import XRPCCore
+@testable import XRPCWebSockets
 
 /// Cancelling calls in flight never hangs: on Linux FoundationNetworking's own `data(for:)` could
 /// deadlock when a cancel met a completing response (seen in CI as a stuck integration test).

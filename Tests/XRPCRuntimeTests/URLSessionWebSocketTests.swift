@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import XRPCRuntime
+@testable import XRPCCore
+@testable import XRPCWebSockets
 
 /// `URLSessionWebSocketTask` against the test server; skipped where the platform cannot do
 /// WebSockets through URLSession (Linux with a libcurl built without them).

@@ -1,7 +1,10 @@
 import Foundation
 import XCTest
 
-@testable import XRPCRuntime
+@testable import AtprotoData
+@testable import XRPCAgents
+@testable import XRPCCore
+@testable import XRPCWebSockets
 
 /// SHA-1, the handshake, and the frame codec, without sockets.
 final class WebSocketFrameTests: XCTestCase {

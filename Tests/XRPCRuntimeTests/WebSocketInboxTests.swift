@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import XRPCRuntime
+@testable import XRPCCore
+@testable import XRPCWebSockets
 
 final class WebSocketInboxTests: XCTestCase {
     func testMessagesComeOutInOrderThenTheEnding() async throws {

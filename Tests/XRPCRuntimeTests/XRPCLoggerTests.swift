@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
+import XRPCTesting
 
-@testable import XRPCRuntime
+@testable import XRPCAgents
+@testable import XRPCCore
 
 /// The log sink: levels, laziness, the record's text, and what the agents write to it.
 final class XRPCLoggerTests: XCTestCase {

@@ -2,6 +2,7 @@ import AtprotoLexiconResolution
 import Foundation
 import FuzzDriver
 import LexGenKit
+import LexGenSchema
 import XRPCRuntime
 
 /// The generator over untrusted lexicons: load, resolve, plan and render.

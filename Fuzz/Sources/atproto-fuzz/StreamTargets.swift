@@ -1,6 +1,8 @@
 import Foundation
 import FuzzDriver
-@testable import XRPCRuntime
+import XRPCRuntime
+
+@testable import XRPCWebSockets
 
 /// What arrives over a WebSocket: frames, messages, the handshake answer, event-stream frames.
 let streamTargets: [FuzzTarget] = [

@@ -1,4 +1,4 @@
-/// A DNS server to ask: an IP address literal and a port.
+/// A DNS server to ask: an IP address literal and a port (``init(parsing:)`` also takes a host name).
 public struct DNSNameserver: Sendable, Hashable, CustomStringConvertible {
     /// An IPv4 (`192.0.2.53`) or IPv6 (`2001:db8::53`, `fe80::1%eth0`) address literal; no host names.
     public var host: String

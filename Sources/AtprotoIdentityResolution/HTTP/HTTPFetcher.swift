@@ -66,7 +66,9 @@ public struct HTTPFetchError: Error, Sendable, Hashable, CustomStringConvertible
         case timedOut
         /// The calling task was cancelled.
         case cancelled
-        /// No connection: unknown host, refused, TLS failure.
+        /// The host name does not resolve: the system's resolver knows no such name.
+        case hostNotFound
+        /// No connection: refused, a DNS failure other than an unknown name, TLS failure.
         case cannotConnect
         /// The body was longer than the request allows.
         case tooLarge

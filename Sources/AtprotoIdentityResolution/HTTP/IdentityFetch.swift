@@ -88,6 +88,7 @@ struct IdentityFetch {
         case .timedOut: kind = .timedOut
         case .cancelled: kind = .cancelled
         case .tooLarge: kind = .answerTooLarge
+        case .hostNotFound: kind = .hostNotFound
         case .cannotConnect, .other: kind = .unreachable
         }
         return IdentityError(kind, identifier: identifier, error.description)

@@ -193,7 +193,8 @@ private final class FetchTasks: NSObject, URLSessionDataDelegate, @unchecked Sen
         switch code {
         case .timedOut?: kind = .timedOut
         case .cancelled?: kind = .cancelled
-        case .cannotConnectToHost?, .cannotFindHost?, .dnsLookupFailed?, .notConnectedToInternet?,
+        case .cannotFindHost?: kind = .hostNotFound
+        case .cannotConnectToHost?, .dnsLookupFailed?, .notConnectedToInternet?,
             .secureConnectionFailed?, .serverCertificateUntrusted?, .serverCertificateHasBadDate?,
             .unsupportedURL?:
             kind = .cannotConnect

@@ -9,12 +9,18 @@ struct MiniDocAnswer {
     var pds: URL
     var signingKey: PublicKey
 
-    init(_ response: XRPCResponse, nsid: String, service: URL, asked: String, maximumSize: Int) throws(IdentityError) {
+    /// Reads the answer to a question about `asked`; an unknown identifier is `handleNotFound` when
+    /// `asked` is a handle and `didNotFound` when it is a DID.
+    init(_ response: XRPCResponse, nsid: String, service: URL, asked: ATIdentifier, maximumSize: Int)
+        throws(IdentityError)
+    {
         let place = "\(nsid) on \(service.absoluteString)"
+        let notFound: IdentityError.Kind = asked.did == nil ? .handleNotFound : .didNotFound
+        let asked = asked.handle?.normalized.rawValue ?? asked.rawValue
         guard response.isSuccess else {
             let error = XRPCError.fromResponse(response, nsid: nsid)
-            let notFound = error.name == "NotFound" || response.status == 404
-            throw IdentityError(notFound ? .didNotFound : .unexpectedStatus, identifier: asked, "\(place): \(error)")
+            let kind = error.name == "NotFound" || response.status == 404 ? notFound : .unexpectedStatus
+            throw IdentityError(kind, identifier: asked, "\(place): \(error)")
         }
         guard response.body.count <= maximumSize else {
             throw IdentityError(

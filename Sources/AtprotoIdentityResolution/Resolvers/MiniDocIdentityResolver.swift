@@ -75,7 +75,7 @@ public struct MiniDocIdentityResolver: IdentityResolver {
             throw IdentityError(.unreachable, identifier: asked, "\(nsid) on \(service.absoluteString): \(error)")
         }
         let answer = try MiniDocAnswer(
-            response, nsid: nsid, service: service, asked: asked, maximumSize: maximumAnswerSize)
+            response, nsid: nsid, service: service, asked: identifier, maximumSize: maximumAnswerSize)
         if let did = identifier.did, answer.did != did {
             throw IdentityError(
                 .documentMismatch, identifier: asked, "\(nsid) answered for \(answer.did.rawValue), not the DID asked")

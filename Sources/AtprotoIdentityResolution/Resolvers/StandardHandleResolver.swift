@@ -99,10 +99,15 @@ public struct StandardHandleResolver: HandleResolver {
     }
 
     /// One error for all methods: the most telling kind (anything before "not found"), every message.
+    ///
+    /// DNS finding no `did=` record while the handle's host does not resolve over HTTPS is
+    /// ``IdentityError/Kind/handleNotFound``: the nameserver answered, so the unknown host is a name that
+    /// does not exist, not a network fault, and the answer is cached like any not-found one. A timeout or
+    /// an unreachable server on either side wins over both, and is not cached.
     static func combined(_ errors: [IdentityError], handle: Handle) -> IdentityError {
         let order: [IdentityError.Kind] = [
             .cancelled, .handleConflict, .malformedAnswer, .redirected, .answerTooLarge, .unexpectedStatus,
-            .timedOut, .unreachable, .handleNotFound,
+            .timedOut, .unreachable, .handleNotFound, .hostNotFound,
         ]
         let kind = order.first { kind in errors.contains { $0.kind == kind } } ?? errors.first?.kind ?? .handleNotFound
         return IdentityError(kind, identifier: handle.rawValue, errors.map(\.message).joined(separator: "; "))

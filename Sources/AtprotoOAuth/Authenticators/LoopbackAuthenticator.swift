@@ -14,7 +14,9 @@ import OAuthCore
 ///
 /// Use it with the development client (``OAuthClientConfiguration/development(redirectURI:scopes:)``)
 /// or a client whose metadata registers an `http://127.0.0.1/...` redirect URI: the port is chosen
-/// per sign-in. It gives up after `timeout` and when its task is cancelled.
+/// per sign-in. It accepts the redirect while the opener runs, so an opener may wait for the browser
+/// (and the redirect) before it returns. It gives up `timeout` after the opener is called, when the
+/// opener throws, and when its task is cancelled.
 public final class LoopbackAuthenticator: UserAuthenticator, @unchecked Sendable {
     /// Opens `url` in the user's browser.
     public typealias BrowserOpener = @Sendable (URL) async throws -> Void
@@ -57,17 +59,36 @@ public final class LoopbackAuthenticator: UserAuthenticator, @unchecked Sendable
             lock.withLock { if listener?.descriptor == socket.descriptor { listener = nil } }
             socket.close()
         }
-        try await openBrowser(url)
         let path = URLComponents(string: redirectURI)?.path ?? "/"
         let cancelled = CancelFlag()
         let deadline = ContinuousClock.now + timeout
+        // Accepting starts before the opener runs: an opener may wait for the browser, and so for the
+        // redirect, before it returns.
         let target: String = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                Thread.detachNewThread {
-                    continuation.resume(
-                        with: Result { try socket.acceptCallback(path: path, deadline: deadline, cancelled: cancelled) }
-                    )
+            try await withThrowingTaskGroup(of: String?.self) { group in
+                group.addTask {
+                    try await withCheckedThrowingContinuation { continuation in
+                        Thread.detachNewThread {
+                            continuation.resume(
+                                with: Result {
+                                    try socket.acceptCallback(path: path, deadline: deadline, cancelled: cancelled)
+                                })
+                        }
+                    }
                 }
+                group.addTask {
+                    do {
+                        try await self.openBrowser(url)
+                    } catch {
+                        cancelled.set()  // ends the accepting thread within its poll interval
+                        throw error
+                    }
+                    return nil
+                }
+                while let next = try await group.next() {
+                    if let target = next { return target }
+                }
+                throw OAuthError(.cancelled, "the sign-in was cancelled")
             }
         } onCancel: {
             cancelled.set()

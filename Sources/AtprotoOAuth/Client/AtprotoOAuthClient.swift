@@ -99,7 +99,8 @@ public struct AtprotoOAuthClient: Sendable {
     }
 
     /// Checks the callback (`state`, `iss`), exchanges the code, checks the token's `sub` (the
-    /// account asked for, and bound to this issuer through its PDS) and returns the session.
+    /// account asked for, and bound to this issuer through its PDS) and returns the session. Tokens
+    /// that fail a check are revoked, best effort, before the check's error is thrown.
     public func complete(_ pending: PendingAuthorization, callback: URL) async throws -> OAuthSession {
         let parameters = CallbackParameters(callback)
         guard parameters.state == pending.state else {
@@ -121,8 +122,26 @@ public struct AtprotoOAuthClient: Sendable {
         let signer = try await keyFactory.restoreKey(from: pending.dpopKey)
         let nonces = DPoPNonceStore(pending.nonces)
         let client = authorizationServerClient(pending.authorizationServer, nonces: nonces)
-        let tokens = try await client.exchange(
+        let answer = try await client.exchangeAnswer(
             code: code, redirectURI: pending.redirectURI, pkce: pending.pkce, signer: signer)
+        do {
+            let archive = try await checkedArchive(try answer.checked.get(), pending, signer: signer, nonces: nonces)
+            try await store?.save(archive)
+            logger.log(
+                .info, "AtprotoOAuthClient", "signed in", ["did": archive.did.rawValue, "issuer": pending.issuer])
+            return OAuthSession(archive: archive, signer: signer, context: context(for: archive))
+        } catch {
+            // Refused tokens are revoked, best effort; the refusal is what the caller learns.
+            await client.revokeRefused(answer, signer: signer, logger: logger)
+            throw error
+        }
+    }
+
+    /// The checks of the code exchange's tokens (their `sub` is the account asked for, bound to this
+    /// issuer through its PDS; the scope has `atproto`) and the session state they give.
+    private func checkedArchive(
+        _ tokens: TokenResponse, _ pending: PendingAuthorization, signer: any ES256Signer, nonces: DPoPNonceStore
+    ) async throws -> OAuthSessionArchive {
         let issuedAt = Date()
         guard let sub = tokens.sub, DID.syntaxError(in: sub) == nil else {
             throw OAuthError(.invalidResponse, "the token answer names no account DID (sub)")
@@ -136,16 +155,13 @@ public struct AtprotoOAuthClient: Sendable {
             throw OAuthError(.invalidResponse, "the granted scope lacks atproto")
         }
         let (identity, pds) = try await discovery.verifyBinding(did: did, issuer: pending.issuer)
-        let archive = OAuthSessionArchive(
+        return OAuthSessionArchive(
             did: did, handle: identity.verifiedHandle, pdsEndpoint: pds, issuer: pending.issuer,
             authorizationServer: pending.authorizationServer, clientID: configuration.clientID,
             scope: tokens.scope ?? pending.scope, accessToken: SessionToken(tokens.accessToken),
             refreshToken: tokens.refreshToken.map(SessionToken.init), issuedAt: issuedAt,
             expiresAt: issuedAt.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 300)),
             dpopKey: try signer.exportForArchive(), nonces: nonces.snapshot)
-        try await store?.save(archive)
-        logger.log(.info, "AtprotoOAuthClient", "signed in", ["did": did.rawValue, "issuer": pending.issuer])
-        return OAuthSession(archive: archive, signer: signer, context: context(for: archive))
     }
 
     /// Resumes a stored session; its tokens are used as they are (an expired one is refreshed on the

@@ -22,16 +22,28 @@ struct OAuthSessionContext: Sendable {
     }
 }
 
+/// What a refresh gave: new tokens, or only the rotated refresh token of an answer the client could
+/// not use (kept so the spent one is never replayed), with the error the callers get.
+enum OAuthRefreshOutcome: Sendable {
+    case refreshed(OAuthSessionArchive)
+    case salvaged(OAuthSessionArchive, OAuthSessionError)
+}
+
 /// One refresh, run under the refresh lock: the stored archive first (another process may have
 /// refreshed), then the issuer binding, then the `refresh_token` grant, then the store.
+///
+/// A 2xx answer has spent the refresh token. When it cannot be used (no `token_type`, bad JSON), the
+/// rotated refresh token is kept if it can be read and the session goes on; otherwise the session
+/// ends, since the only refresh token left is spent. Tokens the client refuses (another `sub`,
+/// another token type) are revoked, best effort, and end the session.
 struct OAuthRefresher: Sendable {
     var context: OAuthSessionContext
     var signer: any ES256Signer
     var nonces: DPoPNonceStore
 
-    func refreshed(_ archive: OAuthSessionArchive) async throws(OAuthSessionError) -> OAuthSessionArchive {
+    func refreshed(_ archive: OAuthSessionArchive) async throws(OAuthSessionError) -> OAuthRefreshOutcome {
         let account = archive.did.rawValue
-        if let newer = await newerStoredArchive(than: archive) { return newer }
+        if let newer = await newerStoredArchive(than: archive) { return .refreshed(newer) }
         guard let refreshToken = archive.refreshToken else {
             throw OAuthSessionError(
                 code: .sessionEnded, message: "the access token of \(account) expired and no refresh token was issued")
@@ -45,18 +57,51 @@ struct OAuthRefresher: Sendable {
                 endsOn: [.bindingMismatch, .identity, .invalidMetadata])
         }
         let client = context.authorizationServerClient(archive.authorizationServer, nonces: nonces)
-        let tokens: TokenResponse
+        let answer: TokenAnswer
         do {
-            tokens = try await client.refresh(refreshToken: refreshToken.value, signer: signer)
+            answer = try await client.refreshAnswer(refreshToken: refreshToken.value, signer: signer)
         } catch {
-            if error.serverCode == "invalid_grant", let newer = await newerStoredArchive(than: archive) { return newer }
+            if error.serverCode == "invalid_grant", let newer = await newerStoredArchive(than: archive) {
+                return .refreshed(newer)
+            }
             throw Self.failure(
                 error, "the refresh of \(account) failed", endsOn: [],
                 endingCodes: ["invalid_grant", "unauthorized_client", "invalid_client"])
         }
-        guard tokens.sub == account else {
+        let tokens: TokenResponse
+        switch answer.checked {
+        case .success(let checked) where checked.sub == account:
+            tokens = checked
+        case .success(let checked):
+            let reason = OAuthError(
+                .bindingMismatch, "the refresh answer names \(checked.sub?.prefix(200) ?? "no account"), not \(account)"
+            )
+            await client.revokeRefused(answer, signer: signer, logger: context.logger)
             throw OAuthSessionError(
-                code: .sessionEnded, message: "the refreshed tokens are for another account than \(account)")
+                code: .sessionEnded, message: "the refreshed tokens are for another account than \(account)",
+                underlying: reason)
+        case .failure(let reason) where answer.hasOtherTokenType:
+            await client.revokeRefused(answer, signer: signer, logger: context.logger)
+            throw OAuthSessionError(
+                code: .sessionEnded, message: "the refreshed tokens of \(account) are not DPoP-bound",
+                underlying: reason)
+        case .failure(let reason):
+            guard let rotated = answer.refreshToken else {
+                throw OAuthSessionError(
+                    code: .sessionEnded,
+                    message: "the refresh answer of \(account) is unusable and carries no refresh token: the one "
+                        + "sent is spent", underlying: reason)
+            }
+            var kept = archive
+            kept.refreshToken = SessionToken(rotated)
+            kept.nonces = nonces.snapshot
+            try await save(kept)
+            return .salvaged(
+                kept,
+                OAuthSessionError(
+                    code: .requestFailed,
+                    message: "the refresh answer of \(account) is unusable; its new refresh token was kept",
+                    underlying: reason))
         }
         var next = archive
         let now = Date()
@@ -67,15 +112,20 @@ struct OAuthRefresher: Sendable {
         next.issuedAt = now
         next.expiresAt = now.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 300))
         next.nonces = nonces.snapshot
-        guard let store = context.store else { return next }
+        try await save(next)
+        return .refreshed(next)
+    }
+
+    /// Stores `archive` before it counts; tokens the store refuses end the session.
+    private func save(_ archive: OAuthSessionArchive) async throws(OAuthSessionError) {
+        guard let store = context.store else { return }
         do {
-            try await store.save(next)
+            try await store.save(archive)
         } catch {
             throw OAuthSessionError(
                 code: .sessionEnded,
-                message: "the refreshed tokens of \(account) could not be stored: \(type(of: error))")
+                message: "the refreshed tokens of \(archive.did.rawValue) could not be stored: \(type(of: error))")
         }
-        return next
     }
 
     /// The app's stored archive of this account when it holds other, newer tokens.
@@ -93,5 +143,19 @@ struct OAuthRefresher: Sendable {
     ) -> OAuthSessionError {
         let ends = kinds.contains(error.kind) || error.serverCode.map(endingCodes.contains) == true
         return OAuthSessionError(code: ends ? .sessionEnded : .requestFailed, message: message, underlying: error)
+    }
+}
+
+extension AuthorizationServerClient {
+    /// Revokes the grant of tokens the client refused, best effort: a failure is logged, never thrown,
+    /// so it cannot hide why the tokens were refused.
+    func revokeRefused(_ answer: TokenAnswer, signer: any ES256Signer, logger: XRPCLogger) async {
+        guard let token = answer.grantToken else { return }
+        do {
+            try await revoke(token: token, signer: signer)
+            logger.log(.info, "AtprotoOAuth", "revoked refused tokens", ["issuer": metadata.issuer])
+        } catch {
+            logger.log(.warning, "AtprotoOAuth", "could not revoke refused tokens: \(error.message)")
+        }
     }
 }

@@ -7,11 +7,14 @@ import XRPCRuntime
 /// do through a password session.
 ///
 /// Layered try, refresh, end (the shape of `PasswordSession`): a `use_dpop_nonce` challenge is
-/// retried once with the new nonce; an access token near expiry, or one the PDS rejects, is
-/// refreshed once for all concurrent callers (under the ``OAuthRefreshLock``, after checking that
-/// the account's PDS still names this issuer), then the call is sent again (a call starts at most
-/// two refreshes; joining one, or finding its token replaced, is free). A dead grant ends
-/// the session: ``OAuthSessionUpdate/ended(_:)`` is published once and later calls fail fast.
+/// retried once with the new nonce (a second one throws ``OAuthSessionError/Code/requestFailed``);
+/// an access token near expiry, or one the PDS rejects, is refreshed once for all concurrent callers
+/// (under the ``OAuthRefreshLock``, after checking that the account's PDS still names this issuer),
+/// then the call is sent again. Token rejections start at most two refreshes per session, however
+/// many callers wait (joining a refresh, or finding the token replaced, is free); the budget comes
+/// back when a call is accepted or no call is out. A call rejected once the budget is spent throws
+/// ``OAuthSessionError/Code/requestFailed``. A dead grant ends the session:
+/// ``OAuthSessionUpdate/ended(_:)`` is published once and later calls fail fast.
 ///
 /// Calls that name another host, or carry their own `Authorization`, are sent without credentials.
 public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable {
@@ -32,6 +35,11 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
     private var phase: Phase
     private var generation = 0
     private var renewal: (generation: Int, task: Task<Void, any Error>)?
+    /// Refreshes that token rejections started since a call was last accepted or no call was out.
+    private var spentRefreshes = 0
+    private var callsInFlight = 0
+    /// The refreshes token rejections may start per session (see ``send(_:)``).
+    static let refreshBudget = 2
 
     init(archive: OAuthSessionArchive, signer: any ES256Signer, context: OAuthSessionContext) {
         self.did = archive.did
@@ -78,36 +86,49 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
             try await renew(after: generation)
             archive = try activeArchive()
         }
+        callsInFlight += 1
+        defer {
+            callsInFlight -= 1
+            if callsInFlight == 0 { spentRefreshes = 0 }
+        }
         var sentGeneration = generation
         var response = try await sendWithNonceRetry(request, to: target, archive)
-        // A call starts at most two refreshes; joining one or finding its token replaced is free
-        // (see PasswordSession.send).
-        var refreshesLeft = 2
+        // Two refreshes per session: joining one or finding the token replaced is free, so however
+        // many callers wait, a PDS that keeps refusing fresh tokens costs two refreshes.
         while Self.isTokenRejection(response) {
             if generation == sentGeneration {
-                if renewal?.generation != sentGeneration {
-                    guard refreshesLeft > 0 else { return response }
-                    refreshesLeft -= 1
+                if renewal?.generation != sentGeneration, spentRefreshes >= Self.refreshBudget {
+                    throw OAuthSessionError(
+                        code: .requestFailed,
+                        message: "the PDS refused the access token of \(did.rawValue) on \(request.nsid) after "
+                            + "\(Self.refreshBudget) refreshes", underlying: Self.serverError(response, request.nsid))
                 }
                 context.logger.log(
                     .debug, "OAuthSession", "token rejected on \(request.nsid): refreshing",
                     ["status": String(response.status)])
-                try await renew(after: sentGeneration)
+                try await renew(after: sentGeneration, spending: true)
             }
             archive = try activeArchive()
             sentGeneration = generation
             response = try await sendWithNonceRetry(request, to: target, archive)
         }
+        if sentGeneration == generation { spentRefreshes = 0 }
         return response
     }
 
+    /// Sends once, and once more when the PDS asks for a new nonce; a second challenge throws, as a
+    /// second `use_dpop_nonce` from the authorization server does.
     private func sendWithNonceRetry(_ request: XRPCRequest, to target: URL, _ archive: OAuthSessionArchive)
         async throws -> XRPCResponse
     {
         let response = try await sendOnce(request, to: target, archive)
         guard Self.isNonceChallenge(response) else { return response }
         context.logger.log(.debug, "OAuthSession", "DPoP nonce challenge on \(request.nsid): sending again")
-        return try await sendOnce(request, to: target, archive)
+        let again = try await sendOnce(request, to: target, archive)
+        guard Self.isNonceChallenge(again) else { return again }
+        throw OAuthSessionError(
+            code: .requestFailed, message: "the PDS asked for a new DPoP nonce twice on \(request.nsid)",
+            underlying: Self.serverError(again, request.nsid))
     }
 
     private func sendOnce(_ request: XRPCRequest, to target: URL, _ archive: OAuthSessionArchive) async throws
@@ -155,6 +176,14 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
         return response.status == 400 && ["ExpiredToken", "InvalidToken"].contains(errorName(response) ?? "")
     }
 
+    /// The OAuth error of a PDS answer: its DPoP challenge's error, else its JSON `error`.
+    static func serverError(_ response: XRPCResponse, _ nsid: String) -> OAuthError {
+        let code = WWWAuthenticateChallenge.dpopError(in: response.header("WWW-Authenticate")) ?? errorName(response)
+        return OAuthError(
+            .server, "\(nsid) failed with HTTP \(response.status)\(code.map { ": " + $0 } ?? "")", serverCode: code,
+            status: response.status)
+    }
+
     private static func errorName(_ response: XRPCResponse) -> String? {
         guard response.body.count < 16 * 1024,
             let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
@@ -163,9 +192,15 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
     }
 
     private func needsRefresh(_ archive: OAuthSessionArchive) -> Bool {
-        let lifetime = max(1, archive.expiresAt.timeIntervalSince(archive.issuedAt))
-        let window = min(60, lifetime * 0.1)
-        return Date() >= archive.expiresAt.addingTimeInterval(-window * (0.5 + jitter * 0.5))
+        let lifetime = archive.expiresAt.timeIntervalSince(archive.issuedAt)
+        return Date() >= archive.expiresAt.addingTimeInterval(-Self.refreshLead(lifetime: lifetime, jitter: jitter))
+    }
+
+    /// How long before expiry a token of `lifetime` seconds is refreshed: a tenth of its lifetime,
+    /// capped at 60 s, scaled by `jitter` (0...1) between half that and all of it.
+    static func refreshLead(lifetime: TimeInterval, jitter: Double) -> TimeInterval {
+        let window = min(60, max(1, lifetime) * 0.1)
+        return window * (0.5 + jitter * 0.5)
     }
 
     /// Whether a refresh is running (for tests: none may outlive the calls that needed it).
@@ -191,19 +226,20 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
 
     /// Makes sure the tokens are newer than `generation`: joins the refresh in progress or starts one.
     /// The refresh runs in its own task: a caller's cancellation never cancels a refresh once sent.
-    private func renew(after generation: Int) async throws {
+    /// A refresh started for a token rejection (`spending`) counts against the session's budget.
+    private func renew(after generation: Int, spending: Bool = false) async throws {
         guard self.generation == generation else { return }
         if let renewal, renewal.generation == generation {
             try await renewal.task.value
             return
         }
-        let task = Task { try await self.performRefresh() }
+        let task = Task { try await self.performRefresh(spending: spending) }
         renewal = (generation, task)
         defer { if self.renewal?.generation == generation { self.renewal = nil } }
         try await task.value
     }
 
-    private func performRefresh() async throws {
+    private func performRefresh(spending: Bool) async throws {
         guard case .active(var archive) = phase else { return }
         archive.nonces = nonces.snapshot
         let start = generation
@@ -212,11 +248,20 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
         let started = ContinuousClock.now
         context.logger.log(.info, "OAuthSession", "refreshing the session", ["did": did.rawValue])
         do {
-            let refreshed = try await context.refreshLock.withLock(did.rawValue) {
+            let outcome = try await context.refreshLock.withLock(did.rawValue) {
                 try await refresher.refreshed(current)
             }
             guard generation == start else { return }
-            install(refreshed)
+            switch outcome {
+            case .salvaged(let kept, let error):
+                // Only the refresh token changed: the access token and the generation stay.
+                phase = .active(kept)
+                broadcaster.yield(.updated(kept))
+                throw error
+            case .refreshed(let refreshed):
+                install(refreshed)
+                if spending { spentRefreshes += 1 }
+            }
             context.logger.log(
                 .info, "OAuthSession", "refreshed the session", ["ms": XRPCLogger.milliseconds(since: started)])
         } catch let error as OAuthSessionError {

@@ -1,3 +1,4 @@
+import SHA2
 import XRPCRuntime
 
 /// The layer of the Merkle Search Tree a key sits on: the number of leading zero bit pairs of the

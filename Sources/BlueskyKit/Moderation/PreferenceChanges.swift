@@ -38,7 +38,7 @@ extension BlueskyPreferences {
                 return nil
             }
             ?? AppBskyActorDefs.ContentLabelPref(
-                labelerDid: labeler, label: label, visibility: .init(rawValue: preference.rawValue))
+                label: label, visibility: .init(rawValue: preference.rawValue), labelerDid: labeler)
         pref.visibility = .init(rawValue: preference.rawValue)
         replaceAll(
             where: { if case .appBskyActorDefsContentLabelPref(let p) = $0 { matches(p) } else { false } },

@@ -1,3 +1,5 @@
+import LexGenSchema
+
 /// `lexgen breaking`: the changes between two versions of a set of lexicons that break data already
 /// written or clients already built: lexicons, defs or fields removed, fields made required or no
 /// longer nullable, types changed, unions closed or losing members, `knownValues` turned into `enum`,

@@ -1,3 +1,5 @@
+import LexGenSchema
+
 /// `lexgen lint`: every check of generation (JSON, def kinds where they stand, refs, union members,
 /// records without a key) plus rules that do not stop generation but point at mistakes: `knownValues`
 /// that name a def that does not exist, and names that differ only in case.

@@ -1,3 +1,5 @@
+import LexGenSchema
+
 /// The optional `lexgen.json` beside a target's lexicons: where they are and how to generate them.
 ///
 /// ```json

@@ -1,3 +1,6 @@
+import AtprotoSyntax
+import LexGenSchema
+
 /// Every rule that turns lexicon names into Swift names, in one place.
 ///
 /// - A lexicon's type is its NSID in PascalCase without dots: `app.bsky.feed.post` -> `AppBskyFeedPost`.
@@ -55,9 +58,9 @@ public enum SwiftNaming {
     /// values that name a def (`app.bsky.feed.defs#requestLess`) use the def's name.
     public static func valueConstantName(_ value: String) -> String {
         var text = value
-        if let hash = value.lastIndex(of: "#"), NSIDSyntax.isValid(String(value[..<hash])) {
+        if let hash = value.lastIndex(of: "#"), NSID(rawValue: String(value[..<hash])).isValid {
             text = String(value[value.index(after: hash)...])
-        } else if NSIDSyntax.isValid(value), let dot = value.lastIndex(of: ".") {
+        } else if NSID(rawValue: value).isValid, let dot = value.lastIndex(of: ".") {
             text = String(value[value.index(after: dot)...])
         }
         let name = bareIdentifier(text)

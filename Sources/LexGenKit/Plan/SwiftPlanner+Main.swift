@@ -1,3 +1,5 @@
+import LexGenSchema
+
 extension SwiftPlanner {
     /// The document type for a main def that is a type of its own, holding the other defs.
     func planMain(
@@ -78,7 +80,7 @@ extension SwiftPlanner {
             parameterFields = model.fields
             nested.append(.structure(model))
         } else {
-            nested.append(.alias(name: "Parameters", target: .builtin("XRPCRuntime.NoParameters"), documentation: []))
+            nested.append(.alias(name: "Parameters", target: .builtin("XRPCCore.NoParameters"), documentation: []))
         }
         var inputFields: [FieldModel]?
         if role == .procedure {
@@ -97,7 +99,7 @@ extension SwiftPlanner {
                     nested.append(.alias(name: "Message", target: type, documentation: []))
                 }
             } else {
-                nested.append(.alias(name: "Message", target: .builtin("XRPCRuntime.UnknownValue"), documentation: []))
+                nested.append(.alias(name: "Message", target: .builtin("XRPCCore.UnknownValue"), documentation: []))
             }
         } else {
             nested.append(planBody(endpoint.output, name: "Output", typeName: typeName).declaration)
@@ -129,7 +131,7 @@ extension SwiftPlanner {
             inputArguments: inputFields?.map(Self.argument),
             hasInput: role == .procedure && endpoint.input != nil,
             inputType: typeName + ".Input",
-            outputType: kind == .subscription ? "XRPCRuntime.XRPCEventStream<\(typeName)>" : typeName + ".Output",
+            outputType: kind == .subscription ? "XRPCCore.XRPCEventStream<\(typeName)>" : typeName + ".Output",
             parametersRequireArguments: parameterFields.contains { $0.isRequired }
         )
         return (.namespace(namespace), method)
@@ -147,16 +149,16 @@ extension SwiftPlanner {
         guard let body else {
             return (
                 .alias(
-                    name: name, target: .builtin("XRPCRuntime.EmptyBody"),
+                    name: name, target: .builtin("XRPCCore.EmptyBody"),
                     documentation: ["The endpoint declares no \(name.lowercased())."]), nil
             )
         }
         let encodingDoc = ["Encoding: `\(body.encoding)`."]
         guard body.isJSON else {
-            return (.alias(name: name, target: .builtin("XRPCRuntime.RawBody"), documentation: encodingDoc), nil)
+            return (.alias(name: name, target: .builtin("XRPCCore.RawBody"), documentation: encodingDoc), nil)
         }
         guard let schema = body.schema else {
-            return (.alias(name: name, target: .builtin("XRPCRuntime.UnknownValue"), documentation: encodingDoc), nil)
+            return (.alias(name: name, target: .builtin("XRPCCore.UnknownValue"), documentation: encodingDoc), nil)
         }
         switch schema.kind {
         case .object(let object):
@@ -170,7 +172,7 @@ extension SwiftPlanner {
         case .ref(let reference):
             return (.alias(name: name, target: referenceType(reference), documentation: encodingDoc), nil)
         default:
-            return (.alias(name: name, target: .builtin("XRPCRuntime.UnknownValue"), documentation: encodingDoc), nil)
+            return (.alias(name: name, target: .builtin("XRPCCore.UnknownValue"), documentation: encodingDoc), nil)
         }
     }
 }

@@ -1,3 +1,5 @@
+import LexGenSchema
+
 /// Turns the resolved schema graph into ``FileModel`` values: one per lexicon document.
 struct SwiftPlanner {
     let graph: SchemaGraph
@@ -29,7 +31,7 @@ struct SwiftPlanner {
         let typeName = documentNames.typeName
         var scope = documentNames.scope
         var nested: [TypeModel] = []
-        for def in document.defs where def.name != "main" {
+        for def in document.canonicalDefs where def.name != "main" {
             guard let name = documentNames.defNames[def.name] else { continue }
             nested += planNamedDef(
                 def,
@@ -177,7 +179,7 @@ struct SwiftPlanner {
         var memberScope = NameScope(reserved: SwiftNaming.reservedMemberNames)
         var nested: [TypeModel] = []
         var fields: [FieldModel] = []
-        for property in object.properties {
+        for property in object.canonicalProperties {
             let bare = memberScope.claim(SwiftNaming.bareIdentifier(property.name))
             let type = fieldType(
                 property.schema,
@@ -235,12 +237,12 @@ struct SwiftPlanner {
                 return .declared(scopeName + "." + name)
             }
             return .builtin(Self.formatType(string.format))
-        case .bytes: return .builtin("XRPCRuntime.Bytes")
-        case .cidLink: return .builtin("XRPCRuntime.CIDLink")
-        case .blob: return .builtin("XRPCRuntime.Blob")
-        case .unknown: return .builtin("XRPCRuntime.UnknownValue")
+        case .bytes: return .builtin("XRPCCore.Bytes")
+        case .cidLink: return .builtin("XRPCCore.CIDLink")
+        case .blob: return .builtin("XRPCCore.Blob")
+        case .unknown: return .builtin("XRPCCore.UnknownValue")
         case .token, .permission, .permissionSet, .query, .procedure, .subscription:
-            return .builtin("XRPCRuntime.UnknownValue")
+            return .builtin("XRPCCore.UnknownValue")
         case .array(let items, _, _):
             return .array(
                 fieldType(items, inlineName: inlineName + "Item", scopeName: scopeName, scope: &scope, nested: &nested))
@@ -265,11 +267,11 @@ struct SwiftPlanner {
     /// The Swift type a ref stands for.
     func referenceType(_ reference: DefReference) -> TypeReference {
         guard let def = graph.def(reference), let qualified = names.qualifiedName(of: reference) else {
-            return .builtin("XRPCRuntime.UnknownValue")
+            return .builtin("XRPCCore.UnknownValue")
         }
         switch def.schema.kind {
         case .token: return .builtin("Swift.String")
-        case .query, .procedure, .subscription, .permissionSet, .permission: return .builtin("XRPCRuntime.UnknownValue")
+        case .query, .procedure, .subscription, .permissionSet, .permission: return .builtin("XRPCCore.UnknownValue")
         default: return .declared(qualified)
         }
     }
@@ -282,7 +284,7 @@ struct SwiftPlanner {
         for reference in refs where seen.insert(reference).inserted {
             let isToken: Bool
             if case .token? = graph.def(reference)?.schema.kind { isToken = true } else { isToken = false }
-            let type: TypeReference = isToken ? .builtin("XRPCRuntime.UnknownValue") : referenceType(reference)
+            let type: TypeReference = isToken ? .builtin("XRPCCore.UnknownValue") : referenceType(reference)
             members.append(
                 UnionMemberModel(
                     caseName: SwiftNaming.unionCaseName(reference),
@@ -339,17 +341,17 @@ struct SwiftPlanner {
     /// The runtime type of a string format.
     static func formatType(_ format: String?) -> String {
         switch format {
-        case "did": return "XRPCRuntime.DID"
-        case "handle": return "XRPCRuntime.Handle"
-        case "nsid": return "XRPCRuntime.NSID"
-        case "at-uri": return "XRPCRuntime.ATURI"
-        case "at-identifier": return "XRPCRuntime.ATIdentifier"
-        case "tid": return "XRPCRuntime.TID"
-        case "record-key": return "XRPCRuntime.RecordKey"
-        case "datetime": return "XRPCRuntime.Datetime"
-        case "cid": return "XRPCRuntime.CID"
-        case "language": return "XRPCRuntime.LanguageTag"
-        case "uri": return "XRPCRuntime.URI"
+        case "did": return "XRPCCore.DID"
+        case "handle": return "XRPCCore.Handle"
+        case "nsid": return "XRPCCore.NSID"
+        case "at-uri": return "XRPCCore.ATURI"
+        case "at-identifier": return "XRPCCore.ATIdentifier"
+        case "tid": return "XRPCCore.TID"
+        case "record-key": return "XRPCCore.RecordKey"
+        case "datetime": return "XRPCCore.Datetime"
+        case "cid": return "XRPCCore.CID"
+        case "language": return "XRPCCore.LanguageTag"
+        case "uri": return "XRPCCore.URI"
         default: return "Swift.String"
         }
     }

@@ -1,3 +1,5 @@
+import LexGenSchema
+
 /// The Swift name of every def of every lexicon, settled before any file is planned so that refs
 /// across files agree.
 struct TypeNameTable: Sendable {
@@ -65,7 +67,7 @@ struct TypeNameTable: Sendable {
                 if shape == .nestedAlias { _ = scope.claim("Main") }
             }
             var defNames: [String: String] = [:]
-            for def in document.defs where def.name != "main" {
+            for def in document.canonicalDefs where def.name != "main" {
                 defNames[def.name] = scope.claim(SwiftNaming.typeName(def.name))
             }
             let natural = SwiftNaming.documentTypeName(id)

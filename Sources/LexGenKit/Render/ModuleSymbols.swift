@@ -16,9 +16,10 @@ struct ModuleSymbols: Sendable {
         return identifier.isEmpty ? "Lexicons" : identifier
     }
 
-    /// The `import` lines every generated file starts with.
+    /// The `import` lines every generated file starts with: the runtime with its `Generated` SPI (object
+    /// readers and writers, union helpers), which apps do not see.
     var importLines: [String] {
-        ["import XRPCRuntime"] + imports.map { "import \($0)" }
+        ["@_spi(Generated) import XRPCCore"] + imports.map { "import \($0)" }
     }
 
     /// The catalogs of the imported modules, as expressions.
@@ -30,7 +31,7 @@ struct ModuleSymbols: Sendable {
     var schemasType: String { moduleName + "Schemas" }
 
     /// The protocol every generated type of the module conforms to: it supplies the module's catalog
-    /// to ``XRPCRuntime/LexiconValidatable``.
+    /// to ``XRPCCore/LexiconValidatable``.
     var validatableProtocol: String { "_" + moduleName + "Validatable" }
 
     /// The name of the static property holding one lexicon's document text.

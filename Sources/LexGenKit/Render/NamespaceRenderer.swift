@@ -22,7 +22,7 @@ struct NamespaceRenderer {
         // A namespace an imported module declares is extended, not declared again.
         for prefix in sorted where !importedPaths.contains(prefix) {
             guard let name = prefix.last else { continue }
-            let parent = (["XRPCRuntime.XRPCClient"] + prefix.dropLast()).joined(separator: ".")
+            let parent = (["XRPCCore.XRPCClient"] + prefix.dropLast()).joined(separator: ".")
             let segments = segmentsByPath[prefix] ?? prefix
             let nsidPrefix = segments.joined(separator: ".")
             let property = SwiftNaming.identifier(segments.last ?? name)
@@ -32,7 +32,7 @@ struct NamespaceRenderer {
                 body.line("/// The methods of the `\(nsidPrefix).*` lexicons.")
                 body.block("\(access)struct \(name): Sendable") { inner in
                     inner.line("/// The client the methods call through.")
-                    inner.line("\(access)let client: XRPCRuntime.XRPCClient")
+                    inner.line("\(access)let client: XRPCCore.XRPCClient")
                 }
                 body.line("")
                 body.line("/// The methods of the `\(nsidPrefix).*` lexicons.")
@@ -48,7 +48,7 @@ struct NamespaceRenderer {
         writer.line("/// The lexicons this module was generated from, for validating its values.")
         writer.block("\(access)enum \(module.schemasType)") { body in
             body.line("/// Every lexicon of the module (descriptions left out), parsed on first use.")
-            body.line("\(access)static let catalog = XRPCRuntime.LexiconSchemaCatalog(")
+            body.line("\(access)static let catalog = XRPCCore.LexiconSchemaCatalog(")
             body.line("    documentTexts: [")
             for symbol in documentSymbols {
                 body.line("        \(symbol),")
@@ -59,12 +59,12 @@ struct NamespaceRenderer {
         }
         writer.line("")
         writer.line("/// Gives this module's generated types the module's catalog; generated code conforms to it.")
-        writer.line("\(access)protocol \(module.validatableProtocol): XRPCRuntime.LexiconValidatable {}")
+        writer.line("\(access)protocol \(module.validatableProtocol): XRPCCore.LexiconValidatable {}")
         writer.line("")
         writer.block("extension \(module.validatableProtocol)") { body in
             body.line("/// The catalog of the module that declares the type.")
             body.line(
-                "\(access)static var lexiconCatalog: XRPCRuntime.LexiconSchemaCatalog { \(module.schemasType).catalog }"
+                "\(access)static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { \(module.schemasType).catalog }"
             )
         }
     }

@@ -2,6 +2,9 @@
 struct SwiftRenderer {
     /// Access modifier written before every declaration (`public `, `package `, or empty for internal).
     var access = "public "
+    /// The access of what only the runtime calls (a struct's reader and writer): public ones are in the
+    /// runtime's `Generated` SPI, out of the app's view.
+    var runtimeAccess: String { access == "public " ? "@_spi(Generated) public " : access }
     /// The module-wide names generated code refers to (its schemas and validation protocol).
     var module = ModuleSymbols(moduleName: "Lexicons")
 
@@ -25,7 +28,7 @@ struct SwiftRenderer {
         }
         if !file.methods.isEmpty {
             writer.line("")
-            let namespace = (["XRPCRuntime.XRPCClient"] + file.namespacePath).joined(separator: ".")
+            let namespace = (["XRPCCore.XRPCClient"] + file.namespacePath).joined(separator: ".")
             writer.block("extension \(namespace)") { body in
                 for (index, method) in file.methods.enumerated() {
                     if index > 0 { body.line("") }
@@ -82,16 +85,16 @@ struct SwiftRenderer {
         case (true, false): return base
         case (true, true): return base + "?"
         case (false, false): return base + "?"
-        case (false, true): return "XRPCRuntime.Nullable<\(base)>?"
+        case (false, true): return "XRPCCore.Nullable<\(base)>?"
         }
     }
 
     private func renderStruct(_ model: StructModel, into writer: inout CodeWriter) {
         let conformance: String
         switch model.role {
-        case .object: conformance = "XRPCRuntime.LexiconObject"
-        case .record: conformance = "XRPCRuntime.LexiconRecord"
-        case .parameters: conformance = "XRPCRuntime.XRPCParameters"
+        case .object: conformance = "XRPCCore.LexiconObject"
+        case .record: conformance = "XRPCCore.LexiconRecord"
+        case .parameters: conformance = "XRPCCore.XRPCParameters"
         }
         writer.documentation(
             model.documentation.isEmpty ? ["The lexicon object `\(model.schemaPath)`."] : model.documentation)
@@ -102,7 +105,7 @@ struct SwiftRenderer {
                 body.line("\(access)static var collection: Swift.String { \(collection.swiftLiteral) }")
                 body.line("/// The kind of record key the collection uses.")
                 body.line(
-                    "\(access)static var recordKey: XRPCRuntime.RecordKeyType { .init(lexiconKey: \(key.swiftLiteral)) }"
+                    "\(access)static var recordKey: XRPCCore.RecordKeyType { .init(lexiconKey: \(key.swiftLiteral)) }"
                 )
                 body.line("")
             }
@@ -110,12 +113,12 @@ struct SwiftRenderer {
                 body.documentation(
                     field.documentation.isEmpty ? [Self.fallbackDocumentation(field)] : field.documentation)
                 let type = Self.propertyType(field)
-                let box = type.hasSuffix("?") ? "@XRPCRuntime.BoxedOptional " : "@XRPCRuntime.Boxed "
+                let box = type.hasSuffix("?") ? "@XRPCCore.BoxedOptional " : "@XRPCCore.Boxed "
                 let wrapper = field.isBoxed ? box : ""
                 body.line("\(wrapper)\(access)var \(field.swiftName): \(type)")
             }
             body.line("/// Fields the schema does not declare, kept as read and written back.")
-            body.line("\(access)var unknownFields: [Swift.String: XRPCRuntime.JSONValue]")
+            body.line("\(access)var unknownFields: [Swift.String: XRPCCore.JSONValue]")
             if model.fields.contains(where: \.isDefaulted) {
                 body.line("/// Defaulted fields that were absent when read, so writing leaves them out again.")
                 body.line("private var absentDefaults: Swift.Set<Swift.String> = []")
@@ -130,7 +133,7 @@ struct SwiftRenderer {
         var arguments = model.fields.map { field in
             "\(field.swiftName): \(Self.propertyType(field))\(field.argumentDefault.map { " = \($0)" } ?? "")"
         }
-        arguments.append("unknownFields: [Swift.String: XRPCRuntime.JSONValue] = [:]")
+        arguments.append("unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]")
         writer.line("/// Creates a value from its fields.")
         writer.block("\(access)init(\(arguments.joined(separator: ", ")))") { body in
             for field in model.fields {
@@ -140,7 +143,7 @@ struct SwiftRenderer {
         }
         let hasDefaulted = model.fields.contains(where: \.isDefaulted)
         writer.line("")
-        writer.block("\(access)init(reading reader: inout XRPCRuntime.LexiconObjectReader) throws") { body in
+        writer.block("\(runtimeAccess)init(reading reader: inout XRPCCore.LexiconObjectReader) throws") { body in
             if hasDefaulted { body.line("var absentDefaults: Swift.Set<Swift.String> = []") }
             for field in model.fields {
                 let key = field.jsonKey.swiftLiteral
@@ -163,7 +166,7 @@ struct SwiftRenderer {
             body.line("self.unknownFields = reader.remainingFields")
         }
         writer.line("")
-        writer.block("\(access)func write(to writer: inout XRPCRuntime.LexiconObjectWriter)") { body in
+        writer.block("\(runtimeAccess)func write(to writer: inout XRPCCore.LexiconObjectWriter)") { body in
             for field in model.fields {
                 let key = field.jsonKey.swiftLiteral
                 if field.isDefaulted, let literal = field.defaultLiteral {
@@ -187,8 +190,7 @@ struct SwiftRenderer {
                 : "An open union: a member of a type not listed here is kept whole in `unknown`."
         ])
         let indirect = model.isIndirect ? "indirect " : ""
-        writer.block("\(access)\(indirect)enum \(model.name): XRPCRuntime.LexiconUnion, \(module.validatableProtocol)")
-        {
+        writer.block("\(access)\(indirect)enum \(model.name): XRPCCore.LexiconUnion, \(module.validatableProtocol)") {
             body in
             renderDefinition(model.schemaPath, into: &body)
             for member in model.members {
@@ -196,35 +198,35 @@ struct SwiftRenderer {
             }
             if !model.isClosed {
                 body.line("/// A member whose `$type` this union does not list, kept as read.")
-                body.line("case unknown(XRPCRuntime.UnknownValue)")
+                body.line("case unknown(XRPCCore.UnknownValue)")
             }
             body.line("/// A member of a listed `$type` whose content does not decode, kept as read with the reason.")
-            body.line("case invalid(XRPCRuntime.InvalidUnionMember)")
+            body.line("case invalid(XRPCCore.InvalidUnionMember)")
             body.line("")
-            body.block("\(access)init(lexiconJSON json: XRPCRuntime.JSONValue) throws") { initBody in
+            body.block("\(access)init(lexiconJSON json: XRPCCore.JSONValue) throws") { initBody in
                 // A union without members (it behaves like `unknown` but requires `$type`) has nothing to try.
                 if model.members.isEmpty && !model.isClosed {
-                    initBody.line("_ = try XRPCRuntime.lexiconUnionType(of: json)")
+                    initBody.line("_ = try XRPCCore.lexiconUnionType(of: json)")
                 } else {
-                    initBody.line("let type = try XRPCRuntime.lexiconUnionType(of: json)")
+                    initBody.line("let type = try XRPCCore.lexiconUnionType(of: json)")
                 }
                 if !model.members.isEmpty {
                     renderMemberDecoding(model, into: &initBody)
                 }
                 if model.isClosed {
                     let list = allowed.map(\.swiftLiteral).joined(separator: ", ")
-                    initBody.line("throw XRPCRuntime.lexiconClosedUnionError(type: type, allowed: [\(list)])")
+                    initBody.line("throw XRPCCore.lexiconClosedUnionError(type: type, allowed: [\(list)])")
                 } else {
-                    initBody.line("self = .unknown(XRPCRuntime.UnknownValue(json))")
+                    initBody.line("self = .unknown(XRPCCore.UnknownValue(json))")
                 }
             }
             body.line("")
-            body.block("\(access)var lexiconJSON: XRPCRuntime.JSONValue") { getter in
+            body.block("\(access)var lexiconJSON: XRPCCore.JSONValue") { getter in
                 getter.line("switch self {")
                 for member in model.members {
                     getter.line(
                         "case .\(member.caseName)(let value): "
-                            + "return XRPCRuntime.lexiconUnionMemberJSON(value, type: \(member.typeID.swiftLiteral))"
+                            + "return XRPCCore.lexiconUnionMemberJSON(value, type: \(member.typeID.swiftLiteral))"
                     )
                 }
                 if !model.isClosed {
@@ -248,7 +250,7 @@ struct SwiftRenderer {
             doBody.line("default: break")
             doBody.line("}")
         } handler: { catchBody in
-            catchBody.line("self = .invalid(XRPCRuntime.InvalidUnionMember(json: json, error: error))")
+            catchBody.line("self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))")
             catchBody.line("return")
         }
     }
@@ -260,7 +262,7 @@ struct SwiftRenderer {
                 ? "A closed set of values (`enum`): validation rejects any other."
                 : "An open set of known values (`knownValues`): any other string is kept as is."
         ])
-        writer.block("\(access)struct \(model.name): XRPCRuntime.LexiconStringValue, \(module.validatableProtocol)") {
+        writer.block("\(access)struct \(model.name): XRPCCore.LexiconStringValue, \(module.validatableProtocol)") {
             body in
             renderDefinition(model.schemaPath, into: &body)
             body.line("/// The string, exactly as read or given.")
@@ -286,7 +288,7 @@ struct SwiftRenderer {
 
     private func renderToken(_ model: TokenModel, into writer: inout CodeWriter) {
         writer.documentation(model.documentation)
-        writer.block("\(access)enum \(model.name): XRPCRuntime.LexiconToken") { body in
+        writer.block("\(access)enum \(model.name): XRPCCore.LexiconToken") { body in
             body.line("/// The token as it appears in string values.")
             body.line("\(access)static var value: Swift.String { \(model.value.swiftLiteral) }")
             renderNested(model.nested, into: &body)
@@ -297,9 +299,9 @@ struct SwiftRenderer {
         let conformance: String
         switch model.role {
         case .plain, .permissionSet: conformance = ""
-        case .query: conformance = ": XRPCRuntime.XRPCQuery"
-        case .procedure: conformance = ": XRPCRuntime.XRPCProcedure"
-        case .subscription: conformance = ": XRPCRuntime.XRPCSubscription"
+        case .query: conformance = ": XRPCCore.XRPCQuery"
+        case .procedure: conformance = ": XRPCCore.XRPCProcedure"
+        case .subscription: conformance = ": XRPCCore.XRPCSubscription"
         }
         writer.documentation(model.documentation.isEmpty ? ["The lexicon `\(model.nsid)`."] : model.documentation)
         writer.block("\(access)enum \(model.name)\(conformance)") { body in
@@ -318,11 +320,11 @@ struct SwiftRenderer {
     private func renderErrors(_ errors: [ErrorCaseModel], into writer: inout CodeWriter) {
         guard !errors.isEmpty else {
             writer.line("/// The endpoint declares no errors; any name a server sends is kept.")
-            writer.line("\(access)typealias Error = XRPCRuntime.UndeclaredError")
+            writer.line("\(access)typealias Error = XRPCCore.UndeclaredError")
             return
         }
         writer.line("/// The errors the endpoint declares, and any other name a server sends.")
-        writer.block("\(access)enum Error: XRPCRuntime.XRPCErrorName") { body in
+        writer.block("\(access)enum Error: XRPCCore.XRPCErrorName") { body in
             for error in errors {
                 body.documentation(error.documentation)
                 body.line("case \(error.caseName)")

@@ -1,3 +1,5 @@
+import LexGenSchema
+
 /// Which lexicons a lenient run leaves out: the files with errors, then every file that refs a
 /// left-out one, directly or through others, so that nothing generated names a type that is not.
 enum InvalidLexicons {

@@ -1,3 +1,5 @@
+import LexGenSchema
+
 /// Every loaded lexicon, keyed by NSID, with every ref checked: the input of planning.
 public struct SchemaGraph: Sendable {
     /// Documents by NSID.

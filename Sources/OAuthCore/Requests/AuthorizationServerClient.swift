@@ -52,6 +52,13 @@ public struct AuthorizationServerClient: Sendable {
     public func exchange(code: String, redirectURI: String, pkce: PKCE, signer: any ES256Signer)
         async throws(OAuthError) -> TokenResponse
     {
+        try await exchangeAnswer(code: code, redirectURI: redirectURI, pkce: pkce, signer: signer).checked.get()
+    }
+
+    /// The code exchange's 2xx answer, usable or not; throws for any other answer.
+    package func exchangeAnswer(code: String, redirectURI: String, pkce: PKCE, signer: any ES256Signer)
+        async throws(OAuthError) -> TokenAnswer
+    {
         try await token(
             [
                 ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
@@ -61,6 +68,14 @@ public struct AuthorizationServerClient: Sendable {
 
     /// Uses `refreshToken` for new tokens (the answer carries the rotated refresh token).
     public func refresh(refreshToken: String, signer: any ES256Signer) async throws(OAuthError) -> TokenResponse {
+        try await refreshAnswer(refreshToken: refreshToken, signer: signer).checked.get()
+    }
+
+    /// The refresh grant's 2xx answer, usable or not; throws for any other answer. The server has
+    /// spent `refreshToken` once it answered 2xx, even when the answer is unusable.
+    package func refreshAnswer(refreshToken: String, signer: any ES256Signer) async throws(OAuthError)
+        -> TokenAnswer
+    {
         try await token(
             [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", clientID)],
             signer: signer, what: "the refresh")
@@ -76,14 +91,13 @@ public struct AuthorizationServerClient: Sendable {
     }
 
     private func token(_ fields: [(String, String)], signer: any ES256Signer, what: String) async throws(OAuthError)
-        -> TokenResponse
+        -> TokenAnswer
     {
         let url = try metadata.endpoint(metadata.tokenEndpoint, "token endpoint")
         let response = try await post(url, fields, signer: signer, what: what)
-        guard response.status == 200 else { throw OAuthError.fromResponse(response, what) }
-        let answer: TokenResponse = try Self.decode(response, "the token answer")
-        try answer.validate()
-        return answer
+        // Any 2xx: the server acted on the grant (a refresh token is spent), so its tokens are read.
+        guard response.isSuccess else { throw OAuthError.fromResponse(response, what) }
+        return TokenAnswer(body: response.body)
     }
 
     /// POSTs `fields` (plus client authentication) with a DPoP proof; retries once on `use_dpop_nonce`.

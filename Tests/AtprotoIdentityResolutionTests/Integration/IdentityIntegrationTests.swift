@@ -115,6 +115,7 @@ final class IdentityIntegrationTests: XCTestCase {
         let remote = await identityError {
             _ = try await MiniDocIdentityResolver(service: pds.url).resolveIdentity(ATIdentifier(nobody))
         }
-        XCTAssertEqual(remote?.kind, .didNotFound)
+        XCTAssertEqual(
+            remote?.kind, .handleNotFound, "asked by handle, the mini-doc service's NotFound is the handle's")
     }
 }

@@ -57,4 +57,22 @@ final class MiniDocResolverTests: XCTestCase {
             XCTAssertEqual(error?.kind, kind, body)
         }
     }
+
+    func testAnUnknownHandleIsHandleNotFoundAndAnUnknownDIDIsDIDNotFound() async throws {
+        let server = try IdentityTestServer()
+        let resolver = MiniDocIdentityResolver(service: server.baseURL)
+        for (body, status) in [(#"{"error": "NotFound", "message": "no such identity"}"#, 400), ("", 404)] {
+            server.route(path, text: body, status: status)
+            let byHandle = await identityError {
+                _ = try await resolver.resolveIdentity(ATIdentifier(rawValue: "nobody.test"))
+            }
+            XCTAssertEqual(byHandle?.kind, .handleNotFound, body)
+            let handleOnly = await identityError {
+                _ = try await resolver.resolveHandle(Handle(rawValue: "nobody.test"))
+            }
+            XCTAssertEqual(handleOnly?.kind, .handleNotFound, body)
+            let byDID = await identityError { _ = try await resolver.resolveDID(DID(rawValue: self.alice)) }
+            XCTAssertEqual(byDID?.kind, .didNotFound, body)
+        }
+    }
 }

@@ -2,6 +2,7 @@ import AtprotoIdentityResolution
 import Foundation
 import XCTest
 import XRPCRuntime
+import XRPCTesting
 
 /// A resolver answering from tables, for session tests.
 struct TableResolver: IdentityResolver {

@@ -7,6 +7,7 @@ import BlueskyKit
 import Foundation
 import XCTest
 import XRPCRuntime
+import XRPCTesting
 
 final class ModerationBadInputTests: XCTestCase {
     let labeler: DID = "did:web:labeler.test"

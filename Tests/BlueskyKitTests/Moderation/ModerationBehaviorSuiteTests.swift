@@ -403,12 +403,12 @@ final class ModerationBehaviorSuiteTests: XCTestCase {
         let relationship = try XCTUnwrap(users[name], "user \(name)")
         let did = "did:web:\(name).test"
         let viewer = AppBskyActorDefs.ViewerState(
-            muted: relationship.muted || relationship.mutedByList,
-            mutedByList: relationship.mutedByList ? Mock.list() : nil,
             blockedBy: relationship.blockedBy,
             blocking: relationship.blocking || relationship.blockingByList
                 ? "at://did:web:self.test/app.bsky.graph.block/fake" : nil,
-            blockingByList: relationship.blockingByList ? Mock.list() : nil)
+            blockingByList: relationship.blockingByList ? Mock.list() : nil,
+            muted: relationship.muted || relationship.mutedByList,
+            mutedByList: relationship.mutedByList ? Mock.list() : nil)
         let accountLabels = labels.account.map { Mock.label($0, uri: did) }
         let profileLabels = labels.profile.map { Mock.label($0, uri: "at://\(did)/app.bsky.actor.profile/self") }
         return Mock.profile("\(name).test", viewer: viewer, labels: accountLabels + profileLabels)

@@ -6,6 +6,7 @@ import BlueskyKit
 import Foundation
 import XCTest
 import XRPCRuntime
+import XRPCTesting
 
 final class ModerationClientTests: XCTestCase {
     func testRequestsAskForTheAppLabelersAndTheUsers() async throws {

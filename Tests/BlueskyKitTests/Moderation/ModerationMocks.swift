@@ -11,14 +11,14 @@ enum Mock {
     static let labeler: DID = "did:plc:fake-labeler"
 
     static func label(_ value: String, uri: String, src: DID = labeler, neg: Bool? = nil) -> ComAtprotoLabelDefs.Label {
-        ComAtprotoLabelDefs.Label(src: src, uri: URI(rawValue: uri), val: value, neg: neg, cts: time)
+        ComAtprotoLabelDefs.Label(src: src, uri: URI(rawValue: uri), val: value, cts: time, neg: neg)
     }
 
     static func post(
         _ text: String, facets: [AppBskyRichtextFacet]? = nil, embed: AppBskyFeedPost.Embed? = nil,
         langs: [LanguageTag]? = ["en"], tags: [String]? = nil
     ) -> AppBskyFeedPost {
-        AppBskyFeedPost(text: text, facets: facets, embed: embed, langs: langs, tags: tags, createdAt: time)
+        AppBskyFeedPost(text: text, createdAt: time, embed: embed, facets: facets, langs: langs, tags: tags)
     }
 
     static func profile(
@@ -27,13 +27,13 @@ enum Mock {
     ) -> AppBskyActorDefs.ProfileViewBasic {
         AppBskyActorDefs.ProfileViewBasic(
             did: DID(rawValue: "did:web:\(handle)"), handle: Handle(rawValue: handle), displayName: displayName,
-            viewer: viewer, labels: labels)
+            labels: labels, viewer: viewer)
     }
 
     static func fullProfile(_ basic: AppBskyActorDefs.ProfileViewBasic) -> AppBskyActorDefs.ProfileView {
         AppBskyActorDefs.ProfileView(
-            did: basic.did, handle: basic.handle, displayName: basic.displayName, viewer: basic.viewer,
-            labels: basic.labels)
+            did: basic.did, handle: basic.handle, displayName: basic.displayName, labels: basic.labels,
+            viewer: basic.viewer)
     }
 
     static func postView(
@@ -43,7 +43,7 @@ enum Mock {
     ) -> AppBskyFeedDefs.PostView {
         AppBskyFeedDefs.PostView(
             uri: ATURI(rawValue: "at://\(author.did)/app.bsky.feed.post/fake"), cid: cid, author: author,
-            record: UnknownValue(encoding: record), embed: embed, indexedAt: time, labels: labels)
+            record: UnknownValue(encoding: record), indexedAt: time, embed: embed, labels: labels)
     }
 
     static func quoteRecord(
@@ -53,7 +53,7 @@ enum Mock {
     ) -> AppBskyEmbedRecord.ViewRecord {
         AppBskyEmbedRecord.ViewRecord(
             uri: ATURI(rawValue: uri ?? "at://\(author.did)/app.bsky.feed.post/fake"), cid: cid, author: author,
-            value: UnknownValue(encoding: record), labels: labels, indexedAt: time)
+            value: UnknownValue(encoding: record), indexedAt: time, labels: labels)
     }
 
     static func quote(
@@ -92,8 +92,8 @@ enum Mock {
     ) -> LabelDefinition {
         LabelDefinition(
             ComAtprotoLabelDefs.LabelValueDefinition(
-                identifier: identifier, severity: .init(rawValue: severity), blurs: .init(rawValue: blurs),
-                defaultSetting: .init(rawValue: defaultSetting), adultOnly: adultOnly, locales: []),
+                identifier: identifier, severity: .init(rawValue: severity), blurs: .init(rawValue: blurs), locales: [],
+                adultOnly: adultOnly, defaultSetting: .init(rawValue: defaultSetting)),
             definedBy: labeler)
     }
 

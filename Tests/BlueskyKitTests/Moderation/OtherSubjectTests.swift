@@ -43,7 +43,7 @@ final class OtherSubjectTests: XCTestCase {
         let uri = "at://did:web:bob.test/app.bsky.graph.list/fake"
         let list = AppBskyGraphDefs.ListView(
             uri: ATURI(rawValue: uri), cid: Mock.cid, creator: Mock.fullProfile(Mock.profile("bob.test")), name: "Bad",
-            purpose: "app.bsky.graph.defs#curatelist", labels: [hide(uri)], indexedAt: Mock.time)
+            purpose: "app.bsky.graph.defs#curatelist", indexedAt: Mock.time, labels: [hide(uri)])
         XCTAssertEqual(options.decide(list: list).ui(.contentList).flags, [.filter, .blur, .noOverride])
         var basic = Mock.list()
         basic.uri = ATURI(rawValue: uri)

@@ -14,7 +14,7 @@ final class PreferencesTests: XCTestCase {
     func labelPref(_ label: String, _ visibility: String, labeler: DID? = nil) -> AppBskyActorDefs.PreferencesItem {
         .appBskyActorDefsContentLabelPref(
             AppBskyActorDefs.ContentLabelPref(
-                labelerDid: labeler, label: label, visibility: .init(rawValue: visibility)))
+                label: label, visibility: .init(rawValue: visibility), labelerDid: labeler))
     }
 
     func testLegacyShowReadsAsIgnoreWithoutChangingTheItems() {

@@ -17,7 +17,7 @@ final class CustomLexiconsTests: XCTestCase {
         XCTAssertNil(reply)
         let embed = ComExampleFeedPost.Embed.appBskyEmbedImages(AtprotoLexicons.AppBskyEmbedImages(images: [image]))
         let post = ComExampleFeedPost(
-            text: "hello", embed: embed, mood: .happy, createdAt: "2024-01-01T00:00:00Z")
+            text: "hello", createdAt: "2024-01-01T00:00:00Z", embed: embed, mood: .happy)
         XCTAssertEqual(ComExampleFeedPost.collection, "com.example.feed.post")
         XCTAssertEqual(post.mood?.rawValue, "com.example.feed.post#happy")
         let json = post.lexiconJSON
@@ -40,12 +40,12 @@ final class CustomLexiconsTests: XCTestCase {
 
     func testValidationFollowsRefsIntoTheStandardLexicons() {
         let tooMany = ComExampleFeedPost(
-            text: "hi", embed: .appBskyEmbedImages(AppBskyEmbedImages(images: Array(repeating: image, count: 5))),
-            createdAt: "2024-01-01T00:00:00Z")
+            text: "hi", createdAt: "2024-01-01T00:00:00Z",
+            embed: .appBskyEmbedImages(AppBskyEmbedImages(images: Array(repeating: image, count: 5))))
         XCTAssertEqual(tooMany.lexiconViolations.map(\.path), ["$.embed.images"])
         let shortPoll = ComExampleFeedPost(
-            text: "hi", embed: .comExampleFeedPostPoll(.init(options: [.init(label: "only")])),
-            createdAt: "2024-01-01T00:00:00Z")
+            text: "hi", createdAt: "2024-01-01T00:00:00Z",
+            embed: .comExampleFeedPostPoll(.init(options: [.init(label: "only")])))
         XCTAssertEqual(shortPoll.lexiconViolations.map(\.rule), [.minLength])
     }
 

@@ -1,0 +1,222 @@
+import Foundation
+import SHA2
+
+/// A content identifier (CID) in binary form: a hash of some content, with the codec to read it and the hash
+/// function used (multiformats.io/cid).
+///
+/// atproto writes CIDv1 with the `dag-cbor` codec (records, commits) or `raw` (blobs) and SHA-256,
+/// as text in base32 behind the multibase prefix `b` (`bafyrei...`). CIDv0 (`Qm...`, a bare SHA-256
+/// multihash of `dag-pb` content) is read and written too, for other IPFS data.
+///
+/// Equality and hashing compare the binary form.
+public struct ContentID: Sendable, Hashable, CustomStringConvertible {
+    /// The binary form: for CIDv1 the varints version, codec, hash function, digest length and then
+    /// the digest; for CIDv0 the multihash alone.
+    public let bytes: [UInt8]
+    /// The content codec, e.g. ``Codec/dagCBOR``; ``Codec/dagPB`` for CIDv0.
+    public let codec: Codec
+    /// The multihash function code, e.g. ``HashFunction/sha256``.
+    public let hashFunction: HashFunction
+    /// Where the digest starts in ``bytes``.
+    private let digestStart: Int
+
+    /// The CID version, 0 or 1.
+    public var version: Int { bytes.first == 0x12 ? 0 : 1 }
+
+    /// The hash digest.
+    public var digest: ArraySlice<UInt8> { bytes[digestStart...] }
+
+    /// Reads the binary form of one CID, all of `bytes`.
+    ///
+    /// - Throws: ``BinaryDecodingError`` (``BinaryDecodingError/Kind/invalidCID``, `truncated` or
+    ///   `invalidVarint`) naming the faulty byte.
+    @inlinable
+    public init(bytes: some ContiguousBytes) throws(BinaryDecodingError) {
+        self = try bytes.withBytes { buffer throws(BinaryDecodingError) in try ContentID.readWhole(buffer) }
+    }
+
+    /// Reads one binary CID that fills `buffer`.
+    @usableFromInline
+    static func readWhole(_ buffer: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> ContentID {
+        var offset = 0
+        let cid = try ContentID.read(buffer, at: &offset)
+        guard offset == buffer.count else {
+            throw BinaryDecodingError(.trailingBytes, at: offset, "CID: bytes follow the digest")
+        }
+        return cid
+    }
+
+    /// Parses the text form: `b` and base32 for CIDv1, or base58btc `Qm...` for CIDv0.
+    ///
+    /// - Throws: ``BinaryDecodingError`` whose offset is the faulty character's UTF-8 offset.
+    public init(_ text: String) throws(BinaryDecodingError) {
+        let utf8 = text.utf8
+        let bytes: [UInt8]
+        let isBase32: Bool
+        if utf8.count == 46, text.hasPrefix("Qm") {
+            bytes = try Base58.decode(utf8)
+            isBase32 = false
+        } else if utf8.first == UInt8(ascii: "b") {
+            bytes = try Base32.decode(utf8.dropFirst(), textStart: 1)
+            isBase32 = true
+        } else {
+            throw BinaryDecodingError(
+                .invalidCID, at: 0, "CID text must be base32 behind \"b\" (CIDv1) or base58 \"Qm...\" (CIDv0)")
+        }
+        do {
+            try self.init(bytes: bytes)
+        } catch {
+            throw BinaryDecodingError(.invalidCID, at: 0, "CID text decodes to an invalid CID: \(error.message)")
+        }
+        if isBase32, version == 0 {
+            throw BinaryDecodingError(.invalidCID, at: 0, "a CIDv0 is written in base58 (\"Qm...\"), not base32")
+        }
+    }
+
+    /// A CIDv1 of `content` hashed with SHA-256.
+    ///
+    /// - Parameters:
+    ///   - content: The bytes the CID names.
+    ///   - codec: How the content is read: ``Codec/dagCBOR`` for records and other DAG-CBOR nodes,
+    ///     ``Codec/raw`` for blobs.
+    public init(sha256Of content: some ContiguousBytes, codec: Codec = .dagCBOR) {
+        let prefix = ContentID.v1Prefix(codec: codec, hash: .sha256, length: 32)
+        self.init(bytes: prefix + SHA256.hash(content), fields: (codec, .sha256, prefix.count))
+    }
+
+    /// The text form: `b` and base32 for CIDv1, base58btc for CIDv0.
+    public var string: String {
+        version == 0 ? Base58.encode(bytes) : "b" + Base32.encode(bytes)
+    }
+
+    public var description: String { string }
+
+    public static func == (left: ContentID, right: ContentID) -> Bool { left.bytes == right.bytes }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+
+    /// Whether `content` hashes to this CID's digest, for SHA-256 and identity CIDs.
+    ///
+    /// - Throws: ``BinaryDecodingError/Kind/unsupportedHash`` for any other hash function.
+    @inlinable
+    public func matches(_ content: some ContiguousBytes) throws(BinaryDecodingError) -> Bool {
+        try content.withBytes { buffer throws(BinaryDecodingError) in try matches(buffer) }
+    }
+
+    /// Whether `content` hashes to this CID's digest; see ``matches(_:)``.
+    @usableFromInline
+    func matches(_ content: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> Bool {
+        switch hashFunction {
+        case .sha256:
+            let state = SHA256.digest(of: content)
+            return bytes.withUnsafeBytes { own in
+                guard let base = own.baseAddress, own.count == digestStart + 32 else { return false }
+                return state.matches(base + digestStart)
+            }
+        case .identity:
+            return digest.elementsEqual(content)
+        default:
+            throw BinaryDecodingError(
+                .unsupportedHash, at: 0,
+                "CID \(string): hash function 0x\(String(hashFunction.rawValue, radix: 16)) "
+                    + "cannot be checked (only sha2-256 and identity)")
+        }
+    }
+
+    /// The varints of a CIDv1 up to the digest.
+    private static func v1Prefix(codec: Codec, hash: HashFunction, length: Int) -> [UInt8] {
+        var prefix: [UInt8] = []
+        prefix.reserveCapacity(36 + length)
+        Varint.append(1, to: &prefix)
+        Varint.append(codec.rawValue, to: &prefix)
+        Varint.append(hash.rawValue, to: &prefix)
+        Varint.append(UInt64(length), to: &prefix)
+        return prefix
+    }
+
+    /// Reads one binary CID at `offset` in `buffer` (more may follow) and moves `offset` past it.
+    static func read(_ buffer: UnsafeRawBufferPointer, at offset: inout Int) throws(BinaryDecodingError) -> ContentID {
+        let start = offset
+        let fields = try parseFields(buffer, at: &offset)
+        let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[start..<offset]))
+        return ContentID(bytes: bytes, fields: (fields.codec, fields.hash, fields.digestStart - start))
+    }
+
+    private init(bytes: [UInt8], fields: (codec: Codec, hash: HashFunction, digestStart: Int)) {
+        self.bytes = bytes
+        codec = fields.codec
+        hashFunction = fields.hash
+        digestStart = fields.digestStart
+    }
+
+    /// Checks the CID at `offset` and moves `offset` past it; returns its codec, hash function and
+    /// the offset of its digest in `buffer`.
+    private static func parseFields(
+        _ buffer: UnsafeRawBufferPointer, at offset: inout Int
+    ) throws(BinaryDecodingError) -> (codec: Codec, hash: HashFunction, digestStart: Int) {
+        let start = offset
+        if buffer.count - offset >= 2, buffer[offset] == 0x12, buffer[offset + 1] == 0x20 {
+            // CIDv0: a SHA-256 multihash of dag-pb content.
+            guard buffer.count - offset >= 34 else {
+                throw BinaryDecodingError(.truncated, at: start, "CIDv0: the input ends inside the digest")
+            }
+            offset += 34
+            return (.dagPB, .sha256, start + 2)
+        }
+        let version = try Varint.read(buffer, at: &offset, "CID version")
+        guard version == 1 else {
+            throw BinaryDecodingError(.invalidCID, at: start, "CID version \(version) is not supported (only 0 and 1)")
+        }
+        let codec = Codec(rawValue: try Varint.read(buffer, at: &offset, "CID codec"))
+        let hashStart = offset
+        let hash = HashFunction(rawValue: try Varint.read(buffer, at: &offset, "CID hash function"))
+        let lengthStart = offset
+        let length = try Varint.read(buffer, at: &offset, "CID digest length")
+        if hash == .sha256, length != 32 {
+            throw BinaryDecodingError(.invalidCID, at: lengthStart, "CID: a SHA-256 digest is 32 bytes, not \(length)")
+        }
+        guard length <= UInt64(buffer.count - offset) else {
+            throw BinaryDecodingError(
+                .truncated, at: hashStart, "CID: the digest needs \(length) bytes, \(buffer.count - offset) remain")
+        }
+        let digestStart = offset
+        offset += Int(length)
+        return (codec, hash, digestStart)
+    }
+}
+
+extension ContentID {
+    /// A multicodec content type.
+    public struct Codec: RawRepresentable, Sendable, Hashable {
+        /// The multicodec code.
+        public var rawValue: UInt64
+
+        /// Wraps a code.
+        public init(rawValue: UInt64) {
+            self.rawValue = rawValue
+        }
+
+        /// `raw` (0x55): bytes as they are; atproto blobs.
+        public static let raw = Codec(rawValue: 0x55)
+        /// `dag-cbor` (0x71): records, commits and other DAG-CBOR nodes.
+        public static let dagCBOR = Codec(rawValue: 0x71)
+        /// `dag-pb` (0x70): the codec of every CIDv0.
+        public static let dagPB = Codec(rawValue: 0x70)
+    }
+
+    /// A multihash function.
+    public struct HashFunction: RawRepresentable, Sendable, Hashable {
+        /// The multihash code.
+        public var rawValue: UInt64
+
+        /// Wraps a code.
+        public init(rawValue: UInt64) {
+            self.rawValue = rawValue
+        }
+
+        /// `identity` (0x00): the digest is the content itself.
+        public static let identity = HashFunction(rawValue: 0x00)
+        /// `sha2-256` (0x12), the hash function of atproto.
+        public static let sha256 = HashFunction(rawValue: 0x12)
+    }
+}

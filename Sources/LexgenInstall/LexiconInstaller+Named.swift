@@ -1,0 +1,246 @@
+import Foundation
+import LexGenKit
+import LexGenSchema
+import SHA2
+
+extension LexiconInstaller {
+    /// Installs the lexicons named by `requested` (NSIDs, or patterns such as `com.example.*`) and every
+    /// lexicon they refer to, transitively, from `source` into `destination`, and pins them in the manifest.
+    ///
+    /// The manifest is merged, not replaced: lexicons installed before and not named now stay. A lexicon
+    /// the manifest already pins is not fetched when its installed file matches the pin; when the file is
+    /// missing or altered it is fetched again and must match the pin (its record CID, when it came over
+    /// atproto, and its SHA-256), else the install stops and says so. `update` moves pins instead: every
+    /// lexicon named or referred to is fetched in its current version.
+    ///
+    /// Nothing is written unless every lexicon of the closure was found, is a lexicon with the right `id`,
+    /// and matches its pin: a failed install leaves the folder and the manifest as they were.
+    ///
+    /// - Parameter progress: Called with one line per lexicon fetched (for a command line's progress);
+    ///   not called for a local source (``LexiconInstallSource/isLocal``), which fetches nothing.
+    /// - Throws: ``InstallError``: a lexicon not found (with the chain of references that asked for it),
+    ///   a pattern that matches nothing, a pin that no longer matches, an unreadable manifest, a file that
+    ///   cannot be written; or the source's own error (network, verification).
+    public static func install(
+        _ requested: [String],
+        from source: any LexiconInstallSource,
+        to destination: URL,
+        manifest manifestURL: URL,
+        update: Bool,
+        progress: @Sendable (String) -> Void = { _ in }
+    ) async throws -> NamedInstallReport {
+        let existing: LexiconManifest
+        if FileManager.default.fileExists(atPath: manifestURL.path) {
+            existing = try LexiconManifest(contentsOf: manifestURL)
+        } else {
+            existing = LexiconManifest(entries: [])
+        }
+        var queue: [String] = []
+        var askedBy: [String: String] = [:]
+        for name in requested {
+            if let problem = NSIDPattern.problem(in: name) {
+                throw InstallError(file: nil, message: problem)
+            }
+            guard name.hasSuffix("*") else {
+                queue.append(name)
+                continue
+            }
+            let matches = try await source.nsids(matching: name)
+            guard !matches.isEmpty else {
+                throw InstallError(file: nil, message: "no lexicon in \(source.label) matches \(name)")
+            }
+            queue += matches
+        }
+
+        var resolved: [String: (entry: LexiconManifest.Entry, data: Data, fetched: Bool)] = [:]
+        var order: [String] = []
+        var moved: [MovedPin] = []
+        var fetchedCount = 0
+        let showsProgress = !source.isLocal
+        while !queue.isEmpty {
+            let nsid = queue.removeFirst()
+            guard resolved[nsid] == nil else { continue }
+            let pinned = existing.entry(forNSID: nsid)
+            let item: (entry: LexiconManifest.Entry, data: Data, fetched: Bool)
+            if let pinned, !update {
+                if let local = try? Data(contentsOf: destination.appendingPathComponent(pinned.path)),
+                    pinned.matches(local)
+                {
+                    item = (pinned, local, false)
+                } else {
+                    if showsProgress { progress("fetching \(nsid) (pinned \(pinned.record?.cid ?? pinned.sha256))") }
+                    try await requireSamePublisher(pinned, in: source, askedBy: askedBy, manifestURL: manifestURL)
+                    guard
+                        let fetched = try await fetch(
+                            nsid, askedBy: askedBy, { try await source.lexicon(pinnedBy: pinned) })
+                    else {
+                        throw notFound(nsid, in: source, askedBy: askedBy)
+                    }
+                    let entry = try checkedEntry(fetched, nsid: nsid)
+                    try requireSame(entry, as: pinned, manifestURL: manifestURL)
+                    item = (pinned, fetched.data, true)
+                }
+            } else {
+                if showsProgress { progress("fetching \(nsid)") }
+                guard let fetched = try await fetch(nsid, askedBy: askedBy, { try await source.lexicon(nsid) }) else {
+                    throw notFound(nsid, in: source, askedBy: askedBy)
+                }
+                let entry = try checkedEntry(fetched, nsid: nsid)
+                if let pinned, !pinned.matches(fetched.data) || pinned.record != entry.record {
+                    moved.append(MovedPin(nsid: nsid, from: pinned, to: entry))
+                }
+                item = (entry, fetched.data, true)
+            }
+            resolved[nsid] = item
+            order.append(nsid)
+            if item.fetched { fetchedCount += 1 }
+            for reference in LexiconReferences.nsids(inLexicon: item.data) where resolved[reference] == nil {
+                if askedBy[reference] == nil { askedBy[reference] = nsid }
+                queue.append(reference)
+            }
+        }
+
+        // Every lexicon is in hand: now write, so a failure above leaves everything as it was.
+        var entries = existing.entries.filter { resolved[$0.nsid] == nil }
+        let paths = Set(entries.map(\.path))
+        var written = 0
+        var unchanged = 0
+        for nsid in order {
+            guard let item = resolved[nsid] else { continue }
+            if paths.contains(item.entry.path) {
+                throw InstallError(
+                    file: manifestURL.path,
+                    message: "\(item.entry.path) is pinned for another lexicon than \(nsid); remove that entry first")
+            }
+            entries.append(item.entry)
+            let target = destination.appendingPathComponent(item.entry.path)
+            if let current = try? Data(contentsOf: target), current == item.data {
+                unchanged += 1
+                continue
+            }
+            do {
+                try FileManager.default.createDirectory(
+                    at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try item.data.write(to: target, options: .atomic)
+            } catch {
+                throw InstallError(file: target.path, message: "cannot write: \(error.localizedDescription)")
+            }
+            written += 1
+        }
+        // The resolver options are those of the last install that pinned records over atproto (not of a
+        // folder install, nor of the fallback that fetched folder pins over atproto and keeps them).
+        let pinnedOverNetwork = !source.isLocal && order.contains { resolved[$0]?.entry.record != nil }
+        let manifest = LexiconManifest(
+            entries: entries, source: existing.source ?? source.label,
+            resolver: pinnedOverNetwork ? source.resolverOptions : existing.resolver)
+        var manifestWritten = false
+        if (try? Data(contentsOf: manifestURL)) != manifest.jsonData() {
+            do {
+                try FileManager.default.createDirectory(
+                    at: manifestURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try manifest.jsonData().write(to: manifestURL, options: .atomic)
+            } catch {
+                throw InstallError(file: manifestURL.path, message: "cannot write: \(error.localizedDescription)")
+            }
+            manifestWritten = true
+        }
+        return NamedInstallReport(
+            nsids: order, fetched: fetchedCount, written: written, unchanged: unchanged, moved: moved,
+            manifestWritten: manifestWritten,
+            manifest: manifest, sourceIsLocal: source.isLocal)
+    }
+
+    /// Runs a source's fetch; its error is told with the chain of references that asked for the lexicon.
+    private static func fetch(
+        _ nsid: String, askedBy: [String: String], _ body: () async throws -> FetchedLexicon?
+    ) async throws -> FetchedLexicon? {
+        do {
+            return try await body()
+        } catch let error as InstallError {
+            throw error
+        } catch {
+            throw InstallError(file: nil, message: "\(error)\(chain(of: nsid, askedBy: askedBy))")
+        }
+    }
+
+    /// ` (referred to by a <- b)` for a lexicon asked for by references, else empty.
+    private static func chain(of nsid: String, askedBy: [String: String]) -> String {
+        var chain: [String] = []
+        var current = nsid
+        while let parent = askedBy[current], !chain.contains(parent) {
+            chain.append(parent)
+            current = parent
+        }
+        return chain.isEmpty ? "" : " (referred to by \(chain.joined(separator: " <- ")))"
+    }
+
+    /// The manifest entry of a fetched lexicon, after checking it is a lexicon whose `id` is the NSID asked.
+    private static func checkedEntry(_ fetched: FetchedLexicon, nsid: String) throws -> LexiconManifest.Entry {
+        let id = try LexiconManifest.lexiconID(in: fetched.data, file: fetched.record?.uri ?? fetched.path)
+        guard id == nsid else {
+            throw InstallError(
+                file: fetched.record?.uri ?? fetched.path, message: "asked for \(nsid), the lexicon's id is \(id)")
+        }
+        guard LexiconManifest.isValidRelativePath(fetched.path) else {
+            throw InstallError(file: fetched.path, message: "not a relative path to a .json file")
+        }
+        return LexiconManifest.Entry(
+            nsid: nsid, path: fetched.path, sha256: SHA256.hexHash(fetched.data), record: fetched.record,
+            content: LexiconContentHash.of(fetched.data))
+    }
+
+    private static func requireSame(
+        _ entry: LexiconManifest.Entry, as pinned: LexiconManifest.Entry, manifestURL: URL
+    ) throws {
+        var differences: [String] = []
+        if let pin = pinned.record, let now = entry.record, pin.cid != now.cid {
+            differences.append("its record is now \(now.cid), the manifest pins \(pin.cid)")
+        }
+        if let content = pinned.content {
+            if entry.content != content {
+                differences.append("its content hash is now \(entry.content ?? "none"), the manifest pins \(content)")
+            }
+        } else if entry.sha256 != pinned.sha256 {
+            differences.append("its SHA-256 is now \(entry.sha256), the manifest pins \(pinned.sha256)")
+        }
+        guard !differences.isEmpty else { return }
+        throw InstallError(
+            file: manifestURL.path,
+            message: "\(pinned.nsid) changed since it was pinned: \(differences.joined(separator: "; ")); "
+                + "nothing was installed. Install it with --update to move the pin to the current version",
+            pinsToMove: [pinned.nsid])
+    }
+
+    /// Refuses to re-install a lexicon pinned by record when its authority now names another publisher
+    /// (or the manifest's record URI was edited to another DID): the pinned record is not the one the
+    /// authority stands for now, and only `--update` may move a pin to another publisher.
+    private static func requireSamePublisher(
+        _ pinned: LexiconManifest.Entry, in source: any LexiconInstallSource, askedBy: [String: String],
+        manifestURL: URL
+    ) async throws {
+        guard let record = pinned.record else { return }
+        let current: String?
+        do {
+            current = try await source.currentPublisher(of: pinned.nsid)
+        } catch let error as InstallError {
+            throw error
+        } catch {
+            throw InstallError(file: nil, message: "\(error)\(chain(of: pinned.nsid, askedBy: askedBy))")
+        }
+        guard let current, current != record.publisher else { return }
+        throw InstallError(
+            file: manifestURL.path,
+            message: "\(pinned.nsid) is pinned to the record \(record.uri), published by "
+                + "\(record.publisher ?? "no DID"), but its authority now names \(current) as its publisher; "
+                + "nothing was installed. If \(current) is the rightful publisher now, install it with --update "
+                + "to move the pin",
+            pinsToMove: [pinned.nsid])
+    }
+
+    private static func notFound(
+        _ nsid: String, in source: any LexiconInstallSource, askedBy: [String: String]
+    ) -> InstallError {
+        InstallError(
+            file: nil, message: "lexicon \(nsid) was not found in \(source.label)\(chain(of: nsid, askedBy: askedBy))")
+    }
+}

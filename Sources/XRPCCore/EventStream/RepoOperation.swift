@@ -1,0 +1,150 @@
+import AtprotoData
+import Foundation
+
+/// The record types an app decodes, looked up by collection NSID.
+///
+/// ```swift
+/// let types = LexiconRecordTypes([AppBskyFeedPost.self, AppBskyFeedLike.self])
+/// ```
+public struct LexiconRecordTypes: Sendable {
+    private var decoders: [String: @Sendable (JSONValue) throws -> any LexiconRecord] = [:]
+
+    /// A lookup of `types`; a later type replaces an earlier one of the same collection.
+    public init(_ types: [any LexiconRecord.Type] = []) {
+        for type in types { add(type) }
+    }
+
+    /// Adds a record type.
+    public mutating func add(_ type: any LexiconRecord.Type) {
+        decoders[type.collection] = Self.decoder(for: type)
+    }
+
+    private static func decoder<R: LexiconRecord>(for type: R.Type) -> @Sendable (JSONValue) throws -> any LexiconRecord
+    {
+        { json in try R(lexiconJSON: json) }
+    }
+
+    /// The collections it knows, sorted.
+    public var collections: [String] { decoders.keys.sorted() }
+
+    /// Reads `json`, a record of `collection`: into its type when the lookup has one.
+    public func record(_ json: JSONValue, collection: String) -> RepoRecord {
+        guard let decoder = decoders[collection] else { return .unknown(UnknownValue(json)) }
+        do {
+            return .known(try decoder(json))
+        } catch {
+            let reason = error as? LexiconDecodingError ?? LexiconDecodingError(message: "\(error)")
+            return .invalid(UnknownValue(json), reason)
+        }
+    }
+}
+
+/// A record read from a repository commit.
+public enum RepoRecord: Sendable {
+    /// A record of a collection in the ``LexiconRecordTypes`` given, decoded into its type.
+    case known(any LexiconRecord)
+    /// A record of a collection the lookup does not know, as read.
+    case unknown(UnknownValue)
+    /// A record of a known collection that does not decode into its type, as read, with the reason.
+    case invalid(UnknownValue, LexiconDecodingError)
+
+    /// The record as `type`, when it was decoded into it.
+    public func `as`<R: LexiconRecord>(_ type: R.Type) -> R? {
+        guard case .known(let record) = self else { return nil }
+        return record as? R
+    }
+
+    /// The record's JSON form.
+    public var json: JSONValue {
+        switch self {
+        case .known(let record): return record.lexiconJSON
+        case .unknown(let value), .invalid(let value, _): return value.json
+        }
+    }
+}
+
+/// One operation of a repository commit (a `#commit` event-stream message): what happened at
+/// which path, and the record it wrote.
+public struct RepoOperation: Sendable {
+    /// What the operation did. An open set, matched with `==`.
+    public struct Action: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The wire name.
+        public var rawValue: String
+        /// Wraps a wire name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// A record was created.
+        public static let create = Action(rawValue: "create")
+        /// A record was replaced.
+        public static let update = Action(rawValue: "update")
+        /// A record was deleted.
+        public static let delete = Action(rawValue: "delete")
+    }
+
+    /// What the operation did.
+    public var action: Action
+    /// The record's path in the repository, `<collection>/<record key>`.
+    public var path: String
+    /// The CID of the record written; `nil` for a delete.
+    public var cid: ContentID?
+    /// The record written, read from the commit's blocks; `nil` for a delete, and when the commit
+    /// does not carry the block (a `tooBig` commit).
+    public var record: RepoRecord?
+
+    /// Creates an operation.
+    public init(action: Action, path: String, cid: ContentID?, record: RepoRecord?) {
+        self.action = action
+        self.path = path
+        self.cid = cid
+        self.record = record
+    }
+
+    /// The collection NSID: the part of ``path`` before the first `/`.
+    public var collection: String { String(path.prefix { $0 != "/" }) }
+
+    /// The record key: the part of ``path`` after the first `/`.
+    public var recordKey: String {
+        guard let slash = path.firstIndex(of: "/") else { return "" }
+        return String(path[path.index(after: slash)...])
+    }
+}
+
+/// The blocks of a commit's CAR file (the `blocks` of a `#commit` message), for reading the
+/// records its operations wrote.
+public struct RepoCommitBlocks: Sendable {
+    /// The CAR file, every block's hash checked.
+    public let car: CARFile
+    private let blocks: [ContentID: Data]
+
+    /// Reads a commit's CAR file and checks that each block hashes to its CID.
+    ///
+    /// - Throws: `BinaryDecodingError` for a malformed CAR file or a block that does not match its CID.
+    public init(car bytes: some ContiguousBytes) throws(BinaryDecodingError) {
+        car = try CARFile(reading: bytes)
+        blocks = car.blocksByCID
+    }
+
+    /// An operation with its record, read from the block with CID `cid`.
+    ///
+    /// - Parameters:
+    ///   - action: `create`, `update` or `delete`.
+    ///   - path: `<collection>/<record key>`; the collection selects the record type in `types`.
+    ///   - cid: The record's CID; `nil` for a delete.
+    ///   - types: The record types to decode into, by collection.
+    /// - Throws: `BinaryDecodingError` when the block is not valid DAG-CBOR, naming the path.
+    public func operation(
+        action: RepoOperation.Action, path: String, cid: ContentID?, types: LexiconRecordTypes
+    ) throws(BinaryDecodingError) -> RepoOperation {
+        var operation = RepoOperation(action: action, path: path, cid: cid, record: nil)
+        guard action != .delete, let cid, let bytes = blocks[cid] else { return operation }
+        let value: DataModelValue
+        do {
+            value = try DAGCBOR.decode(bytes)
+        } catch {
+            throw BinaryDecodingError(error.kind, at: error.offset, "record \(path) (\(cid)): \(error.message)")
+        }
+        operation.record = types.record(value.json, collection: operation.collection)
+        return operation
+    }
+}

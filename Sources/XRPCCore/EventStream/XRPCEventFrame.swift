@@ -1,0 +1,83 @@
+import AtprotoData
+import Foundation
+import XRPCWebSockets
+
+/// One frame of an XRPC event stream (atproto.com/specs/event-stream): a binary WebSocket message
+/// holding a DAG-CBOR header `{op, t}` followed by a DAG-CBOR body.
+public enum XRPCEventFrame: Sendable, Hashable {
+    /// `op: 1`: a message of type `t` (`"#commit"`, or a full `nsid#name`), and its body.
+    case message(type: String, body: [String: DataModelValue])
+    /// `op: -1`: an error; the server closes the stream after it.
+    case error(name: String, message: String?)
+    /// Any other `op`: the spec says to ignore the frame.
+    case unknown(op: Int)
+
+    /// Reads a frame.
+    ///
+    /// - Throws: `BinaryDecodingError` with the byte offset in the frame: DAG-CBOR faults in the
+    ///   header or the body, bytes after the body, or (`BinaryDecodingError.Kind.invalidEventFrame`)
+    ///   a header or body of the wrong shape: a header that is not a map with an integer `op`, a
+    ///   message without a string `t` or whose body is not a map, an error body without a string
+    ///   `error`.
+    public init(decoding bytes: some ContiguousBytes) throws(BinaryDecodingError) {
+        self = try bytes.withBytes { buffer throws(BinaryDecodingError) in try Self.read(buffer) }
+    }
+
+    private static func read(_ buffer: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> XRPCEventFrame {
+        let (header, headerLength) = try DAGCBOR.decodePrefix(buffer)
+        guard case .map(let fields) = header else {
+            throw invalid(0, "the header is a \(header.kindName), not a map")
+        }
+        guard case .integer(let op)? = fields["op"] else {
+            throw invalid(0, "the header has no integer \"op\"")
+        }
+        guard op == 1 || op == -1 else { return .unknown(op: op) }
+        guard headerLength < buffer.count else {
+            throw BinaryDecodingError(.truncated, at: headerLength, "truncated: the frame has a header but no body")
+        }
+        let body: DataModelValue
+        do {
+            body = try DAGCBOR.decode(UnsafeRawBufferPointer(rebasing: buffer[headerLength...]))
+        } catch {
+            throw error.shifted(by: headerLength)
+        }
+        guard case .map(let entries) = body else {
+            throw invalid(headerLength, "the body is a \(body.kindName), not a map")
+        }
+        if op == -1 {
+            guard case .string(let name)? = entries["error"] else {
+                throw invalid(headerLength, "the error frame's body has no string \"error\"")
+            }
+            return .error(name: name, message: entries["message"]?.stringValue)
+        }
+        guard case .string(let type)? = fields["t"], !type.isEmpty else {
+            throw invalid(0, "the header of a message (op 1) has no string \"t\"")
+        }
+        return .message(type: type, body: entries)
+    }
+
+    private static func invalid(_ offset: Int, _ message: String) -> BinaryDecodingError {
+        BinaryDecodingError(.invalidEventFrame, at: offset, "event-stream frame: \(message)")
+    }
+
+    /// The message in the JSON form a generated message union reads: the body with `$type` set to
+    /// the full type, `<nsid>#name` for a short `t` such as `"#commit"`. `nil` for other frames.
+    public func messageJSON(nsid: String) -> JSONValue? {
+        guard case .message(let type, let body) = self else { return nil }
+        var object = [String: JSONValue](minimumCapacity: body.count + 1)
+        for (key, value) in body { object[key] = value.json }
+        object["$type"] = .string(type.hasPrefix("#") ? nsid + type : type)
+        return .object(object)
+    }
+
+    /// The message's `seq`, when its body has an integer one: the cursor to resume after it.
+    public var sequence: Int? {
+        guard case .message(_, let body) = self, case .integer(let seq)? = body["seq"] else { return nil }
+        return seq
+    }
+}
+
+extension BinaryDecodingError.Kind {
+    /// An event-stream frame whose header or body has the wrong shape.
+    public static let invalidEventFrame = BinaryDecodingError.Kind(rawValue: "invalidEventFrame")
+}

@@ -1,0 +1,11 @@
+import AtprotoData
+
+extension ContentID {
+    /// Parses the CID of a lexicon `cid-link` value.
+    public init(_ link: CIDLink) throws(BinaryDecodingError) {
+        try self.init(link.cid)
+    }
+
+    /// The CID as a lexicon `cid-link` value, `{"$link": "<cid>"}`.
+    public var link: CIDLink { CIDLink(string) }
+}

@@ -1,0 +1,72 @@
+import AtprotoData
+import Foundation
+
+/// Reads and writes lexicon values as JSON bytes the fast way: this runtime's parser and the
+/// generated readers, never `Codable`.
+///
+/// Use it where you would reach for `JSONDecoder` and `JSONEncoder`: decoding a timeline page with
+/// `JSONDecoder` goes through `Codable` and a generic container per value, and costs several times
+/// as much. The shorthands on each type do the same:
+///
+/// ```swift
+/// let page = try LexiconDecoder().decode(AppBskyFeedGetTimeline.Output.self, from: data)
+/// let post = try AppBskyFeedPost(jsonData: bytes)          // the same path
+/// let written = LexiconEncoder().encode(post)              // or post.jsonData()
+/// ```
+///
+/// Decoding keeps what `Codable` would lose: fields the schema does not know (written back as they
+/// came) and the difference between `1` and `1.0`. It fails only on JSON that is not valid
+/// (`JSONParseError`, with line and column) or a value of the wrong shape
+/// (`LexiconDecodingError`, with its path), never on a lexicon constraint.
+public struct LexiconDecoder: Sendable {
+    /// Creates a decoder.
+    public init() {}
+
+    /// Decodes a value of `type` from JSON bytes.
+    public func decode<T: LexiconValue>(_ type: T.Type, from data: Data) throws -> T {
+        try T(lexiconJSON: JSONValue.parse(data))
+    }
+
+    /// Decodes a value of `type` from JSON text.
+    public func decode<T: LexiconValue>(_ type: T.Type, from text: String) throws -> T {
+        try T(lexiconJSON: JSONValue.parse(text))
+    }
+
+    /// Decodes a value of `type` from a parsed `JSONValue`.
+    public func decode<T: LexiconValue>(_ type: T.Type, from json: JSONValue) throws -> T {
+        try T(lexiconJSON: json)
+    }
+}
+
+/// Writes lexicon values as JSON bytes with this runtime's serializer; the counterpart of
+/// ``LexiconDecoder``.
+public struct LexiconEncoder: Sendable {
+    /// Whether object keys are sorted (the default, so the same value always gives the same bytes).
+    public var sortsKeys: Bool
+
+    /// Creates an encoder.
+    public init(sortsKeys: Bool = true) {
+        self.sortsKeys = sortsKeys
+    }
+
+    /// The value's JSON form, with its unknown fields, as UTF-8 bytes.
+    public func encode(_ value: some LexiconValue) -> Data {
+        value.lexiconJSON.serialized(sortedKeys: sortsKeys)
+    }
+}
+
+extension LexiconValue {
+    /// Decodes the value from JSON bytes, the fast way (``LexiconDecoder``, not `JSONDecoder`).
+    ///
+    /// ```swift
+    /// let page = try AppBskyFeedGetTimeline.Output(jsonData: data)
+    /// ```
+    public init(jsonData: Data) throws {
+        try self.init(lexiconJSON: JSONValue.parse(jsonData))
+    }
+
+    /// The value's JSON form as UTF-8 bytes, keys sorted (``LexiconEncoder``).
+    public func jsonData() -> Data {
+        lexiconJSON.serialized()
+    }
+}

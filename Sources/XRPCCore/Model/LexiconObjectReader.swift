@@ -1,0 +1,175 @@
+import AtprotoData
+
+/// Reads the fields of one JSON object into a generated struct.
+///
+/// The reader notes each field the struct reads, so what remains after the struct has read its
+/// schema's fields are the fields it does not know (``remainingFields``), which the struct keeps for
+/// writing back. The object's fields are only looked up, never copied: when the struct knows every
+/// field present (the common case), keeping the unknown ones costs nothing. Inside
+/// ``LexiconDecoding/droppingUnknownFields(_:)`` the reader notes nothing and keeps nothing.
+@_spi(Generated) public struct LexiconObjectReader: Sendable {
+    private let fields: [String: JSONValue]
+    private var readKeys: [String] = []
+    private let keepsUnknownFields: Bool
+
+    /// Creates a reader over an object's fields.
+    public init(fields: [String: JSONValue]) {
+        self.fields = fields
+        self.keepsUnknownFields = LexiconDecoding.keepsUnknownFields
+    }
+
+    /// The fields not read: the ones the schema does not know, once the struct has read its own.
+    /// Empty when decoding drops unknown fields.
+    public var remainingFields: [String: JSONValue] {
+        guard keepsUnknownFields, readKeys.count < fields.count else { return [:] }
+        if readKeys.isEmpty { return fields }
+        return fields.filter { !readKeys.contains($0.key) }
+    }
+
+    /// Looks a field up and notes it as read.
+    private mutating func take(_ key: String) -> JSONValue? {
+        guard let value = fields[key] else { return nil }
+        if keepsUnknownFields { readKeys.append(key) }
+        return value
+    }
+
+    /// Un-notes the field read last, so it stays among the unknown fields (a `null` where none is allowed).
+    private mutating func keepLastAsUnknown() {
+        if keepsUnknownFields { readKeys.removeLast() }
+    }
+
+    /// Reads a field the schema requires. Absent or `null` is an error.
+    public mutating func required<T: LexiconValue>(_ key: String) throws -> T {
+        guard let json = take(key) else {
+            throw LexiconDecodingError(path: [key], message: "required field is missing")
+        }
+        if case .null = json {
+            throw LexiconDecodingError(path: [key], message: "required field is null but not nullable")
+        }
+        return try decoding(at: key) { try T(lexiconJSON: json) }
+    }
+
+    /// Reads an optional field: absent gives `nil`. A `null` (not allowed for a field that is not
+    /// nullable) also gives `nil`, and stays among the unknown fields so it is written back as read.
+    public mutating func optional<T: LexiconValue>(_ key: String) throws -> T? {
+        guard let json = take(key) else { return nil }
+        if case .null = json {
+            keepLastAsUnknown()
+            return nil
+        }
+        return try decoding(at: key) { try T(lexiconJSON: json) }
+    }
+
+    /// Reads an optional field that has a lexicon `default`: absent (or a stray `null`, kept among the
+    /// unknown fields) reads as `defaultValue`, and the key is added to `absentKeys` so that writing
+    /// can leave it out again (``LexiconObjectWriter/write(_:_:default:absentKeys:)``).
+    public mutating func optional<T: LexiconValue>(
+        _ key: String,
+        default defaultValue: T,
+        absentKeys: inout Set<String>
+    ) throws -> T {
+        if let value: T = try optional(key) { return value }
+        absentKeys.insert(key)
+        return defaultValue
+    }
+
+    /// Reads a field that is required and nullable: it must be present, and may be `null` (`nil`).
+    public mutating func requiredNullable<T: LexiconValue>(_ key: String) throws -> T? {
+        guard let json = take(key) else {
+            throw LexiconDecodingError(path: [key], message: "required field is missing")
+        }
+        if case .null = json { return nil }
+        return try decoding(at: key) { try T(lexiconJSON: json) }
+    }
+
+    /// Reads a field that is optional and nullable: absent (`nil`), `null` (`.null`) or a value.
+    public mutating func optionalNullable<T: LexiconValue>(_ key: String) throws -> Nullable<T>? {
+        guard let json = take(key) else { return nil }
+        if case .null = json { return .null }
+        return try decoding(at: key) { .value(try T(lexiconJSON: json)) }
+    }
+}
+
+/// Writes the fields of a generated struct into a JSON object.
+@_spi(Generated) public struct LexiconObjectWriter: Sendable {
+    /// The fields written so far.
+    public var fields: [String: JSONValue]
+
+    /// Creates an empty writer.
+    public init() {
+        self.fields = [:]
+    }
+
+    /// Writes a field.
+    public mutating func write<T: LexiconValue>(_ key: String, _ value: T) {
+        fields[key] = value.lexiconJSON
+    }
+
+    /// Writes a field when it has a value; `nil` writes nothing.
+    public mutating func write<T: LexiconValue>(_ key: String, _ value: T?) {
+        if let value {
+            fields[key] = value.lexiconJSON
+        }
+    }
+
+    /// Writes a field that has a lexicon `default`. A field that was absent when read and still holds
+    /// the default is left out, so data written back is the data read; any other value is written.
+    public mutating func write<T: LexiconValue>(
+        _ key: String, _ value: T, default defaultValue: T, absentKeys: Set<String>
+    ) {
+        if absentKeys.contains(key) && value == defaultValue { return }
+        fields[key] = value.lexiconJSON
+    }
+
+    /// Writes a required nullable field: `nil` is written as `null`.
+    public mutating func writeNullable<T: LexiconValue>(_ key: String, _ value: T?) {
+        fields[key] = value?.lexiconJSON ?? .null
+    }
+
+    /// Writes an optional nullable field: `nil` writes nothing, `.null` writes `null`.
+    public mutating func write<T: LexiconValue>(_ key: String, _ value: Nullable<T>?) {
+        switch value {
+        case nil: break
+        case .null?: fields[key] = .null
+        case .value(let wrapped)?: fields[key] = wrapped.lexiconJSON
+        }
+    }
+
+    /// Writes the fields a struct kept from reading without knowing them. Known fields win.
+    public mutating func writeUnknown(_ unknown: [String: JSONValue]) {
+        for (key, value) in unknown where fields[key] == nil {
+            fields[key] = value
+        }
+    }
+}
+
+/// A value of an optional and nullable field, present either as `null` or as a value.
+///
+/// Such a field is `Nullable<T>?`: `nil` means absent, `.null` means present as JSON `null`.
+public enum Nullable<Wrapped: LexiconValue>: Sendable, Hashable {
+    /// Present as `null`.
+    case null
+    /// Present with a value.
+    case value(Wrapped)
+
+    /// The value, or `nil` for `.null`.
+    public var wrapped: Wrapped? {
+        if case .value(let value) = self { return value }
+        return nil
+    }
+}
+
+/// How generated types decode.
+public enum LexiconDecoding {
+    @TaskLocal static var keepsUnknownFields = true
+
+    /// Runs `body` with decoding that drops the fields a schema does not know instead of keeping them
+    /// in `unknownFields`.
+    ///
+    /// For data an app only reads and never writes back, this saves the memory of the unknown fields
+    /// and a little time. Values decoded this way write back without those fields: do not use it for
+    /// records that are read, edited and put back. Unknown union members are still kept whole.
+    public static func droppingUnknownFields<T>(_ body: () throws -> T) rethrows -> T {
+        try $keepsUnknownFields.withValue(false, operation: body)
+    }
+}

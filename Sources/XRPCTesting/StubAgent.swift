@@ -1,0 +1,42 @@
+import Foundation
+import XRPCCore
+
+/// A test double agent: answers each request with a handler you supply and records every request.
+///
+/// ```swift
+/// let agent = StubAgent { request in
+///     XRPCResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data("{}".utf8))
+/// }
+/// let client = XRPCClient(agent: agent)
+/// ```
+public final class StubAgent: XRPCAgent, @unchecked Sendable {
+    /// Produces the response for a request.
+    public typealias Handler = @Sendable (XRPCRequest) async throws -> XRPCResponse
+
+    private let handler: Handler
+    private let lock = NSLock()
+    private var recorded: [XRPCRequest] = []
+
+    /// Creates an agent that answers with `handler`.
+    public init(handler: @escaping Handler) {
+        self.handler = handler
+    }
+
+    /// Creates an agent that answers every request with the same JSON body and status.
+    public convenience init(status: Int = 200, json: String) {
+        self.init { _ in
+            XRPCResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(json.utf8))
+        }
+    }
+
+    /// Every request sent so far, in order.
+    public var requests: [XRPCRequest] {
+        lock.withLock { recorded }
+    }
+
+    /// Records the request, then answers it with the handler.
+    public func send(_ request: XRPCRequest) async throws -> XRPCResponse {
+        lock.withLock { recorded.append(request) }
+        return try await handler(request)
+    }
+}

@@ -1,0 +1,115 @@
+import AtprotoIdentityResolution
+import Foundation
+import XCTest
+import XRPCRuntime
+
+/// A DNS table that counts the questions asked.
+final class CountingDNS: DNSTXTLookup, @unchecked Sendable {
+    private let lock = NSLock()
+    private var asked = 0
+    let failure: DNSError?
+
+    init(failure: DNSError? = nil) { self.failure = failure }
+
+    var count: Int { lock.withLock { asked } }
+
+    func txtRecords(for name: String) async throws -> [String] {
+        lock.withLock { asked += 1 }
+        if let failure { throw failure }
+        return []
+    }
+}
+
+/// A fetcher that counts requests and hands them on to another one.
+final class CountingFetcher: HTTPFetcher, @unchecked Sendable {
+    private let lock = NSLock()
+    private var asked = 0
+    let base: any HTTPFetcher
+
+    init(_ base: any HTTPFetcher) { self.base = base }
+
+    var count: Int { lock.withLock { asked } }
+
+    func fetch(_ request: HTTPFetchRequest) async throws(HTTPFetchError) -> HTTPFetchResponse {
+        lock.withLock { asked += 1 }
+        return try await base.fetch(request)
+    }
+}
+
+/// A handle on a host that does not exist is not found, and cached as such; a network fault is not.
+final class NonexistentHostTests: XCTestCase {
+    func cache(dns: CountingDNS?, fetcher: CountingFetcher, hostOverrides: HostOverrides = HostOverrides())
+        -> CachingIdentityResolver
+    {
+        let handles = StandardHandleResolver(
+            dns: dns.map { DNSHandleResolver(lookup: $0) },
+            wellKnown: WellKnownHandleResolver(
+                fetcher: fetcher, limits: IdentityFetchLimits(timeout: .seconds(5)), hostOverrides: hostOverrides))
+        return CachingIdentityResolver(
+            wrapping: StandardIdentityResolver(
+                handles: handles, dids: PLCDirectoryResolver(directory: URL(string: "http://127.0.0.1:9")!)))
+    }
+
+    /// `.invalid` never exists (RFC 6761): the system resolver says so, DNS has no record.
+    func testAHandleOnAHostThatDoesNotExistIsNotFoundAndAskedOnce() async throws {
+        let dns = CountingDNS()
+        let fetcher = CountingFetcher(URLSessionFetcher())
+        let resolver = cache(dns: dns, fetcher: fetcher)
+        let handle = Handle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
+        for _ in 0..<2 {
+            let error = await identityError { _ = try await resolver.resolveHandle(handle) }
+            XCTAssertEqual(error?.kind, .handleNotFound, "\(String(describing: error))")
+        }
+        XCTAssertEqual(dns.count, 1, "the second lookup asks no DNS question")
+        XCTAssertEqual(fetcher.count, 1, "the second lookup makes no HTTPS request")
+    }
+
+    func testTheFetcherReportsAnUnknownHostAsSuch() async throws {
+        let url = URL(string: "https://nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid/x")!
+        do {
+            _ = try await URLSessionFetcher().fetch(
+                HTTPFetchRequest(url: url, maximumBodySize: 10, timeout: .seconds(5)))
+            XCTFail("a host that does not exist answered")
+        } catch {
+            XCTAssertEqual(error.kind, .hostNotFound, error.description)
+        }
+    }
+
+    func testATimeoutOrARefusedConnectionIsAskedAgain() async throws {
+        // DNS times out: whatever HTTPS says, the lookup is a passing fault.
+        let slowDNS = CountingDNS(failure: DNSError(.timedOut, "no answer", name: "_atproto.x"))
+        let unknownHost = CountingFetcher(URLSessionFetcher())
+        let timedOut = cache(dns: slowDNS, fetcher: unknownHost)
+        let handle = Handle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
+        for _ in 0..<2 {
+            let error = await identityError { _ = try await timedOut.resolveHandle(handle) }
+            XCTAssertEqual(error?.kind, .timedOut, "\(String(describing: error))")
+        }
+        XCTAssertEqual([slowDNS.count, unknownHost.count], [2, 2])
+
+        // DNS has no record and the host refuses the connection: the host exists, the fault may pass.
+        let server = try IdentityTestServer()
+        let closed = server.baseURL
+        server.server?.stop()
+        let dns = CountingDNS()
+        let refused = CountingFetcher(URLSessionFetcher())
+        let resolver = cache(dns: dns, fetcher: refused, hostOverrides: HostOverrides(["alice.test": closed]))
+        for _ in 0..<2 {
+            let error = await identityError { _ = try await resolver.resolveHandle(Handle(rawValue: "alice.test")) }
+            XCTAssertEqual(error?.kind, .unreachable, "\(String(describing: error))")
+        }
+        XCTAssertEqual([dns.count, refused.count], [2, 2])
+    }
+
+    /// Over HTTPS alone an unknown host may be a DNS outage of the system's resolver: not cached.
+    func testAnUnknownHostWithoutDNSResolutionIsNotCached() async throws {
+        let fetcher = CountingFetcher(URLSessionFetcher())
+        let resolver = cache(dns: nil, fetcher: fetcher)
+        let handle = Handle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
+        for _ in 0..<2 {
+            let error = await identityError { _ = try await resolver.resolveHandle(handle) }
+            XCTAssertEqual(error?.kind, .hostNotFound, "\(String(describing: error))")
+        }
+        XCTAssertEqual(fetcher.count, 2)
+    }
+}

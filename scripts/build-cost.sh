@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# What a package that depends on one product of this one compiles before its own code, and what it
+# costs: for each product given, a throwaway consumer package (one target importing the product,
+# this package as a path dependency) built clean in debug from an empty scratch folder. Prints the
+# wall and CPU (user + system) seconds of the build and the modules it compiled, ours and the
+# consumer's, so a product that pulls in more than it needs shows.
+#
+#   scripts/build-cost.sh [product...]      (default: AtprotoCrypto XRPCRuntime)
+#
+# On a shared machine the seconds move with the load; the module list does not.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+[ $# -gt 0 ] || set -- AtprotoCrypto XRPCRuntime
+for product in "$@"; do
+    consumer=$(mktemp -d)
+    mkdir -p "$consumer/Sources/Consumer"
+    cat >"$consumer/Package.swift" <<MANIFEST
+// swift-tools-version: 6.1
+import PackageDescription
+let package = Package(
+    name: "Consumer", platforms: [.macOS(.v13)],
+    dependencies: [.package(path: "$root")],
+    targets: [.target(name: "Consumer", dependencies: [.product(name: "$product", package: "$(basename "$root")")])]
+)
+MANIFEST
+    echo "import $product" >"$consumer/Sources/Consumer/Consumer.swift"
+    times=$(mktemp)
+    /usr/bin/time -f '%e %U %S' -o "$times" swift build --package-path "$consumer" --scratch-path "$consumer/.build" >/dev/null
+    read -r wall user sys <"$times"
+    # A module was compiled when its build folder holds object files (SwiftPM makes a folder for every
+    # target of the graph, compiled or not).
+    modules=$(for dir in "$consumer"/.build/debug/*.build; do
+        if compgen -G "$dir/*.o" >/dev/null; then basename "$dir" .build; fi
+    done | sort | tr '\n' ' ')
+    python3 -c "print(f'$product: wall {$wall:.1f} s, CPU {$user + $sys:.1f} s; modules: $modules')"
+    rm -rf "$consumer" "$times"
+done
