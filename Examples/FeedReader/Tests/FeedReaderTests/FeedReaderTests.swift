@@ -59,7 +59,7 @@ final class FeedReaderPDSTests: XCTestCase {
             subject: ComAtprotoRepoStrongRef(
                 uri: "at://did:plc:a/app.bsky.feed.post/3k",
                 cid: "bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm"),
-            note: note, createdAt: Datetime.now())
+            createdAt: Datetime.now(), note: note)
         let created = try await client.com.atproto.repo.createRecord(
             repo: ATIdentifier(archive.did), collection: NSID(rawValue: ComExampleFeedreaderBookmark.collection),
             record: UnknownValue(encoding: bookmark))
