@@ -47,12 +47,17 @@ let package = Package(
         ),
         // SHA-256 with no dependencies, package-visible only (no public SHA256 to collide with CryptoKit's or
         // swift-crypto's): CIDs, AtprotoCrypto, AtprotoVerification's MST, OAuthCore and lexgen's manifest share it.
-        .target(name: "SHA2"),
+        .target(name: "SHA2", dependencies: ["CSHA256Accel"]),
+        // SHA-256 blocks with the CPU's instructions (x86-64 SHA extensions, ARMv8 SHA2), chosen at run time.
+        .target(name: "CSHA256Accel"),
         // Public keys of atproto (multikey, did:key) and ECDSA verification over secp256k1 and P-256,
         // in Swift. Public data only: signing keys never go through this package's arithmetic.
         .target(name: "AtprotoCrypto", dependencies: ["AtprotoData", "SHA2"]),
         // Identity resolution: handle and DID resolution, DID documents, caching; pluggable like the agent.
-        .target(name: "AtprotoIdentityResolution", dependencies: ["XRPCRuntime", "AtprotoCrypto"]),
+        .target(
+            name: "AtprotoIdentityResolution", dependencies: ["XRPCRuntime", "AtprotoCrypto", "BoundedURLLoading"]),
+        // The one bounded URLSession loader (identity's fetcher, OAuth's HTTP client), package-visible only.
+        .target(name: "BoundedURLLoading"),
         // Verified repository data: commit signatures, MST proofs, whole repositories, the firehose.
         .target(
             name: "AtprotoVerification",
@@ -62,7 +67,7 @@ let package = Package(
             name: "AtprotoLexiconResolution",
             dependencies: ["XRPCRuntime", "AtprotoCrypto", "AtprotoIdentityResolution", "AtprotoVerification"]),
         // OAuth 2.1 building blocks (PKCE, metadata, PAR, tokens, revocation, DPoP, JWS), no atproto.
-        .target(name: "OAuthCore", dependencies: ["SHA2"]),
+        .target(name: "OAuthCore", dependencies: ["SHA2", "BoundedURLLoading"]),
         // The atproto OAuth client; its session is an XRPCAgent.
         .target(name: "AtprotoOAuth", dependencies: ["XRPCRuntime", "AtprotoIdentityResolution", "OAuthCore"]),
         // The generator: load -> resolve -> plan -> render -> write. Shared by lexgen, the plugin and the tests.
@@ -135,7 +140,8 @@ let package = Package(
         ),
         // Prints DAG-CBOR / CAR decoding figures for a synthetic firehose: swift run -c release xrpc-bench
         .executableTarget(
-            name: "xrpc-bench", dependencies: ["XRPCRuntime", "XRPCTesting", "SHA2", "LoopbackHTTPServer"]),
+            name: "xrpc-bench",
+            dependencies: ["XRPCRuntime", "XRPCTesting", "SHA2", "LoopbackHTTPServer", "BenchmarkSupport"]),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the call benchmark.
         .target(name: "LoopbackHTTPServer"),
         // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests.
@@ -143,7 +149,12 @@ let package = Package(
         // Measures the runtime's per-call overhead over raw URLSession: swift run -c release xrpc-call-bench
         .executableTarget(name: "xrpc-call-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
         // Prints ECDSA verifications per second for both curves: swift run -c release crypto-bench
-        .executableTarget(name: "crypto-bench", dependencies: ["AtprotoCrypto"], path: "Benchmarks/CryptoBenchmark"),
+        .executableTarget(
+            name: "crypto-bench", dependencies: ["AtprotoCrypto", "SHA2", "BenchmarkSupport"],
+            path: "Benchmarks/CryptoBenchmark"),
+        // What the benchmarks share: median CPU time over alternating rounds of ours and a reference
+        // (a Python child process), and how figures are printed.
+        .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
         // Prints cached-lookup throughput and the cost of a cold resolution: swift run -c release identity-bench
         .executableTarget(
             name: "identity-bench",
@@ -159,7 +170,7 @@ let package = Package(
         // Whole-repository and firehose verification figures against the shared PDS: swift run -c release verify-bench
         .executableTarget(
             name: "verify-bench",
-            dependencies: ["AtprotoVerification", "AtprotoIdentityResolution", "AtprotoCrypto"],
+            dependencies: ["AtprotoVerification", "AtprotoIdentityResolution", "AtprotoCrypto", "BenchmarkSupport"],
             path: "Benchmarks/VerificationBenchmark"
         ),
         // Prints the cost of one moderation decision and of a 100-post page: swift run -c release moderation-bench
@@ -204,7 +215,9 @@ let package = Package(
         .testTarget(name: "AtprotoLexiconsTests", dependencies: ["AtprotoLexicons", "XRPCRuntime", "XRPCTesting"]),
         // The firehose against a real PDS: skipped unless ATPROTO_PDS_URL (+ _HANDLE, _PASSWORD) is set;
         // a loopback TCP proxy (LoopbackHTTPServer) cuts its connections to test resumption.
-        .testTarget(name: "EventStreamIntegrationTests", dependencies: ["AtprotoLexicons", "LoopbackHTTPServer"]),
+        .testTarget(
+            name: "EventStreamIntegrationTests",
+            dependencies: ["AtprotoLexicons", "AtprotoIdentityResolution", "LoopbackHTTPServer", "XRPCTesting"]),
         // The interop record lexicon (read from ../shared, never copied), generated by the plugin, and
         // the interop record data run through the generated type. Not a product.
         .target(

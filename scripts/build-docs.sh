@@ -28,6 +28,11 @@ mkdir -p "$output"
 # Every module with a catalog (Sources/<Module>/<Module>.docc), each of which .spi.yml must name so the
 # Swift Package Index builds it too.
 catalogs=$(find Sources -mindepth 2 -maxdepth 2 -name '*.docc' | sed 's|.*/||; s|\.docc$||' | sort)
+c_modules=()
+for map in "$scratch"/debug/*.build/module.modulemap; do
+    [[ "$map" == *-tool.build/* ]] && continue
+    [ -e "$map" ] && c_modules+=(-I "$(dirname "$map")")
+done
 for module in $catalogs; do
     grep -qE "^ *- $module\$" .spi.yml || { echo "error: .spi.yml does not name the documentation target $module"; exit 1; }
 done
@@ -35,7 +40,8 @@ for module in ${MODULES:-$catalogs}; do
     start=$(date +%s%N)
     graphs="$output/symbol-graphs/$module"
     mkdir -p "$graphs"
-    swift-symbolgraph-extract -module-name "$module" -I "$modules" -target "$triple" \
+    # C targets (CSHA256Accel) are found through the module maps SwiftPM wrote beside their objects.
+    swift-symbolgraph-extract -module-name "$module" -I "$modules" "${c_modules[@]}" -target "$triple" \
         -output-dir "$graphs" -minimum-access-level public -skip-inherited-docs -emit-extension-block-symbols
     if [ "$module" = AtprotoLexicons ] && [ "${DOCS_FULL_SDK:-0}" != 1 ]; then
         python3 scripts/filter-symbol-graph.py "$graphs" "Sources/AtprotoLexicons/"

@@ -15,6 +15,8 @@
 # bob.test / pw2), PDS_OAUTH_ACCESS_TTL / PDS_OAUTH_NONCE_ROTATE (OAuth access-token lifetime and
 # DPoP nonce rotation in seconds, default 300 / 60), PDS_LEXICON_DNS (space-separated
 # DOMAIN=HANDLE pairs answered as TXT _lexicon.DOMAIN, default statusphere.test=alice.test),
+# PDS_FIREHOSE_POLL (seconds between the firehose collector's looks for new commits when no write
+# woke it, default 1),
 # PDS_EXTRA_ARGS (more serve.py options). The PDS also answers DNS (UDP) on a free loopback port.
 #
 #   eval "$(scripts/pds.sh start)" && swift test --filter IntegrationTests; scripts/pds.sh stop
@@ -32,6 +34,7 @@ web_password=${PDS_WEB_PASSWORD:-pw2}
 oauth_ttl=${PDS_OAUTH_ACCESS_TTL:-300}
 oauth_nonce_rotate=${PDS_OAUTH_NONCE_ROTATE:-60}
 lexicon_dns=${PDS_LEXICON_DNS:-statusphere.test=alice.test}
+firehose_poll=${PDS_FIREHOSE_POLL:-1}
 
 log() { echo "pds.sh: $*" >&2; }
 
@@ -114,8 +117,14 @@ launch() {
     # shellcheck disable=SC2206 # PDS_EXTRA_ARGS is split on spaces on purpose
     extra+=(${PDS_EXTRA_ARGS:-})
     started=$(date +%s%N)
+    # arroba's firehose collector sleeps until a write notifies it; a write that lands while it is
+    # busy with the one before notifies nobody, and its commit reaches subscribers only with the next
+    # write or after SUBSCRIBE_REPOS_SKIPPED_SEQ_DELAY (default 120 s). Under load that happened to 4
+    # bursts of two writes in 40, and a test waiting for its own last commit stalled until the server
+    # dropped the idle socket (20 s). The same delay bounds arroba's wait for a missing sequence
+    # number, which this PDS does not leave behind (writes are serialized, failed ones marked lost).
     # setsid: the server outlives this script, in its own process group, and `stop` ends that group.
-    setsid "$venv/bin/python" "$pds_dir/serve.py" --port "$port" --access-ttl "$ttl" \
+    SUBSCRIBE_REPOS_SKIPPED_SEQ_DELAY=$firehose_poll setsid "$venv/bin/python" "$pds_dir/serve.py" --port "$port" --access-ttl "$ttl" \
         --account "$handle:$password" --account-web "$web_handle:$web_password" \
         --dns-port "$dns_port" --oauth-access-ttl "$oauth_ttl" --oauth-nonce-rotate "$oauth_nonce_rotate" \
         "${extra[@]}" >"$state/server.log" 2>&1 </dev/null &

@@ -1,14 +1,19 @@
-// ECDSA verifications per second on one core, for secp256k1 and P-256, beside libsecp256k1
-// (Python coincurve) and OpenSSL (Python cryptography) doing the same work in the same run:
+// ECDSA verification and SHA-256 on one core, beside libsecp256k1 (Python coincurve) and OpenSSL
+// (Python cryptography, hashlib) doing the same work in a child process, in alternating rounds:
+// each figure is the median CPU time per operation over the rounds, with its interquartile spread.
 //
-//     swift run -c release crypto-bench [seconds per measurement, default 2]
+//     swift run -c release crypto-bench [rounds, default 15]
 //
-// The reference libraries run from the venv of scripts/pds.sh (.build/pds-venv/bin/python, or the
-// python named by CRYPTO_BENCH_PYTHON); without it only the Swift figures are printed.
+// The references run from the venv of scripts/pds.sh (.build/pds-venv/bin/python, or $BENCH_PYTHON);
+// without it only our figures are printed. The Python side pays its interpreter's call overhead on
+// each verification and each small hash (about 0.1-0.3 µs a call): negligible beside a verification
+// or a 16 MB hash, not beside a 250-byte hash.
 import AtprotoCrypto
+import BenchmarkSupport
 import Foundation
+import SHA2
 
-let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 2
+let rounds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 15
 
 /// One signature to verify, decoded.
 struct Sample {
@@ -31,56 +36,79 @@ func samples(_ curve: KeyCurve) -> [Sample] {
     }
 }
 
-/// Verifications per second of the Swift implementation over `samples`, for about `seconds`.
-func swiftRate(_ samples: [Sample]) -> Double? {
-    // Every sample must verify, or the figure means nothing.
-    guard !samples.isEmpty, samples.allSatisfy({ $0.key.isValidSignature($0.signature, for: $0.message) }) else {
-        return nil
-    }
-    let clock = ContinuousClock()
-    let start = clock.now
-    var count = 0
-    var valid = 0
-    while clock.now - start < .seconds(seconds) {
-        for sample in samples where sample.key.isValidSignature(sample.signature, for: sample.message) {
-            valid += 1
+struct Failure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Verifies every sample `repeats` times; any rejection is an error (the figure would mean nothing).
+func verifyAll(_ samples: [Sample], repeats: Int) throws {
+    for _ in 0..<repeats {
+        for sample in samples where !sample.key.isValidSignature(sample.signature, for: sample.message) {
+            throw Failure(description: "a benchmark signature did not verify")
         }
-        count += samples.count
     }
-    let elapsed = clock.now - start
-    guard valid == count else { return nil }
-    return Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
 }
 
-func line(_ label: String, _ rate: Double?) -> String {
-    let name = label.padding(toLength: 42, withPad: " ", startingAt: 0)
-    guard let rate else { return "\(name) (not measured)" }
-    let perSecond = String(format: "%9.0f verifications/s", rate)
-    return "\(name) \(perSecond)  \(String(format: "%6.1f", 1e6 / rate)) µs each"
+let largeBytes = 16 << 20
+let smallBytes = 250
+let smallCount = 2000
+let large = (0..<largeBytes).map { UInt8($0 % 251) }
+let small = (0..<smallCount).map { index in (0..<smallBytes).map { UInt8((index + $0) % 251) } }
+
+let reference: ReferenceProcess?
+var referenceNote: String?
+do {
+    reference = try ReferenceProcess(
+        script: referenceScript,
+        inputData: referenceInput(largeBytes: largeBytes, smallBytes: smallBytes, smallCount: smallCount))
+} catch {
+    reference = nil
+    referenceNote = "\(error)"
 }
 
-func ratio(_ swift: Double?, _ reference: Double?, _ label: String) -> String {
-    guard let swift, let reference, reference > 0 else { return "\(label): n/a" }
-    return "\(label): \(String(format: "%.2f", swift / reference))x"
+/// The reference's round of `task` (`count` calls), or nil without a reference.
+@MainActor func theirs(_ task: String, _ count: Int) -> (() throws -> Double)? {
+    guard let reference else { return nil }
+    return { try reference.run(task, count: count) }
 }
 
-print("crypto-bench: ECDSA verify (SHA-256 of a short message included), one core, \(seconds) s per figure")
-let k256 = swiftRate(samples(.secp256k1))
-let p256 = swiftRate(samples(.p256))
-if k256 == nil || p256 == nil {
-    print("error: a benchmark signature did not verify; the figures below are not comparable")
-}
-print(line("AtprotoCrypto secp256k1 (Swift)", k256))
-print(line("AtprotoCrypto P-256 (Swift)", p256))
+print("crypto-bench: median CPU time per operation over \(rounds) alternating rounds (ours, then the reference)")
+print("SHA-256 path here: \(SHA256.usesHardware ? "the CPU's SHA instructions" : "portable Swift")")
+if let referenceNote { print("note: references not measured: \(referenceNote)") }
+do {
+    var sink: UInt8 = 0
+    let hashLarge = try alternatingRounds(
+        rounds: rounds, operations: 1, ours: { sink ^= SHA256.hash(large)[0] }, reference: theirs("sha256-large", 1))
+    print("SHA-256 of 16 MB:")
+    Report(unit: "hashes", bytesPerOperation: largeBytes).lines(
+        hashLarge, ours: "  SHA2 (ours)", reference: "  OpenSSL (hashlib)"
+    ).forEach { print($0) }
+    let hashSmall = try alternatingRounds(
+        rounds: rounds, operations: smallCount,
+        ours: { for block in small { sink ^= SHA256.hash(block)[0] } },
+        reference: theirs("sha256-small", 1))
+    print("SHA-256 of \(smallBytes)-byte blocks (a record's size), \(smallCount) per round:")
+    Report(unit: "hashes", bytesPerOperation: smallBytes).lines(
+        hashSmall, ours: "  SHA2 (ours)", reference: "  OpenSSL (hashlib)",
+        note: "nothing; it pays Python's call overhead on each block"
+    ).forEach { print($0) }
 
-switch ReferenceLibraries.measure(vectors: benchmarkVectors, seconds: seconds) {
-case .success(let rates):
-    print(line("libsecp256k1 secp256k1 (coincurve)", rates["coincurve-secp256k1"]))
-    print(line("OpenSSL secp256k1 (cryptography)", rates["openssl-secp256k1"]))
-    print(line("OpenSSL P-256 (cryptography)", rates["openssl-p256"]))
-    print(ratio(k256, rates["coincurve-secp256k1"], "ratio secp256k1 Swift / libsecp256k1"))
-    print(ratio(k256, rates["openssl-secp256k1"], "ratio secp256k1 Swift / OpenSSL"))
-    print(ratio(p256, rates["openssl-p256"], "ratio P-256 Swift / OpenSSL"))
-case .failure(let note):
-    print("note: reference libraries not measured: \(note.message)")
+    let repeats = 25
+    for (curve, name, task, label) in [
+        (KeyCurve.secp256k1, "secp256k1", "libsecp256k1", "libsecp256k1 (coincurve)"),
+        (KeyCurve.secp256k1, "secp256k1", "openssl-k256", "OpenSSL (cryptography)"),
+        (KeyCurve.p256, "P-256", "openssl-p256", "OpenSSL (cryptography)"),
+    ] {
+        let set = samples(curve)
+        let comparison = try alternatingRounds(
+            rounds: rounds, operations: set.count * repeats, ours: { try verifyAll(set, repeats: repeats) },
+            reference: theirs(task, repeats))
+        print("ECDSA verify, \(name) (SHA-256 of a short message included):")
+        Report(unit: "verifications").lines(comparison, ours: "  AtprotoCrypto (ours)", reference: "  \(label)")
+            .forEach { print($0) }
+    }
+    if sink == 0xFF { print("") }
+} catch {
+    print("crypto-bench: \(error)")
+    exit(1)
 }

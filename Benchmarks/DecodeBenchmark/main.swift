@@ -54,7 +54,7 @@ let typed = try measure(repeats: repeats) {
     _ = try AppBskyFeedGetTimeline.Output(lexiconJSON: JSONValue.parse(data))
 }
 let typedDropping = try measure(repeats: repeats) {
-    _ = try LexiconDecoding.droppingUnknownFields {
+    _ = try LexiconDecoder.droppingUnknownFields {
         try AppBskyFeedGetTimeline.Output(lexiconJSON: JSONValue.parse(data))
     }
 }

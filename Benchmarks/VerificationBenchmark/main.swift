@@ -1,22 +1,27 @@
-// Verification figures against the shared PDS (scripts/pds.sh start), each beside its anchor in the
-// same run:
+// Verification figures on realistic workloads from the shared PDS (scripts/pds.sh start), each
+// beside a Python reference (libipld + hashlib + coincurve, doing what it can of the same work) in
+// alternating rounds: the median CPU time per operation over the rounds, with the spread.
 //
-// - a whole repository (com.atproto.sync.getRepo): VerifiedRepository (hashes, signature, MST walk)
-//   and reading every record, in MB/s, against parsing the same CAR with hash checks alone;
-// - the firehose: #commit frames decoded and proved by FirehoseVerifier (signature + sync 1.1
-//   inversion) per second, against the same frames decoded only.
+// - the firehose: #commit frames of one to three operations over a repository of `records` records
+//   (see Workload for the shares assumed), decoded and proved by FirehoseVerifier (signature + the
+//   sync 1.1 inversion), beside one signature verification per commit: the floor no verifier beats;
+// - the whole repository (com.atproto.sync.getRepo): VerifiedRepository (hashes, signature, MST
+//   walk) in MB/s, beside our own CAR read with hash checks.
 //
-//     eval "$(scripts/pds.sh start)"; swift run -c release verify-bench [records] [runs]
+//     eval "$(scripts/pds.sh start)"; swift run -c release verify-bench [records] [commits] [rounds]
+//     (defaults 10000, 500, 11; records 100000 makes the large repository, once: writing takes minutes)
 
 import AtprotoCrypto
 import AtprotoIdentityResolution
 import AtprotoVerification
+import BenchmarkSupport
 import Foundation
 import XRPCRuntime
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
-let wantedRecords = arguments.first ?? 2000
-let runs = arguments.dropFirst().first ?? 5
+let wantedRecords = arguments.first ?? 10_000
+let wantedCommits = arguments.dropFirst().first ?? 500
+let rounds = arguments.dropFirst(2).first ?? 11
 let environment = ProcessInfo.processInfo.environment
 guard let pdsText = environment["ATPROTO_PDS_URL"], let pds = URL(string: pdsText) else {
     print("verify-bench: set ATPROTO_PDS_URL (eval \"$(scripts/pds.sh start)\")")
@@ -24,21 +29,6 @@ guard let pdsText = environment["ATPROTO_PDS_URL"], let pds = URL(string: pdsTex
 }
 let handle = environment["ATPROTO_PDS_HANDLE"] ?? "alice.test"
 let password = environment["ATPROTO_PDS_PASSWORD"] ?? "hunter2"
-
-func seconds(_ start: ContinuousClock.Instant) -> Double {
-    let elapsed = start.duration(to: .now)
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-}
-
-func best(_ body: () throws -> Void) rethrows -> Double {
-    var fastest = Double.infinity
-    for _ in 0..<runs {
-        let start = ContinuousClock.now
-        try body()
-        fastest = min(fastest, seconds(start))
-    }
-    return fastest
-}
 
 func fail(_ message: String) -> Never {
     print("verify-bench: \(message)")
@@ -48,32 +38,18 @@ func fail(_ message: String) -> Never {
 let session = PasswordSession(service: pds)
 let did: DID
 do {
-    did = try await session.login(identifier: handle, password: password).did
+    did = try await session.login(ATIdentifier(rawValue: handle), password: password).did
 } catch { fail("login: \(error)") }
 
-func send(_ request: XRPCRequest) async -> XRPCResponse {
+func fetchRepository() async -> Data {
     do {
-        let response = try await session.send(request)
-        guard response.isSuccess else { fail("\(request.nsid): HTTP \(response.status)") }
-        return response
-    } catch { fail("\(request.nsid): \(error)") }
-}
-
-// Grow the repository to `wantedRecords` posts, 100 per applyWrites.
-let listed = await send(
-    XRPCRequest(
-        method: .get, nsid: "com.atproto.sync.getRepo", queryItems: [URLQueryItem(name: "did", value: did.rawValue)]))
-var existing = (try? CARFile(reading: listed.body).blocks.count) ?? 0
-while existing < wantedRecords {
-    let writes = (0..<100).map { index in
-        #"{"$type": "com.atproto.repo.applyWrites#create", "collection": "app.bsky.feed.post", "value": {"$type": "app.bsky.feed.post", "text": "bench \#(existing + index)", "createdAt": "2026-11-25T00:00:00.000Z"}}"#
-    }
-    let body = #"{"repo": "\#(did.rawValue)", "writes": [\#(writes.joined(separator: ","))]}"#
-    _ = await send(
-        XRPCRequest(
-            method: .post, nsid: "com.atproto.repo.applyWrites", body: Data(body.utf8), contentType: "application/json")
-    )
-    existing += 100
+        let response = try await session.send(
+            XRPCRequest(
+                method: .get, nsid: "com.atproto.sync.getRepo",
+                queryItems: [URLQueryItem(name: "did", value: did.rawValue)]))
+        guard response.isSuccess else { fail("getRepo: HTTP \(response.status)") }
+        return response.body
+    } catch { fail("getRepo: \(error)") }
 }
 
 // The account's key, resolved as an app would.
@@ -87,46 +63,50 @@ do {
     key = try await resolver.resolveIdentity(ATIdentifier(did)).signingKey()
 } catch { fail("resolving \(did.rawValue): \(error)") }
 
-// 1. A whole repository.
-let repo = await send(
-    XRPCRequest(
-        method: .get, nsid: "com.atproto.sync.getRepo", queryItems: [URLQueryItem(name: "did", value: did.rawValue)]))
-let megabytes = Double(repo.body.count) / 1_000_000
-do {
-    let parse = try best { _ = try CARFile(reading: repo.body, verifyingHashes: true) }
-    var count = 0
-    let verify = try best {
-        let verified = try VerifiedRepository(car: repo.body, did: did, key: key)
-        count = verified.count
-    }
-    var readAll = Double.infinity
-    for _ in 0..<runs {
-        let start = ContinuousClock.now
-        let verified = try VerifiedRepository(car: repo.body, did: did, key: key)
-        for try await _ in verified.records() {}
-        readAll = min(readAll, seconds(start))
-    }
-    print("whole repository (\(count) records, \(String(format: "%.2f", megabytes)) MB, best of \(runs)):")
-    print(
-        String(
-            format: "  proved: %.1f MB/s (%.1f ms); with every record read: %.1f MB/s", megabytes / verify,
-            verify * 1e3, megabytes / readAll))
-    print(
-        String(
-            format: "  anchor: CAR parsed with hash checks only %.1f MB/s; proving costs %.2fx the anchor's time",
-            megabytes / parse, verify / parse))
-} catch { fail("repository: \(error)") }
+// The workload: the repository grown to `wantedRecords`, then `wantedCommits` realistic commits.
+func run() async throws {
+    var workload = Workload(session: session, did: did)
+    let existing = try VerifiedRepository(car: await fetchRepository(), did: did, key: key).count
+    if existing < wantedRecords { print("writing \(wantedRecords - existing) records to \(handle)...") }
+    try await workload.grow(from: existing, to: wantedRecords)
+    let sequenceBefore = try await latestSequence()
+    try await workload.commits(wantedCommits)
+    let frames = try await commitFrames(after: sequenceBefore)
+    let repository = await fetchRepository()
+    try await measure(frames: frames, repository: repository)
+}
+do { try await run() } catch { fail("\(error)") }
 
-// 2. The firehose: every #commit frame the PDS has, replayed from the start.
-var frames: [Data] = []
-do {
+/// The `#commit` frames with a sequence number above `sequence`, replayed from the PDS.
+func commitFrames(after sequence: Int) async throws -> [Data] {
+    var frames: [Data] = []
+    try await replay(from: sequence) { data in
+        if case .message(let type, _) = try XRPCEventFrame(decoding: data), type == "#commit" { frames.append(data) }
+    }
+    return frames
+}
+
+/// The sequence number of the newest event on the PDS (0 when none).
+func latestSequence() async throws -> Int {
+    var latest = 0
+    try await replay(from: 0) { data in
+        if case .message(_, let body) = try XRPCEventFrame(decoding: data), case .integer(let seq)? = body["seq"] {
+            latest = max(latest, seq)
+        }
+    }
+    return latest
+}
+
+/// Calls `handle` with each frame of subscribeRepos from `cursor` until the PDS is quiet for 2 s.
+func replay(from cursor: Int, _ handle: (Data) throws -> Void) async throws {
     var components = URLComponents(url: pds, resolvingAgainstBaseURL: false)
     components?.scheme = pds.scheme == "https" ? "wss" : "ws"
     components?.path = "/xrpc/com.atproto.sync.subscribeRepos"
-    components?.queryItems = [URLQueryItem(name: "cursor", value: "0")]
+    components?.queryItems = [URLQueryItem(name: "cursor", value: String(cursor))]
     guard let url = components?.url else { fail("no WebSocket URL for \(pds)") }
     let connection = try await POSIXWebSocketTransport().connect(to: url, headers: [:])
-    while frames.count < 5000 {
+    defer { connection.close(code: .normalClosure, reason: "") }
+    while true {
         let next = try await withThrowingTaskGroup(of: WebSocketMessage?.self) { group in
             group.addTask { try await connection.receive() }
             group.addTask {
@@ -136,38 +116,7 @@ do {
             defer { group.cancelAll() }
             return try await group.next() ?? nil
         }
-        guard case .binary(let data)? = next else { break }
-        if case .message(let type, _) = try XRPCEventFrame(decoding: data), type == "#commit" { frames.append(data) }
+        guard case .binary(let data)? = next else { return }
+        try handle(data)
     }
-    connection.close(code: .normalClosure, reason: "")
-} catch { fail("firehose: \(error)") }
-guard !frames.isEmpty else { fail("the firehose sent no #commit frame") }
-let verifier = FirehoseVerifier(resolver: resolver)
-do {
-    let bodies = try frames.map { data -> [String: DataModelValue] in
-        guard case .message(_, let body) = try XRPCEventFrame(decoding: data) else { return [:] }
-        return body
-    }
-    for body in bodies {
-        _ = try await verifier.check(type: "#commit", body: body, nsid: "com.atproto.sync.subscribeRepos")
-    }
-    let decodeOnly = try best { for data in frames { _ = try XRPCEventFrame(decoding: data) } }
-    var proved = Double.infinity
-    for _ in 0..<runs {
-        let start = ContinuousClock.now
-        for data in frames {
-            guard case .message(let type, let body) = try XRPCEventFrame(decoding: data) else { continue }
-            guard try await verifier.check(type: type, body: body, nsid: "com.atproto.sync.subscribeRepos") else {
-                fail("a commit failed")
-            }
-        }
-        proved = min(proved, seconds(start))
-    }
-    let count = Double(frames.count)
-    print("firehose (\(frames.count) #commit frames of this PDS, signed with secp256k1, best of \(runs)):")
-    print(String(format: "  proved: %.0f commits/s (%.1f µs each)", count / proved, proved / count * 1e6))
-    print(
-        String(
-            format: "  anchor: decoded only %.0f commits/s; proving costs %.1fx the anchor's time", count / decodeOnly,
-            proved / decodeOnly))
-} catch { fail("firehose verification: \(error)") }
+}

@@ -25,7 +25,10 @@ let package = Package(
             exclude: ["lexicons", "lexgen.json", "lexicons.manifest.json"],
             plugins: [.plugin(name: "LexiconGen", package: "swift-atproto-lexicons")]
         ),
-        .testTarget(name: "FeedReaderTests", dependencies: ["FeedReader"]),
+        .testTarget(
+            name: "FeedReaderTests",
+            dependencies: ["FeedReader", .product(name: "XRPCTesting", package: "swift-atproto-lexicons")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

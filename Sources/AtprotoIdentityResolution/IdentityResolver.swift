@@ -39,6 +39,15 @@ public protocol IdentityResolver: HandleResolver, DIDResolver {
     ///   identity comes back with ``AtprotoIdentity/HandleStatus/invalid(claimed:reason:)`` rather than
     ///   an error, since the DID itself is sound.
     func resolveIdentity(_ identifier: ATIdentifier) async throws(IdentityError) -> AtprotoIdentity
+
+    /// Forgets whatever this resolver holds about `did` (its document, its identity, handles that
+    /// named it), so the next resolution asks again: called when a key may have rotated (a commit
+    /// whose signature no longer checks) or the firehose announces an `#identity` event.
+    ///
+    /// No default: a resolver that keeps nothing says so with an empty implementation, and one that
+    /// wraps another forgets its own answers and forwards the call, so a cache below a wrapper is
+    /// never left stale.
+    func invalidate(did: DID) async
 }
 
 extension IdentityResolver {

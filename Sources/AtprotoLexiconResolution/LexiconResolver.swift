@@ -241,7 +241,7 @@ public struct LexiconResolver: Sendable {
             nsid: nsid, uri: ATURI(rawValue: uri), cid: cid, document: .object(fields), provedAtRevision: revision)
     }
 
-    private func get(_ method: String, nsid: String, pds: URL, _ query: [String: String], car: Bool)
+    private func get(_ method: NSID, nsid: String, pds: URL, _ query: [String: String], car: Bool)
         async throws(LexiconResolutionError) -> Data
     {
         let request = XRPCRequest(

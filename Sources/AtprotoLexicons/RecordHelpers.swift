@@ -34,7 +34,7 @@ extension XRPCClient {
         let key = rkey ?? R.recordKey.literalKey
         try check(record, key: key, nsid: ComAtprotoRepoCreateRecord.nsid)
         return try await com.atproto.repo.createRecord(
-            repo: repo, collection: NSID(rawValue: R.collection), record: UnknownValue(encoding: record), rkey: key,
+            repo: repo, collection: R.collection, record: UnknownValue(encoding: record), rkey: key,
             swapCommit: swapCommit)
     }
 
@@ -57,7 +57,7 @@ extension XRPCClient {
         validating: Bool = true
     ) async throws -> RepositoryRecord<R> {
         let output = try await com.atproto.repo.getRecord(
-            repo: repo, collection: NSID(rawValue: R.collection), rkey: rkey, cid: cid)
+            repo: repo, collection: R.collection, rkey: rkey, cid: cid)
         switch Self.read(R.self, output.value, validating: validating) {
         case .success(let value):
             return RepositoryRecord(uri: output.uri, cid: output.cid, value: value)
@@ -88,7 +88,7 @@ extension XRPCClient {
         validating: Bool = true
     ) async throws -> RecordPage<R> {
         let output = try await com.atproto.repo.listRecords(
-            repo: repo, collection: NSID(rawValue: R.collection), cursor: cursor, limit: limit, reverse: reverse)
+            repo: repo, collection: R.collection, cursor: cursor, limit: limit, reverse: reverse)
         var page = RecordPage<R>(records: [], invalidRecords: [], cursor: output.cursor)
         for entry in output.records {
             switch Self.read(R.self, entry.value, validating: validating) {
@@ -127,7 +127,7 @@ extension XRPCClient {
         }
         try check(record, key: key, nsid: ComAtprotoRepoPutRecord.nsid)
         return try await com.atproto.repo.putRecord(
-            repo: repo, collection: NSID(rawValue: R.collection), rkey: key, record: UnknownValue(encoding: record),
+            repo: repo, collection: R.collection, rkey: key, record: UnknownValue(encoding: record),
             swapCommit: swapCommit, swapRecord: swapRecord)
     }
 
@@ -143,7 +143,7 @@ extension XRPCClient {
         swapCommit: CID? = nil
     ) async throws -> ComAtprotoRepoDeleteRecord.Output {
         try await com.atproto.repo.deleteRecord(
-            repo: repo, collection: NSID(rawValue: R.collection), rkey: rkey, swapCommit: swapCommit,
+            repo: repo, collection: R.collection, rkey: rkey, swapCommit: swapCommit,
             swapRecord: swapRecord)
     }
 
@@ -179,7 +179,7 @@ extension XRPCClient {
     // MARK: Checks and reading
 
     /// Checks a record to write and its key, unless ``validatesInput`` is off.
-    private func check<R: LexiconRecord>(_ record: R, key: RecordKey?, nsid: String) throws {
+    private func check<R: LexiconRecord>(_ record: R, key: RecordKey?, nsid: NSID) throws {
         guard validatesInput else { return }
         if let key, let reason = R.recordKey.problem(with: key) {
             throw RecordKeyError(nsid: nsid, collection: R.collection, rkey: key, reason: reason)
@@ -215,16 +215,16 @@ extension XRPCClient {
 /// missing one where the collection needs one. Thrown before anything is sent.
 public struct RecordKeyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The endpoint that was about to be called.
-    public var nsid: String
+    public var nsid: NSID
     /// The collection written to, when known.
-    public var collection: String?
+    public var collection: NSID?
     /// The key, or `nil` when there was none.
     public var rkey: RecordKey?
     /// What is wrong with it.
     public var reason: String
 
     /// Creates the error.
-    public init(nsid: String, collection: String?, rkey: RecordKey?, reason: String) {
+    public init(nsid: NSID, collection: NSID?, rkey: RecordKey?, reason: String) {
         self.nsid = nsid
         self.collection = collection
         self.rkey = rkey

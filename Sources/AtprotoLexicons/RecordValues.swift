@@ -71,12 +71,12 @@ public struct InvalidRecord: Sendable, Hashable, CustomStringConvertible {
 /// but is not a valid value of the type asked for. The record as read is in ``record``.
 public struct InvalidRecordError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The collection asked for.
-    public var collection: String
+    public var collection: NSID
     /// The record as read, with what is wrong with it.
     public var record: InvalidRecord
 
     /// Creates the error for `record`, read as a record of `collection`.
-    public init(collection: String, record: InvalidRecord) {
+    public init(collection: NSID, record: InvalidRecord) {
         self.collection = collection
         self.record = record
     }
@@ -134,20 +134,20 @@ public struct RecordWrite: Sendable, Hashable {
     public static func create<R: LexiconRecord>(_ record: R, rkey: RecordKey? = nil) -> RecordWrite {
         let key = rkey ?? R.recordKey.literalKey
         let create = ComAtprotoRepoApplyWrites.Create(
-            collection: NSID(rawValue: R.collection), value: UnknownValue(encoding: record), rkey: key)
+            collection: R.collection, value: UnknownValue(encoding: record), rkey: key)
         return RecordWrite(.comAtprotoRepoApplyWritesCreate(create), record: record)
     }
 
     /// Replaces the record at `rkey` with `record` (it must exist).
     public static func update<R: LexiconRecord>(_ record: R, rkey: RecordKey) -> RecordWrite {
         let update = ComAtprotoRepoApplyWrites.Update(
-            collection: NSID(rawValue: R.collection), rkey: rkey, value: UnknownValue(encoding: record))
+            collection: R.collection, rkey: rkey, value: UnknownValue(encoding: record))
         return RecordWrite(.comAtprotoRepoApplyWritesUpdate(update), record: record)
     }
 
     /// Deletes the record of type `type` at `rkey`.
     public static func delete<R: LexiconRecord>(_ type: R.Type, rkey: RecordKey) -> RecordWrite {
-        let delete = ComAtprotoRepoApplyWrites.Delete(collection: NSID(rawValue: R.collection), rkey: rkey)
+        let delete = ComAtprotoRepoApplyWrites.Delete(collection: R.collection, rkey: rkey)
         return RecordWrite(.comAtprotoRepoApplyWritesDelete(delete), record: nil)
     }
 

@@ -9,5 +9,5 @@ import AtprotoLexicons
 /// Facts about the Bluesky lexicons this module applies its rules to.
 public enum BlueskyKitInfo: Sendable {
     /// The collection NSID of the post record whose limits and facets this module applies.
-    public static var postCollection: String { AppBskyFeedPost.collection }
+    public static var postCollection: NSID { AppBskyFeedPost.collection }
 }

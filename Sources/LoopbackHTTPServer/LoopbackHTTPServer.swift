@@ -118,12 +118,14 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             return connections
         }
         guard let open else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        LoopbackListener.wake(listener, port: port)
         for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
     }
 
+    /// Accepts until stopped, then closes the listener: only this thread closes it, so its descriptor
+    /// number cannot be reused (by the next server's listener) while this thread may still accept on it.
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {

@@ -54,4 +54,39 @@ public struct LoopbackListener: Sendable {
         self.descriptor = descriptor
         self.port = Int(UInt16(bigEndian: address.sin_port))
     }
+
+    /// Ends the accept loop of a server listening on `descriptor` (port `port`), which then closes
+    /// the descriptor itself. Closing it here instead would free its number while the loop's thread
+    /// may not yet have called `accept`: the next socket the process opens (the next server's
+    /// listener) gets that number, and the old loop takes that server's connections and drops them
+    /// unanswered. `shutdown` makes `accept` fail on Linux; the connection wakes it where it does not.
+    public static func wake(_ descriptor: Int32, port: Int) {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        if let probe = dial(port: port) { close(probe) }
+    }
+
+    /// A TCP connection to `127.0.0.1:port`, or `nil` when it cannot be made.
+    static func dial(port: Int) -> Int32? {
+        #if canImport(Glibc)
+            let socketType = Int32(SOCK_STREAM.rawValue)  // an enum in Glibc, an Int32 in Darwin and Musl
+        #else
+            let socketType = SOCK_STREAM
+        #endif
+        let descriptor = socket(AF_INET, socketType, 0)
+        guard descriptor >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
 }

@@ -68,8 +68,7 @@ public final class LoopbackTCPProxy: @unchecked Sendable {
             return !stopped
         }
         guard first else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        LoopbackListener.wake(listener, port: port)
         lock.withLock {
             for pair in open.values { Self.cut(pair) }
         }
@@ -80,14 +79,16 @@ public final class LoopbackTCPProxy: @unchecked Sendable {
         shutdown(pair.server, Int32(SHUT_RDWR))
     }
 
+    /// Accepts until stopped, then closes the listener (only here: see ``LoopbackListener/wake(_:port:)``).
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 {
                 if errno == EINTR, !lock.withLock({ stopped }) { continue }
                 return
             }
-            guard let server = Self.dial(port: upstreamPort) else {
+            guard let server = LoopbackListener.dial(port: upstreamPort) else {
                 close(client)
                 continue
             }
@@ -154,30 +155,6 @@ public final class LoopbackTCPProxy: @unchecked Sendable {
             forwarded += count
         }
         return true
-    }
-
-    private static func dial(port: Int) -> Int32? {
-        #if canImport(Glibc)
-            let socketType = Int32(SOCK_STREAM.rawValue)  // an enum in Glibc, an Int32 in Darwin and Musl
-        #else
-            let socketType = SOCK_STREAM
-        #endif
-        let descriptor = socket(AF_INET, socketType, 0)
-        guard descriptor >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(descriptor)
-            return nil
-        }
-        return descriptor
     }
 
     private final class Counter: @unchecked Sendable {

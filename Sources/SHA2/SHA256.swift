@@ -10,33 +10,29 @@ package enum SHA256 {
         bytes.withUnsafeBytes { digest(of: $0).bytes }
     }
 
-    /// The digest of `buffer` as the eight state words.
-    package static func digest(of buffer: UnsafeRawBufferPointer) -> State {
+    /// The digest of `buffer` as the eight state words: with the CPU's SHA-256 instructions when it
+    /// has them (``usesHardware``), else (or when `portable`) with the portable code below.
+    package static func digest(of buffer: UnsafeRawBufferPointer, portable: Bool = false) -> State {
         var state = State()
+        let hardware = !portable && usesHardware
         let wholeBlocks = buffer.count / 64
         let tailStart = wholeBlocks * 64
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-            guard let words = schedule.baseAddress else { return }
-            roundConstants.withUnsafeBufferPointer { constants in
-                guard let k = constants.baseAddress else { return }
-                if let base = buffer.baseAddress {
-                    state.compress(base, blocks: wholeBlocks, schedule: words, constants: k)
-                }
-                // The last bytes, a 0x80 byte, zeros, and the length in bits: one or two blocks.
-                withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { tail in
-                    guard let tailBase = tail.baseAddress else { return }
-                    tail.initializeMemory(as: UInt8.self, repeating: 0)
-                    let remaining = buffer.count - tailStart
-                    if remaining > 0, let base = buffer.baseAddress {
-                        tailBase.copyMemory(from: base + tailStart, byteCount: remaining)
-                    }
-                    tail[remaining] = 0x80
-                    let tailBlocks = remaining < 56 ? 1 : 2
-                    let bitLength = UInt64(buffer.count) &* 8
-                    tail.storeBytes(of: bitLength.bigEndian, toByteOffset: tailBlocks * 64 - 8, as: UInt64.self)
-                    state.compress(UnsafeRawPointer(tailBase), blocks: tailBlocks, schedule: words, constants: k)
-                }
+        if wholeBlocks > 0, let base = buffer.baseAddress {
+            state.compress(base, blocks: wholeBlocks, hardware: hardware)
+        }
+        // The last bytes, a 0x80 byte, zeros, and the length in bits: one or two blocks.
+        withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { tail in
+            guard let tailBase = tail.baseAddress else { return }
+            tail.initializeMemory(as: UInt8.self, repeating: 0)
+            let remaining = buffer.count - tailStart
+            if remaining > 0, let base = buffer.baseAddress {
+                tailBase.copyMemory(from: base + tailStart, byteCount: remaining)
             }
+            tail[remaining] = 0x80
+            let tailBlocks = remaining < 56 ? 1 : 2
+            let bitLength = UInt64(buffer.count) &* 8
+            tail.storeBytes(of: bitLength.bigEndian, toByteOffset: tailBlocks * 64 - 8, as: UInt64.self)
+            state.compress(UnsafeRawPointer(tailBase), blocks: tailBlocks, hardware: hardware)
         }
         return state
     }
@@ -47,7 +43,7 @@ package enum SHA256 {
         var h4: UInt32 = 0x510e_527f, h5: UInt32 = 0x9b05_688c, h6: UInt32 = 0x1f83_d9ab, h7: UInt32 = 0x5be0_cd19
 
         /// The digest bytes, big-endian words in order.
-        var bytes: [UInt8] {
+        package var bytes: [UInt8] {
             [UInt8](unsafeUninitializedCapacity: 32) { buffer, initialized in
                 let raw = UnsafeMutableRawBufferPointer(buffer)
                 for (index, word) in [h0, h1, h2, h3, h4, h5, h6, h7].enumerated() {
@@ -66,8 +62,24 @@ package enum SHA256 {
                 && word(5) == h5 && word(6) == h6 && word(7) == h7
         }
 
-        /// Folds `blocks` 64-byte blocks starting at `data` into the state.
-        mutating func compress(
+        /// Folds `blocks` 64-byte blocks starting at `data` into the state, with the CPU's
+        /// instructions when `hardware`, else with the portable code.
+        mutating func compress(_ data: UnsafeRawPointer, blocks: Int, hardware: Bool) {
+            if hardware {
+                compressWithInstructions(data, blocks: blocks)
+                return
+            }
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+                guard let words = schedule.baseAddress else { return }
+                SHA256.roundConstants.withUnsafeBufferPointer { constants in
+                    guard let k = constants.baseAddress else { return }
+                    compressPortably(data, blocks: blocks, schedule: words, constants: k)
+                }
+            }
+        }
+
+        /// Folds `blocks` 64-byte blocks starting at `data` into the state, in portable Swift.
+        mutating func compressPortably(
             _ data: UnsafeRawPointer, blocks: Int, schedule w: UnsafeMutablePointer<UInt32>,
             constants k: UnsafePointer<UInt32>
         ) {
@@ -122,7 +134,7 @@ package enum SHA256 {
     }
 
     /// The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
-    private static let roundConstants: [UInt32] = [
+    fileprivate static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
         0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,

@@ -16,10 +16,17 @@ public final class StubAgent: XRPCAgent, @unchecked Sendable {
     private let handler: Handler
     private let lock = NSLock()
     private var recorded: [XRPCRequest] = []
+    /// The service event streams of a client over this agent connect to (``defaultServiceURL()``).
+    public let serviceURL: URL?
+    /// The header fields this agent gives the upgrade request of a stream on ``serviceURL``'s host.
+    public let streamHeaders: [String: String]
 
-    /// Creates an agent that answers with `handler`.
-    public init(handler: @escaping Handler) {
+    /// Creates an agent that answers with `handler`; event streams go to `serviceURL` (none by
+    /// default) with `streamHeaders` on its host.
+    public init(serviceURL: URL? = nil, streamHeaders: [String: String] = [:], handler: @escaping Handler) {
         self.handler = handler
+        self.serviceURL = serviceURL
+        self.streamHeaders = streamHeaders
     }
 
     /// Creates an agent that answers every request with the same JSON body and status.
@@ -38,5 +45,17 @@ public final class StubAgent: XRPCAgent, @unchecked Sendable {
     public func send(_ request: XRPCRequest) async throws -> XRPCResponse {
         lock.withLock { recorded.append(request) }
         return try await handler(request)
+    }
+
+    /// ``serviceURL``.
+    public func defaultServiceURL() async -> URL? { serviceURL }
+
+    /// ``streamHeaders`` for a stream on ``serviceURL``'s host (`ws`/`wss` count as `http`/`https`),
+    /// none for any other host or without a service.
+    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+        guard let serviceURL, let origin = ServiceOrigin.httpEquivalent(of: url),
+            origin == ServiceOrigin.httpEquivalent(of: serviceURL)
+        else { return [:] }
+        return streamHeaders
     }
 }

@@ -15,6 +15,7 @@
 
     /// No identity lookups happen here (tokens never expire during the run).
     struct NoResolver: IdentityResolver {
+        func invalidate(did: DID) async {}
         func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
             throw IdentityError(.handleNotFound, identifier: handle.rawValue, "benchmark")
         }
@@ -35,7 +36,7 @@
     let request = XRPCRequest(method: .get, nsid: "com.atproto.server.getSession")
 
     let password = PasswordSession(
-        restoring: SessionArchive(
+        restoring: PasswordSessionArchive(
             service: base, did: did, handle: Handle(rawValue: "bench.test"), accessToken: SessionToken("access"),
             refreshToken: SessionToken("refresh")))
 

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import XRPCRuntime
 import XRPCTesting
@@ -5,7 +6,7 @@ import XRPCTesting
 /// `subscribeRepos` as the runtime sees it without the generated types: the message is kept as an
 /// `UnknownValue` (its JSON form, `$type` set), which the generated union would read next.
 enum BenchSubscription: XRPCSubscription {
-    static let nsid = "com.atproto.sync.subscribeRepos"
+    static let nsid: NSID = "com.atproto.sync.subscribeRepos"
     typealias Parameters = NoParameters
     typealias Message = UnknownValue
     typealias Error = UndeclaredError
@@ -42,13 +43,6 @@ final class MemoryConnection: WebSocketConnection, @unchecked Sendable {
     func close(code: WebSocketCloseCode, reason: String) {}
 }
 
-/// The CPU time of the whole process, in seconds: the stream's tasks may run on any thread.
-func processCPUTime() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
 /// Reads every frame through `XRPCEventStream` (frame, `$type`, message JSON) and every commit's
 /// records through `RepoCommitBlocks` (base64 of `blocks` decoded, CAR read, CIDs checked, records
 /// to JSON). Returns the tally.
@@ -81,21 +75,15 @@ func streamFrames(_ frames: [Data]) async throws -> Tally {
     return tally
 }
 
-/// Times ``streamFrames(_:)`` over the stream `runs` times after a warm-up and prints the figures.
+/// Times ``streamFrames(_:)`` over the stream in `runs` rounds after a warm-up and prints the figures.
 func benchmarkStream(_ frames: [Data], runs: Int) async throws {
     let totalBytes = frames.reduce(0) { $0 + $1.count }
-    var times: [Double] = []
     var tally = Tally()
-    for _ in 0...runs {
-        let start = processCPUTime()
-        tally = try await streamFrames(frames)
-        times.append(processCPUTime() - start)
-    }
-    times = Array(times.dropFirst()).sorted()
-    let median = times[times.count / 2]
-    print("XRPCEventStream (frames to messages, then each commit's CAR + CID check + records)")
+    let comparison = try await alternatingAsyncRounds(
+        rounds: runs, operations: frames.count, ours: { tally = try await streamFrames(frames) }, reference: nil)
+    print("XRPCEventStream (frames to messages, then each commit's CAR + CID check + records), process CPU time")
     print(
-        "  median \(format(Double(frames.count) / median)) frames/s, \(format(Double(totalBytes) / median / 1e6)) MB/s"
-            + "  (best \(format(Double(frames.count) / times[0])) frames/s; \(runs) runs; process CPU time)")
+        Report(unit: "frames", bytesPerOperation: totalBytes / frames.count).line(
+            "  XRPCRuntime (ours)", comparison.ours))
     print("  \(tally.frames) frames, \(tally.blocks) blocks, \(tally.records) records")
 }

@@ -3,8 +3,12 @@
 // Times are CPU time (the thread's, or the process's for the stream), so that other processes on a
 // busy machine do not count.
 //
-//   swift run -c release xrpc-bench [frames] [runs]      (default 10000 frames, 5 runs)
+//   swift run -c release xrpc-bench [frames] [rounds]      (default 10000 frames, 11 rounds)
+//
+// The decoding figures are medians over alternating rounds of ours and libipld (the Rust DAG-CBOR
+// and CAR decoder behind the Python atproto SDK) from the venv of scripts/pds.sh, with the spread.
 
+import BenchmarkSupport
 import Foundation
 import SHA2
 import XRPCRuntime
@@ -54,14 +58,6 @@ func decode(_ frame: Data, into tally: inout Tally, json: Bool) throws {
     tally.frames += 1
 }
 
-/// The CPU time this thread has used, in seconds: unlike the wall clock, it does not count the
-/// time other processes on a busy machine take from this one.
-func threadCPUTime() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
 /// Runs `body` once and returns the thread CPU seconds it took.
 func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = threadCPUTime()
@@ -72,29 +68,37 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
 func run() throws -> (frames: [Data], runs: Int) {
     let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
     let frameCount = arguments.first ?? 10_000
-    let runs = arguments.dropFirst().first ?? 5
+    let runs = arguments.dropFirst().first ?? 11
 
     var source = SyntheticFirehose()
     let frames = source.frames(frameCount)
     let totalBytes = frames.reduce(0) { $0 + $1.count }
     print("stream: \(frames.count) #commit frames, \(totalBytes) bytes (\(totalBytes / frames.count) bytes/frame)")
 
+    let reference: ReferenceProcess?
+    do {
+        reference = try ReferenceProcess(script: libipldScript, inputData: lengthPrefixed(frames))
+    } catch {
+        reference = nil
+        print("note: libipld not measured: \(error)")
+    }
     for (label, json) in [
         ("decode (header, body, CAR + CID check, records)", false), ("same + records to JSONValue", true),
     ] {
-        var times: [Double] = []
         var tally = Tally()
-        for _ in 0...runs {  // one warm-up run, then `runs` timed ones
-            tally = Tally()
-            times.append(try seconds { for frame in frames { try decode(frame, into: &tally, json: json) } })
-        }
-        times = Array(times.dropFirst()).sorted()
-        let median = times[times.count / 2]
-        let best = times[0]
-        print(label)
-        print(
-            "  median \(format(Double(frames.count) / median)) frames/s, \(format(Double(totalBytes) / median / 1e6)) MB/s"
-                + "  (best \(format(Double(frames.count) / best)) frames/s; \(runs) runs)")
+        let comparison = try alternatingRounds(
+            rounds: runs, operations: frames.count,
+            ours: {
+                tally = Tally()
+                for frame in frames { try decode(frame, into: &tally, json: json) }
+            },
+            reference: reference.map { process in { try process.run("decode", count: 1) } })
+        print("\(label), \(runs) alternating rounds:")
+        Report(unit: "frames", bytesPerOperation: totalBytes / frames.count).lines(
+            comparison, ours: "  XRPCRuntime (ours)", reference: "  libipld (Rust, from Python)",
+            note: "the CID hash checks (libipld's decode_car does not check them)"
+                + (json ? "; its values are Python's, with no JSON form made" : "")
+        ).forEach { print($0) }
         print("  \(tally.frames) frames, \(tally.blocks) blocks, \(tally.records) records")
     }
     try breakdown(frames)
@@ -127,10 +131,6 @@ func breakdown(_ frames: [Data]) throws {
     print("  CAR structure:        \(perFrame(readCARs))")
     print("  SHA-256 of \(matched) blocks: \(perFrame(checkHashes))")
     print("  \(decoded) blocks to values: \(perFrame(decodeBlocks))")
-    let large = Data(count: 16_000_000)
-    var digest: [UInt8] = []
-    let hashLarge = seconds { digest = SHA256.hash(large) }
-    print("SHA-256 of 16 MB: \(format(16 / hashLarge)) MB/s (\(digest.count)-byte digest)")
 }
 
 func format(_ value: Double) -> String {

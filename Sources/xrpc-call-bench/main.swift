@@ -55,7 +55,7 @@ enum GetProfile: XRPCQuery {
     typealias Parameters = ProfileParameters
     typealias Error = UndeclaredError
     typealias Output = Profile
-    static var nsid: String { "app.bsky.actor.getProfile" }
+    static var nsid: NSID { "app.bsky.actor.getProfile" }
 }
 
 struct Statistics {

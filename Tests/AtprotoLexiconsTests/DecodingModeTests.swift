@@ -14,7 +14,7 @@ final class DecodingModeTests: XCTestCase {
         let lossless = try AppBskyActorDefs.ProfileViewBasic(lexiconJSON: value)
         XCTAssertEqual(lossless.lexiconJSON, value)
 
-        let lean = try LexiconDecoding.droppingUnknownFields {
+        let lean = try LexiconDecoder.droppingUnknownFields {
             try AppBskyActorDefs.ProfileViewBasic(lexiconJSON: value)
         }
         XCTAssertEqual(lean.handle, "a.test")

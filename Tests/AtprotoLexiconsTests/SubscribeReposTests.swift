@@ -127,7 +127,7 @@ final class SubscribeReposTests: XCTestCase {
             }
         }
         XCTAssertFalse(collections.isEmpty, "no lexicons under \(root.path): run lexgen install")
-        XCTAssertEqual(LexiconRecordTypes.bluesky.collections, collections.sorted())
+        XCTAssertEqual(LexiconRecordTypes.bluesky.collections.map(\.rawValue), collections.sorted())
     }
 }
 

@@ -10,7 +10,7 @@ private enum FaultQuery: XRPCQuery {
     typealias Parameters = NoParameters
     typealias Error = UndeclaredError
     typealias Output = NoParameters
-    static var nsid: String { "com.example.fault.query" }
+    static var nsid: NSID { "com.example.fault.query" }
 }
 
 private enum FaultProcedure: XRPCProcedure {
@@ -18,7 +18,7 @@ private enum FaultProcedure: XRPCProcedure {
     typealias Error = UndeclaredError
     typealias Input = RawBody
     typealias Output = NoParameters
-    static var nsid: String { "com.example.fault.procedure" }
+    static var nsid: NSID { "com.example.fault.procedure" }
 }
 
 /// 1,000 concurrent calls through an ``OAuthSession`` over a faulty loopback PDS and authorization
@@ -37,7 +37,7 @@ final class OAuthSessionLoadTests: XCTestCase {
     static func label(_ error: any Error) -> String {
         switch error {
         case let error as XRPCTransportError: return "transport.\(error.kind)"
-        case let error as XRPCError where error.status == 200: return "xrpc.unreadable200"
+        case let error as XRPCClientError: return "client.\(error.code)"
         case let error as XRPCError: return "xrpc.\(error.status.map(String.init) ?? "none").\(error.name ?? "-")"
         case let error as OAuthSessionError: return "session.\(error.code)"
         case let error as OAuthError: return "oauth.\(error.kind)"

@@ -26,6 +26,8 @@ struct TableResolver: IdentityResolver {
     var pds: [String: URL]
     var handles: [String: String] = [:]
 
+    func invalidate(did: DID) async {}
+
     func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
         guard let did = handles[handle.rawValue] else {
             throw IdentityError(.handleNotFound, identifier: handle.rawValue, "not in the table")

@@ -58,7 +58,7 @@ final class MSTInteropTests: XCTestCase {
             for key in adds { XCTAssertEqual(try partial.remove(Array(key.utf8)), leaf, comment) }
             for key in dels { try partial.set(Array(key.utf8), leaf) }
             XCTAssertEqual(partial.write().root, before, "\(comment): the inverted partial tree")
-            XCTAssertTrue(partial.store.read.isSubset(of: proof), comment)
+            XCTAssertTrue(partial.store.nodesRead.isSubset(of: proof), comment)
         }
     }
 

@@ -31,6 +31,18 @@ final class RepositoryInputTests: XCTestCase {
         } catch { return (error as? VerificationError)?.kind }
     }
 
+    /// The tree does not hash its nodes again: CommitCAR checked every block, the MST nodes included.
+    func testAnMSTNodeThatDoesNotHashToItsCIDIsRefused() throws {
+        let key = try XCTUnwrap(key)
+        let (cid, bytes) = commitBlock(signature: Array(repeating: 1, count: 64))
+        let node = try MSTTree.build([(Array("a.b.c/x".utf8), cid)]).write()
+        let other = try MSTTree.build([(Array("a.b.c/y".utf8), cid)]).write()
+        let lying = try XCTUnwrap(other.blocks[other.root])
+        let liar = car([(cid, bytes), (node.root, Data(lying))], root: cid)
+        XCTAssertEqual(
+            kind { _ = try RecordProof.verify(car: liar, did: self.did, path: "a.b.c/x", key: key) }, .hashMismatch)
+    }
+
     func testASignatureOfTheWrongLengthIsABadSignature() throws {
         let key = try XCTUnwrap(key)
         for length in [0, 63, 65, 72] {

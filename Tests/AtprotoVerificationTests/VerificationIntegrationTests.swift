@@ -40,7 +40,7 @@ final class VerificationIntegrationTests: XCTestCase {
     /// Logs in and creates a post; returns the session's client and the post's URI.
     func createPost(_ pds: PDS, text: String) async throws -> (XRPCClient, ATURI, DID) {
         let session = PasswordSession(service: pds.url)
-        let archive = try await session.login(identifier: pds.handle, password: pds.password)
+        let archive = try await session.login(ATIdentifier(rawValue: pds.handle), password: pds.password)
         let client = XRPCClient(agent: session)
         let post = AppBskyFeedPost(text: text, createdAt: Datetime.now())
         let created = try await client.createRecord(post, repo: ATIdentifier(archive.did))
@@ -276,6 +276,12 @@ struct GetRecordFromRepoAgent: XRPCAgent {
         repo.queryItems = request.queryItems.filter { $0.name == "did" }
         return try await wrapped.send(repo)
     }
+
+    func defaultServiceURL() async -> URL? { await wrapped.defaultServiceURL() }
+
+    func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+        try await wrapped.eventStreamHeaders(for: url, rejection: rejection)
+    }
 }
 
 /// Passes frames to a check and keeps the #commit bodies it saw.
@@ -289,7 +295,7 @@ final class RecordingCheck: XRPCEventFrameCheck, @unchecked Sendable {
     var commitBodies: [[String: DataModelValue]] { lock.withLock { bodies } }
     var count: Int { lock.withLock { bodies.count } }
 
-    func check(type: String, body: [String: DataModelValue], nsid: String) async throws -> Bool {
+    func check(type: String, body: [String: DataModelValue], nsid: NSID) async throws -> Bool {
         let passed = try await inner.check(type: type, body: body, nsid: nsid)
         if type == "#commit" { lock.withLock { bodies.append(body) } }
         return passed

@@ -49,7 +49,7 @@ struct PDSEnvironment {
     func loggedIn() async throws -> LoggedIn {
         let transport = recordingTransport()
         let session = PasswordSession(service: url, transport: transport)
-        let archive = try await session.login(identifier: handle, password: password)
+        let archive = try await session.login(ATIdentifier(rawValue: handle), password: password)
         return LoggedIn(
             session: session, transport: transport, client: XRPCClient(agent: session), did: archive.did)
     }
@@ -66,7 +66,7 @@ struct LoggedIn {
     var repo: ATIdentifier { ATIdentifier(did) }
 
     /// The NSIDs of the requests sent so far, in order.
-    var sentNSIDs: [String] { transport.requests.map(\.nsid) }
+    var sentNSIDs: [NSID] { transport.requests.map(\.nsid) }
 }
 
 /// The current time as a record's `createdAt`.

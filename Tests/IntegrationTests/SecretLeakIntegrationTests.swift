@@ -32,18 +32,19 @@ final class SecretLeakIntegrationTests: XCTestCase {
             wrapping: URLSessionAgent(serviceURL: environment.url, logger: capture.logger), logger: capture.logger)
         let session = PasswordSession(service: environment.url, transport: transport, logger: capture.logger)
         let updates = Task {
-            var seen: [SessionUpdate] = []
+            var seen: [PasswordSessionUpdate] = []
             for await update in session.updates() { seen.append(update) }
             return seen
         }
         var texts: [String] = []
         do {
-            try await session.login(identifier: environment.handle, password: wrongPassword)
+            try await session.login(ATIdentifier(rawValue: environment.handle), password: wrongPassword)
             XCTFail("logged in with a wrong password")
         } catch {
             texts += Self.printed(error) + [error.localizedDescription]
         }
-        let account = try await session.login(identifier: environment.handle, password: environment.password)
+        let account = try await session.login(
+            ATIdentifier(rawValue: environment.handle), password: environment.password)
         let client = XRPCClient(agent: session)
         _ = try await client.com.atproto.server.getSession()
         // Token times are whole seconds: one more second and a little is past any rounding.
@@ -61,7 +62,7 @@ final class SecretLeakIntegrationTests: XCTestCase {
         updates.cancel()
         let published = await updates.value
         texts += published.flatMap { Self.printed($0) }
-        let archives = published.compactMap { update -> SessionArchive? in
+        let archives = published.compactMap { update -> PasswordSessionArchive? in
             if case .updated(let archive) = update { return archive }
             return nil
         }

@@ -24,11 +24,12 @@ final class SessionIntegrationTests: XCTestCase {
         let environment = try PDSEnvironment.current()
         let session = PasswordSession(service: environment.url, transport: environment.recordingTransport())
         do {
-            try await session.login(identifier: environment.handle, password: environment.password + "-wrong")
+            try await session.login(
+                ATIdentifier(rawValue: environment.handle), password: environment.password + "-wrong")
             XCTFail("a wrong password logged in")
         } catch let error as PasswordSessionError {
             XCTAssertEqual(error.code, .authenticationFailed)
-            XCTAssertEqual(error.serverError?.status, 401)
+            XCTAssertEqual(error.underlying?.status, 401)
         }
     }
 
@@ -64,22 +65,31 @@ final class SessionIntegrationTests: XCTestCase {
         let account = try await environment.loggedIn()
         try await waitPastAccessTokenLifetime(environment)
 
-        // Reads, not writes: this PDS does not serialize concurrent commits to one repo (some
-        // acknowledged creates are lost), which is not what this test is about.
+        // Writes: a create refused for the expired token was not applied, so sending it again after
+        // the one refresh makes exactly one record (the PDS applies a repo's writes one at a time).
         let client = account.client
-        let dids = try await withThrowingTaskGroup(of: DID.self) { group in
-            for _ in 0..<5 {
-                group.addTask { try await client.com.atproto.server.getSession().did }
+        let repo = account.repo
+        let created = try await withThrowingTaskGroup(of: ATURI.self) { group in
+            for index in 0..<5 {
+                group.addTask {
+                    let post = AppBskyFeedPost(text: "after expiry \(index)", createdAt: Datetime.now())
+                    return try await client.createRecord(post, repo: repo).uri
+                }
             }
-            return try await group.reduce(into: [DID]()) { $0.append($1) }
+            return try await group.reduce(into: [ATURI]()) { $0.append($1) }
         }
 
-        XCTAssertEqual(dids, Array(repeating: account.did, count: 5))
+        XCTAssertEqual(Set(created).count, 5, "five distinct records: \(created)")
         let refreshes = account.sentNSIDs.filter { $0 == "com.atproto.server.refreshSession" }
         XCTAssertEqual(refreshes.count, 1, "\(account.sentNSIDs)")
-        let calls = account.sentNSIDs.filter { $0 == "com.atproto.server.getSession" }
+        let calls = account.sentNSIDs.filter { $0 == "com.atproto.repo.createRecord" }
         XCTAssertGreaterThanOrEqual(calls.count, 6, "at least one call was rejected and retried: \(account.sentNSIDs)")
         XCTAssertLessThanOrEqual(calls.count, 10, "each call is retried at most once: \(account.sentNSIDs)")
+        // Every acknowledged create is stored.
+        for uri in created {
+            let read = try await client.getRecord(AppBskyFeedPost.self, repo: repo, rkey: try XCTUnwrap(uri.rkey))
+            XCTAssertTrue(read.value.text.hasPrefix("after expiry "), "\(uri): \(read.value.text)")
+        }
     }
 
     func testLogoutRevokesTheRefreshToken() async throws {
@@ -94,7 +104,7 @@ final class SessionIntegrationTests: XCTestCase {
             XCTFail("a logged-out refresh token still worked")
         } catch let error as PasswordSessionError {
             XCTAssertEqual(error.code, .sessionEnded)
-            XCTAssertEqual(error.serverError?.name, "ExpiredToken")
+            XCTAssertEqual(error.underlying?.name, "ExpiredToken")
         }
     }
 

@@ -23,7 +23,7 @@ final class SnippetTests: XCTestCase {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.example.note#main" }
             /// The collection NSID, which is also the record's `$type`.
-            public static var collection: Swift.String { "com.example.note" }
+            public static var collection: XRPCCore.NSID { "com.example.note" }
             /// The kind of record key the collection uses.
             public static var recordKey: XRPCCore.RecordKeyType { .init(lexiconKey: "tid") }
             """
@@ -199,7 +199,7 @@ final class SnippetTests: XCTestCase {
             """
             public enum ComExampleFeedGetThings: XRPCCore.XRPCQuery {
             /// The lexicon's NSID.
-            public static var nsid: Swift.String { "com.example.feed.getThings" }
+            public static var nsid: XRPCCore.NSID { "com.example.feed.getThings" }
             """
         )
         assertContainsLines(swift, "case notFound")

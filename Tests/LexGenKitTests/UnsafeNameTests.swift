@@ -57,11 +57,18 @@ final class UnsafeNameTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try LexiconFileSystem.write(result.files, to: folder.path, removeStale: false)
         let files = result.files.map { folder.appendingPathComponent($0.name).path }
+        // C targets the runtime links (CSHA256Accel) are found through the module maps SwiftPM writes.
+        let buildFolder = Bundle.main.bundleURL
+        let cModules = (try? FileManager.default.contentsOfDirectory(atPath: buildFolder.path)) ?? []
+        let cModuleFlags = cModules.sorted().filter { $0.hasSuffix(".build") && !$0.hasSuffix("-tool.build") }
+            .map { buildFolder.appendingPathComponent($0).path }
+            .filter { FileManager.default.fileExists(atPath: $0 + "/module.modulemap") }
+            .flatMap { ["-I", $0] }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
-            ["swiftc", "-typecheck", "-swift-version", "6", "-module-name", "UnsafeDefs", "-I", modules.path] + files
-            + [try usage(in: folder)]
+            ["swiftc", "-typecheck", "-swift-version", "6", "-module-name", "UnsafeDefs", "-I", modules.path]
+            + cModuleFlags + files + [try usage(in: folder)]
         let errors = Pipe()
         process.standardError = errors
         try process.run()

@@ -12,32 +12,8 @@ import XRPCRuntime
 final class InstallCommandIntegrationTests: XCTestCase {
     typealias Environment = NetworkInstallIntegrationTests.Environment
 
-    struct Run {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
-
-    func lexgen(_ arguments: [String], in folder: URL) throws -> Run {
-        let binary = Bundle.main.bundleURL.appendingPathComponent("lexgen")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw XCTSkip("lexgen is not built beside the tests at \(binary.path)")
-        }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-            errors: String(decoding: errData, as: UTF8.self))
+    func lexgen(_ arguments: [String], in folder: URL) throws -> LexgenRun {
+        try LexgenRun.run(arguments, in: folder)
     }
 
     func testInstallPinReinstallUpdateAndGenerate() async throws {

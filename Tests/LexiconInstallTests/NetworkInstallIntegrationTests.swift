@@ -56,7 +56,8 @@ final class NetworkInstallIntegrationTests: XCTestCase {
         DID, [String: String]
     ) {
         let session = PasswordSession(service: environment.pds)
-        let archive = try await session.login(identifier: environment.handle, password: environment.password)
+        let archive = try await session.login(
+            ATIdentifier(rawValue: environment.handle), password: environment.password)
         var cids: [String: String] = [:]
         for (nsid, defs) in lexicons {
             let record: JSONValue = .object([
@@ -138,6 +139,8 @@ final class NetworkInstallIntegrationTests: XCTestCase {
     struct SwappedKeyResolver: IdentityResolver {
         var base: StandardIdentityResolver
         var keySource: DID
+
+        func invalidate(did: DID) async { await base.invalidate(did: did) }
 
         func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
             try await base.resolveHandle(handle)

@@ -9,7 +9,7 @@
     /// TLS server is in ``TLSEventStreamTests``.
     final class NIOWebSocketTransportTests: XCTestCase {
         enum Repos: XRPCSubscription {
-            static let nsid = "com.atproto.sync.subscribeRepos"
+            static let nsid: NSID = "com.atproto.sync.subscribeRepos"
             typealias Parameters = NoParameters
             typealias Message = UnknownValue
             typealias Error = UndeclaredError

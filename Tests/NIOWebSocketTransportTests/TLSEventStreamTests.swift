@@ -188,7 +188,7 @@
     /// `com.atproto.sync.subscribeRepos` with a few message types written by hand, so these tests need
     /// XRPCRuntime only, not the generated SDK.
     enum TLSRepos: XRPCSubscription {
-        static let nsid = "com.atproto.sync.subscribeRepos"
+        static let nsid: NSID = "com.atproto.sync.subscribeRepos"
         typealias Parameters = CursorParameters
         typealias Message = RepoEvent
 

@@ -16,6 +16,12 @@ final class DPoPAgentTests: XCTestCase {
 
         init(wrapping inner: any XRPCAgent) { self.inner = inner }
 
+        func defaultServiceURL() async -> URL? { await inner.defaultServiceURL() }
+
+        func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+            ["Authorization": "DPoP access-token", "DPoP": "proof(htm=GET,nonce=\(nonce ?? "none"))"]
+        }
+
         func send(_ request: XRPCRequest) async throws -> XRPCResponse {
             let response = try await inner.send(signed(request))
             if let fresh = response.header("DPoP-Nonce") { nonce = fresh }

@@ -67,7 +67,7 @@ final class EventStreamAgentTests: XCTestCase {
     {
         let service = try XCTUnwrap(service)
         let login = PasswordSession(service: service, transport: pds.agent)
-        var archive = try await login.login(identifier: pds.handle, password: pds.password)
+        var archive = try await login.login(ATIdentifier(rawValue: pds.handle), password: pds.password)
         archive.pdsEndpoint = pdsEndpoint
         return PasswordSession(restoring: archive, transport: pds.agent)
     }

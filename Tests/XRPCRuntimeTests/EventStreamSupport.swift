@@ -5,7 +5,7 @@ import XRPCRuntime
 /// A hand-written subscription, as the generator would write it: `com.example.stream` with a
 /// `cursor` parameter and a `#tick` message.
 enum TestStream: XRPCSubscription {
-    static let nsid = "com.example.stream"
+    static let nsid: NSID = "com.example.stream"
 
     struct Parameters: XRPCParameters {
         var cursor: Int?

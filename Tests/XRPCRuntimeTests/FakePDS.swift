@@ -90,7 +90,7 @@ final class FakePDS: @unchecked Sendable {
 
     private func answer(_ request: XRPCRequest) async throws -> XRPCResponse {
         lock.withLock {
-            counts[request.nsid, default: 0] += 1
+            counts[request.nsid.rawValue, default: 0] += 1
             seen.append(request)
         }
         switch request.nsid {

@@ -19,8 +19,8 @@ import XRPCRuntime
 /// of their own on Linux, so this no longer happens with it (`DroppedProcedureTests`); an app's own
 /// `URLSession` still can (`FaultProbeTests` probes any mix of faults).
 final class FaultPDS: @unchecked Sendable {
-    static let query = "com.example.fault.query"
-    static let procedure = "com.example.fault.procedure"
+    static let query: NSID = "com.example.fault.query"
+    static let procedure: NSID = "com.example.fault.procedure"
 
     typealias Figures = SessionFaultFigures
 
@@ -133,8 +133,8 @@ final class FaultPDS: @unchecked Sendable {
     }
 
     private func call(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
-        let isProcedure = request.path == "/xrpc/" + Self.procedure
-        guard isProcedure || request.path == "/xrpc/" + Self.query else {
+        let isProcedure = request.path == "/xrpc/" + Self.procedure.rawValue
+        guard isProcedure || request.path == "/xrpc/" + Self.query.rawValue else {
             return .json(#"{"error":"MethodNotImplemented"}"#, status: 501)
         }
         let id = Self.callID(request)

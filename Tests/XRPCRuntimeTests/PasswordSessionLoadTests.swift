@@ -10,7 +10,7 @@ enum FaultQuery: XRPCQuery {
     typealias Parameters = NoParameters
     typealias Error = UndeclaredError
     typealias Output = NoParameters
-    static var nsid: String { FaultPDS.query }
+    static var nsid: NSID { FaultPDS.query }
 }
 
 enum FaultProcedure: XRPCProcedure {
@@ -18,14 +18,14 @@ enum FaultProcedure: XRPCProcedure {
     typealias Error = UndeclaredError
     typealias Input = RawBody
     typealias Output = NoParameters
-    static var nsid: String { FaultPDS.procedure }
+    static var nsid: NSID { FaultPDS.procedure }
 }
 
 /// The outcome of one call as a label: `success`, or the typed error's kind; `untyped` is a failure.
 func outcomeLabel(_ error: any Error) -> String {
     switch error {
     case let error as XRPCTransportError: return "transport.\(error.kind)"
-    case let error as XRPCError where error.status == 200: return "xrpc.unreadable200"
+    case let error as XRPCClientError: return "client.\(error.code)"
     case let error as XRPCError: return "xrpc.\(error.status.map(String.init) ?? "none").\(error.name ?? "-")"
     case let error as PasswordSessionError: return "session.\(error.code)"
     default: return "untyped.\(type(of: error))"
@@ -78,7 +78,7 @@ final class PasswordSessionLoadTests: XCTestCase {
             if ProcessInfo.processInfo.environment["LOAD_LOG"] != nil { print(record) }
         }
         let session = PasswordSession(service: pds.url, transport: transport, logger: logger)
-        try await session.login(identifier: "faulty.test", password: pds.password)
+        try await session.login("faulty.test", password: pds.password)
         let client = XRPCClient(agent: session)
         let report = await ConcurrentCalls.run(count: count, deadline: .seconds(180)) { index in
             await faultCall(client, index)
@@ -149,7 +149,7 @@ final class FaultProbeTests: XCTestCase {
         let pds = try FaultPDS(faults: LoopbackFaults(seed: 3, rates: rates), dropsProcedures: true)
         let transport = URLSessionAgent(serviceURL: pds.url, timeout: .seconds(10))
         let session = PasswordSession(service: pds.url, transport: transport)
-        try await session.login(identifier: "faulty.test", password: pds.password)
+        try await session.login("faulty.test", password: pds.password)
         let client = XRPCClient(agent: session)
         let count = ProcessInfo.processInfo.environment["COUNT"].flatMap { Int($0) } ?? 200
         let report = await ConcurrentCalls.run(count: count, deadline: .seconds(60)) { await faultCall(client, $0) }

@@ -19,7 +19,7 @@ final class PasswordSessionTests: XCTestCase {
         provider: PasswordSession.CredentialsProvider? = nil
     ) async throws -> PasswordSession {
         let session = PasswordSession(service: try service(), transport: pds.agent, credentialsProvider: provider)
-        try await session.login(identifier: pds.handle, password: pds.password)
+        try await session.login(ATIdentifier(rawValue: pds.handle), password: pds.password)
         return session
     }
 
@@ -27,7 +27,7 @@ final class PasswordSessionTests: XCTestCase {
         let pds = FakePDS()
         let session = PasswordSession(service: try service(), transport: pds.agent)
         var updates = session.updates().makeAsyncIterator()
-        let archive = try await session.login(identifier: "alice.test", password: "hunter2")
+        let archive = try await session.login("alice.test", password: "hunter2")
         XCTAssertEqual(archive.did, "did:plc:alice")
         XCTAssertEqual(archive.handle, "alice.test")
         XCTAssertEqual(archive.pdsEndpoint, FakePDS.pds)
@@ -75,7 +75,7 @@ final class PasswordSessionTests: XCTestCase {
         let other = PasswordSession(restoring: archive, transport: stubborn)
         let response = try await other.send(call)
         XCTAssertEqual(response.status, 401)
-        let refresh = "com.atproto.server.refreshSession"
+        let refresh: NSID = "com.atproto.server.refreshSession"
         XCTAssertEqual(stubborn.requests.map(\.nsid), [call.nsid, refresh, call.nsid, refresh, call.nsid])
     }
 
@@ -139,7 +139,7 @@ final class PasswordSessionTests: XCTestCase {
             XCTAssertEqual(error.code, .sessionEnded)
             XCTAssertTrue(error.message.contains("did:plc:alice"), error.message)
             XCTAssertTrue(error.message.contains("logging in again failed"), error.message)
-            XCTAssertEqual(error.serverError?.name, "AuthenticationRequired")
+            XCTAssertEqual(error.underlying?.name, "AuthenticationRequired")
         }
         guard case .ended? = await updates.next() else { return XCTFail("expected the end to be published") }
         let before = pds.total
@@ -167,7 +167,7 @@ final class PasswordSessionTests: XCTestCase {
                 XCTFail("the session should have ended")
             } catch let error as PasswordSessionError {
                 XCTAssertEqual(error.code, .sessionEnded)
-                XCTAssertEqual(error.serverError?.name, "ExpiredToken")
+                XCTAssertEqual(error.underlying?.name, "ExpiredToken")
             }
             XCTAssertEqual(pds.count("com.atproto.server.createSession"), 1, "only the first login")
             let ended = await session.endError
@@ -185,7 +185,7 @@ final class PasswordSessionTests: XCTestCase {
             XCTFail("the refresh failed")
         } catch let error as PasswordSessionError {
             XCTAssertEqual(error.code, .requestFailed)
-            XCTAssertEqual(error.serverError?.status, 503)
+            XCTAssertEqual(error.underlying?.status, 503)
         }
         pds.refreshFailure = nil
         let response = try await session.send(call)
@@ -202,13 +202,13 @@ final class PasswordSessionTests: XCTestCase {
                 authFactorToken: request.reason == .authFactorTokenRequired ? "123456" : nil)
         }
         do {
-            try await session.login(identifier: "alice.test", password: "hunter2")
+            try await session.login("alice.test", password: "hunter2")
             XCTFail("expected a request for the code")
         } catch let error as PasswordSessionError {
             XCTAssertEqual(error.code, .authFactorTokenRequired)
-            XCTAssertEqual(error.serverError?.name, "AuthFactorTokenRequired")
+            XCTAssertEqual(error.underlying?.name, "AuthFactorTokenRequired")
         }
-        try await session.login(identifier: "alice.test", password: "hunter2", authFactorToken: "123456")
+        try await session.login("alice.test", password: "hunter2", authFactorToken: "123456")
 
         pds.expireAccessTokens()
         pds.expireRefreshTokens()
@@ -225,7 +225,7 @@ final class PasswordSessionTests: XCTestCase {
         let fields = try XCTUnwrap(JSONValue.parse(stored).objectValue)
         XCTAssertEqual(fields["did"]?.stringValue, "did:plc:alice")
         XCTAssertEqual(fields["accessJwt"]?.stringValue, archive?.accessToken.value)
-        let restored = try JSONDecoder().decode(SessionArchive.self, from: stored)
+        let restored = try JSONDecoder().decode(PasswordSessionArchive.self, from: stored)
         XCTAssertEqual(restored, archive)
 
         let session = PasswordSession(restoring: restored, transport: pds.agent)
@@ -243,7 +243,7 @@ final class PasswordSessionTests: XCTestCase {
             archive.description, archive.debugDescription, String(reflecting: archive), String(describing: archive),
             dumped(archive), "\(archive.accessToken)", String(reflecting: archive.refreshToken),
             session.description, String(reflecting: session), dumped(session),
-            SessionUpdate.updated(archive).description, "\(SessionUpdate.updated(archive))",
+            PasswordSessionUpdate.updated(archive).description, "\(PasswordSessionUpdate.updated(archive))",
         ]
         texts += pds.requests.map { "\($0) \(String(reflecting: $0)) \(dumped($0))" }
         pds.expireAccessTokens()

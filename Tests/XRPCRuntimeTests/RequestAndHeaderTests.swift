@@ -160,7 +160,7 @@ enum TestQuery: XRPCQuery {
     typealias Parameters = NoParameters
     typealias Error = UndeclaredError
     typealias Output = RawBody
-    static var nsid: String { "com.example.test" }
+    static var nsid: NSID { "com.example.test" }
 }
 
 /// What `dump` prints for `value`.

@@ -65,12 +65,12 @@ final class PasswordSecretLeakTests: XCTestCase {
             return seen
         }
         do {
-            try await session.login(identifier: "faulty.test", password: wrongPassword)
+            try await session.login("faulty.test", password: wrongPassword)
             XCTFail("logged in with a wrong password")
         } catch {
             texts += printedForms(error) + [error.localizedDescription]
         }
-        let archive = try await session.login(identifier: "faulty.test", password: pds.password)
+        let archive = try await session.login("faulty.test", password: pds.password)
         let client = XRPCClient(agent: session)
         for index in 0..<4 { texts.append(await faultCall(client, index)) }
         pds.expireAccessToken()

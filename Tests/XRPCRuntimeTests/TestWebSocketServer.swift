@@ -55,12 +55,13 @@ final class TestWebSocketServer: @unchecked Sendable {
             return peers
         }
         guard let open else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        LoopbackListener.wake(listener, port: port)
         for peer in open { peer.dropConnection() }
     }
 
+    /// Accepts until stopped, then closes the listener (only here: see `LoopbackListener.wake`).
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let descriptor = accept(listener, nil, nil)
             guard descriptor >= 0 else {

@@ -24,7 +24,9 @@ final class URLSessionCancellationTests: XCTestCase {
                 for index in 0..<20 {
                     let call = Task {
                         try await agent.send(
-                            XRPCRequest(method: .get, nsid: "com.example.q\(String(repeating: "x", count: index))"))
+                            XRPCRequest(
+                                method: .get,
+                                nsid: NSID(rawValue: "com.example.q\(String(repeating: "x", count: index))")))
                     }
                     group.addTask {
                         try? await Task.sleep(for: .milliseconds(index % 4 * 10 + round % 3))

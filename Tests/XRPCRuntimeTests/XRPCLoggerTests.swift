@@ -48,7 +48,7 @@ final class XRPCLoggerTests: XCTestCase {
             environment: RetryingAgent.Environment(now: { Date() }, sleep: { _ in }, random: { 0 }), logger: logger)
         let service = try XCTUnwrap(FakePDS.service)
         let session = PasswordSession(service: service, transport: retrying, logger: logger)
-        try await session.login(identifier: pds.handle, password: pds.password)
+        try await session.login(ATIdentifier(rawValue: pds.handle), password: pds.password)
         pds.expireAccessTokens()
         let response = try await session.send(XRPCRequest(method: .get, nsid: "app.bsky.feed.getTimeline"))
         XCTAssertEqual(response.status, 200)

@@ -93,7 +93,19 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
 
     public static func == (left: ContentID, right: ContentID) -> Bool { left.bytes == right.bytes }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+    /// Hashes the CID's last 8 bytes: for a hashed CID, the end of its digest, which the content's hash
+    /// already spreads, so a dictionary keyed by CIDs does not run SipHash over all 36 bytes and the
+    /// length. Equality still compares every byte. CIDs made up by hand (unchecked, from a hostile
+    /// source) can share those bytes and so a hash bucket: lookups then slow down, never go wrong.
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { raw in
+            if raw.count >= 8 {
+                hasher.combine(raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
+            } else {
+                hasher.combine(bytes: raw)
+            }
+        }
+    }
 
     /// Whether `content` hashes to this CID's digest, for SHA-256 and identity CIDs.
     ///

@@ -114,13 +114,15 @@ public actor CachingIdentityResolver: IdentityResolver {
         }
     }
 
-    /// Forgets everything cached about `did`: its document, its identity, and handles that named it.
-    /// Call it when the firehose announces an `#identity` event for the DID.
-    public func invalidate(did: DID) {
+    /// Forgets everything cached about `did`: its document, its identity, and handles that named it;
+    /// then the wrapped resolver forgets what it holds. Call it when the firehose announces an
+    /// `#identity` event for the DID.
+    public func invalidate(did: DID) async {
         documents.remove(did)
         identities.remove(did.rawValue)
         identities.removeAll { $0.did == did }
         handles.removeAll { $0 == did }
+        await wrapped.invalidate(did: did)
     }
 
     /// Forgets what is cached about `handle`.

@@ -66,10 +66,10 @@ extension DNSNameserver {
     private static func address(ofHostNamed name: String, in text: String) throws(DNSError) -> String {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        #if canImport(Darwin)
-            hints.ai_socktype = SOCK_DGRAM
+        #if canImport(Glibc)
+            hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)  // an enum in Glibc, an Int32 in Darwin and Musl
         #else
-            hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+            hints.ai_socktype = SOCK_DGRAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(name, nil, &hints, &list)

@@ -11,7 +11,7 @@ struct MiniDocAnswer {
 
     /// Reads the answer to a question about `asked`; an unknown identifier is `handleNotFound` when
     /// `asked` is a handle and `didNotFound` when it is a DID.
-    init(_ response: XRPCResponse, nsid: String, service: URL, asked: ATIdentifier, maximumSize: Int)
+    init(_ response: XRPCResponse, nsid: NSID, service: URL, asked: ATIdentifier, maximumSize: Int)
         throws(IdentityError)
     {
         let place = "\(nsid) on \(service.absoluteString)"

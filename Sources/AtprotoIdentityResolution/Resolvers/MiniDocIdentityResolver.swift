@@ -12,7 +12,7 @@ import XRPCRuntime
 /// need the full document.
 public struct MiniDocIdentityResolver: IdentityResolver {
     /// The method's NSID; newer services also answer it as `blue.microcosm.identity.resolveMiniDoc`.
-    public var nsid: String
+    public var nsid: NSID
     /// The service asked.
     public var service: URL
     /// Sends the XRPC calls.
@@ -23,15 +23,15 @@ public struct MiniDocIdentityResolver: IdentityResolver {
     public var maximumAnswerSize: Int
 
     /// The NSID slingshot has always answered.
-    public static let badExampleNSID = "com.bad-example.identity.resolveMiniDoc"
+    public static let badExampleNSID: NSID = "com.bad-example.identity.resolveMiniDoc"
     /// The newer name of the same method.
-    public static let microcosmNSID = "blue.microcosm.identity.resolveMiniDoc"
+    public static let microcosmNSID: NSID = "blue.microcosm.identity.resolveMiniDoc"
 
     /// Creates a resolver that asks `service` (for example `https://slingshot.microcosm.blue`).
     public init(
         service: URL,
         agent: (any XRPCAgent)? = nil,
-        nsid: String = MiniDocIdentityResolver.badExampleNSID,
+        nsid: NSID = MiniDocIdentityResolver.badExampleNSID,
         timeout: Duration = .seconds(10),
         maximumAnswerSize: Int = 64 * 1024
     ) {
@@ -51,6 +51,10 @@ public struct MiniDocIdentityResolver: IdentityResolver {
     public func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument {
         try await resolveIdentity(ATIdentifier(did)).document
     }
+
+    /// Nothing to forget here: this resolver keeps no answers and asks the service every time (the
+    /// service's own cache is its own to refresh).
+    public func invalidate(did: DID) async {}
 
     /// The identity of `identifier` as the service resolved it.
     ///

@@ -60,4 +60,8 @@ public struct StandardIdentityResolver: IdentityResolver {
     public func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument {
         try await dids.resolveDID(did)
     }
+
+    /// Nothing to forget: this resolver keeps no answers (wrap it in a ``CachingIdentityResolver`` to
+    /// keep them), so every resolution asks again.
+    public func invalidate(did: DID) async {}
 }

@@ -30,7 +30,7 @@ extension PasswordSession {
         let session = PasswordSession(
             service: pds, transport: transport, credentialsProvider: credentialsProvider,
             accountCheck: resolver.accountCheck(expecting: identity.did))
-        try await session.login(identifier: identity.did.rawValue, password: password, authFactorToken: authFactorToken)
+        try await session.login(ATIdentifier(identity.did), password: password, authFactorToken: authFactorToken)
         return session
     }
 }

@@ -10,8 +10,8 @@ extension XRPCClient {
     /// let record = try await pdsClient.com.atproto.repo.getRecord(repo: ..., collection: ..., rkey: ...)
     /// ```
     ///
-    /// Calls go through this client's agent with the PDS as their service; a session adds its
-    /// credentials only if that PDS is its own.
+    /// Calls and event streams go through this client's agent with the PDS as their service; a
+    /// session adds its credentials (to calls and to stream upgrades) only if that PDS is its own.
     public func forPDS(of identifier: ATIdentifier, resolver: any IdentityResolver) async throws(IdentityError)
         -> XRPCClient
     {
@@ -30,6 +30,9 @@ extension XRPCClient {
 }
 
 /// An agent that sends every request naming no service to one service, through another agent.
+///
+/// Event streams connect to that service too, with the wrapped agent's credentials for it (a session
+/// gives them only when the service is its own PDS).
 public struct ServiceRoutingAgent: XRPCAgent {
     /// The agent requests go through.
     public let wrapped: any XRPCAgent
@@ -47,5 +50,14 @@ public struct ServiceRoutingAgent: XRPCAgent {
         var routed = request
         if routed.serviceURL == nil { routed.serviceURL = service }
         return try await wrapped.send(routed)
+    }
+
+    /// ``service``: where streams connect unless the client's options name another service.
+    public func defaultServiceURL() async -> URL? { service }
+
+    /// The wrapped agent's header fields for `url` (it knows whether `url` is on one of its hosts),
+    /// renewed by it after a `rejection`.
+    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+        try await wrapped.eventStreamHeaders(for: url, rejection: rejection)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OAuthCore
+import XRPCAgents
 import XRPCRuntime
 
 /// An OAuth session of one account: an `XRPCAgent` that sends every call for the account's PDS with
@@ -29,12 +30,13 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
     private let context: OAuthSessionContext
     private let signer: any ES256Signer
     private let nonces: DPoPNonceStore
-    private let broadcaster = OAuthUpdateBroadcaster()
+    private let broadcaster = UpdateBroadcaster<OAuthSessionUpdate>()
     /// This session's share of the refresh window (0...1), so many clients do not refresh at once.
     private let jitter = Double.random(in: 0...1)
     private var phase: Phase
     private var generation = 0
-    private var renewal: (generation: Int, task: Task<Void, any Error>)?
+    /// The refresh in progress, keyed by the generation it replaces.
+    private let renewals = SingleFlight<Int>()
     /// Refreshes that token rejections started since a call was last accepted or no call was out.
     private var spentRefreshes = 0
     private var callsInFlight = 0
@@ -97,7 +99,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
         // many callers wait, a PDS that keeps refusing fresh tokens costs two refreshes.
         while Self.isTokenRejection(response) {
             if generation == sentGeneration {
-                if renewal?.generation != sentGeneration, spentRefreshes >= Self.refreshBudget {
+                if renewals.runningKey != sentGeneration, spentRefreshes >= Self.refreshBudget {
                     throw OAuthSessionError(
                         code: .requestFailed,
                         message: "the PDS refused the access token of \(did.rawValue) on \(request.nsid) after "
@@ -177,7 +179,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
     }
 
     /// The OAuth error of a PDS answer: its DPoP challenge's error, else its JSON `error`.
-    static func serverError(_ response: XRPCResponse, _ nsid: String) -> OAuthError {
+    static func serverError(_ response: XRPCResponse, _ nsid: NSID) -> OAuthError {
         let code = WWWAuthenticateChallenge.dpopError(in: response.header("WWW-Authenticate")) ?? errorName(response)
         return OAuthError(
             .server, "\(nsid) failed with HTTP \(response.status)\(code.map { ": " + $0 } ?? "")", serverCode: code,
@@ -204,7 +206,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
     }
 
     /// Whether a refresh is running (for tests: none may outlive the calls that needed it).
-    var renewalInProgress: Bool { renewal != nil }
+    var renewalInProgress: Bool { renewals.isRunning }
 
     private func activeArchive() throws(OAuthSessionError) -> OAuthSessionArchive {
         switch phase {
@@ -212,6 +214,49 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
         case .ended(let error): throw error
         case .signedOut: throw OAuthSessionError(code: .sessionEnded, message: "\(did.rawValue) signed out")
         }
+    }
+
+    // MARK: Event streams
+
+    /// The account's PDS while the session is active (`XRPCClient.subscribe(_:parameters:)` connects
+    /// there by default), `nil` once it ended or signed out.
+    public func defaultServiceURL() async -> URL? {
+        guard case .active(let archive) = phase else { return nil }
+        return archive.pdsEndpoint
+    }
+
+    /// For a stream on the account's PDS (`ws`/`wss` read as `http`/`https`): `Authorization: DPoP
+    /// <token>` and a DPoP proof of `GET` on the upgrade's HTTP URL (`wss://pds/xrpc/...` proves
+    /// `https://pds/xrpc/...`, the request the PDS receives), bound to the token. Nothing for another
+    /// host. While the session is not active, it throws: a stream on the account's PDS must not go
+    /// out without the credentials it was opened with.
+    ///
+    /// After an upgrade refused as unauthorized, the tokens are refreshed first (joining a refresh in
+    /// progress), so the stream's next attempt carries the new token.
+    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+        var archive = try activeArchive()
+        guard let target = Self.httpEquivalent(of: url),
+            SecureURL.origin(of: target) == SecureURL.origin(of: archive.pdsEndpoint)
+        else { return [:] }
+        if rejection != nil || needsRefresh(archive) {
+            try await renew(after: generation)
+            archive = try activeArchive()
+        }
+        let token = archive.accessToken.value
+        let proof = try await DPoPProof.make(
+            method: "GET", url: target, nonce: nonces.nonce(for: target), accessToken: token, signer: signer)
+        return ["Authorization": "DPoP " + token, "DPoP": proof]
+    }
+
+    /// `url` with `wss` made `https` and `ws` made `http`; `nil` for another scheme.
+    static func httpEquivalent(of url: URL) -> URL? {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+        switch components.scheme?.lowercased() {
+        case "wss", "https": components.scheme = "https"
+        case "ws", "http": components.scheme = "http"
+        default: return nil
+        }
+        return components.url
     }
 
     // MARK: Refresh
@@ -229,14 +274,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
     /// A refresh started for a token rejection (`spending`) counts against the session's budget.
     private func renew(after generation: Int, spending: Bool = false) async throws {
         guard self.generation == generation else { return }
-        if let renewal, renewal.generation == generation {
-            try await renewal.task.value
-            return
-        }
-        let task = Task { try await self.performRefresh(spending: spending) }
-        renewal = (generation, task)
-        defer { if self.renewal?.generation == generation { self.renewal = nil } }
-        try await task.value
+        try await renewals.run(generation) { try await self.performRefresh(spending: spending) }
     }
 
     private func performRefresh(spending: Bool) async throws {

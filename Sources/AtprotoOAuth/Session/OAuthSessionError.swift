@@ -57,33 +57,3 @@ public enum OAuthSessionUpdate: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
-
-/// Hands every update to every open stream (each buffers its 64 newest).
-final class OAuthUpdateBroadcaster: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuations: [Int: AsyncStream<OAuthSessionUpdate>.Continuation] = [:]
-    private var nextID = 0
-
-    func stream() -> AsyncStream<OAuthSessionUpdate> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: OAuthSessionUpdate.self, bufferingPolicy: .bufferingNewest(64))
-        let id = lock.withLock {
-            nextID += 1
-            continuations[nextID] = continuation
-            return nextID
-        }
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            self.lock.withLock { _ = self.continuations.removeValue(forKey: id) }
-        }
-        return stream
-    }
-
-    func yield(_ update: OAuthSessionUpdate) {
-        for continuation in lock.withLock({ Array(continuations.values) }) { continuation.yield(update) }
-    }
-
-    deinit {
-        for continuation in continuations.values { continuation.finish() }
-    }
-}

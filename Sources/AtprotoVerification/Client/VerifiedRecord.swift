@@ -46,7 +46,7 @@ extension XRPCClient {
         resolver: any IdentityResolver,
         limits: VerificationLimits = VerificationLimits()
     ) async throws -> VerifiedRecord<Record>? {
-        guard uri.collection?.rawValue == Record.collection else {
+        guard uri.collection == Record.collection else {
             throw VerificationError(
                 .malformedData, "\(uri.rawValue) is not in the collection \(Record.collection) of \(Record.self)")
         }
@@ -118,9 +118,7 @@ extension XRPCClient {
     static func identity(of identifier: ATIdentifier, resolver: any IdentityResolver, fresh: Bool) async throws
         -> AtprotoIdentity
     {
-        if fresh, let cache = resolver as? CachingIdentityResolver, let did = identifier.did {
-            await cache.invalidate(did: did)
-        }
+        if fresh, let did = identifier.did { await resolver.invalidate(did: did) }
         do {
             return try await resolver.resolveIdentity(identifier)
         } catch {

@@ -13,8 +13,8 @@ import XRPCRuntime
 /// for try await message in client.com.atproto.sync.subscribeRepos(cursor: saved) { ... }
 /// ```
 ///
-/// An `#identity` event drops the account from the resolver's cache (a ``CachingIdentityResolver``)
-/// so the next commit is checked against the new key; a signature that fails is checked once more
+/// An `#identity` event drops the account from the resolver's cache (`IdentityResolver.invalidate(did:)`,
+/// whatever wraps the cache) so the next commit is checked against the new key; a signature that fails is checked once more
 /// after resolving the DID again. `#sync` events have their commit's signature checked. A commit that
 /// fails ends the stream with `XRPCEventStreamError.Kind.frameCheckFailed`, or, with
 /// ``FailurePolicy/report(_:)``, is handed to the app and not delivered: never dropped silently,
@@ -52,16 +52,14 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
     }
 
     /// Checks one message; see ``XRPCEventFrameCheck``.
-    public func check(type: String, body: [String: DataModelValue], nsid: String) async throws -> Bool {
+    public func check(type: String, body: [String: DataModelValue], nsid: NSID) async throws -> Bool {
         let name = type.hasPrefix("#") ? String(type.dropFirst()) : type.components(separatedBy: "#").last ?? type
         do {
             switch name {
             case "commit": try await verifyCommit(body)
             case "sync": try await verifySync(body)
             case "identity":
-                if case .string(let did)? = body["did"], let cache = resolver as? CachingIdentityResolver {
-                    await cache.invalidate(did: DID(rawValue: did))
-                }
+                if case .string(let did)? = body["did"] { await resolver.invalidate(did: DID(rawValue: did)) }
             default: break
             }
             return true
@@ -132,7 +130,7 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
     }
 
     private func key(for did: DID, fresh: Bool) async throws -> PublicKey? {
-        if fresh, let cache = resolver as? CachingIdentityResolver { await cache.invalidate(did: did) }
+        if fresh { await resolver.invalidate(did: did) }
         let document: DIDDocument
         do {
             document = try await resolver.resolveDID(did)

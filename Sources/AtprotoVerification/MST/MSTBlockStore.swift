@@ -1,20 +1,28 @@
 import Foundation
 import XRPCRuntime
 
-/// The blocks a tree reads its nodes from, and which of them it read.
+/// The blocks a tree reads its nodes from.
+///
+/// Every block's hash was checked when its CAR was read (CommitCAR reads with `verifyingHashes`), so
+/// a node is not hashed a second time here.
 final class MSTBlockStore {
     let blocks: [ContentID: Data]
-    private(set) var read: Set<ContentID> = []
     /// Nodes already read and checked, with the height they were checked at.
     private var checked: [ContentID: (node: MSTNode, height: Int, isRoot: Bool)] = [:]
+
+    /// The nodes read so far.
+    var nodesRead: Set<ContentID> { Set(checked.keys) }
 
     init(_ blocks: [ContentID: Data]) {
         self.blocks = blocks
     }
 
-    /// The node `cid` points to, checked: its hash, every key at `height`, keys in order, no subtree
-    /// below height 0, no empty node other than the root.
-    func node(_ cid: ContentID, height: Int, isRoot: Bool = false) throws(VerificationError) -> MSTNode {
+    /// The node `cid` points to, checked: every key at `height`, keys in order, no subtree below
+    /// height 0, no empty node other than the root. `decoded` is the node already read from `cid`'s
+    /// block, when the caller has it.
+    func node(_ cid: ContentID, height: Int, isRoot: Bool = false, decoded: MSTNode? = nil) throws(VerificationError)
+        -> MSTNode
+    {
         if let known = checked[cid] {
             guard known.height == height else {
                 throw VerificationError(
@@ -28,14 +36,8 @@ final class MSTBlockStore {
         guard let bytes = blocks[cid] else {
             throw VerificationError(.brokenProof, "MST node \(cid) is not among the blocks")
         }
-        if !read.contains(cid) {
-            let matches = (try? cid.matches(bytes)) ?? false
-            guard matches else {
-                throw VerificationError(.hashMismatch, "MST node \(cid): the bytes hash to another CID")
-            }
-            read.insert(cid)
-        }
-        let node = try MSTNode(block: bytes, cid: cid)
+        let node: MSTNode
+        if let decoded { node = decoded } else { node = try MSTNode(block: bytes, cid: cid) }
         var previous: [UInt8]?
         for entry in node.entries {
             let keyHeight = MSTKey.height(of: entry.key)

@@ -9,17 +9,8 @@ public enum MSTKey {
 
     /// The height of `key`.
     public static func height(of key: some Collection<UInt8>) -> Int {
-        let digest = SHA256.hash(Array(key))
-        var zeros = 0
-        for byte in digest {
-            if byte == 0 {
-                zeros += 4
-                continue
-            }
-            zeros += byte.leadingZeroBitCount / 2
-            break
-        }
-        return zeros
+        // Leading zero bit pairs: a zero byte counts 4, as the definition does byte by byte.
+        SHA256.leadingZeroBitCount(of: key) / 2
     }
 
     /// The length of the common prefix of two keys, in bytes.

@@ -19,6 +19,10 @@ struct MSTNode: Sendable, Hashable {
 
     /// Reads a node block: `{"l": link | null, "e": [{"p": int, "k": bytes, "v": link, "t": link | null}]}`.
     init(block bytes: Data, cid: ContentID) throws(VerificationError) {
+        if let canonical = Self.readCanonical(bytes) {
+            self = canonical
+            return
+        }
         let value: DataModelValue
         do {
             value = try DAGCBOR.decode(bytes)
@@ -51,7 +55,10 @@ struct MSTNode: Sendable, Hashable {
                 throw VerificationError(
                     .brokenProof, "MST node \(cid): e[\(index)].p = \(prefix) does not fit the previous key")
             }
-            let key = Array(previous[..<prefix]) + Array(suffix)
+            var key = [UInt8]()
+            key.reserveCapacity(prefix + suffix.count)
+            key.append(contentsOf: previous[..<prefix])
+            key.append(contentsOf: suffix)
             guard key.count <= MSTKey.maximumLength else {
                 throw VerificationError(
                     .limitExceeded, "MST node \(cid): e[\(index)] has a key over \(MSTKey.maximumLength) bytes")
@@ -75,22 +82,6 @@ struct MSTNode: Sendable, Hashable {
         case .link(let target)?: return .stored(target)
         default: throw VerificationError(.malformedData, "MST node \(cid): \(name) must be a link or null")
         }
-    }
-
-    /// The node's canonical DAG-CBOR form, given the CIDs of its subtrees.
-    func encoded(childCID: (MSTPointer) -> ContentID) -> [UInt8] {
-        var items: [DataModelValue] = []
-        var previous: [UInt8] = []
-        for entry in entries {
-            let prefix = MSTKey.commonPrefixLength(previous, entry.key)
-            items.append(
-                .map([
-                    "p": .integer(prefix), "k": .bytes(Data(entry.key[prefix...])), "v": .link(entry.value),
-                    "t": entry.right.map { .link(childCID($0)) } ?? .null,
-                ]))
-            previous = entry.key
-        }
-        return DAGCBOR.encode(.map(["l": left.map { .link(childCID($0)) } ?? .null, "e": .array(items)]))
     }
 }
 

@@ -20,6 +20,7 @@ struct MSTTree {
         var depth = 0
         var pointer = root
         var height = -1
+        var rootNode: MSTNode?
         while height < 0 {
             guard depth <= 128 else {
                 throw VerificationError(.brokenProof, "MST root \(root): a chain of empty nodes")
@@ -28,6 +29,7 @@ struct MSTTree {
                 throw VerificationError(.brokenProof, "MST node \(pointer) is not among the blocks")
             }
             let node = try MSTNode(block: bytes, cid: pointer)
+            if depth == 0 { rootNode = node }
             if let first = node.entries.first {
                 height = MSTKey.height(of: first.key) + depth
             } else if case .stored(let next)? = node.left {
@@ -40,7 +42,7 @@ struct MSTTree {
             }
         }
         self.height = height
-        _ = try store.node(root, height: height, isRoot: true)
+        _ = try store.node(root, height: height, isRoot: true, decoded: rootNode)
     }
 
     /// The CID of the empty tree's root node.
@@ -61,7 +63,7 @@ struct MSTTree {
         var level = height
         while let current = pointer {
             let node = try load(current, height: level, isRoot: level == height)
-            let index = node.entries.firstIndex { !$0.key.lexicographicallyPrecedes(key) } ?? node.entries.count
+            let index = node.lowerBound(key)
             if index < node.entries.count, node.entries[index].key == key { return node.entries[index].value }
             pointer = index == 0 ? node.left : node.entries[index - 1].right
             level -= 1
@@ -138,7 +140,7 @@ struct MSTTree {
     ) throws(VerificationError) -> MSTPointer {
         guard let pointer else { return .loaded(Self.chain(key, keyHeight, value, from: level)) }
         var node = try load(pointer, height: level, isRoot: level == height)
-        let index = node.entries.firstIndex { !$0.key.lexicographicallyPrecedes(key) } ?? node.entries.count
+        let index = node.lowerBound(key)
         if index < node.entries.count, node.entries[index].key == key {
             node.entries[index].value = value
             return .loaded(node)
@@ -160,7 +162,7 @@ struct MSTTree {
     {
         guard let pointer, level >= 0 else { return (nil, nil) }
         let node = try load(pointer, height: level, isRoot: level == height)
-        let index = node.entries.firstIndex { key.lexicographicallyPrecedes($0.key) } ?? node.entries.count
+        let index = node.upperBound(key)
         if index > 0, node.entries[index - 1].key == key {
             throw VerificationError(.brokenProof, "MST: cannot split at \(MSTBlockStore.show(key)), which is present")
         }
@@ -180,7 +182,8 @@ struct MSTTree {
         }
         var node = try load(pointer, height: level, isRoot: level == height)
         if keyHeight == level {
-            guard let index = node.entries.firstIndex(where: { $0.key == key }) else {
+            let index = node.lowerBound(key)
+            guard index < node.entries.count, node.entries[index].key == key else {
                 throw VerificationError(.brokenProof, "MST: \(MSTBlockStore.show(key)) is not present")
             }
             let before = index == 0 ? node.left : node.entries[index - 1].right
@@ -188,7 +191,7 @@ struct MSTTree {
             node.entries.remove(at: index)
             node.setPointer(before: index, merged)
         } else {
-            let index = node.entries.firstIndex { key.lexicographicallyPrecedes($0.key) } ?? node.entries.count
+            let index = node.upperBound(key)
             let covering = index == 0 ? node.left : node.entries[index - 1].right
             node.setPointer(before: index, try remove(from: covering, height: level - 1, key, keyHeight))
         }

@@ -23,10 +23,10 @@ public struct VerifiedRepository: Sendable {
         /// The record's CID.
         public var cid: ContentID
         /// The record, typed when its collection is among the types given, else as JSON.
-        public var record: RepoRecord
+        public var record: DecodedRecord
 
         /// The collection NSID.
-        public var collection: String { String(path.prefix { $0 != "/" }) }
+        public var collection: NSID { NSID(rawValue: String(path.prefix { $0 != "/" })) }
         /// The record key.
         public var recordKey: String { String(path.drop { $0 != "/" }.dropFirst()) }
     }
@@ -140,7 +140,7 @@ public struct VerifiedRepository: Sendable {
                 }
                 do {
                     let value = try DAGCBOR.decode(bytes)
-                    let collection = String(path.prefix { $0 != "/" })
+                    let collection = NSID(rawValue: String(path.prefix { $0 != "/" }))
                     return Entry(path: path, cid: cid, record: records.types.record(value.json, collection: collection))
                 } catch {
                     throw VerificationError(.malformedData, "the record \(path) is not DAG-CBOR: \(error)")

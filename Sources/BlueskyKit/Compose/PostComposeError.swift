@@ -63,7 +63,7 @@ public enum DraftProblem: Sendable, Hashable, CustomStringConvertible {
     case replyGateOnReply
     /// A record built from the draft fails its lexicon (formats such as a mention's DID, a link's URI,
     /// a language tag): the generated validator's findings.
-    case invalidRecord(collection: String, LexiconValidationError)
+    case invalidRecord(collection: NSID, LexiconValidationError)
 
     public var description: String {
         switch self {

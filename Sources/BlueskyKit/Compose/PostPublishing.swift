@@ -91,7 +91,7 @@ extension XRPCClient {
     {
         do {
             let output = try await com.atproto.repo.getRecord(
-                repo: ATIdentifier(rawValue: repo.rawValue), collection: NSID(rawValue: AppBskyFeedPost.collection),
+                repo: ATIdentifier(rawValue: repo.rawValue), collection: AppBskyFeedPost.collection,
                 rkey: rkey)
             guard let cid = output.cid else {
                 throw XRPCError(
@@ -142,7 +142,7 @@ extension XRPCClient {
         }
     }
 
-    private static func uri(_ repo: DID, _ collection: String, _ rkey: RecordKey) -> ATURI {
-        ATURI(rawValue: "at://\(repo.rawValue)/\(collection)/\(rkey.rawValue)")
+    private static func uri(_ repo: DID, _ collection: NSID, _ rkey: RecordKey) -> ATURI {
+        ATURI(rawValue: "at://\(repo.rawValue)/\(collection.rawValue)/\(rkey.rawValue)")
     }
 }

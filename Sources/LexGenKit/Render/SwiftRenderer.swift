@@ -102,7 +102,7 @@ struct SwiftRenderer {
             renderDefinition(model.schemaPath, into: &body)
             if case .record(let collection, let key) = model.role {
                 body.line("/// The collection NSID, which is also the record's `$type`.")
-                body.line("\(access)static var collection: Swift.String { \(collection.swiftLiteral) }")
+                body.line("\(access)static var collection: XRPCCore.NSID { \(collection.swiftLiteral) }")
                 body.line("/// The kind of record key the collection uses.")
                 body.line(
                     "\(access)static var recordKey: XRPCCore.RecordKeyType { .init(lexiconKey: \(key.swiftLiteral)) }"
@@ -307,7 +307,7 @@ struct SwiftRenderer {
         writer.block("\(access)enum \(model.name)\(conformance)") { body in
             if model.role != .plain {
                 body.line("/// The lexicon's NSID.")
-                body.line("\(access)static var nsid: Swift.String { \(model.nsid.swiftLiteral) }")
+                body.line("\(access)static var nsid: XRPCCore.NSID { \(model.nsid.swiftLiteral) }")
             }
             if let errors = model.errors {
                 body.line("")

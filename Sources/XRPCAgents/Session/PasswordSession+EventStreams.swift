@@ -2,7 +2,7 @@ import Foundation
 import XRPCCore
 
 extension PasswordSession {
-    /// Where calls go: the account's PDS once logged in (``SessionArchive/callServiceURL``), else
+    /// Where calls go: the account's PDS once logged in (``PasswordSessionArchive/callServiceURL``), else
     /// the login service. Event streams of a client over this session connect there by default.
     public func defaultServiceURL() async -> URL? {
         archive?.callServiceURL ?? service

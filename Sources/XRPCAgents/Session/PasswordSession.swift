@@ -9,7 +9,7 @@ import XRPCCore
 ///     await askUserForPassword(request)          // or nil: the session then ends
 /// }
 /// Task { for await update in session.updates() { persist(update) } }
-/// try await session.login(identifier: "alice.bsky.social", password: appPassword)
+/// try await session.login("alice.bsky.social", password: appPassword)
 /// let client = XRPCClient(agent: session)
 /// ```
 ///
@@ -19,7 +19,7 @@ import XRPCCore
 /// finding the token replaced, is free; the budget comes back when a call is accepted or none is
 /// out); a call rejected once it is spent returns the server's rejection. When
 /// the refresh token is dead too, the session asks its credentials provider for a new login; when
-/// that gives nothing or fails, the session ends: ``SessionUpdate/ended(_:)`` is published and every
+/// that gives nothing or fails, the session ends: ``PasswordSessionUpdate/ended(_:)`` is published and every
 /// later call fails fast with ``PasswordSessionError/Code/sessionEnded`` until the app logs in again.
 ///
 /// A request that names another host (`XRPCRequest.serviceURL`) or carries its own
@@ -31,11 +31,11 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     /// Checks every new session state before it is used, and may correct it: AtprotoIdentityResolution's
     /// resolvers check that the account's DID document names the PDS the server claimed, and route
     /// calls there. Throwing refuses the login, or ends the session after a refresh.
-    public typealias AccountCheck = @Sendable (SessionArchive) async throws -> SessionArchive
+    public typealias AccountCheck = @Sendable (PasswordSessionArchive) async throws -> PasswordSessionArchive
 
     private enum Phase {
         case loggedOut
-        case active(SessionArchive)
+        case active(PasswordSessionArchive)
         case ended(PasswordSessionError)
     }
 
@@ -47,17 +47,18 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     private let accountCheck: AccountCheck?
     /// Where logins, refreshes, re-logins, the end and logout are logged; never a token or password.
     public nonisolated let logger: XRPCLogger
-    private let broadcaster = SessionUpdateBroadcaster()
+    private let broadcaster = UpdateBroadcaster<PasswordSessionUpdate>()
     private var phase: Phase
     /// Changes whenever the tokens change or the session ends: a caller that saw its token rejected
     /// under an older generation just retries.
     private var generation = 0
-    private var renewal: (generation: Int, task: Task<Void, any Error>)?
+    /// The renewal in progress, keyed by the generation it replaces.
+    private let renewals = SingleFlight<Int>()
     /// Renewals that rejected tokens started since a call was last accepted or no call was out.
     private var spentRefreshes = 0
     private var callsInFlight = 0
 
-    /// Creates a logged-out session for `service`; call ``login(identifier:password:authFactorToken:)``.
+    /// Creates a logged-out session for `service`; call ``login(_:password:authFactorToken:)``.
     ///
     /// Without `transport`, requests go through a ``URLSessionAgent`` (logging to `logger` too).
     /// Until login, calls are sent without credentials.
@@ -79,7 +80,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     /// Resumes a stored session. Its tokens are used as they are; an expired one is refreshed on the
     /// first call.
     public init(
-        restoring archive: SessionArchive,
+        restoring archive: PasswordSessionArchive,
         transport: (any XRPCAgent)? = nil,
         credentialsProvider: CredentialsProvider? = nil,
         accountCheck: AccountCheck? = nil,
@@ -101,12 +102,12 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     /// A stream of every later change: new states to persist, the end, logout.
     ///
     /// Each call returns a new stream; it buffers the 64 newest updates.
-    public nonisolated func updates() -> AsyncStream<SessionUpdate> {
+    public nonisolated func updates() -> AsyncStream<PasswordSessionUpdate> {
         broadcaster.stream()
     }
 
     /// The current state, or `nil` when logged out or ended.
-    public var archive: SessionArchive? {
+    public var archive: PasswordSessionArchive? {
         if case .active(let archive) = phase { return archive }
         return nil
     }
@@ -124,16 +125,17 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     /// Throws ``PasswordSessionError`` with ``PasswordSessionError/Code/authFactorTokenRequired``
     /// when the account needs the emailed two-factor code: call again with `authFactorToken`.
     @discardableResult
-    public func login(identifier: String, password: String, authFactorToken: String? = nil) async throws
-        -> SessionArchive
+    public func login(_ identifier: ATIdentifier, password: String, authFactorToken: String? = nil) async throws
+        -> PasswordSessionArchive
     {
         try await login(
-            PasswordCredentials(identifier: identifier, password: password, authFactorToken: authFactorToken))
+            PasswordCredentials(identifier: identifier.rawValue, password: password, authFactorToken: authFactorToken))
     }
 
-    /// Logs in with `credentials`; see ``login(identifier:password:authFactorToken:)``.
+    /// Logs in with `credentials`, whose identifier may also be the account's email; see
+    /// ``login(_:password:authFactorToken:)``.
     @discardableResult
-    public func login(_ credentials: PasswordCredentials) async throws -> SessionArchive {
+    public func login(_ credentials: PasswordCredentials) async throws -> PasswordSessionArchive {
         let response = try await transport.send(SessionEndpoints.createSessionRequest(credentials, service: service))
         guard response.isSuccess else {
             let error = Self.loginError(response, identifier: credentials.identifier)
@@ -150,7 +152,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
 
     /// Ends the session here and on the server (`com.atproto.server.deleteSession`).
     ///
-    /// The state is dropped and ``SessionUpdate/loggedOut`` published first; an error thrown after
+    /// The state is dropped and ``PasswordSessionUpdate/loggedOut`` published first; an error thrown after
     /// that only says the server may not have heard.
     public func logout() async throws {
         let previous = phase
@@ -166,21 +168,21 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
             throw PasswordSessionError(
                 code: .requestFailed,
                 message: "logged out of \(archive.did.rawValue) here, but the server did not confirm it",
-                serverError: XRPCError.fromResponse(response, nsid: SessionEndpoints.deleteSession))
+                underlying: XRPCError.fromResponse(response, nsid: SessionEndpoints.deleteSession))
         }
     }
 
     /// Reads the account's current state from its PDS (`com.atproto.server.getSession`), publishing
     /// a new archive when the handle, PDS, email or status changed.
     @discardableResult
-    public func getSession() async throws -> SessionArchive {
+    public func getSession() async throws -> PasswordSessionArchive {
         _ = try activeArchive()
         let response = try await send(XRPCRequest(method: .get, nsid: SessionEndpoints.getSession))
         let archive = try activeArchive()
         guard response.isSuccess else {
             throw PasswordSessionError(
                 code: .requestFailed, message: "could not read the session of \(archive.did.rawValue)",
-                serverError: XRPCError.fromResponse(response, nsid: SessionEndpoints.getSession))
+                underlying: XRPCError.fromResponse(response, nsid: SessionEndpoints.getSession))
         }
         var updated = try SessionEndpoints.applyGetSession(response, to: archive)
         if updated != archive, let accountCheck { updated = try await accountCheck(updated) }
@@ -191,7 +193,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     /// Refreshes the tokens now (`com.atproto.server.refreshSession`), with the same fallback to a
     /// new login as an expired call.
     @discardableResult
-    public func refresh() async throws -> SessionArchive {
+    public func refresh() async throws -> PasswordSessionArchive {
         _ = try activeArchive()
         try await renew(after: generation)
         return try activeArchive()
@@ -202,7 +204,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     /// Sends `request`, with the access token when it goes to one of the session's hosts, refreshing
     /// and retrying once when the server rejects the token.
     public func send(_ request: XRPCRequest) async throws -> XRPCResponse {
-        let archive: SessionArchive
+        let archive: PasswordSessionArchive
         switch phase {
         case .ended(let error): throw error
         case .loggedOut:
@@ -228,7 +230,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
         // token costs two refreshes; the budget comes back when a call is accepted or none is out.
         while SessionEndpoints.isTokenRejection(response) {
             if generation == sentGeneration {
-                if renewal?.generation != sentGeneration, spentRefreshes >= 2 { return response }
+                if renewals.runningKey != sentGeneration, spentRefreshes >= 2 { return response }
                 logger.log(
                     .debug, "PasswordSession", "token rejected on \(request.nsid): refreshing",
                     ["status": String(response.status)])
@@ -244,7 +246,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
 
     /// `request` routed to its host with the access token, or `nil` when it gets no credentials: it
     /// names a host that is not the session's, or carries its own `Authorization`.
-    private func authorized(_ request: XRPCRequest, with archive: SessionArchive) -> XRPCRequest? {
+    private func authorized(_ request: XRPCRequest, with archive: PasswordSessionArchive) -> XRPCRequest? {
         guard request.header("Authorization") == nil else { return nil }
         let target = request.serviceURL ?? archive.callServiceURL
         guard let origin = ServiceOrigin(target) else { return nil }
@@ -257,9 +259,9 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     }
 
     /// Whether a refresh is running (for tests: none may outlive the calls that needed it).
-    var renewalInProgress: Bool { renewal != nil }
+    var renewalInProgress: Bool { renewals.isRunning }
 
-    private func activeArchive() throws -> SessionArchive {
+    private func activeArchive() throws -> PasswordSessionArchive {
         switch phase {
         case .active(let archive): return archive
         case .ended(let error): throw error
@@ -274,18 +276,18 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     /// A renewal started for a rejected token (`spending`) counts against the budget unless it fails.
     private func renew(after generation: Int, spending: Bool = false) async throws {
         guard self.generation == generation else { return }
-        if let renewal, renewal.generation == generation {
-            try await renewal.task.value
-            return
-        }
-        let task = Task { try await self.performRenewal() }
-        renewal = (generation, task)
-        if spending { spentRefreshes += 1 }
-        defer { if self.renewal?.generation == generation { self.renewal = nil } }
+        var counted = false
         do {
-            try await task.value
+            try await renewals.run(generation) {
+                if spending {
+                    spentRefreshes += 1
+                    counted = true
+                }
+            } _: {
+                try await self.performRenewal()
+            }
         } catch {
-            if spending { spentRefreshes = max(0, spentRefreshes - 1) }
+            if counted { spentRefreshes = max(0, spentRefreshes - 1) }
             throw error
         }
     }
@@ -311,13 +313,13 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
         guard SessionEndpoints.isTokenRejection(response) else {
             throw PasswordSessionError(
                 code: .requestFailed, message: "could not refresh the session of \(archive.did.rawValue)",
-                serverError: refreshError)
+                underlying: refreshError)
         }
         try await relogin(archive, refreshError: refreshError, generation: startGeneration)
     }
 
     /// Logs in again through the credentials provider, or ends the session.
-    private func relogin(_ archive: SessionArchive, refreshError: XRPCError, generation startGeneration: Int)
+    private func relogin(_ archive: PasswordSessionArchive, refreshError: XRPCError, generation startGeneration: Int)
         async throws
     {
         let account = archive.did.rawValue
@@ -346,7 +348,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
                 return
             }
             let error = Self.loginError(response, identifier: credentials.identifier)
-            lastError = error.serverError ?? lastError
+            lastError = error.underlying ?? lastError
             if error.code == .authFactorTokenRequired, reason == .sessionExpired {
                 reason = .authFactorTokenRequired
                 continue
@@ -359,9 +361,9 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     // MARK: State changes
 
     /// Installs a renewed state once the account check passed; a failed check ends the session.
-    private func installChecked(_ archive: SessionArchive, generation startGeneration: Int) async throws {
+    private func installChecked(_ archive: PasswordSessionArchive, generation startGeneration: Int) async throws {
         guard let accountCheck else { return install(archive) }
-        let checked: SessionArchive
+        let checked: PasswordSessionArchive
         do {
             checked = try await accountCheck(archive)
         } catch {
@@ -372,7 +374,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
         install(checked)
     }
 
-    private func install(_ archive: SessionArchive) {
+    private func install(_ archive: PasswordSessionArchive) {
         if case .active(let old) = phase, old.accessToken == archive.accessToken,
             old.refreshToken == archive.refreshToken
         {
@@ -387,7 +389,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     /// Ends the session for good and returns the error later calls get.
     private func end(_ reason: String, _ serverError: XRPCError?) -> PasswordSessionError {
         let error = PasswordSessionError(
-            code: .sessionEnded, message: "the session ended: \(reason); log in again", serverError: serverError)
+            code: .sessionEnded, message: "the session ended: \(reason); log in again", underlying: serverError)
         phase = .ended(error)
         generation += 1
         broadcaster.yield(.ended(error))

@@ -17,7 +17,7 @@ public struct PasswordSessionError: Error, Sendable, Hashable, CustomStringConve
         /// (`authFactorToken`).
         public static let authFactorTokenRequired = Code(rawValue: "authFactorTokenRequired")
         /// The server refused the identifier and password (or the account cannot log in: see
-        /// ``PasswordSessionError/serverError``).
+        /// ``PasswordSessionError/underlying``).
         public static let authenticationFailed = Code(rawValue: "authenticationFailed")
         /// The session ended for good: every call fails fast until the app logs in again.
         public static let sessionEnded = Code(rawValue: "sessionEnded")
@@ -33,18 +33,18 @@ public struct PasswordSessionError: Error, Sendable, Hashable, CustomStringConve
     /// What happened, for people to read.
     public var message: String
     /// The server's error answer behind this one, if any.
-    public var serverError: XRPCError?
+    public var underlying: XRPCError?
 
     /// Creates an error.
-    public init(code: Code, message: String, serverError: XRPCError? = nil) {
+    public init(code: Code, message: String, underlying: XRPCError? = nil) {
         self.code = code
         self.message = message
-        self.serverError = serverError
+        self.underlying = underlying
     }
 
     public var description: String {
         var text = "password session: \(message)"
-        if let serverError { text += " (\(serverError))" }
+        if let underlying { text += " (\(underlying))" }
         return text
     }
 }
@@ -116,14 +116,14 @@ extension PasswordSession {
             return PasswordSessionError(
                 code: .authFactorTokenRequired,
                 message: "\(identifier) needs the two-factor code sent by email: log in again with authFactorToken",
-                serverError: serverError)
+                underlying: serverError)
         }
         if (400..<500).contains(response.status), response.status != 408, response.status != 429 {
             return PasswordSessionError(
                 code: .authenticationFailed, message: "the server refused the login of \(identifier)",
-                serverError: serverError)
+                underlying: serverError)
         }
         return PasswordSessionError(
-            code: .requestFailed, message: "could not log in \(identifier)", serverError: serverError)
+            code: .requestFailed, message: "could not log in \(identifier)", underlying: serverError)
     }
 }

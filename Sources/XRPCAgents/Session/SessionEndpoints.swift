@@ -8,10 +8,10 @@ import XRPCCore
 /// The runtime cannot use the generated SDK, so it reads the few fields it needs from the JSON tree.
 /// Messages name fields, never values: these bodies carry tokens.
 enum SessionEndpoints {
-    static let createSession = "com.atproto.server.createSession"
-    static let refreshSession = "com.atproto.server.refreshSession"
-    static let getSession = "com.atproto.server.getSession"
-    static let deleteSession = "com.atproto.server.deleteSession"
+    static let createSession: NSID = "com.atproto.server.createSession"
+    static let refreshSession: NSID = "com.atproto.server.refreshSession"
+    static let getSession: NSID = "com.atproto.server.getSession"
+    static let deleteSession: NSID = "com.atproto.server.deleteSession"
 
     static func createSessionRequest(_ credentials: PasswordCredentials, service: URL) -> XRPCRequest {
         var fields: [String: JSONValue] = [
@@ -24,7 +24,7 @@ enum SessionEndpoints {
     }
 
     /// A session call that carries `token` (the refresh token for refresh and delete).
-    static func tokenRequest(_ nsid: String, token: SessionToken, service: URL) -> XRPCRequest {
+    static func tokenRequest(_ nsid: NSID, token: SessionToken, service: URL) -> XRPCRequest {
         XRPCRequest(method: .post, nsid: nsid, headers: ["Authorization": token.bearer], serviceURL: service)
     }
 
@@ -43,16 +43,16 @@ enum SessionEndpoints {
     /// The archive in a successful createSession or refreshSession answer.
     static func archive(
         from response: XRPCResponse,
-        nsid: String,
+        nsid: NSID,
         service: URL,
-        previous: SessionArchive?
-    ) throws(PasswordSessionError) -> SessionArchive {
+        previous: PasswordSessionArchive?
+    ) throws(PasswordSessionError) -> PasswordSessionArchive {
         let fields = try object(in: response, nsid: nsid)
         let access = try string("accessJwt", in: fields, nsid: nsid)
         let refresh = try string("refreshJwt", in: fields, nsid: nsid)
         let did = try string("did", in: fields, nsid: nsid)
         let handle = try string("handle", in: fields, nsid: nsid)
-        var archive = SessionArchive(
+        var archive = PasswordSessionArchive(
             service: service, did: DID(rawValue: did), handle: Handle(rawValue: handle),
             accessToken: SessionToken(access), refreshToken: SessionToken(refresh),
             pdsEndpoint: previous?.did.rawValue == did ? previous?.pdsEndpoint : nil,
@@ -62,8 +62,9 @@ enum SessionEndpoints {
     }
 
     /// `archive` with what a getSession answer says about the account (handle, PDS, email, status).
-    static func applyGetSession(_ response: XRPCResponse, to archive: SessionArchive) throws(PasswordSessionError)
-        -> SessionArchive
+    static func applyGetSession(_ response: XRPCResponse, to archive: PasswordSessionArchive)
+        throws(PasswordSessionError)
+        -> PasswordSessionArchive
     {
         let fields = try object(in: response, nsid: getSession)
         let did = try string("did", in: fields, nsid: getSession)
@@ -78,7 +79,7 @@ enum SessionEndpoints {
         return updated
     }
 
-    private static func applyAccountFields(_ fields: [String: JSONValue], to archive: inout SessionArchive) {
+    private static func applyAccountFields(_ fields: [String: JSONValue], to archive: inout PasswordSessionArchive) {
         if let pds = pdsEndpoint(inDIDDocument: fields["didDoc"], did: archive.did.rawValue) {
             archive.pdsEndpoint = pds
         }
@@ -101,7 +102,7 @@ enum SessionEndpoints {
         return nil
     }
 
-    private static func object(in response: XRPCResponse, nsid: String) throws(PasswordSessionError) -> [String:
+    private static func object(in response: XRPCResponse, nsid: NSID) throws(PasswordSessionError) -> [String:
         JSONValue]
     {
         guard let json = try? JSONValue.parse(response.body), let fields = json.objectValue else {
@@ -113,7 +114,7 @@ enum SessionEndpoints {
         return fields
     }
 
-    private static func string(_ name: String, in fields: [String: JSONValue], nsid: String)
+    private static func string(_ name: String, in fields: [String: JSONValue], nsid: NSID)
         throws(PasswordSessionError) -> String
     {
         guard let value = fields[name]?.stringValue, !value.isEmpty else {

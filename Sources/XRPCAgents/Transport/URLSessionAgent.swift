@@ -187,7 +187,7 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
     /// `cancelled` error when the calling task is cancelled.
     static func withDeadline<Value: Sendable>(
         _ limit: Duration,
-        nsid: String,
+        nsid: NSID,
         service: String?,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {

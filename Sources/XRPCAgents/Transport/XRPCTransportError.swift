@@ -35,14 +35,14 @@ public struct XRPCTransportError: Error, Sendable, Hashable, CustomStringConvert
     /// Why no response arrived.
     public var kind: Kind
     /// The endpoint's NSID.
-    public var nsid: String
+    public var nsid: NSID
     /// The service the call went to (scheme, host and port), or `nil` when unknown.
     public var service: String?
     /// What the system reported, for people to read.
     public var underlyingDescription: String
 
     /// Creates an error.
-    public init(kind: Kind, nsid: String, service: String? = nil, underlyingDescription: String) {
+    public init(kind: Kind, nsid: NSID, service: String? = nil, underlyingDescription: String) {
         self.kind = kind
         self.nsid = nsid
         self.service = service
@@ -63,7 +63,7 @@ public struct XRPCTransportError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// Maps a URLSession error; `service` names where the call went.
-    init(_ error: any Error, nsid: String, service: String?) {
+    init(_ error: any Error, nsid: NSID, service: String?) {
         guard let urlError = error as? URLError else {
             let kind: Kind = error is CancellationError ? .cancelled : .other
             self.init(kind: kind, nsid: nsid, service: service, underlyingDescription: "\(error)")

@@ -14,6 +14,12 @@ public enum XRPCMethod: String, Sendable, Hashable {
 /// tokens and refreshes them, then hands the request to a transport agent. Tests inject
 /// `StubAgent` (the XRPCTesting module).
 ///
+/// Every requirement is explicit, with no default: an agent that wraps another one must decide, for
+/// calls and for event streams alike, what to forward and what to add, so a wrapper that forgets a
+/// requirement does not compile (rather than silently losing its inner agent's service or
+/// credentials). A wrapper that adds nothing to event streams forwards both event-stream
+/// requirements to its inner agent, as `RetryingAgent` does.
+///
 /// ```swift
 /// let transport = RetryingAgent(wrapping: URLSessionAgent(serviceURL: service))
 /// let session = PasswordSession(service: service, transport: transport)
@@ -29,30 +35,20 @@ public protocol XRPCAgent: Sendable {
     /// the agent cannot say.
     ///
     /// Event streams connect there unless ``XRPCEventStreamOptions/serviceURL`` names another
-    /// service. The default is `nil`: an agent that wraps another one should forward the call to it,
-    /// as `RetryingAgent` does; a session answers with its account's PDS.
+    /// service: a transport answers with its service, a session with its account's PDS, a wrapper
+    /// with its inner agent's answer (or the service it routes to).
     func defaultServiceURL() async -> URL?
 
     /// Header fields for the WebSocket upgrade request of an event stream to `url`: an
     /// authenticated agent returns its `Authorization` (and, for DPoP, the proof for `url`) when
-    /// `url` is on one of its own hosts, and nothing for any other host.
+    /// `url` is on one of its own hosts, and nothing for any other host; an agent without
+    /// credentials returns none; a wrapper returns its inner agent's.
     ///
     /// The stream asks before every connection, so a reconnection carries the current token. When
     /// the server refuses an upgrade as unauthorized (status 401, or `ExpiredToken` /
     /// `InvalidToken`), the stream asks once more with that refusal as `rejection`: refresh the
     /// credentials and return the new headers, or the same ones to let the refusal end the stream.
-    /// The default returns no headers.
     func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String]
-}
-
-extension XRPCAgent {
-    /// `nil`: this agent does not say which service it talks to.
-    public func defaultServiceURL() async -> URL? { nil }
-
-    /// No header fields.
-    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
-        [:]
-    }
 }
 
 /// An agent whose service is fixed when it is made (the URLSession agent of XRPCAgents), so an event

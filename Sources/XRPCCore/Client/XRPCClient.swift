@@ -83,7 +83,8 @@ public struct XRPCClient: Sendable {
                 request.contentType = body.contentType
             }
         } catch {
-            throw XRPCError(nsid: E.nsid, status: nil, name: nil, message: "could not encode input: \(error)")
+            throw XRPCClientError(
+                code: .encodingFailed, nsid: E.nsid, message: "could not encode the input", underlying: error)
         }
         return try await output(E.Output.self, of: request)
     }
@@ -100,13 +101,9 @@ public struct XRPCClient: Sendable {
             let output = try Output(xrpcBody: response.body, contentType: response.header("content-type"))
             return XRPCResult(output: output, response: response)
         } catch {
-            throw XRPCError(
-                nsid: request.nsid,
-                status: response.status,
-                name: nil,
-                message: "could not read the response: \(error)",
-                headers: response.headers
-            )
+            throw XRPCClientError(
+                code: .decodingFailed, nsid: request.nsid, message: "could not read the response",
+                response: response, underlying: error)
         }
     }
 }

@@ -131,7 +131,7 @@ public protocol XRPCEndpoint: Sendable {
     /// The error names the endpoint declares.
     associatedtype Error: XRPCErrorName
     /// The endpoint's NSID.
-    static var nsid: String { get }
+    static var nsid: NSID { get }
 }
 
 /// A lexicon `query`: `GET /xrpc/<nsid>`.

@@ -1,14 +1,15 @@
 import AtprotoData
 import Foundation
 
-/// An XRPC call that the server answered with an error status, or whose answer could not be read.
+/// An XRPC call that the server answered with an error status (400 or more).
 ///
-/// For a server error, ``name`` is the `error` field of the body (`"InvalidSwap"`,
+/// A failure on this side (input that cannot be encoded, a successful answer that cannot be read) is
+/// an ``XRPCClientError`` instead. ``name`` is the `error` field of the body (`"InvalidSwap"`,
 /// `"ExpiredToken"`...); ``code(for:)`` maps it to the endpoint's declared error names.
 public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The endpoint's NSID.
-    public var nsid: String
-    /// The HTTP status, or `nil` when the failure is not a server answer (an unreadable body).
+    public var nsid: NSID
+    /// The HTTP status, or `nil` when an agent reports a refusal without one.
     public var status: Int?
     /// The error name from the body, e.g. `"InvalidSwap"`; `nil` when the body had none.
     public var name: String?
@@ -18,7 +19,7 @@ public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
     public var headers: [String: String]
 
     /// Creates an error.
-    public init(nsid: String, status: Int?, name: String?, message: String?, headers: [String: String] = [:]) {
+    public init(nsid: NSID, status: Int?, name: String?, message: String?, headers: [String: String] = [:]) {
         self.nsid = nsid
         self.status = status
         self.name = name
@@ -40,7 +41,7 @@ public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Builds the error for a response with a status of 400 or more.
-    package static func fromResponse(_ response: XRPCResponse, nsid: String) -> XRPCError {
+    package static func fromResponse(_ response: XRPCResponse, nsid: NSID) -> XRPCError {
         var name: String?
         var message: String?
         if let json = try? JSONValue.parse(response.body), case .object(let fields) = json,

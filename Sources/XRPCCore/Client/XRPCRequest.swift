@@ -8,7 +8,7 @@ public struct XRPCRequest: Sendable, Hashable {
     /// `GET` or `POST`.
     public var method: XRPCMethod
     /// The endpoint's NSID; the path is `/xrpc/<nsid>`.
-    public var nsid: String
+    public var nsid: NSID
     /// Query parameters in order; an array parameter appears once per element.
     public var queryItems: [URLQueryItem]
     /// Request headers (names as written; XRPC does not depend on case).
@@ -28,7 +28,7 @@ public struct XRPCRequest: Sendable, Hashable {
     /// Creates a request.
     public init(
         method: XRPCMethod,
-        nsid: String,
+        nsid: NSID,
         queryItems: [URLQueryItem] = [],
         headers: [String: String] = [:],
         body: Data? = nil,
@@ -47,7 +47,7 @@ public struct XRPCRequest: Sendable, Hashable {
     }
 
     /// The path of the endpoint, `/xrpc/<nsid>`.
-    public var path: String { "/xrpc/" + nsid }
+    public var path: String { "/xrpc/" + nsid.rawValue }
 
     /// A header's value, looked up without regard to case.
     public func header(_ name: String) -> String? {
@@ -69,7 +69,7 @@ public struct XRPCRequest: Sendable, Hashable {
         var text = service.absoluteString
         if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<cut]) }
         while text.hasSuffix("/") { text.removeLast() }
-        text += "/xrpc/" + Self.percentEncoded(nsid)
+        text += "/xrpc/" + Self.percentEncoded(nsid.rawValue)
         if !queryItems.isEmpty {
             text += "?"
             text += queryItems.map { Self.percentEncoded($0.name) + "=" + Self.percentEncoded($0.value ?? "") }

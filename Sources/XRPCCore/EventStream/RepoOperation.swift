@@ -7,7 +7,7 @@ import Foundation
 /// let types = LexiconRecordTypes([AppBskyFeedPost.self, AppBskyFeedLike.self])
 /// ```
 public struct LexiconRecordTypes: Sendable {
-    private var decoders: [String: @Sendable (JSONValue) throws -> any LexiconRecord] = [:]
+    private var decoders: [NSID: @Sendable (JSONValue) throws -> any LexiconRecord] = [:]
 
     /// A lookup of `types`; a later type replaces an earlier one of the same collection.
     public init(_ types: [any LexiconRecord.Type] = []) {
@@ -25,10 +25,10 @@ public struct LexiconRecordTypes: Sendable {
     }
 
     /// The collections it knows, sorted.
-    public var collections: [String] { decoders.keys.sorted() }
+    public var collections: [NSID] { decoders.keys.sorted { $0.rawValue < $1.rawValue } }
 
     /// Reads `json`, a record of `collection`: into its type when the lookup has one.
-    public func record(_ json: JSONValue, collection: String) -> RepoRecord {
+    public func record(_ json: JSONValue, collection: NSID) -> DecodedRecord {
         guard let decoder = decoders[collection] else { return .unknown(UnknownValue(json)) }
         do {
             return .known(try decoder(json))
@@ -40,7 +40,7 @@ public struct LexiconRecordTypes: Sendable {
 }
 
 /// A record read from a repository commit.
-public enum RepoRecord: Sendable {
+public enum DecodedRecord: Sendable {
     /// A record of a collection in the ``LexiconRecordTypes`` given, decoded into its type.
     case known(any LexiconRecord)
     /// A record of a collection the lookup does not know, as read.
@@ -90,10 +90,10 @@ public struct RepoOperation: Sendable {
     public var cid: ContentID?
     /// The record written, read from the commit's blocks; `nil` for a delete, and when the commit
     /// does not carry the block (a `tooBig` commit).
-    public var record: RepoRecord?
+    public var record: DecodedRecord?
 
     /// Creates an operation.
-    public init(action: Action, path: String, cid: ContentID?, record: RepoRecord?) {
+    public init(action: Action, path: String, cid: ContentID?, record: DecodedRecord?) {
         self.action = action
         self.path = path
         self.cid = cid
@@ -101,12 +101,12 @@ public struct RepoOperation: Sendable {
     }
 
     /// The collection NSID: the part of ``path`` before the first `/`.
-    public var collection: String { String(path.prefix { $0 != "/" }) }
+    public var collection: NSID { NSID(rawValue: String(path.prefix { $0 != "/" })) }
 
     /// The record key: the part of ``path`` after the first `/`.
-    public var recordKey: String {
-        guard let slash = path.firstIndex(of: "/") else { return "" }
-        return String(path[path.index(after: slash)...])
+    public var recordKey: RecordKey {
+        guard let slash = path.firstIndex(of: "/") else { return RecordKey(rawValue: "") }
+        return RecordKey(rawValue: String(path[path.index(after: slash)...]))
     }
 }
 

@@ -20,7 +20,7 @@ extension XRPCClient {
 
     /// `<service>/xrpc/<nsid>?<query>` with the scheme made a WebSocket one (`https` -> `wss`,
     /// `http` -> `ws`); `nil` for a URL that has no host or another scheme.
-    static func eventStreamURL(service: URL, nsid: String, queryItems: [URLQueryItem]) -> URL? {
+    static func eventStreamURL(service: URL, nsid: NSID, queryItems: [URLQueryItem]) -> URL? {
         guard var components = URLComponents(url: service, resolvingAgainstBaseURL: true), components.host != nil
         else { return nil }
         switch components.scheme?.lowercased() {
@@ -30,7 +30,7 @@ extension XRPCClient {
         }
         var path = components.path
         while path.hasSuffix("/") { path.removeLast() }
-        components.path = path + "/xrpc/" + nsid
+        components.path = path + "/xrpc/" + nsid.rawValue
         components.queryItems = queryItems.isEmpty ? nil : queryItems
         return components.url
     }

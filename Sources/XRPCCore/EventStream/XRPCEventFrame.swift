@@ -62,11 +62,11 @@ public enum XRPCEventFrame: Sendable, Hashable {
 
     /// The message in the JSON form a generated message union reads: the body with `$type` set to
     /// the full type, `<nsid>#name` for a short `t` such as `"#commit"`. `nil` for other frames.
-    public func messageJSON(nsid: String) -> JSONValue? {
+    public func messageJSON(nsid: NSID) -> JSONValue? {
         guard case .message(let type, let body) = self else { return nil }
         var object = [String: JSONValue](minimumCapacity: body.count + 1)
         for (key, value) in body { object[key] = value.json }
-        object["$type"] = .string(type.hasPrefix("#") ? nsid + type : type)
+        object["$type"] = .string(type.hasPrefix("#") ? nsid.rawValue + type : type)
         return .object(object)
     }
 

@@ -93,7 +93,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
 
     deinit { connection?.close(code: .normalClosure, reason: "") }
 
-    private var nsid: String { Endpoint.nsid }
+    private var nsid: NSID { Endpoint.nsid }
 
     func next() async throws(XRPCEventStreamError) -> Endpoint.Message? {
         while !finished {

@@ -42,7 +42,7 @@ public struct XRPCEventStreamError: Error, Sendable, Hashable, CustomStringConve
     /// What ended the stream.
     public var kind: Kind
     /// The subscription's NSID.
-    public var nsid: String
+    public var nsid: NSID
     /// The error name from an error frame or an XRPC error body (`"FutureCursor"`), if any.
     public var name: String?
     /// What went wrong, for people to read: the server's message, or where and why reading failed.
@@ -54,7 +54,7 @@ public struct XRPCEventStreamError: Error, Sendable, Hashable, CustomStringConve
 
     /// Creates an error.
     public init(
-        _ kind: Kind, nsid: String, name: String? = nil, message: String, status: Int? = nil,
+        _ kind: Kind, nsid: NSID, name: String? = nil, message: String, status: Int? = nil,
         lastSequence: Int? = nil
     ) {
         self.kind = kind

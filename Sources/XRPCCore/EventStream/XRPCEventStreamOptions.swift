@@ -48,7 +48,7 @@ public struct XRPCEventStreamOptions: Sendable {
 /// ``XRPCEventStreamError/Kind/frameCheckFailed``.
 public protocol XRPCEventFrameCheck: Sendable {
     /// Checks one message: its type (`#commit`, or a full `nsid#name`) and its body, as DAG-CBOR.
-    func check(type: String, body: [String: DataModelValue], nsid: String) async throws -> Bool
+    func check(type: String, body: [String: DataModelValue], nsid: NSID) async throws -> Bool
 }
 
 /// When an event stream opens its connection again after it dropped, and how long it waits.

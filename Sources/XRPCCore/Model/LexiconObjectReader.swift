@@ -6,7 +6,7 @@ import AtprotoData
 /// schema's fields are the fields it does not know (``remainingFields``), which the struct keeps for
 /// writing back. The object's fields are only looked up, never copied: when the struct knows every
 /// field present (the common case), keeping the unknown ones costs nothing. Inside
-/// ``LexiconDecoding/droppingUnknownFields(_:)`` the reader notes nothing and keeps nothing.
+/// ``LexiconDecoder/droppingUnknownFields(_:)`` the reader notes nothing and keeps nothing.
 @_spi(Generated) public struct LexiconObjectReader: Sendable {
     private let fields: [String: JSONValue]
     private var readKeys: [String] = []
@@ -15,7 +15,7 @@ import AtprotoData
     /// Creates a reader over an object's fields.
     public init(fields: [String: JSONValue]) {
         self.fields = fields
-        self.keepsUnknownFields = LexiconDecoding.keepsUnknownFields
+        self.keepsUnknownFields = LexiconDecoder.keepsUnknownFields
     }
 
     /// The fields not read: the ones the schema does not know, once the struct has read its own.
@@ -159,8 +159,7 @@ public enum Nullable<Wrapped: LexiconValue>: Sendable, Hashable {
     }
 }
 
-/// How generated types decode.
-public enum LexiconDecoding {
+extension LexiconDecoder {
     @TaskLocal static var keepsUnknownFields = true
 
     /// Runs `body` with decoding that drops the fields a schema does not know instead of keeping them

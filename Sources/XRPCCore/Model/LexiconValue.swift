@@ -97,7 +97,7 @@ public enum RecordKeyType: Sendable, Hashable {
 /// Its JSON form always carries `"$type"`, the collection NSID.
 public protocol LexiconRecord: LexiconObject {
     /// The collection NSID, which is also the record's `$type`.
-    static var collection: String { get }
+    static var collection: NSID { get }
     /// The kind of record key the collection uses.
     static var recordKey: RecordKeyType { get }
 }
@@ -105,7 +105,7 @@ public protocol LexiconRecord: LexiconObject {
 extension LexiconRecord {
     public var lexiconJSON: JSONValue {
         var writer = LexiconObjectWriter()
-        writer.fields["$type"] = .string(Self.collection)
+        writer.fields["$type"] = .string(Self.collection.rawValue)
         write(to: &writer)
         return .object(writer.fields)
     }

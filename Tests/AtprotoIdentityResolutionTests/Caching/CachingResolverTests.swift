@@ -94,6 +94,30 @@ final class CachingResolverTests: XCTestCase {
         XCTAssertEqual(server.count("/.well-known/atproto-did"), 1 + 2, "a 503 is not remembered")
     }
 
+    /// A resolver that wraps a cache, as an app's logging or metrics wrapper would.
+    private struct Wrapper: IdentityResolver {
+        let inner: any IdentityResolver
+        func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+            try await inner.resolveHandle(handle)
+        }
+        func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument { try await inner.resolveDID(did) }
+        func invalidate(did: DID) async { await inner.invalidate(did: did) }
+    }
+
+    func testInvalidateThroughTheProtocolReachesACacheBelowWrappers() async throws {
+        let server = try IdentityTestServer()
+        server.route("/plc/" + alice, text: documentText(did: alice, handle: "alice.test"))
+        let inner = CachingIdentityResolver(wrapping: backend(server))
+        let outer = CachingIdentityResolver(wrapping: Wrapper(inner: inner))
+        let resolver: any IdentityResolver = Wrapper(inner: outer)
+        _ = try await resolver.resolveDID(DID(rawValue: alice))
+        let before = [await inner.entryCounts.documents, await outer.entryCounts.documents]
+        XCTAssertEqual(before, [1, 1])
+        await resolver.invalidate(did: DID(rawValue: alice))
+        let after = [await inner.entryCounts.documents, await outer.entryCounts.documents]
+        XCTAssertEqual(after, [0, 0], "each cache forgets the DID, the outer one forwarding to the inner one")
+    }
+
     func testInvalidateForgetsADIDAndTheHandlesThatNamedIt() async throws {
         let server = try IdentityTestServer()
         server.route("/.well-known/atproto-did", text: alice)

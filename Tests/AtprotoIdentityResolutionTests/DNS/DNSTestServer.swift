@@ -114,10 +114,10 @@ final class DNSTestServer: @unchecked Sendable {
         } else {
             return nil
         }
-        #if canImport(Darwin)
-            let type = stream ? SOCK_STREAM : SOCK_DGRAM
+        #if canImport(Glibc)
+            let type = Int32(stream ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue)  // Int32s in Darwin and Musl
         #else
-            let type = Int32(stream ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue)
+            let type = stream ? SOCK_STREAM : SOCK_DGRAM
         #endif
         let descriptor = socket(Int32(storage.ss_family), type, 0)
         guard descriptor >= 0 else { return nil }

@@ -76,10 +76,10 @@ final class IdentityIntegrationTests: XCTestCase {
         for nsid in [MiniDocIdentityResolver.badExampleNSID, MiniDocIdentityResolver.microcosmNSID] {
             let remote = try await MiniDocIdentityResolver(service: pds.url, nsid: nsid)
                 .resolveIdentity(ATIdentifier(pds.handle))
-            XCTAssertEqual(remote.did, local.did, nsid)
-            XCTAssertEqual(remote.verifiedHandle, local.verifiedHandle, nsid)
-            XCTAssertEqual(remote.pdsEndpoint, local.pdsEndpoint, nsid)
-            XCTAssertEqual(try remote.signingKey(), try local.signingKey(), nsid)
+            XCTAssertEqual(remote.did, local.did, nsid.rawValue)
+            XCTAssertEqual(remote.verifiedHandle, local.verifiedHandle, nsid.rawValue)
+            XCTAssertEqual(remote.pdsEndpoint, local.pdsEndpoint, nsid.rawValue)
+            XCTAssertEqual(try remote.signingKey(), try local.signingKey(), nsid.rawValue)
         }
     }
 

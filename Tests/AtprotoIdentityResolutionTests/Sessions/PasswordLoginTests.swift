@@ -9,6 +9,8 @@ struct TableResolver: IdentityResolver {
     var handles: [String: String]
     var documents: [String: String]
 
+    func invalidate(did: DID) async {}
+
     func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
         guard let did = handles[handle.normalized.rawValue] else {
             throw IdentityError(.handleNotFound, identifier: handle.rawValue, "not in the table")
@@ -78,7 +80,7 @@ final class PasswordLoginTests: XCTestCase {
         let agent = StubAgent { _ in Self.sessionAnswer(did: Self.alice, pds: "https://evil.example") }
         let session = PasswordSession(service: entryway, transport: agent, accountCheck: resolver.accountCheck())
         do {
-            try await session.login(identifier: "alice.test", password: "pw")
+            try await session.login("alice.test", password: "pw")
             XCTFail("expected a service mismatch")
         } catch {
             XCTAssertEqual((error as? IdentityError)?.kind, .serviceMismatch, "\(error)")
@@ -92,7 +94,7 @@ final class PasswordLoginTests: XCTestCase {
         let entryway = try XCTUnwrap(URL(string: "https://entryway.example"))
         let agent = StubAgent { _ in Self.sessionAnswer(did: Self.alice, pds: Self.pds) }
         let session = PasswordSession(service: entryway, transport: agent, accountCheck: resolver.accountCheck())
-        let archive = try await session.login(identifier: "alice.test", password: "pw")
+        let archive = try await session.login("alice.test", password: "pw")
         XCTAssertEqual(archive.callServiceURL.absoluteString, Self.pds)
     }
 
@@ -105,7 +107,7 @@ final class PasswordLoginTests: XCTestCase {
             }
         }
         let session = PasswordSession(service: entryway, transport: agent, accountCheck: resolver.accountCheck())
-        try await session.login(identifier: "alice.test", password: "pw")
+        try await session.login("alice.test", password: "pw")
         do {
             try await session.refresh()
             XCTFail("expected the session to end")

@@ -23,7 +23,7 @@ final class PreferencesIntegrationTests: XCTestCase {
         _ = try await XRPCClient(agent: URLSessionAgent(serviceURL: url)).com.atproto.server.createAccount(
             handle: Handle(rawValue: handle), email: "\(handle)@example.test", password: password)
         let session = PasswordSession(service: url)
-        _ = try await session.login(identifier: handle, password: password)
+        _ = try await session.login(ATIdentifier(rawValue: handle), password: password)
         return XRPCClient(agent: session)
     }
 

@@ -2,6 +2,7 @@ import FeedReader
 import Foundation
 import XCTest
 import XRPCRuntime
+import XRPCTesting
 
 /// The app's module holds the lexicons it installed, what they refer to, and its own; nothing else.
 final class FeedReaderTests: XCTestCase {

@@ -42,7 +42,8 @@ public struct SessionToken: Sendable, Hashable, Codable, CustomStringConvertible
 /// ``PasswordSession/init(restoring:transport:credentialsProvider:accountCheck:logger:)`` on the next launch.
 ///
 /// Printing or dumping an archive never shows its tokens.
-public struct SessionArchive: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct PasswordSessionArchive: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible
+{
     /// The service the account logged in to (`https://bsky.social`); session calls go there.
     public var service: URL
     /// The account's DID.
@@ -102,13 +103,13 @@ public struct SessionArchive: Sendable, Hashable, Codable, CustomStringConvertib
     }
 
     /// The same as ``description``, with the type name.
-    public var debugDescription: String { "SessionArchive(\(description), tokens: <redacted>)" }
+    public var debugDescription: String { "PasswordSessionArchive(\(description), tokens: <redacted>)" }
 }
 
 /// A change of a ``PasswordSession`` for the app to persist.
-public enum SessionUpdate: Sendable, Hashable, CustomStringConvertible {
+public enum PasswordSessionUpdate: Sendable, Hashable, CustomStringConvertible {
     /// A new session state (login, refresh, re-login, new handle or PDS): store it.
-    case updated(SessionArchive)
+    case updated(PasswordSessionArchive)
     /// The session ended for good (tokens dead and no new login); delete the stored archive.
     case ended(PasswordSessionError)
     /// The app logged out; delete the stored archive.
@@ -120,36 +121,5 @@ public enum SessionUpdate: Sendable, Hashable, CustomStringConvertible {
         case .ended(let error): return "ended: \(error)"
         case .loggedOut: return "logged out"
         }
-    }
-}
-
-/// Hands every update to every open stream.
-final class SessionUpdateBroadcaster: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuations: [Int: AsyncStream<SessionUpdate>.Continuation] = [:]
-    private var nextID = 0
-
-    func stream() -> AsyncStream<SessionUpdate> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: SessionUpdate.self, bufferingPolicy: .bufferingNewest(64))
-        let id = lock.withLock {
-            nextID += 1
-            continuations[nextID] = continuation
-            return nextID
-        }
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            self.lock.withLock { _ = self.continuations.removeValue(forKey: id) }
-        }
-        return stream
-    }
-
-    func yield(_ update: SessionUpdate) {
-        let targets = lock.withLock { Array(continuations.values) }
-        for continuation in targets { continuation.yield(update) }
-    }
-
-    deinit {
-        for continuation in continuations.values { continuation.finish() }
     }
 }

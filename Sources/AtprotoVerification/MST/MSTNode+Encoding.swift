@@ -1,0 +1,61 @@
+import AtprotoData
+
+extension MSTNode {
+    /// The node's canonical DAG-CBOR form, given the CIDs of its subtrees, written straight to bytes:
+    /// `{"e": [{"k": bytes, "p": int, "t": link | null, "v": link}], "l": link | null}`, keys in
+    /// DAG-CBOR's order (by length, then bytewise), each key after the first compressed against the
+    /// one before it. The same bytes as DAGCBOR.encode of the data-model value (MSTInteropTests).
+    func encoded(childCID: (MSTPointer) -> ContentID) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(16 + entries.count * 80)
+        out.append(0xA2)  // a map of two entries
+        out.append(contentsOf: [0x61, UInt8(ascii: "e")])
+        Self.head(4, UInt64(entries.count), into: &out)
+        var previous: [UInt8] = []
+        for entry in entries {
+            let prefix = MSTKey.commonPrefixLength(previous, entry.key)
+            out.append(0xA4)  // k, p, t, v
+            out.append(contentsOf: [0x61, UInt8(ascii: "k")])
+            Self.head(2, UInt64(entry.key.count - prefix), into: &out)
+            out.append(contentsOf: entry.key[prefix...])
+            out.append(contentsOf: [0x61, UInt8(ascii: "p")])
+            Self.head(0, UInt64(prefix), into: &out)
+            out.append(contentsOf: [0x61, UInt8(ascii: "t")])
+            Self.link(entry.right.map(childCID), into: &out)
+            out.append(contentsOf: [0x61, UInt8(ascii: "v")])
+            Self.link(entry.value, into: &out)
+            previous = entry.key
+        }
+        out.append(contentsOf: [0x61, UInt8(ascii: "l")])
+        Self.link(left.map(childCID), into: &out)
+        return out
+    }
+
+    /// A CBOR head: major type `major` with `value` in its shortest form.
+    private static func head(_ major: UInt8, _ value: UInt64, into out: inout [UInt8]) {
+        let type = major << 5
+        switch value {
+        case 0..<24: out.append(type | UInt8(value))
+        case 24...0xFF: out.append(contentsOf: [type | 24, UInt8(value)])
+        case 0x100...0xFFFF: out.append(contentsOf: [type | 25, UInt8(value >> 8), UInt8(value & 0xFF)])
+        case 0x1_0000...0xFFFF_FFFF:
+            out.append(type | 26)
+            for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
+        default:
+            out.append(type | 27)
+            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
+        }
+    }
+
+    /// A link (tag 42 over a byte string of 0x00 and the CID's bytes), or null.
+    private static func link(_ cid: ContentID?, into out: inout [UInt8]) {
+        guard let cid else {
+            out.append(0xF6)
+            return
+        }
+        out.append(contentsOf: [0xD8, 0x2A])
+        head(2, UInt64(cid.bytes.count + 1), into: &out)
+        out.append(0)
+        out.append(contentsOf: cid.bytes)
+    }
+}
