@@ -52,7 +52,7 @@ final class FeedReaderPDSTests: XCTestCase {
         }
         let session = PasswordSession(service: service)
         let archive = try await session.login(
-            identifier: environment["ATPROTO_PDS_HANDLE"] ?? "alice.test",
+            ATIdentifier(rawValue: environment["ATPROTO_PDS_HANDLE"] ?? "alice.test"),
             password: environment["ATPROTO_PDS_PASSWORD"] ?? "hunter2")
         let client = XRPCClient(agent: session)
         let note = "by-url \(UUID().uuidString)"
@@ -62,11 +62,11 @@ final class FeedReaderPDSTests: XCTestCase {
                 cid: "bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm"),
             createdAt: Datetime.now(), note: note)
         let created = try await client.com.atproto.repo.createRecord(
-            repo: ATIdentifier(archive.did), collection: NSID(rawValue: ComExampleFeedreaderBookmark.collection),
+            repo: ATIdentifier(archive.did), collection: ComExampleFeedreaderBookmark.collection,
             record: UnknownValue(encoding: bookmark))
         XCTAssertTrue(created.uri.rawValue.hasPrefix("at://\(archive.did.rawValue)/"), created.uri.rawValue)
         let page = try await client.com.atproto.repo.listRecords(
-            repo: ATIdentifier(archive.did), collection: NSID(rawValue: ComExampleFeedreaderBookmark.collection),
+            repo: ATIdentifier(archive.did), collection: ComExampleFeedreaderBookmark.collection,
             limit: 100)
         let notes = try page.records.map { try $0.value.decode(as: ComExampleFeedreaderBookmark.self).note }
         XCTAssertTrue(notes.contains(note), "the bookmark written is listed")

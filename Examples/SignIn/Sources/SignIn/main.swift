@@ -75,7 +75,7 @@ func run(_ options: Options) async throws {
     if let text = options.post {
         let post = AppBskyFeedPost(text: text, createdAt: Datetime.now())
         let created = try await xrpc.com.atproto.repo.createRecord(
-            repo: ATIdentifier(me.did), collection: NSID(rawValue: AppBskyFeedPost.collection),
+            repo: ATIdentifier(me.did), collection: AppBskyFeedPost.collection,
             record: UnknownValue(encoding: post))
         print("posted \(created.uri.rawValue)")
     }
