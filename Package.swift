@@ -285,6 +285,7 @@ package.targets += [
         dependencies: [
             "SwiftCryptoSigner", "CryptoKitSignerTwin", "OAuthCore", "AtprotoOAuth", "AtprotoCrypto",
             "AtprotoIdentityResolution", "XRPCRuntime", swiftCrypto,
+            "NIOWebSocketTransport",  // WithoutTheTraitTests type-checks a use of it against its module
         ]),
     // wss:// event streams on Linux over SwiftNIO + NIOSSL (trait NIOWebSocketTransport).
     .target(
