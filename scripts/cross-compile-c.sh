@@ -28,6 +28,7 @@ unsigned long getauxval(unsigned long type);
 EOF
 
 source=Sources/CSHA256Accel
+nm="$(dirname "$(command -v clang)")/llvm-nm"  # the toolchain's, beside its clang
 status=0
 for target in arm64-apple-macos13 arm64-apple-ios16 arm64-apple-xros1 x86_64-apple-macos13 aarch64-unknown-linux-gnu; do
     case $target in
@@ -44,7 +45,7 @@ for target in arm64-apple-macos13 arm64-apple-ios16 arm64-apple-xros1 x86_64-app
         fi
         if [ "$(basename "$file")" = "$accelerated" ]; then
             for symbol in csha256_accelerated csha256_compress; do
-                if ! llvm-nm --defined-only "$object" | grep -qE " T _?$symbol\$"; then
+                if ! "$nm" --defined-only "$object" | grep -qE " T _?$symbol\$"; then
                     echo "error: $file compiled for $target defines no $symbol"
                     status=1
                 fi
