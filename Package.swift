@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "swift-atproto-lexicons",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    platforms: [.macOS(.v13), .iOS(.v16), .visionOS(.v1)],
     products: [
         .executable(name: "lexgen", targets: ["lexgen"]),
         .plugin(name: "LexiconGen", targets: ["LexiconGen"]),
@@ -179,7 +179,7 @@ let package = Package(
         // Prints cached-lookup throughput and the cost of a cold resolution: swift run -c release identity-bench
         .executableTarget(
             name: "identity-bench",
-            dependencies: ["AtprotoIdentityResolution", "LoopbackHTTPServer"],
+            dependencies: ["AtprotoIdentityResolution", "XRPCRuntime", "LoopbackHTTPServer"],
             path: "Benchmarks/IdentityBenchmark"
         ),
         // Rich text figures (segments of a 300-grapheme post, detection over a timeline page's texts) beside
@@ -192,7 +192,8 @@ let package = Package(
         .executableTarget(
             name: "verify-bench",
             dependencies: [
-                "AtprotoVerification", "AtprotoIdentityResolution", "AtprotoCrypto", "BenchmarkSupport", "XRPCTesting",
+                "AtprotoVerification", "AtprotoIdentityResolution", "AtprotoCrypto", "XRPCRuntime", "BenchmarkSupport",
+                "XRPCTesting",
             ],
             path: "Benchmarks/VerificationBenchmark"
         ),
@@ -203,7 +204,9 @@ let package = Package(
         .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"], exclude: ["signature-vectors.json"]),
         .testTarget(
             name: "AtprotoIdentityResolutionTests",
-            dependencies: ["AtprotoIdentityResolution", "XRPCTesting", "LoopbackHTTPServer", "SocketAddresses"]),
+            dependencies: [
+                "AtprotoIdentityResolution", "XRPCRuntime", "XRPCTesting", "LoopbackHTTPServer", "SocketAddresses",
+            ]),
         // The firehose tests open subscribeRepos through the generated SDK.
         .testTarget(
             name: "AtprotoVerificationTests", dependencies: ["AtprotoVerification", "AtprotoLexicons", "XRPCTesting"]),
@@ -227,7 +230,8 @@ let package = Package(
         .testTarget(
             name: "LexGenKitTests",
             dependencies: [
-                "LexGenKit", "LexGenSchema", "LexgenInstall", "lexgen", "SHA2", "XRPCTesting", "LexgenTestSupport",
+                "LexGenKit", "LexGenSchema", "LexgenInstall", "lexgen", "SHA2", "XRPCRuntime", "XRPCTesting",
+                "LexgenTestSupport",
             ],
             exclude: ["Golden"]
         ),
@@ -265,3 +269,98 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: - Optional parts behind package traits (off by default: a default build resolves no package)
+//
+// An app enables a trait on its dependency (`.package(url: ..., from: ..., traits: ["SwiftCryptoSigner"])`)
+// and depends on the product of the same name. Every use of the packages below is conditioned on its
+// trait, so SwiftPM neither resolves nor builds them while the trait is off; the targets then compile
+// to empty modules (their sources are wrapped in `#if <trait>`).
+package.traits = [
+    .trait(
+        name: "SwiftCryptoSigner",
+        description: "ES256 keys over swift-crypto (SwiftCryptoES256KeyFactory) for OAuth where CryptoKit is missing"
+    ),
+    .trait(
+        name: "NIOWebSocketTransport",
+        description: "A WebSocket transport over SwiftNIO with TLS (NIOSSL), for wss:// event streams on Linux"
+    ),
+    .default(enabledTraits: []),
+]
+package.dependencies += [
+    .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+    .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
+]
+let cryptoTrait: TargetDependencyCondition? = .when(traits: ["SwiftCryptoSigner"])
+let nioTrait: TargetDependencyCondition? = .when(traits: ["NIOWebSocketTransport"])
+let swiftCrypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto", condition: cryptoTrait)
+package.products += [
+    .library(name: "SwiftCryptoSigner", targets: ["SwiftCryptoSigner"]),
+    .library(name: "NIOWebSocketTransport", targets: ["NIOWebSocketTransport"]),
+]
+package.targets += [
+    // ES256Signer over swift-crypto's P-256 (BoringSSL on Linux), for the OAuth client (trait SwiftCryptoSigner).
+    .target(name: "SwiftCryptoSigner", dependencies: ["OAuthCore", swiftCrypto]),
+    // Not a product: OAuthCore's CryptoKit signer (a symlink to its one source file) compiled against
+    // swift-crypto, the same API, so that Linux CI type-checks and tests the Apple-only source.
+    .target(
+        name: "CryptoKitSignerTwin", dependencies: ["OAuthCore", swiftCrypto],
+        swiftSettings: [.define("CRYPTOKIT_TWIN")]),
+    // Calls per second through the OAuth session vs the password session over loopback:
+    // swift run -c release --traits SwiftCryptoSigner oauth-call-bench
+    .executableTarget(
+        name: "oauth-call-bench",
+        dependencies: [
+            "SwiftCryptoSigner", "AtprotoOAuth", "OAuthCore", "AtprotoIdentityResolution", "XRPCRuntime",
+            "LoopbackHTTPServer",
+        ]),
+    // Signatures checked with AtprotoCrypto; the OAuth client against the shared PDS (skipped unless
+    // ATPROTO_PDS_URL is set).
+    .testTarget(
+        name: "SwiftCryptoSignerTests",
+        dependencies: [
+            "SwiftCryptoSigner", "CryptoKitSignerTwin", "OAuthCore", "AtprotoOAuth", "AtprotoCrypto",
+            "AtprotoIdentityResolution", "XRPCRuntime", swiftCrypto,
+            "NIOWebSocketTransport",  // WithoutTheTraitTests type-checks a use of it against its module
+        ]),
+    // wss:// event streams on Linux over SwiftNIO + NIOSSL (trait NIOWebSocketTransport).
+    .target(
+        name: "NIOWebSocketTransport",
+        dependencies: [
+            "XRPCRuntime",
+            .product(name: "NIOCore", package: "swift-nio", condition: nioTrait),
+            .product(name: "NIOPosix", package: "swift-nio", condition: nioTrait),
+            .product(name: "NIOHTTP1", package: "swift-nio", condition: nioTrait),
+            .product(name: "NIOWebSocket", package: "swift-nio", condition: nioTrait),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: nioTrait),
+        ]),
+    // Against the PDS over ws:// and over wss:// against tls_websocket_server.py (a self-signed certificate).
+    .testTarget(
+        name: "NIOWebSocketTransportTests",
+        dependencies: [
+            "NIOWebSocketTransport", "XRPCRuntime", "XRPCCore",
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: nioTrait),
+        ],
+        exclude: ["tls_websocket_server.py"]),
+]
+
+// MARK: - The install as a command plugin, for Xcode projects (no Package.swift to `swift run lexgen` from)
+// and packages alike: swift package --allow-writing-to-package-directory --allow-network-connections all \
+//     install-lexicons --target <name> <nsid>... [--from <folder>]
+package.products.append(.plugin(name: "InstallLexicons", targets: ["InstallLexicons"]))
+package.targets.append(
+    .plugin(
+        name: "InstallLexicons",
+        capability: .command(
+            intent: .custom(
+                verb: "install-lexicons",
+                description: "Install lexicons (and their refs) into a target, for the LexiconGen plugin"),
+            permissions: [
+                .allowNetworkConnections(
+                    scope: .all(),
+                    reason: "Lexicons are resolved over atproto (DNS, the DID's PDS) unless --from names a folder"),
+                .writeToPackageDirectory(
+                    reason: "The lexicons, their manifest and lexgen.json are written into the chosen target"),
+            ]),
+        dependencies: ["lexgen"]))

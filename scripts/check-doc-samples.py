@@ -8,7 +8,11 @@ samples go into one file, Examples/CustomLexicons/Tests/CustomLexiconsTests/DocS
 (not committed), whose imports are Foundation, the example's module (which re-exports
 AtprotoLexicons) and the `import` lines of that document's samples, so a document that uses another
 module says so. The files are compiled with the example package. A ```swift package-manifest block is
-a Package.swift excerpt: each of its lines must appear in Examples/CustomLexicons/Package.swift.
+a Package.swift excerpt: each of its lines must appear in Examples/CustomLexicons/Package.swift, or, with
+an example's folder after it (```swift package-manifest Examples/SignIn), in that example's Package.swift
+as an app by URL has it (the `path: "../.."` dependency written as scripts/adopt-by-url.sh does, with a
+URL and a version). A ```swift excerpt <file> block shows lines of a Swift file that CI compiles: each
+of its lines must appear in that file.
 A ```swift apple block is shown only (Apple-only API; the Linux CI does not compile it).
 
 Usage: python3 scripts/check-doc-samples.py   (from anywhere; prints what it wrote)
@@ -62,6 +66,20 @@ for doc in docs:
             for line in body:
                 if line.strip() and line.strip() not in manifest:
                     problems.append(f"{where}: not in Examples/CustomLexicons/Package.swift: {line.strip()}")
+        elif info.startswith("swift package-manifest "):
+            example = info.split(" ", 2)[2]
+            text = (root / example / "Package.swift").read_text().replace(
+                '.package(name: "swift-atproto-lexicons", path: "../.."',
+                '.package(url: "https://github.com/<owner>/swift-atproto-lexicons", from: "<version>"')
+            for line in body:
+                if line.strip() and line.strip() not in text:
+                    problems.append(f"{where}: not in {example}/Package.swift (by URL): {line.strip()}")
+        elif info.startswith("swift excerpt "):
+            path = info.split(" ", 2)[2]
+            text = (root / path).read_text()
+            for line in body:
+                if line.strip() and line.strip() not in text:
+                    problems.append(f"{where}: not in {path}: {line.strip()}")
         elif info.startswith("swift") and info != "swift apple":
             problems.append(f"{where}: unknown kind of Swift block: {info}")
         index = end + 1

@@ -144,6 +144,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             }
             var yes: Int32 = 1
             setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #if canImport(Darwin)
+                // Darwin has no MSG_NOSIGNAL: a client that hung up must not raise SIGPIPE in the tests.
+                setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             let thread = Thread { [self] in
                 serve(connection)
                 lock.withLock { _ = connections.remove(connection) }

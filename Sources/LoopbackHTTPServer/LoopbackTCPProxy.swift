@@ -92,6 +92,13 @@ public final class LoopbackTCPProxy: @unchecked Sendable {
                 close(client)
                 continue
             }
+            #if canImport(Darwin)
+                // Darwin has no MSG_NOSIGNAL: writing to a side that hung up must not raise SIGPIPE.
+                var yes: Int32 = 1
+                for descriptor in [client, server] {
+                    setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+                }
+            #endif
             let index: Int? = lock.withLock {
                 if stopped { return nil }
                 accepted += 1

@@ -105,10 +105,10 @@ package struct SocketAddress: Sendable {
 
     /// The socket type for a stream (TCP) or datagram (UDP) socket, as `socket` takes it here.
     package static func socketType(stream: Bool) -> Int32 {
-        #if canImport(Darwin)
-            stream ? SOCK_STREAM : SOCK_DGRAM
+        #if canImport(Glibc)
+            Int32(stream ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue)  // an enum in Glibc
         #else
-            Int32(stream ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue)
+            stream ? SOCK_STREAM : SOCK_DGRAM  // an Int32 in Darwin and Musl
         #endif
     }
 

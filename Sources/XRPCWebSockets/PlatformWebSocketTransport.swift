@@ -3,7 +3,7 @@ import Foundation
 /// The WebSocket transport for the platform: `URLSessionWebSocketTask` on Apple platforms; on
 /// Linux this package's ``POSIXWebSocketTransport`` for `ws://` and `URLSessionWebSocketTask` for
 /// `wss://`, which works only where the system's libcurl supports WebSockets (otherwise use a TLS
-/// transport, such as the `NIOWebSocket` companion package).
+/// transport, such as `NIOWebSocketTransport`, the product behind the trait of the same name).
 public struct PlatformWebSocketTransport: WebSocketTransport {
     /// The largest message accepted.
     public var maximumMessageSize: Int

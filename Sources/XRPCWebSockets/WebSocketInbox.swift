@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The transport's reading side calls ``deliver(_:)`` with each message and ``finish(_:)`` once;
 /// the connection's ``WebSocketConnection/receive()`` is ``receive()``, and its `close` starts with
-/// ``closeLocally()``. The POSIX transport and the SwiftNIO companion both use it.
+/// ``closeLocally()``. The POSIX transport and the SwiftNIO one both use it.
 public final class WebSocketInbox: @unchecked Sendable {
     /// Guards every variable below; waited on by ``deliver(_:)`` while the queue is full.
     private let condition = NSCondition()

@@ -4,7 +4,8 @@ import Foundation
 import LexGenKit
 import LexgenCommandLine
 import LexgenInstall
-import XRPCRuntime
+import XRPCAgents
+import XRPCCore
 
 /// `lexgen install <nsid>` over atproto: a ``LexiconResolver`` seen as an install source.
 struct AtprotoInstallSource: LexiconInstallSource {

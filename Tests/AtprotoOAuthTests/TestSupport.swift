@@ -6,7 +6,7 @@ import OAuthCore
 import XRPCRuntime
 
 /// A signer with a fixed "signature": the fake servers here check structure, never signatures. It
-/// signs nothing; tests that need real signatures live in the SwiftCryptoSigner companion.
+/// signs nothing; tests that need real signatures are SwiftCryptoSignerTests (trait SwiftCryptoSigner).
 struct FixedSignatureSigner: ES256Signer {
     let publicJWK: ECPublicJWK
     init() throws {

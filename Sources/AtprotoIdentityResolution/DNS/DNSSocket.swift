@@ -42,10 +42,10 @@ struct DNSSocket {
     init(
         family: Int32, stream: Bool, deadline: ContinuousClock.Instant, cancellation: DNSCancellation
     ) throws(DNSSocketFailure) {
-        #if canImport(Darwin)
-            let type = stream ? SOCK_STREAM : SOCK_DGRAM
+        #if canImport(Glibc)
+            let type = Int32(stream ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue)  // Int32s in Darwin and Musl
         #else
-            let type = Int32(stream ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue)
+            let type = stream ? SOCK_STREAM : SOCK_DGRAM
         #endif
         let descriptor = socket(family, type, 0)
         guard descriptor >= 0 else { throw .system(call: "socket", errno: errno) }

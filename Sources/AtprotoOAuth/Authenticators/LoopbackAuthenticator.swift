@@ -137,6 +137,11 @@ struct LoopbackSocket: Sendable {
             let connection = accept(descriptor, nil, nil)
             guard connection >= 0 else { continue }
             defer { _ = closeDescriptor(connection) }
+            #if canImport(Darwin)
+                // Darwin has no MSG_NOSIGNAL: a browser that closed early must not raise SIGPIPE.
+                var yes: Int32 = 1
+                setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             guard let target = Self.readTarget(connection, deadline: deadline) else { continue }
             let requested = String(target.prefix { $0 != "?" })
             guard requested == path else {

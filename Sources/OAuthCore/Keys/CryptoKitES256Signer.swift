@@ -1,5 +1,16 @@
-#if canImport(CryptoKit)
+// This file is also compiled on Linux against swift-crypto (the same API), by the CryptoKitSignerTwin
+// target under the SwiftCryptoSigner trait, so that CI type-checks and tests it; the Secure Enclave
+// has no twin and stays Apple-only.
+#if CRYPTOKIT_TWIN
+    #if SwiftCryptoSigner
+        import Crypto
+        import OAuthCore
+    #endif
+#elseif canImport(CryptoKit)
     import CryptoKit
+#endif
+
+#if (CRYPTOKIT_TWIN && SwiftCryptoSigner) || (!CRYPTOKIT_TWIN && canImport(CryptoKit))
     import Foundation
 
     /// An ``ES256Signer`` over CryptoKit: a software P-256 key, or a Secure Enclave key when the app
@@ -7,7 +18,9 @@
     public struct CryptoKitES256Signer: ES256Signer {
         private enum Key {
             case software(P256.Signing.PrivateKey)
-            case enclave(SecureEnclave.P256.Signing.PrivateKey)
+            #if canImport(CryptoKit)
+                case enclave(SecureEnclave.P256.Signing.PrivateKey)
+            #endif
         }
 
         /// The key, never changed after creation (older SDKs do not mark CryptoKit keys `Sendable`).
@@ -27,17 +40,21 @@
             self.publicJWK = try ECPublicJWK(uncompressed: key.publicKey.x963Representation)
         }
 
-        /// Wraps a Secure Enclave key.
-        public init(enclave key: SecureEnclave.P256.Signing.PrivateKey) throws {
-            self.box = KeyBox(.enclave(key))
-            self.publicJWK = try ECPublicJWK(uncompressed: key.publicKey.x963Representation)
-        }
+        #if canImport(CryptoKit)
+            /// Wraps a Secure Enclave key.
+            public init(enclave key: SecureEnclave.P256.Signing.PrivateKey) throws {
+                self.box = KeyBox(.enclave(key))
+                self.publicJWK = try ECPublicJWK(uncompressed: key.publicKey.x963Representation)
+            }
+        #endif
 
         /// `r || s` over SHA-256(`message`), by CryptoKit.
         public func sign(_ message: [UInt8]) async throws -> [UInt8] {
             switch key {
             case .software(let key): return Array(try key.signature(for: message).rawRepresentation)
-            case .enclave(let key): return Array(try key.signature(for: message).rawRepresentation)
+            #if canImport(CryptoKit)
+                case .enclave(let key): return Array(try key.signature(for: message).rawRepresentation)
+            #endif
             }
         }
 
@@ -46,8 +63,10 @@
             switch key {
             case .software(let key):
                 return SigningKeyArchive(kind: SigningKeyArchive.p256Raw, data: key.rawRepresentation)
-            case .enclave(let key):
-                return SigningKeyArchive(kind: SigningKeyArchive.secureEnclave, data: key.dataRepresentation)
+            #if canImport(CryptoKit)
+                case .enclave(let key):
+                    return SigningKeyArchive(kind: SigningKeyArchive.secureEnclave, data: key.dataRepresentation)
+            #endif
             }
         }
     }
@@ -65,9 +84,11 @@
 
         /// A new key.
         public func makeKey() async throws -> any ES256Signer {
-            if secureEnclave, SecureEnclave.isAvailable {
-                return try CryptoKitES256Signer(enclave: SecureEnclave.P256.Signing.PrivateKey())
-            }
+            #if canImport(CryptoKit)
+                if secureEnclave, SecureEnclave.isAvailable {
+                    return try CryptoKitES256Signer(enclave: SecureEnclave.P256.Signing.PrivateKey())
+                }
+            #endif
             return try CryptoKitES256Signer(P256.Signing.PrivateKey())
         }
 
@@ -76,9 +97,11 @@
             switch archive.kind {
             case SigningKeyArchive.p256Raw:
                 return try CryptoKitES256Signer(P256.Signing.PrivateKey(rawRepresentation: archive.data))
-            case SigningKeyArchive.secureEnclave:
-                return try CryptoKitES256Signer(
-                    enclave: SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: archive.data))
+            #if canImport(CryptoKit)
+                case SigningKeyArchive.secureEnclave:
+                    return try CryptoKitES256Signer(
+                        enclave: SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: archive.data))
+            #endif
             default:
                 throw OAuthError(.invalidRequest, "a key archive of kind \(archive.kind) is not a CryptoKit key")
             }

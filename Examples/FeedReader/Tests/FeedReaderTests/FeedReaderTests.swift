@@ -41,3 +41,34 @@ final class FeedReaderTests: XCTestCase {
         XCTAssertEqual(ComExampleFeedreaderBookmark.collection, "com.example.feedreader.bookmark")
     }
 }
+
+/// The app against a real PDS (skipped unless ATPROTO_PDS_URL is set; `scripts/pds.sh start`): a
+/// password session, a bookmark written and read back through the app's own generated methods.
+final class FeedReaderPDSTests: XCTestCase {
+    func testABookmarkIsWrittenAndListedThroughTheGeneratedMethods() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let text = environment["ATPROTO_PDS_URL"], let service = URL(string: text) else {
+            throw XCTSkip("set ATPROTO_PDS_URL (eval \"$(scripts/pds.sh start)\") to call a PDS")
+        }
+        let session = PasswordSession(service: service)
+        let archive = try await session.login(
+            ATIdentifier(rawValue: environment["ATPROTO_PDS_HANDLE"] ?? "alice.test"),
+            password: environment["ATPROTO_PDS_PASSWORD"] ?? "hunter2")
+        let client = XRPCClient(agent: session)
+        let note = "by-url \(UUID().uuidString)"
+        let bookmark = ComExampleFeedreaderBookmark(
+            subject: ComAtprotoRepoStrongRef(
+                uri: "at://did:plc:a/app.bsky.feed.post/3k",
+                cid: "bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm"),
+            createdAt: Datetime.now(), note: note)
+        let created = try await client.com.atproto.repo.createRecord(
+            repo: ATIdentifier(archive.did), collection: ComExampleFeedreaderBookmark.collection,
+            record: UnknownValue(encoding: bookmark))
+        XCTAssertTrue(created.uri.rawValue.hasPrefix("at://\(archive.did.rawValue)/"), created.uri.rawValue)
+        let page = try await client.com.atproto.repo.listRecords(
+            repo: ATIdentifier(archive.did), collection: ComExampleFeedreaderBookmark.collection,
+            limit: 100)
+        let notes = try page.records.map { try $0.value.decode(as: ComExampleFeedreaderBookmark.self).note }
+        XCTAssertTrue(notes.contains(note), "the bookmark written is listed")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import PackagePlugin
+
+/// `swift package install-lexicons --target <name> <nsid>... [lexgen install options]`: installs
+/// lexicons (and everything they refer to) into a target, for the `LexiconGen` build-tool plugin to
+/// generate. Xcode runs it from a project's or a package's context menu, with the targets chosen
+/// there.
+///
+/// It runs `lexgen install` with `--to <target>/lexicons --manifest <target>/lexicons.manifest.json`
+/// and writes `<target>/lexgen.json` (the folder and the manifest, so that every build checks the
+/// installed lexicons against their pins) when the target has none, which is
+/// where the build-tool plugin looks (a package target's folder; in an Xcode project, the folder
+/// named after the target). Every other argument goes to `lexgen install` as given: NSIDs or
+/// `prefix.*`, `--from <folder>` (relative to the package or project folder), `--update`,
+/// `--skip-verification`, `--dns-server`, `--plc-directory`.
+@main
+struct InstallLexicons: CommandPlugin {
+    func performCommand(context: PluginContext, arguments: [String]) async throws {
+        var extractor = ArgumentExtractor(arguments)
+        let named = extractor.extractOption(named: "target")
+        let candidates = context.package.targets.compactMap { $0 as? SwiftSourceModuleTarget }
+            .filter { $0.kind != .test }
+        let targets: [(name: String, directory: URL)]
+        if named.isEmpty {
+            guard candidates.count == 1, let only = candidates.first else {
+                throw InstallPluginError(
+                    "name the target to install into: --target <name> (one of: "
+                        + candidates.map(\.name).sorted().joined(separator: ", ") + ")")
+            }
+            targets = [(only.name, only.directoryURL)]
+        } else {
+            targets = try named.map { name in
+                guard let target = candidates.first(where: { $0.name == name }) else {
+                    throw InstallPluginError("no source target named \(name) in package \(context.package.displayName)")
+                }
+                return (target.name, target.directoryURL)
+            }
+        }
+        let tool = try context.tool(named: "lexgen").url
+        for target in targets {
+            try Self.install(
+                into: target.directory, named: target.name, arguments: extractor.remainingArguments, tool: tool,
+                workingDirectory: context.package.directoryURL)
+        }
+        print(
+            "In Package.swift, give each target `plugins: [.plugin(name: \"LexiconGen\", package: "
+                + "\"swift-atproto-lexicons\")]` and `exclude: [\"lexicons\", \"lexgen.json\", \"lexicons.manifest.json\"]`."
+        )
+    }
+
+    /// Runs `lexgen install` into `directory` and writes its `lexgen.json` when missing.
+    static func install(
+        into directory: URL, named name: String, arguments: [String], tool: URL, workingDirectory: URL
+    ) throws {
+        let process = Process()
+        process.executableURL = tool
+        process.currentDirectoryURL = workingDirectory
+        process.arguments =
+            ["install"] + arguments + [
+                "--to", directory.appending(path: "lexicons").path(),
+                "--manifest", directory.appending(path: "lexicons.manifest.json").path(),
+            ]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw InstallPluginError("lexgen install into \(name) failed (exit status \(process.terminationStatus))")
+        }
+        let config = directory.appending(path: "lexgen.json")
+        if !FileManager.default.fileExists(atPath: config.path()) {
+            try Data("{\n  \"lexicons\": \"lexicons\",\n  \"manifest\": \"lexicons.manifest.json\"\n}\n".utf8).write(
+                to: config)
+            print("Wrote \(config.path()).")
+        }
+    }
+}
+
+#if canImport(XcodeProjectPlugin)
+    import XcodeProjectPlugin
+
+    extension InstallLexicons: XcodeCommandPlugin {
+        /// Xcode passes `--target <name>` for each target chosen in its dialog; an Xcode target's
+        /// lexicons go into the folder named after it, where `LexiconGen`'s Xcode entry point reads them.
+        func performCommand(context: XcodePluginContext, arguments: [String]) throws {
+            var extractor = ArgumentExtractor(arguments)
+            let names = extractor.extractOption(named: "target")
+            guard !names.isEmpty else {
+                throw InstallPluginError("choose the target to install into")
+            }
+            let project = context.xcodeProject.directoryURL
+            let tool = try context.tool(named: "lexgen").url
+            for name in names {
+                guard let target = context.xcodeProject.targets.first(where: { $0.displayName == name }) else {
+                    throw InstallPluginError("no target named \(name) in \(context.xcodeProject.displayName)")
+                }
+                try Self.install(
+                    into: project.appending(path: target.displayName), named: name,
+                    arguments: extractor.remainingArguments, tool: tool, workingDirectory: project)
+            }
+        }
+    }
+#endif
+
+/// A failure of the install command, printed by SwiftPM or Xcode.
+struct InstallPluginError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,1 @@
+../OAuthCore/Keys/CryptoKitES256Signer.swift

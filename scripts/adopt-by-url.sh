@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Adopts this package exactly as an app by URL does: a bare clone of HEAD served as file://, which
+# SwiftPM checks out like any remote (no ../shared, no installed lexicons beside it), and two apps
+# from Examples/ (as committed) whose dependency line is rewritten to that URL and this revision:
+#   - FeedReader, default traits: its lexicons installed into its own target by the InstallLexicons
+#     command plugin, built with zero warnings, its tests run (one calls the PDS: password session);
+#   - SignIn, trait SwiftCryptoSigner: the same install, plus one over atproto (a lexicon the PDS's
+#     account publishes, resolved and proved), built with zero warnings, then run: an OAuth sign-in at
+#     the PDS's authorization server (scripts/headless-browser.py posts the login form as a person
+#     would) and calls through the generated methods.
+# Each app's checkouts are checked: the default traits resolve no package, the signer's swift-crypto.
+# Needs the shared PDS (eval "$(scripts/pds.sh start)") and ../shared/lexicons/atproto.
+# Usage: scripts/adopt-by-url.sh [FeedReader|SignIn]...   (both by default)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+lexicons=$(cd ../shared/lexicons/atproto && pwd)
+: "${ATPROTO_PDS_URL:?start the PDS first: eval \"\$(scripts/pds.sh start)\"}"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+git clone --quiet --bare . "$work/swift-atproto-lexicons.git"
+revision=$(git rev-parse HEAD)
+url="file://$work/swift-atproto-lexicons.git"
+
+# Copies Examples/<name> as committed at HEAD and points its dependency at the bare clone.
+checkout_app() {
+    git archive HEAD "Examples/$1" | tar -x -C "$work"
+    python3 - "$work/Examples/$1/Package.swift" "$url" "$revision" <<'PY'
+import re, sys
+path, url, revision = sys.argv[1:]
+text = open(path).read()
+text, count = re.subn(r'\.package\(name: "swift-atproto-lexicons", path: "\.\./\.\."',
+                      '.package(url: "%s", revision: "%s"' % (url, revision), text)
+if count != 1:
+    sys.exit("error: %s has no `.package(name: \"swift-atproto-lexicons\", path: \"../..\"` line" % path)
+open(path, "w").write(text)
+PY
+}
+
+# Installs NSIDs into a target through the command plugin, from the upstream lexicons folder.
+install_lexicons() {
+    local target=$1
+    shift
+    swift package --allow-writing-to-package-directory --allow-network-connections all \
+        install-lexicons --target "$target" "$@" --from "$lexicons"
+}
+
+# Publishes a record lexicon <nsid> as the PDS's account (com.atproto.lexicon.schema, keyed by NSID).
+publish_lexicon() {
+    python3 - "$1" <<'PY'
+import json, os, sys, urllib.request
+pds, nsid = os.environ["ATPROTO_PDS_URL"], sys.argv[1]
+def call(method, body, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    request = urllib.request.Request(pds + "/xrpc/" + method, data=json.dumps(body).encode(), headers=headers)
+    return json.load(urllib.request.urlopen(request, timeout=20))
+session = call("com.atproto.server.createSession", {
+    "identifier": os.environ.get("ATPROTO_PDS_HANDLE", "alice.test"),
+    "password": os.environ.get("ATPROTO_PDS_PASSWORD", "hunter2")})
+record = {"$type": "com.atproto.lexicon.schema", "lexicon": 1, "id": nsid, "defs": {"main": {
+    "type": "record", "key": "tid", "record": {"type": "object", "required": ["status"],
+    "properties": {"status": {"type": "string", "maxLength": 32}}}}}}
+call("com.atproto.repo.putRecord", {"repo": session["did"], "collection": "com.atproto.lexicon.schema",
+     "rkey": nsid, "record": record}, session["accessJwt"])
+PY
+}
+
+# The packages SwiftPM checked out for the app must be exactly these (traits decide the rest).
+expect_checkouts() {
+    local found
+    found=$(ls .build/checkouts | sort | tr '\n' ' ')
+    if [ "$found" != "$* " ]; then
+        echo "error: the app resolved [$found], expected [$* ]"
+        exit 1
+    fi
+}
+
+build_without_warnings() {
+    local log
+    log=$(mktemp)
+    swift build "$@" 2>&1 | tee "$log"
+    if grep -E "^/.*: warning: " "$log"; then
+        echo "error: the app adopted by URL has warnings (listed above)"
+        exit 1
+    fi
+}
+
+feed_reader() {
+    echo "== by URL, default traits: Examples/FeedReader"
+    checkout_app FeedReader
+    cd "$work/Examples/FeedReader"
+    install_lexicons FeedReader app.bsky.feed.getTimeline app.bsky.feed.post app.bsky.actor.getProfile \
+        com.atproto.repo.createRecord com.atproto.repo.listRecords
+    if [ -e .build/checkouts/swift-atproto-lexicons/lexicons ]; then
+        echo "error: the checkout has installed lexicons: the app must not see them"
+        exit 1
+    fi
+    build_without_warnings --build-tests
+    expect_checkouts swift-atproto-lexicons  # default traits: no package of ours resolved
+    swift test --skip-build 2>&1 | tee "$work/feedreader-tests.log"
+    grep -q "testABookmarkIsWrittenAndListedThroughTheGeneratedMethods' passed" "$work/feedreader-tests.log"
+    cd "$root"
+}
+
+sign_in() {
+    echo "== by URL, trait SwiftCryptoSigner: Examples/SignIn, an OAuth sign-in at the PDS"
+    checkout_app SignIn
+    cd "$work/Examples/SignIn"
+    install_lexicons SignIn com.atproto.server.getSession com.atproto.repo.createRecord app.bsky.feed.post
+    # The same plugin over atproto: a lexicon the PDS's account publishes (its DNS server answers
+    # _lexicon.statusphere.test with that account), resolved, proved and installed beside the others.
+    publish_lexicon test.statusphere.adopted
+    swift package --allow-writing-to-package-directory --allow-network-connections all \
+        install-lexicons --target SignIn test.statusphere.adopted \
+        --dns-server "127.0.0.1:$ATPROTO_PDS_DNS_PORT" --plc-directory "$ATPROTO_PDS_URL/plc"
+    grep -q '"test.statusphere.adopted"' Sources/SignIn/lexicons.manifest.json
+    build_without_warnings
+    expect_checkouts swift-asn1 swift-atproto-lexicons swift-crypto  # the signer's trait: swift-crypto only
+    text="signed in by URL $(date +%s)"
+    swift run --skip-build sign-in "$ATPROTO_PDS_URL" --plc-directory "$ATPROTO_PDS_URL/plc" \
+        --browser "$root/scripts/headless-browser.py" --post "$text" | tee "$work/sign-in.log"
+    grep -q "^signed in as ${ATPROTO_PDS_HANDLE:-alice.test} (did:" "$work/sign-in.log"
+    grep -q "^posted at://did:" "$work/sign-in.log"
+    cd "$root"
+}
+
+for app in "${@:-FeedReader SignIn}"; do
+    for name in $app; do
+        start=$SECONDS
+        case $name in
+        FeedReader) feed_reader ;;
+        SignIn) sign_in ;;
+        *) echo "usage: scripts/adopt-by-url.sh [FeedReader|SignIn]..." && exit 64 ;;
+        esac
+        echo "$name by URL took $((SECONDS - start)) s"
+    done
+done
