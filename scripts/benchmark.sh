@@ -26,8 +26,9 @@
 #   XRPCRuntime alone: 23.5 s user of the build's ~85; the SDK waits for all of it (about 8 s of 50 s
 #     wall idle), but what generated code does not need (sessions, transport, retries, the POSIX
 #     WebSocket client) is about a quarter of it, so splitting it would save about 2 s on 2 cores.
-#   ATProtoKit (MasterJ93/ATProtoKit) could not be built beside it here: its snapshot (534 MB) is over
-#     what can be fetched, and it has no offline copy; an earlier run put our debug build at 1.15x its own.
+#   ATProtoKit: its upstream snapshot is too large to fetch here, but the fork KC-2001MS/ATProtoKit at
+#     ccca511b has the same sources and builds here; measured by hand beside ours (never built by this
+#     script), our clean debug build of the runtime and SDK is 1.18x its CPU time: docs/Performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
