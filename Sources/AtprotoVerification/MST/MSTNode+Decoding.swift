@@ -8,81 +8,127 @@ extension MSTNode {
     /// read, without building a data-model value. `nil` for anything else, which the data-model path
     /// then reads, or refuses with its error.
     static func readCanonical(_ bytes: Data) -> MSTNode? {
-        bytes.withUnsafeBytes { buffer in
-            var reader = CanonicalReader(buffer: buffer)
-            return reader.node()
+        bytes.withUnsafeBytes { buffer -> MSTNode? in
+            var layout = CanonicalNodeLayout()
+            guard layout.read(buffer, 0..<buffer.count), let base = buffer.baseAddress else { return nil }
+            var entries: [MSTNode.Entry] = []
+            entries.reserveCapacity(layout.entries.count)
+            var previous: [UInt8] = []
+            for entry in layout.entries {
+                var key = [UInt8]()
+                key.reserveCapacity(entry.prefix + entry.suffix.count)
+                key.append(contentsOf: previous[..<entry.prefix])
+                // Typed, so that the append is one copy rather than a loop over a raw slice.
+                key.append(
+                    contentsOf: UnsafeBufferPointer(
+                        start: base.assumingMemoryBound(to: UInt8.self) + entry.suffix.lowerBound,
+                        count: entry.suffix.count))
+                guard let value = Self.cid(buffer, entry.value) else { return nil }
+                var right: MSTPointer?
+                if let range = entry.right {
+                    guard let cid = Self.cid(buffer, range) else { return nil }
+                    right = .stored(cid)
+                }
+                entries.append(MSTNode.Entry(key: key, value: value, right: right))
+                previous = key
+            }
+            var left: MSTPointer?
+            if let range = layout.left {
+                guard let cid = Self.cid(buffer, range) else { return nil }
+                left = .stored(cid)
+            }
+            return MSTNode(left: left, entries: entries)
         }
+    }
+
+    /// The CIDv1 whose bytes are `range` of `buffer`, or nil.
+    private static func cid(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>) -> ContentID? {
+        guard let cid = try? ContentID(bytes: UnsafeRawBufferPointer(rebasing: buffer[range])), cid.version == 1 else {
+            return nil
+        }
+        return cid
+    }
+}
+
+/// Where the parts of one node block in the canonical form lie in its bytes, read without building
+/// keys or CIDs: each entry's key prefix length and the ranges of its key suffix and CIDs (the bytes
+/// after a link's `0x00`). Reading again reuses the storage of the entries.
+struct CanonicalNodeLayout {
+    struct Entry {
+        var prefix: Int
+        var suffix: Range<Int>
+        var right: Range<Int>?
+        var value: Range<Int>
+    }
+
+    var entries: [Entry] = []
+    var left: Range<Int>?
+
+    /// Reads the node in `range` of `buffer`; false at the first byte off the canonical form (and
+    /// for a key prefix longer than the previous key, a prefix on the first entry, a key over
+    /// ``MSTKey/maximumLength``, or a null value).
+    mutating func read(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
+        entries.removeAll(keepingCapacity: true)
+        left = nil
+        var reader = CanonicalReader(buffer: buffer, offset: range.lowerBound, end: range.upperBound)
+        guard reader.byte() == 0xA2, reader.key(UInt8(ascii: "e")), let count = reader.head(major: 4),
+            count <= range.count
+        else { return false }
+        var previousLength = 0
+        for index in 0..<count {
+            guard reader.byte() == 0xA4, reader.key(UInt8(ascii: "k")), let suffixLength = reader.head(major: 2),
+                suffixLength <= reader.end - reader.offset
+            else { return false }
+            let suffix = reader.offset..<reader.offset + suffixLength
+            reader.offset += suffixLength
+            guard reader.key(UInt8(ascii: "p")), let prefix = reader.head(major: 0), prefix <= previousLength,
+                index > 0 || prefix == 0, prefix + suffixLength <= MSTKey.maximumLength,
+                reader.key(UInt8(ascii: "t")), case .some(let right) = reader.link(),
+                reader.key(UInt8(ascii: "v")), case .some(let value?) = reader.link()
+            else { return false }
+            entries.append(Entry(prefix: prefix, suffix: suffix, right: right, value: value))
+            previousLength = prefix + suffixLength
+        }
+        guard reader.key(UInt8(ascii: "l")), case .some(let left) = reader.link(), reader.offset == reader.end else {
+            return false
+        }
+        self.left = left
+        return true
     }
 }
 
 /// A cursor over one node block that gives up (returns nil) at the first byte off the canonical form.
 private struct CanonicalReader {
     let buffer: UnsafeRawBufferPointer
-    var offset = 0
-
-    init(buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
-
-    mutating func node() -> MSTNode? {
-        guard byte() == 0xA2, key(UInt8(ascii: "e")), let count = head(major: 4), count <= buffer.count else {
-            return nil
-        }
-        var entries: [MSTNode.Entry] = []
-        entries.reserveCapacity(count)
-        var previous: [UInt8] = []
-        for index in 0..<count {
-            guard byte() == 0xA4, key(UInt8(ascii: "k")), let suffixLength = head(major: 2),
-                suffixLength <= buffer.count - offset
-            else { return nil }
-            let suffixStart = offset
-            offset += suffixLength
-            guard key(UInt8(ascii: "p")), let prefix = head(major: 0), prefix <= previous.count,
-                index > 0 || prefix == 0,
-                prefix + suffixLength <= MSTKey.maximumLength
-            else { return nil }
-            var entryKey = [UInt8]()
-            entryKey.reserveCapacity(prefix + suffixLength)
-            entryKey.append(contentsOf: previous[..<prefix])
-            if let base = buffer.baseAddress {
-                // Typed, so that the append is one copy rather than a loop over a raw slice.
-                entryKey.append(
-                    contentsOf: UnsafeBufferPointer(
-                        start: base.assumingMemoryBound(to: UInt8.self) + suffixStart, count: suffixLength))
-            }
-            guard key(UInt8(ascii: "t")), let right = link(), key(UInt8(ascii: "v")), case .some(let value?) = link()
-            else { return nil }
-            entries.append(MSTNode.Entry(key: entryKey, value: value, right: right.map { .stored($0) }))
-            previous = entryKey
-        }
-        guard key(UInt8(ascii: "l")), let left = link(), offset == buffer.count else { return nil }
-        return MSTNode(left: left.map { .stored($0) }, entries: entries)
-    }
+    var offset: Int
+    let end: Int
 
     /// The next byte, or 0xFF (never a valid start here) at the end.
-    private mutating func byte() -> UInt8 {
-        guard offset < buffer.count else { return 0xFF }
+    mutating func byte() -> UInt8 {
+        guard offset < end else { return 0xFF }
         defer { offset += 1 }
         return buffer[offset]
     }
 
     /// Whether a one-letter text key `letter` comes next.
-    private mutating func key(_ letter: UInt8) -> Bool {
+    mutating func key(_ letter: UInt8) -> Bool {
         byte() == 0x61 && byte() == letter
     }
 
     /// The argument of a head of `major` type in its shortest form, or nil.
-    private mutating func head(major: UInt8) -> Int? {
+    mutating func head(major: UInt8) -> Int? {
         let initial = byte()
         guard initial >> 5 == major else { return nil }
         let info = initial & 0x1F
         switch info {
         case 0..<24: return Int(info)
         case 24:
-            guard offset < buffer.count else { return nil }
+            guard offset < end else { return nil }
             let value = buffer[offset]
             offset += 1
             return value >= 24 ? Int(value) : nil
         case 25:
-            guard offset + 2 <= buffer.count else { return nil }
+            guard offset + 2 <= end else { return nil }
             let value = Int(buffer[offset]) << 8 | Int(buffer[offset + 1])
             offset += 2
             return value > 0xFF ? value : nil
@@ -90,18 +136,16 @@ private struct CanonicalReader {
         }
     }
 
-    /// A link: `.some(cid)`, `.some(nil)` for null, nil when neither.
-    private mutating func link() -> ContentID?? {
-        if offset < buffer.count, buffer[offset] == 0xF6 {
+    /// A link: `.some(range)` of its CID bytes, `.some(nil)` for null, nil when neither.
+    mutating func link() -> Range<Int>?? {
+        if offset < end, buffer[offset] == 0xF6 {
             offset += 1
             return .some(nil)
         }
         guard byte() == 0xD8, byte() == 0x2A, let length = head(major: 2), length > 1,
-            length <= buffer.count - offset, buffer[offset] == 0
+            length <= end - offset, buffer[offset] == 0
         else { return nil }
-        let content = UnsafeRawBufferPointer(rebasing: buffer[offset + 1..<offset + length])
-        offset += length
-        guard let cid = try? ContentID(bytes: content), cid.version == 1 else { return nil }
-        return .some(cid)
+        defer { offset += length }
+        return .some(offset + 1..<offset + length)
     }
 }

@@ -70,6 +70,20 @@ struct BlockMap: Sendable {
         return false
     }
 
+    /// Calls `body` with the CAR's bytes, in which ``contentRange(ofCID:in:)`` finds blocks; nil
+    /// (and `body` not called) when the blocks were given by CID.
+    func withCARBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        guard given.isEmpty, !slots.isEmpty else { return nil }
+        return car.withUnsafeBytes(body)
+    }
+
+    /// The range in `buffer` (the CAR's bytes, from ``withCARBytes(_:)``) of the content of the block
+    /// whose CID's bytes are `key`, or nil.
+    func contentRange(ofCID key: UnsafeRawBufferPointer, in buffer: UnsafeRawBufferPointer) -> Range<Int>? {
+        guard !slots.isEmpty, case .found(let index) = probe(key, in: buffer) else { return nil }
+        return blocks[index].contentStart..<blocks[index].end
+    }
+
     private enum Probe {
         case found(Int)
         case empty(Int)

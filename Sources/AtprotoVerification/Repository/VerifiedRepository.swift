@@ -74,6 +74,11 @@ public struct VerifiedRepository: Sendable {
                     .brokenProof, "MST root \(root): a root without entries over a subtree (not trimmed)")
             }
         }
+        // The walk over the CAR's bytes answers for a canonical tree that passes every check; any other
+        // tree goes through the walk over decoded nodes, which says what is wrong and where.
+        if let index = ProvedIndexWalk.index(root: root, height: tree.height, blocks: blocks) {
+            return index
+        }
         var index: [(path: String, cid: ContentID)] = []
         index.reserveCapacity(blocks.count)
         var previous: [UInt8]?
