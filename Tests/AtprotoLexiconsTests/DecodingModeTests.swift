@@ -49,4 +49,38 @@ final class DecodingModeTests: XCTestCase {
             ["verification": .null, "futureField": .array([.integer(1), .integer(2)]), "$extra": .string("x")])
         XCTAssertEqual(profile.lexiconJSON, value)
     }
+
+    /// Objects of up to sixteen fields are read by comparing keys in turn and note what they read as
+    /// bits of the dictionary's positions: a stray `null` read between other fields must stay unknown,
+    /// and the fields after it must still count as read.
+    func testASmallObjectKeepsAStrayNullAndItsUnknownFields() throws {
+        let json = #"""
+            {"did": "did:plc:a", "displayName": null, "handle": "a.test", "avatar": "https://a.test/a.jpg",
+             "futureField": {"x": 1}, "createdAt": "2024-01-01T00:00:00Z"}
+            """#
+        let value = try JSONValue.parse(Data(json.utf8))
+        let profile = try AppBskyActorDefs.ProfileViewBasic(lexiconJSON: value)
+        XCTAssertEqual(profile.handle, "a.test")
+        XCTAssertNil(profile.displayName)
+        XCTAssertEqual(profile.unknownFields, ["displayName": .null, "futureField": .object(["x": .integer(1)])])
+        XCTAssertEqual(profile.lexiconJSON, value)
+    }
+
+    /// A union member keeps its `$type` among its unknown fields, alone or beside others.
+    func testAUnionMemberKeepsItsTypeAmongItsUnknownFields() throws {
+        let alone = try JSONValue.parse(Data(#"{"$type": "app.bsky.embed.images#view", "images": []}"#.utf8))
+        guard case .appBskyEmbedImagesView(let view) = try AppBskyFeedDefs.PostView.Embed(lexiconJSON: alone) else {
+            return XCTFail("not an images view")
+        }
+        XCTAssertEqual(view.unknownFields, ["$type": .string("app.bsky.embed.images#view")])
+        XCTAssertEqual(AppBskyFeedDefs.PostView.Embed.appBskyEmbedImagesView(view).lexiconJSON, alone)
+
+        let beside = try JSONValue.parse(
+            Data(#"{"$type": "app.bsky.embed.images#view", "images": [], "futureField": 2}"#.utf8))
+        guard case .appBskyEmbedImagesView(let other) = try AppBskyFeedDefs.PostView.Embed(lexiconJSON: beside)
+        else { return XCTFail("not an images view") }
+        XCTAssertEqual(
+            other.unknownFields, ["$type": .string("app.bsky.embed.images#view"), "futureField": .integer(2)])
+        XCTAssertEqual(AppBskyFeedDefs.PostView.Embed.appBskyEmbedImagesView(other).lexiconJSON, beside)
+    }
 }

@@ -9,8 +9,18 @@ import AtprotoData
 /// ``LexiconDecoder/droppingUnknownFields(_:)`` the reader notes nothing and keeps nothing.
 @_spi(Generated) public struct LexiconObjectReader: Sendable {
     @usableFromInline let fields: [String: JSONValue]
+    /// For objects of at most ``scanLimit`` fields: the positions (in the dictionary's order) of the
+    /// fields read, one bit each.
+    @usableFromInline var readPositions: UInt32 = 0
+    /// The position of the field read last, so that it can be un-noted.
+    @usableFromInline var lastReadPosition = 0
+    /// For larger objects: the keys read.
     @usableFromInline var readKeys = ReadKeys()
     @usableFromInline let keepsUnknownFields: Bool
+
+    /// Objects up to this many fields are looked up by comparing keys in turn, which costs less than
+    /// hashing the key (a short key compares as two words), and note their reads as bits.
+    @usableFromInline static var scanLimit: Int { 16 }
 
     /// Creates a reader over an object's fields.
     public init(fields: [String: JSONValue]) {
@@ -21,21 +31,57 @@ import AtprotoData
     /// The fields not read: the ones the schema does not know, once the struct has read its own.
     /// Empty when decoding drops unknown fields.
     public var remainingFields: [String: JSONValue] {
-        guard keepsUnknownFields, readKeys.count < fields.count else { return [:] }
+        guard keepsUnknownFields else { return [:] }
+        guard fields.count <= Self.scanLimit else { return remainingOfLargeObject }
+        let readCount = readPositions.nonzeroBitCount
+        if readCount == fields.count { return [:] }
+        if readCount == 0 { return fields }
+        var remaining = [String: JSONValue](minimumCapacity: fields.count - readCount)
+        var position = 0
+        for (key, value) in fields {
+            if readPositions & (1 << position) == 0 { remaining[key] = value }
+            position += 1
+        }
+        return remaining
+    }
+
+    private var remainingOfLargeObject: [String: JSONValue] {
+        guard readKeys.count < fields.count else { return [:] }
         if readKeys.count == 0 { return fields }
         return fields.filter { !readKeys.contains($0.key) }
     }
 
     /// Looks a field up and notes it as read.
     @inlinable mutating func take(_ key: String) -> JSONValue? {
-        guard let value = fields[key] else { return nil }
-        if keepsUnknownFields { readKeys.append(key) }
-        return value
+        guard fields.count <= Self.scanLimit else {
+            guard let value = fields[key] else { return nil }
+            if keepsUnknownFields { readKeys.append(key) }
+            return value
+        }
+        var index = fields.startIndex
+        var position = 0
+        while index != fields.endIndex {
+            if fields.keys[index] == key {
+                if keepsUnknownFields {
+                    readPositions |= 1 << position
+                    lastReadPosition = position
+                }
+                return fields.values[index]
+            }
+            fields.formIndex(after: &index)
+            position += 1
+        }
+        return nil
     }
 
     /// Un-notes the field read last, so it stays among the unknown fields (a `null` where none is allowed).
     @inlinable mutating func keepLastAsUnknown() {
-        if keepsUnknownFields { readKeys.removeLast() }
+        guard keepsUnknownFields else { return }
+        if fields.count <= Self.scanLimit {
+            readPositions &= ~(1 << lastReadPosition)
+        } else {
+            readKeys.removeLast()
+        }
     }
 
     /// Reads a field the schema requires. Absent or `null` is an error.

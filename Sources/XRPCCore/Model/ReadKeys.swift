@@ -1,5 +1,6 @@
-/// The keys an object reader has read, kept in the reader itself for the first sixteen: an array
-/// here cost an allocation (and its growth several more) for every object of a decoded response.
+/// The keys an object reader has read, for objects of more than sixteen fields (smaller ones note
+/// their reads as bits): the first sixteen are kept in the reader itself, since an array here cost an
+/// allocation (and its growth several more) for every such object.
 @usableFromInline struct ReadKeys: Sendable {
     private typealias Slots = (
         String, String, String, String, String, String, String, String,
