@@ -102,7 +102,7 @@ enum MSTModelCheck {
         var blocks: [ContentID: Data] = [:]
         for (cid, bytes) in written.blocks { blocks[cid] = Data(bytes) }
         do {
-            var reread = try MSTTree(root: written.root, blocks: blocks)
+            var reread = try MSTTree(root: written.root, blocks: BlockMap(blocks))
             for (key, value) in model {
                 fuzzCheck(try reread.value(for: key) == value, "a written tree reads back another value")
             }

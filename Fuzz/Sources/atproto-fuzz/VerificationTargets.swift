@@ -26,7 +26,7 @@ let verificationTargets: [FuzzTarget] = [
         for path in keys.prefix(8) + ["app.bsky.feed.post/3k"] {
             _ = try? RecordProof.proof(of: path, under: commit, blocks: blocks)
         }
-        guard var tree = try? MSTTree(root: commit.data, blocks: blocks) else { return }
+        guard var tree = try? MSTTree(root: commit.data, blocks: BlockMap(blocks)) else { return }
         let value = ContentID(sha256Of: [1, 2, 3])
         for path in keys.prefix(8) {
             _ = try? tree.value(for: Array(path.utf8))
