@@ -24,7 +24,7 @@ let verificationTargets: [FuzzTarget] = [
         guard let (root, blocks, keys) = RehashedBlocks.make(bytes) else { return }
         guard let rootBytes = blocks[root], let commit = try? SignedCommit(block: rootBytes, cid: root) else { return }
         for path in keys.prefix(8) + ["app.bsky.feed.post/3k"] {
-            _ = try? RecordProof.proof(of: path, under: commit, blocks: blocks)
+            _ = try? RecordProof.proof(of: path, under: commit, blocks: BlockMap(blocks))
         }
         guard var tree = try? MSTTree(root: commit.data, blocks: BlockMap(blocks)) else { return }
         let value = ContentID(sha256Of: [1, 2, 3])
@@ -35,7 +35,8 @@ let verificationTargets: [FuzzTarget] = [
         }
         _ = tree.write()
         let operations = keys.prefix(4).map { CommitEvent.Operation(action: "create", path: $0, cid: value, prev: nil) }
-        _ = try? CommitInversion.check(operations, commit: commit, blocks: blocks, prevData: MSTTree.emptyRoot)
+        _ = try? CommitInversion.check(
+            operations, commit: commit, blocks: BlockMap(blocks), prevData: MSTTree.emptyRoot)
     },
     FuzzTarget("mst-ops", "MSTTree edits against a dictionary; written blocks read back the same (model check)") {
         bytes in
