@@ -288,24 +288,32 @@ package.traits = [
     .default(enabledTraits: []),
 ]
 package.dependencies += [
+    // Used only when the trait SwiftCryptoSigner is on.
     .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
+    // Used only when the trait NIOWebSocketTransport is on.
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
 ]
-let cryptoTrait: TargetDependencyCondition? = .when(traits: ["SwiftCryptoSigner"])
-let nioTrait: TargetDependencyCondition? = .when(traits: ["NIOWebSocketTransport"])
-let swiftCrypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto", condition: cryptoTrait)
 package.products += [
     .library(name: "SwiftCryptoSigner", targets: ["SwiftCryptoSigner"]),
     .library(name: "NIOWebSocketTransport", targets: ["NIOWebSocketTransport"]),
 ]
 package.targets += [
     // ES256Signer over swift-crypto's P-256 (BoringSSL on Linux), for the OAuth client (trait SwiftCryptoSigner).
-    .target(name: "SwiftCryptoSigner", dependencies: ["OAuthCore", swiftCrypto]),
+    .target(
+        name: "SwiftCryptoSigner",
+        dependencies: [
+            "OAuthCore",
+            .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["SwiftCryptoSigner"])),
+        ]),
     // Not a product: OAuthCore's CryptoKit signer (a symlink to its one source file) compiled against
     // swift-crypto, the same API, so that Linux CI type-checks and tests the Apple-only source.
     .target(
-        name: "CryptoKitSignerTwin", dependencies: ["OAuthCore", swiftCrypto],
+        name: "CryptoKitSignerTwin",
+        dependencies: [
+            "OAuthCore",
+            .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["SwiftCryptoSigner"])),
+        ],
         swiftSettings: [.define("CRYPTOKIT_TWIN")]),
     // Calls per second through the OAuth session vs the password session over loopback:
     // swift run -c release --traits SwiftCryptoSigner oauth-call-bench
@@ -321,7 +329,8 @@ package.targets += [
         name: "SwiftCryptoSignerTests",
         dependencies: [
             "SwiftCryptoSigner", "CryptoKitSignerTwin", "OAuthCore", "AtprotoOAuth", "AtprotoCrypto",
-            "AtprotoIdentityResolution", "XRPCRuntime", swiftCrypto,
+            "AtprotoIdentityResolution", "XRPCRuntime",
+            .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["SwiftCryptoSigner"])),
             "NIOWebSocketTransport",  // WithoutTheTraitTests type-checks a use of it against its module
         ]),
     // wss:// event streams on Linux over SwiftNIO + NIOSSL (trait NIOWebSocketTransport).
@@ -329,18 +338,18 @@ package.targets += [
         name: "NIOWebSocketTransport",
         dependencies: [
             "XRPCRuntime",
-            .product(name: "NIOCore", package: "swift-nio", condition: nioTrait),
-            .product(name: "NIOPosix", package: "swift-nio", condition: nioTrait),
-            .product(name: "NIOHTTP1", package: "swift-nio", condition: nioTrait),
-            .product(name: "NIOWebSocket", package: "swift-nio", condition: nioTrait),
-            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: nioTrait),
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIOWebSocketTransport"])),
+            .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIOWebSocketTransport"])),
+            .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["NIOWebSocketTransport"])),
+            .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["NIOWebSocketTransport"])),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["NIOWebSocketTransport"])),
         ]),
     // Against the PDS over ws:// and over wss:// against tls_websocket_server.py (a self-signed certificate).
     .testTarget(
         name: "NIOWebSocketTransportTests",
         dependencies: [
             "NIOWebSocketTransport", "XRPCRuntime", "XRPCCore",
-            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: nioTrait),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["NIOWebSocketTransport"])),
         ],
         exclude: ["tls_websocket_server.py"]),
 ]
