@@ -1,3 +1,4 @@
+import AtprotoSyntax
 import Foundation
 import SHA2
 
@@ -24,7 +25,7 @@ public struct PKCE: Sendable, Hashable, Codable, CustomStringConvertible, Custom
     ///
     /// - Throws: ``OAuthError/Code/invalidRequest`` when the verifier breaks RFC 7636's syntax.
     public init(verifier: String) throws(OAuthError) {
-        guard (43...128).contains(verifier.utf8.count), verifier.utf8.allSatisfy(Self.isVerifierByte) else {
+        guard (43...128).contains(verifier.utf8.count), verifier.utf8.allSatisfy(\.isUnreservedURICharacter) else {
             throw OAuthError(.invalidRequest, "a PKCE verifier is 43 to 128 characters of A-Z a-z 0-9 - . _ ~")
         }
         self.verifier = verifier
@@ -52,14 +53,4 @@ public struct PKCE: Sendable, Hashable, Codable, CustomStringConvertible, Custom
     /// A mirror with the method only.
     public var customMirror: Mirror { Mirror(self, children: ["method": Self.method], displayStyle: .struct) }
 
-    private static func isVerifierByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
-    }
 }

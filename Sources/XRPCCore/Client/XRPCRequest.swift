@@ -1,3 +1,4 @@
+import AtprotoSyntax
 import Foundation
 
 /// One XRPC call as the agent sees it: everything needed to send it, nothing about types.
@@ -82,11 +83,11 @@ public struct XRPCRequest: Sendable, Hashable {
 
     /// `text` with every byte but `A-Z a-z 0-9 - . _ ~` written as `%XX`.
     static func percentEncoded(_ text: String) -> String {
-        if text.utf8.allSatisfy(isUnreserved) { return text }
+        if text.utf8.allSatisfy(\.isUnreservedURICharacter) { return text }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count * 3)
         for byte in text.utf8 {
-            if isUnreserved(byte) {
+            if byte.isUnreservedURICharacter {
                 bytes.append(byte)
             } else {
                 bytes.append(UInt8(ascii: "%"))
@@ -95,17 +96,6 @@ public struct XRPCRequest: Sendable, Hashable {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
     }
 
     /// Header names whose values are credentials: never printed.
