@@ -53,6 +53,13 @@ package enum SHA256 {
             }
         }
 
+        /// Writes the digest, big-endian words in order, to the first 32 bytes of `buffer`.
+        package func store(to buffer: UnsafeMutableRawBufferPointer) {
+            for (index, word) in [h0, h1, h2, h3, h4, h5, h6, h7].enumerated() {
+                buffer.storeBytes(of: word.bigEndian, toByteOffset: index * 4, as: UInt32.self)
+            }
+        }
+
         /// Whether the digest equals the 32 bytes at `pointer`.
         package func matches(_ pointer: UnsafeRawPointer) -> Bool {
             func word(_ index: Int) -> UInt32 {

@@ -1,3 +1,4 @@
+import SHA2
 import XCTest
 
 @testable import AtprotoData
@@ -53,6 +54,47 @@ final class ContentIDTests: XCTestCase {
         XCTAssertEqual(cid.string, "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e")
         XCTAssertEqual(try cid.matches(Array("hello world".utf8)), true)
         XCTAssertEqual(try cid.matches(Array("hello world!".utf8)), false)
+    }
+
+    /// atproto's CIDs are held inline and others as bytes: every way to the same CID gives an equal
+    /// value with the same hash, and the two forms never meet.
+    func testEveryConstructorOfOneCIDAgrees() throws {
+        let content = Array("a block".utf8)
+        let hashed = ContentID(sha256Of: content)
+        let parsed = try ContentID(hashed.string)
+        let fromBytes = try ContentID(bytes: hashed.bytes)
+        var offset = 0
+        let read = try hashed.bytes.withUnsafeBytes { buffer in try ContentID.read(buffer, at: &offset) }
+        for other in [parsed, fromBytes, read] {
+            XCTAssertEqual(other, hashed)
+            XCTAssertEqual(other.hashValue, hashed.hashValue)
+            XCTAssertEqual(other.bytes, hashed.bytes)
+        }
+        XCTAssertEqual(Set([hashed, parsed, fromBytes, read]).count, 1)
+        XCTAssertEqual(hashed.withUnsafeBytes { Array($0) }, hashed.bytes)
+        XCTAssertEqual(Array(hashed.digest), SHA256.hash(content))
+        XCTAssertEqual(try hashed.matches(content), true)
+        XCTAssertEqual(try hashed.matches(content + [0]), false)
+        XCTAssertNotEqual(ContentID(sha256Of: content, codec: .raw), hashed)
+
+        // dag-json (0x0129) needs two varint bytes: the bytes form, still equal across constructors.
+        let wide = ContentID(sha256Of: content, codec: ContentID.Codec(rawValue: 0x0129))
+        XCTAssertEqual(Array(wide.bytes.prefix(5)), [0x01, 0xA9, 0x02, 0x12, 0x20])
+        XCTAssertEqual(try ContentID(bytes: wide.bytes), wide)
+        XCTAssertEqual(try ContentID(wide.string), wide)
+        XCTAssertEqual(wide.codec.rawValue, 0x0129)
+        XCTAssertEqual(try wide.matches(content), true)
+        XCTAssertEqual(Array(wide.digest), Array(hashed.digest))
+        XCTAssertNotEqual(wide, hashed)
+
+        // An identity CID and a CIDv0 keep their bytes; neither equals the SHA-256 CIDv1.
+        let identity = try ContentID(bytes: [0x01, 0x71, 0x00, 0x03, 0x61, 0x62, 0x63])
+        XCTAssertEqual(identity.hashFunction, .identity)
+        XCTAssertEqual(try identity.matches(Array("abc".utf8)), true)
+        let v0 = try ContentID(bytes: Array(hashed.bytes.dropFirst(2)))
+        XCTAssertEqual(v0.version, 0)
+        XCTAssertEqual(v0.digest, hashed.digest)
+        XCTAssertNotEqual(v0, hashed)
     }
 
     func testRejectsTextWithItsOffset() {

@@ -80,12 +80,15 @@ public struct CARFile: Sendable, Hashable {
     public func encoded() -> [UInt8] {
         let header = DAGCBOR.encode(.map(["version": .integer(1), "roots": .array(roots.map { .link($0) })]))
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(header.count + blocks.reduce(10) { $0 + $1.bytes.count + $1.cid.bytes.count + 10 })
+        bytes.reserveCapacity(
+            header.count + blocks.reduce(10) { $0 + $1.bytes.count + $1.cid.withUnsafeBytes(\.count) + 10 })
         Varint.append(UInt64(header.count), to: &bytes)
         bytes.append(contentsOf: header)
         for block in blocks {
-            Varint.append(UInt64(block.cid.bytes.count + block.bytes.count), to: &bytes)
-            bytes.append(contentsOf: block.cid.bytes)
+            block.cid.withUnsafeBytes { cid in
+                Varint.append(UInt64(cid.count + block.bytes.count), to: &bytes)
+                bytes.append(contentsOf: cid)
+            }
             bytes.append(contentsOf: block.bytes)
         }
         return bytes

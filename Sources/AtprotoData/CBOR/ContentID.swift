@@ -9,22 +9,130 @@ import SHA2
 /// multihash of `dag-pb` content) is read and written too, for other IPFS data.
 ///
 /// Equality and hashing compare the binary form.
+///
+/// The CIDs atproto writes (CIDv1, SHA-256, a one-byte codec) are held inline, without an array of
+/// their own: a repository or a firehose frame reads thousands of them, and each allocation, with its
+/// reference counting, cost more than parsing the CID. Any other CID keeps its bytes in an array.
 public struct ContentID: Sendable, Hashable, CustomStringConvertible {
+    /// How the CID is held: see the type's description.
+    @usableFromInline
+    enum Storage: Sendable {
+        /// `0x01, codec, 0x12, 0x20` and the digest: a CIDv1 of SHA-256 with a codec below 0x80.
+        case sha256(codec: UInt8, digest: Digest)
+        /// Any other CID: its bytes and fields.
+        case general(bytes: [UInt8], codec: Codec, hash: HashFunction, digestStart: Int)
+    }
+
+    /// A SHA-256 digest as it lies in memory: four words loaded in the machine's byte order.
+    @usableFromInline
+    struct Digest: Sendable, Hashable {
+        var w0: UInt64, w1: UInt64, w2: UInt64, w3: UInt64
+
+        /// The 32 bytes at `offset` in `buffer`, which holds them.
+        init(_ buffer: UnsafeRawBufferPointer, at offset: Int) {
+            w0 = buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            w1 = buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
+            w2 = buffer.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)
+            w3 = buffer.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)
+        }
+
+        /// Writes the 32 bytes at `offset` in `buffer`, which has room for them.
+        func store(to buffer: UnsafeMutableRawBufferPointer, at offset: Int) {
+            buffer.storeBytes(of: w0, toByteOffset: offset, as: UInt64.self)
+            buffer.storeBytes(of: w1, toByteOffset: offset + 8, as: UInt64.self)
+            buffer.storeBytes(of: w2, toByteOffset: offset + 16, as: UInt64.self)
+            buffer.storeBytes(of: w3, toByteOffset: offset + 24, as: UInt64.self)
+        }
+    }
+
+    @usableFromInline
+    let storage: Storage
+
     /// The binary form: for CIDv1 the varints version, codec, hash function, digest length and then
     /// the digest; for CIDv0 the multihash alone.
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] { withUnsafeBytes { [UInt8]($0) } }
+
     /// The content codec, e.g. ``Codec/dagCBOR``; ``Codec/dagPB`` for CIDv0.
-    public let codec: Codec
+    public var codec: Codec {
+        switch storage {
+        case .sha256(let codec, _): return Codec(rawValue: UInt64(codec))
+        case .general(_, let codec, _, _): return codec
+        }
+    }
+
     /// The multihash function code, e.g. ``HashFunction/sha256``.
-    public let hashFunction: HashFunction
-    /// Where the digest starts in ``bytes``.
-    private let digestStart: Int
+    public var hashFunction: HashFunction {
+        switch storage {
+        case .sha256: return .sha256
+        case .general(_, _, let hash, _): return hash
+        }
+    }
 
     /// The CID version, 0 or 1.
-    public var version: Int { bytes.first == 0x12 ? 0 : 1 }
+    public var version: Int {
+        switch storage {
+        case .sha256: return 1
+        case .general(let bytes, _, _, _): return bytes.first == 0x12 ? 0 : 1
+        }
+    }
 
     /// The hash digest.
-    public var digest: ArraySlice<UInt8> { bytes[digestStart...] }
+    public var digest: ArraySlice<UInt8> {
+        switch storage {
+        case .sha256: return bytes[4...]
+        case .general(let bytes, _, _, let digestStart): return bytes[digestStart...]
+        }
+    }
+
+    /// Calls `body` with the binary form, without copying it into an array.
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        switch storage {
+        case .sha256(let codec, let digest):
+            var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+            return try Swift.withUnsafeMutableBytes(of: &buffer) { raw in
+                raw[0] = 0x01
+                raw[1] = codec
+                raw[2] = 0x12
+                raw[3] = 0x20
+                // 40 bytes, of which the CID takes 36.
+                digest.store(to: raw, at: 4)
+                return try body(UnsafeRawBufferPointer(rebasing: raw[0..<36]))
+            }
+        case .general(let bytes, _, _, _):
+            return try bytes.withUnsafeBytes(body)
+        }
+    }
+
+    /// Whether the two CIDs have the same binary form.
+    public static func == (left: ContentID, right: ContentID) -> Bool {
+        switch (left.storage, right.storage) {
+        case (.sha256(let leftCodec, let leftDigest), .sha256(let rightCodec, let rightDigest)):
+            return leftCodec == rightCodec && leftDigest == rightDigest
+        case (.general(let leftBytes, _, _, _), .general(let rightBytes, _, _, _)):
+            return leftBytes == rightBytes
+        default:
+            // A CID of the inline form is never held as general bytes: the two forms never match.
+            return false
+        }
+    }
+
+    /// Hashes the CID's last 8 bytes: for a hashed CID, the end of its digest, which the content's hash
+    /// already spreads, so a dictionary keyed by CIDs does not run SipHash over all 36 bytes and the
+    /// length. Equality still compares every byte. CIDs made up by hand (unchecked, from a hostile
+    /// source) can share those bytes and so a hash bucket: lookups then slow down, never go wrong.
+    public func hash(into hasher: inout Hasher) {
+        switch storage {
+        case .sha256(_, let digest): hasher.combine(digest.w3)
+        case .general(let bytes, _, _, _):
+            bytes.withUnsafeBytes { raw in
+                if raw.count >= 8 {
+                    hasher.combine(raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
+                } else {
+                    hasher.combine(bytes: raw)
+                }
+            }
+        }
+    }
 
     /// Reads the binary form of one CID, all of `bytes`.
     ///
@@ -80,8 +188,18 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
     ///   - codec: How the content is read: ``Codec/dagCBOR`` for records and other DAG-CBOR nodes,
     ///     ``Codec/raw`` for blobs.
     public init(sha256Of content: some ContiguousBytes, codec: Codec = .dagCBOR) {
-        let prefix = ContentID.v1Prefix(codec: codec, hash: .sha256, length: 32)
-        self.init(bytes: prefix + SHA256.hash(content), fields: (codec, .sha256, prefix.count))
+        let state = content.withUnsafeBytes { SHA256.digest(of: $0) }
+        if codec.rawValue < 0x80 {
+            var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            let digest = Swift.withUnsafeMutableBytes(of: &words) { raw in
+                state.store(to: raw)
+                return Digest(UnsafeRawBufferPointer(raw), at: 0)
+            }
+            self.init(storage: .sha256(codec: UInt8(codec.rawValue), digest: digest))
+        } else {
+            let prefix = ContentID.v1Prefix(codec: codec, hash: .sha256, length: 32)
+            self.init(bytes: prefix + state.bytes, fields: (codec, .sha256, prefix.count))
+        }
     }
 
     /// The text form: `b` and base32 for CIDv1, base58btc for CIDv0.
@@ -90,22 +208,6 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { string }
-
-    public static func == (left: ContentID, right: ContentID) -> Bool { left.bytes == right.bytes }
-
-    /// Hashes the CID's last 8 bytes: for a hashed CID, the end of its digest, which the content's hash
-    /// already spreads, so a dictionary keyed by CIDs does not run SipHash over all 36 bytes and the
-    /// length. Equality still compares every byte. CIDs made up by hand (unchecked, from a hostile
-    /// source) can share those bytes and so a hash bucket: lookups then slow down, never go wrong.
-    public func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { raw in
-            if raw.count >= 8 {
-                hasher.combine(raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
-            } else {
-                hasher.combine(bytes: raw)
-            }
-        }
-    }
 
     /// Whether `content` hashes to this CID's digest, for SHA-256 and identity CIDs.
     ///
@@ -121,9 +223,18 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
         switch hashFunction {
         case .sha256:
             let state = SHA256.digest(of: content)
-            return bytes.withUnsafeBytes { own in
-                guard let base = own.baseAddress, own.count == digestStart + 32 else { return false }
-                return state.matches(base + digestStart)
+            switch storage {
+            case .sha256(_, let digest):
+                var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+                return Swift.withUnsafeMutableBytes(of: &words) { raw in
+                    digest.store(to: raw, at: 0)
+                    return raw.baseAddress.map { state.matches(UnsafeRawPointer($0)) } ?? false
+                }
+            case .general(let bytes, _, _, let digestStart):
+                return bytes.withUnsafeBytes { own in
+                    guard let base = own.baseAddress, own.count == digestStart + 32 else { return false }
+                    return state.matches(base + digestStart)
+                }
             }
         case .identity:
             return digest.elementsEqual(content)
@@ -149,16 +260,29 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
     /// Reads one binary CID at `offset` in `buffer` (more may follow) and moves `offset` past it.
     static func read(_ buffer: UnsafeRawBufferPointer, at offset: inout Int) throws(BinaryDecodingError) -> ContentID {
         let start = offset
+        if buffer.count - offset >= 36, buffer[offset] == 0x01,
+            buffer[offset + 1] < 0x80, buffer[offset + 2] == 0x12, buffer[offset + 3] == 0x20
+        {
+            offset += 36
+            return ContentID(storage: .sha256(codec: buffer[start + 1], digest: Digest(buffer, at: start + 4)))
+        }
         let fields = try parseFields(buffer, at: &offset)
         let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[start..<offset]))
         return ContentID(bytes: bytes, fields: (fields.codec, fields.hash, fields.digestStart - start))
     }
 
+    /// The CID of `bytes`, inline when they have the inline form (so that equal bytes are always
+    /// held alike).
     private init(bytes: [UInt8], fields: (codec: Codec, hash: HashFunction, digestStart: Int)) {
-        self.bytes = bytes
-        codec = fields.codec
-        hashFunction = fields.hash
-        digestStart = fields.digestStart
+        if bytes.count == 36, bytes[0] == 0x01, bytes[1] < 0x80, bytes[2] == 0x12, bytes[3] == 0x20 {
+            storage = .sha256(codec: bytes[1], digest: bytes.withUnsafeBytes { Digest($0, at: 4) })
+        } else {
+            storage = .general(bytes: bytes, codec: fields.codec, hash: fields.hash, digestStart: fields.digestStart)
+        }
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
     }
 
     /// Checks the CID at `offset` and moves `offset` past it; returns its codec, hash function and

@@ -84,9 +84,11 @@ struct DAGCBORWriter {
     /// Appends a link: tag 42 on a byte string of `0x00` and the CID's bytes.
     mutating func writeLink(_ cid: ContentID) {
         bytes.append(contentsOf: [0xD8, 42])
-        writeHeader(major: 2, UInt64(cid.bytes.count + 1))
-        bytes.append(0)
-        bytes.append(contentsOf: cid.bytes)
+        cid.withUnsafeBytes { cidBytes in
+            writeHeader(major: 2, UInt64(cidBytes.count + 1))
+            bytes.append(0)
+            bytes.append(contentsOf: cidBytes)
+        }
     }
 
     /// Appends a header: the major type and its argument in the shortest form.

@@ -67,8 +67,10 @@ extension MSTNode {
         }
         out.append(0xD8)
         out.append(0x2A)
-        head(2, UInt64(cid.bytes.count + 1), into: &out)
-        out.append(0)
-        out.append(contentsOf: cid.bytes)
+        cid.withUnsafeBytes { bytes in
+            head(2, UInt64(bytes.count + 1), into: &out)
+            out.append(0)
+            out.append(contentsOf: bytes)
+        }
     }
 }

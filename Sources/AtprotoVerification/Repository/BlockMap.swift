@@ -91,7 +91,7 @@ struct BlockMap: Sendable {
 
     private func find(_ cid: ContentID) -> Probe {
         guard !slots.isEmpty else { return .empty(0) }
-        return cid.bytes.withUnsafeBytes { key in car.withUnsafeBytes { buffer in probe(key, in: buffer) } }
+        return cid.withUnsafeBytes { key in car.withUnsafeBytes { buffer in probe(key, in: buffer) } }
     }
 
     /// The block whose CID is `key`, or the empty slot where it would go.

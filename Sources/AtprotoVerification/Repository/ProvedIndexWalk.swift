@@ -25,7 +25,7 @@ struct ProvedIndexWalk {
         let result = blocks.withCARBytes { car -> [(path: String, cid: ContentID)]? in
             var walk = ProvedIndexWalk(car: car, blocks: blocks)
             walk.index.reserveCapacity(blocks.count)
-            let content = root.bytes.withUnsafeBytes { blocks.contentRange(ofCID: $0, in: car) }
+            let content = root.withUnsafeBytes { blocks.contentRange(ofCID: $0, in: car) }
             guard let content, walk.node(content, height: height, depth: 0) else { return nil }
             return walk.index
         }

@@ -109,7 +109,7 @@ enum CommitCAR {
                         maximumBlocks: limits.maximumBlocks, maximumBlockSize: limits.maximumBlockSize)
                 ) { cid, content in
                     // The CID's bytes come just before the content's.
-                    ranges.append((content.lowerBound - cid.bytes.count..<content.lowerBound, content))
+                    ranges.append((content.lowerBound - cid.withUnsafeBytes(\.count)..<content.lowerBound, content))
                 }
             }
         } catch {
