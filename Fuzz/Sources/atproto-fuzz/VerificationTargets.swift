@@ -36,7 +36,7 @@ let verificationTargets: [FuzzTarget] = [
         _ = tree.write()
         let operations = keys.prefix(4).map { CommitEvent.Operation(action: "create", path: $0, cid: value, prev: nil) }
         _ = try? CommitInversion.check(
-            operations, commit: commit, blocks: BlockMap(blocks), prevData: MSTTree.emptyRoot)
+            operations, data: commit.data, blocks: BlockMap(blocks), prevData: MSTTree.emptyRoot)
     },
     FuzzTarget("mst-ops", "MSTTree edits against a dictionary; written blocks read back the same (model check)") {
         bytes in
@@ -54,7 +54,16 @@ let verificationTargets: [FuzzTarget] = [
             let (commit, blocks) = try? CommitCAR.read(event.blocks, root: event.commit, limits: limits)
         else { return }
         if let key = fuzzKey { _ = commit.isSigned(by: key) }
-        _ = try? CommitInversion.check(
-            event.operations, commit: commit, blocks: blocks, prevData: event.prevData ?? MSTTree.emptyRoot)
+        let prevData = event.prevData ?? MSTTree.emptyRoot
+        // The proof on the nodes' bytes never accepts what the whole tree refuses.
+        if SplicedInversion.proves(event.operations, data: commit.data, blocks: blocks, prevData: prevData) {
+            do {
+                try CommitInversion.checkWithTree(
+                    event.operations, data: commit.data, blocks: blocks, prevData: prevData)
+            } catch {
+                preconditionFailure("spliced inversion proved what the tree refuses: \(error)")
+            }
+        }
+        _ = try? CommitInversion.check(event.operations, data: commit.data, blocks: blocks, prevData: prevData)
     },
 ]

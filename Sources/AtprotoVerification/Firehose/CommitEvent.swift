@@ -63,11 +63,22 @@ struct CommitEvent {
 
 /// Sync 1.1's inductive proof: the operations hold in the commit's tree, and undoing them gives the
 /// tree before.
+///
+/// Most commits are proved on the nodes' bytes (``SplicedInversion``); any other commit, and every
+/// failure, goes through the whole ``MSTTree``, which says what is wrong.
 enum CommitInversion {
     static func check(
-        _ operations: [CommitEvent.Operation], commit: SignedCommit, blocks: BlockMap, prevData: ContentID
+        _ operations: [CommitEvent.Operation], data: ContentID, blocks: BlockMap, prevData: ContentID
     ) throws(VerificationError) {
-        var tree = try MSTTree(root: commit.data, blocks: blocks)
+        if SplicedInversion.proves(operations, data: data, blocks: blocks, prevData: prevData) { return }
+        try checkWithTree(operations, data: data, blocks: blocks, prevData: prevData)
+    }
+
+    /// The proof on the whole tree: any shape, and an error that says what failed.
+    static func checkWithTree(
+        _ operations: [CommitEvent.Operation], data: ContentID, blocks: BlockMap, prevData: ContentID
+    ) throws(VerificationError) {
+        var tree = try MSTTree(root: data, blocks: blocks)
         for op in operations {
             let key = Array(op.path.utf8)
             guard MSTKey.isRepositoryPath(key) else {

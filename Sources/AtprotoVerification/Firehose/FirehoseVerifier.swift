@@ -97,7 +97,8 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
             // No prevData: the first commit of a repository, whose tree before is the empty tree (the
             // inversion proves it), or a commit written before sync 1.1.
             do {
-                try CommitInversion.check(event.operations, commit: commit, blocks: blocks, prevData: MSTTree.emptyRoot)
+                try CommitInversion.check(
+                    event.operations, data: commit.data, blocks: blocks, prevData: MSTTree.emptyRoot)
             } catch {
                 if acceptsCommitsWithoutPrevData { return }
                 throw VerificationError(
@@ -107,7 +108,7 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
             }
             return
         }
-        try CommitInversion.check(event.operations, commit: commit, blocks: blocks, prevData: prevData)
+        try CommitInversion.check(event.operations, data: commit.data, blocks: blocks, prevData: prevData)
     }
 
     // MARK: #sync

@@ -59,10 +59,17 @@ struct CanonicalNodeLayout {
         var suffix: Range<Int>
         var right: Range<Int>?
         var value: Range<Int>
+        /// Where the entry's map starts, where its `t` field starts, and where the entry ends.
+        var start = 0
+        var fieldT = 0
+        var end = 0
     }
 
     var entries: [Entry] = []
     var left: Range<Int>?
+    /// Where the first entry starts (just after the array's head), and where the `l` field starts.
+    var entriesStart = 0
+    var fieldL = 0
 
     /// Reads the node in `range` of `buffer`; false at the first byte off the canonical form (and
     /// for a key prefix longer than the previous key, a prefix on the first entry, a key over
@@ -74,21 +81,29 @@ struct CanonicalNodeLayout {
         guard reader.byte() == 0xA2, reader.key(UInt8(ascii: "e")), let count = reader.head(major: 4),
             count <= range.count
         else { return false }
+        entriesStart = reader.offset
         var previousLength = 0
         for index in 0..<count {
+            let start = reader.offset
             guard reader.byte() == 0xA4, reader.key(UInt8(ascii: "k")), let suffixLength = reader.head(major: 2),
                 suffixLength <= reader.end - reader.offset
             else { return false }
             let suffix = reader.offset..<reader.offset + suffixLength
             reader.offset += suffixLength
             guard reader.key(UInt8(ascii: "p")), let prefix = reader.head(major: 0), prefix <= previousLength,
-                index > 0 || prefix == 0, prefix + suffixLength <= MSTKey.maximumLength,
-                reader.key(UInt8(ascii: "t")), case .some(let right) = reader.link(),
+                index > 0 || prefix == 0, prefix + suffixLength <= MSTKey.maximumLength
+            else { return false }
+            let fieldT = reader.offset
+            guard reader.key(UInt8(ascii: "t")), case .some(let right) = reader.link(),
                 reader.key(UInt8(ascii: "v")), case .some(let value?) = reader.link()
             else { return false }
-            entries.append(Entry(prefix: prefix, suffix: suffix, right: right, value: value))
+            entries.append(
+                Entry(
+                    prefix: prefix, suffix: suffix, right: right, value: value, start: start, fieldT: fieldT,
+                    end: reader.offset))
             previousLength = prefix + suffixLength
         }
+        fieldL = reader.offset
         guard reader.key(UInt8(ascii: "l")), case .some(let left) = reader.link(), reader.offset == reader.end else {
             return false
         }

@@ -33,13 +33,13 @@ extension MSTNode {
 
     /// A one-letter text key (a text string of length 1), written byte by byte: an array literal here
     /// would be allocated for every field of every entry.
-    private static func fieldName(_ letter: UInt8, into out: inout [UInt8]) {
+    static func fieldName(_ letter: UInt8, into out: inout [UInt8]) {
         out.append(0x61)
         out.append(letter)
     }
 
     /// A CBOR head: major type `major` with `value` in its shortest form.
-    private static func head(_ major: UInt8, _ value: UInt64, into out: inout [UInt8]) {
+    static func head(_ major: UInt8, _ value: UInt64, into out: inout [UInt8]) {
         let type = major << 5
         switch value {
         case 0..<24: out.append(type | UInt8(value))
@@ -60,7 +60,7 @@ extension MSTNode {
     }
 
     /// A link (tag 42 over a byte string of 0x00 and the CID's bytes), or null.
-    private static func link(_ cid: ContentID?, into out: inout [UInt8]) {
+    static func link(_ cid: ContentID?, into out: inout [UInt8]) {
         guard let cid else {
             out.append(0xF6)
             return
