@@ -108,12 +108,11 @@ struct SplicedInversion {
             // The paths found above hold until a node is rewritten.
             let key = keys[position]
             guard let path = root == data ? paths[position] : inversion.path(to: key, root: root),
-                let last = path.last,
-                let undone = inversion.undo(operations[position], key, at: last, isRoot: path.count == 1)
+                let (undone, changed) = inversion.undo(operations[position], key, on: path)
             else { return false }
             var cid: ContentID?
-            if case .node(let bytes) = undone { cid = inversion.store(bytes, height: last.node.height) }
-            for step in path.dropLast().reversed() {
+            if case .node(let bytes) = undone { cid = inversion.store(bytes, height: path[changed].node.height) }
+            for step in path[..<changed].reversed() {
                 guard let range = step.node.pointerRange(before: step.index) else { return false }
                 let parent: [UInt8]?
                 if let cid {
@@ -132,34 +131,52 @@ struct SplicedInversion {
     }
 
     /// What undoing an operation leaves of the node it changes.
-    private enum Undone {
+    enum Undone {
         /// The node's new bytes.
         case node([UInt8])
         /// Nothing: it held only the key taken out.
         case gone
     }
 
-    /// The node of `last` with `op` undone, or nil when the shape is not one handled here.
-    private func undo(_ op: CommitEvent.Operation, _ key: [UInt8], at last: Step, isRoot: Bool) -> Undone? {
+    /// `op` undone on `path`: what is left of the node it changes, and that node's place in `path`;
+    /// nil when the shape is not one handled here.
+    private mutating func undo(_ op: CommitEvent.Operation, _ key: [UInt8], on path: [Step]) -> (Undone, Int)? {
+        guard let last = path.last else { return nil }
         let node = last.node
+        let isRoot = path.count == 1
         if op.action == "create" {
-            // Taking the key out merges the subtrees on its two sides: handled when the one after it
-            // is empty, so that the one before (if any) stays where it is.
-            guard last.found, node.layout.entries[last.index].right == nil else { return nil }
+            guard last.found else { return nil }
             let before = node.pointerRange(before: last.index)
-            if node.count >= 2 || (before != nil && !isRoot) { return .node(Self.removing(last.index, from: node)) }
-            // The only key of a node with no subtree: the node goes (a root going is left to the tree).
-            return node.count == 1 && before == nil && !isRoot ? .gone : nil
+            if node.layout.entries[last.index].right == nil {
+                // Nothing to merge: the subtree before the key (if any) stays where it is.
+                if node.count >= 2 || (before != nil && !isRoot) {
+                    return (.node(Self.removing(last.index, from: node)), path.count - 1)
+                }
+                // The only key of a node with no subtree: the node goes (a root going is left to the tree).
+                return node.count == 1 && before == nil && !isRoot ? (.gone, path.count - 1) : nil
+            }
+            guard node.count >= 2 || !isRoot, let bytes = removingWithMerge(last) else { return nil }
+            return (.node(bytes), path.count - 1)
         }
         guard let prev = op.prev else { return nil }
         if last.found {
-            return Self.replacing(node.layout.entries[last.index].value, of: node, with: prev).map(Undone.node)
+            return Self.replacing(node.layout.entries[last.index].value, of: node, with: prev).map {
+                (.node($0), path.count - 1)
+            }
         }
-        guard node.height == MSTKey.height(of: key), node.pointerRange(before: last.index) == nil else { return nil }
-        return .node(Self.inserting(key, prev, at: last.index, into: node))
+        let keyHeight = MSTKey.height(of: key)
+        if node.height == keyHeight, node.pointerRange(before: last.index) == nil {
+            return (.node(Self.inserting(key, prev, at: last.index, into: node)), path.count - 1)
+        }
+        // The node at the key's height (on the path, above its end) splits the subtree covering the
+        // key; below the end of the path, a chain of new nodes leads down to the key.
+        let place = (path.first?.node.height ?? 0) - keyHeight
+        guard place >= 0, let bytes = insertingWithReshape(key, prev, keyHeight: keyHeight, on: path, at: place)
+        else { return nil }
+        return (.node(bytes), min(place, path.count - 1))
     }
 
-    private mutating func store(_ bytes: [UInt8], height: Int) -> ContentID {
+    mutating func store(_ bytes: [UInt8], height: Int) -> ContentID {
         let cid = ContentID(sha256Of: bytes)
         written.append((cid, bytes, height))
         return cid
@@ -186,7 +203,7 @@ struct SplicedInversion {
 
     /// The node `cid` at `height` (nil: the root, whose height its keys give), written here or read
     /// from the blocks and checked.
-    private mutating func node(_ cid: ContentID, height: Int?) -> Node? {
+    mutating func node(_ cid: ContentID, height: Int?) -> Node? {
         if let known = written.last(where: { $0.cid == cid }) {
             return Self.parse(known.bytes, height: known.height, checking: false)
         }
