@@ -221,18 +221,28 @@ struct SplicedInversion {
     private static func parse(_ bytes: [UInt8], height: Int?, checking: Bool) -> Node? {
         var layout = CanonicalNodeLayout()
         guard bytes.withUnsafeBytes({ layout.read($0, 0..<$0.count) }) else { return nil }
-        var keys: [UInt8] = []
-        keys.reserveCapacity(layout.entries.count * 48)
+        // The keys written out whole, each after the one before it: its prefix copied from there, then
+        // its suffix from the block. (The layout checked that no prefix is longer than the key before.)
+        let total = layout.entries.reduce(0) { $0 + $1.prefix + $1.suffix.count }
+        guard total > 0 || layout.entries.isEmpty else { return nil }  // empty keys: left to the tree
         var keyEnds: [Int] = []
         keyEnds.reserveCapacity(layout.entries.count)
-        var previousStart = 0
-        for entry in layout.entries {
-            let start = keys.count
-            // The previous key's prefix byte by byte: a slice of `keys` appended to itself would copy it.
-            for offset in 0..<entry.prefix { keys.append(keys[previousStart + offset]) }
-            keys.append(contentsOf: bytes[entry.suffix])
-            keyEnds.append(keys.count)
-            previousStart = start
+        let keys = bytes.withUnsafeBytes { source in
+            [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
+                initialized = 0
+                guard let base = out.baseAddress, let block = source.baseAddress else { return }
+                var previousStart = 0
+                var position = 0
+                for entry in layout.entries {
+                    (base + position).initialize(from: base + previousStart, count: entry.prefix)
+                    UnsafeMutableRawPointer(base + position + entry.prefix).copyMemory(
+                        from: block + entry.suffix.lowerBound, byteCount: entry.suffix.count)
+                    previousStart = position
+                    position += entry.prefix + entry.suffix.count
+                    keyEnds.append(position)
+                }
+                initialized = position
+            }
         }
         guard !keyEnds.isEmpty || height != nil else { return nil }  // a root without entries
         let nodeHeight =
