@@ -5,7 +5,9 @@ import Foundation
 import XRPCRuntime
 
 /// Runs the comparisons over the frames and the repository and prints them.
-func measure(frames: [Data], repository: Data) async throws {
+/// `records` is how many records the account held before the stream's commits (at least the number
+/// asked for: an account grown by an earlier run keeps its records).
+func measure(frames: [Data], repository: Data, records: Int) async throws {
     // Only the stream's commits: the repository's growth wrote 200 operations a commit.
     let frames = try frames.filter { data in
         guard case .message(_, let body) = try XRPCEventFrame(decoding: data), case .array(let ops)? = body["ops"]
@@ -54,7 +56,7 @@ func measure(frames: [Data], repository: Data) async throws {
     let bytes = frames.reduce(0) { $0 + $1.count }
     print(
         "firehose: \(frames.count) #commit frames (\(operations) operations, \(bytes / frames.count) bytes a frame)"
-            + " over \(wantedRecords) records; \(rounds) alternating rounds")
+            + " over \(records) records; \(rounds) alternating rounds")
     let proved = try await alternatingAsyncRounds(
         rounds: rounds, operations: frames.count,
         ours: {

@@ -78,7 +78,7 @@ func run() async throws {
     try await workload.commits(wantedCommits)
     let frames = try await commitFrames(after: sequenceBefore)
     let repository = await fetchRepository()
-    try await measure(frames: frames, repository: repository)
+    try await measure(frames: frames, repository: repository, records: max(existing, wantedRecords))
 }
 do { try await run() } catch { fail("\(error)") }
 
