@@ -29,6 +29,8 @@
 #   ATProtoKit: its upstream snapshot is too large to fetch here, but the fork KC-2001MS/ATProtoKit at
 #     ccca511b has the same sources and builds here; measured by hand beside ours (never built by this
 #     script), our clean debug build of the runtime and SDK is 1.18x its CPU time: docs/Performance.md.
+#     2026-11-27 at cd2d43a (load ~2, six alternating rounds): runtime + SDK 1.13x (1.04-1.20),
+#     Examples/FeedReader (runtime, plugin tool, its 25 lexicons) 0.45x (0.44-0.48), runtime 0.37x.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
