@@ -37,8 +37,9 @@ public struct RichText: Sendable, Hashable {
         }
     }
 
-    /// Legacy entities as facets: their UTF-16 offsets (cut to the text; one inside a surrogate
-    /// pair taken to the pair's start) as UTF-8 offsets.
+    /// Legacy entities as facets, ordered by start: their UTF-16 offsets (an end past the text cut
+    /// to it; one inside a surrogate pair taken to the pair's start) as UTF-8 offsets. An entity
+    /// whose range cannot be one (it starts before the text, or ends before it starts) is dropped.
     static func facets(of entities: [AppBskyFeedPost.Entity], in text: String) -> [AppBskyRichtextFacet] {
         var utf8Offsets: [Int] = []
         utf8Offsets.reserveCapacity(text.utf16.count + 1)
@@ -50,14 +51,20 @@ public struct RichText: Sendable, Hashable {
         }
         utf8Offsets.append(offset)
         func utf8(_ utf16: Int) -> Int { utf8Offsets[max(0, min(utf16, utf8Offsets.count - 1))] }
-        return entities.compactMap { entity in
-            let bytes = utf8(entity.index.start)..<max(utf8(entity.index.start), utf8(entity.index.end))
+        let facets = entities.compactMap { entity -> AppBskyRichtextFacet? in
+            let (start, end) = (entity.index.start, entity.index.end)
+            guard start >= 0, start <= end else { return nil }
+            let bytes = utf8(start)..<utf8(end)
             switch entity.type {
             case "link": return AppBskyRichtextFacet(bytes: bytes, feature: .link(URI(rawValue: entity.value)))
             case "mention": return AppBskyRichtextFacet(bytes: bytes, feature: .mention(DID(rawValue: entity.value)))
             default: return nil
             }
         }
+        // Stable: entities with the same start keep their order.
+        return facets.enumerated()
+            .sorted { ($0.element.index.byteStart, $0.offset) < ($1.element.index.byteStart, $1.offset) }
+            .map(\.element)
     }
 
     /// The text's length in UTF-8 bytes, the unit of facet ranges.

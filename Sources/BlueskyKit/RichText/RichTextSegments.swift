@@ -33,8 +33,8 @@ extension RichText {
     ///
     /// Works for any facets a post may carry, including wrong ones from other clients, and never
     /// loses or repeats text: the segments' texts joined are always ``text``.
-    /// - Ranges past the end are cut at the end; a range whose start is after its end, or that is
-    ///   empty, is ignored.
+    /// - Ranges past the end are cut at the end; a range that starts before the text (a negative
+    ///   `byteStart`), whose start is after its end, or that is empty, is ignored.
     /// - A range that splits a UTF-8 sequence or a grapheme (an emoji sequence, a letter with its
     ///   combining marks) is widened to the whole graphemes it touches.
     /// - Facets are taken in order of their start; one that starts inside an earlier one is
@@ -58,8 +58,10 @@ extension RichText {
         }
         var ranges: [(range: Range<Int>, order: Int)] = []
         ranges.reserveCapacity(facets.count)
-        for (order, facet) in facets.enumerated() {
-            var start = max(0, min(facet.index.byteStart, total))
+        // A range that starts before the text is not the text's: skipped, as the official client
+        // does, rather than moved to the text's start.
+        for (order, facet) in facets.enumerated() where facet.index.byteStart >= 0 {
+            var start = min(facet.index.byteStart, total)
             var end = max(0, min(facet.index.byteEnd, total))
             guard start < end else { continue }
             if !isPlainBoundary(start) || !isPlainBoundary(end) {

@@ -63,9 +63,18 @@ final class SegmentTests: XCTestCase {
     }
 
     func testNegativeAndOutOfBoundsFacets() {
-        let rich = RichText(text: "one two three", facets: [facet(7, 4), facet(-3, 3), facet(8, 400), facet(50, 60)])
+        let rich = RichText(text: "one two three", facets: [facet(7, 4), facet(0, 3), facet(8, 400), facet(50, 60)])
         XCTAssertEqual(texts(rich), ["one", " two ", "three"])
         XCTAssertEqual(rich.segments().map(\.bytes), [0..<3, 3..<8, 8..<13])
+    }
+
+    func testFacetStartingBeforeTheTextIsSkipped() {
+        // The official client skips it; moving its start to 0 would link the text's first bytes.
+        let rich = RichText(text: "one two three", facets: [facet(-3, 3, .link(URI(rawValue: "https://x.test")))])
+        XCTAssertEqual(texts(rich), ["one two three"])
+        XCTAssertNil(rich.segments()[0].facet)
+        let later = RichText(text: "one two three", facets: [facet(-1, 7), facet(4, 7)])
+        XCTAssertEqual(texts(later), ["one ", "two", " three"])
     }
 
     func testFacetsSplittingGraphemesAreWidened() {
@@ -124,10 +133,29 @@ final class LegacyEntityTests: XCTestCase {
         let hostile = AppBskyFeedPost(
             text: "a🦋b", createdAt: "2023-01-01T00:00:00Z",
             entities: [entity(2, 99, "link", "https://x.com"), entity(-5, Int.max, "mention", "did:plc:x")])
-        XCTAssertEqual(RichText(post: hostile).facets.map { $0.index.byteStart..<$0.index.byteEnd }, [1..<6, 0..<6])
+        XCTAssertEqual(RichText(post: hostile).facets.map { $0.index.byteStart..<$0.index.byteEnd }, [1..<6])
         XCTAssertEqual(RichText(post: hostile).segments().map(\.text).joined(), "a🦋b")
         var both = post
         both.facets = [facet(0, 25, .tag("x"))]
         XCTAssertEqual(RichText(post: both).facets.count, 1)
+    }
+
+    func testEntitiesThatCannotBeRangesAreDroppedAndTheRestSorted() {
+        let post = AppBskyFeedPost(
+            text: "one two three", createdAt: "2023-01-01T00:00:00Z",
+            entities: [
+                entity(8, 13, "link", "https://three.test"), entity(7, 4, "link", "https://reversed.test"),
+                entity(-2, 3, "mention", "did:plc:before"), entity(0, 3, "mention", "did:plc:one"),
+                entity(4, 7, "link", "https://two.test"),
+            ])
+        let rich = RichText(post: post)
+        XCTAssertEqual(rich.facets.map { $0.index.byteStart..<$0.index.byteEnd }, [0..<3, 4..<7, 8..<13])
+        XCTAssertEqual(
+            rich.facets.map(\.feature),
+            [
+                .mention(DID(rawValue: "did:plc:one")), .link(URI(rawValue: "https://two.test")),
+                .link(URI(rawValue: "https://three.test")),
+            ])
+        XCTAssertFalse(rich.facets.contains { $0.index.byteStart >= $0.index.byteEnd })
     }
 }
