@@ -23,17 +23,25 @@ git clone --quiet --bare . "$work/swift-atproto-lexicons.git"
 revision=$(git rev-parse HEAD)
 url="file://$work/swift-atproto-lexicons.git"
 
-# Copies Examples/<name> as committed at HEAD and points its dependency at the bare clone.
+# Copies Examples/<name> as committed at HEAD and points its dependency at the bare clone. With a
+# second argument, the clone is reached under that identity instead (a package added by another URL
+# name): its product and plugin lines are renamed to match, as the app's author would write them.
 checkout_app() {
+    local identity=${2:-swift-atproto-lexicons} app_url=$url
+    if [ "$identity" != swift-atproto-lexicons ]; then
+        [ -e "$work/$identity.git" ] || git clone --quiet --bare . "$work/$identity.git"
+        app_url="file://$work/$identity.git"
+    fi
     git archive HEAD "Examples/$1" | tar -x -C "$work"
-    python3 - "$work/Examples/$1/Package.swift" "$url" "$revision" <<'PY'
+    python3 - "$work/Examples/$1/Package.swift" "$app_url" "$revision" "$identity" <<'PY'
 import re, sys
-path, url, revision = sys.argv[1:]
+path, url, revision, identity = sys.argv[1:]
 text = open(path).read()
 text, count = re.subn(r'\.package\(name: "swift-atproto-lexicons", path: "\.\./\.\."',
                       '.package(url: "%s", revision: "%s"' % (url, revision), text)
 if count != 1:
     sys.exit("error: %s has no `.package(name: \"swift-atproto-lexicons\", path: \"../..\"` line" % path)
+text = text.replace('package: "swift-atproto-lexicons"', 'package: "%s"' % identity)
 open(path, "w").write(text)
 PY
 }
@@ -90,16 +98,21 @@ build_without_warnings() {
 
 feed_reader() {
     echo "== by URL, default traits: Examples/FeedReader"
-    checkout_app FeedReader
+    # Added under another name than the package declares: the plugin's closing hint must use it.
+    checkout_app FeedReader atproto-kit
     cd "$work/Examples/FeedReader"
     install_lexicons FeedReader app.bsky.feed.getTimeline app.bsky.feed.post app.bsky.actor.getProfile \
-        com.atproto.repo.createRecord com.atproto.repo.listRecords
-    if [ -e .build/checkouts/swift-atproto-lexicons/lexicons ]; then
+        com.atproto.repo.createRecord com.atproto.repo.listRecords | tee "$work/feedreader-install.log"
+    if ! grep -q '.plugin(name: "LexiconGen", package: "atproto-kit")' "$work/feedreader-install.log"; then
+        echo "error: the install plugin's hint does not name the package as the app added it (atproto-kit)"
+        exit 1
+    fi
+    if [ -e .build/checkouts/atproto-kit/lexicons ]; then
         echo "error: the checkout has installed lexicons: the app must not see them"
         exit 1
     fi
     build_without_warnings --build-tests
-    expect_checkouts swift-atproto-lexicons  # default traits: no package of ours resolved
+    expect_checkouts atproto-kit  # default traits: no package of ours resolved
     swift test --skip-build 2>&1 | tee "$work/feedreader-tests.log"
     grep -q "testABookmarkIsWrittenAndListedThroughTheGeneratedMethods' passed" "$work/feedreader-tests.log"
     cd "$root"

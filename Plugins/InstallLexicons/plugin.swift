@@ -42,10 +42,29 @@ struct InstallLexicons: CommandPlugin {
                 into: target.directory, named: target.name, arguments: extractor.remainingArguments, tool: tool,
                 workingDirectory: context.package.directoryURL)
         }
+        // The name the app's manifest knows this package by (its identity, from the URL or path it was
+        // added with), which is not always the name it declares.
+        let plugin = Self.identity(ofPackageWithProduct: "lexgen", in: context.package).map {
+            ".plugin(name: \"LexiconGen\", package: \"\($0)\")"
+        }
         print(
-            "In Package.swift, give each target `plugins: [.plugin(name: \"LexiconGen\", package: "
-                + "\"swift-atproto-lexicons\")]` and `exclude: [\"lexicons\", \"lexgen.json\", \"lexicons.manifest.json\"]`."
+            "In Package.swift, give each target `plugins: [\(plugin ?? "\"LexiconGen\"")]` and "
+                + "`exclude: [\"lexicons\", \"lexgen.json\", \"lexicons.manifest.json\"]`."
         )
+    }
+
+    /// The identity of the dependency (direct or not) that provides the product `name`; `nil` when the
+    /// package itself provides it (the plugin runs in this repository).
+    static func identity(ofPackageWithProduct name: String, in package: Package) -> String? {
+        var queue = package.dependencies.map(\.package)
+        var seen: Set<String> = []
+        while !queue.isEmpty {
+            let candidate = queue.removeFirst()
+            guard seen.insert(candidate.id).inserted else { continue }
+            if candidate.products.contains(where: { $0.name == name }) { return candidate.id }
+            queue += candidate.dependencies.map(\.package)
+        }
+        return nil
     }
 
     /// Runs `lexgen install` into `directory` and writes its `lexgen.json` when missing.

@@ -52,6 +52,9 @@ public struct GenerationResult: Sendable {
     public var defCount: Int
     /// Seconds spent in each stage, in order (`load`, `resolve`, `plan`, `render`).
     public var stageSeconds: [(stage: String, seconds: Double)] = []
+    /// How many files were given, whether or not they loaded (the count a summary reports: a file
+    /// with errors is still one of the files read).
+    public var fileCount: Int = 0
     /// The files skipped for their errors or their refs, as given (display paths), in source order.
     public var skippedPaths: [String] = []
 }
@@ -144,7 +147,8 @@ public enum LexiconGenerator {
                 diagnostics: log,
                 documentCount: documents.count,
                 defCount: defCount,
-                stageSeconds: stages
+                stageSeconds: stages,
+                fileCount: sources.count
             )
         }
         let planner = SwiftPlanner(graph: graph)
@@ -211,6 +215,7 @@ public enum LexiconGenerator {
             documentCount: documents.count,
             defCount: defCount,
             stageSeconds: stages,
+            fileCount: sources.count,
             skippedPaths: skipped.map(\.source.displayPath)
         )
     }

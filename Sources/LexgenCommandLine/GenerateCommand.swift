@@ -43,7 +43,7 @@ enum GenerateCommand {
                 "lexgen timing: " + stages.map { "\($0.0) \(String(format: "%.3f", $0.1)) s" }.joined(separator: ", "))
         }
         if !parsed.flags.contains("--quiet") || log.hasErrors {
-            var summary = "lexgen: \(result.documentCount) files, \(result.defCount) defs, "
+            var summary = "lexgen: \(result.fileCount) files, \(result.defCount) defs, "
             summary += "\(log.warningCount) warnings, \(log.errorCount) errors in \(String(format: "%.2f", seconds)) s"
             if !result.skippedPaths.isEmpty {
                 summary += "; skipped \(result.skippedPaths.count) lexicons (their errors and refs are above)"

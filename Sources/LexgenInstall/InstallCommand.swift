@@ -19,7 +19,21 @@ public enum InstallCommand {
         } catch var error as InstallError where !error.pinsToMove.isEmpty {
             error.message += "\nrun: \(updateCommand(error.pinsToMove, parsed))"
             throw error
+        } catch var error as InstallError where error.sourceUnreachable {
+            error.message += "\n\(offlineHint(parsed))"
+            throw error
         }
+    }
+
+    /// Where an install over atproto could not reach its lexicons: the same install from a folder.
+    static func offlineHint(_ parsed: ParsedArguments) -> String {
+        var words = ["swift", "run", "lexgen", "install", "--from", "<folder>"] + parsed.positional
+        for option in ["--to", "--manifest"] {
+            if let value = parsed.options[option] { words += [option, value] }
+        }
+        return "to install without the network, take the lexicons from a folder of lexicon files "
+            + "(a checkout of their repository): "
+            + words.map { $0 == "<folder>" ? $0 : shellQuoted($0) }.joined(separator: " ")
     }
 
     /// `swift run lexgen install --update <nsids>` with this run's folders and network options.

@@ -29,6 +29,10 @@ public protocol LexiconInstallSource: Sendable {
     /// How the source reaches atproto, when not the defaults: an install records it in the manifest
     /// (`nil`, the default, for a local source or the public network).
     var resolverOptions: LexiconManifest.ResolverOptions? { get }
+
+    /// A lexicon the source holds whose NSID is close to `nsid` (a typo of it), for the error that
+    /// says `nsid` was not found; `nil` (the default) when there is none or the source cannot list.
+    func nsid(near nsid: String) async -> String?
 }
 
 extension LexiconInstallSource {
@@ -40,6 +44,9 @@ extension LexiconInstallSource {
 
     /// `nil`: the defaults, or no network.
     public var resolverOptions: LexiconManifest.ResolverOptions? { nil }
+
+    /// `nil`: the source cannot list what it holds.
+    public func nsid(near nsid: String) async -> String? { nil }
 }
 
 /// One lexicon as a source delivered it.
@@ -108,4 +115,20 @@ public struct FolderInstallSource: LexiconInstallSource {
 
     /// `true`: the folder was read when the source was made.
     public var isLocal: Bool { true }
+
+    /// The folder's NSID closest to `nsid`, when it is within a typo.
+    public func nsid(near nsid: String) async -> String? {
+        NearestName.suggestion(for: nsid, among: files.keys)
+    }
+}
+
+/// An error a network source throws when it could not reach what it looked up (no DNS answer, an
+/// authority with no `_lexicon` record, a DID document or PDS out of reach): the install says so and
+/// points to `--from <folder>`, the way to install without the network.
+public struct LexiconSourceUnreachable: Error, CustomStringConvertible, Sendable {
+    /// The source's own error, as text.
+    public var description: String
+
+    /// Wraps the source's error.
+    public init(_ error: any Error) { description = "\(error)" }
 }

@@ -45,7 +45,12 @@ extension LexiconInstaller {
                 queue.append(name)
                 continue
             }
-            let matches = try await source.nsids(matching: name)
+            let matches: [String]
+            do {
+                matches = try await source.nsids(matching: name)
+            } catch let error as LexiconSourceUnreachable {
+                throw InstallError(file: nil, message: "\(error)", sourceUnreachable: true)
+            }
             guard !matches.isEmpty else {
                 throw InstallError(file: nil, message: "no lexicon in \(source.label) matches \(name)")
             }
@@ -55,6 +60,9 @@ extension LexiconInstaller {
         var resolved: [String: (entry: LexiconManifest.Entry, data: Data, fetched: Bool)] = [:]
         var order: [String] = []
         var moved: [MovedPin] = []
+        // Pins whose authority now names another publisher: all of them are found before the install
+        // stops, so one message (and one --update) covers every moved pin.
+        var publisherMoves: [(nsid: String, problem: String)] = []
         var fetchedCount = 0
         let showsProgress = !source.isLocal
         while !queue.isEmpty {
@@ -69,12 +77,23 @@ extension LexiconInstaller {
                     item = (pinned, local, false)
                 } else {
                     if showsProgress { progress("fetching \(nsid) (pinned \(pinned.record?.cid ?? pinned.sha256))") }
-                    try await requireSamePublisher(pinned, in: source, askedBy: askedBy, manifestURL: manifestURL)
+                    if let problem = try await publisherMove(of: pinned, in: source, askedBy: askedBy) {
+                        publisherMoves.append((nsid, problem))
+                        resolved[nsid] = (pinned, Data(), false)
+                        // Its references are checked too: taken from the current version, which is only read.
+                        let current = try? await source.lexicon(nsid)
+                        for reference in LexiconReferences.nsids(inLexicon: current?.data ?? Data())
+                        where resolved[reference] == nil {
+                            if askedBy[reference] == nil { askedBy[reference] = nsid }
+                            queue.append(reference)
+                        }
+                        continue
+                    }
                     guard
                         let fetched = try await fetch(
                             nsid, askedBy: askedBy, { try await source.lexicon(pinnedBy: pinned) })
                     else {
-                        throw notFound(nsid, in: source, askedBy: askedBy)
+                        throw await notFound(nsid, in: source, askedBy: askedBy)
                     }
                     let entry = try checkedEntry(fetched, nsid: nsid)
                     try requireSame(entry, as: pinned, manifestURL: manifestURL)
@@ -83,7 +102,7 @@ extension LexiconInstaller {
             } else {
                 if showsProgress { progress("fetching \(nsid)") }
                 guard let fetched = try await fetch(nsid, askedBy: askedBy, { try await source.lexicon(nsid) }) else {
-                    throw notFound(nsid, in: source, askedBy: askedBy)
+                    throw await notFound(nsid, in: source, askedBy: askedBy)
                 }
                 let entry = try checkedEntry(fetched, nsid: nsid)
                 if let pinned, !pinned.matches(fetched.data) || pinned.record != entry.record {
@@ -98,6 +117,19 @@ extension LexiconInstaller {
                 if askedBy[reference] == nil { askedBy[reference] = nsid }
                 queue.append(reference)
             }
+        }
+
+        if !publisherMoves.isEmpty {
+            let nsids = publisherMoves.map(\.nsid)
+            let intro =
+                nsids.count == 1
+                ? "" : "\(nsids.count) pinned lexicons now have another publisher (\(nsids.joined(separator: ", "))):\n"
+            throw InstallError(
+                file: manifestURL.path,
+                message: intro + publisherMoves.map(\.problem).joined(separator: "\n")
+                    + "\nnothing was installed. If the new publishers are the rightful ones now, install "
+                    + (nsids.count == 1 ? "it" : "them") + " with --update to move the pins",
+                pinsToMove: nsids)
         }
 
         // Every lexicon is in hand: now write, so a failure above leaves everything as it was.
@@ -159,7 +191,9 @@ extension LexiconInstaller {
         } catch let error as InstallError {
             throw error
         } catch {
-            throw InstallError(file: nil, message: "\(error)\(chain(of: nsid, askedBy: askedBy))")
+            throw InstallError(
+                file: nil, message: "\(error)\(chain(of: nsid, askedBy: askedBy))",
+                sourceUnreachable: error is LexiconSourceUnreachable)
         }
     }
 
@@ -211,36 +245,35 @@ extension LexiconInstaller {
             pinsToMove: [pinned.nsid])
     }
 
-    /// Refuses to re-install a lexicon pinned by record when its authority now names another publisher
-    /// (or the manifest's record URI was edited to another DID): the pinned record is not the one the
-    /// authority stands for now, and only `--update` may move a pin to another publisher.
-    private static func requireSamePublisher(
-        _ pinned: LexiconManifest.Entry, in source: any LexiconInstallSource, askedBy: [String: String],
-        manifestURL: URL
-    ) async throws {
-        guard let record = pinned.record else { return }
+    /// Why a lexicon pinned by record must not be re-installed: its authority now names another
+    /// publisher (or the manifest's record URI was edited to another DID), so the pinned record is not the
+    /// one the authority stands for now, and only `--update` may move a pin to another publisher.
+    /// `nil` when the publisher is the pinned one (or the pin is not a record).
+    private static func publisherMove(
+        of pinned: LexiconManifest.Entry, in source: any LexiconInstallSource, askedBy: [String: String]
+    ) async throws -> String? {
+        guard let record = pinned.record else { return nil }
         let current: String?
         do {
             current = try await source.currentPublisher(of: pinned.nsid)
         } catch let error as InstallError {
             throw error
         } catch {
-            throw InstallError(file: nil, message: "\(error)\(chain(of: pinned.nsid, askedBy: askedBy))")
+            throw InstallError(
+                file: nil, message: "\(error)\(chain(of: pinned.nsid, askedBy: askedBy))",
+                sourceUnreachable: error is LexiconSourceUnreachable)
         }
-        guard let current, current != record.publisher else { return }
-        throw InstallError(
-            file: manifestURL.path,
-            message: "\(pinned.nsid) is pinned to the record \(record.uri), published by "
-                + "\(record.publisher ?? "no DID"), but its authority now names \(current) as its publisher; "
-                + "nothing was installed. If \(current) is the rightful publisher now, install it with --update "
-                + "to move the pin",
-            pinsToMove: [pinned.nsid])
+        guard let current, current != record.publisher else { return nil }
+        return "\(pinned.nsid) is pinned to the record \(record.uri), published by "
+            + "\(record.publisher ?? "no DID"), but its authority now names \(current) as its publisher"
     }
 
     private static func notFound(
         _ nsid: String, in source: any LexiconInstallSource, askedBy: [String: String]
-    ) -> InstallError {
-        InstallError(
-            file: nil, message: "lexicon \(nsid) was not found in \(source.label)\(chain(of: nsid, askedBy: askedBy))")
+    ) async -> InstallError {
+        let near = await source.nsid(near: nsid).map { " (did you mean \($0)?)" } ?? ""
+        return InstallError(
+            file: nil,
+            message: "lexicon \(nsid) was not found in \(source.label)\(near)\(chain(of: nsid, askedBy: askedBy))")
     }
 }

@@ -49,12 +49,26 @@ struct AtprotoInstallSource: LexiconInstallSource {
     }
 
     func lexicon(_ nsid: String) async throws -> FetchedLexicon? {
-        fetched(try await resolver.fetch(nsid, from: try await authorities.did(of: nsid, resolver: resolver)))
+        try await Self.reaching {
+            fetched(try await resolver.fetch(nsid, from: try await authorities.did(of: nsid, resolver: resolver)))
+        }
     }
 
     /// The DID `_lexicon.<authority>` names now (looked up once per authority and run).
     func currentPublisher(of nsid: String) async throws -> String? {
-        try await authorities.did(of: nsid, resolver: resolver).rawValue
+        try await Self.reaching { try await authorities.did(of: nsid, resolver: resolver).rawValue }
+    }
+
+    /// Runs a lookup; a failure to reach DNS, an authority's record, a DID's document or a PDS is
+    /// ``LexiconSourceUnreachable`` (the install then points to `--from <folder>`).
+    private static func reaching<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as LexiconResolutionError
+            where [.noAuthority, .dnsFailed, .identityUnavailable, .serverError].contains(error.code)
+        {
+            throw LexiconSourceUnreachable(error)
+        }
     }
 
     func lexicon(pinnedBy entry: LexiconManifest.Entry) async throws -> FetchedLexicon? {
@@ -63,13 +77,13 @@ struct AtprotoInstallSource: LexiconInstallSource {
         guard let did = authority.did else {
             throw InstallError(file: nil, message: "\(entry.nsid): the pinned URI \(record.uri) does not name a DID")
         }
-        return fetched(try await resolver.fetch(entry.nsid, from: did))
+        return try await Self.reaching { fetched(try await resolver.fetch(entry.nsid, from: did)) }
     }
 
     /// The schema records of the pattern's authority whose NSIDs match it and whose own authority is
     /// the same DID (a repository cannot publish lexicons for an authority that does not name it).
     func nsids(matching pattern: String) async throws -> [String] {
-        let did = try await resolver.authority(of: pattern)
+        let did = try await Self.reaching { try await resolver.authority(of: pattern) }
         let prefix = String(pattern.dropLast())
         var matching: [String] = []
         for nsid in try await resolver.publishedNSIDs(of: did, prefix: prefix) {

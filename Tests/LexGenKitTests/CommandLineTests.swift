@@ -92,6 +92,20 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(run.output.contains("1 errors"), run.output)
     }
 
+    /// The summary counts every file of the folder, not only those that loaded.
+    func testSummaryCountsEveryFileWhenOneIsBroken() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["a", "b", "c"] {
+            try Data(#"{"lexicon": 1, "id": "com.example.\#(name)", "defs": {"main": {"type": "token"}}}"#.utf8)
+                .write(to: folder.appendingPathComponent("\(name).json"))
+        }
+        try Data("{\"lexicon\": 1,".utf8).write(to: folder.appendingPathComponent("broken.json"))
+        let run = try lexgen([folder.path, "--output", folder.appendingPathComponent("out").path])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.output.hasPrefix("lexgen: 4 files, 3 defs, 0 warnings, 1 errors"), run.output)
+    }
+
     func testMissingInstallNamesTheFileAndTheFix() throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

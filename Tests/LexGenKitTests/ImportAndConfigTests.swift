@@ -198,11 +198,29 @@ final class ImportAndConfigTests: XCTestCase {
         let lines = log.all.map(\.description)
         XCTAssertEqual(lines.count, 6, lines.joined(separator: "\n"))
         XCTAssertTrue(lines[0].hasPrefix("lexgen.json:2:15: error: \"lexicons\" must be a string"), lines[0])
-        XCTAssertTrue(lines[1].contains("lexgen.json:3:17: error: unknown key \"acessLevel\""), lines[1])
+        XCTAssertTrue(
+            lines[1].contains("lexgen.json:3:17: error: unknown key \"acessLevel\" (did you mean \"accessLevel\"?"),
+            lines[1])
         XCTAssertTrue(
             lines[2].contains("\"accessLevel\" must be \"public\", \"package\" or \"internal\", not \"private\""))
         XCTAssertTrue(lines[3].contains("\"com..bad\" is not an NSID pattern"), lines[3])
         XCTAssertTrue(lines[4].contains("\"include\"[1] must be a string"), lines[4])
         XCTAssertTrue(lines[5].contains("the module of \"app.bsky.*\" must be a module name"), lines[5])
+    }
+
+    /// A key far from every known one gets the list only; a typo gets the near name.
+    func testUnknownConfigKeysSuggestOnlyANearName() {
+        for (key, suggestion) in [
+            ("manfest", "manifest"), ("lexicon", "lexicons"), ("modlues", "modules"), ("zzz", nil),
+        ] {
+            var log = DiagnosticLog()
+            _ = LexgenConfig.parse(Array(#"{"\#(key)": 1}"#.utf8), path: "lexgen.json", log: &log)
+            let line = log.all.map(\.description).joined()
+            if let suggestion {
+                XCTAssertTrue(line.contains("did you mean \"\(suggestion)\"?"), line)
+            } else {
+                XCTAssertFalse(line.contains("did you mean"), line)
+            }
+        }
     }
 }

@@ -52,4 +52,17 @@ final class FolderInstallCommandTests: XCTestCase {
         }
         XCTAssertFalse(refused.errors.contains("lexgen: error: /"), refused.errors)
     }
+
+    /// An NSID the folder does not hold, but a typo of one it does, is answered with the near name.
+    func testANearNSIDIsSuggested() throws {
+        let typo = try LexgenRun.run(["install", "com.example.aa", "--from", "upstream"], in: folder)
+        XCTAssertEqual(typo.status, 1)
+        XCTAssertTrue(
+            typo.errors.contains("lexicon com.example.aa was not found in upstream (did you mean com.example.a?)"),
+            typo.errors)
+        let far = try LexgenRun.run(["install", "org.other.thing", "--from", "upstream"], in: folder)
+        XCTAssertEqual(far.status, 1)
+        XCTAssertTrue(far.errors.contains("org.other.thing was not found in upstream"), far.errors)
+        XCTAssertFalse(far.errors.contains("did you mean"), far.errors)
+    }
 }

@@ -27,4 +27,29 @@ final class InstallOptionsTests: XCTestCase {
         XCTAssertTrue(unknown.errors.contains("expected host[:port]"), unknown.errors)
         XCTAssertFalse(unknown.errors.contains("fetching"), "nothing is fetched with a bad option: \(unknown.errors)")
     }
+
+    /// An install over atproto that cannot reach DNS (no network) says so and names the offline way:
+    /// the same lexicons from a folder, with `--from`.
+    func testAnUnreachableNetworkPointsToFrom() throws {
+        let folder = try LexgenRun.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let offline = ["--dns-server", "127.0.0.1:1", "--plc-directory", "http://127.0.0.1:9"]
+        for names in [["com.example.thing", "com.example.other"], ["com.example.*"]] {
+            let run = try LexgenRun.run(["install"] + names + offline + ["--to", "lex"], in: folder)
+            XCTAssertEqual(run.status, 1)
+            XCTAssertTrue(run.errors.contains("_lexicon.example.com"), run.errors)
+            XCTAssertTrue(
+                run.errors.contains(
+                    "to install without the network, take the lexicons from a folder of lexicon files "
+                        + "(a checkout of their repository): swift run lexgen install --from <folder> "
+                        + names.map { $0.hasSuffix("*") ? "'\($0)'" : $0 }.joined(separator: " ") + " --to lex"),
+                run.errors)
+        }
+        // A lexicon that is not in a folder is not a network problem: no hint.
+        let lexicons = folder.appendingPathComponent("upstream")
+        try FileManager.default.createDirectory(at: lexicons, withIntermediateDirectories: true)
+        let missing = try LexgenRun.run(["install", "com.example.thing", "--from", lexicons.path], in: folder)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertFalse(missing.errors.contains("without the network"), missing.errors)
+    }
 }

@@ -111,6 +111,37 @@ final class PinnedPublisherTests: XCTestCase {
             try LexiconManifest(contentsOf: manifestURL).entry(forNSID: nsid)?.record?.publisher, "did:plc:bob")
     }
 
+    /// Several pins moved to another publisher: one refusal names every one of them (one line each),
+    /// and its `pinsToMove` (the `--update` the command suggests) moves them all in one round.
+    func testEveryMovedPinIsNamedInOneRefusal() async throws {
+        let network = Network()
+        let names = ["com.example.a", "com.example.b", "com.example.c"]
+        for name in names {
+            network.publish(name, by: "did:plc:alice")
+            network.publish(name, by: "did:plc:bob")
+        }
+        _ = try await LexiconInstaller.install(names, from: network, to: lexicons, manifest: manifestURL, update: false)
+        network.moveAuthority(to: "did:plc:bob")
+        try FileManager.default.removeItem(at: lexicons)
+
+        do {
+            _ = try await LexiconInstaller.install(
+                names, from: network, to: lexicons, manifest: manifestURL, update: false)
+            XCTFail("lexicons were installed from the pinned DID after their authority moved")
+        } catch let error as InstallError {
+            XCTAssertEqual(error.pinsToMove, names)
+            for name in names {
+                XCTAssertTrue(
+                    error.message.contains("\(name) is pinned to the record at://did:plc:alice/"), error.message)
+            }
+            XCTAssertTrue(error.message.hasPrefix("3 pinned lexicons now have another publisher"), error.message)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lexicons.path), "nothing was installed")
+        let report = try await LexiconInstaller.install(
+            names, from: network, to: lexicons, manifest: manifestURL, update: true)
+        XCTAssertEqual(report.moved.map(\.nsid).sorted(), names)
+    }
+
     /// A record URI edited by hand in the manifest is a publisher mismatch, said as such, and nothing is
     /// fetched from the DID it names; not "changed since it was pinned".
     func testAHandEditedRecordURIIsReportedAsTheMismatch() async throws {

@@ -118,7 +118,9 @@ private struct ConfigReader {
                 }
             default:
                 let known = LexgenConfig.keys.joined(separator: ", ")
-                error("unknown key \"\(key)\" (known keys: \(known))", node, key)
+                let near = NearestName.suggestion(for: key, among: LexgenConfig.keys)
+                let hint = near.map { "did you mean \"\($0)\"? " } ?? ""
+                error("unknown key \"\(key)\" (\(hint)known keys: \(known))", node, key)
             }
         }
         return config

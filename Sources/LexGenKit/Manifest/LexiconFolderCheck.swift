@@ -12,12 +12,16 @@ public struct InstallError: Error, CustomStringConvertible, Sendable, Hashable {
     /// changed since it was pinned, or whose authority now names another publisher); empty otherwise.
     /// A command line adds the exact command.
     public var pinsToMove: [String]
+    /// Whether a network source could not reach what it looked up (DNS, the DID's document, the PDS),
+    /// so that a command line can point to the offline way, `--from <folder>`.
+    public var sourceUnreachable: Bool
 
     /// Creates an error.
-    public init(file: String?, message: String, pinsToMove: [String] = []) {
+    public init(file: String?, message: String, pinsToMove: [String] = [], sourceUnreachable: Bool = false) {
         self.file = file
         self.message = message
         self.pinsToMove = pinsToMove
+        self.sourceUnreachable = sourceUnreachable
     }
 
     /// `<file>: error: <message>`, or `error: <message>` when no file is involved.
