@@ -49,15 +49,18 @@ enum Usage {
                                    merge into the manifest. A prefix ending in .* takes every lexicon
                                    its authority publishes under it. With --from <folder>, from that
                                    folder instead (by id, refs followed).
-          lexgen install --from <folder>
-                                   the whole folder, exactly (files not in it are removed).
-          lexgen install           exactly what the manifest pins: files that match are kept, others
-                                   fetched again and checked against their pin, and against their
-                                   authority: a record of another DID than _lexicon.<authority> names
-                                   now is refused (--update <nsid> accepts the move).
+          lexgen install [--from <folder>]
+                                   exactly what the manifest pins (a restore): files that match are
+                                   kept, others fetched again (from the folder, the manifest's
+                                   source folder, or over atproto) and checked against their pin, and
+                                   against their authority: a record of another DID than
+                                   _lexicon.<authority> names now is refused (--update <nsid> accepts
+                                   the move). With no manifest yet, --from takes the whole folder.
+          Every lexicon is written reduced to its facts: descriptions removed, keys sorted, one
+          canonical form; the manifest pins the published lexicon and the written file.
           --to <folder>            where to install (default: <package root>/lexicons)
           --manifest <file>        the manifest (default: <package root>/lexicons.manifest.json)
-          --update                 move pins to the current versions (also --update-manifest)
+          --update                 move pins to the current versions (named ones, or every pin)
           --skip-verification      read records without proving them (a PDS you trust)
           --dns-server <host[:port]>
                                    nameserver for _lexicon records: an IP address or a host name,

@@ -12,7 +12,7 @@ public enum InstallCommand {
         let parsed = try ParsedArguments(
             arguments,
             valueOptions: ["--from", "--to", "--manifest", "--dns-server", "--plc-directory"],
-            flagOptions: ["--update", "--update-manifest", "--skip-verification"]
+            flagOptions: ["--update", "--skip-verification"]
         )
         do {
             return try await run(parsed, network: network)
@@ -54,19 +54,25 @@ public enum InstallCommand {
 
     private static func run(_ parsed: ParsedArguments, network: Lexgen.NetworkSourceFactory?) async throws -> Int32 {
         let paths = ProjectPaths(to: parsed.options["--to"], manifest: parsed.options["--manifest"])
-        let update = parsed.flags.contains("--update") || parsed.flags.contains("--update-manifest")
+        let update = parsed.flags.contains("--update")
         let options = Lexgen.NetworkOptions(
             dnsServers: parsed.allValues["--dns-server"] ?? [],
             plcDirectory: parsed.options["--plc-directory"],
             skipVerification: parsed.flags.contains("--skip-verification"))
 
+        let pinned =
+            try FileManager.default.fileExists(atPath: paths.manifest.path)
+            ? LexiconManifest(contentsOf: paths.manifest) : nil
         if parsed.positional.isEmpty, let folder = parsed.options["--from"] {
             if let fallback = try await installPinnedOverNetwork(
                 insteadOf: folder, paths: paths, update: update, network: network, options)
             {
                 return fallback
             }
-            return try installFolder(folder, paths: paths, update: update)
+            // A manifest that pins lexicons: a restore (or, with --update, a refresh) of exactly those.
+            guard let pinned, !pinned.entries.isEmpty else {
+                return try installFolder(folder, paths: paths, update: update)
+            }
         }
         var names = parsed.positional
         var source: any LexiconInstallSource
@@ -76,23 +82,29 @@ public enum InstallCommand {
             source = try networkSource(network, options)
         } else {
             // No names and no folder: exactly what the manifest pins.
-            guard FileManager.default.fileExists(atPath: paths.manifest.path) else {
+            guard let pinned else {
                 throw UsageError(
                     "nothing to install: \(paths.manifest.path) does not exist; name lexicons "
                         + "(lexgen install app.bsky.feed.post) or a folder (--from <folder>)")
             }
-            let manifest = try LexiconManifest(contentsOf: paths.manifest)
-            let pinnedOverNetwork = manifest.entries.filter { $0.record != nil }
-            if pinnedOverNetwork.isEmpty, let folder = manifest.source {
-                return try installFolder(folder, paths: paths, update: update)
+            let pinnedOverNetwork = pinned.entries.filter { $0.record != nil }
+            let folder = pinned.sourceFolder(manifest: paths.manifest)
+            if pinnedOverNetwork.isEmpty {
+                guard let folder else {
+                    throw UsageError(
+                        "\(paths.manifest.path) records no source folder for its lexicons; "
+                            + "restore them with: swift run lexgen install --from <folder>")
+                }
+                source = try FolderInstallSource(folder: folder, label: pinned.source)
+            } else {
+                source = try networkSource(network, options)
+                if pinnedOverNetwork.count < pinned.entries.count, let folder {
+                    let local = try FolderInstallSource(folder: folder, label: pinned.source)
+                    source = PinRoutingSource(network: source, folder: local)
+                }
             }
-            source = try networkSource(network, options)
-            if pinnedOverNetwork.count < manifest.entries.count, let folder = manifest.source {
-                let local = try FolderInstallSource(folder: URL(fileURLWithPath: folder), label: folder)
-                source = PinRoutingSource(network: source, folder: local)
-            }
-            names = manifest.entries.map(\.nsid)
         }
+        if names.isEmpty, let pinned { names = pinned.entries.map(\.nsid) }
         return try await installNamed(names, from: source, paths: paths, update: update)
     }
 
@@ -144,7 +156,7 @@ public enum InstallCommand {
     private static func installFolder(_ folder: String, paths: ProjectPaths, update: Bool) throws -> Int32 {
         let report = try LexiconInstaller.install(
             from: URL(fileURLWithPath: folder), to: paths.lexicons, manifest: paths.manifest,
-            updateManifest: update, sourceLabel: folder)
+            update: update, sourceLabel: folder)
         printSummary(report.summary, paths: paths)
         return 0
     }

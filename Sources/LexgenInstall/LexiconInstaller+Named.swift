@@ -72,7 +72,7 @@ extension LexiconInstaller {
             let item: (entry: LexiconManifest.Entry, data: Data, fetched: Bool)
             if let pinned, !update {
                 if let local = try? Data(contentsOf: destination.appendingPathComponent(pinned.path)),
-                    pinned.matches(local)
+                    pinned.matchesInstalled(local)
                 {
                     item = (pinned, local, false)
                 } else {
@@ -97,7 +97,9 @@ extension LexiconInstaller {
                     }
                     let entry = try checkedEntry(fetched, nsid: nsid)
                     try requireSame(entry, as: pinned, manifestURL: manifestURL)
-                    item = (pinned, fetched.data, true)
+                    var kept = pinned
+                    kept.facts = entry.facts
+                    item = (kept, try reduced(fetched), true)
                 }
             } else {
                 if showsProgress { progress("fetching \(nsid)") }
@@ -108,7 +110,7 @@ extension LexiconInstaller {
                 if let pinned, !pinned.matches(fetched.data) || pinned.record != entry.record {
                     moved.append(MovedPin(nsid: nsid, from: pinned, to: entry))
                 }
-                item = (entry, fetched.data, true)
+                item = (entry, try reduced(fetched), true)
             }
             resolved[nsid] = item
             order.append(nsid)
@@ -162,8 +164,13 @@ extension LexiconInstaller {
         // The resolver options are those of the last install that pinned records over atproto (not of a
         // folder install, nor of the fallback that fetched folder pins over atproto and keeps them).
         let pinnedOverNetwork = !source.isLocal && order.contains { resolved[$0]?.entry.record != nil }
+        // A folder's path is recorded relative to the manifest (never absolute); a network source keeps
+        // the folder recorded before, if any.
+        let folder = (source as? FolderInstallSource).map {
+            LexiconManifest.sourcePath($0.folder.path, relativeTo: manifestURL)
+        }
         let manifest = LexiconManifest(
-            entries: entries, source: existing.source ?? source.label,
+            entries: entries, source: folder ?? existing.source,
             resolver: pinnedOverNetwork ? source.resolverOptions : existing.resolver)
         var manifestWritten = false
         if (try? Data(contentsOf: manifestURL)) != manifest.jsonData() {
@@ -220,7 +227,12 @@ extension LexiconInstaller {
         }
         return LexiconManifest.Entry(
             nsid: nsid, path: fetched.path, sha256: SHA256.hexHash(fetched.data), record: fetched.record,
-            content: LexiconContentHash.of(fetched.data))
+            content: LexiconContentHash.of(fetched.data), facts: SHA256.hexHash(try reduced(fetched)))
+    }
+
+    /// The file an install writes for a fetched lexicon: its facts (``LexiconFacts``).
+    private static func reduced(_ fetched: FetchedLexicon) throws -> Data {
+        try LexiconFacts.reduce(fetched.data, file: fetched.record?.uri ?? fetched.path)
     }
 
     private static func requireSame(

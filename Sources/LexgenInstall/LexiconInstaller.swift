@@ -1,7 +1,8 @@
 import Foundation
 import LexGenKit
+import SHA2
 
-/// What ``LexiconInstaller/install(from:to:manifest:updateManifest:)`` did.
+/// What ``LexiconInstaller/install(from:to:manifest:update:)`` did.
 public struct InstallReport: Sendable, Hashable {
     /// Files written to the destination because they were new or their bytes changed.
     public var installed: Int
@@ -32,11 +33,12 @@ public struct InstallReport: Sendable, Hashable {
 }
 
 extension LexiconInstaller {
-    /// Copies every `*.json` file under `source` (recursively) to the same relative path under `destination`.
+    /// Copies every `*.json` file under `source` (recursively) to the same relative path under `destination`,
+    /// reduced to its facts (``LexiconFacts``).
     ///
     /// Non-JSON files (licences, READMEs) are skipped. Only files whose bytes changed are written, so
     /// modification dates stay stable; `*.json` files in `destination` that are not in `source` are removed.
-    /// When the manifest file does not exist or `updateManifest` is `true`, the manifest is written (only if
+    /// When the manifest file does not exist or `update` is `true`, the manifest is written (only if
     /// its bytes change). Otherwise the source files are checked against the manifest before anything is
     /// copied, and the install is refused when they differ.
     ///
@@ -49,20 +51,29 @@ extension LexiconInstaller {
         from source: URL,
         to destination: URL,
         manifest manifestURL: URL,
-        updateManifest: Bool,
+        update: Bool,
         sourceLabel: String? = nil
     ) throws -> InstallReport {
         try checkFolders(source: source, destination: destination)
-        let files = try lexiconFiles(in: source)
-        let manifest = LexiconManifest(entries: files.map { $0.entry }, source: sourceLabel)
+        // Each file is installed reduced to its facts; the entry pins the published file and the reduced one.
+        let files = try lexiconFiles(in: source).map { file -> LexiconFile in
+            let reduced = try LexiconFacts.reduce(file.data, file: source.appendingPathComponent(file.entry.path).path)
+            var file = file
+            file.entry.facts = SHA256.hexHash(reduced)
+            file.data = reduced
+            return file
+        }
+        let manifest = LexiconManifest(
+            entries: files.map { $0.entry },
+            source: sourceLabel.map { LexiconManifest.sourcePath($0, relativeTo: manifestURL) })
 
         let manifestExists = FileManager.default.fileExists(atPath: manifestURL.path)
-        if manifestExists && !updateManifest {
+        if manifestExists && !update {
             let pinned: LexiconManifest
             do {
                 pinned = try LexiconManifest(contentsOf: manifestURL)
             } catch var error as InstallError {
-                error.message += "\nrerun with --update-manifest to replace it with the lexicons in \(source.path)"
+                error.message += "\nrerun with --update to replace it with the lexicons in \(source.path)"
                 throw error
             }
             try checkAgainstManifest(manifest, pinned: pinned, manifestURL: manifestURL, source: source)
@@ -102,7 +113,7 @@ extension LexiconInstaller {
         }
 
         var manifestWritten = false
-        if !manifestExists || updateManifest {
+        if !manifestExists || update {
             let bytes = manifest.jsonData()
             if (try? Data(contentsOf: manifestURL)) != bytes {
                 do {
@@ -149,7 +160,7 @@ extension LexiconInstaller {
         let message =
             "the lexicons in \(source.path) differ from the manifest (nothing was installed):\n"
             + lines.joined(separator: "\n")
-            + "\nrerun with --update-manifest to accept the new versions"
+            + "\nrerun with --update to accept the new versions"
         throw InstallError(file: manifestURL.path, message: message)
     }
 

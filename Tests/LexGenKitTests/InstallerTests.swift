@@ -42,7 +42,7 @@ final class InstallerTests: XCTestCase {
     }
 
     private func install(update: Bool = false) throws -> InstallReport {
-        try LexiconInstaller.install(from: source, to: destination, manifest: manifestURL, updateManifest: update)
+        try LexiconInstaller.install(from: source, to: destination, manifest: manifestURL, update: update)
     }
 
     private func modificationDate(_ url: URL) throws -> Date? {
@@ -188,9 +188,10 @@ final class InstallerTests: XCTestCase {
         XCTAssertTrue(report.manifestWritten)
         XCTAssertFalse(report.summary.contains("\n"))
         for path in ["app/bsky/feed/post.json", "app/bsky/actor/defs.json", "com/atproto/repo/getRecord.json"] {
+            // Installed reduced to their facts, in canonical form.
             XCTAssertEqual(
                 try Data(contentsOf: destination.appendingPathComponent(path)),
-                try Data(contentsOf: source.appendingPathComponent(path)), path)
+                try LexiconFacts.reduce(Data(contentsOf: source.appendingPathComponent(path)), file: path), path)
         }
         XCTAssertFalse(installed("LICENSE-MIT.txt"))
         let manifest = try LexiconManifest(contentsOf: manifestURL)
@@ -237,18 +238,19 @@ final class InstallerTests: XCTestCase {
             XCTAssertTrue(text.contains("app/bsky/feed/post.json (app.bsky.feed.post): changed"), text)
             XCTAssertTrue(text.contains("app/bsky/feed/like.json (app.bsky.feed.like): new file"), text)
             XCTAssertTrue(text.contains("app/bsky/actor/defs.json (app.bsky.actor.defs): missing"), text)
-            XCTAssertTrue(text.contains("--update-manifest"), text)
+            XCTAssertTrue(text.contains("rerun with --update"), text)
         }
         // Nothing was copied, removed or rewritten.
         XCTAssertEqual(
             try Data(contentsOf: destination.appendingPathComponent("app/bsky/feed/post.json")),
-            Data(lexicon("app.bsky.feed.post").utf8))
+            try LexiconFacts.reduce(Data(lexicon("app.bsky.feed.post").utf8), file: "post.json"))
         XCTAssertTrue(installed("app/bsky/actor/defs.json"))
         XCTAssertEqual(try Data(contentsOf: manifestURL), pinned)
 
         let report = try install(update: true)
-        XCTAssertEqual(report.installed, 2)
-        XCTAssertEqual(report.unchanged, 1)
+        // The post changed in its description only: its facts, the installed file, are the same.
+        XCTAssertEqual(report.installed, 1)
+        XCTAssertEqual(report.unchanged, 2)
         XCTAssertEqual(report.removed, 1)
         XCTAssertTrue(report.manifestWritten)
         XCTAssertFalse(
@@ -288,12 +290,12 @@ final class InstallerTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path), "nothing is installed on error")
         let nowhere = scratch.appendingPathComponent("nowhere")
         XCTAssertThrowsError(
-            try LexiconInstaller.install(from: nowhere, to: destination, manifest: manifestURL, updateManifest: false)
+            try LexiconInstaller.install(from: nowhere, to: destination, manifest: manifestURL, update: false)
         ) { error in
             XCTAssertTrue("\(error)".contains(nowhere.path), "\(error)")
         }
         XCTAssertThrowsError(
-            try LexiconInstaller.install(from: scratch, to: destination, manifest: manifestURL, updateManifest: true),
+            try LexiconInstaller.install(from: scratch, to: destination, manifest: manifestURL, update: true),
             "a destination inside the source is refused")
     }
 
@@ -360,7 +362,7 @@ final class InstallerTests: XCTestCase {
     func testRealCorpusInstallsAndVerifies() throws {
         let corpus = try corpusFolder()
         let report = try LexiconInstaller.install(
-            from: corpus, to: destination, manifest: manifestURL, updateManifest: false)
+            from: corpus, to: destination, manifest: manifestURL, update: false)
         XCTAssertEqual(report.installed, 402)
         XCTAssertTrue(report.manifestWritten)
         let manifest = try LexiconManifest(contentsOf: manifestURL)
@@ -377,7 +379,7 @@ final class InstallerTests: XCTestCase {
             for entry in manifest.entries {
                 let data = try Data(contentsOf: destination.appendingPathComponent(entry.path))
                 bytes += data.count
-                XCTAssertEqual(SHA256.hexHash(data), entry.sha256)
+                XCTAssertEqual(SHA256.hexHash(data), entry.facts)
             }
         }
         var problems: [VerificationProblem] = []
@@ -388,7 +390,7 @@ final class InstallerTests: XCTestCase {
         print("corpus: hashed \(manifest.entries.count) files (\(bytes) bytes) in \(hashing); verify took \(verifying)")
 
         let again = try LexiconInstaller.install(
-            from: corpus, to: destination, manifest: manifestURL, updateManifest: false)
+            from: corpus, to: destination, manifest: manifestURL, update: false)
         XCTAssertEqual(again.unchanged, 402)
         XCTAssertEqual(again.installed + again.removed, 0)
         XCTAssertFalse(again.manifestWritten)

@@ -47,7 +47,7 @@ public enum LexiconContentHash {
         }
     }
 
-    private static func writeString(_ text: String, to bytes: inout [UInt8]) {
+    static func writeString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {

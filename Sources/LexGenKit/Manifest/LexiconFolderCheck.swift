@@ -118,8 +118,8 @@ public enum LexiconInstaller {
                 continue
             }
             let actual = SHA256.hexHash(data)
-            if !entry.matches(data) {
-                let what = "altered: its SHA-256 is \(actual), the manifest pins \(entry.sha256)"
+            if !entry.matchesInstalled(data) {
+                let what = "altered: its SHA-256 is \(actual), the manifest pins \(entry.installedSHA256)"
                 problems.append(problem(entry.path, nsid: entry.nsid, what))
             }
         }

@@ -55,22 +55,41 @@ public struct LexiconManifest: Sendable, Hashable {
         /// The ``LexiconContentHash`` of the file: what the lexicon says, however its file is written, so
         /// the same lexicon from another source (a folder, a record) is recognised as the one pinned.
         public var content: String?
+        /// The SHA-256 of the file as installed: the lexicon reduced to its facts (``LexiconFacts``), the
+        /// form a project commits. `nil` in a manifest written before installs reduced lexicons: the
+        /// installed file is then the published one (``sha256``).
+        public var facts: String?
 
         /// Creates an entry.
-        public init(nsid: String, path: String, sha256: String, record: RecordPin? = nil, content: String? = nil) {
+        public init(
+            nsid: String, path: String, sha256: String, record: RecordPin? = nil, content: String? = nil,
+            facts: String? = nil
+        ) {
             self.nsid = nsid
             self.path = path
             self.sha256 = sha256
             self.record = record
             self.content = content
+            self.facts = facts
         }
 
-        /// Whether `data` is the pinned lexicon: the same bytes, or the same content when the content is pinned.
+        /// Whether `data` is the pinned published lexicon (a folder's file, a record's lexicon): the same
+        /// bytes, or the same content when the content is pinned.
         public func matches(_ data: Data) -> Bool {
             if SHA256.hexHash(data) == sha256 { return true }
             guard let content else { return false }
             return LexiconContentHash.of(data) == content
         }
+
+        /// Whether `data` is the file an install of this pin writes: the reduced form when the entry
+        /// pins one (``facts``), else the published lexicon.
+        public func matchesInstalled(_ data: Data) -> Bool {
+            guard let facts else { return matches(data) }
+            return SHA256.hexHash(data) == facts
+        }
+
+        /// The hash an installed file is checked against: ``facts`` when pinned, else ``sha256``.
+        public var installedSHA256: String { facts ?? sha256 }
     }
 
     /// How atproto was reached by the last install over it, when not the defaults: the commands that
@@ -99,8 +118,9 @@ public struct LexiconManifest: Sendable, Hashable {
     /// The entries, sorted by path (byte-wise on UTF-8, so the order is the same on every platform).
     public private(set) var entries: [Entry]
 
-    /// The folder the lexicons were installed from, as given to `lexgen install --from`; error messages
-    /// use it to print the exact command that restores a missing install.
+    /// The folder the lexicons were installed from, relative to the manifest's own folder (never an
+    /// absolute path: the manifest is committed and read on other machines); error messages and a
+    /// restore (`lexgen install` with no NSIDs) use it.
     public var source: String?
 
     /// The resolver options of the last install over atproto, when they were not the defaults.
@@ -177,6 +197,12 @@ public struct LexiconManifest: Sendable, Hashable {
                 }
                 entry.content = content
             }
+            if let facts = fields["facts"] {
+                guard let facts = facts as? String, SHA256.isHexDigest(facts) else {
+                    throw failure("\(entry.path): facts must be 64 lowercase hexadecimal digits")
+                }
+                entry.facts = facts
+            }
             switch (fields["uri"], fields["cid"]) {
             case (nil, nil): break
             case (let uri as String, let cid as String) where uri.hasPrefix("at://") && !cid.isEmpty:
@@ -231,6 +257,7 @@ public struct LexiconManifest: Sendable, Hashable {
             text += "    {\"nsid\": \(Self.quoted(entry.nsid)), \"path\": \(Self.quoted(entry.path)), "
             text += "\"sha256\": \(Self.quoted(entry.sha256))"
             if let content = entry.content { text += ", \"content\": \(Self.quoted(content))" }
+            if let facts = entry.facts { text += ", \"facts\": \(Self.quoted(facts))" }
             if let record = entry.record {
                 text += ", \"uri\": \(Self.quoted(record.uri)), \"cid\": \(Self.quoted(record.cid))"
             }
@@ -268,6 +295,24 @@ public struct LexiconManifest: Sendable, Hashable {
             guard let nsid = nsids[source.relativePath] else { return true }
             return LexiconOutputNaming.selects(nsid, include: include, exclude: exclude)
         }
+    }
+
+    /// `folder` (absolute, or relative to the current folder) as a path relative to the folder of
+    /// `manifestURL`, the form ``source`` records.
+    public static func sourcePath(_ folder: String, relativeTo manifestURL: URL) -> String {
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let target = URL(fileURLWithPath: folder, relativeTo: current).standardizedFileURL.pathComponents
+        let base = manifestURL.deletingLastPathComponent().standardizedFileURL.pathComponents
+        var shared = 0
+        while shared < min(target.count, base.count), target[shared] == base[shared] { shared += 1 }
+        let parts = Array(repeating: "..", count: base.count - shared) + target[shared...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
+    /// ``source`` as a folder to read: resolved against the folder of `manifestURL`.
+    public func sourceFolder(manifest manifestURL: URL) -> URL? {
+        guard let source else { return nil }
+        return URL(fileURLWithPath: source, relativeTo: manifestURL.deletingLastPathComponent()).standardizedFileURL
     }
 
     // MARK: - Helpers

@@ -194,8 +194,9 @@ struct SwiftPlanner {
                 type: type,
                 isRequired: object.required.contains(property.name),
                 isNullable: object.nullable.contains(property.name),
-                documentation: Self.documentation(property.schema.description)
-                    + Self.constraintDocs(property.schema)
+                documentation: Self.fieldDocs(
+                    property, isRequired: object.required.contains(property.name),
+                    isNullable: object.nullable.contains(property.name))
             )
             field.defaultLiteral = Self.defaultLiteral(property.schema)
             // Parameters stay optional (`nil` leaves a parameter out); their initializer sends the default.
@@ -362,26 +363,72 @@ struct SwiftPlanner {
         return description.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }
     }
 
-    /// Doc comment lines that state a node's constraints and default.
+    /// Doc comment lines that state a node's facts: its constraints, default, format, known values,
+    /// accepted blob types. Generated doc comments are made from these where a lexicon gives no
+    /// description (the SDK's lexicons are committed without them).
     static func constraintDocs(_ node: SchemaNode) -> [String] {
         var parts: [String] = []
+        func list<T>(_ values: [T], _ quoted: Bool = true) -> String {
+            let shown = values.prefix(12).map { quoted ? "`\"\($0)\"`" : "`\($0)`" }
+            return shown.joined(separator: ", ") + (values.count > 12 ? ", and \(values.count - 12) more" : "")
+        }
         switch node.kind {
         case .string(let string):
+            if let value = string.format { parts.append("Format: `\(value)`.") }
             if let value = string.defaultValue { parts.append("Default: `\"\(value)\"`.") }
             if let value = string.constValue { parts.append("Always `\"\(value)\"`.") }
+            if let values = string.enumValues, !values.isEmpty { parts.append("One of \(list(values)).") }
+            if !string.knownValues.isEmpty { parts.append("Known values: \(list(string.knownValues)).") }
+            if let value = string.minLength { parts.append("At least \(value) UTF-8 bytes.") }
             if let value = string.maxLength { parts.append("At most \(value) UTF-8 bytes.") }
+            if let value = string.minGraphemes { parts.append("At least \(value) graphemes.") }
             if let value = string.maxGraphemes { parts.append("At most \(value) graphemes.") }
         case .integer(let integer):
             if let value = integer.defaultValue { parts.append("Default: `\(value)`.") }
-            if let low = integer.minimum, let high = integer.maximum {
-                parts.append("From \(low) to \(high).")
+            if let value = integer.constValue { parts.append("Always `\(value)`.") }
+            if let values = integer.enumValues, !values.isEmpty { parts.append("One of \(list(values, false)).") }
+            switch (integer.minimum, integer.maximum) {
+            case (let low?, let high?): parts.append("From \(low) to \(high).")
+            case (let low?, nil): parts.append("At least \(low).")
+            case (nil, let high?): parts.append("At most \(high).")
+            case (nil, nil): break
             }
-        case .boolean(let defaultValue, _):
+        case .boolean(let defaultValue, let constValue):
             if let defaultValue { parts.append("Default: `\(defaultValue)`.") }
+            if let constValue { parts.append("Always `\(constValue)`.") }
+        case .bytes(let minLength, let maxLength):
+            if let minLength { parts.append("At least \(minLength) bytes.") }
+            if let maxLength { parts.append("At most \(maxLength) bytes.") }
+        case .blob(let accept, let maxSize):
+            if let accept, !accept.isEmpty { parts.append("Accepts \(list(accept, false)).") }
+            if let maxSize { parts.append("At most \(maxSize) bytes.") }
+        case .array(_, let minLength, let maxLength):
+            if let minLength { parts.append("At least \(minLength) items.") }
+            if let maxLength { parts.append("At most \(maxLength) items.") }
+        case .union(let refs, let closed):
+            let members = list(refs.map(\.description), false)
+            parts.append(
+                closed ? "Closed union of \(members)." : "Open union of \(members); other types are kept as read.")
         default:
             break
         }
         guard !parts.isEmpty else { return [] }
         return [parts.joined(separator: " ")]
+    }
+
+    /// A field's doc comment lines: its description, or a sentence naming the field and its presence,
+    /// then its facts.
+    static func fieldDocs(
+        _ property: (name: String, schema: SchemaNode), isRequired: Bool, isNullable: Bool
+    ) -> [String] {
+        var lines = documentation(property.schema.description)
+        if lines.isEmpty {
+            let presence =
+                isRequired
+                ? (isNullable ? "required, may be null" : "required")
+                : (isNullable ? "optional, may be null" : "optional")
+            lines = ["The `\(property.name)` field (\(presence))."]
+        }
+        return lines + constraintDocs(property.schema)
     }
 }

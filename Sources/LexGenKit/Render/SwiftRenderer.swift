@@ -68,6 +68,35 @@ struct SwiftRenderer {
         writer.line("\(access)static var lexiconDefinition: Swift.String { \(schemaPath.swiftLiteral) }")
     }
 
+    /// A struct's doc comment when the lexicon gives it no description: what it is, from the facts.
+    static func factDocumentation(_ model: StructModel) -> [String] {
+        switch model.role {
+        case .record(let collection, let key):
+            return ["The record `\(collection)`: a collection of records with `\(key)` keys."]
+        case .parameters:
+            return ["The parameters `\(model.schemaPath)`."]
+        case .object:
+            return ["The lexicon object `\(model.schemaPath)`."]
+        }
+    }
+
+    /// An enum's doc comment when the lexicon gives it no description: the endpoint's kind and path,
+    /// and its declared errors.
+    static func factDocumentation(_ model: NamespaceModel) -> [String] {
+        var line: String
+        switch model.role {
+        case .plain: line = "The lexicon `\(model.nsid)`."
+        case .permissionSet: line = "The permission set `\(model.nsid)`."
+        case .query: line = "The query `\(model.nsid)`: `GET /xrpc/\(model.nsid)`."
+        case .procedure: line = "The procedure `\(model.nsid)`: `POST /xrpc/\(model.nsid)`."
+        case .subscription: line = "The subscription `\(model.nsid)`: a WebSocket at `/xrpc/\(model.nsid)`."
+        }
+        if let errors = model.errors, !errors.isEmpty {
+            line += " Declared errors: " + errors.map { "`\($0.wireName)`" }.joined(separator: ", ") + "."
+        }
+        return [line]
+    }
+
     /// A field's doc comment when the lexicon gives it no description.
     static func fallbackDocumentation(_ field: FieldModel) -> String {
         let presence =
@@ -96,8 +125,7 @@ struct SwiftRenderer {
         case .record: conformance = "XRPCCore.LexiconRecord"
         case .parameters: conformance = "XRPCCore.XRPCParameters"
         }
-        writer.documentation(
-            model.documentation.isEmpty ? ["The lexicon object `\(model.schemaPath)`."] : model.documentation)
+        writer.documentation(model.documentation.isEmpty ? Self.factDocumentation(model) : model.documentation)
         writer.block("\(access)struct \(model.name): \(conformance), \(module.validatableProtocol)") { body in
             renderDefinition(model.schemaPath, into: &body)
             if case .record(let collection, let key) = model.role {
@@ -303,7 +331,7 @@ struct SwiftRenderer {
         case .procedure: conformance = ": XRPCCore.XRPCProcedure"
         case .subscription: conformance = ": XRPCCore.XRPCSubscription"
         }
-        writer.documentation(model.documentation.isEmpty ? ["The lexicon `\(model.nsid)`."] : model.documentation)
+        writer.documentation(model.documentation.isEmpty ? Self.factDocumentation(model) : model.documentation)
         writer.block("\(access)enum \(model.name)\(conformance)") { body in
             if model.role != .plain {
                 body.line("/// The lexicon's NSID.")
@@ -326,7 +354,8 @@ struct SwiftRenderer {
         writer.line("/// The errors the endpoint declares, and any other name a server sends.")
         writer.block("\(access)enum Error: XRPCCore.XRPCErrorName") { body in
             for error in errors {
-                body.documentation(error.documentation)
+                body.documentation(
+                    error.documentation.isEmpty ? ["The declared error `\(error.wireName)`."] : error.documentation)
                 body.line("case \(error.caseName)")
             }
             body.line("/// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).")
