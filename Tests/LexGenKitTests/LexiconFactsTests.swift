@@ -96,6 +96,58 @@ final class LexiconFactsTests: XCTestCase {
         if !hasUpstream { print("note: ../shared/lexicons/atproto is absent; the upstream comparison was skipped") }
     }
 
+    /// No sentence of the upstream lexicons is in the committed SDK: no generated doc comment line is
+    /// (a line of) an upstream description. Skipped without the upstream lexicons beside the package.
+    func testTheCommittedSDKHoldsNoUpstreamSentence() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let upstream = root.appendingPathComponent("../shared/lexicons/atproto").standardizedFileURL
+        guard FileManager.default.fileExists(atPath: upstream.path) else {
+            throw XCTSkip("../shared/lexicons/atproto is absent: nothing to compare the SDK with")
+        }
+        var sentences: Set<String> = []
+        for path in try LexiconInstaller.jsonPaths(in: upstream) {
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: upstream.appendingPathComponent(path)))
+            Self.collectDescriptions(json, isNameMap: false, into: &sentences)
+        }
+        XCTAssertGreaterThan(sentences.count, 1000, "the upstream lexicons have their descriptions")
+        var checked = 0
+        for module in [
+            "ComAtprotoLexicons", "AppBskyLexicons", "ChatBskyLexicons", "ToolsOzoneLexicons", "OtherAtprotoLexicons",
+        ] {
+            let folder = root.appendingPathComponent("Sources/\(module)/Generated")
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift")
+            {
+                let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+                for line in text.split(separator: "\n") {
+                    let trimmed = line.trimmingCharacters(in: .whitespaces)
+                    guard trimmed.hasPrefix("///") else { continue }
+                    checked += 1
+                    let comment = trimmed.dropFirst(3).trimmingCharacters(in: .whitespaces)
+                    XCTAssertFalse(sentences.contains(comment), "\(module)/\(name) carries upstream prose: \(comment)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 10_000)
+    }
+
+    /// Every line (trimmed, at least three words) of every `description` annotation.
+    static func collectDescriptions(_ value: Any, isNameMap: Bool, into sentences: inout Set<String>) {
+        if let object = value as? [String: Any] {
+            for (key, child) in object {
+                if !isNameMap, key == "description", let text = child as? String {
+                    for line in text.split(separator: "\n") {
+                        let trimmed = line.trimmingCharacters(in: .whitespaces)
+                        if trimmed.split(separator: " ").count >= 3 { sentences.insert(trimmed) }
+                    }
+                }
+                collectDescriptions(child, isNameMap: key == "properties" || key == "defs", into: &sentences)
+            }
+        } else if let array = value as? [Any] {
+            for item in array { collectDescriptions(item, isNameMap: false, into: &sentences) }
+        }
+    }
+
     /// Paths of `description` annotations (string values not inside a `properties` or `defs` map).
     static func descriptions(in value: Any, isNameMap: Bool, path: String = "") -> [String] {
         if let object = value as? [String: Any] {
