@@ -20,26 +20,34 @@ struct InstallLexicons: CommandPlugin {
         let named = extractor.extractOption(named: "target")
         let candidates = context.package.targets.compactMap { $0 as? SwiftSourceModuleTarget }
             .filter { $0.kind != .test }
-        let targets: [(name: String, directory: URL)]
+        let targets: [SwiftSourceModuleTarget]
         if named.isEmpty {
             guard candidates.count == 1, let only = candidates.first else {
                 throw InstallPluginError(
                     "name the target to install into: --target <name> (one of: "
                         + candidates.map(\.name).sorted().joined(separator: ", ") + ")")
             }
-            targets = [(only.name, only.directoryURL)]
+            targets = [only]
         } else {
             targets = try named.map { name in
                 guard let target = candidates.first(where: { $0.name == name }) else {
                     throw InstallPluginError("no source target named \(name) in package \(context.package.displayName)")
                 }
-                return (target.name, target.directoryURL)
+                return target
             }
         }
         let tool = try context.tool(named: "lexgen").url
         for target in targets {
+            // The generated modules the target depends on (the SDK: AtprotoLexicons and its namespace
+            // modules): what they declare is theirs, not installed again.
+            let imports = target.recursiveTargetDependencies.compactMap { dependency -> [String]? in
+                let config = dependency.directoryURL.appending(path: "lexgen.json")
+                guard FileManager.default.fileExists(atPath: config.path()) else { return nil }
+                return ["--import", "\(dependency.name)=\(config.path())"]
+            }
             try Self.install(
-                into: target.directory, named: target.name, arguments: extractor.remainingArguments, tool: tool,
+                into: target.directoryURL, named: target.name,
+                arguments: extractor.remainingArguments + imports.flatMap { $0 }, tool: tool,
                 workingDirectory: context.package.directoryURL)
         }
         // The name the app's manifest knows this package by (its identity, from the URL or path it was

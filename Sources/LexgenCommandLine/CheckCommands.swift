@@ -46,7 +46,7 @@ enum BreakingCommand {
 
 /// Reads `Module=folder`, or `Module=<path>/lexgen.json`: the lexicons that module's config names,
 /// and its `include` and `exclude` (modules generated from parts of one lexicon folder).
-func importedModule(_ value: String) throws -> LexiconImport {
+package func importedModule(_ value: String) throws -> LexiconImport {
     guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
         throw UsageError("--import takes Module=folder, not '\(value)'")
     }

@@ -61,6 +61,9 @@ enum Usage {
           --to <folder>            where to install (default: <package root>/lexicons)
           --manifest <file>        the manifest (default: <package root>/lexicons.manifest.json)
           --update                 move pins to the current versions (named ones, or every pin)
+          --import <Module>=<lexgen.json or folder>
+                                   lexicons that module declares (the SDK the target depends on) are
+                                   not installed: its types are the ones to use (repeatable)
           --skip-verification      read records without proving them (a PDS you trust)
           --dns-server <host[:port]>
                                    nameserver for _lexicon records: an IP address or a host name,

@@ -11,7 +11,7 @@ public enum InstallCommand {
     public static func run(_ arguments: [String], network: Lexgen.NetworkSourceFactory?) async throws -> Int32 {
         let parsed = try ParsedArguments(
             arguments,
-            valueOptions: ["--from", "--to", "--manifest", "--dns-server", "--plc-directory"],
+            valueOptions: ["--from", "--to", "--manifest", "--dns-server", "--plc-directory", "--import"],
             flagOptions: ["--update", "--skip-verification"]
         )
         do {
@@ -105,20 +105,49 @@ public enum InstallCommand {
             }
         }
         if names.isEmpty, let pinned { names = pinned.entries.map(\.nsid) }
-        return try await installNamed(names, from: source, paths: paths, update: update)
+        let provided = try providedLexicons(parsed.allValues["--import"] ?? [])
+        return try await installNamed(names, from: source, paths: paths, update: update, provided: provided)
+    }
+
+    /// The NSIDs the modules named by `--import Module=<lexgen.json or folder>` declare, each with the
+    /// module that declares it (the one declaring the most, an umbrella over its parts, when several do).
+    static func providedLexicons(_ values: [String]) throws -> [String: String] {
+        let imports = try values.map(importedModule)
+        var declared: [(module: String, nsids: [String])] = []
+        for module in imports {
+            let nsids = module.sources.compactMap { source in
+                try? LexiconManifest.lexiconID(in: Data(source.bytes), file: source.displayPath)
+            }
+            declared.append((module.moduleName, nsids.filter(module.declares)))
+        }
+        var provided: [String: String] = [:]
+        for (module, nsids) in declared.sorted(by: { $0.nsids.count > $1.nsids.count }) {
+            for nsid in nsids where provided[nsid] == nil { provided[nsid] = module }
+        }
+        return provided
     }
 
     /// Named lexicons and their references from `source`, with progress on stderr and the summary and
     /// moved pins on stdout.
     private static func installNamed(
-        _ names: [String], from source: any LexiconInstallSource, paths: ProjectPaths, update: Bool
+        _ names: [String], from source: any LexiconInstallSource, paths: ProjectPaths, update: Bool,
+        provided: [String: String] = [:]
     ) async throws -> Int32 {
         let report = try await LexiconInstaller.install(
-            names, from: source, to: paths.lexicons, manifest: paths.manifest, update: update,
+            names, from: source, to: paths.lexicons, manifest: paths.manifest, update: update, provided: provided,
             progress: { printError("lexgen install: \($0)") })
         printSummary(report.summary, paths: paths)
         for move in report.moved {
             print("  \(move)")
+        }
+        for item in report.provided where item.named {
+            print(
+                "  \(item.nsid): \(item.module) already has it (the target depends on that module): "
+                    + "use its type; not installed")
+        }
+        let references = report.provided.filter { !$0.named }
+        if !references.isEmpty {
+            print("  \(references.count) referenced lexicons come from \(Set(references.map(\.module)).sorted().joined(separator: ", ")), not installed")
         }
         return 0
     }

@@ -27,8 +27,11 @@ extension LexiconInstaller {
         to destination: URL,
         manifest manifestURL: URL,
         update: Bool,
+        provided: [String: String] = [:],
         progress: @Sendable (String) -> Void = { _ in }
     ) async throws -> NamedInstallReport {
+        let named = Set(requested)
+        var providedFound: [(nsid: String, module: String, named: Bool)] = []
         let existing: LexiconManifest
         if FileManager.default.fileExists(atPath: manifestURL.path) {
             existing = try LexiconManifest(contentsOf: manifestURL)
@@ -68,6 +71,14 @@ extension LexiconInstaller {
         while !queue.isEmpty {
             let nsid = queue.removeFirst()
             guard resolved[nsid] == nil else { continue }
+            // A lexicon an imported module declares (the SDK the target depends on) is that module's:
+            // its type is the one to use, and installing it would make a second type for it.
+            if let module = provided[nsid] {
+                if !providedFound.contains(where: { $0.nsid == nsid }) {
+                    providedFound.append((nsid, module, named.contains(nsid)))
+                }
+                continue
+            }
             let pinned = existing.entry(forNSID: nsid)
             let item: (entry: LexiconManifest.Entry, data: Data, fetched: Bool)
             if let pinned, !update {
@@ -183,10 +194,12 @@ extension LexiconInstaller {
             }
             manifestWritten = true
         }
-        return NamedInstallReport(
+        var report = NamedInstallReport(
             nsids: order, fetched: fetchedCount, written: written, unchanged: unchanged, moved: moved,
             manifestWritten: manifestWritten,
             manifest: manifest, sourceIsLocal: source.isLocal)
+        report.provided = providedFound
+        return report
     }
 
     /// Runs a source's fetch; its error is told with the chain of references that asked for the lexicon.

@@ -19,15 +19,32 @@ public struct NamedInstallReport: Sendable, Hashable {
     public var manifest: LexiconManifest
     /// Whether the source was local (a folder): its lexicons were read, not fetched.
     public var sourceIsLocal = false
+    /// Lexicons named or referred to that an imported module (the SDK a target depends on) already
+    /// declares, with that module: not installed, since its types are the ones to use.
+    public var provided: [(nsid: String, module: String, named: Bool)] = []
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.nsids == rhs.nsids && lhs.fetched == rhs.fetched && lhs.written == rhs.written
+            && lhs.unchanged == rhs.unchanged && lhs.moved == rhs.moved && lhs.manifestWritten == rhs.manifestWritten
+            && lhs.manifest == rhs.manifest && lhs.sourceIsLocal == rhs.sourceIsLocal
+            && lhs.provided.map { "\($0.nsid) \($0.module) \($0.named)" }
+                == rhs.provided.map { "\($0.nsid) \($0.module) \($0.named)" }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(nsids)
+        hasher.combine(manifest)
+    }
 
     /// A one-line summary for the command line.
     public var summary: String {
         let movedNote = moved.isEmpty ? "" : ", \(moved.count) pins moved"
         let manifestNote = manifestWritten ? "manifest written" : "manifest unchanged"
         let verb = sourceIsLocal ? "read" : "fetched"
+        let providedNote = provided.isEmpty ? "" : ", \(provided.count) already in an imported module"
         return "\(nsids.count) lexicons (named and referenced): \(fetched) \(verb), \(written) written, "
             + "\(unchanged) unchanged"
-            + "\(movedNote); \(manifestNote)"
+            + "\(movedNote)\(providedNote); \(manifestNote)"
     }
 }
 
