@@ -147,7 +147,8 @@ public enum InstallCommand {
         }
         let references = report.provided.filter { !$0.named }
         if !references.isEmpty {
-            print("  \(references.count) referenced lexicons come from \(Set(references.map(\.module)).sorted().joined(separator: ", ")), not installed")
+            let modules = Set(references.map(\.module)).sorted().joined(separator: ", ")
+            print("  \(references.count) referenced lexicons come from \(modules), not installed")
         }
         return 0
     }
