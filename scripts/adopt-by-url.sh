@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Adopts this package exactly as an app by URL does: a bare clone of HEAD served as file://, which
-# SwiftPM checks out like any remote (no ../shared, no installed lexicons beside it), and two apps
-# from Examples/ (as committed) whose dependency line is rewritten to that URL and this revision:
-#   - FeedReader, default traits: its lexicons installed into its own target by the InstallLexicons
+# SwiftPM checks out like any remote (no ../shared beside it), and three apps from Examples/ (as
+# committed) whose dependency line is rewritten to that URL:
+#   - QuickStart, README's Quick start: AtprotoLexicons and BlueskyKit by `branch: "main"` as README
+#     writes it, built with zero set-up commands, zero extra packages, zero warnings, no generator
+#     compiled and no plugin run (the SDK is committed); then run against the PDS: signs in, posts with a
+#     mention and a link, reads the timeline and decides what to show of each post;
+#   - FeedReader (at this revision, added under another name, atproto-kit), default traits: its lexicons installed into its own target by the InstallLexicons
 #     command plugin, built with zero warnings, its tests run (one calls the PDS: password session);
 #   - SignIn, trait SwiftCryptoSigner: the same install, plus one over atproto (a lexicon the PDS's
 #     account publishes, resolved and proved), built with zero warnings, then run: an OAuth sign-in at
@@ -10,7 +14,7 @@
 #     would) and calls through the generated methods.
 # Each app's checkouts are checked: the default traits resolve no package, the signer's swift-crypto.
 # Needs the shared PDS (eval "$(scripts/pds.sh start)") and ../shared/lexicons/atproto.
-# Usage: scripts/adopt-by-url.sh [FeedReader|SignIn]...   (both by default)
+# Usage: scripts/adopt-by-url.sh [QuickStart|FeedReader|SignIn]...   (all three by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -21,24 +25,26 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git clone --quiet --bare . "$work/swift-atproto-lexicons.git"
 revision=$(git rev-parse HEAD)
+# README's dependency line names the branch main: the clone's main is this revision, whatever is checked out.
+git -C "$work/swift-atproto-lexicons.git" update-ref refs/heads/main "$revision"
 url="file://$work/swift-atproto-lexicons.git"
 
 # Copies Examples/<name> as committed at HEAD and points its dependency at the bare clone. With a
 # second argument, the clone is reached under that identity instead (a package added by another URL
 # name): its product and plugin lines are renamed to match, as the app's author would write them.
 checkout_app() {
-    local identity=${2:-swift-atproto-lexicons} app_url=$url
+    local identity=${2:-swift-atproto-lexicons} app_url=$url requirement=${3:-revision: \"$revision\"}
     if [ "$identity" != swift-atproto-lexicons ]; then
         [ -e "$work/$identity.git" ] || git clone --quiet --bare . "$work/$identity.git"
         app_url="file://$work/$identity.git"
     fi
     git archive HEAD "Examples/$1" | tar -x -C "$work"
-    python3 - "$work/Examples/$1/Package.swift" "$app_url" "$revision" "$identity" <<'PY'
+    python3 - "$work/Examples/$1/Package.swift" "$app_url" "$requirement" "$identity" <<'PY'
 import re, sys
-path, url, revision, identity = sys.argv[1:]
+path, url, requirement, identity = sys.argv[1:]
 text = open(path).read()
 text, count = re.subn(r'\.package\(name: "swift-atproto-lexicons", path: "\.\./\.\."',
-                      '.package(url: "%s", revision: "%s"' % (url, revision), text)
+                      '.package(url: "%s", %s' % (url, requirement), text)
 if count != 1:
     sys.exit("error: %s has no `.package(name: \"swift-atproto-lexicons\", path: \"../..\"` line" % path)
 text = text.replace('package: "swift-atproto-lexicons"', 'package: "%s"' % identity)
@@ -140,13 +146,37 @@ sign_in() {
     cd "$root"
 }
 
-for app in "${@:-FeedReader SignIn}"; do
+quick_start() {
+    echo "== by URL, README's Quick start: Examples/QuickStart (AtprotoLexicons + BlueskyKit, branch main, nothing to run first)"
+    checkout_app QuickStart swift-atproto-lexicons 'branch: "main"'
+    cd "$work/Examples/QuickStart"
+    build_without_warnings
+    expect_checkouts swift-atproto-lexicons  # zero extra packages
+    # The SDK is committed: no generator compiled, no plugin run.
+    if ls .build/debug | grep -Eq '^(LexiconGenTool|lexgen)$' || [ -d .build/plugins/outputs ]; then
+        echo "error: building the SDK by URL compiled the generator or ran a plugin"
+        exit 1
+    fi
+    ATPROTO_SERVICE="$ATPROTO_PDS_URL" ATPROTO_HANDLE="${ATPROTO_PDS_HANDLE:-alice.test}" \
+        ATPROTO_PASSWORD="${ATPROTO_PDS_PASSWORD:-hunter2}" swift run --skip-build QuickStart | tee "$work/quick-start.log"
+    grep -q "^signed in as ${ATPROTO_PDS_HANDLE:-alice.test} (did:" "$work/quick-start.log"
+    posted=$(sed -n 's/^posted \(at:[^ ]*\) with .*/\1/p' "$work/quick-start.log")
+    grep "^posted " "$work/quick-start.log" | grep -q "mention(did:" || { echo "error: the post has no mention"; exit 1; }
+    grep "^posted " "$work/quick-start.log" | grep -q 'link(https://example.com/swift-atproto)' ||
+        { echo "error: the post has no link"; exit 1; }
+    grep -q "^shown: @${ATPROTO_PDS_HANDLE:-alice.test} $posted$" "$work/quick-start.log" ||
+        { echo "error: the new post is not in the timeline with a moderation decision"; exit 1; }
+    cd "$root"
+}
+
+for app in "${@:-QuickStart FeedReader SignIn}"; do
     for name in $app; do
         start=$SECONDS
         case $name in
         FeedReader) feed_reader ;;
         SignIn) sign_in ;;
-        *) echo "usage: scripts/adopt-by-url.sh [FeedReader|SignIn]..." && exit 64 ;;
+        QuickStart) quick_start ;;
+        *) echo "usage: scripts/adopt-by-url.sh [QuickStart|FeedReader|SignIn]..." && exit 64 ;;
         esac
         echo "$name by URL took $((SECONDS - start)) s"
     done

@@ -10,8 +10,8 @@ AtprotoLexicons) and the `import` lines of that document's samples, so a documen
 module says so. The files are compiled with the example package. A ```swift package-manifest block is
 a Package.swift excerpt: each of its lines must appear in Examples/CustomLexicons/Package.swift, or, with
 an example's folder after it (```swift package-manifest Examples/SignIn), in that example's Package.swift
-as an app by URL has it (the `path: "../.."` dependency written as scripts/adopt-by-url.sh does, with a
-URL and a version). A ```swift excerpt <file> block shows lines of a Swift file that CI compiles: each
+as an app by URL has it (the `path: "../.."` dependency written with a URL and `branch: "main"`,
+as README shows it and scripts/adopt-by-url.sh builds it). A ```swift excerpt <file> block shows lines of a Swift file that CI compiles: each
 of its lines must appear in that file.
 A ```swift apple block is shown only (Apple-only API; the Linux CI does not compile it).
 
@@ -70,7 +70,7 @@ for doc in docs:
             example = info.split(" ", 2)[2]
             text = (root / example / "Package.swift").read_text().replace(
                 '.package(name: "swift-atproto-lexicons", path: "../.."',
-                '.package(url: "https://github.com/<owner>/swift-atproto-lexicons", from: "<version>"')
+                '.package(url: "https://github.com/<owner>/swift-atproto-lexicons", branch: "main"')
             for line in body:
                 if line.strip() and line.strip() not in text:
                     problems.append(f"{where}: not in {example}/Package.swift (by URL): {line.strip()}")

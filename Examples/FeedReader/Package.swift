@@ -15,7 +15,7 @@ let package = Package(
     name: "FeedReader",
     platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [
-        // An app names the package by URL: .package(url: "https://github.com/<owner>/swift-atproto-lexicons", from: "...")
+        // An app names the package by URL: .package(url: "https://github.com/<owner>/swift-atproto-lexicons", branch: "main")
         .package(name: "swift-atproto-lexicons", path: "../..")
     ],
     targets: [

@@ -15,7 +15,7 @@ let package = Package(
     products: [.executable(name: "sign-in", targets: ["SignIn"])],
     dependencies: [
         // An app names the package by URL, with the trait that brings the swift-crypto signer:
-        // .package(url: "https://github.com/<owner>/swift-atproto-lexicons", from: "...", traits: ["SwiftCryptoSigner"])
+        // .package(url: "https://github.com/<owner>/swift-atproto-lexicons", branch: "main", traits: ["SwiftCryptoSigner"])
         .package(name: "swift-atproto-lexicons", path: "../..", traits: ["SwiftCryptoSigner"])
     ],
     targets: [
