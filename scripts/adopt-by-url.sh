@@ -163,6 +163,15 @@ quick_start() {
         { echo "error: the post has no link"; exit 1; }
     grep -q "^shown: @${ATPROTO_PDS_HANDLE:-alice.test} $posted$" "$work/quick-start.log" ||
         { echo "error: the new post is not in the timeline with a moderation decision"; exit 1; }
+    # One type per lexicon type: installing a standard NSID into a target that depends on the SDK
+    # installs nothing and says the SDK has it.
+    install_lexicons QuickStart app.bsky.feed.post | tee "$work/quick-start-install.log"
+    grep -q "app.bsky.feed.post: AtprotoLexicons already has it" "$work/quick-start-install.log" ||
+        { echo "error: the install did not say the SDK already has app.bsky.feed.post"; exit 1; }
+    if [ -e Sources/QuickStart/lexicons/app ]; then
+        echo "error: a standard lexicon was installed beside the SDK that declares it"
+        exit 1
+    fi
     cd "$root"
 }
 
