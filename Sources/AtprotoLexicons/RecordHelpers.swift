@@ -253,12 +253,3 @@ public struct RecordKeyError: AtprotoError, Hashable {
         return "\(nsid): \(key)\(place) \(message)"
     }
 }
-
-extension RecordKeyError {
-    /// The former name of ``message``.
-    @available(*, deprecated, renamed: "message")
-    public var reason: String {
-        get { message }
-        set { message = newValue }
-    }
-}

@@ -52,12 +52,4 @@ public protocol AtprotoError: Error, Sendable, CustomStringConvertible {
 extension AtprotoError {
     /// The code and the message, for an error type with nothing more to show.
     public var description: String { "\(code): \(message)" }
-
-    /// The former name of ``code``, which several error types used until issue 23.
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code { code }
-
-    /// The former name of ``Code``, which several error types used until issue 23.
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
 }

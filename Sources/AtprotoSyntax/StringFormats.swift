@@ -87,21 +87,6 @@ public struct StringFormatError: AtprotoError, Hashable {
     }
 }
 
-extension StringFormatError {
-    /// The former name of ``message``.
-    @available(*, deprecated, renamed: "message")
-    public var reason: String {
-        get { message }
-        set { message = newValue }
-    }
-
-    /// The former initializer, with `reason` for ``message``.
-    @available(*, deprecated, renamed: "init(format:value:message:)")
-    public init(format: String, value: String, reason: String) {
-        self.init(format: format, value: value, message: reason)
-    }
-}
-
 /// A decentralized identifier (`format: did`), e.g. `did:plc:z72i7hdynmk6r22z27h6tvur`.
 public struct DID: LexiconStringFormat {
     /// The string exactly as given.

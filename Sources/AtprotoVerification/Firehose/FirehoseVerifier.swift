@@ -181,12 +181,3 @@ public struct FirehoseFailure: AtprotoError {
         "\(type) seq \(sequence.map(String.init) ?? "?") of \(repo ?? "?"): \(underlying)"
     }
 }
-
-extension FirehoseFailure {
-    /// The former name of ``underlying``.
-    @available(*, deprecated, renamed: "underlying")
-    public var error: VerificationError {
-        get { underlying }
-        set { underlying = newValue }
-    }
-}

@@ -86,18 +86,3 @@ public struct XRPCTransportError: AtprotoError, Hashable {
         self.init(code: code, nsid: nsid, service: service, message: text)
     }
 }
-
-extension XRPCTransportError {
-    /// The former name of ``message``.
-    @available(*, deprecated, renamed: "message")
-    public var underlyingDescription: String {
-        get { message }
-        set { message = newValue }
-    }
-
-    /// The former initializer, with `kind` for ``code`` and `underlyingDescription` for ``message``.
-    @available(*, deprecated, renamed: "init(code:nsid:service:message:)")
-    public init(kind: Code, nsid: NSID, service: String? = nil, underlyingDescription: String) {
-        self.init(code: kind, nsid: nsid, service: service, message: underlyingDescription)
-    }
-}
