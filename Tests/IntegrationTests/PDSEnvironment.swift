@@ -25,7 +25,7 @@ struct PDSEnvironment {
         guard let text = variables["ATPROTO_PDS_URL"], !text.isEmpty else {
             throw XCTSkip(
                 "ATPROTO_PDS_URL is not set: integration tests need a PDS; run "
-                    + "eval \"$(scripts/pds.sh start)\" first (see README.md)", file: file, line: line)
+                    + "eval \"$(scripts/pds.sh start)\" first (see CONTRIBUTING.md)", file: file, line: line)
         }
         guard let url = URL(string: text), url.host != nil else {
             throw XCTSkip("ATPROTO_PDS_URL \"\(text)\" is not a URL", file: file, line: line)
