@@ -41,7 +41,7 @@ final class InstallCommandIntegrationTests: XCTestCase {
         let manifest = try LexiconManifest(contentsOf: manifestURL)
         XCTAssertEqual(manifest.entry(forNSID: status)?.record?.cid, cids[status])
         XCTAssertEqual(manifest.entry(forNSID: defs)?.record?.cid, cids[defs], "the referenced lexicon is pinned too")
-        XCTAssertEqual(manifest.source, "atproto")
+        XCTAssertNil(manifest.source, "over atproto there is no folder to record")
         let defsFile = lexicons.appendingPathComponent("test/statusphere/defs\(suffix).json")
         XCTAssertTrue(FileManager.default.fileExists(atPath: defsFile.path))
 
