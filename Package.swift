@@ -96,17 +96,17 @@ let package = Package(
         // and line, and the diagnostics (compiler-style) that every stage reports.
         .target(name: "LexGenSchema", dependencies: ["AtprotoSyntax"]),
         // The commands of lexgen (generate, install, verify, lint, breaking), shared by both executables.
-        .target(name: "LexgenCommandLine", dependencies: ["LexGenKit"]),
+        .target(name: "LexGenCommandLine", dependencies: ["LexGenKit"]),
         // lexgen install: the installer (named lexicons and their refs, folders, the pinned manifest) and
         // its command. Only the lexgen executable links it, so the plugin's tool compiles none of it.
-        .target(name: "LexgenInstall", dependencies: ["LexGenKit", "LexgenCommandLine", "SHA2"]),
-        // The command line: a thin shell over LexgenCommandLine, plus lexicon resolution over atproto.
+        .target(name: "LexGenInstall", dependencies: ["LexGenKit", "LexGenCommandLine", "SHA2"]),
+        // The command line: a thin shell over LexGenCommandLine, plus lexicon resolution over atproto.
         .executableTarget(
-            name: "lexgen", dependencies: ["LexgenCommandLine", "LexgenInstall", "AtprotoLexiconResolution"]),
+            name: "lexgen", dependencies: ["LexGenCommandLine", "LexGenInstall", "AtprotoLexiconResolution"]),
         // lexgen without the network: the plugin's tool, so a build compiles only the generator first.
-        .executableTarget(name: "LexiconGenTool", dependencies: ["LexgenCommandLine"]),
+        .executableTarget(name: "LexGenTool", dependencies: ["LexGenCommandLine"]),
         // Build-tool plugin: runs lexgen over a target's lexicons at build time.
-        .plugin(name: "LexiconGen", capability: .buildTool(), dependencies: ["LexiconGenTool"]),
+        .plugin(name: "LexiconGen", capability: .buildTool(), dependencies: ["LexGenTool"]),
         // The SDK for the standard lexicons: an umbrella (what apps import) over one module per namespace,
         // each committed as lexgen generates it from its part of lexicons/ (the include/exclude of its
         // lexgen.json) into Sources/<Module>/Generated: scripts/generate-sdk.sh refreshes it, CI checks it.
@@ -222,8 +222,8 @@ let package = Package(
         .testTarget(
             name: "LexGenKitTests",
             dependencies: [
-                "LexGenKit", "LexGenSchema", "LexgenInstall", "lexgen", "SHA2", "XRPCRuntime", "XRPCTesting",
-                "LexgenTestSupport",
+                "LexGenKit", "LexGenSchema", "LexGenInstall", "lexgen", "SHA2", "XRPCRuntime", "XRPCTesting",
+                "LexGenTestSupport",
             ],
             exclude: ["Golden"]
         ),
@@ -231,11 +231,11 @@ let package = Package(
         .testTarget(
             name: "LexiconInstallTests",
             dependencies: [
-                "LexGenKit", "LexGenSchema", "LexgenInstall", "AtprotoLexiconResolution", "AtprotoIdentityResolution",
-                "XRPCRuntime", "lexgen", "LexgenTestSupport",
+                "LexGenKit", "LexGenSchema", "LexGenInstall", "AtprotoLexiconResolution", "AtprotoIdentityResolution",
+                "XRPCRuntime", "lexgen", "LexGenTestSupport",
             ]),
         // LexgenRun: the lexgen binary run as a user runs it, for the test targets that depend on it.
-        .target(name: "LexgenTestSupport", path: "Tests/Support/LexgenTestSupport"),
+        .target(name: "LexGenTestSupport", path: "Tests/Support/LexGenTestSupport"),
         .testTarget(
             name: "BlueskyKitTests",
             dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution", "XRPCTesting"]),

@@ -21,7 +21,7 @@
 #                  and a smaller XRPCAgents)
 # Every consumer also builds the LexiconGen plugin's tool (the *-tool modules): SwiftPM compiles the
 # tools of every plugin in the package graph, used or not. Before: LexGenKit (with the installer) and
-# LexgenCommandLine; after: LexGenSchema, LexGenKit, AtprotoSyntax, SHA2 and LexgenCommandLine.
+# LexGenCommandLine; after: LexGenSchema, LexGenKit, AtprotoSyntax, SHA2 and LexGenCommandLine.
 #
 # The runtime and the whole SDK (swift build --target AtprotoLexicons, clean) beside ATProtoKit's clean
 # debug build, alternating rounds, 2026-11-25 at 1265d1d: 82.0/69.6, 85.2/69.2, 98.7/86.9 CPU s, median

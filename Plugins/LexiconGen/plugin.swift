@@ -16,7 +16,7 @@ struct LexiconGen: BuildToolPlugin {
             targetDirectory: target.directoryURL,
             dependencies: target.recursiveTargetDependencies.map { ($0.name, $0.directoryURL) },
             workDirectory: context.pluginWorkDirectoryURL,
-            tool: try context.tool(named: "LexiconGenTool").url
+            tool: try context.tool(named: "LexGenTool").url
         )
     }
 
@@ -96,7 +96,7 @@ struct LexiconGen: BuildToolPlugin {
                 targetDirectory: directory,
                 dependencies: [],
                 workDirectory: context.pluginWorkDirectoryURL,
-                tool: try context.tool(named: "LexiconGenTool").url
+                tool: try context.tool(named: "LexGenTool").url
             )
         }
     }

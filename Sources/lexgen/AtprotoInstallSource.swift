@@ -1,9 +1,9 @@
 import AtprotoIdentityResolution
 import AtprotoLexiconResolution
 import Foundation
+import LexGenCommandLine
+import LexGenInstall
 import LexGenKit
-import LexgenCommandLine
-import LexgenInstall
 import XRPCAgents
 import XRPCCore
 
@@ -17,7 +17,7 @@ struct AtprotoInstallSource: LexiconInstallSource {
     /// suggest; `nil` for the defaults.
     let resolverOptions: LexiconManifest.ResolverOptions?
 
-    init(_ options: Lexgen.NetworkOptions) throws {
+    init(_ options: LexGen.NetworkOptions) throws {
         var dns: (any DNSTXTLookup)?
         if !options.dnsServers.isEmpty {
             dns = UDPDNSClient(nameservers: try options.dnsServers.map(Self.nameserver))

@@ -1,6 +1,6 @@
 import Foundation
 import LexGenSchema
-import LexgenTestSupport
+import LexGenTestSupport
 import XCTest
 
 /// `lexgen` as a command-line user meets it: help, usage errors, a summary, exit codes.

@@ -175,7 +175,7 @@ final class ImportAndConfigTests: XCTestCase {
             {"lexicons": "lexicons", "manifest": "m.json", "accessLevel": "package", "include": ["com.example.*"],
              "exclude": ["com.example.draft"], "modules": {"app.bsky.*": "AtprotoLexicons"}}
             """#
-        let config = try XCTUnwrap(LexgenConfig.parse(Array(text.utf8), path: "lexgen.json", log: &log))
+        let config = try XCTUnwrap(LexGenConfig.parse(Array(text.utf8), path: "lexgen.json", log: &log))
         XCTAssertEqual(config.lexicons, "lexicons")
         XCTAssertEqual(config.accessLevel, .package)
         XCTAssertEqual(config.include, ["com.example.*"])
@@ -194,7 +194,7 @@ final class ImportAndConfigTests: XCTestCase {
               "modules": {"app.bsky.*": ""}
             }
             """
-        XCTAssertNil(LexgenConfig.parse(Array(text.utf8), path: "lexgen.json", log: &log))
+        XCTAssertNil(LexGenConfig.parse(Array(text.utf8), path: "lexgen.json", log: &log))
         let lines = log.all.map(\.description)
         XCTAssertEqual(lines.count, 6, lines.joined(separator: "\n"))
         XCTAssertTrue(lines[0].hasPrefix("lexgen.json:2:15: error: \"lexicons\" must be a string"), lines[0])
@@ -214,7 +214,7 @@ final class ImportAndConfigTests: XCTestCase {
             ("manfest", "manifest"), ("lexicon", "lexicons"), ("modlues", "modules"), ("zzz", nil),
         ] {
             var log = DiagnosticLog()
-            _ = LexgenConfig.parse(Array(#"{"\#(key)": 1}"#.utf8), path: "lexgen.json", log: &log)
+            _ = LexGenConfig.parse(Array(#"{"\#(key)": 1}"#.utf8), path: "lexgen.json", log: &log)
             let line = log.all.map(\.description).joined()
             if let suggestion {
                 XCTAssertTrue(line.contains("did you mean \"\(suggestion)\"?"), line)

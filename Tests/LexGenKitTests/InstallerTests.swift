@@ -2,9 +2,9 @@ import Foundation
 import SHA2
 import XCTest
 
+@testable import LexGenInstall
 @testable import LexGenKit
 @testable import LexGenSchema
-@testable import LexgenInstall
 
 final class InstallerTests: XCTestCase {
     private var scratch: URL = FileManager.default.temporaryDirectory

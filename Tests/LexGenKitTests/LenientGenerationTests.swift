@@ -91,9 +91,9 @@ final class LenientGenerationTests: XCTestCase {
 
     func testTheConfigKeyAndItsErrors() throws {
         var log = DiagnosticLog()
-        let config = LexgenConfig.parse(Array(#"{"invalidLexicons": "warn"}"#.utf8), path: "lexgen.json", log: &log)
+        let config = LexGenConfig.parse(Array(#"{"invalidLexicons": "warn"}"#.utf8), path: "lexgen.json", log: &log)
         XCTAssertEqual(config?.invalidLexicons, .warn)
-        let bad = LexgenConfig.parse(
+        let bad = LexGenConfig.parse(
             Array("{\n  \"invalidLexicons\": \"ignore\"\n}".utf8), path: "lexgen.json", log: &log)
         XCTAssertNil(bad)
         XCTAssertEqual(

@@ -1,6 +1,6 @@
 import Foundation
 import LexGenSchema
-import LexgenTestSupport
+import LexGenTestSupport
 import XCTest
 
 /// `lexgen install` from a folder, as a user runs it: what it prints on the way and when it refuses.

@@ -1,9 +1,9 @@
 import AtprotoIdentityResolution
 import Foundation
+import LexGenInstall
 import LexGenKit
 import LexGenSchema
-import LexgenInstall
-import LexgenTestSupport
+import LexGenTestSupport
 import XCTest
 import XRPCRuntime
 

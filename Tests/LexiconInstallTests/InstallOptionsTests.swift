@@ -1,5 +1,5 @@
 import Foundation
-import LexgenTestSupport
+import LexGenTestSupport
 import XCTest
 
 /// The network options of `lexgen install`, offline: what they accept and what their errors say.

@@ -1,8 +1,8 @@
 import AtprotoLexiconResolution
 import Foundation
+import LexGenInstall
 import LexGenKit
 import LexGenSchema
-import LexgenInstall
 import XCTest
 import XRPCRuntime
 

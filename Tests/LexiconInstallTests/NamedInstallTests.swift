@@ -1,7 +1,7 @@
 import Foundation
+import LexGenInstall
 import LexGenKit
 import LexGenSchema
-import LexgenInstall
 import XCTest
 
 /// `LexiconInstaller.install(_:from:...)`: named lexicons and what they refer to, pinned, from any source.

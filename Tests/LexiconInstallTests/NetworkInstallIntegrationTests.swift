@@ -20,7 +20,8 @@ final class NetworkInstallIntegrationTests: XCTestCase {
         static func current() throws -> Environment {
             let variables = ProcessInfo.processInfo.environment
             guard let text = variables["ATPROTO_PDS_URL"], let pds = URL(string: text) else {
-                throw XCTSkip("ATPROTO_PDS_URL is not set: run eval \"$(scripts/pds.sh start)\" first (see CONTRIBUTING.md)")
+                throw XCTSkip(
+                    "ATPROTO_PDS_URL is not set: run eval \"$(scripts/pds.sh start)\" first (see CONTRIBUTING.md)")
             }
             guard let port = variables["ATPROTO_PDS_DNS_PORT"].flatMap(UInt16.init),
                 let handle = variables["ATPROTO_PDS_HANDLE"], let password = variables["ATPROTO_PDS_PASSWORD"]

@@ -1,7 +1,7 @@
 import Foundation
+import LexGenInstall
 import LexGenKit
 import LexGenSchema
-import LexgenInstall
 import XCTest
 
 /// Pins and their publishers: a re-install checks that the authority still names the pinned record's

@@ -1,5 +1,5 @@
 import Foundation
-import LexgenTestSupport
+import LexGenTestSupport
 import XCTest
 
 /// One type per lexicon type: a target that depends on a generated module (the SDK) does not install

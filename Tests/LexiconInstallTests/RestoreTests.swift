@@ -1,6 +1,6 @@
 import Foundation
 import LexGenKit
-import LexgenTestSupport
+import LexGenTestSupport
 import XCTest
 
 /// An app's installed lexicons restored on a clone that has none of them: exactly the pinned set, from

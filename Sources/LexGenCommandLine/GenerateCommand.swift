@@ -71,14 +71,14 @@ struct GenerateSetup {
 
     /// Reads the arguments; `nil` when the config file has errors (already printed).
     init?(_ parsed: ParsedArguments) throws {
-        var config = LexgenConfig()
+        var config = LexGenConfig()
         var configFolder = "."
         if let configPath = parsed.options["--config"] {
             guard let data = FileManager.default.contents(atPath: configPath) else {
                 throw UsageError("cannot read the config file \(configPath)")
             }
             var log = DiagnosticLog()
-            guard let read = LexgenConfig.parse([UInt8](data), path: configPath, log: &log) else {
+            guard let read = LexGenConfig.parse([UInt8](data), path: configPath, log: &log) else {
                 for diagnostic in log.all { printError(diagnostic.description) }
                 return nil
             }

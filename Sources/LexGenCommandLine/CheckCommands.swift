@@ -59,7 +59,7 @@ package func importedModule(_ value: String) throws -> LexiconImport {
         throw UsageError("cannot read the config file \(path) of --import \(moduleName)")
     }
     var log = DiagnosticLog()
-    guard let config = LexgenConfig.parse([UInt8](data), path: path, log: &log) else {
+    guard let config = LexGenConfig.parse([UInt8](data), path: path, log: &log) else {
         throw UsageError(log.all.map(\.description).joined(separator: "\n"))
     }
     let folder = (path as NSString).deletingLastPathComponent

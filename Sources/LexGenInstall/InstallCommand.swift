@@ -1,6 +1,6 @@
 import Foundation
+import LexGenCommandLine
 import LexGenKit
-import LexgenCommandLine
 
 /// `lexgen install`: lexicons into the project, pinned in a manifest: named ones (and what they refer to)
 /// over atproto or from a folder, a whole folder, or exactly what the manifest pins. Only the lexgen
@@ -8,7 +8,7 @@ import LexgenCommandLine
 public enum InstallCommand {
     /// Runs `lexgen install` with `arguments` (after `install`), reaching atproto through `network`
     /// (`nil`: named lexicons only with `--from`), and returns the exit status.
-    public static func run(_ arguments: [String], network: Lexgen.NetworkSourceFactory?) async throws -> Int32 {
+    public static func run(_ arguments: [String], network: LexGen.NetworkSourceFactory?) async throws -> Int32 {
         let parsed = try ParsedArguments(
             arguments,
             valueOptions: ["--from", "--to", "--manifest", "--dns-server", "--plc-directory", "--import"],
@@ -52,10 +52,10 @@ public enum InstallCommand {
         return words.map(shellQuoted).joined(separator: " ")
     }
 
-    private static func run(_ parsed: ParsedArguments, network: Lexgen.NetworkSourceFactory?) async throws -> Int32 {
+    private static func run(_ parsed: ParsedArguments, network: LexGen.NetworkSourceFactory?) async throws -> Int32 {
         let paths = ProjectPaths(to: parsed.options["--to"], manifest: parsed.options["--manifest"])
         let update = parsed.flags.contains("--update")
-        let options = Lexgen.NetworkOptions(
+        let options = LexGen.NetworkOptions(
             dnsServers: parsed.allValues["--dns-server"] ?? [],
             plcDirectory: parsed.options["--plc-directory"],
             skipVerification: parsed.flags.contains("--skip-verification"))
@@ -161,8 +161,8 @@ public enum InstallCommand {
     /// lexicons the manifest pins, fetched over atproto, each checked against its pinned content hash.
     /// `nil` when the folder exists (or nothing is pinned), so the folder install goes on as usual.
     private static func installPinnedOverNetwork(
-        insteadOf folder: String, paths: ProjectPaths, update: Bool, network: Lexgen.NetworkSourceFactory?,
-        _ options: Lexgen.NetworkOptions
+        insteadOf folder: String, paths: ProjectPaths, update: Bool, network: LexGen.NetworkSourceFactory?,
+        _ options: LexGen.NetworkOptions
     ) async throws -> Int32? {
         guard !FileManager.default.fileExists(atPath: folder), let network,
             FileManager.default.fileExists(atPath: paths.manifest.path)
@@ -191,7 +191,7 @@ public enum InstallCommand {
         return 0
     }
 
-    private static func networkSource(_ network: Lexgen.NetworkSourceFactory?, _ options: Lexgen.NetworkOptions)
+    private static func networkSource(_ network: LexGen.NetworkSourceFactory?, _ options: LexGen.NetworkOptions)
         throws -> any LexiconInstallSource
     {
         guard let network else {

@@ -10,9 +10,9 @@ package func printError(_ text: String) {
 
 /// The `lexgen` command line, shared by the `lexgen` executable (with lexicon resolution over atproto)
 /// and the build plugin's tool (generation only, so a build does not compile the network stack).
-public enum Lexgen {
+public enum LexGen {
     /// Runs `lexgen install` with its arguments (after `install`) and returns the exit status: the
-    /// lexgen executable passes LexgenInstall's `InstallCommand`; the build plugin's tool passes none.
+    /// lexgen executable passes LexGenInstall's `InstallCommand`; the build plugin's tool passes none.
     public typealias InstallRunner = @Sendable ([String]) async throws -> Int32
 
     /// Runs the command line with `arguments` (without the program name) and returns the exit status.

@@ -1,8 +1,8 @@
 import Foundation
+import LexGenCommandLine
 import LexGenKit
-import LexgenCommandLine
 
-extension Lexgen {
+extension LexGen {
     /// How `lexgen install <nsid>` reaches atproto: the options given, and the source they make.
     public typealias NetworkSourceFactory = @Sendable (NetworkOptions) throws -> any LexiconInstallSource
 

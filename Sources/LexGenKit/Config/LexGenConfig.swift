@@ -17,7 +17,7 @@ import LexGenSchema
 /// from which imported module (by default, every lexicon of every imported module).
 /// `invalidLexicons` is `fail` (the default), `skip` or `warn` (``InvalidLexiconPolicy``). Unknown keys and
 /// values of the wrong kind are errors that name the key and its line.
-public struct LexgenConfig: Sendable, Equatable {
+public struct LexGenConfig: Sendable, Equatable {
     /// The lexicon folder (or single file), relative to the config file.
     public var lexicons: String?
     /// The manifest the lexicons are verified against, relative to the config file.
@@ -38,7 +38,7 @@ public struct LexgenConfig: Sendable, Equatable {
         "lexicons", "manifest", "accessLevel", "include", "exclude", "modules", "invalidLexicons",
     ]
 
-    public static func == (lhs: LexgenConfig, rhs: LexgenConfig) -> Bool {
+    public static func == (lhs: LexGenConfig, rhs: LexGenConfig) -> Bool {
         lhs.lexicons == rhs.lexicons && lhs.manifest == rhs.manifest && lhs.accessLevel == rhs.accessLevel
             && lhs.include == rhs.include && lhs.exclude == rhs.exclude
             && lhs.modules.map(\.pattern) == rhs.modules.map(\.pattern)
@@ -51,7 +51,7 @@ public struct LexgenConfig: Sendable, Equatable {
     /// Reads a config file's bytes; problems go to `log` with the file, line and key.
     ///
     /// - Returns: The config, or `nil` when the file has errors (all of them are in `log`).
-    public static func parse(_ bytes: [UInt8], path: String, log: inout DiagnosticLog) -> LexgenConfig? {
+    public static func parse(_ bytes: [UInt8], path: String, log: inout DiagnosticLog) -> LexGenConfig? {
         let lines = LineTable(bytes)
         guard let root = parseJSON(bytes, path: path, lines: lines, log: &log) else { return nil }
         var reader = ConfigReader(path: path, lines: lines)
@@ -75,8 +75,8 @@ private struct ConfigReader {
                 at: SourceLocation(file: path, line: position.line, column: position.column, jsonPath: key)))
     }
 
-    mutating func read(_ root: JSONNode) -> LexgenConfig {
-        var config = LexgenConfig()
+    mutating func read(_ root: JSONNode) -> LexGenConfig {
+        var config = LexGenConfig()
         guard let fields = root.objectFields else {
             error("the config must be a JSON object, found \(root.kindName)", root, "")
             return config
@@ -117,8 +117,8 @@ private struct ConfigReader {
                     config.modules.append((pattern, module))
                 }
             default:
-                let known = LexgenConfig.keys.joined(separator: ", ")
-                let near = NearestName.suggestion(for: key, among: LexgenConfig.keys)
+                let known = LexGenConfig.keys.joined(separator: ", ")
+                let near = NearestName.suggestion(for: key, among: LexGenConfig.keys)
                 let hint = near.map { "did you mean \"\($0)\"? " } ?? ""
                 error("unknown key \"\(key)\" (\(hint)known keys: \(known))", node, key)
             }
