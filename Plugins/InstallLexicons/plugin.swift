@@ -93,7 +93,11 @@ struct InstallLexicons: CommandPlugin {
             throw InstallPluginError("lexgen install into \(name) failed (exit status \(process.terminationStatus))")
         }
         let config = directory.appending(path: "lexgen.json")
-        if !FileManager.default.fileExists(atPath: config.path()) {
+        let manifest = directory.appending(path: "lexicons.manifest.json")
+        // No manifest: nothing was installed (the SDK the target depends on had every lexicon named).
+        if !FileManager.default.fileExists(atPath: config.path()),
+            FileManager.default.fileExists(atPath: manifest.path())
+        {
             try Data("{\n  \"lexicons\": \"lexicons\",\n  \"manifest\": \"lexicons.manifest.json\"\n}\n".utf8).write(
                 to: config)
             print("Wrote \(config.path()).")

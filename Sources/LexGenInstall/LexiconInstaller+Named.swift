@@ -184,7 +184,9 @@ extension LexiconInstaller {
             entries: entries, source: folder ?? existing.source,
             resolver: pinnedOverNetwork ? source.resolverOptions : existing.resolver)
         var manifestWritten = false
-        if (try? Data(contentsOf: manifestURL)) != manifest.jsonData() {
+        // Nothing installed and no manifest yet (every lexicon named is an imported module's): no file.
+        let nothingToPin = manifest.entries.isEmpty && !FileManager.default.fileExists(atPath: manifestURL.path)
+        if !nothingToPin, (try? Data(contentsOf: manifestURL)) != manifest.jsonData() {
             do {
                 try FileManager.default.createDirectory(
                     at: manifestURL.deletingLastPathComponent(), withIntermediateDirectories: true)

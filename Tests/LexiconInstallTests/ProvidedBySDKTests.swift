@@ -77,5 +77,15 @@ final class ProvidedBySDKTests: XCTestCase {
             ),
             run.output)
         XCTAssertEqual(try installed(), ["mood.json"])
+
+        // Only what the SDK has: nothing installed, no manifest written.
+        let only = try LexgenRun.run(
+            [
+                "install", "com.example.sdk.post", "--from", "upstream", "--to", "Other/lexicons", "--manifest",
+                "Other/lexicons.manifest.json",
+            ] + sdk, in: folder)
+        XCTAssertEqual(only.status, 0, only.errors)
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent("Other/lexicons.manifest.json").path))
     }
 }
