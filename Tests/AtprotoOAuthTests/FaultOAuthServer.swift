@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
-import OAuthCore
+@_spi(Plumbing) import OAuthCore
 
 /// A PDS that is its own authorization server, over loopback HTTP, answering XRPC calls and refresh
 /// grants with faults (``LoopbackFaults``), DPoP nonce challenges and expired tokens at random, and

@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
-import OAuthCore
+@_spi(Plumbing) import OAuthCore
 import SecretLeakTesting
 import XCTest
 import XRPCRuntime

@@ -2,7 +2,7 @@ import AtprotoIdentityResolution
 import AtprotoOAuth
 import Foundation
 import LoopbackHTTPServer
-import OAuthCore
+@_spi(Plumbing) import OAuthCore
 import XRPCRuntime
 
 /// A signer with a fixed "signature": the fake servers here check structure, never signatures. It

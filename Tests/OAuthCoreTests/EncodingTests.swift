@@ -1,5 +1,5 @@
 import Foundation
-import OAuthCore
+@_spi(Plumbing) import OAuthCore
 import XCTest
 
 final class EncodingTests: XCTestCase {

@@ -1,5 +1,5 @@
 import Foundation
-import OAuthCore
+@_spi(Plumbing) import OAuthCore
 
 /// A signer that returns a fixed 64-byte "signature": for tests that check a JWS's structure only.
 /// It signs nothing; no test that needs a valid signature uses it.

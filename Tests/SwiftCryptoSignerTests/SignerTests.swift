@@ -2,7 +2,7 @@
     import AtprotoCrypto
     import Crypto
     import Foundation
-    import OAuthCore
+    @_spi(Plumbing) import OAuthCore
     import SwiftCryptoSigner
     import XCTest
 

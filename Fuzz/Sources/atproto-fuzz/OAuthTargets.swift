@@ -1,7 +1,7 @@
 import AtprotoCrypto
 import Foundation
 import FuzzDriver
-import OAuthCore
+@_spi(Plumbing) import OAuthCore
 
 /// OAuth answers: server and resource metadata, token and error answers, WWW-Authenticate, JWS.
 let oauthTargets: [FuzzTarget] = [

@@ -1,5 +1,5 @@
 import Foundation
-import OAuthCore
+@_spi(Plumbing) import OAuthCore
 
 /// Who the app is to the authorization server: its client id, redirect URI, scopes, and how it
 /// authenticates.

@@ -1,6 +1,6 @@
 import AtprotoSyntax
 import Foundation
-import OAuthCore
+@_spi(Plumbing) import OAuthCore
 
 /// A sign-in between the pushed request and the callback: the URL for the user step and what the
 /// callback is checked against. `Codable`, so an app that is suspended during the user step can keep

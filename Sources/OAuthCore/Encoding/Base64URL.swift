@@ -1,7 +1,7 @@
 import Foundation
 
 /// Base64url without padding (RFC 4648 section 5, as JOSE and PKCE use it).
-public enum Base64URL {
+@_spi(Plumbing) public enum Base64URL {
     /// `bytes` in base64url, no `=` padding.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var text = Data(bytes).base64EncodedString()

@@ -2,7 +2,7 @@ import Foundation
 
 /// `application/x-www-form-urlencoded` bodies for OAuth requests (the HTML form rules: every byte but
 /// `A-Z a-z 0-9 * - . _` percent-encoded, spaces as `+`).
-public enum FormEncoding {
+@_spi(Plumbing) public enum FormEncoding {
     /// The encoded body of `fields`, in order.
     public static func encode(_ fields: [(String, String)]) -> Data {
         Data(fields.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&").utf8)

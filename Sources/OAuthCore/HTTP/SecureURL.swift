@@ -1,10 +1,10 @@
 import Foundation
 
 /// The transport rule of OAuth: https everywhere, plain http only on loopback hosts (development).
-public enum SecureURL {
+package enum SecureURL {
     /// Whether `url` is https, or http on `localhost`, `127.0.0.0/8` or `[::1]`; never with user
     /// info.
-    public static func isAllowed(_ url: URL) -> Bool {
+    package static func isAllowed(_ url: URL) -> Bool {
         guard url.user == nil, url.password == nil, let host = url.host, !host.isEmpty else { return false }
         switch url.scheme?.lowercased() {
         case "https": return true
@@ -14,7 +14,7 @@ public enum SecureURL {
     }
 
     /// Whether `host` is a loopback name or address.
-    public static func isLoopback(host: String) -> Bool {
+    package static func isLoopback(host: String) -> Bool {
         let lowered = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         if lowered == "localhost" || lowered == "::1" { return true }
         let parts = lowered.split(separator: ".", omittingEmptySubsequences: false)
@@ -22,7 +22,7 @@ public enum SecureURL {
     }
 
     /// `url`, or ``OAuthError/Code/insecureURL`` naming `what`.
-    public static func require(_ url: URL, _ what: String) throws(OAuthError) -> URL {
+    package static func require(_ url: URL, _ what: String) throws(OAuthError) -> URL {
         guard isAllowed(url) else {
             throw OAuthError(.insecureURL, "\(what) \(url.absoluteString) is not https (http only on loopback)")
         }
@@ -30,7 +30,7 @@ public enum SecureURL {
     }
 
     /// `scheme://host[:port]` in lower case, the key of per-origin state such as DPoP nonces.
-    public static func origin(of url: URL) -> String {
+    package static func origin(of url: URL) -> String {
         let scheme = url.scheme?.lowercased() ?? ""
         var text = scheme + "://" + (url.host?.lowercased() ?? "")
         if let port = url.port, !(scheme == "https" && port == 443), !(scheme == "http" && port == 80) {

@@ -107,7 +107,7 @@ public struct XRPCLogger: Sendable {
     }
 
     /// Milliseconds since `start`, rounded, as a log field (`ms`).
-    public static func milliseconds(since start: ContinuousClock.Instant) -> String {
+    package static func milliseconds(since start: ContinuousClock.Instant) -> String {
         let elapsed = ContinuousClock.now - start
         let value = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         return String(Int(value.rounded()))
