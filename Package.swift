@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "OAuthCore", targets: ["OAuthCore"]),
         .library(name: "AtprotoOAuth", targets: ["AtprotoOAuth"]),
         .library(name: "BlueskyKit", targets: ["BlueskyKit"]),
+        .library(name: "XRPCServer", targets: ["XRPCServer"]),
         // The generator as a library, for the fuzz package (Fuzz/): its load -> render pipeline in memory.
         // Not for apps (the underscore says so): its API follows lexgen's needs and may change in any release.
         .library(name: "_LexGenKit", targets: ["LexGenKit", "LexGenSchema"]),
@@ -89,6 +90,11 @@ let package = Package(
             dependencies: [
                 "AtprotoSyntax", "XRPCCore", "XRPCAgents", "AtprotoIdentityResolution", "OAuthCore", "SocketAddresses",
             ]),
+        // The server half of XRPC: endpoints served from their generated types, service auth verified and
+        // obtained, event-stream frames; request in, response out, no HTTP server (the adapter is a trait).
+        .target(
+            name: "XRPCServer",
+            dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCCore", "AtprotoCrypto", "AtprotoIdentityResolution"]),
         // The generator: load -> resolve -> plan -> render -> write. Shared by lexgen, the plugin and the tests.
         // The NSID grammar is AtprotoSyntax's and the manifest's SHA-256 is SHA2's: one of each.
         .target(name: "LexGenKit", dependencies: ["LexGenSchema", "AtprotoSyntax", "SHA2"]),
@@ -217,6 +223,12 @@ let package = Package(
                 "XRPCRuntime", "AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "XRPCAgents", "SHA2",
                 "XRPCTesting", "LoopbackHTTPServer", "SecretLeakTesting",
             ]),
+        // The server core and the service-auth verifier; test tokens are signed with AtprotoCrypto's
+        // curve arithmetic (@testable), in test code only.
+        .testTarget(
+            name: "XRPCServerTests",
+            dependencies: ["XRPCServer", "XRPCCore", "AtprotoCrypto", "AtprotoIdentityResolution", "XRPCTesting"],
+            exclude: ["Lexicons", "Generated/README.md"]),
         .testTarget(name: "OAuthCoreTests", dependencies: ["OAuthCore", "LoopbackHTTPServer"]),
         // The secret-leak checks (where a secret shows in logs, descriptions, dumps) the session tests share.
         .target(name: "SecretLeakTesting", dependencies: ["XRPCAgents"], path: "Tests/Support/SecretLeakTesting"),

@@ -1,0 +1,93 @@
+import AtprotoData
+import Foundation
+import XRPCCore
+
+/// Event-stream frames as bytes (atproto.com/specs/event-stream): a DAG-CBOR header then a DAG-CBOR
+/// body, what `XRPCEventFrame` reads on the client side.
+public enum XRPCEventFrameEncoder {
+    /// A message frame (`op: 1`) for a message in its lexicon JSON form: `t` is its `$type`, short
+    /// (`#commit`) when it is a def of `nsid`, and the body is the rest of the object.
+    ///
+    /// - Throws: `LexiconDecodingError` when the value is not an object with a string `$type`, or
+    ///   cannot be written as DAG-CBOR (a float, a malformed `$link` or `$bytes`).
+    public static func message(_ json: JSONValue, nsid: NSID) throws -> Data {
+        guard case .object(var fields) = json, case .string(let type)? = fields["$type"] else {
+            throw LexiconDecodingError(message: "an event-stream message must be an object with a string $type")
+        }
+        fields["$type"] = nil
+        let prefix = nsid.rawValue + "#"
+        let short = type.hasPrefix(prefix) ? String(type.dropFirst(nsid.rawValue.count)) : type
+        let header = DAGCBOR.encode(.map(["op": .integer(1), "t": .string(short)]))
+        let body = try DAGCBOR.encode(json: .object(fields))
+        return Data(header + body)
+    }
+
+    /// An error frame (`op: -1`) with `{error, message}`; the stream ends after it.
+    public static func error(name: String, message: String?) -> Data {
+        var body: [String: DataModelValue] = ["error": .string(name)]
+        if let message { body["message"] = .string(message) }
+        return Data(DAGCBOR.encode(.map(["op": .integer(-1)])) + DAGCBOR.encode(.map(body)))
+    }
+}
+
+/// The frames of one subscription: each message of the handler's stream encoded, then, when the
+/// stream fails, one error frame. It never throws: the adapter sends each element and closes at the end.
+public struct XRPCEventFrameSequence: AsyncSequence, Sendable {
+    /// Frames, each one binary WebSocket message.
+    public typealias Element = Data
+
+    let nsid: NSID
+    let messages: AsyncThrowingStream<JSONValue, any Error>
+    let log: (@Sendable (String) -> Void)?
+
+    init<Message: LexiconValue>(
+        nsid: NSID, messages: AsyncThrowingStream<Message, any Error>, log: (@Sendable (String) -> Void)?
+    ) {
+        self.nsid = nsid
+        self.log = log
+        // One conversion stage so that the sequence is not generic over the message type.
+        let (stream, continuation) = AsyncThrowingStream<JSONValue, any Error>.makeStream()
+        let task = Task {
+            do {
+                for try await message in messages { continuation.yield(message.lexiconJSON) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        self.messages = stream
+    }
+
+    /// Iterates over the frames.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(nsid: nsid, messages: messages.makeAsyncIterator(), log: log)
+    }
+
+    /// Iterates over the frames.
+    public struct Iterator: AsyncIteratorProtocol {
+        let nsid: NSID
+        var messages: AsyncThrowingStream<JSONValue, any Error>.Iterator
+        let log: (@Sendable (String) -> Void)?
+        var finished = false
+
+        /// The next frame, or `nil` after the last one (an error frame ends the stream).
+        public mutating func next() async -> Data? {
+            guard !finished else { return nil }
+            do {
+                guard let json = try await messages.next() else {
+                    finished = true
+                    return nil
+                }
+                return try XRPCEventFrameEncoder.message(json, nsid: nsid)
+            } catch let error as XRPCServerError {
+                finished = true
+                return XRPCEventFrameEncoder.error(name: error.code.rawValue, message: error.message)
+            } catch {
+                finished = true
+                log?("\(nsid.rawValue): the event stream failed: \(error)")
+                return XRPCEventFrameEncoder.error(name: "InternalServerError", message: "the stream failed")
+            }
+        }
+    }
+}
