@@ -227,7 +227,9 @@ let package = Package(
         // curve arithmetic (@testable), in test code only.
         .testTarget(
             name: "XRPCServerTests",
-            dependencies: ["XRPCServer", "XRPCCore", "AtprotoCrypto", "AtprotoIdentityResolution", "XRPCTesting"],
+            dependencies: [
+                "XRPCServer", "XRPCCore", "AtprotoCrypto", "AtprotoIdentityResolution", "XRPCTesting", "SHA2",
+            ],
             exclude: ["Lexicons", "Generated/README.md"]),
         .testTarget(name: "OAuthCoreTests", dependencies: ["OAuthCore", "LoopbackHTTPServer"]),
         // The secret-leak checks (where a secret shows in logs, descriptions, dumps) the session tests share.

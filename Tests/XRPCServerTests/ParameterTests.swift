@@ -27,18 +27,18 @@ final class ParameterTests: XCTestCase {
     }
 
     func testTypesFollowTheLexicon() async throws {
-        let shown = try await items("feed=at://did:plc:a/c/r&limit=7&tags=a&tags=b&reverse=true&cursor=12")
-        XCTAssertEqual(shown, ["feed=at://did:plc:a/c/r", "limit=7", "tags=a,b", "reverse=true", "cursor=12"])
+        let shown = try await items("feed=at://did:plc:a/app.bsky.feed.generator/r&limit=7&tags=a&tags=b&reverse=true&cursor=12")
+        XCTAssertEqual(shown, ["feed=at://did:plc:a/app.bsky.feed.generator/r", "limit=7", "tags=a,b", "reverse=true", "cursor=12"])
     }
 
     func testTheLexiconDefaultIsFilledIn() async throws {
-        let shown = try await items("feed=at://did:plc:a/c/r")
+        let shown = try await items("feed=at://did:plc:a/app.bsky.feed.generator/r")
         XCTAssertEqual(shown[1], "limit=50")
     }
 
     func testPercentEncodingAndPlusAreDecoded() async throws {
-        let shown = try await items("feed=at%3A%2F%2Fdid%3Aplc%3Aa%2Fc%2Fr&cursor=a+b%2Bc%26d")
-        XCTAssertEqual(shown[0], "feed=at://did:plc:a/c/r")
+        let shown = try await items("feed=at%3A%2F%2Fdid%3Aplc%3Aa%2Fapp.bsky.feed.generator%2Fr&cursor=a+b%2Bc%26d")
+        XCTAssertEqual(shown[0], "feed=at://did:plc:a/app.bsky.feed.generator/r")
         XCTAssertEqual(shown[4], "cursor=a b+c&d")
     }
 
@@ -55,11 +55,11 @@ final class ParameterTests: XCTestCase {
             return XRPCResponse(status: answer.status, headers: answer.headers, body: answer.body)
         }
         let parameters = ComExampleTestGetItems.Parameters(
-            feed: "at://did:plc:a/c/r", cursor: "a/b?c#d", limit: 100, reverse: false, tags: ["x&y", "é+ =%"])
+            feed: "at://did:plc:a/app.bsky.feed.generator/r", cursor: "a/b?c#d", limit: 100, reverse: false, tags: ["x&y", "é+ =%"])
         let output = try await XRPCClient(agent: agent).query(ComExampleTestGetItems.self, parameters: parameters)
         XCTAssertEqual(
             output.items,
-            ["feed=at://did:plc:a/c/r", "limit=100", "tags=x&y,é+ =%", "reverse=false", "cursor=a/b?c#d"])
+            ["feed=at://did:plc:a/app.bsky.feed.generator/r", "limit=100", "tags=x&y,é+ =%", "reverse=false", "cursor=a/b?c#d"])
     }
 
     func testAMissingRequiredParameterIsNamed() async throws {
@@ -68,18 +68,18 @@ final class ParameterTests: XCTestCase {
     }
 
     func testANonIntegerIsNamed() async throws {
-        let message = try await refusal("feed=at://did:plc:a/c/r&limit=ten")
+        let message = try await refusal("feed=at://did:plc:a/app.bsky.feed.generator/r&limit=ten")
         XCTAssertEqual(message, #"limit: "ten" is not an integer"#)
     }
 
     func testARangeViolationIsNamed() async throws {
-        let message = try await refusal("feed=at://did:plc:a/c/r&limit=500")
+        let message = try await refusal("feed=at://did:plc:a/app.bsky.feed.generator/r&limit=500")
         XCTAssertTrue(message.hasPrefix("limit:"), message)
         XCTAssertTrue(message.contains("100"), message)
     }
 
     func testABadBooleanIsNamed() async throws {
-        let message = try await refusal("feed=at://did:plc:a/c/r&reverse=yes")
+        let message = try await refusal("feed=at://did:plc:a/app.bsky.feed.generator/r&reverse=yes")
         XCTAssertEqual(message, #"reverse: "yes" is not true or false"#)
     }
 
@@ -89,17 +89,17 @@ final class ParameterTests: XCTestCase {
     }
 
     func testAnArrayElementBreakingItsRuleIsNamedWithItsIndex() async throws {
-        let message = try await refusal("feed=at://did:plc:a/c/r&tags=ok&tags=much-too-long-tag")
+        let message = try await refusal("feed=at://did:plc:a/app.bsky.feed.generator/r&tags=ok&tags=much-too-long-tag")
         XCTAssertTrue(message.hasPrefix("tags[1]:"), message)
     }
 
     func testAScalarGivenTwiceIsRefused() async throws {
-        let message = try await refusal("feed=at://did:plc:a/c/r&limit=1&limit=2")
+        let message = try await refusal("feed=at://did:plc:a/app.bsky.feed.generator/r&limit=1&limit=2")
         XCTAssertEqual(message, "limit: given 2 times; it takes one value")
     }
 
     func testBrokenPercentEncodingIsRefused() async throws {
-        let message = try await refusal("feed=at://did:plc:a/c/r&cursor=%zz")
+        let message = try await refusal("feed=at://did:plc:a/app.bsky.feed.generator/r&cursor=%zz")
         XCTAssertTrue(message.contains("cursor"), message)
     }
 

@@ -52,7 +52,7 @@ final class RouterTests: XCTestCase {
     }
 
     func testADeclaredErrorKeepsItsLexiconName() async throws {
-        let response = await get("/xrpc/com.example.test.getItems?feed=at://did:plc:a/c/missing")
+        let response = await get("/xrpc/com.example.test.getItems?feed=at://did:plc:a/app.bsky.feed.generator/missing")
         let (status, name, message) = try TestRouter.error(response)
         XCTAssertEqual(status, 400)
         XCTAssertEqual(name, "UnknownFeed")
@@ -64,7 +64,7 @@ final class RouterTests: XCTestCase {
         let router = TestRouter.make(configuration: .init(log: { log.append($0) }))
         let response = await router.respond(
             to: XRPCServerRequest(
-                method: "GET", target: "/xrpc/com.example.test.getItems?feed=at://did:plc:a/c/crash",
+                method: "GET", target: "/xrpc/com.example.test.getItems?feed=at://did:plc:a/app.bsky.feed.generator/crash",
                 headers: ["Authorization": "Bearer secret-token-value"]))
         let (status, name, message) = try TestRouter.error(response)
         XCTAssertEqual(status, 500)
@@ -77,7 +77,7 @@ final class RouterTests: XCTestCase {
     }
 
     func testOutputBreakingItsLexiconIs500WhenOutputIsValidated() async throws {
-        let target = "/xrpc/com.example.test.getItems?feed=at://did:plc:a/c/too-long"
+        let target = "/xrpc/com.example.test.getItems?feed=at://did:plc:a/app.bsky.feed.generator/too-long"
         let unchecked = await get(target)
         XCTAssertEqual(unchecked.status, 200, "off by default")
         let checking = TestRouter.make(configuration: .init(validatesOutput: true))
