@@ -14,7 +14,8 @@ extension XRPCRouter {
     /// Serves a query (`GET`) for the callers `auth` accepts.
     public mutating func query<Endpoint: XRPCQuery, Auth: XRPCAuthenticator>(
         _ endpoint: Endpoint.Type, auth: Auth,
-        handler: @escaping @Sendable (XRPCCall<Endpoint.Parameters, EmptyBody, Auth.Caller>) async throws ->
+        handler:
+            @escaping @Sendable (XRPCCall<Endpoint.Parameters, EmptyBody, Auth.Caller>) async throws ->
             Endpoint.Output
     ) {
         let parameters = ParameterDecoder<Endpoint.Parameters>(
@@ -34,7 +35,8 @@ extension XRPCRouter {
     /// Serves a procedure (`POST`) with no authentication: `call.caller` is `Void`.
     public mutating func procedure<Endpoint: XRPCProcedure>(
         _ endpoint: Endpoint.Type,
-        handler: @escaping @Sendable (XRPCCall<Endpoint.Parameters, Endpoint.Input, Void>) async throws ->
+        handler:
+            @escaping @Sendable (XRPCCall<Endpoint.Parameters, Endpoint.Input, Void>) async throws ->
             Endpoint.Output
     ) {
         procedure(endpoint, auth: NoAuthenticator(), handler: handler)
@@ -43,7 +45,8 @@ extension XRPCRouter {
     /// Serves a procedure (`POST`) for the callers `auth` accepts.
     public mutating func procedure<Endpoint: XRPCProcedure, Auth: XRPCAuthenticator>(
         _ endpoint: Endpoint.Type, auth: Auth,
-        handler: @escaping @Sendable (XRPCCall<Endpoint.Parameters, Endpoint.Input, Auth.Caller>) async throws ->
+        handler:
+            @escaping @Sendable (XRPCCall<Endpoint.Parameters, Endpoint.Input, Auth.Caller>) async throws ->
             Endpoint.Output
     ) {
         let parameters = ParameterDecoder<Endpoint.Parameters>(
@@ -66,7 +69,8 @@ extension XRPCRouter {
     /// Serves a subscription (a WebSocket at `GET`) with no authentication.
     public mutating func subscription<Endpoint: XRPCSubscription>(
         _ endpoint: Endpoint.Type,
-        handler: @escaping @Sendable (XRPCCall<Endpoint.Parameters, EmptyBody, Void>) async throws ->
+        handler:
+            @escaping @Sendable (XRPCCall<Endpoint.Parameters, EmptyBody, Void>) async throws ->
             AsyncThrowingStream<Endpoint.Message, any Error>
     ) {
         subscription(endpoint, auth: NoAuthenticator(), handler: handler)
@@ -81,7 +85,8 @@ extension XRPCRouter {
     /// `ConsumerTooSlow`), anything else as `InternalServerError`.
     public mutating func subscription<Endpoint: XRPCSubscription, Auth: XRPCAuthenticator>(
         _ endpoint: Endpoint.Type, auth: Auth,
-        handler: @escaping @Sendable (XRPCCall<Endpoint.Parameters, EmptyBody, Auth.Caller>) async throws ->
+        handler:
+            @escaping @Sendable (XRPCCall<Endpoint.Parameters, EmptyBody, Auth.Caller>) async throws ->
             AsyncThrowingStream<Endpoint.Message, any Error>
     ) {
         let parameters = ParameterDecoder<Endpoint.Parameters>(
@@ -130,7 +135,8 @@ struct InputDecoder<Input: XRPCBody>: Sendable {
         let contentType = request.header("content-type")
         if Input.self is any LexiconValue.Type {
             guard !request.body.isEmpty else {
-                throw XRPCServerError(.invalidRequest, "the request has no body; this method takes application/json input")
+                throw XRPCServerError(
+                    .invalidRequest, "the request has no body; this method takes application/json input")
             }
             let mediaType = contentType.map(Self.mediaType) ?? ""
             guard mediaType == "application/json" else {

@@ -56,6 +56,7 @@ public struct XRPCRouter: Sendable {
     /// The limits and checks.
     public let configuration: Configuration
     var routes: [String: Route] = [:]
+    var bareRoutes: [BareRouteKey: @Sendable (XRPCServerRequest) async -> XRPCServerResponse] = [:]
 
     /// A router with no routes.
     public init(configuration: Configuration = Configuration()) {
@@ -65,24 +66,29 @@ public struct XRPCRouter: Sendable {
     /// The NSIDs served, sorted.
     public var nsids: [NSID] { routes.keys.sorted().map(NSID.init(rawValue:)) }
 
-    /// Answers one request. A subscription's upgrade request gets a 400 here: an adapter that serves
-    /// WebSockets calls ``handle(_:)`` instead.
+    /// Answers one request. A subscription's request gets a 400 here (its handler is not run): an
+    /// adapter that serves WebSockets calls ``handle(_:)`` for upgrade requests instead.
     public func respond(to request: XRPCServerRequest) async -> XRPCServerResponse {
-        switch await handle(request) {
+        switch await dispatch(request, upgrading: false) {
         case .response(let response): return response
-        case .eventStream:
-            return XRPCServerResponse(
-                error: XRPCServerError(
-                    .invalidRequest, "\(request.path.dropFirst(Self.prefix.count)) is a subscription: open it as a WebSocket"
-                ))
+        case .eventStream: return XRPCServerResponse(error: XRPCServerError(.internalServerError, "unexpected stream"))
         }
     }
 
     /// Answers one request: a response, or for a subscription the stream of frames to send over the
-    /// WebSocket the adapter opens.
+    /// WebSocket the adapter opens (parameters and credentials checked first: a refusal is a response).
     public func handle(_ request: XRPCServerRequest) async -> XRPCServerReply {
+        await dispatch(request, upgrading: true)
+    }
+
+    private func dispatch(_ request: XRPCServerRequest, upgrading: Bool) async -> XRPCServerReply {
+        let method = request.method.uppercased()
+        if let bare = bareRoutes[BareRouteKey(method: method == "HEAD" ? "GET" : method, path: request.path)] {
+            return .response(await bare(request))
+        }
         guard request.path.hasPrefix(Self.prefix) else {
-            return .response(XRPCServerResponse(error: XRPCServerError(.notFound, "not an XRPC path: use /xrpc/<nsid>")))
+            return .response(
+                XRPCServerResponse(error: XRPCServerError(.notFound, "not an XRPC path: use /xrpc/<nsid>")))
         }
         let name = String(request.path.dropFirst(Self.prefix.count))
         guard let route = routes[name] else {
@@ -90,7 +96,6 @@ public struct XRPCRouter: Sendable {
             return .response(
                 XRPCServerResponse(error: XRPCServerError(.methodNotImplemented, "method not implemented: \(shown)")))
         }
-        let method = request.method.uppercased()
         guard method == route.kind.httpMethod else {
             return .response(
                 XRPCServerResponse(
@@ -98,6 +103,11 @@ public struct XRPCRouter: Sendable {
                         .invalidRequest, status: 405,
                         "\(name) is a \(route.kind.rawValue): use \(route.kind.httpMethod), not \(method)",
                         headers: ["allow": route.kind.httpMethod])))
+        }
+        if route.kind == .subscription && !upgrading {
+            return .response(
+                XRPCServerResponse(
+                    error: XRPCServerError(.invalidRequest, "\(name) is a subscription: open it as a WebSocket")))
         }
         guard request.query.utf8.count <= configuration.maximumQueryLength else {
             return .response(
@@ -114,6 +124,14 @@ public struct XRPCRouter: Sendable {
         return await route.serve(request)
     }
 
+    /// Serves a path outside `/xrpc/` (`/.well-known/did.json`, a health check) with a plain
+    /// handler; `GET` routes answer `HEAD` too.
+    public mutating func route(
+        _ method: String, _ path: String, handler: @escaping @Sendable (XRPCServerRequest) async -> XRPCServerResponse
+    ) {
+        bareRoutes[BareRouteKey(method: method.uppercased(), path: path)] = handler
+    }
+
     static let prefix = "/xrpc/"
 }
 
@@ -123,6 +141,12 @@ public enum XRPCServerReply: Sendable {
     case response(XRPCServerResponse)
     /// A subscription accepted: send each frame as a binary WebSocket message, then close.
     case eventStream(XRPCEventFrameSequence)
+}
+
+/// A method and path of a plain route.
+struct BareRouteKey: Hashable, Sendable {
+    let method: String
+    let path: String
 }
 
 /// One registered method.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import XRPCCore
 import XRPCServer
+import XRPCServerTestLexicons
 import XRPCTesting
 
 /// Routes behind an authenticator: the handler sees the verified caller, refusals are error bodies.
@@ -12,7 +13,9 @@ final class AuthenticatedRouteTests: XCTestCase {
         resolver.publish(ServiceAuthTests.issuer, key: key)
         let verifier = ServiceAuthVerifier(audience: ServiceAuthTests.service, resolver: resolver)
         var router = XRPCRouter()
-        let handler: @Sendable (String) -> ComExampleTestGetItems.Output = { ComExampleTestGetItems.Output(items: [$0]) }
+        let handler: @Sendable (String) -> ComExampleTestGetItems.Output = {
+            ComExampleTestGetItems.Output(items: [$0])
+        }
         if optional {
             router.query(ComExampleTestGetItems.self, auth: verifier.optional) { call in
                 handler(call.caller?.did.rawValue ?? "anonymous")
@@ -34,7 +37,8 @@ final class AuthenticatedRouteTests: XCTestCase {
 
     func request(_ token: String?) -> XRPCServerRequest {
         XRPCServerRequest(
-            method: "GET", path: "/xrpc/com.example.test.getItems", query: "feed=at://did:plc:a/app.bsky.feed.generator/r",
+            method: "GET", path: "/xrpc/com.example.test.getItems",
+            query: "feed=at://did:plc:a/app.bsky.feed.generator/r",
             headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import XRPCCore
 import XRPCServer
+import XRPCServerTestLexicons
 
 /// Subscriptions: typed messages out as the frames the client's `XRPCEventFrame` reads.
 final class EventStreamTests: XCTestCase {
@@ -13,7 +14,8 @@ final class EventStreamTests: XCTestCase {
             let start = call.parameters.cursor ?? 0
             if start > 100 { throw XRPCServerError.declared(Ticks.Error.futureCursor, message: "cursor ahead") }
             return AsyncThrowingStream { continuation in
-                continuation.yield(.comExampleTestSubscribeTicksTick(.init(seq: start + 1, data: Bytes(Data([1, 2, 3])))))
+                continuation.yield(
+                    .comExampleTestSubscribeTicksTick(.init(seq: start + 1, data: Bytes(Data([1, 2, 3])))))
                 continuation.yield(.comExampleTestSubscribeTicksNote(.init(text: "hello")))
                 continuation.finish(throwing: XRPCServerError("ConsumerTooSlow", "you are behind"))
             }

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import XRPCCore
 import XRPCServer
+import XRPCServerTestLexicons
 import XRPCTesting
 
 /// Query parameters: decoded as the lexicon types them, the inverse of the client's encoding, and
@@ -27,8 +28,11 @@ final class ParameterTests: XCTestCase {
     }
 
     func testTypesFollowTheLexicon() async throws {
-        let shown = try await items("feed=at://did:plc:a/app.bsky.feed.generator/r&limit=7&tags=a&tags=b&reverse=true&cursor=12")
-        XCTAssertEqual(shown, ["feed=at://did:plc:a/app.bsky.feed.generator/r", "limit=7", "tags=a,b", "reverse=true", "cursor=12"])
+        let shown = try await items(
+            "feed=at://did:plc:a/app.bsky.feed.generator/r&limit=7&tags=a&tags=b&reverse=true&cursor=12")
+        XCTAssertEqual(
+            shown,
+            ["feed=at://did:plc:a/app.bsky.feed.generator/r", "limit=7", "tags=a,b", "reverse=true", "cursor=12"])
     }
 
     func testTheLexiconDefaultIsFilledIn() async throws {
@@ -51,15 +55,20 @@ final class ParameterTests: XCTestCase {
             let answer = await router.respond(
                 to: XRPCServerRequest(
                     method: request.method.rawValue, path: components.percentEncodedPath,
-                    query: components.percentEncodedQuery ?? "", headers: request.headers, body: request.body ?? Data()))
+                    query: components.percentEncodedQuery ?? "", headers: request.headers, body: request.body ?? Data())
+            )
             return XRPCResponse(status: answer.status, headers: answer.headers, body: answer.body)
         }
         let parameters = ComExampleTestGetItems.Parameters(
-            feed: "at://did:plc:a/app.bsky.feed.generator/r", cursor: "a/b?c#d", limit: 100, reverse: false, tags: ["x&y", "é+ =%"])
+            feed: "at://did:plc:a/app.bsky.feed.generator/r", cursor: "a/b?c#d", limit: 100, reverse: false,
+            tags: ["x&y", "é+ =%"])
         let output = try await XRPCClient(agent: agent).query(ComExampleTestGetItems.self, parameters: parameters)
         XCTAssertEqual(
             output.items,
-            ["feed=at://did:plc:a/app.bsky.feed.generator/r", "limit=100", "tags=x&y,é+ =%", "reverse=false", "cursor=a/b?c#d"])
+            [
+                "feed=at://did:plc:a/app.bsky.feed.generator/r", "limit=100", "tags=x&y,é+ =%", "reverse=false",
+                "cursor=a/b?c#d",
+            ])
     }
 
     func testAMissingRequiredParameterIsNamed() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import XRPCCore
 import XRPCServer
+import XRPCServerTestLexicons
 
 /// Routing, methods, status codes and error bodies, as the XRPC spec says a server answers.
 final class RouterTests: XCTestCase {
@@ -64,7 +65,8 @@ final class RouterTests: XCTestCase {
         let router = TestRouter.make(configuration: .init(log: { log.append($0) }))
         let response = await router.respond(
             to: XRPCServerRequest(
-                method: "GET", target: "/xrpc/com.example.test.getItems?feed=at://did:plc:a/app.bsky.feed.generator/crash",
+                method: "GET",
+                target: "/xrpc/com.example.test.getItems?feed=at://did:plc:a/app.bsky.feed.generator/crash",
                 headers: ["Authorization": "Bearer secret-token-value"]))
         let (status, name, message) = try TestRouter.error(response)
         XCTAssertEqual(status, 500)
@@ -91,7 +93,8 @@ final class RouterTests: XCTestCase {
         let response = await router.respond(
             to: XRPCServerRequest(
                 method: "POST", path: "/xrpc/com.example.test.putItem",
-                headers: ["Content-Type": "application/json; charset=utf-8"], body: Data(#"{"text":"hi","count":3}"#.utf8)))
+                headers: ["Content-Type": "application/json; charset=utf-8"],
+                body: Data(#"{"text":"hi","count":3}"#.utf8)))
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(try TestRouter.object(response)["stored"]?.stringValue, "hi/3")
     }
@@ -150,7 +153,8 @@ final class RouterTests: XCTestCase {
         let router = TestRouter.make(configuration: .init(maximumQueryLength: 32))
         let response = await router.respond(
             to: XRPCServerRequest(
-                method: "GET", target: "/xrpc/com.example.test.getItems?feed=at://did:plc:aaaaaaaaaaaaaaaaaaaaaaaaaa/c/r"))
+                method: "GET",
+                target: "/xrpc/com.example.test.getItems?feed=at://did:plc:aaaaaaaaaaaaaaaaaaaaaaaaaa/c/r"))
         XCTAssertEqual(response.status, 400)
     }
 

@@ -90,7 +90,9 @@ final class ServiceAuthTests: XCTestCase {
     }
 
     /// The refusal of `token`, or a failure when it passes.
-    func refusal(_ token: String, verifier: ServiceAuthVerifier? = nil, file: StaticString = #filePath, line: UInt = #line)
+    func refusal(
+        _ token: String, verifier: ServiceAuthVerifier? = nil, file: StaticString = #filePath, line: UInt = #line
+    )
         async -> XRPCServerError?
     {
         do {
@@ -262,7 +264,8 @@ final class ServiceAuthTests: XCTestCase {
         let verifier = verifier()
         for headers in [[:], ["Authorization": "Basic abc"], ["Authorization": "Bearer"]] {
             do {
-                _ = try await verifier.authenticate(XRPCServerRequest(method: "GET", path: "/x", headers: headers), for: Self.method)
+                _ = try await verifier.authenticate(
+                    XRPCServerRequest(method: "GET", path: "/x", headers: headers), for: Self.method)
                 XCTFail("accepted \(headers)")
             } catch {
                 XCTAssertEqual(error.code, .authenticationRequired)

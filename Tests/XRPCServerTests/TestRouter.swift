@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import XRPCCore
 import XRPCServer
+import XRPCServerTestLexicons
 
 /// The router the core tests call: the three methods of the test lexicons, with handlers that show
 /// what they were given.

@@ -59,7 +59,8 @@ struct TestSigningKey: Sendable {
         let d = Curve.Scalar(reducing: secret)
         var counter: UInt8 = 0
         while true {
-            let nonce = Curve.Scalar(reducing: UInt256(bigEndian: SHA256.hash(secret.bigEndianBytes + digest + [counter])) ?? .one)
+            let nonce = Curve.Scalar(
+                reducing: UInt256(bigEndian: SHA256.hash(secret.bigEndianBytes + digest + [counter])) ?? .one)
             counter &+= 1
             guard !nonce.isZero, let point = Curve.linearCombination(nonce.value, .zero, Curve.generator).affine
             else { continue }
