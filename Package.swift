@@ -203,6 +203,15 @@ let package = Package(
             ],
             path: "Benchmarks/VerificationBenchmark"
         ),
+        // getFeedSkeleton through XRPCServer's core beside a bare route with the same bytes, and service-auth
+        // verifications beside one ECDSA verification: swift run -c release server-bench
+        .executableTarget(
+            name: "server-bench",
+            dependencies: [
+                "XRPCServer", "AtprotoLexicons", "AtprotoIdentityResolution", "AtprotoCrypto", "BenchmarkSupport",
+            ],
+            path: "Benchmarks/ServerBenchmark"
+        ),
         // Prints the cost of one moderation decision and of a 100-post page: swift run -c release moderation-bench
         .executableTarget(
             name: "moderation-bench", dependencies: ["BlueskyKit", "AtprotoLexicons"],
