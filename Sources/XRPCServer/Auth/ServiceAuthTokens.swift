@@ -29,6 +29,9 @@ public struct ServiceAuthTokens: Sendable {
     /// A token for `audience` (the service's DID, or `did#service`), bound to `method`.
     ///
     /// - Parameters:
+    ///   - audience: The service's DID, or `did#service`.
+    ///   - method: The method the token is for (`lxm`); `nil` for a token of any method, which PDSes
+    ///     give a minute at most.
     ///   - expiration: When it expires; `nil` lets the PDS choose (60 s). PDSes refuse more than an
     ///     hour ahead, or more than a minute without a method (`BadExpiration`).
     /// - Throws: `XRPCError` when the PDS refuses, `XRPCClientError` when its answer has no token,

@@ -61,6 +61,8 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
     ///     `audience#<service>`.
     ///   - resolver: Resolves issuers' DIDs; cache it, the verifier invalidates an entry when a key
     ///     seems to have rotated.
+    ///   - requiresMethodBinding: Whether a token without `lxm` is refused.
+    ///   - maximumLifetime: The longest a token may still be valid from now.
     ///   - replayCache: Where accepted `jti`s are held (share one per service); `nil` turns replay
     ///     protection off.
     ///   - now: The clock (tests pass their own).
