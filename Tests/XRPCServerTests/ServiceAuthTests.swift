@@ -11,6 +11,7 @@ final class TableResolver: IdentityResolver, @unchecked Sendable {
     private var current: [String: DIDDocument] = [:]
     private var cached: [String: DIDDocument] = [:]
     private var fetches = 0
+    private var calls = 0
 
     func publish(_ did: String, key: TestSigningKey) {
         let document = DIDDocument(
@@ -23,11 +24,10 @@ final class TableResolver: IdentityResolver, @unchecked Sendable {
         lock.unlock()
     }
 
-    var fetchCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return fetches
-    }
+    var fetchCount: Int { lock.withLock { fetches } }
+
+    /// Every resolveDID call, cached or not.
+    var callCount: Int { lock.withLock { calls } }
 
     func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument {
         guard let document = lookUp(did) else {
@@ -38,6 +38,7 @@ final class TableResolver: IdentityResolver, @unchecked Sendable {
 
     private func lookUp(_ did: DID) -> DIDDocument? {
         lock.withLock {
+            calls += 1
             if let document = cached[did.rawValue] { return document }
             guard let document = current[did.rawValue] else { return nil }
             fetches += 1
@@ -52,6 +53,17 @@ final class TableResolver: IdentityResolver, @unchecked Sendable {
 
     func invalidate(did: DID) async {
         lock.withLock { cached[did.rawValue] = nil }
+    }
+}
+
+/// A settable clock for verifiers under test.
+final class Clock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seconds: Int
+    init(_ seconds: Int) { self.seconds = seconds }
+    var value: Int {
+        get { lock.withLock { seconds } }
+        set { lock.withLock { seconds = newValue } }
     }
 }
 
@@ -199,6 +211,30 @@ final class ServiceAuthTests: XCTestCase {
         // The rotated-out key no longer signs for the account.
         let error = await refusal(TestTokens.make(claims(), key: key), verifier: verifier)
         XCTAssertEqual(error?.code, .badJwtSignature)
+    }
+
+    func testAProvenKeyIsReusedBrieflyWithoutTheResolver() async throws {
+        let remembering = verifier()
+        _ = try await remembering.verify(TestTokens.make(claims(), key: key), method: Self.method)
+        _ = try await remembering.verify(TestTokens.make(claims(), key: key), method: Self.method)
+        XCTAssertEqual(resolver.callCount, 1, "the second token was proved by the remembered key")
+        let asking = ServiceAuthVerifier(
+            audience: Self.service, resolver: resolver, recentKeyLifetime: .zero,
+            now: { Date(timeIntervalSince1970: TimeInterval(Self.now)) })
+        _ = try await asking.verify(TestTokens.make(claims(), key: key), method: Self.method)
+        _ = try await asking.verify(TestTokens.make(claims(), key: key), method: Self.method)
+        XCTAssertEqual(resolver.callCount, 3, "with no lifetime every token asks the resolver")
+    }
+
+    func testARememberedKeyExpires() async throws {
+        let clock = Clock(Self.now)
+        let verifier = ServiceAuthVerifier(
+            audience: Self.service, resolver: resolver, now: { Date(timeIntervalSince1970: TimeInterval(clock.value)) })
+        _ = try await verifier.verify(TestTokens.make(claims(), key: key), method: Self.method)
+        clock.value = Self.now + 61
+        _ = try await verifier.verify(
+            TestTokens.make(claims(["exp": .integer(Self.now + 120)]), key: key), method: Self.method)
+        XCTAssertEqual(resolver.callCount, 2, "past its lifetime the key is asked for again")
     }
 
     func testAReplayedTokenIsRefused() async throws {

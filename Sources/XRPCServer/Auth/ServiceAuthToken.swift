@@ -31,7 +31,7 @@ struct ServiceAuthToken: Sendable {
         guard text.utf8.count <= Self.maximumLength else {
             throw Self.bad("the token is longer than \(Self.maximumLength) bytes")
         }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw Self.bad("the token is not a JWT: expected 3 dot-separated parts") }
         guard let headerBytes = Self.base64URLDecoded(parts[0]), let payloadBytes = Self.base64URLDecoded(parts[1]),
             let signature = Self.base64URLDecoded(parts[2])
@@ -53,7 +53,7 @@ struct ServiceAuthToken: Sendable {
             throw Self.bad("typ \(ParameterSchema.quoted(type)) is not a service-auth token")
         }
         guard let issuerClaim = claims["iss"]?.stringValue else { throw Self.bad("the token has no string iss") }
-        let did = String(issuerClaim.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        let did = issuerClaim.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(issuerClaim[..<$0]) } ?? issuerClaim
         guard DID.syntaxError(in: did) == nil else {
             throw Self.bad("iss \(ParameterSchema.quoted(issuerClaim)) is not a DID")
         }
@@ -77,7 +77,7 @@ struct ServiceAuthToken: Sendable {
         self.issuerClaim = issuerClaim
         self.audience = audience
         self.expiration = expiration
-        self.signedBytes = Array(text.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
+        self.signedBytes = Array(text.utf8[parts[0].startIndex..<parts[1].endIndex])
         self.signature = signature
     }
 
@@ -86,11 +86,38 @@ struct ServiceAuthToken: Sendable {
     }
 
     /// base64url without padding (padding tolerated), or `nil` for any other character.
-    static func base64URLDecoded(_ text: Substring) -> [UInt8]? {
-        var standard = String(text).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while standard.hasSuffix("=") { standard.removeLast() }
-        guard !standard.contains("=") else { return nil }
-        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
-        return Data(base64Encoded: standard).map(Array.init)
+    static func base64URLDecoded(_ text: some Collection<UInt8>) -> [UInt8]? {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        var padding = 0
+        for byte in text {
+            if byte == UInt8(ascii: "=") {
+                padding += 1
+                continue
+            }
+            guard padding == 0, let value = sextet(byte) else { return nil }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        // Leftover bits must be zero and fewer than a byte (2 or 4 of them, or none).
+        guard bits != 6, accumulator & ((1 << UInt32(bits)) - 1) == 0, padding <= 2 else { return nil }
+        return output
+    }
+
+    private static func sextet(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): return 62
+        case UInt8(ascii: "_"): return 63
+        default: return nil
+        }
     }
 }

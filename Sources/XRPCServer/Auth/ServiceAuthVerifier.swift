@@ -52,7 +52,12 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
     public let maximumLifetime: Duration
     /// Seen `jti`s, or `nil` to accept tokens more than once.
     public let replayCache: ServiceAuthReplayCache?
+    /// How long the key that proved an issuer's token is used for its next tokens without asking
+    /// the resolver (default 60 s; zero asks every time). A key rotated meanwhile keeps passing for
+    /// at most that long, as it would while the resolver's own cache holds the old document.
+    public let recentKeyLifetime: Duration
     let now: @Sendable () -> Date
+    let keys = ParsedKeys()
 
     /// Creates a verifier.
     ///
@@ -63,14 +68,16 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
     ///     seems to have rotated.
     ///   - requiresMethodBinding: Whether a token without `lxm` is refused.
     ///   - maximumLifetime: The longest a token may still be valid from now.
+    ///   - recentKeyLifetime: How long an issuer's proven key is reused without the resolver.
     ///   - replayCache: Where accepted `jti`s are held (share one per service); `nil` turns replay
     ///     protection off.
     ///   - now: The clock (tests pass their own).
     public init(
         audience: DID, resolver: any IdentityResolver, requiresMethodBinding: Bool = true,
         maximumLifetime: Duration = .seconds(3660), replayCache: ServiceAuthReplayCache? = ServiceAuthReplayCache(),
-        now: @escaping @Sendable () -> Date = Date.init
+        recentKeyLifetime: Duration = .seconds(60), now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.recentKeyLifetime = recentKeyLifetime
         self.audiences = [audience.rawValue]
         self.resolver = resolver
         self.requiresMethodBinding = requiresMethodBinding
@@ -88,13 +95,29 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
                 .authenticationRequired, "this method needs service auth: Authorization: Bearer <JWT>",
                 headers: ["www-authenticate": "Bearer"])
         }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        guard let token = Self.bearerToken(header) else {
             throw XRPCServerError(
                 .authenticationRequired, "the Authorization header is not a Bearer token",
                 headers: ["www-authenticate": "Bearer"])
         }
-        return try await verify(String(parts[1]).trimmingCharacters(in: .whitespaces), method: nsid)
+        return try await verify(token, method: nsid)
+    }
+
+    /// The token of `Bearer <token>` (the scheme in any case, spaces around the token ignored).
+    static func bearerToken(_ header: String) -> String? {
+        let bytes = header.utf8
+        let scheme = "bearer".utf8
+        guard bytes.count > scheme.count,
+            zip(bytes.prefix(scheme.count), scheme).allSatisfy({ $0 | 0x20 == $1 }),
+            bytes.dropFirst(scheme.count).first == UInt8(ascii: " ")
+        else { return nil }
+        let rest = bytes.dropFirst(scheme.count).drop { $0 == UInt8(ascii: " ") }
+        var end = rest.endIndex
+        while end > rest.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: " ") {
+            end = bytes.index(before: end)
+        }
+        guard rest.startIndex < end else { return nil }
+        return String(Substring(header.utf8[rest.startIndex..<end]))
     }
 
     /// Checks `token` for a call of `method`, in this order: form, `exp`, `aud`, `lxm`, signature,
@@ -122,7 +145,7 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
                 .badJwtLexiconMethod, "the token is for \(ParameterSchema.quoted(bound)), not \(method.rawValue)")
         default: break
         }
-        try await checkSignature(parsed)
+        try await checkSignature(parsed, now: nowSeconds)
         if let replayCache {
             guard let tokenID = parsed.tokenID else {
                 throw XRPCServerError(.badJwt, "the token has no jti, so it could be replayed")
@@ -142,15 +165,26 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
             expiration: Date(timeIntervalSince1970: TimeInterval(parsed.expiration)), tokenID: parsed.tokenID)
     }
 
-    /// The signature by the issuer's `#atproto` key; on failure, once more with a fresh DID document.
-    private func checkSignature(_ token: ServiceAuthToken) async throws(XRPCServerError) {
-        if let key = try await signingKey(of: token.issuer, fresh: false), Self.signs(key, token) { return }
+    /// The signature by the issuer's `#atproto` key (the one remembered, else the resolver's); on
+    /// failure, once more with a fresh DID document.
+    private func checkSignature(_ token: ServiceAuthToken, now: Int) async throws(XRPCServerError) {
+        if let key = keys.recentKey(of: token.issuer, now: now), Self.signs(key, token) { return }
+        if let key = try await signingKey(of: token.issuer, fresh: false), Self.signs(key, token) {
+            return remember(key, of: token.issuer, now: now)
+        }
+        keys.forget(token.issuer)
         guard let key = try await signingKey(of: token.issuer, fresh: true) else {
             throw XRPCServerError(.badJwtSignature, "\(token.issuer.rawValue) has no usable #atproto key")
         }
         guard Self.signs(key, token) else {
             throw XRPCServerError(.badJwtSignature, "the signature is not by \(token.issuer.rawValue)'s #atproto key")
         }
+        remember(key, of: token.issuer, now: now)
+    }
+
+    private func remember(_ key: PublicKey, of did: DID, now: Int) {
+        let lifetime = Int(recentKeyLifetime.components.seconds)
+        if lifetime > 0 { keys.remember(key, of: did, until: now + lifetime) }
     }
 
     static func signs(_ key: PublicKey, _ token: ServiceAuthToken) -> Bool {
@@ -167,6 +201,6 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
             throw XRPCServerError(
                 .badJwtSignature, "the issuer \(did.rawValue) could not be resolved: \(error.message)")
         }
-        return try? document.signingKey()
+        return keys.signingKey(of: document)
     }
 }
