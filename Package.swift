@@ -209,6 +209,7 @@ let package = Package(
             name: "server-bench",
             dependencies: [
                 "XRPCServer", "AtprotoLexicons", "AtprotoIdentityResolution", "AtprotoCrypto", "BenchmarkSupport",
+                "XRPCHummingbird",  // with the trait of that name, the comparison over HTTP too
             ],
             path: "Benchmarks/ServerBenchmark"
         ),
@@ -393,6 +394,11 @@ package.targets += [
 ]
 
 // An HTTP server for XRPCServer's router (trait XRPCHummingbird): bodies bounded and timed, WebSocket subscriptions.
+// server-bench compares it with a bare Hummingbird route when the trait is on.
+if let bench = package.targets.first(where: { $0.name == "server-bench" }) {
+    bench.dependencies.append(
+        .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["XRPCHummingbird"])))
+}
 package.targets += [
     .target(
         name: "XRPCHummingbird",

@@ -6,6 +6,9 @@
 //
 //     swift run -c release server-bench [rounds, default 15]
 //
+// With the trait XRPCHummingbird (swift run -c release --traits XRPCHummingbird server-bench), the same
+// comparison runs over HTTP too, against a bare Hummingbird route, loaded by wrk (Debian's package).
+//
 // The token is reused, so the verifier's replay cache is off here (a jti is accepted once): what is
 // left out is one dictionary insertion under a lock per call.
 import AtprotoCrypto
@@ -161,3 +164,8 @@ for (name, token, issuer, multikey) in [
         comparison, ours: "service-auth verification (\(name))", reference: "one ECDSA verification (\(name))")
     { print(line) }
 }
+
+#if XRPCHummingbird
+    try await HTTPComparison.run(
+        router: router, bareBody: outputBytes, query: query, token: BenchmarkTokens.k256Token, rounds: rounds)
+#endif

@@ -12,6 +12,11 @@ package func threadCPUTime() -> Double {
 package struct Figures: Sendable {
     package var perOperation: [Double]
 
+    /// Figures from per-round seconds per operation.
+    package init(perOperation: [Double]) {
+        self.perOperation = perOperation
+    }
+
     /// The median seconds per operation.
     package var median: Double { quantile(0.5) }
 
