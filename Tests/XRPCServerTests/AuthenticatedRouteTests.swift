@@ -98,3 +98,30 @@ final class AuthenticatedRouteTests: XCTestCase {
         }
     }
 }
+
+/// The client side: calls to a service carry a token minted for their method, never the session's own.
+final class ServiceAuthAgentTests: XCTestCase {
+    func testEachCallCarriesATokenForItsMethod() async throws {
+        let minted = LogLines()
+        let pds = StubAgent { request in
+            let lxm = request.queryItems.first { $0.name == "lxm" }?.value ?? "-"
+            minted.append(lxm)
+            return XRPCResponse(status: 200, body: Data(#"{"token":"token-for-\#(lxm)"}"#.utf8))
+        }
+        let service = StubAgent(serviceURL: URL(string: "https://feeds.example.com")!) { _ in
+            XRPCResponse(status: 200, headers: ["content-type": "application/json"], body: Data(#"{"items":[]}"#.utf8))
+        }
+        let agent = ServiceAuthAgent(session: pds, audience: "did:web:feeds.example.com", transport: service)
+        let client = XRPCClient(agent: agent)
+        _ = try await client.query(
+            ComExampleTestGetItems.self, parameters: .init(feed: "at://did:plc:a/app.bsky.feed.generator/r"))
+        let sent = try XCTUnwrap(service.requests.first)
+        XCTAssertEqual(sent.header("authorization"), "Bearer token-for-com.example.test.getItems")
+        XCTAssertEqual(minted.lines, ["com.example.test.getItems"])
+        XCTAssertEqual(pds.requests.first?.queryItems.first?.value, "did:web:feeds.example.com")
+        XCTAssertFalse(sent.description.contains("token-for"), "the token is not shown in descriptions")
+        let headers = try await agent.eventStreamHeaders(
+            for: URL(string: "wss://feeds.example.com/xrpc/com.example.test.subscribeTicks")!, rejection: nil)
+        XCTAssertEqual(headers["Authorization"], "Bearer token-for-com.example.test.subscribeTicks")
+    }
+}

@@ -135,6 +135,16 @@ final class PDSFeedGeneratorTests: XCTestCase {
         XCTAssertEqual(accepted, 200)
         try await expectRefusal(fixture, token: token, "JwtReplayed")
 
+        // A client's typed calls through ServiceAuthAgent: a fresh token for each, so none is a replay.
+        let feeds = XRPCClient(
+            agent: ServiceAuthAgent(
+                session: fixture.session, audience: fixture.configuration.serviceDID.rawValue,
+                transport: URLSessionAgent(serviceURL: fixture.base)))
+        for _ in 0..<2 {
+            let page = try await feeds.app.bsky.feed.getFeedSkeleton(feed: fixture.configuration.feedURI, limit: 5)
+            XCTAssertNil(page.cursor)
+        }
+
         let otherAudience = try await fixture.tokens.token(for: "did:web:localhost%3A1", method: Self.skeleton)
         try await expectRefusal(fixture, token: otherAudience, "BadJwtAudience")
 
