@@ -94,11 +94,22 @@
             let request = XRPCHummingbirdResponder<BasicWebSocketRequestContext>.serverRequest(head, body: Data())
             switch await router.handle(request) {
             case .eventStream(let frames):
-                return .upgrade([:]) { _, outbound, _ in
-                    for await frame in frames {
-                        try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+                return .upgrade([:]) { inbound, outbound, _ in
+                    // The stream ends when its messages end or when the client goes away, whichever is
+                    // first: a client that leaves while no message comes is noticed at once.
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for try await _ in inbound {}
+                        }
+                        group.addTask {
+                            for await frame in frames {
+                                try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+                            }
+                            try await outbound.close(.normalClosure, reason: nil)
+                        }
+                        try await group.next()
+                        group.cancelAll()
                     }
-                    try await outbound.close(.normalClosure, reason: nil)
                 }
             case .response(let response) where response.status == 501 || response.status == 404:
                 return .dontUpgrade
@@ -139,11 +150,18 @@
                             .payloadTooLarge, "the body is larger than \(limit) bytes",
                             headers: ["connection": "close"])))
             }
-            let body: Data
-            do {
-                body = try await Self.collect(request, limit: limit, timeout: bodyTimeout)
-            } catch let error as XRPCServerError {
-                return Self.response(XRPCServerResponse(error: error))
+            var body = Data()
+            // A request that announces no body (no Content-Length above 0, no Transfer-Encoding) has none
+            // to wait for: queries skip the timed read.
+            let announcesBody =
+                request.headers[.transferEncoding] != nil
+                || (request.headers[.contentLength].flatMap(Int.init) ?? 0) > 0
+            if announcesBody {
+                do {
+                    body = try await Self.collect(request, limit: limit, timeout: bodyTimeout)
+                } catch let error as XRPCServerError {
+                    return Self.response(XRPCServerResponse(error: error))
+                }
             }
             let answer = await router.respond(to: Self.serverRequest(request.head, body: body))
             return Self.response(answer)

@@ -83,6 +83,9 @@ public struct XRPCEventFrameSequence: AsyncSequence, Sendable {
             } catch let error as XRPCServerError {
                 finished = true
                 return XRPCEventFrameEncoder.error(name: error.code.rawValue, message: error.message)
+            } catch is CancellationError {
+                finished = true
+                return nil
             } catch {
                 finished = true
                 log?("\(nsid.rawValue): the event stream failed: \(error)")

@@ -4,6 +4,7 @@
     import XRPCCore
     import XRPCHummingbird
     import XRPCServer
+    import XRPCServerTestLexicons
     import XRPCTesting
 
     #if canImport(Glibc)
