@@ -161,6 +161,12 @@
                     body = try await Self.collect(request, limit: limit, timeout: bodyTimeout)
                 } catch let error as XRPCServerError {
                     return Self.response(XRPCServerResponse(error: error))
+                } catch {
+                    // The connection failed mid-body: answer in XRPC's shape all the same.
+                    return Self.response(
+                        XRPCServerResponse(
+                            error: XRPCServerError(
+                                .invalidRequest, "the body could not be read", headers: ["connection": "close"])))
                 }
             }
             let answer = await router.respond(to: Self.serverRequest(request.head, body: body))

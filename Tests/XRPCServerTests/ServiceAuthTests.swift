@@ -264,11 +264,26 @@ final class ServiceAuthTests: XCTestCase {
         _ = try await verifier.verify(TestTokens.make(shared, key: key), method: Self.method)
     }
 
-    func testTheReplayCacheIsBounded() {
-        let cache = ServiceAuthReplayCache(capacity: 2)
-        let verifier = ServiceAuthVerifier(audience: Self.service, resolver: resolver, replayCache: cache)
-        XCTAssertEqual(verifier.replayCache?.capacity, 2)
-        XCTAssertEqual(cache.count, 0)
+    func testAFullReplayCacheRefusesRatherThanForgets() async throws {
+        let cache = ServiceAuthReplayCache(capacity: 1)
+        let verifier = ServiceAuthVerifier(
+            audience: Self.service, resolver: resolver, replayCache: cache,
+            now: { Date(timeIntervalSince1970: TimeInterval(Self.now)) })
+        _ = try await verifier.verify(TestTokens.make(claims(), key: key), method: Self.method)
+        do {
+            _ = try await verifier.verify(TestTokens.make(claims(), key: key), method: Self.method)
+            XCTFail("a token was accepted while its jti could not be held")
+        } catch {
+            XCTAssertEqual(error.code, .notEnoughResources)
+            XCTAssertEqual(error.status, 503)
+        }
+        XCTAssertEqual(cache.count, 1)
+        // Once the held token has expired, its place is free again.
+        let later = ServiceAuthVerifier(
+            audience: Self.service, resolver: resolver, replayCache: cache,
+            now: { Date(timeIntervalSince1970: TimeInterval(Self.now + 61)) })
+        _ = try await later.verify(
+            TestTokens.make(claims(["exp": .integer(Self.now + 120)]), key: key), method: Self.method)
     }
 
     func testMalformedTokensAreBadJwt() async {
@@ -283,6 +298,10 @@ final class ServiceAuthTests: XCTestCase {
             TestTokens.make(claims(), key: key, typ: "at+jwt"),
             TestTokens.make(claims(["iss": .string("alice")]), key: key),
             TestTokens.make(claims(["exp": .string("soon")]), key: key),
+            TestTokens.make(claims(["iat": .string("now")]), key: key),
+            TestTokens.make(claims(["lxm": .integer(5)]), key: key),
+            TestTokens.make(claims(["jti": .integer(5)]), key: key),
+            TestTokens.make(claims(["aud": nil]), key: key),
             String(repeating: "a", count: 9000),
         ]
         for token in cases {
