@@ -37,7 +37,9 @@ public struct XRPCEventFrameSequence: AsyncSequence, Sendable {
     public typealias Element = Data
 
     let nsid: NSID
-    let messages: AsyncThrowingStream<JSONValue, any Error>
+    /// Makes a pull of the handler's messages in their JSON form, one at a time: nothing is read ahead
+    /// of the socket, so a slow client holds the handler back instead of growing a buffer here.
+    let makeMessages: @Sendable () -> MessagePull
     let log: (@Sendable (String) -> Void)?
 
     init<Message: LexiconValue>(
@@ -45,29 +47,18 @@ public struct XRPCEventFrameSequence: AsyncSequence, Sendable {
     ) {
         self.nsid = nsid
         self.log = log
-        // One conversion stage so that the sequence is not generic over the message type.
-        let (stream, continuation) = AsyncThrowingStream<JSONValue, any Error>.makeStream()
-        let task = Task {
-            do {
-                for try await message in messages { continuation.yield(message.lexiconJSON) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        self.messages = stream
+        self.makeMessages = { MessagePull(messages) }
     }
 
     /// Iterates over the frames.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(nsid: nsid, messages: messages.makeAsyncIterator(), log: log)
+        Iterator(nsid: nsid, messages: makeMessages(), log: log)
     }
 
     /// Iterates over the frames.
     public struct Iterator: AsyncIteratorProtocol {
         let nsid: NSID
-        var messages: AsyncThrowingStream<JSONValue, any Error>.Iterator
+        let messages: MessagePull
         let log: (@Sendable (String) -> Void)?
         var finished = false
 
@@ -92,5 +83,20 @@ public struct XRPCEventFrameSequence: AsyncSequence, Sendable {
                 return XRPCEventFrameEncoder.error(name: "InternalServerError", message: "the stream failed")
             }
         }
+    }
+}
+
+/// The handler's message stream, read one message at a time and handed on as JSON: the type that
+/// keeps ``XRPCEventFrameSequence`` from being generic over the message type.
+final class MessagePull {
+    private let pull: () async throws -> JSONValue?
+
+    init<Message: LexiconValue>(_ messages: AsyncThrowingStream<Message, any Error>) {
+        var iterator = messages.makeAsyncIterator()
+        pull = { try await iterator.next()?.lexiconJSON }
+    }
+
+    func next() async throws -> JSONValue? {
+        try await pull()
     }
 }

@@ -83,6 +83,10 @@ extension XRPCRouter {
     /// framing `XRPCEventFrame` reads), and an error it throws becomes the final error frame
     /// (`{op: -1}`): an ``XRPCServerError`` with its name and message (`FutureCursor`,
     /// `ConsumerTooSlow`), anything else as `InternalServerError`.
+    ///
+    /// Messages are read from the stream only as the socket takes their frames: make the stream with
+    /// a bounded buffering policy (`.bufferingOldest(n)`), and end it with `ConsumerTooSlow` when a
+    /// producer finds it full, so a slow client costs bounded memory.
     public mutating func subscription<Endpoint: XRPCSubscription, Auth: XRPCAuthenticator>(
         _ endpoint: Endpoint.Type, auth: Auth,
         handler:
