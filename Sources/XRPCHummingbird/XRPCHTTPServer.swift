@@ -63,7 +63,7 @@
             self.logger = logger ?? Logger(label: "XRPCHTTPServer")
         }
 
-        /// Serves until the task is cancelled (or SIGTERM/SIGINT), calling `onListening` with the bound
+        /// Serves until its task is cancelled (signals are the app's to handle), calling `onListening` with the bound
         /// port once the socket listens.
         public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
             let responder = XRPCHummingbirdResponder<BasicWebSocketRequestContext>(

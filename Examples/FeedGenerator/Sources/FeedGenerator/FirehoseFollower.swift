@@ -17,12 +17,16 @@ public struct FirehoseFollower: Sendable {
     public let index: FeedIndex
     /// Told of each commit that fails its proof (the failure names the repository and seq).
     public let onFailure: @Sendable (FirehoseFailure) async -> Void
+    /// The WebSocket client, or `nil` for the platform's (on Linux: `ws://` only; `wss://` needs the
+    /// trait NIOWebSocketTransport's transport).
+    public let transport: (any WebSocketTransport)?
 
     /// A follower of `service`'s firehose.
     public init(
-        service: URL, resolver: any IdentityResolver, index: FeedIndex,
+        service: URL, resolver: any IdentityResolver, index: FeedIndex, transport: (any WebSocketTransport)? = nil,
         onFailure: @escaping @Sendable (FirehoseFailure) async -> Void = { _ in }
     ) {
+        self.transport = transport
         self.service = service
         self.resolver = resolver
         self.index = index
@@ -54,6 +58,7 @@ public struct FirehoseFollower: Sendable {
     func follow(from cursor: Int?, advance: (Int) -> Void) async throws {
         var client = XRPCClient(agent: URLSessionAgent(serviceURL: service))
         client.eventStreams.serviceURL = service
+        if let transport { client.eventStreams.transport = transport }
         client.eventStreams.frameCheck = FirehoseVerifier(resolver: resolver, policy: .report(onFailure))
         for try await message in client.com.atproto.sync.subscribeRepos(cursor: cursor) {
             guard case .comAtprotoSyncSubscribeReposCommit(let commit) = message else { continue }
