@@ -86,12 +86,22 @@
         }
 
         /// The upgrade decision: a subscription whose parameters and credentials hold streams its frames;
-        /// a refused one streams one error frame with the refusal's name and message, then closes;
-        /// anything else is not upgraded (the HTTP responder answers it).
+        /// a refused one, or a WebSocket to any other `/xrpc/` path, gets one error frame with the
+        /// refusal's name and message, then the close; other paths are not upgraded.
         static func upgrade(_ head: HTTPRequest, router: XRPCRouter, logger: Logger) async throws
             -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>
         {
             let request = XRPCHummingbirdResponder<BasicWebSocketRequestContext>.serverRequest(head, body: Data())
+            // A WebSocket to another kind of method, or to an unknown one, gets the refusal as an error
+            // frame (no handler runs); paths outside /xrpc/ are left to HTTP (whose answer is a 400).
+            guard request.path.hasPrefix("/xrpc/") else { return .dontUpgrade }
+            guard router.servesSubscription(at: request.path) else {
+                let refusal =
+                    router.servesMethod(at: request.path)
+                    ? XRPCServerError(.invalidRequest, "\(request.path.dropFirst(6)) is not a subscription")
+                    : XRPCServerError(.methodNotImplemented, "method not implemented: \(request.path.dropFirst(6))")
+                return upgradeRefusal(XRPCServerResponse(error: refusal))
+            }
             switch await router.handle(request) {
             case .eventStream(let frames):
                 return .upgrade([:]) { inbound, outbound, _ in
@@ -111,17 +121,23 @@
                         group.cancelAll()
                     }
                 }
-            case .response(let response) where response.status == 501 || response.status == 404:
-                return .dontUpgrade
             case .response(let response):
-                let fields = (try? JSONValue.parse(response.body).objectValue) ?? [:]
-                let frame = XRPCEventFrameEncoder.error(
-                    name: fields["error"]?.stringValue ?? "InvalidRequest", message: fields["message"]?.stringValue)
-                return .upgrade([:]) { _, outbound, _ in
-                    try await outbound.write(.binary(ByteBuffer(bytes: frame)))
-                    try await outbound.close(.policyViolation, reason: nil)
-                }
+                return upgradeRefusal(response)
             }
+        }
+    }
+
+    /// An upgrade that sends one error frame, the name and message of `response`'s body, and closes.
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+    func upgradeRefusal(_ response: XRPCServerResponse)
+        -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>
+    {
+        let fields = (try? JSONValue.parse(response.body).objectValue) ?? [:]
+        let frame = XRPCEventFrameEncoder.error(
+            name: fields["error"]?.stringValue ?? "InvalidRequest", message: fields["message"]?.stringValue)
+        return .upgrade([:]) { _, outbound, _ in
+            try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+            try await outbound.close(.policyViolation, reason: nil)
         }
     }
 

@@ -124,6 +124,19 @@ public struct XRPCRouter: Sendable {
         return await route.serve(request)
     }
 
+    /// Whether `path` (`/xrpc/<nsid>`) is a method this router serves, of any kind.
+    public func servesMethod(at path: String) -> Bool {
+        guard path.hasPrefix(Self.prefix) else { return false }
+        return routes[String(path.dropFirst(Self.prefix.count))] != nil
+    }
+
+    /// Whether `path` is a subscription this router serves: what an adapter asks before it runs a
+    /// WebSocket upgrade request through ``handle(_:)``.
+    public func servesSubscription(at path: String) -> Bool {
+        guard path.hasPrefix(Self.prefix) else { return false }
+        return routes[String(path.dropFirst(Self.prefix.count))]?.kind == .subscription
+    }
+
     /// Serves a path outside `/xrpc/` (`/.well-known/did.json`, a health check) with a plain
     /// handler; `GET` routes answer `HEAD` too.
     public mutating func route(

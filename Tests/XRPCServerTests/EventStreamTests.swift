@@ -61,6 +61,14 @@ final class EventStreamTests: XCTestCase {
         XCTAssertEqual(badResponse.status, 400)
     }
 
+    func testOnlySubscriptionsAreUpgraded() {
+        let router = router()
+        XCTAssertTrue(router.servesSubscription(at: "/xrpc/com.example.test.subscribeTicks"))
+        XCTAssertFalse(router.servesSubscription(at: "/xrpc/com.example.test.getItems"))
+        XCTAssertFalse(router.servesSubscription(at: "/xrpc/com.example.test.none"))
+        XCTAssertFalse(router.servesSubscription(at: "/com.example.test.subscribeTicks"))
+    }
+
     func testPlainHTTPToASubscriptionIsRefused() async throws {
         let response = await router().respond(
             to: XRPCServerRequest(method: "GET", path: "/xrpc/com.example.test.subscribeTicks"))

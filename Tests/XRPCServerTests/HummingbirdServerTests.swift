@@ -103,6 +103,29 @@
             XCTAssertLessThan(ContinuousClock.now - start, .seconds(3))
         }
 
+        func testAWebSocketToAnotherMethodGetsItsRefusalAsAnErrorFrame() async throws {
+            let port = try await start()
+            let client = XRPCClient(
+                agent: StubAgent(serviceURL: URL(string: "http://127.0.0.1:\(port)")!) { _ in XRPCResponse(status: 500)
+                })
+            // A query's path opened as a subscription: refused without running the query.
+            let query = await refusal(client, QueryAsSubscription.self)
+            XCTAssertEqual(query, "InvalidRequest")
+            let unknown = await refusal(client, UnknownSubscription.self)
+            XCTAssertEqual(unknown, "MethodNotImplemented")
+        }
+
+        /// The name of the error that ended `endpoint`'s stream.
+        func refusal<E: XRPCSubscription>(_ client: XRPCClient, _ endpoint: E.Type) async -> String?
+        where E.Parameters == NoParameters {
+            do {
+                for try await _ in client.subscribe(endpoint, parameters: NoParameters()) {}
+                return nil
+            } catch {
+                return error.name
+            }
+        }
+
         func testSubscriptionsAreWebSocketsTheClientReads() async throws {
             let port = try await start()
             let client = XRPCClient(
@@ -132,6 +155,22 @@
                 return (seqs, error.name)
             }
         }
+    }
+
+    /// `com.example.test.getItems` (a query) as if it were a subscription.
+    enum QueryAsSubscription: XRPCSubscription {
+        typealias Parameters = NoParameters
+        typealias Error = UndeclaredError
+        typealias Message = ComExampleTestSubscribeTicks.Message
+        static var nsid: NSID { "com.example.test.getItems" }
+    }
+
+    /// A subscription nobody serves.
+    enum UnknownSubscription: XRPCSubscription {
+        typealias Parameters = NoParameters
+        typealias Error = UndeclaredError
+        typealias Message = ComExampleTestSubscribeTicks.Message
+        static var nsid: NSID { "com.example.test.nothing" }
     }
 
     /// One TCP exchange on loopback: send `text`, read until the peer closes or `timeout` passes.
