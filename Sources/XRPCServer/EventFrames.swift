@@ -4,7 +4,7 @@ import XRPCCore
 
 /// Event-stream frames as bytes (atproto.com/specs/event-stream): a DAG-CBOR header then a DAG-CBOR
 /// body, what `XRPCEventFrame` reads on the client side.
-public enum XRPCEventFrameEncoder {
+public enum XRPCEventFrameEncoder: Sendable {
     /// A message frame (`op: 1`) for a message in its lexicon JSON form: `t` is its `$type`, short
     /// (`#commit`) when it is a def of `nsid`, and the body is the rest of the object.
     ///
@@ -56,7 +56,10 @@ public struct XRPCEventFrameSequence: AsyncSequence, Sendable {
     }
 
     /// Iterates over the frames.
-    public struct Iterator: AsyncIteratorProtocol {
+    ///
+    /// `@unchecked Sendable`: an iterator is advanced by one task at a time, as `AsyncIteratorProtocol`
+    /// requires (its `next()` is `mutating`), so the message pull inside it is never used concurrently.
+    public struct Iterator: AsyncIteratorProtocol, @unchecked Sendable {
         let nsid: NSID
         let messages: MessagePull
         let log: (@Sendable (String) -> Void)?
