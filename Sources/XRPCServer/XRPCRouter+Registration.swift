@@ -22,8 +22,10 @@ extension XRPCRouter {
             validates: configuration.validatesRequests, maximumItems: configuration.maximumQueryItems)
         let output = OutputEncoder<Endpoint.Output>(validates: configuration.validatesOutput, nsid: Endpoint.nsid)
         let log = configuration.log
+        let timeout = configuration.handlerTimeout
         routes[Endpoint.nsid.rawValue] = Route(kind: .query) { request in
-            await Self.answer(request, nsid: Endpoint.nsid, log: log) { () async throws -> XRPCServerResponse in
+            await Self.answer(request, nsid: Endpoint.nsid, log: log, timeout: timeout) {
+                () async throws -> XRPCServerResponse in
                 let decoded = try parameters.decode(query: request.query)
                 let caller = try await auth.authenticate(request, for: Endpoint.nsid)
                 let call = XRPCCall(parameters: decoded, input: EmptyBody(), caller: caller, request: request)
@@ -54,8 +56,10 @@ extension XRPCRouter {
         let input = InputDecoder<Endpoint.Input>(validates: configuration.validatesRequests)
         let output = OutputEncoder<Endpoint.Output>(validates: configuration.validatesOutput, nsid: Endpoint.nsid)
         let log = configuration.log
+        let timeout = configuration.handlerTimeout
         routes[Endpoint.nsid.rawValue] = Route(kind: .procedure) { request in
-            await Self.answer(request, nsid: Endpoint.nsid, log: log) { () async throws -> XRPCServerResponse in
+            await Self.answer(request, nsid: Endpoint.nsid, log: log, timeout: timeout) {
+                () async throws -> XRPCServerResponse in
                 let decoded = try parameters.decode(query: request.query)
                 // Credentials before the body: an unauthenticated caller learns nothing about the input rules.
                 let caller = try await auth.authenticate(request, for: Endpoint.nsid)
@@ -114,16 +118,36 @@ extension XRPCRouter {
 
     /// Runs `body`, mapping whatever it throws to an error answer.
     static func answer(
-        _ request: XRPCServerRequest, nsid: NSID, log: (@Sendable (String) -> Void)?,
-        _ body: () async throws -> XRPCServerResponse
+        _ request: XRPCServerRequest, nsid: NSID, log: (@Sendable (String) -> Void)?, timeout: Duration?,
+        _ body: @escaping @Sendable () async throws -> XRPCServerResponse
     ) async -> XRPCServerReply {
         do {
-            return .response(try await body())
+            guard let timeout else { return .response(try await body()) }
+            return .response(try await withDeadline(timeout, body))
         } catch let error as XRPCServerError {
             return .response(XRPCServerResponse(error: error))
         } catch {
             log?("\(nsid.rawValue): the handler failed for \(request): \(error)")
             return .response(XRPCServerResponse(error: internalError))
+        }
+    }
+
+    /// `body`'s answer, or 503 `NotEnoughResources` when it takes longer than `timeout` (it is then
+    /// cancelled).
+    static func withDeadline(
+        _ timeout: Duration, _ body: @escaping @Sendable () async throws -> XRPCServerResponse
+    ) async throws -> XRPCServerResponse {
+        try await withThrowingTaskGroup(of: XRPCServerResponse?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let response = first else {
+                throw XRPCServerError(.notEnoughResources, "the server did not answer within \(timeout)")
+            }
+            return response
         }
     }
 

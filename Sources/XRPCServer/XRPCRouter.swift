@@ -38,12 +38,18 @@ public struct XRPCRouter: Sendable {
         /// Where the router reports handler failures (500s), with the request as its redacted
         /// description; `nil` reports nothing. Never given credentials.
         public var log: (@Sendable (String) -> Void)?
+        /// The longest a query or procedure may take to answer (503 `NotEnoughResources` past it, the
+        /// handler cancelled), or `nil` for no limit (the default: a deadline costs two tasks and a
+        /// timer per call). Subscriptions are not timed.
+        public var handlerTimeout: Duration?
 
         /// The defaults.
         public init(
             maximumBodySize: Int = 1 << 20, maximumQueryLength: Int = 8 << 10, maximumQueryItems: Int = 100,
-            validatesRequests: Bool = true, validatesOutput: Bool = false, log: (@Sendable (String) -> Void)? = nil
+            validatesRequests: Bool = true, validatesOutput: Bool = false, log: (@Sendable (String) -> Void)? = nil,
+            handlerTimeout: Duration? = nil
         ) {
+            self.handlerTimeout = handlerTimeout
             self.maximumBodySize = maximumBodySize
             self.maximumQueryLength = maximumQueryLength
             self.maximumQueryItems = maximumQueryItems

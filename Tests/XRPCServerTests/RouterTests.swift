@@ -89,6 +89,23 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(name, "InternalServerError")
     }
 
+    func testAHandlerPastItsDeadlineIs503AndIsCancelled() async throws {
+        let router = TestRouter.make(configuration: .init(handlerTimeout: .milliseconds(50)))
+        let start = ContinuousClock.now
+        let response = await router.respond(
+            to: XRPCServerRequest(
+                method: "GET",
+                target: "/xrpc/com.example.test.getItems?feed=at://did:plc:a/app.bsky.feed.generator/slow"))
+        let (status, name, _) = try TestRouter.error(response)
+        XCTAssertEqual(status, 503)
+        XCTAssertEqual(name, "NotEnoughResources")
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5), "the handler was cancelled, not waited for")
+        let quick = await router.respond(
+            to: XRPCServerRequest(
+                method: "GET", target: "/xrpc/com.example.test.getItems?feed=at://did:plc:a/app.bsky.feed.generator/r"))
+        XCTAssertEqual(quick.status, 200)
+    }
+
     func testAProcedureDecodesItsInput() async throws {
         let response = await router.respond(
             to: XRPCServerRequest(

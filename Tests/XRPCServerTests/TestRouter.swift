@@ -16,6 +16,9 @@ enum TestRouter {
             if call.parameters.feed.rawValue.hasSuffix("/crash") {
                 throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "secret path /etc/x"])
             }
+            if call.parameters.feed.rawValue.hasSuffix("/slow") {
+                try await Task.sleep(for: .seconds(10))
+            }
             if call.parameters.feed.rawValue.hasSuffix("/too-long") {
                 return ComExampleTestGetItems.Output(items: [String(repeating: "x", count: 30)])
             }
