@@ -12,6 +12,11 @@ package func threadCPUTime() -> Double {
 package struct Figures: Sendable {
     package var perOperation: [Double]
 
+    /// Figures from per-round seconds per operation.
+    package init(perOperation: [Double]) {
+        self.perOperation = perOperation
+    }
+
     /// The median seconds per operation.
     package var median: Double { quantile(0.5) }
 
@@ -92,4 +97,24 @@ package func alternatingAsyncRounds(
         if let referenceSeconds { theirs?.append(referenceSeconds / Double(operations)) }
     }
     return Comparison(ours: Figures(perOperation: mine), reference: theirs.map { Figures(perOperation: $0) })
+}
+
+/// Alternating rounds of two async sides in this process, both timed by the process's CPU time: for a
+/// reference that is our own code doing less (a bare route beside the full one), not a child process.
+package func alternatingAsyncRounds(
+    rounds: Int, operations: Int, ours: () async throws -> Void, inProcessReference: () async throws -> Void
+) async rethrows -> Comparison {
+    var mine: [Double] = []
+    var theirs: [Double] = []
+    for round in 0...rounds {
+        let start = processCPUTime()
+        try await ours()
+        let middle = processCPUTime()
+        try await inProcessReference()
+        let end = processCPUTime()
+        guard round > 0 else { continue }
+        mine.append((middle - start) / Double(operations))
+        theirs.append((end - middle) / Double(operations))
+    }
+    return Comparison(ours: Figures(perOperation: mine), reference: Figures(perOperation: theirs))
 }

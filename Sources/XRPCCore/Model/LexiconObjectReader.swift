@@ -142,17 +142,18 @@ import AtprotoData
     public var fields: [String: JSONValue]
 
     /// Creates an empty writer.
-    public init() {
+    @inlinable public init() {
         self.fields = [:]
     }
 
-    /// Writes a field.
-    public mutating func write<T: LexiconValue>(_ key: String, _ value: T) {
+    /// Writes a field. (The writes are inlinable, as the reader's reads are: generated modules then
+    /// specialize them for their field types instead of calling them generically.)
+    @inlinable public mutating func write<T: LexiconValue>(_ key: String, _ value: T) {
         fields[key] = value.lexiconJSON
     }
 
     /// Writes a field when it has a value; `nil` writes nothing.
-    public mutating func write<T: LexiconValue>(_ key: String, _ value: T?) {
+    @inlinable public mutating func write<T: LexiconValue>(_ key: String, _ value: T?) {
         if let value {
             fields[key] = value.lexiconJSON
         }
@@ -160,7 +161,7 @@ import AtprotoData
 
     /// Writes a field that has a lexicon `default`. A field that was absent when read and still holds
     /// the default is left out, so data written back is the data read; any other value is written.
-    public mutating func write<T: LexiconValue>(
+    @inlinable public mutating func write<T: LexiconValue>(
         _ key: String, _ value: T, default defaultValue: T, absentKeys: Set<String>
     ) {
         if absentKeys.contains(key) && value == defaultValue { return }
@@ -168,12 +169,12 @@ import AtprotoData
     }
 
     /// Writes a required nullable field: `nil` is written as `null`.
-    public mutating func writeNullable<T: LexiconValue>(_ key: String, _ value: T?) {
+    @inlinable public mutating func writeNullable<T: LexiconValue>(_ key: String, _ value: T?) {
         fields[key] = value?.lexiconJSON ?? .null
     }
 
     /// Writes an optional nullable field: `nil` writes nothing, `.null` writes `null`.
-    public mutating func write<T: LexiconValue>(_ key: String, _ value: Nullable<T>?) {
+    @inlinable public mutating func write<T: LexiconValue>(_ key: String, _ value: Nullable<T>?) {
         switch value {
         case nil: break
         case .null?: fields[key] = .null
@@ -182,7 +183,7 @@ import AtprotoData
     }
 
     /// Writes the fields a struct kept from reading without knowing them. Known fields win.
-    public mutating func writeUnknown(_ unknown: [String: JSONValue]) {
+    @inlinable public mutating func writeUnknown(_ unknown: [String: JSONValue]) {
         for (key, value) in unknown where fields[key] == nil {
             fields[key] = value
         }

@@ -1,0 +1,60 @@
+import AtprotoCrypto
+import AtprotoIdentityResolution
+import AtprotoSyntax
+import Foundation
+
+/// Public keys already parsed, by the text of their verification method: parsing one (base58, then
+/// the point's square root modulo p) costs as much as the signature check itself, and a service sees
+/// the same callers again and again. A rotated key is new text, so it is parsed afresh. Past
+/// `capacity` texts it starts over.
+///
+/// It also remembers, for a short while, the key that last proved a token of each issuer, so that a
+/// caller's next tokens are checked without a call into the resolver (an actor hop that costs about
+/// as much as the signature). A token that key does not prove goes to the resolver as before.
+final class ParsedKeys: @unchecked Sendable {
+    // Safety: `keys` and `recent` are touched only under `lock`; the rest is immutable.
+    private let lock = NSLock()
+    private var keys: [String: PublicKey] = [:]
+    private var recent: [String: (key: PublicKey, until: Int)] = [:]
+    let capacity: Int
+
+    /// The key that last proved a token of `did`, while it is remembered.
+    func recentKey(of did: DID, now: Int) -> PublicKey? {
+        lock.withLock {
+            guard let entry = recent[did.rawValue], now < entry.until else { return nil }
+            return entry.key
+        }
+    }
+
+    /// Remembers `key` as `did`'s until `until` (Unix seconds).
+    func remember(_ key: PublicKey, of did: DID, until: Int) {
+        lock.withLock {
+            if recent.count >= capacity { recent.removeAll(keepingCapacity: true) }
+            recent[did.rawValue] = (key, until)
+        }
+    }
+
+    /// Forgets `did`'s remembered key.
+    func forget(_ did: DID) {
+        _ = lock.withLock { recent.removeValue(forKey: did.rawValue) }
+    }
+
+    init(capacity: Int = 10_000) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// The `#atproto` key of `document` (as `DIDDocument.signingKey()`), or `nil` when it has none
+    /// that can be read.
+    func signingKey(of document: DIDDocument) -> PublicKey? {
+        guard let method = document.verificationMethod(fragment: "atproto") else { return nil }
+        guard let multibase = method.publicKeyMultibase else { return try? method.publicKey() }
+        let text = method.type + " " + multibase
+        if let known = lock.withLock({ keys[text] }) { return known }
+        guard let key = try? method.publicKey() else { return nil }
+        lock.withLock {
+            if keys.count >= capacity { keys.removeAll(keepingCapacity: true) }
+            keys[text] = key
+        }
+        return key
+    }
+}

@@ -1,0 +1,62 @@
+import AtprotoData
+import AtprotoSyntax
+import Foundation
+import XRPCCore
+
+/// Obtains service-auth tokens from the user's PDS (`com.atproto.server.getServiceAuth`) through any
+/// agent that signs the user in (a password session, an OAuth session), for calls to services that
+/// want one: a feed generator's own endpoints, video upload.
+///
+/// ```swift
+/// let tokens = ServiceAuthTokens(agent: session)
+/// let token = try await tokens.token(for: "did:web:feeds.example.com", method: "app.bsky.feed.getFeedSkeleton")
+/// request.setHeader("Authorization", "Bearer \(token)")
+/// ```
+///
+/// The token is a credential: it is never logged or put in an error by this type.
+public struct ServiceAuthTokens: Sendable {
+    /// The agent the PDS call goes through.
+    public let agent: any XRPCAgent
+
+    /// The NSID of the PDS method called.
+    public static let nsid: NSID = "com.atproto.server.getServiceAuth"
+
+    /// Tokens obtained through `agent`.
+    public init(agent: any XRPCAgent) {
+        self.agent = agent
+    }
+
+    /// A token for `audience` (the service's DID, or `did#service`), bound to `method`.
+    ///
+    /// - Parameters:
+    ///   - audience: The service's DID, or `did#service`.
+    ///   - method: The method the token is for (`lxm`); `nil` for a token of any method, which PDSes
+    ///     give a minute at most.
+    ///   - expiration: When it expires; `nil` lets the PDS choose (60 s). PDSes refuse more than an
+    ///     hour ahead, or more than a minute without a method (`BadExpiration`).
+    /// - Throws: `XRPCError` when the PDS refuses, `XRPCClientError` when its answer has no token,
+    ///   and what the agent throws when there is no answer.
+    public func token(for audience: String, method: NSID?, expiration: Date? = nil) async throws -> String {
+        var items = [URLQueryItem(name: "aud", value: audience)]
+        if let expiration {
+            items.append(URLQueryItem(name: "exp", value: String(Int(expiration.timeIntervalSince1970))))
+        }
+        if let method { items.append(URLQueryItem(name: "lxm", value: method.rawValue)) }
+        let response = try await agent.send(XRPCRequest(method: .get, nsid: Self.nsid, queryItems: items))
+        guard response.isSuccess else { throw XRPCError.fromResponse(response, nsid: Self.nsid) }
+        let token: String?
+        do {
+            token = try JSONValue.parse(response.body).objectValue?["token"]?.stringValue
+        } catch {
+            throw XRPCClientError(
+                code: .decodingFailed, nsid: Self.nsid, message: "the answer is not JSON", response: nil,
+                underlying: error)
+        }
+        guard let token, !token.isEmpty else {
+            throw XRPCClientError(
+                code: .decodingFailed, nsid: Self.nsid, message: "the answer has no string \"token\"",
+                response: nil, underlying: LexiconDecodingError(.missingField, path: ["token"], message: "missing"))
+        }
+        return token
+    }
+}

@@ -1,0 +1,206 @@
+import AtprotoCrypto
+import AtprotoIdentityResolution
+import AtprotoSyntax
+import Foundation
+
+/// The caller a service-auth token proves: the issuing account, and what the token was for.
+public struct ServiceAuthCaller: Sendable, Hashable {
+    /// The account (or service) that signed the token: `iss` without its `#service` fragment.
+    public var did: DID
+    /// `iss` as sent (with its fragment, for a service such as `#atproto_labeler`).
+    public var issuer: String
+    /// `aud`: this service.
+    public var audience: String
+    /// `lxm`: the method the token is bound to, when it names one.
+    public var method: NSID?
+    /// `exp`.
+    public var expiration: Date
+    /// `jti`, when the token has one.
+    public var tokenID: String?
+}
+
+/// Verifies inter-service JWTs (atproto.com/specs/xrpc, "Inter-Service Authentication"): the issuer's
+/// DID resolved to its `#atproto` key, the ES256K or ES256 signature checked with `AtprotoCrypto`
+/// (compact, low-S only), `aud` this service, `exp` in the future, `lxm` the method called, and each
+/// `jti` accepted once.
+///
+/// When the signature does not check with the key the resolver gave (perhaps cached), the DID is
+/// resolved once more, uncached (`IdentityResolver.invalidate(did:)`), and checked again: an account
+/// whose key rotated is not refused until its cache entry expires.
+///
+/// Refusals are 401 with the reason's name: `AuthenticationRequired` (no bearer token), `BadJwt`,
+/// `JwtExpired`, `BadJwtAudience`, `BadJwtLexiconMethod`, `BadJwtSignature`, `JwtReplayed`. The token
+/// never appears in a message.
+///
+/// ```swift
+/// let verifier = ServiceAuthVerifier(audience: "did:web:feeds.example.com", resolver: resolver)
+/// router.query(AppBskyFeedGetFeedSkeleton.self, auth: verifier.optional) { call in
+///     print(call.caller?.did ?? "anonymous")
+///     ...
+/// }
+/// ```
+public struct ServiceAuthVerifier: XRPCAuthenticator {
+    /// The `aud` values accepted: this service's DID, and `did#service` forms of it.
+    public let audiences: Set<String>
+    /// Where issuers' DID documents come from (a `CachingIdentityResolver` in a server).
+    public let resolver: any IdentityResolver
+    /// Whether a token must name the method in `lxm` (default true; the reference PDS only issues
+    /// long-lived tokens with one).
+    public let requiresMethodBinding: Bool
+    /// The longest a token may still be valid, from now: tokens expiring later are refused, which
+    /// also bounds how long their `jti` is held. Default one hour and a minute.
+    public let maximumLifetime: Duration
+    /// Seen `jti`s, or `nil` to accept tokens more than once.
+    public let replayCache: ServiceAuthReplayCache?
+    /// How long the key that proved an issuer's token is used for its next tokens without asking
+    /// the resolver (default 60 s; zero asks every time). A key rotated meanwhile keeps passing for
+    /// at most that long, as it would while the resolver's own cache holds the old document.
+    public let recentKeyLifetime: Duration
+    let now: @Sendable () -> Date
+    let keys = ParsedKeys()
+
+    /// Creates a verifier.
+    ///
+    /// - Parameters:
+    ///   - audience: This service's DID (`did:web:feeds.example.com`); a token's `aud` must be it or
+    ///     `audience#<service>`.
+    ///   - resolver: Resolves issuers' DIDs; cache it, the verifier invalidates an entry when a key
+    ///     seems to have rotated.
+    ///   - requiresMethodBinding: Whether a token without `lxm` is refused.
+    ///   - maximumLifetime: The longest a token may still be valid from now.
+    ///   - recentKeyLifetime: How long an issuer's proven key is reused without the resolver.
+    ///   - replayCache: Where accepted `jti`s are held (share one per service); `nil` turns replay
+    ///     protection off.
+    ///   - now: The clock (tests pass their own).
+    public init(
+        audience: DID, resolver: any IdentityResolver, requiresMethodBinding: Bool = true,
+        maximumLifetime: Duration = .seconds(3660), replayCache: ServiceAuthReplayCache? = ServiceAuthReplayCache(),
+        recentKeyLifetime: Duration = .seconds(60), now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.recentKeyLifetime = recentKeyLifetime
+        self.audiences = [audience.rawValue]
+        self.resolver = resolver
+        self.requiresMethodBinding = requiresMethodBinding
+        self.maximumLifetime = maximumLifetime
+        self.replayCache = replayCache
+        self.now = now
+    }
+
+    /// The caller of a request with `Authorization: Bearer <token>` calling `nsid`.
+    public func authenticate(_ request: XRPCServerRequest, for nsid: NSID) async throws(XRPCServerError)
+        -> ServiceAuthCaller
+    {
+        guard let header = request.header("authorization") else {
+            throw XRPCServerError(
+                .authenticationRequired, "this method needs service auth: Authorization: Bearer <JWT>",
+                headers: ["www-authenticate": "Bearer"])
+        }
+        guard let token = Self.bearerToken(header) else {
+            throw XRPCServerError(
+                .authenticationRequired, "the Authorization header is not a Bearer token",
+                headers: ["www-authenticate": "Bearer"])
+        }
+        return try await verify(token, method: nsid)
+    }
+
+    /// The token of `Bearer <token>` (the scheme in any case, spaces around the token ignored).
+    static func bearerToken(_ header: String) -> String? {
+        let bytes = header.utf8
+        let scheme = "bearer".utf8
+        guard bytes.count > scheme.count,
+            zip(bytes.prefix(scheme.count), scheme).allSatisfy({ $0 | 0x20 == $1 }),
+            bytes.dropFirst(scheme.count).first == UInt8(ascii: " ")
+        else { return nil }
+        let rest = bytes.dropFirst(scheme.count).drop { $0 == UInt8(ascii: " ") }
+        var end = rest.endIndex
+        while end > rest.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: " ") {
+            end = bytes.index(before: end)
+        }
+        guard rest.startIndex < end else { return nil }
+        return String(Substring(header.utf8[rest.startIndex..<end]))
+    }
+
+    /// Checks `token` for a call of `method`, in this order: form, `exp`, `aud`, `lxm`, signature,
+    /// then `jti` (only a token that proves out can use up its ID).
+    public func verify(_ token: String, method: NSID) async throws(XRPCServerError) -> ServiceAuthCaller {
+        let parsed = try ServiceAuthToken(parsing: token)
+        let nowSeconds = Int(now().timeIntervalSince1970.rounded(.down))
+        guard nowSeconds < parsed.expiration else {
+            throw XRPCServerError(.jwtExpired, "the token expired \(nowSeconds - parsed.expiration) s ago")
+        }
+        let lifetime = maximumLifetime.components.seconds
+        guard parsed.expiration - nowSeconds <= lifetime else {
+            throw XRPCServerError(.badJwt, "the token expires more than \(lifetime) s from now")
+        }
+        guard audiences.contains(parsed.audience) || audiences.contains(where: { parsed.audience.hasPrefix($0 + "#") })
+        else {
+            throw XRPCServerError(
+                .badJwtAudience, "the token is for \(ParameterSchema.quoted(parsed.audience)), not this service")
+        }
+        switch parsed.method {
+        case nil where requiresMethodBinding:
+            throw XRPCServerError(.badJwtLexiconMethod, "the token is not bound to a method (no lxm)")
+        case let bound? where bound != method.rawValue:
+            throw XRPCServerError(
+                .badJwtLexiconMethod, "the token is for \(ParameterSchema.quoted(bound)), not \(method.rawValue)")
+        default: break
+        }
+        try await checkSignature(parsed, now: nowSeconds)
+        if let replayCache {
+            guard let tokenID = parsed.tokenID else {
+                throw XRPCServerError(.badJwt, "the token has no jti, so it could be replayed")
+            }
+            switch replayCache.insert(
+                issuer: parsed.issuerClaim, tokenID: tokenID, expiration: parsed.expiration, now: nowSeconds)
+            {
+            case .accepted: break
+            case .replayed: throw XRPCServerError(.jwtReplayed, "this token was already used")
+            case .full:
+                throw XRPCServerError(.notEnoughResources, "too many live service-auth tokens; try again later")
+            }
+        }
+        return ServiceAuthCaller(
+            did: parsed.issuer, issuer: parsed.issuerClaim, audience: parsed.audience,
+            method: parsed.method.map(NSID.init(rawValue:)),
+            expiration: Date(timeIntervalSince1970: TimeInterval(parsed.expiration)), tokenID: parsed.tokenID)
+    }
+
+    /// The signature by the issuer's `#atproto` key (the one remembered, else the resolver's); on
+    /// failure, once more with a fresh DID document.
+    private func checkSignature(_ token: ServiceAuthToken, now: Int) async throws(XRPCServerError) {
+        if let key = keys.recentKey(of: token.issuer, now: now), Self.signs(key, token) { return }
+        if let key = try await signingKey(of: token.issuer, fresh: false), Self.signs(key, token) {
+            return remember(key, of: token.issuer, now: now)
+        }
+        keys.forget(token.issuer)
+        guard let key = try await signingKey(of: token.issuer, fresh: true) else {
+            throw XRPCServerError(.badJwtSignature, "\(token.issuer.rawValue) has no usable #atproto key")
+        }
+        guard Self.signs(key, token) else {
+            throw XRPCServerError(.badJwtSignature, "the signature is not by \(token.issuer.rawValue)'s #atproto key")
+        }
+        remember(key, of: token.issuer, now: now)
+    }
+
+    private func remember(_ key: PublicKey, of did: DID, now: Int) {
+        let lifetime = Int(recentKeyLifetime.components.seconds)
+        if lifetime > 0 { keys.remember(key, of: did, until: now + lifetime) }
+    }
+
+    static func signs(_ key: PublicKey, _ token: ServiceAuthToken) -> Bool {
+        key.curve == token.curve && key.isValidSignature(token.signature, for: token.signedBytes)
+    }
+
+    /// The issuer's key, or `nil` when its document has none that can be read.
+    private func signingKey(of did: DID, fresh: Bool) async throws(XRPCServerError) -> PublicKey? {
+        if fresh { await resolver.invalidate(did: did) }
+        let document: DIDDocument
+        do {
+            document = try await resolver.resolveDID(did)
+        } catch {
+            throw XRPCServerError(
+                .badJwtSignature, "the issuer \(did.rawValue) could not be resolved: \(error.message)")
+        }
+        return keys.signingKey(of: document)
+    }
+}

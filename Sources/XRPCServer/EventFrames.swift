@@ -1,0 +1,105 @@
+import AtprotoData
+import Foundation
+import XRPCCore
+
+/// Event-stream frames as bytes (atproto.com/specs/event-stream): a DAG-CBOR header then a DAG-CBOR
+/// body, what `XRPCEventFrame` reads on the client side.
+public enum XRPCEventFrameEncoder: Sendable {
+    /// A message frame (`op: 1`) for a message in its lexicon JSON form: `t` is its `$type`, short
+    /// (`#commit`) when it is a def of `nsid`, and the body is the rest of the object.
+    ///
+    /// - Throws: `LexiconDecodingError` when the value is not an object with a string `$type`, or
+    ///   cannot be written as DAG-CBOR (a float, a malformed `$link` or `$bytes`).
+    public static func message(_ json: JSONValue, nsid: NSID) throws -> Data {
+        guard case .object(var fields) = json, case .string(let type)? = fields["$type"] else {
+            throw LexiconDecodingError(message: "an event-stream message must be an object with a string $type")
+        }
+        fields["$type"] = nil
+        let prefix = nsid.rawValue + "#"
+        let short = type.hasPrefix(prefix) ? String(type.dropFirst(nsid.rawValue.count)) : type
+        let header = DAGCBOR.encode(.map(["op": .integer(1), "t": .string(short)]))
+        let body = try DAGCBOR.encode(json: .object(fields))
+        return Data(header + body)
+    }
+
+    /// An error frame (`op: -1`) with `{error, message}`; the stream ends after it.
+    public static func error(name: String, message: String?) -> Data {
+        var body: [String: DataModelValue] = ["error": .string(name)]
+        if let message { body["message"] = .string(message) }
+        return Data(DAGCBOR.encode(.map(["op": .integer(-1)])) + DAGCBOR.encode(.map(body)))
+    }
+}
+
+/// The frames of one subscription: each message of the handler's stream encoded, then, when the
+/// stream fails, one error frame. It never throws: the adapter sends each element and closes at the end.
+public struct XRPCEventFrameSequence: AsyncSequence, Sendable {
+    /// Frames, each one binary WebSocket message.
+    public typealias Element = Data
+
+    let nsid: NSID
+    /// Makes a pull of the handler's messages in their JSON form, one at a time: nothing is read ahead
+    /// of the socket, so a slow client holds the handler back instead of growing a buffer here.
+    let makeMessages: @Sendable () -> MessagePull
+    let log: (@Sendable (String) -> Void)?
+
+    init<Message: LexiconValue>(
+        nsid: NSID, messages: AsyncThrowingStream<Message, any Error>, log: (@Sendable (String) -> Void)?
+    ) {
+        self.nsid = nsid
+        self.log = log
+        self.makeMessages = { MessagePull(messages) }
+    }
+
+    /// Iterates over the frames.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(nsid: nsid, messages: makeMessages(), log: log)
+    }
+
+    /// Iterates over the frames.
+    ///
+    /// `@unchecked Sendable`: an iterator is advanced by one task at a time, as `AsyncIteratorProtocol`
+    /// requires (its `next()` is `mutating`), so the message pull inside it is never used concurrently.
+    public struct Iterator: AsyncIteratorProtocol, @unchecked Sendable {
+        let nsid: NSID
+        let messages: MessagePull
+        let log: (@Sendable (String) -> Void)?
+        var finished = false
+
+        /// The next frame, or `nil` after the last one (an error frame ends the stream).
+        public mutating func next() async -> Data? {
+            guard !finished else { return nil }
+            do {
+                guard let json = try await messages.next() else {
+                    finished = true
+                    return nil
+                }
+                return try XRPCEventFrameEncoder.message(json, nsid: nsid)
+            } catch let error as XRPCServerError {
+                finished = true
+                return XRPCEventFrameEncoder.error(name: error.code.rawValue, message: error.message)
+            } catch is CancellationError {
+                finished = true
+                return nil
+            } catch {
+                finished = true
+                log?("\(nsid.rawValue): the event stream failed: \(error)")
+                return XRPCEventFrameEncoder.error(name: "InternalServerError", message: "the stream failed")
+            }
+        }
+    }
+}
+
+/// The handler's message stream, read one message at a time and handed on as JSON: the type that
+/// keeps ``XRPCEventFrameSequence`` from being generic over the message type.
+final class MessagePull {
+    private let pull: () async throws -> JSONValue?
+
+    init<Message: LexiconValue>(_ messages: AsyncThrowingStream<Message, any Error>) {
+        var iterator = messages.makeAsyncIterator()
+        pull = { try await iterator.next()?.lexiconJSON }
+    }
+
+    func next() async throws -> JSONValue? {
+        try await pull()
+    }
+}
