@@ -13,7 +13,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     dependencies: [
         // An app names the package by URL: .package(url: "https://github.com/<owner>/swift-atproto-lexicons",
-        // from: "...", traits: ["XRPCHummingbird"])
+        // branch: "main", traits: ["XRPCHummingbird"])
         .package(name: "swift-atproto-lexicons", path: "../..", traits: ["XRPCHummingbird"])
     ],
     targets: [
