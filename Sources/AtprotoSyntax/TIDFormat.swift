@@ -79,6 +79,7 @@ extension TID: Comparable {
     public static func < (lhs: TID, rhs: TID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
+// @unchecked Sendable: `lastTimestamp` is read and written under `lock`; the rest are Sendable `let`s.
 /// Makes TIDs that always increase: each is later than the one before, even when many are made within the
 /// same microsecond, from any thread or task.
 ///

@@ -4,6 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
+// @unchecked Sendable: `running` and `cancelledEarly` are read and written under `lock`; `redirect` is a `let`.
 /// The running transfers of a ``BoundedURLLoader``, keyed by task; the delegate of its own session.
 final class BoundedTransfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     typealias Outcome = Result<BoundedURLResponse, BoundedURLFailure>

@@ -26,6 +26,7 @@ package enum BoundedURLFailure: Error, Sendable {
     case transport(URLError.Code?, String)
 }
 
+// @unchecked Sendable: every field is a `let`; URLSession is thread-safe, though not Sendable on every SDK.
 /// The one bounded `URLSession` loader of the package (the URLSession agent's calls, identity
 /// resolution's fetcher, OAuth's HTTP client): the body cut off at a limit, an exact deadline per
 /// request when the caller sets one, and cancellation that answers the caller at once.
@@ -108,6 +109,7 @@ package final class BoundedURLLoader: @unchecked Sendable {
     }
 }
 
+// @unchecked Sendable: `stored` is read and written under `lock`.
 /// The task a completion handler belongs to, set before the task is resumed.
 private final class TaskHolder: @unchecked Sendable {
     private let lock = NSLock()

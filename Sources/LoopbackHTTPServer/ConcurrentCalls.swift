@@ -22,6 +22,7 @@ public enum ConcurrentCalls {
         }
     }
 
+    // @unchecked Sendable: every `var` is read and written under `lock` (callers take it with `lock.withLock`).
     private final class State: @unchecked Sendable {
         let lock = NSLock()
         var outcomes: [String: Int] = [:]

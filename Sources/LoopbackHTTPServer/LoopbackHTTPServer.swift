@@ -8,6 +8,7 @@ import Foundation
     import Darwin
 #endif
 
+// @unchecked Sendable: `connections` and `stopped` are read and written under `lock`; the rest are `let`s.
 /// A tiny HTTP/1.1 server on `127.0.0.1` for tests and benchmarks: no dependencies, POSIX sockets,
 /// one thread per connection, keep-alive.
 ///
@@ -110,16 +111,19 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Stops accepting and closes every open connection.
+    /// Stops accepting and closes every open connection. The connections are shut down under the
+    /// lock: a connection leaves `connections` before its descriptor is closed, so none is shut down
+    /// after its number could be reused (by another server's or a client's socket).
     public func stop() {
-        let open: Set<Int32>? = lock.withLock {
-            if stopped { return nil }
-            stopped = true
-            return connections
+        let first = lock.withLock {
+            defer { stopped = true }
+            return !stopped
         }
-        guard let open else { return }
+        guard first else { return }
         LoopbackListener.wake(listener, port: port)
-        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+        lock.withLock {
+            for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+        }
     }
 
     /// Accepts until stopped, then closes the listener: only this thread closes it, so its descriptor

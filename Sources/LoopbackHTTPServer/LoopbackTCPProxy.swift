@@ -8,6 +8,7 @@ import Foundation
     import Darwin
 #endif
 
+// @unchecked Sendable: `open`, `accepted`, `cuts` and `stopped` are read and written under `lock`; the rest are `let`s.
 /// A TCP proxy on `127.0.0.1` in front of another loopback server, whose connections a test can cut:
 /// each of the first ``cutConnections`` connections after ``cutAfterBytes`` bytes from the server
 /// (mid-message, as a network drop does), or all open ones at once with ``severAll()``.
@@ -157,6 +158,7 @@ public final class LoopbackTCPProxy: @unchecked Sendable {
         return true
     }
 
+    // @unchecked Sendable: `value` is read and written under `lock`.
     private final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var value = 0

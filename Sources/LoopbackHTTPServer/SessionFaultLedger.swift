@@ -1,5 +1,6 @@
 import Foundation
 
+// @unchecked Sendable: every `var` is read and written under `lock`; the `let`s are Sendable.
 /// What both session fault servers (the password PDS of XRPCRuntimeTests, the OAuth server of
 /// AtprotoOAuthTests) keep and decide alike: the current tokens, the calls and refreshes that
 /// arrive, the faults they get and the ``SessionFaultFigures`` they add up to. Each server keeps only

@@ -4,6 +4,7 @@
     import NIOWebSocket
     import XRPCRuntime
 
+    // @unchecked Sendable: `channel` is read and written under `lock`; `inbox` is a Sendable `let`.
     /// A connection made by ``NIOWebSocketTransport``: the event loop queues whole messages in a
     /// ``WebSocketInbox``, which ``receive()`` hands out in order. Dropping it closes it.
     final class NIOWebSocketConnection: WebSocketConnection, @unchecked Sendable {

@@ -6,6 +6,7 @@
     /// An ``OAuthCore/ES256Signer`` over swift-crypto's `P256.Signing.PrivateKey` (BoringSSL on Linux,
     /// CryptoKit on Apple platforms): the same API as OAuthCore's CryptoKit signer.
     public struct SwiftCryptoES256Signer: ES256Signer {
+        // @unchecked Sendable: a `let` key, never changed; signing only reads it (swift-crypto 3: keys not Sendable).
         /// The key, never changed after creation. swift-crypto 3 does not mark its keys `Sendable`; an
         /// immutable value whose signing reads it only is safe to share.
         private final class KeyBox: @unchecked Sendable {

@@ -59,6 +59,7 @@ public struct XRPCEventFrameSequence: AsyncSequence, Sendable {
     ///
     /// `@unchecked Sendable`: an iterator is advanced by one task at a time, as `AsyncIteratorProtocol`
     /// requires (its `next()` is `mutating`), so the message pull inside it is never used concurrently.
+    // @unchecked Sendable: advanced by one task at a time (`next()` is mutating), so its pull is never shared.
     public struct Iterator: AsyncIteratorProtocol, @unchecked Sendable {
         let nsid: NSID
         let messages: MessagePull

@@ -1,6 +1,7 @@
 import Foundation
 import XRPCCore
 
+// @unchecked Sendable: `recorded` is read and written under `lock`; the rest are `let`s of Sendable values.
 /// A test double agent: answers each request with a handler you supply and records every request.
 ///
 /// ```swift

@@ -21,6 +21,7 @@ final class POSIXWebSocketConnection: WebSocketConnection {
 
     func close(code: WebSocketCloseCode, reason: String) { core.close(code: code, reason: reason) }
 
+    // @unchecked Sendable: `closeDeadline` is under `deadlineLock`, `sentClose` and `socketOpen` under `writeLock`.
     /// The state of a connection, shared by its reader thread and its users. `inbox` holds what was
     /// received; `deadlineLock` guards `closeDeadline`; `writeLock` orders writes to the socket and
     /// its release.

@@ -138,6 +138,7 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
     }
 }
 
+// @unchecked Sendable: `cancelled` is read and written under `lock`.
 /// A connection attempt that a cancelled task abandons.
 private final class ConnectAttempt: @unchecked Sendable {
     private let lock = NSLock()

@@ -39,8 +39,10 @@ public struct URLSessionWebSocketTransport: WebSocketTransport {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                     delegate.start(continuation)
-                    task.resume()
+                    // The timer before the task: a task that opened before its timer was stored
+                    // would leave that timer to cancel the open connection later.
                     delegate.startTimer(connectTimeout) { task.cancel() }
+                    task.resume()
                 }
             } onCancel: {
                 task.cancel()
@@ -60,6 +62,7 @@ public struct URLSessionWebSocketTransport: WebSocketTransport {
     }
 }
 
+// @unchecked Sendable: `continuation` and `timer` are read and written under `lock`.
 /// Resumes a connect call once the task opens or fails.
 private final class OpeningDelegate: NSObject, URLSessionWebSocketDelegate, @unchecked Sendable {
     private let lock = NSLock()
@@ -109,6 +112,7 @@ private final class OpeningDelegate: NSObject, URLSessionWebSocketDelegate, @unc
     }
 }
 
+// @unchecked Sendable: `closed` is under `lock`; `task` and `session` are `let`s of thread-safe URLSession objects.
 /// A connection over a `URLSessionWebSocketTask`.
 private final class URLSessionWebSocketConnection: WebSocketConnection, @unchecked Sendable {
     private let task: URLSessionWebSocketTask

@@ -1,5 +1,6 @@
 import Foundation
 
+// @unchecked Sendable: every mutable field is read and written under `condition` (an NSCondition, its lock).
 /// The receiving side of a WebSocket connection, for ``WebSocketConnection`` implementations: whole
 /// messages queued in order for one receiver at a time, then how the connection ended.
 ///

@@ -14,7 +14,7 @@ import XRPCTesting
 
 /// A one-connection WebSocket server on `127.0.0.1` that answers the upgrade, writes every frame
 /// as a binary message, then a close frame: the firehose as the POSIX client reads it.
-final class LoopbackFrameServer: @unchecked Sendable {
+final class LoopbackFrameServer: Sendable {
     let port: Int
     private let listener: Int32
 

@@ -13,7 +13,7 @@ enum BenchSubscription: XRPCSubscription {
 }
 
 /// A transport whose one connection hands out recorded frames, then closes normally.
-final class MemoryTransport: WebSocketTransport, @unchecked Sendable {
+final class MemoryTransport: WebSocketTransport {
     let frames: [Data]
 
     init(frames: [Data]) { self.frames = frames }
@@ -23,6 +23,7 @@ final class MemoryTransport: WebSocketTransport, @unchecked Sendable {
     }
 }
 
+// @unchecked Sendable: `index` is read and written under `lock`; `frames` is a `let`.
 final class MemoryConnection: WebSocketConnection, @unchecked Sendable {
     private let lock = NSLock()
     private let frames: [Data]

@@ -131,6 +131,7 @@ final class SubscribeReposTests: XCTestCase {
     }
 }
 
+// @unchecked Sendable: `connected` is read and written under `lock`; `frames` is a `let`.
 /// A transport whose one connection plays `frames`, then closes normally.
 final class FrameTransport: WebSocketTransport, @unchecked Sendable {
     private let lock = NSLock()
@@ -146,6 +147,7 @@ final class FrameTransport: WebSocketTransport, @unchecked Sendable {
         return Connection(frames)
     }
 
+    // @unchecked Sendable: `frames` is read and written under `lock`.
     final class Connection: WebSocketConnection, @unchecked Sendable {
         private let lock = NSLock()
         private var frames: [Data]

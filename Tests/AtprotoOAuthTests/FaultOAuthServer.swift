@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTPServer
 @_spi(Plumbing) import OAuthCore
 
+// @unchecked Sendable: `nonce` is changed under the ledger's lock; `server` is set in `init`, before its port is known.
 /// A PDS that is its own authorization server, over loopback HTTP, answering XRPC calls and refresh
 /// grants with faults (``LoopbackFaults``), DPoP nonce challenges and expired tokens at random, and
 /// counting what a session must never do (the counts of XRPCRuntimeTests' `FaultPDS`, kept by the

@@ -92,6 +92,7 @@ final class LoopbackAuthenticatorTests: XCTestCase {
     }
 }
 
+// @unchecked Sendable: `url` is read and written under `lock`.
 final class URLBox: @unchecked Sendable {
     private let lock = NSLock()
     private var url: URL?
@@ -99,6 +100,7 @@ final class URLBox: @unchecked Sendable {
     var value: URL? { lock.withLock { url } }
 }
 
+// @unchecked Sendable: `status` is read and written under `lock`.
 final class StatusBox: @unchecked Sendable {
     private let lock = NSLock()
     private var status: Int?

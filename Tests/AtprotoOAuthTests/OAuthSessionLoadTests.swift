@@ -30,6 +30,7 @@ final class OAuthSessionLoadTests: XCTestCase {
         .drop: 0.03, .serverError: 0.05, .slow: 0.05, .wrongContentType: 0.02, .truncated: 0.02, .expiredToken: 0.001,
     ]
 
+    // @unchecked Sendable: one task sets `value` and later reads it; weak references are atomic.
     private final class WeakSession: @unchecked Sendable {
         weak var value: OAuthSession?
     }
@@ -72,8 +73,11 @@ final class OAuthSessionLoadTests: XCTestCase {
         let client = AtprotoOAuthClient(
             configuration: .development(), keyFactory: FixedKeyFactory(),
             resolver: TableResolver(pds: ["did:plc:alice": server.url]),
+            // A call's timeout far above what the calls take: the 1000 take 2-3 s, but 16 s under
+            // ThreadSanitizer on two busy cores, where 10 s timed out up to a quarter of the
+            // procedures. A hang still shows as a call pending at the run's deadline.
             transport: {
-                RetryingAgent(wrapping: URLSessionAgent(serviceURL: $0, timeout: .seconds(10)), policy: policy)
+                RetryingAgent(wrapping: URLSessionAgent(serviceURL: $0, timeout: .seconds(30)), policy: policy)
             },
             refreshLock: lock)
         let pending = try await client.authorize(.account("did:plc:alice"))

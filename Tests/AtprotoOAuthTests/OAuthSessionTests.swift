@@ -177,6 +177,7 @@ final class OAuthSessionTests: XCTestCase {
     }
 }
 
+// @unchecked Sendable: `count` and `fail` are read and written under `lock`.
 /// A store that can be told to fail.
 final class FlakyStore: OAuthSessionStore, @unchecked Sendable {
     private let lock = NSLock()

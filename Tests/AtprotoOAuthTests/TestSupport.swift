@@ -50,6 +50,7 @@ struct TableResolver: IdentityResolver {
     }
 }
 
+// @unchecked Sendable: every `var` is under `lock`, but `server`: set in `init`, before its port is known.
 /// A PDS that is its own authorization server, with answers a test can make hostile.
 final class FakeOAuthServer: @unchecked Sendable {
     struct Behaviour {

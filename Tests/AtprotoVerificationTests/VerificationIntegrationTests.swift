@@ -284,6 +284,7 @@ struct GetRecordFromRepoAgent: XRPCAgent {
     }
 }
 
+// @unchecked Sendable: `bodies` is read and written under `lock`; `inner` is a Sendable `let`.
 /// Passes frames to a check and keeps the #commit bodies it saw.
 final class RecordingCheck: XRPCEventFrameCheck, @unchecked Sendable {
     let inner: any XRPCEventFrameCheck

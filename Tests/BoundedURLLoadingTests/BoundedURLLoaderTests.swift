@@ -139,6 +139,7 @@ final class BoundedURLLoaderTests: XCTestCase {
     }
 }
 
+// @unchecked Sendable: `seen` is read and written under `lock`.
 /// Records whether its session was invalidated.
 private final class InvalidationWatcher: NSObject, URLSessionDelegate, @unchecked Sendable {
     private let lock = NSLock()

@@ -6,12 +6,15 @@ import XCTest
 
 /// `LexiconInstaller.install(_:from:...)`: named lexicons and what they refer to, pinned, from any source.
 final class NamedInstallTests: XCTestCase {
+    // @unchecked Sendable: every `var` is read and written under `lock`.
     /// A source held in memory that counts what it is asked for.
     final class MemorySource: LexiconInstallSource, @unchecked Sendable {
         private let lock = NSLock()
         private var documents: [String: (data: Data, cid: String)] = [:]
-        private(set) var asked: [String] = []
+        private var askedNSIDs: [String] = []
         let label = "memory"
+        /// The NSIDs asked for, in order.
+        var asked: [String] { lock.withLock { askedNSIDs } }
 
         func publish(_ nsid: String, refs: [String] = [], description: String = "v1") {
             var defs: [String: Any] = ["main": ["type": "object", "description": description]]
@@ -25,7 +28,7 @@ final class NamedInstallTests: XCTestCase {
 
         func lexicon(_ nsid: String) async throws -> FetchedLexicon? {
             lock.withLock {
-                asked.append(nsid)
+                askedNSIDs.append(nsid)
                 return documents[nsid].map {
                     FetchedLexicon(
                         nsid: nsid, path: FetchedLexicon.path(for: nsid), data: $0.data,

@@ -7,13 +7,16 @@ import XCTest
 /// Pins and their publishers: a re-install checks that the authority still names the pinned record's
 /// DID, and `--update` says what moved when only the publisher did.
 final class PinnedPublisherTests: XCTestCase {
+    // @unchecked Sendable: every `var` is read and written under `lock`.
     /// Repositories by DID, and which DID each authority names, as atproto would answer.
     final class Network: LexiconInstallSource, @unchecked Sendable {
         private let lock = NSLock()
         private var repositories: [String: [String: (data: Data, cid: String)]] = [:]
         private var authority = "did:plc:alice"
-        private(set) var fetchedFrom: [String] = []
+        private var fetches: [String] = []
         let label = "atproto"
+        /// The DIDs whose repositories were read, in order.
+        var fetchedFrom: [String] { lock.withLock { fetches } }
 
         func publish(_ nsid: String, by did: String, description: String = "v1") {
             let text =
@@ -27,7 +30,7 @@ final class PinnedPublisherTests: XCTestCase {
         /// The record of `nsid` in `did`'s repository.
         private func record(_ nsid: String, in did: String) -> FetchedLexicon? {
             lock.withLock {
-                fetchedFrom.append(did)
+                fetches.append(did)
                 return repositories[did]?[nsid].map { record in
                     FetchedLexicon(
                         nsid: nsid, path: FetchedLexicon.path(for: nsid), data: record.data,

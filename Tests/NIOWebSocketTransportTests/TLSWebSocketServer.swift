@@ -152,6 +152,7 @@
         }
     }
 
+    // @unchecked Sendable: `value` is read and written under `lock`.
     /// Set once the server has printed its port (or failed to), read by the watchdog.
     private final class StartFlag: @unchecked Sendable {
         private let lock = NSLock()

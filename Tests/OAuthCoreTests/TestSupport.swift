@@ -26,6 +26,7 @@ struct FixedSignatureSigner: ES256Signer {
     }
 }
 
+// @unchecked Sendable: `items` is read and written under `lock`.
 /// Messages a test signer was asked to sign.
 final class MessageLog: @unchecked Sendable {
     private let lock = NSLock()
@@ -34,11 +35,12 @@ final class MessageLog: @unchecked Sendable {
     var all: [[UInt8]] { lock.withLock { items } }
 }
 
+// @unchecked Sendable: `answers` and `requests` are read and written under `lock`.
 /// An HTTP client that answers from a script and records the requests.
 final class ScriptedHTTPClient: OAuthHTTPClient, @unchecked Sendable {
     private let lock = NSLock()
     private var answers: [OAuthHTTPResponse]
-    private(set) var requests: [OAuthHTTPRequest] = []
+    private var requests: [OAuthHTTPRequest] = []
 
     init(_ answers: [OAuthHTTPResponse]) { self.answers = answers }
 

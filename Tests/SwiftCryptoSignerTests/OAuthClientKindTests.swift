@@ -106,6 +106,7 @@
         }
     }
 
+    // @unchecked Sendable: `count` is read and written under `lock`.
     final class AssertionCounter: @unchecked Sendable {
         private let lock = NSLock()
         private var count = 0

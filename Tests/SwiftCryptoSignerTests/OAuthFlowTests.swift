@@ -189,6 +189,7 @@
         }
     }
 
+    // @unchecked Sendable: `archives` is read and written under `lock`.
     /// What an app would persist, keyed by DID.
     final class ArchiveStore: OAuthSessionStore, @unchecked Sendable {
         private let lock = NSLock()

@@ -13,6 +13,7 @@
             super.tearDown()
         }
 
+        // @unchecked Sendable: `tokens` is read and written under `lock`.
         /// Counts the distinct access tokens the updates stream publishes: one per refresh.
         final class TokenCounter: @unchecked Sendable {
             private let lock = NSLock()

@@ -58,6 +58,7 @@
         }
     }
 
+    // @unchecked Sendable: `process` and `output` are `let`s set up in `init`; later only their own methods run.
     /// A process the tests start and stop (a short-lived PDS, a file server).
     final class ChildProcess: @unchecked Sendable {
         let process = Process()
@@ -115,6 +116,7 @@
         }
     }
 
+    // @unchecked Sendable: `running` is read and written under `lock`.
     /// A PDS started by the tests with short OAuth timings: access tokens of 8 s, nonces rotating every
     /// 2 s. Needs the PDS venv (scripts/pds.sh install) and ../shared/pds. ``stop()`` ends it (the test
     /// class's tearDown).

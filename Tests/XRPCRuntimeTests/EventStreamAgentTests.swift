@@ -7,6 +7,7 @@ import XCTest
 
 /// Event streams through any agent: the agent names the service and adds the upgrade's credentials.
 final class EventStreamAgentTests: XCTestCase {
+    // @unchecked Sendable: `seen` is read and written under `lock`.
     /// The header fields (lower-cased names) of the upgrade requests a server saw, in order.
     private final class Upgrades: @unchecked Sendable {
         private let lock = NSLock()

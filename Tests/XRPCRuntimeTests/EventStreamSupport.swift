@@ -98,6 +98,7 @@ enum Frames {
     }
 }
 
+// @unchecked Sendable: every `var` is read and written under `lock`.
 /// A transport that serves scripted connections, one per connect call, and records the URLs.
 final class ScriptedTransport: WebSocketTransport, @unchecked Sendable {
     /// What one connect call gives: a connection that plays `events`, or an error.
@@ -135,6 +136,7 @@ final class ScriptedTransport: WebSocketTransport, @unchecked Sendable {
     }
 }
 
+// @unchecked Sendable: `events` and `closeCodes` are read and written under `lock`.
 /// A connection that plays a list of events, then waits (until cancelled or closed).
 final class ScriptedConnection: WebSocketConnection, @unchecked Sendable {
     enum Event {

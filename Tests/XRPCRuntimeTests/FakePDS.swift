@@ -4,6 +4,7 @@ import XRPCTesting
 @testable import AtprotoData
 @testable import XRPCCore
 
+// @unchecked Sendable: tokens and counts are under `lock`; the test sets the other `var`s between calls.
 /// An in-memory PDS for session tests: accounts, single-use refresh tokens, expiry on demand, and
 /// a count of every request by NSID. Tokens contain ``FakePDS/marker`` so tests can look for leaks.
 final class FakePDS: @unchecked Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTPServer
 import XRPCRuntime
 
+// @unchecked Sendable: the ledger is Sendable; `server` is set in `init`, before its port is known.
 /// A PDS over loopback HTTP that answers with faults (``LoopbackFaults``) and counts what a session
 /// must never do: two refreshes of one expiry, a refresh of a token already rotated, a refresh while
 /// the access token was still good, a procedure acted on twice. The bookkeeping is

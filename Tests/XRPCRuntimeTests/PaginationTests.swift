@@ -11,6 +11,7 @@ final class PaginationTests: XCTestCase {
         var cursor: String?
     }
 
+    // @unchecked Sendable: `asked` is read and written under `lock`; the pages are `let`s.
     /// Serves the pages of `book` by cursor (`nil` for the first) and records the cursors asked.
     private final class Server: @unchecked Sendable {
         private let lock = NSLock()

@@ -63,6 +63,7 @@ final class PasswordSessionLoadTests: XCTestCase {
         .drop: 0.03, .serverError: 0.05, .slow: 0.05, .wrongContentType: 0.02, .truncated: 0.02, .expiredToken: 0.001,
     ]
 
+    // @unchecked Sendable: one task sets `value` and later reads it; weak references are atomic.
     private final class WeakSession: @unchecked Sendable {
         weak var value: PasswordSession?
     }

@@ -314,6 +314,7 @@ final class PasswordSessionTests: XCTestCase {
     }
 }
 
+// @unchecked Sendable: `count` is read and written under `lock`.
 /// A thread-safe counter.
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()

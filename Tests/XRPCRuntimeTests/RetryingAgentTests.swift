@@ -9,6 +9,7 @@ import XRPCTesting
 
 /// The retry policy: which failures are retried, how long it waits, and that procedures are opt-in.
 final class RetryingAgentTests: XCTestCase {
+    // @unchecked Sendable: every `var` is read and written under `lock`.
     /// Answers with scripted outcomes in order (the last one repeats) and records the waits.
     private final class Script: @unchecked Sendable {
         enum Outcome {

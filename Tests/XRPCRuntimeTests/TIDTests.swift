@@ -75,6 +75,7 @@ final class TIDTests: XCTestCase {
     }
 }
 
+// @unchecked Sendable: `times` is read and written under `lock`.
 /// A clock that returns the given times in turn, safe to call from the generator.
 private final class LockedTimes: @unchecked Sendable {
     private let lock = NSLock()

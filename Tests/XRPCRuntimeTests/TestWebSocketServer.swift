@@ -12,6 +12,7 @@ import LoopbackHTTPServer
     import Darwin
 #endif
 
+// @unchecked Sendable: `peers`, `targets` and `stopped` are read and written under `lock`; the rest are `let`s.
 /// A WebSocket server on `127.0.0.1` for tests, written against RFC 6455 by hand: each connection
 /// runs a script on its own thread, which answers the upgrade and sends and reads raw frames, so
 /// that tests can send what a real server would never send.
@@ -88,6 +89,7 @@ final class TestWebSocketServer: @unchecked Sendable {
     }
 }
 
+// @unchecked Sendable: `dropped` is under `lock`; the other `var`s belong to the connection's script thread.
 /// One connection of a ``TestWebSocketServer``, as its script sees it.
 final class TestWebSocketPeer: @unchecked Sendable {
     private let descriptor: Int32
@@ -226,6 +228,7 @@ final class TestWebSocketPeer: @unchecked Sendable {
     }
 }
 
+// @unchecked Sendable: `stored` is read and written under `lock`.
 /// A value a server script hands to its test, across threads.
 final class ScriptOutcome<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()

@@ -30,6 +30,27 @@ final class URLSessionWebSocketTests: XCTestCase {
         XCTAssertNil(end)
     }
 
+    /// The connect timeout ends with the opening: a timer left running (as when it was stored after a
+    /// task that opened at once) would cancel the open connection when the timeout passes.
+    func testAnOpenConnectionOutlivesTheConnectTimeoutOrSkipsWhereUnsupported() async throws {
+        let server = try TestWebSocketServer { peer in
+            peer.acceptUpgrade()
+            Thread.sleep(forTimeInterval: 1.5)
+            peer.sendBinary([4, 5, 6])
+            peer.sendClose(1000)
+            _ = try peer.readClose()
+        }
+        let transport = URLSessionWebSocketTransport(connectTimeout: .seconds(1))
+        let connection: any WebSocketConnection
+        do {
+            connection = try await transport.connect(to: server.url, headers: [:])
+        } catch let error as WebSocketError where error.code == .cannotConnect {
+            throw XCTSkip("URLSessionWebSocketTask cannot connect on this platform: \(error.message)")
+        }
+        let message = try await connection.receive()
+        XCTAssertEqual(message, .binary(Data([4, 5, 6])), "the message sent after the connect timeout arrives")
+    }
+
     func testARefusedUpgradeIsAnErrorNotAHang() async throws {
         let server = try TestWebSocketServer { peer in
             peer.refuseUpgrade(status: 400, json: #"{"error":"InvalidRequest"}"#)

@@ -71,6 +71,7 @@ final class WebSocketInboxTests: XCTestCase {
     }
 }
 
+// @unchecked Sendable: `isSet` is read and written under `lock`.
 /// A flag set on one thread and read on another.
 private final class LockedFlag: @unchecked Sendable {
     private let lock = NSLock()

@@ -7,6 +7,7 @@ import XRPCTesting
 
 /// The log sink: levels, laziness, the record's text, and what the agents write to it.
 final class XRPCLoggerTests: XCTestCase {
+    // @unchecked Sendable: `stored` is read and written under `lock`.
     private final class Lines: @unchecked Sendable {
         private let lock = NSLock()
         private var stored: [XRPCLogRecord] = []

@@ -201,6 +201,7 @@ final class RouterTests: XCTestCase {
 }
 
 /// Lines a test's log closure received.
+// @unchecked Sendable: `stored` is read and written only under `lock`.
 final class LogLines: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String] = []

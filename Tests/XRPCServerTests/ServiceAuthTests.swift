@@ -6,6 +6,7 @@ import XRPCServer
 
 /// A resolver over a table of DID documents that caches like a real one: it keeps answering the
 /// document it gave first until `invalidate(did:)`, so key rotation can be staged.
+// @unchecked Sendable: every mutable field is read and written only under `lock`.
 final class TableResolver: IdentityResolver, @unchecked Sendable {
     private let lock = NSLock()
     private var current: [String: DIDDocument] = [:]
@@ -57,6 +58,7 @@ final class TableResolver: IdentityResolver, @unchecked Sendable {
 }
 
 /// A settable clock for verifiers under test.
+// @unchecked Sendable: `seconds` is read and written only under `lock`.
 final class Clock: @unchecked Sendable {
     private let lock = NSLock()
     private var seconds: Int

@@ -1,5 +1,6 @@
 import Foundation
 
+// @unchecked Sendable: `cancelled` is read and written under `lock`.
 /// Tells the blocking socket work of a lookup, on its own thread, that the task was cancelled.
 ///
 /// The task's cancellation handler sets it; the socket waits look at it between short polls.

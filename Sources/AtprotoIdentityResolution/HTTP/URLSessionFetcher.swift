@@ -7,7 +7,7 @@ import Foundation
 
 /// The default ``HTTPFetcher``: `URLSession`, no redirects followed, the body cut off at the request's
 /// limit, an exact deadline per request, and cancellation that reaches the connection.
-public final class URLSessionFetcher: HTTPFetcher, @unchecked Sendable {
+public final class URLSessionFetcher: HTTPFetcher, Sendable {
     private let loader: BoundedURLLoader
 
     /// Creates a fetcher with its own `URLSession` made from `configuration` (no cookies, no cache by

@@ -10,6 +10,7 @@ import SocketAddresses
     import Darwin
 #endif
 
+// @unchecked Sendable: `listener` is read and written under `lock` (and in `deinit`); the rest are `let`s.
 /// The user step for command-line tools: opens the browser (a closure the app passes), listens once
 /// on `127.0.0.1` for the redirect, answers it with a short page, and returns the callback URL.
 ///
@@ -101,6 +102,7 @@ public final class LoopbackAuthenticator: UserAuthenticator, @unchecked Sendable
     }
 }
 
+// @unchecked Sendable: `value` is read and written under `lock`.
 /// A flag set once from any thread.
 final class CancelFlag: @unchecked Sendable {
     private let lock = NSLock()

@@ -2,6 +2,7 @@ import AtprotoCrypto
 import AtprotoIdentityResolution
 import Foundation
 
+// @unchecked Sendable: `keys` is read and written under `lock`; `capacity` is a `let`.
 /// Keys already read from DID documents, by their text (`publicKeyMultibase` with the method's type).
 ///
 /// Reading a key decodes base58 and decompresses the point (a square root modulo p): on the

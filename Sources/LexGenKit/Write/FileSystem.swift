@@ -116,6 +116,7 @@ private func writeIfChanged(_ file: GeneratedFile, path: String) -> WriteOutcome
     }
 }
 
+// @unchecked Sendable: `slots` is read and written under `lock`.
 /// One result slot per file, filled concurrently (each index by exactly one writer), read after all finish.
 private final class OutcomeSlots: @unchecked Sendable {
     private let lock = NSLock()

@@ -1,5 +1,6 @@
 import Foundation
 
+// @unchecked Sendable: `nonces` is read and written under `lock`.
 /// The latest DPoP nonce of each origin (authorization server and every resource server apart),
 /// updated from every answer that carries `DPoP-Nonce`. Thread-safe; at most 32 origins are kept.
 public final class DPoPNonceStore: @unchecked Sendable {

@@ -11,7 +11,7 @@ import Foundation
 /// On Linux a task is never cancelled once started (FoundationNetworking traps when a task is
 /// cancelled while it completes): an abandoned request runs on, its bytes dropped, until the
 /// session's resource timeout.
-public final class URLSessionOAuthHTTPClient: OAuthHTTPClient, @unchecked Sendable {
+public final class URLSessionOAuthHTTPClient: OAuthHTTPClient, Sendable {
     private let loader: BoundedURLLoader
 
     /// Creates a client; `resourceTimeout` bounds every transfer, even one whose caller gave up.

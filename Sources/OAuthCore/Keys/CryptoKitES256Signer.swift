@@ -23,6 +23,7 @@
             #endif
         }
 
+        // @unchecked Sendable: a `let` key, never changed; signing only reads it (older SDKs: keys not Sendable).
         /// The key, never changed after creation (older SDKs do not mark CryptoKit keys `Sendable`).
         private final class KeyBox: @unchecked Sendable {
             let key: Key

@@ -1,5 +1,6 @@
 import Foundation
 
+// @unchecked Sendable: `current` is read and written under `lock`.
 /// One run at a time per key, joined by every caller that asks for the same key while it runs: the
 /// token renewal of both sessions (password and OAuth), keyed by the token generation it replaces.
 ///

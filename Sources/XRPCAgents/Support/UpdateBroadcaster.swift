@@ -1,5 +1,6 @@
 import Foundation
 
+// @unchecked Sendable: `continuations` and `nextID` are read and written under `lock` (and in `deinit`).
 /// Hands every update to every open stream, each buffering its 64 newest: the `updates()` of both
 /// sessions (password and OAuth). Package-visible: apps see only the streams.
 package final class UpdateBroadcaster<Update: Sendable>: @unchecked Sendable {

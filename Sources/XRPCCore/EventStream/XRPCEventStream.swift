@@ -68,6 +68,7 @@ public struct XRPCEventStream<Endpoint: XRPCSubscription>: AsyncSequence, Sendab
     }
 }
 
+// @unchecked Sendable: only its iterator uses it, and AsyncIteratorProtocol allows one task at a time per iterator.
 /// The mutable state of an ``XRPCEventStream`` iterator. An iterator is used by one task at a
 /// time, as `AsyncIteratorProtocol` requires; that is what makes this unchecked `Sendable` sound.
 final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sendable {

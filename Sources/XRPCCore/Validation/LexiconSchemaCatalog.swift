@@ -1,13 +1,13 @@
 import AtprotoData
 import Foundation
 
+// @unchecked Sendable: `state` is read and written only under `lock`; `imports` is a `let`.
 /// The lexicon documents a validator looks definitions up in.
 ///
 /// A generated module carries the documents it was generated from (descriptions left out) and makes
 /// them a catalog; a module whose lexicons ref another module's imports that module's catalog. Texts
 /// are parsed once, on the first lookup.
 public final class LexiconSchemaCatalog: @unchecked Sendable {
-    // Safety: `state` is read and written only under `lock`; everything else is immutable.
     private let lock = NSLock()
     private var state: State
     /// Catalogs searched, in order, for NSIDs this one does not hold.

@@ -11,6 +11,7 @@ import Foundation
 /// It also remembers, for a short while, the key that last proved a token of each issuer, so that a
 /// caller's next tokens are checked without a call into the resolver (an actor hop that costs about
 /// as much as the signature). A token that key does not prove goes to the resolver as before.
+// @unchecked Sendable: `keys` and `recent` are read and written only under `lock`; the rest is immutable.
 final class ParsedKeys: @unchecked Sendable {
     // Safety: `keys` and `recent` are touched only under `lock`; the rest is immutable.
     private let lock = NSLock()

@@ -5,6 +5,7 @@ import Foundation
 /// forget one that could then be replayed.
 ///
 /// One cache per service, shared by every verifier of that service (it is a reference type).
+// @unchecked Sendable: `entries` and `nextPurge` are read and written only under `lock`; `capacity` is a let.
 public final class ServiceAuthReplayCache: @unchecked Sendable {
     // Safety: `entries` and `nextPurge` are touched only under `lock`; `capacity` is immutable.
     private let lock = NSLock()

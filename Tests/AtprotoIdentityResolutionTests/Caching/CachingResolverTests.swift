@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 import XRPCRuntime
 
+// @unchecked Sendable: `seconds` is read and written under `lock`.
 /// A clock the test moves by hand.
 final class ManualClock: @unchecked Sendable {
     private let lock = NSLock()

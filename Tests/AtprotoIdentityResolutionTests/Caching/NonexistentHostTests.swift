@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 import XRPCRuntime
 
+// @unchecked Sendable: `asked` is read and written under `lock`; `failure` is a `let`.
 /// A DNS table that counts the questions asked.
 final class CountingDNS: DNSTXTLookup, @unchecked Sendable {
     private let lock = NSLock()
@@ -20,6 +21,7 @@ final class CountingDNS: DNSTXTLookup, @unchecked Sendable {
     }
 }
 
+// @unchecked Sendable: `asked` is read and written under `lock`; `base` is a Sendable `let`.
 /// A fetcher that counts requests and hands them on to another one.
 final class CountingFetcher: HTTPFetcher, @unchecked Sendable {
     private let lock = NSLock()

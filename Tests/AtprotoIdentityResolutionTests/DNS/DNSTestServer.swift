@@ -10,6 +10,7 @@ import SocketAddresses
     import Darwin
 #endif
 
+// @unchecked Sendable: `stopped` and `received` are read and written under `lock`; the rest are `let`s.
 /// A DNS server on `127.0.0.1` for the tests: UDP and TCP on the same random port, each query
 /// answered with the packets a handler returns (none: the query goes unanswered).
 final class DNSTestServer: @unchecked Sendable {

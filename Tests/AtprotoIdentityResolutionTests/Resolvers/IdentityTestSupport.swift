@@ -3,6 +3,7 @@ import Foundation
 import LoopbackHTTPServer
 import XRPCRuntime
 
+// @unchecked Sendable: the tables are under `lock`; `server` is set in `init`, before anyone knows its port.
 /// A loopback server that answers by path from a table the test changes, and counts requests.
 final class IdentityTestServer: @unchecked Sendable {
     private let lock = NSLock()

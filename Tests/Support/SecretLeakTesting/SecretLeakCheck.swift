@@ -20,6 +20,7 @@ package func printedForms(_ value: Any) -> [String] {
     return [String(describing: value), String(reflecting: value), dumped]
 }
 
+// @unchecked Sendable: `records` is read and written under `lock`.
 /// Collects every log record a logger writes, for the secret-leak tests of the sessions.
 package final class LogCapture: @unchecked Sendable {
     private let lock = NSLock()
