@@ -1,0 +1,100 @@
+import AtprotoLexicons
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The peak memory of decoding one big page, each path in a fresh child process of this benchmark:
+/// the child reads the page from a file, notes its peak resident memory (`getrusage`'s `ru_maxrss`,
+/// the kernel's high-water mark), decodes the page once with the value kept alive, and notes the peak
+/// again. The difference is what decoding needed at its peak: the tree path's tree and value, or the
+/// token path's value and the few members it holds out of order.
+enum PeakMemory {
+    /// The child side: `--peak-memory typed|tree <file>` prints the peak growth in bytes.
+    static func runChild(_ arguments: [String]) -> Never {
+        guard arguments.count == 2, let data = FileManager.default.contents(atPath: arguments[1]) else {
+            print("error: expected --peak-memory typed|tree <file>")
+            exit(2)
+        }
+        let before = peakResidentBytes()
+        do {
+            let page: AppBskyFeedGetTimeline.Output
+            if arguments[0] == "tree" {
+                page = try AppBskyFeedGetTimeline.Output(lexiconJSON: JSONValue.parse(data))
+            } else {
+                page = try LexiconDecoder().decode(AppBskyFeedGetTimeline.Output.self, from: data)
+            }
+            let after = peakResidentBytes()
+            withExtendedLifetime(page) { print(after - before) }
+        } catch {
+            print("error: \(error)")
+            exit(1)
+        }
+        exit(0)
+    }
+
+    static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        #if canImport(Darwin)
+            getrusage(RUSAGE_SELF, &usage)
+            return Int(usage.ru_maxrss)
+        #else
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            return Int(usage.ru_maxrss) * 1024
+        #endif
+    }
+
+    /// Writes a page of about `megabytes` MB and measures both paths `runs` times each, alternating;
+    /// returns the lines to print.
+    static func report(megabytes size: Int, runs: Int) throws -> [String] {
+        let postBytes = Data(TimelinePage.json(posts: 100).utf8).count / 100
+        let posts = size * 1_000_000 / postBytes
+        let page = Data(TimelinePage.json(posts: posts).utf8)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lexicon-decode-bench-page.json")
+        try page.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var typed: [Int] = []
+        var tree: [Int] = []
+        for _ in 0..<runs {
+            typed.append(try child("typed", file))
+            tree.append(try child("tree", file))
+        }
+        let typedMedian = typed.sorted()[runs / 2]
+        let treeMedian = tree.sorted()[runs / 2]
+        func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+        return [
+            "peak memory of decoding one page of \(posts) posts, \(megabytes(page.count)) (median of \(runs) "
+                + "child processes each, growth of the peak resident memory):",
+            "  typed decode from the text (LexiconDecoder): \(megabytes(typedMedian)) "
+                + "(\(typed.sorted().map(megabytes).joined(separator: ", ")))",
+            "  typed decode through a tree (JSONValue.parse, then the types): \(megabytes(treeMedian)) "
+                + "(\(tree.sorted().map(megabytes).joined(separator: ", ")))",
+            String(
+                format: "  the text path needs %.2fx the tree path's memory (target <= 0.5x)",
+                Double(typedMedian) / Double(treeMedian)),
+        ]
+    }
+
+    private static func child(_ path: String, _ file: URL) throws -> Int {
+        let process = Process()
+        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["--peak-memory", path, file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let bytes = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            throw PeakMemoryError(description: "the \(path) child failed: \(text)")
+        }
+        return bytes
+    }
+}
+
+struct PeakMemoryError: Error, CustomStringConvertible {
+    var description: String
+}
