@@ -1,22 +1,46 @@
 // Reading JSON text value by value, for typed decoding without a JSONValue tree.
 
 /// Where one member of an object being read lies in the text.
-package struct JSONMemberSpan {
+struct JSONMemberSpan {
+    /// The key's first eight bytes as read (the rest zero for a shorter key), the first in the low
+    /// byte: most keys compare as one word.
+    var keyPrefix: UInt64
     /// The first byte of the key, after its opening quote.
     var keyStart: Int
-    /// The key's closing quote.
-    var keyEnd: Int
     /// The first byte of the value.
     var valueStart: Int
+    /// Where the value ends, once it has been skipped (or read and left unread), else -1.
+    var valueEnd: Int
+    /// The key's length in bytes as read.
+    var keyLength: Int32
     /// Whether the key holds escapes (then it is compared decoded).
     var keyIsEscaped: Bool
     /// Whether a typed reader has taken the member; the others are the object's unknown fields.
     var isRead: Bool
 }
 
+/// A key a typed reader asks for, with its first bytes as one word.
+struct JSONMemberKey {
+    let string: String
+    let length: Int
+    let prefix: UInt64
+
+    init(_ string: String) {
+        self.string = string
+        var length = 0
+        var prefix: UInt64 = 0
+        for byte in string.utf8 {
+            if length < 8 { prefix |= UInt64(byte) << (8 * UInt64(length)) }
+            length += 1
+        }
+        self.length = length
+        self.prefix = prefix
+    }
+}
+
 /// An object a typed reader has open.
 struct JSONObjectFrame {
-    /// Where its members start in ``JSONTokenReader/members``.
+    /// Where its members start in ``JSONTokenReader/spans``.
     var memberBase: Int
     /// Members seen (and skipped) but not read.
     var unreadCount = 0
@@ -26,6 +50,8 @@ struct JSONObjectFrame {
     var isFinished = false
     /// Where the text resumes after a member read out of order, or -1.
     var resume = -1
+    /// The member being read out of order.
+    var resumeSlot = 0
 }
 
 /// Reads JSON text one value at a time, for typed readers that know what they expect: strings,
@@ -36,17 +62,21 @@ struct JSONObjectFrame {
 /// the members that precede it in the text is found by skipping those, whose place is kept so they
 /// are read when asked for (or collected as unknown members) without scanning from the start again.
 ///
-/// It accepts exactly the text ``JSONValue/parse(_:)-(Data)`` accepts, in the end: a skipped value is
-/// checked as it is skipped, except for duplicate keys in its objects, which are checked when it is
-/// read. Errors are thrown at the first problem met, which need not be the first in the text; callers
-/// that report errors parse the text again as a tree to report the same error as the tree path.
+/// It accepts exactly the text ``JSONValue/parse(_:)-(Data)`` accepts, in the end. Skipping only finds
+/// where a value ends (strings, brackets, the run of a number or literal); every skipped value is read
+/// later, as a type, as an unknown member or (when unknown members are dropped) just to check it, and
+/// must end where the skip ended. Errors are thrown at the first problem met, which need not be the
+/// first in the text; callers that report errors parse the text again as a tree to report the same
+/// error as the tree path.
 package struct JSONTokenReader: ~Copyable {
     var text: JSONTextParser
     /// The members of the objects open, innermost last.
-    var members: [JSONMemberSpan] = []
-    var frames: [JSONObjectFrame] = []
-    /// Open containers of skipped values: `true` for an object.
-    var skipping: [Bool] = []
+    var spans: UnsafeMutablePointer<JSONMemberSpan>
+    var spanCapacity = 16
+    var spanCount = 0
+    /// The innermost object open, and the ones around it.
+    var current = JSONObjectFrame(memberBase: 0)
+    var outer: [JSONObjectFrame] = []
     /// Arrays and objects open, read by typed readers.
     var depth = 0
     /// An error met where it could not be thrown, to throw at the next chance.
@@ -55,7 +85,29 @@ package struct JSONTokenReader: ~Copyable {
     /// Reads `bytes`, which must stay valid while the reader is used.
     package init(bytes: UnsafeBufferPointer<UInt8>) {
         text = JSONTextParser(bytes: bytes)
+        spans = .allocate(capacity: spanCapacity)
         text.skipWhitespace()
+    }
+
+    deinit {
+        spans.deallocate()
+    }
+
+    private mutating func push(_ span: JSONMemberSpan) {
+        if spanCount == spanCapacity {
+            let grown = UnsafeMutablePointer<JSONMemberSpan>.allocate(capacity: spanCapacity * 2)
+            grown.initialize(from: spans, count: spanCount)
+            spans.deallocate()
+            spans = grown
+            spanCapacity *= 2
+        }
+        (spans + spanCount).initialize(to: span)
+        spanCount += 1
+    }
+
+    /// Skips whitespace, calling the parser's loop only when there is some.
+    @inline(__always) mutating func skipSpace() {
+        if text.index < text.bytes.count, text.bytes[text.index] <= 0x20 { text.skipWhitespace() }
     }
 
     /// The position in the text.
@@ -120,14 +172,14 @@ package struct JSONTokenReader: ~Copyable {
         guard next == ASCII.openBracket else { return false }
         try enter()
         text.index += 1
-        text.skipWhitespace()
+        skipSpace()
         return true
     }
 
     /// Moves to the array's next element and returns `true`, or reads its closing bracket and returns
     /// `false`. `first` is whether no element has been read yet.
     package mutating func nextElement(first: Bool) throws(JSONParseError) -> Bool {
-        if !first { text.skipWhitespace() }
+        if !first { skipSpace() }
         guard text.index < text.bytes.count else {
             throw text.error(.unexpectedEnd, "unexpected end of input, expected ',' or ']'", at: text.index)
         }
@@ -141,7 +193,7 @@ package struct JSONTokenReader: ~Copyable {
                 throw text.error(.unexpectedCharacter, "expected ',' or ']'", at: text.index)
             }
             text.index += 1
-            text.skipWhitespace()
+            skipSpace()
         }
         return true
     }
@@ -161,97 +213,101 @@ package struct JSONTokenReader: ~Copyable {
         guard next == ASCII.openBrace else { return false }
         try enter()
         text.index += 1
-        text.skipWhitespace()
-        var frame = JSONObjectFrame(memberBase: members.count)
+        skipSpace()
+        outer.append(current)
+        current = JSONObjectFrame(memberBase: spanCount)
         if next == ASCII.closeBrace {
             text.index += 1
-            frame.isEnded = true
+            current.isEnded = true
         }
-        frames.append(frame)
         return true
     }
 
-    /// Moves to the value of the open object's member `key` and returns the member's slot, or returns
+    /// Moves to the value of the open object's member `name` and returns the member's slot, or returns
     /// `nil` when the object has no such member. Call ``endMember()`` after reading the value.
-    package mutating func seekMember(_ key: String) throws(JSONParseError) -> Int? {
-        let frame = frames.count - 1
-        if frames[frame].unreadCount > 0 {
-            for slot in frames[frame].memberBase..<members.count where !members[slot].isRead {
-                if keyEquals(members[slot], key) {
-                    members[slot].isRead = true
-                    frames[frame].unreadCount -= 1
-                    frames[frame].resume = text.index
-                    text.index = members[slot].valueStart
+    package mutating func seekMember(_ name: String) throws(JSONParseError) -> Int? {
+        let key = JSONMemberKey(name)
+        if current.unreadCount > 0 {
+            var slot = current.memberBase
+            while slot < spanCount {
+                if !spans[slot].isRead && matches(spans[slot], key) {
+                    spans[slot].isRead = true
+                    current.unreadCount -= 1
+                    current.resume = text.index
+                    current.resumeSlot = slot
+                    text.index = spans[slot].valueStart
                     return slot
                 }
+                slot += 1
             }
         }
-        while try nextMember(frame) {
-            let slot = members.count - 1
-            if keyEquals(members[slot], key) {
-                members[slot].isRead = true
+        while try nextMember() {
+            let slot = spanCount - 1
+            if matches(spans[slot], key) {
+                spans[slot].isRead = true
                 return slot
             }
             try skipValue()
-            frames[frame].unreadCount += 1
+            spans[slot].valueEnd = text.index
+            current.unreadCount += 1
         }
         return nil
     }
 
-    /// Returns to the text after the value of a member read out of order.
-    package mutating func endMember() {
-        let frame = frames.count - 1
-        if frames[frame].resume >= 0 {
-            text.index = frames[frame].resume
-            frames[frame].resume = -1
+    /// Returns to the text after the value of a member read out of order, checking that the value
+    /// read is the value skipped.
+    package mutating func endMember() throws(JSONParseError) {
+        guard current.resume >= 0 else { return }
+        guard text.index == spans[current.resumeSlot].valueEnd else {
+            throw text.error(.unexpectedCharacter, "unexpected data after a value", at: text.index)
         }
+        text.index = current.resume
+        current.resume = -1
     }
 
-    /// Counts the member in `slot` as not read, so that it is among the unknown fields (a `null` where
-    /// the schema allows none).
+    /// Counts the member in `slot`, whose value was just read, as not read, so that it is among the
+    /// unknown fields (a `null` where the schema allows none).
     package mutating func keepUnread(_ slot: Int) {
-        guard members[slot].isRead else { return }
-        members[slot].isRead = false
-        frames[frames.count - 1].unreadCount += 1
+        guard spans[slot].isRead else { return }
+        spans[slot].isRead = false
+        if spans[slot].valueEnd < 0 { spans[slot].valueEnd = text.index }
+        current.unreadCount += 1
     }
 
     /// Reads the open object to its end, checks its keys, and returns the members not read, built as
     /// trees (or checks and drops them when `collecting` is `false`).
     package mutating func finishObject(collecting: Bool) throws(JSONParseError) -> [String: JSONValue] {
-        let frame = frames.count - 1
-        while try nextMember(frame) {
+        while try nextMember() {
             try skipValue()
-            frames[frame].unreadCount += 1
+            spans[spanCount - 1].valueEnd = text.index
+            current.unreadCount += 1
         }
-        let base = frames[frame].memberBase
+        let base = current.memberBase
         try checkDuplicateKeys(from: base)
-        frames[frame].isFinished = true
-        let unread = frames[frame].unreadCount
+        current.isFinished = true
+        let unread = current.unreadCount
         guard unread > 0 else { return [:] }
         let resume = text.index
-        defer { text.index = resume }
         var fields = [String: JSONValue](minimumCapacity: collecting ? unread : 0)
-        for slot in base..<members.count where !members[slot].isRead {
-            let span = members[slot]
+        for slot in base..<spanCount where !spans[slot].isRead {
+            let span = spans[slot]
             text.index = span.valueStart
-            if collecting {
-                let name = try key(span)
-                fields[name] = try readValue()
-            } else if next == ASCII.openBrace || next == ASCII.openBracket {
-                // Skipping checked everything but duplicate keys inside.
-                _ = try readValue()
+            let value = try readValue()
+            guard text.index == span.valueEnd else {
+                throw text.error(.unexpectedCharacter, "unexpected data after a value", at: text.index)
             }
+            if collecting { fields[try key(span)] = value }
         }
+        text.index = resume
         return fields
     }
 
     /// Reads what is left of the open object (dropping its unknown members unless
     /// ``finishObject(collecting:)`` collected them) and closes it.
     package mutating func closeObject() throws(JSONParseError) {
-        let frame = frames.count - 1
-        if !frames[frame].isFinished { _ = try finishObject(collecting: false) }
-        members.removeSubrange(frames[frame].memberBase...)
-        frames.removeLast()
+        if !current.isFinished { _ = try finishObject(collecting: false) }
+        spanCount = current.memberBase
+        current = outer.removeLast()
         depth -= 1
     }
 
@@ -261,28 +317,21 @@ package struct JSONTokenReader: ~Copyable {
         guard next == ASCII.openBrace else { return nil }
         let start = text.index
         defer { text.index = start }
+        let type = JSONMemberKey("$type")
         text.index += 1
-        text.skipWhitespace()
+        skipSpace()
         if next == ASCII.closeBrace { return nil }
         var first = true
         while true {
             if !first {
-                text.skipWhitespace()
+                skipSpace()
                 guard next == ASCII.comma else { return nil }
                 text.index += 1
-                text.skipWhitespace()
+                skipSpace()
             }
             first = false
-            guard next == ASCII.quote else { return nil }
-            let keyStart = text.index + 1
-            let escaped = try text.skipString()
-            let span = JSONMemberSpan(
-                keyStart: keyStart, keyEnd: text.index - 1, valueStart: 0, keyIsEscaped: escaped, isRead: false)
-            text.skipWhitespace()
-            guard next == ASCII.colon else { return nil }
-            text.index += 1
-            text.skipWhitespace()
-            if keyEquals(span, "$type") { return try readString() }
+            guard let span = try readKey() else { return nil }
+            if matches(span, type) { return try readString() }
             try skipValue()
         }
     }
@@ -290,21 +339,23 @@ package struct JSONTokenReader: ~Copyable {
     /// A place to return to after a value failed to read as a type, to read it as a tree instead.
     package struct Mark {
         let position: Int
-        let memberCount: Int
-        let frameCount: Int
+        let spanCount: Int
+        let outerCount: Int
+        let current: JSONObjectFrame
         let depth: Int
     }
 
     /// Where the reader is now.
     package var mark: Mark {
-        Mark(position: text.index, memberCount: members.count, frameCount: frames.count, depth: depth)
+        Mark(position: text.index, spanCount: spanCount, outerCount: outer.count, current: current, depth: depth)
     }
 
     /// Returns to `mark`, forgetting the objects opened since.
     package mutating func rewind(to mark: Mark) {
         text.index = mark.position
-        if members.count > mark.memberCount { members.removeSubrange(mark.memberCount...) }
-        if frames.count > mark.frameCount { frames.removeSubrange(mark.frameCount...) }
+        spanCount = mark.spanCount
+        if outer.count > mark.outerCount { outer.removeSubrange(mark.outerCount...) }
+        current = mark.current
         depth = mark.depth
         deferredError = nil
     }
@@ -313,59 +364,83 @@ package struct JSONTokenReader: ~Copyable {
 
     /// Reads the separator and key of the open object's next member, leaving the position at its
     /// value; returns `false` after reading the closing brace (or when it was read already).
-    private mutating func nextMember(_ frame: Int) throws(JSONParseError) -> Bool {
-        guard !frames[frame].isEnded else { return false }
-        if members.count > frames[frame].memberBase {
-            text.skipWhitespace()
+    private mutating func nextMember() throws(JSONParseError) -> Bool {
+        guard !current.isEnded else { return false }
+        if spanCount > current.memberBase {
+            skipSpace()
             guard text.index < text.bytes.count else {
                 throw text.error(.unexpectedEnd, "unexpected end of input, expected ',' or '}'", at: text.index)
             }
             if text.bytes[text.index] == ASCII.closeBrace {
                 text.index += 1
-                frames[frame].isEnded = true
+                current.isEnded = true
                 return false
             }
             guard text.bytes[text.index] == ASCII.comma else {
                 throw text.error(.unexpectedCharacter, "expected ',' or '}' after an object member", at: text.index)
             }
             text.index += 1
-            text.skipWhitespace()
+            skipSpace()
         }
-        guard next == ASCII.quote else {
+        guard let span = try readKey() else {
             throw text.error(.unexpectedCharacter, "expected a string key", at: text.index)
         }
+        push(span)
+        return true
+    }
+
+    /// Reads `"key" :` and the whitespace after it (checking the key as a string), or returns `nil`
+    /// when the next byte does not start a key.
+    private mutating func readKey() throws(JSONParseError) -> JSONMemberSpan? {
+        guard next == ASCII.quote else { return nil }
         let keyStart = text.index + 1
         let escaped = try text.skipString()
-        let keyEnd = text.index - 1
-        text.skipWhitespace()
+        let length = text.index - 1 - keyStart
+        skipSpace()
         guard next == ASCII.colon else {
             throw text.error(.unexpectedCharacter, "expected ':' after an object key", at: text.index)
         }
         text.index += 1
-        text.skipWhitespace()
-        members.append(
-            JSONMemberSpan(
-                keyStart: keyStart, keyEnd: keyEnd, valueStart: text.index, keyIsEscaped: escaped, isRead: false))
-        return true
+        skipSpace()
+        return JSONMemberSpan(
+            keyPrefix: escaped ? 0 : prefix(at: keyStart, length: length), keyStart: keyStart,
+            valueStart: text.index, valueEnd: -1, keyLength: Int32(truncatingIfNeeded: length),
+            keyIsEscaped: escaped, isRead: false)
     }
 
-    private func keyEquals(_ span: JSONMemberSpan, _ key: String) -> Bool {
-        let length = span.keyEnd - span.keyStart
+    /// The first eight bytes (or fewer) from `start`, the first in the low byte.
+    private func prefix(at start: Int, length: Int) -> UInt64 {
+        let bytes = text.bytes
+        if start + 8 <= bytes.count, let base = bytes.baseAddress {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+            return length >= 8 ? word : word & ((1 &<< (8 &* UInt64(length))) &- 1)
+        }
+        var word: UInt64 = 0
+        for offset in 0..<min(length, 8) { word |= UInt64(bytes[start + offset]) << (8 * UInt64(offset)) }
+        return word
+    }
+
+    private func matches(_ span: JSONMemberSpan, _ key: JSONMemberKey) -> Bool {
         if span.keyIsEscaped {
             var copy = JSONTextParser(bytes: text.bytes)
             copy.index = span.keyStart - 1
-            return (try? copy.parseString()) == key
+            return (try? copy.parseString()) == key.string
         }
-        let utf8 = key.utf8
-        guard utf8.count == length else { return false }
-        let raw = UnsafeBufferPointer(rebasing: text.bytes[span.keyStart..<span.keyEnd])
-        return utf8.withContiguousStorageIfAvailable { $0.elementsEqual(raw) } ?? utf8.elementsEqual(raw)
+        guard Int(span.keyLength) == key.length, span.keyPrefix == key.prefix else { return false }
+        guard key.length > 8 else { return true }
+        let bytes = text.bytes
+        var position = span.keyStart
+        for byte in key.string.utf8 {
+            if bytes[position] != byte { return false }
+            position += 1
+        }
+        return true
     }
 
     private mutating func key(_ span: JSONMemberSpan) throws(JSONParseError) -> String {
+        let end = span.keyStart + Int(span.keyLength)
         guard span.keyIsEscaped else {
-            return String(
-                decoding: UnsafeBufferPointer(rebasing: text.bytes[span.keyStart..<span.keyEnd]), as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(rebasing: text.bytes[span.keyStart..<end]), as: UTF8.self)
         }
         let resume = text.index
         defer { text.index = resume }
@@ -375,26 +450,35 @@ package struct JSONTokenReader: ~Copyable {
 
     /// Fails on a key that appears twice among the members from `base` on, as the tree parser does.
     private mutating func checkDuplicateKeys(from base: Int) throws(JSONParseError) {
-        let count = members.count - base
+        let count = spanCount - base
         guard count > 1 else { return }
-        if count <= 16, !members[base...].contains(where: \.keyIsEscaped) {
-            for later in base + 1..<members.count {
-                let span = members[later]
-                let length = span.keyEnd - span.keyStart
-                for earlier in base..<later where members[earlier].keyEnd - members[earlier].keyStart == length {
-                    let other = members[earlier]
-                    if UnsafeBufferPointer(rebasing: text.bytes[span.keyStart..<span.keyEnd]).elementsEqual(
-                        UnsafeBufferPointer(rebasing: text.bytes[other.keyStart..<other.keyEnd]))
-                    {
-                        throw text.error(.duplicateKey, "duplicate object key", at: span.keyStart - 1)
+        var simple = count <= 16
+        if simple {
+            for slot in base..<spanCount where spans[slot].keyIsEscaped { simple = false }
+        }
+        if simple {
+            let bytes = text.bytes
+            for later in base + 1..<spanCount {
+                let span = spans[later]
+                for earlier in base..<later {
+                    let other = spans[earlier]
+                    guard other.keyLength == span.keyLength, other.keyPrefix == span.keyPrefix else { continue }
+                    var same = true
+                    if span.keyLength > 8 {
+                        for offset in 8..<Int(span.keyLength)
+                        where bytes[span.keyStart + offset] != bytes[other.keyStart + offset] {
+                            same = false
+                            break
+                        }
                     }
+                    if same { throw text.error(.duplicateKey, "duplicate object key", at: span.keyStart - 1) }
                 }
             }
             return
         }
         var seen = Set<String>(minimumCapacity: count)
-        for slot in base..<members.count {
-            let span = members[slot]
+        for slot in base..<spanCount {
+            let span = spans[slot]
             guard seen.insert(try key(span)).inserted else {
                 throw text.error(.duplicateKey, "duplicate object key", at: span.keyStart - 1)
             }
@@ -403,67 +487,66 @@ package struct JSONTokenReader: ~Copyable {
 
     // MARK: Skipping
 
-    /// Skips the next value, checking it as the tree parser would except for duplicate keys.
+    /// Moves past the next value, finding only where it ends: the end of a string, the matching
+    /// bracket, or the end of a run of number and literal bytes. The value is checked when it is read.
     package mutating func skipValue() throws(JSONParseError) {
-        skipping.removeAll(keepingCapacity: true)
-        nextValue: while true {
-            let byte = next
-            if byte == ASCII.openBrace || byte == ASCII.openBracket {
-                guard depth + skipping.count < JSONValue.maximumParseDepth else {
-                    throw text.error(
-                        .tooDeep, "nesting is deeper than \(JSONValue.maximumParseDepth) levels", at: text.index)
+        let bytes = text.bytes
+        var index = text.index
+        var nesting = 0
+        scan: while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case ASCII.quote:
+                index = try endOfString(from: index + 1)
+                if nesting == 0 { break scan }
+            case ASCII.openBrace, ASCII.openBracket:
+                nesting += 1
+                index += 1
+            case ASCII.closeBrace, ASCII.closeBracket:
+                if nesting == 0 { break scan }
+                nesting -= 1
+                index += 1
+                if nesting == 0 { break scan }
+            default:
+                if nesting == 0 {
+                    let letter = byte | 0x20
+                    let isScalar =
+                        byte &- ASCII.zero < 10 || byte == ASCII.minus || byte == ASCII.plus || byte == ASCII.dot
+                        || (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z"))
+                    guard isScalar else { break scan }
                 }
-                let isObject = byte == ASCII.openBrace
-                text.index += 1
-                text.skipWhitespace()
-                if next == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
-                    text.index += 1
-                } else {
-                    skipping.append(isObject)
-                    if isObject { try skipKey() }
-                    continue nextValue
-                }
-            } else if byte == ASCII.quote {
-                _ = try text.skipString()
-            } else if text.index < text.bytes.count {
-                _ = try text.parseScalar(byte)
-            } else {
-                throw text.error(.unexpectedEnd, "unexpected end of input, expected a value", at: text.index)
+                index += 1
             }
-            while let isObject = skipping.last {
-                text.skipWhitespace()
-                let close = isObject ? ASCII.closeBrace : ASCII.closeBracket
-                let byte = next
-                if byte == ASCII.comma {
-                    text.index += 1
-                    text.skipWhitespace()
-                    if isObject {
-                        try skipKey()
-                    } else if next == ASCII.closeBracket {
-                        throw text.error(.unexpectedCharacter, "trailing comma before ']'", at: text.index)
-                    }
-                    continue nextValue
-                }
-                guard byte == close, text.index < text.bytes.count else {
-                    throw text.error(.unexpectedCharacter, "expected ',' or a closing bracket", at: text.index)
-                }
-                text.index += 1
-                skipping.removeLast()
-            }
-            return
         }
+        guard nesting == 0 else {
+            throw text.error(.unexpectedEnd, "unexpected end of input inside a value", at: index)
+        }
+        text.index = index
     }
 
-    private mutating func skipKey() throws(JSONParseError) {
-        guard next == ASCII.quote else {
-            throw text.error(.unexpectedCharacter, "expected a string key", at: text.index)
+    /// The position after the closing quote of the string whose contents start at `start`.
+    private func endOfString(from start: Int) throws(JSONParseError) -> Int {
+        let bytes = text.bytes
+        var position = start
+        while position < bytes.count {
+            if let base = bytes.baseAddress {
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                while position + 8 <= bytes.count {
+                    let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                    let quotes = word ^ (ones &* UInt64(ASCII.quote))
+                    let backslashes = word ^ (ones &* UInt64(ASCII.backslash))
+                    let found = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+                    if found & (ones &* 0x80) != 0 { break }
+                    position += 8
+                }
+            }
+            while position < bytes.count, bytes[position] != ASCII.quote, bytes[position] != ASCII.backslash {
+                position += 1
+            }
+            guard position < bytes.count else { break }
+            if bytes[position] == ASCII.quote { return position + 1 }
+            position += 2
         }
-        _ = try text.skipString()
-        text.skipWhitespace()
-        guard next == ASCII.colon else {
-            throw text.error(.unexpectedCharacter, "expected ':' after an object key", at: text.index)
-        }
-        text.index += 1
-        text.skipWhitespace()
+        throw text.error(.unexpectedEnd, "unterminated string", at: start - 1)
     }
 }

@@ -101,8 +101,9 @@ import Foundation
         try reader.pointee.seekMember(key)
     }
 
-    @usableFromInline func endMember() {
-        reader.pointee.endMember()
+    /// Returns to the text after a member read out of order (checking that it was read whole).
+    @usableFromInline func endMember() throws {
+        try reader.pointee.endMember()
     }
 
     @usableFromInline func keepUnread(_ slot: Int) {

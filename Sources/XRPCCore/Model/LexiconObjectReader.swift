@@ -106,7 +106,7 @@ import AtprotoData
             guard try tokens.seekMember(key) != nil else { throw LexiconJSONTokens.mismatch("field \(key)") }
             if try tokens.readNull() { throw LexiconJSONTokens.mismatch("field \(key) not null") }
             let value = try T(lexiconTokens: tokens)
-            tokens.endMember()
+            try tokens.endMember()
             return value
         }
         guard let json = take(key) else {
@@ -125,11 +125,11 @@ import AtprotoData
             guard let slot = try tokens.seekMember(key) else { return nil }
             if try tokens.readNull() {
                 tokens.keepUnread(slot)
-                tokens.endMember()
+                try tokens.endMember()
                 return nil
             }
             let value = try T(lexiconTokens: tokens)
-            tokens.endMember()
+            try tokens.endMember()
             return value
         }
         guard let json = take(key) else { return nil }
@@ -158,7 +158,7 @@ import AtprotoData
         if let tokens {
             guard try tokens.seekMember(key) != nil else { throw LexiconJSONTokens.mismatch("field \(key)") }
             let value: T? = try tokens.readNull() ? nil : T(lexiconTokens: tokens)
-            tokens.endMember()
+            try tokens.endMember()
             return value
         }
         guard let json = take(key) else {
@@ -173,7 +173,7 @@ import AtprotoData
         if let tokens {
             guard try tokens.seekMember(key) != nil else { return nil }
             let value: Nullable<T> = try tokens.readNull() ? .null : .value(T(lexiconTokens: tokens))
-            tokens.endMember()
+            try tokens.endMember()
             return value
         }
         guard let json = take(key) else { return nil }

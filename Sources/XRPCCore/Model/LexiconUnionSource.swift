@@ -14,10 +14,11 @@ import AtprotoData
 /// ``unknownMember()``, both as read. Read from the text, a member that fails is read again as a tree
 /// and decoded from that, so the reason kept is the one the tree path gives.
 @_spi(Generated) public struct LexiconUnionSource {
+    // Only types of this module and plain JSON here: generated code holds this struct on its stack,
+    // so its size must not hang on the layout of the text reader's internals.
     /// The member's `$type`.
     public let type: String
     private let tokens: LexiconJSONTokens?
-    private let start: JSONTokenReader.Mark?
     /// The member as a tree: given, or built once reading it from the text failed.
     private var json: JSONValue?
 
@@ -26,7 +27,6 @@ import AtprotoData
         self.type = try lexiconUnionType(of: json)
         self.json = json
         self.tokens = nil
-        self.start = nil
     }
 
     /// The member that is the next value of `tokens`. Throws when it is not an object with a string
@@ -35,16 +35,16 @@ import AtprotoData
         guard let type = try tokens.peekType() else { throw LexiconJSONTokens.mismatch("union member with $type") }
         self.type = type
         self.tokens = tokens
-        self.start = tokens.mark
         self.json = nil
     }
 
     /// Decodes the member as a listed type.
     public mutating func member<T: LexiconValue>() throws -> T {
-        guard let tokens, let start else {
+        guard let tokens else {
             guard let json else { throw LexiconJSONTokens.mismatch("union member") }
             return try T(lexiconJSON: json)
         }
+        let start = tokens.mark
         do {
             return try T(lexiconTokens: tokens)
         } catch {
@@ -67,10 +67,11 @@ import AtprotoData
         UnknownValue(try tree())
     }
 
+    /// The member as a tree: as given, as built after a failed ``member()``, or read now (nothing
+    /// of it has been read otherwise).
     private mutating func tree() throws -> JSONValue {
         if let json { return json }
-        guard let tokens, let start else { throw LexiconJSONTokens.mismatch("union member") }
-        tokens.rewind(to: start)
+        guard let tokens else { throw LexiconJSONTokens.mismatch("union member") }
         let json = try tokens.readJSONValue()
         self.json = json
         return json
