@@ -25,8 +25,20 @@ struct JSONMemberKey {
     let length: Int
     let prefix: UInt64
 
-    init(_ string: String) {
+    @inline(__always) init(_ string: String) {
         self.string = string
+        let computed = string.utf8.withContiguousStorageIfAvailable { bytes -> (Int, UInt64) in
+            var prefix: UInt64 = 0
+            withUnsafeMutableBytes(of: &prefix) { word in
+                word.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(8))))
+            }
+            return (bytes.count, UInt64(littleEndian: prefix))
+        }
+        if let (length, prefix) = computed {
+            self.length = length
+            self.prefix = prefix
+            return
+        }
         var length = 0
         var prefix: UInt64 = 0
         for byte in string.utf8 {
@@ -36,6 +48,13 @@ struct JSONMemberKey {
         self.length = length
         self.prefix = prefix
     }
+
+    /// The key's bit in ``JSONObjectFrame/unreadKeys``.
+    var bit: UInt64 { JSONMemberKey.bit(prefix: prefix, length: length) }
+
+    @inline(__always) static func bit(prefix: UInt64, length: Int) -> UInt64 {
+        1 &<< ((prefix ^ UInt64(truncatingIfNeeded: length)) &* 0x9E37_79B9_7F4A_7C15 &>> 58)
+    }
 }
 
 /// An object a typed reader has open.
@@ -44,6 +63,9 @@ struct JSONObjectFrame {
     var memberBase: Int
     /// Members seen (and skipped) but not read.
     var unreadCount = 0
+    /// A bit for each key among them (every bit for an escaped key): a key whose bit is clear is not
+    /// among them, and is looked for in the text without going through them.
+    var unreadKeys: UInt64 = 0
     /// Whether its closing brace has been read.
     var isEnded = false
     /// Whether its unknown members have been collected (or checked and dropped).
@@ -93,16 +115,18 @@ package struct JSONTokenReader: ~Copyable {
         spans.deallocate()
     }
 
-    private mutating func push(_ span: JSONMemberSpan) {
-        if spanCount == spanCapacity {
-            let grown = UnsafeMutablePointer<JSONMemberSpan>.allocate(capacity: spanCapacity * 2)
-            grown.initialize(from: spans, count: spanCount)
-            spans.deallocate()
-            spans = grown
-            spanCapacity *= 2
-        }
+    @inline(__always) private mutating func push(_ span: JSONMemberSpan) {
+        if spanCount == spanCapacity { growSpans() }
         (spans + spanCount).initialize(to: span)
         spanCount += 1
+    }
+
+    @inline(never) private mutating func growSpans() {
+        let grown = UnsafeMutablePointer<JSONMemberSpan>.allocate(capacity: spanCapacity * 2)
+        grown.initialize(from: spans, count: spanCount)
+        spans.deallocate()
+        spans = grown
+        spanCapacity *= 2
     }
 
     /// Skips whitespace, calling the parser's loop only when there is some.
@@ -227,15 +251,16 @@ package struct JSONTokenReader: ~Copyable {
     /// `nil` when the object has no such member. Call ``endMember()`` after reading the value.
     package mutating func seekMember(_ name: String) throws(JSONParseError) -> Int? {
         let key = JSONMemberKey(name)
-        if current.unreadCount > 0 {
+        if current.unreadCount > 0, current.unreadKeys & key.bit != 0 {
             var slot = current.memberBase
             while slot < spanCount {
-                if !spans[slot].isRead && matches(spans[slot], key) {
-                    spans[slot].isRead = true
+                let span = spans + slot
+                if !span.pointee.isRead && matches(span, key) {
+                    span.pointee.isRead = true
                     current.unreadCount -= 1
                     current.resume = text.index
                     current.resumeSlot = slot
-                    text.index = spans[slot].valueStart
+                    text.index = span.pointee.valueStart
                     return slot
                 }
                 slot += 1
@@ -243,15 +268,23 @@ package struct JSONTokenReader: ~Copyable {
         }
         while try nextMember() {
             let slot = spanCount - 1
-            if matches(spans[slot], key) {
+            if matches(spans + slot, key) {
                 spans[slot].isRead = true
                 return slot
             }
             try skipValue()
             spans[slot].valueEnd = text.index
-            current.unreadCount += 1
+            noteUnread(slot)
         }
         return nil
+    }
+
+    @inline(__always) private mutating func noteUnread(_ slot: Int) {
+        let span = spans + slot
+        current.unreadCount += 1
+        current.unreadKeys |=
+            span.pointee.keyIsEscaped
+            ? ~0 : JSONMemberKey.bit(prefix: span.pointee.keyPrefix, length: Int(span.pointee.keyLength))
     }
 
     /// Returns to the text after the value of a member read out of order, checking that the value
@@ -271,7 +304,7 @@ package struct JSONTokenReader: ~Copyable {
         guard spans[slot].isRead else { return }
         spans[slot].isRead = false
         if spans[slot].valueEnd < 0 { spans[slot].valueEnd = text.index }
-        current.unreadCount += 1
+        noteUnread(slot)
     }
 
     /// Reads the open object to its end, checks its keys, and returns the members not read, built as
@@ -280,7 +313,7 @@ package struct JSONTokenReader: ~Copyable {
         while try nextMember() {
             try skipValue()
             spans[spanCount - 1].valueEnd = text.index
-            current.unreadCount += 1
+            noteUnread(spanCount - 1)
         }
         let base = current.memberBase
         try checkDuplicateKeys(from: base)
@@ -330,8 +363,8 @@ package struct JSONTokenReader: ~Copyable {
                 skipSpace()
             }
             first = false
-            guard let span = try readKey() else { return nil }
-            if matches(span, type) { return try readString() }
+            guard var span = try readKey() else { return nil }
+            if withUnsafeMutablePointer(to: &span, { matches($0, type) }) { return try readString() }
             try skipValue()
         }
     }
@@ -409,7 +442,7 @@ package struct JSONTokenReader: ~Copyable {
     }
 
     /// The first eight bytes (or fewer) from `start`, the first in the low byte.
-    private func prefix(at start: Int, length: Int) -> UInt64 {
+    @inline(__always) private func prefix(at start: Int, length: Int) -> UInt64 {
         let bytes = text.bytes
         if start + 8 <= bytes.count, let base = bytes.baseAddress {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
@@ -420,21 +453,34 @@ package struct JSONTokenReader: ~Copyable {
         return word
     }
 
-    private func matches(_ span: JSONMemberSpan, _ key: JSONMemberKey) -> Bool {
-        if span.keyIsEscaped {
-            var copy = JSONTextParser(bytes: text.bytes)
-            copy.index = span.keyStart - 1
-            return (try? copy.parseString()) == key.string
+    @inline(__always) private func matches(_ span: UnsafeMutablePointer<JSONMemberSpan>, _ key: JSONMemberKey) -> Bool {
+        guard span.pointee.keyPrefix == key.prefix, Int(span.pointee.keyLength) == key.length,
+            !span.pointee.keyIsEscaped
+        else {
+            return span.pointee.keyIsEscaped && escapedKey(span.pointee, equals: key)
         }
-        guard Int(span.keyLength) == key.length, span.keyPrefix == key.prefix else { return false }
-        guard key.length > 8 else { return true }
+        return key.length <= 8 || restOfKey(span.pointee, equals: key)
+    }
+
+    /// Whether the bytes after the first eight match (the lengths and first eight do).
+    private func restOfKey(_ span: JSONMemberSpan, equals key: JSONMemberKey) -> Bool {
         let bytes = text.bytes
-        var position = span.keyStart
-        for byte in key.string.utf8 {
-            if bytes[position] != byte { return false }
-            position += 1
+        let start = span.keyStart
+        let matched = key.string.utf8.withContiguousStorageIfAvailable { utf8 in
+            var offset = 8
+            while offset < utf8.count {
+                if bytes[start + offset] != utf8[offset] { return false }
+                offset += 1
+            }
+            return true
         }
-        return true
+        return matched ?? key.string.utf8.elementsEqual(bytes[start..<start + key.length])
+    }
+
+    @inline(never) private func escapedKey(_ span: JSONMemberSpan, equals key: JSONMemberKey) -> Bool {
+        var copy = JSONTextParser(bytes: text.bytes)
+        copy.index = span.keyStart - 1
+        return (try? copy.parseString()) == key.string
     }
 
     private mutating func key(_ span: JSONMemberSpan) throws(JSONParseError) -> String {
