@@ -5,6 +5,7 @@
 //
 //     swift run -c release lexicon-decode-bench [posts, default 100] [rounds, default 15]
 //     perf record -g .build/release/lexicon-decode-bench --profile-typed [posts]   (typed decode only)
+//     .build/release/lexicon-decode-bench --peak-memory-only                      (the memory figures only)
 //
 // Then the peak memory of decoding a 10 MB page, typed from the text beside typed through a tree, each
 // in child processes (PeakMemory.swift).
@@ -23,6 +24,15 @@ import Foundation
 
 if let flag = CommandLine.arguments.firstIndex(of: "--peak-memory") {
     PeakMemory.runChild(Array(CommandLine.arguments[(flag + 1)...]))
+}
+if CommandLine.arguments.contains("--peak-memory-only") {
+    do {
+        try PeakMemory.report(megabytes: 10, runs: 3).forEach { print($0) }
+        exit(0)
+    } catch {
+        print("lexicon-decode-bench: \(error)")
+        exit(1)
+    }
 }
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
