@@ -8,10 +8,10 @@ import Foundation
 #endif
 
 /// The peak memory of decoding one big page, each path in a fresh child process of this benchmark:
-/// the child reads the page from a file (into a buffer of its size), notes its peak resident memory (`getrusage`'s `ru_maxrss`,
-/// the kernel's high-water mark), decodes the page once with the value kept alive, and notes the peak
-/// again. The difference is what decoding needed at its peak: the tree path's tree and value, or the
-/// token path's value and the few members it holds out of order.
+/// the child reads the page from a file (into a buffer of its size), notes its peak resident memory
+/// (the kernel's high-water mark, reset first where it can be), decodes the page once with the value
+/// kept alive, and notes the peak again. The difference is what decoding needed at its peak: the tree
+/// path's tree and value, or the text path's value and the members it holds out of order.
 enum PeakMemory {
     /// The child side: `--peak-memory typed|tree <file>` prints the peak growth in bytes.
     static func runChild(_ arguments: [String]) -> Never {
@@ -19,7 +19,7 @@ enum PeakMemory {
             print("error: expected --peak-memory typed|tree <file>")
             exit(2)
         }
-        let before = peakResidentBytes()
+        let before = peakResidentBytes(resetting: true)
         do {
             let page: AppBskyFeedGetTimeline.Output
             if arguments[0] == "tree" {
@@ -62,14 +62,25 @@ enum PeakMemory {
         return complete ? data : nil
     }
 
-    static func peakResidentBytes() -> Int {
-        var usage = rusage()
+    /// The process's peak resident memory so far. On Linux it is the kernel's high-water mark of this
+    /// address space (`VmHWM`), first reset to the current size: `getrusage`'s `ru_maxrss` would start
+    /// at the parent's size, which it keeps across `fork` and `exec`.
+    static func peakResidentBytes(resetting reset: Bool = false) -> Int {
         #if canImport(Darwin)
+            var usage = rusage()
             getrusage(RUSAGE_SELF, &usage)
             return Int(usage.ru_maxrss)
         #else
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-            return Int(usage.ru_maxrss) * 1024
+            if reset { try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8) }
+            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+            else {
+                var usage = rusage()
+                getrusage(RUSAGE_SELF.rawValue, &usage)
+                return Int(usage.ru_maxrss) * 1024
+            }
+            return kilobytes * 1024
         #endif
     }
 
