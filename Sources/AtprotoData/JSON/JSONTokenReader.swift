@@ -295,6 +295,9 @@ package struct JSONTokenReader: ~Copyable {
             ? ~0 : JSONMemberKey.bit(prefix: span.pointee.keyPrefix, length: Int(span.pointee.keyLength))
     }
 
+    /// Whether the member being read was found among those skipped (``endMember()`` then returns).
+    package var isReadingOutOfOrder: Bool { current.resume >= 0 }
+
     /// Returns to the text after the value of a member read out of order, checking that the value
     /// read is the value skipped.
     package mutating func endMember() throws(JSONParseError) {

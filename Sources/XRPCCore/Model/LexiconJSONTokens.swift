@@ -96,9 +96,14 @@ import Foundation
         guard try reader.pointee.beginObject() else { throw Self.mismatch("object") }
     }
 
-    /// Moves to the value of the open object's member `key`, returning its slot, or `nil` when absent.
-    @usableFromInline func seekMember(_ key: String) throws -> Int? {
-        try reader.pointee.seekMember(key)
+    /// Moves to the value of the open object's member `key` and says what is there (a `null` is read).
+    /// One call per field, for what three calls found.
+    @usableFromInline func seekField(_ key: String) throws -> LexiconTokenField {
+        guard let slot = try reader.pointee.seekMember(key) else {
+            return LexiconTokenField(slot: -1, isNull: false, isOutOfOrder: false)
+        }
+        let isNull = try reader.pointee.readNull()
+        return LexiconTokenField(slot: slot, isNull: isNull, isOutOfOrder: reader.pointee.isReadingOutOfOrder)
     }
 
     /// Returns to the text after a member read out of order (checking that it was read whole).
@@ -141,6 +146,17 @@ import Foundation
     @usableFromInline static func mismatch(_ expected: String) -> LexiconDecodingError {
         LexiconDecodingError(.typeMismatch, message: "expected \(expected)")
     }
+}
+
+/// Where ``LexiconJSONTokens/seekField(_:)`` found a field.
+@usableFromInline struct LexiconTokenField {
+    /// The member's slot, or -1 when the object has no such member.
+    @usableFromInline let slot: Int
+    /// Whether the value is `null` (and has been read).
+    @usableFromInline let isNull: Bool
+    /// Whether the member was found among those skipped: ``LexiconJSONTokens/endMember()`` must follow
+    /// its value.
+    @usableFromInline let isOutOfOrder: Bool
 }
 
 extension LexiconValue {

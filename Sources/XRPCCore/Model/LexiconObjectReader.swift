@@ -103,10 +103,10 @@ import AtprotoData
     /// Reads a field the schema requires. Absent or `null` is an error.
     @inlinable public mutating func required<T: LexiconValue>(_ key: String) throws -> T {
         if let tokens {
-            guard try tokens.seekMember(key) != nil else { throw LexiconJSONTokens.mismatch("field \(key)") }
-            if try tokens.readNull() { throw LexiconJSONTokens.mismatch("field \(key) not null") }
+            let field = try tokens.seekField(key)
+            guard field.slot >= 0, !field.isNull else { throw LexiconJSONTokens.mismatch("field \(key)") }
             let value = try T(lexiconTokens: tokens)
-            try tokens.endMember()
+            if field.isOutOfOrder { try tokens.endMember() }
             return value
         }
         guard let json = take(key) else {
@@ -122,14 +122,15 @@ import AtprotoData
     /// nullable) also gives `nil`, and stays among the unknown fields so it is written back as read.
     @inlinable public mutating func optional<T: LexiconValue>(_ key: String) throws -> T? {
         if let tokens {
-            guard let slot = try tokens.seekMember(key) else { return nil }
-            if try tokens.readNull() {
-                tokens.keepUnread(slot)
-                try tokens.endMember()
+            let field = try tokens.seekField(key)
+            guard field.slot >= 0 else { return nil }
+            if field.isNull {
+                tokens.keepUnread(field.slot)
+                if field.isOutOfOrder { try tokens.endMember() }
                 return nil
             }
             let value = try T(lexiconTokens: tokens)
-            try tokens.endMember()
+            if field.isOutOfOrder { try tokens.endMember() }
             return value
         }
         guard let json = take(key) else { return nil }
@@ -156,9 +157,10 @@ import AtprotoData
     /// Reads a field that is required and nullable: it must be present, and may be `null` (`nil`).
     @inlinable public mutating func requiredNullable<T: LexiconValue>(_ key: String) throws -> T? {
         if let tokens {
-            guard try tokens.seekMember(key) != nil else { throw LexiconJSONTokens.mismatch("field \(key)") }
-            let value: T? = try tokens.readNull() ? nil : T(lexiconTokens: tokens)
-            try tokens.endMember()
+            let field = try tokens.seekField(key)
+            guard field.slot >= 0 else { throw LexiconJSONTokens.mismatch("field \(key)") }
+            let value: T? = field.isNull ? nil : try T(lexiconTokens: tokens)
+            if field.isOutOfOrder { try tokens.endMember() }
             return value
         }
         guard let json = take(key) else {
@@ -171,9 +173,10 @@ import AtprotoData
     /// Reads a field that is optional and nullable: absent (`nil`), `null` (`.null`) or a value.
     @inlinable public mutating func optionalNullable<T: LexiconValue>(_ key: String) throws -> Nullable<T>? {
         if let tokens {
-            guard try tokens.seekMember(key) != nil else { return nil }
-            let value: Nullable<T> = try tokens.readNull() ? .null : .value(T(lexiconTokens: tokens))
-            try tokens.endMember()
+            let field = try tokens.seekField(key)
+            guard field.slot >= 0 else { return nil }
+            let value: Nullable<T> = field.isNull ? .null : .value(try T(lexiconTokens: tokens))
+            if field.isOutOfOrder { try tokens.endMember() }
             return value
         }
         guard let json = take(key) else { return nil }
