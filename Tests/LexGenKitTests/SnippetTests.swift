@@ -136,16 +136,31 @@ final class SnippetTests: XCTestCase {
         )
         assertContainsLines(
             swift,
-            #"case "com.example.images", "com.example.images#main": self = .comExampleImages(try .init(lexiconJSON: json)); return"#
+            #"case "com.example.images", "com.example.images#main": self = .comExampleImages(try source.member()); return"#
         )
         assertContainsLines(
             swift,
             """
             } catch {
-            self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+            self = .invalid(try source.invalidMember(error))
             return
             }
-            self = .unknown(XRPCCore.UnknownValue(json))
+            self = .unknown(try source.unknownMember())
+            """
+        )
+        // The tree and the text read through one `switch`.
+        assertContainsLines(
+            swift,
+            """
+            public init(lexiconJSON json: XRPCCore.JSONValue) throws {
+            var source = try XRPCCore.LexiconUnionSource(json)
+            try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+            var source = try XRPCCore.LexiconUnionSource(tokens)
+            try self.init(unionSource: &source)
+            }
             """
         )
     }
@@ -160,7 +175,7 @@ final class SnippetTests: XCTestCase {
         XCTAssertFalse(swift.contains("case unknown("))
         assertContainsLines(
             swift,
-            #"throw XRPCCore.lexiconClosedUnionError(type: type, allowed: ["com.example.ops#a"])"#
+            #"throw XRPCCore.lexiconClosedUnionError(type: source.type, allowed: ["com.example.ops#a"])"#
         )
     }
 
@@ -354,9 +369,8 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(
             swift,
             """
-            public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-            _ = try XRPCCore.lexiconUnionType(of: json)
-            self = .unknown(XRPCCore.UnknownValue(json))
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
+            self = .unknown(try source.unknownMember())
             }
             """
         )

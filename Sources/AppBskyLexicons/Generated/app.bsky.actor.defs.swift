@@ -656,17 +656,26 @@ public enum AppBskyActorDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.feed.postgate#disableRule": self = .appBskyFeedPostgateDisableRule(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.feed.postgate#disableRule": self = .appBskyFeedPostgateDisableRule(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -692,20 +701,29 @@ public enum AppBskyActorDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.feed.threadgate#mentionRule": self = .appBskyFeedThreadgateMentionRule(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.threadgate#followerRule": self = .appBskyFeedThreadgateFollowerRule(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.threadgate#followingRule": self = .appBskyFeedThreadgateFollowingRule(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.threadgate#listRule": self = .appBskyFeedThreadgateListRule(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.feed.threadgate#mentionRule": self = .appBskyFeedThreadgateMentionRule(try source.member()); return
+                    case "app.bsky.feed.threadgate#followerRule": self = .appBskyFeedThreadgateFollowerRule(try source.member()); return
+                    case "app.bsky.feed.threadgate#followingRule": self = .appBskyFeedThreadgateFollowingRule(try source.member()); return
+                    case "app.bsky.feed.threadgate#listRule": self = .appBskyFeedThreadgateListRule(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -747,32 +765,41 @@ public enum AppBskyActorDefs {
         case invalid(XRPCCore.InvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-            let type = try XRPCCore.lexiconUnionType(of: json)
+            var source = try XRPCCore.LexiconUnionSource(json)
+            try self.init(unionSource: &source)
+        }
+
+        @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+            var source = try XRPCCore.LexiconUnionSource(tokens)
+            try self.init(unionSource: &source)
+        }
+
+        private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
             do {
-                switch type {
-                case "app.bsky.actor.defs#adultContentPref": self = .appBskyActorDefsAdultContentPref(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#contentLabelPref": self = .appBskyActorDefsContentLabelPref(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#savedFeedsPref": self = .appBskyActorDefsSavedFeedsPref(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#savedFeedsPrefV2": self = .appBskyActorDefsSavedFeedsPrefV2(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#personalDetailsPref": self = .appBskyActorDefsPersonalDetailsPref(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#declaredAgePref": self = .appBskyActorDefsDeclaredAgePref(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#feedViewPref": self = .appBskyActorDefsFeedViewPref(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#threadViewPref": self = .appBskyActorDefsThreadViewPref(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#interestsPref": self = .appBskyActorDefsInterestsPref(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#mutedWordsPref": self = .appBskyActorDefsMutedWordsPref(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#hiddenPostsPref": self = .appBskyActorDefsHiddenPostsPref(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#bskyAppStatePref": self = .appBskyActorDefsBskyAppStatePref(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#labelersPref": self = .appBskyActorDefsLabelersPref(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#postInteractionSettingsPref": self = .appBskyActorDefsPostInteractionSettingsPref(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#verificationPrefs": self = .appBskyActorDefsVerificationPrefs(try .init(lexiconJSON: json)); return
-                case "app.bsky.actor.defs#liveEventPreferences": self = .appBskyActorDefsLiveEventPreferences(try .init(lexiconJSON: json)); return
+                switch source.type {
+                case "app.bsky.actor.defs#adultContentPref": self = .appBskyActorDefsAdultContentPref(try source.member()); return
+                case "app.bsky.actor.defs#contentLabelPref": self = .appBskyActorDefsContentLabelPref(try source.member()); return
+                case "app.bsky.actor.defs#savedFeedsPref": self = .appBskyActorDefsSavedFeedsPref(try source.member()); return
+                case "app.bsky.actor.defs#savedFeedsPrefV2": self = .appBskyActorDefsSavedFeedsPrefV2(try source.member()); return
+                case "app.bsky.actor.defs#personalDetailsPref": self = .appBskyActorDefsPersonalDetailsPref(try source.member()); return
+                case "app.bsky.actor.defs#declaredAgePref": self = .appBskyActorDefsDeclaredAgePref(try source.member()); return
+                case "app.bsky.actor.defs#feedViewPref": self = .appBskyActorDefsFeedViewPref(try source.member()); return
+                case "app.bsky.actor.defs#threadViewPref": self = .appBskyActorDefsThreadViewPref(try source.member()); return
+                case "app.bsky.actor.defs#interestsPref": self = .appBskyActorDefsInterestsPref(try source.member()); return
+                case "app.bsky.actor.defs#mutedWordsPref": self = .appBskyActorDefsMutedWordsPref(try source.member()); return
+                case "app.bsky.actor.defs#hiddenPostsPref": self = .appBskyActorDefsHiddenPostsPref(try source.member()); return
+                case "app.bsky.actor.defs#bskyAppStatePref": self = .appBskyActorDefsBskyAppStatePref(try source.member()); return
+                case "app.bsky.actor.defs#labelersPref": self = .appBskyActorDefsLabelersPref(try source.member()); return
+                case "app.bsky.actor.defs#postInteractionSettingsPref": self = .appBskyActorDefsPostInteractionSettingsPref(try source.member()); return
+                case "app.bsky.actor.defs#verificationPrefs": self = .appBskyActorDefsVerificationPrefs(try source.member()); return
+                case "app.bsky.actor.defs#liveEventPreferences": self = .appBskyActorDefsLiveEventPreferences(try source.member()); return
                 default: break
                 }
             } catch {
-                self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                self = .invalid(try source.invalidMember(error))
                 return
             }
-            self = .unknown(XRPCCore.UnknownValue(json))
+            self = .unknown(try source.unknownMember())
         }
 
         public var lexiconJSON: XRPCCore.JSONValue {
@@ -1557,17 +1584,26 @@ public enum AppBskyActorDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.embed.external#view": self = .appBskyEmbedExternalView(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.embed.external#view": self = .appBskyEmbedExternalView(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

@@ -119,23 +119,32 @@ public enum AppBskyAgeassuranceDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.ageassurance.defs#configRegionRuleDefault": self = .appBskyAgeassuranceDefsConfigRegionRuleDefault(try .init(lexiconJSON: json)); return
-                    case "app.bsky.ageassurance.defs#configRegionRuleIfDeclaredOverAge": self = .appBskyAgeassuranceDefsConfigRegionRuleIfDeclaredOverAge(try .init(lexiconJSON: json)); return
-                    case "app.bsky.ageassurance.defs#configRegionRuleIfDeclaredUnderAge": self = .appBskyAgeassuranceDefsConfigRegionRuleIfDeclaredUnderAge(try .init(lexiconJSON: json)); return
-                    case "app.bsky.ageassurance.defs#configRegionRuleIfAssuredOverAge": self = .appBskyAgeassuranceDefsConfigRegionRuleIfAssuredOverAge(try .init(lexiconJSON: json)); return
-                    case "app.bsky.ageassurance.defs#configRegionRuleIfAssuredUnderAge": self = .appBskyAgeassuranceDefsConfigRegionRuleIfAssuredUnderAge(try .init(lexiconJSON: json)); return
-                    case "app.bsky.ageassurance.defs#configRegionRuleIfAccountNewerThan": self = .appBskyAgeassuranceDefsConfigRegionRuleIfAccountNewerThan(try .init(lexiconJSON: json)); return
-                    case "app.bsky.ageassurance.defs#configRegionRuleIfAccountOlderThan": self = .appBskyAgeassuranceDefsConfigRegionRuleIfAccountOlderThan(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.ageassurance.defs#configRegionRuleDefault": self = .appBskyAgeassuranceDefsConfigRegionRuleDefault(try source.member()); return
+                    case "app.bsky.ageassurance.defs#configRegionRuleIfDeclaredOverAge": self = .appBskyAgeassuranceDefsConfigRegionRuleIfDeclaredOverAge(try source.member()); return
+                    case "app.bsky.ageassurance.defs#configRegionRuleIfDeclaredUnderAge": self = .appBskyAgeassuranceDefsConfigRegionRuleIfDeclaredUnderAge(try source.member()); return
+                    case "app.bsky.ageassurance.defs#configRegionRuleIfAssuredOverAge": self = .appBskyAgeassuranceDefsConfigRegionRuleIfAssuredOverAge(try source.member()); return
+                    case "app.bsky.ageassurance.defs#configRegionRuleIfAssuredUnderAge": self = .appBskyAgeassuranceDefsConfigRegionRuleIfAssuredUnderAge(try source.member()); return
+                    case "app.bsky.ageassurance.defs#configRegionRuleIfAccountNewerThan": self = .appBskyAgeassuranceDefsConfigRegionRuleIfAccountNewerThan(try source.member()); return
+                    case "app.bsky.ageassurance.defs#configRegionRuleIfAccountOlderThan": self = .appBskyAgeassuranceDefsConfigRegionRuleIfAccountOlderThan(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

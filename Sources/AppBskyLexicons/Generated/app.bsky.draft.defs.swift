@@ -72,17 +72,26 @@ public enum AppBskyDraftDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.feed.postgate#disableRule": self = .appBskyFeedPostgateDisableRule(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.feed.postgate#disableRule": self = .appBskyFeedPostgateDisableRule(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -108,20 +117,29 @@ public enum AppBskyDraftDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.feed.threadgate#mentionRule": self = .appBskyFeedThreadgateMentionRule(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.threadgate#followerRule": self = .appBskyFeedThreadgateFollowerRule(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.threadgate#followingRule": self = .appBskyFeedThreadgateFollowingRule(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.threadgate#listRule": self = .appBskyFeedThreadgateListRule(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.feed.threadgate#mentionRule": self = .appBskyFeedThreadgateMentionRule(try source.member()); return
+                    case "app.bsky.feed.threadgate#followerRule": self = .appBskyFeedThreadgateFollowerRule(try source.member()); return
+                    case "app.bsky.feed.threadgate#followingRule": self = .appBskyFeedThreadgateFollowingRule(try source.member()); return
+                    case "app.bsky.feed.threadgate#listRule": self = .appBskyFeedThreadgateListRule(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -234,17 +252,26 @@ public enum AppBskyDraftDefs {
         case invalid(XRPCCore.InvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-            let type = try XRPCCore.lexiconUnionType(of: json)
+            var source = try XRPCCore.LexiconUnionSource(json)
+            try self.init(unionSource: &source)
+        }
+
+        @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+            var source = try XRPCCore.LexiconUnionSource(tokens)
+            try self.init(unionSource: &source)
+        }
+
+        private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
             do {
-                switch type {
-                case "app.bsky.draft.defs#draftEmbedImage": self = .appBskyDraftDefsDraftEmbedImage(try .init(lexiconJSON: json)); return
+                switch source.type {
+                case "app.bsky.draft.defs#draftEmbedImage": self = .appBskyDraftDefsDraftEmbedImage(try source.member()); return
                 default: break
                 }
             } catch {
-                self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                self = .invalid(try source.invalidMember(error))
                 return
             }
-            self = .unknown(XRPCCore.UnknownValue(json))
+            self = .unknown(try source.unknownMember())
         }
 
         public var lexiconJSON: XRPCCore.JSONValue {
@@ -454,17 +481,26 @@ public enum AppBskyDraftDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "com.atproto.label.defs#selfLabels": self = .comAtprotoLabelDefsSelfLabels(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "com.atproto.label.defs#selfLabels": self = .comAtprotoLabelDefsSelfLabels(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

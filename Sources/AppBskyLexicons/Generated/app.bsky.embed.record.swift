@@ -72,24 +72,33 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.embed.record#viewRecord": self = .appBskyEmbedRecordViewRecord(try .init(lexiconJSON: json)); return
-                    case "app.bsky.embed.record#viewNotFound": self = .appBskyEmbedRecordViewNotFound(try .init(lexiconJSON: json)); return
-                    case "app.bsky.embed.record#viewBlocked": self = .appBskyEmbedRecordViewBlocked(try .init(lexiconJSON: json)); return
-                    case "app.bsky.embed.record#viewDetached": self = .appBskyEmbedRecordViewDetached(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.defs#generatorView": self = .appBskyFeedDefsGeneratorView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.graph.defs#listView": self = .appBskyGraphDefsListView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.labeler.defs#labelerView": self = .appBskyLabelerDefsLabelerView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.graph.defs#starterPackViewBasic": self = .appBskyGraphDefsStarterPackViewBasic(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.embed.record#viewRecord": self = .appBskyEmbedRecordViewRecord(try source.member()); return
+                    case "app.bsky.embed.record#viewNotFound": self = .appBskyEmbedRecordViewNotFound(try source.member()); return
+                    case "app.bsky.embed.record#viewBlocked": self = .appBskyEmbedRecordViewBlocked(try source.member()); return
+                    case "app.bsky.embed.record#viewDetached": self = .appBskyEmbedRecordViewDetached(try source.member()); return
+                    case "app.bsky.feed.defs#generatorView": self = .appBskyFeedDefsGeneratorView(try source.member()); return
+                    case "app.bsky.graph.defs#listView": self = .appBskyGraphDefsListView(try source.member()); return
+                    case "app.bsky.labeler.defs#labelerView": self = .appBskyLabelerDefsLabelerView(try source.member()); return
+                    case "app.bsky.graph.defs#starterPackViewBasic": self = .appBskyGraphDefsStarterPackViewBasic(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -307,22 +316,31 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.embed.images#view": self = .appBskyEmbedImagesView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.embed.video#view": self = .appBskyEmbedVideoView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.embed.gallery#view": self = .appBskyEmbedGalleryView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.embed.external#view": self = .appBskyEmbedExternalView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.embed.record#view": self = .appBskyEmbedRecordView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.embed.recordWithMedia#view": self = .appBskyEmbedRecordWithMediaView(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.embed.images#view": self = .appBskyEmbedImagesView(try source.member()); return
+                    case "app.bsky.embed.video#view": self = .appBskyEmbedVideoView(try source.member()); return
+                    case "app.bsky.embed.gallery#view": self = .appBskyEmbedGalleryView(try source.member()); return
+                    case "app.bsky.embed.external#view": self = .appBskyEmbedExternalView(try source.member()); return
+                    case "app.bsky.embed.record#view": self = .appBskyEmbedRecordView(try source.member()); return
+                    case "app.bsky.embed.recordWithMedia#view": self = .appBskyEmbedRecordWithMediaView(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

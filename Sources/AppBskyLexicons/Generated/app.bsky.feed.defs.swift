@@ -165,18 +165,27 @@ public enum AppBskyFeedDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.feed.defs#reasonRepost": self = .appBskyFeedDefsReasonRepost(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.defs#reasonPin": self = .appBskyFeedDefsReasonPin(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.feed.defs#reasonRepost": self = .appBskyFeedDefsReasonRepost(try source.member()); return
+                    case "app.bsky.feed.defs#reasonPin": self = .appBskyFeedDefsReasonPin(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -623,22 +632,31 @@ public enum AppBskyFeedDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.embed.images#view": self = .appBskyEmbedImagesView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.embed.video#view": self = .appBskyEmbedVideoView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.embed.gallery#view": self = .appBskyEmbedGalleryView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.embed.external#view": self = .appBskyEmbedExternalView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.embed.record#view": self = .appBskyEmbedRecordView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.embed.recordWithMedia#view": self = .appBskyEmbedRecordWithMediaView(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.embed.images#view": self = .appBskyEmbedImagesView(try source.member()); return
+                    case "app.bsky.embed.video#view": self = .appBskyEmbedVideoView(try source.member()); return
+                    case "app.bsky.embed.gallery#view": self = .appBskyEmbedGalleryView(try source.member()); return
+                    case "app.bsky.embed.external#view": self = .appBskyEmbedExternalView(try source.member()); return
+                    case "app.bsky.embed.record#view": self = .appBskyEmbedRecordView(try source.member()); return
+                    case "app.bsky.embed.recordWithMedia#view": self = .appBskyEmbedRecordWithMediaView(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -771,19 +789,28 @@ public enum AppBskyFeedDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.feed.defs#postView": self = .appBskyFeedDefsPostView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.defs#notFoundPost": self = .appBskyFeedDefsNotFoundPost(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.defs#blockedPost": self = .appBskyFeedDefsBlockedPost(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.feed.defs#postView": self = .appBskyFeedDefsPostView(try source.member()); return
+                    case "app.bsky.feed.defs#notFoundPost": self = .appBskyFeedDefsNotFoundPost(try source.member()); return
+                    case "app.bsky.feed.defs#blockedPost": self = .appBskyFeedDefsBlockedPost(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -810,19 +837,28 @@ public enum AppBskyFeedDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.feed.defs#postView": self = .appBskyFeedDefsPostView(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.defs#notFoundPost": self = .appBskyFeedDefsNotFoundPost(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.defs#blockedPost": self = .appBskyFeedDefsBlockedPost(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.feed.defs#postView": self = .appBskyFeedDefsPostView(try source.member()); return
+                    case "app.bsky.feed.defs#notFoundPost": self = .appBskyFeedDefsNotFoundPost(try source.member()); return
+                    case "app.bsky.feed.defs#blockedPost": self = .appBskyFeedDefsBlockedPost(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -897,18 +933,27 @@ public enum AppBskyFeedDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.feed.defs#skeletonReasonRepost": self = .appBskyFeedDefsSkeletonReasonRepost(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.defs#skeletonReasonPin": self = .appBskyFeedDefsSkeletonReasonPin(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.feed.defs#skeletonReasonRepost": self = .appBskyFeedDefsSkeletonReasonRepost(try source.member()); return
+                    case "app.bsky.feed.defs#skeletonReasonPin": self = .appBskyFeedDefsSkeletonReasonPin(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -1051,19 +1096,28 @@ public enum AppBskyFeedDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.feed.defs#threadViewPost": self = .appBskyFeedDefsThreadViewPost(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.defs#notFoundPost": self = .appBskyFeedDefsNotFoundPost(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.defs#blockedPost": self = .appBskyFeedDefsBlockedPost(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.feed.defs#threadViewPost": self = .appBskyFeedDefsThreadViewPost(try source.member()); return
+                    case "app.bsky.feed.defs#notFoundPost": self = .appBskyFeedDefsNotFoundPost(try source.member()); return
+                    case "app.bsky.feed.defs#blockedPost": self = .appBskyFeedDefsBlockedPost(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -1090,19 +1144,28 @@ public enum AppBskyFeedDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.feed.defs#threadViewPost": self = .appBskyFeedDefsThreadViewPost(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.defs#notFoundPost": self = .appBskyFeedDefsNotFoundPost(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.defs#blockedPost": self = .appBskyFeedDefsBlockedPost(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.feed.defs#threadViewPost": self = .appBskyFeedDefsThreadViewPost(try source.member()); return
+                    case "app.bsky.feed.defs#notFoundPost": self = .appBskyFeedDefsNotFoundPost(try source.member()); return
+                    case "app.bsky.feed.defs#blockedPost": self = .appBskyFeedDefsBlockedPost(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

@@ -115,19 +115,28 @@ public enum AppBskyFeedGetPostThread: XRPCCore.XRPCQuery {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.feed.defs#threadViewPost": self = .appBskyFeedDefsThreadViewPost(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.defs#notFoundPost": self = .appBskyFeedDefsNotFoundPost(try .init(lexiconJSON: json)); return
-                    case "app.bsky.feed.defs#blockedPost": self = .appBskyFeedDefsBlockedPost(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.feed.defs#threadViewPost": self = .appBskyFeedDefsThreadViewPost(try source.member()); return
+                    case "app.bsky.feed.defs#notFoundPost": self = .appBskyFeedDefsNotFoundPost(try source.member()); return
+                    case "app.bsky.feed.defs#blockedPost": self = .appBskyFeedDefsBlockedPost(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

@@ -195,22 +195,31 @@ public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatab
         case invalid(XRPCCore.InvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-            let type = try XRPCCore.lexiconUnionType(of: json)
+            var source = try XRPCCore.LexiconUnionSource(json)
+            try self.init(unionSource: &source)
+        }
+
+        @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+            var source = try XRPCCore.LexiconUnionSource(tokens)
+            try self.init(unionSource: &source)
+        }
+
+        private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
             do {
-                switch type {
-                case "app.bsky.embed.images", "app.bsky.embed.images#main": self = .appBskyEmbedImages(try .init(lexiconJSON: json)); return
-                case "app.bsky.embed.video", "app.bsky.embed.video#main": self = .appBskyEmbedVideo(try .init(lexiconJSON: json)); return
-                case "app.bsky.embed.gallery", "app.bsky.embed.gallery#main": self = .appBskyEmbedGallery(try .init(lexiconJSON: json)); return
-                case "app.bsky.embed.external", "app.bsky.embed.external#main": self = .appBskyEmbedExternal(try .init(lexiconJSON: json)); return
-                case "app.bsky.embed.record", "app.bsky.embed.record#main": self = .appBskyEmbedRecord(try .init(lexiconJSON: json)); return
-                case "app.bsky.embed.recordWithMedia", "app.bsky.embed.recordWithMedia#main": self = .appBskyEmbedRecordWithMedia(try .init(lexiconJSON: json)); return
+                switch source.type {
+                case "app.bsky.embed.images", "app.bsky.embed.images#main": self = .appBskyEmbedImages(try source.member()); return
+                case "app.bsky.embed.video", "app.bsky.embed.video#main": self = .appBskyEmbedVideo(try source.member()); return
+                case "app.bsky.embed.gallery", "app.bsky.embed.gallery#main": self = .appBskyEmbedGallery(try source.member()); return
+                case "app.bsky.embed.external", "app.bsky.embed.external#main": self = .appBskyEmbedExternal(try source.member()); return
+                case "app.bsky.embed.record", "app.bsky.embed.record#main": self = .appBskyEmbedRecord(try source.member()); return
+                case "app.bsky.embed.recordWithMedia", "app.bsky.embed.recordWithMedia#main": self = .appBskyEmbedRecordWithMedia(try source.member()); return
                 default: break
                 }
             } catch {
-                self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                self = .invalid(try source.invalidMember(error))
                 return
             }
-            self = .unknown(XRPCCore.UnknownValue(json))
+            self = .unknown(try source.unknownMember())
         }
 
         public var lexiconJSON: XRPCCore.JSONValue {
@@ -238,17 +247,26 @@ public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatab
         case invalid(XRPCCore.InvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-            let type = try XRPCCore.lexiconUnionType(of: json)
+            var source = try XRPCCore.LexiconUnionSource(json)
+            try self.init(unionSource: &source)
+        }
+
+        @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+            var source = try XRPCCore.LexiconUnionSource(tokens)
+            try self.init(unionSource: &source)
+        }
+
+        private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
             do {
-                switch type {
-                case "com.atproto.label.defs#selfLabels": self = .comAtprotoLabelDefsSelfLabels(try .init(lexiconJSON: json)); return
+                switch source.type {
+                case "com.atproto.label.defs#selfLabels": self = .comAtprotoLabelDefsSelfLabels(try source.member()); return
                 default: break
                 }
             } catch {
-                self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                self = .invalid(try source.invalidMember(error))
                 return
             }
-            self = .unknown(XRPCCore.UnknownValue(json))
+            self = .unknown(try source.unknownMember())
         }
 
         public var lexiconJSON: XRPCCore.JSONValue {

@@ -167,20 +167,29 @@ public enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.unspecced.defs#threadItemPost": self = .appBskyUnspeccedDefsThreadItemPost(try .init(lexiconJSON: json)); return
-                    case "app.bsky.unspecced.defs#threadItemNoUnauthenticated": self = .appBskyUnspeccedDefsThreadItemNoUnauthenticated(try .init(lexiconJSON: json)); return
-                    case "app.bsky.unspecced.defs#threadItemNotFound": self = .appBskyUnspeccedDefsThreadItemNotFound(try .init(lexiconJSON: json)); return
-                    case "app.bsky.unspecced.defs#threadItemBlocked": self = .appBskyUnspeccedDefsThreadItemBlocked(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.unspecced.defs#threadItemPost": self = .appBskyUnspeccedDefsThreadItemPost(try source.member()); return
+                    case "app.bsky.unspecced.defs#threadItemNoUnauthenticated": self = .appBskyUnspeccedDefsThreadItemNoUnauthenticated(try source.member()); return
+                    case "app.bsky.unspecced.defs#threadItemNotFound": self = .appBskyUnspeccedDefsThreadItemNotFound(try source.member()); return
+                    case "app.bsky.unspecced.defs#threadItemBlocked": self = .appBskyUnspeccedDefsThreadItemBlocked(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

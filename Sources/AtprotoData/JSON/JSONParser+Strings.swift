@@ -34,6 +34,33 @@ extension JSONTextParser {
         }
     }
 
+    /// Checks the string starting at its opening quote as ``parseString()`` does and moves past it
+    /// without building it; returns whether it holds escapes.
+    mutating func skipString() throws(JSONParseError) -> Bool {
+        let start = index + 1
+        var position = start
+        var seen: UInt8 = 0
+        var escaped = false
+        while true {
+            position = skipPlainStringBytes(from: position, seen: &seen)
+            guard position < bytes.count else { throw error(.unexpectedEnd, "unterminated string", at: start - 1) }
+            let byte = bytes[position]
+            if byte == ASCII.quote {
+                if seen >= 0x80 { try validateUTF8(from: start, to: position) }
+                index = position + 1
+                return escaped
+            }
+            guard byte == ASCII.backslash else {
+                throw error(.invalidString, "unescaped control character U+00\(hex(byte)) in string", at: position)
+            }
+            if !escaped {
+                scratch.removeAll(keepingCapacity: true)
+                escaped = true
+            }
+            position = try decodeEscape(at: position)
+        }
+    }
+
     /// The position of the first quote, backslash or control character from `position` on, or the end
     /// of the input; adds the bytes skipped to `seen`.
     func skipPlainStringBytes(from position: Int, seen: inout UInt8) -> Int {

@@ -183,7 +183,7 @@ struct JSONTextParser: ~Copyable {
     var scratch: [UInt8] = []
 
     /// The deepest nesting accepted.
-    let maximumDepth: Int
+    var maximumDepth: Int
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONValue.maximumParseDepth) {
         self.bytes = bytes

@@ -171,18 +171,27 @@ public enum ChatBskyConvoDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "chat.bsky.convo.defs#directConvo": self = .chatBskyConvoDefsDirectConvo(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#groupConvo": self = .chatBskyConvoDefsGroupConvo(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "chat.bsky.convo.defs#directConvo": self = .chatBskyConvoDefsDirectConvo(try source.member()); return
+                    case "chat.bsky.convo.defs#groupConvo": self = .chatBskyConvoDefsGroupConvo(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -208,19 +217,28 @@ public enum ChatBskyConvoDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#systemMessageView": self = .chatBskyConvoDefsSystemMessageView(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try source.member()); return
+                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try source.member()); return
+                    case "chat.bsky.convo.defs#systemMessageView": self = .chatBskyConvoDefsSystemMessageView(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -245,17 +263,26 @@ public enum ChatBskyConvoDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "chat.bsky.convo.defs#messageAndReactionView": self = .chatBskyConvoDefsMessageAndReactionView(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "chat.bsky.convo.defs#messageAndReactionView": self = .chatBskyConvoDefsMessageAndReactionView(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -529,18 +556,27 @@ public enum ChatBskyConvoDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try source.member()); return
+                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -710,18 +746,27 @@ public enum ChatBskyConvoDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try source.member()); return
+                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -783,18 +828,27 @@ public enum ChatBskyConvoDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try source.member()); return
+                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -1294,19 +1348,28 @@ public enum ChatBskyConvoDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#systemMessageView": self = .chatBskyConvoDefsSystemMessageView(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try source.member()); return
+                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try source.member()); return
+                    case "chat.bsky.convo.defs#systemMessageView": self = .chatBskyConvoDefsSystemMessageView(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -1401,19 +1464,28 @@ public enum ChatBskyConvoDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#systemMessageView": self = .chatBskyConvoDefsSystemMessageView(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try source.member()); return
+                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try source.member()); return
+                    case "chat.bsky.convo.defs#systemMessageView": self = .chatBskyConvoDefsSystemMessageView(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -1563,18 +1635,27 @@ public enum ChatBskyConvoDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try source.member()); return
+                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -1833,18 +1914,27 @@ public enum ChatBskyConvoDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.embed.record", "app.bsky.embed.record#main": self = .appBskyEmbedRecord(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.embed.joinLink", "chat.bsky.embed.joinLink#main": self = .chatBskyEmbedJoinLink(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.embed.record", "app.bsky.embed.record#main": self = .appBskyEmbedRecord(try source.member()); return
+                    case "chat.bsky.embed.joinLink", "chat.bsky.embed.joinLink#main": self = .chatBskyEmbedJoinLink(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -1976,18 +2066,27 @@ public enum ChatBskyConvoDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "app.bsky.embed.record#view": self = .appBskyEmbedRecordView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.embed.joinLink#view": self = .chatBskyEmbedJoinLinkView(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "app.bsky.embed.record#view": self = .appBskyEmbedRecordView(try source.member()); return
+                    case "chat.bsky.embed.joinLink#view": self = .chatBskyEmbedJoinLinkView(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -2013,19 +2112,28 @@ public enum ChatBskyConvoDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#messageBeforeUserJoinedGroupView": self = .chatBskyConvoDefsMessageBeforeUserJoinedGroupView(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "chat.bsky.convo.defs#messageView": self = .chatBskyConvoDefsMessageView(try source.member()); return
+                    case "chat.bsky.convo.defs#deletedMessageView": self = .chatBskyConvoDefsDeletedMessageView(try source.member()); return
+                    case "chat.bsky.convo.defs#messageBeforeUserJoinedGroupView": self = .chatBskyConvoDefsMessageBeforeUserJoinedGroupView(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -2570,28 +2678,37 @@ public enum ChatBskyConvoDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "chat.bsky.convo.defs#systemMessageDataAddMember": self = .chatBskyConvoDefsSystemMessageDataAddMember(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#systemMessageDataRemoveMember": self = .chatBskyConvoDefsSystemMessageDataRemoveMember(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#systemMessageDataMemberJoin": self = .chatBskyConvoDefsSystemMessageDataMemberJoin(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#systemMessageDataMemberLeave": self = .chatBskyConvoDefsSystemMessageDataMemberLeave(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#systemMessageDataLockConvo": self = .chatBskyConvoDefsSystemMessageDataLockConvo(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#systemMessageDataUnlockConvo": self = .chatBskyConvoDefsSystemMessageDataUnlockConvo(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#systemMessageDataLockConvoPermanently": self = .chatBskyConvoDefsSystemMessageDataLockConvoPermanently(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#systemMessageDataEditGroup": self = .chatBskyConvoDefsSystemMessageDataEditGroup(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#systemMessageDataCreateJoinLink": self = .chatBskyConvoDefsSystemMessageDataCreateJoinLink(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#systemMessageDataEditJoinLink": self = .chatBskyConvoDefsSystemMessageDataEditJoinLink(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#systemMessageDataEnableJoinLink": self = .chatBskyConvoDefsSystemMessageDataEnableJoinLink(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#systemMessageDataDisableJoinLink": self = .chatBskyConvoDefsSystemMessageDataDisableJoinLink(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "chat.bsky.convo.defs#systemMessageDataAddMember": self = .chatBskyConvoDefsSystemMessageDataAddMember(try source.member()); return
+                    case "chat.bsky.convo.defs#systemMessageDataRemoveMember": self = .chatBskyConvoDefsSystemMessageDataRemoveMember(try source.member()); return
+                    case "chat.bsky.convo.defs#systemMessageDataMemberJoin": self = .chatBskyConvoDefsSystemMessageDataMemberJoin(try source.member()); return
+                    case "chat.bsky.convo.defs#systemMessageDataMemberLeave": self = .chatBskyConvoDefsSystemMessageDataMemberLeave(try source.member()); return
+                    case "chat.bsky.convo.defs#systemMessageDataLockConvo": self = .chatBskyConvoDefsSystemMessageDataLockConvo(try source.member()); return
+                    case "chat.bsky.convo.defs#systemMessageDataUnlockConvo": self = .chatBskyConvoDefsSystemMessageDataUnlockConvo(try source.member()); return
+                    case "chat.bsky.convo.defs#systemMessageDataLockConvoPermanently": self = .chatBskyConvoDefsSystemMessageDataLockConvoPermanently(try source.member()); return
+                    case "chat.bsky.convo.defs#systemMessageDataEditGroup": self = .chatBskyConvoDefsSystemMessageDataEditGroup(try source.member()); return
+                    case "chat.bsky.convo.defs#systemMessageDataCreateJoinLink": self = .chatBskyConvoDefsSystemMessageDataCreateJoinLink(try source.member()); return
+                    case "chat.bsky.convo.defs#systemMessageDataEditJoinLink": self = .chatBskyConvoDefsSystemMessageDataEditJoinLink(try source.member()); return
+                    case "chat.bsky.convo.defs#systemMessageDataEnableJoinLink": self = .chatBskyConvoDefsSystemMessageDataEnableJoinLink(try source.member()); return
+                    case "chat.bsky.convo.defs#systemMessageDataDisableJoinLink": self = .chatBskyConvoDefsSystemMessageDataDisableJoinLink(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

@@ -108,46 +108,55 @@ public enum ChatBskyConvoGetLog: XRPCCore.XRPCQuery {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "chat.bsky.convo.defs#logBeginConvo": self = .chatBskyConvoDefsLogBeginConvo(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logAcceptConvo": self = .chatBskyConvoDefsLogAcceptConvo(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logLeaveConvo": self = .chatBskyConvoDefsLogLeaveConvo(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logMuteConvo": self = .chatBskyConvoDefsLogMuteConvo(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logUnmuteConvo": self = .chatBskyConvoDefsLogUnmuteConvo(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logCreateMessage": self = .chatBskyConvoDefsLogCreateMessage(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logDeleteMessage": self = .chatBskyConvoDefsLogDeleteMessage(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logReadMessage": self = .chatBskyConvoDefsLogReadMessage(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logAddReaction": self = .chatBskyConvoDefsLogAddReaction(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logRemoveReaction": self = .chatBskyConvoDefsLogRemoveReaction(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logReadConvo": self = .chatBskyConvoDefsLogReadConvo(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logAddMember": self = .chatBskyConvoDefsLogAddMember(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logRemoveMember": self = .chatBskyConvoDefsLogRemoveMember(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logMemberJoin": self = .chatBskyConvoDefsLogMemberJoin(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logMemberLeave": self = .chatBskyConvoDefsLogMemberLeave(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logLockConvo": self = .chatBskyConvoDefsLogLockConvo(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logUnlockConvo": self = .chatBskyConvoDefsLogUnlockConvo(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logLockConvoPermanently": self = .chatBskyConvoDefsLogLockConvoPermanently(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logEditGroup": self = .chatBskyConvoDefsLogEditGroup(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logCreateJoinLink": self = .chatBskyConvoDefsLogCreateJoinLink(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logEditJoinLink": self = .chatBskyConvoDefsLogEditJoinLink(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logEnableJoinLink": self = .chatBskyConvoDefsLogEnableJoinLink(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logDisableJoinLink": self = .chatBskyConvoDefsLogDisableJoinLink(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logIncomingJoinRequest": self = .chatBskyConvoDefsLogIncomingJoinRequest(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logApproveJoinRequest": self = .chatBskyConvoDefsLogApproveJoinRequest(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logRejectJoinRequest": self = .chatBskyConvoDefsLogRejectJoinRequest(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logOutgoingJoinRequest": self = .chatBskyConvoDefsLogOutgoingJoinRequest(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logWithdrawIncomingJoinRequest": self = .chatBskyConvoDefsLogWithdrawIncomingJoinRequest(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logWithdrawOutgoingJoinRequest": self = .chatBskyConvoDefsLogWithdrawOutgoingJoinRequest(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.convo.defs#logReadJoinRequests": self = .chatBskyConvoDefsLogReadJoinRequests(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "chat.bsky.convo.defs#logBeginConvo": self = .chatBskyConvoDefsLogBeginConvo(try source.member()); return
+                    case "chat.bsky.convo.defs#logAcceptConvo": self = .chatBskyConvoDefsLogAcceptConvo(try source.member()); return
+                    case "chat.bsky.convo.defs#logLeaveConvo": self = .chatBskyConvoDefsLogLeaveConvo(try source.member()); return
+                    case "chat.bsky.convo.defs#logMuteConvo": self = .chatBskyConvoDefsLogMuteConvo(try source.member()); return
+                    case "chat.bsky.convo.defs#logUnmuteConvo": self = .chatBskyConvoDefsLogUnmuteConvo(try source.member()); return
+                    case "chat.bsky.convo.defs#logCreateMessage": self = .chatBskyConvoDefsLogCreateMessage(try source.member()); return
+                    case "chat.bsky.convo.defs#logDeleteMessage": self = .chatBskyConvoDefsLogDeleteMessage(try source.member()); return
+                    case "chat.bsky.convo.defs#logReadMessage": self = .chatBskyConvoDefsLogReadMessage(try source.member()); return
+                    case "chat.bsky.convo.defs#logAddReaction": self = .chatBskyConvoDefsLogAddReaction(try source.member()); return
+                    case "chat.bsky.convo.defs#logRemoveReaction": self = .chatBskyConvoDefsLogRemoveReaction(try source.member()); return
+                    case "chat.bsky.convo.defs#logReadConvo": self = .chatBskyConvoDefsLogReadConvo(try source.member()); return
+                    case "chat.bsky.convo.defs#logAddMember": self = .chatBskyConvoDefsLogAddMember(try source.member()); return
+                    case "chat.bsky.convo.defs#logRemoveMember": self = .chatBskyConvoDefsLogRemoveMember(try source.member()); return
+                    case "chat.bsky.convo.defs#logMemberJoin": self = .chatBskyConvoDefsLogMemberJoin(try source.member()); return
+                    case "chat.bsky.convo.defs#logMemberLeave": self = .chatBskyConvoDefsLogMemberLeave(try source.member()); return
+                    case "chat.bsky.convo.defs#logLockConvo": self = .chatBskyConvoDefsLogLockConvo(try source.member()); return
+                    case "chat.bsky.convo.defs#logUnlockConvo": self = .chatBskyConvoDefsLogUnlockConvo(try source.member()); return
+                    case "chat.bsky.convo.defs#logLockConvoPermanently": self = .chatBskyConvoDefsLogLockConvoPermanently(try source.member()); return
+                    case "chat.bsky.convo.defs#logEditGroup": self = .chatBskyConvoDefsLogEditGroup(try source.member()); return
+                    case "chat.bsky.convo.defs#logCreateJoinLink": self = .chatBskyConvoDefsLogCreateJoinLink(try source.member()); return
+                    case "chat.bsky.convo.defs#logEditJoinLink": self = .chatBskyConvoDefsLogEditJoinLink(try source.member()); return
+                    case "chat.bsky.convo.defs#logEnableJoinLink": self = .chatBskyConvoDefsLogEnableJoinLink(try source.member()); return
+                    case "chat.bsky.convo.defs#logDisableJoinLink": self = .chatBskyConvoDefsLogDisableJoinLink(try source.member()); return
+                    case "chat.bsky.convo.defs#logIncomingJoinRequest": self = .chatBskyConvoDefsLogIncomingJoinRequest(try source.member()); return
+                    case "chat.bsky.convo.defs#logApproveJoinRequest": self = .chatBskyConvoDefsLogApproveJoinRequest(try source.member()); return
+                    case "chat.bsky.convo.defs#logRejectJoinRequest": self = .chatBskyConvoDefsLogRejectJoinRequest(try source.member()); return
+                    case "chat.bsky.convo.defs#logOutgoingJoinRequest": self = .chatBskyConvoDefsLogOutgoingJoinRequest(try source.member()); return
+                    case "chat.bsky.convo.defs#logWithdrawIncomingJoinRequest": self = .chatBskyConvoDefsLogWithdrawIncomingJoinRequest(try source.member()); return
+                    case "chat.bsky.convo.defs#logWithdrawOutgoingJoinRequest": self = .chatBskyConvoDefsLogWithdrawOutgoingJoinRequest(try source.member()); return
+                    case "chat.bsky.convo.defs#logReadJoinRequests": self = .chatBskyConvoDefsLogReadJoinRequests(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

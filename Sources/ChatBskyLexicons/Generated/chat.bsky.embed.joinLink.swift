@@ -68,19 +68,28 @@ public struct ChatBskyEmbedJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsVa
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "chat.bsky.group.defs#joinLinkPreviewView": self = .chatBskyGroupDefsJoinLinkPreviewView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.group.defs#disabledJoinLinkPreviewView": self = .chatBskyGroupDefsDisabledJoinLinkPreviewView(try .init(lexiconJSON: json)); return
-                    case "chat.bsky.group.defs#invalidJoinLinkPreviewView": self = .chatBskyGroupDefsInvalidJoinLinkPreviewView(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "chat.bsky.group.defs#joinLinkPreviewView": self = .chatBskyGroupDefsJoinLinkPreviewView(try source.member()); return
+                    case "chat.bsky.group.defs#disabledJoinLinkPreviewView": self = .chatBskyGroupDefsDisabledJoinLinkPreviewView(try source.member()); return
+                    case "chat.bsky.group.defs#invalidJoinLinkPreviewView": self = .chatBskyGroupDefsInvalidJoinLinkPreviewView(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

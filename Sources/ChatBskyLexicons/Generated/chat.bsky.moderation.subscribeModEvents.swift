@@ -84,27 +84,36 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
         case invalid(XRPCCore.InvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-            let type = try XRPCCore.lexiconUnionType(of: json)
+            var source = try XRPCCore.LexiconUnionSource(json)
+            try self.init(unionSource: &source)
+        }
+
+        @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+            var source = try XRPCCore.LexiconUnionSource(tokens)
+            try self.init(unionSource: &source)
+        }
+
+        private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
             do {
-                switch type {
-                case "chat.bsky.moderation.subscribeModEvents#eventConvoFirstMessage": self = .chatBskyModerationSubscribeModEventsEventConvoFirstMessage(try .init(lexiconJSON: json)); return
-                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatCreated": self = .chatBskyModerationSubscribeModEventsEventGroupChatCreated(try .init(lexiconJSON: json)); return
-                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberAdded": self = .chatBskyModerationSubscribeModEventsEventGroupChatMemberAdded(try .init(lexiconJSON: json)); return
-                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberJoined": self = .chatBskyModerationSubscribeModEventsEventGroupChatMemberJoined(try .init(lexiconJSON: json)); return
-                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequest": self = .chatBskyModerationSubscribeModEventsEventGroupChatJoinRequest(try .init(lexiconJSON: json)); return
-                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequestApproved": self = .chatBskyModerationSubscribeModEventsEventGroupChatJoinRequestApproved(try .init(lexiconJSON: json)); return
-                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequestRejected": self = .chatBskyModerationSubscribeModEventsEventGroupChatJoinRequestRejected(try .init(lexiconJSON: json)); return
-                case "chat.bsky.moderation.subscribeModEvents#eventChatAccepted": self = .chatBskyModerationSubscribeModEventsEventChatAccepted(try .init(lexiconJSON: json)); return
-                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberLeft": self = .chatBskyModerationSubscribeModEventsEventGroupChatMemberLeft(try .init(lexiconJSON: json)); return
-                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatUpdated": self = .chatBskyModerationSubscribeModEventsEventGroupChatUpdated(try .init(lexiconJSON: json)); return
-                case "chat.bsky.moderation.subscribeModEvents#eventRateLimitExceeded": self = .chatBskyModerationSubscribeModEventsEventRateLimitExceeded(try .init(lexiconJSON: json)); return
+                switch source.type {
+                case "chat.bsky.moderation.subscribeModEvents#eventConvoFirstMessage": self = .chatBskyModerationSubscribeModEventsEventConvoFirstMessage(try source.member()); return
+                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatCreated": self = .chatBskyModerationSubscribeModEventsEventGroupChatCreated(try source.member()); return
+                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberAdded": self = .chatBskyModerationSubscribeModEventsEventGroupChatMemberAdded(try source.member()); return
+                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberJoined": self = .chatBskyModerationSubscribeModEventsEventGroupChatMemberJoined(try source.member()); return
+                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequest": self = .chatBskyModerationSubscribeModEventsEventGroupChatJoinRequest(try source.member()); return
+                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequestApproved": self = .chatBskyModerationSubscribeModEventsEventGroupChatJoinRequestApproved(try source.member()); return
+                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequestRejected": self = .chatBskyModerationSubscribeModEventsEventGroupChatJoinRequestRejected(try source.member()); return
+                case "chat.bsky.moderation.subscribeModEvents#eventChatAccepted": self = .chatBskyModerationSubscribeModEventsEventChatAccepted(try source.member()); return
+                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberLeft": self = .chatBskyModerationSubscribeModEventsEventGroupChatMemberLeft(try source.member()); return
+                case "chat.bsky.moderation.subscribeModEvents#eventGroupChatUpdated": self = .chatBskyModerationSubscribeModEventsEventGroupChatUpdated(try source.member()); return
+                case "chat.bsky.moderation.subscribeModEvents#eventRateLimitExceeded": self = .chatBskyModerationSubscribeModEventsEventRateLimitExceeded(try source.member()); return
                 default: break
                 }
             } catch {
-                self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                self = .invalid(try source.invalidMember(error))
                 return
             }
-            self = .unknown(XRPCCore.UnknownValue(json))
+            self = .unknown(try source.unknownMember())
         }
 
         public var lexiconJSON: XRPCCore.JSONValue {

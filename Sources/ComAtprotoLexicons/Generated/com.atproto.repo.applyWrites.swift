@@ -87,19 +87,28 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "com.atproto.repo.applyWrites#create": self = .comAtprotoRepoApplyWritesCreate(try .init(lexiconJSON: json)); return
-                    case "com.atproto.repo.applyWrites#update": self = .comAtprotoRepoApplyWritesUpdate(try .init(lexiconJSON: json)); return
-                    case "com.atproto.repo.applyWrites#delete": self = .comAtprotoRepoApplyWritesDelete(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "com.atproto.repo.applyWrites#create": self = .comAtprotoRepoApplyWritesCreate(try source.member()); return
+                    case "com.atproto.repo.applyWrites#update": self = .comAtprotoRepoApplyWritesUpdate(try source.member()); return
+                    case "com.atproto.repo.applyWrites#delete": self = .comAtprotoRepoApplyWritesDelete(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                throw XRPCCore.lexiconClosedUnionError(type: type, allowed: ["com.atproto.repo.applyWrites#create", "com.atproto.repo.applyWrites#update", "com.atproto.repo.applyWrites#delete"])
+                throw XRPCCore.lexiconClosedUnionError(type: source.type, allowed: ["com.atproto.repo.applyWrites#create", "com.atproto.repo.applyWrites#update", "com.atproto.repo.applyWrites#delete"])
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -154,19 +163,28 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "com.atproto.repo.applyWrites#createResult": self = .comAtprotoRepoApplyWritesCreateResult(try .init(lexiconJSON: json)); return
-                    case "com.atproto.repo.applyWrites#updateResult": self = .comAtprotoRepoApplyWritesUpdateResult(try .init(lexiconJSON: json)); return
-                    case "com.atproto.repo.applyWrites#deleteResult": self = .comAtprotoRepoApplyWritesDeleteResult(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "com.atproto.repo.applyWrites#createResult": self = .comAtprotoRepoApplyWritesCreateResult(try source.member()); return
+                    case "com.atproto.repo.applyWrites#updateResult": self = .comAtprotoRepoApplyWritesUpdateResult(try source.member()); return
+                    case "com.atproto.repo.applyWrites#deleteResult": self = .comAtprotoRepoApplyWritesDeleteResult(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                throw XRPCCore.lexiconClosedUnionError(type: type, allowed: ["com.atproto.repo.applyWrites#createResult", "com.atproto.repo.applyWrites#updateResult", "com.atproto.repo.applyWrites#deleteResult"])
+                throw XRPCCore.lexiconClosedUnionError(type: source.type, allowed: ["com.atproto.repo.applyWrites#createResult", "com.atproto.repo.applyWrites#updateResult", "com.atproto.repo.applyWrites#deleteResult"])
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

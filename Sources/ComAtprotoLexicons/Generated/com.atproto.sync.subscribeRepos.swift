@@ -76,21 +76,30 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
         case invalid(XRPCCore.InvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-            let type = try XRPCCore.lexiconUnionType(of: json)
+            var source = try XRPCCore.LexiconUnionSource(json)
+            try self.init(unionSource: &source)
+        }
+
+        @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+            var source = try XRPCCore.LexiconUnionSource(tokens)
+            try self.init(unionSource: &source)
+        }
+
+        private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
             do {
-                switch type {
-                case "com.atproto.sync.subscribeRepos#commit": self = .comAtprotoSyncSubscribeReposCommit(try .init(lexiconJSON: json)); return
-                case "com.atproto.sync.subscribeRepos#sync": self = .comAtprotoSyncSubscribeReposSync(try .init(lexiconJSON: json)); return
-                case "com.atproto.sync.subscribeRepos#identity": self = .comAtprotoSyncSubscribeReposIdentity(try .init(lexiconJSON: json)); return
-                case "com.atproto.sync.subscribeRepos#account": self = .comAtprotoSyncSubscribeReposAccount(try .init(lexiconJSON: json)); return
-                case "com.atproto.sync.subscribeRepos#info": self = .comAtprotoSyncSubscribeReposInfo(try .init(lexiconJSON: json)); return
+                switch source.type {
+                case "com.atproto.sync.subscribeRepos#commit": self = .comAtprotoSyncSubscribeReposCommit(try source.member()); return
+                case "com.atproto.sync.subscribeRepos#sync": self = .comAtprotoSyncSubscribeReposSync(try source.member()); return
+                case "com.atproto.sync.subscribeRepos#identity": self = .comAtprotoSyncSubscribeReposIdentity(try source.member()); return
+                case "com.atproto.sync.subscribeRepos#account": self = .comAtprotoSyncSubscribeReposAccount(try source.member()); return
+                case "com.atproto.sync.subscribeRepos#info": self = .comAtprotoSyncSubscribeReposInfo(try source.member()); return
                 default: break
                 }
             } catch {
-                self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                self = .invalid(try source.invalidMember(error))
                 return
             }
-            self = .unknown(XRPCCore.UnknownValue(json))
+            self = .unknown(try source.unknownMember())
         }
 
         public var lexiconJSON: XRPCCore.JSONValue {

@@ -231,21 +231,27 @@ struct SwiftRenderer {
             body.line("/// A member of a listed `$type` whose content does not decode, kept as read with the reason.")
             body.line("case invalid(XRPCCore.InvalidUnionMember)")
             body.line("")
+            // Both readings (a tree, the text) go through one `switch`, over a `LexiconUnionSource`.
             body.block("\(access)init(lexiconJSON json: XRPCCore.JSONValue) throws") { initBody in
+                initBody.line("var source = try XRPCCore.LexiconUnionSource(json)")
+                initBody.line("try self.init(unionSource: &source)")
+            }
+            body.line("")
+            body.block("\(runtimeAccess)init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws") { initBody in
+                initBody.line("var source = try XRPCCore.LexiconUnionSource(tokens)")
+                initBody.line("try self.init(unionSource: &source)")
+            }
+            body.line("")
+            body.block("private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws") { initBody in
                 // A union without members (it behaves like `unknown` but requires `$type`) has nothing to try.
-                if model.members.isEmpty && !model.isClosed {
-                    initBody.line("_ = try XRPCCore.lexiconUnionType(of: json)")
-                } else {
-                    initBody.line("let type = try XRPCCore.lexiconUnionType(of: json)")
-                }
                 if !model.members.isEmpty {
                     renderMemberDecoding(model, into: &initBody)
                 }
                 if model.isClosed {
                     let list = allowed.map(\.swiftLiteral).joined(separator: ", ")
-                    initBody.line("throw XRPCCore.lexiconClosedUnionError(type: type, allowed: [\(list)])")
+                    initBody.line("throw XRPCCore.lexiconClosedUnionError(type: source.type, allowed: [\(list)])")
                 } else {
-                    initBody.line("self = .unknown(XRPCCore.UnknownValue(json))")
+                    initBody.line("self = .unknown(try source.unknownMember())")
                 }
             }
             body.line("")
@@ -269,16 +275,16 @@ struct SwiftRenderer {
     /// The `switch` over a union's listed types; a member that fails to decode is kept as `invalid`.
     private func renderMemberDecoding(_ model: UnionModel, into initBody: inout CodeWriter) {
         initBody.doCatch { doBody in
-            doBody.line("switch type {")
+            doBody.line("switch source.type {")
             for member in model.members {
                 let labels = ([member.typeID] + member.alternativeTypeIDs).map(\.swiftLiteral)
                     .joined(separator: ", ")
-                doBody.line("case \(labels): self = .\(member.caseName)(try .init(lexiconJSON: json)); return")
+                doBody.line("case \(labels): self = .\(member.caseName)(try source.member()); return")
             }
             doBody.line("default: break")
             doBody.line("}")
         } handler: { catchBody in
-            catchBody.line("self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))")
+            catchBody.line("self = .invalid(try source.invalidMember(error))")
             catchBody.line("return")
         }
     }

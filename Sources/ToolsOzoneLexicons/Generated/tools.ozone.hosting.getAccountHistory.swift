@@ -245,21 +245,30 @@ public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "tools.ozone.hosting.getAccountHistory#accountCreated": self = .toolsOzoneHostingGetAccountHistoryAccountCreated(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.hosting.getAccountHistory#emailUpdated": self = .toolsOzoneHostingGetAccountHistoryEmailUpdated(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.hosting.getAccountHistory#emailConfirmed": self = .toolsOzoneHostingGetAccountHistoryEmailConfirmed(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.hosting.getAccountHistory#passwordUpdated": self = .toolsOzoneHostingGetAccountHistoryPasswordUpdated(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.hosting.getAccountHistory#handleUpdated": self = .toolsOzoneHostingGetAccountHistoryHandleUpdated(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "tools.ozone.hosting.getAccountHistory#accountCreated": self = .toolsOzoneHostingGetAccountHistoryAccountCreated(try source.member()); return
+                    case "tools.ozone.hosting.getAccountHistory#emailUpdated": self = .toolsOzoneHostingGetAccountHistoryEmailUpdated(try source.member()); return
+                    case "tools.ozone.hosting.getAccountHistory#emailConfirmed": self = .toolsOzoneHostingGetAccountHistoryEmailConfirmed(try source.member()); return
+                    case "tools.ozone.hosting.getAccountHistory#passwordUpdated": self = .toolsOzoneHostingGetAccountHistoryPasswordUpdated(try source.member()); return
+                    case "tools.ozone.hosting.getAccountHistory#handleUpdated": self = .toolsOzoneHostingGetAccountHistoryHandleUpdated(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

@@ -134,41 +134,50 @@ public enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "tools.ozone.moderation.defs#modEventTakedown": self = .toolsOzoneModerationDefsModEventTakedown(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventAcknowledge": self = .toolsOzoneModerationDefsModEventAcknowledge(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventEscalate": self = .toolsOzoneModerationDefsModEventEscalate(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventComment": self = .toolsOzoneModerationDefsModEventComment(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventLabel": self = .toolsOzoneModerationDefsModEventLabel(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventReport": self = .toolsOzoneModerationDefsModEventReport(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventMute": self = .toolsOzoneModerationDefsModEventMute(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventUnmute": self = .toolsOzoneModerationDefsModEventUnmute(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventMuteReporter": self = .toolsOzoneModerationDefsModEventMuteReporter(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventUnmuteReporter": self = .toolsOzoneModerationDefsModEventUnmuteReporter(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventReverseTakedown": self = .toolsOzoneModerationDefsModEventReverseTakedown(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventResolveAppeal": self = .toolsOzoneModerationDefsModEventResolveAppeal(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventEmail": self = .toolsOzoneModerationDefsModEventEmail(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventDivert": self = .toolsOzoneModerationDefsModEventDivert(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventTag": self = .toolsOzoneModerationDefsModEventTag(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#accountEvent": self = .toolsOzoneModerationDefsAccountEvent(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#identityEvent": self = .toolsOzoneModerationDefsIdentityEvent(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#recordEvent": self = .toolsOzoneModerationDefsRecordEvent(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#modEventPriorityScore": self = .toolsOzoneModerationDefsModEventPriorityScore(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#ageAssuranceEvent": self = .toolsOzoneModerationDefsAgeAssuranceEvent(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#ageAssuranceOverrideEvent": self = .toolsOzoneModerationDefsAgeAssuranceOverrideEvent(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#ageAssurancePurgeEvent": self = .toolsOzoneModerationDefsAgeAssurancePurgeEvent(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#revokeAccountCredentialsEvent": self = .toolsOzoneModerationDefsRevokeAccountCredentialsEvent(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#scheduleTakedownEvent": self = .toolsOzoneModerationDefsScheduleTakedownEvent(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#cancelScheduledTakedownEvent": self = .toolsOzoneModerationDefsCancelScheduledTakedownEvent(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "tools.ozone.moderation.defs#modEventTakedown": self = .toolsOzoneModerationDefsModEventTakedown(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventAcknowledge": self = .toolsOzoneModerationDefsModEventAcknowledge(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventEscalate": self = .toolsOzoneModerationDefsModEventEscalate(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventComment": self = .toolsOzoneModerationDefsModEventComment(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventLabel": self = .toolsOzoneModerationDefsModEventLabel(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventReport": self = .toolsOzoneModerationDefsModEventReport(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventMute": self = .toolsOzoneModerationDefsModEventMute(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventUnmute": self = .toolsOzoneModerationDefsModEventUnmute(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventMuteReporter": self = .toolsOzoneModerationDefsModEventMuteReporter(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventUnmuteReporter": self = .toolsOzoneModerationDefsModEventUnmuteReporter(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventReverseTakedown": self = .toolsOzoneModerationDefsModEventReverseTakedown(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventResolveAppeal": self = .toolsOzoneModerationDefsModEventResolveAppeal(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventEmail": self = .toolsOzoneModerationDefsModEventEmail(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventDivert": self = .toolsOzoneModerationDefsModEventDivert(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventTag": self = .toolsOzoneModerationDefsModEventTag(try source.member()); return
+                    case "tools.ozone.moderation.defs#accountEvent": self = .toolsOzoneModerationDefsAccountEvent(try source.member()); return
+                    case "tools.ozone.moderation.defs#identityEvent": self = .toolsOzoneModerationDefsIdentityEvent(try source.member()); return
+                    case "tools.ozone.moderation.defs#recordEvent": self = .toolsOzoneModerationDefsRecordEvent(try source.member()); return
+                    case "tools.ozone.moderation.defs#modEventPriorityScore": self = .toolsOzoneModerationDefsModEventPriorityScore(try source.member()); return
+                    case "tools.ozone.moderation.defs#ageAssuranceEvent": self = .toolsOzoneModerationDefsAgeAssuranceEvent(try source.member()); return
+                    case "tools.ozone.moderation.defs#ageAssuranceOverrideEvent": self = .toolsOzoneModerationDefsAgeAssuranceOverrideEvent(try source.member()); return
+                    case "tools.ozone.moderation.defs#ageAssurancePurgeEvent": self = .toolsOzoneModerationDefsAgeAssurancePurgeEvent(try source.member()); return
+                    case "tools.ozone.moderation.defs#revokeAccountCredentialsEvent": self = .toolsOzoneModerationDefsRevokeAccountCredentialsEvent(try source.member()); return
+                    case "tools.ozone.moderation.defs#scheduleTakedownEvent": self = .toolsOzoneModerationDefsScheduleTakedownEvent(try source.member()); return
+                    case "tools.ozone.moderation.defs#cancelScheduledTakedownEvent": self = .toolsOzoneModerationDefsCancelScheduledTakedownEvent(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -216,18 +225,27 @@ public enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "com.atproto.admin.defs#repoRef": self = .comAtprotoAdminDefsRepoRef(try .init(lexiconJSON: json)); return
-                    case "com.atproto.repo.strongRef", "com.atproto.repo.strongRef#main": self = .comAtprotoRepoStrongRef(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "com.atproto.admin.defs#repoRef": self = .comAtprotoAdminDefsRepoRef(try source.member()); return
+                    case "com.atproto.repo.strongRef", "com.atproto.repo.strongRef#main": self = .comAtprotoRepoStrongRef(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

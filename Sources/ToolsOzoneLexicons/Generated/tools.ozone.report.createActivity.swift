@@ -118,22 +118,31 @@ public enum ToolsOzoneReportCreateActivity: XRPCCore.XRPCProcedure {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "tools.ozone.report.defs#queueActivity": self = .toolsOzoneReportDefsQueueActivity(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.report.defs#assignmentActivity": self = .toolsOzoneReportDefsAssignmentActivity(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.report.defs#escalationActivity": self = .toolsOzoneReportDefsEscalationActivity(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.report.defs#closeActivity": self = .toolsOzoneReportDefsCloseActivity(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.report.defs#reopenActivity": self = .toolsOzoneReportDefsReopenActivity(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.report.defs#noteActivity": self = .toolsOzoneReportDefsNoteActivity(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "tools.ozone.report.defs#queueActivity": self = .toolsOzoneReportDefsQueueActivity(try source.member()); return
+                    case "tools.ozone.report.defs#assignmentActivity": self = .toolsOzoneReportDefsAssignmentActivity(try source.member()); return
+                    case "tools.ozone.report.defs#escalationActivity": self = .toolsOzoneReportDefsEscalationActivity(try source.member()); return
+                    case "tools.ozone.report.defs#closeActivity": self = .toolsOzoneReportDefsCloseActivity(try source.member()); return
+                    case "tools.ozone.report.defs#reopenActivity": self = .toolsOzoneReportDefsReopenActivity(try source.member()); return
+                    case "tools.ozone.report.defs#noteActivity": self = .toolsOzoneReportDefsNoteActivity(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

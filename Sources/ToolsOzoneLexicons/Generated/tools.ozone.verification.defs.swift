@@ -113,8 +113,17 @@ public enum ToolsOzoneVerificationDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                _ = try XRPCCore.lexiconUnionType(of: json)
-                self = .unknown(XRPCCore.UnknownValue(json))
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -137,18 +146,27 @@ public enum ToolsOzoneVerificationDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "tools.ozone.moderation.defs#repoViewDetail": self = .toolsOzoneModerationDefsRepoViewDetail(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#repoViewNotFound": self = .toolsOzoneModerationDefsRepoViewNotFound(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "tools.ozone.moderation.defs#repoViewDetail": self = .toolsOzoneModerationDefsRepoViewDetail(try source.member()); return
+                    case "tools.ozone.moderation.defs#repoViewNotFound": self = .toolsOzoneModerationDefsRepoViewNotFound(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -171,8 +189,17 @@ public enum ToolsOzoneVerificationDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                _ = try XRPCCore.lexiconUnionType(of: json)
-                self = .unknown(XRPCCore.UnknownValue(json))
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {
@@ -195,18 +222,27 @@ public enum ToolsOzoneVerificationDefs {
             case invalid(XRPCCore.InvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
-                let type = try XRPCCore.lexiconUnionType(of: json)
+                var source = try XRPCCore.LexiconUnionSource(json)
+                try self.init(unionSource: &source)
+            }
+
+            @_spi(Generated) public init(lexiconTokens tokens: XRPCCore.LexiconJSONTokens) throws {
+                var source = try XRPCCore.LexiconUnionSource(tokens)
+                try self.init(unionSource: &source)
+            }
+
+            private init(unionSource source: inout XRPCCore.LexiconUnionSource) throws {
                 do {
-                    switch type {
-                    case "tools.ozone.moderation.defs#repoViewDetail": self = .toolsOzoneModerationDefsRepoViewDetail(try .init(lexiconJSON: json)); return
-                    case "tools.ozone.moderation.defs#repoViewNotFound": self = .toolsOzoneModerationDefsRepoViewNotFound(try .init(lexiconJSON: json)); return
+                    switch source.type {
+                    case "tools.ozone.moderation.defs#repoViewDetail": self = .toolsOzoneModerationDefsRepoViewDetail(try source.member()); return
+                    case "tools.ozone.moderation.defs#repoViewNotFound": self = .toolsOzoneModerationDefsRepoViewNotFound(try source.member()); return
                     default: break
                     }
                 } catch {
-                    self = .invalid(XRPCCore.InvalidUnionMember(json: json, error: error))
+                    self = .invalid(try source.invalidMember(error))
                     return
                 }
-                self = .unknown(XRPCCore.UnknownValue(json))
+                self = .unknown(try source.unknownMember())
             }
 
             public var lexiconJSON: XRPCCore.JSONValue {

@@ -11,7 +11,7 @@ public protocol XRPCBody: Sendable {
 
 extension LexiconValue {
     public init(xrpcBody body: Data, contentType: String?) throws {
-        try self.init(lexiconJSON: JSONValue.parse(body))
+        self = try LexiconJSONTokens.decode(Self.self, from: body)
     }
 
     public func xrpcBody() throws -> (data: Data, contentType: String)? {

@@ -24,12 +24,13 @@ public struct LexiconDecoder: Sendable {
 
     /// Decodes a value of `type` from JSON bytes.
     public func decode<T: LexiconValue>(_ type: T.Type, from data: Data) throws -> T {
-        try T(lexiconJSON: JSONValue.parse(data))
+        try LexiconJSONTokens.decode(T.self, from: data)
     }
 
     /// Decodes a value of `type` from JSON text.
     public func decode<T: LexiconValue>(_ type: T.Type, from text: String) throws -> T {
-        try T(lexiconJSON: JSONValue.parse(text))
+        var text = text
+        return try text.withUTF8 { try LexiconJSONTokens.decode(T.self, from: $0) }
     }
 
     /// Decodes a value of `type` from a parsed `JSONValue`.
@@ -62,7 +63,7 @@ extension LexiconValue {
     /// let page = try AppBskyFeedGetTimeline.Output(jsonData: data)
     /// ```
     public init(jsonData: Data) throws {
-        try self.init(lexiconJSON: JSONValue.parse(jsonData))
+        self = try LexiconJSONTokens.decode(Self.self, from: jsonData)
     }
 
     /// The value's JSON form as UTF-8 bytes, keys sorted (``LexiconEncoder``).

@@ -7,8 +7,13 @@ import AtprotoData
 /// writing back. The object's fields are only looked up, never copied: when the struct knows every
 /// field present (the common case), keeping the unknown ones costs nothing. Inside
 /// ``LexiconDecoder/droppingUnknownFields(_:)`` the reader notes nothing and keeps nothing.
+///
+/// A reader over ``LexiconJSONTokens`` (decoding from bytes) reads each field from the text as the
+/// struct asks for it, and builds as trees only the fields left for ``remainingFields``.
 @_spi(Generated) public struct LexiconObjectReader: Sendable {
     @usableFromInline let fields: [String: JSONValue]
+    /// The text, when reading from it instead of from `fields`.
+    @usableFromInline let tokens: LexiconJSONTokens?
     /// For objects of at most ``scanLimit`` fields: the positions (in the dictionary's order) of the
     /// fields read, one bit each.
     @usableFromInline var readPositions: UInt32 = 0
@@ -25,12 +30,23 @@ import AtprotoData
     /// Creates a reader over an object's fields.
     public init(fields: [String: JSONValue]) {
         self.fields = fields
+        self.tokens = nil
         self.keepsUnknownFields = LexiconDecoder.keepsUnknownFields
+    }
+
+    /// Creates a reader over the object that is the next value of `tokens`, reading its opening brace;
+    /// ``LexiconJSONTokens/closeObject()`` reads the rest once the struct has read its fields.
+    @usableFromInline init(tokens: LexiconJSONTokens) throws {
+        try tokens.beginObject()
+        self.fields = [:]
+        self.tokens = tokens
+        self.keepsUnknownFields = tokens.keepsUnknownFields
     }
 
     /// The fields not read: the ones the schema does not know, once the struct has read its own.
     /// Empty when decoding drops unknown fields.
     public var remainingFields: [String: JSONValue] {
+        if let tokens { return tokens.remainingFields() }
         guard keepsUnknownFields else { return [:] }
         guard fields.count <= Self.scanLimit else { return remainingOfLargeObject }
         let readCount = readPositions.nonzeroBitCount
@@ -86,6 +102,13 @@ import AtprotoData
 
     /// Reads a field the schema requires. Absent or `null` is an error.
     @inlinable public mutating func required<T: LexiconValue>(_ key: String) throws -> T {
+        if let tokens {
+            let field = try tokens.seekField(key)
+            guard field.slot >= 0, !field.isNull else { throw LexiconJSONTokens.mismatch("field \(key)") }
+            let value = try T(lexiconTokens: tokens)
+            if field.isOutOfOrder { try tokens.endMember() }
+            return value
+        }
         guard let json = take(key) else {
             throw LexiconDecodingError(.missingField, path: [key], message: "required field is missing")
         }
@@ -98,6 +121,18 @@ import AtprotoData
     /// Reads an optional field: absent gives `nil`. A `null` (not allowed for a field that is not
     /// nullable) also gives `nil`, and stays among the unknown fields so it is written back as read.
     @inlinable public mutating func optional<T: LexiconValue>(_ key: String) throws -> T? {
+        if let tokens {
+            let field = try tokens.seekField(key)
+            guard field.slot >= 0 else { return nil }
+            if field.isNull {
+                tokens.keepUnread(field.slot)
+                if field.isOutOfOrder { try tokens.endMember() }
+                return nil
+            }
+            let value = try T(lexiconTokens: tokens)
+            if field.isOutOfOrder { try tokens.endMember() }
+            return value
+        }
         guard let json = take(key) else { return nil }
         if case .null = json {
             keepLastAsUnknown()
@@ -121,6 +156,13 @@ import AtprotoData
 
     /// Reads a field that is required and nullable: it must be present, and may be `null` (`nil`).
     @inlinable public mutating func requiredNullable<T: LexiconValue>(_ key: String) throws -> T? {
+        if let tokens {
+            let field = try tokens.seekField(key)
+            guard field.slot >= 0 else { throw LexiconJSONTokens.mismatch("field \(key)") }
+            let value: T? = field.isNull ? nil : try T(lexiconTokens: tokens)
+            if field.isOutOfOrder { try tokens.endMember() }
+            return value
+        }
         guard let json = take(key) else {
             throw LexiconDecodingError(.missingField, path: [key], message: "required field is missing")
         }
@@ -130,6 +172,13 @@ import AtprotoData
 
     /// Reads a field that is optional and nullable: absent (`nil`), `null` (`.null`) or a value.
     @inlinable public mutating func optionalNullable<T: LexiconValue>(_ key: String) throws -> Nullable<T>? {
+        if let tokens {
+            let field = try tokens.seekField(key)
+            guard field.slot >= 0 else { return nil }
+            let value: Nullable<T> = field.isNull ? .null : .value(try T(lexiconTokens: tokens))
+            if field.isOutOfOrder { try tokens.endMember() }
+            return value
+        }
         guard let json = take(key) else { return nil }
         if case .null = json { return .null }
         return try decoding(at: key) { .value(try T(lexiconJSON: json)) }

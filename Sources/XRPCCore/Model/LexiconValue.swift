@@ -9,6 +9,11 @@ public protocol LexiconValue: XRPCBody, Hashable, Codable {
     /// Reads the value from JSON. Throws `LexiconDecodingError` when the shape is wrong; never
     /// because of a lexicon constraint (length, range, format), which `validate()` checks.
     init(lexiconJSON json: JSONValue) throws
+    /// Reads the value from JSON text as it is read, without a tree: the same value as
+    /// ``init(lexiconJSON:)`` gives for the same JSON. Any error only says that the value is not
+    /// there as expected (the caller then reads the tree to report the error). Types without a reading
+    /// of their own read the value as a tree and then from that.
+    @_spi(Generated) init(lexiconTokens tokens: LexiconJSONTokens) throws
     /// The value as JSON, including any fields it carried that its schema does not know.
     var lexiconJSON: JSONValue { get }
 }

@@ -1,55 +1,32 @@
-/// The keys an object reader has read, for objects of more than sixteen fields (smaller ones note
-/// their reads as bits): the first sixteen are kept in the reader itself, since an array here cost an
-/// allocation (and its growth several more) for every such object.
+/// The keys an object reader has read, for objects of more than sixteen fields read from a tree
+/// (smaller ones note their reads as bits, and readers over the text note nothing here).
+///
+/// Its storage is made on the first key noted: a reader is made for every object decoded, and
+/// keeping room for keys inline (sixteen strings, as before) cost every one of them its
+/// initialization and destruction, most of all on the text path, which never uses it.
 @usableFromInline struct ReadKeys: Sendable {
-    private typealias Slots = (
-        String, String, String, String, String, String, String, String,
-        String, String, String, String, String, String, String, String
-    )
-    private static let slotCount = 16
-
     @usableFromInline init() {}
 
-    private var slots: Slots = ("", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "")
-    /// Keys beyond the slots, in order.
-    private var overflow: [String] = []
+    /// The keys noted, in order; `nil` until the first.
+    private var keys: [String]?
+
     /// How many keys are noted.
-    private(set) var count = 0
+    var count: Int { keys?.count ?? 0 }
 
     @usableFromInline mutating func append(_ key: String) {
-        if count < Self.slotCount {
-            set(key, at: count)
-        } else {
-            overflow.append(key)
+        if keys == nil {
+            keys = []
+            keys?.reserveCapacity(32)
         }
-        count += 1
+        keys?.append(key)
     }
 
     @usableFromInline mutating func removeLast() {
-        guard count > 0 else { return }
-        count -= 1
-        if count < Self.slotCount {
-            set("", at: count)
-        } else {
-            overflow.removeLast()
-        }
+        guard keys?.isEmpty == false else { return }
+        keys?.removeLast()
     }
 
     @usableFromInline func contains(_ key: String) -> Bool {
-        let inline = min(count, Self.slotCount)
-        var slots = slots
-        let found = withUnsafePointer(to: &slots) { tuple in
-            tuple.withMemoryRebound(to: String.self, capacity: Self.slotCount) { strings in
-                (0..<inline).contains { strings[$0] == key }
-            }
-        }
-        return found || overflow.contains(key)
-    }
-
-    /// Assigns a slot (a homogeneous tuple is laid out as its elements in a row).
-    private mutating func set(_ key: String, at index: Int) {
-        withUnsafeMutablePointer(to: &slots) { tuple in
-            tuple.withMemoryRebound(to: String.self, capacity: Self.slotCount) { $0[index] = key }
-        }
+        keys?.contains(key) ?? false
     }
 }

@@ -1,0 +1,609 @@
+// Reading JSON text value by value, for typed decoding without a JSONValue tree.
+
+/// Where one member of an object being read lies in the text.
+struct JSONMemberSpan {
+    /// The key's first eight bytes as read (the rest zero for a shorter key), the first in the low
+    /// byte: most keys compare as one word.
+    var keyPrefix: UInt64
+    /// The first byte of the key, after its opening quote.
+    var keyStart: Int
+    /// The first byte of the value.
+    var valueStart: Int
+    /// Where the value ends, once it has been skipped (or read and left unread), else -1.
+    var valueEnd: Int
+    /// The key's length in bytes as read.
+    var keyLength: Int32
+    /// Whether the key holds escapes (then it is compared decoded).
+    var keyIsEscaped: Bool
+    /// Whether a typed reader has taken the member; the others are the object's unknown fields.
+    var isRead: Bool
+}
+
+/// A key a typed reader asks for, with its first bytes as one word.
+struct JSONMemberKey {
+    let string: String
+    let length: Int
+    let prefix: UInt64
+
+    @inline(__always) init(_ string: String) {
+        self.string = string
+        // No memcpy: for keys this short the call costs more than the copy (it was 5 % of a decode).
+        let computed = string.utf8.withContiguousStorageIfAvailable { bytes -> (Int, UInt64) in
+            let count = bytes.count
+            guard let base = bytes.baseAddress else { return (0, 0) }
+            if count >= 8 {
+                return (count, UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)))
+            }
+            var prefix: UInt64 = 0
+            var offset = 0
+            while offset < count {
+                prefix |= UInt64(base[offset]) &<< (8 &* UInt64(offset))
+                offset &+= 1
+            }
+            return (count, prefix)
+        }
+        if let (length, prefix) = computed {
+            self.length = length
+            self.prefix = prefix
+            return
+        }
+        var length = 0
+        var prefix: UInt64 = 0
+        for byte in string.utf8 {
+            if length < 8 { prefix |= UInt64(byte) << (8 * UInt64(length)) }
+            length += 1
+        }
+        self.length = length
+        self.prefix = prefix
+    }
+
+    /// The key's bit in ``JSONObjectFrame/unreadKeys``.
+    var bit: UInt64 { JSONMemberKey.bit(prefix: prefix, length: length) }
+
+    @inline(__always) static func bit(prefix: UInt64, length: Int) -> UInt64 {
+        1 &<< ((prefix ^ UInt64(truncatingIfNeeded: length)) &* 0x9E37_79B9_7F4A_7C15 &>> 58)
+    }
+}
+
+/// An object a typed reader has open.
+struct JSONObjectFrame {
+    /// Where its members start in ``JSONTokenReader/spans``.
+    var memberBase: Int
+    /// Members seen (and skipped) but not read.
+    var unreadCount = 0
+    /// A bit for each key among them (every bit for an escaped key): a key whose bit is clear is not
+    /// among them, and is looked for in the text without going through them.
+    var unreadKeys: UInt64 = 0
+    /// Whether its closing brace has been read.
+    var isEnded = false
+    /// Whether its unknown members have been collected (or checked and dropped).
+    var isFinished = false
+    /// Where the text resumes after a member read out of order, or -1.
+    var resume = -1
+    /// The member being read out of order.
+    var resumeSlot = 0
+}
+
+/// Reads JSON text one value at a time, for typed readers that know what they expect: strings,
+/// numbers, arrays and objects are read straight from the bytes, and only what a typed reader does not
+/// take (unknown members, `unknown` values) is built into a `JSONValue`.
+///
+/// An object's members are read in the order a typed reader asks for them. A member asked for before
+/// the members that precede it in the text is found by skipping those, whose place is kept so they
+/// are read when asked for (or collected as unknown members) without scanning from the start again.
+///
+/// It accepts exactly the text ``JSONValue/parse(_:)-(Data)`` accepts, in the end. Skipping only finds
+/// where a value ends (strings, brackets, the run of a number or literal); every skipped value is read
+/// later, as a type, as an unknown member or (when unknown members are dropped) just to check it, and
+/// must end where the skip ended. Errors are thrown at the first problem met, which need not be the
+/// first in the text; callers that report errors parse the text again as a tree to report the same
+/// error as the tree path.
+package struct JSONTokenReader: ~Copyable {
+    var text: JSONTextParser
+    /// The members of the objects open, innermost last.
+    var spans: UnsafeMutablePointer<JSONMemberSpan>
+    var spanCapacity = 16
+    var spanCount = 0
+    /// The innermost object open, and the ones around it.
+    var current = JSONObjectFrame(memberBase: 0)
+    var outer: [JSONObjectFrame] = []
+    /// Arrays and objects open, read by typed readers.
+    var depth = 0
+    /// An error met where it could not be thrown, to throw at the next chance.
+    package var deferredError: JSONParseError?
+
+    /// Reads `bytes`, which must stay valid while the reader is used.
+    package init(bytes: UnsafeBufferPointer<UInt8>) {
+        text = JSONTextParser(bytes: bytes)
+        spans = .allocate(capacity: spanCapacity)
+        text.skipWhitespace()
+    }
+
+    deinit {
+        spans.deallocate()
+    }
+
+    @inline(__always) private mutating func push(_ span: JSONMemberSpan) {
+        if spanCount == spanCapacity { growSpans() }
+        (spans + spanCount).initialize(to: span)
+        spanCount += 1
+    }
+
+    @inline(never) private mutating func growSpans() {
+        let grown = UnsafeMutablePointer<JSONMemberSpan>.allocate(capacity: spanCapacity * 2)
+        grown.initialize(from: spans, count: spanCount)
+        spans.deallocate()
+        spans = grown
+        spanCapacity *= 2
+    }
+
+    /// Skips whitespace, calling the parser's loop only when there is some.
+    @inline(__always) mutating func skipSpace() {
+        if text.index < text.bytes.count, text.bytes[text.index] <= 0x20 { text.skipWhitespace() }
+    }
+
+    /// The position in the text.
+    package var position: Int {
+        get { text.index }
+        set { text.index = newValue }
+    }
+
+    /// Checks that nothing but whitespace follows the value read.
+    package mutating func end() throws(JSONParseError) {
+        text.skipWhitespace()
+        guard text.index == text.bytes.count else {
+            throw text.error(.trailingData, "unexpected data after the JSON value", at: text.index)
+        }
+    }
+
+    /// The byte the next value starts with, or 0 at the end.
+    var next: UInt8 { text.index < text.bytes.count ? text.bytes[text.index] : 0 }
+
+    // MARK: Scalars
+
+    /// Reads a string, or returns `nil` (reading nothing) when the next value is not one.
+    package mutating func readString() throws(JSONParseError) -> String? {
+        guard next == ASCII.quote else { return nil }
+        return try text.parseString()
+    }
+
+    /// Reads a number as ``JSONValue/integer(_:)`` or ``JSONValue/number(_:)``, or returns `nil`.
+    package mutating func readNumber() throws(JSONParseError) -> JSONValue? {
+        let byte = next
+        guard byte == ASCII.minus || byte &- ASCII.zero < 10 else { return nil }
+        return try text.parseNumber()
+    }
+
+    /// Reads `true` or `false`, or returns `nil`.
+    package mutating func readBool() throws(JSONParseError) -> Bool? {
+        switch next {
+        case UInt8(ascii: "t"): return try text.parseLiteral("true", .bool(true)) == .bool(true)
+        case UInt8(ascii: "f"): return try text.parseLiteral("false", .bool(false)) == .bool(true)
+        default: return nil
+        }
+    }
+
+    /// Whether the next value is `null`; it is read when it is.
+    package mutating func readNull() throws(JSONParseError) -> Bool {
+        guard next == UInt8(ascii: "n") else { return false }
+        _ = try text.parseLiteral("null", .null)
+        return true
+    }
+
+    /// Reads the next value whole, as a tree.
+    package mutating func readValue() throws(JSONParseError) -> JSONValue {
+        text.open.removeAll(keepingCapacity: true)
+        text.maximumDepth = JSONValue.maximumParseDepth - depth
+        return try text.parseValue()
+    }
+
+    // MARK: Arrays
+
+    /// Reads the opening bracket of an array, or returns `false` when the next value is not one.
+    package mutating func beginArray() throws(JSONParseError) -> Bool {
+        guard next == ASCII.openBracket else { return false }
+        try enter()
+        text.index += 1
+        skipSpace()
+        return true
+    }
+
+    /// Moves to the array's next element and returns `true`, or reads its closing bracket and returns
+    /// `false`. `first` is whether no element has been read yet.
+    package mutating func nextElement(first: Bool) throws(JSONParseError) -> Bool {
+        if !first { skipSpace() }
+        guard text.index < text.bytes.count else {
+            throw text.error(.unexpectedEnd, "unexpected end of input, expected ',' or ']'", at: text.index)
+        }
+        if text.bytes[text.index] == ASCII.closeBracket {
+            text.index += 1
+            depth -= 1
+            return false
+        }
+        if !first {
+            guard text.bytes[text.index] == ASCII.comma else {
+                throw text.error(.unexpectedCharacter, "expected ',' or ']'", at: text.index)
+            }
+            text.index += 1
+            skipSpace()
+        }
+        return true
+    }
+
+    private mutating func enter() throws(JSONParseError) {
+        guard depth < JSONValue.maximumParseDepth else {
+            throw text.error(.tooDeep, "nesting is deeper than \(JSONValue.maximumParseDepth) levels", at: text.index)
+        }
+        depth += 1
+    }
+
+    // MARK: Objects
+
+    /// Reads the opening brace of an object, which becomes the one ``seekMember(_:)`` looks in until
+    /// ``closeObject()``; returns `false` (reading nothing) when the next value is not an object.
+    package mutating func beginObject() throws(JSONParseError) -> Bool {
+        guard next == ASCII.openBrace else { return false }
+        try enter()
+        text.index += 1
+        skipSpace()
+        outer.append(current)
+        current = JSONObjectFrame(memberBase: spanCount)
+        if next == ASCII.closeBrace {
+            text.index += 1
+            current.isEnded = true
+        }
+        return true
+    }
+
+    /// Moves to the value of the open object's member `name` and returns the member's slot, or returns
+    /// `nil` when the object has no such member. Call ``endMember()`` after reading the value.
+    package mutating func seekMember(_ name: String) throws(JSONParseError) -> Int? {
+        let key = JSONMemberKey(name)
+        if current.unreadCount > 0, current.unreadKeys & key.bit != 0 {
+            var slot = current.memberBase
+            while slot < spanCount {
+                let span = spans + slot
+                if !span.pointee.isRead && matches(span, key) {
+                    span.pointee.isRead = true
+                    current.unreadCount -= 1
+                    current.resume = text.index
+                    current.resumeSlot = slot
+                    text.index = span.pointee.valueStart
+                    return slot
+                }
+                slot += 1
+            }
+        }
+        while try nextMember() {
+            let slot = spanCount - 1
+            if matches(spans + slot, key) {
+                spans[slot].isRead = true
+                return slot
+            }
+            try skipValue()
+            spans[slot].valueEnd = text.index
+            noteUnread(slot)
+        }
+        return nil
+    }
+
+    @inline(__always) private mutating func noteUnread(_ slot: Int) {
+        let span = spans + slot
+        current.unreadCount += 1
+        current.unreadKeys |=
+            span.pointee.keyIsEscaped
+            ? ~0 : JSONMemberKey.bit(prefix: span.pointee.keyPrefix, length: Int(span.pointee.keyLength))
+    }
+
+    /// Whether the member being read was found among those skipped (``endMember()`` then returns).
+    package var isReadingOutOfOrder: Bool { current.resume >= 0 }
+
+    /// Returns to the text after the value of a member read out of order, checking that the value
+    /// read is the value skipped.
+    package mutating func endMember() throws(JSONParseError) {
+        guard current.resume >= 0 else { return }
+        guard text.index == spans[current.resumeSlot].valueEnd else {
+            throw text.error(.unexpectedCharacter, "unexpected data after a value", at: text.index)
+        }
+        text.index = current.resume
+        current.resume = -1
+    }
+
+    /// Counts the member in `slot`, whose value was just read, as not read, so that it is among the
+    /// unknown fields (a `null` where the schema allows none).
+    package mutating func keepUnread(_ slot: Int) {
+        guard spans[slot].isRead else { return }
+        spans[slot].isRead = false
+        if spans[slot].valueEnd < 0 { spans[slot].valueEnd = text.index }
+        noteUnread(slot)
+    }
+
+    /// Reads the open object to its end, checks its keys, and returns the members not read, built as
+    /// trees (or checks and drops them when `collecting` is `false`).
+    package mutating func finishObject(collecting: Bool) throws(JSONParseError) -> [String: JSONValue] {
+        while try nextMember() {
+            try skipValue()
+            spans[spanCount - 1].valueEnd = text.index
+            noteUnread(spanCount - 1)
+        }
+        let base = current.memberBase
+        try checkDuplicateKeys(from: base)
+        current.isFinished = true
+        let unread = current.unreadCount
+        guard unread > 0 else { return [:] }
+        let resume = text.index
+        var fields = [String: JSONValue](minimumCapacity: collecting ? unread : 0)
+        for slot in base..<spanCount where !spans[slot].isRead {
+            let span = spans[slot]
+            text.index = span.valueStart
+            let value = try readValue()
+            guard text.index == span.valueEnd else {
+                throw text.error(.unexpectedCharacter, "unexpected data after a value", at: text.index)
+            }
+            if collecting { fields[try key(span)] = value }
+        }
+        text.index = resume
+        return fields
+    }
+
+    /// Reads what is left of the open object (dropping its unknown members unless
+    /// ``finishObject(collecting:)`` collected them) and closes it.
+    package mutating func closeObject() throws(JSONParseError) {
+        if !current.isFinished { _ = try finishObject(collecting: false) }
+        spanCount = current.memberBase
+        current = outer.removeLast()
+        depth -= 1
+    }
+
+    /// The `$type` of the object that is the next value, when it has one that is a string; reads
+    /// nothing. Returns `nil` when the next value is not an object or has no string `$type`.
+    package mutating func peekType() throws(JSONParseError) -> String? {
+        guard next == ASCII.openBrace else { return nil }
+        let start = text.index
+        defer { text.index = start }
+        let type = JSONMemberKey("$type")
+        text.index += 1
+        skipSpace()
+        if next == ASCII.closeBrace { return nil }
+        var first = true
+        while true {
+            if !first {
+                skipSpace()
+                guard next == ASCII.comma else { return nil }
+                text.index += 1
+                skipSpace()
+            }
+            first = false
+            guard var span = try readKey() else { return nil }
+            if withUnsafeMutablePointer(to: &span, { matches($0, type) }) { return try readString() }
+            try skipValue()
+        }
+    }
+
+    /// A place to return to after a value failed to read as a type, to read it as a tree instead.
+    package struct Mark {
+        let position: Int
+        let spanCount: Int
+        let outerCount: Int
+        let current: JSONObjectFrame
+        let depth: Int
+    }
+
+    /// Where the reader is now.
+    package var mark: Mark {
+        Mark(position: text.index, spanCount: spanCount, outerCount: outer.count, current: current, depth: depth)
+    }
+
+    /// Returns to `mark`, forgetting the objects opened since.
+    package mutating func rewind(to mark: Mark) {
+        text.index = mark.position
+        spanCount = mark.spanCount
+        if outer.count > mark.outerCount { outer.removeSubrange(mark.outerCount...) }
+        current = mark.current
+        depth = mark.depth
+        deferredError = nil
+    }
+
+    // MARK: Members
+
+    /// Reads the separator and key of the open object's next member, leaving the position at its
+    /// value; returns `false` after reading the closing brace (or when it was read already).
+    private mutating func nextMember() throws(JSONParseError) -> Bool {
+        guard !current.isEnded else { return false }
+        if spanCount > current.memberBase {
+            skipSpace()
+            guard text.index < text.bytes.count else {
+                throw text.error(.unexpectedEnd, "unexpected end of input, expected ',' or '}'", at: text.index)
+            }
+            if text.bytes[text.index] == ASCII.closeBrace {
+                text.index += 1
+                current.isEnded = true
+                return false
+            }
+            guard text.bytes[text.index] == ASCII.comma else {
+                throw text.error(.unexpectedCharacter, "expected ',' or '}' after an object member", at: text.index)
+            }
+            text.index += 1
+            skipSpace()
+        }
+        guard let span = try readKey() else {
+            throw text.error(.unexpectedCharacter, "expected a string key", at: text.index)
+        }
+        push(span)
+        return true
+    }
+
+    /// Reads `"key" :` and the whitespace after it (checking the key as a string), or returns `nil`
+    /// when the next byte does not start a key.
+    private mutating func readKey() throws(JSONParseError) -> JSONMemberSpan? {
+        guard next == ASCII.quote else { return nil }
+        let keyStart = text.index + 1
+        let escaped = try text.skipString()
+        let length = text.index - 1 - keyStart
+        skipSpace()
+        guard next == ASCII.colon else {
+            throw text.error(.unexpectedCharacter, "expected ':' after an object key", at: text.index)
+        }
+        text.index += 1
+        skipSpace()
+        return JSONMemberSpan(
+            keyPrefix: escaped ? 0 : prefix(at: keyStart, length: length), keyStart: keyStart,
+            valueStart: text.index, valueEnd: -1, keyLength: Int32(truncatingIfNeeded: length),
+            keyIsEscaped: escaped, isRead: false)
+    }
+
+    /// The first eight bytes (or fewer) from `start`, the first in the low byte.
+    @inline(__always) private func prefix(at start: Int, length: Int) -> UInt64 {
+        let bytes = text.bytes
+        if start + 8 <= bytes.count, let base = bytes.baseAddress {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+            return length >= 8 ? word : word & ((1 &<< (8 &* UInt64(length))) &- 1)
+        }
+        var word: UInt64 = 0
+        for offset in 0..<min(length, 8) { word |= UInt64(bytes[start + offset]) << (8 * UInt64(offset)) }
+        return word
+    }
+
+    @inline(__always) private func matches(_ span: UnsafeMutablePointer<JSONMemberSpan>, _ key: JSONMemberKey) -> Bool {
+        guard span.pointee.keyPrefix == key.prefix, Int(span.pointee.keyLength) == key.length,
+            !span.pointee.keyIsEscaped
+        else {
+            return span.pointee.keyIsEscaped && escapedKey(span.pointee, equals: key)
+        }
+        return key.length <= 8 || restOfKey(span.pointee, equals: key)
+    }
+
+    /// Whether the bytes after the first eight match (the lengths and first eight do).
+    private func restOfKey(_ span: JSONMemberSpan, equals key: JSONMemberKey) -> Bool {
+        let bytes = text.bytes
+        let start = span.keyStart
+        let matched = key.string.utf8.withContiguousStorageIfAvailable { utf8 in
+            var offset = 8
+            while offset < utf8.count {
+                if bytes[start + offset] != utf8[offset] { return false }
+                offset += 1
+            }
+            return true
+        }
+        return matched ?? key.string.utf8.elementsEqual(bytes[start..<start + key.length])
+    }
+
+    @inline(never) private func escapedKey(_ span: JSONMemberSpan, equals key: JSONMemberKey) -> Bool {
+        var copy = JSONTextParser(bytes: text.bytes)
+        copy.index = span.keyStart - 1
+        return (try? copy.parseString()) == key.string
+    }
+
+    private mutating func key(_ span: JSONMemberSpan) throws(JSONParseError) -> String {
+        let end = span.keyStart + Int(span.keyLength)
+        guard span.keyIsEscaped else {
+            return String(decoding: UnsafeBufferPointer(rebasing: text.bytes[span.keyStart..<end]), as: UTF8.self)
+        }
+        let resume = text.index
+        defer { text.index = resume }
+        text.index = span.keyStart - 1
+        return try text.parseString()
+    }
+
+    /// Fails on a key that appears twice among the members from `base` on, as the tree parser does.
+    private mutating func checkDuplicateKeys(from base: Int) throws(JSONParseError) {
+        let count = spanCount - base
+        guard count > 1 else { return }
+        var simple = count <= 16
+        if simple {
+            for slot in base..<spanCount where spans[slot].keyIsEscaped { simple = false }
+        }
+        if simple {
+            let bytes = text.bytes
+            for later in base + 1..<spanCount {
+                let span = spans[later]
+                for earlier in base..<later {
+                    let other = spans[earlier]
+                    guard other.keyLength == span.keyLength, other.keyPrefix == span.keyPrefix else { continue }
+                    var same = true
+                    if span.keyLength > 8 {
+                        for offset in 8..<Int(span.keyLength)
+                        where bytes[span.keyStart + offset] != bytes[other.keyStart + offset] {
+                            same = false
+                            break
+                        }
+                    }
+                    if same { throw text.error(.duplicateKey, "duplicate object key", at: span.keyStart - 1) }
+                }
+            }
+            return
+        }
+        var seen = Set<String>(minimumCapacity: count)
+        for slot in base..<spanCount {
+            let span = spans[slot]
+            guard seen.insert(try key(span)).inserted else {
+                throw text.error(.duplicateKey, "duplicate object key", at: span.keyStart - 1)
+            }
+        }
+    }
+
+    // MARK: Skipping
+
+    /// Moves past the next value, finding only where it ends: the end of a string, the matching
+    /// bracket, or the end of a run of number and literal bytes. The value is checked when it is read.
+    package mutating func skipValue() throws(JSONParseError) {
+        let bytes = text.bytes
+        var index = text.index
+        var nesting = 0
+        scan: while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case ASCII.quote:
+                index = try endOfString(from: index + 1)
+                if nesting == 0 { break scan }
+            case ASCII.openBrace, ASCII.openBracket:
+                nesting += 1
+                index += 1
+            case ASCII.closeBrace, ASCII.closeBracket:
+                if nesting == 0 { break scan }
+                nesting -= 1
+                index += 1
+                if nesting == 0 { break scan }
+            default:
+                if nesting == 0 {
+                    let letter = byte | 0x20
+                    let isScalar =
+                        byte &- ASCII.zero < 10 || byte == ASCII.minus || byte == ASCII.plus || byte == ASCII.dot
+                        || (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z"))
+                    guard isScalar else { break scan }
+                }
+                index += 1
+            }
+        }
+        guard nesting == 0 else {
+            throw text.error(.unexpectedEnd, "unexpected end of input inside a value", at: index)
+        }
+        text.index = index
+    }
+
+    /// The position after the closing quote of the string whose contents start at `start`.
+    private func endOfString(from start: Int) throws(JSONParseError) -> Int {
+        let bytes = text.bytes
+        var position = start
+        while position < bytes.count {
+            if let base = bytes.baseAddress {
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                while position + 8 <= bytes.count {
+                    let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                    let quotes = word ^ (ones &* UInt64(ASCII.quote))
+                    let backslashes = word ^ (ones &* UInt64(ASCII.backslash))
+                    let found = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+                    if found & (ones &* 0x80) != 0 { break }
+                    position += 8
+                }
+            }
+            while position < bytes.count, bytes[position] != ASCII.quote, bytes[position] != ASCII.backslash {
+                position += 1
+            }
+            guard position < bytes.count else { break }
+            if bytes[position] == ASCII.quote { return position + 1 }
+            position += 2
+        }
+        throw text.error(.unexpectedEnd, "unterminated string", at: start - 1)
+    }
+}
