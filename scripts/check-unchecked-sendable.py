@@ -22,7 +22,7 @@ DEFAULT_ROOTS = ["Sources", "Tests", "Benchmarks", "Examples"]
 UNCHECKED = re.compile(r"@unchecked\s+Sendable\b")
 MARKER = re.compile(r"^\s*// @unchecked Sendable: \S")
 DECLARATION = re.compile(
-    r"^\s*(?:(?:public|package|internal|fileprivate|private|open|final|indirect)\s+)*"
+    r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|open|final|indirect)\s+)*"
     r"(?:class|struct|enum|extension)\s"
 )
 SKIPPED_ABOVE = re.compile(r"^\s*(?:///|@\w)")

@@ -1,6 +1,7 @@
 import AtprotoData
 import Foundation
 
+// @unchecked Sendable: it points at a reader used by one thread inside one decoding call, never shared.
 /// JSON text being read straight into lexicon values, with no `JSONValue` tree in between: the
 /// source generated types read from when they are decoded from bytes (``LexiconDecoder``,
 /// ``LexiconValue/init(jsonData:)``, XRPC responses).
