@@ -187,6 +187,20 @@ final class TokenDecodingDifferentialTests: XCTestCase {
             assertPathsAgree(AppBskyFeedGetTimeline.Output.self, Array(document.utf8), document)
         }
     }
+
+    /// Many keys written with escapes agree, and are decoded once each rather than again for every
+    /// field asked for while they wait unread (hostile input must not multiply the work).
+    func testManyEscapedKeysAgreeAndStayCheap() {
+        let unknown = (0..<5_000).map { #""\u0061k\#($0)": \#($0)"# }.joined(separator: ", ")
+        let post =
+            #"{"\u0075ri": "at://x", "cid": "b", "author": {"did": "d", "handle": "h"}, "#
+            + #""record": {}, "indexedAt": "t", "#
+            + (0..<2_000).map { #""\u0062\#($0)": null"# }.joined(separator: ", ") + "}"
+        let document = #"{"feed": [{"post": "# + post + "}], " + unknown + "}"
+        let start = Date()
+        XCTAssertTrue(assertPathsAgree(AppBskyFeedGetTimeline.Output.self, Array(document.utf8), "escaped keys"))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30, "escaped keys are compared decoded once")
+    }
 }
 
 extension Result {

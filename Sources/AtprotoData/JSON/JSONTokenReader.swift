@@ -13,7 +13,8 @@ struct JSONMemberSpan {
     var valueEnd: Int
     /// The key's length in bytes as read.
     var keyLength: Int32
-    /// Whether the key holds escapes (then it is compared decoded).
+    /// Whether the key holds escapes: then ``keyPrefix`` and ``keyLength`` are the decoded key's, and
+    /// the key itself is in ``JSONTokenReader/escapedKeys``.
     var keyIsEscaped: Bool
     /// Whether a typed reader has taken the member; the others are the object's unknown fields.
     var isRead: Bool
@@ -71,8 +72,8 @@ struct JSONObjectFrame {
     var memberBase: Int
     /// Members seen (and skipped) but not read.
     var unreadCount = 0
-    /// A bit for each key among them (every bit for an escaped key): a key whose bit is clear is not
-    /// among them, and is looked for in the text without going through them.
+    /// A bit for each key among them: a key whose bit is clear is not among them, and is looked for in
+    /// the text without going through them.
     var unreadKeys: UInt64 = 0
     /// Whether its closing brace has been read.
     var isEnded = false
@@ -111,6 +112,8 @@ package struct JSONTokenReader: ~Copyable {
     var depth = 0
     /// An error met where it could not be thrown, to throw at the next chance.
     package var deferredError: JSONParseError?
+    /// The keys written with escapes, decoded, by where they start.
+    var escapedKeys: [Int: String] = [:]
 
     /// Reads `bytes`, which must stay valid while the reader is used.
     package init(bytes: UnsafeBufferPointer<UInt8>) {
@@ -290,9 +293,7 @@ package struct JSONTokenReader: ~Copyable {
     @inline(__always) private mutating func noteUnread(_ slot: Int) {
         let span = spans + slot
         current.unreadCount += 1
-        current.unreadKeys |=
-            span.pointee.keyIsEscaped
-            ? ~0 : JSONMemberKey.bit(prefix: span.pointee.keyPrefix, length: Int(span.pointee.keyLength))
+        current.unreadKeys |= JSONMemberKey.bit(prefix: span.pointee.keyPrefix, length: Int(span.pointee.keyLength))
     }
 
     /// Whether the member being read was found among those skipped (``endMember()`` then returns).
@@ -439,7 +440,20 @@ package struct JSONTokenReader: ~Copyable {
         guard next == ASCII.quote else { return nil }
         let keyStart = text.index + 1
         let escaped = try text.skipString()
-        let length = text.index - 1 - keyStart
+        var length = text.index - 1 - keyStart
+        var keyPrefix: UInt64
+        if _slowPath(escaped) {
+            // Decoded once here, so that comparing it later costs what any other key costs.
+            let end = text.index
+            text.index = keyStart - 1
+            let decoded = try text.parseString()
+            text.index = end
+            let key = JSONMemberKey(decoded)
+            (length, keyPrefix) = (key.length, key.prefix)
+            escapedKeys[keyStart] = decoded
+        } else {
+            keyPrefix = prefix(at: keyStart, length: length)
+        }
         skipSpace()
         guard next == ASCII.colon else {
             throw text.error(.unexpectedCharacter, "expected ':' after an object key", at: text.index)
@@ -447,9 +461,8 @@ package struct JSONTokenReader: ~Copyable {
         text.index += 1
         skipSpace()
         return JSONMemberSpan(
-            keyPrefix: escaped ? 0 : prefix(at: keyStart, length: length), keyStart: keyStart,
-            valueStart: text.index, valueEnd: -1, keyLength: Int32(truncatingIfNeeded: length),
-            keyIsEscaped: escaped, isRead: false)
+            keyPrefix: keyPrefix, keyStart: keyStart, valueStart: text.index, valueEnd: -1,
+            keyLength: Int32(truncatingIfNeeded: length), keyIsEscaped: escaped, isRead: false)
     }
 
     /// The first eight bytes (or fewer) from `start`, the first in the low byte.
@@ -465,11 +478,8 @@ package struct JSONTokenReader: ~Copyable {
     }
 
     @inline(__always) private func matches(_ span: UnsafeMutablePointer<JSONMemberSpan>, _ key: JSONMemberKey) -> Bool {
-        guard span.pointee.keyPrefix == key.prefix, Int(span.pointee.keyLength) == key.length,
-            !span.pointee.keyIsEscaped
-        else {
-            return span.pointee.keyIsEscaped && escapedKey(span.pointee, equals: key)
-        }
+        guard span.pointee.keyPrefix == key.prefix, Int(span.pointee.keyLength) == key.length else { return false }
+        if _slowPath(span.pointee.keyIsEscaped) { return escapedKeys[span.pointee.keyStart] == key.string }
         return key.length <= 8 || restOfKey(span.pointee, equals: key)
     }
 
@@ -488,17 +498,12 @@ package struct JSONTokenReader: ~Copyable {
         return matched ?? key.string.utf8.elementsEqual(bytes[start..<start + key.length])
     }
 
-    @inline(never) private func escapedKey(_ span: JSONMemberSpan, equals key: JSONMemberKey) -> Bool {
-        var copy = JSONTextParser(bytes: text.bytes)
-        copy.index = span.keyStart - 1
-        return (try? copy.parseString()) == key.string
-    }
-
     private mutating func key(_ span: JSONMemberSpan) throws(JSONParseError) -> String {
         let end = span.keyStart + Int(span.keyLength)
         guard span.keyIsEscaped else {
             return String(decoding: UnsafeBufferPointer(rebasing: text.bytes[span.keyStart..<end]), as: UTF8.self)
         }
+        if let decoded = escapedKeys[span.keyStart] { return decoded }
         let resume = text.index
         defer { text.index = resume }
         text.index = span.keyStart - 1
