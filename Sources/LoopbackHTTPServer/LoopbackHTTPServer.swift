@@ -99,7 +99,11 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         self.handler = handler
         let listener: LoopbackListener
         do {
-            listener = try LoopbackListener(backlog: 128)
+            // Room for every connection the load tests open at once (1,000 calls): with 128, a busy
+            // machine's accept queue overflowed, Linux dropped the handshakes' last packets, and the
+            // calls on those connections stalled for the 31 s of SYN-ACK retries (CI, 2026-11-27:
+            // 136 procedures timed out after 30 s). The kernel caps it at net.core.somaxconn.
+            listener = try LoopbackListener(backlog: 1024)
         } catch {
             throw StartError(description: error.description)
         }
