@@ -26,13 +26,13 @@ struct TableResolver: IdentityResolver {
 
     func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument {
         guard let document = documents[did.rawValue] else {
-            throw IdentityError(.didNotFound, identifier: did.rawValue, "not in the table")
+            throw IdentityError(.didNotFound, identifier: did.rawValue, message: "not in the table")
         }
         return document
     }
 
     func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
-        throw IdentityError(.handleNotFound, identifier: handle.rawValue, "no handles")
+        throw IdentityError(.handleNotFound, identifier: handle.rawValue, message: "no handles")
     }
 
     func invalidate(did: DID) async {}

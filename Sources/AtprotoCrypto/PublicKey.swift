@@ -46,13 +46,13 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
     public init(multikey: String) throws(PublicKeyError) {
         let utf8 = Array(multikey.utf8)
         guard utf8.first == UInt8(ascii: "z") else {
-            throw PublicKeyError(.unsupportedEncoding, "a multikey must be base58btc (start with \"z\")")
+            throw PublicKeyError(.unsupportedEncoding, message: "a multikey must be base58btc (start with \"z\")")
         }
         let decoded: [UInt8]
         do {
             decoded = try Base58.decode(utf8.dropFirst())
         } catch {
-            throw PublicKeyError(.unsupportedEncoding, "not base58btc: \(error.message)")
+            throw PublicKeyError(.unsupportedEncoding, message: "not base58btc: \(error.message)")
         }
         var offset = 0
         let read = decoded.withUnsafeBytes { buffer in
@@ -62,11 +62,11 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
         switch read {
         case .success(let value): code = value
         case .failure(let error):
-            throw PublicKeyError(.unsupportedEncoding, "no multicodec prefix: \(error.message)")
+            throw PublicKeyError(.unsupportedEncoding, message: "no multicodec prefix: \(error.message)")
         }
         guard let curve = KeyCurve.allCases.first(where: { $0.multicodec == code }) else {
             throw PublicKeyError(
-                .unsupportedCurve, "multicodec 0x\(String(code, radix: 16)) is not a supported key type")
+                .unsupportedCurve, message: "multicodec 0x\(String(code, radix: 16)) is not a supported key type")
         }
         try self.init(sec1: decoded[offset...], curve: curve)
     }
@@ -74,7 +74,7 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
     /// Reads a `did:key:z...` string.
     public init(didKey: String) throws(PublicKeyError) {
         guard didKey.hasPrefix("did:key:") else {
-            throw PublicKeyError(.unsupportedEncoding, "a did:key string starts with \"did:key:\"")
+            throw PublicKeyError(.unsupportedEncoding, message: "a did:key string starts with \"did:key:\"")
         }
         try self.init(multikey: String(didKey.dropFirst("did:key:".count)))
     }
@@ -87,17 +87,17 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
         switch type {
         case "EcdsaSecp256k1VerificationKey2019": curve = .secp256k1
         case "EcdsaSecp256r1VerificationKey2019": curve = .p256
-        default: throw PublicKeyError(.unsupportedCurve, "verification method type \(type) is not supported")
+        default: throw PublicKeyError(.unsupportedCurve, message: "verification method type \(type) is not supported")
         }
         let utf8 = Array(multibase.utf8)
         guard utf8.first == UInt8(ascii: "z") else {
-            throw PublicKeyError(.unsupportedEncoding, "a legacy key must be base58btc (start with \"z\")")
+            throw PublicKeyError(.unsupportedEncoding, message: "a legacy key must be base58btc (start with \"z\")")
         }
         let decoded: [UInt8]
         do {
             decoded = try Base58.decode(utf8.dropFirst())
         } catch {
-            throw PublicKeyError(.unsupportedEncoding, "not base58btc: \(error.message)")
+            throw PublicKeyError(.unsupportedEncoding, message: "not base58btc: \(error.message)")
         }
         try self.init(sec1: decoded, curve: curve)
     }
@@ -123,7 +123,7 @@ public struct PublicKeyError: AtprotoError, Hashable {
     public var message: String
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, message: String) {
         self.code = code
         self.message = message
     }

@@ -48,7 +48,8 @@ public struct AtprotoIdentity: Sendable, Hashable, Codable {
     /// - Throws: ``IdentityError/Code/missingPDS`` when the document names none.
     public func requirePDS() throws(IdentityError) -> URL {
         guard let url = document.pdsEndpoint else {
-            throw IdentityError(.missingPDS, identifier: did.rawValue, "the DID document names no #atproto_pds service")
+            throw IdentityError(
+                .missingPDS, identifier: did.rawValue, message: "the DID document names no #atproto_pds service")
         }
         return url
     }
@@ -62,10 +63,12 @@ public struct AtprotoIdentity: Sendable, Hashable, Codable {
         do {
             key = try document.signingKey()
         } catch {
-            throw IdentityError(.missingSigningKey, identifier: did.rawValue, "the #atproto key is unusable: \(error)")
+            throw IdentityError(
+                .missingSigningKey, identifier: did.rawValue, message: "the #atproto key is unusable: \(error)")
         }
         guard let key else {
-            throw IdentityError(.missingSigningKey, identifier: did.rawValue, "the DID document lists no #atproto key")
+            throw IdentityError(
+                .missingSigningKey, identifier: did.rawValue, message: "the DID document lists no #atproto key")
         }
         return key
     }

@@ -64,7 +64,7 @@ public struct IdentityError: AtprotoError, Hashable {
     public var message: String
 
     /// Creates an error.
-    public init(_ code: Code, identifier: String, _ message: String) {
+    public init(_ code: Code, identifier: String, message: String) {
         self.code = code
         self.identifier = identifier
         self.message = message

@@ -64,7 +64,7 @@ enum IdentityCheck {
         -> AtprotoIdentity
     {
         if let problem = ATIdentifier.syntaxError(in: identifier.rawValue) {
-            throw IdentityError(.invalidIdentifier, identifier: identifier.rawValue, problem)
+            throw IdentityError(.invalidIdentifier, identifier: identifier.rawValue, message: problem)
         }
         if let did = identifier.did {
             let document = try await resolver.resolveDID(did)
@@ -78,7 +78,7 @@ enum IdentityCheck {
             let claim = document.handle.map { "claims \($0.rawValue)" } ?? "claims no handle"
             throw IdentityError(
                 .handleMismatch, identifier: handle.rawValue,
-                "the handle names \(did.rawValue), whose DID document \(claim)")
+                message: "the handle names \(did.rawValue), whose DID document \(claim)")
         }
         return AtprotoIdentity(did: did, handleStatus: .verified(handle), document: document)
     }

@@ -19,7 +19,7 @@ public struct LexiconAuthority: Sendable, Hashable, CustomStringConvertible {
             name = nsid
         }
         guard NSID(rawValue: name).isValid else {
-            throw LexiconResolutionError(.invalidNSID, nsid: nsid, "not a valid NSID (or NSID.* pattern)")
+            throw LexiconResolutionError(.invalidNSID, nsid: nsid, message: "not a valid NSID (or NSID.* pattern)")
         }
         let segments = name.lowercased().split(separator: ".").dropLast()
         domain = segments.reversed().joined(separator: ".")

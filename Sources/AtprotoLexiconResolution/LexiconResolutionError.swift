@@ -38,7 +38,7 @@ public struct LexiconResolutionError: AtprotoError, Hashable {
     public var message: String
 
     /// Creates an error.
-    public init(_ code: Code, nsid: String, _ message: String) {
+    public init(_ code: Code, nsid: String, message: String) {
         self.code = code
         self.nsid = nsid
         self.message = message

@@ -78,7 +78,7 @@ public struct LexiconResolver: Sendable {
         do {
             records = try await dns.txtRecords(for: authority.dnsName)
         } catch {
-            throw LexiconResolutionError(.dnsFailed, nsid: nsid, "TXT \(authority.dnsName): \(error)")
+            throw LexiconResolutionError(.dnsFailed, nsid: nsid, message: "TXT \(authority.dnsName): \(error)")
         }
         let dids = Set(
             records.compactMap { record -> String? in
@@ -88,17 +88,18 @@ public struct LexiconResolver: Sendable {
         guard let first = dids.first else {
             throw LexiconResolutionError(
                 .noAuthority, nsid: nsid,
-                "\(authority.dnsName) has no TXT record \"did=...\" (no one publishes "
+                message: "\(authority.dnsName) has no TXT record \"did=...\" (no one publishes "
                     + "lexicons for \(authority.domain))")
         }
         guard dids.count == 1 else {
             throw LexiconResolutionError(
                 .ambiguousAuthority, nsid: nsid,
-                "\(authority.dnsName) names several DIDs: \(dids.sorted().joined(separator: ", "))")
+                message: "\(authority.dnsName) names several DIDs: \(dids.sorted().joined(separator: ", "))")
         }
         let did = DID(rawValue: first)
         guard did.isValid else {
-            throw LexiconResolutionError(.noAuthority, nsid: nsid, "\(authority.dnsName) names \"\(first)\", not a DID")
+            throw LexiconResolutionError(
+                .noAuthority, nsid: nsid, message: "\(authority.dnsName) names \"\(first)\", not a DID")
         }
         return did
     }
@@ -133,21 +134,21 @@ public struct LexiconResolver: Sendable {
             do {
                 key = try identity.signingKey()
             } catch {
-                throw LexiconResolutionError(.identityUnavailable, nsid: nsid, "\(did.rawValue): \(error)")
+                throw LexiconResolutionError(.identityUnavailable, nsid: nsid, message: "\(did.rawValue): \(error)")
             }
             return try await provedFromRepository(nsid, did: did, pds: pds, key: key, uri: uri)
         } catch let error as VerificationError where error.code == .identityUnavailable {
-            throw LexiconResolutionError(.identityUnavailable, nsid: nsid, "\(uri): \(error)")
+            throw LexiconResolutionError(.identityUnavailable, nsid: nsid, message: "\(uri): \(error)")
         } catch let error as VerificationError {
-            throw LexiconResolutionError(.verificationFailed, nsid: nsid, "\(uri): \(error)")
+            throw LexiconResolutionError(.verificationFailed, nsid: nsid, message: "\(uri): \(error)")
         } catch let error as XRPCError where error.name == "RecordNotFound" {
-            throw LexiconResolutionError(.notPublished, nsid: nsid, "\(uri): the PDS has no such record")
+            throw LexiconResolutionError(.notPublished, nsid: nsid, message: "\(uri): the PDS has no such record")
         } catch {
-            throw LexiconResolutionError(.serverError, nsid: nsid, "\(uri): \(error)")
+            throw LexiconResolutionError(.serverError, nsid: nsid, message: "\(uri): \(error)")
         }
         guard let (cid, value) = proof.record else {
             throw LexiconResolutionError(
-                .notPublished, nsid: nsid, "\(uri) does not exist (proved absent at rev \(proof.commit.rev))")
+                .notPublished, nsid: nsid, message: "\(uri) does not exist (proved absent at rev \(proof.commit.rev))")
         }
         return try lexicon(nsid, uri: uri, cid: cid, value: value.json, revision: proof.commit.rev)
     }
@@ -164,7 +165,8 @@ public struct LexiconResolver: Sendable {
             query["cursor"] = cursor
             let body = try await get("com.atproto.repo.listRecords", nsid: prefix + "*", pds: pds, query, car: false)
             guard let page = try? JSONValue.parse(body).objectValue, case .array(let records)? = page["records"] else {
-                throw LexiconResolutionError(.serverError, nsid: prefix + "*", "listRecords answered no records array")
+                throw LexiconResolutionError(
+                    .serverError, nsid: prefix + "*", message: "listRecords answered no records array")
             }
             for record in records {
                 guard let uri = record.objectValue?["uri"]?.stringValue, let rkey = ATURI(rawValue: uri).rkey else {
@@ -190,7 +192,7 @@ public struct LexiconResolver: Sendable {
             let identity = try await identityResolver.resolveIdentity(ATIdentifier(did))
             return (try identity.requirePDS(), identity)
         } catch {
-            throw LexiconResolutionError(.identityUnavailable, nsid: nsid, "\(did.rawValue): \(error)")
+            throw LexiconResolutionError(.identityUnavailable, nsid: nsid, message: "\(did.rawValue): \(error)")
         }
     }
 
@@ -202,13 +204,15 @@ public struct LexiconResolver: Sendable {
             let repository = try VerifiedRepository(car: car, did: did, key: key, limits: limits)
             guard let (cid, value) = try repository.record(atPath: Self.schemaCollection + "/" + nsid) else {
                 throw LexiconResolutionError(
-                    .notPublished, nsid: nsid, "\(uri) does not exist (its repository at rev \(repository.commit.rev))")
+                    .notPublished, nsid: nsid,
+                    message: "\(uri) does not exist (its repository at rev \(repository.commit.rev))")
             }
             return try lexicon(nsid, uri: uri, cid: cid, value: value.json, revision: repository.commit.rev)
         } catch let error as LexiconResolutionError {
             throw error
         } catch {
-            throw LexiconResolutionError(.verificationFailed, nsid: nsid, "\(uri) (whole repository): \(error)")
+            throw LexiconResolutionError(
+                .verificationFailed, nsid: nsid, message: "\(uri) (whole repository): \(error)")
         }
     }
 
@@ -221,7 +225,8 @@ public struct LexiconResolver: Sendable {
         guard let answer = try? JSONValue.parse(body).objectValue, let value = answer["value"],
             let cidText = answer["cid"]?.stringValue, let cid = try? ContentID(cidText)
         else {
-            throw LexiconResolutionError(.serverError, nsid: nsid, "getRecord answered without a value and a CID")
+            throw LexiconResolutionError(
+                .serverError, nsid: nsid, message: "getRecord answered without a value and a CID")
         }
         return (cid, value)
     }
@@ -230,15 +235,17 @@ public struct LexiconResolver: Sendable {
         throws(LexiconResolutionError) -> ResolvedLexicon
     {
         guard case .object(var fields) = value else {
-            throw LexiconResolutionError(.invalidRecord, nsid: nsid, "\(uri) is not an object")
+            throw LexiconResolutionError(.invalidRecord, nsid: nsid, message: "\(uri) is not an object")
         }
         if let type = fields.removeValue(forKey: "$type"), type.stringValue != Self.schemaCollection {
             throw LexiconResolutionError(
-                .invalidRecord, nsid: nsid, "\(uri) has $type \(type.serializedString()), not \(Self.schemaCollection)")
+                .invalidRecord, nsid: nsid,
+                message: "\(uri) has $type \(type.serializedString()), not \(Self.schemaCollection)")
         }
         guard fields["id"]?.stringValue == nsid else {
             let id = fields["id"].map { $0.serializedString() } ?? "none"
-            throw LexiconResolutionError(.invalidRecord, nsid: nsid, "\(uri) holds a lexicon whose id is \(id)")
+            throw LexiconResolutionError(
+                .invalidRecord, nsid: nsid, message: "\(uri) holds a lexicon whose id is \(id)")
         }
         return ResolvedLexicon(
             nsid: nsid, uri: ATURI(rawValue: uri), cid: cid, document: .object(fields), provedAtRevision: revision)
@@ -255,14 +262,17 @@ public struct LexiconResolver: Sendable {
         do {
             response = try await agent.send(request)
         } catch {
-            throw LexiconResolutionError(.serverError, nsid: nsid, "\(method) at \(pds.absoluteString): \(error)")
+            throw LexiconResolutionError(
+                .serverError, nsid: nsid, message: "\(method) at \(pds.absoluteString): \(error)")
         }
         guard response.isSuccess else {
             let error = XRPCError.fromResponse(response, nsid: method)
             if error.name == "RecordNotFound" {
-                throw LexiconResolutionError(.notPublished, nsid: nsid, "\(pds.absoluteString) has no record for it")
+                throw LexiconResolutionError(
+                    .notPublished, nsid: nsid, message: "\(pds.absoluteString) has no record for it")
             }
-            throw LexiconResolutionError(.serverError, nsid: nsid, "\(method) at \(pds.absoluteString): \(error)")
+            throw LexiconResolutionError(
+                .serverError, nsid: nsid, message: "\(method) at \(pds.absoluteString): \(error)")
         }
         return response.body
     }

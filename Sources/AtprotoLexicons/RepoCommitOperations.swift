@@ -28,7 +28,8 @@ extension ComAtprotoSyncSubscribeRepos.Commit {
                 do {
                     cid = try ContentID(link)
                 } catch {
-                    throw BinaryDecodingError(error.code, at: error.offset, "op \(op.path): cid: \(error.message)")
+                    throw BinaryDecodingError(
+                        error.code, offset: error.offset, message: "op \(op.path): cid: \(error.message)")
                 }
             }
             operations.append(

@@ -23,7 +23,7 @@ extension LexiconStringFormat {
 
     /// Creates the value from `string`, throwing ``StringFormatError`` when it is not valid syntax for
     /// the format. The value keeps `string` exactly.
-    public init(validating string: String) throws {
+    public init(validating string: String) throws(StringFormatError) {
         if let reason = Self.syntaxError(in: string) {
             throw StringFormatError(format: Self.formatName, value: string, message: reason)
         }

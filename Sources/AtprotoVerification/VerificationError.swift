@@ -35,7 +35,7 @@ public struct VerificationError: AtprotoError, Hashable {
     public var message: String
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, message: String) {
         self.code = code
         self.message = message
     }

@@ -20,7 +20,7 @@
 
         func send(_ message: WebSocketMessage) async throws {
             guard !inbox.isClosedLocally, let channel = lock.withLock({ channel }) else {
-                throw WebSocketError(.closed, "cannot send: the connection is closed")
+                throw WebSocketError(.closed, message: "cannot send: the connection is closed")
             }
             let frame: WebSocketFrame
             switch message {
@@ -67,7 +67,8 @@
                 connection.deliver(.binary(Data(frame.unmaskedData.readableBytesView)))
             case .text:
                 guard let text = String(bytes: frame.unmaskedData.readableBytesView, encoding: .utf8) else {
-                    connection.finish(.failure(WebSocketError(.invalidUTF8, "a text message is not valid UTF-8")))
+                    connection.finish(
+                        .failure(WebSocketError(.invalidUTF8, message: "a text message is not valid UTF-8")))
                     return close(context, code: .invalidPayload)
                 }
                 connection.deliver(.text(text))
@@ -84,7 +85,8 @@
                     connection.finish(
                         .failure(
                             WebSocketError(
-                                .closedByPeer, "the server closed the connection\(reason.isEmpty ? "" : ": " + reason)",
+                                .closedByPeer,
+                                message: "the server closed the connection\(reason.isEmpty ? "" : ": " + reason)",
                                 closeCode: code)))
                 }
                 close(context, code: code ?? .normalClosure)
@@ -95,13 +97,13 @@
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
             let code: WebSocketError.Code = error is NIOWebSocketError ? .protocolViolation : .connectionLost
-            connection.finish(.failure(WebSocketError(code, "\(error)")))
+            connection.finish(.failure(WebSocketError(code, message: "\(error)")))
             context.close(promise: nil)
         }
 
         func channelInactive(context: ChannelHandlerContext) {
             connection.finish(
-                .failure(WebSocketError(.connectionLost, "the connection ended without a closing handshake")))
+                .failure(WebSocketError(.connectionLost, message: "the connection ended without a closing handshake")))
             context.fireChannelInactive()
         }
 

@@ -83,7 +83,8 @@
                 channel = try await bootstrap.connect(host: target.host, port: target.port).get()
             } catch {
                 upgraded.fail(error)
-                throw WebSocketError(.cannotConnect, "cannot connect to \(target.host):\(target.port): \(error)")
+                throw WebSocketError(
+                    .cannotConnect, message: "cannot connect to \(target.host):\(target.port): \(error)")
             }
             var requestHeaders = HTTPHeaders([("Host", target.hostHeader)])
             let reserved: Set<String> = ["host", "upgrade", "connection", "sec-websocket-key", "sec-websocket-version"]
@@ -104,7 +105,7 @@
                 channel.close(promise: nil)
                 if Task.isCancelled { throw CancellationError() }
                 if let refusal = error as? WebSocketError { throw refusal }
-                throw WebSocketError(.handshakeFailed, "the WebSocket upgrade failed: \(error)")
+                throw WebSocketError(.handshakeFailed, message: "the WebSocket upgrade failed: \(error)")
             }
             return connection
         }
@@ -132,19 +133,19 @@
             case .end:
                 promise.fail(
                     WebSocketError(
-                        .handshakeFailed, "the server answered the upgrade with status \(status ?? 0)", status: status,
-                        body: body.prefix(65_536)))
+                        .handshakeFailed, message: "the server answered the upgrade with status \(status ?? 0)",
+                        status: status, body: body.prefix(65_536)))
                 context.close(promise: nil)
             }
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            promise.fail(WebSocketError(.handshakeFailed, "the WebSocket upgrade failed: \(error)"))
+            promise.fail(WebSocketError(.handshakeFailed, message: "the WebSocket upgrade failed: \(error)"))
             context.close(promise: nil)
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            promise.fail(WebSocketError(.connectionLost, "the connection closed before the upgrade"))
+            promise.fail(WebSocketError(.connectionLost, message: "the connection closed before the upgrade"))
             context.fireChannelInactive()
         }
     }

@@ -49,7 +49,7 @@
         public func restoreKey(from archive: SigningKeyArchive) async throws -> any ES256Signer {
             guard archive.kind == SigningKeyArchive.p256Raw else {
                 throw OAuthError(
-                    .invalidRequest, "a key archive of kind \(archive.kind) is not a swift-crypto P-256 key")
+                    .invalidRequest, message: "a key archive of kind \(archive.kind) is not a swift-crypto P-256 key")
             }
             return try SwiftCryptoES256Signer(P256.Signing.PrivateKey(rawRepresentation: archive.data))
         }

@@ -98,8 +98,9 @@
             guard router.servesSubscription(at: request.path) else {
                 let refusal =
                     router.servesMethod(at: request.path)
-                    ? XRPCServerError(.invalidRequest, "\(request.path.dropFirst(6)) is not a subscription")
-                    : XRPCServerError(.methodNotImplemented, "method not implemented: \(request.path.dropFirst(6))")
+                    ? XRPCServerError(.invalidRequest, message: "\(request.path.dropFirst(6)) is not a subscription")
+                    : XRPCServerError(
+                        .methodNotImplemented, message: "method not implemented: \(request.path.dropFirst(6))")
                 return upgradeRefusal(XRPCServerResponse(error: refusal))
             }
             switch await router.handle(request) {
@@ -163,7 +164,7 @@
                 return Self.response(
                     XRPCServerResponse(
                         error: XRPCServerError(
-                            .payloadTooLarge, "the body is larger than \(limit) bytes",
+                            .payloadTooLarge, message: "the body is larger than \(limit) bytes",
                             headers: ["connection": "close"])))
             }
             var body = Data()
@@ -182,7 +183,8 @@
                     return Self.response(
                         XRPCServerResponse(
                             error: XRPCServerError(
-                                .invalidRequest, "the body could not be read", headers: ["connection": "close"])))
+                                .invalidRequest, message: "the body could not be read", headers: ["connection": "close"]
+                            )))
                 }
             }
             let answer = await router.respond(to: Self.serverRequest(request.head, body: body))
@@ -199,8 +201,8 @@
                         return Data(buffer.readableBytesView)
                     } catch is NIOTooManyBytesError {
                         throw XRPCServerError(
-                            .payloadTooLarge, "the body is larger than \(limit) bytes", headers: ["connection": "close"]
-                        )
+                            .payloadTooLarge, message: "the body is larger than \(limit) bytes",
+                            headers: ["connection": "close"])
                     }
                 }
                 group.addTask {
@@ -210,7 +212,7 @@
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let body = first else {
                     throw XRPCServerError(
-                        .invalidRequest, status: 408, "the body did not arrive within \(timeout)",
+                        .invalidRequest, status: 408, message: "the body did not arrive within \(timeout)",
                         headers: ["connection": "close"])
                 }
                 return body

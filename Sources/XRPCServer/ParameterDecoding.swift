@@ -33,7 +33,7 @@ struct ParameterDecoder<Parameters: XRPCParameters>: Sendable {
             do {
                 try validatable.validate(json: json)
             } catch {
-                throw XRPCServerError(.invalidRequest, Self.describe(error.violations))
+                throw XRPCServerError(.invalidRequest, message: Self.describe(error.violations))
             }
         }
         return try read(json)
@@ -53,11 +53,11 @@ struct ParameterDecoder<Parameters: XRPCParameters>: Sendable {
             } catch let error as LexiconDecodingError {
                 guard error.code == .typeMismatch, let name = error.path.first, !converted.contains(name),
                     let value = fields[name], let scalar = ParameterSchema.guessScalar(value)
-                else { throw XRPCServerError(.invalidRequest, Self.describe(error)) }
+                else { throw XRPCServerError(.invalidRequest, message: Self.describe(error)) }
                 converted.insert(name)
                 fields[name] = scalar
             } catch {
-                throw XRPCServerError(.invalidRequest, "the parameters do not decode: \(error)")
+                throw XRPCServerError(.invalidRequest, message: "the parameters do not decode: \(error)")
             }
         }
     }
@@ -66,9 +66,9 @@ struct ParameterDecoder<Parameters: XRPCParameters>: Sendable {
         do {
             return try Parameters(lexiconJSON: json)
         } catch let error as LexiconDecodingError {
-            throw XRPCServerError(.invalidRequest, Self.describe(error))
+            throw XRPCServerError(.invalidRequest, message: Self.describe(error))
         } catch {
-            throw XRPCServerError(.invalidRequest, "the parameters do not decode: \(error)")
+            throw XRPCServerError(.invalidRequest, message: "the parameters do not decode: \(error)")
         }
     }
 
@@ -156,7 +156,7 @@ struct ParameterSchema: Sendable {
             return .array(items)
         }
         guard values.count == 1 else {
-            throw XRPCServerError(.invalidRequest, "\(name): given \(values.count) times; it takes one value")
+            throw XRPCServerError(.invalidRequest, message: "\(name): given \(values.count) times; it takes one value")
         }
         return try Self.scalar(values[0], kind: kind, name: name)
     }
@@ -165,18 +165,18 @@ struct ParameterSchema: Sendable {
         switch kind {
         case .integer:
             guard let value = Int(text) else {
-                throw XRPCServerError(.invalidRequest, "\(name): \(quoted(text)) is not an integer")
+                throw XRPCServerError(.invalidRequest, message: "\(name): \(quoted(text)) is not an integer")
             }
             return .integer(value)
         case .boolean:
             switch text {
             case "true": return .bool(true)
             case "false": return .bool(false)
-            default: throw XRPCServerError(.invalidRequest, "\(name): \(quoted(text)) is not true or false")
+            default: throw XRPCServerError(.invalidRequest, message: "\(name): \(quoted(text)) is not true or false")
             }
         case .number:
             guard let value = Double(text), value.isFinite else {
-                throw XRPCServerError(.invalidRequest, "\(name): \(quoted(text)) is not a number")
+                throw XRPCServerError(.invalidRequest, message: "\(name): \(quoted(text)) is not a number")
             }
             return .number(value)
         case .string, .unknown, .array:

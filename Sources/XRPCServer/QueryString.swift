@@ -12,7 +12,7 @@ enum QueryString {
         var pairs: [(name: String, value: String)] = []
         for piece in query.split(separator: "&", omittingEmptySubsequences: true) {
             guard pairs.count < maximumItems else {
-                throw XRPCServerError(.invalidRequest, "the query has more than \(maximumItems) parameters")
+                throw XRPCServerError(.invalidRequest, message: "the query has more than \(maximumItems) parameters")
             }
             let name: Substring
             let value: Substring
@@ -45,7 +45,8 @@ enum QueryString {
                 guard first != utf8.endIndex, utf8.index(after: first) != utf8.endIndex,
                     let high = hexValue(utf8[first]), let low = hexValue(utf8[utf8.index(after: first)])
                 else {
-                    throw XRPCServerError(.invalidRequest, "\(what) has a \"%\" not followed by two hex digits")
+                    throw XRPCServerError(
+                        .invalidRequest, message: "\(what) has a \"%\" not followed by two hex digits")
                 }
                 bytes.append(high << 4 | low)
                 index = utf8.index(after: utf8.index(after: first))
@@ -56,7 +57,7 @@ enum QueryString {
             index = utf8.index(after: index)
         }
         guard let decoded = String(validating: bytes, as: UTF8.self) else {
-            throw XRPCServerError(.invalidRequest, "\(what) is not UTF-8 once percent-decoded")
+            throw XRPCServerError(.invalidRequest, message: "\(what) is not UTF-8 once percent-decoded")
         }
         return decoded
     }

@@ -145,13 +145,13 @@ extension XRPCRouter {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let response = first else {
-                throw XRPCServerError(.notEnoughResources, "the server did not answer within \(timeout)")
+                throw XRPCServerError(.notEnoughResources, message: "the server did not answer within \(timeout)")
             }
             return response
         }
     }
 
-    static let internalError = XRPCServerError(.internalServerError, "the server failed to answer")
+    static let internalError = XRPCServerError(.internalServerError, message: "the server failed to answer")
 }
 
 /// Reads a procedure's input per its type: JSON lexicon values from `application/json`, raw bodies
@@ -164,12 +164,12 @@ struct InputDecoder<Input: XRPCBody>: Sendable {
         if Input.self is any LexiconValue.Type {
             guard !request.body.isEmpty else {
                 throw XRPCServerError(
-                    .invalidRequest, "the request has no body; this method takes application/json input")
+                    .invalidRequest, message: "the request has no body; this method takes application/json input")
             }
             let mediaType = contentType.map(Self.mediaType) ?? ""
             guard mediaType == "application/json" else {
                 let sent = contentType.map { "Content-Type \($0)" } ?? "no Content-Type"
-                throw XRPCServerError(.invalidRequest, "the input must be application/json, not \(sent)")
+                throw XRPCServerError(.invalidRequest, message: "the input must be application/json, not \(sent)")
             }
         }
         let input: Input
@@ -177,18 +177,18 @@ struct InputDecoder<Input: XRPCBody>: Sendable {
             input = try Input(xrpcBody: request.body, contentType: contentType)
         } catch let error as LexiconDecodingError {
             let place = error.path.isEmpty ? "input" : "input." + error.path.joined(separator: ".")
-            throw XRPCServerError(.invalidRequest, "\(place): \(error.message)")
+            throw XRPCServerError(.invalidRequest, message: "\(place): \(error.message)")
         } catch let error as JSONParseError {
-            throw XRPCServerError(.invalidRequest, "the input is not JSON: \(error.message)")
+            throw XRPCServerError(.invalidRequest, message: "the input is not JSON: \(error.message)")
         } catch {
-            throw XRPCServerError(.invalidRequest, "the input does not decode: \(error)")
+            throw XRPCServerError(.invalidRequest, message: "the input does not decode: \(error)")
         }
         if validates, let validatable = input as? any LexiconValidatable {
             let violations = validatable.lexiconViolations
             if !violations.isEmpty {
                 throw XRPCServerError(
                     .invalidRequest,
-                    violations.prefix(5).map { "input" + $0.path.dropFirst() + ": " + $0.message }
+                    message: violations.prefix(5).map { "input" + $0.path.dropFirst() + ": " + $0.message }
                         .joined(separator: "; "))
             }
         }
@@ -213,7 +213,8 @@ struct OutputEncoder<Output: XRPCBody>: Sendable {
             if !violations.isEmpty {
                 throw XRPCServerError(
                     .internalServerError,
-                    "the server's output breaks the lexicon of \(nsid.rawValue): \(violations[0].path): \(violations[0].message)"
+                    message:
+                        "the server's output breaks the lexicon of \(nsid.rawValue): \(violations[0].path): \(violations[0].message)"
                 )
             }
         }

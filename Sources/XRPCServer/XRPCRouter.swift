@@ -77,7 +77,8 @@ public struct XRPCRouter: Sendable {
     public func respond(to request: XRPCServerRequest) async -> XRPCServerResponse {
         switch await dispatch(request, upgrading: false) {
         case .response(let response): return response
-        case .eventStream: return XRPCServerResponse(error: XRPCServerError(.internalServerError, "unexpected stream"))
+        case .eventStream:
+            return XRPCServerResponse(error: XRPCServerError(.internalServerError, message: "unexpected stream"))
         }
     }
 
@@ -94,38 +95,40 @@ public struct XRPCRouter: Sendable {
         }
         guard request.path.hasPrefix(Self.prefix) else {
             return .response(
-                XRPCServerResponse(error: XRPCServerError(.notFound, "not an XRPC path: use /xrpc/<nsid>")))
+                XRPCServerResponse(error: XRPCServerError(.notFound, message: "not an XRPC path: use /xrpc/<nsid>")))
         }
         let name = String(request.path.dropFirst(Self.prefix.count))
         guard let route = routes[name] else {
             let shown = name.count > 256 ? String(name.prefix(256)) + "..." : name
             return .response(
-                XRPCServerResponse(error: XRPCServerError(.methodNotImplemented, "method not implemented: \(shown)")))
+                XRPCServerResponse(
+                    error: XRPCServerError(.methodNotImplemented, message: "method not implemented: \(shown)")))
         }
         guard method == route.kind.httpMethod else {
             return .response(
                 XRPCServerResponse(
                     error: XRPCServerError(
-                        .invalidRequest, status: 405,
-                        "\(name) is a \(route.kind.rawValue): use \(route.kind.httpMethod), not \(method)",
-                        headers: ["allow": route.kind.httpMethod])))
+                        .invalidRequest, status: 405, headers: ["allow": route.kind.httpMethod],
+                        message: "\(name) is a \(route.kind.rawValue): use \(route.kind.httpMethod), not \(method)")))
         }
         if route.kind == .subscription && !upgrading {
             return .response(
                 XRPCServerResponse(
-                    error: XRPCServerError(.invalidRequest, "\(name) is a subscription: open it as a WebSocket")))
+                    error: XRPCServerError(
+                        .invalidRequest, message: "\(name) is a subscription: open it as a WebSocket")))
         }
         guard request.query.utf8.count <= configuration.maximumQueryLength else {
             return .response(
                 XRPCServerResponse(
                     error: XRPCServerError(
-                        .invalidRequest, "the query string is longer than \(configuration.maximumQueryLength) bytes")))
+                        .invalidRequest,
+                        message: "the query string is longer than \(configuration.maximumQueryLength) bytes")))
         }
         guard request.body.count <= configuration.maximumBodySize else {
             return .response(
                 XRPCServerResponse(
                     error: XRPCServerError(
-                        .payloadTooLarge, "the body is larger than \(configuration.maximumBodySize) bytes")))
+                        .payloadTooLarge, message: "the body is larger than \(configuration.maximumBodySize) bytes")))
         }
         return await route.serve(request)
     }

@@ -65,7 +65,7 @@ public struct XRPCServerError: AtprotoError, Hashable {
 
     /// Creates an error; without a status, the spec's status for the code (400 for names it does
     /// not list, as for an endpoint's declared errors).
-    public init(_ code: Code, status: Int? = nil, _ message: String, headers: [String: String] = [:]) {
+    public init(_ code: Code, status: Int? = nil, headers: [String: String] = [:], message: String) {
         self.code = code
         self.status = status ?? Self.defaultStatus(of: code)
         self.message = message
@@ -76,7 +76,7 @@ public struct XRPCServerError: AtprotoError, Hashable {
     /// One of an endpoint's declared errors (`AppBskyFeedGetFeedSkeleton.Error.unknownFeed`), by its
     /// lexicon name.
     public static func declared(_ name: some XRPCErrorName, status: Int = 400, message: String) -> XRPCServerError {
-        XRPCServerError(Code(rawValue: name.name), status: status, message)
+        XRPCServerError(Code(rawValue: name.name), status: status, message: message)
     }
 
     /// The status the spec gives each of its names; 400 for any other.

@@ -35,7 +35,8 @@ enum POSIXSocket {
         let addresses: [SocketAddress]
         switch SocketAddress.resolve(host: host, port: port, stream: true) {
         case .success(let found): addresses = found
-        case .failure(let failure): throw WebSocketError(.cannotConnect, "cannot resolve \(host): \(failure.reason)")
+        case .failure(let failure):
+            throw WebSocketError(.cannotConnect, message: "cannot resolve \(host): \(failure.reason)")
         }
         var lastError = "no address"
         for address in addresses {
@@ -54,7 +55,7 @@ enum POSIXSocket {
                 lastError = error.message
             }
         }
-        throw WebSocketError(.cannotConnect, "cannot connect to \(host):\(port): \(lastError)")
+        throw WebSocketError(.cannotConnect, message: "cannot connect to \(host):\(port): \(lastError)")
     }
 
     private static func establish(
@@ -63,16 +64,18 @@ enum POSIXSocket {
         let flags = fcntl(descriptor, F_GETFL, 0)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
         if address.withSockaddr({ connect(descriptor, $0, $1) }) != 0 {
-            guard errno == EINPROGRESS else { throw WebSocketError(.cannotConnect, errorText()) }
+            guard errno == EINPROGRESS else { throw WebSocketError(.cannotConnect, message: errorText()) }
             switch waitFor(descriptor, for: Int16(POLLOUT), until: deadline, shouldStop: shouldStop) {
             case .ready: break
-            case .timedOut: throw WebSocketError(.timedOut, "connecting took too long")
-            case .stopped: throw WebSocketError(.closed, "connecting was cancelled")
+            case .timedOut: throw WebSocketError(.timedOut, message: "connecting took too long")
+            case .stopped: throw WebSocketError(.closed, message: "connecting was cancelled")
             }
             var socketError: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &socketError, &length)
-            guard socketError == 0 else { throw WebSocketError(.cannotConnect, String(cString: strerror(socketError))) }
+            guard socketError == 0 else {
+                throw WebSocketError(.cannotConnect, message: String(cString: strerror(socketError)))
+            }
         }
         _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK)
     }

@@ -55,12 +55,12 @@ final class POSIXWebSocketConnection: WebSocketConnection {
             let mask = (0..<4).map { _ in UInt8.random(in: 0...255, using: &generator) }
             try writeLock.withLock {
                 guard socketOpen, !sentClose else {
-                    throw WebSocketError(.closed, "cannot send: the connection is closed")
+                    throw WebSocketError(.closed, message: "cannot send: the connection is closed")
                 }
                 if frame.opcode == .close { sentClose = true }
                 guard POSIXSocket.writeAll(descriptor, frame.encoded(maskKey: mask)) else {
                     throw WebSocketError(
-                        .connectionLost, "sending a \(frame.opcode) frame failed: \(POSIXSocket.errorText())")
+                        .connectionLost, message: "sending a \(frame.opcode) frame failed: \(POSIXSocket.errorText())")
                 }
             }
         }
@@ -109,13 +109,15 @@ final class POSIXWebSocketConnection: WebSocketConnection {
                 switch POSIXSocket.waitFor(descriptor, for: Int16(POLLIN), until: nil, shouldStop: closeOverdue) {
                 case .ready: break
                 case .timedOut, .stopped:
-                    outcome = .failure(WebSocketError(.closed, "the server did not answer the close frame in time"))
+                    outcome = .failure(
+                        WebSocketError(.closed, message: "the server did not answer the close frame in time"))
                     break reading
                 }
                 let count = POSIXSocket.readSome(descriptor, into: &chunk)
                 if count <= 0 {
                     let detail = count == 0 ? "the server closed the TCP connection" : POSIXSocket.errorText()
-                    outcome = .failure(WebSocketError(.connectionLost, "\(detail) without a closing handshake"))
+                    outcome = .failure(
+                        WebSocketError(.connectionLost, message: "\(detail) without a closing handshake"))
                     break reading
                 }
                 parser.append(chunk[0..<count])
@@ -139,7 +141,7 @@ final class POSIXWebSocketConnection: WebSocketConnection {
             case .close:
                 let payload = frame.payload
                 guard payload.count != 1 else {
-                    throw WebSocketError(.protocolViolation, "close frame with a one-byte payload")
+                    throw WebSocketError(.protocolViolation, message: "close frame with a one-byte payload")
                 }
                 guard payload.count >= 2 else {
                     sendClose(.normalClosure, "")
@@ -151,7 +153,8 @@ final class POSIXWebSocketConnection: WebSocketConnection {
                 guard code != .normalClosure else { return .success(nil) }
                 let because = reason.isEmpty ? "" : ": \(reason)"
                 return .failure(
-                    WebSocketError(.closedByPeer, "the server closed the connection\(because)", closeCode: code))
+                    WebSocketError(
+                        .closedByPeer, closeCode: code, message: "the server closed the connection\(because)"))
             default:
                 return nil  // a pong
             }

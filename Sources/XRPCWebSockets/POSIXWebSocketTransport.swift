@@ -44,7 +44,8 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
         guard !target.secure else {
             throw WebSocketError(
                 .unsupportedURL,
-                "\(url): POSIXWebSocketTransport has no TLS; use URLSessionWebSocketTransport or a TLS transport")
+                message:
+                    "\(url): POSIXWebSocketTransport has no TLS; use URLSessionWebSocketTransport or a TLS transport")
         }
         let attempt = ConnectAttempt()
         let options = self
@@ -81,7 +82,8 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
             let key = WebSocketHandshake.makeKey()
             guard POSIXSocket.writeAll(descriptor, WebSocketHandshake.request(for: target, key: key, headers: headers))
             else {
-                throw WebSocketError(.connectionLost, "sending the upgrade request failed: \(POSIXSocket.errorText())")
+                throw WebSocketError(
+                    .connectionLost, message: "sending the upgrade request failed: \(POSIXSocket.errorText())")
             }
             var received: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 16 * 1024)
@@ -99,7 +101,8 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
                 let count = POSIXSocket.readSome(descriptor, into: &chunk)
                 guard count > 0 else {
                     throw WebSocketError(
-                        .connectionLost, "the server closed the connection before answering the upgrade request")
+                        .connectionLost,
+                        message: "the server closed the connection before answering the upgrade request")
                 }
                 received += chunk[0..<count]
             }
@@ -114,8 +117,8 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
     ) throws(WebSocketError) {
         switch POSIXSocket.waitFor(descriptor, for: Int16(POLLIN), until: deadline, shouldStop: attempt.isCancelled) {
         case .ready: return
-        case .timedOut: throw WebSocketError(.timedOut, "timed out \(doing)")
-        case .stopped: throw WebSocketError(.closed, "cancelled while \(doing)")
+        case .timedOut: throw WebSocketError(.timedOut, message: "timed out \(doing)")
+        case .stopped: throw WebSocketError(.closed, message: "cancelled while \(doing)")
         }
     }
 

@@ -23,7 +23,9 @@ public struct URLSessionWebSocketTransport: WebSocketTransport {
         let target = try WebSocketTarget(url)
         var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         components?.scheme = target.secure ? "wss" : "ws"
-        guard let webSocketURL = components?.url else { throw WebSocketError(.unsupportedURL, "\(url) is not a URL") }
+        guard let webSocketURL = components?.url else {
+            throw WebSocketError(.unsupportedURL, message: "\(url) is not a URL")
+        }
         var request = URLRequest(url: webSocketURL)
         // URLSession's request timeout is an idle timeout: a quiet stream must not end after a minute.
         request.timeoutInterval = 7 * 24 * 3600
@@ -54,9 +56,9 @@ public struct URLSessionWebSocketTransport: WebSocketTransport {
             if let timeout = error as? WebSocketError, timeout.code == .timedOut { throw timeout }
             if let status, status != 101 {
                 throw WebSocketError(
-                    .handshakeFailed, "the server answered the upgrade with status \(status)", status: status)
+                    .handshakeFailed, status: status, message: "the server answered the upgrade with status \(status)")
             }
-            throw WebSocketError(.cannotConnect, "cannot open \(webSocketURL): \(error.localizedDescription)")
+            throw WebSocketError(.cannotConnect, message: "cannot open \(webSocketURL): \(error.localizedDescription)")
         }
         return connection
     }
@@ -79,7 +81,7 @@ private final class OpeningDelegate: NSObject, URLSessionWebSocketDelegate, @unc
     func startTimer(_ timeout: Duration, cancel: @escaping @Sendable () -> Void) {
         let timer = Task { [weak self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            self?.finish(.failure(WebSocketError(.timedOut, "the WebSocket did not open within \(timeout)")))
+            self?.finish(.failure(WebSocketError(.timedOut, message: "the WebSocket did not open within \(timeout)")))
             cancel()
         }
         lock.withLock { self.timer = timer }
@@ -104,11 +106,11 @@ private final class OpeningDelegate: NSObject, URLSessionWebSocketDelegate, @unc
         _ session: URLSession, webSocketTask: URLSessionWebSocketTask,
         didCloseWith closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?
     ) {
-        finish(.failure(WebSocketError(.closedByPeer, "the server closed the connection while opening it")))
+        finish(.failure(WebSocketError(.closedByPeer, message: "the server closed the connection while opening it")))
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        finish(.failure(error ?? WebSocketError(.connectionLost, "the connection ended before it opened")))
+        finish(.failure(error ?? WebSocketError(.connectionLost, message: "the connection ended before it opened")))
     }
 }
 
@@ -137,20 +139,22 @@ private final class URLSessionWebSocketConnection: WebSocketConnection, @uncheck
             switch message {
             case .data(let data): return .binary(data)
             case .string(let text): return .text(text)
-            @unknown default: throw WebSocketError(.other, "URLSession returned a message of an unknown kind")
+            @unknown default: throw WebSocketError(.other, message: "URLSession returned a message of an unknown kind")
             }
         } catch {
             if Task.isCancelled { throw CancellationError() }
-            if lock.withLock({ closed }) { throw WebSocketError(.closed, "the connection was closed on this side") }
+            if lock.withLock({ closed }) {
+                throw WebSocketError(.closed, message: "the connection was closed on this side")
+            }
             let code = task.closeCode
             if code == .normalClosure { return nil }
             if code != .invalid {
                 let reason = task.closeReason.map { String(decoding: $0, as: UTF8.self) } ?? ""
                 throw WebSocketError(
-                    .closedByPeer, "the server closed the connection\(reason.isEmpty ? "" : ": " + reason)",
-                    closeCode: WebSocketCloseCode(rawValue: UInt16(clamping: code.rawValue)))
+                    .closedByPeer, closeCode: WebSocketCloseCode(rawValue: UInt16(clamping: code.rawValue)),
+                    message: "the server closed the connection\(reason.isEmpty ? "" : ": " + reason)")
             }
-            throw WebSocketError(.connectionLost, error.localizedDescription)
+            throw WebSocketError(.connectionLost, message: error.localizedDescription)
         }
     }
 

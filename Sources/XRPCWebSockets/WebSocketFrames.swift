@@ -84,13 +84,13 @@ struct WebSocketFrameParser {
         let second = buffer[start + 1]
         guard first & 0x70 == 0 else {
             throw WebSocketError(
-                .protocolViolation, "frame has reserved bits set (\(hex(first))); no extension was negotiated")
+                .protocolViolation, message: "frame has reserved bits set (\(hex(first))); no extension was negotiated")
         }
         guard let opcode = WebSocketFrame.Opcode(rawValue: first & 0x0F) else {
-            throw WebSocketError(.protocolViolation, "frame has the reserved opcode \(first & 0x0F)")
+            throw WebSocketError(.protocolViolation, message: "frame has the reserved opcode \(first & 0x0F)")
         }
         guard second & 0x80 == 0 else {
-            throw WebSocketError(.protocolViolation, "the server sent a masked frame; servers must not mask")
+            throw WebSocketError(.protocolViolation, message: "the server sent a masked frame; servers must not mask")
         }
         let fin = first & 0x80 != 0
         var headerLength = 2
@@ -105,17 +105,20 @@ struct WebSocketFrameParser {
             length = 0
             for index in 2..<10 { length = length << 8 | UInt64(buffer[start + index]) }
             guard length >> 63 == 0 else {
-                throw WebSocketError(.protocolViolation, "frame length has its most significant bit set")
+                throw WebSocketError(.protocolViolation, message: "frame length has its most significant bit set")
             }
         }
         if opcode.isControl {
-            guard fin else { throw WebSocketError(.protocolViolation, "control frame \(opcode) is fragmented") }
+            guard fin else {
+                throw WebSocketError(.protocolViolation, message: "control frame \(opcode) is fragmented")
+            }
             guard length <= 125 else {
-                throw WebSocketError(.protocolViolation, "control frame \(opcode) has \(length) bytes (at most 125)")
+                throw WebSocketError(
+                    .protocolViolation, message: "control frame \(opcode) has \(length) bytes (at most 125)")
             }
         }
         guard length <= UInt64(maximumFrameSize) else {
-            throw WebSocketError(.messageTooBig, "frame of \(length) bytes is larger than \(maximumFrameSize)")
+            throw WebSocketError(.messageTooBig, message: "frame of \(length) bytes is larger than \(maximumFrameSize)")
         }
         let total = headerLength + Int(length)
         guard available >= total else { return nil }
@@ -144,20 +147,21 @@ struct WebSocketMessageAssembler {
         switch frame.opcode {
         case .continuation:
             guard opcode != nil else {
-                throw WebSocketError(.protocolViolation, "continuation frame without a message to continue")
+                throw WebSocketError(.protocolViolation, message: "continuation frame without a message to continue")
             }
         case .text, .binary:
             guard opcode == nil else {
-                throw WebSocketError(.protocolViolation, "new \(frame.opcode) frame while a fragmented message is open")
+                throw WebSocketError(
+                    .protocolViolation, message: "new \(frame.opcode) frame while a fragmented message is open")
             }
             opcode = frame.opcode
         default:
-            throw WebSocketError(.protocolViolation, "control frame \(frame.opcode) given as data")
+            throw WebSocketError(.protocolViolation, message: "control frame \(frame.opcode) given as data")
         }
         guard parts.count + frame.payload.count <= maximumMessageSize else {
             throw WebSocketError(
                 .messageTooBig,
-                "message of more than \(maximumMessageSize) bytes (\(parts.count + frame.payload.count))")
+                message: "message of more than \(maximumMessageSize) bytes (\(parts.count + frame.payload.count))")
         }
         if parts.isEmpty, frame.fin {
             return try finish(frame.payload)
@@ -173,7 +177,7 @@ struct WebSocketMessageAssembler {
         defer { opcode = nil }
         guard opcode == .text else { return .binary(Data(payload)) }
         guard let text = checkedUTF8(payload) else {
-            throw WebSocketError(.invalidUTF8, "text message of \(payload.count) bytes is not valid UTF-8")
+            throw WebSocketError(.invalidUTF8, message: "text message of \(payload.count) bytes is not valid UTF-8")
         }
         return .text(text)
     }

@@ -52,7 +52,8 @@ package enum WebSocketHandshake {
     static func parseResponse(_ bytes: [UInt8]) throws(WebSocketError) -> Response? {
         guard let end = headerEnd(in: bytes) else {
             guard bytes.count <= maximumHeaderSize else {
-                throw WebSocketError(.handshakeFailed, "response headers are longer than \(maximumHeaderSize) bytes")
+                throw WebSocketError(
+                    .handshakeFailed, message: "response headers are longer than \(maximumHeaderSize) bytes")
             }
             return nil
         }
@@ -61,7 +62,7 @@ package enum WebSocketHandshake {
         let statusLine = lines.removeFirst()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
-            throw WebSocketError(.handshakeFailed, "not an HTTP/1.1 response: \"\(statusLine.prefix(80))\"")
+            throw WebSocketError(.handshakeFailed, message: "not an HTTP/1.1 response: \"\(statusLine.prefix(80))\"")
         }
         var headers: [String: String] = [:]
         for line in lines {
@@ -78,27 +79,28 @@ package enum WebSocketHandshake {
     static func validate(_ response: Response, key: String, body: Data) throws(WebSocketError) {
         guard response.status == 101 else {
             throw WebSocketError(
-                .handshakeFailed, "the server answered the upgrade with status \(response.status)",
-                status: response.status, body: body)
+                .handshakeFailed, status: response.status, body: body,
+                message: "the server answered the upgrade with status \(response.status)")
         }
         guard response.headers["upgrade"]?.lowercased() == "websocket" else {
             throw WebSocketError(
-                .handshakeFailed, "the 101 response has no \"Upgrade: websocket\" header", status: 101)
+                .handshakeFailed, status: 101, message: "the 101 response has no \"Upgrade: websocket\" header")
         }
         let connection = response.headers["connection"]?.lowercased().split(separator: ",") ?? []
         guard connection.contains(where: { $0.trimmingCharacters(in: .whitespaces) == "upgrade" }) else {
             throw WebSocketError(
-                .handshakeFailed, "the 101 response has no \"Connection: Upgrade\" header", status: 101)
+                .handshakeFailed, status: 101, message: "the 101 response has no \"Connection: Upgrade\" header")
         }
         guard response.headers["sec-websocket-accept"] == acceptValue(forKey: key) else {
             let found = response.headers["sec-websocket-accept"].map { "\"\($0)\"" } ?? "none"
             throw WebSocketError(
-                .handshakeFailed,
-                "Sec-WebSocket-Accept is \(found), expected \"\(acceptValue(forKey: key))\"", status: 101)
+                .handshakeFailed, status: 101,
+                message: "Sec-WebSocket-Accept is \(found), expected \"\(acceptValue(forKey: key))\"")
         }
         if let extensions = response.headers["sec-websocket-extensions"], !extensions.isEmpty {
             throw WebSocketError(
-                .handshakeFailed, "the server chose extensions \"\(extensions)\" that were not offered", status: 101)
+                .handshakeFailed, status: 101,
+                message: "the server chose extensions \"\(extensions)\" that were not offered")
         }
     }
 
@@ -136,11 +138,11 @@ public struct WebSocketTarget: Sendable, Hashable {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
             let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty
-        else { throw WebSocketError(.unsupportedURL, "\(url) has no scheme or host") }
+        else { throw WebSocketError(.unsupportedURL, message: "\(url) has no scheme or host") }
         switch scheme {
         case "ws", "http": secure = false
         case "wss", "https": secure = true
-        default: throw WebSocketError(.unsupportedURL, "\(url): scheme \(scheme) is not ws or wss")
+        default: throw WebSocketError(.unsupportedURL, message: "\(url): scheme \(scheme) is not ws or wss")
         }
         self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         port = components.port ?? (secure ? 443 : 80)

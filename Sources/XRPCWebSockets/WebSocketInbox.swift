@@ -36,7 +36,8 @@ public final class WebSocketInbox: @unchecked Sendable {
                 condition.lock()
                 if closedHere {
                     condition.unlock()
-                    continuation.resume(throwing: WebSocketError(.closed, "the connection was closed on this side"))
+                    continuation.resume(
+                        throwing: WebSocketError(.closed, message: "the connection was closed on this side"))
                 } else if queueHead < queue.count {
                     let message = queue[queueHead]
                     queueHead += 1
@@ -55,7 +56,7 @@ public final class WebSocketInbox: @unchecked Sendable {
                     continuation.resume(throwing: CancellationError())
                 } else if waiter != nil {
                     condition.unlock()
-                    continuation.resume(throwing: WebSocketError(.other, "another task is already receiving"))
+                    continuation.resume(throwing: WebSocketError(.other, message: "another task is already receiving"))
                 } else {
                     waiter = continuation
                     condition.unlock()
@@ -123,7 +124,7 @@ public final class WebSocketInbox: @unchecked Sendable {
         waiter = nil
         condition.broadcast()
         condition.unlock()
-        pending?.resume(throwing: WebSocketError(.closed, "the connection was closed on this side"))
+        pending?.resume(throwing: WebSocketError(.closed, message: "the connection was closed on this side"))
         return true
     }
 }

@@ -123,7 +123,7 @@ public struct WebSocketError: AtprotoError, Hashable {
 
     /// Creates an error.
     public init(
-        _ code: Code, _ message: String, closeCode: WebSocketCloseCode? = nil, status: Int? = nil, body: Data = Data()
+        _ code: Code, closeCode: WebSocketCloseCode? = nil, status: Int? = nil, body: Data = Data(), message: String
     ) {
         self.code = code
         self.message = message

@@ -17,10 +17,10 @@
     struct NoResolver: IdentityResolver {
         func invalidate(did: DID) async {}
         func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
-            throw IdentityError(.handleNotFound, identifier: handle.rawValue, "benchmark")
+            throw IdentityError(.handleNotFound, identifier: handle.rawValue, message: "benchmark")
         }
         func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument {
-            throw IdentityError(.didNotFound, identifier: did.rawValue, "benchmark")
+            throw IdentityError(.didNotFound, identifier: did.rawValue, message: "benchmark")
         }
     }
 
@@ -66,7 +66,7 @@
                     for _ in stride(from: lane, to: count, by: width) {
                         let response = try await agent.send(request)
                         guard response.status == 200 else {
-                            throw OAuthError(.invalidResponse, "HTTP \(response.status)")
+                            throw OAuthError(.invalidResponse, message: "HTTP \(response.status)")
                         }
                     }
                 }

@@ -62,9 +62,9 @@ final class ErrorCodeTests: XCTestCase {
 
     func testAnyPackageErrorReadsTheSameWayThroughTheProtocol() {
         let errors: [any Error] = [
-            JSONParseError(.tooDeep, message: "deep", offset: 3, line: 1, column: 4),
+            JSONParseError(.tooDeep, offset: 3, line: 1, column: 4, message: "deep"),
             LexiconDecodingError(.missingField, path: ["text"], message: "required field is missing"),
-            XRPCTransportError(code: .timedOut, nsid: "app.bsky.feed.getTimeline", message: "slow"),
+            XRPCTransportError(.timedOut, nsid: "app.bsky.feed.getTimeline", message: "slow"),
             XRPCEventStreamError(.rejected, nsid: "com.atproto.sync.subscribeRepos", message: "refused"),
         ]
         let read = errors.compactMap { $0 as? any AtprotoError }.map { "\($0.code.rawValue): \($0.message)" }

@@ -52,7 +52,7 @@ final class LoopbackAuthenticatorTests: XCTestCase {
 
     func testAnOpenerThatFailsEndsTheWaitAtOnce() async throws {
         let authenticator = LoopbackAuthenticator(timeout: .seconds(30)) { _ in
-            throw OAuthError(.transport, "no browser")
+            throw OAuthError(.transport, message: "no browser")
         }
         let redirect = try await authenticator.redirectURI(registered: "http://127.0.0.1/cb")
         let start = ContinuousClock.now

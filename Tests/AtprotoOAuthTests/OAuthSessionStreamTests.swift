@@ -51,7 +51,7 @@ final class OAuthSessionStreamTests: XCTestCase {
         let session = try await signedIn(server)
         let stream = try XCTUnwrap(URL(string: server.origin + "/xrpc/com.example.stream"))
         let refusal = XRPCEventStreamError(
-            .rejected, nsid: "com.example.stream", name: "ExpiredToken", message: "expired", status: 400)
+            .rejected, nsid: "com.example.stream", name: "ExpiredToken", status: 400, message: "expired")
         let headers = try await session.eventStreamHeaders(for: stream, rejection: refusal)
         XCTAssertEqual(server.count("/oauth/token"), 2, "the code exchange, then one refresh")
         XCTAssertEqual(headers["Authorization"], "DPoP at-2")

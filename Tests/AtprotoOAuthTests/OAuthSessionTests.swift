@@ -191,7 +191,7 @@ final class FlakyStore: OAuthSessionStore, @unchecked Sendable {
     func archive(for did: DID) async throws -> OAuthSessionArchive? { nil }
     func save(_ archive: OAuthSessionArchive) async throws {
         try lock.withLock {
-            if fail { throw OAuthError(.transport, "disk full") }
+            if fail { throw OAuthError(.transport, message: "disk full") }
             count += 1
         }
     }

@@ -30,13 +30,15 @@ struct TableResolver: IdentityResolver {
 
     func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
         guard let did = handles[handle.rawValue] else {
-            throw IdentityError(.handleNotFound, identifier: handle.rawValue, "not in the table")
+            throw IdentityError(.handleNotFound, identifier: handle.rawValue, message: "not in the table")
         }
         return DID(rawValue: did)
     }
 
     func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument {
-        guard let url = pds[did.rawValue] else { throw IdentityError(.didNotFound, identifier: did.rawValue, "no") }
+        guard let url = pds[did.rawValue] else {
+            throw IdentityError(.didNotFound, identifier: did.rawValue, message: "no")
+        }
         let handle = handles.first { $0.value == did.rawValue }?.key
         let json = """
             {"id":"\(did.rawValue)","alsoKnownAs":[\(handle.map { "\"at://\($0)\"" } ?? "")],
@@ -45,7 +47,7 @@ struct TableResolver: IdentityResolver {
         do {
             return try DIDDocument(jsonData: Data(json.utf8))
         } catch {
-            throw IdentityError(.malformedAnswer, identifier: did.rawValue, "\(error)")
+            throw IdentityError(.malformedAnswer, identifier: did.rawValue, message: "\(error)")
         }
     }
 }
@@ -223,7 +225,9 @@ func callback(_ pending: PendingAuthorization, state: String? = nil, iss: String
 
 /// The session's archive, or a thrown failure when it has none.
 func currentArchive(of session: OAuthSession) async throws -> OAuthSessionArchive {
-    guard let archive = await session.archive else { throw OAuthError(.invalidResponse, "the session has no archive") }
+    guard let archive = await session.archive else {
+        throw OAuthError(.invalidResponse, message: "the session has no archive")
+    }
     return archive
 }
 

@@ -49,7 +49,7 @@ final class ScriptedHTTPClient: OAuthHTTPClient, @unchecked Sendable {
             requests.append(request)
             return answers.isEmpty ? nil : answers.removeFirst()
         }
-        guard let answer else { throw OAuthError(.transport, "no scripted answer left") }
+        guard let answer else { throw OAuthError(.transport, message: "no scripted answer left") }
         return answer
     }
 

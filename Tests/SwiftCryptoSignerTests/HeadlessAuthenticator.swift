@@ -24,13 +24,13 @@
             page.maximumResponseSize = 64 * 1024
             let form = try await http.send(page)
             guard form.status == 200 else {
-                throw OAuthError(.invalidResponse, "the login page answered \(form.status)")
+                throw OAuthError(.invalidResponse, message: "the login page answered \(form.status)")
             }
             let html = String(decoding: form.body, as: UTF8.self)
             guard let requestURI = Self.hiddenValue("request_uri", in: html),
                 let clientID = Self.hiddenValue("client_id", in: html),
                 let action = URL(string: "/oauth/authorize", relativeTo: url)?.absoluteURL
-            else { throw OAuthError(.invalidResponse, "the login page has no form") }
+            else { throw OAuthError(.invalidResponse, message: "the login page has no form") }
             let post = OAuthHTTPRequest.postForm(
                 action,
                 [
@@ -40,7 +40,7 @@
             let answer = try await http.send(post)
             guard answer.status == 302, let location = answer.header("Location"), let callback = URL(string: location)
             else {
-                throw OAuthError(.invalidResponse, "the login form answered \(answer.status), not a redirect")
+                throw OAuthError(.invalidResponse, message: "the login form answered \(answer.status), not a redirect")
             }
             return callback
         }

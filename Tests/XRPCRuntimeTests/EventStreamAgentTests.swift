@@ -132,8 +132,8 @@ final class EventStreamAgentTests: XCTestCase {
     func testAnAppAgentNamesTheServiceAndARefusalEndsTheStreamWhenItsCredentialsDoNotChange() async throws {
         let refusal = Data(#"{"error":"AuthenticationRequired","message":"no"}"#.utf8)
         let transport = ScriptedTransport([
-            .failure(WebSocketError(.handshakeFailed, "status 401", status: 401, body: refusal)),
-            .failure(WebSocketError(.handshakeFailed, "status 401", status: 401, body: refusal)),
+            .failure(WebSocketError(.handshakeFailed, status: 401, body: refusal, message: "status 401")),
+            .failure(WebSocketError(.handshakeFailed, status: 401, body: refusal, message: "status 401")),
             .connection([.message(Frames.tick(1))]),
         ])
         var client = XRPCClient(agent: AppAgent(service: URL(string: "https://pds.example.com")))

@@ -124,7 +124,8 @@ final class ScriptedTransport: WebSocketTransport, @unchecked Sendable {
         let script: Script = lock.withLock {
             urls.append(url)
             headerFields.append(headers)
-            return scripts.isEmpty ? .failure(WebSocketError(.cannotConnect, "no more scripts")) : scripts.removeFirst()
+            return scripts.isEmpty
+                ? .failure(WebSocketError(.cannotConnect, message: "no more scripts")) : scripts.removeFirst()
         }
         switch script {
         case .failure(let error): throw error
@@ -157,7 +158,7 @@ final class ScriptedConnection: WebSocketConnection, @unchecked Sendable {
     func receive() async throws -> WebSocketMessage? {
         while true {
             let next: Event? = lock.withLock { events.isEmpty ? nil : events.removeFirst() }
-            if lock.withLock({ !closeCodes.isEmpty }) { throw WebSocketError(.closed, "closed") }
+            if lock.withLock({ !closeCodes.isEmpty }) { throw WebSocketError(.closed, message: "closed") }
             switch next {
             case .message(let message): return message
             case .close: return nil

@@ -97,14 +97,14 @@ final class EventStreamTests: XCTestCase {
     }
 
     func testReconnectsAfterADropResumingAfterTheLastSeqSkippingRepeatsAndGivesUpAfterTheAttempts() async throws {
-        let lost = WebSocketError(.connectionLost, "reset by peer")
+        let lost = WebSocketError(.connectionLost, message: "reset by peer")
         let transport = ScriptedTransport([
             .connection([.message(Frames.tick(5)), .message(Frames.tick(6)), .failure(lost)]),
-            .failure(WebSocketError(.cannotConnect, "refused")),
+            .failure(WebSocketError(.cannotConnect, message: "refused")),
             .connection([.message(Frames.tick(6)), .message(Frames.tick(7)), .close]),
-            .failure(WebSocketError(.cannotConnect, "refused")),
-            .failure(WebSocketError(.timedOut, "slow")),
-            .failure(WebSocketError(.cannotConnect, "refused")),
+            .failure(WebSocketError(.cannotConnect, message: "refused")),
+            .failure(WebSocketError(.timedOut, message: "slow")),
+            .failure(WebSocketError(.cannotConnect, message: "refused")),
         ])
         let stream = client(transport, reconnect: fastRetry).subscribe(TestStream.self, parameters: .init(cursor: 2))
         let (messages, error) = await drain(stream)
@@ -119,7 +119,7 @@ final class EventStreamTests: XCTestCase {
 
     func testWithoutAPolicyADropIsAnErrorAndACleanCloseIsTheEnd() async throws {
         let transport = ScriptedTransport([
-            .connection([.message(Frames.tick(1)), .failure(WebSocketError(.connectionLost, "reset"))])
+            .connection([.message(Frames.tick(1)), .failure(WebSocketError(.connectionLost, message: "reset"))])
         ])
         let (messages, error) = await drain(client(transport).subscribe(TestStream.self, parameters: .init()))
         XCTAssertEqual(messages.map(\.seq), [1])
@@ -131,8 +131,8 @@ final class EventStreamTests: XCTestCase {
     func testARefusedSubscriptionReportsTheXRPCErrorAndServerErrorsAreRetried() async throws {
         let body = Data(#"{"error":"InvalidRequest","message":"cursor must be an integer"}"#.utf8)
         let transport = ScriptedTransport([
-            .failure(WebSocketError(.handshakeFailed, "status 503", status: 503)),
-            .failure(WebSocketError(.handshakeFailed, "status 400", status: 400, body: body)),
+            .failure(WebSocketError(.handshakeFailed, status: 503, message: "status 503")),
+            .failure(WebSocketError(.handshakeFailed, status: 400, body: body, message: "status 400")),
         ])
         let (_, error) = await drain(
             client(transport, reconnect: fastRetry).subscribe(TestStream.self, parameters: .init()))

@@ -38,7 +38,7 @@ final class RetryingAgentTests: XCTestCase {
                 switch outcome {
                 case .status(let status, let headers): return XRPCResponse(status: status, headers: headers)
                 case .transport(let kind):
-                    throw XRPCTransportError(code: kind, nsid: request.nsid, message: "scripted")
+                    throw XRPCTransportError(kind, nsid: request.nsid, message: "scripted")
                 }
             }
             let environment = RetryingAgent.Environment(

@@ -10,7 +10,7 @@ final class WebSocketInboxTests: XCTestCase {
         inbox.deliver(.text("a"))
         inbox.deliver(.binary(Data([1])))
         inbox.finish(.success(nil))
-        inbox.finish(.failure(WebSocketError(.connectionLost, "ignored: only the first ending counts")))
+        inbox.finish(.failure(WebSocketError(.connectionLost, message: "ignored: only the first ending counts")))
         inbox.deliver(.text("after the end is dropped"))
         let first = try await inbox.receive()
         let second = try await inbox.receive()

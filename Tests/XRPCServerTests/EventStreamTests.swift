@@ -17,7 +17,7 @@ final class EventStreamTests: XCTestCase {
                 continuation.yield(
                     .comExampleTestSubscribeTicksTick(.init(seq: start + 1, data: Bytes(Data([1, 2, 3])))))
                 continuation.yield(.comExampleTestSubscribeTicksNote(.init(text: "hello")))
-                continuation.finish(throwing: XRPCServerError("ConsumerTooSlow", "you are behind"))
+                continuation.finish(throwing: XRPCServerError("ConsumerTooSlow", message: "you are behind"))
             }
         }
         return router

@@ -37,7 +37,7 @@
                         continuation.yield(
                             .comExampleTestSubscribeTicksTick(.init(seq: seq, data: Bytes(Data([UInt8(seq)])))))
                     }
-                    continuation.finish(throwing: XRPCServerError("ConsumerTooSlow", "behind"))
+                    continuation.finish(throwing: XRPCServerError("ConsumerTooSlow", message: "behind"))
                 }
             }
             let server = XRPCHTTPServer(

@@ -176,7 +176,7 @@ final class RouterTests: XCTestCase {
     }
 
     func testTheErrorBodyIsExactlyErrorAndMessage() throws {
-        let response = XRPCServerResponse(error: XRPCServerError(.forbidden, "not yours"))
+        let response = XRPCServerResponse(error: XRPCServerError(.forbidden, message: "not yours"))
         XCTAssertEqual(response.status, 403)
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), #"{"error":"Forbidden","message":"not yours"}"#)
     }
@@ -188,7 +188,9 @@ final class RouterTests: XCTestCase {
             (.upstreamFailure, 502), (.notEnoughResources, 503), (.upstreamTimeout, 504), (.badJwtSignature, 401),
             ("SomeDeclaredError", 400),
         ]
-        for (code, status) in expected { XCTAssertEqual(XRPCServerError(code, "m").status, status, code.rawValue) }
+        for (code, status) in expected {
+            XCTAssertEqual(XRPCServerError(code, message: "m").status, status, code.rawValue)
+        }
     }
 
     func testTheRequestDescriptionHidesCredentials() {

@@ -32,7 +32,7 @@ final class TableResolver: IdentityResolver, @unchecked Sendable {
 
     func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument {
         guard let document = lookUp(did) else {
-            throw IdentityError(.didNotFound, identifier: did.rawValue, "not in the table")
+            throw IdentityError(.didNotFound, identifier: did.rawValue, message: "not in the table")
         }
         return document
     }
@@ -49,7 +49,7 @@ final class TableResolver: IdentityResolver, @unchecked Sendable {
     }
 
     func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
-        throw IdentityError(.handleNotFound, identifier: handle.rawValue, "no handles here")
+        throw IdentityError(.handleNotFound, identifier: handle.rawValue, message: "no handles here")
     }
 
     func invalidate(did: DID) async {

@@ -43,27 +43,28 @@ struct AffinePoint<Curve: ShortWeierstrassCurve>: Sendable, Equatable {
             let x = try Self.coordinate(bytes[1...32], "x")
             guard let point = AffinePoint(x: x, yIsOdd: bytes[0] == 0x03) else {
                 throw PublicKeyError(
-                    .notOnCurve, "no \(Curve.name) point has this x: x^3 + ax + b is not a square modulo p")
+                    .notOnCurve, message: "no \(Curve.name) point has this x: x^3 + ax + b is not a square modulo p")
             }
             self = point
         case (65, 0x04?):
             let point = AffinePoint(
                 x: try Self.coordinate(bytes[1...32], "x"), y: try Self.coordinate(bytes[33...], "y"))
             guard point.isOnCurve else {
-                throw PublicKeyError(.notOnCurve, "(x, y) is not on \(Curve.name): y^2 != x^3 + ax + b modulo p")
+                throw PublicKeyError(
+                    .notOnCurve, message: "(x, y) is not on \(Curve.name): y^2 != x^3 + ax + b modulo p")
             }
             self = point
         default:
             throw PublicKeyError(
                 .malformedPoint,
-                "a \(Curve.name) point is 33 bytes (02/03 + x) or 65 bytes (04 + x + y), not \(bytes.count)")
+                message: "a \(Curve.name) point is 33 bytes (02/03 + x) or 65 bytes (04 + x + y), not \(bytes.count)")
         }
     }
 
     /// A coordinate from 32 big-endian bytes, which must be below p.
     private static func coordinate(_ bytes: ArraySlice<UInt8>, _ name: String) throws(PublicKeyError) -> Curve.Field {
         guard let value = UInt256(bigEndian: bytes), let element = Curve.Field(value) else {
-            throw PublicKeyError(.notOnCurve, "\(name) is not below the \(Curve.name) field prime p")
+            throw PublicKeyError(.notOnCurve, message: "\(name) is not below the \(Curve.name) field prime p")
         }
         return element
     }

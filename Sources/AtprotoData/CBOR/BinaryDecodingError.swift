@@ -12,7 +12,7 @@ public struct BinaryDecodingError: AtprotoError, Hashable {
     public var message: String
 
     /// Creates an error.
-    public init(_ code: Code, at offset: Int, _ message: String) {
+    public init(_ code: Code, offset: Int, message: String) {
         self.code = code
         self.offset = offset
         self.message = message
@@ -22,7 +22,7 @@ public struct BinaryDecodingError: AtprotoError, Hashable {
 
     /// The same error with its offset moved by `base`, for input read from inside a larger one.
     package func shifted(by base: Int) -> BinaryDecodingError {
-        BinaryDecodingError(code, at: offset + base, message)
+        BinaryDecodingError(code, offset: offset + base, message: message)
     }
 
     /// A kind of problem. An open set: new codes may be added, so a `switch` needs a `default`.

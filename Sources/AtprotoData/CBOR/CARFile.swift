@@ -118,7 +118,7 @@ public struct CARFile: Sendable, Hashable {
         while offset < buffer.count {
             guard count < limits.maximumBlocks else {
                 throw BinaryDecodingError(
-                    .limitExceeded, at: offset, "CAR holds more than \(limits.maximumBlocks) blocks")
+                    .limitExceeded, offset: offset, message: "CAR holds more than \(limits.maximumBlocks) blocks")
             }
             let (cid, range) = try readBlock(
                 buffer, at: &offset, index: count, verifyingHashes: verifyingHashes,
@@ -135,11 +135,13 @@ public struct CARFile: Sendable, Hashable {
     ) throws(BinaryDecodingError) -> (start: Int, bytes: UnsafeRawBufferPointer) {
         let lengthStart = offset
         let length = try Varint.read(buffer, at: &offset, "CAR \(what) length")
-        guard length > 0 else { throw BinaryDecodingError(.malformed, at: lengthStart, "CAR \(what) is empty") }
+        guard length > 0 else {
+            throw BinaryDecodingError(.malformed, offset: lengthStart, message: "CAR \(what) is empty")
+        }
         guard length <= UInt64(buffer.count - offset) else {
             throw BinaryDecodingError(
-                .truncated, at: lengthStart,
-                "CAR \(what) of \(length) bytes is truncated: \(buffer.count - offset) bytes remain")
+                .truncated, offset: lengthStart,
+                message: "CAR \(what) of \(length) bytes is truncated: \(buffer.count - offset) bytes remain")
         }
         let start = offset
         offset += Int(length)
@@ -155,26 +157,28 @@ public struct CARFile: Sendable, Hashable {
         do {
             header = try DAGCBOR.decode(bytes)
         } catch {
-            throw BinaryDecodingError(error.code, at: error.offset + start, "CAR header: \(error.message)")
+            throw BinaryDecodingError(error.code, offset: error.offset + start, message: "CAR header: \(error.message)")
         }
         guard case .map(let fields) = header else {
-            throw BinaryDecodingError(.invalidCARHeader, at: start, "CAR header is a \(header.kindName), not a map")
+            throw BinaryDecodingError(
+                .invalidCARHeader, offset: start, message: "CAR header is a \(header.kindName), not a map")
         }
         guard case .integer(let version)? = fields["version"] else {
-            throw BinaryDecodingError(.invalidCARHeader, at: start, "CAR header has no integer \"version\"")
+            throw BinaryDecodingError(
+                .invalidCARHeader, offset: start, message: "CAR header has no integer \"version\"")
         }
         guard version == 1 else {
             throw BinaryDecodingError(
-                .invalidCARHeader, at: start, "CAR version \(version) is not supported (only version 1)")
+                .invalidCARHeader, offset: start, message: "CAR version \(version) is not supported (only version 1)")
         }
         guard case .array(let items)? = fields["roots"] else {
-            throw BinaryDecodingError(.invalidCARHeader, at: start, "CAR header has no \"roots\" array")
+            throw BinaryDecodingError(.invalidCARHeader, offset: start, message: "CAR header has no \"roots\" array")
         }
         var roots: [ContentID] = []
         for item in items {
             guard case .link(let cid) = item else {
                 throw BinaryDecodingError(
-                    .invalidCARHeader, at: start, "CAR header root is a \(item.kindName), not a CID link")
+                    .invalidCARHeader, offset: start, message: "CAR header root is a \(item.kindName), not a CID link")
             }
             roots.append(cid)
         }
@@ -192,28 +196,30 @@ public struct CARFile: Sendable, Hashable {
         do {
             cid = try ContentID.read(bytes, at: &cidEnd)
         } catch {
-            throw BinaryDecodingError(error.code, at: error.offset + start, "CAR block \(index): \(error.message)")
+            throw BinaryDecodingError(
+                error.code, offset: error.offset + start, message: "CAR block \(index): \(error.message)")
         }
         let content = UnsafeRawBufferPointer(rebasing: bytes[cidEnd...])
         guard content.count <= maximumSize else {
             throw BinaryDecodingError(
-                .limitExceeded, at: blockStart,
-                "CAR block \(index) has \(content.count) bytes, over the limit of \(maximumSize)")
+                .limitExceeded, offset: blockStart,
+                message: "CAR block \(index) has \(content.count) bytes, over the limit of \(maximumSize)")
         }
         if verifyingHashes {
             let matches: Bool
             do {
                 matches = try cid.matches(content)
             } catch {
-                throw BinaryDecodingError(error.code, at: blockStart, "CAR block \(index): \(error.message)")
+                throw BinaryDecodingError(
+                    error.code, offset: blockStart, message: "CAR block \(index): \(error.message)")
             }
             guard matches else {
                 let found =
                     cid.hashFunction == .sha256
                     ? "hash to \(ContentID(sha256Of: content, codec: cid.codec))" : "do not match its digest"
                 throw BinaryDecodingError(
-                    .hashMismatch, at: blockStart,
-                    "CAR block \(index) has CID \(cid) but its \(content.count) bytes \(found)")
+                    .hashMismatch, offset: blockStart,
+                    message: "CAR block \(index) has CID \(cid) but its \(content.count) bytes \(found)")
             }
         }
         return (cid, start + cidEnd..<offset)

@@ -149,7 +149,7 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
         var offset = 0
         let cid = try ContentID.read(buffer, at: &offset)
         guard offset == buffer.count else {
-            throw BinaryDecodingError(.trailingBytes, at: offset, "CID: bytes follow the digest")
+            throw BinaryDecodingError(.trailingBytes, offset: offset, message: "CID: bytes follow the digest")
         }
         return cid
     }
@@ -169,15 +169,18 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
             isBase32 = true
         } else {
             throw BinaryDecodingError(
-                .invalidCID, at: 0, "CID text must be base32 behind \"b\" (CIDv1) or base58 \"Qm...\" (CIDv0)")
+                .invalidCID, offset: 0,
+                message: "CID text must be base32 behind \"b\" (CIDv1) or base58 \"Qm...\" (CIDv0)")
         }
         do {
             try self.init(bytes: bytes)
         } catch {
-            throw BinaryDecodingError(.invalidCID, at: 0, "CID text decodes to an invalid CID: \(error.message)")
+            throw BinaryDecodingError(
+                .invalidCID, offset: 0, message: "CID text decodes to an invalid CID: \(error.message)")
         }
         if isBase32, version == 0 {
-            throw BinaryDecodingError(.invalidCID, at: 0, "a CIDv0 is written in base58 (\"Qm...\"), not base32")
+            throw BinaryDecodingError(
+                .invalidCID, offset: 0, message: "a CIDv0 is written in base58 (\"Qm...\"), not base32")
         }
     }
 
@@ -240,8 +243,8 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
             return digest.elementsEqual(content)
         default:
             throw BinaryDecodingError(
-                .unsupportedHash, at: 0,
-                "CID \(string): hash function 0x\(String(hashFunction.rawValue, radix: 16)) "
+                .unsupportedHash, offset: 0,
+                message: "CID \(string): hash function 0x\(String(hashFunction.rawValue, radix: 16)) "
                     + "cannot be checked (only sha2-256 and identity)")
         }
     }
@@ -294,14 +297,15 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
         if buffer.count - offset >= 2, buffer[offset] == 0x12, buffer[offset + 1] == 0x20 {
             // CIDv0: a SHA-256 multihash of dag-pb content.
             guard buffer.count - offset >= 34 else {
-                throw BinaryDecodingError(.truncated, at: start, "CIDv0: the input ends inside the digest")
+                throw BinaryDecodingError(.truncated, offset: start, message: "CIDv0: the input ends inside the digest")
             }
             offset += 34
             return (.dagPB, .sha256, start + 2)
         }
         let version = try Varint.read(buffer, at: &offset, "CID version")
         guard version == 1 else {
-            throw BinaryDecodingError(.invalidCID, at: start, "CID version \(version) is not supported (only 0 and 1)")
+            throw BinaryDecodingError(
+                .invalidCID, offset: start, message: "CID version \(version) is not supported (only 0 and 1)")
         }
         let codec = Codec(rawValue: try Varint.read(buffer, at: &offset, "CID codec"))
         let hashStart = offset
@@ -309,11 +313,13 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
         let lengthStart = offset
         let length = try Varint.read(buffer, at: &offset, "CID digest length")
         if hash == .sha256, length != 32 {
-            throw BinaryDecodingError(.invalidCID, at: lengthStart, "CID: a SHA-256 digest is 32 bytes, not \(length)")
+            throw BinaryDecodingError(
+                .invalidCID, offset: lengthStart, message: "CID: a SHA-256 digest is 32 bytes, not \(length)")
         }
         guard length <= UInt64(buffer.count - offset) else {
             throw BinaryDecodingError(
-                .truncated, at: hashStart, "CID: the digest needs \(length) bytes, \(buffer.count - offset) remain")
+                .truncated, offset: hashStart,
+                message: "CID: the digest needs \(length) bytes, \(buffer.count - offset) remain")
         }
         let digestStart = offset
         offset += Int(length)

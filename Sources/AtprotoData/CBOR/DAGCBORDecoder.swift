@@ -36,7 +36,8 @@ public enum DAGCBOR {
             let value = try reader.readValue()
             guard reader.offset == buffer.count else {
                 throw BinaryDecodingError(
-                    .trailingBytes, at: reader.offset, "\(buffer.count - reader.offset) bytes follow the value")
+                    .trailingBytes, offset: reader.offset,
+                    message: "\(buffer.count - reader.offset) bytes follow the value")
             }
             return value
         }
@@ -70,7 +71,8 @@ public enum DAGCBOR {
         let value = try reader.readValue()
         guard reader.offset == buffer.count else {
             throw BinaryDecodingError(
-                .trailingBytes, at: reader.offset, "\(buffer.count - reader.offset) bytes follow the value")
+                .trailingBytes, offset: reader.offset, message: "\(buffer.count - reader.offset) bytes follow the value"
+            )
         }
         return value
     }
@@ -110,9 +112,10 @@ struct DAGCBORReader {
         case 26: (size, minimum) = (4, 0x1_0000)
         case 27: (size, minimum) = (8, 0x1_0000_0000)
         case 31:
-            throw BinaryDecodingError(.indefiniteLength, at: start, "indefinite-length \(majorName(major))")
+            throw BinaryDecodingError(
+                .indefiniteLength, offset: start, message: "indefinite-length \(majorName(major))")
         default:
-            throw BinaryDecodingError(.malformed, at: start, "reserved additional information \(info)")
+            throw BinaryDecodingError(.malformed, offset: start, message: "reserved additional information \(info)")
         }
         guard count - offset >= size else { throw truncated(start, "the input ends inside a header") }
         var argument: UInt64 = 0
@@ -120,7 +123,8 @@ struct DAGCBORReader {
         offset += size
         guard argument >= minimum else {
             throw BinaryDecodingError(
-                .nonCanonical, at: start, "\(majorName(major)) argument \(argument) is not in its shortest form")
+                .nonCanonical, offset: start,
+                message: "\(majorName(major)) argument \(argument) is not in its shortest form")
         }
         return (major, argument)
     }
@@ -180,7 +184,7 @@ struct DAGCBORReader {
         let length = try contentLength(argument, at: start, "text string")
         let text = slice(length)
         guard let string = UTF8Text.string(text) else {
-            throw BinaryDecodingError(.invalidUTF8, at: start, "text string is not valid UTF-8")
+            throw BinaryDecodingError(.invalidUTF8, offset: start, message: "text string is not valid UTF-8")
         }
         offset += length
         return string
@@ -214,13 +218,13 @@ struct DAGCBORReader {
             let (major, keyLength) = try readHeader()
             guard major == 3 else {
                 throw BinaryDecodingError(
-                    .nonStringMapKey, at: keyStart, "map key is a \(majorName(major)), not a text string")
+                    .nonStringMapKey, offset: keyStart, message: "map key is a \(majorName(major)), not a text string")
             }
             let length = try contentLength(keyLength, at: keyStart, "map key")
             let key = slice(length)
             if let previous { try checkOrder(previous, key, at: keyStart) }
             guard let keyString = UTF8Text.string(key) else {
-                throw BinaryDecodingError(.invalidUTF8, at: keyStart, "map key is not valid UTF-8")
+                throw BinaryDecodingError(.invalidUTF8, offset: keyStart, message: "map key is not valid UTF-8")
             }
             offset += length
             previous = key
@@ -242,29 +246,32 @@ struct DAGCBORReader {
             if index < key.count, previous[index] < key[index] { return }
             if index == key.count {
                 let name = String(decoding: key, as: UTF8.self)
-                throw BinaryDecodingError(.duplicateMapKey, at: keyStart, "map key \"\(name)\" appears twice")
+                throw BinaryDecodingError(
+                    .duplicateMapKey, offset: keyStart, message: "map key \"\(name)\" appears twice")
             }
         }
         throw BinaryDecodingError(
-            .unsortedMapKeys, at: keyStart,
-            "map key \"\(String(decoding: key, as: UTF8.self))\" is out of canonical order "
+            .unsortedMapKeys, offset: keyStart,
+            message: "map key \"\(String(decoding: key, as: UTF8.self))\" is out of canonical order "
                 + "(after \"\(String(decoding: previous, as: UTF8.self))\"; shorter keys first, then bytewise)")
     }
 
     /// Reads the content of tag `tag`, which must be 42: a byte string of `0x00` and a CIDv1.
     private mutating func readLink(tag: UInt64, at start: Int) throws(BinaryDecodingError) -> ContentID {
         guard tag == 42 else {
-            throw BinaryDecodingError(.unsupportedTag, at: start, "tag \(tag) is not allowed (only 42, a CID link)")
+            throw BinaryDecodingError(
+                .unsupportedTag, offset: start, message: "tag \(tag) is not allowed (only 42, a CID link)")
         }
         let contentStart = offset
         let (major, argument) = try readHeader()
         guard major == 2 else {
             throw BinaryDecodingError(
-                .invalidCID, at: contentStart, "tag 42 holds a \(majorName(major)), not a byte string")
+                .invalidCID, offset: contentStart, message: "tag 42 holds a \(majorName(major)), not a byte string")
         }
         let length = try contentLength(argument, at: contentStart, "CID link")
         guard length > 0, bytes[offset] == 0 else {
-            throw BinaryDecodingError(.invalidCID, at: offset, "CID link does not start with the 0x00 multibase prefix")
+            throw BinaryDecodingError(
+                .invalidCID, offset: offset, message: "CID link does not start with the 0x00 multibase prefix")
         }
         let cidStart = offset + 1
         let content = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[cidStart..<offset + length])
@@ -276,10 +283,11 @@ struct DAGCBORReader {
             throw error.shifted(by: cidStart)
         }
         guard end == content.count else {
-            throw BinaryDecodingError(.invalidCID, at: cidStart + end, "CID link: bytes follow the digest")
+            throw BinaryDecodingError(.invalidCID, offset: cidStart + end, message: "CID link: bytes follow the digest")
         }
         guard cid.version == 1 else {
-            throw BinaryDecodingError(.invalidCID, at: cidStart, "CID link is a CIDv0; the data model links by CIDv1")
+            throw BinaryDecodingError(
+                .invalidCID, offset: cidStart, message: "CID link is a CIDv0; the data model links by CIDv1")
         }
         offset += length
         return cid
@@ -288,32 +296,35 @@ struct DAGCBORReader {
     private mutating func enter(at start: Int) throws(BinaryDecodingError) {
         depth += 1
         guard depth <= maximumDepth else {
-            throw BinaryDecodingError(.tooDeep, at: start, "nesting is deeper than \(maximumDepth) levels")
+            throw BinaryDecodingError(.tooDeep, offset: start, message: "nesting is deeper than \(maximumDepth) levels")
         }
     }
 
     private func truncated(_ start: Int, _ message: String) -> BinaryDecodingError {
-        BinaryDecodingError(.truncated, at: start, "truncated: \(message)")
+        BinaryDecodingError(.truncated, offset: start, message: "truncated: \(message)")
     }
 
     private func outOfRange(_ start: Int, _ value: String) -> BinaryDecodingError {
-        BinaryDecodingError(.integerOutOfRange, at: start, "integer \(value) is outside the signed 64-bit range")
+        BinaryDecodingError(
+            .integerOutOfRange, offset: start, message: "integer \(value) is outside the signed 64-bit range")
     }
 
     /// The error for major type 7 with additional information `info`, other than false, true, null.
     private func simpleValueError(_ info: UInt8, at start: Int) -> BinaryDecodingError {
         switch info {
         case 25, 26, 27:
-            return BinaryDecodingError(.float, at: start, "floats are not allowed in the atproto data model")
+            return BinaryDecodingError(
+                .float, offset: start, message: "floats are not allowed in the atproto data model")
         case 23:
-            return BinaryDecodingError(.unsupportedSimpleValue, at: start, "undefined is not allowed")
+            return BinaryDecodingError(.unsupportedSimpleValue, offset: start, message: "undefined is not allowed")
         case 31:
-            return BinaryDecodingError(.indefiniteLength, at: start, "unexpected \"break\" (0xFF)")
+            return BinaryDecodingError(.indefiniteLength, offset: start, message: "unexpected \"break\" (0xFF)")
         case 28, 29, 30:
-            return BinaryDecodingError(.malformed, at: start, "reserved additional information \(info)")
+            return BinaryDecodingError(.malformed, offset: start, message: "reserved additional information \(info)")
         default:
             return BinaryDecodingError(
-                .unsupportedSimpleValue, at: start, "simple values other than false, true and null are not allowed")
+                .unsupportedSimpleValue, offset: start,
+                message: "simple values other than false, true and null are not allowed")
         }
     }
 

@@ -14,7 +14,7 @@ extension DAGCBOR {
     ///
     /// - Throws: ``LexiconDecodingError`` when `json` is not in the data model (a float, a malformed
     ///   `$bytes` or `$link`).
-    public static func encode(json: JSONValue) throws -> [UInt8] {
+    public static func encode(json: JSONValue) throws(LexiconDecodingError) -> [UInt8] {
         encode(try DataModelValue(json: json))
     }
 

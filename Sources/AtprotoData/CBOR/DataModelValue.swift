@@ -79,7 +79,7 @@ extension DataModelValue {
     /// such number is an error, since the data model has no floats.
     ///
     /// - Throws: ``LexiconDecodingError`` naming the faulty value.
-    public init(json: JSONValue) throws {
+    public init(json: JSONValue) throws(LexiconDecodingError) {
         switch json {
         case .null: self = .null
         case .bool(let value): self = .bool(value)
@@ -91,10 +91,16 @@ extension DataModelValue {
             }
             self = .integer(Int(number))
         case .array(let items):
-            self = .array(
-                try items.enumerated().map { index, item in
-                    try decoding(at: String(index)) { try DataModelValue(json: item) }
-                })
+            var values: [DataModelValue] = []
+            values.reserveCapacity(items.count)
+            for (index, item) in items.enumerated() {
+                do throws(LexiconDecodingError) {
+                    values.append(try DataModelValue(json: item))
+                } catch {
+                    throw error.nested(in: String(index))
+                }
+            }
+            self = .array(values)
         case .object(let fields):
             if fields.count == 1, let special = try DataModelValue.special(fields) {
                 self = special
@@ -103,14 +109,18 @@ extension DataModelValue {
             var entries: [String: DataModelValue] = [:]
             entries.reserveCapacity(fields.count)
             for (key, value) in fields {
-                entries[key] = try decoding(at: key) { try DataModelValue(json: value) }
+                do throws(LexiconDecodingError) {
+                    entries[key] = try DataModelValue(json: value)
+                } catch {
+                    throw error.nested(in: key)
+                }
             }
             self = .map(entries)
         }
     }
 
     /// The bytes or link that a one-key object stands for, or `nil` for an ordinary object.
-    private static func special(_ fields: [String: JSONValue]) throws -> DataModelValue? {
+    private static func special(_ fields: [String: JSONValue]) throws(LexiconDecodingError) -> DataModelValue? {
         if fields["$bytes"] != nil {
             return .bytes(try DataModel.bytesObject(.object(fields)).data)
         }

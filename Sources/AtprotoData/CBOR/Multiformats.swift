@@ -13,19 +13,21 @@ package enum Varint {
         var value: UInt64 = 0
         for index in 0..<9 {
             guard offset < buffer.count else {
-                throw BinaryDecodingError(.truncated, at: start, "\(what()): the input ends inside a varint")
+                throw BinaryDecodingError(
+                    .truncated, offset: start, message: "\(what()): the input ends inside a varint")
             }
             let byte = buffer[offset]
             offset += 1
             value |= UInt64(byte & 0x7F) << UInt64(7 * index)
             if byte & 0x80 == 0 {
                 guard byte != 0 || index == 0 else {
-                    throw BinaryDecodingError(.invalidVarint, at: start, "\(what()): varint is not minimally encoded")
+                    throw BinaryDecodingError(
+                        .invalidVarint, offset: start, message: "\(what()): varint is not minimally encoded")
                 }
                 return value
             }
         }
-        throw BinaryDecodingError(.invalidVarint, at: start, "\(what()): varint is longer than 9 bytes")
+        throw BinaryDecodingError(.invalidVarint, offset: start, message: "\(what()): varint is longer than 9 bytes")
     }
 
     /// Appends `value` as a varint.
@@ -91,7 +93,7 @@ enum Base32 {
         }
         guard bits < 5, buffer & ((1 << bits) - 1) == 0 else {
             throw BinaryDecodingError(
-                .invalidCID, at: textStart + max(index - 1, 0), "base32 text ends with an incomplete byte")
+                .invalidCID, offset: textStart + max(index - 1, 0), message: "base32 text ends with an incomplete byte")
         }
         return bytes
     }
@@ -155,5 +157,5 @@ package enum Base58 {
 
 /// The error for a character outside the alphabet of `encoding`.
 private func badCharacter(at offset: Int, _ encoding: String) -> BinaryDecodingError {
-    BinaryDecodingError(.invalidCID, at: offset, "not a \(encoding) character")
+    BinaryDecodingError(.invalidCID, offset: offset, message: "not a \(encoding) character")
 }

@@ -27,7 +27,7 @@ extension DataModel {
     /// Padding is optional, but when present it must be complete (`"YQ=="`, not `"YQ="`). Characters
     /// outside the standard alphabet (including whitespace and the URL-safe `-` and `_`) are errors,
     /// as is a length no base64 text can have.
-    package static func bytesObject(_ json: JSONValue) throws -> (data: Data, text: String) {
+    package static func bytesObject(_ json: JSONValue) throws(LexiconDecodingError) -> (data: Data, text: String) {
         let text = try specialField("$bytes", of: json)
         guard let data = decodeBase64(text) else {
             throw LexiconDecodingError(path: ["$bytes"], message: "not valid base64 (RFC 4648 section 4)")

@@ -24,7 +24,7 @@ public enum DataModel {
     ///   - value: The value to check.
     ///   - path: Where the value sits, put in front of the path of any error thrown.
     /// - Throws: ``LexiconDecodingError`` naming the first faulty value found and why.
-    public static func validate(_ value: JSONValue, at path: [String] = []) throws {
+    public static func validate(_ value: JSONValue, at path: [String] = []) throws(LexiconDecodingError) {
         guard case .object(let fields) = value else {
             throw LexiconDecodingError(
                 .typeMismatch, path: path, message: "expected an object, found \(value.kindName)")
@@ -41,7 +41,7 @@ public enum DataModel {
     ///   - value: The value to check.
     ///   - path: Where the value sits, put in front of the path of any error thrown.
     /// - Throws: ``LexiconDecodingError`` naming the first faulty value found and why.
-    public static func validateValue(_ value: JSONValue, at path: [String] = []) throws {
+    public static func validateValue(_ value: JSONValue, at path: [String] = []) throws(LexiconDecodingError) {
         // An explicit stack rather than recursion, so no value is too deep to check, and paths kept as
         // links to the parent's, so a path is built only for an error.
         var paths = PathTable(prefix: path)
@@ -69,7 +69,7 @@ public enum DataModel {
 
     /// Checks a value's own rules: a scalar, or a special object with its fields. Returns `true` for
     /// an array or ordinary object, whose elements are still to be checked.
-    private static func check(_ value: JSONValue, at path: () -> [String]) throws -> Bool {
+    private static func check(_ value: JSONValue, at path: () -> [String]) throws(LexiconDecodingError) -> Bool {
         switch value {
         case .null, .bool, .integer, .string:
             return false
@@ -85,13 +85,15 @@ public enum DataModel {
 
     /// Checks a `$link`, `$bytes` or blob object, returning `true` when `fields` is one (and valid),
     /// `false` for an ordinary object, whose `$type` it checks.
-    private static func checkSpecialObject(_ fields: [String: JSONValue], at path: () -> [String]) throws -> Bool {
+    private static func checkSpecialObject(_ fields: [String: JSONValue], at path: () -> [String])
+        throws(LexiconDecodingError) -> Bool
+    {
         if fields["$link"] != nil {
             try checkLink(.object(fields), at: path())
             return true
         }
         if fields["$bytes"] != nil {
-            try within(path()) { _ = try bytesObject(.object(fields)) }
+            try within(path()) { () throws(LexiconDecodingError) in _ = try bytesObject(.object(fields)) }
             return true
         }
         guard let type = fields["$type"] else { return false }
@@ -106,8 +108,8 @@ public enum DataModel {
     }
 
     /// Checks `{"$link": <CID>}`.
-    private static func checkLink(_ json: JSONValue, at path: [String]) throws {
-        let cid = try within(path) { try specialField("$link", of: json) }
+    private static func checkLink(_ json: JSONValue, at path: [String]) throws(LexiconDecodingError) {
+        let cid = try within(path) { () throws(LexiconDecodingError) in try specialField("$link", of: json) }
         guard isValidLinkCID(cid) else {
             throw LexiconDecodingError(
                 path: path + ["$link"], message: "not a valid CID (expected a base32 CIDv1, \"b...\"): \"\(cid)\"")
@@ -118,7 +120,7 @@ public enum DataModel {
     private static let blobFields: Set<String> = ["$type", "ref", "mimeType", "size"]
 
     /// Checks a blob in the current form: exactly `$type`, `ref`, `mimeType` and `size`.
-    private static func checkBlob(_ fields: [String: JSONValue], at path: [String]) throws {
+    private static func checkBlob(_ fields: [String: JSONValue], at path: [String]) throws(LexiconDecodingError) {
         let extra = fields.keys.filter { !blobFields.contains($0) }.sorted()
         guard extra.isEmpty else {
             throw LexiconDecodingError(
@@ -179,7 +181,7 @@ public enum DataModel {
 
     /// The string in `{"<key>": <string>}`, an object with exactly that one field; shared by the
     /// readers of ``Bytes`` and ``CIDLink`` and by validation.
-    package static func specialField(_ key: String, of json: JSONValue) throws -> String {
+    package static func specialField(_ key: String, of json: JSONValue) throws(LexiconDecodingError) -> String {
         guard case .object(let fields) = json else {
             throw LexiconDecodingError.typeMismatch(expected: "{\"\(key)\": <string>} object", found: json)
         }
@@ -198,10 +200,13 @@ public enum DataModel {
     }
 
     /// Runs `body`, putting `path` in front of the path of any decoding error it throws.
-    private static func within<T>(_ path: [String], _ body: () throws -> T) throws -> T {
+    private static func within<T>(
+        _ path: [String], _ body: () throws(LexiconDecodingError) -> T
+    ) throws(LexiconDecodingError) -> T {
         do {
             return try body()
-        } catch var error as LexiconDecodingError {
+        } catch {
+            var error = error
             error.path = path + error.path
             throw error
         }

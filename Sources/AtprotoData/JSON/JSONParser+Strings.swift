@@ -191,7 +191,7 @@ extension JSONTextParser {
         }
         var column = 1
         for position in lineStart..<end where bytes[position] & 0xC0 != 0x80 { column += 1 }
-        return JSONParseError(code, message: message, offset: offset, line: line, column: column)
+        return JSONParseError(code, offset: offset, line: line, column: column, message: message)
     }
 
     func describe(_ byte: UInt8) -> String {

@@ -41,7 +41,7 @@ public struct JSONParseError: AtprotoError, Hashable {
     public var column: Int
 
     /// Creates an error at the given position.
-    public init(_ code: Code, message: String, offset: Int, line: Int, column: Int) {
+    public init(_ code: Code, offset: Int, line: Int, column: Int, message: String) {
         self.code = code
         self.message = message
         self.offset = offset

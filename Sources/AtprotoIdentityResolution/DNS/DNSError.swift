@@ -40,10 +40,10 @@ public struct DNSError: AtprotoError, Hashable {
     /// What went wrong, for people: names the name asked and the server.
     public var message: String
 
-    /// An error of `code`; the message is `detail` followed by the name and the server when given.
+    /// An error of `code`; its ``message`` is `message` followed by the name and the server when given.
     public init(
-        _ code: Code, _ detail: String, name: String? = nil, server: DNSNameserver? = nil, rcode: Int? = nil,
-        errno: Int32? = nil
+        _ code: Code, name: String? = nil, server: DNSNameserver? = nil, rcode: Int? = nil, errno: Int32? = nil,
+        message: String
     ) {
         self.code = code
         self.name = name
@@ -51,10 +51,10 @@ public struct DNSError: AtprotoError, Hashable {
         self.rcode = rcode
         self.errno = errno
         switch (name, server) {
-        case (let name?, let server?): self.message = "\(detail) (TXT \(name) from \(server))"
-        case (let name?, nil): self.message = "\(detail) (TXT \(name))"
-        case (nil, let server?): self.message = "\(detail) (server \(server))"
-        case (nil, nil): self.message = detail
+        case (let name?, let server?): self.message = "\(message) (TXT \(name) from \(server))"
+        case (let name?, nil): self.message = "\(message) (TXT \(name))"
+        case (nil, let server?): self.message = "\(message) (server \(server))"
+        case (nil, nil): self.message = message
         }
     }
 

@@ -25,8 +25,8 @@ struct DNSExchange: Sendable {
     func run() throws -> DNSResponse {
         guard let address = SocketAddress(literal: server.host, port: server.port) else {
             throw DNSError(
-                .invalidNameserver, "the nameserver host \"\(server.host)\" is no IPv4 or IPv6 address",
-                name: name.description, server: server)
+                .invalidNameserver, name: name.description, server: server,
+                message: "the nameserver host \"\(server.host)\" is no IPv4 or IPv6 address")
         }
         let query = DNSQuery(name: name)
         let response = try overUDP(query, to: address)
@@ -94,20 +94,23 @@ struct DNSExchange: Sendable {
             return CancellationError()
         case .timedOut:
             return DNSError(
-                .timedOut, "no answer over \(transport) within \(timeout)", name: name.description, server: server)
+                .timedOut, name: name.description, server: server,
+                message: "no answer over \(transport) within \(timeout)")
         case .system(let call, let code):
             let reason = String(cString: strerror(code))
             return DNSError(
-                .socket, "\(call) over \(transport) failed: \(reason)", name: name.description,
-                server: server, errno: code)
+                .socket, name: name.description, server: server, errno: code,
+                message: "\(call) over \(transport) failed: \(reason)")
         case .closed(let received, let expected):
             return DNSError(
-                .malformedResponse, "the TCP connection closed after \(received) of \(expected) bytes",
-                name: name.description, server: server)
+                .malformedResponse, name: name.description, server: server,
+                message: "the TCP connection closed after \(received) of \(expected) bytes")
         }
     }
 
     private func error(_ malformed: DNSMalformedMessage) -> DNSError {
-        DNSError(.malformedResponse, "malformed answer: \(malformed.reason)", name: name.description, server: server)
+        DNSError(
+            .malformedResponse, name: name.description, server: server, message: "malformed answer: \(malformed.reason)"
+        )
     }
 }

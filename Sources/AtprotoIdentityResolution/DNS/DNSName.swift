@@ -19,7 +19,7 @@ struct DNSName: Hashable, Sendable, CustomStringConvertible {
     /// most 253 bytes. Throws ``DNSError/Code/invalidName`` otherwise.
     init(validating text: String) throws(DNSError) {
         func invalid(_ reason: String) -> DNSError {
-            DNSError(.invalidName, "invalid DNS name \"\(text)\": \(reason)")
+            DNSError(.invalidName, message: "invalid DNS name \"\(text)\": \(reason)")
         }
         var bytes = Array(text.utf8)
         if bytes.last == UInt8(ascii: ".") { bytes.removeLast() }

@@ -29,7 +29,8 @@ extension DNSNameserver {
 
     private static func hostAndPort(_ text: String) throws(DNSError) -> (String, UInt16) {
         func invalid(_ why: String) -> DNSError {
-            DNSError(.invalidNameserver, "\(text.debugDescription) is no nameserver: \(why); expected host[:port]")
+            DNSError(
+                .invalidNameserver, message: "\(text.debugDescription) is no nameserver: \(why); expected host[:port]")
         }
         func port(_ digits: Substring) throws(DNSError) -> UInt16 {
             guard let port = UInt16(digits), port > 0 else {
@@ -71,13 +72,15 @@ extension DNSNameserver {
         case .failure(let failure):
             throw DNSError(
                 .invalidNameserver,
-                "\(text.debugDescription) is no nameserver: the host name \(name) does not resolve (\(failure.reason)); "
+                message:
+                    "\(text.debugDescription) is no nameserver: the host name \(name) does not resolve (\(failure.reason)); "
                     + "expected host[:port] with an IP address or a host name that resolves")
         }
         let literals = addresses.compactMap { address in address.numericHost.map { (address.family, $0) } }
         guard let chosen = literals.first(where: { $0.0 == AF_INET }) ?? literals.first else {
             throw DNSError(
-                .invalidNameserver, "\(text.debugDescription) is no nameserver: the host name \(name) has no address")
+                .invalidNameserver,
+                message: "\(text.debugDescription) is no nameserver: the host name \(name) has no address")
         }
         return chosen.1
     }

@@ -26,11 +26,11 @@ enum DNSResolvConf {
     /// read or names none.
     static func nameservers(atPath path: String) throws(DNSError) -> [DNSNameserver] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DNSError(.noNameservers, "cannot read \(path), so there is no nameserver to ask")
+            throw DNSError(.noNameservers, message: "cannot read \(path), so there is no nameserver to ask")
         }
         let servers = nameservers(in: String(decoding: data, as: UTF8.self))
         guard !servers.isEmpty else {
-            throw DNSError(.noNameservers, "\(path) has no usable `nameserver` line (IPv4 or IPv6 address)")
+            throw DNSError(.noNameservers, message: "\(path) has no usable `nameserver` line (IPv4 or IPv6 address)")
         }
         return servers
     }

@@ -48,9 +48,9 @@ public struct UDPDNSClient: DNSTXTLookup {
     public func txtRecords(for name: String) async throws -> [String] {
         let asked = try DNSName(validating: name)
         guard !nameservers.isEmpty else {
-            throw DNSError(.noNameservers, "no nameserver to ask", name: asked.description)
+            throw DNSError(.noNameservers, name: asked.description, message: "no nameserver to ask")
         }
-        var lastError = DNSError(.noNameservers, "no nameserver answered", name: asked.description)
+        var lastError = DNSError(.noNameservers, name: asked.description, message: "no nameserver answered")
         for _ in 0..<max(1, attempts) {
             for server in nameservers {
                 try Task.checkCancellation()
@@ -60,12 +60,12 @@ public struct UDPDNSClient: DNSTXTLookup {
                     case .nonexistent: return []
                     case .failure(let rcode):
                         lastError = DNSError(
-                            .serverFailure, "the server answered \(Self.rcodeName(rcode))",
-                            name: asked.description, server: server, rcode: rcode)
+                            .serverFailure, name: asked.description, server: server, rcode: rcode,
+                            message: "the server answered \(Self.rcodeName(rcode))")
                     case .truncated:
                         lastError = DNSError(
-                            .malformedResponse, "the answer was truncated over TCP too", name: asked.description,
-                            server: server)
+                            .malformedResponse, name: asked.description, server: server,
+                            message: "the answer was truncated over TCP too")
                     }
                 } catch let error as DNSError {
                     lastError = error

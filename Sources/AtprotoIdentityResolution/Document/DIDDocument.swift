@@ -55,13 +55,13 @@ public struct DIDDocument: Sendable, Hashable {
     public init(jsonData data: Data, maximumSize: Int = DIDDocument.defaultMaximumSize) throws(DIDDocumentError) {
         guard data.count <= maximumSize else {
             throw DIDDocumentError(
-                .tooLarge, path: "$", "the document is \(data.count) bytes, over the limit of \(maximumSize)")
+                .tooLarge, path: "$", message: "the document is \(data.count) bytes, over the limit of \(maximumSize)")
         }
         let value: JSONValue
         do {
             value = try JSONValue.parse(data)
         } catch {
-            throw DIDDocumentError(.invalidJSON, path: "$", "not JSON: \(error)")
+            throw DIDDocumentError(.invalidJSON, path: "$", message: "not JSON: \(error)")
         }
         try self.init(json: value)
     }
@@ -73,13 +73,13 @@ public struct DIDDocument: Sendable, Hashable {
     /// (references) are skipped; unknown fields anywhere are kept.
     public init(json: JSONValue) throws(DIDDocumentError) {
         guard let object = json.objectValue else {
-            throw DIDDocumentError(.typeMismatch, path: "$", "expected an object, found \(json.kindName)")
+            throw DIDDocumentError(.typeMismatch, path: "$", message: "expected an object, found \(json.kindName)")
         }
         guard let idText = object["id"]?.stringValue else {
-            throw DIDDocumentError(.missingField, path: "$.id", "missing, or not a string")
+            throw DIDDocumentError(.missingField, path: "$.id", message: "missing, or not a string")
         }
         if let problem = DID.syntaxError(in: idText) {
-            throw DIDDocumentError(.invalidValue, path: "$.id", "\"\(idText)\" is not a DID: \(problem)")
+            throw DIDDocumentError(.invalidValue, path: "$.id", message: "\"\(idText)\" is not a DID: \(problem)")
         }
         id = DID(rawValue: idText)
         fields = object
@@ -148,13 +148,13 @@ public struct DIDDocument: Sendable, Hashable {
     private static func strings(_ value: JSONValue?, path: String) throws(DIDDocumentError) -> [String] {
         guard let value, value != .null else { return [] }
         guard case .array(let items) = value else {
-            throw DIDDocumentError(.typeMismatch, path: path, "expected an array, found \(value.kindName)")
+            throw DIDDocumentError(.typeMismatch, path: path, message: "expected an array, found \(value.kindName)")
         }
         var result: [String] = []
         for (index, item) in items.enumerated() {
             guard let text = item.stringValue else {
                 throw DIDDocumentError(
-                    .typeMismatch, path: "\(path)[\(index)]", "expected a string, found \(item.kindName)")
+                    .typeMismatch, path: "\(path)[\(index)]", message: "expected a string, found \(item.kindName)")
             }
             result.append(text)
         }
@@ -168,7 +168,7 @@ public struct DIDDocument: Sendable, Hashable {
     ) throws(DIDDocumentError) -> [Entry] {
         guard let value, value != .null else { return [] }
         guard case .array(let items) = value else {
-            throw DIDDocumentError(.typeMismatch, path: path, "expected an array, found \(value.kindName)")
+            throw DIDDocumentError(.typeMismatch, path: path, message: "expected an array, found \(value.kindName)")
         }
         var result: [Entry] = []
         for (index, item) in items.enumerated() where item.stringValue == nil {
@@ -207,7 +207,7 @@ public struct DIDDocumentError: AtprotoError, Hashable {
     public var message: String
 
     /// Creates an error.
-    public init(_ code: Code, path: String, _ message: String) {
+    public init(_ code: Code, path: String, message: String) {
         self.code = code
         self.path = path
         self.message = message

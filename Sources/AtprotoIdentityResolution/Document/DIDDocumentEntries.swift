@@ -32,7 +32,7 @@ extension DIDDocument {
 
         init(json: JSONValue, path: String) throws(DIDDocumentError) {
             guard let object = json.objectValue else {
-                throw DIDDocumentError(.typeMismatch, path: path, "expected an object, found \(json.kindName)")
+                throw DIDDocumentError(.typeMismatch, path: path, message: "expected an object, found \(json.kindName)")
             }
             id = try requiredString(object, "id", path: path)
             type = try requiredString(object, "type", path: path)
@@ -47,7 +47,8 @@ extension DIDDocument {
         ///   encoded `publicKeyMultibase`, or a point that is not on the curve.
         public func publicKey() throws(PublicKeyError) -> PublicKey {
             guard let multibase = publicKeyMultibase else {
-                throw PublicKeyError(.unsupportedEncoding, "verification method \(id) has no publicKeyMultibase")
+                throw PublicKeyError(
+                    .unsupportedEncoding, message: "verification method \(id) has no publicKeyMultibase")
             }
             if type == "Multikey" { return try PublicKey(multikey: multibase) }
             return try PublicKey(legacyType: type, multibase: multibase)
@@ -75,12 +76,12 @@ extension DIDDocument {
 
         init(json: JSONValue, path: String) throws(DIDDocumentError) {
             guard let object = json.objectValue else {
-                throw DIDDocumentError(.typeMismatch, path: path, "expected an object, found \(json.kindName)")
+                throw DIDDocumentError(.typeMismatch, path: path, message: "expected an object, found \(json.kindName)")
             }
             id = try requiredString(object, "id", path: path)
             type = try requiredString(object, "type", path: path)
             guard let endpoint = object["serviceEndpoint"] else {
-                throw DIDDocumentError(.missingField, path: path + ".serviceEndpoint", "missing")
+                throw DIDDocumentError(.missingField, path: path + ".serviceEndpoint", message: "missing")
             }
             serviceEndpoint = endpoint
             fields = object
@@ -102,9 +103,12 @@ extension DIDDocument {
 private func requiredString(_ object: [String: JSONValue], _ key: String, path: String) throws(DIDDocumentError)
     -> String
 {
-    guard let value = object[key] else { throw DIDDocumentError(.missingField, path: "\(path).\(key)", "missing") }
+    guard let value = object[key] else {
+        throw DIDDocumentError(.missingField, path: "\(path).\(key)", message: "missing")
+    }
     guard let text = value.stringValue else {
-        throw DIDDocumentError(.typeMismatch, path: "\(path).\(key)", "expected a string, found \(value.kindName)")
+        throw DIDDocumentError(
+            .typeMismatch, path: "\(path).\(key)", message: "expected a string, found \(value.kindName)")
     }
     return text
 }
@@ -114,7 +118,8 @@ private func optionalString(_ object: [String: JSONValue], _ key: String, path: 
 {
     guard let value = object[key], value != .null else { return nil }
     guard let text = value.stringValue else {
-        throw DIDDocumentError(.typeMismatch, path: "\(path).\(key)", "expected a string, found \(value.kindName)")
+        throw DIDDocumentError(
+            .typeMismatch, path: "\(path).\(key)", message: "expected a string, found \(value.kindName)")
     }
     return text
 }

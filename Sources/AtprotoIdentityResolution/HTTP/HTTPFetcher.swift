@@ -90,7 +90,7 @@ public struct HTTPFetchError: AtprotoError, Hashable {
     public var message: String
 
     /// Creates an error.
-    public init(_ code: Code, url: URL, _ message: String) {
+    public init(_ code: Code, url: URL, message: String) {
         self.code = code
         self.url = url
         self.message = message

@@ -50,7 +50,8 @@ struct IdentityFetch {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else {
                 throw IdentityError(
-                    .timedOut, identifier: identifier, "GET \(url.absoluteString): no answer within \(limits.timeout)")
+                    .timedOut, identifier: identifier,
+                    message: "GET \(url.absoluteString): no answer within \(limits.timeout)")
             }
             let request = HTTPFetchRequest(
                 url: current, headers: headers, maximumBodySize: maximumSize, timeout: remaining)
@@ -66,20 +67,21 @@ struct IdentityFetch {
             else {
                 throw IdentityError(
                     .redirected, identifier: identifier,
-                    "GET \(current.absoluteString): a redirect without a usable Location")
+                    message: "GET \(current.absoluteString): a redirect without a usable Location")
             }
             guard next.host?.lowercased() == current.host?.lowercased(), next.port == current.port,
                 next.scheme == current.scheme
             else {
                 throw IdentityError(
                     .redirected, identifier: identifier,
-                    "GET \(current.absoluteString) redirects to another host or scheme: \(next.absoluteString)")
+                    message: "GET \(current.absoluteString) redirects to another host or scheme: \(next.absoluteString)"
+                )
             }
             current = next
         }
         throw IdentityError(
             .redirected, identifier: identifier,
-            "GET \(url.absoluteString): more than \(limits.maximumRedirects) redirects")
+            message: "GET \(url.absoluteString): more than \(limits.maximumRedirects) redirects")
     }
 
     static func identityError(_ error: HTTPFetchError, identifier: String) -> IdentityError {
@@ -91,7 +93,7 @@ struct IdentityFetch {
         case .hostNotFound: code = .hostNotFound
         default: code = .unreachable
         }
-        return IdentityError(code, identifier: identifier, error.description)
+        return IdentityError(code, identifier: identifier, message: error.description)
     }
 }
 

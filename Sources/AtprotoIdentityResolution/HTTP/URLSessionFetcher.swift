@@ -35,12 +35,13 @@ public final class URLSessionFetcher: HTTPFetcher, Sendable {
     private static func error(_ failure: BoundedURLFailure, _ request: HTTPFetchRequest) -> HTTPFetchError {
         let url = request.url
         switch failure {
-        case .cancelled: return HTTPFetchError(.cancelled, url: url, "the task was cancelled")
-        case .timedOut: return HTTPFetchError(.timedOut, url: url, "no complete answer within \(request.timeout)")
+        case .cancelled: return HTTPFetchError(.cancelled, url: url, message: "the task was cancelled")
+        case .timedOut:
+            return HTTPFetchError(.timedOut, url: url, message: "no complete answer within \(request.timeout)")
         case .tooLarge(_, announced: true):
-            return HTTPFetchError(.tooLarge, url: url, "the answer announces more bytes than allowed")
+            return HTTPFetchError(.tooLarge, url: url, message: "the answer announces more bytes than allowed")
         case .tooLarge(let limit, announced: false):
-            return HTTPFetchError(.tooLarge, url: url, "the answer is longer than \(limit) bytes")
+            return HTTPFetchError(.tooLarge, url: url, message: "the answer is longer than \(limit) bytes")
         case .transport(let code, let description):
             let kind: HTTPFetchError.Code
             switch code {
@@ -51,7 +52,7 @@ public final class URLSessionFetcher: HTTPFetcher, Sendable {
                 kind = .cannotConnect
             default: kind = .other
             }
-            return HTTPFetchError(kind, url: url, description)
+            return HTTPFetchError(kind, url: url, message: description)
         }
     }
 }

@@ -26,7 +26,7 @@ public struct PLCDirectoryResolver: DIDResolver {
         var base = directory.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         guard let url = URL(string: base + "/" + did.rawValue) else {
-            throw IdentityError(.invalidIdentifier, identifier: did.rawValue, "no URL can be made on \(base)")
+            throw IdentityError(.invalidIdentifier, identifier: did.rawValue, message: "no URL can be made on \(base)")
         }
         let response = try await IdentityFetch(fetcher: fetcher, limits: limits).get(
             url, accept: "application/did+ld+json, application/json", maximumSize: limits.maximumDocumentSize,
@@ -66,7 +66,7 @@ public struct WebDIDResolver: DIDResolver {
         let (target, hostHeader) = hostOverrides.url(
             host: host, path: "/.well-known/did.json", defaultScheme: scheme, port: port)
         guard let url = target else {
-            throw IdentityError(.invalidIdentifier, identifier: did.rawValue, "no URL can be made for \(host)")
+            throw IdentityError(.invalidIdentifier, identifier: did.rawValue, message: "no URL can be made for \(host)")
         }
         let response = try await IdentityFetch(fetcher: fetcher, limits: limits).get(
             url, accept: "application/did+ld+json, application/json", maximumSize: limits.maximumDocumentSize,
@@ -81,20 +81,21 @@ public struct WebDIDResolver: DIDResolver {
         guard !identifier.contains(":") else {
             throw IdentityError(
                 .unsupportedDIDMethod, identifier: did.rawValue,
-                "atproto allows did:web with a host name only, not a path")
+                message: "atproto allows did:web with a host name only, not a path")
         }
         let parts = identifier.replacingOccurrences(of: "%3a", with: "%3A").components(separatedBy: "%3A")
         let host = parts[0].lowercased()
         guard parts.count <= 2, !host.isEmpty, !host.contains("%"),
             host == "localhost" || Handle.syntaxError(in: host) == nil
         else {
-            throw IdentityError(.invalidIdentifier, identifier: did.rawValue, "\"\(identifier)\" is not a host name")
+            throw IdentityError(
+                .invalidIdentifier, identifier: did.rawValue, message: "\"\(identifier)\" is not a host name")
         }
         guard parts.count == 2 else { return (host, nil) }
         guard host == "localhost", let port = Int(parts[1]), (1...65535).contains(port) else {
             throw IdentityError(
-                .invalidIdentifier, identifier: did.rawValue, "a port is allowed only on localhost, and must be 1-65535"
-            )
+                .invalidIdentifier, identifier: did.rawValue,
+                message: "a port is allowed only on localhost, and must be 1-65535")
         }
         return (host, port)
     }
@@ -120,19 +121,19 @@ public struct StandardDIDResolver: DIDResolver {
         case "web": return try await web.resolveDID(did)
         default: try DIDSyntax.check(did, method: "plc or web")
         }
-        throw IdentityError(.unsupportedDIDMethod, identifier: did.rawValue, "unreachable")
+        throw IdentityError(.unsupportedDIDMethod, identifier: did.rawValue, message: "unreachable")
     }
 }
 
 enum DIDSyntax {
     static func check(_ did: DID, method: String) throws(IdentityError) {
         if let problem = DID.syntaxError(in: did.rawValue) {
-            throw IdentityError(.invalidIdentifier, identifier: did.rawValue, "not a DID: \(problem)")
+            throw IdentityError(.invalidIdentifier, identifier: did.rawValue, message: "not a DID: \(problem)")
         }
         guard let actual = did.method, method.split(separator: " ").contains(Substring(actual)) else {
             throw IdentityError(
                 .unsupportedDIDMethod, identifier: did.rawValue,
-                "did:\(did.method ?? "?") is not supported here (atproto uses did:\(method))")
+                message: "did:\(did.method ?? "?") is not supported here (atproto uses did:\(method))")
         }
     }
 }
@@ -145,21 +146,25 @@ enum DocumentAnswer {
         case 404, 410:
             throw IdentityError(
                 .didNotFound, identifier: did.rawValue,
-                "GET \(url.absoluteString): HTTP \(response.status)\(response.status == 410 ? " (tombstoned)" : "")")
+                message:
+                    "GET \(url.absoluteString): HTTP \(response.status)\(response.status == 410 ? " (tombstoned)" : "")"
+            )
         default:
             throw IdentityError(
-                .unexpectedStatus, identifier: did.rawValue, "GET \(url.absoluteString): HTTP \(response.status)")
+                .unexpectedStatus, identifier: did.rawValue,
+                message: "GET \(url.absoluteString): HTTP \(response.status)")
         }
         let document: DIDDocument
         do {
             document = try DIDDocument(jsonData: response.body, maximumSize: Int.max)
         } catch {
-            throw IdentityError(.malformedAnswer, identifier: did.rawValue, "GET \(url.absoluteString): \(error)")
+            throw IdentityError(
+                .malformedAnswer, identifier: did.rawValue, message: "GET \(url.absoluteString): \(error)")
         }
         guard document.id == did else {
             throw IdentityError(
                 .documentMismatch, identifier: did.rawValue,
-                "GET \(url.absoluteString) answered the document of \(document.id.rawValue)")
+                message: "GET \(url.absoluteString) answered the document of \(document.id.rawValue)")
         }
         return document
     }

@@ -21,9 +21,9 @@ public struct DNSHandleResolver: HandleResolver {
         do {
             records = try await lookup.txtRecords(for: name)
         } catch {
-            if Task.isCancelled { throw IdentityError(.cancelled, identifier: handle.rawValue, "cancelled") }
+            if Task.isCancelled { throw IdentityError(.cancelled, identifier: handle.rawValue, message: "cancelled") }
             let kind: IdentityError.Code = (error as? DNSError)?.code == .timedOut ? .timedOut : .unreachable
-            throw IdentityError(kind, identifier: handle.rawValue, "DNS TXT \(name): \(error)")
+            throw IdentityError(kind, identifier: handle.rawValue, message: "DNS TXT \(name): \(error)")
         }
         var dids: [String] = []
         for record in records where record.hasPrefix("did=") {
@@ -32,12 +32,13 @@ public struct DNSHandleResolver: HandleResolver {
             if !dids.contains(text) { dids.append(text) }
         }
         guard let first = dids.first else {
-            throw IdentityError(.handleNotFound, identifier: handle.rawValue, "DNS TXT \(name): no did= record")
+            throw IdentityError(
+                .handleNotFound, identifier: handle.rawValue, message: "DNS TXT \(name): no did= record")
         }
         guard dids.count == 1 else {
             throw IdentityError(
                 .handleConflict, identifier: handle.rawValue,
-                "DNS TXT \(name) names several DIDs: \(dids.joined(separator: ", "))")
+                message: "DNS TXT \(name) names several DIDs: \(dids.joined(separator: ", "))")
         }
         return DID(rawValue: first)
     }
@@ -68,7 +69,8 @@ public struct WellKnownHandleResolver: HandleResolver {
         let host = handle.normalized.rawValue
         let (target, hostHeader) = hostOverrides.url(host: host, path: "/.well-known/atproto-did")
         guard let url = target else {
-            throw IdentityError(.invalidIdentifier, identifier: handle.rawValue, "no URL can be made for \(host)")
+            throw IdentityError(
+                .invalidIdentifier, identifier: handle.rawValue, message: "no URL can be made for \(host)")
         }
         let fetch = IdentityFetch(fetcher: fetcher, limits: limits)
         let response = try await fetch.get(
@@ -76,13 +78,16 @@ public struct WellKnownHandleResolver: HandleResolver {
             hostHeader: hostHeader)
         guard response.status == 200 else {
             let kind: IdentityError.Code = response.status == 404 ? .handleNotFound : .unexpectedStatus
-            throw IdentityError(kind, identifier: handle.rawValue, "GET \(url.absoluteString): HTTP \(response.status)")
+            throw IdentityError(
+                kind, identifier: handle.rawValue, message: "GET \(url.absoluteString): HTTP \(response.status)")
         }
         let text = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if let problem = DID.syntaxError(in: text) {
             throw IdentityError(
                 .malformedAnswer, identifier: handle.rawValue,
-                "GET \(url.absoluteString): the answer is not a DID (\(problem)): \(text.prefix(80).debugDescription)")
+                message:
+                    "GET \(url.absoluteString): the answer is not a DID (\(problem)): \(text.prefix(80).debugDescription)"
+            )
         }
         return DID(rawValue: text)
     }

@@ -22,27 +22,29 @@ struct MiniDocAnswer {
         guard response.isSuccess else {
             let error = XRPCError.fromResponse(response, nsid: nsid)
             let kind = error.name == "NotFound" || response.status == 404 ? notFound : .unexpectedStatus
-            throw IdentityError(kind, identifier: asked, "\(place): \(error)")
+            throw IdentityError(kind, identifier: asked, message: "\(place): \(error)")
         }
         guard response.body.count <= maximumSize else {
             throw IdentityError(
-                .answerTooLarge, identifier: asked, "\(place): \(response.body.count) bytes, over \(maximumSize)")
+                .answerTooLarge, identifier: asked,
+                message: "\(place): \(response.body.count) bytes, over \(maximumSize)")
         }
         let fields: [String: JSONValue]
         do {
             guard let object = try JSONValue.parse(response.body).objectValue else {
-                throw IdentityError(.malformedAnswer, identifier: asked, "\(place): the answer is not a JSON object")
+                throw IdentityError(
+                    .malformedAnswer, identifier: asked, message: "\(place): the answer is not a JSON object")
             }
             fields = object
         } catch let error as IdentityError {
             throw error
         } catch {
-            throw IdentityError(.malformedAnswer, identifier: asked, "\(place): not JSON: \(error)")
+            throw IdentityError(.malformedAnswer, identifier: asked, message: "\(place): not JSON: \(error)")
         }
         func text(_ key: String) throws(IdentityError) -> String {
             guard let value = fields[key]?.stringValue else {
                 throw IdentityError(
-                    .malformedAnswer, identifier: asked, "\(place): $.\(key) is missing or not a string")
+                    .malformedAnswer, identifier: asked, message: "\(place): $.\(key) is missing or not a string")
             }
             return value
         }
@@ -51,17 +53,18 @@ struct MiniDocAnswer {
         let pdsText = try text("pds")
         let keyText = try text("signing_key")
         guard DID.syntaxError(in: didText) == nil, Handle.syntaxError(in: handleText) == nil else {
-            throw IdentityError(.malformedAnswer, identifier: asked, "\(place): $.did or $.handle is not valid syntax")
+            throw IdentityError(
+                .malformedAnswer, identifier: asked, message: "\(place): $.did or $.handle is not valid syntax")
         }
         let service = DIDDocument.Service(id: "#atproto_pds", type: "AtprotoPersonalDataServer", endpoint: pdsText)
         guard let pds = service.endpointURL else {
-            throw IdentityError(.malformedAnswer, identifier: asked, "\(place): $.pds is not an http(s) URL")
+            throw IdentityError(.malformedAnswer, identifier: asked, message: "\(place): $.pds is not an http(s) URL")
         }
         do {
             signingKey =
                 keyText.hasPrefix("did:key:") ? try PublicKey(didKey: keyText) : try PublicKey(multikey: keyText)
         } catch {
-            throw IdentityError(.malformedAnswer, identifier: asked, "\(place): $.signing_key: \(error)")
+            throw IdentityError(.malformedAnswer, identifier: asked, message: "\(place): $.signing_key: \(error)")
         }
         self.did = DID(rawValue: didText)
         self.handle = Handle(rawValue: handleText)

@@ -64,7 +64,7 @@ public struct MiniDocIdentityResolver: IdentityResolver {
     /// asked by DID, it comes back as ``AtprotoIdentity/HandleStatus/invalid(claimed:reason:)``.
     public func resolveIdentity(_ identifier: ATIdentifier) async throws(IdentityError) -> AtprotoIdentity {
         if let problem = ATIdentifier.syntaxError(in: identifier.rawValue) {
-            throw IdentityError(.invalidIdentifier, identifier: identifier.rawValue, problem)
+            throw IdentityError(.invalidIdentifier, identifier: identifier.rawValue, message: problem)
         }
         let asked = identifier.handle?.normalized.rawValue ?? identifier.rawValue
         let request = XRPCRequest(
@@ -76,22 +76,24 @@ public struct MiniDocIdentityResolver: IdentityResolver {
         } catch let error as XRPCTransportError {
             let kind: IdentityError.Code =
                 error.code == .timedOut ? .timedOut : error.code == .cancelled ? .cancelled : .unreachable
-            throw IdentityError(kind, identifier: asked, error.description)
+            throw IdentityError(kind, identifier: asked, message: error.description)
         } catch {
-            throw IdentityError(.unreachable, identifier: asked, "\(nsid) on \(service.absoluteString): \(error)")
+            throw IdentityError(
+                .unreachable, identifier: asked, message: "\(nsid) on \(service.absoluteString): \(error)")
         }
         let answer = try MiniDocAnswer(
             response, nsid: nsid, service: service, asked: identifier, maximumSize: maximumAnswerSize)
         if let did = identifier.did, answer.did != did {
             throw IdentityError(
-                .documentMismatch, identifier: asked, "\(nsid) answered for \(answer.did.rawValue), not the DID asked")
+                .documentMismatch, identifier: asked,
+                message: "\(nsid) answered for \(answer.did.rawValue), not the DID asked")
         }
         let document = answer.document
         if let handle = identifier.handle?.normalized {
             guard answer.handle == handle else {
                 throw IdentityError(
                     .handleMismatch, identifier: asked,
-                    "\(nsid) answered handle \(answer.handle.rawValue) for \(answer.did.rawValue)")
+                    message: "\(nsid) answered handle \(answer.handle.rawValue) for \(answer.did.rawValue)")
             }
             return AtprotoIdentity(did: answer.did, handleStatus: .verified(handle), document: document)
         }

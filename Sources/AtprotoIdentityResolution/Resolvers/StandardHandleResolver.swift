@@ -32,13 +32,14 @@ public struct StandardHandleResolver: HandleResolver {
     /// Resolves `handle`; see ``HandleResolver/resolveHandle(_:)``.
     public func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
         if let problem = Handle.syntaxError(in: handle.rawValue) {
-            throw IdentityError(.invalidIdentifier, identifier: handle.rawValue, "not a handle: \(problem)")
+            throw IdentityError(.invalidIdentifier, identifier: handle.rawValue, message: "not a handle: \(problem)")
         }
         var methods: [any HandleResolver] = []
         if let dns { methods.append(dns) }
         if let wellKnown { methods.append(wellKnown) }
         guard let first = methods.first else {
-            throw IdentityError(.handleNotFound, identifier: handle.rawValue, "no handle resolution method is set")
+            throw IdentityError(
+                .handleNotFound, identifier: handle.rawValue, message: "no handle resolution method is set")
         }
         guard methods.count == 2 else { return try await first.resolveHandle(handle) }
         switch policy {
@@ -93,7 +94,7 @@ public struct StandardHandleResolver: HandleResolver {
         guard Set(dids).count == 1, let did = dids.first else {
             throw IdentityError(
                 .handleConflict, identifier: handle.rawValue,
-                "DNS and HTTPS name different DIDs: \(dids.map(\.rawValue).joined(separator: ", "))")
+                message: "DNS and HTTPS name different DIDs: \(dids.map(\.rawValue).joined(separator: ", "))")
         }
         return did
     }
@@ -110,6 +111,6 @@ public struct StandardHandleResolver: HandleResolver {
             .timedOut, .unreachable, .handleNotFound, .hostNotFound,
         ]
         let kind = order.first { kind in errors.contains { $0.code == kind } } ?? errors.first?.code ?? .handleNotFound
-        return IdentityError(kind, identifier: handle.rawValue, errors.map(\.message).joined(separator: "; "))
+        return IdentityError(kind, identifier: handle.rawValue, message: errors.map(\.message).joined(separator: "; "))
     }
 }

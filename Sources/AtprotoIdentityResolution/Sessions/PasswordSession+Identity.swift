@@ -52,17 +52,17 @@ extension IdentityResolver {
             if let expected, archive.did != expected {
                 throw IdentityError(
                     .serviceMismatch, identifier: expected.rawValue,
-                    "the server logged in \(archive.did.rawValue), not the account resolved")
+                    message: "the server logged in \(archive.did.rawValue), not the account resolved")
             }
             let document = try await self.resolveDID(archive.did)
             guard let pds = document.pdsEndpoint else {
                 throw IdentityError(
-                    .missingPDS, identifier: archive.did.rawValue, "the DID document names no #atproto_pds")
+                    .missingPDS, identifier: archive.did.rawValue, message: "the DID document names no #atproto_pds")
             }
             if let claimed = archive.pdsEndpoint, ServiceOrigin(claimed) != ServiceOrigin(pds) {
                 throw IdentityError(
                     .serviceMismatch, identifier: archive.did.rawValue,
-                    "the server named PDS \(claimed.absoluteString), the DID document \(pds.absoluteString)")
+                    message: "the server named PDS \(claimed.absoluteString), the DID document \(pds.absoluteString)")
             }
             var checked = archive
             checked.pdsEndpoint = pds

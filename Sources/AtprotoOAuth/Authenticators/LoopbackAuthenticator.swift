@@ -39,7 +39,7 @@ public final class LoopbackAuthenticator: UserAuthenticator, @unchecked Sendable
     /// Starts listening and returns `registered` with host `127.0.0.1` and the chosen port.
     public func redirectURI(registered: String) async throws -> String {
         guard var components = URLComponents(string: registered), components.scheme == "http" else {
-            throw OAuthError(.invalidRequest, "a loopback redirect URI is http://127.0.0.1/...")
+            throw OAuthError(.invalidRequest, message: "a loopback redirect URI is http://127.0.0.1/...")
         }
         let socket = try LoopbackSocket.listen()
         lock.withLock {
@@ -48,14 +48,16 @@ public final class LoopbackAuthenticator: UserAuthenticator, @unchecked Sendable
         }
         components.host = "127.0.0.1"
         components.port = socket.port
-        guard let text = components.string else { throw OAuthError(.invalidRequest, "no loopback redirect URI") }
+        guard let text = components.string else {
+            throw OAuthError(.invalidRequest, message: "no loopback redirect URI")
+        }
         return text
     }
 
     /// Opens the browser on `url` and waits for one request to the redirect path.
     public func authenticate(_ url: URL, redirectURI: String) async throws -> URL {
         guard let socket = lock.withLock({ listener }) else {
-            throw OAuthError(.invalidRequest, "call redirectURI(registered:) before authenticate")
+            throw OAuthError(.invalidRequest, message: "call redirectURI(registered:) before authenticate")
         }
         defer {
             lock.withLock { if listener?.descriptor == socket.descriptor { listener = nil } }
@@ -90,13 +92,13 @@ public final class LoopbackAuthenticator: UserAuthenticator, @unchecked Sendable
                 while let next = try await group.next() {
                     if let target = next { return target }
                 }
-                throw OAuthError(.cancelled, "the sign-in was cancelled")
+                throw OAuthError(.cancelled, message: "the sign-in was cancelled")
             }
         } onCancel: {
             cancelled.set()
         }
         guard let callback = URL(string: "http://127.0.0.1:\(socket.port)" + target) else {
-            throw OAuthError(.invalidCallback, "the redirect's target is not a URL")
+            throw OAuthError(.invalidCallback, message: "the redirect's target is not a URL")
         }
         return callback
     }
@@ -118,11 +120,11 @@ struct LoopbackSocket: Sendable {
 
     static func listen() throws(OAuthError) -> LoopbackSocket {
         guard let (descriptor, address) = SocketAddress.loopback(port: 0).bound(stream: true) else {
-            throw OAuthError(.transport, "could not bind a socket on 127.0.0.1: errno \(errno)")
+            throw OAuthError(.transport, message: "could not bind a socket on 127.0.0.1: errno \(errno)")
         }
         guard startListening(descriptor) else {
             _ = closeDescriptor(descriptor)
-            throw OAuthError(.transport, "could not listen on 127.0.0.1")
+            throw OAuthError(.transport, message: "could not listen on 127.0.0.1")
         }
         return LoopbackSocket(descriptor: descriptor, port: Int(address.port))
     }
@@ -132,8 +134,10 @@ struct LoopbackSocket: Sendable {
     /// Accepts connections until one asks for `path`; answers it and returns its request target.
     func acceptCallback(path: String, deadline: ContinuousClock.Instant, cancelled: CancelFlag) throws -> String {
         while true {
-            if cancelled.isSet { throw OAuthError(.cancelled, "the sign-in was cancelled") }
-            guard ContinuousClock.now < deadline else { throw OAuthError(.timedOut, "no redirect arrived in time") }
+            if cancelled.isSet { throw OAuthError(.cancelled, message: "the sign-in was cancelled") }
+            guard ContinuousClock.now < deadline else {
+                throw OAuthError(.timedOut, message: "no redirect arrived in time")
+            }
             var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             guard poll(&waiting, 1, 200) > 0 else { continue }
             let connection = accept(descriptor, nil, nil)

@@ -35,7 +35,7 @@
         ///   cancelled; `invalidRequest` when the redirect URI has no scheme.
         public func authenticate(_ url: URL, redirectURI: String) async throws -> URL {
             guard let scheme = URLComponents(string: redirectURI)?.scheme, !scheme.isEmpty else {
-                throw OAuthError(.invalidRequest, "the redirect URI \(redirectURI) has no scheme")
+                throw OAuthError(.invalidRequest, message: "the redirect URI \(redirectURI) has no scheme")
             }
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
@@ -45,7 +45,8 @@
                             continuation.resume(returning: callback)
                         } else {
                             let reason = error?.localizedDescription ?? "no callback"
-                            continuation.resume(throwing: OAuthError(.cancelled, "the sign-in sheet closed: \(reason)"))
+                            continuation.resume(
+                                throwing: OAuthError(.cancelled, message: "the sign-in sheet closed: \(reason)"))
                         }
                     }
                     session.presentationContextProvider = self
@@ -53,7 +54,8 @@
                     running = session
                     if !session.start() {
                         running = nil
-                        continuation.resume(throwing: OAuthError(.cancelled, "the sign-in sheet could not start"))
+                        continuation.resume(
+                            throwing: OAuthError(.cancelled, message: "the sign-in sheet could not start"))
                     }
                 }
             } onCancel: {

@@ -106,20 +106,23 @@ public struct AtprotoOAuthClient: Sendable {
     public func complete(_ pending: PendingAuthorization, callback: URL) async throws -> OAuthSession {
         let parameters = CallbackParameters(callback)
         guard parameters.state == pending.state else {
-            throw OAuthError(.invalidCallback, "the callback's state does not belong to this sign-in")
+            throw OAuthError(.invalidCallback, message: "the callback's state does not belong to this sign-in")
         }
         guard parameters.issuer == pending.issuer else {
             throw OAuthError(
                 .invalidCallback,
-                "the callback names the issuer \(parameters.issuer?.prefix(200) ?? "nothing"), not \(pending.issuer)")
+                message:
+                    "the callback names the issuer \(parameters.issuer?.prefix(200) ?? "nothing"), not \(pending.issuer)"
+            )
         }
         if let error = parameters.error {
             throw OAuthError(
-                .server, "the authorization server refused the sign-in: \(error.prefix(100))", serverCode: error,
-                serverDescription: parameters.errorDescription.map { String($0.prefix(300)) })
+                .server, serverCode: error,
+                serverDescription: parameters.errorDescription.map { String($0.prefix(300)) },
+                message: "the authorization server refused the sign-in: \(error.prefix(100))")
         }
         guard let code = parameters.code, !code.isEmpty else {
-            throw OAuthError(.invalidCallback, "the callback carries no code")
+            throw OAuthError(.invalidCallback, message: "the callback carries no code")
         }
         let signer = try await keyFactory.restoreKey(from: pending.dpopKey)
         let nonces = DPoPNonceStore(pending.nonces)
@@ -146,15 +149,16 @@ public struct AtprotoOAuthClient: Sendable {
     ) async throws -> OAuthSessionArchive {
         let issuedAt = Date()
         guard let sub = tokens.sub, DID.syntaxError(in: sub) == nil else {
-            throw OAuthError(.invalidResponse, "the token answer names no account DID (sub)")
+            throw OAuthError(.invalidResponse, message: "the token answer names no account DID (sub)")
         }
         let did = DID(rawValue: sub)
         if let expected = pending.expectedDID, expected != did {
             throw OAuthError(
-                .bindingMismatch, "the sign-in was for \(expected.rawValue), the tokens are for \(did.rawValue)")
+                .bindingMismatch,
+                message: "the sign-in was for \(expected.rawValue), the tokens are for \(did.rawValue)")
         }
         guard OAuthScope.parse(tokens.scope ?? pending.scope).contains(.atproto) else {
-            throw OAuthError(.invalidResponse, "the granted scope lacks atproto")
+            throw OAuthError(.invalidResponse, message: "the granted scope lacks atproto")
         }
         let (identity, pds) = try await discovery.verifyBinding(did: did, issuer: pending.issuer)
         return OAuthSessionArchive(
@@ -170,7 +174,7 @@ public struct AtprotoOAuthClient: Sendable {
     /// first call, after the issuer check).
     public func restore(_ archive: OAuthSessionArchive) async throws -> OAuthSession {
         guard archive.clientID == configuration.clientID else {
-            throw OAuthError(.invalidRequest, "the archive belongs to another client id")
+            throw OAuthError(.invalidRequest, message: "the archive belongs to another client id")
         }
         let signer = try await keyFactory.restoreKey(from: archive.dpopKey)
         return OAuthSession(archive: archive, signer: signer, context: context(for: archive))

@@ -57,7 +57,7 @@ struct OAuthDiscovery: Sendable {
             return AuthorizationTarget(identity: nil, resource: url, issuer: issuer, metadata: metadata)
         }
         guard let issuer = resource.authorizationServer else {
-            throw OAuthError(.invalidMetadata, "\(url.absoluteString) names no authorization server")
+            throw OAuthError(.invalidMetadata, message: "\(url.absoluteString) names no authorization server")
         }
         let metadata = try await AuthorizationServerMetadata.fetch(issuer: issuer, using: http)
         return AuthorizationTarget(identity: nil, resource: url, issuer: issuer, metadata: metadata)
@@ -67,7 +67,7 @@ struct OAuthDiscovery: Sendable {
     func authorizationServer(of pds: URL) async throws(OAuthError) -> (String, AuthorizationServerMetadata) {
         let resource = try await ProtectedResourceMetadata.fetch(resource: pds, using: http)
         guard let issuer = resource.authorizationServer else {
-            throw OAuthError(.invalidMetadata, "\(pds.absoluteString) names no authorization server")
+            throw OAuthError(.invalidMetadata, message: "\(pds.absoluteString) names no authorization server")
         }
         return (issuer, try await AuthorizationServerMetadata.fetch(issuer: issuer, using: http))
     }
@@ -81,7 +81,7 @@ struct OAuthDiscovery: Sendable {
         guard resource.authorizationServer == issuer else {
             throw OAuthError(
                 .bindingMismatch,
-                "the PDS of \(did.rawValue), \(pds.absoluteString), names the authorization server "
+                message: "the PDS of \(did.rawValue), \(pds.absoluteString), names the authorization server "
                     + "\(resource.authorizationServer ?? "none"), not \(issuer)")
         }
         return (identity, pds)
@@ -98,13 +98,13 @@ struct OAuthDiscovery: Sendable {
                 case .unreachable: .transport
                 default: .identity
                 }
-            throw OAuthError(kind, "could not resolve \(text.prefix(300)): \(error.message)")
+            throw OAuthError(kind, message: "could not resolve \(text.prefix(300)): \(error.message)")
         }
     }
 
     private func requirePDS(_ identity: AtprotoIdentity) throws(OAuthError) -> URL {
         guard let pds = identity.pdsEndpoint else {
-            throw OAuthError(.identity, "the DID document of \(identity.did.rawValue) names no PDS")
+            throw OAuthError(.identity, message: "the DID document of \(identity.did.rawValue) names no PDS")
         }
         return try SecureURL.require(pds, "the PDS of \(identity.did.rawValue)")
     }

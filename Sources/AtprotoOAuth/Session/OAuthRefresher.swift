@@ -47,7 +47,7 @@ struct OAuthRefresher: Sendable {
         if let newer = await newerStoredArchive(than: archive) { return .refreshed(newer) }
         guard let refreshToken = archive.refreshToken else {
             throw OAuthSessionError(
-                code: .sessionEnded, message: "the access token of \(account) expired and no refresh token was issued")
+                .sessionEnded, message: "the access token of \(account) expired and no refresh token was issued")
         }
         let pds: URL
         do {
@@ -75,21 +75,20 @@ struct OAuthRefresher: Sendable {
             tokens = checked
         case .success(let checked):
             let reason = OAuthError(
-                .bindingMismatch, "the refresh answer names \(checked.sub?.prefix(200) ?? "no account"), not \(account)"
-            )
+                .bindingMismatch,
+                message: "the refresh answer names \(checked.sub?.prefix(200) ?? "no account"), not \(account)")
             await client.revokeRefused(answer, signer: signer, logger: context.logger)
             throw OAuthSessionError(
-                code: .sessionEnded, message: "the refreshed tokens are for another account than \(account)",
+                .sessionEnded, message: "the refreshed tokens are for another account than \(account)",
                 underlying: reason)
         case .failure(let reason) where answer.hasOtherTokenType:
             await client.revokeRefused(answer, signer: signer, logger: context.logger)
             throw OAuthSessionError(
-                code: .sessionEnded, message: "the refreshed tokens of \(account) are not DPoP-bound",
-                underlying: reason)
+                .sessionEnded, message: "the refreshed tokens of \(account) are not DPoP-bound", underlying: reason)
         case .failure(let reason):
             guard let rotated = answer.refreshToken else {
                 throw OAuthSessionError(
-                    code: .sessionEnded,
+                    .sessionEnded,
                     message: "the refresh answer of \(account) is unusable and carries no refresh token: the one "
                         + "sent is spent", underlying: reason)
             }
@@ -100,7 +99,7 @@ struct OAuthRefresher: Sendable {
             return .salvaged(
                 kept,
                 OAuthSessionError(
-                    code: .requestFailed,
+                    .requestFailed,
                     message: "the refresh answer of \(account) is unusable; its new refresh token was kept",
                     underlying: reason))
         }
@@ -124,7 +123,7 @@ struct OAuthRefresher: Sendable {
             try await store.save(archive)
         } catch {
             throw OAuthSessionError(
-                code: .sessionEnded,
+                .sessionEnded,
                 message: "the refreshed tokens of \(archive.did.rawValue) could not be stored: \(type(of: error))")
         }
     }
@@ -143,7 +142,7 @@ struct OAuthRefresher: Sendable {
         _ error: OAuthError, _ message: String, endsOn kinds: Set<OAuthError.Code>, endingCodes: Set<String> = []
     ) -> OAuthSessionError {
         let ends = kinds.contains(error.code) || error.serverCode.map(endingCodes.contains) == true
-        return OAuthSessionError(code: ends ? .sessionEnded : .requestFailed, message: message, underlying: error)
+        return OAuthSessionError(ends ? .sessionEnded : .requestFailed, message: message, underlying: error)
     }
 }
 

@@ -102,7 +102,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
             if generation == sentGeneration {
                 if renewals.runningKey != sentGeneration, spentRefreshes >= Self.refreshBudget {
                     throw OAuthSessionError(
-                        code: .requestFailed,
+                        .requestFailed,
                         message: "the PDS refused the access token of \(did.rawValue) on \(request.nsid) after "
                             + "\(Self.refreshBudget) refreshes", underlying: Self.serverError(response, request.nsid))
                 }
@@ -130,7 +130,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
         let again = try await sendOnce(request, to: target, archive)
         guard Self.isNonceChallenge(again) else { return again }
         throw OAuthSessionError(
-            code: .requestFailed, message: "the PDS asked for a new DPoP nonce twice on \(request.nsid)",
+            .requestFailed, message: "the PDS asked for a new DPoP nonce twice on \(request.nsid)",
             underlying: Self.serverError(again, request.nsid))
     }
 
@@ -138,7 +138,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
         -> XRPCResponse
     {
         guard let url = request.url(on: target) else {
-            throw OAuthSessionError(code: .requestFailed, message: "no URL for \(request.nsid) on \(target)")
+            throw OAuthSessionError(.requestFailed, message: "no URL for \(request.nsid) on \(target)")
         }
         let token = archive.accessToken.value
         let proof = try await DPoPProof.make(
@@ -183,8 +183,8 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
     static func serverError(_ response: XRPCResponse, _ nsid: NSID) -> OAuthError {
         let code = WWWAuthenticateChallenge.dpopError(in: response.header("WWW-Authenticate")) ?? errorName(response)
         return OAuthError(
-            .server, "\(nsid) failed with HTTP \(response.status)\(code.map { ": " + $0 } ?? "")", serverCode: code,
-            status: response.status)
+            .server, serverCode: code, status: response.status,
+            message: "\(nsid) failed with HTTP \(response.status)\(code.map { ": " + $0 } ?? "")")
     }
 
     private static func errorName(_ response: XRPCResponse) -> String? {
@@ -213,7 +213,7 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
         switch phase {
         case .active(let archive): return archive
         case .ended(let error): throw error
-        case .signedOut: throw OAuthSessionError(code: .sessionEnded, message: "\(did.rawValue) signed out")
+        case .signedOut: throw OAuthSessionError(.sessionEnded, message: "\(did.rawValue) signed out")
         }
     }
 
@@ -328,8 +328,8 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
             try await client.revoke(token: (archive.refreshToken ?? archive.accessToken).value, signer: signer)
         } catch {
             throw OAuthSessionError(
-                code: .requestFailed, message: "signed \(did.rawValue) out here, but the revocation failed",
-                underlying: error)
+                .requestFailed, message: "signed \(did.rawValue) out here, but the revocation failed", underlying: error
+            )
         }
     }
 

@@ -27,7 +27,7 @@ public struct OAuthSessionError: AtprotoError, Hashable {
     public var underlying: OAuthError?
 
     /// Creates an error.
-    public init(code: Code, message: String, underlying: OAuthError? = nil) {
+    public init(_ code: Code, message: String, underlying: OAuthError? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying

@@ -50,7 +50,8 @@ extension XRPCClient {
     ) async throws -> VerifiedRecord<Record>? {
         guard uri.collection == Record.collection else {
             throw VerificationError(
-                .malformedData, "\(uri.rawValue) is not in the collection \(Record.collection) of \(Record.self)")
+                .malformedData,
+                message: "\(uri.rawValue) is not in the collection \(Record.collection) of \(Record.self)")
         }
         let proof = try await proveRecord(at: uri, resolver: resolver, limits: limits)
         guard let (cid, value) = proof.record else { return nil }
@@ -59,7 +60,7 @@ extension XRPCClient {
             record = try Record(lexiconJSON: value.json)
         } catch {
             throw VerificationError(
-                .malformedData, "\(uri.rawValue) is proved but is not a valid \(Record.collection): \(error)")
+                .malformedData, message: "\(uri.rawValue) is proved but is not a valid \(Record.collection): \(error)")
         }
         return VerifiedRecord(uri: canonical(uri, did: proof.commit.did), cid: cid, value: record, commit: proof.commit)
     }
@@ -72,7 +73,8 @@ extension XRPCClient {
         limits: VerificationLimits = VerificationLimits()
     ) async throws -> RecordProof {
         guard let collection = uri.collection, let rkey = uri.rkey else {
-            throw VerificationError(.malformedData, "\(uri.rawValue) does not name a record (collection and rkey)")
+            throw VerificationError(
+                .malformedData, message: "\(uri.rawValue) does not name a record (collection and rkey)")
         }
         let identity = try await Self.identity(of: uri.authority, resolver: resolver, fresh: false)
         let path = collection.rawValue + "/" + rkey.rawValue
@@ -103,7 +105,7 @@ extension XRPCClient {
         do {
             pds = try identity.requirePDS()
         } catch {
-            throw VerificationError(.identityUnavailable, "\(error)")
+            throw VerificationError(.identityUnavailable, message: "\(error)")
         }
         let request = XRPCRequest(
             method: .get, nsid: "com.atproto.sync.getRecord",
@@ -124,7 +126,7 @@ extension XRPCClient {
         do {
             return try await resolver.resolveIdentity(identifier)
         } catch {
-            throw VerificationError(.identityUnavailable, "\(error)")
+            throw VerificationError(.identityUnavailable, message: "\(error)")
         }
     }
 
@@ -132,7 +134,7 @@ extension XRPCClient {
         do {
             return try identity.signingKey()
         } catch {
-            throw VerificationError(.unsupportedKey, "\(error)")
+            throw VerificationError(.unsupportedKey, message: "\(error)")
         }
     }
 

@@ -20,25 +20,25 @@ struct CommitEvent {
 
     init(_ body: [String: DataModelValue]) throws(VerificationError) {
         guard case .string(let repo)? = body["repo"], DID.syntaxError(in: repo) == nil else {
-            throw VerificationError(.malformedData, "#commit: repo is missing or not a DID")
+            throw VerificationError(.malformedData, message: "#commit: repo is missing or not a DID")
         }
         guard case .string(let rev)? = body["rev"] else {
-            throw VerificationError(.malformedData, "#commit: rev is missing")
+            throw VerificationError(.malformedData, message: "#commit: rev is missing")
         }
         guard case .link(let commit)? = body["commit"] else {
-            throw VerificationError(.malformedData, "#commit: commit is missing or not a link")
+            throw VerificationError(.malformedData, message: "#commit: commit is missing or not a link")
         }
         guard case .bytes(let blocks)? = body["blocks"] else {
-            throw VerificationError(.malformedData, "#commit: blocks is missing or not bytes")
+            throw VerificationError(.malformedData, message: "#commit: blocks is missing or not bytes")
         }
         guard case .array(let items)? = body["ops"] else {
-            throw VerificationError(.malformedData, "#commit: ops is missing")
+            throw VerificationError(.malformedData, message: "#commit: ops is missing")
         }
         var operations: [Operation] = []
         for (index, item) in items.enumerated() {
             guard case .map(let op) = item, case .string(let action)? = op["action"],
                 case .string(let path)? = op["path"]
-            else { throw VerificationError(.malformedData, "#commit: ops[\(index)] needs action and path") }
+            else { throw VerificationError(.malformedData, message: "#commit: ops[\(index)] needs action and path") }
             operations.append(
                 Operation(
                     action: action, path: path, cid: try Self.link(op["cid"], "ops[\(index)].cid"),
@@ -56,7 +56,7 @@ struct CommitEvent {
         switch value {
         case nil, .null?: return nil
         case .link(let cid)?: return cid
-        default: throw VerificationError(.malformedData, "#commit: \(name) must be a link")
+        default: throw VerificationError(.malformedData, message: "#commit: \(name) must be a link")
         }
     }
 }
@@ -83,7 +83,7 @@ enum CommitInversion {
             let key = Array(op.path.utf8)
             guard MSTKey.isRepositoryPath(key) else {
                 throw VerificationError(
-                    .malformedData, "\(op.action) of \(op.path.debugDescription): not a repository path")
+                    .malformedData, message: "\(op.action) of \(op.path.debugDescription): not a repository path")
             }
             let present = try tree.value(for: key)
             switch op.action {
@@ -91,21 +91,24 @@ enum CommitInversion {
                 guard let cid = op.cid, present == cid else {
                     throw VerificationError(
                         .brokenProof,
-                        "\(op.action) \(op.path): the commit's tree holds \(present?.string ?? "nothing"), not \(op.cid?.string ?? "?")"
+                        message:
+                            "\(op.action) \(op.path): the commit's tree holds \(present?.string ?? "nothing"), not \(op.cid?.string ?? "?")"
                     )
                 }
                 if op.action == "update", op.prev == nil {
-                    throw VerificationError(.brokenProof, "update \(op.path) has no prev: it cannot be undone")
+                    throw VerificationError(.brokenProof, message: "update \(op.path) has no prev: it cannot be undone")
                 }
             case "delete":
                 guard present == nil else {
-                    throw VerificationError(.brokenProof, "delete \(op.path): the commit's tree still holds it")
+                    throw VerificationError(
+                        .brokenProof, message: "delete \(op.path): the commit's tree still holds it")
                 }
                 guard op.prev != nil else {
-                    throw VerificationError(.brokenProof, "delete \(op.path) has no prev: it cannot be undone")
+                    throw VerificationError(.brokenProof, message: "delete \(op.path) has no prev: it cannot be undone")
                 }
             default:
-                throw VerificationError(.malformedData, "an operation of unknown action \(op.action.debugDescription)")
+                throw VerificationError(
+                    .malformedData, message: "an operation of unknown action \(op.action.debugDescription)")
             }
         }
         for op in operations.reversed() {
@@ -118,7 +121,8 @@ enum CommitInversion {
         }
         let root = tree.rootCID
         guard root == prevData else {
-            throw VerificationError(.brokenProof, "undoing the operations gives \(root), not prevData \(prevData)")
+            throw VerificationError(
+                .brokenProof, message: "undoing the operations gives \(root), not prevData \(prevData)")
         }
     }
 }

@@ -87,10 +87,11 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
         let (commit, blocks) = try CommitCAR.read(event.blocks, root: event.commit, limits: limits)
         guard commit.did == event.repo else {
             throw VerificationError(
-                .wrongDID, "the commit is by \(commit.did.rawValue), the event names \(event.repo.rawValue)")
+                .wrongDID, message: "the commit is by \(commit.did.rawValue), the event names \(event.repo.rawValue)")
         }
         guard commit.rev == event.rev else {
-            throw VerificationError(.malformedData, "the commit's rev \(commit.rev) is not the event's \(event.rev)")
+            throw VerificationError(
+                .malformedData, message: "the commit's rev \(commit.rev) is not the event's \(event.rev)")
         }
         try await checkSignature(commit)
         guard let prevData = event.prevData else {
@@ -103,7 +104,8 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
                 if acceptsCommitsWithoutPrevData { return }
                 throw VerificationError(
                     .brokenProof,
-                    "the commit has no prevData and is not the first of its repository (written before sync 1.1?): \(error.message)"
+                    message:
+                        "the commit has no prevData and is not the first of its repository (written before sync 1.1?): \(error.message)"
                 )
             }
             return
@@ -115,11 +117,12 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
 
     func verifySync(_ body: [String: DataModelValue]) async throws {
         guard case .string(let did)? = body["did"], case .bytes(let blocks)? = body["blocks"] else {
-            throw VerificationError(.malformedData, "a #sync event needs did (string) and blocks (bytes)")
+            throw VerificationError(.malformedData, message: "a #sync event needs did (string) and blocks (bytes)")
         }
         let (commit, _) = try CommitCAR.read(blocks, root: nil, limits: limits)
         guard commit.did.rawValue == did else {
-            throw VerificationError(.wrongDID, "the #sync commit is by \(commit.did.rawValue), the event names \(did)")
+            throw VerificationError(
+                .wrongDID, message: "the #sync commit is by \(commit.did.rawValue), the event names \(did)")
         }
         try await checkSignature(commit)
     }
@@ -129,7 +132,7 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
     private func checkSignature(_ commit: SignedCommit) async throws {
         if try await key(for: commit.did, fresh: false).map(commit.isSigned(by:)) == true { return }
         guard let key = try await key(for: commit.did, fresh: true) else {
-            throw VerificationError(.unsupportedKey, "\(commit.did.rawValue) has no usable #atproto key")
+            throw VerificationError(.unsupportedKey, message: "\(commit.did.rawValue) has no usable #atproto key")
         }
         try commit.checkSignature(by: key)
     }
@@ -140,12 +143,12 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
         do {
             document = try await resolver.resolveDID(did)
         } catch {
-            throw VerificationError(.identityUnavailable, "\(error)")
+            throw VerificationError(.identityUnavailable, message: "\(error)")
         }
         do {
             return try keys.signingKey(of: document)
         } catch {
-            throw VerificationError(.unsupportedKey, "\(did.rawValue): \(error)")
+            throw VerificationError(.unsupportedKey, message: "\(did.rawValue): \(error)")
         }
     }
 

@@ -27,15 +27,15 @@ final class MSTBlockStore {
         if let known = checked[cid] {
             guard known.height == height else {
                 throw VerificationError(
-                    .brokenProof, "MST node \(cid) is linked at heights \(known.height) and \(height)")
+                    .brokenProof, message: "MST node \(cid) is linked at heights \(known.height) and \(height)")
             }
             guard isRoot || known.isRoot == isRoot || !(known.node.entries.isEmpty && known.node.left == nil) else {
-                throw VerificationError(.brokenProof, "MST node \(cid): an empty node inside the tree")
+                throw VerificationError(.brokenProof, message: "MST node \(cid): an empty node inside the tree")
             }
             return known.node
         }
         guard let bytes = blocks[cid] else {
-            throw VerificationError(.brokenProof, "MST node \(cid) is not among the blocks")
+            throw VerificationError(.brokenProof, message: "MST node \(cid) is not among the blocks")
         }
         let node: MSTNode
         if let decoded { node = decoded } else { node = try MSTNode(block: bytes, cid: cid) }
@@ -45,22 +45,24 @@ final class MSTBlockStore {
             guard keyHeight == height else {
                 throw VerificationError(
                     .brokenProof,
-                    "MST node \(cid): key \(Self.show(entry.key)) belongs at height \(keyHeight), found at \(height)")
+                    message:
+                        "MST node \(cid): key \(Self.show(entry.key)) belongs at height \(keyHeight), found at \(height)"
+                )
             }
             if let previous, MSTKey.compare(previous, entry.key) >= 0 {
                 throw VerificationError(
-                    .brokenProof, "MST node \(cid): key \(Self.show(entry.key)) is out of order or repeated")
+                    .brokenProof, message: "MST node \(cid): key \(Self.show(entry.key)) is out of order or repeated")
             }
             if height == 0, entry.right != nil {
-                throw VerificationError(.brokenProof, "MST node \(cid): a subtree below height 0")
+                throw VerificationError(.brokenProof, message: "MST node \(cid): a subtree below height 0")
             }
             previous = entry.key
         }
         if height == 0, node.left != nil {
-            throw VerificationError(.brokenProof, "MST node \(cid): a subtree below height 0")
+            throw VerificationError(.brokenProof, message: "MST node \(cid): a subtree below height 0")
         }
         if !isRoot, node.entries.isEmpty, node.left == nil {
-            throw VerificationError(.brokenProof, "MST node \(cid): an empty node inside the tree")
+            throw VerificationError(.brokenProof, message: "MST node \(cid): an empty node inside the tree")
         }
         if keep { checked[cid] = (node, height, isRoot) }
         return node

@@ -27,33 +27,34 @@ struct MSTNode: Sendable, Hashable {
         do {
             value = try DAGCBOR.decode(bytes)
         } catch {
-            throw VerificationError(.malformedData, "MST node \(cid): not DAG-CBOR: \(error)")
+            throw VerificationError(.malformedData, message: "MST node \(cid): not DAG-CBOR: \(error)")
         }
         guard case .map(let fields) = value else {
-            throw VerificationError(.malformedData, "MST node \(cid): not a map")
+            throw VerificationError(.malformedData, message: "MST node \(cid): not a map")
         }
         guard fields.keys.allSatisfy({ $0 == "l" || $0 == "e" }) else {
-            throw VerificationError(.malformedData, "MST node \(cid): fields other than l and e")
+            throw VerificationError(.malformedData, message: "MST node \(cid): fields other than l and e")
         }
         left = try Self.link(fields["l"], "l", in: cid)
         guard case .array(let items)? = fields["e"] else {
-            throw VerificationError(.malformedData, "MST node \(cid): e is missing or not an array")
+            throw VerificationError(.malformedData, message: "MST node \(cid): e is missing or not an array")
         }
         var entries: [Entry] = []
         var previous: [UInt8] = []
         for (index, item) in items.enumerated() {
             guard case .map(let entry) = item, entry.count == 4 else {
-                throw VerificationError(.malformedData, "MST node \(cid): e[\(index)] is not a map of p, k, v, t")
+                throw VerificationError(
+                    .malformedData, message: "MST node \(cid): e[\(index)] is not a map of p, k, v, t")
             }
             guard case .integer(let prefix)? = entry["p"], case .bytes(let suffix)? = entry["k"],
                 case .link(let value)? = entry["v"]
             else {
                 throw VerificationError(
-                    .malformedData, "MST node \(cid): e[\(index)] needs p (int), k (bytes), v (link)")
+                    .malformedData, message: "MST node \(cid): e[\(index)] needs p (int), k (bytes), v (link)")
             }
             guard prefix >= 0, prefix <= previous.count, index > 0 || prefix == 0 else {
                 throw VerificationError(
-                    .brokenProof, "MST node \(cid): e[\(index)].p = \(prefix) does not fit the previous key")
+                    .brokenProof, message: "MST node \(cid): e[\(index)].p = \(prefix) does not fit the previous key")
             }
             var key = [UInt8]()
             key.reserveCapacity(prefix + suffix.count)
@@ -61,7 +62,8 @@ struct MSTNode: Sendable, Hashable {
             key.append(contentsOf: suffix)
             guard key.count <= MSTKey.maximumLength else {
                 throw VerificationError(
-                    .limitExceeded, "MST node \(cid): e[\(index)] has a key over \(MSTKey.maximumLength) bytes")
+                    .limitExceeded, message: "MST node \(cid): e[\(index)] has a key over \(MSTKey.maximumLength) bytes"
+                )
             }
             entries.append(Entry(key: key, value: value, right: try Self.link(entry["t"], "e[\(index)].t", in: cid)))
             previous = key
@@ -80,7 +82,7 @@ struct MSTNode: Sendable, Hashable {
         switch value {
         case .null?: return nil
         case .link(let target)?: return .stored(target)
-        default: throw VerificationError(.malformedData, "MST node \(cid): \(name) must be a link or null")
+        default: throw VerificationError(.malformedData, message: "MST node \(cid): \(name) must be a link or null")
         }
     }
 }

@@ -23,10 +23,10 @@ struct MSTTree {
         var rootNode: MSTNode?
         while height < 0 {
             guard depth <= 128 else {
-                throw VerificationError(.brokenProof, "MST root \(root): a chain of empty nodes")
+                throw VerificationError(.brokenProof, message: "MST root \(root): a chain of empty nodes")
             }
             guard let bytes = blocks[pointer] else {
-                throw VerificationError(.brokenProof, "MST node \(pointer) is not among the blocks")
+                throw VerificationError(.brokenProof, message: "MST node \(pointer) is not among the blocks")
             }
             let node = try MSTNode(block: bytes, cid: pointer)
             if depth == 0 { rootNode = node }
@@ -38,7 +38,7 @@ struct MSTTree {
             } else if node.left == nil, depth == 0 {
                 height = 0
             } else {
-                throw VerificationError(.brokenProof, "MST node \(pointer): an empty node inside the tree")
+                throw VerificationError(.brokenProof, message: "MST node \(pointer): an empty node inside the tree")
             }
         }
         self.height = height
@@ -164,7 +164,8 @@ struct MSTTree {
         let node = try load(pointer, height: level, isRoot: level == height)
         let index = node.upperBound(key)
         if index > 0, node.entries[index - 1].key == key {
-            throw VerificationError(.brokenProof, "MST: cannot split at \(MSTBlockStore.show(key)), which is present")
+            throw VerificationError(
+                .brokenProof, message: "MST: cannot split at \(MSTBlockStore.show(key)), which is present")
         }
         let covering = index == 0 ? node.left : node.entries[index - 1].right
         let (coveringLeft, coveringRight) = try split(covering, height: level - 1, at: key)
@@ -178,13 +179,13 @@ struct MSTTree {
         throws(VerificationError) -> MSTPointer?
     {
         guard let pointer else {
-            throw VerificationError(.brokenProof, "MST: \(MSTBlockStore.show(key)) is not present")
+            throw VerificationError(.brokenProof, message: "MST: \(MSTBlockStore.show(key)) is not present")
         }
         var node = try load(pointer, height: level, isRoot: level == height)
         if keyHeight == level {
             let index = node.lowerBound(key)
             guard index < node.entries.count, node.entries[index].key == key else {
-                throw VerificationError(.brokenProof, "MST: \(MSTBlockStore.show(key)) is not present")
+                throw VerificationError(.brokenProof, message: "MST: \(MSTBlockStore.show(key)) is not present")
             }
             let before = index == 0 ? node.left : node.entries[index - 1].right
             let merged = try merge(before, node.entries[index].right, height: level - 1)

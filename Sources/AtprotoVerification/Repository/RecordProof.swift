@@ -32,7 +32,7 @@ public struct RecordProof: Sendable, Hashable {
     ) throws(VerificationError) -> RecordProof {
         let (commit, blocks) = try CommitCAR.read(bytes, limits: limits)
         guard commit.did == did else {
-            throw VerificationError(.wrongDID, "the commit is by \(commit.did.rawValue), not \(did.rawValue)")
+            throw VerificationError(.wrongDID, message: "the commit is by \(commit.did.rawValue), not \(did.rawValue)")
         }
         try commit.checkSignature(by: key)
         return try proof(of: path, under: commit, blocks: blocks)
@@ -48,12 +48,12 @@ public struct RecordProof: Sendable, Hashable {
             return RecordProof(commit: commit, path: path, recordCID: nil, recordValue: nil)
         }
         guard let recordBytes = blocks[cid] else {
-            throw VerificationError(.brokenProof, "the record block \(cid) of \(path) is not in the CAR")
+            throw VerificationError(.brokenProof, message: "the record block \(cid) of \(path) is not in the CAR")
         }
         do {
             return RecordProof(commit: commit, path: path, recordCID: cid, recordValue: try DAGCBOR.decode(recordBytes))
         } catch {
-            throw VerificationError(.malformedData, "the record \(path) is not DAG-CBOR: \(error)")
+            throw VerificationError(.malformedData, message: "the record \(path) is not DAG-CBOR: \(error)")
         }
     }
 
@@ -95,7 +95,8 @@ enum CommitCAR {
         -> (SignedCommit, BlockMap)
     {
         guard bytes.count <= limits.maximumCARSize else {
-            throw VerificationError(.limitExceeded, "the CAR is \(bytes.count) bytes, over \(limits.maximumCARSize)")
+            throw VerificationError(
+                .limitExceeded, message: "the CAR is \(bytes.count) bytes, over \(limits.maximumCARSize)")
         }
         // Each block stays in `bytes`, found by CID through the map's table.
         var ranges: [(cid: Range<Int>, content: Range<Int>)] = []
@@ -119,17 +120,17 @@ enum CommitCAR {
                 case .limitExceeded: .limitExceeded
                 default: .malformedData
                 }
-            throw VerificationError(kind, "the CAR: \(error)")
+            throw VerificationError(kind, message: "the CAR: \(error)")
         }
         guard roots.count == 1, let root = roots.first else {
-            throw VerificationError(.malformedData, "the CAR has \(roots.count) roots, not one commit")
+            throw VerificationError(.malformedData, message: "the CAR has \(roots.count) roots, not one commit")
         }
         if let expected, expected != root {
-            throw VerificationError(.malformedData, "the CAR's root \(root) is not the commit \(expected)")
+            throw VerificationError(.malformedData, message: "the CAR's root \(root) is not the commit \(expected)")
         }
         let blocks = BlockMap(car: bytes, blocks: ranges)
         guard let commitBytes = blocks[root] else {
-            throw VerificationError(.brokenProof, "the commit block \(root) is not in the CAR")
+            throw VerificationError(.brokenProof, message: "the commit block \(root) is not in the CAR")
         }
         return (try SignedCommit(block: commitBytes, cid: root), blocks)
     }

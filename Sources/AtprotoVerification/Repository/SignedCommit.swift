@@ -30,28 +30,30 @@ public struct SignedCommit: Sendable, Hashable {
         do {
             value = try DAGCBOR.decode(bytes)
         } catch {
-            throw VerificationError(.malformedData, "commit \(cid): not DAG-CBOR: \(error)")
+            throw VerificationError(.malformedData, message: "commit \(cid): not DAG-CBOR: \(error)")
         }
-        guard case .map(var fields) = value else { throw VerificationError(.malformedData, "commit \(cid): not a map") }
+        guard case .map(var fields) = value else {
+            throw VerificationError(.malformedData, message: "commit \(cid): not a map")
+        }
         guard case .string(let did)? = fields["did"], DID.syntaxError(in: did) == nil else {
-            throw VerificationError(.malformedData, "commit \(cid): did is missing or not a DID")
+            throw VerificationError(.malformedData, message: "commit \(cid): did is missing or not a DID")
         }
         guard case .integer(let version)? = fields["version"], version == 3 || version == 2 else {
-            throw VerificationError(.malformedData, "commit \(cid): version must be 3 (or 2)")
+            throw VerificationError(.malformedData, message: "commit \(cid): version must be 3 (or 2)")
         }
         guard case .link(let data)? = fields["data"] else {
-            throw VerificationError(.malformedData, "commit \(cid): data is missing or not a link")
+            throw VerificationError(.malformedData, message: "commit \(cid): data is missing or not a link")
         }
         guard case .string(let rev)? = fields["rev"] else {
-            throw VerificationError(.malformedData, "commit \(cid): rev is missing or not a string")
+            throw VerificationError(.malformedData, message: "commit \(cid): rev is missing or not a string")
         }
         guard case .bytes(let signature)? = fields.removeValue(forKey: "sig") else {
-            throw VerificationError(.malformedData, "commit \(cid): sig is missing or not bytes")
+            throw VerificationError(.malformedData, message: "commit \(cid): sig is missing or not bytes")
         }
         switch fields["prev"] {
         case nil, .null?: prev = nil
         case .link(let link)?: prev = link
-        default: throw VerificationError(.malformedData, "commit \(cid): prev must be a link or null")
+        default: throw VerificationError(.malformedData, message: "commit \(cid): prev must be a link or null")
         }
         self.cid = cid
         self.did = DID(rawValue: did)
@@ -70,10 +72,12 @@ public struct SignedCommit: Sendable, Hashable {
     /// Throws ``VerificationError/Code/badSignature`` unless ``isSigned(by:)``.
     public func checkSignature(by key: PublicKey) throws(VerificationError) {
         guard signature.count == 64 else {
-            throw VerificationError(.badSignature, "commit \(cid): the signature is \(signature.count) bytes, not 64")
+            throw VerificationError(
+                .badSignature, message: "commit \(cid): the signature is \(signature.count) bytes, not 64")
         }
         guard key.isValidSignature(signature, for: unsignedBytes) else {
-            throw VerificationError(.badSignature, "commit \(cid) of \(did.rawValue) is not signed by \(key.didKey)")
+            throw VerificationError(
+                .badSignature, message: "commit \(cid) of \(did.rawValue) is not signed by \(key.didKey)")
         }
     }
 }

@@ -50,7 +50,7 @@ public struct VerifiedRepository: Sendable {
     {
         let (commit, blocks) = try CommitCAR.read(bytes, limits: limits)
         guard commit.did == did else {
-            throw VerificationError(.wrongDID, "the commit is by \(commit.did.rawValue), not \(did.rawValue)")
+            throw VerificationError(.wrongDID, message: "the commit is by \(commit.did.rawValue), not \(did.rawValue)")
         }
         try commit.checkSignature(by: key)
         self.commit = commit
@@ -71,7 +71,7 @@ public struct VerifiedRepository: Sendable {
             let node = try tree.store.node(root, height: tree.height, isRoot: true)
             if node.entries.isEmpty, node.left != nil {
                 throw VerificationError(
-                    .brokenProof, "MST root \(root): a root without entries over a subtree (not trimmed)")
+                    .brokenProof, message: "MST root \(root): a root without entries over a subtree (not trimmed)")
             }
         }
         // The walk over the CAR's bytes answers for a canonical tree that passes every check; any other
@@ -85,14 +85,16 @@ public struct VerifiedRepository: Sendable {
         try Self.walk(tree.root, height: tree.height, isRoot: true, tree: tree) {
             key, value throws(VerificationError) in
             if let previous, MSTKey.compare(previous, key) >= 0 {
-                throw VerificationError(.brokenProof, "MST key \(MSTBlockStore.show(key)) is out of order across nodes")
+                throw VerificationError(
+                    .brokenProof, message: "MST key \(MSTBlockStore.show(key)) is out of order across nodes")
             }
             guard MSTKey.isRepositoryPath(key) else {
-                throw VerificationError(.brokenProof, "MST key \(MSTBlockStore.show(key)) is not a repository path")
+                throw VerificationError(
+                    .brokenProof, message: "MST key \(MSTBlockStore.show(key)) is not a repository path")
             }
             guard blocks.contains(value) else {
                 throw VerificationError(
-                    .brokenProof, "the record block \(value) of \(MSTBlockStore.show(key)) is not in the CAR")
+                    .brokenProof, message: "the record block \(value) of \(MSTBlockStore.show(key)) is not in the CAR")
             }
             previous = key
             index.append((String(decoding: key, as: UTF8.self), value))
@@ -106,7 +108,7 @@ public struct VerifiedRepository: Sendable {
         _ visit: ([UInt8], ContentID) throws(VerificationError) -> Void
     ) throws(VerificationError) {
         guard let pointer else { return }
-        guard height >= 0 else { throw VerificationError(.brokenProof, "the MST goes below height 0") }
+        guard height >= 0 else { throw VerificationError(.brokenProof, message: "the MST goes below height 0") }
         let node: MSTNode
         switch pointer {
         case .loaded(let loaded): node = loaded
@@ -158,14 +160,15 @@ public struct VerifiedRepository: Sendable {
                 let (path, cid) = records.index[position]
                 position += 1
                 guard let bytes = records.blocks[cid] else {
-                    throw VerificationError(.brokenProof, "the record block \(cid) of \(path) is not in the CAR")
+                    throw VerificationError(
+                        .brokenProof, message: "the record block \(cid) of \(path) is not in the CAR")
                 }
                 do {
                     let value = try DAGCBOR.decode(bytes)
                     let collection = NSID(rawValue: String(path.prefix { $0 != "/" }))
                     return Entry(path: path, cid: cid, record: records.types.record(value.json, collection: collection))
                 } catch {
-                    throw VerificationError(.malformedData, "the record \(path) is not DAG-CBOR: \(error)")
+                    throw VerificationError(.malformedData, message: "the record \(path) is not DAG-CBOR: \(error)")
                 }
             }
         }
@@ -192,7 +195,7 @@ extension VerifiedRepository {
         do {
             return (index[low].cid, try DAGCBOR.decode(bytes))
         } catch {
-            throw VerificationError(.malformedData, "the record \(path) is not DAG-CBOR: \(error)")
+            throw VerificationError(.malformedData, message: "the record \(path) is not DAG-CBOR: \(error)")
         }
     }
 }

@@ -26,7 +26,7 @@ public struct PKCE: Sendable, Hashable, Codable, CustomStringConvertible, Custom
     /// - Throws: ``OAuthError/Code/invalidRequest`` when the verifier breaks RFC 7636's syntax.
     public init(verifier: String) throws(OAuthError) {
         guard (43...128).contains(verifier.utf8.count), verifier.utf8.allSatisfy(\.isUnreservedURICharacter) else {
-            throw OAuthError(.invalidRequest, "a PKCE verifier is 43 to 128 characters of A-Z a-z 0-9 - . _ ~")
+            throw OAuthError(.invalidRequest, message: "a PKCE verifier is 43 to 128 characters of A-Z a-z 0-9 - . _ ~")
         }
         self.verifier = verifier
     }

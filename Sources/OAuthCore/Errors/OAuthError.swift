@@ -50,8 +50,8 @@ public struct OAuthError: AtprotoError, Hashable {
 
     /// Creates an error.
     public init(
-        _ code: Code, _ message: String, serverCode: String? = nil, serverDescription: String? = nil,
-        status: Int? = nil
+        _ code: Code, serverCode: String? = nil, serverDescription: String? = nil, status: Int? = nil,
+        message: String
     ) {
         self.code = code
         self.message = message
@@ -77,8 +77,8 @@ public struct OAuthError: AtprotoError, Hashable {
         }
         let shown = code.map { ": \($0)" } ?? ""
         return OAuthError(
-            .server, "\(what) failed with HTTP \(response.status)\(shown)", serverCode: code,
-            serverDescription: text.map { String($0.prefix(300)) }, status: response.status)
+            .server, serverCode: code, serverDescription: text.map { String($0.prefix(300)) }, status: response.status,
+            message: "\(what) failed with HTTP \(response.status)\(shown)")
     }
 
     /// Whether the server asked for a (new) DPoP nonce (`use_dpop_nonce`).

@@ -24,7 +24,8 @@ package enum SecureURL {
     /// `url`, or ``OAuthError/Code/insecureURL`` naming `what`.
     package static func require(_ url: URL, _ what: String) throws(OAuthError) -> URL {
         guard isAllowed(url) else {
-            throw OAuthError(.insecureURL, "\(what) \(url.absoluteString) is not https (http only on loopback)")
+            throw OAuthError(
+                .insecureURL, message: "\(what) \(url.absoluteString) is not https (http only on loopback)")
         }
         return url
     }

@@ -32,13 +32,14 @@ public final class URLSessionOAuthHTTPClient: OAuthHTTPClient, Sendable {
         switch await loader.load(urlRequest, limit: request.maximumResponseSize, timeout: request.timeout) {
         case .success(let answer):
             return OAuthHTTPResponse(status: answer.status, headers: answer.headers, body: answer.body)
-        case .failure(.cancelled): throw OAuthError(.cancelled, "\(request) was cancelled")
-        case .failure(.timedOut): throw OAuthError(.timedOut, "no complete answer within \(request.timeout)")
+        case .failure(.cancelled): throw OAuthError(.cancelled, message: "\(request) was cancelled")
+        case .failure(.timedOut): throw OAuthError(.timedOut, message: "no complete answer within \(request.timeout)")
         case .failure(.tooLarge(_, announced: true)):
-            throw OAuthError(.tooLarge, "the answer announces more bytes than allowed")
+            throw OAuthError(.tooLarge, message: "the answer announces more bytes than allowed")
         case .failure(.tooLarge(let limit, announced: false)):
-            throw OAuthError(.tooLarge, "the answer is longer than \(limit) bytes")
-        case .failure(.transport(_, let description)): throw OAuthError(.transport, "no answer: \(description)")
+            throw OAuthError(.tooLarge, message: "the answer is longer than \(limit) bytes")
+        case .failure(.transport(_, let description)):
+            throw OAuthError(.transport, message: "no answer: \(description)")
         }
     }
 }

@@ -15,10 +15,11 @@ public enum CompactJWS {
         do {
             signature = try await signer.sign(Array(input.utf8))
         } catch {
-            throw OAuthError(.signing, "the signer failed: \(type(of: error))")
+            throw OAuthError(.signing, message: "the signer failed: \(type(of: error))")
         }
         guard signature.count == 64 else {
-            throw OAuthError(.signing, "an ES256 signature is 64 bytes (r || s), the signer gave \(signature.count)")
+            throw OAuthError(
+                .signing, message: "an ES256 signature is 64 bytes (r || s), the signer gave \(signature.count)")
         }
         return input + "." + Base64URL.encode(signature)
     }
@@ -39,7 +40,7 @@ public enum CompactJWS {
         do {
             return Base64URL.encode(try encoder.encode(value))
         } catch {
-            throw OAuthError(.invalidRequest, "could not encode a JWS part: \(error)")
+            throw OAuthError(.invalidRequest, message: "could not encode a JWS part: \(error)")
         }
     }
 }

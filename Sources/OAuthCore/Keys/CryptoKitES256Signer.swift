@@ -104,7 +104,8 @@
                         enclave: SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: archive.data))
             #endif
             default:
-                throw OAuthError(.invalidRequest, "a key archive of kind \(archive.kind) is not a CryptoKit key")
+                throw OAuthError(
+                    .invalidRequest, message: "a key archive of kind \(archive.kind) is not a CryptoKit key")
             }
         }
     }

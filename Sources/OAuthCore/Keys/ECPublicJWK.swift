@@ -19,7 +19,7 @@ public struct ECPublicJWK: Sendable, Hashable, Codable {
     /// - Throws: ``OAuthError/Code/invalidRequest`` when a coordinate is not 32 bytes.
     public init(x: some Collection<UInt8>, y: some Collection<UInt8>, kid: String? = nil) throws(OAuthError) {
         guard x.count == 32, y.count == 32 else {
-            throw OAuthError(.invalidRequest, "a P-256 coordinate is 32 bytes")
+            throw OAuthError(.invalidRequest, message: "a P-256 coordinate is 32 bytes")
         }
         self.kty = "EC"
         self.crv = "P-256"
@@ -32,7 +32,7 @@ public struct ECPublicJWK: Sendable, Hashable, Codable {
     public init(uncompressed bytes: some Collection<UInt8>, kid: String? = nil) throws(OAuthError) {
         let array = Array(bytes)
         guard array.count == 65, array[0] == 0x04 else {
-            throw OAuthError(.invalidRequest, "an uncompressed P-256 key is 04 || x || y, 65 bytes")
+            throw OAuthError(.invalidRequest, message: "an uncompressed P-256 key is 04 || x || y, 65 bytes")
         }
         try self.init(x: array[1..<33], y: array[33..<65], kid: kid)
     }

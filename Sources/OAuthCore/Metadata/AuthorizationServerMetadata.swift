@@ -56,18 +56,19 @@ public struct AuthorizationServerMetadata: Sendable, Hashable, Codable {
     public func validate(fetchedFor issuer: String) throws(OAuthError) {
         guard self.issuer == issuer else {
             throw OAuthError(
-                .invalidMetadata, "the metadata of \(issuer) names another issuer, \(self.issuer.prefix(200))")
+                .invalidMetadata, message: "the metadata of \(issuer) names another issuer, \(self.issuer.prefix(200))")
         }
         guard let issuerURL = URL(string: issuer), SecureURL.isAllowed(issuerURL), issuerURL.query == nil,
             issuerURL.fragment == nil
         else {
-            throw OAuthError(.invalidMetadata, "the issuer \(issuer) is not an https URL without query or fragment")
+            throw OAuthError(
+                .invalidMetadata, message: "the issuer \(issuer) is not an https URL without query or fragment")
         }
         _ = try endpoint(authorizationEndpoint, "authorization_endpoint")
         _ = try endpoint(tokenEndpoint, "token_endpoint")
         if let revocationEndpoint { _ = try endpoint(revocationEndpoint, "revocation_endpoint") }
         if let responseTypesSupported, !responseTypesSupported.contains("code") {
-            throw OAuthError(.invalidMetadata, "\(issuer) does not support response_type code")
+            throw OAuthError(.invalidMetadata, message: "\(issuer) does not support response_type code")
         }
     }
 
@@ -77,7 +78,9 @@ public struct AuthorizationServerMetadata: Sendable, Hashable, Codable {
     public func validateAtprotoProfile(fetchedFor issuer: String) throws(OAuthError) {
         try validate(fetchedFor: issuer)
         func require(_ condition: Bool, _ what: String) throws(OAuthError) {
-            guard condition else { throw OAuthError(.invalidMetadata, "\(issuer) breaks the atproto profile: \(what)") }
+            guard condition else {
+                throw OAuthError(.invalidMetadata, message: "\(issuer) breaks the atproto profile: \(what)")
+            }
         }
         try require(requirePushedAuthorizationRequests == true, "require_pushed_authorization_requests is not true")
         try require(pushedAuthorizationRequestEndpoint != nil, "no pushed_authorization_request_endpoint")
@@ -97,7 +100,8 @@ public struct AuthorizationServerMetadata: Sendable, Hashable, Codable {
     /// A usable endpoint URL, or ``OAuthError/Code/invalidMetadata``.
     public func endpoint(_ text: String, _ name: String) throws(OAuthError) -> URL {
         guard let url = URL(string: text), SecureURL.isAllowed(url), url.fragment == nil else {
-            throw OAuthError(.invalidMetadata, "the \(name) of \(issuer) is not an https URL: \(text.prefix(200))")
+            throw OAuthError(
+                .invalidMetadata, message: "the \(name) of \(issuer) is not an https URL: \(text.prefix(200))")
         }
         return url
     }
@@ -107,7 +111,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable, Codable {
         -> AuthorizationServerMetadata
     {
         guard let issuerURL = URL(string: issuer) else {
-            throw OAuthError(.invalidMetadata, "the issuer \(issuer.prefix(200)) is not a URL")
+            throw OAuthError(.invalidMetadata, message: "the issuer \(issuer.prefix(200)) is not a URL")
         }
         _ = try SecureURL.require(issuerURL, "the issuer")
         let url = try MetadataDocument.wellKnownURL(issuerURL, "oauth-authorization-server")
@@ -123,7 +127,7 @@ enum MetadataDocument {
         var text = DPoPProof.htu(for: base)
         while text.hasSuffix("/") { text.removeLast() }
         guard let url = URL(string: text + "/.well-known/" + name) else {
-            throw OAuthError(.invalidMetadata, "no well-known URL for \(base.absoluteString)")
+            throw OAuthError(.invalidMetadata, message: "no well-known URL for \(base.absoluteString)")
         }
         return url
     }
@@ -136,12 +140,13 @@ enum MetadataDocument {
             // A server error may pass (the caller keeps its state); any other answer is no document.
             let kind: OAuthError.Code = response.status >= 500 ? .transport : .invalidMetadata
             throw OAuthError(
-                kind, "GET \(url.absoluteString) answered HTTP \(response.status)", status: response.status)
+                kind, status: response.status, message: "GET \(url.absoluteString) answered HTTP \(response.status)")
         }
         do {
             return try JSONDecoder().decode(Document.self, from: response.body)
         } catch {
-            throw OAuthError(.invalidMetadata, "GET \(url.absoluteString) is not a usable metadata document: \(error)")
+            throw OAuthError(
+                .invalidMetadata, message: "GET \(url.absoluteString) is not a usable metadata document: \(error)")
         }
     }
 }

@@ -27,10 +27,11 @@ public struct ProtectedResourceMetadata: Sendable, Hashable, Codable {
         guard trimmed(self.resource) == trimmed(resource) else {
             throw OAuthError(
                 .invalidMetadata,
-                "the resource metadata of \(resource) names another resource, \(self.resource.prefix(200))")
+                message: "the resource metadata of \(resource) names another resource, \(self.resource.prefix(200))")
         }
         guard let first = authorizationServers?.first, !first.isEmpty else {
-            throw OAuthError(.invalidMetadata, "the resource metadata of \(resource) names no authorization server")
+            throw OAuthError(
+                .invalidMetadata, message: "the resource metadata of \(resource) names no authorization server")
         }
     }
 

@@ -34,7 +34,7 @@ public struct AuthorizationServerClient: Sendable {
         -> PushedAuthorizationResponse
     {
         guard let text = metadata.pushedAuthorizationRequestEndpoint else {
-            throw OAuthError(.invalidMetadata, "\(metadata.issuer) has no PAR endpoint")
+            throw OAuthError(.invalidMetadata, message: "\(metadata.issuer) has no PAR endpoint")
         }
         let url = try metadata.endpoint(text, "PAR endpoint")
         let response = try await post(url, request.fields(clientID: clientID), signer: signer, what: "PAR")
@@ -43,7 +43,7 @@ public struct AuthorizationServerClient: Sendable {
         }
         let answer: PushedAuthorizationResponse = try Self.decode(response, "the PAR answer")
         guard !answer.requestURI.isEmpty, answer.requestURI.utf8.count <= 2048 else {
-            throw OAuthError(.invalidResponse, "the PAR answer has no usable request_uri")
+            throw OAuthError(.invalidResponse, message: "the PAR answer has no usable request_uri")
         }
         return answer
     }
@@ -125,7 +125,7 @@ public struct AuthorizationServerClient: Sendable {
         do {
             return try JSONDecoder().decode(Answer.self, from: response.body)
         } catch {
-            throw OAuthError(.invalidResponse, "\(what) is not usable JSON: \(type(of: error))")
+            throw OAuthError(.invalidResponse, message: "\(what) is not usable JSON: \(type(of: error))")
         }
     }
 }

@@ -38,7 +38,7 @@ public struct ClientAuthentication: Sendable {
         } catch let error as OAuthError {
             throw error
         } catch {
-            throw OAuthError(.signing, "the client assertion provider failed: \(type(of: error))")
+            throw OAuthError(.signing, message: "the client assertion provider failed: \(type(of: error))")
         }
         return [
             ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),

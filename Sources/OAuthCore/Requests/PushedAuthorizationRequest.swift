@@ -65,14 +65,14 @@ public struct PushedAuthorizationResponse: Sendable, Hashable, Codable {
     /// The URL of the user step: the authorization endpoint with `client_id` and `request_uri`.
     public func authorizationURL(endpoint: URL, clientID: String) throws(OAuthError) -> URL {
         guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
-            throw OAuthError(.invalidMetadata, "the authorization endpoint is not a URL")
+            throw OAuthError(.invalidMetadata, message: "the authorization endpoint is not a URL")
         }
         let query = [("client_id", clientID), ("request_uri", requestURI)]
         components.percentEncodedQuery =
             (components.percentEncodedQuery.map { $0 + "&" } ?? "")
             + String(decoding: FormEncoding.encode(query), as: UTF8.self)
         guard let url = components.url else {
-            throw OAuthError(.invalidResponse, "the request_uri cannot be put in a URL")
+            throw OAuthError(.invalidResponse, message: "the request_uri cannot be put in a URL")
         }
         return url
     }

@@ -29,7 +29,7 @@ package struct TokenAnswer: Sendable, CustomStringConvertible {
             do {
                 answer = try JSONDecoder().decode(TokenResponse.self, from: body)
             } catch {
-                throw OAuthError(.invalidResponse, "the token answer is not usable JSON: \(type(of: error))")
+                throw OAuthError(.invalidResponse, message: "the token answer is not usable JSON: \(type(of: error))")
             }
             try answer.validate()
             return answer

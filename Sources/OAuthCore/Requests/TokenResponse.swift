@@ -41,12 +41,14 @@ public struct TokenResponse: Sendable, Hashable, Codable, CustomStringConvertibl
     /// The checks: a non-empty access token, `token_type` DPoP (any case), a positive `expires_in`
     /// when present.
     public func validate() throws(OAuthError) {
-        guard !accessToken.isEmpty else { throw OAuthError(.invalidResponse, "the token answer has no access_token") }
+        guard !accessToken.isEmpty else {
+            throw OAuthError(.invalidResponse, message: "the token answer has no access_token")
+        }
         guard tokenType.lowercased() == "dpop" else {
-            throw OAuthError(.invalidResponse, "the token type is \(tokenType.prefix(40)), not DPoP")
+            throw OAuthError(.invalidResponse, message: "the token type is \(tokenType.prefix(40)), not DPoP")
         }
         if let expiresIn, expiresIn <= 0 {
-            throw OAuthError(.invalidResponse, "expires_in is not positive")
+            throw OAuthError(.invalidResponse, message: "expires_in is not positive")
         }
     }
 

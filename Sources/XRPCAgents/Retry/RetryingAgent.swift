@@ -99,7 +99,7 @@ public struct RetryingAgent: XRPCAgent {
                 try await environment.sleep(wait)
             } catch {
                 throw XRPCTransportError(
-                    code: .cancelled, nsid: request.nsid,
+                    .cancelled, nsid: request.nsid,
                     message: "cancelled while waiting \(wait) to retry (attempt \(attempt + 1))")
             }
             attempt += 1

@@ -166,7 +166,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
                 SessionEndpoints.deleteSession, token: archive.refreshToken, service: archive.service))
         if !response.isSuccess, !SessionEndpoints.isTokenRejection(response) {
             throw PasswordSessionError(
-                code: .requestFailed,
+                .requestFailed,
                 message: "logged out of \(archive.did.rawValue) here, but the server did not confirm it",
                 underlying: XRPCError.fromResponse(response, nsid: SessionEndpoints.deleteSession))
         }
@@ -181,7 +181,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
         let archive = try activeArchive()
         guard response.isSuccess else {
             throw PasswordSessionError(
-                code: .requestFailed, message: "could not read the session of \(archive.did.rawValue)",
+                .requestFailed, message: "could not read the session of \(archive.did.rawValue)",
                 underlying: XRPCError.fromResponse(response, nsid: SessionEndpoints.getSession))
         }
         var updated = try SessionEndpoints.applyGetSession(response, to: archive)
@@ -266,7 +266,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
         case .active(let archive): return archive
         case .ended(let error): throw error
         case .loggedOut:
-            throw PasswordSessionError(code: .sessionEnded, message: "not logged in to \(service.absoluteString)")
+            throw PasswordSessionError(.sessionEnded, message: "not logged in to \(service.absoluteString)")
         }
     }
 
@@ -312,7 +312,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
         logger.log(.warning, "PasswordSession", "the refresh failed", ["status": String(response.status)])
         guard SessionEndpoints.isTokenRejection(response) else {
             throw PasswordSessionError(
-                code: .requestFailed, message: "could not refresh the session of \(archive.did.rawValue)",
+                .requestFailed, message: "could not refresh the session of \(archive.did.rawValue)",
                 underlying: refreshError)
         }
         try await relogin(archive, refreshError: refreshError, generation: startGeneration)
@@ -389,7 +389,7 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
     /// Ends the session for good and returns the error later calls get.
     private func end(_ reason: String, _ serverError: XRPCError?) -> PasswordSessionError {
         let error = PasswordSessionError(
-            code: .sessionEnded, message: "the session ended: \(reason); log in again", underlying: serverError)
+            .sessionEnded, message: "the session ended: \(reason); log in again", underlying: serverError)
         phase = .ended(error)
         generation += 1
         broadcaster.yield(.ended(error))

@@ -35,7 +35,7 @@ public struct PasswordSessionError: AtprotoError, Hashable {
     public var underlying: XRPCError?
 
     /// Creates an error.
-    public init(code: Code, message: String, underlying: XRPCError? = nil) {
+    public init(_ code: Code, message: String, underlying: XRPCError? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying
@@ -113,16 +113,16 @@ extension PasswordSession {
         let serverError = XRPCError.fromResponse(response, nsid: SessionEndpoints.createSession)
         if serverError.name == "AuthFactorTokenRequired" {
             return PasswordSessionError(
-                code: .authFactorTokenRequired,
+                .authFactorTokenRequired,
                 message: "\(identifier) needs the two-factor code sent by email: log in again with authFactorToken",
                 underlying: serverError)
         }
         if (400..<500).contains(response.status), response.status != 408, response.status != 429 {
             return PasswordSessionError(
-                code: .authenticationFailed, message: "the server refused the login of \(identifier)",
-                underlying: serverError)
+                .authenticationFailed, message: "the server refused the login of \(identifier)", underlying: serverError
+            )
         }
         return PasswordSessionError(
-            code: .requestFailed, message: "could not log in \(identifier)", underlying: serverError)
+            .requestFailed, message: "could not log in \(identifier)", underlying: serverError)
     }
 }

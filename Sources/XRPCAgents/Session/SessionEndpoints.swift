@@ -70,7 +70,7 @@ enum SessionEndpoints {
         let did = try string("did", in: fields, nsid: getSession)
         guard did == archive.did.rawValue else {
             throw PasswordSessionError(
-                code: .invalidResponse,
+                .invalidResponse,
                 message: "\(getSession) answered for \(did), but the session is \(archive.did.rawValue)")
         }
         var updated = archive
@@ -107,7 +107,7 @@ enum SessionEndpoints {
     {
         guard let json = try? JSONValue.parse(response.body), let fields = json.objectValue else {
             throw PasswordSessionError(
-                code: .invalidResponse,
+                .invalidResponse,
                 message: "\(nsid) answered \(response.status) with a body that is not a JSON object "
                     + "(\(response.body.count) bytes)")
         }
@@ -119,7 +119,7 @@ enum SessionEndpoints {
     {
         guard let value = fields[name]?.stringValue, !value.isEmpty else {
             throw PasswordSessionError(
-                code: .invalidResponse, message: "\(nsid) answered without a string \"\(name)\"")
+                .invalidResponse, message: "\(nsid) answered without a string \"\(name)\"")
         }
         return value
     }

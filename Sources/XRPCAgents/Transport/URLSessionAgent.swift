@@ -128,7 +128,7 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
         let origin = request.serviceURL == nil ? serviceOrigin : ServiceOrigin(service)?.description
         guard let url = request.url(on: service), origin != nil else {
             throw XRPCTransportError(
-                code: .cannotConnect, nsid: request.nsid, service: service.absoluteString,
+                .cannotConnect, nsid: request.nsid, service: service.absoluteString,
                 message: "\"\(service.absoluteString)\" is not a service URL (scheme://host)")
         }
         var urlRequest = makeURLRequest(request, url: url)
@@ -140,26 +140,25 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
         switch await chosen.load(urlRequest, limit: Int.max, timeout: request.timeout) {
         case .success(let answer) where answer.status == 0:
             throw XRPCTransportError(
-                code: .other, nsid: request.nsid, service: origin, message: "not an HTTP response")
+                .other, nsid: request.nsid, service: origin, message: "not an HTTP response")
         case .success(let answer):
             return XRPCResponse(status: answer.status, headers: answer.headers, body: answer.body)
         case .failure(.cancelled):
             throw XRPCTransportError(
-                code: .cancelled, nsid: request.nsid, service: origin, message: "the task was cancelled")
+                .cancelled, nsid: request.nsid, service: origin, message: "the task was cancelled")
         case .failure(.timedOut):
             let limit = request.timeout.map { "within \($0)" } ?? "for \(timeout)"
             throw XRPCTransportError(
-                code: .timedOut, nsid: request.nsid, service: origin, message: "no response \(limit)")
+                .timedOut, nsid: request.nsid, service: origin, message: "no response \(limit)")
         case .failure(.tooLarge(let limit, _)):
             throw XRPCTransportError(
-                code: .other, nsid: request.nsid, service: origin,
-                message: "the response is longer than \(limit) bytes")
+                .other, nsid: request.nsid, service: origin, message: "the response is longer than \(limit) bytes")
         case .failure(.transport(let code?, let description)):
             throw XRPCTransportError(
                 URLError(code, userInfo: [NSLocalizedDescriptionKey: description]), nsid: request.nsid, service: origin)
         case .failure(.transport(nil, let description)):
             throw XRPCTransportError(
-                code: .other, nsid: request.nsid, service: origin, message: description)
+                .other, nsid: request.nsid, service: origin, message: description)
         }
     }
 

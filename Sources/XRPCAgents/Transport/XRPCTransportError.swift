@@ -41,7 +41,7 @@ public struct XRPCTransportError: AtprotoError, Hashable {
     public var message: String
 
     /// Creates an error.
-    public init(code: Code, nsid: NSID, service: String? = nil, message: String) {
+    public init(_ code: Code, nsid: NSID, service: String? = nil, message: String) {
         self.code = code
         self.nsid = nsid
         self.service = service
@@ -65,7 +65,7 @@ public struct XRPCTransportError: AtprotoError, Hashable {
     init(_ error: any Error, nsid: NSID, service: String?) {
         guard let urlError = error as? URLError else {
             let code: Code = error is CancellationError ? .cancelled : .other
-            self.init(code: code, nsid: nsid, service: service, message: "\(error)")
+            self.init(code, nsid: nsid, service: service, message: "\(error)")
             return
         }
         let code: Code
@@ -83,6 +83,6 @@ public struct XRPCTransportError: AtprotoError, Hashable {
         }
         let reported = urlError.userInfo[NSLocalizedDescriptionKey] as? String
         let text = reported.map { "\($0) (URLError \(urlError.code.rawValue))" } ?? "URLError \(urlError.code.rawValue)"
-        self.init(code: code, nsid: nsid, service: service, message: text)
+        self.init(code, nsid: nsid, service: service, message: text)
     }
 }

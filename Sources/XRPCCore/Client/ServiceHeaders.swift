@@ -14,7 +14,7 @@ public struct AtprotoProxy: Sendable, Hashable, CustomStringConvertible {
     /// Creates a proxy target; throws `StringFormatError` when the DID or the service id is invalid.
     ///
     /// A service id may start with `#`; it must be non-empty and made of URI fragment characters.
-    public init(did: DID, serviceID: String) throws {
+    public init(did: DID, serviceID: String) throws(StringFormatError) {
         if let reason = DID.syntaxError(in: did.rawValue) {
             throw StringFormatError(format: "did", value: did.rawValue, message: reason)
         }
@@ -27,7 +27,7 @@ public struct AtprotoProxy: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads an `atproto-proxy` header value; throws `StringFormatError` when it is not `<did>#<id>`.
-    public init(headerValue: String) throws {
+    public init(headerValue: String) throws(StringFormatError) {
         guard let hash = headerValue.firstIndex(of: "#") else {
             throw StringFormatError(
                 format: "atproto-proxy", value: headerValue, message: "has no \"#<service id>\" after the DID")

@@ -84,7 +84,7 @@ public struct XRPCClient: Sendable {
             }
         } catch {
             throw XRPCClientError(
-                code: .encodingFailed, nsid: E.nsid, message: "could not encode the input", underlying: error)
+                .encodingFailed, nsid: E.nsid, message: "could not encode the input", underlying: error)
         }
         return try await output(E.Output.self, of: request)
     }
@@ -102,8 +102,8 @@ public struct XRPCClient: Sendable {
             return XRPCResult(output: output, response: response)
         } catch {
             throw XRPCClientError(
-                code: .decodingFailed, nsid: request.nsid, message: "could not read the response",
-                response: response, underlying: error)
+                .decodingFailed, nsid: request.nsid, response: response, message: "could not read the response",
+                underlying: error)
         }
     }
 }

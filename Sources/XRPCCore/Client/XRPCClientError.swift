@@ -33,7 +33,7 @@ public struct XRPCClientError: AtprotoError {
     public var underlying: any Error
 
     /// Creates an error.
-    public init(code: Code, nsid: NSID, message: String, response: XRPCResponse? = nil, underlying: any Error) {
+    public init(_ code: Code, nsid: NSID, response: XRPCResponse? = nil, message: String, underlying: any Error) {
         self.code = code
         self.nsid = nsid
         self.message = message

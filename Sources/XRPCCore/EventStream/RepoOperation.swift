@@ -142,7 +142,8 @@ public struct RepoCommitBlocks: Sendable {
         do {
             value = try DAGCBOR.decode(bytes)
         } catch {
-            throw BinaryDecodingError(error.code, at: error.offset, "record \(path) (\(cid)): \(error.message)")
+            throw BinaryDecodingError(
+                error.code, offset: error.offset, message: "record \(path) (\(cid)): \(error.message)")
         }
         operation.record = types.record(value.json, collection: operation.collection)
         return operation

@@ -33,7 +33,8 @@ public enum XRPCEventFrame: Sendable, Hashable {
         }
         guard op == 1 || op == -1 else { return .unknown(op: op) }
         guard headerLength < buffer.count else {
-            throw BinaryDecodingError(.truncated, at: headerLength, "truncated: the frame has a header but no body")
+            throw BinaryDecodingError(
+                .truncated, offset: headerLength, message: "truncated: the frame has a header but no body")
         }
         let body: DataModelValue
         do {
@@ -57,7 +58,7 @@ public enum XRPCEventFrame: Sendable, Hashable {
     }
 
     private static func invalid(_ offset: Int, _ message: String) -> BinaryDecodingError {
-        BinaryDecodingError(.invalidEventFrame, at: offset, "event-stream frame: \(message)")
+        BinaryDecodingError(.invalidEventFrame, offset: offset, message: "event-stream frame: \(message)")
     }
 
     /// The message in the JSON form a generated message union reads: the body with `$type` set to

@@ -289,7 +289,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
     ) -> XRPCEventStreamError {
         if ending { _ = end() }
         return XRPCEventStreamError(
-            kind, nsid: nsid, name: name, message: message, status: status, lastSequence: lastSequence)
+            kind, nsid: nsid, name: name, status: status, lastSequence: lastSequence, message: message)
     }
 
     private func end() -> Endpoint.Message? {

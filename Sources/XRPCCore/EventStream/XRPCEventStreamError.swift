@@ -53,8 +53,8 @@ public struct XRPCEventStreamError: AtprotoError, Hashable {
 
     /// Creates an error.
     public init(
-        _ code: Code, nsid: NSID, name: String? = nil, message: String, status: Int? = nil,
-        lastSequence: Int? = nil
+        _ code: Code, nsid: NSID, name: String? = nil, status: Int? = nil, lastSequence: Int? = nil,
+        message: String
     ) {
         self.code = code
         self.nsid = nsid

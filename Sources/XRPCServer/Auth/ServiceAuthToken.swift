@@ -82,7 +82,7 @@ struct ServiceAuthToken: Sendable {
     }
 
     static func bad(_ message: String) -> XRPCServerError {
-        XRPCServerError(.badJwt, message)
+        XRPCServerError(.badJwt, message: message)
     }
 
     /// base64url without padding (padding tolerated), or `nil` for any other character.

@@ -49,13 +49,12 @@ public struct ServiceAuthTokens: Sendable {
             token = try JSONValue.parse(response.body).objectValue?["token"]?.stringValue
         } catch {
             throw XRPCClientError(
-                code: .decodingFailed, nsid: Self.nsid, message: "the answer is not JSON", response: nil,
-                underlying: error)
+                .decodingFailed, nsid: Self.nsid, response: nil, message: "the answer is not JSON", underlying: error)
         }
         guard let token, !token.isEmpty else {
             throw XRPCClientError(
-                code: .decodingFailed, nsid: Self.nsid, message: "the answer has no string \"token\"",
-                response: nil, underlying: LexiconDecodingError(.missingField, path: ["token"], message: "missing"))
+                .decodingFailed, nsid: Self.nsid, response: nil, message: "the answer has no string \"token\"",
+                underlying: LexiconDecodingError(.missingField, path: ["token"], message: "missing"))
         }
         return token
     }

@@ -92,13 +92,13 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
     {
         guard let header = request.header("authorization") else {
             throw XRPCServerError(
-                .authenticationRequired, "this method needs service auth: Authorization: Bearer <JWT>",
-                headers: ["www-authenticate": "Bearer"])
+                .authenticationRequired, headers: ["www-authenticate": "Bearer"],
+                message: "this method needs service auth: Authorization: Bearer <JWT>")
         }
         guard let token = Self.bearerToken(header) else {
             throw XRPCServerError(
-                .authenticationRequired, "the Authorization header is not a Bearer token",
-                headers: ["www-authenticate": "Bearer"])
+                .authenticationRequired, headers: ["www-authenticate": "Bearer"],
+                message: "the Authorization header is not a Bearer token")
         }
         return try await verify(token, method: nsid)
     }
@@ -126,37 +126,40 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
         let parsed = try ServiceAuthToken(parsing: token)
         let nowSeconds = Int(now().timeIntervalSince1970.rounded(.down))
         guard nowSeconds < parsed.expiration else {
-            throw XRPCServerError(.jwtExpired, "the token expired \(nowSeconds - parsed.expiration) s ago")
+            throw XRPCServerError(.jwtExpired, message: "the token expired \(nowSeconds - parsed.expiration) s ago")
         }
         let lifetime = maximumLifetime.components.seconds
         guard parsed.expiration - nowSeconds <= lifetime else {
-            throw XRPCServerError(.badJwt, "the token expires more than \(lifetime) s from now")
+            throw XRPCServerError(.badJwt, message: "the token expires more than \(lifetime) s from now")
         }
         guard audiences.contains(parsed.audience) || audiences.contains(where: { parsed.audience.hasPrefix($0 + "#") })
         else {
             throw XRPCServerError(
-                .badJwtAudience, "the token is for \(ParameterSchema.quoted(parsed.audience)), not this service")
+                .badJwtAudience,
+                message: "the token is for \(ParameterSchema.quoted(parsed.audience)), not this service")
         }
         switch parsed.method {
         case nil where requiresMethodBinding:
-            throw XRPCServerError(.badJwtLexiconMethod, "the token is not bound to a method (no lxm)")
+            throw XRPCServerError(.badJwtLexiconMethod, message: "the token is not bound to a method (no lxm)")
         case let bound? where bound != method.rawValue:
             throw XRPCServerError(
-                .badJwtLexiconMethod, "the token is for \(ParameterSchema.quoted(bound)), not \(method.rawValue)")
+                .badJwtLexiconMethod,
+                message: "the token is for \(ParameterSchema.quoted(bound)), not \(method.rawValue)")
         default: break
         }
         try await checkSignature(parsed, now: nowSeconds)
         if let replayCache {
             guard let tokenID = parsed.tokenID else {
-                throw XRPCServerError(.badJwt, "the token has no jti, so it could be replayed")
+                throw XRPCServerError(.badJwt, message: "the token has no jti, so it could be replayed")
             }
             switch replayCache.insert(
                 issuer: parsed.issuerClaim, tokenID: tokenID, expiration: parsed.expiration, now: nowSeconds)
             {
             case .accepted: break
-            case .replayed: throw XRPCServerError(.jwtReplayed, "this token was already used")
+            case .replayed: throw XRPCServerError(.jwtReplayed, message: "this token was already used")
             case .full:
-                throw XRPCServerError(.notEnoughResources, "too many live service-auth tokens; try again later")
+                throw XRPCServerError(
+                    .notEnoughResources, message: "too many live service-auth tokens; try again later")
             }
         }
         return ServiceAuthCaller(
@@ -174,10 +177,11 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
         }
         keys.forget(token.issuer)
         guard let key = try await signingKey(of: token.issuer, fresh: true) else {
-            throw XRPCServerError(.badJwtSignature, "\(token.issuer.rawValue) has no usable #atproto key")
+            throw XRPCServerError(.badJwtSignature, message: "\(token.issuer.rawValue) has no usable #atproto key")
         }
         guard Self.signs(key, token) else {
-            throw XRPCServerError(.badJwtSignature, "the signature is not by \(token.issuer.rawValue)'s #atproto key")
+            throw XRPCServerError(
+                .badJwtSignature, message: "the signature is not by \(token.issuer.rawValue)'s #atproto key")
         }
         remember(key, of: token.issuer, now: now)
     }
@@ -199,7 +203,7 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
             document = try await resolver.resolveDID(did)
         } catch {
             throw XRPCServerError(
-                .badJwtSignature, "the issuer \(did.rawValue) could not be resolved: \(error.message)")
+                .badJwtSignature, message: "the issuer \(did.rawValue) could not be resolved: \(error.message)")
         }
         return keys.signingKey(of: document)
     }

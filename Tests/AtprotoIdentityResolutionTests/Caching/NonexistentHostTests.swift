@@ -79,7 +79,7 @@ final class NonexistentHostTests: XCTestCase {
 
     func testATimeoutOrARefusedConnectionIsAskedAgain() async throws {
         // DNS times out: whatever HTTPS says, the lookup is a passing fault.
-        let slowDNS = CountingDNS(failure: DNSError(.timedOut, "no answer", name: "_atproto.x"))
+        let slowDNS = CountingDNS(failure: DNSError(.timedOut, name: "_atproto.x", message: "no answer"))
         let unknownHost = CountingFetcher(URLSessionFetcher())
         let timedOut = cache(dns: slowDNS, fetcher: unknownHost)
         let handle = Handle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")

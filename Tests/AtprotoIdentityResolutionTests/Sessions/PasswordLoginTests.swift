@@ -13,17 +13,17 @@ struct TableResolver: IdentityResolver {
 
     func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
         guard let did = handles[handle.normalized.rawValue] else {
-            throw IdentityError(.handleNotFound, identifier: handle.rawValue, "not in the table")
+            throw IdentityError(.handleNotFound, identifier: handle.rawValue, message: "not in the table")
         }
         return DID(rawValue: did)
     }
 
     func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument {
         guard let text = documents[did.rawValue] else {
-            throw IdentityError(.didNotFound, identifier: did.rawValue, "not in the table")
+            throw IdentityError(.didNotFound, identifier: did.rawValue, message: "not in the table")
         }
         do { return try DIDDocument(jsonData: Data(text.utf8)) } catch {
-            throw IdentityError(.malformedAnswer, identifier: did.rawValue, "\(error)")
+            throw IdentityError(.malformedAnswer, identifier: did.rawValue, message: "\(error)")
         }
     }
 }

@@ -255,7 +255,7 @@ struct KnownHandles: HandleResolver {
     let dids: [String: String]
     func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
         guard let did = dids[handle.rawValue] else {
-            throw IdentityError(.handleNotFound, identifier: handle.rawValue, "not known")
+            throw IdentityError(.handleNotFound, identifier: handle.rawValue, message: "not known")
         }
         return DID(rawValue: did)
     }

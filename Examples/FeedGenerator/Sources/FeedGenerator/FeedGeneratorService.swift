@@ -82,7 +82,7 @@ public struct FeedGeneratorService: Sendable {
         do {
             page = try await index.page(limit: parameters.limit ?? 50, cursor: parameters.cursor)
         } catch {
-            throw XRPCServerError(.invalidRequest, "cursor: not a cursor this feed gave")
+            throw XRPCServerError(.invalidRequest, message: "cursor: not a cursor this feed gave")
         }
         return AppBskyFeedGetFeedSkeleton.Output(feed: page.uris.map { .init(post: $0) }, cursor: page.cursor)
     }

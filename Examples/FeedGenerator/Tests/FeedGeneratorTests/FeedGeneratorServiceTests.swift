@@ -11,10 +11,10 @@ final class FeedGeneratorServiceTests: XCTestCase {
     /// A resolver that knows nobody: no token can pass, which these tests do not need.
     struct NobodyResolver: IdentityResolver {
         func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument {
-            throw IdentityError(.didNotFound, identifier: did.rawValue, "nobody here")
+            throw IdentityError(.didNotFound, identifier: did.rawValue, message: "nobody here")
         }
         func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
-            throw IdentityError(.handleNotFound, identifier: handle.rawValue, "nobody here")
+            throw IdentityError(.handleNotFound, identifier: handle.rawValue, message: "nobody here")
         }
         func invalidate(did: DID) async {}
     }
