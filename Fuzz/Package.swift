@@ -29,11 +29,9 @@ let package = Package(
             dependencies: [
                 "FuzzDriver",
                 .product(name: "XRPCRuntime", package: mainPackage),
-                .product(name: "XRPCWebSockets", package: mainPackage),
-                .product(name: "AtprotoCrypto", package: mainPackage),
                 .product(name: "AtprotoIdentityResolution", package: mainPackage),
                 .product(name: "AtprotoVerification", package: mainPackage),
-                .product(name: "OAuthCore", package: mainPackage),
+                .product(name: "AtprotoOAuth", package: mainPackage),
                 .product(name: "_LexGenKit", package: mainPackage),
                 .product(name: "AtprotoLexiconResolution", package: mainPackage),
             ]

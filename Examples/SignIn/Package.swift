@@ -22,14 +22,11 @@ let package = Package(
         .executableTarget(
             name: "SignIn",
             dependencies: [
-                .product(name: "XRPCRuntime", package: "swift-atproto-lexicons"),
-                .product(name: "AtprotoIdentityResolution", package: "swift-atproto-lexicons"),
-                .product(name: "OAuthCore", package: "swift-atproto-lexicons"),
                 .product(name: "AtprotoOAuth", package: "swift-atproto-lexicons"),
                 .product(name: "SwiftCryptoSigner", package: "swift-atproto-lexicons"),
             ],
             exclude: ["lexicons", "lexgen.json", "lexicons.manifest.json"],
-            plugins: [.plugin(name: "LexiconGen", package: "swift-atproto-lexicons")]
+            plugins: [.plugin(name: "LexGen", package: "swift-atproto-lexicons")]
         )
     ],
     swiftLanguageModes: [.v6]

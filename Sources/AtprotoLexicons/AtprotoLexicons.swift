@@ -1,7 +1,7 @@
 // The SDK for the standard atproto lexicons (com.atproto, app.bsky, chat.bsky, tools.ozone, ...).
 //
 // An umbrella: the generated types live in one module per namespace (generated at build time by the
-// LexiconGen plugin from the lexicons installed in `lexicons/`, see README.md), re-exported here so
+// LexGen plugin from the lexicons installed in `lexicons/`, see README.md), re-exported here so
 // that `import AtprotoLexicons` brings all of them, with the runtime and this module's helpers.
 
 @_exported import AppBskyLexicons

@@ -85,9 +85,8 @@
                     connection.finish(
                         .failure(
                             WebSocketError(
-                                .closedByPeer,
-                                message: "the server closed the connection\(reason.isEmpty ? "" : ": " + reason)",
-                                closeCode: code)))
+                                .closedByPeer, closeCode: code,
+                                message: "the server closed the connection\(reason.isEmpty ? "" : ": " + reason)")))
                 }
                 close(context, code: code ?? .normalClosure)
             default:

@@ -133,8 +133,8 @@
             case .end:
                 promise.fail(
                     WebSocketError(
-                        .handshakeFailed, message: "the server answered the upgrade with status \(status ?? 0)",
-                        status: status, body: body.prefix(65_536)))
+                        .handshakeFailed, status: status, body: body.prefix(65_536),
+                        message: "the server answered the upgrade with status \(status ?? 0)"))
                 context.close(promise: nil)
             }
         }

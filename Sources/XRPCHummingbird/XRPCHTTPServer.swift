@@ -164,8 +164,8 @@
                 return Self.response(
                     XRPCServerResponse(
                         error: XRPCServerError(
-                            .payloadTooLarge, message: "the body is larger than \(limit) bytes",
-                            headers: ["connection": "close"])))
+                            .payloadTooLarge, headers: ["connection": "close"],
+                            message: "the body is larger than \(limit) bytes")))
             }
             var body = Data()
             // A request that announces no body (no Content-Length above 0, no Transfer-Encoding) has none
@@ -183,7 +183,7 @@
                     return Self.response(
                         XRPCServerResponse(
                             error: XRPCServerError(
-                                .invalidRequest, message: "the body could not be read", headers: ["connection": "close"]
+                                .invalidRequest, headers: ["connection": "close"], message: "the body could not be read"
                             )))
                 }
             }
@@ -201,8 +201,8 @@
                         return Data(buffer.readableBytesView)
                     } catch is NIOTooManyBytesError {
                         throw XRPCServerError(
-                            .payloadTooLarge, message: "the body is larger than \(limit) bytes",
-                            headers: ["connection": "close"])
+                            .payloadTooLarge, headers: ["connection": "close"],
+                            message: "the body is larger than \(limit) bytes")
                     }
                 }
                 group.addTask {
@@ -212,8 +212,8 @@
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let body = first else {
                     throw XRPCServerError(
-                        .invalidRequest, status: 408, message: "the body did not arrive within \(timeout)",
-                        headers: ["connection": "close"])
+                        .invalidRequest, status: 408, headers: ["connection": "close"],
+                        message: "the body did not arrive within \(timeout)")
                 }
                 return body
             }

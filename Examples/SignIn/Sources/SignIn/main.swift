@@ -1,9 +1,6 @@
-import AtprotoIdentityResolution
 import AtprotoOAuth
 import Foundation
-import OAuthCore
 import SwiftCryptoSigner
-import XRPCRuntime
 
 // sign-in <handle | PDS URL> [--plc-directory <url>] [--browser <command>] [--post <text>]
 //
