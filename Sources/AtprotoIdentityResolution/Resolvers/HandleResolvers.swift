@@ -1,5 +1,6 @@
 import AtprotoSyntax
 import Foundation
+import HTTPTransport
 
 /// Resolves a handle through DNS: the TXT records of `_atproto.<handle>` that start with `did=`.
 ///
@@ -45,8 +46,8 @@ public struct DNSHandleResolver: HandleResolver {
 
 /// Resolves a handle over HTTPS: `https://<handle>/.well-known/atproto-did`, whose body is the DID.
 public struct WellKnownHandleResolver: HandleResolver {
-    /// How documents are fetched.
-    public var fetcher: any HTTPFetcher
+    /// The HTTP transport documents are fetched through; the resolver follows same-host redirects.
+    public var transport: any HTTPTransport
     /// Timeouts and size limits.
     public var limits: IdentityFetchLimits
     /// Hosts fetched from another base URL (tests, development).
@@ -54,11 +55,11 @@ public struct WellKnownHandleResolver: HandleResolver {
 
     /// Creates a resolver.
     public init(
-        fetcher: any HTTPFetcher = URLSessionFetcher(),
+        transport: any HTTPTransport = URLSessionTransport(resourceTimeout: .seconds(30)),
         limits: IdentityFetchLimits = IdentityFetchLimits(),
         hostOverrides: HostOverrides = HostOverrides()
     ) {
-        self.fetcher = fetcher
+        self.transport = transport
         self.limits = limits
         self.hostOverrides = hostOverrides
     }
@@ -70,7 +71,7 @@ public struct WellKnownHandleResolver: HandleResolver {
         guard let url = target else {
             throw IdentityError(.invalidIdentifier, identifier: handle.rawValue, "no URL can be made for \(host)")
         }
-        let fetch = IdentityFetch(fetcher: fetcher, limits: limits)
+        let fetch = IdentityFetch(transport: transport, limits: limits)
         let response = try await fetch.get(
             url, accept: "text/plain", maximumSize: limits.maximumHandleAnswerSize, identifier: handle.rawValue,
             hostHeader: hostHeader)
