@@ -27,11 +27,14 @@ public final class URLSessionTransport: HTTPTransport, Sendable, CustomReflectab
     /// elsewhere).
     private let bodyLoader: BoundedURLLoader?
 
-    /// Creates a transport with its own `URLSession` made from `configuration`.
+    /// Creates a transport with its own `URLSession`.
     ///
-    /// - Parameter resourceTimeout: The longest any transfer may run, even one whose caller was
-    ///   answered (a cancelled or oversized transfer on Linux runs on until then, its bytes dropped);
-    ///   `nil` for the configuration's own.
+    /// - Parameters:
+    ///   - configuration: What the session is made from (no cache or cookies kept beyond the
+    ///     transport's life by default).
+    ///   - resourceTimeout: The longest any transfer may run, even one whose caller was answered (a
+    ///     cancelled or oversized transfer on Linux runs on until then, its bytes dropped); `nil` for
+    ///     the configuration's own.
     public init(configuration: URLSessionConfiguration = .ephemeral, resourceTimeout: Duration? = nil) {
         self.loader = BoundedURLLoader(configuration: configuration, resourceTimeout: resourceTimeout)
         #if canImport(FoundationNetworking)

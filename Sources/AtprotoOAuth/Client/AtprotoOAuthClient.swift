@@ -39,12 +39,17 @@ public struct AtprotoOAuthClient: Sendable {
     /// Creates a client.
     ///
     /// - Parameters:
+    ///   - configuration: Who the app is (client id, redirect URI, scopes).
+    ///   - keyFactory: Makes each session's DPoP key, and restores keys from archives.
+    ///   - resolver: Resolves handles and DIDs to the account's PDS.
     ///   - httpTransport: The HTTP transport of OAuth requests (metadata, PAR, tokens, revocation)
     ///     and, unless `transport` says otherwise, of each session's calls: an app's own HTTP stack
     ///     written once. By default OAuth requests go through a `URLSessionTransport` without cookies
     ///     or cache, and each session's calls through a `URLSessionAgent` of its own.
     ///   - transport: The transport of each session's calls; a `URLSessionAgent` (logging to
     ///     `logger`, sending through `httpTransport` when one is given) by default.
+    ///   - refreshLock: Cross-process refresh coordination; in-process by default.
+    ///   - store: The app's archive store, when refreshes must be persisted before they count.
     ///   - logger: Where the client and its sessions log; nothing by default.
     public init(
         configuration: OAuthClientConfiguration,
