@@ -245,6 +245,7 @@ let package = Package(
         // The secret-leak checks (where a secret shows in logs, descriptions, dumps) the session tests share.
         .target(name: "SecretLeakTesting", dependencies: ["XRPCAgents"], path: "Tests/Support/SecretLeakTesting"),
         .testTarget(name: "BoundedURLLoadingTests", dependencies: ["BoundedURLLoading", "LoopbackHTTPServer"]),
+        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "LoopbackHTTPServer"]),
         .testTarget(
             name: "AtprotoOAuthTests",
             dependencies: [
