@@ -42,11 +42,11 @@ let package = Package(
         // Agents, sessions and transports: the URLSession agent, retries, logging, the password session.
         .target(
             name: "XRPCAgents",
-            dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "BoundedURLLoading"]),
+            dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "HTTPTransport"]),
         // What apps import: an umbrella re-exporting the layers above (no code of its own).
         .target(
             name: "XRPCRuntime",
-            dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "XRPCAgents"]
+            dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "XRPCAgents", "HTTPTransport"]
         ),
         // SHA-256 with no dependencies, package-visible only (no public SHA256 to collide with CryptoKit's or
         // swift-crypto's): CIDs, AtprotoCrypto, AtprotoVerification's MST, OAuthCore and lexgen's manifest share it.
@@ -60,11 +60,13 @@ let package = Package(
         .target(
             name: "AtprotoIdentityResolution",
             dependencies: [
-                "AtprotoSyntax", "AtprotoData", "XRPCCore", "XRPCAgents", "AtprotoCrypto", "BoundedURLLoading",
+                "AtprotoSyntax", "AtprotoData", "XRPCCore", "XRPCAgents", "AtprotoCrypto", "HTTPTransport",
                 "SocketAddresses",
             ]),
-        // The one bounded URLSession loader (the URLSession agent, identity's fetcher, OAuth's HTTP client),
-        // package-visible only.
+        // The one HTTP transport protocol every exchange goes through (XRPC calls, identity fetches, OAuth
+        // requests) and its URLSession default. No product: the modules that take a transport re-export it.
+        .target(name: "HTTPTransport", dependencies: ["AtprotoSyntax", "BoundedURLLoading"]),
+        // The one bounded URLSession loader under URLSessionTransport, package-visible only.
         .target(name: "BoundedURLLoading"),
         // Verified repository data: commit signatures, MST proofs, whole repositories, the firehose.
         .target(
@@ -80,12 +82,13 @@ let package = Package(
                 "AtprotoVerification",
             ]),
         // OAuth 2.1 building blocks (PKCE, metadata, PAR, tokens, revocation, DPoP, JWS), no atproto.
-        .target(name: "OAuthCore", dependencies: ["AtprotoSyntax", "SHA2", "BoundedURLLoading"]),
+        .target(name: "OAuthCore", dependencies: ["AtprotoSyntax", "SHA2", "HTTPTransport"]),
         // The atproto OAuth client; its session is an XRPCAgent.
         .target(
             name: "AtprotoOAuth",
             dependencies: [
                 "AtprotoSyntax", "XRPCCore", "XRPCAgents", "AtprotoIdentityResolution", "OAuthCore", "SocketAddresses",
+                "HTTPTransport",
             ]),
         // The server half of XRPC: endpoints served from their generated types, service auth verified and
         // obtained, event-stream frames; request in, response out, no HTTP server (the adapter is a trait).
@@ -240,6 +243,7 @@ let package = Package(
         // The secret-leak checks (where a secret shows in logs, descriptions, dumps) the session tests share.
         .target(name: "SecretLeakTesting", dependencies: ["XRPCAgents"], path: "Tests/Support/SecretLeakTesting"),
         .testTarget(name: "BoundedURLLoadingTests", dependencies: ["BoundedURLLoading", "LoopbackHTTPServer"]),
+        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "LoopbackHTTPServer"]),
         .testTarget(
             name: "AtprotoOAuthTests",
             dependencies: [

@@ -7,6 +7,7 @@ It reads `swift build` output on stdin and, in place, for each call the compiler
 - `argument 'X' must precede argument 'Y'`: moves X just before Y;
 - `missing argument label 'X:' in call`: labels the first unlabelled argument after the first one
   (the shape of every change it was written for: `Error(.code, "message")` -> `Error(.code, message: "message")`);
+- `missing argument labels 'X:Y:' in call`: labels the unlabelled arguments after the first, in order;
 - `extraneous argument label 'X:' in call`: removes the label X;
 - `incorrect argument labels in call (have 'A', expected 'B')` with as many labels in A as in B:
   puts the arguments in B's order when A and B hold the same labels, else relabels each argument
@@ -31,6 +32,7 @@ import sys
 
 PRECEDE = re.compile(r"^(/[^:]+):(\d+):(\d+): error: argument '([^']+)' must precede argument '([^']+)'")
 MISSING = re.compile(r"^(/[^:]+):(\d+):(\d+): error: missing argument label '([A-Za-z_][A-Za-z0-9_]*):' in call")
+MISSING_SEVERAL = re.compile(r"^(/[^:]+):(\d+):(\d+): error: missing argument labels '((?:[A-Za-z_][A-Za-z0-9_]*:)+)' in call")
 MISSING_ARGUMENT = re.compile(r"^(/[^:]+):(\d+):(\d+): error: missing argument for parameter '([A-Za-z_][A-Za-z0-9_]*)' in call")
 INCORRECT = re.compile(r"^(/[^:]+):(\d+):(\d+): error: incorrect argument labels? in call \(have '([^']*)', expected '([^']*)'\)")
 EXTRA = re.compile(r"^(/[^:]+):(\d+):(\d+): error: extraneous argument label '([A-Za-z_][A-Za-z0-9_]*):' in call")
@@ -168,6 +170,12 @@ def fix(text, kind, pos, data):
                 i = unlabelled[0]
                 args[i] = data + ': ' + args[i].strip()
                 return rejoin(text, op, spans, close, args)
+        elif kind == 'several':
+            unlabelled = [i for i, n in enumerate(names) if n is None and i > 0]
+            if len(unlabelled) == len(data):
+                for i, label in zip(unlabelled, data):
+                    args[i] = label + ': ' + args[i].strip()
+                return rejoin(text, op, spans, close, args)
         elif kind == 'relabel':
             have, expected = data
             if [n or '_' for n in names] == have and sorted(have) == sorted(expected) and '_' not in have[1:]:
@@ -197,7 +205,10 @@ def labels(signature):
 def main():
     forced = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == '--label' else None
     fixes = collections.OrderedDict()
-    patterns = (('precede', PRECEDE), ('missing', MISSING), ('extra', EXTRA), ('relabel', INCORRECT))
+    patterns = (
+        ('precede', PRECEDE), ('missing', MISSING), ('several', MISSING_SEVERAL), ('extra', EXTRA),
+        ('relabel', INCORRECT),
+    )
     if forced:
         patterns += (('missing', MISSING_ARGUMENT),)
     for line in sys.stdin:
@@ -215,6 +226,8 @@ def main():
                     fixes[key] = (kind, m.group(4, 5))
                 elif kind == 'missing':
                     fixes[key] = (kind, forced or m.group(4))
+                elif kind == 'several':
+                    fixes[key] = (kind, labels(m.group(4)))
                 else:
                     fixes[key] = (kind, m.group(4))
                 break

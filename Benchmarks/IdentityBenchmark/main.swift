@@ -64,10 +64,10 @@ do {
 
 let overrides = HostOverrides(
     Dictionary(uniqueKeysWithValues: (0..<handleCount).map { ("user\($0).test", server.baseURL) }))
-let fetcher = URLSessionFetcher()
+let transport = URLSessionTransport(resourceTimeout: .seconds(30))
 let resolver = StandardIdentityResolver(
-    handles: WellKnownHandleResolver(fetcher: fetcher, hostOverrides: overrides),
-    dids: PLCDirectoryResolver(directory: server.baseURL.appendingPathComponent("plc"), fetcher: fetcher))
+    handles: WellKnownHandleResolver(transport: transport, hostOverrides: overrides),
+    dids: PLCDirectoryResolver(directory: server.baseURL.appendingPathComponent("plc"), transport: transport))
 
 func seconds(_ start: ContinuousClock.Instant) -> Double {
     let elapsed = start.duration(to: .now)

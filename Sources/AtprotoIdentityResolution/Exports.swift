@@ -3,5 +3,6 @@
 @_exported import AtprotoCrypto
 @_exported import AtprotoData
 @_exported import AtprotoSyntax
+@_exported import HTTPTransport
 @_exported import XRPCAgents
 @_exported import XRPCCore

@@ -1,5 +1,6 @@
 import AtprotoSyntax
 import Foundation
+import HTTPTransport
 
 /// Why an identity could not be resolved or trusted: what failed, for which identifier, and where.
 ///
@@ -62,12 +63,15 @@ public struct IdentityError: AtprotoError, Hashable {
     public var identifier: String
     /// What failed, for a person to read: the URL or name asked, and what was wrong.
     public var message: String
+    /// The transport's error, when a fetch got no complete answer.
+    public var underlying: HTTPTransportError?
 
     /// Creates an error.
-    public init(_ code: Code, identifier: String, message: String) {
+    public init(_ code: Code, identifier: String, message: String, underlying: HTTPTransportError? = nil) {
         self.code = code
         self.identifier = identifier
         self.message = message
+        self.underlying = underlying
     }
 
     public var description: String { "resolving \(identifier): \(code): \(message)" }

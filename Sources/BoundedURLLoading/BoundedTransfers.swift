@@ -11,6 +11,7 @@ final class BoundedTransfers: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     private struct Transfer {
         var limit: Int
+        var redirect: BoundedURLLoader.RedirectPolicy?
         var continuation: CheckedContinuation<Outcome, Never>
         var response = BoundedURLResponse(status: 0, headers: [:], body: Data())
     }
@@ -27,10 +28,13 @@ final class BoundedTransfers: NSObject, URLSessionDataDelegate, @unchecked Senda
     }
 
     /// Registers the transfer and resumes its task, unless it was cancelled already.
-    func start(_ task: URLSessionTask, limit: Int, continuation: CheckedContinuation<Outcome, Never>) {
+    func start(
+        _ task: URLSessionTask, limit: Int, redirect: BoundedURLLoader.RedirectPolicy?,
+        continuation: CheckedContinuation<Outcome, Never>
+    ) {
         let cancelled = lock.withLock {
             if cancelledEarly.remove(task.taskIdentifier) != nil { return true }
-            running[task.taskIdentifier] = Transfer(limit: limit, continuation: continuation)
+            running[task.taskIdentifier] = Transfer(limit: limit, redirect: redirect, continuation: continuation)
             task.resume()
             return false
         }
@@ -115,8 +119,10 @@ final class BoundedTransfers: NSObject, URLSessionDataDelegate, @unchecked Senda
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        // Without a policy the caller decides about redirects: it gets the 3xx answer.
-        completionHandler(redirect?(task.originalRequest, request))
+        // Without a policy (the request's, else the loader's) the caller decides about redirects: it
+        // gets the 3xx answer.
+        let policy = lock.withLock { running[task.taskIdentifier]?.redirect } ?? redirect
+        completionHandler(policy?(task.originalRequest, request))
     }
 
     func urlSession(

@@ -27,8 +27,8 @@ package enum BoundedURLFailure: Error, Sendable {
 }
 
 // @unchecked Sendable: every field is a `let`; URLSession is thread-safe, though not Sendable on every SDK.
-/// The one bounded `URLSession` loader of the package (the URLSession agent's calls, identity
-/// resolution's fetcher, OAuth's HTTP client): the body cut off at a limit, an exact deadline per
+/// The one bounded `URLSession` loader of the package, under `URLSessionTransport` (XRPC calls,
+/// identity resolution, OAuth): the body cut off at a limit, an exact deadline per
 /// request when the caller sets one, and cancellation that answers the caller at once.
 ///
 /// With its own session (``init(configuration:resourceTimeout:redirect:)``) the body is counted as
@@ -78,10 +78,11 @@ package final class BoundedURLLoader: @unchecked Sendable {
     ///
     /// With a `timeout` the answer must be complete within it (the request's `timeoutInterval` is set
     /// just above it, whole seconds as FoundationNetworking rounds down); without one the request's
-    /// own `timeoutInterval` (an idle timeout) is all that bounds the call.
-    package func load(_ request: URLRequest, limit: Int, timeout: Duration?) async -> Result<
-        BoundedURLResponse, BoundedURLFailure
-    > {
+    /// own `timeoutInterval` (an idle timeout) is all that bounds the call. `redirect` decides this
+    /// request's redirects (the loader's policy when `nil`; ignored with an app's session).
+    package func load(
+        _ request: URLRequest, limit: Int, timeout: Duration?, redirect: RedirectPolicy? = nil
+    ) async -> Result<BoundedURLResponse, BoundedURLFailure> {
         var request = request
         if let timeout {
             request.timeoutInterval = max(1, Double(timeout.components.seconds).rounded(.up) + 1)
@@ -100,7 +101,7 @@ package final class BoundedURLLoader: @unchecked Sendable {
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                transfers.start(task, limit: limit, continuation: continuation)
+                transfers.start(task, limit: limit, redirect: redirect, continuation: continuation)
                 if let timeout { transfers.arm(task, after: timeout) }
             }
         } onCancel: {

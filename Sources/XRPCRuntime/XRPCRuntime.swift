@@ -2,6 +2,7 @@
 // Package.swift), and an app may import a lower one alone; this module only re-exports them.
 @_exported import AtprotoData
 @_exported import AtprotoSyntax
+@_exported import HTTPTransport
 @_exported import XRPCAgents
 @_exported import XRPCCore
 @_exported import XRPCWebSockets

@@ -13,7 +13,7 @@ final class LoopbackAuthenticatorTests: XCTestCase {
         let authorization = try XCTUnwrap(URL(string: "https://pds.example.com/oauth/authorize?request_uri=x"))
         let waiting = Task { try await authenticator.authenticate(authorization, redirectURI: redirect) }
         try await Task.sleep(for: .milliseconds(100))
-        let http = URLSessionOAuthHTTPClient()
+        let http = URLSessionTransport.oauthDefault()
         let favicon = try await http.send(.getJSON(try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/favicon.ico"))))
         XCTAssertEqual(favicon.status, 404)
         let redirectURL = try XCTUnwrap(
@@ -35,9 +35,9 @@ final class LoopbackAuthenticatorTests: XCTestCase {
             let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value ?? ""
             let port = URLComponents(url: url, resolvingAgainstBaseURL: false)?.port ?? 0
             guard let redirect = URL(string: "http://127.0.0.1:\(port)/callback?code=c&state=\(state)") else { return }
-            var request = OAuthHTTPRequest.getJSON(redirect)
+            var request = HTTPTransportRequest.getJSON(redirect)
             request.timeout = .seconds(3)
-            page.set(try await URLSessionOAuthHTTPClient().send(request).status)
+            page.set(try await URLSessionTransport.oauthDefault().send(request).status)
         }
         let redirect = try await authenticator.redirectURI(registered: "http://127.0.0.1/callback")
         let port = try XCTUnwrap(URLComponents(string: redirect)?.port)

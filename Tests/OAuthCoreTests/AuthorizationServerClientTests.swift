@@ -11,18 +11,19 @@ final class AuthorizationServerClientTests: XCTestCase {
         let metadata = try JSONDecoder().decode(AuthorizationServerMetadata.self, from: jsonData(pdsMetadata()))
         return AuthorizationServerClient(
             metadata: metadata, clientID: "https://app.example/client.json", authentication: authentication,
-            http: http, nonces: nonces)
+            transport: http, nonces: nonces)
     }
 
-    private let nonceAnswer = OAuthHTTPResponse(
+    private let nonceAnswer = HTTPTransportResponse(
         status: 400, headers: ["DPoP-Nonce": "nonce-1"], body: Data(#"{"error":"use_dpop_nonce"}"#.utf8))
-    private let tokenAnswer = OAuthHTTPResponse(
+    private let tokenAnswer = HTTPTransportResponse(
         status: 200, headers: ["DPoP-Nonce": "nonce-2"],
         body: Data(
             #"{"access_token":"at","token_type":"DPoP","expires_in":60,"refresh_token":"rt","sub":"did:plc:a"}"#.utf8))
 
     func testPARRetriesOnceWithTheNonceAndSendsPKCE() async throws {
-        let par = OAuthHTTPResponse(status: 201, body: Data(#"{"request_uri":"urn:x:req-1","expires_in":300}"#.utf8))
+        let par = HTTPTransportResponse(
+            status: 201, body: Data(#"{"request_uri":"urn:x:req-1","expires_in":300}"#.utf8))
         let http = ScriptedHTTPClient([nonceAnswer, par])
         let nonces = DPoPNonceStore()
         let pkce = PKCE()
@@ -85,7 +86,7 @@ final class AuthorizationServerClientTests: XCTestCase {
 
     func testAnInvalidGrantIsTyped() async throws {
         let http = ScriptedHTTPClient([
-            OAuthHTTPResponse(
+            HTTPTransportResponse(
                 status: 400, body: Data(#"{"error":"invalid_grant","error_description":"replayed"}"#.utf8))
         ])
         let oauth = try client(http), signer = try FixedSignatureSigner()
@@ -109,22 +110,22 @@ final class AuthorizationServerClientTests: XCTestCase {
             }
         }
         defer { server.stop() }
-        let http = URLSessionOAuthHTTPClient()
-        let echo = try await http.send(.postForm(server.baseURL.appendingPathComponent("echo"), [("a", "b c")]))
+        let http = URLSessionTransport.oauthDefault()
+        let echo = try await http.sendOAuth(.postForm(server.baseURL.appendingPathComponent("echo"), [("a", "b c")]))
         XCTAssertEqual(echo.status, 200)
         XCTAssertEqual(echo.header("dpop-nonce"), "n")
         XCTAssertTrue(String(decoding: echo.body, as: UTF8.self).contains("a=b+c"))
         do {
-            _ = try await http.send(.getJSON(server.baseURL.appendingPathComponent("big")))
+            _ = try await http.sendOAuth(.getJSON(server.baseURL.appendingPathComponent("big")))
             XCTFail("a 200 KB answer was read")
         } catch {
             XCTAssertEqual(error.code, .tooLarge)
         }
-        var slow = OAuthHTTPRequest.getJSON(server.baseURL.appendingPathComponent("slow"))
+        var slow = HTTPTransportRequest.getJSON(server.baseURL.appendingPathComponent("slow"))
         slow.timeout = .milliseconds(300)
         let start = ContinuousClock.now
         do {
-            _ = try await http.send(slow)
+            _ = try await http.sendOAuth(slow)
             XCTFail("no timeout")
         } catch {
             XCTAssertEqual(error.code, .timedOut)

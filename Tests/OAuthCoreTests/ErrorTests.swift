@@ -33,16 +33,16 @@ final class ErrorTests: XCTestCase {
     }
 
     func testErrorsComeFromJSONOrTheChallenge() {
-        let json = OAuthHTTPResponse(
+        let json = HTTPTransportResponse(
             status: 400, body: Data(#"{"error":"invalid_grant","error_description":"Refresh token replayed"}"#.utf8))
         let fromJSON = OAuthError.fromResponse(json, "the refresh")
         XCTAssertEqual(fromJSON.serverCode, "invalid_grant")
         XCTAssertEqual(fromJSON.serverDescription, "Refresh token replayed")
         XCTAssertEqual(fromJSON.status, 400)
-        let challenge = OAuthHTTPResponse(
+        let challenge = HTTPTransportResponse(
             status: 401, headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#], body: Data("<html>".utf8))
         XCTAssertTrue(OAuthError.fromResponse(challenge, "a call").isUseDPoPNonce)
-        XCTAssertNil(OAuthError.fromResponse(OAuthHTTPResponse(status: 500), "x").serverCode)
+        XCTAssertNil(OAuthError.fromResponse(HTTPTransportResponse(status: 500), "x").serverCode)
     }
 
     func testTokenResponsesAreCheckedAndNeverPrintTokens() throws {

@@ -62,7 +62,7 @@ final class MetadataTests: XCTestCase {
     func testFetchChecksTheIssuerAgainstTheURLItWasFetchedFor() async throws {
         var hostile = pdsMetadata(issuer: "https://pds.example.com")
         hostile["issuer"] = "https://other.example.com"
-        let http = ScriptedHTTPClient([OAuthHTTPResponse(status: 200, body: jsonData(hostile))])
+        let http = ScriptedHTTPClient([HTTPTransportResponse(status: 200, body: jsonData(hostile))])
         do {
             _ = try await AuthorizationServerMetadata.fetch(issuer: "https://pds.example.com", using: http)
             XCTFail("another issuer's document was accepted")
@@ -86,7 +86,7 @@ final class MetadataTests: XCTestCase {
         let good =
             ["resource": "https://pds.example.com", "authorization_servers": ["https://entryway.example.com"]]
             as [String: Any]
-        let http = ScriptedHTTPClient([OAuthHTTPResponse(status: 200, body: jsonData(good))])
+        let http = ScriptedHTTPClient([HTTPTransportResponse(status: 200, body: jsonData(good))])
         let metadata = try await ProtectedResourceMetadata.fetch(resource: resource, using: http)
         XCTAssertEqual(metadata.authorizationServer, "https://entryway.example.com")
         for hostile in [
@@ -95,7 +95,7 @@ final class MetadataTests: XCTestCase {
             ["resource": "https://pds.example.com", "authorization_servers": [String]()],
             ["resource": "https://pds.example.com"],
         ] {
-            let client = ScriptedHTTPClient([OAuthHTTPResponse(status: 200, body: jsonData(hostile))])
+            let client = ScriptedHTTPClient([HTTPTransportResponse(status: 200, body: jsonData(hostile))])
             do {
                 _ = try await ProtectedResourceMetadata.fetch(resource: resource, using: client)
                 XCTFail("accepted \(hostile)")
@@ -103,7 +103,7 @@ final class MetadataTests: XCTestCase {
                 XCTAssertEqual(error.code, .invalidMetadata)
             }
         }
-        let notFound = ScriptedHTTPClient([OAuthHTTPResponse(status: 404)])
+        let notFound = ScriptedHTTPClient([HTTPTransportResponse(status: 404)])
         do {
             _ = try await ProtectedResourceMetadata.fetch(resource: resource, using: notFound)
             XCTFail("a 404 was accepted")

@@ -36,24 +36,24 @@ final class MessageLog: @unchecked Sendable {
 }
 
 // @unchecked Sendable: `answers` and `requests` are read and written under `lock`.
-/// An HTTP client that answers from a script and records the requests.
-final class ScriptedHTTPClient: OAuthHTTPClient, @unchecked Sendable {
+/// An HTTP transport that answers from a script and records the requests.
+final class ScriptedHTTPClient: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
-    private var answers: [OAuthHTTPResponse]
-    private var requests: [OAuthHTTPRequest] = []
+    private var answers: [HTTPTransportResponse]
+    private var requests: [HTTPTransportRequest] = []
 
-    init(_ answers: [OAuthHTTPResponse]) { self.answers = answers }
+    init(_ answers: [HTTPTransportResponse]) { self.answers = answers }
 
-    func send(_ request: OAuthHTTPRequest) async throws(OAuthError) -> OAuthHTTPResponse {
-        let answer: OAuthHTTPResponse? = lock.withLock {
+    func send(_ request: HTTPTransportRequest) async throws(HTTPTransportError) -> HTTPTransportResponse {
+        let answer: HTTPTransportResponse? = lock.withLock {
             requests.append(request)
             return answers.isEmpty ? nil : answers.removeFirst()
         }
-        guard let answer else { throw OAuthError(.transport, message: "no scripted answer left") }
+        guard let answer else { throw HTTPTransportError(.other, request: request, message: "no scripted answer left") }
         return answer
     }
 
-    var sent: [OAuthHTTPRequest] { lock.withLock { requests } }
+    var sent: [HTTPTransportRequest] { lock.withLock { requests } }
 }
 
 /// The JSON object of a JWS part.
@@ -62,7 +62,7 @@ func jsonObject(_ bytes: [UInt8]) -> [String: Any] {
 }
 
 /// Form fields of a request body.
-func formFields(_ request: OAuthHTTPRequest) -> [String: String] {
+func formFields(_ request: HTTPTransportRequest) -> [String: String] {
     let text = String(decoding: request.body ?? Data(), as: UTF8.self)
     return Dictionary(FormEncoding.decode(text), uniquingKeysWith: { first, _ in first })
 }

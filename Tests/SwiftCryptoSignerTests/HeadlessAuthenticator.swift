@@ -11,7 +11,7 @@
         var action = "allow"
         /// The port put in the loopback redirect URI (the server ignores loopback ports, RFC 8252).
         var port = 54_321
-        let http = URLSessionOAuthHTTPClient()
+        let http = URLSessionTransport.oauthDefault()
 
         func redirectURI(registered: String) async throws -> String {
             guard var components = URLComponents(string: registered) else { return registered }
@@ -20,7 +20,7 @@
         }
 
         func authenticate(_ url: URL, redirectURI: String) async throws -> URL {
-            var page = OAuthHTTPRequest(method: "GET", url: url, headers: ["Accept": "text/html"])
+            var page = HTTPTransportRequest(method: "GET", url: url, headers: ["Accept": "text/html"])
             page.maximumResponseSize = 64 * 1024
             let form = try await http.send(page)
             guard form.status == 200 else {
@@ -31,7 +31,7 @@
                 let clientID = Self.hiddenValue("client_id", in: html),
                 let action = URL(string: "/oauth/authorize", relativeTo: url)?.absoluteURL
             else { throw OAuthError(.invalidResponse, message: "the login page has no form") }
-            let post = OAuthHTTPRequest.postForm(
+            let post = HTTPTransportRequest.postForm(
                 action,
                 [
                     ("request_uri", requestURI), ("client_id", clientID), ("identifier", identifier),

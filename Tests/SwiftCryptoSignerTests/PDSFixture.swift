@@ -107,7 +107,7 @@
         /// Waits until `url` answers, up to `seconds`.
         static func waitUntilUp(_ url: URL, seconds: Double = 20) async -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
-            let http = URLSessionOAuthHTTPClient()
+            let http = URLSessionTransport.oauthDefault()
             while Date() < deadline {
                 if let answer = try? await http.send(.getJSON(url)), answer.status < 500 { return true }
                 try? await Task.sleep(for: .milliseconds(200))

@@ -26,7 +26,7 @@ let oauthTargets: [FuzzTarget] = [
             _ = try? token.validate()
             _ = token.description
         }
-        let response = OAuthHTTPResponse(status: 400, headers: ["WWW-Authenticate": header], body: body)
+        let response = HTTPTransportResponse(status: 400, headers: ["WWW-Authenticate": header], body: body)
         _ = OAuthError.fromResponse(response, "token request").description
         _ = WWWAuthenticateChallenge.parse(header)
         _ = WWWAuthenticateChallenge.dpopError(in: header)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 
 /// Limits and timeouts for the documents resolvers fetch: hostile or broken servers cost little.
 public struct IdentityFetchLimits: Sendable, Hashable {
@@ -26,9 +27,10 @@ public struct IdentityFetchLimits: Sendable, Hashable {
     }
 }
 
-/// Fetching for resolvers: same-host redirects followed, fetch errors turned into ``IdentityError``.
+/// Fetching for resolvers: `GET`s through the transport (which follows no redirect), same-host
+/// redirects followed here, transport errors turned into ``IdentityError``.
 struct IdentityFetch {
-    var fetcher: any HTTPFetcher
+    var transport: any HTTPTransport
     var limits: IdentityFetchLimits
 
     /// GETs `url` and returns the final answer (a 2xx, or any status that is not a redirect).
@@ -41,7 +43,7 @@ struct IdentityFetch {
         maximumSize: Int,
         identifier: String,
         hostHeader: String? = nil
-    ) async throws(IdentityError) -> HTTPFetchResponse {
+    ) async throws(IdentityError) -> HTTPTransportResponse {
         var current = url
         var headers = ["Accept": accept]
         if let hostHeader { headers["Host"] = hostHeader }
@@ -53,11 +55,12 @@ struct IdentityFetch {
                     .timedOut, identifier: identifier,
                     message: "GET \(url.absoluteString): no answer within \(limits.timeout)")
             }
-            let request = HTTPFetchRequest(
-                url: current, headers: headers, maximumBodySize: maximumSize, timeout: remaining)
-            let response: HTTPFetchResponse
+            let request = HTTPTransportRequest(
+                method: "GET", url: current, headers: headers, maximumResponseSize: maximumSize, timeout: remaining,
+                redirects: .never)
+            let response: HTTPTransportResponse
             do {
-                response = try await fetcher.fetch(request)
+                response = try await transport.send(request)
             } catch {
                 throw Self.identityError(error, identifier: identifier)
             }
@@ -84,7 +87,7 @@ struct IdentityFetch {
             message: "GET \(url.absoluteString): more than \(limits.maximumRedirects) redirects")
     }
 
-    static func identityError(_ error: HTTPFetchError, identifier: String) -> IdentityError {
+    static func identityError(_ error: HTTPTransportError, identifier: String) -> IdentityError {
         let code: IdentityError.Code
         switch error.code {
         case .timedOut: code = .timedOut
@@ -93,7 +96,7 @@ struct IdentityFetch {
         case .hostNotFound: code = .hostNotFound
         default: code = .unreachable
         }
-        return IdentityError(code, identifier: identifier, message: error.description)
+        return IdentityError(code, identifier: identifier, message: error.description, underlying: error)
     }
 }
 

@@ -1,5 +1,6 @@
 import AtprotoSyntax
 import Foundation
+import HTTPTransport
 
 /// Resolves `did:plc` DIDs from a PLC directory: `GET <directory>/<did>`.
 public struct PLCDirectoryResolver: DIDResolver {
@@ -8,15 +9,18 @@ public struct PLCDirectoryResolver: DIDResolver {
 
     /// The directory's base URL.
     public var directory: URL
-    /// How documents are fetched.
-    public var fetcher: any HTTPFetcher
+    /// The HTTP transport documents are fetched through; the resolver follows same-host redirects.
+    public var transport: any HTTPTransport
     /// Timeouts and size limits.
     public var limits: IdentityFetchLimits
 
     /// Creates a resolver for `directory`.
-    public init(directory: URL, fetcher: any HTTPFetcher = URLSessionFetcher(), limits: IdentityFetchLimits = .init()) {
+    public init(
+        directory: URL, transport: any HTTPTransport = URLSessionTransport(resourceTimeout: .seconds(30)),
+        limits: IdentityFetchLimits = .init()
+    ) {
         self.directory = directory
-        self.fetcher = fetcher
+        self.transport = transport
         self.limits = limits
     }
 
@@ -28,7 +32,7 @@ public struct PLCDirectoryResolver: DIDResolver {
         guard let url = URL(string: base + "/" + did.rawValue) else {
             throw IdentityError(.invalidIdentifier, identifier: did.rawValue, message: "no URL can be made on \(base)")
         }
-        let response = try await IdentityFetch(fetcher: fetcher, limits: limits).get(
+        let response = try await IdentityFetch(transport: transport, limits: limits).get(
             url, accept: "application/did+ld+json, application/json", maximumSize: limits.maximumDocumentSize,
             identifier: did.rawValue)
         return try DocumentAnswer.read(response, url: url, did: did)
@@ -40,8 +44,8 @@ public struct PLCDirectoryResolver: DIDResolver {
 /// atproto allows host names only (no paths). `did:web:localhost%3A<port>` is fetched over plain
 /// `http`, for development, as the spec allows; every other host over `https`.
 public struct WebDIDResolver: DIDResolver {
-    /// How documents are fetched.
-    public var fetcher: any HTTPFetcher
+    /// The HTTP transport documents are fetched through; the resolver follows same-host redirects.
+    public var transport: any HTTPTransport
     /// Timeouts and size limits.
     public var limits: IdentityFetchLimits
     /// Hosts fetched from another base URL (tests, development).
@@ -49,11 +53,11 @@ public struct WebDIDResolver: DIDResolver {
 
     /// Creates a resolver.
     public init(
-        fetcher: any HTTPFetcher = URLSessionFetcher(),
+        transport: any HTTPTransport = URLSessionTransport(resourceTimeout: .seconds(30)),
         limits: IdentityFetchLimits = .init(),
         hostOverrides: HostOverrides = HostOverrides()
     ) {
-        self.fetcher = fetcher
+        self.transport = transport
         self.limits = limits
         self.hostOverrides = hostOverrides
     }
@@ -68,7 +72,7 @@ public struct WebDIDResolver: DIDResolver {
         guard let url = target else {
             throw IdentityError(.invalidIdentifier, identifier: did.rawValue, message: "no URL can be made for \(host)")
         }
-        let response = try await IdentityFetch(fetcher: fetcher, limits: limits).get(
+        let response = try await IdentityFetch(transport: transport, limits: limits).get(
             url, accept: "application/did+ld+json, application/json", maximumSize: limits.maximumDocumentSize,
             identifier: did.rawValue, hostHeader: hostHeader.map { _ in port.map { "\(host):\($0)" } ?? host })
         return try DocumentAnswer.read(response, url: url, did: did)
@@ -140,7 +144,7 @@ enum DIDSyntax {
 
 /// Reading a DID document answer: status, JSON, and the `id` check.
 enum DocumentAnswer {
-    static func read(_ response: HTTPFetchResponse, url: URL, did: DID) throws(IdentityError) -> DIDDocument {
+    static func read(_ response: HTTPTransportResponse, url: URL, did: DID) throws(IdentityError) -> DIDDocument {
         switch response.status {
         case 200: break
         case 404, 410:

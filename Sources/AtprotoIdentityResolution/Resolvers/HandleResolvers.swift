@@ -1,5 +1,6 @@
 import AtprotoSyntax
 import Foundation
+import HTTPTransport
 
 /// Resolves a handle through DNS: the TXT records of `_atproto.<handle>` that start with `did=`.
 ///
@@ -46,8 +47,8 @@ public struct DNSHandleResolver: HandleResolver {
 
 /// Resolves a handle over HTTPS: `https://<handle>/.well-known/atproto-did`, whose body is the DID.
 public struct WellKnownHandleResolver: HandleResolver {
-    /// How documents are fetched.
-    public var fetcher: any HTTPFetcher
+    /// The HTTP transport documents are fetched through; the resolver follows same-host redirects.
+    public var transport: any HTTPTransport
     /// Timeouts and size limits.
     public var limits: IdentityFetchLimits
     /// Hosts fetched from another base URL (tests, development).
@@ -55,11 +56,11 @@ public struct WellKnownHandleResolver: HandleResolver {
 
     /// Creates a resolver.
     public init(
-        fetcher: any HTTPFetcher = URLSessionFetcher(),
+        transport: any HTTPTransport = URLSessionTransport(resourceTimeout: .seconds(30)),
         limits: IdentityFetchLimits = IdentityFetchLimits(),
         hostOverrides: HostOverrides = HostOverrides()
     ) {
-        self.fetcher = fetcher
+        self.transport = transport
         self.limits = limits
         self.hostOverrides = hostOverrides
     }
@@ -72,7 +73,7 @@ public struct WellKnownHandleResolver: HandleResolver {
             throw IdentityError(
                 .invalidIdentifier, identifier: handle.rawValue, message: "no URL can be made for \(host)")
         }
-        let fetch = IdentityFetch(fetcher: fetcher, limits: limits)
+        let fetch = IdentityFetch(transport: transport, limits: limits)
         let response = try await fetch.get(
             url, accept: "text/plain", maximumSize: limits.maximumHandleAnswerSize, identifier: handle.rawValue,
             hostHeader: hostHeader)

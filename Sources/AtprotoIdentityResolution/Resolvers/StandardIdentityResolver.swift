@@ -1,5 +1,6 @@
 import AtprotoSyntax
 import Foundation
+import HTTPTransport
 
 /// Resolves identities on the device: handles through DNS and HTTPS, DIDs through a PLC directory and
 /// `did:web`, the handle checked both ways.
@@ -27,7 +28,7 @@ public struct StandardIdentityResolver: IdentityResolver {
     /// - Parameters:
     ///   - dns: Where TXT records come from; `nil` reads the nameservers of `/etc/resolv.conf`.
     ///   - plcDirectory: The PLC directory; the public one by default.
-    ///   - fetcher: How HTTPS documents are fetched.
+    ///   - transport: The HTTP transport documents are fetched through (`URLSessionTransport` by default).
     ///   - limits: Timeouts and size limits for every fetch.
     ///   - handlePolicy: How DNS and HTTPS combine for handles.
     ///   - hostOverrides: Hosts fetched from another base URL (tests, development).
@@ -35,7 +36,7 @@ public struct StandardIdentityResolver: IdentityResolver {
     public init(
         dns: (any DNSTXTLookup)? = nil,
         plcDirectory: URL? = PLCDirectoryResolver.publicDirectory,
-        fetcher: any HTTPFetcher = URLSessionFetcher(),
+        transport: any HTTPTransport = URLSessionTransport(resourceTimeout: .seconds(30)),
         limits: IdentityFetchLimits = IdentityFetchLimits(),
         handlePolicy: StandardHandleResolver.Policy = .race,
         hostOverrides: HostOverrides = HostOverrides()
@@ -44,11 +45,11 @@ public struct StandardIdentityResolver: IdentityResolver {
         let directory = plcDirectory ?? URL(fileURLWithPath: "/")
         self.handles = StandardHandleResolver(
             dns: DNSHandleResolver(lookup: lookup),
-            wellKnown: WellKnownHandleResolver(fetcher: fetcher, limits: limits, hostOverrides: hostOverrides),
+            wellKnown: WellKnownHandleResolver(transport: transport, limits: limits, hostOverrides: hostOverrides),
             policy: handlePolicy)
         self.dids = StandardDIDResolver(
-            plc: PLCDirectoryResolver(directory: directory, fetcher: fetcher, limits: limits),
-            web: WebDIDResolver(fetcher: fetcher, limits: limits, hostOverrides: hostOverrides))
+            plc: PLCDirectoryResolver(directory: directory, transport: transport, limits: limits),
+            web: WebDIDResolver(transport: transport, limits: limits, hostOverrides: hostOverrides))
     }
 
     /// Resolves `handle` through ``handles``.

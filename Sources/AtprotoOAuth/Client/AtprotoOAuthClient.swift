@@ -1,6 +1,7 @@
 import AtprotoIdentityResolution
 import AtprotoSyntax
 import Foundation
+import HTTPTransport
 import OAuthCore
 import XRPCAgents
 import XRPCCore
@@ -38,15 +39,23 @@ public struct AtprotoOAuthClient: Sendable {
     /// Creates a client.
     ///
     /// - Parameters:
-    ///   - http: The client of OAuth requests (metadata, PAR, tokens).
+    ///   - configuration: Who the app is (client id, redirect URI, scopes).
+    ///   - keyFactory: Makes each session's DPoP key, and restores keys from archives.
+    ///   - resolver: Resolves handles and DIDs to the account's PDS.
+    ///   - httpTransport: The HTTP transport of OAuth requests (metadata, PAR, tokens, revocation)
+    ///     and, unless `transport` says otherwise, of each session's calls: an app's own HTTP stack
+    ///     written once. By default OAuth requests go through a `URLSessionTransport` without cookies
+    ///     or cache, and each session's calls through a `URLSessionAgent` of its own.
     ///   - transport: The transport of each session's calls; a `URLSessionAgent` (logging to
-    ///     `logger`) by default.
+    ///     `logger`, sending through `httpTransport` when one is given) by default.
+    ///   - refreshLock: Cross-process refresh coordination; in-process by default.
+    ///   - store: The app's archive store, when refreshes must be persisted before they count.
     ///   - logger: Where the client and its sessions log; nothing by default.
     public init(
         configuration: OAuthClientConfiguration,
         keyFactory: any ES256KeyFactory,
         resolver: any IdentityResolver,
-        http: any OAuthHTTPClient = URLSessionOAuthHTTPClient(),
+        httpTransport: (any HTTPTransport)? = nil,
         transport: TransportFactory? = nil,
         refreshLock: any OAuthRefreshLock = InProcessRefreshLock.shared,
         store: (any OAuthSessionStore)? = nil,
@@ -57,8 +66,15 @@ public struct AtprotoOAuthClient: Sendable {
         self.refreshLock = refreshLock
         self.store = store
         self.logger = logger
-        self.discovery = OAuthDiscovery(resolver: resolver, http: LoggingOAuthHTTPClient(inner: http, logger: logger))
-        self.transportFactory = transport ?? { URLSessionAgent(serviceURL: $0, logger: logger) }
+        let http = httpTransport ?? URLSessionTransport.oauthDefault()
+        self.discovery = OAuthDiscovery(resolver: resolver, http: LoggingHTTPTransport(inner: http, logger: logger))
+        if let transport {
+            self.transportFactory = transport
+        } else if let httpTransport {
+            self.transportFactory = { URLSessionAgent(serviceURL: $0, transport: httpTransport, logger: logger) }
+        } else {
+            self.transportFactory = { URLSessionAgent(serviceURL: $0, logger: logger) }
+        }
     }
 
     /// The whole sign-in: ``authorize(_:redirectURI:)``, the user step, ``complete(_:callback:)``.
@@ -192,6 +208,6 @@ public struct AtprotoOAuthClient: Sendable {
     {
         AuthorizationServerClient(
             metadata: metadata, clientID: configuration.clientID, authentication: configuration.authentication,
-            http: discovery.http, nonces: nonces)
+            transport: discovery.http, nonces: nonces)
     }
 }

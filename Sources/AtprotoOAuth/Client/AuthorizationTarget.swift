@@ -1,6 +1,7 @@
 import AtprotoIdentityResolution
 import AtprotoSyntax
 import Foundation
+import HTTPTransport
 import OAuthCore
 
 extension OAuthError.Code {
@@ -33,7 +34,7 @@ public struct AuthorizationTarget: Sendable, Hashable {
 /// authorization server -> its metadata; and the binding of a token's `sub` to an issuer.
 struct OAuthDiscovery: Sendable {
     var resolver: any IdentityResolver
-    var http: any OAuthHTTPClient
+    var http: any HTTPTransport
 
     /// The target for a handle or DID.
     func target(for identifier: String) async throws(OAuthError) -> AuthorizationTarget {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 import OAuthCore
 import XRPCAgents
 import XRPCCore
@@ -7,7 +8,7 @@ import XRPCCore
 /// authentication, the refresh lock and the app's stored-archive reader.
 struct OAuthSessionContext: Sendable {
     var transport: any XRPCAgent
-    var http: any OAuthHTTPClient
+    var http: any HTTPTransport
     var discovery: OAuthDiscovery
     var clientID: String
     var authentication: ClientAuthentication
@@ -19,7 +20,7 @@ struct OAuthSessionContext: Sendable {
         -> AuthorizationServerClient
     {
         AuthorizationServerClient(
-            metadata: metadata, clientID: clientID, authentication: authentication, http: http, nonces: nonces)
+            metadata: metadata, clientID: clientID, authentication: authentication, transport: http, nonces: nonces)
     }
 }
 

@@ -1,5 +1,6 @@
 import AtprotoSyntax
 import Foundation
+import HTTPTransport
 
 /// Why an OAuth step failed: an error the server sent (``serverCode``), or a check of ours that its
 /// answer did not pass. Never contains a token, key, code or verifier.
@@ -47,22 +48,26 @@ public struct OAuthError: AtprotoError, Hashable {
     public var serverDescription: String?
     /// The HTTP status of the answer, when there was one.
     public var status: Int?
+    /// The transport's error, when no complete answer arrived (``Code/transport``, ``Code/timedOut``,
+    /// ``Code/tooLarge``, ``Code/cancelled``).
+    public var underlying: HTTPTransportError?
 
     /// Creates an error.
     public init(
         _ code: Code, serverCode: String? = nil, serverDescription: String? = nil, status: Int? = nil,
-        message: String
+        message: String, underlying: HTTPTransportError? = nil
     ) {
         self.code = code
         self.message = message
         self.serverCode = serverCode
         self.serverDescription = serverDescription
         self.status = status
+        self.underlying = underlying
     }
 
     /// The OAuth error of a failed answer: its JSON `error` and `error_description`, else the
     /// `WWW-Authenticate` challenge's, else the status alone.
-    public static func fromResponse(_ response: OAuthHTTPResponse, _ what: String) -> OAuthError {
+    public static func fromResponse(_ response: HTTPTransportResponse, _ what: String) -> OAuthError {
         var code: String?
         var text: String?
         if let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] {

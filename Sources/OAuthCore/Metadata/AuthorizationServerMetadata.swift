@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 
 /// Authorization server metadata (RFC 8414), with the fields the atproto profile uses.
 public struct AuthorizationServerMetadata: Sendable, Hashable, Codable {
@@ -107,7 +108,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable, Codable {
     }
 
     /// Fetches `<issuer>/.well-known/oauth-authorization-server` and runs the atproto profile checks.
-    public static func fetch(issuer: String, using http: any OAuthHTTPClient) async throws(OAuthError)
+    public static func fetch(issuer: String, using transport: any HTTPTransport) async throws(OAuthError)
         -> AuthorizationServerMetadata
     {
         guard let issuerURL = URL(string: issuer) else {
@@ -115,7 +116,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable, Codable {
         }
         _ = try SecureURL.require(issuerURL, "the issuer")
         let url = try MetadataDocument.wellKnownURL(issuerURL, "oauth-authorization-server")
-        let metadata: AuthorizationServerMetadata = try await MetadataDocument.get(url, using: http)
+        let metadata: AuthorizationServerMetadata = try await MetadataDocument.get(url, using: transport)
         try metadata.validateAtprotoProfile(fetchedFor: issuer)
         return metadata
     }
@@ -132,10 +133,10 @@ enum MetadataDocument {
         return url
     }
 
-    static func get<Document: Decodable>(_ url: URL, using http: any OAuthHTTPClient) async throws(OAuthError)
+    static func get<Document: Decodable>(_ url: URL, using transport: any HTTPTransport) async throws(OAuthError)
         -> Document
     {
-        let response = try await http.send(.getJSON(url))
+        let response = try await transport.sendOAuth(.getJSON(url))
         guard response.status == 200 else {
             // A server error may pass (the caller keeps its state); any other answer is no document.
             let kind: OAuthError.Code = response.status >= 500 ? .transport : .invalidMetadata

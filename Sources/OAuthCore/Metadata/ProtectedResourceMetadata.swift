@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 
 /// Protected resource metadata (RFC 9728): which authorization servers a resource server (an
 /// atproto PDS) trusts.
@@ -39,12 +40,12 @@ public struct ProtectedResourceMetadata: Sendable, Hashable, Codable {
     public var authorizationServer: String? { authorizationServers?.first }
 
     /// Fetches `<resource>/.well-known/oauth-protected-resource` and checks it.
-    public static func fetch(resource: URL, using http: any OAuthHTTPClient) async throws(OAuthError)
+    public static func fetch(resource: URL, using transport: any HTTPTransport) async throws(OAuthError)
         -> ProtectedResourceMetadata
     {
         _ = try SecureURL.require(resource, "the resource server")
         let url = try MetadataDocument.wellKnownURL(resource, "oauth-protected-resource")
-        let metadata: ProtectedResourceMetadata = try await MetadataDocument.get(url, using: http)
+        let metadata: ProtectedResourceMetadata = try await MetadataDocument.get(url, using: transport)
         try metadata.validate(fetchedFor: SecureURL.origin(of: resource))
         return metadata
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 
 /// Calls an authorization server's endpoints with DPoP: PAR (RFC 9126), the `authorization_code`
 /// and `refresh_token` grants, and revocation (RFC 7009).
@@ -12,20 +13,20 @@ public struct AuthorizationServerClient: Sendable {
     public var clientID: String
     /// How the client authenticates.
     public var authentication: ClientAuthentication
-    /// The HTTP client.
-    public var http: any OAuthHTTPClient
+    /// The HTTP transport every request goes through.
+    public var transport: any HTTPTransport
     /// The nonces, shared with the session.
     public var nonces: DPoPNonceStore
 
     /// Creates a client.
     public init(
         metadata: AuthorizationServerMetadata, clientID: String, authentication: ClientAuthentication,
-        http: any OAuthHTTPClient, nonces: DPoPNonceStore
+        transport: any HTTPTransport, nonces: DPoPNonceStore
     ) {
         self.metadata = metadata
         self.clientID = clientID
         self.authentication = authentication
-        self.http = http
+        self.transport = transport
         self.nonces = nonces
     }
 
@@ -102,7 +103,7 @@ public struct AuthorizationServerClient: Sendable {
 
     /// POSTs `fields` (plus client authentication) with a DPoP proof; retries once on `use_dpop_nonce`.
     public func post(_ url: URL, _ fields: [(String, String)], signer: any ES256Signer, what: String)
-        async throws(OAuthError) -> OAuthHTTPResponse
+        async throws(OAuthError) -> HTTPTransportResponse
     {
         var attempt = 0
         while true {
@@ -110,7 +111,7 @@ public struct AuthorizationServerClient: Sendable {
             let proof = try await DPoPProof.make(
                 method: "POST", url: url, nonce: nonces.nonce(for: url), signer: signer)
             let all = fields + (try await authentication.fields(issuer: metadata.issuer))
-            let response = try await http.send(.postForm(url, all, headers: ["DPoP": proof]))
+            let response = try await transport.sendOAuth(.postForm(url, all, headers: ["DPoP": proof]))
             let changed = nonces.update(from: url, headerValue: response.header("DPoP-Nonce"))
             if attempt == 1, response.status == 400, changed || nonces.nonce(for: url) != nil,
                 OAuthError.fromResponse(response, what).isUseDPoPNonce
@@ -121,7 +122,9 @@ public struct AuthorizationServerClient: Sendable {
         }
     }
 
-    static func decode<Answer: Decodable>(_ response: OAuthHTTPResponse, _ what: String) throws(OAuthError) -> Answer {
+    static func decode<Answer: Decodable>(_ response: HTTPTransportResponse, _ what: String) throws(OAuthError)
+        -> Answer
+    {
         do {
             return try JSONDecoder().decode(Answer.self, from: response.body)
         } catch {

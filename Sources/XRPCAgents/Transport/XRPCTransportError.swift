@@ -1,5 +1,6 @@
 import AtprotoData
 import Foundation
+import HTTPTransport
 import XRPCCore
 import XRPCWebSockets
 
@@ -39,13 +40,18 @@ public struct XRPCTransportError: AtprotoError, Hashable {
     public var service: String?
     /// What the system reported, for people to read.
     public var message: String
+    /// The transport's error, when the call went through an `HTTPTransport` and it failed.
+    public var underlying: HTTPTransportError?
 
     /// Creates an error.
-    public init(_ code: Code, nsid: NSID, service: String? = nil, message: String) {
+    public init(
+        _ code: Code, nsid: NSID, service: String? = nil, message: String, underlying: HTTPTransportError? = nil
+    ) {
         self.code = code
         self.nsid = nsid
         self.service = service
         self.message = message
+        self.underlying = underlying
     }
 
     public var description: String {
@@ -61,28 +67,16 @@ public struct XRPCTransportError: AtprotoError, Hashable {
         return "\(nsid)\(place) \(what): \(message)"
     }
 
-    /// Maps a URLSession error; `service` names where the call went.
-    init(_ error: any Error, nsid: NSID, service: String?) {
-        guard let urlError = error as? URLError else {
-            let code: Code = error is CancellationError ? .cancelled : .other
-            self.init(code, nsid: nsid, service: service, message: "\(error)")
-            return
-        }
+    /// Maps a transport's error; `service` names where the call went.
+    init(_ error: HTTPTransportError, nsid: NSID, service: String?) {
         let code: Code
-        switch urlError.code {
+        switch error.code {
         case .timedOut: code = .timedOut
         case .cancelled: code = .cancelled
-        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
-            .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-            .internationalRoamingOff, .dataNotAllowed, .callIsActive, .unsupportedURL, .badURL:
-            code = .cannotConnect
-        case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource:
-            code = .connectionLost
+        case .hostNotFound, .cannotConnect: code = .cannotConnect
+        case .connectionLost: code = .connectionLost
         default: code = .other
         }
-        let reported = urlError.userInfo[NSLocalizedDescriptionKey] as? String
-        let text = reported.map { "\($0) (URLError \(urlError.code.rawValue))" } ?? "URLError \(urlError.code.rawValue)"
-        self.init(code, nsid: nsid, service: service, message: text)
+        self.init(code, nsid: nsid, service: service, message: error.message, underlying: error)
     }
 }

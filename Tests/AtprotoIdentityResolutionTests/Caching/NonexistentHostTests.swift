@@ -22,31 +22,31 @@ final class CountingDNS: DNSTXTLookup, @unchecked Sendable {
 }
 
 // @unchecked Sendable: `asked` is read and written under `lock`; `base` is a Sendable `let`.
-/// A fetcher that counts requests and hands them on to another one.
-final class CountingFetcher: HTTPFetcher, @unchecked Sendable {
+/// A transport that counts requests and hands them on to another one.
+final class CountingTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var asked = 0
-    let base: any HTTPFetcher
+    let base: any HTTPTransport
 
-    init(_ base: any HTTPFetcher) { self.base = base }
+    init(_ base: any HTTPTransport) { self.base = base }
 
     var count: Int { lock.withLock { asked } }
 
-    func fetch(_ request: HTTPFetchRequest) async throws(HTTPFetchError) -> HTTPFetchResponse {
+    func send(_ request: HTTPTransportRequest) async throws(HTTPTransportError) -> HTTPTransportResponse {
         lock.withLock { asked += 1 }
-        return try await base.fetch(request)
+        return try await base.send(request)
     }
 }
 
 /// A handle on a host that does not exist is not found, and cached as such; a network fault is not.
 final class NonexistentHostTests: XCTestCase {
-    func cache(dns: CountingDNS?, fetcher: CountingFetcher, hostOverrides: HostOverrides = HostOverrides())
+    func cache(dns: CountingDNS?, transport: CountingTransport, hostOverrides: HostOverrides = HostOverrides())
         -> CachingIdentityResolver
     {
         let handles = StandardHandleResolver(
             dns: dns.map { DNSHandleResolver(lookup: $0) },
             wellKnown: WellKnownHandleResolver(
-                fetcher: fetcher, limits: IdentityFetchLimits(timeout: .seconds(5)), hostOverrides: hostOverrides))
+                transport: transport, limits: IdentityFetchLimits(timeout: .seconds(5)), hostOverrides: hostOverrides))
         return CachingIdentityResolver(
             wrapping: StandardIdentityResolver(
                 handles: handles, dids: PLCDirectoryResolver(directory: URL(string: "http://127.0.0.1:9")!)))
@@ -55,22 +55,22 @@ final class NonexistentHostTests: XCTestCase {
     /// `.invalid` never exists (RFC 6761): the system resolver says so, DNS has no record.
     func testAHandleOnAHostThatDoesNotExistIsNotFoundAndAskedOnce() async throws {
         let dns = CountingDNS()
-        let fetcher = CountingFetcher(URLSessionFetcher())
-        let resolver = cache(dns: dns, fetcher: fetcher)
+        let transport = CountingTransport(URLSessionTransport())
+        let resolver = cache(dns: dns, transport: transport)
         let handle = Handle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
         for _ in 0..<2 {
             let error = await identityError { _ = try await resolver.resolveHandle(handle) }
             XCTAssertEqual(error?.code, .handleNotFound, "\(String(describing: error))")
         }
         XCTAssertEqual(dns.count, 1, "the second lookup asks no DNS question")
-        XCTAssertEqual(fetcher.count, 1, "the second lookup makes no HTTPS request")
+        XCTAssertEqual(transport.count, 1, "the second lookup makes no HTTPS request")
     }
 
-    func testTheFetcherReportsAnUnknownHostAsSuch() async throws {
+    func testTheTransportReportsAnUnknownHostAsSuch() async throws {
         let url = URL(string: "https://nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid/x")!
         do {
-            _ = try await URLSessionFetcher().fetch(
-                HTTPFetchRequest(url: url, maximumBodySize: 10, timeout: .seconds(5)))
+            _ = try await URLSessionTransport().send(
+                HTTPTransportRequest(method: "GET", url: url, maximumResponseSize: 10, timeout: .seconds(5)))
             XCTFail("a host that does not exist answered")
         } catch {
             XCTAssertEqual(error.code, .hostNotFound, error.description)
@@ -80,8 +80,8 @@ final class NonexistentHostTests: XCTestCase {
     func testATimeoutOrARefusedConnectionIsAskedAgain() async throws {
         // DNS times out: whatever HTTPS says, the lookup is a passing fault.
         let slowDNS = CountingDNS(failure: DNSError(.timedOut, name: "_atproto.x", message: "no answer"))
-        let unknownHost = CountingFetcher(URLSessionFetcher())
-        let timedOut = cache(dns: slowDNS, fetcher: unknownHost)
+        let unknownHost = CountingTransport(URLSessionTransport())
+        let timedOut = cache(dns: slowDNS, transport: unknownHost)
         let handle = Handle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
         for _ in 0..<2 {
             let error = await identityError { _ = try await timedOut.resolveHandle(handle) }
@@ -94,8 +94,8 @@ final class NonexistentHostTests: XCTestCase {
         let closed = server.baseURL
         server.server?.stop()
         let dns = CountingDNS()
-        let refused = CountingFetcher(URLSessionFetcher())
-        let resolver = cache(dns: dns, fetcher: refused, hostOverrides: HostOverrides(["alice.test": closed]))
+        let refused = CountingTransport(URLSessionTransport())
+        let resolver = cache(dns: dns, transport: refused, hostOverrides: HostOverrides(["alice.test": closed]))
         for _ in 0..<2 {
             let error = await identityError { _ = try await resolver.resolveHandle(Handle(rawValue: "alice.test")) }
             XCTAssertEqual(error?.code, .unreachable, "\(String(describing: error))")
@@ -105,13 +105,13 @@ final class NonexistentHostTests: XCTestCase {
 
     /// Over HTTPS alone an unknown host may be a DNS outage of the system's resolver: not cached.
     func testAnUnknownHostWithoutDNSResolutionIsNotCached() async throws {
-        let fetcher = CountingFetcher(URLSessionFetcher())
-        let resolver = cache(dns: nil, fetcher: fetcher)
+        let transport = CountingTransport(URLSessionTransport())
+        let resolver = cache(dns: nil, transport: transport)
         let handle = Handle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
         for _ in 0..<2 {
             let error = await identityError { _ = try await resolver.resolveHandle(handle) }
             XCTAssertEqual(error?.code, .hostNotFound, "\(String(describing: error))")
         }
-        XCTAssertEqual(fetcher.count, 2)
+        XCTAssertEqual(transport.count, 2)
     }
 }

@@ -1,15 +1,16 @@
 import Foundation
+import HTTPTransport
 import OAuthCore
 import XRPCAgents
 
-/// Logs each OAuth HTTP request of the client it wraps: the method, the URL without its query, the
+/// Logs each OAuth HTTP request of the transport it wraps: the method, the URL without its query, the
 /// status and the time (``XRPCLogRecord/Level/debug``), or the failure (``XRPCLogRecord/Level/warning``).
 /// Never headers (`DPoP`) or bodies (codes, verifiers, tokens, client assertions).
-struct LoggingOAuthHTTPClient: OAuthHTTPClient {
-    let inner: any OAuthHTTPClient
+struct LoggingHTTPTransport: HTTPTransport {
+    let inner: any HTTPTransport
     let logger: XRPCLogger
 
-    func send(_ request: OAuthHTTPRequest) async throws(OAuthError) -> OAuthHTTPResponse {
+    func send(_ request: HTTPTransportRequest) async throws(HTTPTransportError) -> HTTPTransportResponse {
         guard logger.isEnabled(.debug) || logger.isEnabled(.warning) else { return try await inner.send(request) }
         let start = ContinuousClock.now
         let target = "\(request.method) \(DPoPProof.htu(for: request.url))"

@@ -1,0 +1,146 @@
+import BoundedURLLoading
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The default ``HTTPTransport``: `URLSession` (FoundationNetworking on Linux), the body counted as
+/// it arrives and cut off at the request's ``HTTPTransportRequest/maximumResponseSize``, the request's
+/// exact deadline, its redirect policy, and cancellation that answers the caller at once.
+///
+/// With its own session (``init(configuration:resourceTimeout:)``) everything above holds. With an
+/// app's session (``init(session:)``) the session's delegate, redirects and cookies stay the app's: the
+/// body is read whole by the session and then checked against the bound, and redirects are the
+/// session's (URLSession's default follows them).
+///
+/// On Linux a task is never cancelled once started (FoundationNetworking traps when a task is
+/// cancelled while it completes): an abandoned request runs on, its bytes dropped, until the
+/// request's or the session's timeout. There a transport that owns its session also sends every
+/// request other than `GET` and `HEAD` (an XRPC procedure, an OAuth `POST`) on a connection of its own, closed after the answer, so it is never
+/// written on a pooled connection the server may drop unanswered (which FoundationNetworking would
+/// leave hanging until the timeout, or, were it to rewind the body, send twice).
+public final class URLSessionTransport: HTTPTransport, Sendable, CustomReflectable {
+    /// Every request goes through the package's one bounded loader.
+    private let loader: BoundedURLLoader
+    /// Linux, own session: requests other than `GET`/`HEAD` go through a session of their own (`nil`
+    /// elsewhere).
+    private let bodyLoader: BoundedURLLoader?
+
+    /// Creates a transport with its own `URLSession`.
+    ///
+    /// - Parameters:
+    ///   - configuration: What the session is made from (no cache or cookies kept beyond the
+    ///     transport's life by default).
+    ///   - resourceTimeout: The longest any transfer may run, even one whose caller was answered (a
+    ///     cancelled or oversized transfer on Linux runs on until then, its bytes dropped); `nil` for
+    ///     the configuration's own.
+    public init(configuration: URLSessionConfiguration = .ephemeral, resourceTimeout: Duration? = nil) {
+        self.loader = BoundedURLLoader(configuration: configuration, resourceTimeout: resourceTimeout)
+        #if canImport(FoundationNetworking)
+            self.bodyLoader = BoundedURLLoader(configuration: configuration, resourceTimeout: resourceTimeout)
+        #else
+            self.bodyLoader = nil
+        #endif
+    }
+
+    /// Creates a transport that sends through `session`, left as it is: its delegate, redirects and
+    /// cookies are yours, and the transport never invalidates it.
+    public init(session: URLSession) {
+        self.loader = BoundedURLLoader(session: session)
+        self.bodyLoader = nil
+    }
+
+    /// A mirror with nothing in it: `dump` never reaches the `URLSession`, whose requests in flight
+    /// carry credentials.
+    public var customMirror: Mirror { Mirror(self, children: [:], displayStyle: .class) }
+
+    /// Sends the request; see ``HTTPTransport/send(_:)``.
+    public func send(_ request: HTTPTransportRequest) async throws(HTTPTransportError) -> HTTPTransportResponse {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        urlRequest.httpBody = request.body
+        if let idle = request.idleTimeout {
+            // FoundationNetworking rounds this down to whole seconds (0.5 would time out at once), so
+            // round up; a request's own timeout is enforced exactly by the loader.
+            urlRequest.timeoutInterval = max(
+                1, Double(idle.components.seconds) + (idle.components.attoseconds > 0 ? 1 : 0))
+        }
+        var chosen = loader
+        if let bodyLoader, !["GET", "HEAD"].contains(request.method.uppercased()) {
+            chosen = bodyLoader
+            urlRequest.setValue("close", forHTTPHeaderField: "Connection")
+        }
+        let redirect: BoundedURLLoader.RedirectPolicy? =
+            request.redirects == .followDroppingCredentialsAcrossOrigins ? Self.withoutForeignCredentials : nil
+        let outcome = await chosen.load(
+            urlRequest, limit: request.maximumResponseSize, timeout: request.timeout, redirect: redirect)
+        switch outcome {
+        case .success(let answer) where answer.status == 0:
+            throw HTTPTransportError(.other, request: request, message: "not an HTTP response")
+        case .success(let answer):
+            return HTTPTransportResponse(status: answer.status, headers: answer.headers, body: answer.body)
+        case .failure(let failure):
+            throw Self.error(failure, request)
+        }
+    }
+
+    private static func error(_ failure: BoundedURLFailure, _ request: HTTPTransportRequest) -> HTTPTransportError {
+        switch failure {
+        case .cancelled: return HTTPTransportError(.cancelled, request: request, message: "the task was cancelled")
+        case .timedOut:
+            let limit =
+                request.timeout.map { "within \($0)" } ?? request.idleTimeout.map { "for \($0)" } ?? "in time"
+            return HTTPTransportError(.timedOut, request: request, message: "no complete answer \(limit)")
+        case .tooLarge(_, announced: true):
+            return HTTPTransportError(
+                .tooLarge, request: request, message: "the answer announces more bytes than allowed")
+        case .tooLarge(let limit, announced: false):
+            return HTTPTransportError(.tooLarge, request: request, message: "the answer is longer than \(limit) bytes")
+        case .transport(let code?, let description):
+            return HTTPTransportError(
+                Self.code(of: code), request: request, message: "\(description) (URLError \(code.rawValue))")
+        case .transport(nil, let description):
+            return HTTPTransportError(.other, request: request, message: description)
+        }
+    }
+
+    private static func code(of code: URLError.Code) -> HTTPTransportError.Code {
+        switch code {
+        case .timedOut: return .timedOut
+        case .cancelled: return .cancelled
+        case .cannotFindHost: return .hostNotFound
+        case .cannotConnectToHost, .dnsLookupFailed, .notConnectedToInternet, .secureConnectionFailed,
+            .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+            .serverCertificateHasUnknownRoot, .clientCertificateRejected, .internationalRoamingOff,
+            .dataNotAllowed, .callIsActive, .unsupportedURL, .badURL:
+            return .cannotConnect
+        case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource:
+            return .connectionLost
+        default: return .other
+        }
+    }
+
+    /// Drops credential headers from a redirect to another origin.
+    static let withoutForeignCredentials: BoundedURLLoader.RedirectPolicy = { original, redirect in
+        var next = redirect
+        let from = original?.url.flatMap(origin(of:))
+        let to = redirect.url.flatMap(origin(of:))
+        if from == nil || from != to {
+            for name in ["Authorization", "DPoP", "Cookie", "Proxy-Authorization"] {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        return next
+    }
+
+    /// `scheme://host:port`, lower-cased, the default port made explicit; `nil` without a host.
+    private static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else {
+            return nil
+        }
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        return "\(scheme)://\(host):\(port)"
+    }
+}
