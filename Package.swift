@@ -120,11 +120,12 @@ let package = Package(
         // are imports (com.atproto <- app.bsky <- chat.bsky <- tools.ozone), so the modules' compiles
         // overlap. The lexgen.json files stay: the umbrella's names every lexicon, for downstream modules
         // whose own lexicons the LexiconGen plugin generates with refs to these types.
+        // It re-exports AtprotoVerification, whose repository types a firehose commit's operations are.
         .target(
             name: "AtprotoLexicons",
             dependencies: [
                 "XRPCRuntime", "ComAtprotoLexicons", "AppBskyLexicons", "ChatBskyLexicons", "ToolsOzoneLexicons",
-                "OtherAtprotoLexicons",
+                "OtherAtprotoLexicons", "AtprotoVerification",
             ],
             exclude: ["lexgen.json"]
         ),
@@ -159,7 +160,9 @@ let package = Package(
         // Prints DAG-CBOR / CAR decoding figures for a synthetic firehose: swift run -c release xrpc-bench
         .executableTarget(
             name: "xrpc-bench",
-            dependencies: ["XRPCRuntime", "XRPCTesting", "SHA2", "LoopbackHTTPServer", "BenchmarkSupport"]),
+            dependencies: [
+                "XRPCRuntime", "AtprotoVerification", "XRPCTesting", "SHA2", "LoopbackHTTPServer", "BenchmarkSupport",
+            ]),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the call benchmark.
         .target(name: "LoopbackHTTPServer", dependencies: ["SocketAddresses"]),
         // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests; SplitMix64,

@@ -5,6 +5,9 @@
 // that `import AtprotoLexicons` brings all of them, with the runtime and this module's helpers.
 
 @_exported import AppBskyLexicons
+// The repository's record types (`RepoOperation`, `DecodedRecord`, `LexiconRecordTypes`) that a
+// firehose commit's `operations(decoding:)` returns live with the repository code they share.
+@_exported import AtprotoVerification
 @_exported import ChatBskyLexicons
 @_exported import ComAtprotoLexicons
 @_exported import OtherAtprotoLexicons

@@ -1,4 +1,7 @@
-// Hand-written: reading the records of firehose commits into this module's generated types.
+// Hand-written: reading the records of firehose commits into this module's generated types, with
+// AtprotoVerification's repository types.
+
+import AtprotoVerification
 
 extension ComAtprotoSyncSubscribeRepos.Commit {
     /// Each operation of the commit (action, path, CID) with the record it wrote, read from the

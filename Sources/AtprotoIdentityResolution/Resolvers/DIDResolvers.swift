@@ -44,14 +44,19 @@ public struct WebDIDResolver: DIDResolver {
     public var fetcher: any HTTPFetcher
     /// Timeouts and size limits.
     public var limits: IdentityFetchLimits
-    /// Hosts fetched from another base URL (tests, development).
-    public var hostOverrides: HostOverrides
+    /// Hosts fetched from another base URL (the package's tests and benchmarks).
+    package var hostOverrides: HostOverrides
 
     /// Creates a resolver.
-    public init(
+    public init(fetcher: any HTTPFetcher = URLSessionFetcher(), limits: IdentityFetchLimits = .init()) {
+        self.init(fetcher: fetcher, limits: limits, hostOverrides: HostOverrides())
+    }
+
+    /// Creates a resolver that fetches the hosts of `hostOverrides` from other base URLs.
+    package init(
         fetcher: any HTTPFetcher = URLSessionFetcher(),
         limits: IdentityFetchLimits = .init(),
-        hostOverrides: HostOverrides = HostOverrides()
+        hostOverrides: HostOverrides
     ) {
         self.fetcher = fetcher
         self.limits = limits
