@@ -162,14 +162,17 @@ let package = Package(
             name: "xrpc-bench",
             dependencies: [
                 "XRPCRuntime", "AtprotoVerification", "XRPCTesting", "SHA2", "LoopbackHTTPServer", "BenchmarkSupport",
-            ]),
+            ],
+            path: "Benchmarks/StreamBenchmark"),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the call benchmark.
         .target(name: "LoopbackHTTPServer", dependencies: ["SocketAddresses"]),
         // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests; SplitMix64,
         // the seeded generator of the property tests and benchmarks.
         .target(name: "XRPCTesting", dependencies: ["XRPCCore"]),
         // Measures the runtime's per-call overhead over raw URLSession: swift run -c release xrpc-call-bench
-        .executableTarget(name: "xrpc-call-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
+        .executableTarget(
+            name: "xrpc-call-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"],
+            path: "Benchmarks/CallBenchmark"),
         // Prints ECDSA verifications per second for both curves: swift run -c release crypto-bench
         .executableTarget(
             name: "crypto-bench", dependencies: ["AtprotoCrypto", "SHA2", "BenchmarkSupport"],
@@ -356,7 +359,8 @@ package.targets += [
         dependencies: [
             "SwiftCryptoSigner", "AtprotoOAuth", "OAuthCore", "AtprotoIdentityResolution", "XRPCRuntime",
             "LoopbackHTTPServer",
-        ]),
+        ],
+        path: "Benchmarks/OAuthCallBenchmark"),
     // Signatures checked with AtprotoCrypto; the OAuth client against the shared PDS (skipped unless
     // ATPROTO_PDS_URL is set).
     .testTarget(
