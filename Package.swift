@@ -25,6 +25,8 @@ let package = Package(
         // for companion packages' tests and benchmarks.
         .library(name: "XRPCTesting", targets: ["XRPCTesting", "LoopbackHTTPServer"]),
     ],
+    // The benchmarks are a package of their own beside this one (Benchmarks/Package.swift), built
+    // against these products only: docs/Performance.md.
     targets: [
         // The runtime's layers, each a module, dependencies pointing down (README, "Layout"):
         // atproto syntax: identifiers and string formats (DID, handle, NSID, AT-URI, TID, datetime...).
@@ -68,11 +70,15 @@ let package = Package(
         .target(name: "HTTPTransport", dependencies: ["AtprotoSyntax", "BoundedURLLoading"]),
         // The one bounded URLSession loader under URLSessionTransport, package-visible only.
         .target(name: "BoundedURLLoading"),
+        // A repository's records as an app reads them: a commit's operations, records decoded into the app's
+        // types (LexiconRecordTypes, DecodedRecord). Small, so the SDK takes it without the verification.
+        .target(name: "AtprotoRepository", dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCCore"]),
         // Verified repository data: commit signatures, MST proofs, whole repositories, the firehose.
         .target(
             name: "AtprotoVerification",
             dependencies: [
-                "AtprotoSyntax", "AtprotoData", "XRPCCore", "AtprotoCrypto", "AtprotoIdentityResolution", "SHA2",
+                "AtprotoSyntax", "AtprotoData", "XRPCCore", "AtprotoRepository", "AtprotoCrypto",
+                "AtprotoIdentityResolution", "SHA2",
             ]),
         // Lexicons resolved over atproto: _lexicon DNS -> DID -> PDS -> proved com.atproto.lexicon.schema record.
         .target(
@@ -120,11 +126,12 @@ let package = Package(
         // are imports (com.atproto <- app.bsky <- chat.bsky <- tools.ozone), so the modules' compiles
         // overlap. The lexgen.json files stay: the umbrella's names every lexicon, for downstream modules
         // whose own lexicons the LexGen plugin generates with refs to these types.
+        // It re-exports AtprotoRepository, whose types a firehose commit's operations are.
         .target(
             name: "AtprotoLexicons",
             dependencies: [
                 "XRPCRuntime", "ComAtprotoLexicons", "AppBskyLexicons", "ChatBskyLexicons", "ToolsOzoneLexicons",
-                "OtherAtprotoLexicons",
+                "OtherAtprotoLexicons", "AtprotoRepository",
             ],
             exclude: ["lexgen.json"]
         ),
@@ -149,66 +156,11 @@ let package = Package(
             name: "BlueskyKit",
             dependencies: ["AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution"]
         ),
-        // Typed decode of a timeline page beside our untyped parse, Foundation and Python in alternating
-        // rounds: swift run -c release lexicon-decode-bench
-        .executableTarget(
-            name: "lexicon-decode-bench",
-            dependencies: ["AtprotoLexicons", "BenchmarkSupport"],
-            path: "Benchmarks/DecodeBenchmark"
-        ),
-        // Prints DAG-CBOR / CAR decoding figures for a synthetic firehose: swift run -c release xrpc-bench
-        .executableTarget(
-            name: "xrpc-bench",
-            dependencies: ["XRPCRuntime", "XRPCTesting", "SHA2", "LoopbackHTTPServer", "BenchmarkSupport"]),
-        // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the call benchmark.
+        // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the benchmarks.
         .target(name: "LoopbackHTTPServer", dependencies: ["SocketAddresses"]),
         // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests; SplitMix64,
         // the seeded generator of the property tests and benchmarks.
         .target(name: "XRPCTesting", dependencies: ["XRPCCore"]),
-        // Measures the runtime's per-call overhead over raw URLSession: swift run -c release xrpc-call-bench
-        .executableTarget(name: "xrpc-call-bench", dependencies: ["XRPCRuntime", "LoopbackHTTPServer"]),
-        // Prints ECDSA verifications per second for both curves: swift run -c release crypto-bench
-        .executableTarget(
-            name: "crypto-bench", dependencies: ["AtprotoCrypto", "SHA2", "BenchmarkSupport"],
-            path: "Benchmarks/CryptoBenchmark"),
-        // What the benchmarks share: median CPU time over alternating rounds of ours and a reference
-        // (a Python child process), and how figures are printed.
-        .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
-        // Prints cached-lookup throughput and the cost of a cold resolution: swift run -c release identity-bench
-        .executableTarget(
-            name: "identity-bench",
-            dependencies: ["AtprotoIdentityResolution", "XRPCRuntime", "LoopbackHTTPServer"],
-            path: "Benchmarks/IdentityBenchmark"
-        ),
-        // Rich text figures (segments of a 300-grapheme post, detection over a timeline page's texts) beside
-        // straightforward ports as references: swift run -c release bluesky-bench
-        .executableTarget(
-            name: "bluesky-bench", dependencies: ["BlueskyKit", "AtprotoLexicons"], path: "Benchmarks/RichTextBenchmark"
-        ),
-        // signature-vectors.json: our own ECDSA vectors (scripts/make-signature-vectors.py), read by path.
-        // Whole-repository and firehose verification figures against the shared PDS: swift run -c release verify-bench
-        .executableTarget(
-            name: "verify-bench",
-            dependencies: [
-                "AtprotoVerification", "AtprotoIdentityResolution", "AtprotoCrypto", "XRPCRuntime", "BenchmarkSupport",
-                "XRPCTesting",
-            ],
-            path: "Benchmarks/VerificationBenchmark"
-        ),
-        // getFeedSkeleton through XRPCServer's core beside a bare route with the same bytes, and service-auth
-        // verifications beside one ECDSA verification: swift run -c release server-bench
-        .executableTarget(
-            name: "server-bench",
-            dependencies: [
-                "XRPCServer", "AtprotoLexicons", "AtprotoIdentityResolution", "AtprotoCrypto", "BenchmarkSupport",
-                "XRPCHummingbird",  // with the trait of that name, the comparison over HTTP too
-            ],
-            path: "Benchmarks/ServerBenchmark"
-        ),
-        // Prints the cost of one moderation decision and of a 100-post page: swift run -c release moderation-bench
-        .executableTarget(
-            name: "moderation-bench", dependencies: ["BlueskyKit", "AtprotoLexicons"],
-            path: "Benchmarks/ModerationBenchmark"),
         .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"], exclude: ["signature-vectors.json"]),
         .testTarget(
             name: "AtprotoIdentityResolutionTests",
@@ -348,14 +300,6 @@ package.targets += [
             .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["SwiftCryptoSigner"])),
         ],
         swiftSettings: [.define("CRYPTOKIT_TWIN")]),
-    // Calls per second through the OAuth session vs the password session over loopback:
-    // swift run -c release --traits SwiftCryptoSigner oauth-call-bench
-    .executableTarget(
-        name: "oauth-call-bench",
-        dependencies: [
-            "SwiftCryptoSigner", "AtprotoOAuth", "OAuthCore", "AtprotoIdentityResolution", "XRPCRuntime",
-            "LoopbackHTTPServer",
-        ]),
     // Signatures checked with AtprotoCrypto; the OAuth client against the shared PDS (skipped unless
     // ATPROTO_PDS_URL is set).
     .testTarget(
@@ -388,11 +332,6 @@ package.targets += [
 ]
 
 // An HTTP server for XRPCServer's router (trait XRPCHummingbird): bodies bounded and timed, WebSocket subscriptions.
-// server-bench compares it with a bare Hummingbird route when the trait is on.
-if let bench = package.targets.first(where: { $0.name == "server-bench" }) {
-    bench.dependencies.append(
-        .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["XRPCHummingbird"])))
-}
 package.targets += [
     .target(
         name: "XRPCHummingbird",

@@ -22,7 +22,7 @@ modules="$scratch/debug/Modules"
 [ -d "$modules" ] || modules="$scratch/debug"
 output="${DOCS_OUTPUT:-$scratch/docs}"
 triple=$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
-strict=${STRICT:-"AtprotoSyntax AtprotoData XRPCWebSockets XRPCCore XRPCAgents HTTPTransport XRPCRuntime XRPCTesting AtprotoLexicons AtprotoCrypto"}
+strict=${STRICT:-"AtprotoSyntax AtprotoData XRPCWebSockets XRPCCore XRPCAgents HTTPTransport XRPCRuntime XRPCTesting AtprotoLexicons AtprotoCrypto AtprotoRepository"}
 rm -rf "$output"
 mkdir -p "$output"
 # Every module with a catalog (Sources/<Module>/<Module>.docc), each of which .spi.yml must name so the

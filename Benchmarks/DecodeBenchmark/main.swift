@@ -3,9 +3,9 @@
 // parse of the same bytes and beside Foundation and Python decoding them, in alternating rounds: each
 // figure is the median CPU time per page over the rounds, with its interquartile spread.
 //
-//     swift run -c release lexicon-decode-bench [posts, default 100] [rounds, default 15]
-//     perf record -g .build/release/lexicon-decode-bench --profile-typed [posts]   (typed decode only)
-//     .build/release/lexicon-decode-bench --peak-memory-only                      (the memory figures only)
+//     swift run -c release --package-path Benchmarks lexicon-decode-bench [posts, default 100] [rounds, default 15]
+//     perf record -g Benchmarks/.build/release/lexicon-decode-bench --profile-typed [posts]   (typed decode only)
+//     Benchmarks/.build/release/lexicon-decode-bench --peak-memory-only                      (the memory figures only)
 //
 // Then the peak memory of decoding a 10 MB page, typed from the text beside typed through a tree, each
 // in child processes (PeakMemory.swift).

@@ -4,10 +4,11 @@
 //   the handle checked both ways) against the same loopback server, vs one raw URLSession GET;
 // - a cached lookup through CachingIdentityResolver vs a bare actor holding a dictionary.
 //
-//     swift run -c release identity-bench [handles] [cached-lookups]
+//     swift run -c release --package-path Benchmarks identity-bench [handles] [cached-lookups]
 
 import AtprotoIdentityResolution
 import Foundation
+import HostFetching
 import LoopbackHTTPServer
 import XRPCRuntime
 
@@ -62,11 +63,11 @@ do {
     exit(1)
 }
 
-let overrides = HostOverrides(
-    Dictionary(uniqueKeysWithValues: (0..<handleCount).map { ("user\($0).test", server.baseURL) }))
 let transport = URLSessionTransport(resourceTimeout: .seconds(30))
+let local = LocalHostTransport(
+    Dictionary(uniqueKeysWithValues: (0..<handleCount).map { ("user\($0).test", server.baseURL) }), network: transport)
 let resolver = StandardIdentityResolver(
-    handles: WellKnownHandleResolver(transport: transport, hostOverrides: overrides),
+    handles: WellKnownHandleResolver(transport: local),
     dids: PLCDirectoryResolver(directory: server.baseURL.appendingPathComponent("plc"), transport: transport))
 
 func seconds(_ start: ContinuousClock.Instant) -> Double {

@@ -4,7 +4,7 @@
 // alternating order each round; figures are the median CPU time of the thread over the rounds, with
 // the lowest and highest round.
 //
-//     swift run -c release moderation-bench [rounds, default 31]
+//     swift run -c release --package-path Benchmarks moderation-bench [rounds, default 31]
 
 import AtprotoLexicons
 import BlueskyKit

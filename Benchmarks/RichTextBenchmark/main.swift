@@ -3,7 +3,7 @@
 // Reference.swift: the official TypeScript cannot run here, so the references are straightforward
 // Swift ports of what it does).
 //
-//     swift run -c release bluesky-bench [rounds, default 15]
+//     swift run -c release --package-path Benchmarks bluesky-bench [rounds, default 15]
 //
 // Each figure is the median CPU time of the rounds (this thread's CPU clock), ours and the
 // reference alternating round by round, with the spread (lowest and highest round).

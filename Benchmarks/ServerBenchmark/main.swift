@@ -4,9 +4,9 @@
 // bare route of the same router answering the same bytes; and one service-auth verification beside
 // the one ECDSA verification inside it. Alternating rounds, median CPU time per operation.
 //
-//     swift run -c release server-bench [rounds, default 15]
+//     swift run -c release --package-path Benchmarks server-bench [rounds, default 15]
 //
-// With the trait XRPCHummingbird (swift run -c release --traits XRPCHummingbird server-bench), the same
+// With the trait XRPCHummingbird (swift run -c release --package-path Benchmarks --traits XRPCHummingbird server-bench), the same
 // comparison runs over HTTP too, against a bare Hummingbird route, loaded by wrk (Debian's package).
 //
 // The token is reused, so the verifier's replay cache is off here (a jti is accepted once): what is

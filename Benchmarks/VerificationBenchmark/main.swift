@@ -8,17 +8,19 @@
 // - the whole repository (com.atproto.sync.getRepo): VerifiedRepository (hashes, signature, MST
 //   walk) in MB/s, beside our own CAR read with hash checks.
 //
-//     eval "$(scripts/pds.sh start)"; swift run -c release verify-bench [records] [commits] [rounds]
+//     eval "$(scripts/pds.sh start)"
+//     swift run -c release --package-path Benchmarks verify-bench [records] [commits] [rounds]
 //     (defaults 10000, 500, 11; records 100000 makes the large repository, once: writing takes minutes)
 //
 // VERIFY_BENCH_PROFILE=firehose (or repository) repeats that part alone for 20 s, for a profiler:
-//     VERIFY_BENCH_PROFILE=firehose perf record -g .build/release/verify-bench 10000 300
+//     VERIFY_BENCH_PROFILE=firehose perf record -g Benchmarks/.build/release/verify-bench 10000 300
 
 import AtprotoCrypto
 import AtprotoIdentityResolution
 import AtprotoVerification
 import BenchmarkSupport
 import Foundation
+import HostFetching
 import XRPCRuntime
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
@@ -60,7 +62,7 @@ func fetchRepository() async -> Data {
 // The account's key, resolved as an app would.
 let resolver = CachingIdentityResolver(
     wrapping: StandardIdentityResolver(
-        handles: WellKnownHandleResolver(hostOverrides: HostOverrides([handle: pds])),
+        handles: WellKnownHandleResolver(transport: LocalHostTransport([handle: pds])),
         dids: StandardDIDResolver(
             plc: PLCDirectoryResolver(directory: pds.appendingPathComponent("plc")), web: WebDIDResolver())))
 let key: PublicKey

@@ -58,8 +58,39 @@ public struct LexiconResolver: Sendable {
         verification: Verification = .required,
         limits: VerificationLimits = VerificationLimits()
     ) throws {
+        self.init(
+            identityResolver: identityResolver, lookup: try dns ?? UDPDNSClient.system(), agent: agent,
+            verification: verification, limits: limits)
+    }
+
+    /// Creates a resolver asking `nameservers` for `_lexicon` TXT records: for devices with no
+    /// `/etc/resolv.conf`, and for a local DNS server in tests.
+    ///
+    /// - Parameters:
+    ///   - identityResolver: Resolves DIDs (a `CachingIdentityResolver` when you resolve many lexicons).
+    ///   - nameservers: The DNS servers asked in turn over UDP (TCP for a truncated answer), two
+    ///     rounds, each query waiting up to two seconds.
+    ///   - agent: Sends the calls to each PDS; a plain `URLSessionAgent` by default.
+    ///   - verification: `.required` (the default) or `.skipped`.
+    ///   - limits: Bounds on the CARs a PDS may send.
+    public init(
+        identityResolver: any IdentityResolver,
+        nameservers: [DNSNameserver],
+        agent: (any XRPCAgent)? = nil,
+        verification: Verification = .required,
+        limits: VerificationLimits = VerificationLimits()
+    ) {
+        self.init(
+            identityResolver: identityResolver, lookup: UDPDNSClient(nameservers: nameservers), agent: agent,
+            verification: verification, limits: limits)
+    }
+
+    private init(
+        identityResolver: any IdentityResolver, lookup: any DNSTXTLookup, agent: (any XRPCAgent)?,
+        verification: Verification, limits: VerificationLimits
+    ) {
         self.identityResolver = identityResolver
-        self.dns = try dns ?? UDPDNSClient.system()
+        self.dns = lookup
         self.agent = agent ?? URLSessionAgent(serviceURL: Self.placeholderService)
         self.verification = verification
         self.limits = limits

@@ -1,10 +1,13 @@
 // The SDK for the standard atproto lexicons (com.atproto, app.bsky, chat.bsky, tools.ozone, ...).
 //
-// An umbrella: the generated types live in one module per namespace (generated at build time by the
-// LexGen plugin from the lexicons installed in `lexicons/`, see README.md), re-exported here so
+// An umbrella: the generated types live in one module per namespace (committed in their `Generated`
+// folders, written by lexgen from the committed `lexicons/`, see CONTRIBUTING.md), re-exported here so
 // that `import AtprotoLexicons` brings all of them, with the runtime and this module's helpers.
 
 @_exported import AppBskyLexicons
+// The repository's record types (`RepoOperation`, `DecodedRecord`, `LexiconRecordTypes`) that a
+// firehose commit's `operations(decoding:)` returns: a small module, shared with the verification.
+@_exported import AtprotoRepository
 @_exported import ChatBskyLexicons
 @_exported import ComAtprotoLexicons
 @_exported import OtherAtprotoLexicons

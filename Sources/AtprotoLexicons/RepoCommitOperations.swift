@@ -1,4 +1,7 @@
-// Hand-written: reading the records of firehose commits into this module's generated types.
+// Hand-written: reading the records of firehose commits into this module's generated types, with
+// AtprotoRepository's types.
+
+import AtprotoRepository
 
 extension ComAtprotoSyncSubscribeRepos.Commit {
     /// Each operation of the commit (action, path, CID) with the record it wrote, read from the

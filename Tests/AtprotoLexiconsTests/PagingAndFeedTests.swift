@@ -3,8 +3,7 @@ import Foundation
 import XCTest
 import XRPCTesting
 
-/// Walking a collection's pages (an inclusive cursor never repeats a record or loops) and the typed
-/// records of a feed page.
+/// Walking a collection's pages (an inclusive cursor never repeats a record or loops).
 final class PagingAndFeedTests: XCTestCase {
     private static let did = "did:plc:abc"
     private var did: String { Self.did }
@@ -66,37 +65,5 @@ final class PagingAndFeedTests: XCTestCase {
         for try await page in pages { uris += page.records.map(\.uri.rawValue) }
         XCTAssertEqual(uris.count, 40, "4 pages of 10, records 10, 19 and 28 twice (the raw pages overlap)")
         XCTAssertEqual(agent.requests.count, 4)
-    }
-
-    private static func postView(_ index: Int, record: JSONValue) -> JSONValue {
-        .object([
-            "uri": .string("at://\(did)/app.bsky.feed.post/rk\(index)"), "cid": .string("bafyrei\(index)"),
-            "author": .object(["did": .string(did), "handle": .string("alice.test")]),
-            "record": record, "indexedAt": .string("2024-01-01T00:00:00Z"),
-        ])
-    }
-
-    func testAFeedPagesPostRecordsDecodeAndAnOddOneIsKeptApart() async throws {
-        let good = JSONValue.object([
-            "$type": .string("app.bsky.feed.post"), "text": .string("hello"),
-            "createdAt": .string("2024-01-01T00:00:00Z"),
-        ])
-        let odd = JSONValue.object(["$type": .string("app.bsky.feed.post"), "text": .array([])])
-        let agent = StubAgent { _ in
-            Self.json(
-                .object([
-                    "feed": .array([
-                        .object(["post": Self.postView(1, record: good)]),
-                        .object(["post": Self.postView(2, record: odd)]),
-                    ])
-                ]))
-        }
-        let page = try await XRPCClient(agent: agent).app.bsky.feed.getTimeline(limit: 2)
-        let posts = page.feed.postRecords()
-        XCTAssertEqual(posts.posts.map(\.record.text), ["hello"])
-        XCTAssertEqual(posts.posts.first?.view.author.handle, "alice.test")
-        XCTAssertEqual(posts.invalid.map(\.view.uri.rawValue), ["at://\(did)/app.bsky.feed.post/rk2"])
-        XCTAssertEqual(page.feed.map(\.post).postRecords(), posts)
-        XCTAssertThrowsError(try page.feed[1].post.postRecord())
     }
 }

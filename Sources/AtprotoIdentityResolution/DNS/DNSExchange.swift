@@ -9,7 +9,7 @@ import SocketAddresses
 #endif
 
 /// One query to one server, blocking: over UDP, and again over TCP when the answer is truncated.
-/// Runs on a thread of its own, never on Swift's cooperative pool (see ``UDPDNSClient``).
+/// Runs on a thread of its own, never on Swift's cooperative pool (see `UDPDNSClient`).
 struct DNSExchange: Sendable {
     /// The name asked.
     var name: DNSName

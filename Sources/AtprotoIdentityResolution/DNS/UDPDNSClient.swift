@@ -1,6 +1,7 @@
 import Dispatch
 
-/// A small DNS client for TXT records: RFC 1035 queries over UDP to the servers you name (or those of
+/// A small DNS client for TXT records, package-internal (apps name nameservers with the resolvers'
+/// `nameservers:` initializers, or bring a ``DNSTXTLookup`` of their own): RFC 1035 queries over UDP to the servers you name (or those of
 /// /etc/resolv.conf), with TCP when an answer is truncated. No DNSSEC, EDNS0 or search domains.
 ///
 /// Each server is asked in turn, for `attempts` rounds, each query waiting up to `timeout`; a server
@@ -12,19 +13,19 @@ import Dispatch
 /// let dns = try UDPDNSClient.system()
 /// let records = try await dns.txtRecords(for: "_atproto.alice.example.com")  // ["did=did:plc:..."]
 /// ```
-public struct UDPDNSClient: DNSTXTLookup {
+package struct UDPDNSClient: DNSTXTLookup {
     /// The servers asked, in order.
-    public var nameservers: [DNSNameserver]
+    package var nameservers: [DNSNameserver]
     /// How long one query to one server may wait for its answer.
-    public var timeout: Duration
+    package var timeout: Duration
     /// How many rounds through the servers before giving up (at least 1).
-    public var attempts: Int
+    package var attempts: Int
 
     /// Where the blocking socket work runs.
     private static let queue = DispatchQueue(label: "AtprotoIdentityResolution.UDPDNSClient", attributes: .concurrent)
 
     /// A client asking `nameservers` in turn, for `attempts` rounds, each query waiting up to `timeout`.
-    public init(nameservers: [DNSNameserver], timeout: Duration = .seconds(2), attempts: Int = 2) {
+    package init(nameservers: [DNSNameserver], timeout: Duration = .seconds(2), attempts: Int = 2) {
         self.nameservers = nameservers
         self.timeout = timeout
         self.attempts = attempts
@@ -34,7 +35,7 @@ public struct UDPDNSClient: DNSTXTLookup {
     ///
     /// The file's `options` (timeout, attempts, ndots) and `search` domains are not applied: names are
     /// asked as given, with `timeout` and `attempts`.
-    public static func system(
+    package static func system(
         resolvConf path: String = "/etc/resolv.conf", timeout: Duration = .seconds(2), attempts: Int = 2
     ) throws -> UDPDNSClient {
         UDPDNSClient(nameservers: try DNSResolvConf.nameservers(atPath: path), timeout: timeout, attempts: attempts)
@@ -45,7 +46,7 @@ public struct UDPDNSClient: DNSTXTLookup {
     /// `name` is checked (labels of 1 to 63 letters, digits, `-`, `_`; at most 253 bytes; one trailing
     /// dot allowed) and asked in lower case. Throws ``DNSError`` (the last server's failure when none
     /// answered) or `CancellationError`.
-    public func txtRecords(for name: String) async throws -> [String] {
+    package func txtRecords(for name: String) async throws -> [String] {
         let asked = try DNSName(validating: name)
         guard !nameservers.isEmpty else {
             throw DNSError(.noNameservers, name: asked.description, message: "no nameserver to ask")

@@ -100,14 +100,15 @@ struct IdentityFetch {
     }
 }
 
-/// Test and development overrides: send requests for a host to another base URL, with the original
-/// host in the `Host` header (a loopback server can then answer for `alice.test`).
-public struct HostOverrides: Sendable, Hashable {
+/// Test and development overrides, package-internal: send requests for a host to another base URL,
+/// with the original host in the `Host` header (a loopback server can then answer for `alice.test`).
+/// Apps that need this bring an ``HTTPTransport`` of their own.
+package struct HostOverrides: Sendable, Hashable {
     /// Base URLs by lower-cased host name.
-    public var baseURLs: [String: URL]
+    package var baseURLs: [String: URL]
 
     /// No overrides: every host is fetched as itself.
-    public init(_ baseURLs: [String: URL] = [:]) {
+    package init(_ baseURLs: [String: URL] = [:]) {
         self.baseURLs = Dictionary(baseURLs.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
     }
 

@@ -48,14 +48,22 @@ public struct WebDIDResolver: DIDResolver {
     public var transport: any HTTPTransport
     /// Timeouts and size limits.
     public var limits: IdentityFetchLimits
-    /// Hosts fetched from another base URL (tests, development).
-    public var hostOverrides: HostOverrides
+    /// Hosts fetched from another base URL (the package's tests and benchmarks).
+    package var hostOverrides: HostOverrides
 
     /// Creates a resolver.
     public init(
         transport: any HTTPTransport = URLSessionTransport(resourceTimeout: .seconds(30)),
+        limits: IdentityFetchLimits = .init()
+    ) {
+        self.init(transport: transport, limits: limits, hostOverrides: HostOverrides())
+    }
+
+    /// Creates a resolver that fetches the hosts of `hostOverrides` from other base URLs.
+    package init(
+        transport: any HTTPTransport = URLSessionTransport(resourceTimeout: .seconds(30)),
         limits: IdentityFetchLimits = .init(),
-        hostOverrides: HostOverrides = HostOverrides()
+        hostOverrides: HostOverrides
     ) {
         self.transport = transport
         self.limits = limits

@@ -10,9 +10,20 @@ public struct DNSHandleResolver: HandleResolver {
     /// Where TXT records come from.
     public var lookup: any DNSTXTLookup
 
-    /// Creates a resolver that asks `lookup` (a ``UDPDNSClient`` for a nameserver, or the app's own).
+    /// Creates a resolver that asks `lookup`, the app's own.
     public init(lookup: any DNSTXTLookup) {
         self.lookup = lookup
+    }
+
+    /// Creates a resolver that asks `nameservers` in turn over UDP (TCP for a truncated answer), for
+    /// two rounds, each query waiting up to two seconds: for devices with no `/etc/resolv.conf`, and
+    /// for a local DNS server in tests.
+    ///
+    /// ```swift
+    /// let dns = DNSHandleResolver(nameservers: [DNSNameserver(host: "9.9.9.9")])
+    /// ```
+    public init(nameservers: [DNSNameserver]) {
+        self.lookup = UDPDNSClient(nameservers: nameservers)
     }
 
     /// Resolves `handle`; see ``HandleResolver/resolveHandle(_:)``.
@@ -51,14 +62,22 @@ public struct WellKnownHandleResolver: HandleResolver {
     public var transport: any HTTPTransport
     /// Timeouts and size limits.
     public var limits: IdentityFetchLimits
-    /// Hosts fetched from another base URL (tests, development).
-    public var hostOverrides: HostOverrides
+    /// Hosts fetched from another base URL (the package's tests and benchmarks).
+    package var hostOverrides: HostOverrides
 
     /// Creates a resolver.
     public init(
         transport: any HTTPTransport = URLSessionTransport(resourceTimeout: .seconds(30)),
+        limits: IdentityFetchLimits = IdentityFetchLimits()
+    ) {
+        self.init(transport: transport, limits: limits, hostOverrides: HostOverrides())
+    }
+
+    /// Creates a resolver that fetches the hosts of `hostOverrides` from other base URLs.
+    package init(
+        transport: any HTTPTransport = URLSessionTransport(resourceTimeout: .seconds(30)),
         limits: IdentityFetchLimits = IdentityFetchLimits(),
-        hostOverrides: HostOverrides = HostOverrides()
+        hostOverrides: HostOverrides
     ) {
         self.transport = transport
         self.limits = limits

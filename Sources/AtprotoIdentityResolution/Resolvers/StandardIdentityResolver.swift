@@ -31,17 +31,64 @@ public struct StandardIdentityResolver: IdentityResolver {
     ///   - transport: The HTTP transport documents are fetched through (`URLSessionTransport` by default).
     ///   - limits: Timeouts and size limits for every fetch.
     ///   - handlePolicy: How DNS and HTTPS combine for handles.
-    ///   - hostOverrides: Hosts fetched from another base URL (tests, development).
     /// - Throws: ``DNSError`` when `dns` is `nil` and the system lists no nameserver.
     public init(
         dns: (any DNSTXTLookup)? = nil,
         plcDirectory: URL? = PLCDirectoryResolver.publicDirectory,
         transport: any HTTPTransport = URLSessionTransport(resourceTimeout: .seconds(30)),
         limits: IdentityFetchLimits = IdentityFetchLimits(),
-        handlePolicy: StandardHandleResolver.Policy = .race,
-        hostOverrides: HostOverrides = HostOverrides()
+        handlePolicy: StandardHandleResolver.Policy = .race
     ) throws {
-        let lookup = try dns ?? UDPDNSClient.system()
+        try self.init(
+            dns: dns, plcDirectory: plcDirectory, transport: transport, limits: limits, handlePolicy: handlePolicy,
+            hostOverrides: HostOverrides())
+    }
+
+    /// Creates the standard resolver asking `nameservers` for TXT records: for devices with no
+    /// `/etc/resolv.conf` (iOS), and for a local DNS server in tests.
+    ///
+    /// ```swift
+    /// let resolver = StandardIdentityResolver(nameservers: [DNSNameserver(host: "9.9.9.9")])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - nameservers: The DNS servers asked in turn over UDP (TCP for a truncated answer), two rounds,
+    ///     each query waiting up to two seconds.
+    ///   - plcDirectory: The PLC directory; the public one by default.
+    ///   - transport: The HTTP transport documents are fetched through (`URLSessionTransport` by default).
+    ///   - limits: Timeouts and size limits for every fetch.
+    ///   - handlePolicy: How DNS and HTTPS combine for handles.
+    public init(
+        nameservers: [DNSNameserver],
+        plcDirectory: URL? = PLCDirectoryResolver.publicDirectory,
+        transport: any HTTPTransport = URLSessionTransport(resourceTimeout: .seconds(30)),
+        limits: IdentityFetchLimits = IdentityFetchLimits(),
+        handlePolicy: StandardHandleResolver.Policy = .race
+    ) {
+        self.init(
+            lookup: UDPDNSClient(nameservers: nameservers), plcDirectory: plcDirectory, transport: transport,
+            limits: limits, handlePolicy: handlePolicy, hostOverrides: HostOverrides())
+    }
+
+    /// The standard resolver fetching the hosts of `hostOverrides` from other base URLs (the package's
+    /// tests and benchmarks).
+    package init(
+        dns: (any DNSTXTLookup)? = nil,
+        plcDirectory: URL? = PLCDirectoryResolver.publicDirectory,
+        transport: any HTTPTransport = URLSessionTransport(resourceTimeout: .seconds(30)),
+        limits: IdentityFetchLimits = IdentityFetchLimits(),
+        handlePolicy: StandardHandleResolver.Policy = .race,
+        hostOverrides: HostOverrides
+    ) throws {
+        self.init(
+            lookup: try dns ?? UDPDNSClient.system(), plcDirectory: plcDirectory, transport: transport, limits: limits,
+            handlePolicy: handlePolicy, hostOverrides: hostOverrides)
+    }
+
+    private init(
+        lookup: any DNSTXTLookup, plcDirectory: URL?, transport: any HTTPTransport, limits: IdentityFetchLimits,
+        handlePolicy: StandardHandleResolver.Policy, hostOverrides: HostOverrides
+    ) {
         let directory = plcDirectory ?? URL(fileURLWithPath: "/")
         self.handles = StandardHandleResolver(
             dns: DNSHandleResolver(lookup: lookup),

@@ -4,36 +4,37 @@ import XRPCAgents
 import XRPCCore
 
 extension PasswordSession {
-    /// Logs in by handle or DID on the account's own PDS, found by resolving the identifier.
+    /// Creates a session logged in by handle or DID on the account's own PDS, found by resolving the
+    /// identifier.
     ///
     /// The handle is checked both ways first; the server must answer for the DID resolved, and any
-    /// PDS it names must be the one in the DID document. Calls then go to that PDS.
+    /// PDS it names must be the one in the DID document (the session keeps checking that after each
+    /// refresh). Calls then go to that PDS.
     ///
     /// ```swift
     /// let resolver = CachingIdentityResolver(wrapping: try StandardIdentityResolver())
-    /// let session = try await PasswordSession.login(
-    ///     ATIdentifier(rawValue: "alice.example.com"), password: appPassword, resolver: resolver)
+    /// let session = try await PasswordSession(
+    ///     loggingIn: ATIdentifier(rawValue: "alice.example.com"), password: appPassword, resolver: resolver)
     /// let client = XRPCClient(agent: session)
     /// ```
     ///
     /// - Throws: ``IdentityError`` when the identifier does not resolve to an account with a PDS, or
     ///   the server answered for another account (``IdentityError/Code/serviceMismatch``);
     ///   `PasswordSessionError` when the server refused the login.
-    public static func login(
-        _ identifier: ATIdentifier,
+    public init(
+        loggingIn identifier: ATIdentifier,
         password: String,
         authFactorToken: String? = nil,
         resolver: any IdentityResolver,
         transport: (any XRPCAgent)? = nil,
         credentialsProvider: CredentialsProvider? = nil
-    ) async throws -> PasswordSession {
+    ) async throws {
         let identity = try await resolver.resolveIdentity(identifier)
         let pds = try identity.requirePDS()
-        let session = PasswordSession(
+        self.init(
             service: pds, transport: transport, credentialsProvider: credentialsProvider,
             accountCheck: resolver.accountCheck(expecting: identity.did))
-        try await session.login(ATIdentifier(identity.did), password: password, authFactorToken: authFactorToken)
-        return session
+        try await login(ATIdentifier(identity.did), password: password, authFactorToken: authFactorToken)
     }
 }
 

@@ -87,7 +87,8 @@ final class IdentityIntegrationTests: XCTestCase {
         let pds = try pds()
         let password = ProcessInfo.processInfo.environment["ATPROTO_PDS_PASSWORD"] ?? "hunter2"
         let resolver = CachingIdentityResolver(wrapping: try resolver(pds))
-        let session = try await PasswordSession.login(ATIdentifier(pds.handle), password: password, resolver: resolver)
+        let session = try await PasswordSession(
+            loggingIn: ATIdentifier(pds.handle), password: password, resolver: resolver)
         XCTAssertEqual(ServiceOrigin(session.service), ServiceOrigin(pds.url))
         let archive = try await session.getSession()
         let resolved = try await resolver.resolveHandle(pds.handle)

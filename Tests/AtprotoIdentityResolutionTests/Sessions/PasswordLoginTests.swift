@@ -50,8 +50,8 @@ final class PasswordLoginTests: XCTestCase {
             if request.nsid == "com.atproto.server.createSession" { return Self.sessionAnswer(did: did, pds: nil) }
             return XRPCResponse(status: 200, headers: ["content-type": "application/json"], body: Data("{}".utf8))
         }
-        let session = try await PasswordSession.login(
-            ATIdentifier(rawValue: "Alice.test"), password: "pw", resolver: resolver, transport: agent)
+        let session = try await PasswordSession(
+            loggingIn: ATIdentifier(rawValue: "Alice.test"), password: "pw", resolver: resolver, transport: agent)
         XCTAssertEqual(session.service.absoluteString, Self.pds)
         let archive = try await XCTUnwrapAsync(await session.archive)
         XCTAssertEqual(archive.pdsEndpoint?.absoluteString, Self.pds)
@@ -67,8 +67,8 @@ final class PasswordLoginTests: XCTestCase {
     func testAServerAnsweringForAnotherAccountIsRefused() async throws {
         let agent = StubAgent { _ in Self.sessionAnswer(did: "did:plc:mmmmmmmmmmmmmmmmmmmmmmmm", pds: nil) }
         do {
-            _ = try await PasswordSession.login(
-                ATIdentifier(rawValue: "alice.test"), password: "pw", resolver: resolver, transport: agent)
+            _ = try await PasswordSession(
+                loggingIn: ATIdentifier(rawValue: "alice.test"), password: "pw", resolver: resolver, transport: agent)
             XCTFail("expected a service mismatch")
         } catch {
             XCTAssertEqual((error as? IdentityError)?.code, .serviceMismatch, "\(error)")

@@ -1,7 +1,7 @@
 // Per-call overhead of XRPCClient + URLSessionAgent over a raw URLSession request, both against
 // the same in-process loopback HTTP server, interleaved call by call.
 //
-//     swift run -c release xrpc-call-bench [calls]
+//     swift run -c release --package-path Benchmarks xrpc-call-bench [calls]
 
 import Foundation
 import LoopbackHTTPServer

@@ -53,7 +53,7 @@ final class LoopbackFrameServer: Sendable {
             .dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces) ?? ""
         let response =
             "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\r\n"
+            + "Sec-WebSocket-Accept: \(webSocketAcceptValue(forKey: key))\r\n\r\n"
         for bytes in [Array(response.utf8), payload] {
             var offset = 0
             while offset < bytes.count {

@@ -1,5 +1,7 @@
 import AtprotoData
+import AtprotoSyntax
 import Foundation
+import XRPCCore
 
 /// The record types an app decodes, looked up by collection NSID.
 ///

@@ -1,3 +1,4 @@
+import AtprotoLexicons
 import Foundation
 
 extension AppBskyFeedDefs.PostView {

@@ -2,7 +2,7 @@
 // the password session (a bearer token), against the same in-process loopback server, in one run,
 // rounds interleaved.
 //
-//     swift run -c release --traits SwiftCryptoSigner oauth-call-bench [calls]
+//     swift run -c release --package-path Benchmarks --traits SwiftCryptoSigner oauth-call-bench [calls]
 
 #if SwiftCryptoSigner
     import AtprotoIdentityResolution
@@ -107,6 +107,6 @@
     print(String(format: "  one DPoP proof (ES256 by swift-crypto, JSON, base64url): %.1f µs", perProof * 1e6))
 #else
     print(
-        "oauth-call-bench needs the SwiftCryptoSigner trait: swift run -c release --traits SwiftCryptoSigner oauth-call-bench"
+        "oauth-call-bench needs the SwiftCryptoSigner trait: swift run -c release --package-path Benchmarks --traits SwiftCryptoSigner oauth-call-bench"
     )
 #endif

@@ -1,3 +1,4 @@
+import AtprotoVerification
 import BenchmarkSupport
 import Foundation
 import XRPCRuntime

@@ -3,14 +3,14 @@
 // Times are CPU time (the thread's, or the process's for the stream), so that other processes on a
 // busy machine do not count.
 //
-//   swift run -c release xrpc-bench [frames] [rounds]      (default 10000 frames, 11 rounds)
+//   swift run -c release --package-path Benchmarks xrpc-bench [frames] [rounds]
+//   (default 10000 frames, 11 rounds)
 //
 // The decoding figures are medians over alternating rounds of ours and libipld (the Rust DAG-CBOR
 // and CAR decoder behind the Python atproto SDK) from the venv of scripts/pds.sh, with the spread.
 
 import BenchmarkSupport
 import Foundation
-import SHA2
 import XRPCRuntime
 
 /// What decoding the whole stream found, so that no work can be optimised away.
