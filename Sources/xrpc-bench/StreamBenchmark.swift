@@ -76,15 +76,28 @@ func streamFrames(_ frames: [Data]) async throws -> Tally {
     return tally
 }
 
-/// Times ``streamFrames(_:)`` over the stream in `runs` rounds after a warm-up and prints the figures.
+/// Times ``streamFrames(_:)`` over the stream in `runs` rounds after a warm-up, alternating with the
+/// raw decode of the same frames (``decode(_:into:json:)``: header, body, CAR with CID checks, records
+/// to data-model values, no typing), and prints both with the ratio.
 func benchmarkStream(_ frames: [Data], runs: Int) async throws {
     let totalBytes = frames.reduce(0) { $0 + $1.count }
     var tally = Tally()
+    var raw = Tally()
     let comparison = try await alternatingAsyncRounds(
-        rounds: runs, operations: frames.count, ours: { tally = try await streamFrames(frames) }, reference: nil)
+        rounds: runs, operations: frames.count, ours: { tally = try await streamFrames(frames) },
+        inProcessReference: {
+            raw = Tally()
+            for frame in frames { try decode(frame, into: &raw, json: false) }
+        })
     print("XRPCEventStream (frames to messages, then each commit's CAR + CID check + records), process CPU time")
-    print(
-        Report(unit: "frames", bytesPerOperation: totalBytes / frames.count).line(
-            "  XRPCRuntime (ours)", comparison.ours))
-    print("  \(tally.frames) frames, \(tally.blocks) blocks, \(tally.records) records")
+    let report = Report(unit: "frames", bytesPerOperation: totalBytes / frames.count)
+    print(report.line("  XRPCRuntime (ours)", comparison.ours))
+    if let reference = comparison.reference, let ratio = comparison.ratio {
+        print(report.line("  raw decode, same rounds", reference))
+        print(
+            String(
+                format: "  stream time / raw decode time (median of rounds): %.2fx, IQR %.2f-%.2f",
+                1 / ratio.median, 1 / ratio.quantile(0.75), 1 / ratio.quantile(0.25)))
+    }
+    print("  \(tally.frames) frames, \(tally.blocks) blocks, \(tally.records) records (raw: \(raw.records) records)")
 }
