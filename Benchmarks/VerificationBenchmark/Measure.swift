@@ -17,6 +17,15 @@ func measure(frames: [Data], repository: Data, records: Int) async throws {
         return ops.count <= 3
     }
     guard !frames.isEmpty else { throw BenchFailure("the firehose sent no #commit frame") }
+    // For xrpc-bench (XRPC_BENCH_FRAMES): the frames, each after its length as 4 bytes big-endian.
+    if let path = ProcessInfo.processInfo.environment["VERIFY_BENCH_SAVE_FRAMES"] {
+        var data = Data()
+        for frame in frames {
+            withUnsafeBytes(of: UInt32(frame.count).bigEndian) { data.append(contentsOf: $0) }
+            data.append(frame)
+        }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
     if let part = ProcessInfo.processInfo.environment["VERIFY_BENCH_PROFILE"] {
         return try await profile(part, frames: frames, repository: repository)
     }

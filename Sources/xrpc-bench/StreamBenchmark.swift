@@ -59,6 +59,8 @@ func streamFrames(_ frames: [Data]) async throws -> Tally {
         else { throw BenchmarkError(description: "not a commit: \(message.type ?? "no $type")") }
         let blocks = try RepoCommitBlocks(car: Bytes(lexiconJSON: blocksJSON).data)
         for op in ops {
+            // A delete names no record.
+            if case .object(let opFields) = op, opFields["cid"] == nil || opFields["cid"] == .null { continue }
             guard case .object(let opFields) = op, let path = opFields["path"]?.stringValue,
                 let link = opFields["cid"], case .string(let cid)? = link.objectValue?["$link"]
             else { throw BenchmarkError(description: "malformed op \(op)") }
