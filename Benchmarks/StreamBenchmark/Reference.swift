@@ -28,3 +28,17 @@ func lengthPrefixed(_ frames: [Data]) -> Data {
     }
     return data
 }
+
+/// The frames of a file written as ``lengthPrefixed(_:)`` writes them.
+func savedFrames(_ url: URL) throws -> [Data] {
+    let data = try Data(contentsOf: url)
+    var frames: [Data] = []
+    var at = data.startIndex
+    while at + 4 <= data.endIndex {
+        let size = data[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+        guard at + 4 + size <= data.endIndex else { throw BenchmarkError(description: "a cut frame in \(url.path)") }
+        frames.append(Data(data[at + 4..<at + 4 + size]))
+        at += 4 + size
+    }
+    return frames
+}

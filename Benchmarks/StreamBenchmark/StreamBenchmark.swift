@@ -60,6 +60,8 @@ func streamFrames(_ frames: [Data]) async throws -> Tally {
         else { throw BenchmarkError(description: "not a commit: \(message.type ?? "no $type")") }
         let blocks = try RepoCommitBlocks(car: Bytes(lexiconJSON: blocksJSON).data)
         for op in ops {
+            // A delete names no record.
+            if case .object(let opFields) = op, opFields["cid"] == nil || opFields["cid"] == .null { continue }
             guard case .object(let opFields) = op, let path = opFields["path"]?.stringValue,
                 let link = opFields["cid"], case .string(let cid)? = link.objectValue?["$link"]
             else { throw BenchmarkError(description: "malformed op \(op)") }
@@ -77,15 +79,52 @@ func streamFrames(_ frames: [Data]) async throws -> Tally {
     return tally
 }
 
-/// Times ``streamFrames(_:)`` over the stream in `runs` rounds after a warm-up and prints the figures.
+/// The raw decode of a frame, for the stream's reference: the header, the body, the CAR with every
+/// block's CID checked, and the record of each operation to a data-model value (the blocks the stream
+/// reads too; the MST nodes of a real commit are left as bytes by both), with no typing.
+func rawDecode(_ frame: Data, into tally: inout Tally) throws {
+    let (header, headerLength) = try DAGCBOR.decodePrefix(frame)
+    guard header["op"] == .integer(1), case .string? = header["t"] else {
+        throw BenchmarkError(description: "unexpected header \(header)")
+    }
+    let body = try DAGCBOR.decode(frame[(frame.startIndex + headerLength)...])
+    guard case .bytes(let blocks)? = body["blocks"], case .array(let ops)? = body["ops"] else {
+        throw BenchmarkError(description: "commit body lacks blocks or ops")
+    }
+    let car = try CARFile(reading: blocks)
+    for op in ops {
+        guard case .link(let cid)? = op["cid"] else { continue }  // a delete names no record
+        guard let block = car.block(for: cid) else { throw BenchmarkError(description: "a record is missing") }
+        if case .map(let fields) = try DAGCBOR.decode(block) {
+            tally.records += 1
+            tally.textBytes += fields["text"]?.stringValue?.utf8.count ?? 0
+        }
+    }
+    tally.blocks += car.blocks.count
+    tally.frames += 1
+}
+
+/// Times ``streamFrames(_:)`` over the stream in `runs` rounds after a warm-up, alternating with the
+/// raw decode of the same frames (``rawDecode(_:into:)``), and prints both with the ratio.
 func benchmarkStream(_ frames: [Data], runs: Int) async throws {
     let totalBytes = frames.reduce(0) { $0 + $1.count }
     var tally = Tally()
+    var raw = Tally()
     let comparison = try await alternatingAsyncRounds(
-        rounds: runs, operations: frames.count, ours: { tally = try await streamFrames(frames) }, reference: nil)
+        rounds: runs, operations: frames.count, ours: { tally = try await streamFrames(frames) },
+        inProcessReference: {
+            raw = Tally()
+            for frame in frames { try rawDecode(frame, into: &raw) }
+        })
     print("XRPCEventStream (frames to messages, then each commit's CAR + CID check + records), process CPU time")
-    print(
-        Report(unit: "frames", bytesPerOperation: totalBytes / frames.count).line(
-            "  XRPCRuntime (ours)", comparison.ours))
-    print("  \(tally.frames) frames, \(tally.blocks) blocks, \(tally.records) records")
+    let report = Report(unit: "frames", bytesPerOperation: totalBytes / frames.count)
+    print(report.line("  XRPCRuntime (ours)", comparison.ours))
+    if let reference = comparison.reference, let ratio = comparison.ratio {
+        print(report.line("  raw decode, same rounds", reference))
+        print(
+            String(
+                format: "  stream time / raw decode time (median of rounds): %.2fx, IQR %.2f-%.2f",
+                1 / ratio.median, 1 / ratio.quantile(0.75), 1 / ratio.quantile(0.25)))
+    }
+    print("  \(tally.frames) frames, \(tally.blocks) blocks, \(tally.records) records (raw: \(raw.records) records)")
 }

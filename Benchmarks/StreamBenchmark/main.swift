@@ -6,6 +6,9 @@
 //   swift run -c release --package-path Benchmarks xrpc-bench [frames] [rounds]
 //   (default 10000 frames, 11 rounds)
 //
+// XRPC_BENCH_FRAMES=<file> reads the frames from a file instead (each after its length as 4 bytes
+// big-endian), such as the PDS's stream that `VERIFY_BENCH_SAVE_FRAMES=<file> verify-bench` saves.
+//
 // The decoding figures are medians over alternating rounds of ours and libipld (the Rust DAG-CBOR
 // and CAR decoder behind the Python atproto SDK) from the venv of scripts/pds.sh, with the spread.
 
@@ -50,7 +53,7 @@ func decode(_ frame: Data, into tally: inout Tally, json: Bool) throws {
             tally.textBytes += fields.count
         }
     }
-    for op in ops {
+    for op in ops where op["cid"] != nil && op["cid"] != .null {
         guard case .link(let cid)? = op["cid"], car.blocks.contains(where: { $0.cid == cid }) else {
             throw BenchmarkError(description: "an op's record is missing from the CAR")
         }
@@ -70,8 +73,13 @@ func run() throws -> (frames: [Data], runs: Int) {
     let frameCount = arguments.first ?? 10_000
     let runs = arguments.dropFirst().first ?? 11
 
-    var source = SyntheticFirehose()
-    let frames = source.frames(frameCount)
+    let frames: [Data]
+    if let path = ProcessInfo.processInfo.environment["XRPC_BENCH_FRAMES"] {
+        frames = try savedFrames(URL(fileURLWithPath: path))
+    } else {
+        var source = SyntheticFirehose()
+        frames = source.frames(frameCount)
+    }
     let totalBytes = frames.reduce(0) { $0 + $1.count }
     print("stream: \(frames.count) #commit frames, \(totalBytes) bytes (\(totalBytes / frames.count) bytes/frame)")
 

@@ -82,6 +82,8 @@ struct CanonicalNodeLayout {
             count <= range.count
         else { return false }
         entriesStart = reader.offset
+        // Each entry takes more than 40 bytes, so `count` is bounded by the input.
+        entries.reserveCapacity(min(count, range.count / 40))
         var previousLength = 0
         for index in 0..<count {
             let start = reader.offset

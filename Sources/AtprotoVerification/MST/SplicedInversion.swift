@@ -210,7 +210,10 @@ struct SplicedInversion {
         if let known = read.first(where: { $0.cid == cid }) {
             return height == nil || known.node.height == height ? known.node : nil
         }
-        guard let data = blocks[cid], let node = Self.parse([UInt8](data), height: height, checking: true) else {
+        // Copied from the CAR's bytes at once (an array made from the `Data` itself goes through its iterator).
+        guard let data = blocks[cid],
+            let node = Self.parse(data.withUnsafeBytes { [UInt8]($0) }, height: height, checking: true)
+        else {
             return nil
         }
         read.append((cid, node))

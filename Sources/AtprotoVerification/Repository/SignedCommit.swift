@@ -61,7 +61,43 @@ public struct SignedCommit: Sendable, Hashable {
         self.data = data
         self.rev = rev
         self.signature = Array(signature)
-        self.unsignedBytes = DAGCBOR.encode(.map(fields))
+        // The decoder took only canonical DAG-CBOR, which is what encoding `fields` writes: the
+        // signed bytes are the block's own with the `sig` entry cut out (`fields` re-encoded only if
+        // the block cannot be cut, which a block the decoder took never is).
+        self.unsignedBytes = bytes.withUnsafeBytes { Self.cuttingSignature(from: $0) } ?? DAGCBOR.encode(.map(fields))
+    }
+
+    /// The canonical DAG-CBOR map in `block` without its top-level `sig` entry: the map's header
+    /// with one entry fewer, then the entries around `sig` as they are. Nil when `block` is not one
+    /// map with one `sig` key. `block` must be DAG-CBOR that `DAGCBOR.decode` took, whose entries
+    /// are canonical already; only lengths are read here.
+    static func cuttingSignature(from block: UnsafeRawBufferPointer) -> [UInt8]? {
+        var reader = CBORSkipper(block)
+        guard let (major, count) = reader.header(), major == 5, count > 0 else { return nil }
+        let entriesStart = reader.offset
+        var signature: Range<Int>?
+        for _ in 0..<count {
+            let keyStart = reader.offset
+            guard let (keyMajor, keyLength) = reader.header(), keyMajor == 3, keyLength <= reader.remaining else {
+                return nil
+            }
+            let isSignature =
+                keyLength == 3 && block[reader.offset] == 0x73 && block[reader.offset + 1] == 0x69
+                && block[reader.offset + 2] == 0x67
+            reader.offset += Int(keyLength)
+            guard reader.skipValue() else { return nil }
+            if isSignature {
+                guard signature == nil else { return nil }
+                signature = keyStart..<reader.offset
+            }
+        }
+        guard let signature, reader.offset == block.count else { return nil }
+        var unsigned: [UInt8] = []
+        unsigned.reserveCapacity(block.count - signature.count)
+        CBORSkipper.appendHeader(major: 5, count - 1, to: &unsigned)
+        unsigned.append(contentsOf: block[entriesStart..<signature.lowerBound])
+        unsigned.append(contentsOf: block[signature.upperBound...])
+        return unsigned
     }
 
     /// Checks the signature with `key`: 64-byte compact `r || s`, low-S, SHA-256 of ``unsignedBytes``.
