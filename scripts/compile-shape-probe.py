@@ -3,7 +3,7 @@
 
   synthesized:     `struct S: Codable, Hashable, Sendable` with the compiler's synthesized
                    conformances (what most Swift generators emit); no nested field
-  lexgen:          the shape lexgen emits: stored fields, the nested struct `@Boxed`, explicit
+  lexgen:          the shape lexgen emits: stored fields, the nested struct `@_LexiconBoxed`, explicit
                    init / reader / writer, Codable and Hashable from XRPCRuntime's protocol extensions
   generic-storage: one shared copy-on-write class of `[any Sendable]` per value, every field a
                    computed property that casts; reading and writing driven by a field table

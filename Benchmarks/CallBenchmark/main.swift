@@ -15,7 +15,7 @@ import XRPCRuntime
 /// A small generated-style output: two formatted fields, one optional, unknown fields kept.
 struct Profile: LexiconObject {
     var did: DID
-    var handle: Handle
+    var handle: ATHandle
     var displayName: String?
     var unknownFields: [String: JSONValue] = [:]
 

@@ -8,7 +8,7 @@
 // without it only our figures are printed. The Python side pays its interpreter's call overhead on
 // each verification and each small hash (about 0.1-0.3 µs a call): negligible beside a verification
 // or a 16 MB hash, not beside a 250-byte hash. Our SHA-256 is measured as apps reach it, through
-// `ContentID(sha256Of:)` (the hash and a 36-byte CID around it).
+// `CID(sha256Of:)` (the hash and a 36-byte CID around it).
 import AtprotoCrypto
 import AtprotoData
 import BenchmarkSupport
@@ -68,7 +68,7 @@ do {
 }
 
 /// The last byte of `cid` (its digest's), so that the hash is not optimized away.
-func digestByte(_ cid: ContentID) -> UInt8 {
+func digestByte(_ cid: CID) -> UInt8 {
     cid.withUnsafeBytes { $0.last ?? 0 }
 }
 
@@ -83,19 +83,19 @@ if let referenceNote { print("note: references not measured: \(referenceNote)") 
 do {
     var sink: UInt8 = 0
     let hashLarge = try alternatingRounds(
-        rounds: rounds, operations: 1, ours: { sink ^= digestByte(ContentID(sha256Of: large)) },
+        rounds: rounds, operations: 1, ours: { sink ^= digestByte(CID(sha256Of: large)) },
         reference: theirs("sha256-large", 1))
     print("SHA-256 of 16 MB:")
     Report(unit: "hashes", bytesPerOperation: largeBytes).lines(
-        hashLarge, ours: "  ContentID(sha256Of:) (ours)", reference: "  OpenSSL (hashlib)"
+        hashLarge, ours: "  CID(sha256Of:) (ours)", reference: "  OpenSSL (hashlib)"
     ).forEach { print($0) }
     let hashSmall = try alternatingRounds(
         rounds: rounds, operations: smallCount,
-        ours: { for block in small { sink ^= digestByte(ContentID(sha256Of: block)) } },
+        ours: { for block in small { sink ^= digestByte(CID(sha256Of: block)) } },
         reference: theirs("sha256-small", 1))
     print("SHA-256 of \(smallBytes)-byte blocks (a record's size), \(smallCount) per round:")
     Report(unit: "hashes", bytesPerOperation: smallBytes).lines(
-        hashSmall, ours: "  ContentID(sha256Of:) (ours)", reference: "  OpenSSL (hashlib)",
+        hashSmall, ours: "  CID(sha256Of:) (ours)", reference: "  OpenSSL (hashlib)",
         note: "nothing; it pays Python's call overhead on each block"
     ).forEach { print($0) }
 

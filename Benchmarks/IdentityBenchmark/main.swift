@@ -119,7 +119,7 @@ actor DictionaryAnchor {
 }
 let cache = CachingIdentityResolver(wrapping: resolver)
 let anchor = DictionaryAnchor()
-let handles = (0..<handleCount).map { Handle(rawValue: "user\($0).test") }
+let handles = (0..<handleCount).map { ATHandle(rawValue: "user\($0).test") }
 for handle in handles {
     do {
         let value = try await cache.resolveHandle(handle)

@@ -11,7 +11,7 @@ enum Page {
     static let labeler: DID = "did:plc:benchlabeler"
     static let viewer: DID = "did:plc:benchviewer"
     static let time: Datetime = "2024-05-01T12:00:00.000Z"
-    static let cid: CID = "bafyreiclp443lavogvhj3d2ob2cxbfuscni2k5jk7bebjzg7khl3esabwq"
+    static let cid: CIDString = "bafyreiclp443lavogvhj3d2ob2cxbfuscni2k5jk7bebjzg7khl3esabwq"
 
     static let words = [
         "We're federating, yay! A long post about the weather and the sea",
@@ -46,7 +46,7 @@ enum Page {
     }()
 
     static func label(_ value: String, on uri: String, src: DID = labeler) -> ComAtprotoLabelDefs.Label {
-        ComAtprotoLabelDefs.Label(src: src, uri: URI(rawValue: uri), val: value, cts: time)
+        ComAtprotoLabelDefs.Label(src: src, uri: URIString(rawValue: uri), val: value, cts: time)
     }
 
     static func author(_ index: Int) -> AppBskyActorDefs.ProfileViewBasic {
@@ -59,7 +59,7 @@ enum Page {
             following: index % 2 == 0 ? ATURI(rawValue: "at://\(viewer)/app.bsky.graph.follow/\(index)") : nil,
             muted: index % 17 == 0)
         return AppBskyActorDefs.ProfileViewBasic(
-            did: did, handle: Handle(rawValue: "author\(index).test"), displayName: "Author \(index)", labels: labels,
+            did: did, handle: ATHandle(rawValue: "author\(index).test"), displayName: "Author \(index)", labels: labels,
             viewer: viewer)
     }
 
@@ -88,7 +88,7 @@ enum Page {
             embed = .appBskyEmbedRecordView(AppBskyEmbedRecord.View(record: .appBskyEmbedRecordViewRecord(quoted)))
         case 1:
             let external = AppBskyEmbedExternal.ViewExternal(
-                uri: URI(rawValue: "https://example.com/\(index)"), title: "An article \(index)",
+                uri: URIString(rawValue: "https://example.com/\(index)"), title: "An article \(index)",
                 description: "About the sea and the sky")
             embed = .appBskyEmbedExternalView(AppBskyEmbedExternal.View(external: external))
         case 2:

@@ -16,7 +16,7 @@
     /// No identity lookups happen here (tokens never expire during the run).
     struct NoResolver: IdentityResolver {
         func invalidate(did: DID) async {}
-        func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+        func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
             throw IdentityError(.handleNotFound, identifier: handle.rawValue, message: "benchmark")
         }
         func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument {
@@ -37,7 +37,7 @@
 
     let password = PasswordSession(
         restoring: PasswordSessionArchive(
-            service: base, did: did, handle: Handle(rawValue: "bench.test"), accessToken: SessionToken("access"),
+            service: base, did: did, handle: ATHandle(rawValue: "bench.test"), accessToken: SessionToken("access"),
             refreshToken: SessionToken("refresh")))
 
     let factory = SwiftCryptoES256KeyFactory()

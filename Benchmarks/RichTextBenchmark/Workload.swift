@@ -25,7 +25,7 @@ enum Workload {
                     feature = .mention(DID(rawValue: "did:plc:user\(index)"))
                 case 1:
                     piece = "x.co/\(index)"
-                    feature = .link(URI(rawValue: "https://x.co/\(index)"))
+                    feature = .link(URIString(rawValue: "https://x.co/\(index)"))
                 default:
                     piece = "#t\(index)"
                     feature = .tag("t\(index)")

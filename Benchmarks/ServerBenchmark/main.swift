@@ -31,7 +31,7 @@ struct TableResolver: IdentityResolver {
         return document
     }
 
-    func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+    func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
         throw IdentityError(.handleNotFound, identifier: handle.rawValue, message: "no handles")
     }
 

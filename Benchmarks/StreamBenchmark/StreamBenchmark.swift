@@ -58,7 +58,7 @@ func streamFrames(_ frames: [Data]) async throws -> Tally {
         guard case .object(let fields) = message.json, message.type == "com.atproto.sync.subscribeRepos#commit",
             let blocksJSON = fields["blocks"], case .array(let ops)? = fields["ops"]
         else { throw BenchmarkError(description: "not a commit: \(message.type ?? "no $type")") }
-        let blocks = try RepoCommitBlocks(car: Bytes(lexiconJSON: blocksJSON).data)
+        let blocks = try RepoCommitBlocks(car: LexiconBytes(lexiconJSON: blocksJSON).data)
         for op in ops {
             // A delete names no record.
             if case .object(let opFields) = op, opFields["cid"] == nil || opFields["cid"] == .null { continue }
@@ -66,7 +66,7 @@ func streamFrames(_ frames: [Data]) async throws -> Tally {
                 let link = opFields["cid"], case .string(let cid)? = link.objectValue?["$link"]
             else { throw BenchmarkError(description: "malformed op \(op)") }
             let operation = try blocks.operation(
-                action: .create, path: path, cid: try ContentID(cid), types: types)
+                action: .create, path: path, cid: try CID(cid), types: types)
             guard case .unknown(let record)? = operation.record else {
                 throw BenchmarkError(description: "the record of \(path) is missing")
             }

@@ -92,7 +92,7 @@ struct SyntheticFirehose {
             ])
         } else if kind == 3 {
             let blob = DataModelValue.map([
-                "$type": .string("blob"), "ref": .link(ContentID(sha256Of: Array(tid().utf8), codec: .raw)),
+                "$type": .string("blob"), "ref": .link(CID(sha256Of: Array(tid().utf8), codec: .raw)),
                 "mimeType": .string("image/jpeg"), "size": .integer(random.next(in: 10_000...900_000)),
             ])
             fields["embed"] = .map([
@@ -107,8 +107,8 @@ struct SyntheticFirehose {
         .map(["uri": .string("at://\(did)/app.bsky.feed.post/\(tid())"), "cid": .string(cid().string)])
     }
 
-    private mutating func cid() -> ContentID {
-        ContentID(sha256Of: (0..<8).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+    private mutating func cid() -> CID {
+        CID(sha256Of: (0..<8).map { _ in UInt8(truncatingIfNeeded: random.next()) })
     }
 
     private mutating func tid() -> String {

@@ -92,7 +92,7 @@ func measure(frames: [Data], repository: Data, records: Int) async throws {
             proved.ours.median / signatures.ours.median))
     // What no verifier that hands the app checked blocks can skip beside the signature: one SHA-256
     // of every block in the frame (the inversion then hashes the nodes it rewrites, on top).
-    let frameBlocks = try frames.map { data -> [(ContentID, Data)] in
+    let frameBlocks = try frames.map { data -> [(CID, Data)] in
         guard case .message(_, let body) = try XRPCEventFrame(decoding: data), case .bytes(let blocks)? = body["blocks"]
         else { throw BenchFailure("a #commit frame without blocks") }
         return try CARFile(reading: blocks).blocks.map { ($0.cid, Data($0.bytes)) }

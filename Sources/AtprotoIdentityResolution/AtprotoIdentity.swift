@@ -8,10 +8,10 @@ public struct AtprotoIdentity: Sendable, Hashable, Codable {
     /// Whether the handle checked out both ways.
     public enum HandleStatus: Sendable, Hashable, Codable {
         /// The handle resolves to the DID, and the DID's document claims the handle (lower-cased).
-        case verified(Handle)
+        case verified(ATHandle)
         /// The document claims no handle, or claims one that does not resolve back to this DID.
         /// `claimed` is the handle in the document, if any; `reason` says what failed.
-        case invalid(claimed: Handle?, reason: String)
+        case invalid(claimed: ATHandle?, reason: String)
     }
 
     /// The account's DID: the identifier that does not change.
@@ -29,13 +29,13 @@ public struct AtprotoIdentity: Sendable, Hashable, Codable {
     }
 
     /// The verified handle, or `handle.invalid` (what servers show) when it did not verify.
-    public var handle: Handle {
+    public var handle: ATHandle {
         if case .verified(let handle) = handleStatus { return handle }
-        return Handle.invalid
+        return ATHandle.invalid
     }
 
     /// The verified handle, or `nil`.
-    public var verifiedHandle: Handle? {
+    public var verifiedHandle: ATHandle? {
         if case .verified(let handle) = handleStatus { return handle }
         return nil
     }

@@ -6,7 +6,7 @@ public protocol HandleResolver: Sendable {
     /// The DID the handle names, as published (not yet checked against the DID's document).
     ///
     /// - Throws: ``IdentityError`` (``IdentityError/Code/handleNotFound`` when nothing is published).
-    func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID
+    func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID
 }
 
 /// Resolves DIDs to their documents.
@@ -71,7 +71,7 @@ enum IdentityCheck {
             let status = try await handleStatus(of: document, with: resolver)
             return AtprotoIdentity(did: did, handleStatus: status, document: document)
         }
-        let handle = Handle(rawValue: identifier.rawValue).normalized
+        let handle = ATHandle(rawValue: identifier.rawValue).normalized
         let did = try await resolver.resolveHandle(handle)
         let document = try await resolver.resolveDID(did)
         guard let claimed = document.handle, claimed == handle else {

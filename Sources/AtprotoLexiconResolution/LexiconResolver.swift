@@ -248,13 +248,13 @@ public struct LexiconResolver: Sendable {
     }
 
     private func unverifiedRecord(_ nsid: String, did: DID, pds: URL) async throws(LexiconResolutionError)
-        -> (ContentID, JSONValue)
+        -> (CID, JSONValue)
     {
         let body = try await get(
             "com.atproto.repo.getRecord", nsid: nsid, pds: pds,
             ["repo": did.rawValue, "collection": Self.schemaCollection, "rkey": nsid], car: false)
         guard let answer = try? JSONValue.parse(body).objectValue, let value = answer["value"],
-            let cidText = answer["cid"]?.stringValue, let cid = try? ContentID(cidText)
+            let cidText = answer["cid"]?.stringValue, let cid = try? CID(cidText)
         else {
             throw LexiconResolutionError(
                 .serverError, nsid: nsid, message: "getRecord answered without a value and a CID")
@@ -262,7 +262,7 @@ public struct LexiconResolver: Sendable {
         return (cid, value)
     }
 
-    private func lexicon(_ nsid: String, uri: String, cid: ContentID, value: JSONValue, revision: String?)
+    private func lexicon(_ nsid: String, uri: String, cid: CID, value: JSONValue, revision: String?)
         throws(LexiconResolutionError) -> ResolvedLexicon
     {
         guard case .object(var fields) = value else {

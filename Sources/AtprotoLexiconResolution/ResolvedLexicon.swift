@@ -9,14 +9,14 @@ public struct ResolvedLexicon: Sendable, Hashable {
     /// The record's URI: `at://<did>/com.atproto.lexicon.schema/<nsid>`.
     public var uri: ATURI
     /// The record's CID.
-    public var cid: ContentID
+    public var cid: CID
     /// The lexicon document: the record without its `$type`.
     public var document: JSONValue
     /// The signed commit's revision the record was proved under, or `nil` when verification was skipped.
     public var provedAtRevision: String?
 
     /// Creates a resolved lexicon (a resolver makes them; tests and caches may too).
-    public init(nsid: String, uri: ATURI, cid: ContentID, document: JSONValue, provedAtRevision: String?) {
+    public init(nsid: String, uri: ATURI, cid: CID, document: JSONValue, provedAtRevision: String?) {
         self.nsid = nsid
         self.uri = uri
         self.cid = cid

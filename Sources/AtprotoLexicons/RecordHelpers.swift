@@ -29,7 +29,7 @@ extension XRPCClient {
         _ record: R,
         repo: ATIdentifier,
         rkey: RecordKey? = nil,
-        swapCommit: CID? = nil
+        swapCommit: CIDString? = nil
     ) async throws -> ComAtprotoRepoCreateRecord.Output {
         let key = rkey ?? R.recordKey.literalKey
         try check(record, key: key, nsid: ComAtprotoRepoCreateRecord.nsid)
@@ -53,7 +53,7 @@ extension XRPCClient {
         _ type: R.Type,
         repo: ATIdentifier,
         rkey: RecordKey,
-        cid: CID? = nil,
+        cid: CIDString? = nil,
         validating: Bool = true
     ) async throws -> RepositoryRecord<R> {
         let output = try await com.atproto.repo.getRecord(
@@ -117,8 +117,8 @@ extension XRPCClient {
         _ record: R,
         repo: ATIdentifier,
         rkey: RecordKey? = nil,
-        swapRecord: Nullable<CID>? = nil,
-        swapCommit: CID? = nil
+        swapRecord: LexiconNullable<CIDString>? = nil,
+        swapCommit: CIDString? = nil
     ) async throws -> ComAtprotoRepoPutRecord.Output {
         guard let key = rkey ?? R.recordKey.literalKey else {
             throw RecordKeyError(
@@ -139,8 +139,8 @@ extension XRPCClient {
         _ type: R.Type,
         repo: ATIdentifier,
         rkey: RecordKey,
-        swapRecord: CID? = nil,
-        swapCommit: CID? = nil
+        swapRecord: CIDString? = nil,
+        swapCommit: CIDString? = nil
     ) async throws -> ComAtprotoRepoDeleteRecord.Output {
         try await com.atproto.repo.deleteRecord(
             repo: repo, collection: R.collection, rkey: rkey, swapCommit: swapCommit,
@@ -156,7 +156,7 @@ extension XRPCClient {
     public func applyWrites(
         _ writes: [RecordWrite],
         repo: ATIdentifier,
-        swapCommit: CID? = nil
+        swapCommit: CIDString? = nil
     ) async throws -> ComAtprotoRepoApplyWrites.Output {
         for write in writes {
             guard let record = write.record else { continue }

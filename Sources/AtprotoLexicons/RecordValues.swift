@@ -5,12 +5,12 @@ public struct RepositoryRecord<Record: LexiconRecord>: Sendable, Hashable {
     /// The record's address, `at://<repo>/<collection>/<rkey>`.
     public var uri: ATURI
     /// The CID of the record's content; `nil` when the server did not send one.
-    public var cid: CID?
+    public var cid: CIDString?
     /// The record.
     public var value: Record
 
     /// Creates a record read from a repository.
-    public init(uri: ATURI, cid: CID?, value: Record) {
+    public init(uri: ATURI, cid: CIDString?, value: Record) {
         self.uri = uri
         self.cid = cid
         self.value = value
@@ -49,14 +49,14 @@ public struct InvalidRecord: Sendable, Hashable, CustomStringConvertible {
     /// The record's address.
     public var uri: ATURI
     /// The CID of the record's content, when the server sent one.
-    public var cid: CID?
+    public var cid: CIDString?
     /// The record as the server sent it.
     public var value: UnknownValue
     /// What is wrong with it.
     public var problem: RecordProblem
 
     /// Keeps a record that is not valid because of `problem`.
-    public init(uri: ATURI, cid: CID?, value: UnknownValue, problem: RecordProblem) {
+    public init(uri: ATURI, cid: CIDString?, value: UnknownValue, problem: RecordProblem) {
         self.uri = uri
         self.cid = cid
         self.value = value

@@ -26,10 +26,10 @@ extension ComAtprotoSyncSubscribeRepos.Commit {
         var operations: [RepoOperation] = []
         operations.reserveCapacity(ops.count)
         for op in ops {
-            var cid: ContentID?
+            var cid: CID?
             if let link = op.cid {
                 do {
-                    cid = try ContentID(link)
+                    cid = try CID(link)
                 } catch {
                     throw BinaryDecodingError(
                         error.code, offset: error.offset, message: "op \(op.path): cid: \(error.message)")

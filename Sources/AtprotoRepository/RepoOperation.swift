@@ -89,13 +89,13 @@ public struct RepoOperation: Sendable {
     /// The record's path in the repository, `<collection>/<record key>`.
     public var path: String
     /// The CID of the record written; `nil` for a delete.
-    public var cid: ContentID?
+    public var cid: CID?
     /// The record written, read from the commit's blocks; `nil` for a delete, and when the commit
     /// does not carry the block (a `tooBig` commit).
     public var record: DecodedRecord?
 
     /// Creates an operation.
-    public init(action: Action, path: String, cid: ContentID?, record: DecodedRecord?) {
+    public init(action: Action, path: String, cid: CID?, record: DecodedRecord?) {
         self.action = action
         self.path = path
         self.cid = cid
@@ -117,7 +117,7 @@ public struct RepoOperation: Sendable {
 public struct RepoCommitBlocks: Sendable {
     /// The CAR file, every block's hash checked.
     public let car: CARFile
-    private let blocks: [ContentID: Data]
+    private let blocks: [CID: Data]
 
     /// Reads a commit's CAR file and checks that each block hashes to its CID.
     ///
@@ -136,7 +136,7 @@ public struct RepoCommitBlocks: Sendable {
     ///   - types: The record types to decode into, by collection.
     /// - Throws: `BinaryDecodingError` when the block is not valid DAG-CBOR, naming the path.
     public func operation(
-        action: RepoOperation.Action, path: String, cid: ContentID?, types: LexiconRecordTypes
+        action: RepoOperation.Action, path: String, cid: CID?, types: LexiconRecordTypes
     ) throws(BinaryDecodingError) -> RepoOperation {
         var operation = RepoOperation(action: action, path: path, cid: cid, record: nil)
         guard action != .delete, let cid, let bytes = blocks[cid] else { return operation }

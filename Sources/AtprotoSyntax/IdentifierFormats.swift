@@ -63,7 +63,7 @@ extension DID {
     }
 }
 
-extension Handle {
+extension ATHandle {
     /// `handle`.
     public static var formatName: String { "handle" }
 
@@ -71,7 +71,7 @@ extension Handle {
     public static let maximumLength = 253
 
     /// The handle servers show for an account whose handle does not resolve.
-    public static let invalid = Handle(rawValue: "handle.invalid")
+    public static let invalid = ATHandle(rawValue: "handle.invalid")
 
     /// Checks the atproto handle syntax: two or more dot-separated labels of 1-63 ASCII letters, digits and
     /// inner hyphens, the last starting with a letter; 253 bytes at most.
@@ -109,10 +109,10 @@ extension Handle {
     }
 
     /// The handle with ASCII letters lowercased: handles compare case-insensitively.
-    public var normalized: Handle { Handle(rawValue: FormatByte.lowercased(rawValue)) }
+    public var normalized: ATHandle { ATHandle(rawValue: FormatByte.lowercased(rawValue)) }
 
     /// Whether both handles name the same account: equal when compared without regard to ASCII case.
-    public func isEquivalent(to other: Handle) -> Bool {
+    public func isEquivalent(to other: ATHandle) -> Bool {
         let lhs = rawValue.utf8
         let rhs = other.rawValue.utf8
         return lhs.count == rhs.count
@@ -133,14 +133,14 @@ extension ATIdentifier {
         if bytes.hasPrefix("did:") {
             return DID.syntaxError(in: bytes).map { "not a valid DID: \($0)" }
         }
-        return Handle.syntaxError(in: bytes).map { "not a DID, nor a valid handle: \($0)" }
+        return ATHandle.syntaxError(in: bytes).map { "not a DID, nor a valid handle: \($0)" }
     }
 
     /// An identifier holding `did`.
     public init(_ did: DID) { self.init(rawValue: did.rawValue) }
 
     /// An identifier holding `handle`.
-    public init(_ handle: Handle) { self.init(rawValue: handle.rawValue) }
+    public init(_ handle: ATHandle) { self.init(rawValue: handle.rawValue) }
 
     /// Whether the value is a DID (starts with `did:`) rather than a handle.
     public var isDID: Bool { rawValue.hasPrefix("did:") }
@@ -149,5 +149,5 @@ extension ATIdentifier {
     public var did: DID? { isDID ? DID(rawValue: rawValue) : nil }
 
     /// The value as a handle when it does not start with `did:`.
-    public var handle: Handle? { isDID ? nil : Handle(rawValue: rawValue) }
+    public var handle: ATHandle? { isDID ? nil : ATHandle(rawValue: rawValue) }
 }

@@ -1,6 +1,6 @@
 // Link formats: `cid` (checked at the string level: a multibase string) and `uri` (RFC 3986 shape).
 
-extension CID {
+extension CIDString {
     /// `cid`.
     public static var formatName: String { "cid" }
 
@@ -104,7 +104,7 @@ private enum Multibase: CustomStringConvertible {
     }
 }
 
-extension URI {
+extension URIString {
     /// `uri`.
     public static var formatName: String { "uri" }
 

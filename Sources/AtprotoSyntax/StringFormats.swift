@@ -96,7 +96,7 @@ public struct DID: LexiconStringFormat {
 }
 
 /// A handle (`format: handle`), e.g. `alice.bsky.social`.
-public struct Handle: LexiconStringFormat {
+public struct ATHandle: LexiconStringFormat {
     /// The string exactly as given.
     public let rawValue: String
     /// Wraps `rawValue` without checking its syntax.
@@ -152,7 +152,7 @@ public struct Datetime: LexiconStringFormat {
 }
 
 /// A content identifier in string form (`format: cid`).
-public struct CID: LexiconStringFormat {
+public struct CIDString: LexiconStringFormat {
     /// The string exactly as given.
     public let rawValue: String
     /// Wraps `rawValue` without checking its syntax.
@@ -168,7 +168,7 @@ public struct LanguageTag: LexiconStringFormat {
 }
 
 /// A URI (`format: uri`).
-public struct URI: LexiconStringFormat {
+public struct URIString: LexiconStringFormat {
     /// The string exactly as given.
     public let rawValue: String
     /// Wraps `rawValue` without checking its syntax.

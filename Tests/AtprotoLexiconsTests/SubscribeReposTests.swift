@@ -15,7 +15,7 @@ final class SubscribeReposTests: XCTestCase {
         "subject": .map(["uri": .string("at://\(did)/app.bsky.feed.post/3k2a"), "cid": .string(cid.string)]),
     ])
     private static let custom = DataModelValue.map(["$type": .string("com.example.custom"), "n": .integer(1)])
-    private static let cid = ContentID(sha256Of: [1, 2, 3])
+    private static let cid = CID(sha256Of: [1, 2, 3])
 
     /// A `#commit` frame that creates a post, a like and a custom record and deletes a post.
     private static func commitFrame(seq: Int, tamper: Bool = false) -> Data {

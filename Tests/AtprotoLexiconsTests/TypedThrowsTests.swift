@@ -7,7 +7,7 @@ import XCTest
 final class TypedThrowsTests: XCTestCase {
     func testAStringFormatCheckThrowsAStringFormatError() {
         do {
-            _ = try Handle(validating: "not a handle")
+            _ = try ATHandle(validating: "not a handle")
             XCTFail("an invalid handle was accepted")
         } catch {
             XCTAssertEqual(error.code, .invalidSyntax)

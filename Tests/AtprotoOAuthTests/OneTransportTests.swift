@@ -46,7 +46,7 @@ final class OneTransportTests: XCTestCase {
         // Identity: a handle resolved over HTTPS through it.
         let handles = WellKnownHandleResolver(
             transport: transport, hostOverrides: HostOverrides(["alice.test": service.baseURL]))
-        let did = try await handles.resolveHandle(Handle(rawValue: "alice.test"))
+        let did = try await handles.resolveHandle(ATHandle(rawValue: "alice.test"))
         XCTAssertEqual(did.rawValue, "did:plc:alice")
         XCTAssertEqual(seenHeaders.all.map { $0["x-app-transport"] }, ["recording", "recording"])
 
@@ -104,7 +104,7 @@ final class OneTransportTests: XCTestCase {
             XCTAssertEqual(error.underlying?.code, .hostNotFound)
         }
         do {
-            _ = try await WellKnownHandleResolver(transport: failing).resolveHandle(Handle(rawValue: "alice.test"))
+            _ = try await WellKnownHandleResolver(transport: failing).resolveHandle(ATHandle(rawValue: "alice.test"))
             XCTFail("the handle resolved")
         } catch {
             XCTAssertEqual(error.code, .hostNotFound)

@@ -27,11 +27,11 @@ final class BlockMapTests: XCTestCase {
             XCTAssertEqual(map[block.cid], block.bytes)
             XCTAssertTrue(map.contains(block.cid))
         }
-        let absent = ContentID(sha256Of: [1, 2, 3])
+        let absent = CID(sha256Of: [1, 2, 3])
         XCTAssertNil(map[absent])
         XCTAssertFalse(map.contains(absent))
         // Same digest, another codec: another CID.
-        let raw = ContentID(sha256Of: blocks[0].bytes, codec: .raw)
+        let raw = CID(sha256Of: blocks[0].bytes, codec: .raw)
         XCTAssertFalse(map.contains(raw))
     }
 
@@ -39,7 +39,7 @@ final class BlockMapTests: XCTestCase {
         // Identity CIDs whose content (and so whose last 8 bytes) differ only at the front.
         let blocks = try (0..<2000).map { index -> CARBlock in
             let content = [UInt8(index & 0xFF), UInt8(index >> 8)] + Array(repeating: 7, count: 30)
-            let cid = try ContentID(bytes: [0x01, 0x55, 0x00, UInt8(content.count)] + content)
+            let cid = try CID(bytes: [0x01, 0x55, 0x00, UInt8(content.count)] + content)
             return CARBlock(cid: cid, bytes: Data(content))
         }
         let (map, _) = try map(blocks)
@@ -52,21 +52,21 @@ final class BlockMapTests: XCTestCase {
         let map = BlockMap([block.cid: block.bytes])
         XCTAssertEqual(map[block.cid], block.bytes)
         XCTAssertTrue(map.contains(block.cid))
-        XCTAssertFalse(map.contains(ContentID(sha256Of: [0])))
+        XCTAssertFalse(map.contains(CID(sha256Of: [0])))
         XCTAssertEqual(map.count, 1)
     }
 }
 
 // The tests build trees from dictionaries of blocks.
 extension MSTTree {
-    init(root: ContentID, blocks: [ContentID: Data]) throws(VerificationError) {
+    init(root: CID, blocks: [CID: Data]) throws(VerificationError) {
         try self.init(root: root, blocks: BlockMap(blocks))
     }
 }
 
 extension VerifiedRepository {
-    static func provedIndex(root: ContentID, blocks: [ContentID: Data]) throws(VerificationError)
-        -> [(path: String, cid: ContentID)]
+    static func provedIndex(root: CID, blocks: [CID: Data]) throws(VerificationError)
+        -> [(path: String, cid: CID)]
     {
         try provedIndex(root: root, blocks: BlockMap(blocks))
     }

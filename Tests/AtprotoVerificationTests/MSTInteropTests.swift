@@ -35,14 +35,14 @@ final class MSTInteropTests: XCTestCase {
         XCTAssertEqual(cases.count, 6)
         for item in cases {
             let comment = item["comment"]?.stringValue ?? "?"
-            let leaf = try ContentID(try XCTUnwrap(item["leafValue"]?.stringValue))
+            let leaf = try CID(try XCTUnwrap(item["leafValue"]?.stringValue))
             let keys = item["keys"]?.arrayItems.compactMap(\.stringValue) ?? []
             let adds = item["adds"]?.arrayItems.compactMap(\.stringValue) ?? []
             let dels = item["dels"]?.arrayItems.compactMap(\.stringValue) ?? []
-            let before = try ContentID(try XCTUnwrap(item["rootBeforeCommit"]?.stringValue))
-            let after = try ContentID(try XCTUnwrap(item["rootAfterCommit"]?.stringValue))
+            let before = try CID(try XCTUnwrap(item["rootBeforeCommit"]?.stringValue))
+            let after = try CID(try XCTUnwrap(item["rootAfterCommit"]?.stringValue))
             let proof = Set(
-                try (item["blocksInProof"]?.arrayItems ?? []).map { try ContentID(try XCTUnwrap($0.stringValue)) })
+                try (item["blocksInProof"]?.arrayItems ?? []).map { try CID(try XCTUnwrap($0.stringValue)) })
 
             var tree = try MSTTree.build(keys.map { (Array($0.utf8), leaf) })
             XCTAssertEqual(tree.write().root, before, "\(comment): root before")
@@ -52,7 +52,7 @@ final class MSTInteropTests: XCTestCase {
             XCTAssertEqual(written.root, after, "\(comment): root after")
 
             // The partial tree: only the proof's blocks.
-            var blocks: [ContentID: Data] = [:]
+            var blocks: [CID: Data] = [:]
             for cid in proof {
                 blocks[cid] = try XCTUnwrap(
                     written.blocks[cid].map { Data($0) }, "\(comment): \(cid) is not a node of the tree after")
@@ -70,7 +70,7 @@ final class MSTInteropTests: XCTestCase {
     func testTheExampleKeysBuildTheSameTreeInAnyOrder() throws {
         let keys = try InteropFixtures.text("mst/example_keys.txt").split(separator: "\n").map { Array($0.utf8) }
         XCTAssertGreaterThan(keys.count, 100)
-        let leaf = try ContentID("bafyreie5cvv4h45feadgeuwhbcutmh6t2ceseocckahdoe6uat64zmz454")
+        let leaf = try CID("bafyreie5cvv4h45feadgeuwhbcutmh6t2ceseocckahdoe6uat64zmz454")
         let forward = try MSTTree.build(keys.map { ($0, leaf) }).write().root
         var generator = SplitMix64(seed: 7)
         let shuffled = try MSTTree.build(keys.shuffled(using: &generator).map { ($0, leaf) }).write().root

@@ -14,7 +14,7 @@ final class MSTNodeDecodingTests: XCTestCase {
         let keys = (0..<2000).map { index in
             Array("app.bsky.feed.\(index % 3 == 0 ? long : "like")/\(String(index * 7919, radix: 36))".utf8)
         }
-        let written = try MSTTree.build(keys.map { ($0, ContentID(sha256Of: $0)) }).write()
+        let written = try MSTTree.build(keys.map { ($0, CID(sha256Of: $0)) }).write()
         XCTAssertGreaterThan(written.blocks.count, 10)
         for (cid, bytes) in written.blocks {
             let node = try XCTUnwrap(MSTNode.readCanonical(Data(bytes)), "\(cid)")
@@ -31,7 +31,7 @@ final class MSTNodeDecodingTests: XCTestCase {
     /// crash or a read past the end.
     func testCutOrExtendedBlocksAreNotCanonical() throws {
         let keys = (0..<40).map { Array("app.bsky.feed.post/\($0)".utf8) }
-        let written = try MSTTree.build(keys.map { ($0, ContentID(sha256Of: $0)) }).write()
+        let written = try MSTTree.build(keys.map { ($0, CID(sha256Of: $0)) }).write()
         let bytes = try XCTUnwrap(written.blocks[written.root])
         for cut in 0..<bytes.count {
             XCTAssertNil(MSTNode.readCanonical(Data(bytes.prefix(cut))), "cut at \(cut)")
@@ -42,15 +42,15 @@ final class MSTNodeDecodingTests: XCTestCase {
     /// A head not in its shortest form is left to the data-model path, which refuses it.
     func testANonShortestHeadIsLeftToTheDataModelPath() throws {
         let node = MSTNode(
-            left: nil, entries: [.init(key: Array("a.b/c".utf8), value: ContentID(sha256Of: [1]), right: nil)])
-        var bytes = node.encoded { _ in ContentID(sha256Of: [2]) }
+            left: nil, entries: [.init(key: Array("a.b/c".utf8), value: CID(sha256Of: [1]), right: nil)])
+        var bytes = node.encoded { _ in CID(sha256Of: [2]) }
         // "p": 0 written as 0x18 0x00 (one-byte argument) instead of 0x00.
         let marker: [UInt8] = [0x61, UInt8(ascii: "p"), 0x00]
         let at = try XCTUnwrap(
             (0...(bytes.count - marker.count)).first { Array(bytes[$0..<$0 + marker.count]) == marker })
         bytes.replaceSubrange(at + 2..<at + 3, with: [0x18, 0x00])
         XCTAssertNil(MSTNode.readCanonical(Data(bytes)))
-        let cid = ContentID(sha256Of: bytes)
+        let cid = CID(sha256Of: bytes)
         XCTAssertThrowsError(try MSTNode(block: Data(bytes), cid: cid)) {
             XCTAssertEqual(($0 as? VerificationError)?.code, .malformedData, "\($0)")
         }

@@ -6,7 +6,7 @@ import XRPCTesting
 @testable import AtprotoVerification
 
 final class MSTTreeTests: XCTestCase {
-    let leaf = ContentID(sha256Of: [1, 2, 3])
+    let leaf = CID(sha256Of: [1, 2, 3])
 
     /// Any sequence of sets and removes gives the tree that building the final key set from scratch
     /// gives: the MST is canonical, whatever the history.
@@ -15,14 +15,14 @@ final class MSTTreeTests: XCTestCase {
         let universe = (0..<300).map { Array("app.bsky.feed.post/\(String($0 * 7919, radix: 36))".utf8) }
         for round in 0..<20 {
             var tree = MSTTree()
-            var present: [[UInt8]: ContentID] = [:]
+            var present: [[UInt8]: CID] = [:]
             for step in 0..<150 {
                 let key = universe[Int.random(in: 0..<universe.count, using: &generator)]
                 if Bool.random(using: &generator), present[key] != nil {
                     XCTAssertEqual(try tree.remove(key), present[key])
                     present[key] = nil
                 } else {
-                    let value = ContentID(sha256Of: [UInt8(round), UInt8(step % 256)])
+                    let value = CID(sha256Of: [UInt8(round), UInt8(step % 256)])
                     try tree.set(key, value)
                     present[key] = value
                 }
@@ -65,7 +65,7 @@ final class MSTTreeTests: XCTestCase {
         let liar = MSTNode(
             left: nil, entries: [.init(key: high, value: leaf, right: nil), .init(key: low, value: leaf, right: nil)])
         let bytes = liar.encoded { _ in self.leaf }
-        let cid = ContentID(sha256Of: bytes)
+        let cid = CID(sha256Of: bytes)
         XCTAssertThrowsError(try MSTTree(root: cid, blocks: [cid: Data(bytes)])) {
             XCTAssertEqual(($0 as? VerificationError)?.code, .brokenProof, "\($0)")
         }
@@ -76,7 +76,7 @@ final class MSTTreeTests: XCTestCase {
             left: nil,
             entries: [.init(key: pair[1], value: leaf, right: nil), .init(key: pair[0], value: leaf, right: nil)])
         let unorderedBytes = unordered.encoded { _ in self.leaf }
-        let unorderedCID = ContentID(sha256Of: unorderedBytes)
+        let unorderedCID = CID(sha256Of: unorderedBytes)
         XCTAssertThrowsError(try MSTTree(root: unorderedCID, blocks: [unorderedCID: Data(unorderedBytes)])) {
             XCTAssertEqual(($0 as? VerificationError)?.code, .brokenProof, "\($0)")
         }
@@ -93,7 +93,7 @@ final class MSTTreeTests: XCTestCase {
             .map(["e": .array([]), "l": .null, "x": .null]),
         ] {
             let bytes = DAGCBOR.encode(value)
-            let cid = ContentID(sha256Of: bytes)
+            let cid = CID(sha256Of: bytes)
             XCTAssertThrowsError(try MSTTree(root: cid, blocks: [cid: Data(bytes)]), "\(value)") {
                 let kind = ($0 as? VerificationError)?.code
                 XCTAssertTrue(kind == .malformedData || kind == .brokenProof, "\($0)")

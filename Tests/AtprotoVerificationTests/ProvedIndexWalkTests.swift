@@ -8,10 +8,10 @@ import XRPCRuntime
 /// no answer for a tree that breaks any check (which then goes to the decoded walk and its error).
 final class ProvedIndexWalkTests: XCTestCase {
     let record = Data([0xA1, 0x61, 0x61, 0x01])  // {"a": 1}
-    var leaf: ContentID { ContentID(sha256Of: record) }
+    var leaf: CID { CID(sha256Of: record) }
 
     /// `blocks` in a CAR, as CommitCAR reads a repository.
-    func carMap(_ blocks: [ContentID: Data]) throws -> BlockMap {
+    func carMap(_ blocks: [CID: Data]) throws -> BlockMap {
         let list = blocks.map { CARBlock(cid: $0.key, bytes: $0.value) }
         let car = Data(CARFile(roots: [list[0].cid], blocks: list).encoded())
         var ranges: [(cid: Range<Int>, content: Range<Int>)] = []
@@ -34,17 +34,17 @@ final class ProvedIndexWalkTests: XCTestCase {
     }
 
     /// Writes `node` (its stored links as they are) into `blocks`; its CID.
-    func store(_ node: MSTNode, _ blocks: inout [ContentID: Data]) -> ContentID {
+    func store(_ node: MSTNode, _ blocks: inout [CID: Data]) -> CID {
         let bytes = node.encoded { pointer in
             if case .stored(let cid) = pointer { return cid }
             return self.leaf
         }
-        let cid = ContentID(sha256Of: bytes)
+        let cid = CID(sha256Of: bytes)
         blocks[cid] = Data(bytes)
         return cid
     }
 
-    func entry(_ key: [UInt8], _ right: ContentID? = nil, value: ContentID? = nil) -> MSTNode.Entry {
+    func entry(_ key: [UInt8], _ right: CID? = nil, value: CID? = nil) -> MSTNode.Entry {
         MSTNode.Entry(key: key, value: value ?? leaf, right: right.map { .stored($0) })
     }
 
@@ -67,7 +67,7 @@ final class ProvedIndexWalkTests: XCTestCase {
         let pair = [key(height: 0), key(height: 0, after: 1000)].sorted { $0.lexicographicallyPrecedes($1) }
         let (low, lowAfter) = (pair[0], pair[1])
         let high = key(height: 1, prefix: "app.bsky.feed.post/m")
-        var cases: [(String, [ContentID: Data], ContentID, Int)] = []
+        var cases: [(String, [CID: Data], CID, Int)] = []
 
         var blocks = [leaf: record]
         let child = store(MSTNode(left: nil, entries: [entry(low)]), &blocks)
@@ -91,7 +91,7 @@ final class ProvedIndexWalkTests: XCTestCase {
         cases.append(("a key that is not a repository path", blocks, root, 0))
 
         blocks = [leaf: record]
-        root = store(MSTNode(left: .stored(ContentID(sha256Of: [9])), entries: [entry(high)]), &blocks)
+        root = store(MSTNode(left: .stored(CID(sha256Of: [9])), entries: [entry(high)]), &blocks)
         cases.append(("a node missing", blocks, root, 1))
 
         blocks = [leaf: record]

@@ -10,17 +10,17 @@ final class RepositoryInputTests: XCTestCase {
     let did = DID(rawValue: "did:plc:ewvi7nxzyoun6zhxrhs64oiz")
     let key = try? PublicKey(didKey: "did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme")
 
-    func commitBlock(signature: [UInt8], version: Int = 3, drop: String? = nil) -> (ContentID, Data) {
+    func commitBlock(signature: [UInt8], version: Int = 3, drop: String? = nil) -> (CID, Data) {
         var fields: [String: DataModelValue] = [
             "did": .string(did.rawValue), "version": .integer(version), "data": .link(MSTTree.emptyRoot),
             "rev": .string("3l3qo2vutsw2b"), "prev": .null, "sig": .bytes(Data(signature)),
         ]
         if let drop { fields[drop] = nil }
         let bytes = DAGCBOR.encode(.map(fields))
-        return (ContentID(sha256Of: bytes), Data(bytes))
+        return (CID(sha256Of: bytes), Data(bytes))
     }
 
-    func car(_ blocks: [(ContentID, Data)], root: ContentID) -> Data {
+    func car(_ blocks: [(CID, Data)], root: CID) -> Data {
         Data(CARFile(roots: [root], blocks: blocks.map { CARBlock(cid: $0.0, bytes: $0.1) }).encoded())
     }
 
@@ -94,7 +94,7 @@ final class RepositoryInputTests: XCTestCase {
         XCTAssertEqual(
             kind { _ = try RecordProof.verify(car: liar, did: self.did, path: "a.b.c/x", key: key) }, .hashMismatch)
         // A root that is not in the CAR.
-        let orphan = car([(cid, bytes)], root: ContentID(sha256Of: [1]))
+        let orphan = car([(cid, bytes)], root: CID(sha256Of: [1]))
         XCTAssertEqual(
             kind { _ = try RecordProof.verify(car: orphan, did: self.did, path: "a.b.c/x", key: key) }, .brokenProof)
         // The commit of another account is refused before its signature is looked at.

@@ -9,7 +9,7 @@ import XRPCRuntime
 /// memory) is refused by the order of its repeated keys.
 final class RepositoryWalkTests: XCTestCase {
     let record = Data([0xA1, 0x61, 0x61, 0x01])  // {"a": 1}
-    var leaf: ContentID { ContentID(sha256Of: record) }
+    var leaf: CID { CID(sha256Of: record) }
 
     /// The first repository path with key height `height`, after `after`.
     func key(height: Int, after: Int = 0) -> [UInt8] {
@@ -38,7 +38,7 @@ final class RepositoryWalkTests: XCTestCase {
         XCTAssertTrue(first.lexicographicallyPrecedes(second) || second.lexicographicallyPrecedes(first))
         let child = MSTNode(left: nil, entries: [MSTNode.Entry(key: first, value: leaf, right: nil)])
         let childBytes = child.encoded { _ in leaf }
-        let childCID = ContentID(sha256Of: childBytes)
+        let childCID = CID(sha256Of: childBytes)
         // The same child on both sides of the root's entry.
         let root = MSTNode(
             left: .stored(childCID), entries: [MSTNode.Entry(key: second, value: leaf, right: .stored(childCID))])
@@ -46,7 +46,7 @@ final class RepositoryWalkTests: XCTestCase {
             if case .stored(let cid) = pointer { return cid }
             return leaf
         }
-        let rootCID = ContentID(sha256Of: rootBytes)
+        let rootCID = CID(sha256Of: rootBytes)
         let blocks = [childCID: Data(childBytes), rootCID: Data(rootBytes), leaf: record]
         XCTAssertThrowsError(try VerifiedRepository.provedIndex(root: rootCID, blocks: blocks)) { error in
             XCTAssertEqual((error as? VerificationError)?.code, .brokenProof, "\(error)")

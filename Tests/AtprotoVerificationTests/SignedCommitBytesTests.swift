@@ -10,7 +10,7 @@ import XRPCTesting
 /// commits of every kind of field and of map sizes around each header length), and a block the
 /// decoder refuses is refused as before.
 final class SignedCommitBytesTests: XCTestCase {
-    let cid = ContentID(sha256Of: [0x01])
+    let cid = CID(sha256Of: [0x01])
 
     /// The old computation: the decoded map without `sig`, encoded again.
     func reencoded(_ fields: [String: DataModelValue]) -> [UInt8] {
@@ -61,7 +61,7 @@ final class SignedCommitBytesTests: XCTestCase {
             return .integer(Bool.random(using: &generator) ? magnitude : -1 - magnitude)
         case 3: return .string(String(repeating: "é", count: length() / 2))
         case 4: return .bytes(Data(repeating: 0xA5, count: length()))
-        case 5: return .link(ContentID(sha256Of: [UInt8(truncatingIfNeeded: generator.next())]))
+        case 5: return .link(CID(sha256Of: [UInt8(truncatingIfNeeded: generator.next())]))
         case 6: return .string("sig")
         case 7:
             return .array(

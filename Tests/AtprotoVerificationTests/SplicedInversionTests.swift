@@ -14,9 +14,9 @@ final class SplicedInversionTests: XCTestCase {
 
     struct Commit {
         var operations: [Operation]
-        var prevData: ContentID
-        var data: ContentID
-        var blocks: [ContentID: [UInt8]]
+        var prevData: CID
+        var data: CID
+        var blocks: [CID: [UInt8]]
     }
 
     /// A random repository of a few hundred records in three collections, and a commit of one to three
@@ -32,11 +32,11 @@ final class SplicedInversionTests: XCTestCase {
             let rkey = String(number, radix: 32)
             return Array("\(collections[collection])/\(String(repeating: "2", count: 13 - rkey.count))\(rkey)".utf8)
         }
-        func value() -> ContentID {
-            ContentID(sha256Of: (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        func value() -> CID {
+            CID(sha256Of: (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) })
         }
 
-        var records: [[UInt8]: ContentID] = [:]
+        var records: [[UInt8]: CID] = [:]
         for _ in 0..<Int.random(in: 1...400, using: &generator) {
             records[key(appending: Bool.random(using: &generator))] = value()
         }
@@ -98,14 +98,14 @@ final class SplicedInversionTests: XCTestCase {
             // accepts, the tree accepts too.
             var variants: [(String, Commit, BlockMap)] = []
             var wrongRoot = commit
-            wrongRoot.prevData = ContentID(sha256Of: [UInt8(round & 0xFF)])
+            wrongRoot.prevData = CID(sha256Of: [UInt8(round & 0xFF)])
             variants.append(("another prevData", wrongRoot, blocks))
             let index = Int.random(in: 0..<commit.operations.count, using: &generator)
             var wrongValue = commit
-            wrongValue.operations[index].cid = ContentID(sha256Of: [1, UInt8(round & 0xFF)])
+            wrongValue.operations[index].cid = CID(sha256Of: [1, UInt8(round & 0xFF)])
             variants.append(("another cid", wrongValue, blocks))
             var wrongPrev = commit
-            wrongPrev.operations[index].prev = commit.operations[index].prev.map { _ in ContentID(sha256Of: [2]) }
+            wrongPrev.operations[index].prev = commit.operations[index].prev.map { _ in CID(sha256Of: [2]) }
             variants.append(("another prev", wrongPrev, blocks))
             var wrongAction = commit
             wrongAction.operations[index].action = ["create", "update", "delete"][round % 3]
@@ -134,7 +134,7 @@ final class SplicedInversionTests: XCTestCase {
         let keys = (0..<10_000).lazy.map { Array("a.b.c/k\($0)".utf8) }
         let low = Array(keys.filter { MSTKey.height(of: $0) == 0 }.prefix(2))
         let high = try XCTUnwrap(keys.first { MSTKey.height(of: $0) == 1 && $0.lexicographicallyPrecedes(low[0]) })
-        let value = ContentID(sha256Of: [1])
+        let value = CID(sha256Of: [1])
         // A leaf (height 0 by its first key) holding a height-1 key too, then a created key.
         let liar = MSTNode(
             left: nil,
@@ -142,13 +142,13 @@ final class SplicedInversionTests: XCTestCase {
                 MSTNode.Entry(key: $0, value: value, right: nil)
             })
         let bytes = liar.encoded { _ in value }
-        let data = ContentID(sha256Of: bytes)
+        let data = CID(sha256Of: bytes)
         let without = MSTNode(
             left: nil,
             entries: [high, low[0]].sorted { $0.lexicographicallyPrecedes($1) }.map {
                 MSTNode.Entry(key: $0, value: value, right: nil)
             })
-        let prevData = ContentID(sha256Of: without.encoded { _ in value })
+        let prevData = CID(sha256Of: without.encoded { _ in value })
         let create = Operation(action: "create", path: String(decoding: low[1], as: UTF8.self), cid: value)
         let blocks = BlockMap([data: Data(bytes)])
         XCTAssertFalse(SplicedInversion.proves([create], data: data, blocks: blocks, prevData: prevData))

@@ -237,7 +237,7 @@ final class VerificationIntegrationTests: XCTestCase {
             } catch { return (error as? FirehoseFailure)?.code }
         }
         var wrongPrev = body
-        wrongPrev["prevData"] = .link(ContentID(sha256Of: [9, 9, 9]))
+        wrongPrev["prevData"] = .link(CID(sha256Of: [9, 9, 9]))
         let wrongPrevKind = await failure(wrongPrev)
         XCTAssertEqual(wrongPrevKind, .brokenProof)
         var wrongRepo = body

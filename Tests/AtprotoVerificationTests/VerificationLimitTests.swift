@@ -12,16 +12,16 @@ final class VerificationLimitTests: XCTestCase {
     private let key = try? PublicKey(didKey: "did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme")
 
     /// A commit by `did` with a signature of the right length that no key made.
-    private func commitBlock() -> (ContentID, Data) {
+    private func commitBlock() -> (CID, Data) {
         let bytes = DAGCBOR.encode(
             .map([
                 "did": .string(did.rawValue), "version": .integer(3), "data": .link(MSTTree.emptyRoot),
                 "rev": .string("3l3qo2vutsw2b"), "prev": .null, "sig": .bytes(Data(repeating: 1, count: 64)),
             ]))
-        return (ContentID(sha256Of: bytes), Data(bytes))
+        return (CID(sha256Of: bytes), Data(bytes))
     }
 
-    private func car(_ blocks: [(ContentID, Data)], root: ContentID) -> Data {
+    private func car(_ blocks: [(CID, Data)], root: CID) -> Data {
         Data(CARFile(roots: [root], blocks: blocks.map { CARBlock(cid: $0.0, bytes: $0.1) }).encoded())
     }
 
@@ -50,7 +50,7 @@ final class VerificationLimitTests: XCTestCase {
     func testBlockCountAtTheLimitIsReadAndOneMoreIsExceeded() throws {
         let (cid, bytes) = commitBlock()
         let extra = Data([0xF6])
-        let file = car([(cid, bytes), (ContentID(sha256Of: extra), extra)], root: cid)
+        let file = car([(cid, bytes), (CID(sha256Of: extra), extra)], root: cid)
         XCTAssertEqual(try verify(file, VerificationLimits(maximumBlocks: 2)), .badSignature)
         XCTAssertEqual(try verify(file, VerificationLimits(maximumBlocks: 1)), .limitExceeded)
     }

@@ -40,7 +40,7 @@ final class BlueskyKitIntegrationTests: XCTestCase {
         XCTAssertEqual(features.map(\.0), ["@\(environment.handle)", "example.com/docs", "#swift"])
         XCTAssertEqual(
             features.map(\.1),
-            [.mention(account.did), .link(URI(rawValue: "https://example.com/docs")), .tag("swift")])
+            [.mention(account.did), .link(URIString(rawValue: "https://example.com/docs")), .tag("swift")])
         XCTAssertTrue(read.value.text.hasSuffix("#swift"), "trailing blank lines trimmed")
         guard case .appBskyEmbedImages(let images)? = read.value.embed else { return XCTFail("no images") }
         XCTAssertEqual(images.images.first?.alt, "one pixel")
@@ -48,7 +48,7 @@ final class BlueskyKitIntegrationTests: XCTestCase {
         let blob = try XCTUnwrap(images.images.first?.image)
         XCTAssertEqual(blob.size, Self.png.count)
         let bytes = try await client.com.atproto.sync.getBlob(
-            did: account.did, cid: CID(rawValue: blob.ref.cid.description))
+            did: account.did, cid: CIDString(rawValue: blob.ref.cid.description))
         XCTAssertEqual(bytes.data, Self.png)
     }
 

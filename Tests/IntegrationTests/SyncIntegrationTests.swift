@@ -21,7 +21,7 @@ final class SyncIntegrationTests: XCTestCase {
         let blob = try await client.uploadBlob(png, mimeType: "image/png")
         XCTAssertEqual(blob.mimeType, "image/png")
         XCTAssertEqual(blob.size, png.count)
-        let cid = try ContentID(blob.ref.cid)
+        let cid = try CID(blob.ref.cid)
         XCTAssertEqual(cid.codec, .raw)
         XCTAssertTrue(try cid.matches(png), "the blob's CID is the SHA-256 of its bytes")
 
@@ -30,16 +30,18 @@ final class SyncIntegrationTests: XCTestCase {
         let read = try await client.getRecord(AppBskyActorProfile.self, repo: account.repo, rkey: "self")
         XCTAssertEqual(read.value.avatar, blob)
 
-        let fetched = try await client.com.atproto.sync.getBlob(did: account.did, cid: CID(rawValue: blob.ref.cid))
+        let fetched = try await client.com.atproto.sync.getBlob(
+            did: account.did, cid: CIDString(rawValue: blob.ref.cid))
         XCTAssertEqual(fetched.data, png)
         XCTAssertEqual(fetched.contentType, "image/png")
     }
 
     func testAMissingBlobIsATypedError() async throws {
         let account = try await PDSEnvironment.current().loggedIn()
-        let missing = ContentID(sha256Of: Data("no such blob".utf8), codec: .raw)
+        let missing = CID(sha256Of: Data("no such blob".utf8), codec: .raw)
         do {
-            _ = try await account.client.com.atproto.sync.getBlob(did: account.did, cid: CID(rawValue: missing.string))
+            _ = try await account.client.com.atproto.sync.getBlob(
+                did: account.did, cid: CIDString(rawValue: missing.string))
             XCTFail("a blob never uploaded was found")
         } catch let error as XRPCError {
             XCTAssertEqual(error.code(for: ComAtprotoSyncGetBlob.self), .blobNotFound)
@@ -50,7 +52,7 @@ final class SyncIntegrationTests: XCTestCase {
         let environment = try PDSEnvironment.current()
         let account = try await environment.loggedIn()
         let resolved = try await account.client.com.atproto.identity.resolveHandle(
-            handle: Handle(rawValue: environment.handle))
+            handle: ATHandle(rawValue: environment.handle))
         XCTAssertEqual(resolved.did, account.did)
 
         do {
@@ -81,7 +83,7 @@ final class SyncIntegrationTests: XCTestCase {
         XCTAssertEqual(signature.count, 64, "a compact k256/p256 signature")
 
         let recordBlock = try XCTUnwrap(
-            car.block(for: try ContentID(created.cid.rawValue)), "the new record is in the file")
+            car.block(for: try CID(created.cid.rawValue)), "the new record is in the file")
         let record = try DAGCBOR.decode(recordBlock)
         XCTAssertEqual(record["text"]?.stringValue, "in the CAR")
         XCTAssertEqual(record["$type"]?.stringValue, "app.bsky.feed.post")
@@ -91,6 +93,6 @@ final class SyncIntegrationTests: XCTestCase {
             did: account.did, collection: "app.bsky.feed.post", rkey: try XCTUnwrap(created.uri.rkey))
         let proofCAR = try CARFile(reading: proof.data)
         XCTAssertEqual(proofCAR.roots.count, 1)
-        XCTAssertEqual(proofCAR.block(for: try ContentID(created.cid.rawValue)), recordBlock)
+        XCTAssertEqual(proofCAR.block(for: try CID(created.cid.rawValue)), recordBlock)
     }
 }

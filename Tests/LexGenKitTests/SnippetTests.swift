@@ -42,9 +42,9 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(swift, #"writer.write("count", count, default: 3, absentKeys: absentDefaults)"#)
         assertContainsLines(
             swift,
-            "public init(text: Swift.String, count: Swift.Int = 3, mood: XRPCCore.Nullable<Swift.String>? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {"
+            "public init(text: Swift.String, count: Swift.Int = 3, mood: XRPCCore.LexiconNullable<Swift.String>? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {"
         )
-        assertContainsLines(swift, "public var mood: XRPCCore.Nullable<Swift.String>?")
+        assertContainsLines(swift, "public var mood: XRPCCore.LexiconNullable<Swift.String>?")
         assertContainsLines(swift, "/// Default: `3`.")
         assertContainsLines(swift, "writer.writeUnknown(unknownFields)")
     }
@@ -189,7 +189,7 @@ final class SnippetTests: XCTestCase {
             """
         )
         for line in [
-            "public var b: XRPCCore.Bytes?", "public var c: XRPCCore.CIDLink?", "public var d: XRPCCore.Blob?",
+            "public var b: XRPCCore.LexiconBytes?", "public var c: XRPCCore.CIDLink?", "public var d: XRPCCore.Blob?",
             "public var u: XRPCCore.UnknownValue?", "public var did: XRPCCore.DID?",
             "public var at: XRPCCore.ATURI?", "public var when: XRPCCore.Datetime?",
             "public var list: [Swift.Int]?",
@@ -344,8 +344,8 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(swift, "public var parent: ComExampleThread.Node.Parent?")
         assertContainsLines(swift, "public indirect enum Parent: XRPCCore.LexiconUnion, _LexiconsValidatable {")
         // A field holding a struct is boxed, required or optional...
-        assertContainsLines(swift, "@XRPCCore.BoxedOptional public var self_: ComExampleThread.Node?")
-        assertContainsLines(swift, "@XRPCCore.Boxed public var root: ComExampleThread.Missing")
+        assertContainsLines(swift, "@XRPCCore._LexiconBoxedOptional public var self_: ComExampleThread.Node?")
+        assertContainsLines(swift, "@XRPCCore._LexiconBoxed public var root: ComExampleThread.Missing")
         // ...while arrays and string values are already one reference wide and stay as they are.
         assertContainsLines(swift, "public var children: [ComExampleThread.Node]?")
         assertContainsLines(swift, "public var kind: ComExampleThread.Kind?")

@@ -153,7 +153,7 @@ final class InstallCommandIntegrationTests: XCTestCase {
         guard let webHandle = environment.webHandle else {
             throw XCTSkip("ATPROTO_PDS_WEB_HANDLE (a second account) is not set")
         }
-        let other = try await environment.identityResolver().resolveHandle(Handle(rawValue: webHandle)).rawValue
+        let other = try await environment.identityResolver().resolveHandle(ATHandle(rawValue: webHandle)).rawValue
         let suffix = NetworkInstallIntegrationTests.uniqueName()
         let (alice, cids) = try await NetworkInstallIntegrationTests.publish(
             try NetworkInstallIntegrationTests.lexiconPair(suffix), in: environment)

@@ -22,7 +22,7 @@ final class InstallSourceOrderTests: XCTestCase {
         }
         let lexicon = ResolvedLexicon(
             nsid: id, uri: ATURI(rawValue: "at://did:plc:test/com.atproto.lexicon.schema/\(id)"),
-            cid: ContentID(sha256Of: Data(data)), document: document, provedAtRevision: nil)
+            cid: CID(sha256Of: Data(data)), document: document, provedAtRevision: nil)
         return [UInt8](lexicon.fileData)
     }
 

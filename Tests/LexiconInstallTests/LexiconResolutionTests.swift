@@ -25,7 +25,7 @@ final class LexiconResolutionTests: XCTestCase {
         )
         let lexicon = ResolvedLexicon(
             nsid: "com.example.a", uri: ATURI(rawValue: "at://did:plc:x/com.atproto.lexicon.schema/com.example.a"),
-            cid: ContentID(sha256Of: Data([1])), document: document, provedAtRevision: "3k")
+            cid: CID(sha256Of: Data([1])), document: document, provedAtRevision: "3k")
         let text = String(decoding: lexicon.fileData, as: UTF8.self)
         XCTAssertEqual(
             text,

@@ -143,7 +143,7 @@ final class NetworkInstallIntegrationTests: XCTestCase {
 
         func invalidate(did: DID) async { await base.invalidate(did: did) }
 
-        func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+        func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
             try await base.resolveHandle(handle)
         }
 
@@ -168,7 +168,7 @@ final class NetworkInstallIntegrationTests: XCTestCase {
         let suffix = Self.uniqueName()
         _ = try await Self.publish(try Self.lexiconPair(suffix), in: environment)
         let base = try environment.identityResolver()
-        let other = try await base.resolveHandle(Handle(rawValue: webHandle))
+        let other = try await base.resolveHandle(ATHandle(rawValue: webHandle))
         let resolver = try LexiconResolver(
             identityResolver: SwappedKeyResolver(base: base, keySource: other), dns: environment.dns)
         do {

@@ -85,7 +85,7 @@ final class CARFileTests: XCTestCase {
             let encoded = DAGCBOR.encode(header)
             return [UInt8(encoded.count)] + encoded
         }
-        let cid = ContentID(sha256Of: [UInt8]())
+        let cid = CID(sha256Of: [UInt8]())
         let cases: [(DataModelValue, String)] = [
             (.array([]), "not a map"),
             (.map(["roots": .array([.link(cid)])]), "no version"),

@@ -32,7 +32,7 @@ private func decodeError(_ bytes: [UInt8], file: StaticString = #filePath, line:
 }
 
 /// The bytes of a CID link to `cid`: tag 42, a byte string of 0x00 and the CID.
-private func linkBytes(_ cid: ContentID) -> [UInt8] {
+private func linkBytes(_ cid: CID) -> [UInt8] {
     [0xD8, 0x2A, 0x58, UInt8(cid.bytes.count + 1), 0x00] + cid.bytes
 }
 
@@ -50,7 +50,7 @@ final class DAGCBORFixtureTests: XCTestCase {
             XCTAssertEqual(DAGCBOR.encode(value), Array(fixture.cbor), "fixture \(index)")
             XCTAssertEqual(try DAGCBOR.encode(json: fixture.json), Array(fixture.cbor), "fixture \(index)")
             XCTAssertEqual(DAGCBOR.cid(of: value).string, fixture.cid, "fixture \(index)")
-            XCTAssertEqual(ContentID(sha256Of: fixture.cbor).string, fixture.cid, "fixture \(index)")
+            XCTAssertEqual(CID(sha256Of: fixture.cbor).string, fixture.cid, "fixture \(index)")
         }
     }
 
@@ -112,7 +112,7 @@ final class DAGCBORTests: XCTestCase {
     }
 
     func testRoundTripsEveryKind() throws {
-        let cid = try ContentID("bafyreidfayvfuwqa7qlnopdjiqrxzs6blmoeu4rujcjtnci5beludirz2a")
+        let cid = try CID("bafyreidfayvfuwqa7qlnopdjiqrxzs6blmoeu4rujcjtnci5beludirz2a")
         let value = DataModelValue.map([
             "null": .null, "true": .bool(true), "false": .bool(false), "text": .string("héllo 😀"),
             "bytes": .bytes(Data([0, 1, 2, 255])), "empty": .bytes(Data()), "link": .link(cid),
@@ -123,7 +123,7 @@ final class DAGCBORTests: XCTestCase {
     }
 
     func testDecodesLinkBytes() throws {
-        let cid = ContentID(sha256Of: [UInt8]("x".utf8))
+        let cid = CID(sha256Of: [UInt8]("x".utf8))
         XCTAssertEqual(try DAGCBOR.decode(linkBytes(cid)), .link(cid))
         XCTAssertEqual(DAGCBOR.encode(.link(cid)), linkBytes(cid))
     }

@@ -173,8 +173,8 @@ final class DataModelValueTests: XCTestCase {
             let data = Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
             let padded = data.base64EncodedString()
             let unpadded = String(padded.prefix { $0 != "=" })
-            XCTAssertEqual(try Bytes(lexiconJSON: .object(["$bytes": .string(padded)])).data, data)
-            let bytes = try Bytes(lexiconJSON: .object(["$bytes": .string(unpadded)]))
+            XCTAssertEqual(try LexiconBytes(lexiconJSON: .object(["$bytes": .string(padded)])).data, data)
+            let bytes = try LexiconBytes(lexiconJSON: .object(["$bytes": .string(unpadded)]))
             XCTAssertEqual(bytes.data, data)
             XCTAssertEqual(bytes.lexiconJSON, .object(["$bytes": .string(unpadded)]))
         }
@@ -182,14 +182,14 @@ final class DataModelValueTests: XCTestCase {
 
     func testBytesRejectsTextThatIsNotStandardBase64() {
         for text in ["YW J j", "YWJj\n", "-_8", "YQ=", "YQ===", "YWJjZ", "YW=J", "====", "YWJj===="] {
-            let error = decodingError { _ = try Bytes(lexiconJSON: .object(["$bytes": .string(text)])) }
+            let error = decodingError { _ = try LexiconBytes(lexiconJSON: .object(["$bytes": .string(text)])) }
             XCTAssertEqual(error?.path, ["$bytes"], text)
         }
     }
 
     func testBytesAndLinkRejectOtherShapesNamingTheField() throws {
-        XCTAssertEqual(decodingError { _ = try Bytes(lexiconJSON: json(#"{"$bytes":[1]}"#)) }?.path, ["$bytes"])
-        XCTAssertEqual(decodingError { _ = try Bytes(lexiconJSON: json(#"{"$bytes":"","x":1}"#)) }?.path, [])
+        XCTAssertEqual(decodingError { _ = try LexiconBytes(lexiconJSON: json(#"{"$bytes":[1]}"#)) }?.path, ["$bytes"])
+        XCTAssertEqual(decodingError { _ = try LexiconBytes(lexiconJSON: json(#"{"$bytes":"","x":1}"#)) }?.path, [])
         XCTAssertEqual(decodingError { _ = try CIDLink(lexiconJSON: json(#"{"$link":1234}"#)) }?.path, ["$link"])
         XCTAssertEqual(decodingError { _ = try CIDLink(lexiconJSON: json(#"{"other":"x"}"#)) }?.path, ["$link"])
         XCTAssertThrowsError(try CIDLink(lexiconJSON: .string(cid)))

@@ -63,7 +63,7 @@ final class InputLimitsTests: XCTestCase {
     private func carFile(blockSizes: [Int]) -> [UInt8] {
         let blocks = blockSizes.enumerated().map { index, size in
             let content = Data([UInt8](repeating: UInt8(truncatingIfNeeded: index), count: size))
-            return CARBlock(cid: ContentID(sha256Of: content, codec: .raw), bytes: content)
+            return CARBlock(cid: CID(sha256Of: content, codec: .raw), bytes: content)
         }
         return CARFile(roots: blocks.prefix(1).map(\.cid), blocks: blocks).encoded()
     }

@@ -54,8 +54,8 @@ final class StringFormatTests: XCTestCase {
     }
 
     func testCIDSyntaxMatchesInteropFiles() throws {
-        try assertInterop(CID.self, "cid_syntax_valid.txt", valid: true)
-        try assertInterop(CID.self, "cid_syntax_invalid.txt", valid: false)
+        try assertInterop(CIDString.self, "cid_syntax_valid.txt", valid: true)
+        try assertInterop(CIDString.self, "cid_syntax_invalid.txt", valid: false)
     }
 
     func testDatetimeSyntaxMatchesInteropFiles() throws {
@@ -73,8 +73,8 @@ final class StringFormatTests: XCTestCase {
     }
 
     func testHandleSyntaxMatchesInteropFiles() throws {
-        try assertInterop(Handle.self, "handle_syntax_valid.txt", valid: true)
-        try assertInterop(Handle.self, "handle_syntax_invalid.txt", valid: false)
+        try assertInterop(ATHandle.self, "handle_syntax_valid.txt", valid: true)
+        try assertInterop(ATHandle.self, "handle_syntax_invalid.txt", valid: false)
     }
 
     func testLanguageSyntaxMatchesInteropFiles() throws {
@@ -102,13 +102,13 @@ final class StringFormatTests: XCTestCase {
     }
 
     func testURISyntaxMatchesInteropFiles() throws {
-        try assertInterop(URI.self, "uri_syntax_valid.txt", valid: true)
-        try assertInterop(URI.self, "uri_syntax_invalid.txt", valid: false)
+        try assertInterop(URIString.self, "uri_syntax_valid.txt", valid: true)
+        try assertInterop(URIString.self, "uri_syntax_invalid.txt", valid: false)
     }
 
     func testValidatingInitializerThrowsErrorNamingFormatValueAndReason() {
         XCTAssertNoThrow(try DID(validating: "did:plc:z72i7hdynmk6r22z27h6tvur"))
-        XCTAssertThrowsError(try Handle(validating: "john..test")) { error in
+        XCTAssertThrowsError(try ATHandle(validating: "john..test")) { error in
             guard let error = error as? StringFormatError else { return XCTFail("unexpected error \(error)") }
             XCTAssertEqual(error.format, "handle")
             XCTAssertEqual(error.value, "john..test")
@@ -121,12 +121,12 @@ final class StringFormatTests: XCTestCase {
         let texts = ["1985-04-12T23:20:50.1230Z", "XX.LCS.MIT.EDU", "not a handle at all ", "at://a.b/c.d.e/%"]
         for text in texts {
             XCTAssertEqual(Datetime(rawValue: text).rawValue, text)
-            XCTAssertEqual(Handle(rawValue: text).lexiconJSON, .string(text))
+            XCTAssertEqual(ATHandle(rawValue: text).lexiconJSON, .string(text))
             let decoded = try JSONDecoder().decode([ATURI].self, from: JSONEncoder().encode([ATURI(rawValue: text)]))
             XCTAssertEqual(decoded.first?.rawValue, text, "decoding never rejects or rewrites a value")
         }
         XCTAssertEqual(try Datetime(validating: "1985-04-12T23:20:50.1230Z").rawValue, "1985-04-12T23:20:50.1230Z")
-        XCTAssertEqual(try Handle(validating: "XX.LCS.MIT.EDU").description, "XX.LCS.MIT.EDU")
+        XCTAssertEqual(try ATHandle(validating: "XX.LCS.MIT.EDU").description, "XX.LCS.MIT.EDU")
     }
 
     func testATURIExposesAuthorityCollectionAndRecordKey() {
@@ -137,7 +137,7 @@ final class StringFormatTests: XCTestCase {
         XCTAssertEqual(uri.rkey, RecordKey(rawValue: "3jzfcijpj2z2a"))
 
         let repo = ATURI(rawValue: "at://alice.bsky.social")
-        XCTAssertEqual(repo.authority.handle, Handle(rawValue: "alice.bsky.social"))
+        XCTAssertEqual(repo.authority.handle, ATHandle(rawValue: "alice.bsky.social"))
         XCTAssertNil(repo.collection)
         XCTAssertNil(repo.rkey)
         XCTAssertNil(ATURI(rawValue: "at://alice.test/app.bsky.feed.post/").rkey)
@@ -152,7 +152,7 @@ final class StringFormatTests: XCTestCase {
         XCTAssertEqual(
             ATURI(authority: authority, collection: "app.bsky.feed.like").rawValue,
             "at://did:plc:asdf123/app.bsky.feed.like")
-        XCTAssertEqual(ATURI(authority: ATIdentifier(Handle(rawValue: "a.test"))).rawValue, "at://a.test")
+        XCTAssertEqual(ATURI(authority: ATIdentifier(ATHandle(rawValue: "a.test"))).rawValue, "at://a.test")
     }
 
     func testDatetimeDateKeepsMicroseconds() throws {
@@ -197,11 +197,11 @@ final class StringFormatTests: XCTestCase {
         XCTAssertEqual(nsid.authority, "feed.bsky.app")
         XCTAssertEqual(nsid.name, "post")
 
-        let handle = Handle(rawValue: "Alice.BSKY.Social")
-        XCTAssertEqual(handle.normalized, Handle(rawValue: "alice.bsky.social"))
+        let handle = ATHandle(rawValue: "Alice.BSKY.Social")
+        XCTAssertEqual(handle.normalized, ATHandle(rawValue: "alice.bsky.social"))
         XCTAssertTrue(handle.isEquivalent(to: "alice.bsky.social"))
         XCTAssertFalse(handle.isEquivalent(to: "alice.bsky.socia"))
-        XCTAssertTrue(Handle.invalid.isValid)
+        XCTAssertTrue(ATHandle.invalid.isValid)
         XCTAssertEqual(LanguageTag(rawValue: "PT-br").primaryLanguage, "pt")
     }
 }

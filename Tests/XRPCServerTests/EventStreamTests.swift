@@ -15,7 +15,7 @@ final class EventStreamTests: XCTestCase {
             if start > 100 { throw XRPCServerError.declared(Ticks.Error.futureCursor, message: "cursor ahead") }
             return AsyncThrowingStream { continuation in
                 continuation.yield(
-                    .comExampleTestSubscribeTicksTick(.init(seq: start + 1, data: Bytes(Data([1, 2, 3])))))
+                    .comExampleTestSubscribeTicksTick(.init(seq: start + 1, data: LexiconBytes(Data([1, 2, 3])))))
                 continuation.yield(.comExampleTestSubscribeTicksNote(.init(text: "hello")))
                 continuation.finish(throwing: XRPCServerError("ConsumerTooSlow", message: "you are behind"))
             }
@@ -41,7 +41,7 @@ final class EventStreamTests: XCTestCase {
         guard case .message(let type, _) = frames[0] else { return XCTFail("\(frames[0])") }
         XCTAssertEqual(type, "#tick")
         let first = try Ticks.Message(lexiconJSON: XCTUnwrap(frames[0].messageJSON(nsid: Ticks.nsid)))
-        XCTAssertEqual(first, .comExampleTestSubscribeTicksTick(.init(seq: 8, data: Bytes(Data([1, 2, 3])))))
+        XCTAssertEqual(first, .comExampleTestSubscribeTicksTick(.init(seq: 8, data: LexiconBytes(Data([1, 2, 3])))))
         XCTAssertEqual(frames[0].sequence, 8)
         let second = try Ticks.Message(lexiconJSON: XCTUnwrap(frames[1].messageJSON(nsid: Ticks.nsid)))
         XCTAssertEqual(second, .comExampleTestSubscribeTicksNote(.init(text: "hello")))

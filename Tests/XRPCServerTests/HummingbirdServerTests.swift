@@ -35,7 +35,7 @@
                 return AsyncThrowingStream { continuation in
                     for seq in 1...3 {
                         continuation.yield(
-                            .comExampleTestSubscribeTicksTick(.init(seq: seq, data: Bytes(Data([UInt8(seq)])))))
+                            .comExampleTestSubscribeTicksTick(.init(seq: seq, data: LexiconBytes(Data([UInt8(seq)])))))
                     }
                     continuation.finish(throwing: XRPCServerError("ConsumerTooSlow", message: "behind"))
                 }

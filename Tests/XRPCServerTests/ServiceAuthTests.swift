@@ -48,7 +48,7 @@ final class TableResolver: IdentityResolver, @unchecked Sendable {
         }
     }
 
-    func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+    func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
         throw IdentityError(.handleNotFound, identifier: handle.rawValue, message: "no handles here")
     }
 

@@ -34,7 +34,7 @@ let lexiconInstallTargets: [FuzzTarget] = [
         let lexicon = ResolvedLexicon(
             nsid: "com.example.fuzz",
             uri: ATURI(rawValue: "at://did:plc:fuzz/com.atproto.lexicon.schema/com.example.fuzz"),
-            cid: ContentID(sha256Of: data), document: document, provedAtRevision: nil)
+            cid: CID(sha256Of: data), document: document, provedAtRevision: nil)
         let file = lexicon.fileData
         fuzzCheck((try? JSONValue.parse(file)) == document, "the lexicon file does not read back as its record")
         fuzzCheck(

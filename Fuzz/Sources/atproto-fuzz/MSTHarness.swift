@@ -9,13 +9,13 @@ import XRPCRuntime
 /// later one; otherwise one picked by the link's last byte) and stored under its real CID. Block 0
 /// is the root.
 enum RehashedBlocks {
-    static func make(_ bytes: [UInt8]) -> (root: ContentID, blocks: [ContentID: Data], keys: [String])? {
+    static func make(_ bytes: [UInt8]) -> (root: CID, blocks: [CID: Data], keys: [String])? {
         guard let car = try? CARFile(reading: bytes, verifyingHashes: false), !car.blocks.isEmpty else { return nil }
         let given = Array(car.blocks.prefix(64))
-        var index: [ContentID: Int] = [:]
+        var index: [CID: Int] = [:]
         for (position, block) in given.enumerated() where index[block.cid] == nil { index[block.cid] = position }
-        var real = [ContentID?](repeating: nil, count: given.count)
-        var blocks: [ContentID: Data] = [:]
+        var real = [CID?](repeating: nil, count: given.count)
+        var blocks: [CID: Data] = [:]
         var keys: [String] = []
         for position in given.indices.reversed() {
             var encoded = [UInt8](given[position].bytes)
@@ -24,7 +24,7 @@ enum RehashedBlocks {
                 encoded = DAGCBOR.encode(relinked)
                 collectKeys(relinked, into: &keys)
             }
-            let cid = ContentID(sha256Of: encoded)
+            let cid = CID(sha256Of: encoded)
             real[position] = cid
             blocks[cid] = Data(encoded)
         }
@@ -33,7 +33,7 @@ enum RehashedBlocks {
     }
 
     private static func relink(
-        _ value: DataModelValue, from position: Int, index: [ContentID: Int], real: [ContentID?]
+        _ value: DataModelValue, from position: Int, index: [CID: Int], real: [CID?]
     ) -> DataModelValue {
         switch value {
         case .link(let cid):
@@ -73,7 +73,7 @@ enum MSTModelCheck {
     static func run(_ bytes: [UInt8]) {
         var input = FuzzInput(bytes)
         var tree = MSTTree()
-        var model: [[UInt8]: ContentID] = [:]
+        var model: [[UInt8]: CID] = [:]
         let collections = ["app.bsky.feed.post", "app.bsky.feed.like", "com.example.record"]
         var operations = 0
         while !input.isEmpty, operations < 256 {
@@ -82,7 +82,7 @@ enum MSTModelCheck {
             let collection = collections[Int(op >> 2) % collections.count]
             let rkeyBytes = input.take(Int(input.byte() % 16) + 1).map { rkeyAlphabet[Int($0 % 32)] }
             let key = Array((collection + "/" + String(decoding: rkeyBytes, as: UTF8.self)).utf8)
-            let value = ContentID(sha256Of: [op, input.byte()])
+            let value = CID(sha256Of: [op, input.byte()])
             do {
                 if op & 3 == 3 {
                     let removed = try tree.remove(key)
@@ -99,7 +99,7 @@ enum MSTModelCheck {
             fuzzCheck((try? tree.value(for: key)) == value, "the tree lost a key it was given")
         }
         let written = tree.write()
-        var blocks: [ContentID: Data] = [:]
+        var blocks: [CID: Data] = [:]
         for (cid, bytes) in written.blocks { blocks[cid] = Data(bytes) }
         do {
             var reread = try MSTTree(root: written.root, blocks: BlockMap(blocks))

@@ -27,7 +27,7 @@ let verificationTargets: [FuzzTarget] = [
             _ = try? RecordProof.proof(of: path, under: commit, blocks: BlockMap(blocks))
         }
         guard var tree = try? MSTTree(root: commit.data, blocks: BlockMap(blocks)) else { return }
-        let value = ContentID(sha256Of: [1, 2, 3])
+        let value = CID(sha256Of: [1, 2, 3])
         for path in keys.prefix(8) {
             _ = try? tree.value(for: Array(path.utf8))
             _ = try? tree.set(Array(path.utf8 + [0x61]), value)

@@ -64,7 +64,7 @@ public enum AppBskyActorDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#bskyAppStatePref" }
         /// The `activeProgressGuide` field (optional).
-        @XRPCCore.BoxedOptional public var activeProgressGuide: AppBskyActorDefs.BskyAppProgressGuide?
+        @XRPCCore._LexiconBoxedOptional public var activeProgressGuide: AppBskyActorDefs.BskyAppProgressGuide?
         /// The `isBetaUser` field (optional).
         public var isBetaUser: Swift.Bool?
         /// The `nuxs` field (optional).
@@ -834,13 +834,13 @@ public enum AppBskyActorDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociated" }
         /// The `activitySubscription` field (optional).
-        @XRPCCore.BoxedOptional public var activitySubscription: AppBskyActorDefs.ProfileAssociatedActivitySubscription?
+        @XRPCCore._LexiconBoxedOptional public var activitySubscription: AppBskyActorDefs.ProfileAssociatedActivitySubscription?
         /// The `chat` field (optional).
-        @XRPCCore.BoxedOptional public var chat: AppBskyActorDefs.ProfileAssociatedChat?
+        @XRPCCore._LexiconBoxedOptional public var chat: AppBskyActorDefs.ProfileAssociatedChat?
         /// The `feedgens` field (optional).
         public var feedgens: Swift.Int?
         /// The `germ` field (optional).
-        @XRPCCore.BoxedOptional public var germ: AppBskyActorDefs.ProfileAssociatedGerm?
+        @XRPCCore._LexiconBoxedOptional public var germ: AppBskyActorDefs.ProfileAssociatedGerm?
         /// The `labeler` field (optional).
         public var labeler: Swift.Bool?
         /// The `lists` field (optional).
@@ -1008,12 +1008,12 @@ public enum AppBskyActorDefs {
         public var showButtonTo: AppBskyActorDefs.ProfileAssociatedGerm.ShowButtonTo
         /// The `messageMeUrl` field (required).
         /// Format: `uri`.
-        public var messageMeUrl: XRPCCore.URI
+        public var messageMeUrl: XRPCCore.URIString
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(showButtonTo: AppBskyActorDefs.ProfileAssociatedGerm.ShowButtonTo, messageMeUrl: XRPCCore.URI, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(showButtonTo: AppBskyActorDefs.ProfileAssociatedGerm.ShowButtonTo, messageMeUrl: XRPCCore.URIString, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.showButtonTo = showButtonTo
             self.messageMeUrl = messageMeUrl
             self.unknownFields = unknownFields
@@ -1057,12 +1057,12 @@ public enum AppBskyActorDefs {
         public var did: XRPCCore.DID
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `associated` field (optional).
-        @XRPCCore.BoxedOptional public var associated: AppBskyActorDefs.ProfileAssociated?
+        @XRPCCore._LexiconBoxedOptional public var associated: AppBskyActorDefs.ProfileAssociated?
         /// The `avatar` field (optional).
         /// Format: `uri`.
-        public var avatar: XRPCCore.URI?
+        public var avatar: XRPCCore.URIString?
         /// The `createdAt` field (optional).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.Datetime?
@@ -1082,16 +1082,16 @@ public enum AppBskyActorDefs {
         /// The `pronouns` field (optional).
         public var pronouns: Swift.String?
         /// The `status` field (optional).
-        @XRPCCore.BoxedOptional public var status: AppBskyActorDefs.StatusView?
+        @XRPCCore._LexiconBoxedOptional public var status: AppBskyActorDefs.StatusView?
         /// The `verification` field (optional).
-        @XRPCCore.BoxedOptional public var verification: AppBskyActorDefs.VerificationState?
+        @XRPCCore._LexiconBoxedOptional public var verification: AppBskyActorDefs.VerificationState?
         /// The `viewer` field (optional).
-        @XRPCCore.BoxedOptional public var viewer: AppBskyActorDefs.ViewerState?
+        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyActorDefs.ViewerState?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.Handle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URI? = nil, createdAt: XRPCCore.Datetime? = nil, debug: XRPCCore.UnknownValue? = nil, description: Swift.String? = nil, displayName: Swift.String? = nil, indexedAt: XRPCCore.Datetime? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, createdAt: XRPCCore.Datetime? = nil, debug: XRPCCore.UnknownValue? = nil, description: Swift.String? = nil, displayName: Swift.String? = nil, indexedAt: XRPCCore.Datetime? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self.associated = associated
@@ -1155,12 +1155,12 @@ public enum AppBskyActorDefs {
         public var did: XRPCCore.DID
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `associated` field (optional).
-        @XRPCCore.BoxedOptional public var associated: AppBskyActorDefs.ProfileAssociated?
+        @XRPCCore._LexiconBoxedOptional public var associated: AppBskyActorDefs.ProfileAssociated?
         /// The `avatar` field (optional).
         /// Format: `uri`.
-        public var avatar: XRPCCore.URI?
+        public var avatar: XRPCCore.URIString?
         /// The `createdAt` field (optional).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.Datetime?
@@ -1174,16 +1174,16 @@ public enum AppBskyActorDefs {
         /// The `pronouns` field (optional).
         public var pronouns: Swift.String?
         /// The `status` field (optional).
-        @XRPCCore.BoxedOptional public var status: AppBskyActorDefs.StatusView?
+        @XRPCCore._LexiconBoxedOptional public var status: AppBskyActorDefs.StatusView?
         /// The `verification` field (optional).
-        @XRPCCore.BoxedOptional public var verification: AppBskyActorDefs.VerificationState?
+        @XRPCCore._LexiconBoxedOptional public var verification: AppBskyActorDefs.VerificationState?
         /// The `viewer` field (optional).
-        @XRPCCore.BoxedOptional public var viewer: AppBskyActorDefs.ViewerState?
+        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyActorDefs.ViewerState?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.Handle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URI? = nil, createdAt: XRPCCore.Datetime? = nil, debug: XRPCCore.UnknownValue? = nil, displayName: Swift.String? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, createdAt: XRPCCore.Datetime? = nil, debug: XRPCCore.UnknownValue? = nil, displayName: Swift.String? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self.associated = associated
@@ -1241,15 +1241,15 @@ public enum AppBskyActorDefs {
         public var did: XRPCCore.DID
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `associated` field (optional).
-        @XRPCCore.BoxedOptional public var associated: AppBskyActorDefs.ProfileAssociated?
+        @XRPCCore._LexiconBoxedOptional public var associated: AppBskyActorDefs.ProfileAssociated?
         /// The `avatar` field (optional).
         /// Format: `uri`.
-        public var avatar: XRPCCore.URI?
+        public var avatar: XRPCCore.URIString?
         /// The `banner` field (optional).
         /// Format: `uri`.
-        public var banner: XRPCCore.URI?
+        public var banner: XRPCCore.URIString?
         /// The `createdAt` field (optional).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.Datetime?
@@ -1269,7 +1269,7 @@ public enum AppBskyActorDefs {
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime?
         /// The `joinedViaStarterPack` field (optional).
-        @XRPCCore.BoxedOptional public var joinedViaStarterPack: AppBskyGraphDefs.StarterPackViewBasic?
+        @XRPCCore._LexiconBoxedOptional public var joinedViaStarterPack: AppBskyGraphDefs.StarterPackViewBasic?
         /// The `labels` field (optional).
         public var labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]?
         /// The `pinnedPost` field (optional).
@@ -1279,19 +1279,19 @@ public enum AppBskyActorDefs {
         /// The `pronouns` field (optional).
         public var pronouns: Swift.String?
         /// The `status` field (optional).
-        @XRPCCore.BoxedOptional public var status: AppBskyActorDefs.StatusView?
+        @XRPCCore._LexiconBoxedOptional public var status: AppBskyActorDefs.StatusView?
         /// The `verification` field (optional).
-        @XRPCCore.BoxedOptional public var verification: AppBskyActorDefs.VerificationState?
+        @XRPCCore._LexiconBoxedOptional public var verification: AppBskyActorDefs.VerificationState?
         /// The `viewer` field (optional).
-        @XRPCCore.BoxedOptional public var viewer: AppBskyActorDefs.ViewerState?
+        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyActorDefs.ViewerState?
         /// The `website` field (optional).
         /// Format: `uri`.
-        public var website: XRPCCore.URI?
+        public var website: XRPCCore.URIString?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.Handle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URI? = nil, banner: XRPCCore.URI? = nil, createdAt: XRPCCore.Datetime? = nil, debug: XRPCCore.UnknownValue? = nil, description: Swift.String? = nil, displayName: Swift.String? = nil, followersCount: Swift.Int? = nil, followsCount: Swift.Int? = nil, indexedAt: XRPCCore.Datetime? = nil, joinedViaStarterPack: AppBskyGraphDefs.StarterPackViewBasic? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pinnedPost: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, postsCount: Swift.Int? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, website: XRPCCore.URI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, banner: XRPCCore.URIString? = nil, createdAt: XRPCCore.Datetime? = nil, debug: XRPCCore.UnknownValue? = nil, description: Swift.String? = nil, displayName: Swift.String? = nil, followersCount: Swift.Int? = nil, followsCount: Swift.Int? = nil, indexedAt: XRPCCore.Datetime? = nil, joinedViaStarterPack: AppBskyGraphDefs.StarterPackViewBasic? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pinnedPost: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, postsCount: Swift.Int? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, website: XRPCCore.URIString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self.associated = associated
@@ -1500,7 +1500,7 @@ public enum AppBskyActorDefs {
         public var record: XRPCCore.UnknownValue
         /// The `cid` field (optional).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID?
+        public var cid: XRPCCore.CIDString?
         /// The `embed` field (optional).
         /// Open union of `app.bsky.embed.external#view`; other types are kept as read.
         public var embed: AppBskyActorDefs.StatusView.Embed?
@@ -1520,7 +1520,7 @@ public enum AppBskyActorDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(status: AppBskyActorDefs.StatusView.Status, record: XRPCCore.UnknownValue, cid: XRPCCore.CID? = nil, embed: AppBskyActorDefs.StatusView.Embed? = nil, expiresAt: XRPCCore.Datetime? = nil, isActive: Swift.Bool? = nil, isDisabled: Swift.Bool? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(status: AppBskyActorDefs.StatusView.Status, record: XRPCCore.UnknownValue, cid: XRPCCore.CIDString? = nil, embed: AppBskyActorDefs.StatusView.Embed? = nil, expiresAt: XRPCCore.Datetime? = nil, isActive: Swift.Bool? = nil, isDisabled: Swift.Bool? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.status = status
             self.record = record
             self.cid = cid
@@ -1790,12 +1790,12 @@ public enum AppBskyActorDefs {
         public var issuerDisplayName: Swift.String?
         /// The `issuerHandle` field (optional).
         /// Format: `handle`.
-        public var issuerHandle: XRPCCore.Handle?
+        public var issuerHandle: XRPCCore.ATHandle?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(issuer: XRPCCore.DID, uri: XRPCCore.ATURI, isValid: Swift.Bool, createdAt: XRPCCore.Datetime, issuerDisplayName: Swift.String? = nil, issuerHandle: XRPCCore.Handle? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(issuer: XRPCCore.DID, uri: XRPCCore.ATURI, isValid: Swift.Bool, createdAt: XRPCCore.Datetime, issuerDisplayName: Swift.String? = nil, issuerHandle: XRPCCore.ATHandle? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.issuer = issuer
             self.uri = uri
             self.isValid = isValid
@@ -1831,14 +1831,14 @@ public enum AppBskyActorDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#viewerState" }
         /// The `activitySubscription` field (optional).
-        @XRPCCore.BoxedOptional public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription?
+        @XRPCCore._LexiconBoxedOptional public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription?
         /// The `blockedBy` field (optional).
         public var blockedBy: Swift.Bool?
         /// The `blocking` field (optional).
         /// Format: `at-uri`.
         public var blocking: XRPCCore.ATURI?
         /// The `blockingByList` field (optional).
-        @XRPCCore.BoxedOptional public var blockingByList: AppBskyGraphDefs.ListViewBasic?
+        @XRPCCore._LexiconBoxedOptional public var blockingByList: AppBskyGraphDefs.ListViewBasic?
         /// The `followedBy` field (optional).
         /// Format: `at-uri`.
         public var followedBy: XRPCCore.ATURI?
@@ -1846,11 +1846,11 @@ public enum AppBskyActorDefs {
         /// Format: `at-uri`.
         public var following: XRPCCore.ATURI?
         /// The `knownFollowers` field (optional).
-        @XRPCCore.BoxedOptional public var knownFollowers: AppBskyActorDefs.KnownFollowers?
+        @XRPCCore._LexiconBoxedOptional public var knownFollowers: AppBskyActorDefs.KnownFollowers?
         /// The `muted` field (optional).
         public var muted: Swift.Bool?
         /// The `mutedByList` field (optional).
-        @XRPCCore.BoxedOptional public var mutedByList: AppBskyGraphDefs.ListViewBasic?
+        @XRPCCore._LexiconBoxedOptional public var mutedByList: AppBskyGraphDefs.ListViewBasic?
         /// The `mutedOnlyQuoteposts` field (optional).
         public var mutedOnlyQuoteposts: Swift.Bool?
         /// The `mutedOnlyReposts` field (optional).

@@ -39,12 +39,12 @@ public struct AppBskyActorProfile: XRPCCore.LexiconRecord, _AppBskyLexiconsValid
     public var pronouns: Swift.String?
     /// The `website` field (optional).
     /// Format: `uri`.
-    public var website: XRPCCore.URI?
+    public var website: XRPCCore.URIString?
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(avatar: XRPCCore.Blob? = nil, banner: XRPCCore.Blob? = nil, createdAt: XRPCCore.Datetime? = nil, description: Swift.String? = nil, displayName: Swift.String? = nil, joinedViaStarterPack: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, labels: AppBskyActorProfile.Labels? = nil, pinnedPost: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, pronouns: Swift.String? = nil, website: XRPCCore.URI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(avatar: XRPCCore.Blob? = nil, banner: XRPCCore.Blob? = nil, createdAt: XRPCCore.Datetime? = nil, description: Swift.String? = nil, displayName: Swift.String? = nil, joinedViaStarterPack: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, labels: AppBskyActorProfile.Labels? = nil, pinnedPost: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, pronouns: Swift.String? = nil, website: XRPCCore.URIString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.avatar = avatar
         self.banner = banner
         self.createdAt = createdAt

@@ -47,9 +47,9 @@ public enum AppBskyAgeassuranceGetState: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.getState#main/output/schema" }
         /// The `state` field (required).
-        @XRPCCore.Boxed public var state: AppBskyAgeassuranceDefs.State
+        @XRPCCore._LexiconBoxed public var state: AppBskyAgeassuranceDefs.State
         /// The `metadata` field (required).
-        @XRPCCore.Boxed public var metadata: AppBskyAgeassuranceDefs.StateMetadata
+        @XRPCCore._LexiconBoxed public var metadata: AppBskyAgeassuranceDefs.StateMetadata
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -44,12 +44,12 @@ public enum AppBskyBookmarkCreateBookmark: XRPCCore.XRPCProcedure {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.unknownFields = unknownFields
@@ -79,7 +79,7 @@ extension AppBskyLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.App.Bsky.Bookmark {
     /// Calls `AppBskyBookmarkCreateBookmark`.
-    public func createBookmark(uri: XRPCCore.ATURI, cid: XRPCCore.CID) async throws -> AppBskyBookmarkCreateBookmark.Output {
+    public func createBookmark(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString) async throws -> AppBskyBookmarkCreateBookmark.Output {
         try await client.procedure(AppBskyBookmarkCreateBookmark.self, parameters: .init(), input: .init(uri: uri, cid: cid))
     }
 

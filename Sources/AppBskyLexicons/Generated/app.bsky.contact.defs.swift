@@ -10,7 +10,7 @@ public enum AppBskyContactDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.defs#matchAndContactIndex" }
         /// The `match` field (required).
-        @XRPCCore.Boxed public var match: AppBskyActorDefs.ProfileView
+        @XRPCCore._LexiconBoxed public var match: AppBskyActorDefs.ProfileView
         /// The `contactIndex` field (required).
         /// From 0 to 999.
         public var contactIndex: Swift.Int

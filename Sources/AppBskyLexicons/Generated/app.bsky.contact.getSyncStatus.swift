@@ -62,7 +62,7 @@ public enum AppBskyContactGetSyncStatus: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.getSyncStatus#main/output/schema" }
         /// The `syncStatus` field (optional).
-        @XRPCCore.BoxedOptional public var syncStatus: AppBskyContactDefs.SyncStatus?
+        @XRPCCore._LexiconBoxedOptional public var syncStatus: AppBskyContactDefs.SyncStatus?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

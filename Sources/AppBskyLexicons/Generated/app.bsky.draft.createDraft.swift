@@ -40,7 +40,7 @@ public enum AppBskyDraftCreateDraft: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.createDraft#main/input/schema" }
         /// The `draft` field (required).
-        @XRPCCore.Boxed public var draft: AppBskyDraftDefs.Draft
+        @XRPCCore._LexiconBoxed public var draft: AppBskyDraftDefs.Draft
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -194,12 +194,12 @@ public enum AppBskyDraftDefs {
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedExternal" }
         /// The `uri` field (required).
         /// Format: `uri`.
-        public var uri: XRPCCore.URI
+        public var uri: XRPCCore.URIString
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.URI, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.URIString, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.unknownFields = unknownFields
         }
@@ -291,7 +291,7 @@ public enum AppBskyDraftDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedImage" }
         /// The `localRef` field (required).
-        @XRPCCore.Boxed public var localRef: AppBskyDraftDefs.DraftEmbedLocalRef
+        @XRPCCore._LexiconBoxed public var localRef: AppBskyDraftDefs.DraftEmbedLocalRef
         /// The `alt` field (optional).
         /// At most 2000 graphemes.
         public var alt: Swift.String?
@@ -376,7 +376,7 @@ public enum AppBskyDraftDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedVideo" }
         /// The `localRef` field (required).
-        @XRPCCore.Boxed public var localRef: AppBskyDraftDefs.DraftEmbedLocalRef
+        @XRPCCore._LexiconBoxed public var localRef: AppBskyDraftDefs.DraftEmbedLocalRef
         /// The `alt` field (optional).
         /// At most 2000 graphemes.
         public var alt: Swift.String?
@@ -420,7 +420,7 @@ public enum AppBskyDraftDefs {
         /// At most 1 items.
         public var embedExternals: [AppBskyDraftDefs.DraftEmbedExternal]?
         /// The `embedGallery` field (optional).
-        @XRPCCore.BoxedOptional public var embedGallery: AppBskyDraftDefs.DraftEmbedGallery?
+        @XRPCCore._LexiconBoxedOptional public var embedGallery: AppBskyDraftDefs.DraftEmbedGallery?
         /// The `embedImages` field (optional).
         /// At most 4 items.
         public var embedImages: [AppBskyDraftDefs.DraftEmbedImage]?
@@ -521,7 +521,7 @@ public enum AppBskyDraftDefs {
         /// Format: `tid`.
         public var id: XRPCCore.TID
         /// The `draft` field (required).
-        @XRPCCore.Boxed public var draft: AppBskyDraftDefs.Draft
+        @XRPCCore._LexiconBoxed public var draft: AppBskyDraftDefs.Draft
         /// The `createdAt` field (required).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.Datetime
@@ -565,7 +565,7 @@ public enum AppBskyDraftDefs {
         /// Format: `tid`.
         public var id: XRPCCore.TID
         /// The `draft` field (required).
-        @XRPCCore.Boxed public var draft: AppBskyDraftDefs.Draft
+        @XRPCCore._LexiconBoxed public var draft: AppBskyDraftDefs.Draft
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -19,7 +19,7 @@ public enum AppBskyDraftUpdateDraft: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.updateDraft#main/input/schema" }
         /// The `draft` field (required).
-        @XRPCCore.Boxed public var draft: AppBskyDraftDefs.DraftWithId
+        @XRPCCore._LexiconBoxed public var draft: AppBskyDraftDefs.DraftWithId
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -8,7 +8,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#main" }
     /// The `external` field (required).
-    @XRPCCore.Boxed public var external: AppBskyEmbedExternal.External
+    @XRPCCore._LexiconBoxed public var external: AppBskyEmbedExternal.External
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -73,7 +73,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#external" }
         /// The `uri` field (required).
         /// Format: `uri`.
-        public var uri: XRPCCore.URI
+        public var uri: XRPCCore.URIString
         /// The `title` field (required).
         public var title: Swift.String
         /// The `description` field (required).
@@ -87,7 +87,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.URI, title: Swift.String, description: Swift.String, associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]? = nil, thumb: XRPCCore.Blob? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.URIString, title: Swift.String, description: Swift.String, associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]? = nil, thumb: XRPCCore.Blob? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.title = title
             self.description = description
@@ -120,7 +120,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#view" }
         /// The `external` field (required).
-        @XRPCCore.Boxed public var external: AppBskyEmbedExternal.ViewExternal
+        @XRPCCore._LexiconBoxed public var external: AppBskyEmbedExternal.ViewExternal
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -147,7 +147,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#viewExternal" }
         /// The `uri` field (required).
         /// Format: `uri`.
-        public var uri: XRPCCore.URI
+        public var uri: XRPCCore.URIString
         /// The `title` field (required).
         public var title: Swift.String
         /// The `description` field (required).
@@ -164,10 +164,10 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
         /// The `readingTime` field (optional).
         public var readingTime: Swift.Int?
         /// The `source` field (optional).
-        @XRPCCore.BoxedOptional public var source: AppBskyEmbedExternal.ViewExternalSource?
+        @XRPCCore._LexiconBoxedOptional public var source: AppBskyEmbedExternal.ViewExternalSource?
         /// The `thumb` field (optional).
         /// Format: `uri`.
-        public var thumb: XRPCCore.URI?
+        public var thumb: XRPCCore.URIString?
         /// The `updatedAt` field (optional).
         /// Format: `datetime`.
         public var updatedAt: XRPCCore.Datetime?
@@ -175,7 +175,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.URI, title: Swift.String, description: Swift.String, associatedProfiles: [AppBskyActorDefs.ProfileViewBasic]? = nil, associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]? = nil, createdAt: XRPCCore.Datetime? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, readingTime: Swift.Int? = nil, source: AppBskyEmbedExternal.ViewExternalSource? = nil, thumb: XRPCCore.URI? = nil, updatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.URIString, title: Swift.String, description: Swift.String, associatedProfiles: [AppBskyActorDefs.ProfileViewBasic]? = nil, associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]? = nil, createdAt: XRPCCore.Datetime? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, readingTime: Swift.Int? = nil, source: AppBskyEmbedExternal.ViewExternalSource? = nil, thumb: XRPCCore.URIString? = nil, updatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.title = title
             self.description = description
@@ -227,21 +227,21 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#viewExternalSource" }
         /// The `uri` field (required).
         /// Format: `uri`.
-        public var uri: XRPCCore.URI
+        public var uri: XRPCCore.URIString
         /// The `title` field (required).
         public var title: Swift.String
         /// The `description` field (optional).
         public var description: Swift.String?
         /// The `icon` field (optional).
         /// Format: `uri`.
-        public var icon: XRPCCore.URI?
+        public var icon: XRPCCore.URIString?
         /// The `theme` field (optional).
-        @XRPCCore.BoxedOptional public var theme: AppBskyEmbedExternal.ViewExternalSourceTheme?
+        @XRPCCore._LexiconBoxedOptional public var theme: AppBskyEmbedExternal.ViewExternalSourceTheme?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.URI, title: Swift.String, description: Swift.String? = nil, icon: XRPCCore.URI? = nil, theme: AppBskyEmbedExternal.ViewExternalSourceTheme? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.URIString, title: Swift.String, description: Swift.String? = nil, icon: XRPCCore.URIString? = nil, theme: AppBskyEmbedExternal.ViewExternalSourceTheme? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.title = title
             self.description = description
@@ -274,13 +274,13 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#viewExternalSourceTheme" }
         /// The `accentForegroundRGB` field (optional).
-        @XRPCCore.BoxedOptional public var accentForegroundRGB: AppBskyEmbedExternal.ColorRGB?
+        @XRPCCore._LexiconBoxedOptional public var accentForegroundRGB: AppBskyEmbedExternal.ColorRGB?
         /// The `accentRGB` field (optional).
-        @XRPCCore.BoxedOptional public var accentRGB: AppBskyEmbedExternal.ColorRGB?
+        @XRPCCore._LexiconBoxedOptional public var accentRGB: AppBskyEmbedExternal.ColorRGB?
         /// The `backgroundRGB` field (optional).
-        @XRPCCore.BoxedOptional public var backgroundRGB: AppBskyEmbedExternal.ColorRGB?
+        @XRPCCore._LexiconBoxedOptional public var backgroundRGB: AppBskyEmbedExternal.ColorRGB?
         /// The `foregroundRGB` field (optional).
-        @XRPCCore.BoxedOptional public var foregroundRGB: AppBskyEmbedExternal.ColorRGB?
+        @XRPCCore._LexiconBoxedOptional public var foregroundRGB: AppBskyEmbedExternal.ColorRGB?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

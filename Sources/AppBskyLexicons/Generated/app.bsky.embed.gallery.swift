@@ -39,7 +39,7 @@ public struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValid
         /// The `alt` field (required).
         public var alt: Swift.String
         /// The `aspectRatio` field (required).
-        @XRPCCore.Boxed public var aspectRatio: AppBskyEmbedDefs.AspectRatio
+        @XRPCCore._LexiconBoxed public var aspectRatio: AppBskyEmbedDefs.AspectRatio
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -140,19 +140,19 @@ public struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValid
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#viewImage" }
         /// The `thumbnail` field (required).
         /// Format: `uri`.
-        public var thumbnail: XRPCCore.URI
+        public var thumbnail: XRPCCore.URIString
         /// The `fullsize` field (required).
         /// Format: `uri`.
-        public var fullsize: XRPCCore.URI
+        public var fullsize: XRPCCore.URIString
         /// The `alt` field (required).
         public var alt: Swift.String
         /// The `aspectRatio` field (required).
-        @XRPCCore.Boxed public var aspectRatio: AppBskyEmbedDefs.AspectRatio
+        @XRPCCore._LexiconBoxed public var aspectRatio: AppBskyEmbedDefs.AspectRatio
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(thumbnail: XRPCCore.URI, fullsize: XRPCCore.URI, alt: Swift.String, aspectRatio: AppBskyEmbedDefs.AspectRatio, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(thumbnail: XRPCCore.URIString, fullsize: XRPCCore.URIString, alt: Swift.String, aspectRatio: AppBskyEmbedDefs.AspectRatio, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.thumbnail = thumbnail
             self.fullsize = fullsize
             self.alt = alt

@@ -17,7 +17,7 @@ public enum AppBskyEmbedGetEmbedExternalView: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.getEmbedExternalView#main/parameters" }
         /// The `url` field (required).
         /// Format: `uri`.
-        public var url: XRPCCore.URI
+        public var url: XRPCCore.URIString
         /// The `uris` field (required).
         /// At most 4 items.
         public var uris: [XRPCCore.ATURI]
@@ -25,7 +25,7 @@ public enum AppBskyEmbedGetEmbedExternalView: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(url: XRPCCore.URI, uris: [XRPCCore.ATURI], unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(url: XRPCCore.URIString, uris: [XRPCCore.ATURI], unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.url = url
             self.uris = uris
             self.unknownFields = unknownFields
@@ -53,7 +53,7 @@ public enum AppBskyEmbedGetEmbedExternalView: XRPCCore.XRPCQuery {
         /// The `associatedRefs` field (optional).
         public var associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]?
         /// The `view` field (optional).
-        @XRPCCore.BoxedOptional public var view: AppBskyEmbedExternal.View?
+        @XRPCCore._LexiconBoxedOptional public var view: AppBskyEmbedExternal.View?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -88,7 +88,7 @@ extension AppBskyLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.App.Bsky.Embed {
     /// Calls `AppBskyEmbedGetEmbedExternalView`.
-    public func getEmbedExternalView(url: XRPCCore.URI, uris: [XRPCCore.ATURI]) async throws -> AppBskyEmbedGetEmbedExternalView.Output {
+    public func getEmbedExternalView(url: XRPCCore.URIString, uris: [XRPCCore.ATURI]) async throws -> AppBskyEmbedGetEmbedExternalView.Output {
         try await client.query(AppBskyEmbedGetEmbedExternalView.self, parameters: .init(url: url, uris: uris))
     }
 

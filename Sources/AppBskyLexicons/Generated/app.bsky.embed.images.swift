@@ -39,7 +39,7 @@ public struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         /// The `alt` field (required).
         public var alt: Swift.String
         /// The `aspectRatio` field (optional).
-        @XRPCCore.BoxedOptional public var aspectRatio: AppBskyEmbedDefs.AspectRatio?
+        @XRPCCore._LexiconBoxedOptional public var aspectRatio: AppBskyEmbedDefs.AspectRatio?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -99,19 +99,19 @@ public struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.images#viewImage" }
         /// The `thumb` field (required).
         /// Format: `uri`.
-        public var thumb: XRPCCore.URI
+        public var thumb: XRPCCore.URIString
         /// The `fullsize` field (required).
         /// Format: `uri`.
-        public var fullsize: XRPCCore.URI
+        public var fullsize: XRPCCore.URIString
         /// The `alt` field (required).
         public var alt: Swift.String
         /// The `aspectRatio` field (optional).
-        @XRPCCore.BoxedOptional public var aspectRatio: AppBskyEmbedDefs.AspectRatio?
+        @XRPCCore._LexiconBoxedOptional public var aspectRatio: AppBskyEmbedDefs.AspectRatio?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(thumb: XRPCCore.URI, fullsize: XRPCCore.URI, alt: Swift.String, aspectRatio: AppBskyEmbedDefs.AspectRatio? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(thumb: XRPCCore.URIString, fullsize: XRPCCore.URIString, alt: Swift.String, aspectRatio: AppBskyEmbedDefs.AspectRatio? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.thumb = thumb
             self.fullsize = fullsize
             self.alt = alt

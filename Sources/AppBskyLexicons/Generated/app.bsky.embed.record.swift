@@ -129,7 +129,7 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         /// Always `true`.
         public var blocked: Swift.Bool
         /// The `author` field (required).
-        @XRPCCore.Boxed public var author: AppBskyFeedDefs.BlockedAuthor
+        @XRPCCore._LexiconBoxed public var author: AppBskyFeedDefs.BlockedAuthor
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -231,9 +231,9 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `author` field (required).
-        @XRPCCore.Boxed public var author: AppBskyActorDefs.ProfileViewBasic
+        @XRPCCore._LexiconBoxed public var author: AppBskyActorDefs.ProfileViewBasic
         /// The `value` field (required).
         public var value: XRPCCore.UnknownValue
         /// The `indexedAt` field (required).
@@ -255,7 +255,7 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, author: AppBskyActorDefs.ProfileViewBasic, value: XRPCCore.UnknownValue, indexedAt: XRPCCore.Datetime, embeds: [AppBskyEmbedRecord.ViewRecord.EmbedsItem]? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, quoteCount: Swift.Int? = nil, replyCount: Swift.Int? = nil, repostCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, author: AppBskyActorDefs.ProfileViewBasic, value: XRPCCore.UnknownValue, indexedAt: XRPCCore.Datetime, embeds: [AppBskyEmbedRecord.ViewRecord.EmbedsItem]? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, quoteCount: Swift.Int? = nil, replyCount: Swift.Int? = nil, repostCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.author = author

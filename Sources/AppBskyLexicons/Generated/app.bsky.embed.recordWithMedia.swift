@@ -8,7 +8,7 @@ public struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _AppBskyLexic
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.recordWithMedia#main" }
     /// The `record` field (required).
-    @XRPCCore.Boxed public var record: AppBskyEmbedRecord
+    @XRPCCore._LexiconBoxed public var record: AppBskyEmbedRecord
     /// The `media` field (required).
     /// Open union of `app.bsky.embed.images`, `app.bsky.embed.video`, `app.bsky.embed.gallery`, `app.bsky.embed.external`; other types are kept as read.
     public var media: AppBskyEmbedRecordWithMedia.Media
@@ -39,7 +39,7 @@ public struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _AppBskyLexic
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.recordWithMedia#view" }
         /// The `record` field (required).
-        @XRPCCore.Boxed public var record: AppBskyEmbedRecord.View
+        @XRPCCore._LexiconBoxed public var record: AppBskyEmbedRecord.View
         /// The `media` field (required).
         /// Open union of `app.bsky.embed.images#view`, `app.bsky.embed.video#view`, `app.bsky.embed.gallery#view`, `app.bsky.embed.external#view`; other types are kept as read.
         public var media: AppBskyEmbedRecordWithMedia.View.Media

@@ -13,7 +13,7 @@ public struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidat
     /// The `alt` field (optional).
     public var alt: Swift.String?
     /// The `aspectRatio` field (optional).
-    @XRPCCore.BoxedOptional public var aspectRatio: AppBskyEmbedDefs.AspectRatio?
+    @XRPCCore._LexiconBoxedOptional public var aspectRatio: AppBskyEmbedDefs.AspectRatio?
     /// The `captions` field (optional).
     /// At most 20 items.
     public var captions: [AppBskyEmbedVideo.Caption]?
@@ -90,25 +90,25 @@ public struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidat
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.video#view" }
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `playlist` field (required).
         /// Format: `uri`.
-        public var playlist: XRPCCore.URI
+        public var playlist: XRPCCore.URIString
         /// The `alt` field (optional).
         public var alt: Swift.String?
         /// The `aspectRatio` field (optional).
-        @XRPCCore.BoxedOptional public var aspectRatio: AppBskyEmbedDefs.AspectRatio?
+        @XRPCCore._LexiconBoxedOptional public var aspectRatio: AppBskyEmbedDefs.AspectRatio?
         /// The `presentation` field (optional).
         /// Known values: `"default"`, `"gif"`.
         public var presentation: AppBskyEmbedVideo.View.Presentation?
         /// The `thumbnail` field (optional).
         /// Format: `uri`.
-        public var thumbnail: XRPCCore.URI?
+        public var thumbnail: XRPCCore.URIString?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(cid: XRPCCore.CID, playlist: XRPCCore.URI, alt: Swift.String? = nil, aspectRatio: AppBskyEmbedDefs.AspectRatio? = nil, presentation: AppBskyEmbedVideo.View.Presentation? = nil, thumbnail: XRPCCore.URI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(cid: XRPCCore.CIDString, playlist: XRPCCore.URIString, alt: Swift.String? = nil, aspectRatio: AppBskyEmbedDefs.AspectRatio? = nil, presentation: AppBskyEmbedVideo.View.Presentation? = nil, thumbnail: XRPCCore.URIString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.cid = cid
             self.playlist = playlist
             self.alt = alt

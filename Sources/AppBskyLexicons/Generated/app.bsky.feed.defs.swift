@@ -13,7 +13,7 @@ public enum AppBskyFeedDefs {
         /// Format: `did`.
         public var did: XRPCCore.DID
         /// The `viewer` field (optional).
-        @XRPCCore.BoxedOptional public var viewer: AppBskyActorDefs.ViewerState?
+        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyActorDefs.ViewerState?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -48,7 +48,7 @@ public enum AppBskyFeedDefs {
         /// Always `true`.
         public var blocked: Swift.Bool
         /// The `author` field (required).
-        @XRPCCore.Boxed public var author: AppBskyFeedDefs.BlockedAuthor
+        @XRPCCore._LexiconBoxed public var author: AppBskyFeedDefs.BlockedAuthor
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -110,7 +110,7 @@ public enum AppBskyFeedDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#feedViewPost" }
         /// The `post` field (required).
-        @XRPCCore.Boxed public var post: AppBskyFeedDefs.PostView
+        @XRPCCore._LexiconBoxed public var post: AppBskyFeedDefs.PostView
         /// The `feedContext` field (optional).
         /// At most 2000 UTF-8 bytes.
         public var feedContext: Swift.String?
@@ -118,7 +118,7 @@ public enum AppBskyFeedDefs {
         /// Open union of `app.bsky.feed.defs#reasonRepost`, `app.bsky.feed.defs#reasonPin`; other types are kept as read.
         public var reason: AppBskyFeedDefs.FeedViewPost.Reason?
         /// The `reply` field (optional).
-        @XRPCCore.BoxedOptional public var reply: AppBskyFeedDefs.ReplyRef?
+        @XRPCCore._LexiconBoxedOptional public var reply: AppBskyFeedDefs.ReplyRef?
         /// The `reqId` field (optional).
         /// At most 100 UTF-8 bytes.
         public var reqId: Swift.String?
@@ -208,12 +208,12 @@ public enum AppBskyFeedDefs {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
         /// The `creator` field (required).
-        @XRPCCore.Boxed public var creator: AppBskyActorDefs.ProfileView
+        @XRPCCore._LexiconBoxed public var creator: AppBskyActorDefs.ProfileView
         /// The `displayName` field (required).
         public var displayName: Swift.String
         /// The `indexedAt` field (required).
@@ -223,7 +223,7 @@ public enum AppBskyFeedDefs {
         public var acceptsInteractions: Swift.Bool?
         /// The `avatar` field (optional).
         /// Format: `uri`.
-        public var avatar: XRPCCore.URI?
+        public var avatar: XRPCCore.URIString?
         /// The `contentMode` field (optional).
         /// Known values: `"app.bsky.feed.defs#contentModeUnspecified"`, `"app.bsky.feed.defs#contentModeVideo"`.
         public var contentMode: AppBskyFeedDefs.GeneratorView.ContentMode?
@@ -238,12 +238,12 @@ public enum AppBskyFeedDefs {
         /// At least 0.
         public var likeCount: Swift.Int?
         /// The `viewer` field (optional).
-        @XRPCCore.BoxedOptional public var viewer: AppBskyFeedDefs.GeneratorViewerState?
+        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyFeedDefs.GeneratorViewerState?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, did: XRPCCore.DID, creator: AppBskyActorDefs.ProfileView, displayName: Swift.String, indexedAt: XRPCCore.Datetime, acceptsInteractions: Swift.Bool? = nil, avatar: XRPCCore.URI? = nil, contentMode: AppBskyFeedDefs.GeneratorView.ContentMode? = nil, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, viewer: AppBskyFeedDefs.GeneratorViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, did: XRPCCore.DID, creator: AppBskyActorDefs.ProfileView, displayName: Swift.String, indexedAt: XRPCCore.Datetime, acceptsInteractions: Swift.Bool? = nil, avatar: XRPCCore.URIString? = nil, contentMode: AppBskyFeedDefs.GeneratorView.ContentMode? = nil, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, viewer: AppBskyFeedDefs.GeneratorViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.did = did
@@ -526,9 +526,9 @@ public enum AppBskyFeedDefs {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `author` field (required).
-        @XRPCCore.Boxed public var author: AppBskyActorDefs.ProfileViewBasic
+        @XRPCCore._LexiconBoxed public var author: AppBskyActorDefs.ProfileViewBasic
         /// The `record` field (required).
         public var record: XRPCCore.UnknownValue
         /// The `indexedAt` field (required).
@@ -552,14 +552,14 @@ public enum AppBskyFeedDefs {
         /// The `repostCount` field (optional).
         public var repostCount: Swift.Int?
         /// The `threadgate` field (optional).
-        @XRPCCore.BoxedOptional public var threadgate: AppBskyFeedDefs.ThreadgateView?
+        @XRPCCore._LexiconBoxedOptional public var threadgate: AppBskyFeedDefs.ThreadgateView?
         /// The `viewer` field (optional).
-        @XRPCCore.BoxedOptional public var viewer: AppBskyFeedDefs.ViewerState?
+        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyFeedDefs.ViewerState?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, author: AppBskyActorDefs.ProfileViewBasic, record: XRPCCore.UnknownValue, indexedAt: XRPCCore.Datetime, bookmarkCount: Swift.Int? = nil, debug: XRPCCore.UnknownValue? = nil, embed: AppBskyFeedDefs.PostView.Embed? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, quoteCount: Swift.Int? = nil, replyCount: Swift.Int? = nil, repostCount: Swift.Int? = nil, threadgate: AppBskyFeedDefs.ThreadgateView? = nil, viewer: AppBskyFeedDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, author: AppBskyActorDefs.ProfileViewBasic, record: XRPCCore.UnknownValue, indexedAt: XRPCCore.Datetime, bookmarkCount: Swift.Int? = nil, debug: XRPCCore.UnknownValue? = nil, embed: AppBskyFeedDefs.PostView.Embed? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, quoteCount: Swift.Int? = nil, replyCount: Swift.Int? = nil, repostCount: Swift.Int? = nil, threadgate: AppBskyFeedDefs.ThreadgateView? = nil, viewer: AppBskyFeedDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.author = author
@@ -700,13 +700,13 @@ public enum AppBskyFeedDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#reasonRepost" }
         /// The `by` field (required).
-        @XRPCCore.Boxed public var by: AppBskyActorDefs.ProfileViewBasic
+        @XRPCCore._LexiconBoxed public var by: AppBskyActorDefs.ProfileViewBasic
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
         /// The `cid` field (optional).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID?
+        public var cid: XRPCCore.CIDString?
         /// The `uri` field (optional).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI?
@@ -714,7 +714,7 @@ public enum AppBskyFeedDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(by: AppBskyActorDefs.ProfileViewBasic, indexedAt: XRPCCore.Datetime, cid: XRPCCore.CID? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(by: AppBskyActorDefs.ProfileViewBasic, indexedAt: XRPCCore.Datetime, cid: XRPCCore.CIDString? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.by = by
             self.indexedAt = indexedAt
             self.cid = cid
@@ -750,7 +750,7 @@ public enum AppBskyFeedDefs {
         /// Open union of `app.bsky.feed.defs#postView`, `app.bsky.feed.defs#notFoundPost`, `app.bsky.feed.defs#blockedPost`; other types are kept as read.
         public var parent: AppBskyFeedDefs.ReplyRef.Parent
         /// The `grandparentAuthor` field (optional).
-        @XRPCCore.BoxedOptional public var grandparentAuthor: AppBskyActorDefs.ProfileViewBasic?
+        @XRPCCore._LexiconBoxedOptional public var grandparentAuthor: AppBskyActorDefs.ProfileViewBasic?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1047,14 +1047,14 @@ public enum AppBskyFeedDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#threadViewPost" }
         /// The `post` field (required).
-        @XRPCCore.Boxed public var post: AppBskyFeedDefs.PostView
+        @XRPCCore._LexiconBoxed public var post: AppBskyFeedDefs.PostView
         /// The `parent` field (optional).
         /// Open union of `app.bsky.feed.defs#threadViewPost`, `app.bsky.feed.defs#notFoundPost`, `app.bsky.feed.defs#blockedPost`; other types are kept as read.
         public var parent: AppBskyFeedDefs.ThreadViewPost.Parent?
         /// The `replies` field (optional).
         public var replies: [AppBskyFeedDefs.ThreadViewPost.RepliesItem]?
         /// The `threadContext` field (optional).
-        @XRPCCore.BoxedOptional public var threadContext: AppBskyFeedDefs.ThreadContext?
+        @XRPCCore._LexiconBoxedOptional public var threadContext: AppBskyFeedDefs.ThreadContext?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1186,7 +1186,7 @@ public enum AppBskyFeedDefs {
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#threadgateView" }
         /// The `cid` field (optional).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID?
+        public var cid: XRPCCore.CIDString?
         /// The `lists` field (optional).
         public var lists: [AppBskyGraphDefs.ListViewBasic]?
         /// The `record` field (optional).
@@ -1198,7 +1198,7 @@ public enum AppBskyFeedDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(cid: XRPCCore.CID? = nil, lists: [AppBskyGraphDefs.ListViewBasic]? = nil, record: XRPCCore.UnknownValue? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(cid: XRPCCore.CIDString? = nil, lists: [AppBskyGraphDefs.ListViewBasic]? = nil, record: XRPCCore.UnknownValue? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.cid = cid
             self.lists = lists
             self.record = record
@@ -1232,7 +1232,7 @@ public enum AppBskyFeedDefs {
         /// The `embeddingDisabled` field (optional).
         public var embeddingDisabled: Swift.Bool?
         /// The `knownLikers` field (optional).
-        @XRPCCore.BoxedOptional public var knownLikers: AppBskyFeedDefs.KnownLikers?
+        @XRPCCore._LexiconBoxedOptional public var knownLikers: AppBskyFeedDefs.KnownLikers?
         /// The `like` field (optional).
         /// Format: `at-uri`.
         public var like: XRPCCore.ATURI?

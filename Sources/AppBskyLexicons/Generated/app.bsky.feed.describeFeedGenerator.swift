@@ -24,7 +24,7 @@ public enum AppBskyFeedDescribeFeedGenerator: XRPCCore.XRPCQuery {
         /// The `feeds` field (required).
         public var feeds: [AppBskyFeedDescribeFeedGenerator.Feed]
         /// The `links` field (optional).
-        @XRPCCore.BoxedOptional public var links: AppBskyFeedDescribeFeedGenerator.Links?
+        @XRPCCore._LexiconBoxedOptional public var links: AppBskyFeedDescribeFeedGenerator.Links?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

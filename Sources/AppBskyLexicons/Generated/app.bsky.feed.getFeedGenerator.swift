@@ -43,7 +43,7 @@ public enum AppBskyFeedGetFeedGenerator: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getFeedGenerator#main/output/schema" }
         /// The `view` field (required).
-        @XRPCCore.Boxed public var view: AppBskyFeedDefs.GeneratorView
+        @XRPCCore._LexiconBoxed public var view: AppBskyFeedDefs.GeneratorView
         /// The `isOnline` field (required).
         public var isOnline: Swift.Bool
         /// The `isValid` field (required).

@@ -20,7 +20,7 @@ public enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (optional).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID?
+        public var cid: XRPCCore.CIDString?
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// The `limit` field (optional).
@@ -30,7 +30,7 @@ public enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.cursor = cursor
@@ -66,14 +66,14 @@ public enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
         public var likes: [AppBskyFeedGetLikes.Like]
         /// The `cid` field (optional).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID?
+        public var cid: XRPCCore.CIDString?
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, likes: [AppBskyFeedGetLikes.Like], cid: XRPCCore.CID? = nil, cursor: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, likes: [AppBskyFeedGetLikes.Like], cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.likes = likes
             self.cid = cid
@@ -109,7 +109,7 @@ public enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
         /// Format: `datetime`.
         public var createdAt: XRPCCore.Datetime
         /// The `actor` field (required).
-        @XRPCCore.Boxed public var actor: AppBskyActorDefs.ProfileView
+        @XRPCCore._LexiconBoxed public var actor: AppBskyActorDefs.ProfileView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -144,7 +144,7 @@ extension AppBskyLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetLikes`.
-    public func getLikes(uri: XRPCCore.ATURI, cid: XRPCCore.CID? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetLikes.Output {
+    public func getLikes(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetLikes.Output {
         try await client.query(AppBskyFeedGetLikes.self, parameters: .init(uri: uri, cid: cid, cursor: cursor, limit: limit))
     }
 

@@ -79,7 +79,7 @@ public enum AppBskyFeedGetPostThread: XRPCCore.XRPCQuery {
         /// Open union of `app.bsky.feed.defs#threadViewPost`, `app.bsky.feed.defs#notFoundPost`, `app.bsky.feed.defs#blockedPost`; other types are kept as read.
         public var thread: AppBskyFeedGetPostThread.Output.Thread
         /// The `threadgate` field (optional).
-        @XRPCCore.BoxedOptional public var threadgate: AppBskyFeedDefs.ThreadgateView?
+        @XRPCCore._LexiconBoxedOptional public var threadgate: AppBskyFeedDefs.ThreadgateView?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

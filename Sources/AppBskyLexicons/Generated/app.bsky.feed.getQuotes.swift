@@ -20,7 +20,7 @@ public enum AppBskyFeedGetQuotes: XRPCCore.XRPCQuery {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (optional).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID?
+        public var cid: XRPCCore.CIDString?
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// The `limit` field (optional).
@@ -30,7 +30,7 @@ public enum AppBskyFeedGetQuotes: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.cursor = cursor
@@ -66,14 +66,14 @@ public enum AppBskyFeedGetQuotes: XRPCCore.XRPCQuery {
         public var posts: [AppBskyFeedDefs.PostView]
         /// The `cid` field (optional).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID?
+        public var cid: XRPCCore.CIDString?
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, posts: [AppBskyFeedDefs.PostView], cid: XRPCCore.CID? = nil, cursor: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, posts: [AppBskyFeedDefs.PostView], cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.posts = posts
             self.cid = cid
@@ -106,7 +106,7 @@ extension AppBskyLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetQuotes`.
-    public func getQuotes(uri: XRPCCore.ATURI, cid: XRPCCore.CID? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetQuotes.Output {
+    public func getQuotes(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetQuotes.Output {
         try await client.query(AppBskyFeedGetQuotes.self, parameters: .init(uri: uri, cid: cid, cursor: cursor, limit: limit))
     }
 

@@ -32,7 +32,7 @@ public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatab
     /// At most 3 items.
     public var langs: [XRPCCore.LanguageTag]?
     /// The `reply` field (optional).
-    @XRPCCore.BoxedOptional public var reply: AppBskyFeedPost.ReplyRef?
+    @XRPCCore._LexiconBoxedOptional public var reply: AppBskyFeedPost.ReplyRef?
     /// The `tags` field (optional).
     /// At most 8 items.
     public var tags: [Swift.String]?
@@ -84,7 +84,7 @@ public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatab
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.post#entity" }
         /// The `index` field (required).
-        @XRPCCore.Boxed public var index: AppBskyFeedPost.TextSlice
+        @XRPCCore._LexiconBoxed public var index: AppBskyFeedPost.TextSlice
         /// The `type` field (required).
         public var type: Swift.String
         /// The `value` field (required).

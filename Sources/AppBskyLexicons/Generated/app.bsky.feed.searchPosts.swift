@@ -65,12 +65,12 @@ public enum AppBskyFeedSearchPosts: XRPCCore.XRPCQuery {
         public var until: Swift.String?
         /// The `url` field (optional).
         /// Format: `uri`.
-        public var url: XRPCCore.URI?
+        public var url: XRPCCore.URIString?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyFeedSearchPosts.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyFeedSearchPosts.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URIString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.q = q
             self.author = author
             self.cursor = cursor
@@ -179,7 +179,7 @@ extension AppBskyLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedSearchPosts`.
-    public func searchPosts(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyFeedSearchPosts.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URI? = nil) async throws -> AppBskyFeedSearchPosts.Output {
+    public func searchPosts(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyFeedSearchPosts.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URIString? = nil) async throws -> AppBskyFeedSearchPosts.Output {
         try await client.query(AppBskyFeedSearchPosts.self, parameters: .init(q: q, author: author, cursor: cursor, domain: domain, lang: lang, limit: limit, mentions: mentions, since: since, sort: sort, tag: tag, until: until, url: url))
     }
 

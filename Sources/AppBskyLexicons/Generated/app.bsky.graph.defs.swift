@@ -18,7 +18,7 @@ public enum AppBskyGraphDefs {
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
         /// The `subject` field (required).
-        @XRPCCore.Boxed public var subject: AppBskyActorDefs.ProfileView
+        @XRPCCore._LexiconBoxed public var subject: AppBskyActorDefs.ProfileView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -70,9 +70,9 @@ public enum AppBskyGraphDefs {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `creator` field (required).
-        @XRPCCore.Boxed public var creator: AppBskyActorDefs.ProfileView
+        @XRPCCore._LexiconBoxed public var creator: AppBskyActorDefs.ProfileView
         /// The `name` field (required).
         /// At least 1 UTF-8 bytes. At most 64 UTF-8 bytes.
         public var name: Swift.String
@@ -83,7 +83,7 @@ public enum AppBskyGraphDefs {
         public var indexedAt: XRPCCore.Datetime
         /// The `avatar` field (optional).
         /// Format: `uri`.
-        public var avatar: XRPCCore.URI?
+        public var avatar: XRPCCore.URIString?
         /// The `description` field (optional).
         /// At most 3000 UTF-8 bytes. At most 300 graphemes.
         public var description: Swift.String?
@@ -95,12 +95,12 @@ public enum AppBskyGraphDefs {
         /// At least 0.
         public var listItemCount: Swift.Int?
         /// The `viewer` field (optional).
-        @XRPCCore.BoxedOptional public var viewer: AppBskyGraphDefs.ListViewerState?
+        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyGraphDefs.ListViewerState?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, creator: AppBskyActorDefs.ProfileView, name: Swift.String, purpose: AppBskyGraphDefs.ListPurpose, indexedAt: XRPCCore.Datetime, avatar: XRPCCore.URI? = nil, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, listItemCount: Swift.Int? = nil, viewer: AppBskyGraphDefs.ListViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, creator: AppBskyActorDefs.ProfileView, name: Swift.String, purpose: AppBskyGraphDefs.ListPurpose, indexedAt: XRPCCore.Datetime, avatar: XRPCCore.URIString? = nil, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, listItemCount: Swift.Int? = nil, viewer: AppBskyGraphDefs.ListViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.creator = creator
@@ -158,7 +158,7 @@ public enum AppBskyGraphDefs {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `name` field (required).
         /// At least 1 UTF-8 bytes. At most 64 UTF-8 bytes.
         public var name: Swift.String
@@ -166,7 +166,7 @@ public enum AppBskyGraphDefs {
         public var purpose: AppBskyGraphDefs.ListPurpose
         /// The `avatar` field (optional).
         /// Format: `uri`.
-        public var avatar: XRPCCore.URI?
+        public var avatar: XRPCCore.URIString?
         /// The `indexedAt` field (optional).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime?
@@ -176,12 +176,12 @@ public enum AppBskyGraphDefs {
         /// At least 0.
         public var listItemCount: Swift.Int?
         /// The `viewer` field (optional).
-        @XRPCCore.BoxedOptional public var viewer: AppBskyGraphDefs.ListViewerState?
+        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyGraphDefs.ListViewerState?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, name: Swift.String, purpose: AppBskyGraphDefs.ListPurpose, avatar: XRPCCore.URI? = nil, indexedAt: XRPCCore.Datetime? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, listItemCount: Swift.Int? = nil, viewer: AppBskyGraphDefs.ListViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, name: Swift.String, purpose: AppBskyGraphDefs.ListPurpose, avatar: XRPCCore.URIString? = nil, indexedAt: XRPCCore.Datetime? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, listItemCount: Swift.Int? = nil, viewer: AppBskyGraphDefs.ListViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.name = name
@@ -368,11 +368,11 @@ public enum AppBskyGraphDefs {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `record` field (required).
         public var record: XRPCCore.UnknownValue
         /// The `creator` field (required).
-        @XRPCCore.Boxed public var creator: AppBskyActorDefs.ProfileViewBasic
+        @XRPCCore._LexiconBoxed public var creator: AppBskyActorDefs.ProfileViewBasic
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
@@ -388,7 +388,7 @@ public enum AppBskyGraphDefs {
         /// The `labels` field (optional).
         public var labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]?
         /// The `list` field (optional).
-        @XRPCCore.BoxedOptional public var list: AppBskyGraphDefs.ListViewBasic?
+        @XRPCCore._LexiconBoxedOptional public var list: AppBskyGraphDefs.ListViewBasic?
         /// The `listItemsSample` field (optional).
         /// At most 12 items.
         public var listItemsSample: [AppBskyGraphDefs.ListItemView]?
@@ -396,7 +396,7 @@ public enum AppBskyGraphDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, record: XRPCCore.UnknownValue, creator: AppBskyActorDefs.ProfileViewBasic, indexedAt: XRPCCore.Datetime, feeds: [AppBskyFeedDefs.GeneratorView]? = nil, joinedAllTimeCount: Swift.Int? = nil, joinedWeekCount: Swift.Int? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, list: AppBskyGraphDefs.ListViewBasic? = nil, listItemsSample: [AppBskyGraphDefs.ListItemView]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, record: XRPCCore.UnknownValue, creator: AppBskyActorDefs.ProfileViewBasic, indexedAt: XRPCCore.Datetime, feeds: [AppBskyFeedDefs.GeneratorView]? = nil, joinedAllTimeCount: Swift.Int? = nil, joinedWeekCount: Swift.Int? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, list: AppBskyGraphDefs.ListViewBasic? = nil, listItemsSample: [AppBskyGraphDefs.ListItemView]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.record = record
@@ -451,11 +451,11 @@ public enum AppBskyGraphDefs {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `record` field (required).
         public var record: XRPCCore.UnknownValue
         /// The `creator` field (required).
-        @XRPCCore.Boxed public var creator: AppBskyActorDefs.ProfileViewBasic
+        @XRPCCore._LexiconBoxed public var creator: AppBskyActorDefs.ProfileViewBasic
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
@@ -474,7 +474,7 @@ public enum AppBskyGraphDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, record: XRPCCore.UnknownValue, creator: AppBskyActorDefs.ProfileViewBasic, indexedAt: XRPCCore.Datetime, joinedAllTimeCount: Swift.Int? = nil, joinedWeekCount: Swift.Int? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, listItemCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, record: XRPCCore.UnknownValue, creator: AppBskyActorDefs.ProfileViewBasic, indexedAt: XRPCCore.Datetime, joinedAllTimeCount: Swift.Int? = nil, joinedWeekCount: Swift.Int? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, listItemCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.record = record

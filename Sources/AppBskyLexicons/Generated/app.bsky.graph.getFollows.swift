@@ -76,7 +76,7 @@ public enum AppBskyGraphGetFollows: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getFollows#main/output/schema" }
         /// The `subject` field (required).
-        @XRPCCore.Boxed public var subject: AppBskyActorDefs.ProfileView
+        @XRPCCore._LexiconBoxed public var subject: AppBskyActorDefs.ProfileView
         /// The `follows` field (required).
         public var follows: [AppBskyActorDefs.ProfileView]
         /// The `cursor` field (optional).

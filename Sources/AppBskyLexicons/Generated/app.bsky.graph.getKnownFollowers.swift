@@ -54,7 +54,7 @@ public enum AppBskyGraphGetKnownFollowers: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getKnownFollowers#main/output/schema" }
         /// The `subject` field (required).
-        @XRPCCore.Boxed public var subject: AppBskyActorDefs.ProfileView
+        @XRPCCore._LexiconBoxed public var subject: AppBskyActorDefs.ProfileView
         /// The `followers` field (required).
         public var followers: [AppBskyActorDefs.ProfileView]
         /// The `cursor` field (optional).

@@ -54,7 +54,7 @@ public enum AppBskyGraphGetList: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getList#main/output/schema" }
         /// The `list` field (required).
-        @XRPCCore.Boxed public var list: AppBskyGraphDefs.ListView
+        @XRPCCore._LexiconBoxed public var list: AppBskyGraphDefs.ListView
         /// The `items` field (required).
         public var items: [AppBskyGraphDefs.ListItemView]
         /// The `cursor` field (optional).

@@ -106,9 +106,9 @@ public enum AppBskyGraphGetListsWithMembership: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getListsWithMembership#listWithMembership" }
         /// The `list` field (required).
-        @XRPCCore.Boxed public var list: AppBskyGraphDefs.ListView
+        @XRPCCore._LexiconBoxed public var list: AppBskyGraphDefs.ListView
         /// The `listItem` field (optional).
-        @XRPCCore.BoxedOptional public var listItem: AppBskyGraphDefs.ListItemView?
+        @XRPCCore._LexiconBoxedOptional public var listItem: AppBskyGraphDefs.ListItemView?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -43,7 +43,7 @@ public enum AppBskyGraphGetStarterPack: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getStarterPack#main/output/schema" }
         /// The `starterPack` field (required).
-        @XRPCCore.Boxed public var starterPack: AppBskyGraphDefs.StarterPackView
+        @XRPCCore._LexiconBoxed public var starterPack: AppBskyGraphDefs.StarterPackView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

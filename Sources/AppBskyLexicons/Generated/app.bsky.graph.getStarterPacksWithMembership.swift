@@ -85,9 +85,9 @@ public enum AppBskyGraphGetStarterPacksWithMembership: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getStarterPacksWithMembership#starterPackWithMembership" }
         /// The `starterPack` field (required).
-        @XRPCCore.Boxed public var starterPack: AppBskyGraphDefs.StarterPackView
+        @XRPCCore._LexiconBoxed public var starterPack: AppBskyGraphDefs.StarterPackView
         /// The `listItem` field (optional).
-        @XRPCCore.BoxedOptional public var listItem: AppBskyGraphDefs.ListItemView?
+        @XRPCCore._LexiconBoxedOptional public var listItem: AppBskyGraphDefs.ListItemView?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -17,7 +17,7 @@ public struct AppBskyGraphVerification: XRPCCore.LexiconRecord, _AppBskyLexicons
     public var subject: XRPCCore.DID
     /// The `handle` field (required).
     /// Format: `handle`.
-    public var handle: XRPCCore.Handle
+    public var handle: XRPCCore.ATHandle
     /// The `displayName` field (required).
     public var displayName: Swift.String
     /// The `createdAt` field (required).
@@ -27,7 +27,7 @@ public struct AppBskyGraphVerification: XRPCCore.LexiconRecord, _AppBskyLexicons
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(subject: XRPCCore.DID, handle: XRPCCore.Handle, displayName: Swift.String, createdAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(subject: XRPCCore.DID, handle: XRPCCore.ATHandle, displayName: Swift.String, createdAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.subject = subject
         self.handle = handle
         self.displayName = displayName

@@ -45,9 +45,9 @@ public enum AppBskyLabelerDefs {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `creator` field (required).
-        @XRPCCore.Boxed public var creator: AppBskyActorDefs.ProfileView
+        @XRPCCore._LexiconBoxed public var creator: AppBskyActorDefs.ProfileView
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
@@ -57,12 +57,12 @@ public enum AppBskyLabelerDefs {
         /// At least 0.
         public var likeCount: Swift.Int?
         /// The `viewer` field (optional).
-        @XRPCCore.BoxedOptional public var viewer: AppBskyLabelerDefs.LabelerViewerState?
+        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyLabelerDefs.LabelerViewerState?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, creator: AppBskyActorDefs.ProfileView, indexedAt: XRPCCore.Datetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, viewer: AppBskyLabelerDefs.LabelerViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, creator: AppBskyActorDefs.ProfileView, indexedAt: XRPCCore.Datetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, viewer: AppBskyLabelerDefs.LabelerViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.creator = creator
@@ -105,11 +105,11 @@ public enum AppBskyLabelerDefs {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `creator` field (required).
-        @XRPCCore.Boxed public var creator: AppBskyActorDefs.ProfileView
+        @XRPCCore._LexiconBoxed public var creator: AppBskyActorDefs.ProfileView
         /// The `policies` field (required).
-        @XRPCCore.Boxed public var policies: AppBskyLabelerDefs.LabelerPolicies
+        @XRPCCore._LexiconBoxed public var policies: AppBskyLabelerDefs.LabelerPolicies
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
@@ -125,12 +125,12 @@ public enum AppBskyLabelerDefs {
         /// The `subjectTypes` field (optional).
         public var subjectTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.SubjectType]?
         /// The `viewer` field (optional).
-        @XRPCCore.BoxedOptional public var viewer: AppBskyLabelerDefs.LabelerViewerState?
+        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyLabelerDefs.LabelerViewerState?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, creator: AppBskyActorDefs.ProfileView, policies: AppBskyLabelerDefs.LabelerPolicies, indexedAt: XRPCCore.Datetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, reasonTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.ReasonType]? = nil, subjectCollections: [XRPCCore.NSID]? = nil, subjectTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.SubjectType]? = nil, viewer: AppBskyLabelerDefs.LabelerViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, creator: AppBskyActorDefs.ProfileView, policies: AppBskyLabelerDefs.LabelerPolicies, indexedAt: XRPCCore.Datetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, reasonTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.ReasonType]? = nil, subjectCollections: [XRPCCore.NSID]? = nil, subjectTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.SubjectType]? = nil, viewer: AppBskyLabelerDefs.LabelerViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.creator = creator

@@ -13,7 +13,7 @@ public struct AppBskyLabelerService: XRPCCore.LexiconRecord, _AppBskyLexiconsVal
     public static var recordKey: XRPCCore.RecordKeyType { .init(lexiconKey: "literal:self") }
 
     /// The `policies` field (required).
-    @XRPCCore.Boxed public var policies: AppBskyLabelerDefs.LabelerPolicies
+    @XRPCCore._LexiconBoxed public var policies: AppBskyLabelerDefs.LabelerPolicies
     /// The `createdAt` field (required).
     /// Format: `datetime`.
     public var createdAt: XRPCCore.Datetime

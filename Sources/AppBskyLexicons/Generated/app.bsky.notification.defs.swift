@@ -173,31 +173,31 @@ public enum AppBskyNotificationDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#preferences" }
         /// The `chat` field (required).
-        @XRPCCore.Boxed public var chat: AppBskyNotificationDefs.ChatPreference
+        @XRPCCore._LexiconBoxed public var chat: AppBskyNotificationDefs.ChatPreference
         /// The `follow` field (required).
-        @XRPCCore.Boxed public var follow: AppBskyNotificationDefs.FilterablePreference
+        @XRPCCore._LexiconBoxed public var follow: AppBskyNotificationDefs.FilterablePreference
         /// The `like` field (required).
-        @XRPCCore.Boxed public var like: AppBskyNotificationDefs.FilterablePreference
+        @XRPCCore._LexiconBoxed public var like: AppBskyNotificationDefs.FilterablePreference
         /// The `likeViaRepost` field (required).
-        @XRPCCore.Boxed public var likeViaRepost: AppBskyNotificationDefs.FilterablePreference
+        @XRPCCore._LexiconBoxed public var likeViaRepost: AppBskyNotificationDefs.FilterablePreference
         /// The `mention` field (required).
-        @XRPCCore.Boxed public var mention: AppBskyNotificationDefs.FilterablePreference
+        @XRPCCore._LexiconBoxed public var mention: AppBskyNotificationDefs.FilterablePreference
         /// The `quote` field (required).
-        @XRPCCore.Boxed public var quote: AppBskyNotificationDefs.FilterablePreference
+        @XRPCCore._LexiconBoxed public var quote: AppBskyNotificationDefs.FilterablePreference
         /// The `reply` field (required).
-        @XRPCCore.Boxed public var reply: AppBskyNotificationDefs.FilterablePreference
+        @XRPCCore._LexiconBoxed public var reply: AppBskyNotificationDefs.FilterablePreference
         /// The `repost` field (required).
-        @XRPCCore.Boxed public var repost: AppBskyNotificationDefs.FilterablePreference
+        @XRPCCore._LexiconBoxed public var repost: AppBskyNotificationDefs.FilterablePreference
         /// The `repostViaRepost` field (required).
-        @XRPCCore.Boxed public var repostViaRepost: AppBskyNotificationDefs.FilterablePreference
+        @XRPCCore._LexiconBoxed public var repostViaRepost: AppBskyNotificationDefs.FilterablePreference
         /// The `starterpackJoined` field (required).
-        @XRPCCore.Boxed public var starterpackJoined: AppBskyNotificationDefs.Preference
+        @XRPCCore._LexiconBoxed public var starterpackJoined: AppBskyNotificationDefs.Preference
         /// The `subscribedPost` field (required).
-        @XRPCCore.Boxed public var subscribedPost: AppBskyNotificationDefs.Preference
+        @XRPCCore._LexiconBoxed public var subscribedPost: AppBskyNotificationDefs.Preference
         /// The `unverified` field (required).
-        @XRPCCore.Boxed public var unverified: AppBskyNotificationDefs.Preference
+        @XRPCCore._LexiconBoxed public var unverified: AppBskyNotificationDefs.Preference
         /// The `verified` field (required).
-        @XRPCCore.Boxed public var verified: AppBskyNotificationDefs.Preference
+        @XRPCCore._LexiconBoxed public var verified: AppBskyNotificationDefs.Preference
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -283,7 +283,7 @@ public enum AppBskyNotificationDefs {
         /// Format: `did`.
         public var subject: XRPCCore.DID
         /// The `activitySubscription` field (required).
-        @XRPCCore.Boxed public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription
+        @XRPCCore._LexiconBoxed public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -37,7 +37,7 @@ public enum AppBskyNotificationGetPreferences: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.getPreferences#main/output/schema" }
         /// The `preferences` field (required).
-        @XRPCCore.Boxed public var preferences: AppBskyNotificationDefs.Preferences
+        @XRPCCore._LexiconBoxed public var preferences: AppBskyNotificationDefs.Preferences
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -110,9 +110,9 @@ public enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `author` field (required).
-        @XRPCCore.Boxed public var author: AppBskyActorDefs.ProfileView
+        @XRPCCore._LexiconBoxed public var author: AppBskyActorDefs.ProfileView
         /// The `reason` field (required).
         /// Known values: `"like"`, `"repost"`, `"follow"`, `"mention"`, `"reply"`, `"quote"`, `"starterpack-joined"`, `"verified"`, `"unverified"`, `"like-via-repost"`, `"repost-via-repost"`, `"subscribed-post"`, and 1 more.
         public var reason: AppBskyNotificationListNotifications.Notification.Reason
@@ -129,12 +129,12 @@ public enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery {
         /// Format: `at-uri`.
         public var reasonSubject: XRPCCore.ATURI?
         /// The `starterPack` field (optional).
-        @XRPCCore.BoxedOptional public var starterPack: AppBskyGraphDefs.StarterPackViewBasic?
+        @XRPCCore._LexiconBoxedOptional public var starterPack: AppBskyGraphDefs.StarterPackViewBasic?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, author: AppBskyActorDefs.ProfileView, reason: AppBskyNotificationListNotifications.Notification.Reason, record: XRPCCore.UnknownValue, isRead: Swift.Bool, indexedAt: XRPCCore.Datetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, reasonSubject: XRPCCore.ATURI? = nil, starterPack: AppBskyGraphDefs.StarterPackViewBasic? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, author: AppBskyActorDefs.ProfileView, reason: AppBskyNotificationListNotifications.Notification.Reason, record: XRPCCore.UnknownValue, isRead: Swift.Bool, indexedAt: XRPCCore.Datetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, reasonSubject: XRPCCore.ATURI? = nil, starterPack: AppBskyGraphDefs.StarterPackViewBasic? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.author = author

@@ -22,7 +22,7 @@ public enum AppBskyNotificationPutActivitySubscription: XRPCCore.XRPCProcedure {
         /// Format: `did`.
         public var subject: XRPCCore.DID
         /// The `activitySubscription` field (required).
-        @XRPCCore.Boxed public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription
+        @XRPCCore._LexiconBoxed public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -54,7 +54,7 @@ public enum AppBskyNotificationPutActivitySubscription: XRPCCore.XRPCProcedure {
         /// Format: `did`.
         public var subject: XRPCCore.DID
         /// The `activitySubscription` field (optional).
-        @XRPCCore.BoxedOptional public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription?
+        @XRPCCore._LexiconBoxedOptional public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

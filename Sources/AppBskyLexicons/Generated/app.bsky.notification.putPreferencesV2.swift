@@ -19,31 +19,31 @@ public enum AppBskyNotificationPutPreferencesV2: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.putPreferencesV2#main/input/schema" }
         /// The `chat` field (optional).
-        @XRPCCore.BoxedOptional public var chat: AppBskyNotificationDefs.ChatPreference?
+        @XRPCCore._LexiconBoxedOptional public var chat: AppBskyNotificationDefs.ChatPreference?
         /// The `follow` field (optional).
-        @XRPCCore.BoxedOptional public var follow: AppBskyNotificationDefs.FilterablePreference?
+        @XRPCCore._LexiconBoxedOptional public var follow: AppBskyNotificationDefs.FilterablePreference?
         /// The `like` field (optional).
-        @XRPCCore.BoxedOptional public var like: AppBskyNotificationDefs.FilterablePreference?
+        @XRPCCore._LexiconBoxedOptional public var like: AppBskyNotificationDefs.FilterablePreference?
         /// The `likeViaRepost` field (optional).
-        @XRPCCore.BoxedOptional public var likeViaRepost: AppBskyNotificationDefs.FilterablePreference?
+        @XRPCCore._LexiconBoxedOptional public var likeViaRepost: AppBskyNotificationDefs.FilterablePreference?
         /// The `mention` field (optional).
-        @XRPCCore.BoxedOptional public var mention: AppBskyNotificationDefs.FilterablePreference?
+        @XRPCCore._LexiconBoxedOptional public var mention: AppBskyNotificationDefs.FilterablePreference?
         /// The `quote` field (optional).
-        @XRPCCore.BoxedOptional public var quote: AppBskyNotificationDefs.FilterablePreference?
+        @XRPCCore._LexiconBoxedOptional public var quote: AppBskyNotificationDefs.FilterablePreference?
         /// The `reply` field (optional).
-        @XRPCCore.BoxedOptional public var reply: AppBskyNotificationDefs.FilterablePreference?
+        @XRPCCore._LexiconBoxedOptional public var reply: AppBskyNotificationDefs.FilterablePreference?
         /// The `repost` field (optional).
-        @XRPCCore.BoxedOptional public var repost: AppBskyNotificationDefs.FilterablePreference?
+        @XRPCCore._LexiconBoxedOptional public var repost: AppBskyNotificationDefs.FilterablePreference?
         /// The `repostViaRepost` field (optional).
-        @XRPCCore.BoxedOptional public var repostViaRepost: AppBskyNotificationDefs.FilterablePreference?
+        @XRPCCore._LexiconBoxedOptional public var repostViaRepost: AppBskyNotificationDefs.FilterablePreference?
         /// The `starterpackJoined` field (optional).
-        @XRPCCore.BoxedOptional public var starterpackJoined: AppBskyNotificationDefs.Preference?
+        @XRPCCore._LexiconBoxedOptional public var starterpackJoined: AppBskyNotificationDefs.Preference?
         /// The `subscribedPost` field (optional).
-        @XRPCCore.BoxedOptional public var subscribedPost: AppBskyNotificationDefs.Preference?
+        @XRPCCore._LexiconBoxedOptional public var subscribedPost: AppBskyNotificationDefs.Preference?
         /// The `unverified` field (optional).
-        @XRPCCore.BoxedOptional public var unverified: AppBskyNotificationDefs.Preference?
+        @XRPCCore._LexiconBoxedOptional public var unverified: AppBskyNotificationDefs.Preference?
         /// The `verified` field (optional).
-        @XRPCCore.BoxedOptional public var verified: AppBskyNotificationDefs.Preference?
+        @XRPCCore._LexiconBoxedOptional public var verified: AppBskyNotificationDefs.Preference?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -105,7 +105,7 @@ public enum AppBskyNotificationPutPreferencesV2: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.putPreferencesV2#main/output/schema" }
         /// The `preferences` field (required).
-        @XRPCCore.Boxed public var preferences: AppBskyNotificationDefs.Preferences
+        @XRPCCore._LexiconBoxed public var preferences: AppBskyNotificationDefs.Preferences
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -8,7 +8,7 @@ public struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.richtext.facet#main" }
     /// The `index` field (required).
-    @XRPCCore.Boxed public var index: AppBskyRichtextFacet.ByteSlice
+    @XRPCCore._LexiconBoxed public var index: AppBskyRichtextFacet.ByteSlice
     /// The `features` field (required).
     public var features: [AppBskyRichtextFacet.FeaturesItem]
     /// Fields the schema does not declare, kept as read and written back.
@@ -72,12 +72,12 @@ public struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBskyLexiconsVali
         public static var lexiconDefinition: Swift.String { "app.bsky.richtext.facet#link" }
         /// The `uri` field (required).
         /// Format: `uri`.
-        public var uri: XRPCCore.URI
+        public var uri: XRPCCore.URIString
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.URI, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.URIString, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.unknownFields = unknownFields
         }

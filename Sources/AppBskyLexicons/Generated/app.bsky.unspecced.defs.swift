@@ -307,7 +307,7 @@ public enum AppBskyUnspeccedDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#threadItemBlocked" }
         /// The `author` field (required).
-        @XRPCCore.Boxed public var author: AppBskyFeedDefs.BlockedAuthor
+        @XRPCCore._LexiconBoxed public var author: AppBskyFeedDefs.BlockedAuthor
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -375,7 +375,7 @@ public enum AppBskyUnspeccedDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#threadItemPost" }
         /// The `post` field (required).
-        @XRPCCore.Boxed public var post: AppBskyFeedDefs.PostView
+        @XRPCCore._LexiconBoxed public var post: AppBskyFeedDefs.PostView
         /// The `moreParents` field (required).
         public var moreParents: Swift.Bool
         /// The `moreReplies` field (required).

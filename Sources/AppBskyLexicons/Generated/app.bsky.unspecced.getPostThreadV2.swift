@@ -89,7 +89,7 @@ public enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
         /// The `hasOtherReplies` field (required).
         public var hasOtherReplies: Swift.Bool
         /// The `threadgate` field (optional).
-        @XRPCCore.BoxedOptional public var threadgate: AppBskyFeedDefs.ThreadgateView?
+        @XRPCCore._LexiconBoxedOptional public var threadgate: AppBskyFeedDefs.ThreadgateView?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

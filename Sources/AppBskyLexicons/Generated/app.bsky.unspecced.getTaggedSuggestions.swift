@@ -69,12 +69,12 @@ public enum AppBskyUnspeccedGetTaggedSuggestions: XRPCCore.XRPCQuery {
         public var subjectType: AppBskyUnspeccedGetTaggedSuggestions.Suggestion.SubjectType
         /// The `subject` field (required).
         /// Format: `uri`.
-        public var subject: XRPCCore.URI
+        public var subject: XRPCCore.URIString
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(tag: Swift.String, subjectType: AppBskyUnspeccedGetTaggedSuggestions.Suggestion.SubjectType, subject: XRPCCore.URI, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(tag: Swift.String, subjectType: AppBskyUnspeccedGetTaggedSuggestions.Suggestion.SubjectType, subject: XRPCCore.URIString, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.tag = tag
             self.subjectType = subjectType
             self.subject = subject

@@ -65,7 +65,7 @@ public enum AppBskyUnspeccedSearchPostsSkeleton: XRPCCore.XRPCQuery {
         public var until: Swift.String?
         /// The `url` field (optional).
         /// Format: `uri`.
-        public var url: XRPCCore.URI?
+        public var url: XRPCCore.URIString?
         /// The `viewer` field (optional).
         /// Format: `did`.
         public var viewer: XRPCCore.DID?
@@ -73,7 +73,7 @@ public enum AppBskyUnspeccedSearchPostsSkeleton: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyUnspeccedSearchPostsSkeleton.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URI? = nil, viewer: XRPCCore.DID? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyUnspeccedSearchPostsSkeleton.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URIString? = nil, viewer: XRPCCore.DID? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.q = q
             self.author = author
             self.cursor = cursor
@@ -185,7 +185,7 @@ extension AppBskyLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedSearchPostsSkeleton`.
-    public func searchPostsSkeleton(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyUnspeccedSearchPostsSkeleton.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URI? = nil, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedSearchPostsSkeleton.Output {
+    public func searchPostsSkeleton(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyUnspeccedSearchPostsSkeleton.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URIString? = nil, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedSearchPostsSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchPostsSkeleton.self, parameters: .init(q: q, author: author, cursor: cursor, domain: domain, lang: lang, limit: limit, mentions: mentions, since: since, sort: sort, tag: tag, until: until, url: url, viewer: viewer))
     }
 

@@ -98,7 +98,7 @@ public enum AppBskyVideoFinishUpload: XRPCCore.XRPCProcedure {
         /// At least 1 UTF-8 bytes. At most 256 UTF-8 bytes.
         public var completedJobId: Swift.String
         /// The `jobStatus` field (required).
-        @XRPCCore.Boxed public var jobStatus: AppBskyVideoDefs.JobStatus
+        @XRPCCore._LexiconBoxed public var jobStatus: AppBskyVideoDefs.JobStatus
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

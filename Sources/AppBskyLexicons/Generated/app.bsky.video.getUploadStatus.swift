@@ -85,7 +85,7 @@ public enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
         /// At most 1024 UTF-8 bytes.
         public var failureReason: Swift.String?
         /// The `jobStatus` field (optional).
-        @XRPCCore.BoxedOptional public var jobStatus: AppBskyVideoDefs.JobStatus?
+        @XRPCCore._LexiconBoxedOptional public var jobStatus: AppBskyVideoDefs.JobStatus?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

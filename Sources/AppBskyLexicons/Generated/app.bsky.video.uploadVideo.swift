@@ -22,7 +22,7 @@ public enum AppBskyVideoUploadVideo: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.uploadVideo#main/output/schema" }
         /// The `jobStatus` field (required).
-        @XRPCCore.Boxed public var jobStatus: AppBskyVideoDefs.JobStatus
+        @XRPCCore._LexiconBoxed public var jobStatus: AppBskyVideoDefs.JobStatus
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

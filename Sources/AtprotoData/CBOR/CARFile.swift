@@ -8,12 +8,12 @@ import Foundation
 /// block a varint length and the block's CID and bytes.
 public struct CARFile: Sendable, Hashable {
     /// The root CIDs from the header (for an atproto repository, the commit).
-    public var roots: [ContentID]
+    public var roots: [CID]
     /// The blocks in file order.
     public var blocks: [CARBlock]
 
     /// Creates a CAR file from its parts.
-    public init(roots: [ContentID], blocks: [CARBlock]) {
+    public init(roots: [CID], blocks: [CARBlock]) {
         self.roots = roots
         self.blocks = blocks
     }
@@ -67,12 +67,12 @@ public struct CARFile: Sendable, Hashable {
     }
 
     /// The bytes of the block with CID `cid`, if the file has one (a linear search).
-    public func block(for cid: ContentID) -> Data? {
+    public func block(for cid: CID) -> Data? {
         blocks.first { $0.cid == cid }?.bytes
     }
 
     /// The blocks' bytes by CID, for many look-ups.
-    public var blocksByCID: [ContentID: Data] {
+    public var blocksByCID: [CID: Data] {
         Dictionary(blocks.map { ($0.cid, $0.bytes) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -110,8 +110,8 @@ public struct CARFile: Sendable, Hashable {
     /// in `buffer`, in file order. Returns the roots.
     package static func forEachBlock(
         in buffer: UnsafeRawBufferPointer, verifyingHashes: Bool, limits: Limits,
-        _ body: (ContentID, Range<Int>) throws(BinaryDecodingError) -> Void
-    ) throws(BinaryDecodingError) -> [ContentID] {
+        _ body: (CID, Range<Int>) throws(BinaryDecodingError) -> Void
+    ) throws(BinaryDecodingError) -> [CID] {
         var offset = 0
         let roots = try readHeader(buffer, at: &offset)
         var count = 0
@@ -151,7 +151,7 @@ public struct CARFile: Sendable, Hashable {
     /// Reads the header at `offset` and returns its roots.
     private static func readHeader(
         _ buffer: UnsafeRawBufferPointer, at offset: inout Int
-    ) throws(BinaryDecodingError) -> [ContentID] {
+    ) throws(BinaryDecodingError) -> [CID] {
         let (start, bytes) = try section(buffer, at: &offset, "header")
         let header: DataModelValue
         do {
@@ -174,7 +174,7 @@ public struct CARFile: Sendable, Hashable {
         guard case .array(let items)? = fields["roots"] else {
             throw BinaryDecodingError(.invalidCARHeader, offset: start, message: "CAR header has no \"roots\" array")
         }
-        var roots: [ContentID] = []
+        var roots: [CID] = []
         for item in items {
             guard case .link(let cid) = item else {
                 throw BinaryDecodingError(
@@ -188,13 +188,13 @@ public struct CARFile: Sendable, Hashable {
     /// Reads the block at `offset`, the `index`th of the file.
     private static func readBlock(
         _ buffer: UnsafeRawBufferPointer, at offset: inout Int, index: Int, verifyingHashes: Bool, maximumSize: Int
-    ) throws(BinaryDecodingError) -> (cid: ContentID, range: Range<Int>) {
+    ) throws(BinaryDecodingError) -> (cid: CID, range: Range<Int>) {
         let blockStart = offset
         let (start, bytes) = try section(buffer, at: &offset, "block \(index)")
         var cidEnd = 0
-        let cid: ContentID
+        let cid: CID
         do {
-            cid = try ContentID.read(bytes, at: &cidEnd)
+            cid = try CID.read(bytes, at: &cidEnd)
         } catch {
             throw BinaryDecodingError(
                 error.code, offset: error.offset + start, message: "CAR block \(index): \(error.message)")
@@ -216,7 +216,7 @@ public struct CARFile: Sendable, Hashable {
             guard matches else {
                 let found =
                     cid.hashFunction == .sha256
-                    ? "hash to \(ContentID(sha256Of: content, codec: cid.codec))" : "do not match its digest"
+                    ? "hash to \(CID(sha256Of: content, codec: cid.codec))" : "do not match its digest"
                 throw BinaryDecodingError(
                     .hashMismatch, offset: blockStart,
                     message: "CAR block \(index) has CID \(cid) but its \(content.count) bytes \(found)")
@@ -229,12 +229,12 @@ public struct CARFile: Sendable, Hashable {
 /// One block of a ``CARFile``: content and its CID.
 public struct CARBlock: Sendable, Hashable {
     /// The CID of ``bytes``.
-    public var cid: ContentID
+    public var cid: CID
     /// The content, e.g. a DAG-CBOR record.
     public var bytes: Data
 
     /// Pairs content with its CID as given; nothing is checked.
-    public init(cid: ContentID, bytes: Data) {
+    public init(cid: CID, bytes: Data) {
         self.cid = cid
         self.bytes = bytes
     }
@@ -242,6 +242,6 @@ public struct CARBlock: Sendable, Hashable {
     /// A block of DAG-CBOR `value`, with the CID computed from its bytes.
     public init(encoding value: DataModelValue) {
         let bytes = DAGCBOR.encode(value)
-        self.init(cid: ContentID(sha256Of: bytes, codec: .dagCBOR), bytes: Data(bytes))
+        self.init(cid: CID(sha256Of: bytes, codec: .dagCBOR), bytes: Data(bytes))
     }
 }

@@ -257,7 +257,7 @@ struct DAGCBORReader {
     }
 
     /// Reads the content of tag `tag`, which must be 42: a byte string of `0x00` and a CIDv1.
-    private mutating func readLink(tag: UInt64, at start: Int) throws(BinaryDecodingError) -> ContentID {
+    private mutating func readLink(tag: UInt64, at start: Int) throws(BinaryDecodingError) -> CID {
         guard tag == 42 else {
             throw BinaryDecodingError(
                 .unsupportedTag, offset: start, message: "tag \(tag) is not allowed (only 42, a CID link)")
@@ -276,9 +276,9 @@ struct DAGCBORReader {
         let cidStart = offset + 1
         let content = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[cidStart..<offset + length])
         var end = 0
-        let cid: ContentID
+        let cid: CID
         do {
-            cid = try ContentID.read(content, at: &end)
+            cid = try CID.read(content, at: &end)
         } catch {
             throw error.shifted(by: cidStart)
         }

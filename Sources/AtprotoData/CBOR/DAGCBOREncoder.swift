@@ -19,8 +19,8 @@ extension DAGCBOR {
     }
 
     /// The CIDv1 of `value`: SHA-256 of its DAG-CBOR bytes, with the `dag-cbor` codec.
-    public static func cid(of value: DataModelValue) -> ContentID {
-        ContentID(sha256Of: encode(value), codec: .dagCBOR)
+    public static func cid(of value: DataModelValue) -> CID {
+        CID(sha256Of: encode(value), codec: .dagCBOR)
     }
 
     /// Whether map key `left` comes before `right` in canonical order: shorter first, then bytewise.
@@ -82,7 +82,7 @@ struct DAGCBORWriter {
     }
 
     /// Appends a link: tag 42 on a byte string of `0x00` and the CID's bytes.
-    mutating func writeLink(_ cid: ContentID) {
+    mutating func writeLink(_ cid: CID) {
         bytes.append(contentsOf: [0xD8, 42])
         cid.withUnsafeBytes { cidBytes in
             writeHeader(major: 2, UInt64(cidBytes.count + 1))

@@ -17,7 +17,7 @@ public enum DataModelValue: Sendable, Hashable {
     /// Raw bytes.
     case bytes(Data)
     /// A link to other content by CID.
-    case link(ContentID)
+    case link(CID)
     /// An array.
     case array([DataModelValue])
     /// A map with string keys; key order carries no meaning.
@@ -130,9 +130,9 @@ extension DataModelValue {
                     .typeMismatch, path: ["$link"], message: "expected a CID string, found \(link.kindName)")
             }
             do {
-                return .link(try ContentID(text))
+                return .link(try CID(text))
             } catch {
-                throw LexiconDecodingError(path: ["$link"], message: "not a valid ContentID: \(error)")
+                throw LexiconDecodingError(path: ["$link"], message: "not a valid CID: \(error)")
             }
         }
         return nil

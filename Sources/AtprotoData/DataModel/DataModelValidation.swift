@@ -180,7 +180,7 @@ public enum DataModel {
     }
 
     /// The string in `{"<key>": <string>}`, an object with exactly that one field; shared by the
-    /// readers of ``Bytes`` and ``CIDLink`` and by validation.
+    /// readers of ``LexiconBytes`` and ``CIDLink`` and by validation.
     package static func specialField(_ key: String, of json: JSONValue) throws(LexiconDecodingError) -> String {
         guard case .object(let fields) = json else {
             throw LexiconDecodingError.typeMismatch(expected: "{\"\(key)\": <string>} object", found: json)

@@ -64,7 +64,7 @@ extension CachingIdentityResolver {
                     staleUntil: stale, at: time)
             }
         }
-        restore(handles, snapshot.handles) { Handle(rawValue: $0).normalized }
+        restore(handles, snapshot.handles) { ATHandle(rawValue: $0).normalized }
         restore(documents, snapshot.documents) { DID(rawValue: $0) }
         restore(identities, snapshot.identities) { $0 }
     }

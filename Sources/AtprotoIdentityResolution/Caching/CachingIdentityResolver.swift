@@ -48,7 +48,7 @@ public actor CachingIdentityResolver: IdentityResolver {
     public nonisolated let configuration: Configuration
     private let now: @Sendable () -> Double
     func clockNow() -> Double { now() }
-    let handles: CacheTable<Handle, DID>
+    let handles: CacheTable<ATHandle, DID>
     let documents: CacheTable<DID, DIDDocument>
     let identities: CacheTable<String, AtprotoIdentity>
 
@@ -69,7 +69,7 @@ public actor CachingIdentityResolver: IdentityResolver {
     }
 
     /// The DID of `handle`, from the cache when fresh.
-    public func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+    public func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
         let resolver = wrapped
         let key = handle.normalized
         return try await lookup(handles, key) { () async -> Result<DID, IdentityError> in
@@ -126,7 +126,7 @@ public actor CachingIdentityResolver: IdentityResolver {
     }
 
     /// Forgets what is cached about `handle`.
-    public func invalidate(handle: Handle) {
+    public func invalidate(handle: ATHandle) {
         let key = handle.normalized
         handles.remove(key)
         identities.remove(key.rawValue)

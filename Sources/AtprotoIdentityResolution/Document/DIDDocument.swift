@@ -102,10 +102,10 @@ public struct DIDDocument: Sendable, Hashable {
     ///
     /// A claim is not proof: a handle counts only when it also resolves to this DID, which
     /// ``IdentityResolver/resolveIdentity(_:)`` checks.
-    public var handle: Handle? {
+    public var handle: ATHandle? {
         for entry in alsoKnownAs where entry.hasPrefix("at://") {
             let candidate = String(entry.dropFirst("at://".count))
-            return Handle.syntaxError(in: candidate) == nil ? Handle(rawValue: candidate).normalized : nil
+            return ATHandle.syntaxError(in: candidate) == nil ? ATHandle(rawValue: candidate).normalized : nil
         }
         return nil
     }

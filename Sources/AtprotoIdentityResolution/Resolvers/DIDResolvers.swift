@@ -98,7 +98,7 @@ public struct WebDIDResolver: DIDResolver {
         let parts = identifier.replacingOccurrences(of: "%3a", with: "%3A").components(separatedBy: "%3A")
         let host = parts[0].lowercased()
         guard parts.count <= 2, !host.isEmpty, !host.contains("%"),
-            host == "localhost" || Handle.syntaxError(in: host) == nil
+            host == "localhost" || ATHandle.syntaxError(in: host) == nil
         else {
             throw IdentityError(
                 .invalidIdentifier, identifier: did.rawValue, message: "\"\(identifier)\" is not a host name")

@@ -27,7 +27,7 @@ public struct DNSHandleResolver: HandleResolver {
     }
 
     /// Resolves `handle`; see ``HandleResolver/resolveHandle(_:)``.
-    public func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+    public func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
         let name = "_atproto." + handle.normalized.rawValue
         let records: [String]
         do {
@@ -85,7 +85,7 @@ public struct WellKnownHandleResolver: HandleResolver {
     }
 
     /// Resolves `handle`; see ``HandleResolver/resolveHandle(_:)``.
-    public func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+    public func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
         let host = handle.normalized.rawValue
         let (target, hostHeader) = hostOverrides.url(host: host, path: "/.well-known/atproto-did")
         guard let url = target else {

@@ -7,7 +7,7 @@ import XRPCCore
 /// A `resolveMiniDoc` answer, checked field by field.
 struct MiniDocAnswer {
     var did: DID
-    var handle: Handle
+    var handle: ATHandle
     var pds: URL
     var signingKey: PublicKey
 
@@ -52,7 +52,7 @@ struct MiniDocAnswer {
         let handleText = try text("handle").lowercased()
         let pdsText = try text("pds")
         let keyText = try text("signing_key")
-        guard DID.syntaxError(in: didText) == nil, Handle.syntaxError(in: handleText) == nil else {
+        guard DID.syntaxError(in: didText) == nil, ATHandle.syntaxError(in: handleText) == nil else {
             throw IdentityError(
                 .malformedAnswer, identifier: asked, message: "\(place): $.did or $.handle is not valid syntax")
         }
@@ -67,7 +67,7 @@ struct MiniDocAnswer {
             throw IdentityError(.malformedAnswer, identifier: asked, message: "\(place): $.signing_key: \(error)")
         }
         self.did = DID(rawValue: didText)
-        self.handle = Handle(rawValue: handleText)
+        self.handle = ATHandle(rawValue: handleText)
         self.pds = pds
     }
 
@@ -75,7 +75,7 @@ struct MiniDocAnswer {
     var document: DIDDocument {
         DIDDocument(
             id: did,
-            alsoKnownAs: handle == Handle.invalid ? [] : ["at://" + handle.rawValue],
+            alsoKnownAs: handle == ATHandle.invalid ? [] : ["at://" + handle.rawValue],
             verificationMethods: [
                 DIDDocument.VerificationMethod(
                     id: did.rawValue + "#atproto", type: "Multikey", controller: did.rawValue,

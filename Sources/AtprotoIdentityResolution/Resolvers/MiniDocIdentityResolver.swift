@@ -45,7 +45,7 @@ public struct MiniDocIdentityResolver: IdentityResolver {
     }
 
     /// The DID of `handle`, checked both ways by the service.
-    public func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+    public func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
         try await resolveIdentity(ATIdentifier(handle)).did
     }
 
@@ -98,7 +98,7 @@ public struct MiniDocIdentityResolver: IdentityResolver {
             return AtprotoIdentity(did: answer.did, handleStatus: .verified(handle), document: document)
         }
         let status: AtprotoIdentity.HandleStatus =
-            answer.handle == Handle.invalid
+            answer.handle == ATHandle.invalid
             ? .invalid(claimed: nil, reason: "the identity service could not verify the handle")
             : .verified(answer.handle)
         return AtprotoIdentity(did: answer.did, handleStatus: status, document: document)

@@ -30,8 +30,8 @@ public struct StandardHandleResolver: HandleResolver {
     }
 
     /// Resolves `handle`; see ``HandleResolver/resolveHandle(_:)``.
-    public func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
-        if let problem = Handle.syntaxError(in: handle.rawValue) {
+    public func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
+        if let problem = ATHandle.syntaxError(in: handle.rawValue) {
             throw IdentityError(.invalidIdentifier, identifier: handle.rawValue, message: "not a handle: \(problem)")
         }
         var methods: [any HandleResolver] = []
@@ -50,7 +50,7 @@ public struct StandardHandleResolver: HandleResolver {
         }
     }
 
-    private func race(_ handle: Handle, _ methods: [any HandleResolver]) async throws(IdentityError) -> DID {
+    private func race(_ handle: ATHandle, _ methods: [any HandleResolver]) async throws(IdentityError) -> DID {
         let outcome = await withTaskGroup(of: Result<DID, IdentityError>.self) {
             group -> (did: DID?, errors: [IdentityError]) in
             for method in methods {
@@ -75,7 +75,7 @@ public struct StandardHandleResolver: HandleResolver {
         throw Self.combined(outcome.errors, handle: handle)
     }
 
-    private func inTurn(_ handle: Handle, _ methods: [any HandleResolver]) async throws(IdentityError) -> DID {
+    private func inTurn(_ handle: ATHandle, _ methods: [any HandleResolver]) async throws(IdentityError) -> DID {
         var errors: [IdentityError] = []
         for method in methods {
             do {
@@ -88,7 +88,7 @@ public struct StandardHandleResolver: HandleResolver {
         throw Self.combined(errors, handle: handle)
     }
 
-    private func both(_ handle: Handle, _ methods: [any HandleResolver]) async throws(IdentityError) -> DID {
+    private func both(_ handle: ATHandle, _ methods: [any HandleResolver]) async throws(IdentityError) -> DID {
         var dids: [DID] = []
         for method in methods { dids.append(try await method.resolveHandle(handle)) }
         guard Set(dids).count == 1, let did = dids.first else {
@@ -105,7 +105,7 @@ public struct StandardHandleResolver: HandleResolver {
     /// ``IdentityError/Code/handleNotFound``: the nameserver answered, so the unknown host is a name that
     /// does not exist, not a network fault, and the answer is cached like any not-found one. A timeout or
     /// an unreachable server on either side wins over both, and is not cached.
-    static func combined(_ errors: [IdentityError], handle: Handle) -> IdentityError {
+    static func combined(_ errors: [IdentityError], handle: ATHandle) -> IdentityError {
         let order: [IdentityError.Code] = [
             .cancelled, .handleConflict, .malformedAnswer, .redirected, .answerTooLarge, .unexpectedStatus,
             .timedOut, .unreachable, .handleNotFound, .hostNotFound,

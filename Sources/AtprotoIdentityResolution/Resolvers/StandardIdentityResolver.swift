@@ -100,7 +100,7 @@ public struct StandardIdentityResolver: IdentityResolver {
     }
 
     /// Resolves `handle` through ``handles``.
-    public func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+    public func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
         try await handles.resolveHandle(handle)
     }
 

@@ -17,7 +17,7 @@ public struct OAuthSessionArchive: Sendable, Hashable, Codable, CustomStringConv
     /// The account's DID (the token's `sub`).
     public var did: DID
     /// The handle, when it verified.
-    public var handle: Handle?
+    public var handle: ATHandle?
     /// The account's PDS: calls go there.
     public var pdsEndpoint: URL
     /// The authorization server's issuer the session is bound to.
@@ -43,7 +43,7 @@ public struct OAuthSessionArchive: Sendable, Hashable, Codable, CustomStringConv
 
     /// Creates an archive.
     public init(
-        did: DID, handle: Handle?, pdsEndpoint: URL, issuer: String, authorizationServer: AuthorizationServerMetadata,
+        did: DID, handle: ATHandle?, pdsEndpoint: URL, issuer: String, authorizationServer: AuthorizationServerMetadata,
         clientID: String, scope: String, accessToken: SessionToken, refreshToken: SessionToken?, issuedAt: Date,
         expiresAt: Date, dpopKey: SigningKeyArchive, nonces: [String: String]
     ) {

@@ -15,7 +15,7 @@ public struct VerifiedRecord<Record: Sendable>: Sendable {
     /// The record's URI, with the account's DID as authority.
     public var uri: ATURI
     /// The record's CID.
-    public var cid: ContentID
+    public var cid: CID
     /// The record.
     public var value: Record
     /// The signed commit.

@@ -7,16 +7,16 @@ struct CommitEvent {
     struct Operation {
         var action: String
         var path: String
-        var cid: ContentID?
-        var prev: ContentID?
+        var cid: CID?
+        var prev: CID?
     }
 
     var repo: DID
     var rev: String
-    var commit: ContentID
+    var commit: CID
     var blocks: Data
     var operations: [Operation]
-    var prevData: ContentID?
+    var prevData: CID?
 
     init(_ body: [String: DataModelValue]) throws(VerificationError) {
         guard case .string(let repo)? = body["repo"], DID.syntaxError(in: repo) == nil else {
@@ -52,7 +52,7 @@ struct CommitEvent {
         self.prevData = try Self.link(body["prevData"], "prevData")
     }
 
-    private static func link(_ value: DataModelValue?, _ name: String) throws(VerificationError) -> ContentID? {
+    private static func link(_ value: DataModelValue?, _ name: String) throws(VerificationError) -> CID? {
         switch value {
         case nil, .null?: return nil
         case .link(let cid)?: return cid
@@ -68,7 +68,7 @@ struct CommitEvent {
 /// failure, goes through the whole ``MSTTree``, which says what is wrong.
 enum CommitInversion {
     static func check(
-        _ operations: [CommitEvent.Operation], data: ContentID, blocks: BlockMap, prevData: ContentID
+        _ operations: [CommitEvent.Operation], data: CID, blocks: BlockMap, prevData: CID
     ) throws(VerificationError) {
         if SplicedInversion.proves(operations, data: data, blocks: blocks, prevData: prevData) { return }
         try checkWithTree(operations, data: data, blocks: blocks, prevData: prevData)
@@ -76,7 +76,7 @@ enum CommitInversion {
 
     /// The proof on the whole tree: any shape, and an error that says what failed.
     static func checkWithTree(
-        _ operations: [CommitEvent.Operation], data: ContentID, blocks: BlockMap, prevData: ContentID
+        _ operations: [CommitEvent.Operation], data: CID, blocks: BlockMap, prevData: CID
     ) throws(VerificationError) {
         var tree = try MSTTree(root: data, blocks: blocks)
         for op in operations {

@@ -8,10 +8,10 @@ import Foundation
 final class MSTBlockStore {
     let blocks: BlockMap
     /// Nodes already read and checked, with the height they were checked at.
-    private var checked: [ContentID: (node: MSTNode, height: Int, isRoot: Bool)] = [:]
+    private var checked: [CID: (node: MSTNode, height: Int, isRoot: Bool)] = [:]
 
     /// The nodes read so far.
-    var nodesRead: Set<ContentID> { Set(checked.keys) }
+    var nodesRead: Set<CID> { Set(checked.keys) }
 
     init(_ blocks: BlockMap) {
         self.blocks = blocks
@@ -22,7 +22,7 @@ final class MSTBlockStore {
     /// block, when the caller has it. `keep: false` checks a node without keeping it, for a walk that
     /// reads each node once (a node linked twice repeats its keys, which the walk refuses).
     func node(
-        _ cid: ContentID, height: Int, isRoot: Bool = false, decoded: MSTNode? = nil, keep: Bool = true
+        _ cid: CID, height: Int, isRoot: Bool = false, decoded: MSTNode? = nil, keep: Bool = true
     ) throws(VerificationError) -> MSTNode {
         if let known = checked[cid] {
             guard known.height == height else {

@@ -42,8 +42,8 @@ extension MSTNode {
     }
 
     /// The CIDv1 whose bytes are `range` of `buffer`, or nil.
-    private static func cid(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>) -> ContentID? {
-        guard let cid = try? ContentID(bytes: UnsafeRawBufferPointer(rebasing: buffer[range])), cid.version == 1 else {
+    private static func cid(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>) -> CID? {
+        guard let cid = try? CID(bytes: UnsafeRawBufferPointer(rebasing: buffer[range])), cid.version == 1 else {
             return nil
         }
         return cid

@@ -5,7 +5,7 @@ extension MSTNode {
     /// `{"e": [{"k": bytes, "p": int, "t": link | null, "v": link}], "l": link | null}`, keys in
     /// DAG-CBOR's order (by length, then bytewise), each key after the first compressed against the
     /// one before it. The same bytes as DAGCBOR.encode of the data-model value (MSTInteropTests).
-    func encoded(childCID: (MSTPointer) -> ContentID) -> [UInt8] {
+    func encoded(childCID: (MSTPointer) -> CID) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(16 + entries.count * 80)
         out.append(0xA2)  // a map of two entries
@@ -60,7 +60,7 @@ extension MSTNode {
     }
 
     /// A link (tag 42 over a byte string of 0x00 and the CID's bytes), or null.
-    static func link(_ cid: ContentID?, into out: inout [UInt8]) {
+    static func link(_ cid: CID?, into out: inout [UInt8]) {
         guard let cid else {
             out.append(0xF6)
             return

@@ -8,7 +8,7 @@ import Foundation
 struct MSTNode: Sendable, Hashable {
     struct Entry: Sendable, Hashable {
         var key: [UInt8]
-        var value: ContentID
+        var value: CID
         var right: MSTPointer?
     }
 
@@ -18,7 +18,7 @@ struct MSTNode: Sendable, Hashable {
     static let empty = MSTNode(left: nil, entries: [])
 
     /// Reads a node block: `{"l": link | null, "e": [{"p": int, "k": bytes, "v": link, "t": link | null}]}`.
-    init(block bytes: Data, cid: ContentID) throws(VerificationError) {
+    init(block bytes: Data, cid: CID) throws(VerificationError) {
         if let canonical = Self.readCanonical(bytes) {
             self = canonical
             return
@@ -76,7 +76,7 @@ struct MSTNode: Sendable, Hashable {
         self.entries = entries
     }
 
-    private static func link(_ value: DataModelValue?, _ name: String, in cid: ContentID) throws(VerificationError)
+    private static func link(_ value: DataModelValue?, _ name: String, in cid: CID) throws(VerificationError)
         -> MSTPointer?
     {
         switch value {
@@ -93,7 +93,7 @@ struct MSTNode: Sendable, Hashable {
 /// block), is held inline rather than in a box of its own.
 enum MSTPointer: Sendable, Hashable {
     /// A node not read yet (or never to be read: a partial tree carries only the nodes a proof needs).
-    case stored(ContentID)
+    case stored(CID)
     /// A node in memory.
     indirect case loaded(MSTNode)
 }

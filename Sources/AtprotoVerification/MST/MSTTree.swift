@@ -12,7 +12,7 @@ struct MSTTree {
     let store: MSTBlockStore
 
     /// The tree whose root node is `root`, reading from `blocks`.
-    init(root: ContentID, blocks: BlockMap) throws(VerificationError) {
+    init(root: CID, blocks: BlockMap) throws(VerificationError) {
         store = MSTBlockStore(blocks)
         self.root = .stored(root)
         // A canonical root has entries (or is the empty tree); a root without entries over a subtree is
@@ -58,7 +58,7 @@ struct MSTTree {
     // MARK: Reading
 
     /// The value stored under `key`, or `nil` when the tree proves there is none.
-    mutating func value(for key: [UInt8]) throws(VerificationError) -> ContentID? {
+    mutating func value(for key: [UInt8]) throws(VerificationError) -> CID? {
         var pointer: MSTPointer? = root
         var level = height
         while let current = pointer {
@@ -81,7 +81,7 @@ struct MSTTree {
     // MARK: Writing
 
     /// Sets `key` to `value` (an insert, or an update when the key is there).
-    mutating func set(_ key: [UInt8], _ value: ContentID) throws(VerificationError) {
+    mutating func set(_ key: [UInt8], _ value: CID) throws(VerificationError) {
         let keyHeight = MSTKey.height(of: key)
         if try isEmpty {
             root = .loaded(Self.chain(key, keyHeight, value, from: keyHeight))
@@ -105,7 +105,7 @@ struct MSTTree {
 
     /// Removes `key`; returns the value it had, or `nil` when it was not there.
     @discardableResult
-    mutating func remove(_ key: [UInt8]) throws(VerificationError) -> ContentID? {
+    mutating func remove(_ key: [UInt8]) throws(VerificationError) -> CID? {
         guard let previous = try value(for: key) else { return nil }
         var newRoot = try remove(from: root, height: height, key, MSTKey.height(of: key))
         var level = height
@@ -128,7 +128,7 @@ struct MSTTree {
         }
     }
 
-    private static func chain(_ key: [UInt8], _ keyHeight: Int, _ value: ContentID, from level: Int) -> MSTNode {
+    private static func chain(_ key: [UInt8], _ keyHeight: Int, _ value: CID, from level: Int) -> MSTNode {
         if level == keyHeight {
             return MSTNode(left: nil, entries: [MSTNode.Entry(key: key, value: value, right: nil)])
         }
@@ -136,7 +136,7 @@ struct MSTTree {
     }
 
     private func insert(
-        into pointer: MSTPointer?, height level: Int, _ key: [UInt8], _ keyHeight: Int, _ value: ContentID
+        into pointer: MSTPointer?, height level: Int, _ key: [UInt8], _ keyHeight: Int, _ value: CID
     ) throws(VerificationError) -> MSTPointer {
         guard let pointer else { return .loaded(Self.chain(key, keyHeight, value, from: level)) }
         var node = try load(pointer, height: level, isRoot: level == height)
@@ -217,29 +217,29 @@ struct MSTTree {
     // MARK: Writing out
 
     /// The root's CID and the blocks of every node held in memory (changed or built here).
-    func write() -> (root: ContentID, blocks: [ContentID: [UInt8]]) {
-        var blocks: [ContentID: [UInt8]] = [:]
+    func write() -> (root: CID, blocks: [CID: [UInt8]]) {
+        var blocks: [CID: [UInt8]] = [:]
         let root = Self.cid(of: root) { blocks[$0] = $1 }
         return (root, blocks)
     }
 
     /// The root's CID alone: the nodes held in memory encoded and hashed, their blocks not kept.
-    var rootCID: ContentID { Self.cid(of: root) { _, _ in } }
+    var rootCID: CID { Self.cid(of: root) { _, _ in } }
 
     /// The CID of the subtree at `pointer`, handing each node written (its CID and bytes) to `keep`.
-    private static func cid(of pointer: MSTPointer, _ keep: (ContentID, [UInt8]) -> Void) -> ContentID {
+    private static func cid(of pointer: MSTPointer, _ keep: (CID, [UInt8]) -> Void) -> CID {
         switch pointer {
         case .stored(let cid): return cid
         case .loaded(let node):
             let bytes = node.encoded { cid(of: $0, keep) }
-            let id = ContentID(sha256Of: bytes, codec: .dagCBOR)
+            let id = CID(sha256Of: bytes, codec: .dagCBOR)
             keep(id, bytes)
             return id
         }
     }
 
     /// The tree of `pairs` (any order; keys must differ), built in memory.
-    static func build(_ pairs: [([UInt8], ContentID)]) throws(VerificationError) -> MSTTree {
+    static func build(_ pairs: [([UInt8], CID)]) throws(VerificationError) -> MSTTree {
         var tree = MSTTree()
         for (key, value) in pairs { try tree.set(key, value) }
         return tree

@@ -28,7 +28,7 @@ extension SplicedInversion {
     /// The node at the key's height (`path[place]`) with the key put in, the subtree covering it split;
     /// or, when the path ends above that height, its last node pointing to a new chain down to the key.
     mutating func insertingWithReshape(
-        _ key: [UInt8], _ value: ContentID, keyHeight: Int, on path: [Step], at place: Int
+        _ key: [UInt8], _ value: CID, keyHeight: Int, on path: [Step], at place: Int
     ) -> [UInt8]? {
         do {
             if place < path.count {
@@ -57,8 +57,8 @@ extension SplicedInversion {
     }
 
     /// Two adjacent subtrees at `height` joined into one, as ``MSTTree`` merges them.
-    private mutating func merge(_ left: ContentID?, _ right: ContentID?, height: Int) throws(Unsupported)
-        -> ContentID?
+    private mutating func merge(_ left: CID?, _ right: CID?, height: Int) throws(Unsupported)
+        -> CID?
     {
         guard let left else { return right }
         guard let right else { return left }
@@ -73,8 +73,8 @@ extension SplicedInversion {
     }
 
     /// The subtree at `height` cut at `key` (which it does not hold), as ``MSTTree`` splits it.
-    private mutating func split(_ subtree: ContentID?, at key: [UInt8], height: Int) throws(Unsupported)
-        -> (ContentID?, ContentID?)
+    private mutating func split(_ subtree: CID?, at key: [UInt8], height: Int) throws(Unsupported)
+        -> (CID?, CID?)
     {
         guard let subtree else { return (nil, nil) }
         guard height >= 0, let read = node(subtree, height: height), let whole = Self.draft(of: read) else {
@@ -91,7 +91,7 @@ extension SplicedInversion {
     }
 
     /// Writes `node` (nil when it holds nothing) and returns its CID.
-    private mutating func write(_ node: MSTNode, height: Int) -> ContentID? {
+    private mutating func write(_ node: MSTNode, height: Int) -> CID? {
         guard !node.entries.isEmpty || node.left != nil else { return nil }
         return store(node.encoded(childCID: Self.cid(of:)), height: height)
     }
@@ -118,14 +118,14 @@ extension SplicedInversion {
     }
 
     /// The CID a pointer names: stored, or the hash of the node in memory written canonically.
-    static func cid(of pointer: MSTPointer) -> ContentID {
+    static func cid(of pointer: MSTPointer) -> CID {
         switch pointer {
         case .stored(let cid): return cid
-        case .loaded(let node): return ContentID(sha256Of: node.encoded(childCID: cid(of:)))
+        case .loaded(let node): return CID(sha256Of: node.encoded(childCID: cid(of:)))
         }
     }
 
-    private static func stored(_ pointer: MSTPointer?) -> ContentID? {
+    private static func stored(_ pointer: MSTPointer?) -> CID? {
         pointer.map(cid(of:))
     }
 }

@@ -45,8 +45,8 @@ struct SplicedInversion {
             index == 0 ? layout.left : layout.entries[index - 1].right
         }
 
-        func cid(_ range: Range<Int>) -> ContentID? {
-            bytes.withUnsafeBytes { try? ContentID(bytes: UnsafeRawBufferPointer(rebasing: $0[range])) }
+        func cid(_ range: Range<Int>) -> CID? {
+            bytes.withUnsafeBytes { try? CID(bytes: UnsafeRawBufferPointer(rebasing: $0[range])) }
         }
 
         /// The first entry whose key is not before `key`, and whether it is `key`.
@@ -72,9 +72,9 @@ struct SplicedInversion {
 
     private let blocks: BlockMap
     /// Nodes read from the blocks and checked, by CID.
-    private var read: [(cid: ContentID, node: Node)] = []
+    private var read: [(cid: CID, node: Node)] = []
     /// Nodes written here (canonical, made of checked nodes), by CID.
-    private var written: [(cid: ContentID, bytes: [UInt8], height: Int)] = []
+    private var written: [(cid: CID, bytes: [UInt8], height: Int)] = []
 
     private init(blocks: BlockMap) {
         self.blocks = blocks
@@ -83,7 +83,7 @@ struct SplicedInversion {
     /// Whether undoing `operations` on the tree whose root is `data` gives `prevData`; `false` when
     /// it does not or when the shapes are not those handled here (see the type's description).
     static func proves(
-        _ operations: [CommitEvent.Operation], data: ContentID, blocks: BlockMap, prevData: ContentID
+        _ operations: [CommitEvent.Operation], data: CID, blocks: BlockMap, prevData: CID
     ) -> Bool {
         guard !operations.isEmpty else { return false }
         var inversion = SplicedInversion(blocks: blocks)
@@ -110,7 +110,7 @@ struct SplicedInversion {
             guard let path = root == data ? paths[position] : inversion.path(to: key, root: root),
                 let (undone, changed) = inversion.undo(operations[position], key, on: path)
             else { return false }
-            var cid: ContentID?
+            var cid: CID?
             if case .node(let bytes) = undone { cid = inversion.store(bytes, height: path[changed].node.height) }
             for step in path[..<changed].reversed() {
                 guard let range = step.node.pointerRange(before: step.index) else { return false }
@@ -176,8 +176,8 @@ struct SplicedInversion {
         return (.node(bytes), min(place, path.count - 1))
     }
 
-    mutating func store(_ bytes: [UInt8], height: Int) -> ContentID {
-        let cid = ContentID(sha256Of: bytes)
+    mutating func store(_ bytes: [UInt8], height: Int) -> CID {
+        let cid = CID(sha256Of: bytes)
         written.append((cid, bytes, height))
         return cid
     }
@@ -186,7 +186,7 @@ struct SplicedInversion {
 
     /// The nodes from `root` down to the one that holds `key` or the last one that would; nil when a
     /// node is missing, off the canonical form or fails a check, or the root has no entries.
-    private mutating func path(to key: [UInt8], root: ContentID) -> [Step]? {
+    private mutating func path(to key: [UInt8], root: CID) -> [Step]? {
         var steps: [Step] = []
         var cid = root
         var height: Int?
@@ -203,7 +203,7 @@ struct SplicedInversion {
 
     /// The node `cid` at `height` (nil: the root, whose height its keys give), written here or read
     /// from the blocks and checked.
-    mutating func node(_ cid: ContentID, height: Int?) -> Node? {
+    mutating func node(_ cid: CID, height: Int?) -> Node? {
         if let known = written.last(where: { $0.cid == cid }) {
             return Self.parse(known.bytes, height: known.height, checking: false)
         }
@@ -282,7 +282,7 @@ struct SplicedInversion {
 
     /// The node with the CID at `range` (a subtree or a value) replaced by `cid`: the same bytes with
     /// the new CID written over the old, or nil when the two differ in length.
-    static func replacing(_ range: Range<Int>, of node: Node, with cid: ContentID) -> [UInt8]? {
+    static func replacing(_ range: Range<Int>, of node: Node, with cid: CID) -> [UInt8]? {
         var bytes = node.bytes
         let fits = cid.withUnsafeBytes { new -> Bool in
             guard new.count == range.count else { return false }
@@ -320,7 +320,7 @@ struct SplicedInversion {
     }
 
     /// The node with `key` (at the node's height, no subtree covering it) put in at `index`.
-    static func inserting(_ key: [UInt8], _ value: ContentID, at index: Int, into node: Node) -> [UInt8] {
+    static func inserting(_ key: [UInt8], _ value: CID, at index: Int, into node: Node) -> [UInt8] {
         let entries = node.layout.entries
         var out = header(node, count: node.count + 1)
         let end = index < node.count ? entries[index].start : node.layout.fieldL

@@ -4,7 +4,7 @@ import Foundation
 /// The blocks of a CAR by CID, read in place: each block is a range of the CAR's bytes, found
 /// through an open-addressing table of block numbers.
 ///
-/// A `[ContentID: Data]` of a whole repository made a CID array and a dictionary entry per block,
+/// A `[CID: Data]` of a whole repository made a CID array and a dictionary entry per block,
 /// and every look-up followed the key's pointer to compare it: past a few thousand blocks those
 /// cache misses grew faster than the repository. Here a look-up probes a flat array and compares
 /// the CID with the bytes in the CAR itself.
@@ -25,7 +25,7 @@ struct BlockMap: Sendable {
     /// Block numbers + 1 (0 for an empty slot); the count is a power of two, at least twice the blocks.
     private var slots: [Int] = []
     /// Blocks given by CID rather than read from a CAR (tests, small trees).
-    private var given: [ContentID: Data] = [:]
+    private var given: [CID: Data] = [:]
 
     /// The blocks of `car`, given as each block's CID range and content range in it (`ranges` from
     /// `CARFile.forEachBlock`, whose hash checks have passed). A CID given twice keeps its first block.
@@ -47,7 +47,7 @@ struct BlockMap: Sendable {
     }
 
     /// Blocks given by CID.
-    init(_ given: [ContentID: Data]) {
+    init(_ given: [CID: Data]) {
         car = Data()
         self.given = given
     }
@@ -56,7 +56,7 @@ struct BlockMap: Sendable {
     var count: Int { blocks.count + given.count }
 
     /// The content of the block `cid`, a slice of the CAR's bytes (no copy), or nil.
-    subscript(cid: ContentID) -> Data? {
+    subscript(cid: CID) -> Data? {
         if !given.isEmpty { return given[cid] }
         guard case .found(let index) = find(cid) else { return nil }
         let block = blocks[index]
@@ -64,7 +64,7 @@ struct BlockMap: Sendable {
     }
 
     /// Whether the block `cid` is here.
-    func contains(_ cid: ContentID) -> Bool {
+    func contains(_ cid: CID) -> Bool {
         if !given.isEmpty { return given[cid] != nil }
         if case .found = find(cid) { return true }
         return false
@@ -89,7 +89,7 @@ struct BlockMap: Sendable {
         case empty(Int)
     }
 
-    private func find(_ cid: ContentID) -> Probe {
+    private func find(_ cid: CID) -> Probe {
         guard !slots.isEmpty else { return .empty(0) }
         return cid.withUnsafeBytes { key in car.withUnsafeBytes { buffer in probe(key, in: buffer) } }
     }

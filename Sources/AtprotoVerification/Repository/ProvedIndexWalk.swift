@@ -18,11 +18,11 @@ struct ProvedIndexWalk {
     private var keys: [[UInt8]] = []
     /// The last key visited.
     private var previous: [UInt8] = []
-    private(set) var index: [(path: String, cid: ContentID)] = []
+    private(set) var index: [(path: String, cid: CID)] = []
 
     /// The index of the tree whose root is `root` at `height`, or nil (see the type's description).
-    static func index(root: ContentID, height: Int, blocks: BlockMap) -> [(path: String, cid: ContentID)]? {
-        let result = blocks.withCARBytes { car -> [(path: String, cid: ContentID)]? in
+    static func index(root: CID, height: Int, blocks: BlockMap) -> [(path: String, cid: CID)]? {
+        let result = blocks.withCARBytes { car -> [(path: String, cid: CID)]? in
             var walk = ProvedIndexWalk(car: car, blocks: blocks)
             walk.index.reserveCapacity(blocks.count)
             let content = root.withUnsafeBytes { blocks.contentRange(ofCID: $0, in: car) }
@@ -83,7 +83,7 @@ struct ProvedIndexWalk {
             MSTKey.isRepositoryPath(key)
         else { return false }
         let bytes = UnsafeRawBufferPointer(rebasing: car[value])
-        guard let cid = try? ContentID(bytes: bytes), cid.version == 1,
+        guard let cid = try? CID(bytes: bytes), cid.version == 1,
             blocks.contentRange(ofCID: bytes, in: car) != nil
         else { return false }
         previous.removeAll(keepingCapacity: true)

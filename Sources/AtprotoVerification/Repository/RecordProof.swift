@@ -10,11 +10,11 @@ public struct RecordProof: Sendable, Hashable {
     /// The record path proved: `collection/rkey`.
     public var path: String
     /// The record's CID and value when the repository holds it, `nil` when the proof shows it does not.
-    public var record: (cid: ContentID, value: DataModelValue)? {
+    public var record: (cid: CID, value: DataModelValue)? {
         recordCID.flatMap { cid in recordValue.map { (cid, $0) } }
     }
 
-    var recordCID: ContentID?
+    var recordCID: CID?
     var recordValue: DataModelValue?
 
     /// Checks a getRecord CAR against the account's DID and key: the root is a commit by `did`,
@@ -90,7 +90,7 @@ public struct VerificationLimits: Sendable, Hashable {
 enum CommitCAR {
     /// The commit (the CAR's single root, or `root` when given, which the CAR's root must equal) and
     /// every block.
-    static func read(_ bytes: Data, root expected: ContentID? = nil, limits: VerificationLimits)
+    static func read(_ bytes: Data, root expected: CID? = nil, limits: VerificationLimits)
         throws(VerificationError)
         -> (SignedCommit, BlockMap)
     {
@@ -101,7 +101,7 @@ enum CommitCAR {
         // Each block stays in `bytes`, found by CID through the map's table.
         var ranges: [(cid: Range<Int>, content: Range<Int>)] = []
         ranges.reserveCapacity(min(limits.maximumBlocks, bytes.count / 64))
-        let roots: [ContentID]
+        let roots: [CID]
         do {
             roots = try bytes.withBytes { buffer throws(BinaryDecodingError) in
                 try CARFile.forEachBlock(

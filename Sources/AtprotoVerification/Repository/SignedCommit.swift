@@ -6,17 +6,17 @@ import Foundation
 /// A repository commit: the signed object at the top of every repository, naming its MST root.
 public struct SignedCommit: Sendable, Hashable {
     /// The CID of the commit block.
-    public var cid: ContentID
+    public var cid: CID
     /// The account whose repository this is.
     public var did: DID
     /// The repository format version (3; 2 is read too).
     public var version: Int
     /// The root of the MST of records.
-    public var data: ContentID
+    public var data: CID
     /// The revision: a TID, increasing with every commit.
     public var rev: String
     /// The previous commit, if the writer named it (usually `nil` in version 3).
-    public var prev: ContentID?
+    public var prev: CID?
     /// The signature: 64 bytes, compact `r || s`.
     public var signature: [UInt8]
     /// The bytes that were signed: the commit without `sig`, as canonical DAG-CBOR.
@@ -25,7 +25,7 @@ public struct SignedCommit: Sendable, Hashable {
     /// Reads a commit block.
     ///
     /// - Throws: ``VerificationError`` (``VerificationError/Code/malformedData``) naming the field.
-    public init(block bytes: Data, cid: ContentID) throws(VerificationError) {
+    public init(block bytes: Data, cid: CID) throws(VerificationError) {
         let value: DataModelValue
         do {
             value = try DAGCBOR.decode(bytes)

@@ -23,7 +23,7 @@ public struct VerifiedRepository: Sendable {
         /// The record's path: `collection/rkey`.
         public var path: String
         /// The record's CID.
-        public var cid: ContentID
+        public var cid: CID
         /// The record, typed when its collection is among the types given, else as JSON.
         public var record: DecodedRecord
 
@@ -36,7 +36,7 @@ public struct VerifiedRepository: Sendable {
     /// The signed commit.
     public let commit: SignedCommit
     /// Every record path with its CID, in key order.
-    public let index: [(path: String, cid: ContentID)]
+    public let index: [(path: String, cid: CID)]
     /// The size of the CAR, in bytes.
     public let byteCount: Int
     private let blocks: BlockMap
@@ -63,8 +63,8 @@ public struct VerifiedRepository: Sendable {
     /// every node checked as it is read (heights, order, no empty node inside), keys in strictly
     /// increasing order across nodes (so no node is reached twice), every key a repository path, every
     /// record block present.
-    static func provedIndex(root: ContentID, blocks: BlockMap) throws(VerificationError)
-        -> [(path: String, cid: ContentID)]
+    static func provedIndex(root: CID, blocks: BlockMap) throws(VerificationError)
+        -> [(path: String, cid: CID)]
     {
         let tree = try MSTTree(root: root, blocks: blocks)
         if case .stored(let root) = tree.root {
@@ -79,7 +79,7 @@ public struct VerifiedRepository: Sendable {
         if let index = ProvedIndexWalk.index(root: root, height: tree.height, blocks: blocks) {
             return index
         }
-        var index: [(path: String, cid: ContentID)] = []
+        var index: [(path: String, cid: CID)] = []
         index.reserveCapacity(blocks.count)
         var previous: [UInt8]?
         try Self.walk(tree.root, height: tree.height, isRoot: true, tree: tree) {
@@ -105,7 +105,7 @@ public struct VerifiedRepository: Sendable {
     /// In-order walk of the subtree at `pointer`, each node checked as it is read.
     private static func walk(
         _ pointer: MSTPointer?, height: Int, isRoot: Bool, tree: MSTTree,
-        _ visit: ([UInt8], ContentID) throws(VerificationError) -> Void
+        _ visit: ([UInt8], CID) throws(VerificationError) -> Void
     ) throws(VerificationError) {
         guard let pointer else { return }
         guard height >= 0 else { throw VerificationError(.brokenProof, message: "the MST goes below height 0") }
@@ -135,7 +135,7 @@ public struct VerifiedRepository: Sendable {
         public typealias Element = Entry
         public typealias Failure = VerificationError
 
-        let index: [(path: String, cid: ContentID)]
+        let index: [(path: String, cid: CID)]
         let blocks: BlockMap
         let types: LexiconRecordTypes
 
@@ -179,7 +179,7 @@ extension VerifiedRepository {
     /// The record at `path` (`collection/rkey`) with its CID, or `nil` when the repository has none.
     ///
     /// - Throws: ``VerificationError`` (`malformedData`) when the record block is not DAG-CBOR.
-    public func record(atPath path: String) throws(VerificationError) -> (cid: ContentID, value: DataModelValue)? {
+    public func record(atPath path: String) throws(VerificationError) -> (cid: CID, value: DataModelValue)? {
         let key = Array(path.utf8)
         var low = 0
         var high = index.count

@@ -108,7 +108,7 @@ public struct ImageAttachment: Sendable, Hashable {
 /// A link card (`app.bsky.embed.external`).
 public struct ExternalCard: Sendable, Hashable {
     /// The page linked to.
-    public var uri: URI
+    public var uri: URIString
     /// The card's title.
     public var title: String
     /// The card's description.
@@ -125,7 +125,7 @@ public struct ExternalCard: Sendable, Hashable {
     var thumbnailMimeType = ""
 
     /// A card; `thumbnail` is uploaded with the post.
-    public init(uri: URI, title: String, description: String, thumbnail: (data: Data, mimeType: String)? = nil) {
+    public init(uri: URIString, title: String, description: String, thumbnail: (data: Data, mimeType: String)? = nil) {
         self.uri = uri
         self.title = title
         self.description = description

@@ -14,7 +14,7 @@ extension RichText {
     ///     accounts it has shown, `com.atproto.identity.resolveHandle` on its PDS, ...).
     public static func detecting(
         _ text: String,
-        resolveMention: @escaping @Sendable (Handle) async -> DID?
+        resolveMention: @escaping @Sendable (ATHandle) async -> DID?
     ) async -> RichText {
         let detected = FacetDetector.detect(in: text)
         var handles = Set<String>()
@@ -23,7 +23,7 @@ extension RichText {
         }
         let dids = await withTaskGroup(of: (String, DID?).self) { group in
             for handle in handles {
-                group.addTask { (handle, await resolveMention(Handle(rawValue: handle))) }
+                group.addTask { (handle, await resolveMention(ATHandle(rawValue: handle))) }
             }
             var dids: [String: DID] = [:]
             for await (handle, did) in group { dids[handle] = did }
@@ -36,7 +36,7 @@ extension RichText {
                 guard let did = dids[handle.lowercased()] else { continue }
                 facets.append(AppBskyRichtextFacet(bytes: facet.bytes, feature: .mention(did)))
             case .link(let uri):
-                facets.append(AppBskyRichtextFacet(bytes: facet.bytes, feature: .link(URI(rawValue: uri))))
+                facets.append(AppBskyRichtextFacet(bytes: facet.bytes, feature: .link(URIString(rawValue: uri))))
             case .tag(let tag):
                 facets.append(AppBskyRichtextFacet(bytes: facet.bytes, feature: .tag(tag)))
             }
@@ -58,7 +58,7 @@ extension RichText {
             switch facet.kind {
             case .mention: continue
             case .link(let uri):
-                facets.append(AppBskyRichtextFacet(bytes: facet.bytes, feature: .link(URI(rawValue: uri))))
+                facets.append(AppBskyRichtextFacet(bytes: facet.bytes, feature: .link(URIString(rawValue: uri))))
             case .tag(let tag): facets.append(AppBskyRichtextFacet(bytes: facet.bytes, feature: .tag(tag)))
             }
         }

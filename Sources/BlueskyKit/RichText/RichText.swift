@@ -56,7 +56,7 @@ public struct RichText: Sendable, Hashable {
             guard start >= 0, start <= end else { return nil }
             let bytes = utf8(start)..<utf8(end)
             switch entity.type {
-            case "link": return AppBskyRichtextFacet(bytes: bytes, feature: .link(URI(rawValue: entity.value)))
+            case "link": return AppBskyRichtextFacet(bytes: bytes, feature: .link(URIString(rawValue: entity.value)))
             case "mention": return AppBskyRichtextFacet(bytes: bytes, feature: .mention(DID(rawValue: entity.value)))
             default: return nil
             }
@@ -79,7 +79,7 @@ public enum RichTextFeature: Sendable, Hashable {
     /// A mention of an account (`#mention`).
     case mention(DID)
     /// A link (`#link`): the full URI, which the text may show shortened.
-    case link(URI)
+    case link(URIString)
     /// A hashtag (`#tag`), without its leading `#`.
     case tag(String)
 

@@ -28,7 +28,7 @@ public enum BlueskyAttributes {
     /// The URI of a link run as the facet gives it (`app.bsky.richtext.facet#link`), also when it is
     /// not a `URL` Foundation can parse.
     public enum Link: AttributedStringKey {
-        public typealias Value = URI
+        public typealias Value = URIString
         public static let name = "BlueskyKit.link"
     }
 }
@@ -115,7 +115,7 @@ extension RichText {
                 if let did = run.blueskyMention { .mention(did) } else if let tag = run.blueskyTag {
                     .tag(tag)
                 } else if let uri = run.blueskyLink { .link(uri) } else if let url = run.link {
-                    .link(URI(rawValue: url.absoluteString))
+                    .link(URIString(rawValue: url.absoluteString))
                 } else { nil }
             if let current = open, current.feature != feature {
                 facets.append(AppBskyRichtextFacet(bytes: current.start..<offset, feature: current.feature))

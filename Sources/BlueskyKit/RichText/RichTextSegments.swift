@@ -21,7 +21,7 @@ public struct RichTextSegment: Sendable, Hashable {
     public var feature: RichTextFeature? { facet?.feature }
 
     /// The run's link, when it is one.
-    public var link: URI? { if case .link(let uri) = feature { uri } else { nil } }
+    public var link: URIString? { if case .link(let uri) = feature { uri } else { nil } }
     /// The DID the run mentions, when it is a mention.
     public var mention: DID? { if case .mention(let did) = feature { did } else { nil } }
     /// The run's hashtag (without `#`), when it is one.

@@ -34,7 +34,7 @@ public enum ChatBskyActorDefs {
         /// The `role` field (required).
         public var role: ChatBskyActorDefs.MemberRole
         /// The `addedBy` field (optional).
-        @XRPCCore.BoxedOptional public var addedBy: ChatBskyActorDefs.ProfileViewBasic?
+        @XRPCCore._LexiconBoxedOptional public var addedBy: ChatBskyActorDefs.ProfileViewBasic?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -105,12 +105,12 @@ public enum ChatBskyActorDefs {
         public var did: XRPCCore.DID
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `associated` field (optional).
         public var associated: AppBskyLexicons.AppBskyActorDefs.ProfileAssociated?
         /// The `avatar` field (optional).
         /// Format: `uri`.
-        public var avatar: XRPCCore.URI?
+        public var avatar: XRPCCore.URIString?
         /// The `chatDisabled` field (optional).
         public var chatDisabled: Swift.Bool?
         /// The `createdAt` field (optional).
@@ -132,7 +132,7 @@ public enum ChatBskyActorDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.Handle, associated: AppBskyLexicons.AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URI? = nil, chatDisabled: Swift.Bool? = nil, createdAt: XRPCCore.Datetime? = nil, displayName: Swift.String? = nil, kind: ChatBskyActorDefs.ProfileViewBasic.Kind? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, verification: AppBskyLexicons.AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyLexicons.AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyLexicons.AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, chatDisabled: Swift.Bool? = nil, createdAt: XRPCCore.Datetime? = nil, displayName: Swift.String? = nil, kind: ChatBskyActorDefs.ProfileViewBasic.Kind? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, verification: AppBskyLexicons.AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyLexicons.AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self.associated = associated

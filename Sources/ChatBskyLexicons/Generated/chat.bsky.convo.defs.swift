@@ -304,7 +304,7 @@ public enum ChatBskyConvoDefs {
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `sender` field (required).
-        @XRPCCore.Boxed public var sender: ChatBskyConvoDefs.MessageViewSender
+        @XRPCCore._LexiconBoxed public var sender: ChatBskyConvoDefs.MessageViewSender
         /// The `sentAt` field (required).
         /// Format: `datetime`.
         public var sentAt: XRPCCore.Datetime
@@ -377,7 +377,7 @@ public enum ChatBskyConvoDefs {
         /// At most 500 UTF-8 bytes. At most 50 graphemes.
         public var name: Swift.String
         /// The `joinLink` field (optional).
-        @XRPCCore.BoxedOptional public var joinLink: ChatBskyGroupDefs.JoinLinkView?
+        @XRPCCore._LexiconBoxedOptional public var joinLink: ChatBskyGroupDefs.JoinLinkView?
         /// The `joinRequestCount` field (optional).
         public var joinRequestCount: Swift.Int?
         /// The `unreadJoinRequestCount` field (optional).
@@ -466,7 +466,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.SystemMessageView
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
         /// The `relatedProfiles` field (required).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]
         /// Fields the schema does not declare, kept as read and written back.
@@ -510,7 +510,7 @@ public enum ChatBskyConvoDefs {
         /// Open union of `chat.bsky.convo.defs#messageView`, `chat.bsky.convo.defs#deletedMessageView`; other types are kept as read.
         public var message: ChatBskyConvoDefs.LogAddReaction.Message
         /// The `reaction` field (required).
-        @XRPCCore.Boxed public var reaction: ChatBskyConvoDefs.ReactionView
+        @XRPCCore._LexiconBoxed public var reaction: ChatBskyConvoDefs.ReactionView
         /// The `relatedProfiles` field (optional).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]?
         /// Fields the schema does not declare, kept as read and written back.
@@ -599,7 +599,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `member` field (required).
-        @XRPCCore.Boxed public var member: ChatBskyActorDefs.ProfileViewBasic
+        @XRPCCore._LexiconBoxed public var member: ChatBskyActorDefs.ProfileViewBasic
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -666,7 +666,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.SystemMessageView
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -871,7 +871,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.SystemMessageView
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -907,7 +907,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.SystemMessageView
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -943,7 +943,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.SystemMessageView
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -979,7 +979,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.SystemMessageView
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1015,7 +1015,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `member` field (required).
-        @XRPCCore.Boxed public var member: ChatBskyActorDefs.ProfileViewBasic
+        @XRPCCore._LexiconBoxed public var member: ChatBskyActorDefs.ProfileViewBasic
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1082,7 +1082,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.SystemMessageView
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
         /// The `relatedProfiles` field (required).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]
         /// Fields the schema does not declare, kept as read and written back.
@@ -1123,7 +1123,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.SystemMessageView
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
         /// The `relatedProfiles` field (required).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]
         /// Fields the schema does not declare, kept as read and written back.
@@ -1164,7 +1164,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.SystemMessageView
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
         /// The `relatedProfiles` field (required).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]
         /// Fields the schema does not declare, kept as read and written back.
@@ -1205,7 +1205,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.SystemMessageView
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
         /// The `relatedProfiles` field (required).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]
         /// Fields the schema does not declare, kept as read and written back.
@@ -1509,7 +1509,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `member` field (required).
-        @XRPCCore.Boxed public var member: ChatBskyActorDefs.ProfileViewBasic
+        @XRPCCore._LexiconBoxed public var member: ChatBskyActorDefs.ProfileViewBasic
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1545,7 +1545,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.SystemMessageView
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
         /// The `relatedProfiles` field (required).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]
         /// Fields the schema does not declare, kept as read and written back.
@@ -1589,7 +1589,7 @@ public enum ChatBskyConvoDefs {
         /// Open union of `chat.bsky.convo.defs#messageView`, `chat.bsky.convo.defs#deletedMessageView`; other types are kept as read.
         public var message: ChatBskyConvoDefs.LogRemoveReaction.Message
         /// The `reaction` field (required).
-        @XRPCCore.Boxed public var reaction: ChatBskyConvoDefs.ReactionView
+        @XRPCCore._LexiconBoxed public var reaction: ChatBskyConvoDefs.ReactionView
         /// The `relatedProfiles` field (optional).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]?
         /// Fields the schema does not declare, kept as read and written back.
@@ -1678,7 +1678,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.SystemMessageView
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
         /// The `relatedProfiles` field (required).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]
         /// Fields the schema does not declare, kept as read and written back.
@@ -1750,7 +1750,7 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `member` field (required).
-        @XRPCCore.Boxed public var member: ChatBskyActorDefs.ProfileViewBasic
+        @XRPCCore._LexiconBoxed public var member: ChatBskyActorDefs.ProfileViewBasic
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1813,9 +1813,9 @@ public enum ChatBskyConvoDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageAndReactionView" }
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.MessageView
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.MessageView
         /// The `reaction` field (required).
-        @XRPCCore.Boxed public var reaction: ChatBskyConvoDefs.ReactionView
+        @XRPCCore._LexiconBoxed public var reaction: ChatBskyConvoDefs.ReactionView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1873,7 +1873,7 @@ public enum ChatBskyConvoDefs {
         /// The `facets` field (optional).
         public var facets: [AppBskyLexicons.AppBskyRichtextFacet]?
         /// The `replyTo` field (optional).
-        @XRPCCore.BoxedOptional public var replyTo: ChatBskyConvoDefs.ReplyRef?
+        @XRPCCore._LexiconBoxedOptional public var replyTo: ChatBskyConvoDefs.ReplyRef?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1997,7 +1997,7 @@ public enum ChatBskyConvoDefs {
         /// At most 10000 UTF-8 bytes. At most 1000 graphemes.
         public var text: Swift.String
         /// The `sender` field (required).
-        @XRPCCore.Boxed public var sender: ChatBskyConvoDefs.MessageViewSender
+        @XRPCCore._LexiconBoxed public var sender: ChatBskyConvoDefs.MessageViewSender
         /// The `sentAt` field (required).
         /// Format: `datetime`.
         public var sentAt: XRPCCore.Datetime
@@ -2182,7 +2182,7 @@ public enum ChatBskyConvoDefs {
         /// The `value` field (required).
         public var value: Swift.String
         /// The `sender` field (required).
-        @XRPCCore.Boxed public var sender: ChatBskyConvoDefs.ReactionViewSender
+        @XRPCCore._LexiconBoxed public var sender: ChatBskyConvoDefs.ReactionViewSender
         /// The `createdAt` field (required).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.Datetime
@@ -2270,11 +2270,11 @@ public enum ChatBskyConvoDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataAddMember" }
         /// The `member` field (required).
-        @XRPCCore.Boxed public var member: ChatBskyConvoDefs.SystemMessageReferredUser
+        @XRPCCore._LexiconBoxed public var member: ChatBskyConvoDefs.SystemMessageReferredUser
         /// The `role` field (required).
         public var role: ChatBskyActorDefs.MemberRole
         /// The `addedBy` field (required).
-        @XRPCCore.Boxed public var addedBy: ChatBskyConvoDefs.SystemMessageReferredUser
+        @XRPCCore._LexiconBoxed public var addedBy: ChatBskyConvoDefs.SystemMessageReferredUser
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -2421,7 +2421,7 @@ public enum ChatBskyConvoDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataLockConvo" }
         /// The `lockedBy` field (required).
-        @XRPCCore.Boxed public var lockedBy: ChatBskyConvoDefs.SystemMessageReferredUser
+        @XRPCCore._LexiconBoxed public var lockedBy: ChatBskyConvoDefs.SystemMessageReferredUser
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -2447,7 +2447,7 @@ public enum ChatBskyConvoDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataLockConvoPermanently" }
         /// The `lockedBy` field (required).
-        @XRPCCore.Boxed public var lockedBy: ChatBskyConvoDefs.SystemMessageReferredUser
+        @XRPCCore._LexiconBoxed public var lockedBy: ChatBskyConvoDefs.SystemMessageReferredUser
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -2473,11 +2473,11 @@ public enum ChatBskyConvoDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataMemberJoin" }
         /// The `member` field (required).
-        @XRPCCore.Boxed public var member: ChatBskyConvoDefs.SystemMessageReferredUser
+        @XRPCCore._LexiconBoxed public var member: ChatBskyConvoDefs.SystemMessageReferredUser
         /// The `role` field (required).
         public var role: ChatBskyActorDefs.MemberRole
         /// The `approvedBy` field (optional).
-        @XRPCCore.BoxedOptional public var approvedBy: ChatBskyConvoDefs.SystemMessageReferredUser?
+        @XRPCCore._LexiconBoxedOptional public var approvedBy: ChatBskyConvoDefs.SystemMessageReferredUser?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -2509,7 +2509,7 @@ public enum ChatBskyConvoDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataMemberLeave" }
         /// The `member` field (required).
-        @XRPCCore.Boxed public var member: ChatBskyConvoDefs.SystemMessageReferredUser
+        @XRPCCore._LexiconBoxed public var member: ChatBskyConvoDefs.SystemMessageReferredUser
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -2535,9 +2535,9 @@ public enum ChatBskyConvoDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataRemoveMember" }
         /// The `member` field (required).
-        @XRPCCore.Boxed public var member: ChatBskyConvoDefs.SystemMessageReferredUser
+        @XRPCCore._LexiconBoxed public var member: ChatBskyConvoDefs.SystemMessageReferredUser
         /// The `removedBy` field (required).
-        @XRPCCore.Boxed public var removedBy: ChatBskyConvoDefs.SystemMessageReferredUser
+        @XRPCCore._LexiconBoxed public var removedBy: ChatBskyConvoDefs.SystemMessageReferredUser
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -2566,7 +2566,7 @@ public enum ChatBskyConvoDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataUnlockConvo" }
         /// The `unlockedBy` field (required).
-        @XRPCCore.Boxed public var unlockedBy: ChatBskyConvoDefs.SystemMessageReferredUser
+        @XRPCCore._LexiconBoxed public var unlockedBy: ChatBskyConvoDefs.SystemMessageReferredUser
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

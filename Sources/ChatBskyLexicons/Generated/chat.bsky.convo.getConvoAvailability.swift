@@ -46,7 +46,7 @@ public enum ChatBskyConvoGetConvoAvailability: XRPCCore.XRPCQuery {
         /// The `canChat` field (required).
         public var canChat: Swift.Bool
         /// The `convo` field (optional).
-        @XRPCCore.BoxedOptional public var convo: ChatBskyConvoDefs.ConvoView?
+        @XRPCCore._LexiconBoxedOptional public var convo: ChatBskyConvoDefs.ConvoView?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

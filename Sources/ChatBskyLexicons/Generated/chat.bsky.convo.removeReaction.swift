@@ -90,7 +90,7 @@ public enum ChatBskyConvoRemoveReaction: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.removeReaction#main/output/schema" }
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.MessageView
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.MessageView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

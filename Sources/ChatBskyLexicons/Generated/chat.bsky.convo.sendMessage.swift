@@ -51,7 +51,7 @@ public enum ChatBskyConvoSendMessage: XRPCCore.XRPCProcedure {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore.Boxed public var message: ChatBskyConvoDefs.MessageInput
+        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.MessageInput
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

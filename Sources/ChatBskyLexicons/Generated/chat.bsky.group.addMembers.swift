@@ -109,7 +109,7 @@ public enum ChatBskyGroupAddMembers: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.addMembers#main/output/schema" }
         /// The `convo` field (required).
-        @XRPCCore.Boxed public var convo: ChatBskyConvoDefs.ConvoView
+        @XRPCCore._LexiconBoxed public var convo: ChatBskyConvoDefs.ConvoView
         /// The `addedMembers` field (optional).
         public var addedMembers: [ChatBskyActorDefs.ProfileViewBasic]?
         /// Fields the schema does not declare, kept as read and written back.

@@ -81,7 +81,7 @@ public enum ChatBskyGroupApproveJoinRequest: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.approveJoinRequest#main/output/schema" }
         /// The `convo` field (required).
-        @XRPCCore.Boxed public var convo: ChatBskyConvoDefs.ConvoView
+        @XRPCCore._LexiconBoxed public var convo: ChatBskyConvoDefs.ConvoView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

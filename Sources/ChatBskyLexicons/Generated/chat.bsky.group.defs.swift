@@ -69,7 +69,7 @@ public enum ChatBskyGroupDefs {
         /// The `name` field (required).
         public var name: Swift.String
         /// The `owner` field (required).
-        @XRPCCore.Boxed public var owner: ChatBskyActorDefs.ProfileViewBasic
+        @XRPCCore._LexiconBoxed public var owner: ChatBskyActorDefs.ProfileViewBasic
         /// The `memberCount` field (required).
         public var memberCount: Swift.Int
         /// The `memberLimit` field (required).
@@ -79,9 +79,9 @@ public enum ChatBskyGroupDefs {
         /// The `joinRule` field (required).
         public var joinRule: ChatBskyGroupDefs.JoinRule
         /// The `convo` field (optional).
-        @XRPCCore.BoxedOptional public var convo: ChatBskyConvoDefs.ConvoView?
+        @XRPCCore._LexiconBoxedOptional public var convo: ChatBskyConvoDefs.ConvoView?
         /// The `viewer` field (optional).
-        @XRPCCore.BoxedOptional public var viewer: ChatBskyGroupDefs.JoinLinkViewerState?
+        @XRPCCore._LexiconBoxedOptional public var viewer: ChatBskyGroupDefs.JoinLinkViewerState?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -212,13 +212,13 @@ public enum ChatBskyGroupDefs {
         /// The `name` field (required).
         public var name: Swift.String
         /// The `owner` field (required).
-        @XRPCCore.Boxed public var owner: ChatBskyActorDefs.ProfileViewBasic
+        @XRPCCore._LexiconBoxed public var owner: ChatBskyActorDefs.ProfileViewBasic
         /// The `memberCount` field (required).
         public var memberCount: Swift.Int
         /// The `memberLimit` field (required).
         public var memberLimit: Swift.Int
         /// The `viewer` field (required).
-        @XRPCCore.Boxed public var viewer: ChatBskyGroupDefs.JoinLinkViewerState
+        @XRPCCore._LexiconBoxed public var viewer: ChatBskyGroupDefs.JoinLinkViewerState
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -261,7 +261,7 @@ public enum ChatBskyGroupDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `requestedBy` field (required).
-        @XRPCCore.Boxed public var requestedBy: ChatBskyActorDefs.ProfileViewBasic
+        @XRPCCore._LexiconBoxed public var requestedBy: ChatBskyActorDefs.ProfileViewBasic
         /// The `requestedAt` field (required).
         /// Format: `datetime`.
         public var requestedAt: XRPCCore.Datetime

@@ -85,7 +85,7 @@ public enum ChatBskyGroupEditJoinLink: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.editJoinLink#main/output/schema" }
         /// The `joinLink` field (required).
-        @XRPCCore.Boxed public var joinLink: ChatBskyGroupDefs.JoinLinkView
+        @XRPCCore._LexiconBoxed public var joinLink: ChatBskyGroupDefs.JoinLinkView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

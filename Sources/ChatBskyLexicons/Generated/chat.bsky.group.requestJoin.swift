@@ -90,7 +90,7 @@ public enum ChatBskyGroupRequestJoin: XRPCCore.XRPCProcedure {
         /// Known values: `"joined"`, `"pending"`.
         public var status: ChatBskyGroupRequestJoin.Output.Status
         /// The `convo` field (optional).
-        @XRPCCore.BoxedOptional public var convo: ChatBskyConvoDefs.ConvoView?
+        @XRPCCore._LexiconBoxedOptional public var convo: ChatBskyConvoDefs.ConvoView?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -128,7 +128,7 @@ public enum ChatBskyModerationDefs {
         /// At most 500 UTF-8 bytes. At most 50 graphemes.
         public var name: Swift.String
         /// The `joinLink` field (optional).
-        @XRPCCore.BoxedOptional public var joinLink: ChatBskyGroupDefs.JoinLinkView?
+        @XRPCCore._LexiconBoxedOptional public var joinLink: ChatBskyGroupDefs.JoinLinkView?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -44,11 +44,11 @@ public enum ChatBskyModerationGetActorMetadata: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getActorMetadata#main/output/schema" }
         /// The `day` field (required).
-        @XRPCCore.Boxed public var day: ChatBskyModerationGetActorMetadata.Metadata
+        @XRPCCore._LexiconBoxed public var day: ChatBskyModerationGetActorMetadata.Metadata
         /// The `month` field (required).
-        @XRPCCore.Boxed public var month: ChatBskyModerationGetActorMetadata.Metadata
+        @XRPCCore._LexiconBoxed public var month: ChatBskyModerationGetActorMetadata.Metadata
         /// The `all` field (required).
-        @XRPCCore.Boxed public var all: ChatBskyModerationGetActorMetadata.Metadata
+        @XRPCCore._LexiconBoxed public var all: ChatBskyModerationGetActorMetadata.Metadata
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

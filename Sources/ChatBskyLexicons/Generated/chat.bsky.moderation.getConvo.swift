@@ -64,7 +64,7 @@ public enum ChatBskyModerationGetConvo: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getConvo#main/output/schema" }
         /// The `convo` field (required).
-        @XRPCCore.Boxed public var convo: ChatBskyModerationDefs.ConvoView
+        @XRPCCore._LexiconBoxed public var convo: ChatBskyModerationDefs.ConvoView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -59,9 +59,9 @@ public enum ChatBskyNotificationDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.notification.defs#preferences" }
         /// The `chat` field (required).
-        @XRPCCore.Boxed public var chat: ChatBskyNotificationDefs.ChatPreference
+        @XRPCCore._LexiconBoxed public var chat: ChatBskyNotificationDefs.ChatPreference
         /// The `chatRequest` field (required).
-        @XRPCCore.Boxed public var chatRequest: ChatBskyNotificationDefs.ChatPreference
+        @XRPCCore._LexiconBoxed public var chatRequest: ChatBskyNotificationDefs.ChatPreference
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

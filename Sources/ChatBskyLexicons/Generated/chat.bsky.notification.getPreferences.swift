@@ -20,7 +20,7 @@ public enum ChatBskyNotificationGetPreferences: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.notification.getPreferences#main/output/schema" }
         /// The `preferences` field (required).
-        @XRPCCore.Boxed public var preferences: ChatBskyNotificationDefs.Preferences
+        @XRPCCore._LexiconBoxed public var preferences: ChatBskyNotificationDefs.Preferences
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -20,9 +20,9 @@ public enum ChatBskyNotificationPutPreferences: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.notification.putPreferences#main/input/schema" }
         /// The `chat` field (optional).
-        @XRPCCore.BoxedOptional public var chat: ChatBskyNotificationDefs.ChatPreference?
+        @XRPCCore._LexiconBoxedOptional public var chat: ChatBskyNotificationDefs.ChatPreference?
         /// The `chatRequest` field (optional).
-        @XRPCCore.BoxedOptional public var chatRequest: ChatBskyNotificationDefs.ChatPreference?
+        @XRPCCore._LexiconBoxedOptional public var chatRequest: ChatBskyNotificationDefs.ChatPreference?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -51,7 +51,7 @@ public enum ChatBskyNotificationPutPreferences: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.notification.putPreferences#main/output/schema" }
         /// The `preferences` field (required).
-        @XRPCCore.Boxed public var preferences: ChatBskyNotificationDefs.Preferences
+        @XRPCCore._LexiconBoxed public var preferences: ChatBskyNotificationDefs.Preferences
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -13,7 +13,7 @@ public enum ComAtprotoAdminDefs {
         public var did: XRPCCore.DID
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
@@ -28,7 +28,7 @@ public enum ComAtprotoAdminDefs {
         /// The `inviteNote` field (optional).
         public var inviteNote: Swift.String?
         /// The `invitedBy` field (optional).
-        @XRPCCore.BoxedOptional public var invitedBy: ComAtprotoServerDefs.InviteCode?
+        @XRPCCore._LexiconBoxedOptional public var invitedBy: ComAtprotoServerDefs.InviteCode?
         /// The `invites` field (optional).
         public var invites: [ComAtprotoServerDefs.InviteCode]?
         /// The `invitesDisabled` field (optional).
@@ -41,7 +41,7 @@ public enum ComAtprotoAdminDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.Handle, indexedAt: XRPCCore.Datetime, deactivatedAt: XRPCCore.Datetime? = nil, email: Swift.String? = nil, emailConfirmedAt: XRPCCore.Datetime? = nil, inviteNote: Swift.String? = nil, invitedBy: ComAtprotoServerDefs.InviteCode? = nil, invites: [ComAtprotoServerDefs.InviteCode]? = nil, invitesDisabled: Swift.Bool? = nil, relatedRecords: [XRPCCore.UnknownValue]? = nil, threatSignatures: [ComAtprotoAdminDefs.ThreatSignature]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, indexedAt: XRPCCore.Datetime, deactivatedAt: XRPCCore.Datetime? = nil, email: Swift.String? = nil, emailConfirmedAt: XRPCCore.Datetime? = nil, inviteNote: Swift.String? = nil, invitedBy: ComAtprotoServerDefs.InviteCode? = nil, invites: [ComAtprotoServerDefs.InviteCode]? = nil, invitesDisabled: Swift.Bool? = nil, relatedRecords: [XRPCCore.UnknownValue]? = nil, threatSignatures: [ComAtprotoAdminDefs.ThreatSignature]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self.indexedAt = indexedAt
@@ -99,7 +99,7 @@ public enum ComAtprotoAdminDefs {
         public var did: XRPCCore.DID
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `recordUri` field (optional).
         /// Format: `at-uri`.
         public var recordUri: XRPCCore.ATURI?
@@ -107,7 +107,7 @@ public enum ComAtprotoAdminDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, cid: XRPCCore.CID, recordUri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, cid: XRPCCore.CIDString, recordUri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.cid = cid
             self.recordUri = recordUri

@@ -16,7 +16,7 @@ public enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.getSubjectStatus#main/parameters" }
         /// The `blob` field (optional).
         /// Format: `cid`.
-        public var blob: XRPCCore.CID?
+        public var blob: XRPCCore.CIDString?
         /// The `did` field (optional).
         /// Format: `did`.
         public var did: XRPCCore.DID?
@@ -27,7 +27,7 @@ public enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(blob: XRPCCore.CID? = nil, did: XRPCCore.DID? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(blob: XRPCCore.CIDString? = nil, did: XRPCCore.DID? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.blob = blob
             self.did = did
             self.uri = uri
@@ -57,9 +57,9 @@ public enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
         /// Open union of `com.atproto.admin.defs#repoRef`, `com.atproto.repo.strongRef`, `com.atproto.admin.defs#repoBlobRef`; other types are kept as read.
         public var subject: ComAtprotoAdminGetSubjectStatus.Output.Subject
         /// The `deactivated` field (optional).
-        @XRPCCore.BoxedOptional public var deactivated: ComAtprotoAdminDefs.StatusAttr?
+        @XRPCCore._LexiconBoxedOptional public var deactivated: ComAtprotoAdminDefs.StatusAttr?
         /// The `takedown` field (optional).
-        @XRPCCore.BoxedOptional public var takedown: ComAtprotoAdminDefs.StatusAttr?
+        @XRPCCore._LexiconBoxedOptional public var takedown: ComAtprotoAdminDefs.StatusAttr?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -142,7 +142,7 @@ extension ComAtprotoLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminGetSubjectStatus`.
-    public func getSubjectStatus(blob: XRPCCore.CID? = nil, did: XRPCCore.DID? = nil, uri: XRPCCore.ATURI? = nil) async throws -> ComAtprotoAdminGetSubjectStatus.Output {
+    public func getSubjectStatus(blob: XRPCCore.CIDString? = nil, did: XRPCCore.DID? = nil, uri: XRPCCore.ATURI? = nil) async throws -> ComAtprotoAdminGetSubjectStatus.Output {
         try await client.query(ComAtprotoAdminGetSubjectStatus.self, parameters: .init(blob: blob, did: did, uri: uri))
     }
 

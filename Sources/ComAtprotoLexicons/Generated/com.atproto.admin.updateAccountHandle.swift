@@ -22,12 +22,12 @@ public enum ComAtprotoAdminUpdateAccountHandle: XRPCCore.XRPCProcedure {
         public var did: XRPCCore.DID
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.Handle, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self.unknownFields = unknownFields
@@ -57,7 +57,7 @@ extension ComAtprotoLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminUpdateAccountHandle`.
-    public func updateAccountHandle(did: XRPCCore.DID, handle: XRPCCore.Handle) async throws -> ComAtprotoAdminUpdateAccountHandle.Output {
+    public func updateAccountHandle(did: XRPCCore.DID, handle: XRPCCore.ATHandle) async throws -> ComAtprotoAdminUpdateAccountHandle.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountHandle.self, parameters: .init(), input: .init(did: did, handle: handle))
     }
 

@@ -21,9 +21,9 @@ public enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedure {
         /// Open union of `com.atproto.admin.defs#repoRef`, `com.atproto.repo.strongRef`, `com.atproto.admin.defs#repoBlobRef`; other types are kept as read.
         public var subject: ComAtprotoAdminUpdateSubjectStatus.Input.Subject
         /// The `deactivated` field (optional).
-        @XRPCCore.BoxedOptional public var deactivated: ComAtprotoAdminDefs.StatusAttr?
+        @XRPCCore._LexiconBoxedOptional public var deactivated: ComAtprotoAdminDefs.StatusAttr?
         /// The `takedown` field (optional).
-        @XRPCCore.BoxedOptional public var takedown: ComAtprotoAdminDefs.StatusAttr?
+        @XRPCCore._LexiconBoxedOptional public var takedown: ComAtprotoAdminDefs.StatusAttr?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -106,7 +106,7 @@ public enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedure {
         /// Open union of `com.atproto.admin.defs#repoRef`, `com.atproto.repo.strongRef`, `com.atproto.admin.defs#repoBlobRef`; other types are kept as read.
         public var subject: ComAtprotoAdminUpdateSubjectStatus.Output.Subject
         /// The `takedown` field (optional).
-        @XRPCCore.BoxedOptional public var takedown: ComAtprotoAdminDefs.StatusAttr?
+        @XRPCCore._LexiconBoxedOptional public var takedown: ComAtprotoAdminDefs.StatusAttr?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -13,14 +13,14 @@ public enum ComAtprotoIdentityDefs {
         public var did: XRPCCore.DID
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `didDoc` field (required).
         public var didDoc: XRPCCore.UnknownValue
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.Handle, didDoc: XRPCCore.UnknownValue, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, didDoc: XRPCCore.UnknownValue, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self.didDoc = didDoc

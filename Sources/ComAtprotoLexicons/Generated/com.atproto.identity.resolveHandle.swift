@@ -37,12 +37,12 @@ public enum ComAtprotoIdentityResolveHandle: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.resolveHandle#main/parameters" }
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(handle: XRPCCore.Handle, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(handle: XRPCCore.ATHandle, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.handle = handle
             self.unknownFields = unknownFields
         }
@@ -93,7 +93,7 @@ extension ComAtprotoLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityResolveHandle`.
-    public func resolveHandle(handle: XRPCCore.Handle) async throws -> ComAtprotoIdentityResolveHandle.Output {
+    public func resolveHandle(handle: XRPCCore.ATHandle) async throws -> ComAtprotoIdentityResolveHandle.Output {
         try await client.query(ComAtprotoIdentityResolveHandle.self, parameters: .init(handle: handle))
     }
 

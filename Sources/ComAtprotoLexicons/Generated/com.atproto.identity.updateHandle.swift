@@ -19,12 +19,12 @@ public enum ComAtprotoIdentityUpdateHandle: XRPCCore.XRPCProcedure {
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.updateHandle#main/input/schema" }
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(handle: XRPCCore.Handle, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(handle: XRPCCore.ATHandle, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.handle = handle
             self.unknownFields = unknownFields
         }
@@ -51,7 +51,7 @@ extension ComAtprotoLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityUpdateHandle`.
-    public func updateHandle(handle: XRPCCore.Handle) async throws -> ComAtprotoIdentityUpdateHandle.Output {
+    public func updateHandle(handle: XRPCCore.ATHandle) async throws -> ComAtprotoIdentityUpdateHandle.Output {
         try await client.procedure(ComAtprotoIdentityUpdateHandle.self, parameters: .init(), input: .init(handle: handle))
     }
 

@@ -13,7 +13,7 @@ public enum ComAtprotoLabelDefs {
         public var src: XRPCCore.DID
         /// The `uri` field (required).
         /// Format: `uri`.
-        public var uri: XRPCCore.URI
+        public var uri: XRPCCore.URIString
         /// The `val` field (required).
         /// At most 128 UTF-8 bytes.
         public var val: Swift.String
@@ -22,21 +22,21 @@ public enum ComAtprotoLabelDefs {
         public var cts: XRPCCore.Datetime
         /// The `cid` field (optional).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID?
+        public var cid: XRPCCore.CIDString?
         /// The `exp` field (optional).
         /// Format: `datetime`.
         public var exp: XRPCCore.Datetime?
         /// The `neg` field (optional).
         public var neg: Swift.Bool?
         /// The `sig` field (optional).
-        public var sig: XRPCCore.Bytes?
+        public var sig: XRPCCore.LexiconBytes?
         /// The `ver` field (optional).
         public var ver: Swift.Int?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(src: XRPCCore.DID, uri: XRPCCore.URI, val: Swift.String, cts: XRPCCore.Datetime, cid: XRPCCore.CID? = nil, exp: XRPCCore.Datetime? = nil, neg: Swift.Bool? = nil, sig: XRPCCore.Bytes? = nil, ver: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(src: XRPCCore.DID, uri: XRPCCore.URIString, val: Swift.String, cts: XRPCCore.Datetime, cid: XRPCCore.CIDString? = nil, exp: XRPCCore.Datetime? = nil, neg: Swift.Bool? = nil, sig: XRPCCore.LexiconBytes? = nil, ver: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.src = src
             self.uri = uri
             self.val = val

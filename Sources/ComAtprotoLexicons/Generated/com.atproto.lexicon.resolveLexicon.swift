@@ -67,14 +67,14 @@ public enum ComAtprotoLexiconResolveLexicon: XRPCCore.XRPCQuery {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `schema` field (required).
-        @XRPCCore.Boxed public var schema: ComAtprotoLexiconSchema
+        @XRPCCore._LexiconBoxed public var schema: ComAtprotoLexiconSchema
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, schema: ComAtprotoLexiconSchema, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, schema: ComAtprotoLexiconSchema, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.schema = schema

@@ -23,7 +23,7 @@ public enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure {
         /// Open union of `com.atproto.admin.defs#repoRef`, `com.atproto.repo.strongRef`; other types are kept as read.
         public var subject: ComAtprotoModerationCreateReport.Input.Subject
         /// The `modTool` field (optional).
-        @XRPCCore.BoxedOptional public var modTool: ComAtprotoModerationCreateReport.ModTool?
+        @XRPCCore._LexiconBoxedOptional public var modTool: ComAtprotoModerationCreateReport.ModTool?
         /// The `reason` field (optional).
         /// At most 20000 UTF-8 bytes. At most 2000 graphemes.
         public var reason: Swift.String?

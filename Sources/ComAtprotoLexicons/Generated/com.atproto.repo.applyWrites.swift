@@ -45,14 +45,14 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         public var writes: [ComAtprotoRepoApplyWrites.Input.WritesItem]
         /// The `swapCommit` field (optional).
         /// Format: `cid`.
-        public var swapCommit: XRPCCore.CID?
+        public var swapCommit: XRPCCore.CIDString?
         /// The `validate` field (optional).
         public var validate: Swift.Bool?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(repo: XRPCCore.ATIdentifier, writes: [ComAtprotoRepoApplyWrites.Input.WritesItem], swapCommit: XRPCCore.CID? = nil, validate: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(repo: XRPCCore.ATIdentifier, writes: [ComAtprotoRepoApplyWrites.Input.WritesItem], swapCommit: XRPCCore.CIDString? = nil, validate: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.repo = repo
             self.writes = writes
             self.swapCommit = swapCommit
@@ -127,7 +127,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#main/output/schema" }
         /// The `commit` field (optional).
-        @XRPCCore.BoxedOptional public var commit: ComAtprotoRepoDefs.CommitMeta?
+        @XRPCCore._LexiconBoxedOptional public var commit: ComAtprotoRepoDefs.CommitMeta?
         /// The `results` field (optional).
         public var results: [ComAtprotoRepoApplyWrites.Output.ResultsItem]?
         /// Fields the schema does not declare, kept as read and written back.
@@ -245,7 +245,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `validationStatus` field (optional).
         /// Known values: `"valid"`, `"unknown"`.
         public var validationStatus: ComAtprotoRepoApplyWrites.CreateResult.ValidationStatus?
@@ -253,7 +253,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, validationStatus: ComAtprotoRepoApplyWrites.CreateResult.ValidationStatus? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, validationStatus: ComAtprotoRepoApplyWrites.CreateResult.ValidationStatus? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.validationStatus = validationStatus
@@ -392,7 +392,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `validationStatus` field (optional).
         /// Known values: `"valid"`, `"unknown"`.
         public var validationStatus: ComAtprotoRepoApplyWrites.UpdateResult.ValidationStatus?
@@ -400,7 +400,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, validationStatus: ComAtprotoRepoApplyWrites.UpdateResult.ValidationStatus? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, validationStatus: ComAtprotoRepoApplyWrites.UpdateResult.ValidationStatus? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.validationStatus = validationStatus
@@ -446,7 +446,7 @@ extension ComAtprotoLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoApplyWrites`.
-    public func applyWrites(repo: XRPCCore.ATIdentifier, writes: [ComAtprotoRepoApplyWrites.Input.WritesItem], swapCommit: XRPCCore.CID? = nil, validate: Swift.Bool? = nil) async throws -> ComAtprotoRepoApplyWrites.Output {
+    public func applyWrites(repo: XRPCCore.ATIdentifier, writes: [ComAtprotoRepoApplyWrites.Input.WritesItem], swapCommit: XRPCCore.CIDString? = nil, validate: Swift.Bool? = nil) async throws -> ComAtprotoRepoApplyWrites.Output {
         try await client.procedure(ComAtprotoRepoApplyWrites.self, parameters: .init(), input: .init(repo: repo, writes: writes, swapCommit: swapCommit, validate: validate))
     }
 

@@ -51,14 +51,14 @@ public enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
         public var rkey: XRPCCore.RecordKey?
         /// The `swapCommit` field (optional).
         /// Format: `cid`.
-        public var swapCommit: XRPCCore.CID?
+        public var swapCommit: XRPCCore.CIDString?
         /// The `validate` field (optional).
         public var validate: Swift.Bool?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, record: XRPCCore.UnknownValue, rkey: XRPCCore.RecordKey? = nil, swapCommit: XRPCCore.CID? = nil, validate: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, record: XRPCCore.UnknownValue, rkey: XRPCCore.RecordKey? = nil, swapCommit: XRPCCore.CIDString? = nil, validate: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.repo = repo
             self.collection = collection
             self.record = record
@@ -98,9 +98,9 @@ public enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `commit` field (optional).
-        @XRPCCore.BoxedOptional public var commit: ComAtprotoRepoDefs.CommitMeta?
+        @XRPCCore._LexiconBoxedOptional public var commit: ComAtprotoRepoDefs.CommitMeta?
         /// The `validationStatus` field (optional).
         /// Known values: `"valid"`, `"unknown"`.
         public var validationStatus: ComAtprotoRepoCreateRecord.Output.ValidationStatus?
@@ -108,7 +108,7 @@ public enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, commit: ComAtprotoRepoDefs.CommitMeta? = nil, validationStatus: ComAtprotoRepoCreateRecord.Output.ValidationStatus? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, commit: ComAtprotoRepoDefs.CommitMeta? = nil, validationStatus: ComAtprotoRepoCreateRecord.Output.ValidationStatus? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.commit = commit
@@ -157,7 +157,7 @@ extension ComAtprotoLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoCreateRecord`.
-    public func createRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, record: XRPCCore.UnknownValue, rkey: XRPCCore.RecordKey? = nil, swapCommit: XRPCCore.CID? = nil, validate: Swift.Bool? = nil) async throws -> ComAtprotoRepoCreateRecord.Output {
+    public func createRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, record: XRPCCore.UnknownValue, rkey: XRPCCore.RecordKey? = nil, swapCommit: XRPCCore.CIDString? = nil, validate: Swift.Bool? = nil) async throws -> ComAtprotoRepoCreateRecord.Output {
         try await client.procedure(ComAtprotoRepoCreateRecord.self, parameters: .init(), input: .init(repo: repo, collection: collection, record: record, rkey: rkey, swapCommit: swapCommit, validate: validate))
     }
 

@@ -49,15 +49,15 @@ public enum ComAtprotoRepoDeleteRecord: XRPCCore.XRPCProcedure {
         public var rkey: XRPCCore.RecordKey
         /// The `swapCommit` field (optional).
         /// Format: `cid`.
-        public var swapCommit: XRPCCore.CID?
+        public var swapCommit: XRPCCore.CIDString?
         /// The `swapRecord` field (optional).
         /// Format: `cid`.
-        public var swapRecord: XRPCCore.CID?
+        public var swapRecord: XRPCCore.CIDString?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, swapCommit: XRPCCore.CID? = nil, swapRecord: XRPCCore.CID? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, swapCommit: XRPCCore.CIDString? = nil, swapRecord: XRPCCore.CIDString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.repo = repo
             self.collection = collection
             self.rkey = rkey
@@ -90,7 +90,7 @@ public enum ComAtprotoRepoDeleteRecord: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.deleteRecord#main/output/schema" }
         /// The `commit` field (optional).
-        @XRPCCore.BoxedOptional public var commit: ComAtprotoRepoDefs.CommitMeta?
+        @XRPCCore._LexiconBoxedOptional public var commit: ComAtprotoRepoDefs.CommitMeta?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -119,7 +119,7 @@ extension ComAtprotoLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoDeleteRecord`.
-    public func deleteRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, swapCommit: XRPCCore.CID? = nil, swapRecord: XRPCCore.CID? = nil) async throws -> ComAtprotoRepoDeleteRecord.Output {
+    public func deleteRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, swapCommit: XRPCCore.CIDString? = nil, swapRecord: XRPCCore.CIDString? = nil) async throws -> ComAtprotoRepoDeleteRecord.Output {
         try await client.procedure(ComAtprotoRepoDeleteRecord.self, parameters: .init(), input: .init(repo: repo, collection: collection, rkey: rkey, swapCommit: swapCommit, swapRecord: swapRecord))
     }
 

@@ -43,7 +43,7 @@ public enum ComAtprotoRepoDescribeRepo: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.describeRepo#main/output/schema" }
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -57,7 +57,7 @@ public enum ComAtprotoRepoDescribeRepo: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(handle: XRPCCore.Handle, did: XRPCCore.DID, didDoc: XRPCCore.UnknownValue, collections: [XRPCCore.NSID], handleIsCorrect: Swift.Bool, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(handle: XRPCCore.ATHandle, did: XRPCCore.DID, didDoc: XRPCCore.UnknownValue, collections: [XRPCCore.NSID], handleIsCorrect: Swift.Bool, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.handle = handle
             self.did = did
             self.didDoc = didDoc

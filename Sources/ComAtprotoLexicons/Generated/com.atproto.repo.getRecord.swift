@@ -46,12 +46,12 @@ public enum ComAtprotoRepoGetRecord: XRPCCore.XRPCQuery {
         public var rkey: XRPCCore.RecordKey
         /// The `cid` field (optional).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID?
+        public var cid: XRPCCore.CIDString?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, cid: XRPCCore.CID? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, cid: XRPCCore.CIDString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.repo = repo
             self.collection = collection
             self.rkey = rkey
@@ -87,12 +87,12 @@ public enum ComAtprotoRepoGetRecord: XRPCCore.XRPCQuery {
         public var value: XRPCCore.UnknownValue
         /// The `cid` field (optional).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID?
+        public var cid: XRPCCore.CIDString?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, value: XRPCCore.UnknownValue, cid: XRPCCore.CID? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, value: XRPCCore.UnknownValue, cid: XRPCCore.CIDString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.value = value
             self.cid = cid
@@ -122,7 +122,7 @@ extension ComAtprotoLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoGetRecord`.
-    public func getRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, cid: XRPCCore.CID? = nil) async throws -> ComAtprotoRepoGetRecord.Output {
+    public func getRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, cid: XRPCCore.CIDString? = nil) async throws -> ComAtprotoRepoGetRecord.Output {
         try await client.query(ComAtprotoRepoGetRecord.self, parameters: .init(repo: repo, collection: collection, rkey: rkey, cid: cid))
     }
 

@@ -79,7 +79,7 @@ public enum ComAtprotoRepoListMissingBlobs: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.listMissingBlobs#recordBlob" }
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `recordUri` field (required).
         /// Format: `at-uri`.
         public var recordUri: XRPCCore.ATURI
@@ -87,7 +87,7 @@ public enum ComAtprotoRepoListMissingBlobs: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(cid: XRPCCore.CID, recordUri: XRPCCore.ATURI, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(cid: XRPCCore.CIDString, recordUri: XRPCCore.ATURI, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.cid = cid
             self.recordUri = recordUri
             self.unknownFields = unknownFields

@@ -51,17 +51,17 @@ public enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
         public var record: XRPCCore.UnknownValue
         /// The `swapCommit` field (optional).
         /// Format: `cid`.
-        public var swapCommit: XRPCCore.CID?
+        public var swapCommit: XRPCCore.CIDString?
         /// The `swapRecord` field (optional, may be null).
         /// Format: `cid`.
-        public var swapRecord: XRPCCore.Nullable<XRPCCore.CID>?
+        public var swapRecord: XRPCCore.LexiconNullable<XRPCCore.CIDString>?
         /// The `validate` field (optional).
         public var validate: Swift.Bool?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, record: XRPCCore.UnknownValue, swapCommit: XRPCCore.CID? = nil, swapRecord: XRPCCore.Nullable<XRPCCore.CID>? = nil, validate: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, record: XRPCCore.UnknownValue, swapCommit: XRPCCore.CIDString? = nil, swapRecord: XRPCCore.LexiconNullable<XRPCCore.CIDString>? = nil, validate: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.repo = repo
             self.collection = collection
             self.rkey = rkey
@@ -104,9 +104,9 @@ public enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `commit` field (optional).
-        @XRPCCore.BoxedOptional public var commit: ComAtprotoRepoDefs.CommitMeta?
+        @XRPCCore._LexiconBoxedOptional public var commit: ComAtprotoRepoDefs.CommitMeta?
         /// The `validationStatus` field (optional).
         /// Known values: `"valid"`, `"unknown"`.
         public var validationStatus: ComAtprotoRepoPutRecord.Output.ValidationStatus?
@@ -114,7 +114,7 @@ public enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, commit: ComAtprotoRepoDefs.CommitMeta? = nil, validationStatus: ComAtprotoRepoPutRecord.Output.ValidationStatus? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, commit: ComAtprotoRepoDefs.CommitMeta? = nil, validationStatus: ComAtprotoRepoPutRecord.Output.ValidationStatus? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.commit = commit
@@ -163,7 +163,7 @@ extension ComAtprotoLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoPutRecord`.
-    public func putRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, record: XRPCCore.UnknownValue, swapCommit: XRPCCore.CID? = nil, swapRecord: XRPCCore.Nullable<XRPCCore.CID>? = nil, validate: Swift.Bool? = nil) async throws -> ComAtprotoRepoPutRecord.Output {
+    public func putRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, record: XRPCCore.UnknownValue, swapCommit: XRPCCore.CIDString? = nil, swapRecord: XRPCCore.LexiconNullable<XRPCCore.CIDString>? = nil, validate: Swift.Bool? = nil) async throws -> ComAtprotoRepoPutRecord.Output {
         try await client.procedure(ComAtprotoRepoPutRecord.self, parameters: .init(), input: .init(repo: repo, collection: collection, rkey: rkey, record: record, swapCommit: swapCommit, swapRecord: swapRecord, validate: validate))
     }
 

@@ -11,12 +11,12 @@ public struct ComAtprotoRepoStrongRef: XRPCCore.LexiconObject, _ComAtprotoLexico
     public var uri: XRPCCore.ATURI
     /// The `cid` field (required).
     /// Format: `cid`.
-    public var cid: XRPCCore.CID
+    public var cid: XRPCCore.CIDString
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.uri = uri
         self.cid = cid
         self.unknownFields = unknownFields

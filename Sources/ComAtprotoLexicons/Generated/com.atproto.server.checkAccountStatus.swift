@@ -23,7 +23,7 @@ public enum ComAtprotoServerCheckAccountStatus: XRPCCore.XRPCQuery {
         public var validDid: Swift.Bool
         /// The `repoCommit` field (required).
         /// Format: `cid`.
-        public var repoCommit: XRPCCore.CID
+        public var repoCommit: XRPCCore.CIDString
         /// The `repoRev` field (required).
         public var repoRev: Swift.String
         /// The `repoBlocks` field (required).
@@ -40,7 +40,7 @@ public enum ComAtprotoServerCheckAccountStatus: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(activated: Swift.Bool, validDid: Swift.Bool, repoCommit: XRPCCore.CID, repoRev: Swift.String, repoBlocks: Swift.Int, indexedRecords: Swift.Int, privateStateValues: Swift.Int, expectedBlobs: Swift.Int, importedBlobs: Swift.Int, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(activated: Swift.Bool, validDid: Swift.Bool, repoCommit: XRPCCore.CIDString, repoRev: Swift.String, repoBlocks: Swift.Int, indexedRecords: Swift.Int, privateStateValues: Swift.Int, expectedBlobs: Swift.Int, importedBlobs: Swift.Int, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.activated = activated
             self.validDid = validDid
             self.repoCommit = repoCommit

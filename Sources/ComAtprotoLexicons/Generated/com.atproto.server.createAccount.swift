@@ -64,7 +64,7 @@ public enum ComAtprotoServerCreateAccount: XRPCCore.XRPCProcedure {
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createAccount#main/input/schema" }
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `did` field (optional).
         /// Format: `did`.
         public var did: XRPCCore.DID?
@@ -86,7 +86,7 @@ public enum ComAtprotoServerCreateAccount: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(handle: XRPCCore.Handle, did: XRPCCore.DID? = nil, email: Swift.String? = nil, inviteCode: Swift.String? = nil, password: Swift.String? = nil, plcOp: XRPCCore.UnknownValue? = nil, recoveryKey: Swift.String? = nil, verificationCode: Swift.String? = nil, verificationPhone: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(handle: XRPCCore.ATHandle, did: XRPCCore.DID? = nil, email: Swift.String? = nil, inviteCode: Swift.String? = nil, password: Swift.String? = nil, plcOp: XRPCCore.UnknownValue? = nil, recoveryKey: Swift.String? = nil, verificationCode: Swift.String? = nil, verificationPhone: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.handle = handle
             self.did = did
             self.email = email
@@ -136,7 +136,7 @@ public enum ComAtprotoServerCreateAccount: XRPCCore.XRPCProcedure {
         public var refreshJwt: Swift.String
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -146,7 +146,7 @@ public enum ComAtprotoServerCreateAccount: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(accessJwt: Swift.String, refreshJwt: Swift.String, handle: XRPCCore.Handle, did: XRPCCore.DID, didDoc: XRPCCore.UnknownValue? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(accessJwt: Swift.String, refreshJwt: Swift.String, handle: XRPCCore.ATHandle, did: XRPCCore.DID, didDoc: XRPCCore.UnknownValue? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.accessJwt = accessJwt
             self.refreshJwt = refreshJwt
             self.handle = handle
@@ -182,7 +182,7 @@ extension ComAtprotoLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerCreateAccount`.
-    public func createAccount(handle: XRPCCore.Handle, did: XRPCCore.DID? = nil, email: Swift.String? = nil, inviteCode: Swift.String? = nil, password: Swift.String? = nil, plcOp: XRPCCore.UnknownValue? = nil, recoveryKey: Swift.String? = nil, verificationCode: Swift.String? = nil, verificationPhone: Swift.String? = nil) async throws -> ComAtprotoServerCreateAccount.Output {
+    public func createAccount(handle: XRPCCore.ATHandle, did: XRPCCore.DID? = nil, email: Swift.String? = nil, inviteCode: Swift.String? = nil, password: Swift.String? = nil, plcOp: XRPCCore.UnknownValue? = nil, recoveryKey: Swift.String? = nil, verificationCode: Swift.String? = nil, verificationPhone: Swift.String? = nil) async throws -> ComAtprotoServerCreateAccount.Output {
         try await client.procedure(ComAtprotoServerCreateAccount.self, parameters: .init(), input: .init(handle: handle, did: did, email: email, inviteCode: inviteCode, password: password, plcOp: plcOp, recoveryKey: recoveryKey, verificationCode: verificationCode, verificationPhone: verificationPhone))
     }
 

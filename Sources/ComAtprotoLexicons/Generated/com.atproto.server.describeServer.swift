@@ -25,11 +25,11 @@ public enum ComAtprotoServerDescribeServer: XRPCCore.XRPCQuery {
         /// The `blobUploadLimit` field (optional).
         public var blobUploadLimit: Swift.Int?
         /// The `contact` field (optional).
-        @XRPCCore.BoxedOptional public var contact: ComAtprotoServerDescribeServer.Contact?
+        @XRPCCore._LexiconBoxedOptional public var contact: ComAtprotoServerDescribeServer.Contact?
         /// The `inviteCodeRequired` field (optional).
         public var inviteCodeRequired: Swift.Bool?
         /// The `links` field (optional).
-        @XRPCCore.BoxedOptional public var links: ComAtprotoServerDescribeServer.Links?
+        @XRPCCore._LexiconBoxedOptional public var links: ComAtprotoServerDescribeServer.Links?
         /// The `phoneVerificationRequired` field (optional).
         public var phoneVerificationRequired: Swift.Bool?
         /// Fields the schema does not declare, kept as read and written back.
@@ -102,15 +102,15 @@ public enum ComAtprotoServerDescribeServer: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "com.atproto.server.describeServer#links" }
         /// The `privacyPolicy` field (optional).
         /// Format: `uri`.
-        public var privacyPolicy: XRPCCore.URI?
+        public var privacyPolicy: XRPCCore.URIString?
         /// The `termsOfService` field (optional).
         /// Format: `uri`.
-        public var termsOfService: XRPCCore.URI?
+        public var termsOfService: XRPCCore.URIString?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(privacyPolicy: XRPCCore.URI? = nil, termsOfService: XRPCCore.URI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(privacyPolicy: XRPCCore.URIString? = nil, termsOfService: XRPCCore.URIString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.privacyPolicy = privacyPolicy
             self.termsOfService = termsOfService
             self.unknownFields = unknownFields

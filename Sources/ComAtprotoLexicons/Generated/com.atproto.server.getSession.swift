@@ -19,7 +19,7 @@ public enum ComAtprotoServerGetSession: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "com.atproto.server.getSession#main/output/schema" }
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -40,7 +40,7 @@ public enum ComAtprotoServerGetSession: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(handle: XRPCCore.Handle, did: XRPCCore.DID, active: Swift.Bool? = nil, didDoc: XRPCCore.UnknownValue? = nil, email: Swift.String? = nil, emailAuthFactor: Swift.Bool? = nil, emailConfirmed: Swift.Bool? = nil, status: ComAtprotoServerGetSession.Output.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(handle: XRPCCore.ATHandle, did: XRPCCore.DID, active: Swift.Bool? = nil, didDoc: XRPCCore.UnknownValue? = nil, email: Swift.String? = nil, emailAuthFactor: Swift.Bool? = nil, emailConfirmed: Swift.Bool? = nil, status: ComAtprotoServerGetSession.Output.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.handle = handle
             self.did = did
             self.active = active

@@ -55,7 +55,7 @@ public enum ComAtprotoServerRefreshSession: XRPCCore.XRPCProcedure {
         public var refreshJwt: Swift.String
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -76,7 +76,7 @@ public enum ComAtprotoServerRefreshSession: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(accessJwt: Swift.String, refreshJwt: Swift.String, handle: XRPCCore.Handle, did: XRPCCore.DID, active: Swift.Bool? = nil, didDoc: XRPCCore.UnknownValue? = nil, email: Swift.String? = nil, emailAuthFactor: Swift.Bool? = nil, emailConfirmed: Swift.Bool? = nil, status: ComAtprotoServerRefreshSession.Output.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(accessJwt: Swift.String, refreshJwt: Swift.String, handle: XRPCCore.ATHandle, did: XRPCCore.DID, active: Swift.Bool? = nil, didDoc: XRPCCore.UnknownValue? = nil, email: Swift.String? = nil, emailAuthFactor: Swift.Bool? = nil, emailConfirmed: Swift.Bool? = nil, status: ComAtprotoServerRefreshSession.Output.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.accessJwt = accessJwt
             self.refreshJwt = refreshJwt
             self.handle = handle

@@ -56,12 +56,12 @@ public enum ComAtprotoSyncGetBlob: XRPCCore.XRPCQuery {
         public var did: XRPCCore.DID
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, cid: XRPCCore.CID, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, cid: XRPCCore.CIDString, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.cid = cid
             self.unknownFields = unknownFields
@@ -91,7 +91,7 @@ extension ComAtprotoLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetBlob`.
-    public func getBlob(did: XRPCCore.DID, cid: XRPCCore.CID) async throws -> ComAtprotoSyncGetBlob.Output {
+    public func getBlob(did: XRPCCore.DID, cid: XRPCCore.CIDString) async throws -> ComAtprotoSyncGetBlob.Output {
         try await client.query(ComAtprotoSyncGetBlob.self, parameters: .init(did: did, cid: cid))
     }
 

@@ -55,12 +55,12 @@ public enum ComAtprotoSyncGetBlocks: XRPCCore.XRPCQuery {
         /// Format: `did`.
         public var did: XRPCCore.DID
         /// The `cids` field (required).
-        public var cids: [XRPCCore.CID]
+        public var cids: [XRPCCore.CIDString]
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, cids: [XRPCCore.CID], unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, cids: [XRPCCore.CIDString], unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.cids = cids
             self.unknownFields = unknownFields
@@ -90,7 +90,7 @@ extension ComAtprotoLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetBlocks`.
-    public func getBlocks(did: XRPCCore.DID, cids: [XRPCCore.CID]) async throws -> ComAtprotoSyncGetBlocks.Output {
+    public func getBlocks(did: XRPCCore.DID, cids: [XRPCCore.CIDString]) async throws -> ComAtprotoSyncGetBlocks.Output {
         try await client.query(ComAtprotoSyncGetBlocks.self, parameters: .init(did: did, cids: cids))
     }
 

@@ -64,12 +64,12 @@ public enum ComAtprotoSyncGetHead: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getHead#main/output/schema" }
         /// The `root` field (required).
         /// Format: `cid`.
-        public var root: XRPCCore.CID
+        public var root: XRPCCore.CIDString
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(root: XRPCCore.CID, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(root: XRPCCore.CIDString, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.root = root
             self.unknownFields = unknownFields
         }

@@ -76,7 +76,7 @@ public enum ComAtprotoSyncGetLatestCommit: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getLatestCommit#main/output/schema" }
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `rev` field (required).
         /// Format: `tid`.
         public var rev: XRPCCore.TID
@@ -84,7 +84,7 @@ public enum ComAtprotoSyncGetLatestCommit: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(cid: XRPCCore.CID, rev: XRPCCore.TID, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(cid: XRPCCore.CIDString, rev: XRPCCore.TID, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.cid = cid
             self.rev = rev
             self.unknownFields = unknownFields

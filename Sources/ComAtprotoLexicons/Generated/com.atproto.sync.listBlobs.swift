@@ -92,14 +92,14 @@ public enum ComAtprotoSyncListBlobs: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listBlobs#main/output/schema" }
         /// The `cids` field (required).
-        public var cids: [XRPCCore.CID]
+        public var cids: [XRPCCore.CIDString]
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(cids: [XRPCCore.CID], cursor: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(cids: [XRPCCore.CIDString], cursor: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.cids = cids
             self.cursor = cursor
             self.unknownFields = unknownFields

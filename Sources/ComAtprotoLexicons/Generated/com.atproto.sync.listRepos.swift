@@ -82,7 +82,7 @@ public enum ComAtprotoSyncListRepos: XRPCCore.XRPCQuery {
         public var did: XRPCCore.DID
         /// The `head` field (required).
         /// Format: `cid`.
-        public var head: XRPCCore.CID
+        public var head: XRPCCore.CIDString
         /// The `rev` field (required).
         /// Format: `tid`.
         public var rev: XRPCCore.TID
@@ -95,7 +95,7 @@ public enum ComAtprotoSyncListRepos: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, head: XRPCCore.CID, rev: XRPCCore.TID, active: Swift.Bool? = nil, status: ComAtprotoSyncListRepos.Repo.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, head: XRPCCore.CIDString, rev: XRPCCore.TID, active: Swift.Bool? = nil, status: ComAtprotoSyncListRepos.Repo.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.head = head
             self.rev = rev

@@ -211,7 +211,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
         public var since: XRPCCore.TID?
         /// The `blocks` field (required).
         /// At most 2000000 bytes.
-        public var blocks: XRPCCore.Bytes
+        public var blocks: XRPCCore.LexiconBytes
         /// The `ops` field (required).
         /// At most 200 items.
         public var ops: [ComAtprotoSyncSubscribeRepos.RepoOp]
@@ -226,7 +226,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(seq: Swift.Int, rebase: Swift.Bool, tooBig: Swift.Bool, repo: XRPCCore.DID, commit: XRPCCore.CIDLink, rev: XRPCCore.TID, since: XRPCCore.TID?, blocks: XRPCCore.Bytes, ops: [ComAtprotoSyncSubscribeRepos.RepoOp], blobs: [XRPCCore.CIDLink], time: XRPCCore.Datetime, prevData: XRPCCore.CIDLink? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(seq: Swift.Int, rebase: Swift.Bool, tooBig: Swift.Bool, repo: XRPCCore.DID, commit: XRPCCore.CIDLink, rev: XRPCCore.TID, since: XRPCCore.TID?, blocks: XRPCCore.LexiconBytes, ops: [ComAtprotoSyncSubscribeRepos.RepoOp], blobs: [XRPCCore.CIDLink], time: XRPCCore.Datetime, prevData: XRPCCore.CIDLink? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.seq = seq
             self.rebase = rebase
             self.tooBig = tooBig
@@ -289,12 +289,12 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
         public var time: XRPCCore.Datetime
         /// The `handle` field (optional).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle?
+        public var handle: XRPCCore.ATHandle?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(seq: Swift.Int, did: XRPCCore.DID, time: XRPCCore.Datetime, handle: XRPCCore.Handle? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(seq: Swift.Int, did: XRPCCore.DID, time: XRPCCore.Datetime, handle: XRPCCore.ATHandle? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.seq = seq
             self.did = did
             self.time = time
@@ -436,7 +436,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
         public var did: XRPCCore.DID
         /// The `blocks` field (required).
         /// At most 10000 bytes.
-        public var blocks: XRPCCore.Bytes
+        public var blocks: XRPCCore.LexiconBytes
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `time` field (required).
@@ -446,7 +446,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(seq: Swift.Int, did: XRPCCore.DID, blocks: XRPCCore.Bytes, rev: Swift.String, time: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(seq: Swift.Int, did: XRPCCore.DID, blocks: XRPCCore.LexiconBytes, rev: Swift.String, time: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.seq = seq
             self.did = did
             self.blocks = blocks

@@ -37,7 +37,7 @@ public enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#main/parameters" }
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `birthDate` field (optional).
         /// Format: `datetime`.
         public var birthDate: XRPCCore.Datetime?
@@ -47,7 +47,7 @@ public enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(handle: XRPCCore.Handle, birthDate: XRPCCore.Datetime? = nil, email: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(handle: XRPCCore.ATHandle, birthDate: XRPCCore.Datetime? = nil, email: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.handle = handle
             self.birthDate = birthDate
             self.email = email
@@ -75,7 +75,7 @@ public enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#main/output/schema" }
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `result` field (required).
         /// Open union of `com.atproto.temp.checkHandleAvailability#resultAvailable`, `com.atproto.temp.checkHandleAvailability#resultUnavailable`; other types are kept as read.
         public var result: ComAtprotoTempCheckHandleAvailability.Output.Result
@@ -83,7 +83,7 @@ public enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(handle: XRPCCore.Handle, result: ComAtprotoTempCheckHandleAvailability.Output.Result, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(handle: XRPCCore.ATHandle, result: ComAtprotoTempCheckHandleAvailability.Output.Result, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.handle = handle
             self.result = result
             self.unknownFields = unknownFields
@@ -200,14 +200,14 @@ public enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#suggestion" }
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `method` field (required).
         public var method: Swift.String
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(handle: XRPCCore.Handle, method: Swift.String, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(handle: XRPCCore.ATHandle, method: Swift.String, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.handle = handle
             self.method = method
             self.unknownFields = unknownFields
@@ -234,7 +234,7 @@ extension ComAtprotoLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempCheckHandleAvailability`.
-    public func checkHandleAvailability(handle: XRPCCore.Handle, birthDate: XRPCCore.Datetime? = nil, email: Swift.String? = nil) async throws -> ComAtprotoTempCheckHandleAvailability.Output {
+    public func checkHandleAvailability(handle: XRPCCore.ATHandle, birthDate: XRPCCore.Datetime? = nil, email: Swift.String? = nil) async throws -> ComAtprotoTempCheckHandleAvailability.Output {
         try await client.query(ComAtprotoTempCheckHandleAvailability.self, parameters: .init(handle: handle, birthDate: birthDate, email: email))
     }
 

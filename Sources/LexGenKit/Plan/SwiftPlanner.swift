@@ -238,7 +238,7 @@ struct SwiftPlanner {
                 return .declared(scopeName + "." + name)
             }
             return .builtin(Self.formatType(string.format))
-        case .bytes: return .builtin("XRPCCore.Bytes")
+        case .bytes: return .builtin("XRPCCore.LexiconBytes")
         case .cidLink: return .builtin("XRPCCore.CIDLink")
         case .blob: return .builtin("XRPCCore.Blob")
         case .unknown: return .builtin("XRPCCore.UnknownValue")
@@ -343,16 +343,16 @@ struct SwiftPlanner {
     static func formatType(_ format: String?) -> String {
         switch format {
         case "did": return "XRPCCore.DID"
-        case "handle": return "XRPCCore.Handle"
+        case "handle": return "XRPCCore.ATHandle"
         case "nsid": return "XRPCCore.NSID"
         case "at-uri": return "XRPCCore.ATURI"
         case "at-identifier": return "XRPCCore.ATIdentifier"
         case "tid": return "XRPCCore.TID"
         case "record-key": return "XRPCCore.RecordKey"
         case "datetime": return "XRPCCore.Datetime"
-        case "cid": return "XRPCCore.CID"
+        case "cid": return "XRPCCore.CIDString"
         case "language": return "XRPCCore.LanguageTag"
-        case "uri": return "XRPCCore.URI"
+        case "uri": return "XRPCCore.URIString"
         default: return "Swift.String"
         }
     }

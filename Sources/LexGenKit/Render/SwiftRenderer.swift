@@ -114,7 +114,7 @@ struct SwiftRenderer {
         case (true, false): return base
         case (true, true): return base + "?"
         case (false, false): return base + "?"
-        case (false, true): return "XRPCCore.Nullable<\(base)>?"
+        case (false, true): return "XRPCCore.LexiconNullable<\(base)>?"
         }
     }
 
@@ -141,7 +141,7 @@ struct SwiftRenderer {
                 body.documentation(
                     field.documentation.isEmpty ? [Self.fallbackDocumentation(field)] : field.documentation)
                 let type = Self.propertyType(field)
-                let box = type.hasSuffix("?") ? "@XRPCCore.BoxedOptional " : "@XRPCCore.Boxed "
+                let box = type.hasSuffix("?") ? "@XRPCCore._LexiconBoxedOptional " : "@XRPCCore._LexiconBoxed "
                 let wrapper = field.isBoxed ? box : ""
                 body.line("\(wrapper)\(access)var \(field.swiftName): \(type)")
             }

@@ -17,19 +17,19 @@ public struct ComGermnetworkDeclaration: XRPCCore.LexiconRecord, _OtherAtprotoLe
     /// At least 5 UTF-8 bytes. At most 14 UTF-8 bytes.
     public var version: Swift.String
     /// The `currentKey` field (required).
-    public var currentKey: XRPCCore.Bytes
+    public var currentKey: XRPCCore.LexiconBytes
     /// The `continuityProofs` field (optional).
     /// At most 1000 items.
-    public var continuityProofs: [XRPCCore.Bytes]?
+    public var continuityProofs: [XRPCCore.LexiconBytes]?
     /// The `keyPackage` field (optional).
-    public var keyPackage: XRPCCore.Bytes?
+    public var keyPackage: XRPCCore.LexiconBytes?
     /// The `messageMe` field (optional).
-    @XRPCCore.BoxedOptional public var messageMe: ComGermnetworkDeclaration.MessageMe?
+    @XRPCCore._LexiconBoxedOptional public var messageMe: ComGermnetworkDeclaration.MessageMe?
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(version: Swift.String, currentKey: XRPCCore.Bytes, continuityProofs: [XRPCCore.Bytes]? = nil, keyPackage: XRPCCore.Bytes? = nil, messageMe: ComGermnetworkDeclaration.MessageMe? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(version: Swift.String, currentKey: XRPCCore.LexiconBytes, continuityProofs: [XRPCCore.LexiconBytes]? = nil, keyPackage: XRPCCore.LexiconBytes? = nil, messageMe: ComGermnetworkDeclaration.MessageMe? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.version = version
         self.currentKey = currentKey
         self.continuityProofs = continuityProofs
@@ -65,12 +65,12 @@ public struct ComGermnetworkDeclaration: XRPCCore.LexiconRecord, _OtherAtprotoLe
         public var showButtonTo: ComGermnetworkDeclaration.MessageMe.ShowButtonTo
         /// The `messageMeUrl` field (required).
         /// Format: `uri`. At least 1 UTF-8 bytes. At most 2047 UTF-8 bytes.
-        public var messageMeUrl: XRPCCore.URI
+        public var messageMeUrl: XRPCCore.URIString
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(showButtonTo: ComGermnetworkDeclaration.MessageMe.ShowButtonTo, messageMeUrl: XRPCCore.URI, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(showButtonTo: ComGermnetworkDeclaration.MessageMe.ShowButtonTo, messageMeUrl: XRPCCore.URIString, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.showButtonTo = showButtonTo
             self.messageMeUrl = messageMeUrl
             self.unknownFields = unknownFields

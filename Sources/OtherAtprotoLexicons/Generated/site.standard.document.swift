@@ -15,7 +15,7 @@ public struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAtprotoLexicon
 
     /// The `site` field (required).
     /// Format: `uri`.
-    public var site: XRPCCore.URI
+    public var site: XRPCCore.URIString
     /// The `title` field (required).
     /// At most 5000 UTF-8 bytes. At most 500 graphemes.
     public var title: Swift.String
@@ -54,7 +54,7 @@ public struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAtprotoLexicon
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(site: XRPCCore.URI, title: Swift.String, publishedAt: XRPCCore.Datetime, bskyPostRef: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, content: SiteStandardDocument.Content? = nil, contributors: [SiteStandardDocument.Contributor]? = nil, coverImage: XRPCCore.Blob? = nil, description: Swift.String? = nil, labels: SiteStandardDocument.Labels? = nil, links: SiteStandardDocument.Links? = nil, path: Swift.String? = nil, tags: [Swift.String]? = nil, textContent: Swift.String? = nil, updatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(site: XRPCCore.URIString, title: Swift.String, publishedAt: XRPCCore.Datetime, bskyPostRef: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, content: SiteStandardDocument.Content? = nil, contributors: [SiteStandardDocument.Contributor]? = nil, coverImage: XRPCCore.Blob? = nil, description: Swift.String? = nil, labels: SiteStandardDocument.Labels? = nil, links: SiteStandardDocument.Links? = nil, path: Swift.String? = nil, tags: [Swift.String]? = nil, textContent: Swift.String? = nil, updatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.site = site
         self.title = title
         self.publishedAt = publishedAt

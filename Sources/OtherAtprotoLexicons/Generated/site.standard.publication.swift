@@ -15,12 +15,12 @@ public struct SiteStandardPublication: XRPCCore.LexiconRecord, _OtherAtprotoLexi
 
     /// The `url` field (required).
     /// Format: `uri`.
-    public var url: XRPCCore.URI
+    public var url: XRPCCore.URIString
     /// The `name` field (required).
     /// At most 5000 UTF-8 bytes. At most 500 graphemes.
     public var name: Swift.String
     /// The `basicTheme` field (optional).
-    @XRPCCore.BoxedOptional public var basicTheme: SiteStandardThemeBasic?
+    @XRPCCore._LexiconBoxedOptional public var basicTheme: SiteStandardThemeBasic?
     /// The `description` field (optional).
     /// At most 30000 UTF-8 bytes. At most 3000 graphemes.
     public var description: Swift.String?
@@ -31,12 +31,12 @@ public struct SiteStandardPublication: XRPCCore.LexiconRecord, _OtherAtprotoLexi
     /// Open union of `com.atproto.label.defs#selfLabels`; other types are kept as read.
     public var labels: SiteStandardPublication.Labels?
     /// The `preferences` field (optional).
-    @XRPCCore.BoxedOptional public var preferences: SiteStandardPublication.Preferences?
+    @XRPCCore._LexiconBoxedOptional public var preferences: SiteStandardPublication.Preferences?
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(url: XRPCCore.URI, name: Swift.String, basicTheme: SiteStandardThemeBasic? = nil, description: Swift.String? = nil, icon: XRPCCore.Blob? = nil, labels: SiteStandardPublication.Labels? = nil, preferences: SiteStandardPublication.Preferences? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(url: XRPCCore.URIString, name: Swift.String, basicTheme: SiteStandardThemeBasic? = nil, description: Swift.String? = nil, icon: XRPCCore.Blob? = nil, labels: SiteStandardPublication.Labels? = nil, preferences: SiteStandardPublication.Preferences? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.url = url
         self.name = name
         self.basicTheme = basicTheme

@@ -117,12 +117,12 @@ public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
         public var email: Swift.String?
         /// The `handle` field (optional).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle?
+        public var handle: XRPCCore.ATHandle?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(email: Swift.String? = nil, handle: XRPCCore.Handle? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(email: Swift.String? = nil, handle: XRPCCore.ATHandle? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.email = email
             self.handle = handle
             self.unknownFields = unknownFields
@@ -291,12 +291,12 @@ public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#handleUpdated" }
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(handle: XRPCCore.Handle, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(handle: XRPCCore.ATHandle, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.handle = handle
             self.unknownFields = unknownFields
         }

@@ -422,7 +422,7 @@ public enum ToolsOzoneModerationDefs {
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#blobView" }
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `mimeType` field (required).
         public var mimeType: Swift.String
         /// The `size` field (required).
@@ -434,12 +434,12 @@ public enum ToolsOzoneModerationDefs {
         /// Open union of `tools.ozone.moderation.defs#imageDetails`, `tools.ozone.moderation.defs#videoDetails`; other types are kept as read.
         public var details: ToolsOzoneModerationDefs.BlobView.Details?
         /// The `moderation` field (optional).
-        @XRPCCore.BoxedOptional public var moderation: ToolsOzoneModerationDefs.Moderation?
+        @XRPCCore._LexiconBoxedOptional public var moderation: ToolsOzoneModerationDefs.Moderation?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(cid: XRPCCore.CID, mimeType: Swift.String, size: Swift.Int, createdAt: XRPCCore.Datetime, details: ToolsOzoneModerationDefs.BlobView.Details? = nil, moderation: ToolsOzoneModerationDefs.Moderation? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(cid: XRPCCore.CIDString, mimeType: Swift.String, size: Swift.Int, createdAt: XRPCCore.Datetime, details: ToolsOzoneModerationDefs.BlobView.Details? = nil, moderation: ToolsOzoneModerationDefs.Moderation? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.cid = cid
             self.mimeType = mimeType
             self.size = size
@@ -584,17 +584,17 @@ public enum ToolsOzoneModerationDefs {
         public var comment: Swift.String?
         /// The `handle` field (optional).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle?
+        public var handle: XRPCCore.ATHandle?
         /// The `pdsHost` field (optional).
         /// Format: `uri`.
-        public var pdsHost: XRPCCore.URI?
+        public var pdsHost: XRPCCore.URIString?
         /// The `tombstone` field (optional).
         public var tombstone: Swift.Bool?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(timestamp: XRPCCore.Datetime, comment: Swift.String? = nil, handle: XRPCCore.Handle? = nil, pdsHost: XRPCCore.URI? = nil, tombstone: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(timestamp: XRPCCore.Datetime, comment: Swift.String? = nil, handle: XRPCCore.ATHandle? = nil, pdsHost: XRPCCore.URIString? = nil, tombstone: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.timestamp = timestamp
             self.comment = comment
             self.handle = handle
@@ -1264,7 +1264,7 @@ public enum ToolsOzoneModerationDefs {
         /// The `creatorHandle` field (optional).
         public var creatorHandle: Swift.String?
         /// The `modTool` field (optional).
-        @XRPCCore.BoxedOptional public var modTool: ToolsOzoneModerationDefs.ModTool?
+        @XRPCCore._LexiconBoxedOptional public var modTool: ToolsOzoneModerationDefs.ModTool?
         /// The `subjectHandle` field (optional).
         public var subjectHandle: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
@@ -1497,7 +1497,7 @@ public enum ToolsOzoneModerationDefs {
         /// Format: `datetime`.
         public var createdAt: XRPCCore.Datetime
         /// The `modTool` field (optional).
-        @XRPCCore.BoxedOptional public var modTool: ToolsOzoneModerationDefs.ModTool?
+        @XRPCCore._LexiconBoxedOptional public var modTool: ToolsOzoneModerationDefs.ModTool?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1740,7 +1740,7 @@ public enum ToolsOzoneModerationDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#moderation" }
         /// The `subjectStatus` field (optional).
-        @XRPCCore.BoxedOptional public var subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView?
+        @XRPCCore._LexiconBoxedOptional public var subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1766,7 +1766,7 @@ public enum ToolsOzoneModerationDefs {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#moderationDetail" }
         /// The `subjectStatus` field (optional).
-        @XRPCCore.BoxedOptional public var subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView?
+        @XRPCCore._LexiconBoxedOptional public var subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1799,14 +1799,14 @@ public enum ToolsOzoneModerationDefs {
         public var op: ToolsOzoneModerationDefs.RecordEvent.Op
         /// The `cid` field (optional).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID?
+        public var cid: XRPCCore.CIDString?
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(timestamp: XRPCCore.Datetime, op: ToolsOzoneModerationDefs.RecordEvent.Op, cid: XRPCCore.CID? = nil, comment: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(timestamp: XRPCCore.Datetime, op: ToolsOzoneModerationDefs.RecordEvent.Op, cid: XRPCCore.CIDString? = nil, comment: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.timestamp = timestamp
             self.op = op
             self.cid = cid
@@ -1919,23 +1919,23 @@ public enum ToolsOzoneModerationDefs {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `value` field (required).
         public var value: XRPCCore.UnknownValue
         /// The `blobCids` field (required).
-        public var blobCids: [XRPCCore.CID]
+        public var blobCids: [XRPCCore.CIDString]
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
         /// The `moderation` field (required).
-        @XRPCCore.Boxed public var moderation: ToolsOzoneModerationDefs.Moderation
+        @XRPCCore._LexiconBoxed public var moderation: ToolsOzoneModerationDefs.Moderation
         /// The `repo` field (required).
-        @XRPCCore.Boxed public var repo: ToolsOzoneModerationDefs.RepoView
+        @XRPCCore._LexiconBoxed public var repo: ToolsOzoneModerationDefs.RepoView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, value: XRPCCore.UnknownValue, blobCids: [XRPCCore.CID], indexedAt: XRPCCore.Datetime, moderation: ToolsOzoneModerationDefs.Moderation, repo: ToolsOzoneModerationDefs.RepoView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, value: XRPCCore.UnknownValue, blobCids: [XRPCCore.CIDString], indexedAt: XRPCCore.Datetime, moderation: ToolsOzoneModerationDefs.Moderation, repo: ToolsOzoneModerationDefs.RepoView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.value = value
@@ -1978,7 +1978,7 @@ public enum ToolsOzoneModerationDefs {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (required).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID
+        public var cid: XRPCCore.CIDString
         /// The `value` field (required).
         public var value: XRPCCore.UnknownValue
         /// The `blobs` field (required).
@@ -1987,16 +1987,16 @@ public enum ToolsOzoneModerationDefs {
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
         /// The `moderation` field (required).
-        @XRPCCore.Boxed public var moderation: ToolsOzoneModerationDefs.ModerationDetail
+        @XRPCCore._LexiconBoxed public var moderation: ToolsOzoneModerationDefs.ModerationDetail
         /// The `repo` field (required).
-        @XRPCCore.Boxed public var repo: ToolsOzoneModerationDefs.RepoView
+        @XRPCCore._LexiconBoxed public var repo: ToolsOzoneModerationDefs.RepoView
         /// The `labels` field (optional).
         public var labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID, value: XRPCCore.UnknownValue, blobs: [ToolsOzoneModerationDefs.BlobView], indexedAt: XRPCCore.Datetime, moderation: ToolsOzoneModerationDefs.ModerationDetail, repo: ToolsOzoneModerationDefs.RepoView, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, value: XRPCCore.UnknownValue, blobs: [ToolsOzoneModerationDefs.BlobView], indexedAt: XRPCCore.Datetime, moderation: ToolsOzoneModerationDefs.ModerationDetail, repo: ToolsOzoneModerationDefs.RepoView, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.value = value
@@ -2130,14 +2130,14 @@ public enum ToolsOzoneModerationDefs {
         public var did: XRPCCore.DID
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `relatedRecords` field (required).
         public var relatedRecords: [XRPCCore.UnknownValue]
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
         /// The `moderation` field (required).
-        @XRPCCore.Boxed public var moderation: ToolsOzoneModerationDefs.Moderation
+        @XRPCCore._LexiconBoxed public var moderation: ToolsOzoneModerationDefs.Moderation
         /// The `deactivatedAt` field (optional).
         /// Format: `datetime`.
         public var deactivatedAt: XRPCCore.Datetime?
@@ -2155,7 +2155,7 @@ public enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.Handle, relatedRecords: [XRPCCore.UnknownValue], indexedAt: XRPCCore.Datetime, moderation: ToolsOzoneModerationDefs.Moderation, deactivatedAt: XRPCCore.Datetime? = nil, email: Swift.String? = nil, inviteNote: Swift.String? = nil, invitedBy: ComAtprotoLexicons.ComAtprotoServerDefs.InviteCode? = nil, invitesDisabled: Swift.Bool? = nil, threatSignatures: [ComAtprotoLexicons.ComAtprotoAdminDefs.ThreatSignature]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, relatedRecords: [XRPCCore.UnknownValue], indexedAt: XRPCCore.Datetime, moderation: ToolsOzoneModerationDefs.Moderation, deactivatedAt: XRPCCore.Datetime? = nil, email: Swift.String? = nil, inviteNote: Swift.String? = nil, invitedBy: ComAtprotoLexicons.ComAtprotoServerDefs.InviteCode? = nil, invitesDisabled: Swift.Bool? = nil, threatSignatures: [ComAtprotoLexicons.ComAtprotoAdminDefs.ThreatSignature]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self.relatedRecords = relatedRecords
@@ -2210,14 +2210,14 @@ public enum ToolsOzoneModerationDefs {
         public var did: XRPCCore.DID
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `relatedRecords` field (required).
         public var relatedRecords: [XRPCCore.UnknownValue]
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
         /// The `moderation` field (required).
-        @XRPCCore.Boxed public var moderation: ToolsOzoneModerationDefs.ModerationDetail
+        @XRPCCore._LexiconBoxed public var moderation: ToolsOzoneModerationDefs.ModerationDetail
         /// The `deactivatedAt` field (optional).
         /// Format: `datetime`.
         public var deactivatedAt: XRPCCore.Datetime?
@@ -2242,7 +2242,7 @@ public enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.Handle, relatedRecords: [XRPCCore.UnknownValue], indexedAt: XRPCCore.Datetime, moderation: ToolsOzoneModerationDefs.ModerationDetail, deactivatedAt: XRPCCore.Datetime? = nil, email: Swift.String? = nil, emailConfirmedAt: XRPCCore.Datetime? = nil, inviteNote: Swift.String? = nil, invitedBy: ComAtprotoLexicons.ComAtprotoServerDefs.InviteCode? = nil, invites: [ComAtprotoLexicons.ComAtprotoServerDefs.InviteCode]? = nil, invitesDisabled: Swift.Bool? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, threatSignatures: [ComAtprotoLexicons.ComAtprotoAdminDefs.ThreatSignature]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, relatedRecords: [XRPCCore.UnknownValue], indexedAt: XRPCCore.Datetime, moderation: ToolsOzoneModerationDefs.ModerationDetail, deactivatedAt: XRPCCore.Datetime? = nil, email: Swift.String? = nil, emailConfirmedAt: XRPCCore.Datetime? = nil, inviteNote: Swift.String? = nil, invitedBy: ComAtprotoLexicons.ComAtprotoServerDefs.InviteCode? = nil, invites: [ComAtprotoLexicons.ComAtprotoServerDefs.InviteCode]? = nil, invitesDisabled: Swift.Bool? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, threatSignatures: [ComAtprotoLexicons.ComAtprotoAdminDefs.ThreatSignature]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self.relatedRecords = relatedRecords
@@ -2661,9 +2661,9 @@ public enum ToolsOzoneModerationDefs {
         /// The `reviewState` field (required).
         public var reviewState: ToolsOzoneModerationDefs.SubjectReviewState
         /// The `accountStats` field (optional).
-        @XRPCCore.BoxedOptional public var accountStats: ToolsOzoneModerationDefs.AccountStats?
+        @XRPCCore._LexiconBoxedOptional public var accountStats: ToolsOzoneModerationDefs.AccountStats?
         /// The `accountStrike` field (optional).
-        @XRPCCore.BoxedOptional public var accountStrike: ToolsOzoneModerationDefs.AccountStrike?
+        @XRPCCore._LexiconBoxedOptional public var accountStrike: ToolsOzoneModerationDefs.AccountStrike?
         /// The `ageAssuranceState` field (optional).
         /// Known values: `"pending"`, `"assured"`, `"unknown"`, `"reset"`, `"blocked"`.
         public var ageAssuranceState: ToolsOzoneModerationDefs.SubjectStatusView.AgeAssuranceState?
@@ -2699,9 +2699,9 @@ public enum ToolsOzoneModerationDefs {
         /// From 0 to 100.
         public var priorityScore: Swift.Int?
         /// The `recordsStats` field (optional).
-        @XRPCCore.BoxedOptional public var recordsStats: ToolsOzoneModerationDefs.RecordsStats?
+        @XRPCCore._LexiconBoxedOptional public var recordsStats: ToolsOzoneModerationDefs.RecordsStats?
         /// The `subjectBlobCids` field (optional).
-        public var subjectBlobCids: [XRPCCore.CID]?
+        public var subjectBlobCids: [XRPCCore.CIDString]?
         /// The `subjectRepoHandle` field (optional).
         public var subjectRepoHandle: Swift.String?
         /// The `suspendUntil` field (optional).
@@ -2715,7 +2715,7 @@ public enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.Int, subject: ToolsOzoneModerationDefs.SubjectStatusView.Subject, createdAt: XRPCCore.Datetime, updatedAt: XRPCCore.Datetime, reviewState: ToolsOzoneModerationDefs.SubjectReviewState, accountStats: ToolsOzoneModerationDefs.AccountStats? = nil, accountStrike: ToolsOzoneModerationDefs.AccountStrike? = nil, ageAssuranceState: ToolsOzoneModerationDefs.SubjectStatusView.AgeAssuranceState? = nil, ageAssuranceUpdatedBy: ToolsOzoneModerationDefs.SubjectStatusView.AgeAssuranceUpdatedBy? = nil, appealed: Swift.Bool? = nil, comment: Swift.String? = nil, hosting: ToolsOzoneModerationDefs.SubjectStatusView.Hosting? = nil, lastAppealedAt: XRPCCore.Datetime? = nil, lastReportedAt: XRPCCore.Datetime? = nil, lastReviewedAt: XRPCCore.Datetime? = nil, lastReviewedBy: XRPCCore.DID? = nil, muteReportingUntil: XRPCCore.Datetime? = nil, muteUntil: XRPCCore.Datetime? = nil, priorityScore: Swift.Int? = nil, recordsStats: ToolsOzoneModerationDefs.RecordsStats? = nil, subjectBlobCids: [XRPCCore.CID]? = nil, subjectRepoHandle: Swift.String? = nil, suspendUntil: XRPCCore.Datetime? = nil, tags: [Swift.String]? = nil, takendown: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.Int, subject: ToolsOzoneModerationDefs.SubjectStatusView.Subject, createdAt: XRPCCore.Datetime, updatedAt: XRPCCore.Datetime, reviewState: ToolsOzoneModerationDefs.SubjectReviewState, accountStats: ToolsOzoneModerationDefs.AccountStats? = nil, accountStrike: ToolsOzoneModerationDefs.AccountStrike? = nil, ageAssuranceState: ToolsOzoneModerationDefs.SubjectStatusView.AgeAssuranceState? = nil, ageAssuranceUpdatedBy: ToolsOzoneModerationDefs.SubjectStatusView.AgeAssuranceUpdatedBy? = nil, appealed: Swift.Bool? = nil, comment: Swift.String? = nil, hosting: ToolsOzoneModerationDefs.SubjectStatusView.Hosting? = nil, lastAppealedAt: XRPCCore.Datetime? = nil, lastReportedAt: XRPCCore.Datetime? = nil, lastReviewedAt: XRPCCore.Datetime? = nil, lastReviewedBy: XRPCCore.DID? = nil, muteReportingUntil: XRPCCore.Datetime? = nil, muteUntil: XRPCCore.Datetime? = nil, priorityScore: Swift.Int? = nil, recordsStats: ToolsOzoneModerationDefs.RecordsStats? = nil, subjectBlobCids: [XRPCCore.CIDString]? = nil, subjectRepoHandle: Swift.String? = nil, suspendUntil: XRPCCore.Datetime? = nil, tags: [Swift.String]? = nil, takendown: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.subject = subject
             self.createdAt = createdAt
@@ -2949,11 +2949,11 @@ public enum ToolsOzoneModerationDefs {
         /// Open union of ; other types are kept as read.
         public var profile: ToolsOzoneModerationDefs.SubjectView.Profile?
         /// The `record` field (optional).
-        @XRPCCore.BoxedOptional public var record: ToolsOzoneModerationDefs.RecordViewDetail?
+        @XRPCCore._LexiconBoxedOptional public var record: ToolsOzoneModerationDefs.RecordViewDetail?
         /// The `repo` field (optional).
-        @XRPCCore.BoxedOptional public var repo: ToolsOzoneModerationDefs.RepoViewDetail?
+        @XRPCCore._LexiconBoxedOptional public var repo: ToolsOzoneModerationDefs.RepoViewDetail?
         /// The `status` field (optional).
-        @XRPCCore.BoxedOptional public var status: ToolsOzoneModerationDefs.SubjectStatusView?
+        @XRPCCore._LexiconBoxedOptional public var status: ToolsOzoneModerationDefs.SubjectStatusView?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -57,16 +57,16 @@ public enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
         /// The `externalId` field (optional).
         public var externalId: Swift.String?
         /// The `modTool` field (optional).
-        @XRPCCore.BoxedOptional public var modTool: ToolsOzoneModerationDefs.ModTool?
+        @XRPCCore._LexiconBoxedOptional public var modTool: ToolsOzoneModerationDefs.ModTool?
         /// The `reportAction` field (optional).
-        @XRPCCore.BoxedOptional public var reportAction: ToolsOzoneModerationEmitEvent.ReportAction?
+        @XRPCCore._LexiconBoxedOptional public var reportAction: ToolsOzoneModerationEmitEvent.ReportAction?
         /// The `subjectBlobCids` field (optional).
-        public var subjectBlobCids: [XRPCCore.CID]?
+        public var subjectBlobCids: [XRPCCore.CIDString]?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(event: ToolsOzoneModerationEmitEvent.Input.Event, subject: ToolsOzoneModerationEmitEvent.Input.Subject, createdBy: XRPCCore.DID, externalId: Swift.String? = nil, modTool: ToolsOzoneModerationDefs.ModTool? = nil, reportAction: ToolsOzoneModerationEmitEvent.ReportAction? = nil, subjectBlobCids: [XRPCCore.CID]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(event: ToolsOzoneModerationEmitEvent.Input.Event, subject: ToolsOzoneModerationEmitEvent.Input.Subject, createdBy: XRPCCore.DID, externalId: Swift.String? = nil, modTool: ToolsOzoneModerationDefs.ModTool? = nil, reportAction: ToolsOzoneModerationEmitEvent.ReportAction? = nil, subjectBlobCids: [XRPCCore.CIDString]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.event = event
             self.subject = subject
             self.createdBy = createdBy
@@ -311,7 +311,7 @@ extension ToolsOzoneLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationEmitEvent`.
-    public func emitEvent(event: ToolsOzoneModerationEmitEvent.Input.Event, subject: ToolsOzoneModerationEmitEvent.Input.Subject, createdBy: XRPCCore.DID, externalId: Swift.String? = nil, modTool: ToolsOzoneModerationDefs.ModTool? = nil, reportAction: ToolsOzoneModerationEmitEvent.ReportAction? = nil, subjectBlobCids: [XRPCCore.CID]? = nil) async throws -> ToolsOzoneModerationEmitEvent.Output {
+    public func emitEvent(event: ToolsOzoneModerationEmitEvent.Input.Event, subject: ToolsOzoneModerationEmitEvent.Input.Subject, createdBy: XRPCCore.DID, externalId: Swift.String? = nil, modTool: ToolsOzoneModerationDefs.ModTool? = nil, reportAction: ToolsOzoneModerationEmitEvent.ReportAction? = nil, subjectBlobCids: [XRPCCore.CIDString]? = nil) async throws -> ToolsOzoneModerationEmitEvent.Output {
         try await client.procedure(ToolsOzoneModerationEmitEvent.self, parameters: .init(), input: .init(event: event, subject: subject, createdBy: createdBy, externalId: externalId, modTool: modTool, reportAction: reportAction, subjectBlobCids: subjectBlobCids))
     }
 

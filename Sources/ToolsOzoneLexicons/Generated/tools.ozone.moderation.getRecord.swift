@@ -43,12 +43,12 @@ public enum ToolsOzoneModerationGetRecord: XRPCCore.XRPCQuery {
         public var uri: XRPCCore.ATURI
         /// The `cid` field (optional).
         /// Format: `cid`.
-        public var cid: XRPCCore.CID?
+        public var cid: XRPCCore.CIDString?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CID? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.unknownFields = unknownFields
@@ -78,7 +78,7 @@ extension ToolsOzoneLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetRecord`.
-    public func getRecord(uri: XRPCCore.ATURI, cid: XRPCCore.CID? = nil) async throws -> ToolsOzoneModerationGetRecord.Output {
+    public func getRecord(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil) async throws -> ToolsOzoneModerationGetRecord.Output {
         try await client.query(ToolsOzoneModerationGetRecord.self, parameters: .init(uri: uri, cid: cid))
     }
 

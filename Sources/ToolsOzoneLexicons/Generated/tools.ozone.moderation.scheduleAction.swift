@@ -30,9 +30,9 @@ public enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedure {
         /// Format: `did`.
         public var createdBy: XRPCCore.DID
         /// The `scheduling` field (required).
-        @XRPCCore.Boxed public var scheduling: ToolsOzoneModerationScheduleAction.SchedulingConfig
+        @XRPCCore._LexiconBoxed public var scheduling: ToolsOzoneModerationScheduleAction.SchedulingConfig
         /// The `modTool` field (optional).
-        @XRPCCore.BoxedOptional public var modTool: ToolsOzoneModerationDefs.ModTool?
+        @XRPCCore._LexiconBoxedOptional public var modTool: ToolsOzoneModerationDefs.ModTool?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -119,7 +119,7 @@ public enum ToolsOzoneQueueCreateQueue: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.createQueue#main/output/schema" }
         /// The `queue` field (required).
-        @XRPCCore.Boxed public var queue: ToolsOzoneQueueDefs.QueueView
+        @XRPCCore._LexiconBoxed public var queue: ToolsOzoneQueueDefs.QueueView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -17,7 +17,7 @@ public enum ToolsOzoneQueueDefs {
         /// Format: `did`.
         public var did: XRPCCore.DID
         /// The `queue` field (required).
-        @XRPCCore.Boxed public var queue: ToolsOzoneQueueDefs.QueueView
+        @XRPCCore._LexiconBoxed public var queue: ToolsOzoneQueueDefs.QueueView
         /// The `startAt` field (required).
         /// Format: `datetime`.
         public var startAt: XRPCCore.Datetime
@@ -25,7 +25,7 @@ public enum ToolsOzoneQueueDefs {
         /// Format: `datetime`.
         public var endAt: XRPCCore.Datetime?
         /// The `moderator` field (optional).
-        @XRPCCore.BoxedOptional public var moderator: ToolsOzoneTeamDefs.Member?
+        @XRPCCore._LexiconBoxedOptional public var moderator: ToolsOzoneTeamDefs.Member?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -138,7 +138,7 @@ public enum ToolsOzoneQueueDefs {
         /// The `enabled` field (required).
         public var enabled: Swift.Bool
         /// The `stats` field (required).
-        @XRPCCore.Boxed public var stats: ToolsOzoneQueueDefs.QueueStats
+        @XRPCCore._LexiconBoxed public var stats: ToolsOzoneQueueDefs.QueueStats
         /// The `collection` field (optional).
         /// Format: `nsid`.
         public var collection: XRPCCore.NSID?

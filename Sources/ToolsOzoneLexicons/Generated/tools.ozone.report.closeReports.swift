@@ -22,7 +22,7 @@ public enum ToolsOzoneReportCloseReports: XRPCCore.XRPCProcedure {
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.closeReports#main/input/schema" }
         /// The `subject` field (required).
         /// Format: `uri`.
-        public var subject: XRPCCore.URI
+        public var subject: XRPCCore.URIString
         /// The `internalNote` field (optional).
         public var internalNote: Swift.String?
         /// The `isAutomated` field (optional).
@@ -37,7 +37,7 @@ public enum ToolsOzoneReportCloseReports: XRPCCore.XRPCProcedure {
         private var absentDefaults: Swift.Set<Swift.String> = []
 
         /// Creates a value from its fields.
-        public init(subject: XRPCCore.URI, internalNote: Swift.String? = nil, isAutomated: Swift.Bool = false, reportTypes: [Swift.String]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(subject: XRPCCore.URIString, internalNote: Swift.String? = nil, isAutomated: Swift.Bool = false, reportTypes: [Swift.String]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.subject = subject
             self.internalNote = internalNote
             self.isAutomated = isAutomated
@@ -103,7 +103,7 @@ extension ToolsOzoneLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportCloseReports`.
-    public func closeReports(subject: XRPCCore.URI, internalNote: Swift.String? = nil, isAutomated: Swift.Bool = false, reportTypes: [Swift.String]? = nil) async throws -> ToolsOzoneReportCloseReports.Output {
+    public func closeReports(subject: XRPCCore.URIString, internalNote: Swift.String? = nil, isAutomated: Swift.Bool = false, reportTypes: [Swift.String]? = nil) async throws -> ToolsOzoneReportCloseReports.Output {
         try await client.procedure(ToolsOzoneReportCloseReports.self, parameters: .init(), input: .init(subject: subject, internalNote: internalNote, isAutomated: isAutomated, reportTypes: reportTypes))
     }
 

@@ -165,7 +165,7 @@ public enum ToolsOzoneReportCreateActivity: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.createActivity#main/output/schema" }
         /// The `activity` field (required).
-        @XRPCCore.Boxed public var activity: ToolsOzoneReportDefs.ReportActivityView
+        @XRPCCore._LexiconBoxed public var activity: ToolsOzoneReportDefs.ReportActivityView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

@@ -74,9 +74,9 @@ public enum ToolsOzoneReportDefs {
         /// Format: `datetime`.
         public var endAt: XRPCCore.Datetime?
         /// The `moderator` field (optional).
-        @XRPCCore.BoxedOptional public var moderator: ToolsOzoneTeamDefs.Member?
+        @XRPCCore._LexiconBoxedOptional public var moderator: ToolsOzoneTeamDefs.Member?
         /// The `queue` field (optional).
-        @XRPCCore.BoxedOptional public var queue: ToolsOzoneQueueDefs.QueueView?
+        @XRPCCore._LexiconBoxedOptional public var queue: ToolsOzoneQueueDefs.QueueView?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -768,11 +768,11 @@ public enum ToolsOzoneReportDefs {
         /// The `meta` field (optional).
         public var meta: XRPCCore.UnknownValue?
         /// The `moderator` field (optional).
-        @XRPCCore.BoxedOptional public var moderator: ToolsOzoneTeamDefs.Member?
+        @XRPCCore._LexiconBoxedOptional public var moderator: ToolsOzoneTeamDefs.Member?
         /// The `publicNote` field (optional).
         public var publicNote: Swift.String?
         /// The `report` field (optional).
-        @XRPCCore.BoxedOptional public var report: ToolsOzoneReportDefs.ReportView?
+        @XRPCCore._LexiconBoxedOptional public var report: ToolsOzoneReportDefs.ReportView?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -891,7 +891,7 @@ public enum ToolsOzoneReportDefs {
         /// Format: `datetime`.
         public var assignedAt: XRPCCore.Datetime
         /// The `moderator` field (optional).
-        @XRPCCore.BoxedOptional public var moderator: ToolsOzoneTeamDefs.Member?
+        @XRPCCore._LexiconBoxedOptional public var moderator: ToolsOzoneTeamDefs.Member?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -930,14 +930,14 @@ public enum ToolsOzoneReportDefs {
         /// Known values: `"open"`, `"closed"`, `"escalated"`, `"queued"`, `"assigned"`.
         public var status: ToolsOzoneReportDefs.ReportView.Status
         /// The `subject` field (required).
-        @XRPCCore.Boxed public var subject: ToolsOzoneModerationDefs.SubjectView
+        @XRPCCore._LexiconBoxed public var subject: ToolsOzoneModerationDefs.SubjectView
         /// The `reportType` field (required).
         public var reportType: ComAtprotoLexicons.ComAtprotoModerationDefs.ReasonType
         /// The `reportedBy` field (required).
         /// Format: `did`.
         public var reportedBy: XRPCCore.DID
         /// The `reporter` field (required).
-        @XRPCCore.Boxed public var reporter: ToolsOzoneModerationDefs.SubjectView
+        @XRPCCore._LexiconBoxed public var reporter: ToolsOzoneModerationDefs.SubjectView
         /// The `createdAt` field (required).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.Datetime
@@ -948,7 +948,7 @@ public enum ToolsOzoneReportDefs {
         /// The `actions` field (optional).
         public var actions: [ToolsOzoneModerationDefs.ModEventView]?
         /// The `assignment` field (optional).
-        @XRPCCore.BoxedOptional public var assignment: ToolsOzoneReportDefs.ReportAssignment?
+        @XRPCCore._LexiconBoxedOptional public var assignment: ToolsOzoneReportDefs.ReportAssignment?
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// The `isAutomated` field (optional).
@@ -958,14 +958,14 @@ public enum ToolsOzoneReportDefs {
         /// The `isMuted` field (optional).
         public var isMuted: Swift.Bool?
         /// The `queue` field (optional).
-        @XRPCCore.BoxedOptional public var queue: ToolsOzoneQueueDefs.QueueView?
+        @XRPCCore._LexiconBoxedOptional public var queue: ToolsOzoneQueueDefs.QueueView?
         /// The `queuedAt` field (optional).
         /// Format: `datetime`.
         public var queuedAt: XRPCCore.Datetime?
         /// The `relatedReportCount` field (optional).
         public var relatedReportCount: Swift.Int?
         /// The `subjectStatus` field (optional).
-        @XRPCCore.BoxedOptional public var subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView?
+        @XRPCCore._LexiconBoxedOptional public var subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView?
         /// The `updatedAt` field (optional).
         /// Format: `datetime`.
         public var updatedAt: XRPCCore.Datetime?

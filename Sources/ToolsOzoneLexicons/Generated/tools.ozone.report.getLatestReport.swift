@@ -60,7 +60,7 @@ public enum ToolsOzoneReportGetLatestReport: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.getLatestReport#main/output/schema" }
         /// The `report` field (required).
-        @XRPCCore.Boxed public var report: ToolsOzoneReportDefs.ReportView
+        @XRPCCore._LexiconBoxed public var report: ToolsOzoneReportDefs.ReportView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

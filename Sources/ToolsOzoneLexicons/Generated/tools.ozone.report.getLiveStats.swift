@@ -55,7 +55,7 @@ public enum ToolsOzoneReportGetLiveStats: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.getLiveStats#main/output/schema" }
         /// The `stats` field (required).
-        @XRPCCore.Boxed public var stats: ToolsOzoneReportDefs.LiveStats
+        @XRPCCore._LexiconBoxed public var stats: ToolsOzoneReportDefs.LiveStats
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

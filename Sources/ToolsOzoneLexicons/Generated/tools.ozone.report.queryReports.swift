@@ -55,7 +55,7 @@ public enum ToolsOzoneReportQueryReports: XRPCCore.XRPCQuery {
         public var sortField: ToolsOzoneReportQueryReports.Parameters.SortField?
         /// The `subject` field (optional).
         /// Format: `uri`.
-        public var subject: XRPCCore.URI?
+        public var subject: XRPCCore.URIString?
         /// The `subjectType` field (optional).
         /// Known values: `"account"`, `"record"`, `"message"`, `"conversation"`.
         public var subjectType: ToolsOzoneReportQueryReports.Parameters.SubjectType?
@@ -63,7 +63,7 @@ public enum ToolsOzoneReportQueryReports: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(status: ToolsOzoneReportQueryReports.Parameters.Status, assignedTo: XRPCCore.DID? = nil, collections: [XRPCCore.NSID]? = nil, cursor: Swift.String? = nil, did: XRPCCore.DID? = nil, isMuted: Swift.Bool? = false, limit: Swift.Int? = 50, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, reportedAfter: XRPCCore.Datetime? = nil, reportedBefore: XRPCCore.Datetime? = nil, sortDirection: ToolsOzoneReportQueryReports.Parameters.SortDirection? = "desc", sortField: ToolsOzoneReportQueryReports.Parameters.SortField? = "createdAt", subject: XRPCCore.URI? = nil, subjectType: ToolsOzoneReportQueryReports.Parameters.SubjectType? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(status: ToolsOzoneReportQueryReports.Parameters.Status, assignedTo: XRPCCore.DID? = nil, collections: [XRPCCore.NSID]? = nil, cursor: Swift.String? = nil, did: XRPCCore.DID? = nil, isMuted: Swift.Bool? = false, limit: Swift.Int? = 50, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, reportedAfter: XRPCCore.Datetime? = nil, reportedBefore: XRPCCore.Datetime? = nil, sortDirection: ToolsOzoneReportQueryReports.Parameters.SortDirection? = "desc", sortField: ToolsOzoneReportQueryReports.Parameters.SortField? = "createdAt", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneReportQueryReports.Parameters.SubjectType? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.status = status
             self.assignedTo = assignedTo
             self.collections = collections
@@ -240,7 +240,7 @@ extension ToolsOzoneLexiconsSchemas {
 
 extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportQueryReports`.
-    public func queryReports(status: ToolsOzoneReportQueryReports.Parameters.Status, assignedTo: XRPCCore.DID? = nil, collections: [XRPCCore.NSID]? = nil, cursor: Swift.String? = nil, did: XRPCCore.DID? = nil, isMuted: Swift.Bool? = false, limit: Swift.Int? = 50, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, reportedAfter: XRPCCore.Datetime? = nil, reportedBefore: XRPCCore.Datetime? = nil, sortDirection: ToolsOzoneReportQueryReports.Parameters.SortDirection? = "desc", sortField: ToolsOzoneReportQueryReports.Parameters.SortField? = "createdAt", subject: XRPCCore.URI? = nil, subjectType: ToolsOzoneReportQueryReports.Parameters.SubjectType? = nil) async throws -> ToolsOzoneReportQueryReports.Output {
+    public func queryReports(status: ToolsOzoneReportQueryReports.Parameters.Status, assignedTo: XRPCCore.DID? = nil, collections: [XRPCCore.NSID]? = nil, cursor: Swift.String? = nil, did: XRPCCore.DID? = nil, isMuted: Swift.Bool? = false, limit: Swift.Int? = 50, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, reportedAfter: XRPCCore.Datetime? = nil, reportedBefore: XRPCCore.Datetime? = nil, sortDirection: ToolsOzoneReportQueryReports.Parameters.SortDirection? = "desc", sortField: ToolsOzoneReportQueryReports.Parameters.SortField? = "createdAt", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneReportQueryReports.Parameters.SubjectType? = nil) async throws -> ToolsOzoneReportQueryReports.Output {
         try await client.query(ToolsOzoneReportQueryReports.self, parameters: .init(status: status, assignedTo: assignedTo, collections: collections, cursor: cursor, did: did, isMuted: isMuted, limit: limit, queueId: queueId, reportTypes: reportTypes, reportedAfter: reportedAfter, reportedBefore: reportedBefore, sortDirection: sortDirection, sortField: sortField, subject: subject, subjectType: subjectType))
     }
 

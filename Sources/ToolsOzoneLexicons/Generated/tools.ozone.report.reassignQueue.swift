@@ -94,7 +94,7 @@ public enum ToolsOzoneReportReassignQueue: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.reassignQueue#main/output/schema" }
         /// The `report` field (required).
-        @XRPCCore.Boxed public var report: ToolsOzoneReportDefs.ReportView
+        @XRPCCore._LexiconBoxed public var report: ToolsOzoneReportDefs.ReportView
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

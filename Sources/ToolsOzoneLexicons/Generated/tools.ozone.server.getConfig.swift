@@ -21,18 +21,18 @@ public enum ToolsOzoneServerGetConfig: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.server.getConfig#main/output/schema" }
         /// The `appview` field (optional).
-        @XRPCCore.BoxedOptional public var appview: ToolsOzoneServerGetConfig.ServiceConfig?
+        @XRPCCore._LexiconBoxedOptional public var appview: ToolsOzoneServerGetConfig.ServiceConfig?
         /// The `blobDivert` field (optional).
-        @XRPCCore.BoxedOptional public var blobDivert: ToolsOzoneServerGetConfig.ServiceConfig?
+        @XRPCCore._LexiconBoxedOptional public var blobDivert: ToolsOzoneServerGetConfig.ServiceConfig?
         /// The `chat` field (optional).
-        @XRPCCore.BoxedOptional public var chat: ToolsOzoneServerGetConfig.ServiceConfig?
+        @XRPCCore._LexiconBoxedOptional public var chat: ToolsOzoneServerGetConfig.ServiceConfig?
         /// The `pds` field (optional).
-        @XRPCCore.BoxedOptional public var pds: ToolsOzoneServerGetConfig.ServiceConfig?
+        @XRPCCore._LexiconBoxedOptional public var pds: ToolsOzoneServerGetConfig.ServiceConfig?
         /// The `verifierDid` field (optional).
         /// Format: `did`.
         public var verifierDid: XRPCCore.DID?
         /// The `viewer` field (optional).
-        @XRPCCore.BoxedOptional public var viewer: ToolsOzoneServerGetConfig.ViewerConfig?
+        @XRPCCore._LexiconBoxedOptional public var viewer: ToolsOzoneServerGetConfig.ViewerConfig?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -74,12 +74,12 @@ public enum ToolsOzoneServerGetConfig: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "tools.ozone.server.getConfig#serviceConfig" }
         /// The `url` field (optional).
         /// Format: `uri`.
-        public var url: XRPCCore.URI?
+        public var url: XRPCCore.URIString?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(url: XRPCCore.URI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(url: XRPCCore.URIString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.url = url
             self.unknownFields = unknownFields
         }

@@ -76,7 +76,7 @@ public enum ToolsOzoneSetGetValues: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.getValues#main/output/schema" }
         /// The `set` field (required).
-        @XRPCCore.Boxed public var set: ToolsOzoneSetDefs.SetView
+        @XRPCCore._LexiconBoxed public var set: ToolsOzoneSetDefs.SetView
         /// The `values` field (required).
         public var values: [Swift.String]
         /// The `cursor` field (optional).

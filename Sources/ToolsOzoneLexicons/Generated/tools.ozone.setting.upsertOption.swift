@@ -107,7 +107,7 @@ public enum ToolsOzoneSettingUpsertOption: XRPCCore.XRPCProcedure {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.setting.upsertOption#main/output/schema" }
         /// The `option` field (required).
-        @XRPCCore.Boxed public var option: ToolsOzoneSettingDefs.Option
+        @XRPCCore._LexiconBoxed public var option: ToolsOzoneSettingDefs.Option
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

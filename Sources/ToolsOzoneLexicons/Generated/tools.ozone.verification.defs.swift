@@ -22,7 +22,7 @@ public enum ToolsOzoneVerificationDefs {
         public var subject: XRPCCore.DID
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `displayName` field (required).
         public var displayName: Swift.String
         /// The `createdAt` field (required).
@@ -52,7 +52,7 @@ public enum ToolsOzoneVerificationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(issuer: XRPCCore.DID, uri: XRPCCore.ATURI, subject: XRPCCore.DID, handle: XRPCCore.Handle, displayName: Swift.String, createdAt: XRPCCore.Datetime, issuerProfile: ToolsOzoneVerificationDefs.VerificationView.IssuerProfile? = nil, issuerRepo: ToolsOzoneVerificationDefs.VerificationView.IssuerRepo? = nil, revokeReason: Swift.String? = nil, revokedAt: XRPCCore.Datetime? = nil, revokedBy: XRPCCore.DID? = nil, subjectProfile: ToolsOzoneVerificationDefs.VerificationView.SubjectProfile? = nil, subjectRepo: ToolsOzoneVerificationDefs.VerificationView.SubjectRepo? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(issuer: XRPCCore.DID, uri: XRPCCore.ATURI, subject: XRPCCore.DID, handle: XRPCCore.ATHandle, displayName: Swift.String, createdAt: XRPCCore.Datetime, issuerProfile: ToolsOzoneVerificationDefs.VerificationView.IssuerProfile? = nil, issuerRepo: ToolsOzoneVerificationDefs.VerificationView.IssuerRepo? = nil, revokeReason: Swift.String? = nil, revokedAt: XRPCCore.Datetime? = nil, revokedBy: XRPCCore.DID? = nil, subjectProfile: ToolsOzoneVerificationDefs.VerificationView.SubjectProfile? = nil, subjectRepo: ToolsOzoneVerificationDefs.VerificationView.SubjectRepo? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.issuer = issuer
             self.uri = uri
             self.subject = subject

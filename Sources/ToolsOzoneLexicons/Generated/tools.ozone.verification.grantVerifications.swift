@@ -115,7 +115,7 @@ public enum ToolsOzoneVerificationGrantVerifications: XRPCCore.XRPCProcedure {
         public var subject: XRPCCore.DID
         /// The `handle` field (required).
         /// Format: `handle`.
-        public var handle: XRPCCore.Handle
+        public var handle: XRPCCore.ATHandle
         /// The `displayName` field (required).
         public var displayName: Swift.String
         /// The `createdAt` field (optional).
@@ -125,7 +125,7 @@ public enum ToolsOzoneVerificationGrantVerifications: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(subject: XRPCCore.DID, handle: XRPCCore.Handle, displayName: Swift.String, createdAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(subject: XRPCCore.DID, handle: XRPCCore.ATHandle, displayName: Swift.String, createdAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.subject = subject
             self.handle = handle
             self.displayName = displayName

@@ -49,7 +49,7 @@ public struct PasswordSessionArchive: Sendable, Hashable, Codable, CustomStringC
     /// The account's DID.
     public var did: DID
     /// The account's handle.
-    public var handle: Handle
+    public var handle: ATHandle
     /// The access token (`accessJwt`).
     public var accessToken: SessionToken
     /// The refresh token (`refreshJwt`).
@@ -68,7 +68,7 @@ public struct PasswordSessionArchive: Sendable, Hashable, Codable, CustomStringC
     public init(
         service: URL,
         did: DID,
-        handle: Handle,
+        handle: ATHandle,
         accessToken: SessionToken,
         refreshToken: SessionToken,
         pdsEndpoint: URL? = nil,

@@ -95,12 +95,12 @@ public struct CredentialsRequest: Sendable, Hashable {
     /// The account to log in again, as the session knew it.
     public var did: DID
     /// Its handle.
-    public var handle: Handle
+    public var handle: ATHandle
     /// Why credentials are needed.
     public var reason: Reason
 
     /// Creates a request.
-    public init(did: DID, handle: Handle, reason: Reason) {
+    public init(did: DID, handle: ATHandle, reason: Reason) {
         self.did = did
         self.handle = handle
         self.reason = reason

@@ -53,7 +53,7 @@ enum SessionEndpoints {
         let did = try string("did", in: fields, nsid: nsid)
         let handle = try string("handle", in: fields, nsid: nsid)
         var archive = PasswordSessionArchive(
-            service: service, did: DID(rawValue: did), handle: Handle(rawValue: handle),
+            service: service, did: DID(rawValue: did), handle: ATHandle(rawValue: handle),
             accessToken: SessionToken(access), refreshToken: SessionToken(refresh),
             pdsEndpoint: previous?.did.rawValue == did ? previous?.pdsEndpoint : nil,
             email: previous?.email, active: previous?.active, status: previous?.status)
@@ -74,7 +74,7 @@ enum SessionEndpoints {
                 message: "\(getSession) answered for \(did), but the session is \(archive.did.rawValue)")
         }
         var updated = archive
-        if let handle = fields["handle"]?.stringValue { updated.handle = Handle(rawValue: handle) }
+        if let handle = fields["handle"]?.stringValue { updated.handle = ATHandle(rawValue: handle) }
         applyAccountFields(fields, to: &updated)
         return updated
     }

@@ -10,7 +10,7 @@
 /// called generically across modules, every box first looked its class's metadata up in the
 /// runtime's cache (a tenth of a timeline page's typed decode).
 @propertyWrapper
-public struct Boxed<Value: Sendable>: Sendable {
+public struct _LexiconBoxed<Value: Sendable>: Sendable {
     @usableFromInline final class Storage: Sendable {
         @usableFromInline let value: Value
         @inlinable init(_ value: Value) { self.value = value }
@@ -30,9 +30,9 @@ public struct Boxed<Value: Sendable>: Sendable {
     }
 }
 
-/// ``Boxed`` for an optional field: `nil` takes no box, so an absent field costs no allocation.
+/// `_LexiconBoxed` for an optional field: `nil` takes no box, so an absent field costs no allocation.
 @propertyWrapper
-public struct BoxedOptional<Wrapped: Sendable>: Sendable {
+public struct _LexiconBoxedOptional<Wrapped: Sendable>: Sendable {
     @usableFromInline final class Storage: Sendable {
         @usableFromInline let value: Wrapped
         @inlinable init(_ value: Wrapped) { self.value = value }

@@ -1,6 +1,6 @@
 import AtprotoData
 
-extension ContentID {
+extension CID {
     /// Parses the CID of a lexicon `cid-link` value.
     public init(_ link: CIDLink) throws(BinaryDecodingError) {
         try self.init(link.cid)

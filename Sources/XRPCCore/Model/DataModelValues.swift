@@ -7,7 +7,7 @@ import Foundation
 /// reading. A value read from JSON is written back with the exact text it was read from (padding,
 /// and any non-zero trailing bits, kept) until ``data`` is changed; new values are written without
 /// padding. Equality, hashing and `Codable` go through the JSON form.
-public struct Bytes: LexiconJSONBacked {
+public struct LexiconBytes: LexiconJSONBacked {
     /// The bytes. Setting them drops the text the value was read from.
     public var data: Data {
         didSet { textAsRead = nil }

@@ -171,11 +171,11 @@ import AtprotoData
     }
 
     /// Reads a field that is optional and nullable: absent (`nil`), `null` (`.null`) or a value.
-    @inlinable public mutating func optionalNullable<T: LexiconValue>(_ key: String) throws -> Nullable<T>? {
+    @inlinable public mutating func optionalNullable<T: LexiconValue>(_ key: String) throws -> LexiconNullable<T>? {
         if let tokens {
             let field = try tokens.seekField(key)
             guard field.slot >= 0 else { return nil }
-            let value: Nullable<T> = field.isNull ? .null : .value(try T(lexiconTokens: tokens))
+            let value: LexiconNullable<T> = field.isNull ? .null : .value(try T(lexiconTokens: tokens))
             if field.isOutOfOrder { try tokens.endMember() }
             return value
         }
@@ -223,7 +223,7 @@ import AtprotoData
     }
 
     /// Writes an optional nullable field: `nil` writes nothing, `.null` writes `null`.
-    @inlinable public mutating func write<T: LexiconValue>(_ key: String, _ value: Nullable<T>?) {
+    @inlinable public mutating func write<T: LexiconValue>(_ key: String, _ value: LexiconNullable<T>?) {
         switch value {
         case nil: break
         case .null?: fields[key] = .null
@@ -241,8 +241,8 @@ import AtprotoData
 
 /// A value of an optional and nullable field, present either as `null` or as a value.
 ///
-/// Such a field is `Nullable<T>?`: `nil` means absent, `.null` means present as JSON `null`.
-public enum Nullable<Wrapped: LexiconValue>: Sendable, Hashable {
+/// Such a field is `LexiconNullable<T>?`: `nil` means absent, `.null` means present as JSON `null`.
+public enum LexiconNullable<Wrapped: LexiconValue>: Sendable, Hashable {
     /// Present as `null`.
     case null
     /// Present with a value.

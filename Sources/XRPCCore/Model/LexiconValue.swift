@@ -4,7 +4,7 @@ import Foundation
 /// A value that has a lexicon type: it reads itself from a `JSONValue` and writes itself back.
 ///
 /// Generated objects, records, unions and string types conform, as do the scalar types, the data-model
-/// types (``Bytes``, ``CIDLink``, ``Blob``, ``UnknownValue``), the string formats and arrays of them.
+/// types (``LexiconBytes``, ``CIDLink``, ``Blob``, ``UnknownValue``), the string formats and arrays of them.
 public protocol LexiconValue: XRPCBody, Hashable, Codable {
     /// Reads the value from JSON. Throws `LexiconDecodingError` when the shape is wrong; never
     /// because of a lexicon constraint (length, range, format), which `validate()` checks.

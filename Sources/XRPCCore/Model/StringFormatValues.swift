@@ -18,13 +18,13 @@ extension LexiconStringFormat where Self: LexiconValue {
 }
 
 extension DID: LexiconValue {}
-extension Handle: LexiconValue {}
+extension ATHandle: LexiconValue {}
 extension NSID: LexiconValue {}
 extension ATURI: LexiconValue {}
 extension ATIdentifier: LexiconValue {}
 extension TID: LexiconValue {}
 extension RecordKey: LexiconValue {}
 extension Datetime: LexiconValue {}
-extension CID: LexiconValue {}
+extension CIDString: LexiconValue {}
 extension LanguageTag: LexiconValue {}
-extension URI: LexiconValue {}
+extension URIString: LexiconValue {}

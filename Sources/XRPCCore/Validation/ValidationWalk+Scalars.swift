@@ -164,16 +164,16 @@ extension ValidationWalk {
     static func formatProblem(_ format: String, _ string: String) -> String? {
         switch format {
         case "did": return DID.syntaxError(in: string)
-        case "handle": return Handle.syntaxError(in: string)
+        case "handle": return ATHandle.syntaxError(in: string)
         case "nsid": return NSID.syntaxError(in: string)
         case "at-uri": return ATURI.syntaxError(in: string)
         case "at-identifier": return ATIdentifier.syntaxError(in: string)
         case "tid": return TID.syntaxError(in: string)
         case "record-key": return RecordKey.syntaxError(in: string)
         case "datetime": return Datetime.syntaxError(in: string)
-        case "cid": return CID.syntaxError(in: string)
+        case "cid": return CIDString.syntaxError(in: string)
         case "language": return LanguageTag.syntaxError(in: string)
-        case "uri": return URI.syntaxError(in: string)
+        case "uri": return URIString.syntaxError(in: string)
         default: return nil  // A format this runtime does not know is not checked (the spec allows new ones).
         }
     }

@@ -30,7 +30,7 @@ final class CachingResolverTests: XCTestCase {
         let dids = try await withThrowingTaskGroup(of: DID.self) { group in
             for index in 0..<100 {
                 group.addTask {
-                    try await cache.resolveHandle(Handle(rawValue: index % 2 == 0 ? "alice.test" : "ALICE.test"))
+                    try await cache.resolveHandle(ATHandle(rawValue: index % 2 == 0 ? "alice.test" : "ALICE.test"))
                 }
             }
             return try await group.reduce(into: [DID]()) { $0.append($1) }
@@ -49,7 +49,7 @@ final class CachingResolverTests: XCTestCase {
             configuration: .init(
                 answerLifetime: .seconds(60), failureLifetime: .seconds(5), staleLifetime: .seconds(600)),
             clock: clock.now)
-        let handle = Handle(rawValue: "alice.test")
+        let handle = ATHandle(rawValue: "alice.test")
         _ = try await cache.resolveHandle(handle)
         clock.advance(59)
         _ = try await cache.resolveHandle(handle)
@@ -80,7 +80,7 @@ final class CachingResolverTests: XCTestCase {
         let clock = ManualClock()
         let cache = CachingIdentityResolver(
             wrapping: backend(server), configuration: .init(failureLifetime: .seconds(5)), clock: clock.now)
-        let handle = Handle(rawValue: "alice.test")
+        let handle = ATHandle(rawValue: "alice.test")
         for _ in 0..<3 {
             let error = await identityError { _ = try await cache.resolveHandle(handle) }
             XCTAssertEqual(error?.code, .handleNotFound)
@@ -98,7 +98,7 @@ final class CachingResolverTests: XCTestCase {
     /// A resolver that wraps a cache, as an app's logging or metrics wrapper would.
     private struct Wrapper: IdentityResolver {
         let inner: any IdentityResolver
-        func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+        func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
             try await inner.resolveHandle(handle)
         }
         func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument { try await inner.resolveDID(did) }
@@ -126,14 +126,14 @@ final class CachingResolverTests: XCTestCase {
         let cache = CachingIdentityResolver(wrapping: backend(server))
         _ = try await cache.resolveIdentity(ATIdentifier(rawValue: "alice.test"))
         _ = try await cache.resolveDID(DID(rawValue: alice))
-        _ = try await cache.resolveHandle(Handle(rawValue: "alice.test"))
+        _ = try await cache.resolveHandle(ATHandle(rawValue: "alice.test"))
         let before = await cache.entryCounts
         XCTAssertEqual([before.handles, before.documents, before.identities], [1, 1, 1])
         await cache.invalidate(did: DID(rawValue: alice))
         let after = await cache.entryCounts
         XCTAssertEqual([after.handles, after.documents, after.identities], [0, 0, 0])
-        _ = try await cache.resolveHandle(Handle(rawValue: "alice.test"))
-        await cache.invalidate(handle: Handle(rawValue: "ALICE.test"))
+        _ = try await cache.resolveHandle(ATHandle(rawValue: "alice.test"))
+        await cache.invalidate(handle: ATHandle(rawValue: "ALICE.test"))
         let afterHandle = await cache.entryCounts
         XCTAssertEqual(afterHandle.handles, 0)
     }
@@ -148,12 +148,12 @@ final class CachingResolverTests: XCTestCase {
                 handles: WellKnownHandleResolver(hostOverrides: overrides),
                 dids: PLCDirectoryResolver(directory: server.baseURL)),
             configuration: .init(maximumEntries: 16))
-        for index in 0..<40 { _ = try await cache.resolveHandle(Handle(rawValue: "h\(index).test")) }
+        for index in 0..<40 { _ = try await cache.resolveHandle(ATHandle(rawValue: "h\(index).test")) }
         let counts = await cache.entryCounts
         XCTAssertLessThanOrEqual(counts.handles, 16)
         XCTAssertGreaterThan(counts.handles, 0)
         // The newest is still cached.
-        _ = try await cache.resolveHandle(Handle(rawValue: "h39.test"))
+        _ = try await cache.resolveHandle(ATHandle(rawValue: "h39.test"))
         XCTAssertEqual(server.count("/.well-known/atproto-did"), 40)
     }
 

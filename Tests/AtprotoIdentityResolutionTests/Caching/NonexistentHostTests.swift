@@ -57,7 +57,7 @@ final class NonexistentHostTests: XCTestCase {
         let dns = CountingDNS()
         let transport = CountingTransport(URLSessionTransport())
         let resolver = cache(dns: dns, transport: transport)
-        let handle = Handle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
+        let handle = ATHandle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
         for _ in 0..<2 {
             let error = await identityError { _ = try await resolver.resolveHandle(handle) }
             XCTAssertEqual(error?.code, .handleNotFound, "\(String(describing: error))")
@@ -82,7 +82,7 @@ final class NonexistentHostTests: XCTestCase {
         let slowDNS = CountingDNS(failure: DNSError(.timedOut, name: "_atproto.x", message: "no answer"))
         let unknownHost = CountingTransport(URLSessionTransport())
         let timedOut = cache(dns: slowDNS, transport: unknownHost)
-        let handle = Handle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
+        let handle = ATHandle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
         for _ in 0..<2 {
             let error = await identityError { _ = try await timedOut.resolveHandle(handle) }
             XCTAssertEqual(error?.code, .timedOut, "\(String(describing: error))")
@@ -97,7 +97,7 @@ final class NonexistentHostTests: XCTestCase {
         let refused = CountingTransport(URLSessionTransport())
         let resolver = cache(dns: dns, transport: refused, hostOverrides: HostOverrides(["alice.test": closed]))
         for _ in 0..<2 {
-            let error = await identityError { _ = try await resolver.resolveHandle(Handle(rawValue: "alice.test")) }
+            let error = await identityError { _ = try await resolver.resolveHandle(ATHandle(rawValue: "alice.test")) }
             XCTAssertEqual(error?.code, .unreachable, "\(String(describing: error))")
         }
         XCTAssertEqual([dns.count, refused.count], [2, 2])
@@ -107,7 +107,7 @@ final class NonexistentHostTests: XCTestCase {
     func testAnUnknownHostWithoutDNSResolutionIsNotCached() async throws {
         let transport = CountingTransport(URLSessionTransport())
         let resolver = cache(dns: nil, transport: transport)
-        let handle = Handle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
+        let handle = ATHandle(rawValue: "nobody-\(UUID().uuidString.prefix(8).lowercased()).invalid")
         for _ in 0..<2 {
             let error = await identityError { _ = try await resolver.resolveHandle(handle) }
             XCTAssertEqual(error?.code, .hostNotFound, "\(String(describing: error))")

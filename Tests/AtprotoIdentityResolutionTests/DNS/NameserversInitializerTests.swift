@@ -14,7 +14,7 @@ final class NameserversInitializerTests: XCTestCase {
     func testADNSHandleResolverAsksTheNameserversGiven() async throws {
         let server = try didServer()
         let did = try await DNSHandleResolver(nameservers: [server.nameserver]).resolveHandle(
-            Handle(rawValue: "Alice.Test"))
+            ATHandle(rawValue: "Alice.Test"))
         XCTAssertEqual(did.rawValue, "did:plc:ewvi7nxzyoun6zhxrhs64oiz")
         XCTAssertEqual(server.queries.map(\.name), ["_atproto.alice.test"])
     }
@@ -22,7 +22,7 @@ final class NameserversInitializerTests: XCTestCase {
     func testTheStandardResolverAsksTheNameserversGivenForHandles() async throws {
         let server = try didServer()
         let resolver = StandardIdentityResolver(nameservers: [server.nameserver], handlePolicy: .dnsFirst)
-        let did = try await resolver.resolveHandle(Handle(rawValue: "bob.test"))
+        let did = try await resolver.resolveHandle(ATHandle(rawValue: "bob.test"))
         XCTAssertEqual(did.rawValue, "did:plc:ewvi7nxzyoun6zhxrhs64oiz")
         XCTAssertEqual(server.queries.map(\.name), ["_atproto.bob.test"])
     }

@@ -9,8 +9,8 @@ import XRPCRuntime
 final class IdentityIntegrationTests: XCTestCase {
     struct PDS {
         var url: URL
-        var handle: Handle
-        var webHandle: Handle
+        var handle: ATHandle
+        var webHandle: ATHandle
         var dnsPort: UInt16
     }
 
@@ -22,8 +22,8 @@ final class IdentityIntegrationTests: XCTestCase {
             throw XCTSkip("set ATPROTO_PDS_URL and ATPROTO_PDS_DNS_PORT (eval \"$(scripts/pds.sh start)\") to run")
         }
         return PDS(
-            url: url, handle: Handle(rawValue: environment["ATPROTO_PDS_HANDLE"] ?? "alice.test"),
-            webHandle: Handle(rawValue: environment["ATPROTO_PDS_WEB_HANDLE"] ?? "bob.test"), dnsPort: port)
+            url: url, handle: ATHandle(rawValue: environment["ATPROTO_PDS_HANDLE"] ?? "alice.test"),
+            webHandle: ATHandle(rawValue: environment["ATPROTO_PDS_WEB_HANDLE"] ?? "bob.test"), dnsPort: port)
     }
 
     func resolver(_ pds: PDS, policy: StandardHandleResolver.Policy = .race) throws -> StandardIdentityResolver {
@@ -104,7 +104,7 @@ final class IdentityIntegrationTests: XCTestCase {
 
     func testAnUnknownHandleIsNotFoundEverywhere() async throws {
         let pds = try pds()
-        let nobody = Handle(rawValue: "nobody.test")
+        let nobody = ATHandle(rawValue: "nobody.test")
         let local = await identityError {
             _ = try await StandardIdentityResolver(
                 dns: UDPDNSClient(nameservers: [DNSNameserver(host: "127.0.0.1", port: pds.dnsPort)]),

@@ -14,7 +14,7 @@ final class HTTPResolverTests: XCTestCase {
     func testWellKnownAnswersTheDIDAndSendsTheHandleAsHost() async throws {
         let server = try IdentityTestServer()
         server.route("/.well-known/atproto-did", text: did.rawValue + "\n")
-        let resolved = try await wellKnown(server).resolveHandle(Handle(rawValue: "Alice.TEST"))
+        let resolved = try await wellKnown(server).resolveHandle(ATHandle(rawValue: "Alice.TEST"))
         XCTAssertEqual(resolved, did)
         XCTAssertEqual(server.hostHeaders, ["alice.test"], "the handle, lower-cased, is the Host")
     }
@@ -23,7 +23,7 @@ final class HTTPResolverTests: XCTestCase {
         let server = try IdentityTestServer()
         let resolver = wellKnown(
             server, limits: IdentityFetchLimits(timeout: .milliseconds(500), maximumHandleAnswerSize: 64))
-        let handle = Handle(rawValue: "alice.test")
+        let handle = ATHandle(rawValue: "alice.test")
         var error = await identityError { _ = try await resolver.resolveHandle(handle) }
         XCTAssertEqual(error?.code, .handleNotFound)
 
@@ -49,7 +49,7 @@ final class HTTPResolverTests: XCTestCase {
 
     func testRedirectsStayOnTheSameHost() async throws {
         let server = try IdentityTestServer()
-        let handle = Handle(rawValue: "alice.test")
+        let handle = ATHandle(rawValue: "alice.test")
         server.route(
             "/.well-known/atproto-did", LoopbackHTTPServer.Response(status: 302, headers: ["Location": "/moved"]))
         server.route("/moved", text: did.rawValue)

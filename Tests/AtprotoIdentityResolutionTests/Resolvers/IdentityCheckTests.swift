@@ -27,7 +27,7 @@ final class IdentityCheckTests: XCTestCase {
         let identity = try await resolver(server, dns: ["_atproto.alice.test": ["did=" + alice]])
             .resolveIdentity(ATIdentifier(rawValue: "ALICE.test"))
         XCTAssertEqual(identity.did.rawValue, alice)
-        XCTAssertEqual(identity.handleStatus, .verified(Handle(rawValue: "alice.test")))
+        XCTAssertEqual(identity.handleStatus, .verified(ATHandle(rawValue: "alice.test")))
         XCTAssertEqual(identity.pdsEndpoint?.absoluteString, "https://pds.example.com")
         XCTAssertEqual(try identity.signingKey().curve, .secp256k1)
     }
@@ -50,7 +50,7 @@ final class IdentityCheckTests: XCTestCase {
         let identity = try await resolver(server, dns: ["_atproto.alice.test": ["did=" + alice]])
             .resolveIdentity(ATIdentifier(rawValue: mallory))
         XCTAssertEqual(identity.did.rawValue, mallory)
-        XCTAssertEqual(identity.handle, Handle.invalid)
+        XCTAssertEqual(identity.handle, ATHandle.invalid)
         guard case .invalid(let claimed, let reason) = identity.handleStatus else {
             return XCTFail("expected an invalid handle, got \(identity.handleStatus)")
         }
@@ -61,25 +61,25 @@ final class IdentityCheckTests: XCTestCase {
     func testSeveralDifferentDIDsInDNSAreAConflict() async throws {
         let lookup = FakeDNS(records: ["_atproto.alice.test": ["did=" + alice, "did=" + mallory, "v=spf1"]])
         let error = await identityError {
-            _ = try await DNSHandleResolver(lookup: lookup).resolveHandle(Handle(rawValue: "alice.test"))
+            _ = try await DNSHandleResolver(lookup: lookup).resolveHandle(ATHandle(rawValue: "alice.test"))
         }
         XCTAssertEqual(error?.code, .handleConflict)
         let same = FakeDNS(records: ["_atproto.alice.test": ["did=" + alice, "did=" + alice, "other", "did=bad"]])
-        let did = try await DNSHandleResolver(lookup: same).resolveHandle(Handle(rawValue: "alice.test"))
+        let did = try await DNSHandleResolver(lookup: same).resolveHandle(ATHandle(rawValue: "alice.test"))
         XCTAssertEqual(did.rawValue, alice)
     }
 
     func testTheRaceTakesTheAnswerThatArrivesWhenTheOtherMethodFails() async throws {
         let server = try IdentityTestServer()
         server.route("/.well-known/atproto-did", text: alice)
-        let fromHTTPS = try await resolver(server, dns: [:]).resolveHandle(Handle(rawValue: "alice.test"))
+        let fromHTTPS = try await resolver(server, dns: [:]).resolveHandle(ATHandle(rawValue: "alice.test"))
         XCTAssertEqual(fromHTTPS.rawValue, alice)
         server.route("/.well-known/atproto-did", text: "", status: 404)
         let fromDNS = try await resolver(server, dns: ["_atproto.alice.test": ["did=" + alice]])
-            .resolveHandle(Handle(rawValue: "alice.test"))
+            .resolveHandle(ATHandle(rawValue: "alice.test"))
         XCTAssertEqual(fromDNS.rawValue, alice)
         let neither = await identityError {
-            _ = try await self.resolver(server, dns: [:]).resolveHandle(Handle(rawValue: "alice.test"))
+            _ = try await self.resolver(server, dns: [:]).resolveHandle(ATHandle(rawValue: "alice.test"))
         }
         XCTAssertEqual(neither?.code, .handleNotFound)
         XCTAssertTrue(neither?.message.contains("DNS TXT _atproto.alice.test") ?? false)
@@ -93,12 +93,12 @@ final class IdentityCheckTests: XCTestCase {
             _ = try await self.resolver(
                 server, dns: ["_atproto.alice.test": ["did=" + self.alice]], policy: .requireBoth
             )
-            .resolveHandle(Handle(rawValue: "alice.test"))
+            .resolveHandle(ATHandle(rawValue: "alice.test"))
         }
         XCTAssertEqual(error?.code, .handleConflict)
         server.route("/.well-known/atproto-did", text: alice)
         let did = try await resolver(server, dns: ["_atproto.alice.test": ["did=" + alice]], policy: .requireBoth)
-            .resolveHandle(Handle(rawValue: "alice.test"))
+            .resolveHandle(ATHandle(rawValue: "alice.test"))
         XCTAssertEqual(did.rawValue, alice)
     }
 

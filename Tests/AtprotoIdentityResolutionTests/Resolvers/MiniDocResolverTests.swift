@@ -68,7 +68,7 @@ final class MiniDocResolverTests: XCTestCase {
             }
             XCTAssertEqual(byHandle?.code, .handleNotFound, body)
             let handleOnly = await identityError {
-                _ = try await resolver.resolveHandle(Handle(rawValue: "nobody.test"))
+                _ = try await resolver.resolveHandle(ATHandle(rawValue: "nobody.test"))
             }
             XCTAssertEqual(handleOnly?.code, .handleNotFound, body)
             let byDID = await identityError { _ = try await resolver.resolveDID(DID(rawValue: self.alice)) }

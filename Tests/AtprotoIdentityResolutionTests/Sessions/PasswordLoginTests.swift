@@ -11,7 +11,7 @@ struct TableResolver: IdentityResolver {
 
     func invalidate(did: DID) async {}
 
-    func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+    func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
         guard let did = handles[handle.normalized.rawValue] else {
             throw IdentityError(.handleNotFound, identifier: handle.rawValue, message: "not in the table")
         }

@@ -9,8 +9,10 @@ final class PublishPostTests: XCTestCase {
     static let did = DID(rawValue: "did:plc:alice")
     static let cid = "bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm"
     static let blobCID = "bafkreibme22gw2h7y2h7tg2fhqotaqjucnbc24deqo72b6mkl2egezxhvy"
-    let parent = ComAtprotoRepoStrongRef(uri: "at://did:plc:bob/app.bsky.feed.post/3kparent", cid: CID(rawValue: cid))
-    let root = ComAtprotoRepoStrongRef(uri: "at://did:plc:carol/app.bsky.feed.post/3kroot", cid: CID(rawValue: cid))
+    let parent = ComAtprotoRepoStrongRef(
+        uri: "at://did:plc:bob/app.bsky.feed.post/3kparent", cid: CIDString(rawValue: cid))
+    let root = ComAtprotoRepoStrongRef(
+        uri: "at://did:plc:carol/app.bsky.feed.post/3kroot", cid: CIDString(rawValue: cid))
 
     /// A server that accepts uploads and writes, echoing the created URIs; `refuse` names an NSID to refuse.
     static func server(refuse: String? = nil) -> StubAgent {

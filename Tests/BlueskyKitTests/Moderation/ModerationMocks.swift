@@ -6,12 +6,12 @@ import BlueskyKit
 import XRPCRuntime
 
 enum Mock {
-    static let cid: CID = "bafyreiclp443lavogvhj3d2ob2cxbfuscni2k5jk7bebjzg7khl3esabwq"
+    static let cid: CIDString = "bafyreiclp443lavogvhj3d2ob2cxbfuscni2k5jk7bebjzg7khl3esabwq"
     static let time: Datetime = "2024-05-01T12:00:00.000Z"
     static let labeler: DID = "did:plc:fake-labeler"
 
     static func label(_ value: String, uri: String, src: DID = labeler, neg: Bool? = nil) -> ComAtprotoLabelDefs.Label {
-        ComAtprotoLabelDefs.Label(src: src, uri: URI(rawValue: uri), val: value, cts: time, neg: neg)
+        ComAtprotoLabelDefs.Label(src: src, uri: URIString(rawValue: uri), val: value, cts: time, neg: neg)
     }
 
     static func post(
@@ -26,7 +26,7 @@ enum Mock {
         labels: [ComAtprotoLabelDefs.Label]? = nil
     ) -> AppBskyActorDefs.ProfileViewBasic {
         AppBskyActorDefs.ProfileViewBasic(
-            did: DID(rawValue: "did:web:\(handle)"), handle: Handle(rawValue: handle), displayName: displayName,
+            did: DID(rawValue: "did:web:\(handle)"), handle: ATHandle(rawValue: handle), displayName: displayName,
             labels: labels, viewer: viewer)
     }
 

@@ -21,7 +21,7 @@ final class PreferencesIntegrationTests: XCTestCase {
         let handle = "prefs\(UInt32.random(in: 0...UInt32.max)).test"
         let password = "pw-\(UUID().uuidString)"
         _ = try await XRPCClient(agent: URLSessionAgent(serviceURL: url)).com.atproto.server.createAccount(
-            handle: Handle(rawValue: handle), email: "\(handle)@example.test", password: password)
+            handle: ATHandle(rawValue: handle), email: "\(handle)@example.test", password: password)
         let session = PasswordSession(service: url)
         _ = try await session.login(ATIdentifier(rawValue: handle), password: password)
         return XRPCClient(agent: session)

@@ -13,7 +13,7 @@ final class AttributedStringTests: XCTestCase {
         return RichText(
             text: text,
             facets: [
-                facet(29, 40, .mention(alice)), facet(45, 56, .link(URI(rawValue: "https://example.com"))),
+                facet(29, 40, .mention(alice)), facet(45, 56, .link(URIString(rawValue: "https://example.com"))),
                 facet(57, 63, .tag("swift")),
             ])
     }
@@ -62,13 +62,13 @@ final class AttributedStringTests: XCTestCase {
         XCTAssertEqual(
             segments.map(\.feature),
             [
-                .mention(alice), .link(URI(rawValue: "https://example.com")), .tag("swift"),
-                .link(URI(rawValue: "https://example.org/docs")),
+                .mention(alice), .link(URIString(rawValue: "https://example.com")), .tag("swift"),
+                .link(URIString(rawValue: "https://example.org/docs")),
             ])
     }
 
     func testLinkThatIsNotAURLSurvives() {
-        let rich = RichText(text: "x", facets: [facet(0, 1, .link(URI(rawValue: "not a url with spaces")))])
+        let rich = RichText(text: "x", facets: [facet(0, 1, .link(URIString(rawValue: "not a url with spaces")))])
         let attributed = rich.attributedString()
         XCTAssertEqual(RichText(attributed), rich)
     }

@@ -228,7 +228,7 @@ final class DetectionTests: XCTestCase {
         XCTAssertEqual(rich.text, "hi @alice.test and @nobody.test see example.com")
         XCTAssertEqual(
             rich.facets.map(\.feature),
-            [.mention(DID(rawValue: "did:plc:alice")), .link(URI(rawValue: "https://example.com"))])
+            [.mention(DID(rawValue: "did:plc:alice")), .link(URIString(rawValue: "https://example.com"))])
         XCTAssertEqual(rich.facets.map(\.index.byteStart), [3, 36])
     }
 
@@ -253,7 +253,7 @@ actor Calls {
 /// A handle resolver that knows some handles and fails for the rest, as `IdentityError`.
 struct KnownHandles: HandleResolver {
     let dids: [String: String]
-    func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+    func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
         guard let did = dids[handle.rawValue] else {
             throw IdentityError(.handleNotFound, identifier: handle.rawValue, message: "not known")
         }

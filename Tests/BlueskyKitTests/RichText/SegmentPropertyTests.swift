@@ -31,7 +31,7 @@ enum RandomRichText {
             let feature: RichTextFeature =
                 switch Int.random(in: 0..<3, using: &generator) {
                 case 0: .mention(DID(rawValue: "did:plc:x"))
-                case 1: .link(URI(rawValue: "https://example.com"))
+                case 1: .link(URIString(rawValue: "https://example.com"))
                 default: .tag("t")
                 }
             facets.append(facet(start, end, feature))

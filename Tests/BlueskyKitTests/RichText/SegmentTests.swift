@@ -42,13 +42,13 @@ final class SegmentTests: XCTestCase {
             text: "@alice.test see example.com #swift",
             facets: [
                 facet(0, 11, .mention(DID(rawValue: "did:plc:alice"))),
-                facet(16, 27, .link(URI(rawValue: "https://example.com"))),
+                facet(16, 27, .link(URIString(rawValue: "https://example.com"))),
                 facet(28, 34, .tag("swift")),
             ])
         let segments = rich.segments()
         XCTAssertEqual(segments.map(\.text), ["@alice.test", " see ", "example.com", " ", "#swift"])
         XCTAssertEqual(segments[0].mention, DID(rawValue: "did:plc:alice"))
-        XCTAssertEqual(segments[2].link, URI(rawValue: "https://example.com"))
+        XCTAssertEqual(segments[2].link, URIString(rawValue: "https://example.com"))
         XCTAssertEqual(segments[4].tag, "swift")
         XCTAssertNil(segments[1].feature)
     }
@@ -70,7 +70,7 @@ final class SegmentTests: XCTestCase {
 
     func testFacetStartingBeforeTheTextIsSkipped() {
         // The official client skips it; moving its start to 0 would link the text's first bytes.
-        let rich = RichText(text: "one two three", facets: [facet(-3, 3, .link(URI(rawValue: "https://x.test")))])
+        let rich = RichText(text: "one two three", facets: [facet(-3, 3, .link(URIString(rawValue: "https://x.test")))])
         XCTAssertEqual(texts(rich), ["one two three"])
         XCTAssertNil(rich.segments()[0].facet)
         let later = RichText(text: "one two three", facets: [facet(-1, 7), facet(4, 7)])
@@ -115,7 +115,7 @@ final class LegacyEntityTests: XCTestCase {
         XCTAssertEqual(rich.facets.map(\.index.byteEnd), [1, 2])
         XCTAssertEqual(
             rich.facets.map(\.feature),
-            [.link(URI(rawValue: "https://example.com")), .mention(DID(rawValue: "did:plc:1234"))])
+            [.link(URIString(rawValue: "https://example.com")), .mention(DID(rawValue: "did:plc:1234"))])
     }
 
     func testUTF16IndicesBecomeUTF8Offsets() {
@@ -153,8 +153,8 @@ final class LegacyEntityTests: XCTestCase {
         XCTAssertEqual(
             rich.facets.map(\.feature),
             [
-                .mention(DID(rawValue: "did:plc:one")), .link(URI(rawValue: "https://two.test")),
-                .link(URI(rawValue: "https://three.test")),
+                .mention(DID(rawValue: "did:plc:one")), .link(URIString(rawValue: "https://two.test")),
+                .link(URIString(rawValue: "https://three.test")),
             ])
         XCTAssertFalse(rich.facets.contains { $0.index.byteStart >= $0.index.byteEnd })
     }

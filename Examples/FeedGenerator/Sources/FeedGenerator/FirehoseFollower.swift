@@ -75,7 +75,7 @@ public struct FirehoseFollower: Sendable {
             let uri = ATURI(rawValue: "at://\(commit.repo.rawValue)/\(op.path)")
             switch op.action.rawValue {
             case "create":
-                let cid = try op.cid.map { try ContentID($0) }
+                let cid = try op.cid.map { try CID($0) }
                 let operation = try blocks.operation(action: .create, path: op.path, cid: cid, types: types)
                 if let post = operation.record?.as(AppBskyFeedPost.self) { await index.consider(post, at: uri) }
             case "delete":

@@ -13,7 +13,7 @@ final class FeedGeneratorServiceTests: XCTestCase {
         func resolveDID(_ did: DID) async throws(IdentityError) -> DIDDocument {
             throw IdentityError(.didNotFound, identifier: did.rawValue, message: "nobody here")
         }
-        func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+        func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
             throw IdentityError(.handleNotFound, identifier: handle.rawValue, message: "nobody here")
         }
         func invalidate(did: DID) async {}

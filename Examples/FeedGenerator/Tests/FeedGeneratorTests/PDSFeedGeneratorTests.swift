@@ -309,7 +309,7 @@ actor RotatedKeyResolver: IdentityResolver {
             ], services: document.services)
     }
 
-    func resolveHandle(_ handle: Handle) async throws(IdentityError) -> DID {
+    func resolveHandle(_ handle: ATHandle) async throws(IdentityError) -> DID {
         try await wrapped.resolveHandle(handle)
     }
 

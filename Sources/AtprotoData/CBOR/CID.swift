@@ -13,7 +13,7 @@ import SHA2
 /// The CIDs atproto writes (CIDv1, SHA-256, a one-byte codec) are held inline, without an array of
 /// their own: a repository or a firehose frame reads thousands of them, and each allocation, with its
 /// reference counting, cost more than parsing the CID. Any other CID keeps its bytes in an array.
-public struct ContentID: Sendable, Hashable, CustomStringConvertible {
+public struct CID: Sendable, Hashable, CustomStringConvertible {
     /// How the CID is held: see the type's description.
     @usableFromInline
     enum Storage: Sendable {
@@ -104,7 +104,7 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the two CIDs have the same binary form.
-    public static func == (left: ContentID, right: ContentID) -> Bool {
+    public static func == (left: CID, right: CID) -> Bool {
         switch (left.storage, right.storage) {
         case (.sha256(let leftCodec, let leftDigest), .sha256(let rightCodec, let rightDigest)):
             return leftCodec == rightCodec && leftDigest == rightDigest
@@ -140,14 +140,14 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
     ///   `invalidVarint`) naming the faulty byte.
     @inlinable
     public init(bytes: some ContiguousBytes) throws(BinaryDecodingError) {
-        self = try bytes.withBytes { buffer throws(BinaryDecodingError) in try ContentID.readWhole(buffer) }
+        self = try bytes.withBytes { buffer throws(BinaryDecodingError) in try CID.readWhole(buffer) }
     }
 
     /// Reads one binary CID that fills `buffer`.
     @usableFromInline
-    static func readWhole(_ buffer: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> ContentID {
+    static func readWhole(_ buffer: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> CID {
         var offset = 0
-        let cid = try ContentID.read(buffer, at: &offset)
+        let cid = try CID.read(buffer, at: &offset)
         guard offset == buffer.count else {
             throw BinaryDecodingError(.trailingBytes, offset: offset, message: "CID: bytes follow the digest")
         }
@@ -200,7 +200,7 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
             }
             self.init(storage: .sha256(codec: UInt8(codec.rawValue), digest: digest))
         } else {
-            let prefix = ContentID.v1Prefix(codec: codec, hash: .sha256, length: 32)
+            let prefix = CID.v1Prefix(codec: codec, hash: .sha256, length: 32)
             self.init(bytes: prefix + state.bytes, fields: (codec, .sha256, prefix.count))
         }
     }
@@ -261,17 +261,17 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads one binary CID at `offset` in `buffer` (more may follow) and moves `offset` past it.
-    static func read(_ buffer: UnsafeRawBufferPointer, at offset: inout Int) throws(BinaryDecodingError) -> ContentID {
+    static func read(_ buffer: UnsafeRawBufferPointer, at offset: inout Int) throws(BinaryDecodingError) -> CID {
         let start = offset
         if buffer.count - offset >= 36, buffer[offset] == 0x01,
             buffer[offset + 1] < 0x80, buffer[offset + 2] == 0x12, buffer[offset + 3] == 0x20
         {
             offset += 36
-            return ContentID(storage: .sha256(codec: buffer[start + 1], digest: Digest(buffer, at: start + 4)))
+            return CID(storage: .sha256(codec: buffer[start + 1], digest: Digest(buffer, at: start + 4)))
         }
         let fields = try parseFields(buffer, at: &offset)
         let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[start..<offset]))
-        return ContentID(bytes: bytes, fields: (fields.codec, fields.hash, fields.digestStart - start))
+        return CID(bytes: bytes, fields: (fields.codec, fields.hash, fields.digestStart - start))
     }
 
     /// The CID of `bytes`, inline when they have the inline form (so that equal bytes are always
@@ -327,7 +327,7 @@ public struct ContentID: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-extension ContentID {
+extension CID {
     /// A multicodec content type.
     public struct Codec: RawRepresentable, Sendable, Hashable {
         /// The multicodec code.
