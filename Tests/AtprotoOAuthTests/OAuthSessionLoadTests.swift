@@ -73,17 +73,21 @@ final class OAuthSessionLoadTests: XCTestCase {
         let client = AtprotoOAuthClient(
             configuration: .development(), keyFactory: FixedKeyFactory(),
             resolver: TableResolver(pds: ["did:plc:alice": server.url]),
-            // A call's timeout far above what the calls take: the 1000 take 2-3 s, but 16 s under
-            // ThreadSanitizer on two busy cores, where 10 s timed out up to a quarter of the
-            // procedures. A hang still shows as a call pending at the run's deadline.
+            // A call's timeout far above what the calls take: the 1000 take 1.5-3 s, but on Linux each
+            // procedure has a connection of its own and URLSession opens at most 6 to a host (its
+            // httpMaximumConnectionsPerHost; libcurl counts a queued transfer's wait in its timeout), so the
+            // 500 procedures queue; on a busy CI machine, under ThreadSanitizer or not, the queue took
+            // over 30 s twice (2026-11-27: 127 and 136 procedures timed out waiting in it, the queries
+            // retried). The timeout bounds a hang, not the queue: a hang still shows as a call
+            // pending at the run's deadline.
             transport: {
-                RetryingAgent(wrapping: URLSessionAgent(serviceURL: $0, timeout: .seconds(30)), policy: policy)
+                RetryingAgent(wrapping: URLSessionAgent(serviceURL: $0, timeout: .seconds(150)), policy: policy)
             },
             refreshLock: lock)
         let pending = try await client.authorize(.account("did:plc:alice"))
         let session = try await client.complete(pending, callback: callback(pending))
         let xrpc = XRPCClient(agent: session)
-        let report = await ConcurrentCalls.run(count: count, deadline: .seconds(180)) { index in
+        let report = await ConcurrentCalls.run(count: count, deadline: .seconds(600)) { index in
             await Self.call(xrpc, index)
         }
         let watched = WeakSession()
