@@ -50,7 +50,7 @@ def skip_string(text, i):
     interpolation = '\\' + '#' * hashes + '('
     while i < len(text):
         if text.startswith(interpolation, i):
-            i = skip_group(text, i + len(interpolation)) + 1
+            i = scan(text, i + len(interpolation)) + 1
             continue
         if text[i] == '\\' and hashes == 0:
             i += 2
@@ -99,10 +99,6 @@ def scan(text, i, on_comma=None):
             on_comma(i)
         i += 1
     raise ValueError('unbalanced')
-
-
-def skip_group(text, i):
-    return scan(text, i)
 
 
 def arguments(text, open_paren):

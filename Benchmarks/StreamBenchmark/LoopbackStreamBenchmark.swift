@@ -3,6 +3,7 @@ import Foundation
 import LoopbackHTTPServer
 import XRPCRuntime
 import XRPCTesting
+@_spi(Plumbing) import XRPCWebSockets
 
 #if canImport(Glibc)
     import Glibc

@@ -150,3 +150,10 @@ public struct WebSocketTarget: Sendable, Hashable {
         requestTarget = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
     }
 }
+
+/// The `Sec-WebSocket-Accept` value a server answers `key` with (RFC 6455 section 4.2.2), for code
+/// that plays the server's side of the handshake over loopback: the benchmarks' stream server. Not
+/// for apps (the client checks the answer itself).
+@_spi(Plumbing) public func webSocketAcceptValue(forKey key: String) -> String {
+    WebSocketHandshake.acceptValue(forKey: key)
+}
