@@ -19,7 +19,7 @@ import XRPCCore
 /// ``OAuthSessionUpdate/ended(_:)`` is published once and later calls fail fast.
 ///
 /// Calls that name another host, or carry their own `Authorization`, are sent without credentials.
-public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable {
+public actor OAuthSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertible, CustomReflectable {
     private enum Phase {
         case active(OAuthSessionArchive)
         case ended(OAuthSessionError)
@@ -28,6 +28,9 @@ public actor OAuthSession: XRPCAgent, CustomStringConvertible, CustomReflectable
 
     /// The account.
     public nonisolated let did: DID
+
+    /// ``did`` (for the package's per-account edit lanes).
+    package func accountDID() async -> DID? { did }
     private let context: OAuthSessionContext
     private let signer: any ES256Signer
     private let nonces: DPoPNonceStore

@@ -26,16 +26,25 @@ extension XRPCClient {
 
     /// Reads the preferences, applies `change`, writes them back and returns what was written.
     ///
-    /// Another client writing between the read and the write loses its change (the endpoint has no
-    /// compare-and-swap); run one update at a time per account.
+    /// Edits of one account are serialized in the process: an update waits until the account's
+    /// previous one has written, so any number of overlapping updates (from several clients over one
+    /// session, or several sessions of the account) each keep their change. The account is the one the
+    /// client's agent acts as (a `PasswordSession`, an `OAuthSession`, or this package's wrappers of
+    /// one); updates through an agent that cannot name its account are serialized with every other
+    /// such agent's. Another process or device writing between the read and the write still wins
+    /// (the endpoint has no compare-and-swap). Throws `CancellationError` when the task is cancelled
+    /// while it waits; `change` then never runs.
     @discardableResult
     public func updateBlueskyPreferences(_ change: (inout BlueskyPreferences) throws -> Void) async throws
         -> BlueskyPreferences
     {
-        var preferences = try await blueskyPreferences()
-        try change(&preferences)
-        try await putBlueskyPreferences(preferences)
-        return preferences
+        let lane = await AccountEditLanes.key(of: agent)
+        return try await AccountEditLanes.shared.run(on: lane) {
+            var preferences = try await blueskyPreferences()
+            try change(&preferences)
+            try await putBlueskyPreferences(preferences)
+            return preferences
+        }
     }
 
     /// The custom label definitions of `labelers`, by labeler, from their service records.

@@ -9,7 +9,7 @@ import XRPCCore
 ///
 /// Put it under a session (`PasswordSession(service:transport:)`) so each retry carries the current
 /// token, or over one to retry the session's own calls too.
-public struct RetryingAgent: XRPCAgent {
+public struct RetryingAgent: XRPCAgent, XRPCAccountAgent {
     /// What the agent waits with: the clock, the sleep and the jitter source. Tests inject their own.
     public struct Environment: Sendable {
         /// The current time.
@@ -62,6 +62,9 @@ public struct RetryingAgent: XRPCAgent {
 
     /// The wrapped agent's service.
     public func defaultServiceURL() async -> URL? { await inner.defaultServiceURL() }
+
+    /// The wrapped agent's account, when it has one.
+    package func accountDID() async -> DID? { await (inner as? any XRPCAccountAgent)?.accountDID() }
 
     /// The wrapped agent's headers: a connection attempt of a stream is not retried here (the
     /// stream's `XRPCReconnectPolicy` does that).

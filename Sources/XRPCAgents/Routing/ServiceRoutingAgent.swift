@@ -17,7 +17,7 @@ extension XRPCClient {
 ///
 /// Event streams connect to that service too, with the wrapped agent's credentials for it (a session
 /// gives them only when the service is its own PDS).
-public struct ServiceRoutingAgent: XRPCAgent {
+public struct ServiceRoutingAgent: XRPCAgent, XRPCAccountAgent {
     /// The agent requests go through.
     public let wrapped: any XRPCAgent
     /// Where requests that name no service go.
@@ -38,6 +38,9 @@ public struct ServiceRoutingAgent: XRPCAgent {
 
     /// ``service``: where streams connect unless the client's options name another service.
     public func defaultServiceURL() async -> URL? { service }
+
+    /// The wrapped agent's account, when it has one.
+    package func accountDID() async -> DID? { await (wrapped as? any XRPCAccountAgent)?.accountDID() }
 
     /// The wrapped agent's header fields for `url` (it knows whether `url` is on one of its hosts),
     /// renewed by it after a `rejection`.

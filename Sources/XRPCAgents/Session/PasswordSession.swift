@@ -25,7 +25,7 @@ import XRPCCore
 /// A request that names another host (`XRPCRequest.serviceURL`) or carries its own
 /// `Authorization` header is sent without the session's credentials. A call with an `atproto-proxy`
 /// header goes to the PDS with them, as proxying requires.
-public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflectable {
+public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertible, CustomReflectable {
     /// Returns credentials for a new login, or `nil` to let the session end.
     public typealias CredentialsProvider = @Sendable (CredentialsRequest) async -> PasswordCredentials?
     /// Checks every new session state before it is used, and may correct it: AtprotoIdentityResolution's
@@ -111,6 +111,9 @@ public actor PasswordSession: XRPCAgent, CustomStringConvertible, CustomReflecta
         if case .active(let archive) = phase { return archive }
         return nil
     }
+
+    /// The signed-in account's DID (for the package's per-account edit lanes).
+    package func accountDID() async -> DID? { archive?.did }
 
     /// Why the session ended, or `nil` while it has not.
     public var endError: PasswordSessionError? {

@@ -58,3 +58,11 @@ package protocol XRPCFixedServiceAgent: XRPCAgent {
     /// The service every request that names none goes to.
     var serviceURL: URL { get }
 }
+
+/// An agent that knows which account its calls act as (a session), or wraps one that does. Package-
+/// visible: what serializes an account's read-modify-write edits (BlueskyKit's preference editors)
+/// asks it, so that two clients over one session, or two sessions of one account, share one lane.
+package protocol XRPCAccountAgent: XRPCAgent {
+    /// The DID of the account the agent's calls act as, or `nil` while it has none (signed out).
+    func accountDID() async -> DID?
+}

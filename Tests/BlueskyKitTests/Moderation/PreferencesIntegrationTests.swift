@@ -50,6 +50,22 @@ final class PreferencesIntegrationTests: XCTestCase {
             ["porn": .ignore, "nudity": .ignore, "sexual": .ignore, "graphic-media": .ignore])
     }
 
+    func testConcurrentUpdatesOfOneAccountAreAllKept() async throws {
+        let client = try await freshAccount()
+        let labelers = (0..<8).map { DID(rawValue: "did:plc:concurrent\($0)") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, labeler) in labelers.enumerated() {
+                // Half through the session's own client, half through a copy asking for labelers.
+                let editor =
+                    index.isMultiple(of: 2) ? client : client.acceptingLabelers([LabelerPreference(did: labeler)])
+                group.addTask { try await editor.updateBlueskyPreferences { $0.addLabeler(labeler) } }
+            }
+            try await group.waitForAll()
+        }
+        let kept = try await client.blueskyPreferences().labelers
+        XCTAssertEqual(Set(kept), Set(labelers), "an overlapping update was lost")
+    }
+
     func testLabelersAndLabelPreferencesRoundTrip() async throws {
         let client = try await freshAccount()
         try await client.updateBlueskyPreferences { $0.addLabeler(other) }
