@@ -158,23 +158,34 @@ let package = Package(
         ),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the benchmarks.
         .target(name: "LoopbackHTTPServer", dependencies: ["SocketAddresses"]),
-        // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests; SplitMix64,
-        // the seeded generator of the property tests and benchmarks.
+        // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests.
         .target(name: "XRPCTesting", dependencies: ["XRPCCore"]),
-        .testTarget(name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto"], exclude: ["signature-vectors.json"]),
+        // Test support, in no product: SplitMix64, the seeded generator of the property tests; the load tests'
+        // fault injection (seeded loopback faults, session fault figures, concurrent calls).
+        .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
+        .target(
+            name: "LoopbackFaultInjection", dependencies: ["LoopbackHTTPServer"],
+            path: "Tests/Support/LoopbackFaultInjection"),
+        .testTarget(
+            name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto", "SeededRandom"],
+            exclude: ["signature-vectors.json"]),
         .testTarget(
             name: "AtprotoIdentityResolutionTests",
             dependencies: [
+                "SeededRandom",
                 "AtprotoIdentityResolution", "XRPCRuntime", "XRPCTesting", "LoopbackHTTPServer", "SocketAddresses",
             ]),
         // The firehose tests open subscribeRepos through the generated SDK.
         .testTarget(
             name: "AtprotoVerificationTests",
-            dependencies: ["AtprotoVerification", "AtprotoLexicons", "AtprotoLexiconResolution", "XRPCTesting"]),
+            dependencies: [
+                "SeededRandom", "AtprotoVerification", "AtprotoLexicons", "AtprotoLexiconResolution", "XRPCTesting",
+            ]),
         // The runtime's layers, tested together (each file imports the layers it tests).
         .testTarget(
             name: "XRPCRuntimeTests",
             dependencies: [
+                "LoopbackFaultInjection",
                 "XRPCRuntime", "AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "XRPCAgents", "SHA2",
                 "XRPCTesting", "LoopbackHTTPServer", "SecretLeakTesting",
             ]),
@@ -199,12 +210,14 @@ let package = Package(
         .testTarget(
             name: "AtprotoOAuthTests",
             dependencies: [
+                "LoopbackFaultInjection",
                 "AtprotoOAuth", "OAuthCore", "AtprotoIdentityResolution", "XRPCRuntime", "LoopbackHTTPServer",
                 "SecretLeakTesting",
             ]),
         .testTarget(
             name: "LexGenKitTests",
             dependencies: [
+                "SeededRandom",
                 "LexGenKit", "LexGenSchema", "LexGenInstall", "lexgen", "SHA2", "XRPCRuntime", "XRPCTesting",
                 "LexGenTestSupport",
             ],
@@ -221,8 +234,13 @@ let package = Package(
         .target(name: "LexGenTestSupport", path: "Tests/Support/LexGenTestSupport"),
         .testTarget(
             name: "BlueskyKitTests",
-            dependencies: ["BlueskyKit", "AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution", "XRPCTesting"]),
-        .testTarget(name: "AtprotoLexiconsTests", dependencies: ["AtprotoLexicons", "XRPCRuntime", "XRPCTesting"]),
+            dependencies: [
+                "SeededRandom", "BlueskyKit", "AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution",
+                "XRPCTesting",
+            ]),
+        .testTarget(
+            name: "AtprotoLexiconsTests",
+            dependencies: ["AtprotoLexicons", "XRPCRuntime", "XRPCTesting", "SeededRandom"]),
         // The firehose against a real PDS: skipped unless ATPROTO_PDS_URL (+ _HANDLE, _PASSWORD) is set;
         // a loopback TCP proxy (LoopbackHTTPServer) cuts its connections to test resumption.
         .testTarget(
@@ -233,6 +251,7 @@ let package = Package(
         .target(
             name: "InteropRecordLexicon",
             dependencies: ["XRPCCore"],
+            path: "Tests/Support/InteropRecordLexicon",
             exclude: ["lexgen.json"],
             plugins: ["LexGen"]
         ),

@@ -73,7 +73,7 @@ let package = Package(
             name: "verify-bench",
             dependencies: [
                 lexicons("AtprotoVerification"), lexicons("AtprotoIdentityResolution"), lexicons("XRPCRuntime"),
-                "BenchmarkSupport", lexicons("XRPCTesting"), "HostFetching",
+                "BenchmarkSupport", "HostFetching",
             ],
             path: "VerificationBenchmark"),
         // getFeedSkeleton through XRPCServer's core beside a bare route with the same bytes, and

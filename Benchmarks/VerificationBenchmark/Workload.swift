@@ -1,7 +1,7 @@
 import AtprotoVerification
+import BenchmarkSupport
 import Foundation
 import XRPCRuntime
-import XRPCTesting
 
 /// A repository on the shared PDS grown to a realistic shape, and a stream of realistic commits.
 ///
@@ -17,7 +17,7 @@ import XRPCTesting
 struct Workload {
     let session: PasswordSession
     let did: DID
-    private var random = SplitMix64(seed: 27)
+    private var random = WorkloadRandom(seed: 27)
     /// Microseconds, advancing per record key from now, so that every run writes new keys.
     private var clock = UInt64(Date().timeIntervalSince1970 * 1_000_000)
     private(set) var keys: [(collection: String, rkey: String)] = []

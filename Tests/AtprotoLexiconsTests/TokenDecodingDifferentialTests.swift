@@ -1,5 +1,6 @@
 import AtprotoLexicons
 import Foundation
+import SeededRandom
 import XCTest
 @_spi(Generated) import XRPCCore
 import XRPCTesting

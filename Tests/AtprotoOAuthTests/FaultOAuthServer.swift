@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackFaultInjection
 import LoopbackHTTPServer
 @_spi(Plumbing) import OAuthCore
 

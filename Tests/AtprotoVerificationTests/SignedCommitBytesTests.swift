@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import XCTest
 import XRPCRuntime
 import XRPCTesting

@@ -2,6 +2,7 @@
 // whitespace) in the text's letters, and skips the word-by-word comparison when they are not there.
 // These tests compare it with the full comparison on many generated texts and words.
 
+import SeededRandom
 import XCTest
 import XRPCTesting
 

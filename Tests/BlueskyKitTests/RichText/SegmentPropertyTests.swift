@@ -1,5 +1,6 @@
 import AtprotoLexicons
 import BlueskyKit
+import SeededRandom
 import XCTest
 import XRPCTesting
 

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 
 /// Faults a loopback test server puts into its answers, chosen per request from a fixed seed, so a
 /// failing run can be replayed: the fault of a request depends only on the seed and the request's
