@@ -68,20 +68,23 @@ public struct LexiconResolver: Sendable {
     ///
     /// - Parameters:
     ///   - identityResolver: Resolves DIDs (a `CachingIdentityResolver` when you resolve many lexicons).
-    ///   - nameservers: The DNS servers asked in turn over UDP (TCP for a truncated answer), two
-    ///     rounds, each query waiting up to two seconds.
+    ///   - nameservers: The DNS servers asked in turn over UDP (TCP for a truncated answer).
+    ///   - dnsLimits: How long each query waits and how many rounds are asked (two seconds, two rounds
+    ///     by default).
     ///   - agent: Sends the calls to each PDS; a plain `URLSessionAgent` by default.
     ///   - verification: `.required` (the default) or `.skipped`.
     ///   - limits: Bounds on the CARs a PDS may send.
     public init(
         identityResolver: any IdentityResolver,
         nameservers: [DNSNameserver],
+        dnsLimits: DNSQueryLimits = DNSQueryLimits(),
         agent: (any XRPCAgent)? = nil,
         verification: Verification = .required,
         limits: VerificationLimits = VerificationLimits()
     ) {
         self.init(
-            identityResolver: identityResolver, lookup: UDPDNSClient(nameservers: nameservers), agent: agent,
+            identityResolver: identityResolver, lookup: UDPDNSClient(nameservers: nameservers, limits: dnsLimits),
+            agent: agent,
             verification: verification, limits: limits)
     }
 

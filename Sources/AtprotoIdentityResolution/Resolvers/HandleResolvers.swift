@@ -16,14 +16,14 @@ public struct DNSHandleResolver: HandleResolver {
     }
 
     /// Creates a resolver that asks `nameservers` in turn over UDP (TCP for a truncated answer), for
-    /// two rounds, each query waiting up to two seconds: for devices with no `/etc/resolv.conf`, and
-    /// for a local DNS server in tests.
+    /// `limits.attempts` rounds, each query waiting up to `limits.timeout` (two rounds of two seconds
+    /// by default): for devices with no `/etc/resolv.conf`, and for a local DNS server in tests.
     ///
     /// ```swift
     /// let dns = DNSHandleResolver(nameservers: [DNSNameserver(host: "9.9.9.9")])
     /// ```
-    public init(nameservers: [DNSNameserver]) {
-        self.lookup = UDPDNSClient(nameservers: nameservers)
+    public init(nameservers: [DNSNameserver], limits: DNSQueryLimits = DNSQueryLimits()) {
+        self.lookup = UDPDNSClient(nameservers: nameservers, limits: limits)
     }
 
     /// Resolves `handle`; see ``HandleResolver/resolveHandle(_:)``.

@@ -52,21 +52,24 @@ public struct StandardIdentityResolver: IdentityResolver {
     /// ```
     ///
     /// - Parameters:
-    ///   - nameservers: The DNS servers asked in turn over UDP (TCP for a truncated answer), two rounds,
-    ///     each query waiting up to two seconds.
+    ///   - nameservers: The DNS servers asked in turn over UDP (TCP for a truncated answer).
+    ///   - dnsLimits: How long each query waits and how many rounds are asked (two seconds, two rounds
+    ///     by default).
     ///   - plcDirectory: The PLC directory; the public one by default.
     ///   - transport: The HTTP transport documents are fetched through (`URLSessionTransport` by default).
     ///   - limits: Timeouts and size limits for every fetch.
     ///   - handlePolicy: How DNS and HTTPS combine for handles.
     public init(
         nameservers: [DNSNameserver],
+        dnsLimits: DNSQueryLimits = DNSQueryLimits(),
         plcDirectory: URL? = PLCDirectoryResolver.publicDirectory,
         transport: any HTTPTransport = URLSessionTransport(resourceTimeout: .seconds(30)),
         limits: IdentityFetchLimits = IdentityFetchLimits(),
         handlePolicy: StandardHandleResolver.Policy = .race
     ) {
         self.init(
-            lookup: UDPDNSClient(nameservers: nameservers), plcDirectory: plcDirectory, transport: transport,
+            lookup: UDPDNSClient(nameservers: nameservers, limits: dnsLimits), plcDirectory: plcDirectory,
+            transport: transport,
             limits: limits, handlePolicy: handlePolicy, hostOverrides: HostOverrides())
     }
 
