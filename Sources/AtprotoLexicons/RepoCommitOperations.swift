@@ -49,14 +49,9 @@ extension ComAtprotoSyncSubscribeRepos.Commit {
 }
 
 extension LexiconRecordTypes {
-    /// Every `app.bsky` and `chat.bsky` record type of this module; built once, on first use.
+    /// Every `app.bsky` and `chat.bsky` record type of the SDK, as lexgen lists them for each module
+    /// (`AppBskyLexiconsSchemas.recordTypes`, `ChatBskyLexiconsSchemas.recordTypes`); built once, on
+    /// first use.
     public static let bluesky = LexiconRecordTypes(
-        [
-            AppBskyActorContentVisibilityDeclaration.self, AppBskyActorProfile.self, AppBskyActorStatus.self,
-            AppBskyFeedGenerator.self, AppBskyFeedLike.self, AppBskyFeedPost.self, AppBskyFeedPostgate.self,
-            AppBskyFeedRepost.self, AppBskyFeedThreadgate.self, AppBskyGraphBlock.self, AppBskyGraphFollow.self,
-            AppBskyGraphList.self, AppBskyGraphListblock.self, AppBskyGraphListitem.self,
-            AppBskyGraphStarterpack.self, AppBskyGraphVerification.self, AppBskyLabelerService.self,
-            AppBskyNotificationDeclaration.self, ChatBskyActorDeclaration.self,
-        ])
+        AppBskyLexiconsSchemas.recordTypes + ChatBskyLexiconsSchemas.recordTypes)
 }

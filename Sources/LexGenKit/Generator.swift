@@ -204,7 +204,8 @@ public enum LexiconGenerator {
                     namespacePaths: namespacePaths,
                     importedPaths: importedNamespacePaths(graph),
                     segmentsByPath: segmentsByPath,
-                    documentSymbols: models.filter { !$0.schemaText.isEmpty }.map(module.documentSymbol)
+                    documentSymbols: models.filter { !$0.schemaText.isEmpty }.map(module.documentSymbol),
+                    recordTypes: models.sorted { $0.nsid < $1.nsid }.flatMap(\.recordTypeNames)
                 )
             )
         )

@@ -175,6 +175,29 @@ public enum AppBskyLexiconsSchemas {
         ],
         imports: [ComAtprotoLexicons.ComAtprotoLexiconsSchemas.catalog]
     )
+
+    /// Every record type of the module, in NSID order: what a repository's records of these
+    /// collections decode into (`LexiconRecordTypes(AppBskyLexiconsSchemas.recordTypes)`).
+    public static let recordTypes: [any XRPCCore.LexiconRecord.Type] = [
+        AppBskyActorContentVisibilityDeclaration.self,
+        AppBskyActorProfile.self,
+        AppBskyActorStatus.self,
+        AppBskyFeedGenerator.self,
+        AppBskyFeedLike.self,
+        AppBskyFeedPost.self,
+        AppBskyFeedPostgate.self,
+        AppBskyFeedRepost.self,
+        AppBskyFeedThreadgate.self,
+        AppBskyGraphBlock.self,
+        AppBskyGraphFollow.self,
+        AppBskyGraphList.self,
+        AppBskyGraphListblock.self,
+        AppBskyGraphListitem.self,
+        AppBskyGraphStarterpack.self,
+        AppBskyGraphVerification.self,
+        AppBskyLabelerService.self,
+        AppBskyNotificationDeclaration.self,
+    ]
 }
 
 /// Gives this module's generated types the module's catalog; generated code conforms to it.

@@ -70,6 +70,12 @@ public enum ChatBskyLexiconsSchemas {
         ],
         imports: [AppBskyLexicons.AppBskyLexiconsSchemas.catalog, ComAtprotoLexicons.ComAtprotoLexiconsSchemas.catalog]
     )
+
+    /// Every record type of the module, in NSID order: what a repository's records of these
+    /// collections decode into (`LexiconRecordTypes(ChatBskyLexiconsSchemas.recordTypes)`).
+    public static let recordTypes: [any XRPCCore.LexiconRecord.Type] = [
+        ChatBskyActorDeclaration.self,
+    ]
 }
 
 /// Gives this module's generated types the module's catalog; generated code conforms to it.

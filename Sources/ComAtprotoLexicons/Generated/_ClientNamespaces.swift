@@ -105,6 +105,12 @@ public enum ComAtprotoLexiconsSchemas {
         ],
         imports: []
     )
+
+    /// Every record type of the module, in NSID order: what a repository's records of these
+    /// collections decode into (`LexiconRecordTypes(ComAtprotoLexiconsSchemas.recordTypes)`).
+    public static let recordTypes: [any XRPCCore.LexiconRecord.Type] = [
+        ComAtprotoLexiconSchema.self,
+    ]
 }
 
 /// Gives this module's generated types the module's catalog; generated code conforms to it.

@@ -192,4 +192,12 @@ struct FileModel: Sendable {
     var schemaText = ""
     /// The Swift type of the document (after any renaming of clashing names).
     var typeName = ""
+
+    /// The record types the file declares (its `main` def, when that is a record).
+    var recordTypeNames: [String] {
+        declarations.compactMap { declaration in
+            guard case .structure(let model) = declaration, case .record = model.role else { return nil }
+            return model.qualifiedName
+        }
+    }
 }

@@ -20,6 +20,17 @@ public enum OtherAtprotoLexiconsSchemas {
         ],
         imports: [AppBskyLexicons.AppBskyLexiconsSchemas.catalog, ComAtprotoLexicons.ComAtprotoLexiconsSchemas.catalog]
     )
+
+    /// Every record type of the module, in NSID order: what a repository's records of these
+    /// collections decode into (`LexiconRecordTypes(OtherAtprotoLexiconsSchemas.recordTypes)`).
+    public static let recordTypes: [any XRPCCore.LexiconRecord.Type] = [
+        ComGermnetworkDeclaration.self,
+        SiteStandardDocument.self,
+        SiteStandardGraphRecommend.self,
+        SiteStandardGraphSubscription.self,
+        SiteStandardPublication.self,
+        SiteStandardThemeBasic.self,
+    ]
 }
 
 /// Gives this module's generated types the module's catalog; generated code conforms to it.

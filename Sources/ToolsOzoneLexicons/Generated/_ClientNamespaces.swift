@@ -90,6 +90,10 @@ public enum ToolsOzoneLexiconsSchemas {
         ],
         imports: [ChatBskyLexicons.ChatBskyLexiconsSchemas.catalog, AppBskyLexicons.AppBskyLexiconsSchemas.catalog, ComAtprotoLexicons.ComAtprotoLexiconsSchemas.catalog]
     )
+
+    /// Every record type of the module, in NSID order: what a repository's records of these
+    /// collections decode into (`LexiconRecordTypes(ToolsOzoneLexiconsSchemas.recordTypes)`).
+    public static let recordTypes: [any XRPCCore.LexiconRecord.Type] = []
 }
 
 /// Gives this module's generated types the module's catalog; generated code conforms to it.
