@@ -33,6 +33,7 @@ final class RecordTypeListTests: XCTestCase {
         XCTAssertEqual(appBsky, appBsky.sorted())
         XCTAssertEqual(Set(appBsky), try recordNSIDs(under: "app/bsky"))
         XCTAssertEqual(
-            Set(ComAtprotoLexiconsSchemas.recordTypes.map { $0.collection.rawValue }), try recordNSIDs(under: "com/atproto"))
+            Set(ComAtprotoLexiconsSchemas.recordTypes.map { $0.collection.rawValue }),
+            try recordNSIDs(under: "com/atproto"))
     }
 }
