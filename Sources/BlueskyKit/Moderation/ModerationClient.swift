@@ -26,12 +26,16 @@ extension XRPCClient {
 
     /// Reads the preferences, applies `change`, writes them back and returns what was written.
     ///
+    /// `change` runs on the caller's actor (`isolation`, which callers leave to its default), so a
+    /// closure of main-actor code (an app with MainActor default isolation, a view model) can read and
+    /// change that code's state: it is never sent to another isolation domain.
+    ///
     /// Another client writing between the read and the write loses its change (the endpoint has no
     /// compare-and-swap); run one update at a time per account.
     @discardableResult
-    public func updateBlueskyPreferences(_ change: (inout BlueskyPreferences) throws -> Void) async throws
-        -> BlueskyPreferences
-    {
+    public func updateBlueskyPreferences(
+        isolation: isolated (any Actor)? = #isolation, _ change: (inout BlueskyPreferences) throws -> Void
+    ) async throws -> BlueskyPreferences {
         var preferences = try await blueskyPreferences()
         try change(&preferences)
         try await putBlueskyPreferences(preferences)
