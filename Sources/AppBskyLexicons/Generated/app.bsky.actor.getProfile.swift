@@ -53,7 +53,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
         try await client.query(AppBskyActorGetProfile.self, parameters: .init(actor: actor))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getProfile(_ parameters: AppBskyActorGetProfile.Parameters) async throws -> AppBskyActorGetProfile.Output {
         try await client.query(AppBskyActorGetProfile.self, parameters: parameters)
     }

@@ -76,7 +76,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
         try await client.query(AppBskyActorGetProfiles.self, parameters: .init(actors: actors))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getProfiles(_ parameters: AppBskyActorGetProfiles.Parameters) async throws -> AppBskyActorGetProfiles.Output {
         try await client.query(AppBskyActorGetProfiles.self, parameters: parameters)
     }

@@ -96,7 +96,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
         try await client.query(AppBskyActorGetSuggestions.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestions(_ parameters: AppBskyActorGetSuggestions.Parameters = .init()) async throws -> AppBskyActorGetSuggestions.Output {
         try await client.query(AppBskyActorGetSuggestions.self, parameters: parameters)
     }

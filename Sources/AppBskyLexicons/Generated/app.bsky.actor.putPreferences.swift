@@ -55,7 +55,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
         try await client.procedure(AppBskyActorPutPreferences.self, parameters: .init(), input: .init(preferences: preferences))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func putPreferences(_ input: AppBskyActorPutPreferences.Input) async throws -> AppBskyActorPutPreferences.Output {
         try await client.procedure(AppBskyActorPutPreferences.self, parameters: .init(), input: input)
     }

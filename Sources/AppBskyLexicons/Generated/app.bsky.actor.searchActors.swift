@@ -96,7 +96,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
         try await client.query(AppBskyActorSearchActors.self, parameters: .init(cursor: cursor, limit: limit, q: q, term: term))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchActors(_ parameters: AppBskyActorSearchActors.Parameters = .init()) async throws -> AppBskyActorSearchActors.Output {
         try await client.query(AppBskyActorSearchActors.self, parameters: parameters)
     }

@@ -86,7 +86,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
         try await client.query(AppBskyActorSearchActorsTypeahead.self, parameters: .init(limit: limit, q: q, term: term))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchActorsTypeahead(_ parameters: AppBskyActorSearchActorsTypeahead.Parameters = .init()) async throws -> AppBskyActorSearchActorsTypeahead.Output {
         try await client.query(AppBskyActorSearchActorsTypeahead.self, parameters: parameters)
     }

@@ -103,7 +103,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Ageassurance {
         try await client.procedure(AppBskyAgeassuranceBegin.self, parameters: .init(), input: .init(email: email, language: language, countryCode: countryCode, regionCode: regionCode))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func begin(_ input: AppBskyAgeassuranceBegin.Input) async throws -> AppBskyAgeassuranceBegin.Output {
         try await client.procedure(AppBskyAgeassuranceBegin.self, parameters: .init(), input: input)
     }

@@ -87,7 +87,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Ageassurance {
         try await client.query(AppBskyAgeassuranceGetState.self, parameters: .init(countryCode: countryCode, regionCode: regionCode))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getState(_ parameters: AppBskyAgeassuranceGetState.Parameters) async throws -> AppBskyAgeassuranceGetState.Output {
         try await client.query(AppBskyAgeassuranceGetState.self, parameters: parameters)
     }

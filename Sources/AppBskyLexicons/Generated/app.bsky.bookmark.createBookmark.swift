@@ -83,7 +83,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Bookmark {
         try await client.procedure(AppBskyBookmarkCreateBookmark.self, parameters: .init(), input: .init(uri: uri, cid: cid))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createBookmark(_ input: AppBskyBookmarkCreateBookmark.Input) async throws -> AppBskyBookmarkCreateBookmark.Output {
         try await client.procedure(AppBskyBookmarkCreateBookmark.self, parameters: .init(), input: input)
     }

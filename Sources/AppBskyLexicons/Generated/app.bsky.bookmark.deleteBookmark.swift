@@ -77,7 +77,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Bookmark {
         try await client.procedure(AppBskyBookmarkDeleteBookmark.self, parameters: .init(), input: .init(uri: uri))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteBookmark(_ input: AppBskyBookmarkDeleteBookmark.Input) async throws -> AppBskyBookmarkDeleteBookmark.Output {
         try await client.procedure(AppBskyBookmarkDeleteBookmark.self, parameters: .init(), input: input)
     }

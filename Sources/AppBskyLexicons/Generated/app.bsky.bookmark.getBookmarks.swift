@@ -86,7 +86,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Bookmark {
         try await client.query(AppBskyBookmarkGetBookmarks.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getBookmarks(_ parameters: AppBskyBookmarkGetBookmarks.Parameters = .init()) async throws -> AppBskyBookmarkGetBookmarks.Output {
         try await client.query(AppBskyBookmarkGetBookmarks.self, parameters: parameters)
     }

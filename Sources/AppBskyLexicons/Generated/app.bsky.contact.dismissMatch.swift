@@ -99,7 +99,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
         try await client.procedure(AppBskyContactDismissMatch.self, parameters: .init(), input: .init(subject: subject))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func dismissMatch(_ input: AppBskyContactDismissMatch.Input) async throws -> AppBskyContactDismissMatch.Output {
         try await client.procedure(AppBskyContactDismissMatch.self, parameters: .init(), input: input)
     }

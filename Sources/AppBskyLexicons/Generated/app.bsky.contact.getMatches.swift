@@ -119,7 +119,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
         try await client.query(AppBskyContactGetMatches.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getMatches(_ parameters: AppBskyContactGetMatches.Parameters = .init()) async throws -> AppBskyContactGetMatches.Output {
         try await client.query(AppBskyContactGetMatches.self, parameters: parameters)
     }

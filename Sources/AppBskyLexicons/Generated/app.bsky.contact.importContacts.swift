@@ -121,7 +121,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
         try await client.procedure(AppBskyContactImportContacts.self, parameters: .init(), input: .init(token: token, contacts: contacts))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func importContacts(_ input: AppBskyContactImportContacts.Input) async throws -> AppBskyContactImportContacts.Output {
         try await client.procedure(AppBskyContactImportContacts.self, parameters: .init(), input: input)
     }

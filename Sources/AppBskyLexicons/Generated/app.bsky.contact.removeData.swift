@@ -93,7 +93,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
         try await client.procedure(AppBskyContactRemoveData.self, parameters: .init(), input: .init())
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func removeData(_ input: AppBskyContactRemoveData.Input) async throws -> AppBskyContactRemoveData.Output {
         try await client.procedure(AppBskyContactRemoveData.self, parameters: .init(), input: input)
     }

@@ -80,7 +80,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
         try await client.procedure(AppBskyContactSendNotification.self, parameters: .init(), input: .init(from: from, to: to))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func sendNotification(_ input: AppBskyContactSendNotification.Input) async throws -> AppBskyContactSendNotification.Output {
         try await client.procedure(AppBskyContactSendNotification.self, parameters: .init(), input: input)
     }

@@ -106,7 +106,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
         try await client.procedure(AppBskyContactStartPhoneVerification.self, parameters: .init(), input: .init(phone: phone))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func startPhoneVerification(_ input: AppBskyContactStartPhoneVerification.Input) async throws -> AppBskyContactStartPhoneVerification.Output {
         try await client.procedure(AppBskyContactStartPhoneVerification.self, parameters: .init(), input: input)
     }

@@ -120,7 +120,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
         try await client.procedure(AppBskyContactVerifyPhone.self, parameters: .init(), input: .init(phone: phone, code: code))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func verifyPhone(_ input: AppBskyContactVerifyPhone.Input) async throws -> AppBskyContactVerifyPhone.Output {
         try await client.procedure(AppBskyContactVerifyPhone.self, parameters: .init(), input: input)
     }

@@ -101,7 +101,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Draft {
         try await client.procedure(AppBskyDraftCreateDraft.self, parameters: .init(), input: .init(draft: draft))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createDraft(_ input: AppBskyDraftCreateDraft.Input) async throws -> AppBskyDraftCreateDraft.Output {
         try await client.procedure(AppBskyDraftCreateDraft.self, parameters: .init(), input: input)
     }

@@ -56,7 +56,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Draft {
         try await client.procedure(AppBskyDraftDeleteDraft.self, parameters: .init(), input: .init(id: id))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteDraft(_ input: AppBskyDraftDeleteDraft.Input) async throws -> AppBskyDraftDeleteDraft.Output {
         try await client.procedure(AppBskyDraftDeleteDraft.self, parameters: .init(), input: input)
     }

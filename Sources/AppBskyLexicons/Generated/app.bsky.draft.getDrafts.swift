@@ -86,7 +86,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Draft {
         try await client.query(AppBskyDraftGetDrafts.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getDrafts(_ parameters: AppBskyDraftGetDrafts.Parameters = .init()) async throws -> AppBskyDraftGetDrafts.Output {
         try await client.query(AppBskyDraftGetDrafts.self, parameters: parameters)
     }

@@ -56,7 +56,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Draft {
         try await client.procedure(AppBskyDraftUpdateDraft.self, parameters: .init(), input: .init(draft: draft))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateDraft(_ input: AppBskyDraftUpdateDraft.Input) async throws -> AppBskyDraftUpdateDraft.Output {
         try await client.procedure(AppBskyDraftUpdateDraft.self, parameters: .init(), input: input)
     }

@@ -93,7 +93,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Embed {
         try await client.query(AppBskyEmbedGetEmbedExternalView.self, parameters: .init(url: url, uris: uris))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getEmbedExternalView(_ parameters: AppBskyEmbedGetEmbedExternalView.Parameters) async throws -> AppBskyEmbedGetEmbedExternalView.Output {
         try await client.query(AppBskyEmbedGetEmbedExternalView.self, parameters: parameters)
     }

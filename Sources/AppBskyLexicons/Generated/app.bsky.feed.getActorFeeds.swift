@@ -92,7 +92,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetActorFeeds.self, parameters: .init(actor: actor, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getActorFeeds(_ parameters: AppBskyFeedGetActorFeeds.Parameters) async throws -> AppBskyFeedGetActorFeeds.Output {
         try await client.query(AppBskyFeedGetActorFeeds.self, parameters: parameters)
     }

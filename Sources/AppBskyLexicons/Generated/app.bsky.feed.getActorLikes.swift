@@ -117,7 +117,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetActorLikes.self, parameters: .init(actor: actor, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getActorLikes(_ parameters: AppBskyFeedGetActorLikes.Parameters) async throws -> AppBskyFeedGetActorLikes.Output {
         try await client.query(AppBskyFeedGetActorLikes.self, parameters: parameters)
     }

@@ -151,7 +151,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetAuthorFeed.self, parameters: .init(actor: actor, cursor: cursor, filter: filter, includePins: includePins, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAuthorFeed(_ parameters: AppBskyFeedGetAuthorFeed.Parameters) async throws -> AppBskyFeedGetAuthorFeed.Output {
         try await client.query(AppBskyFeedGetAuthorFeed.self, parameters: parameters)
     }

@@ -113,7 +113,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetFeed.self, parameters: .init(feed: feed, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getFeed(_ parameters: AppBskyFeedGetFeed.Parameters) async throws -> AppBskyFeedGetFeed.Output {
         try await client.query(AppBskyFeedGetFeed.self, parameters: parameters)
     }

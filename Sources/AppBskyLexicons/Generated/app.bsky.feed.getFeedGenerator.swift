@@ -87,7 +87,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetFeedGenerator.self, parameters: .init(feed: feed))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getFeedGenerator(_ parameters: AppBskyFeedGetFeedGenerator.Parameters) async throws -> AppBskyFeedGetFeedGenerator.Output {
         try await client.query(AppBskyFeedGetFeedGenerator.self, parameters: parameters)
     }

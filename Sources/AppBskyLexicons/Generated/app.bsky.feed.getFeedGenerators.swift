@@ -75,7 +75,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetFeedGenerators.self, parameters: .init(feeds: feeds))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getFeedGenerators(_ parameters: AppBskyFeedGetFeedGenerators.Parameters) async throws -> AppBskyFeedGetFeedGenerators.Output {
         try await client.query(AppBskyFeedGetFeedGenerators.self, parameters: parameters)
     }

@@ -119,7 +119,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetFeedSkeleton.self, parameters: .init(feed: feed, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getFeedSkeleton(_ parameters: AppBskyFeedGetFeedSkeleton.Parameters) async throws -> AppBskyFeedGetFeedSkeleton.Output {
         try await client.query(AppBskyFeedGetFeedSkeleton.self, parameters: parameters)
     }

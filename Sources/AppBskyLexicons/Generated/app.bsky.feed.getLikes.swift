@@ -149,7 +149,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetLikes.self, parameters: .init(uri: uri, cid: cid, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getLikes(_ parameters: AppBskyFeedGetLikes.Parameters) async throws -> AppBskyFeedGetLikes.Output {
         try await client.query(AppBskyFeedGetLikes.self, parameters: parameters)
     }

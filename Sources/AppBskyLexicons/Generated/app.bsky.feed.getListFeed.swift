@@ -113,7 +113,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetListFeed.self, parameters: .init(list: list, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getListFeed(_ parameters: AppBskyFeedGetListFeed.Parameters) async throws -> AppBskyFeedGetListFeed.Output {
         try await client.query(AppBskyFeedGetListFeed.self, parameters: parameters)
     }

@@ -164,7 +164,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetPostThread.self, parameters: .init(uri: uri, depth: depth, parentHeight: parentHeight))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getPostThread(_ parameters: AppBskyFeedGetPostThread.Parameters) async throws -> AppBskyFeedGetPostThread.Output {
         try await client.query(AppBskyFeedGetPostThread.self, parameters: parameters)
     }

@@ -76,7 +76,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetPosts.self, parameters: .init(uris: uris))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getPosts(_ parameters: AppBskyFeedGetPosts.Parameters) async throws -> AppBskyFeedGetPosts.Output {
         try await client.query(AppBskyFeedGetPosts.self, parameters: parameters)
     }

@@ -110,7 +110,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetQuotes.self, parameters: .init(uri: uri, cid: cid, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getQuotes(_ parameters: AppBskyFeedGetQuotes.Parameters) async throws -> AppBskyFeedGetQuotes.Output {
         try await client.query(AppBskyFeedGetQuotes.self, parameters: parameters)
     }

@@ -110,7 +110,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetRepostedBy.self, parameters: .init(uri: uri, cid: cid, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRepostedBy(_ parameters: AppBskyFeedGetRepostedBy.Parameters) async throws -> AppBskyFeedGetRepostedBy.Output {
         try await client.query(AppBskyFeedGetRepostedBy.self, parameters: parameters)
     }

@@ -86,7 +86,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetSuggestedFeeds.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedFeeds(_ parameters: AppBskyFeedGetSuggestedFeeds.Parameters = .init()) async throws -> AppBskyFeedGetSuggestedFeeds.Output {
         try await client.query(AppBskyFeedGetSuggestedFeeds.self, parameters: parameters)
     }

@@ -91,7 +91,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedGetTimeline.self, parameters: .init(algorithm: algorithm, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getTimeline(_ parameters: AppBskyFeedGetTimeline.Parameters = .init()) async throws -> AppBskyFeedGetTimeline.Output {
         try await client.query(AppBskyFeedGetTimeline.self, parameters: parameters)
     }

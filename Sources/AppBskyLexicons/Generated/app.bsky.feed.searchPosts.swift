@@ -183,7 +183,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedSearchPosts.self, parameters: .init(q: q, author: author, cursor: cursor, domain: domain, lang: lang, limit: limit, mentions: mentions, since: since, sort: sort, tag: tag, until: until, url: url))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchPosts(_ parameters: AppBskyFeedSearchPosts.Parameters) async throws -> AppBskyFeedSearchPosts.Output {
         try await client.query(AppBskyFeedSearchPosts.self, parameters: parameters)
     }

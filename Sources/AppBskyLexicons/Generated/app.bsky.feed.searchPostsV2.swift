@@ -316,7 +316,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.query(AppBskyFeedSearchPostsV2.self, parameters: .init(allTime: allTime, authors: authors, cursor: cursor, domains: domains, embeddedAtUris: embeddedAtUris, excludeAuthors: excludeAuthors, excludeDomains: excludeDomains, excludeEmbeddedAtUris: excludeEmbeddedAtUris, excludeHashtags: excludeHashtags, excludeLanguages: excludeLanguages, excludeMentions: excludeMentions, excludeReplies: excludeReplies, excludeUrls: excludeUrls, following: following, hasMedia: hasMedia, hasVideo: hasVideo, hashtags: hashtags, languages: languages, limit: limit, mentions: mentions, query: query, queryLanguage: queryLanguage, repliesOnly: repliesOnly, replyParentUri: replyParentUri, since: since, sort: sort, threadRootUri: threadRootUri, until: until, urls: urls))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchPostsV2(_ parameters: AppBskyFeedSearchPostsV2.Parameters = .init()) async throws -> AppBskyFeedSearchPostsV2.Output {
         try await client.query(AppBskyFeedSearchPostsV2.self, parameters: parameters)
     }

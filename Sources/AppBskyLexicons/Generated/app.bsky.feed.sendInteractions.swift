@@ -79,7 +79,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
         try await client.procedure(AppBskyFeedSendInteractions.self, parameters: .init(), input: .init(interactions: interactions, feed: feed))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func sendInteractions(_ input: AppBskyFeedSendInteractions.Input) async throws -> AppBskyFeedSendInteractions.Output {
         try await client.procedure(AppBskyFeedSendInteractions.self, parameters: .init(), input: input)
     }

@@ -92,7 +92,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetActorStarterPacks.self, parameters: .init(actor: actor, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getActorStarterPacks(_ parameters: AppBskyGraphGetActorStarterPacks.Parameters) async throws -> AppBskyGraphGetActorStarterPacks.Output {
         try await client.query(AppBskyGraphGetActorStarterPacks.self, parameters: parameters)
     }

@@ -86,7 +86,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetBlocks.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getBlocks(_ parameters: AppBskyGraphGetBlocks.Parameters = .init()) async throws -> AppBskyGraphGetBlocks.Output {
         try await client.query(AppBskyGraphGetBlocks.self, parameters: parameters)
     }

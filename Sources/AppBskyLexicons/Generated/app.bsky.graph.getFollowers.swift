@@ -120,7 +120,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetFollowers.self, parameters: .init(actor: actor, cursor: cursor, limit: limit, sort: sort))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getFollowers(_ parameters: AppBskyGraphGetFollowers.Parameters) async throws -> AppBskyGraphGetFollowers.Output {
         try await client.query(AppBskyGraphGetFollowers.self, parameters: parameters)
     }

@@ -120,7 +120,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetFollows.self, parameters: .init(actor: actor, cursor: cursor, limit: limit, sort: sort))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getFollows(_ parameters: AppBskyGraphGetFollows.Parameters) async throws -> AppBskyGraphGetFollows.Output {
         try await client.query(AppBskyGraphGetFollows.self, parameters: parameters)
     }

@@ -98,7 +98,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetKnownFollowers.self, parameters: .init(actor: actor, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getKnownFollowers(_ parameters: AppBskyGraphGetKnownFollowers.Parameters) async throws -> AppBskyGraphGetKnownFollowers.Output {
         try await client.query(AppBskyGraphGetKnownFollowers.self, parameters: parameters)
     }

@@ -98,7 +98,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetList.self, parameters: .init(list: list, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getList(_ parameters: AppBskyGraphGetList.Parameters) async throws -> AppBskyGraphGetList.Output {
         try await client.query(AppBskyGraphGetList.self, parameters: parameters)
     }

@@ -86,7 +86,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetListBlocks.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getListBlocks(_ parameters: AppBskyGraphGetListBlocks.Parameters = .init()) async throws -> AppBskyGraphGetListBlocks.Output {
         try await client.query(AppBskyGraphGetListBlocks.self, parameters: parameters)
     }

@@ -86,7 +86,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetListMutes.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getListMutes(_ parameters: AppBskyGraphGetListMutes.Parameters = .init()) async throws -> AppBskyGraphGetListMutes.Output {
         try await client.query(AppBskyGraphGetListMutes.self, parameters: parameters)
     }

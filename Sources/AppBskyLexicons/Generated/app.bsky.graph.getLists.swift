@@ -113,7 +113,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetLists.self, parameters: .init(actor: actor, cursor: cursor, limit: limit, purposes: purposes))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getLists(_ parameters: AppBskyGraphGetLists.Parameters) async throws -> AppBskyGraphGetLists.Output {
         try await client.query(AppBskyGraphGetLists.self, parameters: parameters)
     }

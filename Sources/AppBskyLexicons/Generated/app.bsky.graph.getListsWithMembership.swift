@@ -146,7 +146,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetListsWithMembership.self, parameters: .init(actor: actor, cursor: cursor, limit: limit, purposes: purposes))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getListsWithMembership(_ parameters: AppBskyGraphGetListsWithMembership.Parameters) async throws -> AppBskyGraphGetListsWithMembership.Output {
         try await client.query(AppBskyGraphGetListsWithMembership.self, parameters: parameters)
     }

@@ -86,7 +86,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetMutes.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getMutes(_ parameters: AppBskyGraphGetMutes.Parameters = .init()) async throws -> AppBskyGraphGetMutes.Output {
         try await client.query(AppBskyGraphGetMutes.self, parameters: parameters)
     }

@@ -154,7 +154,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetRelationships.self, parameters: .init(actor: actor, others: others))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRelationships(_ parameters: AppBskyGraphGetRelationships.Parameters) async throws -> AppBskyGraphGetRelationships.Output {
         try await client.query(AppBskyGraphGetRelationships.self, parameters: parameters)
     }

@@ -77,7 +77,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetStarterPack.self, parameters: .init(starterPack: starterPack))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getStarterPack(_ parameters: AppBskyGraphGetStarterPack.Parameters) async throws -> AppBskyGraphGetStarterPack.Output {
         try await client.query(AppBskyGraphGetStarterPack.self, parameters: parameters)
     }

@@ -76,7 +76,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetStarterPacks.self, parameters: .init(uris: uris))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getStarterPacks(_ parameters: AppBskyGraphGetStarterPacks.Parameters) async throws -> AppBskyGraphGetStarterPacks.Output {
         try await client.query(AppBskyGraphGetStarterPacks.self, parameters: parameters)
     }

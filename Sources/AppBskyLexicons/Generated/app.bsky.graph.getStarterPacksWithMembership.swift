@@ -125,7 +125,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetStarterPacksWithMembership.self, parameters: .init(actor: actor, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getStarterPacksWithMembership(_ parameters: AppBskyGraphGetStarterPacksWithMembership.Parameters) async throws -> AppBskyGraphGetStarterPacksWithMembership.Output {
         try await client.query(AppBskyGraphGetStarterPacksWithMembership.self, parameters: parameters)
     }

@@ -97,7 +97,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphGetSuggestedFollowsByActor.self, parameters: .init(actor: actor))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedFollowsByActor(_ parameters: AppBskyGraphGetSuggestedFollowsByActor.Parameters) async throws -> AppBskyGraphGetSuggestedFollowsByActor.Output {
         try await client.query(AppBskyGraphGetSuggestedFollowsByActor.self, parameters: parameters)
     }

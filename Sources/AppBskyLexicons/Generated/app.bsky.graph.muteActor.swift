@@ -66,7 +66,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.procedure(AppBskyGraphMuteActor.self, parameters: .init(), input: .init(actor: actor, onlyQuoteposts: onlyQuoteposts, onlyReposts: onlyReposts))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func muteActor(_ input: AppBskyGraphMuteActor.Input) async throws -> AppBskyGraphMuteActor.Output {
         try await client.procedure(AppBskyGraphMuteActor.self, parameters: .init(), input: input)
     }

@@ -56,7 +56,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.procedure(AppBskyGraphMuteThread.self, parameters: .init(), input: .init(root: root))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func muteThread(_ input: AppBskyGraphMuteThread.Input) async throws -> AppBskyGraphMuteThread.Output {
         try await client.procedure(AppBskyGraphMuteThread.self, parameters: .init(), input: input)
     }

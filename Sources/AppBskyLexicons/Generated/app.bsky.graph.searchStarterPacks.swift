@@ -91,7 +91,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphSearchStarterPacks.self, parameters: .init(q: q, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchStarterPacks(_ parameters: AppBskyGraphSearchStarterPacks.Parameters) async throws -> AppBskyGraphSearchStarterPacks.Output {
         try await client.query(AppBskyGraphSearchStarterPacks.self, parameters: parameters)
     }

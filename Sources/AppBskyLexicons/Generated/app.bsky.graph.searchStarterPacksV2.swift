@@ -96,7 +96,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.query(AppBskyGraphSearchStarterPacksV2.self, parameters: .init(q: q, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchStarterPacksV2(_ parameters: AppBskyGraphSearchStarterPacksV2.Parameters) async throws -> AppBskyGraphSearchStarterPacksV2.Output {
         try await client.query(AppBskyGraphSearchStarterPacksV2.self, parameters: parameters)
     }

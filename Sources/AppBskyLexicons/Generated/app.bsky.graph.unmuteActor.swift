@@ -56,7 +56,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.procedure(AppBskyGraphUnmuteActor.self, parameters: .init(), input: .init(actor: actor))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func unmuteActor(_ input: AppBskyGraphUnmuteActor.Input) async throws -> AppBskyGraphUnmuteActor.Output {
         try await client.procedure(AppBskyGraphUnmuteActor.self, parameters: .init(), input: input)
     }

@@ -56,7 +56,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.procedure(AppBskyGraphUnmuteActorList.self, parameters: .init(), input: .init(list: list))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func unmuteActorList(_ input: AppBskyGraphUnmuteActorList.Input) async throws -> AppBskyGraphUnmuteActorList.Output {
         try await client.procedure(AppBskyGraphUnmuteActorList.self, parameters: .init(), input: input)
     }

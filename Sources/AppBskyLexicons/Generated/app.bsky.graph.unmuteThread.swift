@@ -56,7 +56,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
         try await client.procedure(AppBskyGraphUnmuteThread.self, parameters: .init(), input: .init(root: root))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func unmuteThread(_ input: AppBskyGraphUnmuteThread.Input) async throws -> AppBskyGraphUnmuteThread.Output {
         try await client.procedure(AppBskyGraphUnmuteThread.self, parameters: .init(), input: input)
     }

@@ -126,7 +126,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Labeler {
         try await client.query(AppBskyLabelerGetServices.self, parameters: .init(dids: dids, detailed: detailed))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getServices(_ parameters: AppBskyLabelerGetServices.Parameters) async throws -> AppBskyLabelerGetServices.Output {
         try await client.query(AppBskyLabelerGetServices.self, parameters: parameters)
     }

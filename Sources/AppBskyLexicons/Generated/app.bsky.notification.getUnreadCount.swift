@@ -81,7 +81,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
         try await client.query(AppBskyNotificationGetUnreadCount.self, parameters: .init(priority: priority, seenAt: seenAt))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getUnreadCount(_ parameters: AppBskyNotificationGetUnreadCount.Parameters = .init()) async throws -> AppBskyNotificationGetUnreadCount.Output {
         try await client.query(AppBskyNotificationGetUnreadCount.self, parameters: parameters)
     }

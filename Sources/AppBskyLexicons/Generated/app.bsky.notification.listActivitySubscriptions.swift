@@ -86,7 +86,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
         try await client.query(AppBskyNotificationListActivitySubscriptions.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listActivitySubscriptions(_ parameters: AppBskyNotificationListActivitySubscriptions.Parameters = .init()) async throws -> AppBskyNotificationListActivitySubscriptions.Output {
         try await client.query(AppBskyNotificationListActivitySubscriptions.self, parameters: parameters)
     }

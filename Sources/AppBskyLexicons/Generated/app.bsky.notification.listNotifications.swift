@@ -229,7 +229,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
         try await client.query(AppBskyNotificationListNotifications.self, parameters: .init(cursor: cursor, limit: limit, priority: priority, reasons: reasons, seenAt: seenAt))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listNotifications(_ parameters: AppBskyNotificationListNotifications.Parameters = .init()) async throws -> AppBskyNotificationListNotifications.Output {
         try await client.query(AppBskyNotificationListNotifications.self, parameters: parameters)
     }

@@ -92,7 +92,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
         try await client.procedure(AppBskyNotificationPutActivitySubscription.self, parameters: .init(), input: .init(subject: subject, activitySubscription: activitySubscription))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func putActivitySubscription(_ input: AppBskyNotificationPutActivitySubscription.Input) async throws -> AppBskyNotificationPutActivitySubscription.Output {
         try await client.procedure(AppBskyNotificationPutActivitySubscription.self, parameters: .init(), input: input)
     }

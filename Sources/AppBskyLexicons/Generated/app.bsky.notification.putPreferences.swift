@@ -55,7 +55,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
         try await client.procedure(AppBskyNotificationPutPreferences.self, parameters: .init(), input: .init(priority: priority))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func putPreferences(_ input: AppBskyNotificationPutPreferences.Input) async throws -> AppBskyNotificationPutPreferences.Output {
         try await client.procedure(AppBskyNotificationPutPreferences.self, parameters: .init(), input: input)
     }

@@ -152,7 +152,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
         try await client.procedure(AppBskyNotificationPutPreferencesV2.self, parameters: .init(), input: .init(chat: chat, follow: follow, like: like, likeViaRepost: likeViaRepost, mention: mention, quote: quote, reply: reply, repost: repost, repostViaRepost: repostViaRepost, starterpackJoined: starterpackJoined, subscribedPost: subscribedPost, unverified: unverified, verified: verified))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func putPreferencesV2(_ input: AppBskyNotificationPutPreferencesV2.Input) async throws -> AppBskyNotificationPutPreferencesV2.Output {
         try await client.procedure(AppBskyNotificationPutPreferencesV2.self, parameters: .init(), input: input)
     }

@@ -95,7 +95,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
         try await client.procedure(AppBskyNotificationRegisterPush.self, parameters: .init(), input: .init(serviceDid: serviceDid, token: token, platform: platform, appId: appId, ageRestricted: ageRestricted))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func registerPush(_ input: AppBskyNotificationRegisterPush.Input) async throws -> AppBskyNotificationRegisterPush.Output {
         try await client.procedure(AppBskyNotificationRegisterPush.self, parameters: .init(), input: input)
     }

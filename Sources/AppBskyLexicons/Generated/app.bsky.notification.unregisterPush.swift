@@ -90,7 +90,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
         try await client.procedure(AppBskyNotificationUnregisterPush.self, parameters: .init(), input: .init(serviceDid: serviceDid, token: token, platform: platform, appId: appId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func unregisterPush(_ input: AppBskyNotificationUnregisterPush.Input) async throws -> AppBskyNotificationUnregisterPush.Output {
         try await client.procedure(AppBskyNotificationUnregisterPush.self, parameters: .init(), input: input)
     }

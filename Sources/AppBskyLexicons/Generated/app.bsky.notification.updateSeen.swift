@@ -56,7 +56,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
         try await client.procedure(AppBskyNotificationUpdateSeen.self, parameters: .init(), input: .init(seenAt: seenAt))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateSeen(_ input: AppBskyNotificationUpdateSeen.Input) async throws -> AppBskyNotificationUpdateSeen.Output {
         try await client.procedure(AppBskyNotificationUpdateSeen.self, parameters: .init(), input: input)
     }

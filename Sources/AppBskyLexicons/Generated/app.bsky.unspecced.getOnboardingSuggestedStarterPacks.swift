@@ -76,7 +76,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.self, parameters: .init(limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getOnboardingSuggestedStarterPacks(_ parameters: AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.Parameters = .init()) async throws -> AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.self, parameters: parameters)
     }

@@ -82,7 +82,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getOnboardingSuggestedStarterPacksSkeleton(_ parameters: AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.self, parameters: parameters)
     }

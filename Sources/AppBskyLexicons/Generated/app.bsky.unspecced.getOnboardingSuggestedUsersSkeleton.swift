@@ -97,7 +97,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.self, parameters: .init(category: category, limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getOnboardingSuggestedUsersSkeleton(_ parameters: AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.self, parameters: parameters)
     }

@@ -91,7 +91,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetPopularFeedGenerators.self, parameters: .init(cursor: cursor, limit: limit, query: query))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getPopularFeedGenerators(_ parameters: AppBskyUnspeccedGetPopularFeedGenerators.Parameters = .init()) async throws -> AppBskyUnspeccedGetPopularFeedGenerators.Output {
         try await client.query(AppBskyUnspeccedGetPopularFeedGenerators.self, parameters: parameters)
     }

@@ -156,7 +156,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetPostThreadOtherV2.self, parameters: .init(anchor: anchor))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getPostThreadOtherV2(_ parameters: AppBskyUnspeccedGetPostThreadOtherV2.Parameters) async throws -> AppBskyUnspeccedGetPostThreadOtherV2.Output {
         try await client.query(AppBskyUnspeccedGetPostThreadOtherV2.self, parameters: parameters)
     }

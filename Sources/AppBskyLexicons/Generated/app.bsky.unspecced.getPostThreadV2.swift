@@ -218,7 +218,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetPostThreadV2.self, parameters: .init(anchor: anchor, above: above, below: below, branchingFactor: branchingFactor, sort: sort))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getPostThreadV2(_ parameters: AppBskyUnspeccedGetPostThreadV2.Parameters) async throws -> AppBskyUnspeccedGetPostThreadV2.Output {
         try await client.query(AppBskyUnspeccedGetPostThreadV2.self, parameters: parameters)
     }

@@ -76,7 +76,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetSuggestedFeeds.self, parameters: .init(limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedFeeds(_ parameters: AppBskyUnspeccedGetSuggestedFeeds.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedFeeds.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedFeeds.self, parameters: parameters)
     }

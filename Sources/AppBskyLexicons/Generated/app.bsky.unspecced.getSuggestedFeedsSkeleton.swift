@@ -82,7 +82,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetSuggestedFeedsSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedFeedsSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedFeedsSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedFeedsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedFeedsSkeleton.self, parameters: parameters)
     }

@@ -91,7 +91,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetSuggestedOnboardingUsers.self, parameters: .init(category: category, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedOnboardingUsers(_ parameters: AppBskyUnspeccedGetSuggestedOnboardingUsers.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedOnboardingUsers.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedOnboardingUsers.self, parameters: parameters)
     }

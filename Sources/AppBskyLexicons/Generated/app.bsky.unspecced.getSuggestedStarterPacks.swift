@@ -76,7 +76,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetSuggestedStarterPacks.self, parameters: .init(limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedStarterPacks(_ parameters: AppBskyUnspeccedGetSuggestedStarterPacks.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedStarterPacks.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedStarterPacks.self, parameters: parameters)
     }

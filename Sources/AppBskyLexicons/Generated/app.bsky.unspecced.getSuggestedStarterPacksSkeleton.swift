@@ -82,7 +82,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedStarterPacksSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.self, parameters: parameters)
     }

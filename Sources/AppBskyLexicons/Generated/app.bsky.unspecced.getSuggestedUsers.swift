@@ -91,7 +91,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetSuggestedUsers.self, parameters: .init(category: category, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedUsers(_ parameters: AppBskyUnspeccedGetSuggestedUsers.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsers.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsers.self, parameters: parameters)
     }

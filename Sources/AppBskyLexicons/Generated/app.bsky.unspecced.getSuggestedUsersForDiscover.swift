@@ -81,7 +81,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForDiscover.self, parameters: .init(limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedUsersForDiscover(_ parameters: AppBskyUnspeccedGetSuggestedUsersForDiscover.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForDiscover.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForDiscover.self, parameters: parameters)
     }

@@ -87,7 +87,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedUsersForDiscoverSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.self, parameters: parameters)
     }

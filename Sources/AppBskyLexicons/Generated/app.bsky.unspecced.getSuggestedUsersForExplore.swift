@@ -86,7 +86,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForExplore.self, parameters: .init(category: category, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedUsersForExplore(_ parameters: AppBskyUnspeccedGetSuggestedUsersForExplore.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForExplore.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForExplore.self, parameters: parameters)
     }

@@ -92,7 +92,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton.self, parameters: .init(category: category, limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedUsersForExploreSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton.self, parameters: parameters)
     }

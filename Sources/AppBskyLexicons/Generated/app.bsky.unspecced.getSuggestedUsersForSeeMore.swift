@@ -86,7 +86,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForSeeMore.self, parameters: .init(category: category, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedUsersForSeeMore(_ parameters: AppBskyUnspeccedGetSuggestedUsersForSeeMore.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForSeeMore.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForSeeMore.self, parameters: parameters)
     }

@@ -92,7 +92,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.self, parameters: .init(category: category, limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedUsersForSeeMoreSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.self, parameters: parameters)
     }

@@ -97,7 +97,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersSkeleton.self, parameters: .init(category: category, limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedUsersSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedUsersSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersSkeleton.self, parameters: parameters)
     }

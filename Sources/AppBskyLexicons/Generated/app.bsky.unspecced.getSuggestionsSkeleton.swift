@@ -114,7 +114,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetSuggestionsSkeleton.self, parameters: .init(cursor: cursor, limit: limit, relativeToDid: relativeToDid, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestionsSkeleton(_ parameters: AppBskyUnspeccedGetSuggestionsSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestionsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestionsSkeleton.self, parameters: parameters)
     }

@@ -87,7 +87,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetTrendingTopics.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getTrendingTopics(_ parameters: AppBskyUnspeccedGetTrendingTopics.Parameters = .init()) async throws -> AppBskyUnspeccedGetTrendingTopics.Output {
         try await client.query(AppBskyUnspeccedGetTrendingTopics.self, parameters: parameters)
     }

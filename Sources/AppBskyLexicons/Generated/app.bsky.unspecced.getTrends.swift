@@ -81,7 +81,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetTrends.self, parameters: .init(limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getTrends(_ parameters: AppBskyUnspeccedGetTrends.Parameters = .init()) async throws -> AppBskyUnspeccedGetTrends.Output {
         try await client.query(AppBskyUnspeccedGetTrends.self, parameters: parameters)
     }

@@ -87,7 +87,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedGetTrendsSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getTrendsSkeleton(_ parameters: AppBskyUnspeccedGetTrendsSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetTrendsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetTrendsSkeleton.self, parameters: parameters)
     }

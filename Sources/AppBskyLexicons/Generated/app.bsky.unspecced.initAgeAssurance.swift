@@ -94,7 +94,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.procedure(AppBskyUnspeccedInitAgeAssurance.self, parameters: .init(), input: .init(email: email, language: language, countryCode: countryCode))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func initAgeAssurance(_ input: AppBskyUnspeccedInitAgeAssurance.Input) async throws -> AppBskyUnspeccedInitAgeAssurance.Output {
         try await client.procedure(AppBskyUnspeccedInitAgeAssurance.self, parameters: .init(), input: input)
     }

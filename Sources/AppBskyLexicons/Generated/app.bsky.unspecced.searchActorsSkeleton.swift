@@ -128,7 +128,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedSearchActorsSkeleton.self, parameters: .init(q: q, cursor: cursor, limit: limit, typeahead: typeahead, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchActorsSkeleton(_ parameters: AppBskyUnspeccedSearchActorsSkeleton.Parameters) async throws -> AppBskyUnspeccedSearchActorsSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchActorsSkeleton.self, parameters: parameters)
     }

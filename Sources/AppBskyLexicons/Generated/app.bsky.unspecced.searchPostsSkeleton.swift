@@ -189,7 +189,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedSearchPostsSkeleton.self, parameters: .init(q: q, author: author, cursor: cursor, domain: domain, lang: lang, limit: limit, mentions: mentions, since: since, sort: sort, tag: tag, until: until, url: url, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchPostsSkeleton(_ parameters: AppBskyUnspeccedSearchPostsSkeleton.Parameters) async throws -> AppBskyUnspeccedSearchPostsSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchPostsSkeleton.self, parameters: parameters)
     }

@@ -123,7 +123,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
         try await client.query(AppBskyUnspeccedSearchStarterPacksSkeleton.self, parameters: .init(q: q, cursor: cursor, limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchStarterPacksSkeleton(_ parameters: AppBskyUnspeccedSearchStarterPacksSkeleton.Parameters) async throws -> AppBskyUnspeccedSearchStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchStarterPacksSkeleton.self, parameters: parameters)
     }

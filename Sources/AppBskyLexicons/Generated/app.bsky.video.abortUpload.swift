@@ -137,7 +137,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
         try await client.procedure(AppBskyVideoAbortUpload.self, parameters: .init(), input: .init(jobId: jobId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func abortUpload(_ input: AppBskyVideoAbortUpload.Input) async throws -> AppBskyVideoAbortUpload.Output {
         try await client.procedure(AppBskyVideoAbortUpload.self, parameters: .init(), input: input)
     }

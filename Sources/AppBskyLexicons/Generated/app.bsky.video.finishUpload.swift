@@ -135,7 +135,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
         try await client.procedure(AppBskyVideoFinishUpload.self, parameters: .init(), input: .init(jobId: jobId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func finishUpload(_ input: AppBskyVideoFinishUpload.Input) async throws -> AppBskyVideoFinishUpload.Output {
         try await client.procedure(AppBskyVideoFinishUpload.self, parameters: .init(), input: input)
     }

@@ -76,7 +76,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
         try await client.query(AppBskyVideoGetJobStatus.self, parameters: .init(jobId: jobId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getJobStatus(_ parameters: AppBskyVideoGetJobStatus.Parameters) async throws -> AppBskyVideoGetJobStatus.Output {
         try await client.query(AppBskyVideoGetJobStatus.self, parameters: parameters)
     }

@@ -167,7 +167,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
         try await client.query(AppBskyVideoGetUploadStatus.self, parameters: .init(jobId: jobId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getUploadStatus(_ parameters: AppBskyVideoGetUploadStatus.Parameters) async throws -> AppBskyVideoGetUploadStatus.Output {
         try await client.query(AppBskyVideoGetUploadStatus.self, parameters: parameters)
     }

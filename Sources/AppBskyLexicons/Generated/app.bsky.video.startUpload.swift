@@ -172,7 +172,7 @@ nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
         try await client.procedure(AppBskyVideoStartUpload.self, parameters: .init(), input: .init(sizeBytes: sizeBytes, mimeType: mimeType, durationMs: durationMs, height: height, name: name, width: width))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func startUpload(_ input: AppBskyVideoStartUpload.Input) async throws -> AppBskyVideoStartUpload.Output {
         try await client.procedure(AppBskyVideoStartUpload.self, parameters: .init(), input: input)
     }

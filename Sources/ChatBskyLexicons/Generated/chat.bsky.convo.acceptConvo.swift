@@ -100,7 +100,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.procedure(ChatBskyConvoAcceptConvo.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func acceptConvo(_ input: ChatBskyConvoAcceptConvo.Input) async throws -> ChatBskyConvoAcceptConvo.Output {
         try await client.procedure(ChatBskyConvoAcceptConvo.self, parameters: .init(), input: input)
     }

@@ -128,7 +128,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.procedure(ChatBskyConvoAddReaction.self, parameters: .init(), input: .init(convoId: convoId, messageId: messageId, value: value))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func addReaction(_ input: ChatBskyConvoAddReaction.Input) async throws -> ChatBskyConvoAddReaction.Output {
         try await client.procedure(ChatBskyConvoAddReaction.self, parameters: .init(), input: input)
     }

@@ -86,7 +86,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.procedure(ChatBskyConvoDeleteMessageForSelf.self, parameters: .init(), input: .init(convoId: convoId, messageId: messageId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteMessageForSelf(_ input: ChatBskyConvoDeleteMessageForSelf.Input) async throws -> ChatBskyConvoDeleteMessageForSelf.Output {
         try await client.procedure(ChatBskyConvoDeleteMessageForSelf.self, parameters: .init(), input: input)
     }

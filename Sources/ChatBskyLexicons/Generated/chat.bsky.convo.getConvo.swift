@@ -98,7 +98,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.query(ChatBskyConvoGetConvo.self, parameters: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getConvo(_ parameters: ChatBskyConvoGetConvo.Parameters) async throws -> ChatBskyConvoGetConvo.Output {
         try await client.query(ChatBskyConvoGetConvo.self, parameters: parameters)
     }

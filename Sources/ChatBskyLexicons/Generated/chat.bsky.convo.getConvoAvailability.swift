@@ -83,7 +83,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.query(ChatBskyConvoGetConvoAvailability.self, parameters: .init(members: members))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getConvoAvailability(_ parameters: ChatBskyConvoGetConvoAvailability.Parameters) async throws -> ChatBskyConvoGetConvoAvailability.Output {
         try await client.query(ChatBskyConvoGetConvoAvailability.self, parameters: parameters)
     }

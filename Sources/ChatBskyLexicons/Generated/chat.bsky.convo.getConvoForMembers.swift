@@ -119,7 +119,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.query(ChatBskyConvoGetConvoForMembers.self, parameters: .init(members: members))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getConvoForMembers(_ parameters: ChatBskyConvoGetConvoForMembers.Parameters) async throws -> ChatBskyConvoGetConvoForMembers.Output {
         try await client.query(ChatBskyConvoGetConvoForMembers.self, parameters: parameters)
     }

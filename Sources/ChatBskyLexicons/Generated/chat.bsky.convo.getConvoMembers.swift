@@ -113,7 +113,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.query(ChatBskyConvoGetConvoMembers.self, parameters: .init(convoId: convoId, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getConvoMembers(_ parameters: ChatBskyConvoGetConvoMembers.Parameters) async throws -> ChatBskyConvoGetConvoMembers.Output {
         try await client.query(ChatBskyConvoGetConvoMembers.self, parameters: parameters)
     }

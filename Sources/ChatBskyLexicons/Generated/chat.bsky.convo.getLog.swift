@@ -210,7 +210,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.query(ChatBskyConvoGetLog.self, parameters: .init(cursor: cursor))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getLog(_ parameters: ChatBskyConvoGetLog.Parameters = .init()) async throws -> ChatBskyConvoGetLog.Output {
         try await client.query(ChatBskyConvoGetLog.self, parameters: parameters)
     }

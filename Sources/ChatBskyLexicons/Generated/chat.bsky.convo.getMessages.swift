@@ -166,7 +166,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.query(ChatBskyConvoGetMessages.self, parameters: .init(convoId: convoId, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getMessages(_ parameters: ChatBskyConvoGetMessages.Parameters) async throws -> ChatBskyConvoGetMessages.Output {
         try await client.query(ChatBskyConvoGetMessages.self, parameters: parameters)
     }

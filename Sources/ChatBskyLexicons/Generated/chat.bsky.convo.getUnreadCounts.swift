@@ -82,7 +82,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.query(ChatBskyConvoGetUnreadCounts.self, parameters: .init(includeGroupChats: includeGroupChats))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getUnreadCounts(_ parameters: ChatBskyConvoGetUnreadCounts.Parameters = .init()) async throws -> ChatBskyConvoGetUnreadCounts.Output {
         try await client.query(ChatBskyConvoGetUnreadCounts.self, parameters: parameters)
     }

@@ -109,7 +109,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.procedure(ChatBskyConvoLeaveConvo.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func leaveConvo(_ input: ChatBskyConvoLeaveConvo.Input) async throws -> ChatBskyConvoLeaveConvo.Output {
         try await client.procedure(ChatBskyConvoLeaveConvo.self, parameters: .init(), input: input)
     }

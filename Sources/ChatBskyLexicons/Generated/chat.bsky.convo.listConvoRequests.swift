@@ -132,7 +132,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.query(ChatBskyConvoListConvoRequests.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listConvoRequests(_ parameters: ChatBskyConvoListConvoRequests.Parameters = .init()) async throws -> ChatBskyConvoListConvoRequests.Output {
         try await client.query(ChatBskyConvoListConvoRequests.self, parameters: parameters)
     }

@@ -175,7 +175,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.query(ChatBskyConvoListConvos.self, parameters: .init(cursor: cursor, kind: kind, limit: limit, lockStatus: lockStatus, readState: readState, status: status))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listConvos(_ parameters: ChatBskyConvoListConvos.Parameters = .init()) async throws -> ChatBskyConvoListConvos.Output {
         try await client.query(ChatBskyConvoListConvos.self, parameters: parameters)
     }

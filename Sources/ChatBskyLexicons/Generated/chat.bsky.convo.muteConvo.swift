@@ -101,7 +101,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.procedure(ChatBskyConvoMuteConvo.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func muteConvo(_ input: ChatBskyConvoMuteConvo.Input) async throws -> ChatBskyConvoMuteConvo.Output {
         try await client.procedure(ChatBskyConvoMuteConvo.self, parameters: .init(), input: input)
     }

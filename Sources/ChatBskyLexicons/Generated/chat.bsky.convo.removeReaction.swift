@@ -124,7 +124,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.procedure(ChatBskyConvoRemoveReaction.self, parameters: .init(), input: .init(convoId: convoId, messageId: messageId, value: value))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func removeReaction(_ input: ChatBskyConvoRemoveReaction.Input) async throws -> ChatBskyConvoRemoveReaction.Output {
         try await client.procedure(ChatBskyConvoRemoveReaction.self, parameters: .init(), input: input)
     }

@@ -91,7 +91,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.procedure(ChatBskyConvoSendMessage.self, parameters: .init(), input: .init(convoId: convoId, message: message))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func sendMessage(_ input: ChatBskyConvoSendMessage.Input) async throws -> ChatBskyConvoSendMessage.Output {
         try await client.procedure(ChatBskyConvoSendMessage.self, parameters: .init(), input: input)
     }

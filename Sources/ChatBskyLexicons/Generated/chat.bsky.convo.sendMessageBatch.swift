@@ -141,7 +141,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.procedure(ChatBskyConvoSendMessageBatch.self, parameters: .init(), input: .init(items: items))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func sendMessageBatch(_ input: ChatBskyConvoSendMessageBatch.Input) async throws -> ChatBskyConvoSendMessageBatch.Output {
         try await client.procedure(ChatBskyConvoSendMessageBatch.self, parameters: .init(), input: input)
     }

@@ -101,7 +101,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.procedure(ChatBskyConvoUnmuteConvo.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func unmuteConvo(_ input: ChatBskyConvoUnmuteConvo.Input) async throws -> ChatBskyConvoUnmuteConvo.Output {
         try await client.procedure(ChatBskyConvoUnmuteConvo.self, parameters: .init(), input: input)
     }

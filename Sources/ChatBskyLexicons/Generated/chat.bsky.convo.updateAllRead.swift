@@ -96,7 +96,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.procedure(ChatBskyConvoUpdateAllRead.self, parameters: .init(), input: .init(status: status))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateAllRead(_ input: ChatBskyConvoUpdateAllRead.Input) async throws -> ChatBskyConvoUpdateAllRead.Output {
         try await client.procedure(ChatBskyConvoUpdateAllRead.self, parameters: .init(), input: input)
     }

@@ -106,7 +106,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
         try await client.procedure(ChatBskyConvoUpdateRead.self, parameters: .init(), input: .init(convoId: convoId, messageId: messageId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateRead(_ input: ChatBskyConvoUpdateRead.Input) async throws -> ChatBskyConvoUpdateRead.Output {
         try await client.procedure(ChatBskyConvoUpdateRead.self, parameters: .init(), input: input)
     }

@@ -148,7 +148,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.procedure(ChatBskyGroupAddMembers.self, parameters: .init(), input: .init(convoId: convoId, members: members))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func addMembers(_ input: ChatBskyGroupAddMembers.Input) async throws -> ChatBskyGroupAddMembers.Output {
         try await client.procedure(ChatBskyGroupAddMembers.self, parameters: .init(), input: input)
     }

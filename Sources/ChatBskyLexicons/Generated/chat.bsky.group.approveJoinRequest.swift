@@ -115,7 +115,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.procedure(ChatBskyGroupApproveJoinRequest.self, parameters: .init(), input: .init(convoId: convoId, member: member))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func approveJoinRequest(_ input: ChatBskyGroupApproveJoinRequest.Input) async throws -> ChatBskyGroupApproveJoinRequest.Output {
         try await client.procedure(ChatBskyGroupApproveJoinRequest.self, parameters: .init(), input: input)
     }

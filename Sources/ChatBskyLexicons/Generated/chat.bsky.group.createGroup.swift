@@ -132,7 +132,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.procedure(ChatBskyGroupCreateGroup.self, parameters: .init(), input: .init(members: members, name: name))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createGroup(_ input: ChatBskyGroupCreateGroup.Input) async throws -> ChatBskyGroupCreateGroup.Output {
         try await client.procedure(ChatBskyGroupCreateGroup.self, parameters: .init(), input: input)
     }

@@ -125,7 +125,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.procedure(ChatBskyGroupCreateJoinLink.self, parameters: .init(), input: .init(convoId: convoId, joinRule: joinRule, requireApproval: requireApproval))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createJoinLink(_ input: ChatBskyGroupCreateJoinLink.Input) async throws -> ChatBskyGroupCreateJoinLink.Output {
         try await client.procedure(ChatBskyGroupCreateJoinLink.self, parameters: .init(), input: input)
     }

@@ -109,7 +109,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.procedure(ChatBskyGroupDisableJoinLink.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func disableJoinLink(_ input: ChatBskyGroupDisableJoinLink.Input) async throws -> ChatBskyGroupDisableJoinLink.Output {
         try await client.procedure(ChatBskyGroupDisableJoinLink.self, parameters: .init(), input: input)
     }

@@ -115,7 +115,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.procedure(ChatBskyGroupEditGroup.self, parameters: .init(), input: .init(convoId: convoId, name: name))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func editGroup(_ input: ChatBskyGroupEditGroup.Input) async throws -> ChatBskyGroupEditGroup.Output {
         try await client.procedure(ChatBskyGroupEditGroup.self, parameters: .init(), input: input)
     }

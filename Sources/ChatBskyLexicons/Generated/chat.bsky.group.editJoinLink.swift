@@ -119,7 +119,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.procedure(ChatBskyGroupEditJoinLink.self, parameters: .init(), input: .init(convoId: convoId, joinRule: joinRule, requireApproval: requireApproval))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func editJoinLink(_ input: ChatBskyGroupEditJoinLink.Input) async throws -> ChatBskyGroupEditJoinLink.Output {
         try await client.procedure(ChatBskyGroupEditJoinLink.self, parameters: .init(), input: input)
     }

@@ -113,7 +113,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.procedure(ChatBskyGroupEnableJoinLink.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func enableJoinLink(_ input: ChatBskyGroupEnableJoinLink.Input) async throws -> ChatBskyGroupEnableJoinLink.Output {
         try await client.procedure(ChatBskyGroupEnableJoinLink.self, parameters: .init(), input: input)
     }

@@ -125,7 +125,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.query(ChatBskyGroupGetJoinLinkPreviews.self, parameters: .init(codes: codes))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getJoinLinkPreviews(_ parameters: ChatBskyGroupGetJoinLinkPreviews.Parameters) async throws -> ChatBskyGroupGetJoinLinkPreviews.Output {
         try await client.query(ChatBskyGroupGetJoinLinkPreviews.self, parameters: parameters)
     }

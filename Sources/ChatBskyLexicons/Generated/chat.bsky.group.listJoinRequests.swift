@@ -117,7 +117,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.query(ChatBskyGroupListJoinRequests.self, parameters: .init(convoId: convoId, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listJoinRequests(_ parameters: ChatBskyGroupListJoinRequests.Parameters) async throws -> ChatBskyGroupListJoinRequests.Output {
         try await client.query(ChatBskyGroupListJoinRequests.self, parameters: parameters)
     }

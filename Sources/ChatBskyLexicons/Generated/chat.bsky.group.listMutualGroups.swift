@@ -93,7 +93,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.query(ChatBskyGroupListMutualGroups.self, parameters: .init(subject: subject, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listMutualGroups(_ parameters: ChatBskyGroupListMutualGroups.Parameters) async throws -> ChatBskyGroupListMutualGroups.Output {
         try await client.query(ChatBskyGroupListMutualGroups.self, parameters: parameters)
     }

@@ -105,7 +105,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.procedure(ChatBskyGroupRejectJoinRequest.self, parameters: .init(), input: .init(convoId: convoId, member: member))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func rejectJoinRequest(_ input: ChatBskyGroupRejectJoinRequest.Input) async throws -> ChatBskyGroupRejectJoinRequest.Output {
         try await client.procedure(ChatBskyGroupRejectJoinRequest.self, parameters: .init(), input: input)
     }

@@ -111,7 +111,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.procedure(ChatBskyGroupRemoveMembers.self, parameters: .init(), input: .init(convoId: convoId, members: members))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func removeMembers(_ input: ChatBskyGroupRemoveMembers.Input) async throws -> ChatBskyGroupRemoveMembers.Output {
         try await client.procedure(ChatBskyGroupRemoveMembers.self, parameters: .init(), input: input)
     }

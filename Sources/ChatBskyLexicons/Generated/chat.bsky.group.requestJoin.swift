@@ -143,7 +143,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.procedure(ChatBskyGroupRequestJoin.self, parameters: .init(), input: .init(code: code))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func requestJoin(_ input: ChatBskyGroupRequestJoin.Input) async throws -> ChatBskyGroupRequestJoin.Output {
         try await client.procedure(ChatBskyGroupRequestJoin.self, parameters: .init(), input: input)
     }

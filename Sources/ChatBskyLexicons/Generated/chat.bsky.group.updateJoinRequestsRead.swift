@@ -99,7 +99,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.procedure(ChatBskyGroupUpdateJoinRequestsRead.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateJoinRequestsRead(_ input: ChatBskyGroupUpdateJoinRequestsRead.Input) async throws -> ChatBskyGroupUpdateJoinRequestsRead.Output {
         try await client.procedure(ChatBskyGroupUpdateJoinRequestsRead.self, parameters: .init(), input: input)
     }

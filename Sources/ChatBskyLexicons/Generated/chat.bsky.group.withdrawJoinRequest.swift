@@ -95,7 +95,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
         try await client.procedure(ChatBskyGroupWithdrawJoinRequest.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func withdrawJoinRequest(_ input: ChatBskyGroupWithdrawJoinRequest.Input) async throws -> ChatBskyGroupWithdrawJoinRequest.Output {
         try await client.procedure(ChatBskyGroupWithdrawJoinRequest.self, parameters: .init(), input: input)
     }

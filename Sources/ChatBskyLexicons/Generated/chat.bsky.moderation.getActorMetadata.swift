@@ -131,7 +131,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
         try await client.query(ChatBskyModerationGetActorMetadata.self, parameters: .init(actor: actor))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getActorMetadata(_ parameters: ChatBskyModerationGetActorMetadata.Parameters) async throws -> ChatBskyModerationGetActorMetadata.Output {
         try await client.query(ChatBskyModerationGetActorMetadata.self, parameters: parameters)
     }

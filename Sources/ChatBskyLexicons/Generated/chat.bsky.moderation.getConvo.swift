@@ -98,7 +98,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
         try await client.query(ChatBskyModerationGetConvo.self, parameters: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getConvo(_ parameters: ChatBskyModerationGetConvo.Parameters) async throws -> ChatBskyModerationGetConvo.Output {
         try await client.query(ChatBskyModerationGetConvo.self, parameters: parameters)
     }

@@ -113,7 +113,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
         try await client.query(ChatBskyModerationGetConvoMembers.self, parameters: .init(convoId: convoId, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getConvoMembers(_ parameters: ChatBskyModerationGetConvoMembers.Parameters) async throws -> ChatBskyModerationGetConvoMembers.Output {
         try await client.query(ChatBskyModerationGetConvoMembers.self, parameters: parameters)
     }

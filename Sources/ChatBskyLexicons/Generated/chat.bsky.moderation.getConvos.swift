@@ -77,7 +77,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
         try await client.query(ChatBskyModerationGetConvos.self, parameters: .init(convoIds: convoIds))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getConvos(_ parameters: ChatBskyModerationGetConvos.Parameters) async throws -> ChatBskyModerationGetConvos.Output {
         try await client.query(ChatBskyModerationGetConvos.self, parameters: parameters)
     }

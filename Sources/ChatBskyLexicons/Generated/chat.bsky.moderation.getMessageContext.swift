@@ -144,7 +144,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
         try await client.query(ChatBskyModerationGetMessageContext.self, parameters: .init(messageId: messageId, after: after, before: before, convoId: convoId, maxInterleavedSystemMessages: maxInterleavedSystemMessages))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getMessageContext(_ parameters: ChatBskyModerationGetMessageContext.Parameters) async throws -> ChatBskyModerationGetMessageContext.Output {
         try await client.query(ChatBskyModerationGetMessageContext.self, parameters: parameters)
     }

@@ -67,7 +67,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
         try await client.procedure(ChatBskyModerationUpdateActorAccess.self, parameters: .init(), input: .init(actor: actor, allowAccess: allowAccess, ref: ref))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateActorAccess(_ input: ChatBskyModerationUpdateActorAccess.Input) async throws -> ChatBskyModerationUpdateActorAccess.Output {
         try await client.procedure(ChatBskyModerationUpdateActorAccess.self, parameters: .init(), input: input)
     }

@@ -87,7 +87,7 @@ nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Notification {
         try await client.procedure(ChatBskyNotificationPutPreferences.self, parameters: .init(), input: .init(chat: chat, chatRequest: chatRequest))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func putPreferences(_ input: ChatBskyNotificationPutPreferences.Input) async throws -> ChatBskyNotificationPutPreferences.Output {
         try await client.procedure(ChatBskyNotificationPutPreferences.self, parameters: .init(), input: input)
     }

@@ -55,7 +55,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
         try await client.procedure(ComAtprotoAdminDeleteAccount.self, parameters: .init(), input: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteAccount(_ input: ComAtprotoAdminDeleteAccount.Input) async throws -> ComAtprotoAdminDeleteAccount.Output {
         try await client.procedure(ComAtprotoAdminDeleteAccount.self, parameters: .init(), input: input)
     }

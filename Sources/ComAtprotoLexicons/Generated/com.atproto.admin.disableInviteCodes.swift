@@ -59,7 +59,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
         try await client.procedure(ComAtprotoAdminDisableInviteCodes.self, parameters: .init(), input: .init(accounts: accounts, codes: codes))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func disableInviteCodes(_ input: ComAtprotoAdminDisableInviteCodes.Input) async throws -> ComAtprotoAdminDisableInviteCodes.Output {
         try await client.procedure(ComAtprotoAdminDisableInviteCodes.self, parameters: .init(), input: input)
     }

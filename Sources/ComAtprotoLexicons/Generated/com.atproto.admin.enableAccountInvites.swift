@@ -60,7 +60,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
         try await client.procedure(ComAtprotoAdminEnableAccountInvites.self, parameters: .init(), input: .init(account: account, note: note))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func enableAccountInvites(_ input: ComAtprotoAdminEnableAccountInvites.Input) async throws -> ComAtprotoAdminEnableAccountInvites.Output {
         try await client.procedure(ComAtprotoAdminEnableAccountInvites.self, parameters: .init(), input: input)
     }

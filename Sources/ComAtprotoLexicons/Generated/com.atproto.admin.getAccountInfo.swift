@@ -52,7 +52,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
         try await client.query(ComAtprotoAdminGetAccountInfo.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAccountInfo(_ parameters: ComAtprotoAdminGetAccountInfo.Parameters) async throws -> ComAtprotoAdminGetAccountInfo.Output {
         try await client.query(ComAtprotoAdminGetAccountInfo.self, parameters: parameters)
     }

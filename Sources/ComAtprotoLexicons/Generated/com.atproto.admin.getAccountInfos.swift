@@ -74,7 +74,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
         try await client.query(ComAtprotoAdminGetAccountInfos.self, parameters: .init(dids: dids))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAccountInfos(_ parameters: ComAtprotoAdminGetAccountInfos.Parameters) async throws -> ComAtprotoAdminGetAccountInfos.Output {
         try await client.query(ComAtprotoAdminGetAccountInfos.self, parameters: parameters)
     }

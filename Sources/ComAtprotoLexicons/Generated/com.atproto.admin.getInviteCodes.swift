@@ -107,7 +107,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
         try await client.query(ComAtprotoAdminGetInviteCodes.self, parameters: .init(cursor: cursor, limit: limit, sort: sort))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getInviteCodes(_ parameters: ComAtprotoAdminGetInviteCodes.Parameters = .init()) async throws -> ComAtprotoAdminGetInviteCodes.Output {
         try await client.query(ComAtprotoAdminGetInviteCodes.self, parameters: parameters)
     }

@@ -148,7 +148,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
         try await client.query(ComAtprotoAdminGetSubjectStatus.self, parameters: .init(blob: blob, did: did, uri: uri))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSubjectStatus(_ parameters: ComAtprotoAdminGetSubjectStatus.Parameters = .init()) async throws -> ComAtprotoAdminGetSubjectStatus.Output {
         try await client.query(ComAtprotoAdminGetSubjectStatus.self, parameters: parameters)
     }

@@ -90,7 +90,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
         try await client.query(ComAtprotoAdminSearchAccounts.self, parameters: .init(cursor: cursor, email: email, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchAccounts(_ parameters: ComAtprotoAdminSearchAccounts.Parameters = .init()) async throws -> ComAtprotoAdminSearchAccounts.Output {
         try await client.query(ComAtprotoAdminSearchAccounts.self, parameters: parameters)
     }

@@ -99,7 +99,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
         try await client.procedure(ComAtprotoAdminSendEmail.self, parameters: .init(), input: .init(recipientDid: recipientDid, content: content, senderDid: senderDid, comment: comment, subject: subject))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func sendEmail(_ input: ComAtprotoAdminSendEmail.Input) async throws -> ComAtprotoAdminSendEmail.Output {
         try await client.procedure(ComAtprotoAdminSendEmail.self, parameters: .init(), input: input)
     }

@@ -60,7 +60,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
         try await client.procedure(ComAtprotoAdminUpdateAccountEmail.self, parameters: .init(), input: .init(account: account, email: email))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateAccountEmail(_ input: ComAtprotoAdminUpdateAccountEmail.Input) async throws -> ComAtprotoAdminUpdateAccountEmail.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountEmail.self, parameters: .init(), input: input)
     }

@@ -61,7 +61,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
         try await client.procedure(ComAtprotoAdminUpdateAccountHandle.self, parameters: .init(), input: .init(did: did, handle: handle))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateAccountHandle(_ input: ComAtprotoAdminUpdateAccountHandle.Input) async throws -> ComAtprotoAdminUpdateAccountHandle.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountHandle.self, parameters: .init(), input: input)
     }

@@ -60,7 +60,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
         try await client.procedure(ComAtprotoAdminUpdateAccountPassword.self, parameters: .init(), input: .init(did: did, password: password))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateAccountPassword(_ input: ComAtprotoAdminUpdateAccountPassword.Input) async throws -> ComAtprotoAdminUpdateAccountPassword.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountPassword.self, parameters: .init(), input: input)
     }

@@ -61,7 +61,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
         try await client.procedure(ComAtprotoAdminUpdateAccountSigningKey.self, parameters: .init(), input: .init(did: did, signingKey: signingKey))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateAccountSigningKey(_ input: ComAtprotoAdminUpdateAccountSigningKey.Input) async throws -> ComAtprotoAdminUpdateAccountSigningKey.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountSigningKey.self, parameters: .init(), input: input)
     }

@@ -193,7 +193,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
         try await client.procedure(ComAtprotoAdminUpdateSubjectStatus.self, parameters: .init(), input: .init(subject: subject, deactivated: deactivated, takedown: takedown))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateSubjectStatus(_ input: ComAtprotoAdminUpdateSubjectStatus.Input) async throws -> ComAtprotoAdminUpdateSubjectStatus.Output {
         try await client.procedure(ComAtprotoAdminUpdateSubjectStatus.self, parameters: .init(), input: input)
     }

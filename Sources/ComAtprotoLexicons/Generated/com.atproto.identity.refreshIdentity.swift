@@ -84,7 +84,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
         try await client.procedure(ComAtprotoIdentityRefreshIdentity.self, parameters: .init(), input: .init(identifier: identifier))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func refreshIdentity(_ input: ComAtprotoIdentityRefreshIdentity.Input) async throws -> ComAtprotoIdentityRefreshIdentity.Output {
         try await client.procedure(ComAtprotoIdentityRefreshIdentity.self, parameters: .init(), input: input)
     }

@@ -100,7 +100,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
         try await client.query(ComAtprotoIdentityResolveDid.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func resolveDid(_ parameters: ComAtprotoIdentityResolveDid.Parameters) async throws -> ComAtprotoIdentityResolveDid.Output {
         try await client.query(ComAtprotoIdentityResolveDid.self, parameters: parameters)
     }

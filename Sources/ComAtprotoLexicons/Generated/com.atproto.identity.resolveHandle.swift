@@ -97,7 +97,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
         try await client.query(ComAtprotoIdentityResolveHandle.self, parameters: .init(handle: handle))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func resolveHandle(_ parameters: ComAtprotoIdentityResolveHandle.Parameters) async throws -> ComAtprotoIdentityResolveHandle.Output {
         try await client.query(ComAtprotoIdentityResolveHandle.self, parameters: parameters)
     }

@@ -81,7 +81,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
         try await client.query(ComAtprotoIdentityResolveIdentity.self, parameters: .init(identifier: identifier))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func resolveIdentity(_ parameters: ComAtprotoIdentityResolveIdentity.Parameters) async throws -> ComAtprotoIdentityResolveIdentity.Output {
         try await client.query(ComAtprotoIdentityResolveIdentity.self, parameters: parameters)
     }

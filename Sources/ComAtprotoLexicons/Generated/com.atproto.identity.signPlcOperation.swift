@@ -97,7 +97,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
         try await client.procedure(ComAtprotoIdentitySignPlcOperation.self, parameters: .init(), input: .init(alsoKnownAs: alsoKnownAs, rotationKeys: rotationKeys, services: services, token: token, verificationMethods: verificationMethods))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func signPlcOperation(_ input: ComAtprotoIdentitySignPlcOperation.Input) async throws -> ComAtprotoIdentitySignPlcOperation.Output {
         try await client.procedure(ComAtprotoIdentitySignPlcOperation.self, parameters: .init(), input: input)
     }

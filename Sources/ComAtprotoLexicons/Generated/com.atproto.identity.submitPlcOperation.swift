@@ -54,7 +54,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
         try await client.procedure(ComAtprotoIdentitySubmitPlcOperation.self, parameters: .init(), input: .init(operation: operation))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func submitPlcOperation(_ input: ComAtprotoIdentitySubmitPlcOperation.Input) async throws -> ComAtprotoIdentitySubmitPlcOperation.Output {
         try await client.procedure(ComAtprotoIdentitySubmitPlcOperation.self, parameters: .init(), input: input)
     }

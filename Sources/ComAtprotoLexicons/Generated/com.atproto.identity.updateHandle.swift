@@ -55,7 +55,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
         try await client.procedure(ComAtprotoIdentityUpdateHandle.self, parameters: .init(), input: .init(handle: handle))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateHandle(_ input: ComAtprotoIdentityUpdateHandle.Input) async throws -> ComAtprotoIdentityUpdateHandle.Output {
         try await client.procedure(ComAtprotoIdentityUpdateHandle.self, parameters: .init(), input: input)
     }

@@ -95,7 +95,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Label {
         try await client.query(ComAtprotoLabelQueryLabels.self, parameters: .init(uriPatterns: uriPatterns, cursor: cursor, limit: limit, sources: sources))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func queryLabels(_ parameters: ComAtprotoLabelQueryLabels.Parameters) async throws -> ComAtprotoLabelQueryLabels.Output {
         try await client.query(ComAtprotoLabelQueryLabels.self, parameters: parameters)
     }

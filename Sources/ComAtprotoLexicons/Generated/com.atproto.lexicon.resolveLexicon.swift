@@ -109,7 +109,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Lexicon {
         try await client.query(ComAtprotoLexiconResolveLexicon.self, parameters: .init(nsid: nsid))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func resolveLexicon(_ parameters: ComAtprotoLexiconResolveLexicon.Parameters) async throws -> ComAtprotoLexiconResolveLexicon.Output {
         try await client.query(ComAtprotoLexiconResolveLexicon.self, parameters: parameters)
     }

@@ -245,7 +245,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Moderation {
         try await client.procedure(ComAtprotoModerationCreateReport.self, parameters: .init(), input: .init(reasonType: reasonType, subject: subject, modTool: modTool, reason: reason))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createReport(_ input: ComAtprotoModerationCreateReport.Input) async throws -> ComAtprotoModerationCreateReport.Output {
         try await client.procedure(ComAtprotoModerationCreateReport.self, parameters: .init(), input: input)
     }

@@ -451,7 +451,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
         try await client.procedure(ComAtprotoRepoApplyWrites.self, parameters: .init(), input: .init(repo: repo, writes: writes, swapCommit: swapCommit, validate: validate))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func applyWrites(_ input: ComAtprotoRepoApplyWrites.Input) async throws -> ComAtprotoRepoApplyWrites.Output {
         try await client.procedure(ComAtprotoRepoApplyWrites.self, parameters: .init(), input: input)
     }

@@ -162,7 +162,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
         try await client.procedure(ComAtprotoRepoCreateRecord.self, parameters: .init(), input: .init(repo: repo, collection: collection, record: record, rkey: rkey, swapCommit: swapCommit, validate: validate))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createRecord(_ input: ComAtprotoRepoCreateRecord.Input) async throws -> ComAtprotoRepoCreateRecord.Output {
         try await client.procedure(ComAtprotoRepoCreateRecord.self, parameters: .init(), input: input)
     }

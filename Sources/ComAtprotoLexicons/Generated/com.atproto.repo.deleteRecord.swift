@@ -124,7 +124,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
         try await client.procedure(ComAtprotoRepoDeleteRecord.self, parameters: .init(), input: .init(repo: repo, collection: collection, rkey: rkey, swapCommit: swapCommit, swapRecord: swapRecord))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteRecord(_ input: ComAtprotoRepoDeleteRecord.Input) async throws -> ComAtprotoRepoDeleteRecord.Output {
         try await client.procedure(ComAtprotoRepoDeleteRecord.self, parameters: .init(), input: input)
     }

@@ -97,7 +97,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
         try await client.query(ComAtprotoRepoDescribeRepo.self, parameters: .init(repo: repo))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func describeRepo(_ parameters: ComAtprotoRepoDescribeRepo.Parameters) async throws -> ComAtprotoRepoDescribeRepo.Output {
         try await client.query(ComAtprotoRepoDescribeRepo.self, parameters: parameters)
     }

@@ -126,7 +126,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
         try await client.query(ComAtprotoRepoGetRecord.self, parameters: .init(repo: repo, collection: collection, rkey: rkey, cid: cid))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRecord(_ parameters: ComAtprotoRepoGetRecord.Parameters) async throws -> ComAtprotoRepoGetRecord.Output {
         try await client.query(ComAtprotoRepoGetRecord.self, parameters: parameters)
     }

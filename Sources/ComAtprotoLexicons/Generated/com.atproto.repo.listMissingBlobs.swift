@@ -118,7 +118,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
         try await client.query(ComAtprotoRepoListMissingBlobs.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listMissingBlobs(_ parameters: ComAtprotoRepoListMissingBlobs.Parameters = .init()) async throws -> ComAtprotoRepoListMissingBlobs.Output {
         try await client.query(ComAtprotoRepoListMissingBlobs.self, parameters: parameters)
     }

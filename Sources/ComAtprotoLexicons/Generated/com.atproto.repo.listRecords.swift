@@ -140,7 +140,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
         try await client.query(ComAtprotoRepoListRecords.self, parameters: .init(repo: repo, collection: collection, cursor: cursor, limit: limit, reverse: reverse))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listRecords(_ parameters: ComAtprotoRepoListRecords.Parameters) async throws -> ComAtprotoRepoListRecords.Output {
         try await client.query(ComAtprotoRepoListRecords.self, parameters: parameters)
     }

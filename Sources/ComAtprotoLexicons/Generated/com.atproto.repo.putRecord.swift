@@ -168,7 +168,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
         try await client.procedure(ComAtprotoRepoPutRecord.self, parameters: .init(), input: .init(repo: repo, collection: collection, rkey: rkey, record: record, swapCommit: swapCommit, swapRecord: swapRecord, validate: validate))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func putRecord(_ input: ComAtprotoRepoPutRecord.Input) async throws -> ComAtprotoRepoPutRecord.Output {
         try await client.procedure(ComAtprotoRepoPutRecord.self, parameters: .init(), input: input)
     }

@@ -92,7 +92,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.procedure(ComAtprotoServerConfirmEmail.self, parameters: .init(), input: .init(email: email, token: token))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func confirmEmail(_ input: ComAtprotoServerConfirmEmail.Input) async throws -> ComAtprotoServerConfirmEmail.Output {
         try await client.procedure(ComAtprotoServerConfirmEmail.self, parameters: .init(), input: input)
     }

@@ -186,7 +186,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.procedure(ComAtprotoServerCreateAccount.self, parameters: .init(), input: .init(handle: handle, did: did, email: email, inviteCode: inviteCode, password: password, plcOp: plcOp, recoveryKey: recoveryKey, verificationCode: verificationCode, verificationPhone: verificationPhone))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createAccount(_ input: ComAtprotoServerCreateAccount.Input) async throws -> ComAtprotoServerCreateAccount.Output {
         try await client.procedure(ComAtprotoServerCreateAccount.self, parameters: .init(), input: input)
     }

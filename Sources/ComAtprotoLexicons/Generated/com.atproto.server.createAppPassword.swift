@@ -122,7 +122,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.procedure(ComAtprotoServerCreateAppPassword.self, parameters: .init(), input: .init(name: name, privileged: privileged))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createAppPassword(_ input: ComAtprotoServerCreateAppPassword.Input) async throws -> ComAtprotoServerCreateAppPassword.Output {
         try await client.procedure(ComAtprotoServerCreateAppPassword.self, parameters: .init(), input: input)
     }

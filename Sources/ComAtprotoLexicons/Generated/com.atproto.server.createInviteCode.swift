@@ -83,7 +83,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.procedure(ComAtprotoServerCreateInviteCode.self, parameters: .init(), input: .init(useCount: useCount, forAccount: forAccount))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createInviteCode(_ input: ComAtprotoServerCreateInviteCode.Input) async throws -> ComAtprotoServerCreateInviteCode.Output {
         try await client.procedure(ComAtprotoServerCreateInviteCode.self, parameters: .init(), input: input)
     }

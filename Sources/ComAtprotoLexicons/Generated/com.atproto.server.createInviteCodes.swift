@@ -119,7 +119,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.procedure(ComAtprotoServerCreateInviteCodes.self, parameters: .init(), input: .init(codeCount: codeCount, useCount: useCount, forAccounts: forAccounts))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createInviteCodes(_ input: ComAtprotoServerCreateInviteCodes.Input) async throws -> ComAtprotoServerCreateInviteCodes.Output {
         try await client.procedure(ComAtprotoServerCreateInviteCodes.self, parameters: .init(), input: input)
     }

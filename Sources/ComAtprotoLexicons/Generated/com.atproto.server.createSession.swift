@@ -183,7 +183,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.procedure(ComAtprotoServerCreateSession.self, parameters: .init(), input: .init(identifier: identifier, password: password, allowTakendown: allowTakendown, authFactorToken: authFactorToken))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createSession(_ input: ComAtprotoServerCreateSession.Input) async throws -> ComAtprotoServerCreateSession.Output {
         try await client.procedure(ComAtprotoServerCreateSession.self, parameters: .init(), input: input)
     }

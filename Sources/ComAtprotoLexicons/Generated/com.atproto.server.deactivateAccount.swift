@@ -55,7 +55,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.procedure(ComAtprotoServerDeactivateAccount.self, parameters: .init(), input: .init(deleteAfter: deleteAfter))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deactivateAccount(_ input: ComAtprotoServerDeactivateAccount.Input) async throws -> ComAtprotoServerDeactivateAccount.Output {
         try await client.procedure(ComAtprotoServerDeactivateAccount.self, parameters: .init(), input: input)
     }

@@ -90,7 +90,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.procedure(ComAtprotoServerDeleteAccount.self, parameters: .init(), input: .init(did: did, password: password, token: token))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteAccount(_ input: ComAtprotoServerDeleteAccount.Input) async throws -> ComAtprotoServerDeleteAccount.Output {
         try await client.procedure(ComAtprotoServerDeleteAccount.self, parameters: .init(), input: input)
     }

@@ -102,7 +102,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.query(ComAtprotoServerGetAccountInviteCodes.self, parameters: .init(createAvailable: createAvailable, includeUsed: includeUsed))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAccountInviteCodes(_ parameters: ComAtprotoServerGetAccountInviteCodes.Parameters = .init()) async throws -> ComAtprotoServerGetAccountInviteCodes.Output {
         try await client.query(ComAtprotoServerGetAccountInviteCodes.self, parameters: parameters)
     }

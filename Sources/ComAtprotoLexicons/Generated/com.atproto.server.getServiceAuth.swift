@@ -107,7 +107,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.query(ComAtprotoServerGetServiceAuth.self, parameters: .init(aud: aud, exp: exp, lxm: lxm))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getServiceAuth(_ parameters: ComAtprotoServerGetServiceAuth.Parameters) async throws -> ComAtprotoServerGetServiceAuth.Output {
         try await client.query(ComAtprotoServerGetServiceAuth.self, parameters: parameters)
     }

@@ -54,7 +54,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.procedure(ComAtprotoServerRequestPasswordReset.self, parameters: .init(), input: .init(email: email))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func requestPasswordReset(_ input: ComAtprotoServerRequestPasswordReset.Input) async throws -> ComAtprotoServerRequestPasswordReset.Output {
         try await client.procedure(ComAtprotoServerRequestPasswordReset.self, parameters: .init(), input: input)
     }

@@ -78,7 +78,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.procedure(ComAtprotoServerReserveSigningKey.self, parameters: .init(), input: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func reserveSigningKey(_ input: ComAtprotoServerReserveSigningKey.Input) async throws -> ComAtprotoServerReserveSigningKey.Output {
         try await client.procedure(ComAtprotoServerReserveSigningKey.self, parameters: .init(), input: input)
     }

@@ -84,7 +84,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.procedure(ComAtprotoServerResetPassword.self, parameters: .init(), input: .init(token: token, password: password))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func resetPassword(_ input: ComAtprotoServerResetPassword.Input) async throws -> ComAtprotoServerResetPassword.Output {
         try await client.procedure(ComAtprotoServerResetPassword.self, parameters: .init(), input: input)
     }

@@ -54,7 +54,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.procedure(ComAtprotoServerRevokeAppPassword.self, parameters: .init(), input: .init(name: name))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func revokeAppPassword(_ input: ComAtprotoServerRevokeAppPassword.Input) async throws -> ComAtprotoServerRevokeAppPassword.Output {
         try await client.procedure(ComAtprotoServerRevokeAppPassword.self, parameters: .init(), input: input)
     }

@@ -93,7 +93,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
         try await client.procedure(ComAtprotoServerUpdateEmail.self, parameters: .init(), input: .init(email: email, emailAuthFactor: emailAuthFactor, token: token))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateEmail(_ input: ComAtprotoServerUpdateEmail.Input) async throws -> ComAtprotoServerUpdateEmail.Output {
         try await client.procedure(ComAtprotoServerUpdateEmail.self, parameters: .init(), input: input)
     }

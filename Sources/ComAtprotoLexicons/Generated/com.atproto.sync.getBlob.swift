@@ -95,7 +95,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.query(ComAtprotoSyncGetBlob.self, parameters: .init(did: did, cid: cid))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getBlob(_ parameters: ComAtprotoSyncGetBlob.Parameters) async throws -> ComAtprotoSyncGetBlob.Output {
         try await client.query(ComAtprotoSyncGetBlob.self, parameters: parameters)
     }

@@ -94,7 +94,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.query(ComAtprotoSyncGetBlocks.self, parameters: .init(did: did, cids: cids))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getBlocks(_ parameters: ComAtprotoSyncGetBlocks.Parameters) async throws -> ComAtprotoSyncGetBlocks.Output {
         try await client.query(ComAtprotoSyncGetBlocks.self, parameters: parameters)
     }

@@ -52,7 +52,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.query(ComAtprotoSyncGetCheckout.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getCheckout(_ parameters: ComAtprotoSyncGetCheckout.Parameters) async throws -> ComAtprotoSyncGetCheckout.Output {
         try await client.query(ComAtprotoSyncGetCheckout.self, parameters: parameters)
     }

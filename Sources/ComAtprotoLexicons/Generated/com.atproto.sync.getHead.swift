@@ -97,7 +97,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.query(ComAtprotoSyncGetHead.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getHead(_ parameters: ComAtprotoSyncGetHead.Parameters) async throws -> ComAtprotoSyncGetHead.Output {
         try await client.query(ComAtprotoSyncGetHead.self, parameters: parameters)
     }

@@ -110,7 +110,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.query(ComAtprotoSyncGetHostStatus.self, parameters: .init(hostname: hostname))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getHostStatus(_ parameters: ComAtprotoSyncGetHostStatus.Parameters) async throws -> ComAtprotoSyncGetHostStatus.Output {
         try await client.query(ComAtprotoSyncGetHostStatus.self, parameters: parameters)
     }

@@ -115,7 +115,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.query(ComAtprotoSyncGetLatestCommit.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getLatestCommit(_ parameters: ComAtprotoSyncGetLatestCommit.Parameters) async throws -> ComAtprotoSyncGetLatestCommit.Output {
         try await client.query(ComAtprotoSyncGetLatestCommit.self, parameters: parameters)
     }

@@ -101,7 +101,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.query(ComAtprotoSyncGetRecord.self, parameters: .init(did: did, collection: collection, rkey: rkey))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRecord(_ parameters: ComAtprotoSyncGetRecord.Parameters) async throws -> ComAtprotoSyncGetRecord.Output {
         try await client.query(ComAtprotoSyncGetRecord.self, parameters: parameters)
     }

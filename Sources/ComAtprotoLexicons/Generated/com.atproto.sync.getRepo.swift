@@ -91,7 +91,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.query(ComAtprotoSyncGetRepo.self, parameters: .init(did: did, since: since))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRepo(_ parameters: ComAtprotoSyncGetRepo.Parameters) async throws -> ComAtprotoSyncGetRepo.Output {
         try await client.query(ComAtprotoSyncGetRepo.self, parameters: parameters)
     }

@@ -138,7 +138,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.query(ComAtprotoSyncGetRepoStatus.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRepoStatus(_ parameters: ComAtprotoSyncGetRepoStatus.Parameters) async throws -> ComAtprotoSyncGetRepoStatus.Output {
         try await client.query(ComAtprotoSyncGetRepoStatus.self, parameters: parameters)
     }

@@ -130,7 +130,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.query(ComAtprotoSyncListBlobs.self, parameters: .init(did: did, cursor: cursor, limit: limit, since: since))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listBlobs(_ parameters: ComAtprotoSyncListBlobs.Parameters) async throws -> ComAtprotoSyncListBlobs.Output {
         try await client.query(ComAtprotoSyncListBlobs.self, parameters: parameters)
     }

@@ -126,7 +126,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.query(ComAtprotoSyncListHosts.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listHosts(_ parameters: ComAtprotoSyncListHosts.Parameters = .init()) async throws -> ComAtprotoSyncListHosts.Output {
         try await client.query(ComAtprotoSyncListHosts.self, parameters: parameters)
     }

@@ -159,7 +159,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.query(ComAtprotoSyncListRepos.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listRepos(_ parameters: ComAtprotoSyncListRepos.Parameters = .init()) async throws -> ComAtprotoSyncListRepos.Output {
         try await client.query(ComAtprotoSyncListRepos.self, parameters: parameters)
     }

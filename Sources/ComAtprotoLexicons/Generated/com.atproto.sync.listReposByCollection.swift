@@ -118,7 +118,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.query(ComAtprotoSyncListReposByCollection.self, parameters: .init(collection: collection, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listReposByCollection(_ parameters: ComAtprotoSyncListReposByCollection.Parameters) async throws -> ComAtprotoSyncListReposByCollection.Output {
         try await client.query(ComAtprotoSyncListReposByCollection.self, parameters: parameters)
     }

@@ -54,7 +54,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.procedure(ComAtprotoSyncNotifyOfUpdate.self, parameters: .init(), input: .init(hostname: hostname))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func notifyOfUpdate(_ input: ComAtprotoSyncNotifyOfUpdate.Input) async throws -> ComAtprotoSyncNotifyOfUpdate.Output {
         try await client.procedure(ComAtprotoSyncNotifyOfUpdate.self, parameters: .init(), input: input)
     }

@@ -75,7 +75,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
         try await client.procedure(ComAtprotoSyncRequestCrawl.self, parameters: .init(), input: .init(hostname: hostname))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func requestCrawl(_ input: ComAtprotoSyncRequestCrawl.Input) async throws -> ComAtprotoSyncRequestCrawl.Output {
         try await client.procedure(ComAtprotoSyncRequestCrawl.self, parameters: .init(), input: input)
     }

@@ -72,7 +72,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
         try await client.procedure(ComAtprotoTempAddReservedHandle.self, parameters: .init(), input: .init(handle: handle))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func addReservedHandle(_ input: ComAtprotoTempAddReservedHandle.Input) async throws -> ComAtprotoTempAddReservedHandle.Output {
         try await client.procedure(ComAtprotoTempAddReservedHandle.self, parameters: .init(), input: input)
     }

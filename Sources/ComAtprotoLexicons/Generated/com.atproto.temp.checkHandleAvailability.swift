@@ -238,7 +238,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
         try await client.query(ComAtprotoTempCheckHandleAvailability.self, parameters: .init(handle: handle, birthDate: birthDate, email: email))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func checkHandleAvailability(_ parameters: ComAtprotoTempCheckHandleAvailability.Parameters) async throws -> ComAtprotoTempCheckHandleAvailability.Output {
         try await client.query(ComAtprotoTempCheckHandleAvailability.self, parameters: parameters)
     }

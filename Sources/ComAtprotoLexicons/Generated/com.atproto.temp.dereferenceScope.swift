@@ -95,7 +95,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
         try await client.query(ComAtprotoTempDereferenceScope.self, parameters: .init(scope: scope))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func dereferenceScope(_ parameters: ComAtprotoTempDereferenceScope.Parameters) async throws -> ComAtprotoTempDereferenceScope.Output {
         try await client.query(ComAtprotoTempDereferenceScope.self, parameters: parameters)
     }

@@ -80,7 +80,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
         try await client.query(ComAtprotoTempFetchLabels.self, parameters: .init(limit: limit, since: since))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func fetchLabels(_ parameters: ComAtprotoTempFetchLabels.Parameters = .init()) async throws -> ComAtprotoTempFetchLabels.Output {
         try await client.query(ComAtprotoTempFetchLabels.self, parameters: parameters)
     }

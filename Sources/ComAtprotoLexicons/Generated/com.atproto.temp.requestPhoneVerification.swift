@@ -54,7 +54,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
         try await client.procedure(ComAtprotoTempRequestPhoneVerification.self, parameters: .init(), input: .init(phoneNumber: phoneNumber))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func requestPhoneVerification(_ input: ComAtprotoTempRequestPhoneVerification.Input) async throws -> ComAtprotoTempRequestPhoneVerification.Output {
         try await client.procedure(ComAtprotoTempRequestPhoneVerification.self, parameters: .init(), input: input)
     }

@@ -55,7 +55,7 @@ nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
         try await client.procedure(ComAtprotoTempRevokeAccountCredentials.self, parameters: .init(), input: .init(account: account))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func revokeAccountCredentials(_ input: ComAtprotoTempRevokeAccountCredentials.Input) async throws -> ComAtprotoTempRevokeAccountCredentials.Output {
         try await client.procedure(ComAtprotoTempRevokeAccountCredentials.self, parameters: .init(), input: input)
     }

@@ -95,7 +95,7 @@ nonisolated extension XRPCCore.XRPCClient.Internal.Bsky.Actor {
         try await client.query(InternalBskyActorGetProfiles.self, parameters: .init(dids: dids, includeTakedowns: includeTakedowns, socialProof: socialProof, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getProfiles(_ parameters: InternalBskyActorGetProfiles.Parameters) async throws -> InternalBskyActorGetProfiles.Output {
         try await client.query(InternalBskyActorGetProfiles.self, parameters: parameters)
     }

@@ -100,7 +100,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
         try await client.procedure(ToolsOzoneCommunicationCreateTemplate.self, parameters: .init(), input: .init(subject: subject, contentMarkdown: contentMarkdown, name: name, createdBy: createdBy, lang: lang))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createTemplate(_ input: ToolsOzoneCommunicationCreateTemplate.Input) async throws -> ToolsOzoneCommunicationCreateTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationCreateTemplate.self, parameters: .init(), input: input)
     }

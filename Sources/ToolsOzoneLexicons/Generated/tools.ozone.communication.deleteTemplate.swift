@@ -57,7 +57,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
         try await client.procedure(ToolsOzoneCommunicationDeleteTemplate.self, parameters: .init(), input: .init(id: id))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteTemplate(_ input: ToolsOzoneCommunicationDeleteTemplate.Input) async throws -> ToolsOzoneCommunicationDeleteTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationDeleteTemplate.self, parameters: .init(), input: input)
     }

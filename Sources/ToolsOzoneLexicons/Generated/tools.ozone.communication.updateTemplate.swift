@@ -110,7 +110,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
         try await client.procedure(ToolsOzoneCommunicationUpdateTemplate.self, parameters: .init(), input: .init(id: id, contentMarkdown: contentMarkdown, disabled: disabled, lang: lang, name: name, subject: subject, updatedBy: updatedBy))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateTemplate(_ input: ToolsOzoneCommunicationUpdateTemplate.Input) async throws -> ToolsOzoneCommunicationUpdateTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationUpdateTemplate.self, parameters: .init(), input: input)
     }

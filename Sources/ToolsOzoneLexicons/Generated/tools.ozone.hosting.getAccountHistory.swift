@@ -345,7 +345,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Hosting {
         try await client.query(ToolsOzoneHostingGetAccountHistory.self, parameters: .init(did: did, cursor: cursor, events: events, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAccountHistory(_ parameters: ToolsOzoneHostingGetAccountHistory.Parameters) async throws -> ToolsOzoneHostingGetAccountHistory.Output {
         try await client.query(ToolsOzoneHostingGetAccountHistory.self, parameters: parameters)
     }

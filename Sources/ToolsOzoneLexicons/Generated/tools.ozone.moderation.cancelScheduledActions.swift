@@ -131,7 +131,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.procedure(ToolsOzoneModerationCancelScheduledActions.self, parameters: .init(), input: .init(subjects: subjects, comment: comment))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func cancelScheduledActions(_ input: ToolsOzoneModerationCancelScheduledActions.Input) async throws -> ToolsOzoneModerationCancelScheduledActions.Output {
         try await client.procedure(ToolsOzoneModerationCancelScheduledActions.self, parameters: .init(), input: input)
     }

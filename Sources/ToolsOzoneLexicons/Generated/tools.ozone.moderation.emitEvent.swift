@@ -317,7 +317,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.procedure(ToolsOzoneModerationEmitEvent.self, parameters: .init(), input: .init(event: event, subject: subject, createdBy: createdBy, externalId: externalId, modTool: modTool, reportAction: reportAction, subjectBlobCids: subjectBlobCids))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func emitEvent(_ input: ToolsOzoneModerationEmitEvent.Input) async throws -> ToolsOzoneModerationEmitEvent.Output {
         try await client.procedure(ToolsOzoneModerationEmitEvent.self, parameters: .init(), input: input)
     }

@@ -260,7 +260,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.query(ToolsOzoneModerationGetAccountTimeline.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAccountTimeline(_ parameters: ToolsOzoneModerationGetAccountTimeline.Parameters) async throws -> ToolsOzoneModerationGetAccountTimeline.Output {
         try await client.query(ToolsOzoneModerationGetAccountTimeline.self, parameters: parameters)
     }

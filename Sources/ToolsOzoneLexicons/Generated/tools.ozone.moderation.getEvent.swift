@@ -54,7 +54,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.query(ToolsOzoneModerationGetEvent.self, parameters: .init(id: id))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getEvent(_ parameters: ToolsOzoneModerationGetEvent.Parameters) async throws -> ToolsOzoneModerationGetEvent.Output {
         try await client.query(ToolsOzoneModerationGetEvent.self, parameters: parameters)
     }

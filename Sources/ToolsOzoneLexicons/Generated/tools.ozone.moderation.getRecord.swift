@@ -82,7 +82,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.query(ToolsOzoneModerationGetRecord.self, parameters: .init(uri: uri, cid: cid))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRecord(_ parameters: ToolsOzoneModerationGetRecord.Parameters) async throws -> ToolsOzoneModerationGetRecord.Output {
         try await client.query(ToolsOzoneModerationGetRecord.self, parameters: parameters)
     }

@@ -123,7 +123,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.query(ToolsOzoneModerationGetRecords.self, parameters: .init(uris: uris))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRecords(_ parameters: ToolsOzoneModerationGetRecords.Parameters) async throws -> ToolsOzoneModerationGetRecords.Output {
         try await client.query(ToolsOzoneModerationGetRecords.self, parameters: parameters)
     }

@@ -76,7 +76,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.query(ToolsOzoneModerationGetRepo.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRepo(_ parameters: ToolsOzoneModerationGetRepo.Parameters) async throws -> ToolsOzoneModerationGetRepo.Output {
         try await client.query(ToolsOzoneModerationGetRepo.self, parameters: parameters)
     }

@@ -78,7 +78,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.query(ToolsOzoneModerationGetReporterStats.self, parameters: .init(dids: dids))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getReporterStats(_ parameters: ToolsOzoneModerationGetReporterStats.Parameters) async throws -> ToolsOzoneModerationGetReporterStats.Output {
         try await client.query(ToolsOzoneModerationGetReporterStats.self, parameters: parameters)
     }

@@ -123,7 +123,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.query(ToolsOzoneModerationGetRepos.self, parameters: .init(dids: dids))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRepos(_ parameters: ToolsOzoneModerationGetRepos.Parameters) async throws -> ToolsOzoneModerationGetRepos.Output {
         try await client.query(ToolsOzoneModerationGetRepos.self, parameters: parameters)
     }

@@ -78,7 +78,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.query(ToolsOzoneModerationGetSubjects.self, parameters: .init(subjects: subjects))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSubjects(_ parameters: ToolsOzoneModerationGetSubjects.Parameters) async throws -> ToolsOzoneModerationGetSubjects.Output {
         try await client.query(ToolsOzoneModerationGetSubjects.self, parameters: parameters)
     }

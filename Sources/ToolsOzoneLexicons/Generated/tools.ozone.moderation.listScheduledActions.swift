@@ -140,7 +140,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.procedure(ToolsOzoneModerationListScheduledActions.self, parameters: .init(), input: .init(statuses: statuses, cursor: cursor, endsBefore: endsBefore, limit: limit, startsAfter: startsAfter, subjects: subjects))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func listScheduledActions(_ input: ToolsOzoneModerationListScheduledActions.Input) async throws -> ToolsOzoneModerationListScheduledActions.Output {
         try await client.procedure(ToolsOzoneModerationListScheduledActions.self, parameters: .init(), input: input)
     }

@@ -261,7 +261,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.query(ToolsOzoneModerationQueryEvents.self, parameters: .init(addedLabels: addedLabels, addedTags: addedTags, ageAssuranceState: ageAssuranceState, batchId: batchId, collections: collections, comment: comment, createdAfter: createdAfter, createdBefore: createdBefore, createdBy: createdBy, cursor: cursor, hasComment: hasComment, includeAllUserRecords: includeAllUserRecords, limit: limit, modTool: modTool, policies: policies, removedLabels: removedLabels, removedTags: removedTags, reportTypes: reportTypes, sortDirection: sortDirection, subject: subject, subjectType: subjectType, types: types, withStrike: withStrike))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func queryEvents(_ parameters: ToolsOzoneModerationQueryEvents.Parameters = .init()) async throws -> ToolsOzoneModerationQueryEvents.Output {
         try await client.query(ToolsOzoneModerationQueryEvents.self, parameters: parameters)
     }

@@ -381,7 +381,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.query(ToolsOzoneModerationQueryStatuses.self, parameters: .init(ageAssuranceState: ageAssuranceState, appealed: appealed, collections: collections, comment: comment, cursor: cursor, excludeTags: excludeTags, hostingDeletedAfter: hostingDeletedAfter, hostingDeletedBefore: hostingDeletedBefore, hostingStatuses: hostingStatuses, hostingUpdatedAfter: hostingUpdatedAfter, hostingUpdatedBefore: hostingUpdatedBefore, ignoreSubjects: ignoreSubjects, includeAllUserRecords: includeAllUserRecords, includeMuted: includeMuted, lastReviewedBy: lastReviewedBy, limit: limit, minAccountSuspendCount: minAccountSuspendCount, minPriorityScore: minPriorityScore, minReportedRecordsCount: minReportedRecordsCount, minStrikeCount: minStrikeCount, minTakendownRecordsCount: minTakendownRecordsCount, onlyMuted: onlyMuted, queueCount: queueCount, queueIndex: queueIndex, queueSeed: queueSeed, reportedAfter: reportedAfter, reportedBefore: reportedBefore, reviewState: reviewState, reviewedAfter: reviewedAfter, reviewedBefore: reviewedBefore, sortDirection: sortDirection, sortField: sortField, subject: subject, subjectType: subjectType, tags: tags, takendown: takendown))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func queryStatuses(_ parameters: ToolsOzoneModerationQueryStatuses.Parameters = .init()) async throws -> ToolsOzoneModerationQueryStatuses.Output {
         try await client.query(ToolsOzoneModerationQueryStatuses.self, parameters: parameters)
     }

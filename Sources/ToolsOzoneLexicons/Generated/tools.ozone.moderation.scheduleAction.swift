@@ -299,7 +299,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.procedure(ToolsOzoneModerationScheduleAction.self, parameters: .init(), input: .init(action: action, subjects: subjects, createdBy: createdBy, scheduling: scheduling, modTool: modTool))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func scheduleAction(_ input: ToolsOzoneModerationScheduleAction.Input) async throws -> ToolsOzoneModerationScheduleAction.Output {
         try await client.procedure(ToolsOzoneModerationScheduleAction.self, parameters: .init(), input: input)
     }

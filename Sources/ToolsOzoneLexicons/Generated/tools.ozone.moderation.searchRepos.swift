@@ -98,7 +98,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
         try await client.query(ToolsOzoneModerationSearchRepos.self, parameters: .init(cursor: cursor, limit: limit, q: q, term: term))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchRepos(_ parameters: ToolsOzoneModerationSearchRepos.Parameters = .init()) async throws -> ToolsOzoneModerationSearchRepos.Output {
         try await client.query(ToolsOzoneModerationSearchRepos.self, parameters: parameters)
     }

@@ -83,7 +83,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
         try await client.procedure(ToolsOzoneQueueAssignModerator.self, parameters: .init(), input: .init(queueId: queueId, did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func assignModerator(_ input: ToolsOzoneQueueAssignModerator.Input) async throws -> ToolsOzoneQueueAssignModerator.Output {
         try await client.procedure(ToolsOzoneQueueAssignModerator.self, parameters: .init(), input: input)
     }

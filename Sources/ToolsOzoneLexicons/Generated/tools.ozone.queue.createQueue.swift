@@ -153,7 +153,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
         try await client.procedure(ToolsOzoneQueueCreateQueue.self, parameters: .init(), input: .init(name: name, collection: collection, description: description, recommendedPolicies: recommendedPolicies, reportTypes: reportTypes, subjectTypes: subjectTypes))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createQueue(_ input: ToolsOzoneQueueCreateQueue.Input) async throws -> ToolsOzoneQueueCreateQueue.Output {
         try await client.procedure(ToolsOzoneQueueCreateQueue.self, parameters: .init(), input: input)
     }

@@ -90,7 +90,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
         try await client.procedure(ToolsOzoneQueueDeleteQueue.self, parameters: .init(), input: .init(queueId: queueId, migrateToQueueId: migrateToQueueId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteQueue(_ input: ToolsOzoneQueueDeleteQueue.Input) async throws -> ToolsOzoneQueueDeleteQueue.Output {
         try await client.procedure(ToolsOzoneQueueDeleteQueue.self, parameters: .init(), input: input)
     }

@@ -104,7 +104,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
         try await client.query(ToolsOzoneQueueGetAssignments.self, parameters: .init(cursor: cursor, dids: dids, limit: limit, onlyActive: onlyActive, queueIds: queueIds))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAssignments(_ parameters: ToolsOzoneQueueGetAssignments.Parameters = .init()) async throws -> ToolsOzoneQueueGetAssignments.Output {
         try await client.query(ToolsOzoneQueueGetAssignments.self, parameters: parameters)
     }

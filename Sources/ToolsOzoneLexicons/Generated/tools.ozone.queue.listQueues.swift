@@ -109,7 +109,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
         try await client.query(ToolsOzoneQueueListQueues.self, parameters: .init(collection: collection, cursor: cursor, enabled: enabled, limit: limit, reportTypes: reportTypes, subjectType: subjectType))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listQueues(_ parameters: ToolsOzoneQueueListQueues.Parameters = .init()) async throws -> ToolsOzoneQueueListQueues.Output {
         try await client.query(ToolsOzoneQueueListQueues.self, parameters: parameters)
     }

@@ -111,7 +111,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
         try await client.procedure(ToolsOzoneQueueRouteReports.self, parameters: .init(), input: .init(startReportId: startReportId, endReportId: endReportId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func routeReports(_ input: ToolsOzoneQueueRouteReports.Input) async throws -> ToolsOzoneQueueRouteReports.Output {
         try await client.procedure(ToolsOzoneQueueRouteReports.self, parameters: .init(), input: input)
     }

@@ -84,7 +84,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
         try await client.procedure(ToolsOzoneQueueUnassignModerator.self, parameters: .init(), input: .init(queueId: queueId, did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func unassignModerator(_ input: ToolsOzoneQueueUnassignModerator.Input) async throws -> ToolsOzoneQueueUnassignModerator.Output {
         try await client.procedure(ToolsOzoneQueueUnassignModerator.self, parameters: .init(), input: input)
     }

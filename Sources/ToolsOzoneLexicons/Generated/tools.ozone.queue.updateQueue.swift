@@ -122,7 +122,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
         try await client.procedure(ToolsOzoneQueueUpdateQueue.self, parameters: .init(), input: .init(queueId: queueId, description: description, enabled: enabled, name: name, recommendedPolicies: recommendedPolicies))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateQueue(_ input: ToolsOzoneQueueUpdateQueue.Input) async throws -> ToolsOzoneQueueUpdateQueue.Output {
         try await client.procedure(ToolsOzoneQueueUpdateQueue.self, parameters: .init(), input: input)
     }

@@ -98,7 +98,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
         try await client.procedure(ToolsOzoneReportAssignModerator.self, parameters: .init(), input: .init(reportId: reportId, did: did, isPermanent: isPermanent, queueId: queueId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func assignModerator(_ input: ToolsOzoneReportAssignModerator.Input) async throws -> ToolsOzoneReportAssignModerator.Output {
         try await client.procedure(ToolsOzoneReportAssignModerator.self, parameters: .init(), input: input)
     }

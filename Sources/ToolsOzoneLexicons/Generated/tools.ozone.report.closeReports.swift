@@ -107,7 +107,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
         try await client.procedure(ToolsOzoneReportCloseReports.self, parameters: .init(), input: .init(subject: subject, internalNote: internalNote, isAutomated: isAutomated, reportTypes: reportTypes))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func closeReports(_ input: ToolsOzoneReportCloseReports.Input) async throws -> ToolsOzoneReportCloseReports.Output {
         try await client.procedure(ToolsOzoneReportCloseReports.self, parameters: .init(), input: input)
     }

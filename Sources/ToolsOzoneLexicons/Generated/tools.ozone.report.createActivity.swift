@@ -199,7 +199,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
         try await client.procedure(ToolsOzoneReportCreateActivity.self, parameters: .init(), input: .init(activity: activity, eventId: eventId, internalNote: internalNote, isAutomated: isAutomated, publicNote: publicNote, reportId: reportId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createActivity(_ input: ToolsOzoneReportCreateActivity.Input) async throws -> ToolsOzoneReportCreateActivity.Output {
         try await client.procedure(ToolsOzoneReportCreateActivity.self, parameters: .init(), input: input)
     }

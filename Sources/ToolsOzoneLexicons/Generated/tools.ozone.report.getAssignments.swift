@@ -106,7 +106,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
         try await client.query(ToolsOzoneReportGetAssignments.self, parameters: .init(cursor: cursor, dids: dids, limit: limit, onlyActive: onlyActive, reportIds: reportIds))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAssignments(_ parameters: ToolsOzoneReportGetAssignments.Parameters = .init()) async throws -> ToolsOzoneReportGetAssignments.Output {
         try await client.query(ToolsOzoneReportGetAssignments.self, parameters: parameters)
     }

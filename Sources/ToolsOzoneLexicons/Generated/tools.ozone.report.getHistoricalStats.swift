@@ -116,7 +116,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
         try await client.query(ToolsOzoneReportGetHistoricalStats.self, parameters: .init(cursor: cursor, endDate: endDate, limit: limit, moderatorDid: moderatorDid, queueId: queueId, reportTypes: reportTypes, startDate: startDate))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getHistoricalStats(_ parameters: ToolsOzoneReportGetHistoricalStats.Parameters = .init()) async throws -> ToolsOzoneReportGetHistoricalStats.Output {
         try await client.query(ToolsOzoneReportGetHistoricalStats.self, parameters: parameters)
     }

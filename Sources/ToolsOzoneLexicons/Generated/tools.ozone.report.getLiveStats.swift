@@ -89,7 +89,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
         try await client.query(ToolsOzoneReportGetLiveStats.self, parameters: .init(moderatorDid: moderatorDid, queueId: queueId, reportTypes: reportTypes))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getLiveStats(_ parameters: ToolsOzoneReportGetLiveStats.Parameters = .init()) async throws -> ToolsOzoneReportGetLiveStats.Output {
         try await client.query(ToolsOzoneReportGetLiveStats.self, parameters: parameters)
     }

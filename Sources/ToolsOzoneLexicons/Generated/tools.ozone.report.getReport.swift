@@ -75,7 +75,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
         try await client.query(ToolsOzoneReportGetReport.self, parameters: .init(id: id))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getReport(_ parameters: ToolsOzoneReportGetReport.Parameters) async throws -> ToolsOzoneReportGetReport.Output {
         try await client.query(ToolsOzoneReportGetReport.self, parameters: parameters)
     }

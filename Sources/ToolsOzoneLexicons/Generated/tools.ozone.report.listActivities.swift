@@ -93,7 +93,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
         try await client.query(ToolsOzoneReportListActivities.self, parameters: .init(reportId: reportId, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listActivities(_ parameters: ToolsOzoneReportListActivities.Parameters) async throws -> ToolsOzoneReportListActivities.Output {
         try await client.query(ToolsOzoneReportListActivities.self, parameters: parameters)
     }

@@ -130,7 +130,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
         try await client.query(ToolsOzoneReportQueryActivities.self, parameters: .init(activityTypes: activityTypes, createdAfter: createdAfter, createdBefore: createdBefore, cursor: cursor, limit: limit, sortDirection: sortDirection))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func queryActivities(_ parameters: ToolsOzoneReportQueryActivities.Parameters = .init()) async throws -> ToolsOzoneReportQueryActivities.Output {
         try await client.query(ToolsOzoneReportQueryActivities.self, parameters: parameters)
     }

@@ -244,7 +244,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
         try await client.query(ToolsOzoneReportQueryReports.self, parameters: .init(status: status, assignedTo: assignedTo, collections: collections, cursor: cursor, did: did, isMuted: isMuted, limit: limit, queueId: queueId, reportTypes: reportTypes, reportedAfter: reportedAfter, reportedBefore: reportedBefore, sortDirection: sortDirection, sortField: sortField, subject: subject, subjectType: subjectType))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func queryReports(_ parameters: ToolsOzoneReportQueryReports.Parameters) async throws -> ToolsOzoneReportQueryReports.Output {
         try await client.query(ToolsOzoneReportQueryReports.self, parameters: parameters)
     }

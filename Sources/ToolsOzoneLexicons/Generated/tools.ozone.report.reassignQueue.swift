@@ -128,7 +128,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
         try await client.procedure(ToolsOzoneReportReassignQueue.self, parameters: .init(), input: .init(reportId: reportId, queueId: queueId, comment: comment))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func reassignQueue(_ input: ToolsOzoneReportReassignQueue.Input) async throws -> ToolsOzoneReportReassignQueue.Output {
         try await client.procedure(ToolsOzoneReportReassignQueue.self, parameters: .init(), input: input)
     }

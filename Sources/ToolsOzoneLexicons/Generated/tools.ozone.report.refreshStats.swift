@@ -85,7 +85,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
         try await client.procedure(ToolsOzoneReportRefreshStats.self, parameters: .init(), input: .init(startDate: startDate, endDate: endDate, queueIds: queueIds))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func refreshStats(_ input: ToolsOzoneReportRefreshStats.Input) async throws -> ToolsOzoneReportRefreshStats.Output {
         try await client.procedure(ToolsOzoneReportRefreshStats.self, parameters: .init(), input: input)
     }

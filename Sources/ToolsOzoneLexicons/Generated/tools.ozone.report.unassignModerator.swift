@@ -78,7 +78,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
         try await client.procedure(ToolsOzoneReportUnassignModerator.self, parameters: .init(), input: .init(reportId: reportId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func unassignModerator(_ input: ToolsOzoneReportUnassignModerator.Input) async throws -> ToolsOzoneReportUnassignModerator.Output {
         try await client.procedure(ToolsOzoneReportUnassignModerator.self, parameters: .init(), input: input)
     }

@@ -108,7 +108,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
         try await client.procedure(ToolsOzoneSafelinkAddRule.self, parameters: .init(), input: .init(url: url, pattern: pattern, action: action, reason: reason, comment: comment, createdBy: createdBy))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func addRule(_ input: ToolsOzoneSafelinkAddRule.Input) async throws -> ToolsOzoneSafelinkAddRule.Output {
         try await client.procedure(ToolsOzoneSafelinkAddRule.self, parameters: .init(), input: input)
     }

@@ -129,7 +129,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
         try await client.procedure(ToolsOzoneSafelinkQueryEvents.self, parameters: .init(), input: .init(cursor: cursor, limit: limit, patternType: patternType, sortDirection: sortDirection, urls: urls))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func queryEvents(_ input: ToolsOzoneSafelinkQueryEvents.Input) async throws -> ToolsOzoneSafelinkQueryEvents.Output {
         try await client.procedure(ToolsOzoneSafelinkQueryEvents.self, parameters: .init(), input: input)
     }

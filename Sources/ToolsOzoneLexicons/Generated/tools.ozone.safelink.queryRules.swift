@@ -145,7 +145,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
         try await client.procedure(ToolsOzoneSafelinkQueryRules.self, parameters: .init(), input: .init(actions: actions, createdBy: createdBy, cursor: cursor, limit: limit, patternType: patternType, reason: reason, sortDirection: sortDirection, urls: urls))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func queryRules(_ input: ToolsOzoneSafelinkQueryRules.Input) async throws -> ToolsOzoneSafelinkQueryRules.Output {
         try await client.procedure(ToolsOzoneSafelinkQueryRules.self, parameters: .init(), input: input)
     }

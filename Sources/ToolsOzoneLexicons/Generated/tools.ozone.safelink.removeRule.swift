@@ -94,7 +94,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
         try await client.procedure(ToolsOzoneSafelinkRemoveRule.self, parameters: .init(), input: .init(url: url, pattern: pattern, comment: comment, createdBy: createdBy))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func removeRule(_ input: ToolsOzoneSafelinkRemoveRule.Input) async throws -> ToolsOzoneSafelinkRemoveRule.Output {
         try await client.procedure(ToolsOzoneSafelinkRemoveRule.self, parameters: .init(), input: input)
     }

@@ -104,7 +104,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
         try await client.procedure(ToolsOzoneSafelinkUpdateRule.self, parameters: .init(), input: .init(url: url, pattern: pattern, action: action, reason: reason, comment: comment, createdBy: createdBy))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateRule(_ input: ToolsOzoneSafelinkUpdateRule.Input) async throws -> ToolsOzoneSafelinkUpdateRule.Output {
         try await client.procedure(ToolsOzoneSafelinkUpdateRule.self, parameters: .init(), input: input)
     }

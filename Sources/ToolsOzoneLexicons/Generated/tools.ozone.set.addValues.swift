@@ -63,7 +63,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
         try await client.procedure(ToolsOzoneSetAddValues.self, parameters: .init(), input: .init(name: name, values: values))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func addValues(_ input: ToolsOzoneSetAddValues.Input) async throws -> ToolsOzoneSetAddValues.Output {
         try await client.procedure(ToolsOzoneSetAddValues.self, parameters: .init(), input: input)
     }

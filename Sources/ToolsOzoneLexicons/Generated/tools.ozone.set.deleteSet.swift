@@ -96,7 +96,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
         try await client.procedure(ToolsOzoneSetDeleteSet.self, parameters: .init(), input: .init(name: name))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteSet(_ input: ToolsOzoneSetDeleteSet.Input) async throws -> ToolsOzoneSetDeleteSet.Output {
         try await client.procedure(ToolsOzoneSetDeleteSet.self, parameters: .init(), input: input)
     }

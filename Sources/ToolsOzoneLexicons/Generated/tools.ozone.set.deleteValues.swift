@@ -84,7 +84,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
         try await client.procedure(ToolsOzoneSetDeleteValues.self, parameters: .init(), input: .init(name: name, values: values))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteValues(_ input: ToolsOzoneSetDeleteValues.Input) async throws -> ToolsOzoneSetDeleteValues.Output {
         try await client.procedure(ToolsOzoneSetDeleteValues.self, parameters: .init(), input: input)
     }

@@ -120,7 +120,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
         try await client.query(ToolsOzoneSetGetValues.self, parameters: .init(name: name, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getValues(_ parameters: ToolsOzoneSetGetValues.Parameters) async throws -> ToolsOzoneSetGetValues.Output {
         try await client.query(ToolsOzoneSetGetValues.self, parameters: parameters)
     }

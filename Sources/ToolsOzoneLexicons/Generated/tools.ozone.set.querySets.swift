@@ -145,7 +145,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
         try await client.query(ToolsOzoneSetQuerySets.self, parameters: .init(cursor: cursor, limit: limit, namePrefix: namePrefix, sortBy: sortBy, sortDirection: sortDirection))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func querySets(_ parameters: ToolsOzoneSetQuerySets.Parameters = .init()) async throws -> ToolsOzoneSetQuerySets.Output {
         try await client.query(ToolsOzoneSetQuerySets.self, parameters: parameters)
     }

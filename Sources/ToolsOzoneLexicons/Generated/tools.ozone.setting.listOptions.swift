@@ -121,7 +121,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Setting {
         try await client.query(ToolsOzoneSettingListOptions.self, parameters: .init(cursor: cursor, keys: keys, limit: limit, prefix: prefix, scope: scope))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listOptions(_ parameters: ToolsOzoneSettingListOptions.Parameters = .init()) async throws -> ToolsOzoneSettingListOptions.Output {
         try await client.query(ToolsOzoneSettingListOptions.self, parameters: parameters)
     }

@@ -98,7 +98,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Setting {
         try await client.procedure(ToolsOzoneSettingRemoveOptions.self, parameters: .init(), input: .init(keys: keys, scope: scope))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func removeOptions(_ input: ToolsOzoneSettingRemoveOptions.Input) async throws -> ToolsOzoneSettingRemoveOptions.Output {
         try await client.procedure(ToolsOzoneSettingRemoveOptions.self, parameters: .init(), input: input)
     }

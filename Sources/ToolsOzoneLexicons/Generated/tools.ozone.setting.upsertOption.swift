@@ -141,7 +141,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Setting {
         try await client.procedure(ToolsOzoneSettingUpsertOption.self, parameters: .init(), input: .init(key: key, scope: scope, value: value, description: description, managerRole: managerRole))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func upsertOption(_ input: ToolsOzoneSettingUpsertOption.Input) async throws -> ToolsOzoneSettingUpsertOption.Output {
         try await client.procedure(ToolsOzoneSettingUpsertOption.self, parameters: .init(), input: input)
     }

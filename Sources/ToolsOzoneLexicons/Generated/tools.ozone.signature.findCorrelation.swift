@@ -77,7 +77,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Signature {
         try await client.query(ToolsOzoneSignatureFindCorrelation.self, parameters: .init(dids: dids))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func findCorrelation(_ parameters: ToolsOzoneSignatureFindCorrelation.Parameters) async throws -> ToolsOzoneSignatureFindCorrelation.Output {
         try await client.query(ToolsOzoneSignatureFindCorrelation.self, parameters: parameters)
     }

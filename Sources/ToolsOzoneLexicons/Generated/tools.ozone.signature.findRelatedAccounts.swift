@@ -125,7 +125,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Signature {
         try await client.query(ToolsOzoneSignatureFindRelatedAccounts.self, parameters: .init(did: did, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func findRelatedAccounts(_ parameters: ToolsOzoneSignatureFindRelatedAccounts.Parameters) async throws -> ToolsOzoneSignatureFindRelatedAccounts.Output {
         try await client.query(ToolsOzoneSignatureFindRelatedAccounts.self, parameters: parameters)
     }

@@ -93,7 +93,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Signature {
         try await client.query(ToolsOzoneSignatureSearchAccounts.self, parameters: .init(values: values, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchAccounts(_ parameters: ToolsOzoneSignatureSearchAccounts.Parameters) async throws -> ToolsOzoneSignatureSearchAccounts.Output {
         try await client.query(ToolsOzoneSignatureSearchAccounts.self, parameters: parameters)
     }

@@ -105,7 +105,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Team {
         try await client.procedure(ToolsOzoneTeamAddMember.self, parameters: .init(), input: .init(did: did, role: role))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func addMember(_ input: ToolsOzoneTeamAddMember.Input) async throws -> ToolsOzoneTeamAddMember.Output {
         try await client.procedure(ToolsOzoneTeamAddMember.self, parameters: .init(), input: input)
     }

@@ -83,7 +83,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Team {
         try await client.procedure(ToolsOzoneTeamDeleteMember.self, parameters: .init(), input: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteMember(_ input: ToolsOzoneTeamDeleteMember.Input) async throws -> ToolsOzoneTeamDeleteMember.Output {
         try await client.procedure(ToolsOzoneTeamDeleteMember.self, parameters: .init(), input: input)
     }

@@ -103,7 +103,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Team {
         try await client.query(ToolsOzoneTeamListMembers.self, parameters: .init(cursor: cursor, disabled: disabled, limit: limit, q: q, roles: roles))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listMembers(_ parameters: ToolsOzoneTeamListMembers.Parameters = .init()) async throws -> ToolsOzoneTeamListMembers.Output {
         try await client.query(ToolsOzoneTeamListMembers.self, parameters: parameters)
     }

@@ -110,7 +110,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Team {
         try await client.procedure(ToolsOzoneTeamUpdateMember.self, parameters: .init(), input: .init(did: did, disabled: disabled, role: role))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateMember(_ input: ToolsOzoneTeamUpdateMember.Input) async throws -> ToolsOzoneTeamUpdateMember.Output {
         try await client.procedure(ToolsOzoneTeamUpdateMember.self, parameters: .init(), input: input)
     }

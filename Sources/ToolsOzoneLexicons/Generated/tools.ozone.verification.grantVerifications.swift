@@ -162,7 +162,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Verification {
         try await client.procedure(ToolsOzoneVerificationGrantVerifications.self, parameters: .init(), input: .init(verifications: verifications))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func grantVerifications(_ input: ToolsOzoneVerificationGrantVerifications.Input) async throws -> ToolsOzoneVerificationGrantVerifications.Output {
         try await client.procedure(ToolsOzoneVerificationGrantVerifications.self, parameters: .init(), input: input)
     }

@@ -142,7 +142,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Verification {
         try await client.query(ToolsOzoneVerificationListVerifications.self, parameters: .init(createdAfter: createdAfter, createdBefore: createdBefore, cursor: cursor, isRevoked: isRevoked, issuers: issuers, limit: limit, sortDirection: sortDirection, subjects: subjects))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listVerifications(_ parameters: ToolsOzoneVerificationListVerifications.Parameters = .init()) async throws -> ToolsOzoneVerificationListVerifications.Output {
         try await client.query(ToolsOzoneVerificationListVerifications.self, parameters: parameters)
     }

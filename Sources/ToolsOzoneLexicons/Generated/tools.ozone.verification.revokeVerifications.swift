@@ -124,7 +124,7 @@ nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Verification {
         try await client.procedure(ToolsOzoneVerificationRevokeVerifications.self, parameters: .init(), input: .init(uris: uris, revokeReason: revokeReason))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func revokeVerifications(_ input: ToolsOzoneVerificationRevokeVerifications.Input) async throws -> ToolsOzoneVerificationRevokeVerifications.Output {
         try await client.procedure(ToolsOzoneVerificationRevokeVerifications.self, parameters: .init(), input: input)
     }
