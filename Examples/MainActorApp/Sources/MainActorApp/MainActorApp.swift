@@ -1,5 +1,5 @@
 // An app module with MainActor default isolation: everything here without a `nonisolated` of its own
-// is main-actor isolated, as in an Xcode 26 app target. The LexGen plugin generates this module's
+// is main-actor isolated, as in an Xcode 26 app target. The LexiconGen plugin generates this module's
 // lexicons (com.example.mainactor.*) into it; the generated types are `nonisolated`, so they are used
 // off the main actor below exactly as BlueskyKit's are.
 
