@@ -109,7 +109,7 @@ feed_reader() {
     cd "$work/Examples/FeedReader"
     install_lexicons FeedReader app.bsky.feed.getTimeline app.bsky.feed.post app.bsky.actor.getProfile \
         com.atproto.repo.createRecord com.atproto.repo.listRecords | tee "$work/feedreader-install.log"
-    if ! grep -q '.plugin(name: "LexGen", package: "atproto-kit")' "$work/feedreader-install.log"; then
+    if ! grep -q '.plugin(name: "LexiconGen", package: "atproto-kit")' "$work/feedreader-install.log"; then
         echo "error: the install plugin's hint does not name the package as the app added it (atproto-kit)"
         exit 1
     fi
@@ -121,10 +121,10 @@ feed_reader() {
     cp Package.swift "$work/feedreader-manifest"
     sed -i 's|dependencies: \[.product(name: "XRPCRuntime", package: "atproto-kit")\],|dependencies: [],|' Package.swift
     if swift build --target FeedReader >"$work/feedreader-no-runtime.log" 2>&1; then
-        echo "error: the LexGen plugin built a target without the runtime's product"
+        echo "error: the LexiconGen plugin built a target without the runtime's product"
         exit 1
     fi
-    grep -q "applies the LexGen plugin but does not depend on the runtime.*XRPCRuntime" "$work/feedreader-no-runtime.log" ||
+    grep -q "applies the LexiconGen plugin but does not depend on the runtime.*XRPCRuntime" "$work/feedreader-no-runtime.log" ||
         { cat "$work/feedreader-no-runtime.log"; echo "error: the plugin's error does not name XRPCRuntime"; exit 1; }
     cp "$work/feedreader-manifest" Package.swift
     cd "$root"

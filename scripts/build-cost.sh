@@ -19,7 +19,7 @@
 #   AtprotoCrypto: 23.8 -> 23.5, 23.7 (the same modules)
 #   XRPCRuntime:   34.6 -> 33.2, 33.1 (two more small modules, BoundedURLLoading and SocketAddresses,
 #                  and a smaller XRPCAgents)
-# Every consumer also builds the LexGen plugin's tool (the *-tool modules): SwiftPM compiles the
+# Every consumer also builds the LexiconGen plugin's tool (the *-tool modules): SwiftPM compiles the
 # tools of every plugin in the package graph, used or not. Before: LexGenKit (with the installer) and
 # LexGenCommandLine; after: LexGenSchema, LexGenKit, AtprotoSyntax, SHA2 and LexGenCommandLine.
 #

@@ -26,7 +26,7 @@ let package = Package(
                 .product(name: "SwiftCryptoSigner", package: "swift-atproto-lexicons"),
             ],
             exclude: ["lexicons", "lexgen.json", "lexicons.manifest.json"],
-            plugins: [.plugin(name: "LexGen", package: "swift-atproto-lexicons")]
+            plugins: [.plugin(name: "LexiconGen", package: "swift-atproto-lexicons")]
         )
     ],
     swiftLanguageModes: [.v6]

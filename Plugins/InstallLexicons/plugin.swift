@@ -2,7 +2,7 @@ import Foundation
 import PackagePlugin
 
 /// `swift package install-lexicons --target <name> <nsid>... [lexgen install options]`: installs
-/// lexicons (and everything they refer to) into a target, for the `LexGen` build-tool plugin to
+/// lexicons (and everything they refer to) into a target, for the `LexiconGen` build-tool plugin to
 /// generate. Xcode runs it from a project's or a package's context menu, with the targets chosen
 /// there.
 ///
@@ -53,10 +53,10 @@ struct InstallLexicons: CommandPlugin {
         // The name the app's manifest knows this package by (its identity, from the URL or path it was
         // added with), which is not always the name it declares.
         let plugin = Self.identity(ofPackageWithProduct: "lexgen", in: context.package).map {
-            ".plugin(name: \"LexGen\", package: \"\($0)\")"
+            ".plugin(name: \"LexiconGen\", package: \"\($0)\")"
         }
         print(
-            "In Package.swift, give each target `plugins: [\(plugin ?? "\"LexGen\"")]` and "
+            "In Package.swift, give each target `plugins: [\(plugin ?? "\"LexiconGen\"")]` and "
                 + "`exclude: [\"lexicons\", \"lexgen.json\", \"lexicons.manifest.json\"]`."
         )
     }
@@ -110,7 +110,7 @@ struct InstallLexicons: CommandPlugin {
 
     extension InstallLexicons: XcodeCommandPlugin {
         /// Xcode passes `--target <name>` for each target chosen in its dialog; an Xcode target's
-        /// lexicons go into the folder named after it, where `LexGen`'s Xcode entry point reads them.
+        /// lexicons go into the folder named after it, where `LexiconGen`'s Xcode entry point reads them.
         func performCommand(context: XcodePluginContext, arguments: [String]) throws {
             var extractor = ArgumentExtractor(arguments)
             let names = extractor.extractOption(named: "target")

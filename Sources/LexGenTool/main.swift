@@ -1,6 +1,6 @@
 import Foundation
 import LexGenCommandLine
 
-// The LexGen plugin's tool: lexgen without install (and so without lexicon resolution over
+// The LexiconGen plugin's tool: lexgen without install (and so without lexicon resolution over
 // atproto or the installer), so a build compiles only the generator before it can generate.
 exit(await LexGen.run(Array(CommandLine.arguments.dropFirst()), install: nil))

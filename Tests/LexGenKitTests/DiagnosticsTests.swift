@@ -85,7 +85,7 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertEqual(result.diagnostics.warningCount, 1)
         XCTAssertTrue(result.diagnostics.all[0].message.contains("generated as ComExAmpleThingValue"))
         let declarations = result.files.map(\.contents).joined()
-        XCTAssertTrue(declarations.contains("public enum ComExAmpleThing: XRPCCore.LexiconToken"))
-        XCTAssertTrue(declarations.contains("public enum ComExAmpleThingValue: XRPCCore.LexiconToken"))
+        XCTAssertTrue(declarations.contains("public nonisolated enum ComExAmpleThing: XRPCCore.LexiconToken"))
+        XCTAssertTrue(declarations.contains("public nonisolated enum ComExAmpleThingValue: XRPCCore.LexiconToken"))
     }
 }

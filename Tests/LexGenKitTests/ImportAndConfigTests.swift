@@ -38,8 +38,8 @@ final class ImportAndConfigTests: XCTestCase {
         assertContainsLines(namespaces, "imports: [StandardLexicons.StandardLexiconsSchemas.catalog]")
         // `client.com` is declared by the imported module (it has com.atproto endpoints): extended here.
         XCTAssertFalse(namespaces.contains("extension XRPCCore.XRPCClient {"), namespaces)
-        assertContainsLines(namespaces, "extension XRPCCore.XRPCClient.Com {")
-        assertContainsLines(namespaces, "public struct Example: Sendable {")
+        assertContainsLines(namespaces, "nonisolated extension XRPCCore.XRPCClient.Com {")
+        assertContainsLines(namespaces, "public nonisolated struct Example: Sendable {")
     }
 
     func testALexiconDefinedHereAndInAnImportedModuleIsAnError() {

@@ -39,7 +39,8 @@ final class SchemaTextTests: XCTestCase {
             )
             """
         )
-        assertContainsLines(moduleFile, "public protocol _LexiconsValidatable: XRPCCore.LexiconValidatable {}")
+        assertContainsLines(
+            moduleFile, "public nonisolated protocol _LexiconsValidatable: XRPCCore.LexiconValidatable {}")
     }
 
     func testRawLiteralsUseEnoughHashes() {

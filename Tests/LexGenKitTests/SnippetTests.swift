@@ -19,7 +19,7 @@ final class SnippetTests: XCTestCase {
             swift,
             """
             /// A note.
-            public struct ComExampleNote: XRPCCore.LexiconRecord, _LexiconsValidatable {
+            public nonisolated struct ComExampleNote: XRPCCore.LexiconRecord, _LexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.example.note#main" }
             /// The collection NSID, which is also the record's `$type`.
@@ -70,9 +70,9 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(
             swift,
             """
-            public enum ComExampleDefs {
+            public nonisolated enum ComExampleDefs {
             /// Go fast.
-            public enum Fast: XRPCCore.LexiconToken {
+            public nonisolated enum Fast: XRPCCore.LexiconToken {
             /// The token as it appears in string values.
             public static var value: Swift.String { "com.example.defs#fast" }
             """
@@ -86,7 +86,8 @@ final class SnippetTests: XCTestCase {
               "knownValues": ["!hide", "most-likes", "default", "none", "com.example.other#fast", "9lives"]}}}
             """
         )
-        assertContainsLines(swift, "public struct Sort: XRPCCore.LexiconStringValue, _LexiconsValidatable {")
+        assertContainsLines(
+            swift, "public nonisolated struct Sort: XRPCCore.LexiconStringValue, _LexiconsValidatable {")
         for line in [
             #"public static var hide: Self { Self(rawValue: "!hide") }"#,
             #"public static var mostLikes: Self { Self(rawValue: "most-likes") }"#,
@@ -124,7 +125,7 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(
             swift,
             """
-            public indirect enum Embed: XRPCCore.LexiconUnion, _LexiconsValidatable {
+            public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, _LexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.example.post#main/properties/embed" }
             case comExampleImages(ComExampleImages)
@@ -212,19 +213,20 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(
             swift,
             """
-            public enum ComExampleFeedGetThings: XRPCCore.XRPCQuery {
+            public nonisolated enum ComExampleFeedGetThings: XRPCCore.XRPCQuery {
             /// The lexicon's NSID.
             public static var nsid: XRPCCore.NSID { "com.example.feed.getThings" }
             """
         )
         assertContainsLines(swift, "case notFound")
         assertContainsLines(swift, "case `default`")
-        assertContainsLines(swift, "public struct Parameters: XRPCCore.XRPCParameters, _LexiconsValidatable {")
-        assertContainsLines(swift, "public struct Output: XRPCCore.LexiconObject, _LexiconsValidatable {")
+        assertContainsLines(
+            swift, "public nonisolated struct Parameters: XRPCCore.XRPCParameters, _LexiconsValidatable {")
+        assertContainsLines(swift, "public nonisolated struct Output: XRPCCore.LexiconObject, _LexiconsValidatable {")
         assertContainsLines(
             swift,
             """
-            extension XRPCCore.XRPCClient.Com.Example.Feed {
+            nonisolated extension XRPCCore.XRPCClient.Com.Example.Feed {
             /// Calls `ComExampleFeedGetThings`.
             public func getThings(actor: XRPCCore.DID, limit: Swift.Int? = nil) async throws -> ComExampleFeedGetThings.Output {
             try await client.query(ComExampleFeedGetThings.self, parameters: .init(actor: actor, limit: limit))
@@ -265,8 +267,9 @@ final class SnippetTests: XCTestCase {
               "tick": {"type": "object", "required": ["seq"], "properties": {"seq": {"type": "integer"}}}}}
             """
         )
-        assertContainsLines(swift, "public enum ComExampleStream: XRPCCore.XRPCSubscription {")
-        assertContainsLines(swift, "public indirect enum Message: XRPCCore.LexiconUnion, _LexiconsValidatable {")
+        assertContainsLines(swift, "public nonisolated enum ComExampleStream: XRPCCore.XRPCSubscription {")
+        assertContainsLines(
+            swift, "public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _LexiconsValidatable {")
         assertContainsLines(swift, "case comExampleStreamTick(ComExampleStream.Tick)")
     }
 
@@ -307,7 +310,7 @@ final class SnippetTests: XCTestCase {
             """
         )
         assertContainsLines(
-            swift, "public indirect enum PreferencesItem: XRPCCore.LexiconUnion, _LexiconsValidatable {")
+            swift, "public nonisolated indirect enum PreferencesItem: XRPCCore.LexiconUnion, _LexiconsValidatable {")
         assertContainsLines(swift, "public typealias Preferences = [ComExamplePrefs.PreferencesItem]")
     }
 
@@ -342,10 +345,19 @@ final class SnippetTests: XCTestCase {
         )
         // Every union is indirect; the field holding it stays a plain stored property.
         assertContainsLines(swift, "public var parent: ComExampleThread.Node.Parent?")
-        assertContainsLines(swift, "public indirect enum Parent: XRPCCore.LexiconUnion, _LexiconsValidatable {")
-        // A field holding a struct is boxed, required or optional...
-        assertContainsLines(swift, "@XRPCCore._LexiconBoxedOptional public var self_: ComExampleThread.Node?")
-        assertContainsLines(swift, "@XRPCCore._LexiconBoxed public var root: ComExampleThread.Missing")
+        assertContainsLines(
+            swift, "public nonisolated indirect enum Parent: XRPCCore.LexiconUnion, _LexiconsValidatable {")
+        // A field holding a struct is boxed, required or optional: a computed property over its box...
+        assertContainsLines(
+            swift,
+            """
+            public var self_: ComExampleThread.Node? { get { _self_.wrappedValue } set { _self_.wrappedValue = newValue } }
+            private var _self_: XRPCCore._LexiconBoxedOptional<ComExampleThread.Node>
+            """)
+        assertContainsLines(swift, "private var _root: XRPCCore._LexiconBoxed<ComExampleThread.Missing>")
+        // ...set through the box by the initializers.
+        assertContainsLines(swift, "self._root = .init(wrappedValue: root)")
+        assertContainsLines(swift, #"self._root = .init(wrappedValue: try reader.required("root"))"#)
         // ...while arrays and string values are already one reference wide and stay as they are.
         assertContainsLines(swift, "public var children: [ComExampleThread.Node]?")
         assertContainsLines(swift, "public var kind: ComExampleThread.Kind?")
@@ -356,7 +368,7 @@ final class SnippetTests: XCTestCase {
             [#"{"lexicon": 1, "id": "com.example.a", "defs": {"main": {"type": "token"}}}"#],
             access: .package
         )
-        assertContainsLines(result.files[0].contents, "package enum ComExampleA: XRPCCore.LexiconToken {")
+        assertContainsLines(result.files[0].contents, "package nonisolated enum ComExampleA: XRPCCore.LexiconToken {")
     }
 
     func testUnionWithoutMembersOnlyRequiresAType() {

@@ -51,3 +51,32 @@ func assertContainsLines(
     XCTAssertTrue(
         haystack.contains(needle), "expected lines not found:\n\(needle)\n--- in:\n\(text)", file: file, line: line)
 }
+
+/// Type-checks Swift files against the modules built beside the tests (the runtime's XRPCCore, ...) in
+/// Swift 6 mode; returns the compiler's exit status and its diagnostics. Skips when nothing was built.
+func typecheckAgainstBuiltModules(_ files: [String], moduleName: String, arguments: [String] = []) throws -> (
+    status: Int32, output: String
+) {
+    let modules = Bundle.main.bundleURL.appendingPathComponent("Modules")
+    guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("XRPCCore.swiftmodule").path) else {
+        throw XCTSkip("no XRPCRuntime module beside the tests at \(modules.path): build everything first")
+    }
+    // C targets the runtime links (CSHA256Accel) are found through the module maps SwiftPM writes.
+    let buildFolder = Bundle.main.bundleURL
+    let cModules = (try? FileManager.default.contentsOfDirectory(atPath: buildFolder.path)) ?? []
+    let cModuleFlags = cModules.sorted().filter { $0.hasSuffix(".build") && !$0.hasSuffix("-tool.build") }
+        .map { buildFolder.appendingPathComponent($0).path }
+        .filter { FileManager.default.fileExists(atPath: $0 + "/module.modulemap") }
+        .flatMap { ["-I", $0] }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments =
+        ["swiftc", "-typecheck", "-swift-version", "6", "-module-name", moduleName, "-I", modules.path]
+        + cModuleFlags + arguments + files
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+}

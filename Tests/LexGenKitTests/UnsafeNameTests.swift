@@ -35,11 +35,11 @@ final class UnsafeNameTests: XCTestCase {
         let result = LexiconGenerator.generate(sources)
         XCTAssertEqual(result.diagnostics.all.map(\.description), [])
         let defs = try XCTUnwrap(result.files.first { $0.name == "com.example.4-2.unsafeDefs.swift" }?.contents)
-        XCTAssertTrue(defs.contains("public struct ComExample42UnsafeDefs: "), defs)
-        XCTAssertTrue(defs.contains("    public struct ObJeCT: "))
+        XCTAssertTrue(defs.contains("public nonisolated struct ComExample42UnsafeDefs: "), defs)
+        XCTAssertTrue(defs.contains("    public nonisolated struct ObJeCT: "))
         XCTAssertTrue(defs.contains(#"{ "com.example.4-2.unsafeDefs#ob-je-c$t" }"#), "the $type keeps the def's name")
         XCTAssertTrue(defs.contains("    public typealias _9 = Swift.Int"))
-        XCTAssertTrue(defs.contains("    public struct _2fa: "))
+        XCTAssertTrue(defs.contains("    public nonisolated struct _2fa: "))
         XCTAssertTrue(defs.contains("case comExample42UnsafeDefsObJeCT(ComExample42UnsafeDefs.ObJeCT)"))
         let namespaces = try XCTUnwrap(
             result.files.first { $0.name == LexiconOutputNaming.namespacesFileName }?.contents)
@@ -47,34 +47,13 @@ final class UnsafeNameTests: XCTestCase {
     }
 
     func testTheGeneratedSwiftCompiles() throws {
-        let modules = Bundle.main.bundleURL.appendingPathComponent("Modules")
-        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("XRPCCore.swiftmodule").path)
-        else {
-            throw XCTSkip("no XRPCRuntime module beside the tests at \(modules.path): build everything first")
-        }
         let result = LexiconGenerator.generate(sources)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lexgen-unsafe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try LexiconFileSystem.write(result.files, to: folder.path, removeStale: false)
         let files = result.files.map { folder.appendingPathComponent($0.name).path }
-        // C targets the runtime links (CSHA256Accel) are found through the module maps SwiftPM writes.
-        let buildFolder = Bundle.main.bundleURL
-        let cModules = (try? FileManager.default.contentsOfDirectory(atPath: buildFolder.path)) ?? []
-        let cModuleFlags = cModules.sorted().filter { $0.hasSuffix(".build") && !$0.hasSuffix("-tool.build") }
-            .map { buildFolder.appendingPathComponent($0).path }
-            .filter { FileManager.default.fileExists(atPath: $0 + "/module.modulemap") }
-            .flatMap { ["-I", $0] }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["swiftc", "-typecheck", "-swift-version", "6", "-module-name", "UnsafeDefs", "-I", modules.path]
-            + cModuleFlags + files + [try usage(in: folder)]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, text)
+        let (status, text) = try typecheckAgainstBuiltModules(files + [try usage(in: folder)], moduleName: "UnsafeDefs")
+        XCTAssertEqual(status, 0, text)
         XCTAssertFalse(text.contains("warning:"), text)
     }
 

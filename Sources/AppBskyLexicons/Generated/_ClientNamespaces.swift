@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The lexicons this module was generated from, for validating its values.
-public enum AppBskyLexiconsSchemas {
+public nonisolated enum AppBskyLexiconsSchemas {
     /// Every lexicon of the module (descriptions left out), parsed on first use.
     public static let catalog = XRPCCore.LexiconSchemaCatalog(
         documentTexts: [
@@ -201,16 +201,16 @@ public enum AppBskyLexiconsSchemas {
 }
 
 /// Gives this module's generated types the module's catalog; generated code conforms to it.
-public protocol _AppBskyLexiconsValidatable: XRPCCore.LexiconValidatable {}
+public nonisolated protocol _AppBskyLexiconsValidatable: XRPCCore.LexiconValidatable {}
 
-extension _AppBskyLexiconsValidatable {
+nonisolated extension _AppBskyLexiconsValidatable {
     /// The catalog of the module that declares the type.
     public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
 }
 
-extension XRPCCore.XRPCClient {
+nonisolated extension XRPCCore.XRPCClient {
     /// The methods of the `app.*` lexicons.
-    public struct App: Sendable {
+    public nonisolated struct App: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -219,9 +219,9 @@ extension XRPCCore.XRPCClient {
     public var app: App { App(client: self) }
 }
 
-extension XRPCCore.XRPCClient.App {
+nonisolated extension XRPCCore.XRPCClient.App {
     /// The methods of the `app.bsky.*` lexicons.
-    public struct Bsky: Sendable {
+    public nonisolated struct Bsky: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -230,9 +230,9 @@ extension XRPCCore.XRPCClient.App {
     public var bsky: Bsky { Bsky(client: client) }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky {
     /// The methods of the `app.bsky.actor.*` lexicons.
-    public struct Actor: Sendable {
+    public nonisolated struct Actor: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -241,9 +241,9 @@ extension XRPCCore.XRPCClient.App.Bsky {
     public var actor: Actor { Actor(client: client) }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky {
     /// The methods of the `app.bsky.ageassurance.*` lexicons.
-    public struct Ageassurance: Sendable {
+    public nonisolated struct Ageassurance: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -252,9 +252,9 @@ extension XRPCCore.XRPCClient.App.Bsky {
     public var ageassurance: Ageassurance { Ageassurance(client: client) }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky {
     /// The methods of the `app.bsky.bookmark.*` lexicons.
-    public struct Bookmark: Sendable {
+    public nonisolated struct Bookmark: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -263,9 +263,9 @@ extension XRPCCore.XRPCClient.App.Bsky {
     public var bookmark: Bookmark { Bookmark(client: client) }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky {
     /// The methods of the `app.bsky.contact.*` lexicons.
-    public struct Contact: Sendable {
+    public nonisolated struct Contact: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -274,9 +274,9 @@ extension XRPCCore.XRPCClient.App.Bsky {
     public var contact: Contact { Contact(client: client) }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky {
     /// The methods of the `app.bsky.draft.*` lexicons.
-    public struct Draft: Sendable {
+    public nonisolated struct Draft: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -285,9 +285,9 @@ extension XRPCCore.XRPCClient.App.Bsky {
     public var draft: Draft { Draft(client: client) }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky {
     /// The methods of the `app.bsky.embed.*` lexicons.
-    public struct Embed: Sendable {
+    public nonisolated struct Embed: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -296,9 +296,9 @@ extension XRPCCore.XRPCClient.App.Bsky {
     public var embed: Embed { Embed(client: client) }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky {
     /// The methods of the `app.bsky.feed.*` lexicons.
-    public struct Feed: Sendable {
+    public nonisolated struct Feed: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -307,9 +307,9 @@ extension XRPCCore.XRPCClient.App.Bsky {
     public var feed: Feed { Feed(client: client) }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky {
     /// The methods of the `app.bsky.graph.*` lexicons.
-    public struct Graph: Sendable {
+    public nonisolated struct Graph: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -318,9 +318,9 @@ extension XRPCCore.XRPCClient.App.Bsky {
     public var graph: Graph { Graph(client: client) }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky {
     /// The methods of the `app.bsky.labeler.*` lexicons.
-    public struct Labeler: Sendable {
+    public nonisolated struct Labeler: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -329,9 +329,9 @@ extension XRPCCore.XRPCClient.App.Bsky {
     public var labeler: Labeler { Labeler(client: client) }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky {
     /// The methods of the `app.bsky.notification.*` lexicons.
-    public struct Notification: Sendable {
+    public nonisolated struct Notification: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -340,9 +340,9 @@ extension XRPCCore.XRPCClient.App.Bsky {
     public var notification: Notification { Notification(client: client) }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky {
     /// The methods of the `app.bsky.unspecced.*` lexicons.
-    public struct Unspecced: Sendable {
+    public nonisolated struct Unspecced: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -351,9 +351,9 @@ extension XRPCCore.XRPCClient.App.Bsky {
     public var unspecced: Unspecced { Unspecced(client: client) }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky {
     /// The methods of the `app.bsky.video.*` lexicons.
-    public struct Video: Sendable {
+    public nonisolated struct Video: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }

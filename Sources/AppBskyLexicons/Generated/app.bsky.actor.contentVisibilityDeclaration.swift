@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.actor.contentVisibilityDeclaration`: a collection of records with `literal:self` keys.
-public struct AppBskyActorContentVisibilityDeclaration: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyActorContentVisibilityDeclaration: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.actor.contentVisibilityDeclaration#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -34,7 +34,7 @@ public struct AppBskyActorContentVisibilityDeclaration: XRPCCore.LexiconRecord, 
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.actor.contentVisibilityDeclaration, descriptions left out, for validation.
     static var appBskyActorContentVisibilityDeclaration: Swift.String { #"{"defs":{"main":{"key":"literal:self","record":{"properties":{"hideFromAlgorithmicRecommendations":{"type":"boolean"}},"required":["hideFromAlgorithmicRecommendations"],"type":"object"},"type":"record"}},"id":"app.bsky.actor.contentVisibilityDeclaration","lexicon":1}"# }
 }

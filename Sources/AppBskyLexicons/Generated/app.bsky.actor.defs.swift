@@ -4,9 +4,9 @@
 import ComAtprotoLexicons
 
 /// The lexicon `app.bsky.actor.defs`.
-public enum AppBskyActorDefs {
+public nonisolated enum AppBskyActorDefs {
     /// The lexicon object `app.bsky.actor.defs#adultContentPref`.
-    public struct AdultContentPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct AdultContentPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#adultContentPref" }
         /// The `enabled` field (required).
@@ -33,7 +33,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#bskyAppProgressGuide`.
-    public struct BskyAppProgressGuide: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct BskyAppProgressGuide: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#bskyAppProgressGuide" }
         /// The `guide` field (required).
@@ -60,11 +60,12 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#bskyAppStatePref`.
-    public struct BskyAppStatePref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct BskyAppStatePref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#bskyAppStatePref" }
         /// The `activeProgressGuide` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var activeProgressGuide: AppBskyActorDefs.BskyAppProgressGuide?
+        public var activeProgressGuide: AppBskyActorDefs.BskyAppProgressGuide? { get { _activeProgressGuide.wrappedValue } set { _activeProgressGuide.wrappedValue = newValue } }
+        private var _activeProgressGuide: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.BskyAppProgressGuide>
         /// The `isBetaUser` field (optional).
         public var isBetaUser: Swift.Bool?
         /// The `nuxs` field (optional).
@@ -78,7 +79,7 @@ public enum AppBskyActorDefs {
 
         /// Creates a value from its fields.
         public init(activeProgressGuide: AppBskyActorDefs.BskyAppProgressGuide? = nil, isBetaUser: Swift.Bool? = nil, nuxs: [AppBskyActorDefs.Nux]? = nil, queuedNudges: [Swift.String]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.activeProgressGuide = activeProgressGuide
+            self._activeProgressGuide = .init(wrappedValue: activeProgressGuide)
             self.isBetaUser = isBetaUser
             self.nuxs = nuxs
             self.queuedNudges = queuedNudges
@@ -86,7 +87,7 @@ public enum AppBskyActorDefs {
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.activeProgressGuide = try reader.optional("activeProgressGuide")
+            self._activeProgressGuide = .init(wrappedValue: try reader.optional("activeProgressGuide"))
             self.isBetaUser = try reader.optional("isBetaUser")
             self.nuxs = try reader.optional("nuxs")
             self.queuedNudges = try reader.optional("queuedNudges")
@@ -103,7 +104,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#contentLabelPref`.
-    public struct ContentLabelPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ContentLabelPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#contentLabelPref" }
         /// The `label` field (required).
@@ -140,7 +141,7 @@ public enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Visibility: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Visibility: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#contentLabelPref/properties/visibility" }
             /// The string, exactly as read or given.
@@ -161,7 +162,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#declaredAgePref`.
-    public struct DeclaredAgePref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DeclaredAgePref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#declaredAgePref" }
         /// The `isOverAge13` field (optional).
@@ -197,7 +198,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#feedViewPref`.
-    public struct FeedViewPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct FeedViewPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#feedViewPref" }
         /// The `feed` field (required).
@@ -254,7 +255,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#hiddenPostsPref`.
-    public struct HiddenPostsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct HiddenPostsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#hiddenPostsPref" }
         /// The `items` field (required).
@@ -280,7 +281,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#interestsPref`.
-    public struct InterestsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct InterestsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#interestsPref" }
         /// The `tags` field (required).
@@ -307,7 +308,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#knownFollowers`.
-    public struct KnownFollowers: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct KnownFollowers: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#knownFollowers" }
         /// The `count` field (required).
@@ -339,7 +340,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#labelerPrefItem`.
-    public struct LabelerPrefItem: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LabelerPrefItem: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#labelerPrefItem" }
         /// The `did` field (required).
@@ -366,7 +367,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#labelersPref`.
-    public struct LabelersPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LabelersPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#labelersPref" }
         /// The `labelers` field (required).
@@ -392,7 +393,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#liveEventPreferences`.
-    public struct LiveEventPreferences: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LiveEventPreferences: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#liveEventPreferences" }
         /// The `hiddenFeedIds` field (optional).
@@ -429,7 +430,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#mutedWord`.
-    public struct MutedWord: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct MutedWord: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#mutedWord" }
         /// The `value` field (required).
@@ -482,7 +483,7 @@ public enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct ActorTarget: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct ActorTarget: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#mutedWord/properties/actorTarget" }
             /// The string, exactly as read or given.
@@ -500,7 +501,7 @@ public enum AppBskyActorDefs {
 
     /// Known values: `"content"`, `"tag"`. At most 640 UTF-8 bytes. At most 64 graphemes.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct MutedWordTarget: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+    public nonisolated struct MutedWordTarget: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#mutedWordTarget" }
         /// The string, exactly as read or given.
@@ -516,7 +517,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#mutedWordsPref`.
-    public struct MutedWordsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct MutedWordsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#mutedWordsPref" }
         /// The `items` field (required).
@@ -542,7 +543,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#nux`.
-    public struct Nux: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Nux: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#nux" }
         /// The `id` field (required).
@@ -587,7 +588,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#personalDetailsPref`.
-    public struct PersonalDetailsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct PersonalDetailsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#personalDetailsPref" }
         /// The `birthDate` field (optional).
@@ -614,7 +615,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#postInteractionSettingsPref`.
-    public struct PostInteractionSettingsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct PostInteractionSettingsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#postInteractionSettingsPref" }
         /// The `postgateEmbeddingRules` field (optional).
@@ -646,7 +647,7 @@ public enum AppBskyActorDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum PostgateEmbeddingRulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum PostgateEmbeddingRulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#postInteractionSettingsPref/properties/postgateEmbeddingRules/items" }
             case appBskyFeedPostgateDisableRule(AppBskyFeedPostgate.DisableRule)
@@ -688,7 +689,7 @@ public enum AppBskyActorDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum ThreadgateAllowRulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum ThreadgateAllowRulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#postInteractionSettingsPref/properties/threadgateAllowRules/items" }
             case appBskyFeedThreadgateMentionRule(AppBskyFeedThreadgate.MentionRule)
@@ -740,7 +741,7 @@ public enum AppBskyActorDefs {
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum PreferencesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum PreferencesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#preferences/items" }
         case appBskyActorDefsAdultContentPref(AppBskyActorDefs.AdultContentPref)
@@ -830,17 +831,20 @@ public enum AppBskyActorDefs {
     public typealias Preferences = [AppBskyActorDefs.PreferencesItem]
 
     /// The lexicon object `app.bsky.actor.defs#profileAssociated`.
-    public struct ProfileAssociated: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ProfileAssociated: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociated" }
         /// The `activitySubscription` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var activitySubscription: AppBskyActorDefs.ProfileAssociatedActivitySubscription?
+        public var activitySubscription: AppBskyActorDefs.ProfileAssociatedActivitySubscription? { get { _activitySubscription.wrappedValue } set { _activitySubscription.wrappedValue = newValue } }
+        private var _activitySubscription: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.ProfileAssociatedActivitySubscription>
         /// The `chat` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var chat: AppBskyActorDefs.ProfileAssociatedChat?
+        public var chat: AppBskyActorDefs.ProfileAssociatedChat? { get { _chat.wrappedValue } set { _chat.wrappedValue = newValue } }
+        private var _chat: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.ProfileAssociatedChat>
         /// The `feedgens` field (optional).
         public var feedgens: Swift.Int?
         /// The `germ` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var germ: AppBskyActorDefs.ProfileAssociatedGerm?
+        public var germ: AppBskyActorDefs.ProfileAssociatedGerm? { get { _germ.wrappedValue } set { _germ.wrappedValue = newValue } }
+        private var _germ: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.ProfileAssociatedGerm>
         /// The `labeler` field (optional).
         public var labeler: Swift.Bool?
         /// The `lists` field (optional).
@@ -852,10 +856,10 @@ public enum AppBskyActorDefs {
 
         /// Creates a value from its fields.
         public init(activitySubscription: AppBskyActorDefs.ProfileAssociatedActivitySubscription? = nil, chat: AppBskyActorDefs.ProfileAssociatedChat? = nil, feedgens: Swift.Int? = nil, germ: AppBskyActorDefs.ProfileAssociatedGerm? = nil, labeler: Swift.Bool? = nil, lists: Swift.Int? = nil, starterPacks: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.activitySubscription = activitySubscription
-            self.chat = chat
+            self._activitySubscription = .init(wrappedValue: activitySubscription)
+            self._chat = .init(wrappedValue: chat)
             self.feedgens = feedgens
-            self.germ = germ
+            self._germ = .init(wrappedValue: germ)
             self.labeler = labeler
             self.lists = lists
             self.starterPacks = starterPacks
@@ -863,10 +867,10 @@ public enum AppBskyActorDefs {
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.activitySubscription = try reader.optional("activitySubscription")
-            self.chat = try reader.optional("chat")
+            self._activitySubscription = .init(wrappedValue: try reader.optional("activitySubscription"))
+            self._chat = .init(wrappedValue: try reader.optional("chat"))
             self.feedgens = try reader.optional("feedgens")
-            self.germ = try reader.optional("germ")
+            self._germ = .init(wrappedValue: try reader.optional("germ"))
             self.labeler = try reader.optional("labeler")
             self.lists = try reader.optional("lists")
             self.starterPacks = try reader.optional("starterPacks")
@@ -886,7 +890,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#profileAssociatedActivitySubscription`.
-    public struct ProfileAssociatedActivitySubscription: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ProfileAssociatedActivitySubscription: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociatedActivitySubscription" }
         /// The `allowSubscriptions` field (required).
@@ -912,7 +916,7 @@ public enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct AllowSubscriptions: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct AllowSubscriptions: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociatedActivitySubscription/properties/allowSubscriptions" }
             /// The string, exactly as read or given.
@@ -931,7 +935,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#profileAssociatedChat`.
-    public struct ProfileAssociatedChat: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ProfileAssociatedChat: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociatedChat" }
         /// The `allowIncoming` field (required).
@@ -963,7 +967,7 @@ public enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct AllowIncoming: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct AllowIncoming: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociatedChat/properties/allowIncoming" }
             /// The string, exactly as read or given.
@@ -981,7 +985,7 @@ public enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct AllowGroupInvites: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct AllowGroupInvites: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociatedChat/properties/allowGroupInvites" }
             /// The string, exactly as read or given.
@@ -1000,7 +1004,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#profileAssociatedGerm`.
-    public struct ProfileAssociatedGerm: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ProfileAssociatedGerm: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociatedGerm" }
         /// The `showButtonTo` field (required).
@@ -1032,7 +1036,7 @@ public enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct ShowButtonTo: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct ShowButtonTo: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociatedGerm/properties/showButtonTo" }
             /// The string, exactly as read or given.
@@ -1049,7 +1053,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#profileView`.
-    public struct ProfileView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ProfileView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileView" }
         /// The `did` field (required).
@@ -1059,7 +1063,8 @@ public enum AppBskyActorDefs {
         /// Format: `handle`.
         public var handle: XRPCCore.ATHandle
         /// The `associated` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var associated: AppBskyActorDefs.ProfileAssociated?
+        public var associated: AppBskyActorDefs.ProfileAssociated? { get { _associated.wrappedValue } set { _associated.wrappedValue = newValue } }
+        private var _associated: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.ProfileAssociated>
         /// The `avatar` field (optional).
         /// Format: `uri`.
         public var avatar: XRPCCore.URIString?
@@ -1082,11 +1087,14 @@ public enum AppBskyActorDefs {
         /// The `pronouns` field (optional).
         public var pronouns: Swift.String?
         /// The `status` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var status: AppBskyActorDefs.StatusView?
+        public var status: AppBskyActorDefs.StatusView? { get { _status.wrappedValue } set { _status.wrappedValue = newValue } }
+        private var _status: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.StatusView>
         /// The `verification` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var verification: AppBskyActorDefs.VerificationState?
+        public var verification: AppBskyActorDefs.VerificationState? { get { _verification.wrappedValue } set { _verification.wrappedValue = newValue } }
+        private var _verification: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.VerificationState>
         /// The `viewer` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyActorDefs.ViewerState?
+        public var viewer: AppBskyActorDefs.ViewerState? { get { _viewer.wrappedValue } set { _viewer.wrappedValue = newValue } }
+        private var _viewer: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.ViewerState>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1094,7 +1102,7 @@ public enum AppBskyActorDefs {
         public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, createdAt: XRPCCore.Datetime? = nil, debug: XRPCCore.UnknownValue? = nil, description: Swift.String? = nil, displayName: Swift.String? = nil, indexedAt: XRPCCore.Datetime? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
-            self.associated = associated
+            self._associated = .init(wrappedValue: associated)
             self.avatar = avatar
             self.createdAt = createdAt
             self.debug = debug
@@ -1103,16 +1111,16 @@ public enum AppBskyActorDefs {
             self.indexedAt = indexedAt
             self.labels = labels
             self.pronouns = pronouns
-            self.status = status
-            self.verification = verification
-            self.viewer = viewer
+            self._status = .init(wrappedValue: status)
+            self._verification = .init(wrappedValue: verification)
+            self._viewer = .init(wrappedValue: viewer)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.did = try reader.required("did")
             self.handle = try reader.required("handle")
-            self.associated = try reader.optional("associated")
+            self._associated = .init(wrappedValue: try reader.optional("associated"))
             self.avatar = try reader.optional("avatar")
             self.createdAt = try reader.optional("createdAt")
             self.debug = try reader.optional("debug")
@@ -1121,9 +1129,9 @@ public enum AppBskyActorDefs {
             self.indexedAt = try reader.optional("indexedAt")
             self.labels = try reader.optional("labels")
             self.pronouns = try reader.optional("pronouns")
-            self.status = try reader.optional("status")
-            self.verification = try reader.optional("verification")
-            self.viewer = try reader.optional("viewer")
+            self._status = .init(wrappedValue: try reader.optional("status"))
+            self._verification = .init(wrappedValue: try reader.optional("verification"))
+            self._viewer = .init(wrappedValue: try reader.optional("viewer"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -1147,7 +1155,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#profileViewBasic`.
-    public struct ProfileViewBasic: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ProfileViewBasic: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileViewBasic" }
         /// The `did` field (required).
@@ -1157,7 +1165,8 @@ public enum AppBskyActorDefs {
         /// Format: `handle`.
         public var handle: XRPCCore.ATHandle
         /// The `associated` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var associated: AppBskyActorDefs.ProfileAssociated?
+        public var associated: AppBskyActorDefs.ProfileAssociated? { get { _associated.wrappedValue } set { _associated.wrappedValue = newValue } }
+        private var _associated: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.ProfileAssociated>
         /// The `avatar` field (optional).
         /// Format: `uri`.
         public var avatar: XRPCCore.URIString?
@@ -1174,11 +1183,14 @@ public enum AppBskyActorDefs {
         /// The `pronouns` field (optional).
         public var pronouns: Swift.String?
         /// The `status` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var status: AppBskyActorDefs.StatusView?
+        public var status: AppBskyActorDefs.StatusView? { get { _status.wrappedValue } set { _status.wrappedValue = newValue } }
+        private var _status: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.StatusView>
         /// The `verification` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var verification: AppBskyActorDefs.VerificationState?
+        public var verification: AppBskyActorDefs.VerificationState? { get { _verification.wrappedValue } set { _verification.wrappedValue = newValue } }
+        private var _verification: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.VerificationState>
         /// The `viewer` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyActorDefs.ViewerState?
+        public var viewer: AppBskyActorDefs.ViewerState? { get { _viewer.wrappedValue } set { _viewer.wrappedValue = newValue } }
+        private var _viewer: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.ViewerState>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1186,32 +1198,32 @@ public enum AppBskyActorDefs {
         public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, createdAt: XRPCCore.Datetime? = nil, debug: XRPCCore.UnknownValue? = nil, displayName: Swift.String? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
-            self.associated = associated
+            self._associated = .init(wrappedValue: associated)
             self.avatar = avatar
             self.createdAt = createdAt
             self.debug = debug
             self.displayName = displayName
             self.labels = labels
             self.pronouns = pronouns
-            self.status = status
-            self.verification = verification
-            self.viewer = viewer
+            self._status = .init(wrappedValue: status)
+            self._verification = .init(wrappedValue: verification)
+            self._viewer = .init(wrappedValue: viewer)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.did = try reader.required("did")
             self.handle = try reader.required("handle")
-            self.associated = try reader.optional("associated")
+            self._associated = .init(wrappedValue: try reader.optional("associated"))
             self.avatar = try reader.optional("avatar")
             self.createdAt = try reader.optional("createdAt")
             self.debug = try reader.optional("debug")
             self.displayName = try reader.optional("displayName")
             self.labels = try reader.optional("labels")
             self.pronouns = try reader.optional("pronouns")
-            self.status = try reader.optional("status")
-            self.verification = try reader.optional("verification")
-            self.viewer = try reader.optional("viewer")
+            self._status = .init(wrappedValue: try reader.optional("status"))
+            self._verification = .init(wrappedValue: try reader.optional("verification"))
+            self._viewer = .init(wrappedValue: try reader.optional("viewer"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -1233,7 +1245,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#profileViewDetailed`.
-    public struct ProfileViewDetailed: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ProfileViewDetailed: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileViewDetailed" }
         /// The `did` field (required).
@@ -1243,7 +1255,8 @@ public enum AppBskyActorDefs {
         /// Format: `handle`.
         public var handle: XRPCCore.ATHandle
         /// The `associated` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var associated: AppBskyActorDefs.ProfileAssociated?
+        public var associated: AppBskyActorDefs.ProfileAssociated? { get { _associated.wrappedValue } set { _associated.wrappedValue = newValue } }
+        private var _associated: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.ProfileAssociated>
         /// The `avatar` field (optional).
         /// Format: `uri`.
         public var avatar: XRPCCore.URIString?
@@ -1269,7 +1282,8 @@ public enum AppBskyActorDefs {
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime?
         /// The `joinedViaStarterPack` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var joinedViaStarterPack: AppBskyGraphDefs.StarterPackViewBasic?
+        public var joinedViaStarterPack: AppBskyGraphDefs.StarterPackViewBasic? { get { _joinedViaStarterPack.wrappedValue } set { _joinedViaStarterPack.wrappedValue = newValue } }
+        private var _joinedViaStarterPack: XRPCCore._LexiconBoxedOptional<AppBskyGraphDefs.StarterPackViewBasic>
         /// The `labels` field (optional).
         public var labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]?
         /// The `pinnedPost` field (optional).
@@ -1279,11 +1293,14 @@ public enum AppBskyActorDefs {
         /// The `pronouns` field (optional).
         public var pronouns: Swift.String?
         /// The `status` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var status: AppBskyActorDefs.StatusView?
+        public var status: AppBskyActorDefs.StatusView? { get { _status.wrappedValue } set { _status.wrappedValue = newValue } }
+        private var _status: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.StatusView>
         /// The `verification` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var verification: AppBskyActorDefs.VerificationState?
+        public var verification: AppBskyActorDefs.VerificationState? { get { _verification.wrappedValue } set { _verification.wrappedValue = newValue } }
+        private var _verification: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.VerificationState>
         /// The `viewer` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyActorDefs.ViewerState?
+        public var viewer: AppBskyActorDefs.ViewerState? { get { _viewer.wrappedValue } set { _viewer.wrappedValue = newValue } }
+        private var _viewer: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.ViewerState>
         /// The `website` field (optional).
         /// Format: `uri`.
         public var website: XRPCCore.URIString?
@@ -1294,7 +1311,7 @@ public enum AppBskyActorDefs {
         public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, banner: XRPCCore.URIString? = nil, createdAt: XRPCCore.Datetime? = nil, debug: XRPCCore.UnknownValue? = nil, description: Swift.String? = nil, displayName: Swift.String? = nil, followersCount: Swift.Int? = nil, followsCount: Swift.Int? = nil, indexedAt: XRPCCore.Datetime? = nil, joinedViaStarterPack: AppBskyGraphDefs.StarterPackViewBasic? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pinnedPost: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, postsCount: Swift.Int? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, website: XRPCCore.URIString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
-            self.associated = associated
+            self._associated = .init(wrappedValue: associated)
             self.avatar = avatar
             self.banner = banner
             self.createdAt = createdAt
@@ -1304,14 +1321,14 @@ public enum AppBskyActorDefs {
             self.followersCount = followersCount
             self.followsCount = followsCount
             self.indexedAt = indexedAt
-            self.joinedViaStarterPack = joinedViaStarterPack
+            self._joinedViaStarterPack = .init(wrappedValue: joinedViaStarterPack)
             self.labels = labels
             self.pinnedPost = pinnedPost
             self.postsCount = postsCount
             self.pronouns = pronouns
-            self.status = status
-            self.verification = verification
-            self.viewer = viewer
+            self._status = .init(wrappedValue: status)
+            self._verification = .init(wrappedValue: verification)
+            self._viewer = .init(wrappedValue: viewer)
             self.website = website
             self.unknownFields = unknownFields
         }
@@ -1319,7 +1336,7 @@ public enum AppBskyActorDefs {
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.did = try reader.required("did")
             self.handle = try reader.required("handle")
-            self.associated = try reader.optional("associated")
+            self._associated = .init(wrappedValue: try reader.optional("associated"))
             self.avatar = try reader.optional("avatar")
             self.banner = try reader.optional("banner")
             self.createdAt = try reader.optional("createdAt")
@@ -1329,14 +1346,14 @@ public enum AppBskyActorDefs {
             self.followersCount = try reader.optional("followersCount")
             self.followsCount = try reader.optional("followsCount")
             self.indexedAt = try reader.optional("indexedAt")
-            self.joinedViaStarterPack = try reader.optional("joinedViaStarterPack")
+            self._joinedViaStarterPack = .init(wrappedValue: try reader.optional("joinedViaStarterPack"))
             self.labels = try reader.optional("labels")
             self.pinnedPost = try reader.optional("pinnedPost")
             self.postsCount = try reader.optional("postsCount")
             self.pronouns = try reader.optional("pronouns")
-            self.status = try reader.optional("status")
-            self.verification = try reader.optional("verification")
-            self.viewer = try reader.optional("viewer")
+            self._status = .init(wrappedValue: try reader.optional("status"))
+            self._verification = .init(wrappedValue: try reader.optional("verification"))
+            self._viewer = .init(wrappedValue: try reader.optional("viewer"))
             self.website = try reader.optional("website")
             self.unknownFields = reader.remainingFields
         }
@@ -1368,7 +1385,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#savedFeed`.
-    public struct SavedFeed: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SavedFeed: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#savedFeed" }
         /// The `id` field (required).
@@ -1409,7 +1426,7 @@ public enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Type_: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Type_: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#savedFeed/properties/type" }
             /// The string, exactly as read or given.
@@ -1428,7 +1445,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#savedFeedsPref`.
-    public struct SavedFeedsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SavedFeedsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#savedFeedsPref" }
         /// The `pinned` field (required).
@@ -1464,7 +1481,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#savedFeedsPrefV2`.
-    public struct SavedFeedsPrefV2: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SavedFeedsPrefV2: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#savedFeedsPrefV2" }
         /// The `items` field (required).
@@ -1490,7 +1507,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#statusView`.
-    public struct StatusView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct StatusView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#statusView" }
         /// The `status` field (required).
@@ -1560,7 +1577,7 @@ public enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#statusView/properties/status" }
             /// The string, exactly as read or given.
@@ -1574,7 +1591,7 @@ public enum AppBskyActorDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Embed: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#statusView/properties/embed" }
             case appBskyEmbedExternalView(AppBskyEmbedExternal.View)
@@ -1617,7 +1634,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#threadViewPref`.
-    public struct ThreadViewPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadViewPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#threadViewPref" }
         /// The `sort` field (optional).
@@ -1643,7 +1660,7 @@ public enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Sort: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Sort: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#threadViewPref/properties/sort" }
             /// The string, exactly as read or given.
@@ -1666,7 +1683,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#verificationPrefs`.
-    public struct VerificationPrefs: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct VerificationPrefs: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#verificationPrefs" }
         /// The `hideBadges` field (optional).
@@ -1698,7 +1715,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#verificationState`.
-    public struct VerificationState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct VerificationState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#verificationState" }
         /// The `verifications` field (required).
@@ -1735,7 +1752,7 @@ public enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct VerifiedStatus: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct VerifiedStatus: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#verificationState/properties/verifiedStatus" }
             /// The string, exactly as read or given.
@@ -1753,7 +1770,7 @@ public enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct TrustedVerifierStatus: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct TrustedVerifierStatus: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#verificationState/properties/trustedVerifierStatus" }
             /// The string, exactly as read or given.
@@ -1772,7 +1789,7 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#verificationView`.
-    public struct VerificationView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct VerificationView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#verificationView" }
         /// The `issuer` field (required).
@@ -1827,18 +1844,20 @@ public enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#viewerState`.
-    public struct ViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#viewerState" }
         /// The `activitySubscription` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription?
+        public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription? { get { _activitySubscription.wrappedValue } set { _activitySubscription.wrappedValue = newValue } }
+        private var _activitySubscription: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.ActivitySubscription>
         /// The `blockedBy` field (optional).
         public var blockedBy: Swift.Bool?
         /// The `blocking` field (optional).
         /// Format: `at-uri`.
         public var blocking: XRPCCore.ATURI?
         /// The `blockingByList` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var blockingByList: AppBskyGraphDefs.ListViewBasic?
+        public var blockingByList: AppBskyGraphDefs.ListViewBasic? { get { _blockingByList.wrappedValue } set { _blockingByList.wrappedValue = newValue } }
+        private var _blockingByList: XRPCCore._LexiconBoxedOptional<AppBskyGraphDefs.ListViewBasic>
         /// The `followedBy` field (optional).
         /// Format: `at-uri`.
         public var followedBy: XRPCCore.ATURI?
@@ -1846,11 +1865,13 @@ public enum AppBskyActorDefs {
         /// Format: `at-uri`.
         public var following: XRPCCore.ATURI?
         /// The `knownFollowers` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var knownFollowers: AppBskyActorDefs.KnownFollowers?
+        public var knownFollowers: AppBskyActorDefs.KnownFollowers? { get { _knownFollowers.wrappedValue } set { _knownFollowers.wrappedValue = newValue } }
+        private var _knownFollowers: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.KnownFollowers>
         /// The `muted` field (optional).
         public var muted: Swift.Bool?
         /// The `mutedByList` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var mutedByList: AppBskyGraphDefs.ListViewBasic?
+        public var mutedByList: AppBskyGraphDefs.ListViewBasic? { get { _mutedByList.wrappedValue } set { _mutedByList.wrappedValue = newValue } }
+        private var _mutedByList: XRPCCore._LexiconBoxedOptional<AppBskyGraphDefs.ListViewBasic>
         /// The `mutedOnlyQuoteposts` field (optional).
         public var mutedOnlyQuoteposts: Swift.Bool?
         /// The `mutedOnlyReposts` field (optional).
@@ -1860,30 +1881,30 @@ public enum AppBskyActorDefs {
 
         /// Creates a value from its fields.
         public init(activitySubscription: AppBskyNotificationDefs.ActivitySubscription? = nil, blockedBy: Swift.Bool? = nil, blocking: XRPCCore.ATURI? = nil, blockingByList: AppBskyGraphDefs.ListViewBasic? = nil, followedBy: XRPCCore.ATURI? = nil, following: XRPCCore.ATURI? = nil, knownFollowers: AppBskyActorDefs.KnownFollowers? = nil, muted: Swift.Bool? = nil, mutedByList: AppBskyGraphDefs.ListViewBasic? = nil, mutedOnlyQuoteposts: Swift.Bool? = nil, mutedOnlyReposts: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.activitySubscription = activitySubscription
+            self._activitySubscription = .init(wrappedValue: activitySubscription)
             self.blockedBy = blockedBy
             self.blocking = blocking
-            self.blockingByList = blockingByList
+            self._blockingByList = .init(wrappedValue: blockingByList)
             self.followedBy = followedBy
             self.following = following
-            self.knownFollowers = knownFollowers
+            self._knownFollowers = .init(wrappedValue: knownFollowers)
             self.muted = muted
-            self.mutedByList = mutedByList
+            self._mutedByList = .init(wrappedValue: mutedByList)
             self.mutedOnlyQuoteposts = mutedOnlyQuoteposts
             self.mutedOnlyReposts = mutedOnlyReposts
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.activitySubscription = try reader.optional("activitySubscription")
+            self._activitySubscription = .init(wrappedValue: try reader.optional("activitySubscription"))
             self.blockedBy = try reader.optional("blockedBy")
             self.blocking = try reader.optional("blocking")
-            self.blockingByList = try reader.optional("blockingByList")
+            self._blockingByList = .init(wrappedValue: try reader.optional("blockingByList"))
             self.followedBy = try reader.optional("followedBy")
             self.following = try reader.optional("following")
-            self.knownFollowers = try reader.optional("knownFollowers")
+            self._knownFollowers = .init(wrappedValue: try reader.optional("knownFollowers"))
             self.muted = try reader.optional("muted")
-            self.mutedByList = try reader.optional("mutedByList")
+            self._mutedByList = .init(wrappedValue: try reader.optional("mutedByList"))
             self.mutedOnlyQuoteposts = try reader.optional("mutedOnlyQuoteposts")
             self.mutedOnlyReposts = try reader.optional("mutedOnlyReposts")
             self.unknownFields = reader.remainingFields
@@ -1906,7 +1927,7 @@ public enum AppBskyActorDefs {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.actor.defs, descriptions left out, for validation.
     static var appBskyActorDefs: Swift.String { ##"{"defs":{"adultContentPref":{"properties":{"enabled":{"default":false,"type":"boolean"}},"required":["enabled"],"type":"object"},"bskyAppProgressGuide":{"properties":{"guide":{"maxLength":100,"type":"string"}},"required":["guide"],"type":"object"},"bskyAppStatePref":{"properties":{"activeProgressGuide":{"ref":"#bskyAppProgressGuide","type":"ref"},"isBetaUser":{"type":"boolean"},"nuxs":{"items":{"ref":"app.bsky.actor.defs#nux","type":"ref"},"maxLength":100,"type":"array"},"queuedNudges":{"items":{"maxLength":100,"type":"string"},"maxLength":1000,"type":"array"}},"type":"object"},"contentLabelPref":{"properties":{"label":{"type":"string"},"labelerDid":{"format":"did","type":"string"},"visibility":{"knownValues":["ignore","show","warn","hide"],"type":"string"}},"required":["label","visibility"],"type":"object"},"declaredAgePref":{"properties":{"isOverAge13":{"type":"boolean"},"isOverAge16":{"type":"boolean"},"isOverAge18":{"type":"boolean"}},"type":"object"},"feedViewPref":{"properties":{"feed":{"type":"string"},"hideQuotePosts":{"type":"boolean"},"hideReplies":{"type":"boolean"},"hideRepliesByLikeCount":{"type":"integer"},"hideRepliesByUnfollowed":{"default":true,"type":"boolean"},"hideReposts":{"type":"boolean"}},"required":["feed"],"type":"object"},"hiddenPostsPref":{"properties":{"items":{"items":{"format":"at-uri","type":"string"},"type":"array"}},"required":["items"],"type":"object"},"interestsPref":{"properties":{"tags":{"items":{"maxGraphemes":64,"maxLength":640,"type":"string"},"maxLength":100,"type":"array"}},"required":["tags"],"type":"object"},"knownFollowers":{"properties":{"count":{"type":"integer"},"followers":{"items":{"ref":"#profileViewBasic","type":"ref"},"maxLength":5,"minLength":0,"type":"array"}},"required":["count","followers"],"type":"object"},"labelerPrefItem":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"object"},"labelersPref":{"properties":{"labelers":{"items":{"ref":"#labelerPrefItem","type":"ref"},"type":"array"}},"required":["labelers"],"type":"object"},"liveEventPreferences":{"properties":{"hiddenFeedIds":{"items":{"type":"string"},"type":"array"},"hideAllFeeds":{"default":false,"type":"boolean"}},"type":"object"},"mutedWord":{"properties":{"actorTarget":{"default":"all","knownValues":["all","exclude-following"],"type":"string"},"expiresAt":{"format":"datetime","type":"string"},"id":{"type":"string"},"targets":{"items":{"ref":"app.bsky.actor.defs#mutedWordTarget","type":"ref"},"type":"array"},"value":{"maxGraphemes":1000,"maxLength":10000,"type":"string"}},"required":["value","targets"],"type":"object"},"mutedWordTarget":{"knownValues":["content","tag"],"maxGraphemes":64,"maxLength":640,"type":"string"},"mutedWordsPref":{"properties":{"items":{"items":{"ref":"app.bsky.actor.defs#mutedWord","type":"ref"},"type":"array"}},"required":["items"],"type":"object"},"nux":{"properties":{"completed":{"default":false,"type":"boolean"},"data":{"maxGraphemes":300,"maxLength":3000,"type":"string"},"expiresAt":{"format":"datetime","type":"string"},"id":{"maxLength":100,"type":"string"}},"required":["id","completed"],"type":"object"},"personalDetailsPref":{"properties":{"birthDate":{"format":"datetime","type":"string"}},"type":"object"},"postInteractionSettingsPref":{"properties":{"postgateEmbeddingRules":{"items":{"refs":["app.bsky.feed.postgate#disableRule"],"type":"union"},"maxLength":5,"type":"array"},"threadgateAllowRules":{"items":{"refs":["app.bsky.feed.threadgate#mentionRule","app.bsky.feed.threadgate#followerRule","app.bsky.feed.threadgate#followingRule","app.bsky.feed.threadgate#listRule"],"type":"union"},"maxLength":5,"type":"array"}},"required":[],"type":"object"},"preferences":{"items":{"refs":["#adultContentPref","#contentLabelPref","#savedFeedsPref","#savedFeedsPrefV2","#personalDetailsPref","#declaredAgePref","#feedViewPref","#threadViewPref","#interestsPref","#mutedWordsPref","#hiddenPostsPref","#bskyAppStatePref","#labelersPref","#postInteractionSettingsPref","#verificationPrefs","#liveEventPreferences"],"type":"union"},"type":"array"},"profileAssociated":{"properties":{"activitySubscription":{"ref":"#profileAssociatedActivitySubscription","type":"ref"},"chat":{"ref":"#profileAssociatedChat","type":"ref"},"feedgens":{"type":"integer"},"germ":{"ref":"#profileAssociatedGerm","type":"ref"},"labeler":{"type":"boolean"},"lists":{"type":"integer"},"starterPacks":{"type":"integer"}},"type":"object"},"profileAssociatedActivitySubscription":{"properties":{"allowSubscriptions":{"knownValues":["followers","mutuals","none"],"type":"string"}},"required":["allowSubscriptions"],"type":"object"},"profileAssociatedChat":{"properties":{"allowGroupInvites":{"knownValues":["all","none","following"],"type":"string"},"allowIncoming":{"knownValues":["all","none","following"],"type":"string"}},"required":["allowIncoming"],"type":"object"},"profileAssociatedGerm":{"properties":{"messageMeUrl":{"format":"uri","type":"string"},"showButtonTo":{"knownValues":["usersIFollow","everyone"],"type":"string"}},"required":["showButtonTo","messageMeUrl"],"type":"object"},"profileView":{"properties":{"associated":{"ref":"#profileAssociated","type":"ref"},"avatar":{"format":"uri","type":"string"},"createdAt":{"format":"datetime","type":"string"},"debug":{"type":"unknown"},"description":{"maxGraphemes":256,"maxLength":2560,"type":"string"},"did":{"format":"did","type":"string"},"displayName":{"maxGraphemes":64,"maxLength":640,"type":"string"},"handle":{"format":"handle","type":"string"},"indexedAt":{"format":"datetime","type":"string"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"pronouns":{"type":"string"},"status":{"ref":"#statusView","type":"ref"},"verification":{"ref":"#verificationState","type":"ref"},"viewer":{"ref":"#viewerState","type":"ref"}},"required":["did","handle"],"type":"object"},"profileViewBasic":{"properties":{"associated":{"ref":"#profileAssociated","type":"ref"},"avatar":{"format":"uri","type":"string"},"createdAt":{"format":"datetime","type":"string"},"debug":{"type":"unknown"},"did":{"format":"did","type":"string"},"displayName":{"maxGraphemes":64,"maxLength":640,"type":"string"},"handle":{"format":"handle","type":"string"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"pronouns":{"type":"string"},"status":{"ref":"#statusView","type":"ref"},"verification":{"ref":"#verificationState","type":"ref"},"viewer":{"ref":"#viewerState","type":"ref"}},"required":["did","handle"],"type":"object"},"profileViewDetailed":{"properties":{"associated":{"ref":"#profileAssociated","type":"ref"},"avatar":{"format":"uri","type":"string"},"banner":{"format":"uri","type":"string"},"createdAt":{"format":"datetime","type":"string"},"debug":{"type":"unknown"},"description":{"maxGraphemes":256,"maxLength":2560,"type":"string"},"did":{"format":"did","type":"string"},"displayName":{"maxGraphemes":64,"maxLength":640,"type":"string"},"followersCount":{"type":"integer"},"followsCount":{"type":"integer"},"handle":{"format":"handle","type":"string"},"indexedAt":{"format":"datetime","type":"string"},"joinedViaStarterPack":{"ref":"app.bsky.graph.defs#starterPackViewBasic","type":"ref"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"pinnedPost":{"ref":"com.atproto.repo.strongRef","type":"ref"},"postsCount":{"type":"integer"},"pronouns":{"type":"string"},"status":{"ref":"#statusView","type":"ref"},"verification":{"ref":"#verificationState","type":"ref"},"viewer":{"ref":"#viewerState","type":"ref"},"website":{"format":"uri","type":"string"}},"required":["did","handle"],"type":"object"},"savedFeed":{"properties":{"id":{"type":"string"},"pinned":{"type":"boolean"},"type":{"knownValues":["feed","list","timeline"],"type":"string"},"value":{"type":"string"}},"required":["id","type","value","pinned"],"type":"object"},"savedFeedsPref":{"properties":{"pinned":{"items":{"format":"at-uri","type":"string"},"type":"array"},"saved":{"items":{"format":"at-uri","type":"string"},"type":"array"},"timelineIndex":{"type":"integer"}},"required":["pinned","saved"],"type":"object"},"savedFeedsPrefV2":{"properties":{"items":{"items":{"ref":"app.bsky.actor.defs#savedFeed","type":"ref"},"type":"array"}},"required":["items"],"type":"object"},"statusView":{"properties":{"cid":{"format":"cid","type":"string"},"embed":{"refs":["app.bsky.embed.external#view"],"type":"union"},"expiresAt":{"format":"datetime","type":"string"},"isActive":{"type":"boolean"},"isDisabled":{"type":"boolean"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"record":{"type":"unknown"},"status":{"knownValues":["app.bsky.actor.status#live"],"type":"string"},"uri":{"format":"at-uri","type":"string"}},"required":["status","record"],"type":"object"},"threadViewPref":{"properties":{"sort":{"knownValues":["oldest","newest","most-likes","random","hotness"],"type":"string"}},"type":"object"},"verificationPrefs":{"properties":{"hideBadges":{"default":false,"type":"boolean"}},"required":[],"type":"object"},"verificationState":{"properties":{"trustedVerifierStatus":{"knownValues":["valid","invalid","none"],"type":"string"},"verifications":{"items":{"ref":"#verificationView","type":"ref"},"type":"array"},"verifiedStatus":{"knownValues":["valid","invalid","none"],"type":"string"}},"required":["verifications","verifiedStatus","trustedVerifierStatus"],"type":"object"},"verificationView":{"properties":{"createdAt":{"format":"datetime","type":"string"},"isValid":{"type":"boolean"},"issuer":{"format":"did","type":"string"},"issuerDisplayName":{"type":"string"},"issuerHandle":{"format":"handle","type":"string"},"uri":{"format":"at-uri","type":"string"}},"required":["issuer","uri","isValid","createdAt"],"type":"object"},"viewerState":{"properties":{"activitySubscription":{"ref":"app.bsky.notification.defs#activitySubscription","type":"ref"},"blockedBy":{"type":"boolean"},"blocking":{"format":"at-uri","type":"string"},"blockingByList":{"ref":"app.bsky.graph.defs#listViewBasic","type":"ref"},"followedBy":{"format":"at-uri","type":"string"},"following":{"format":"at-uri","type":"string"},"knownFollowers":{"ref":"#knownFollowers","type":"ref"},"muted":{"type":"boolean"},"mutedByList":{"ref":"app.bsky.graph.defs#listViewBasic","type":"ref"},"mutedOnlyQuoteposts":{"type":"boolean"},"mutedOnlyReposts":{"type":"boolean"}},"type":"object"}},"id":"app.bsky.actor.defs","lexicon":1}"## }
 }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.actor.getPreferences`: `GET /xrpc/app.bsky.actor.getPreferences`.
-public enum AppBskyActorGetPreferences: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyActorGetPreferences: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.actor.getPreferences" }
 
@@ -12,7 +12,7 @@ public enum AppBskyActorGetPreferences: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.actor.getPreferences#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.getPreferences#main/parameters" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -33,7 +33,7 @@ public enum AppBskyActorGetPreferences: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.getPreferences#main/output/schema" }
         /// The `preferences` field (required).
@@ -59,12 +59,12 @@ public enum AppBskyActorGetPreferences: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.actor.getPreferences, descriptions left out, for validation.
     static var appBskyActorGetPreferences: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"preferences":{"ref":"app.bsky.actor.defs#preferences","type":"ref"}},"required":["preferences"],"type":"object"}},"parameters":{"properties":{},"type":"params"},"type":"query"}},"id":"app.bsky.actor.getPreferences","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Actor {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
     /// Calls `AppBskyActorGetPreferences`.
     public func getPreferences() async throws -> AppBskyActorGetPreferences.Output {
         try await client.query(AppBskyActorGetPreferences.self, parameters: .init())

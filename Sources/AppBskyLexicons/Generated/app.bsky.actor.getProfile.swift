@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.actor.getProfile`: `GET /xrpc/app.bsky.actor.getProfile`.
-public enum AppBskyActorGetProfile: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyActorGetProfile: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.actor.getProfile" }
 
@@ -12,7 +12,7 @@ public enum AppBskyActorGetProfile: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.actor.getProfile#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.getProfile#main/parameters" }
         /// The `actor` field (required).
@@ -42,18 +42,18 @@ public enum AppBskyActorGetProfile: XRPCCore.XRPCQuery {
     public typealias Output = AppBskyActorDefs.ProfileViewDetailed
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.actor.getProfile, descriptions left out, for validation.
     static var appBskyActorGetProfile: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"ref":"app.bsky.actor.defs#profileViewDetailed","type":"ref"}},"parameters":{"properties":{"actor":{"format":"at-identifier","type":"string"}},"required":["actor"],"type":"params"},"type":"query"}},"id":"app.bsky.actor.getProfile","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Actor {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
     /// Calls `AppBskyActorGetProfile`.
     public func getProfile(actor: XRPCCore.ATIdentifier) async throws -> AppBskyActorGetProfile.Output {
         try await client.query(AppBskyActorGetProfile.self, parameters: .init(actor: actor))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getProfile(_ parameters: AppBskyActorGetProfile.Parameters) async throws -> AppBskyActorGetProfile.Output {
         try await client.query(AppBskyActorGetProfile.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.actor.getProfiles`: `GET /xrpc/app.bsky.actor.getProfiles`.
-public enum AppBskyActorGetProfiles: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyActorGetProfiles: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.actor.getProfiles" }
 
@@ -12,7 +12,7 @@ public enum AppBskyActorGetProfiles: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.actor.getProfiles#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.getProfiles#main/parameters" }
         /// The `actors` field (required).
@@ -39,7 +39,7 @@ public enum AppBskyActorGetProfiles: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.getProfiles#main/output/schema" }
         /// The `profiles` field (required).
@@ -65,18 +65,18 @@ public enum AppBskyActorGetProfiles: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.actor.getProfiles, descriptions left out, for validation.
     static var appBskyActorGetProfiles: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"profiles":{"items":{"ref":"app.bsky.actor.defs#profileViewDetailed","type":"ref"},"type":"array"}},"required":["profiles"],"type":"object"}},"parameters":{"properties":{"actors":{"items":{"format":"at-identifier","type":"string"},"maxLength":25,"type":"array"}},"required":["actors"],"type":"params"},"type":"query"}},"id":"app.bsky.actor.getProfiles","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Actor {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
     /// Calls `AppBskyActorGetProfiles`.
     public func getProfiles(actors: [XRPCCore.ATIdentifier]) async throws -> AppBskyActorGetProfiles.Output {
         try await client.query(AppBskyActorGetProfiles.self, parameters: .init(actors: actors))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getProfiles(_ parameters: AppBskyActorGetProfiles.Parameters) async throws -> AppBskyActorGetProfiles.Output {
         try await client.query(AppBskyActorGetProfiles.self, parameters: parameters)
     }

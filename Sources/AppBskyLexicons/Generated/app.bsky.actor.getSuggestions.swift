@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.actor.getSuggestions`: `GET /xrpc/app.bsky.actor.getSuggestions`.
-public enum AppBskyActorGetSuggestions: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyActorGetSuggestions: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.actor.getSuggestions" }
 
@@ -12,7 +12,7 @@ public enum AppBskyActorGetSuggestions: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.actor.getSuggestions#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.getSuggestions#main/parameters" }
         /// The `cursor` field (optional).
@@ -44,7 +44,7 @@ public enum AppBskyActorGetSuggestions: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.getSuggestions#main/output/schema" }
         /// The `actors` field (required).
@@ -85,18 +85,18 @@ public enum AppBskyActorGetSuggestions: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.actor.getSuggestions, descriptions left out, for validation.
     static var appBskyActorGetSuggestions: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"actors":{"items":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"type":"array"},"cursor":{"type":"string"},"recId":{"type":"integer"},"recIdStr":{"type":"string"}},"required":["actors"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.actor.getSuggestions","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Actor {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
     /// Calls `AppBskyActorGetSuggestions`.
     public func getSuggestions(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyActorGetSuggestions.Output {
         try await client.query(AppBskyActorGetSuggestions.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestions(_ parameters: AppBskyActorGetSuggestions.Parameters = .init()) async throws -> AppBskyActorGetSuggestions.Output {
         try await client.query(AppBskyActorGetSuggestions.self, parameters: parameters)
     }

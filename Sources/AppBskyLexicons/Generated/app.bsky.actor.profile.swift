@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.actor.profile`: a collection of records with `literal:self` keys.
-public struct AppBskyActorProfile: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyActorProfile: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.actor.profile#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -87,7 +87,7 @@ public struct AppBskyActorProfile: XRPCCore.LexiconRecord, _AppBskyLexiconsValid
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.profile#main/record/properties/labels" }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
@@ -129,7 +129,7 @@ public struct AppBskyActorProfile: XRPCCore.LexiconRecord, _AppBskyLexiconsValid
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.actor.profile, descriptions left out, for validation.
     static var appBskyActorProfile: Swift.String { #"{"defs":{"main":{"key":"literal:self","record":{"properties":{"avatar":{"accept":["image/png","image/jpeg"],"maxSize":1000000,"type":"blob"},"banner":{"accept":["image/png","image/jpeg"],"maxSize":1000000,"type":"blob"},"createdAt":{"format":"datetime","type":"string"},"description":{"maxGraphemes":256,"maxLength":2560,"type":"string"},"displayName":{"maxGraphemes":64,"maxLength":640,"type":"string"},"joinedViaStarterPack":{"ref":"com.atproto.repo.strongRef","type":"ref"},"labels":{"refs":["com.atproto.label.defs#selfLabels"],"type":"union"},"pinnedPost":{"ref":"com.atproto.repo.strongRef","type":"ref"},"pronouns":{"maxGraphemes":20,"maxLength":200,"type":"string"},"website":{"format":"uri","type":"string"}},"type":"object"},"type":"record"}},"id":"app.bsky.actor.profile","lexicon":1}"# }
 }

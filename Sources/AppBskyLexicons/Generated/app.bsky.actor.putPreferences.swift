@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.actor.putPreferences`: `POST /xrpc/app.bsky.actor.putPreferences`.
-public enum AppBskyActorPutPreferences: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyActorPutPreferences: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.actor.putPreferences" }
 
@@ -15,7 +15,7 @@ public enum AppBskyActorPutPreferences: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.putPreferences#main/input/schema" }
         /// The `preferences` field (required).
@@ -44,18 +44,18 @@ public enum AppBskyActorPutPreferences: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.actor.putPreferences, descriptions left out, for validation.
     static var appBskyActorPutPreferences: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"preferences":{"ref":"app.bsky.actor.defs#preferences","type":"ref"}},"required":["preferences"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.actor.putPreferences","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Actor {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
     /// Calls `AppBskyActorPutPreferences`.
     public func putPreferences(preferences: AppBskyActorDefs.Preferences) async throws -> AppBskyActorPutPreferences.Output {
         try await client.procedure(AppBskyActorPutPreferences.self, parameters: .init(), input: .init(preferences: preferences))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func putPreferences(_ input: AppBskyActorPutPreferences.Input) async throws -> AppBskyActorPutPreferences.Output {
         try await client.procedure(AppBskyActorPutPreferences.self, parameters: .init(), input: input)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.actor.searchActors`: `GET /xrpc/app.bsky.actor.searchActors`.
-public enum AppBskyActorSearchActors: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyActorSearchActors: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.actor.searchActors" }
 
@@ -12,7 +12,7 @@ public enum AppBskyActorSearchActors: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.actor.searchActors#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.searchActors#main/parameters" }
         /// The `cursor` field (optional).
@@ -54,7 +54,7 @@ public enum AppBskyActorSearchActors: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.searchActors#main/output/schema" }
         /// The `actors` field (required).
@@ -85,18 +85,18 @@ public enum AppBskyActorSearchActors: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.actor.searchActors, descriptions left out, for validation.
     static var appBskyActorSearchActors: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"actors":{"items":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["actors"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":25,"maximum":100,"minimum":1,"type":"integer"},"q":{"type":"string"},"term":{"type":"string"}},"type":"params"},"type":"query"}},"id":"app.bsky.actor.searchActors","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Actor {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
     /// Calls `AppBskyActorSearchActors`.
     public func searchActors(cursor: Swift.String? = nil, limit: Swift.Int? = 25, q: Swift.String? = nil, term: Swift.String? = nil) async throws -> AppBskyActorSearchActors.Output {
         try await client.query(AppBskyActorSearchActors.self, parameters: .init(cursor: cursor, limit: limit, q: q, term: term))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchActors(_ parameters: AppBskyActorSearchActors.Parameters = .init()) async throws -> AppBskyActorSearchActors.Output {
         try await client.query(AppBskyActorSearchActors.self, parameters: parameters)
     }

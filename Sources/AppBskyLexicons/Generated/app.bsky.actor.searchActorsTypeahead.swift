@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.actor.searchActorsTypeahead`: `GET /xrpc/app.bsky.actor.searchActorsTypeahead`.
-public enum AppBskyActorSearchActorsTypeahead: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyActorSearchActorsTypeahead: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.actor.searchActorsTypeahead" }
 
@@ -12,7 +12,7 @@ public enum AppBskyActorSearchActorsTypeahead: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.actor.searchActorsTypeahead#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.searchActorsTypeahead#main/parameters" }
         /// The `limit` field (optional).
@@ -49,7 +49,7 @@ public enum AppBskyActorSearchActorsTypeahead: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.searchActorsTypeahead#main/output/schema" }
         /// The `actors` field (required).
@@ -75,18 +75,18 @@ public enum AppBskyActorSearchActorsTypeahead: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.actor.searchActorsTypeahead, descriptions left out, for validation.
     static var appBskyActorSearchActorsTypeahead: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"actors":{"items":{"ref":"app.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"}},"required":["actors"],"type":"object"}},"parameters":{"properties":{"limit":{"default":10,"maximum":100,"minimum":1,"type":"integer"},"q":{"type":"string"},"term":{"type":"string"}},"type":"params"},"type":"query"}},"id":"app.bsky.actor.searchActorsTypeahead","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Actor {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
     /// Calls `AppBskyActorSearchActorsTypeahead`.
     public func searchActorsTypeahead(limit: Swift.Int? = 10, q: Swift.String? = nil, term: Swift.String? = nil) async throws -> AppBskyActorSearchActorsTypeahead.Output {
         try await client.query(AppBskyActorSearchActorsTypeahead.self, parameters: .init(limit: limit, q: q, term: term))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchActorsTypeahead(_ parameters: AppBskyActorSearchActorsTypeahead.Parameters = .init()) async throws -> AppBskyActorSearchActorsTypeahead.Output {
         try await client.query(AppBskyActorSearchActorsTypeahead.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.actor.status`: a collection of records with `literal:self` keys.
-public struct AppBskyActorStatus: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyActorStatus: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.actor.status#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -52,13 +52,13 @@ public struct AppBskyActorStatus: XRPCCore.LexiconRecord, _AppBskyLexiconsValida
         writer.writeUnknown(unknownFields)
     }
 
-    public enum Live: XRPCCore.LexiconToken {
+    public nonisolated enum Live: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.actor.status#live" }
     }
 
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+    public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.status#main/record/properties/status" }
         /// The string, exactly as read or given.
@@ -72,7 +72,7 @@ public struct AppBskyActorStatus: XRPCCore.LexiconRecord, _AppBskyLexiconsValida
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Embed: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.status#main/record/properties/embed" }
         case appBskyEmbedExternal(AppBskyEmbedExternal)
@@ -114,7 +114,7 @@ public struct AppBskyActorStatus: XRPCCore.LexiconRecord, _AppBskyLexiconsValida
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.actor.status, descriptions left out, for validation.
     static var appBskyActorStatus: Swift.String { #"{"defs":{"live":{"type":"token"},"main":{"key":"literal:self","record":{"properties":{"createdAt":{"format":"datetime","type":"string"},"durationMinutes":{"minimum":1,"type":"integer"},"embed":{"refs":["app.bsky.embed.external"],"type":"union"},"status":{"knownValues":["app.bsky.actor.status#live"],"type":"string"}},"required":["status","createdAt"],"type":"object"},"type":"record"}},"id":"app.bsky.actor.status","lexicon":1}"# }
 }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.ageassurance.begin`: `POST /xrpc/app.bsky.ageassurance.begin`. Declared errors: `InvalidEmail`, `DidTooLong`, `InvalidInitiation`, `RegionNotSupported`.
-public enum AppBskyAgeassuranceBegin: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyAgeassuranceBegin: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.ageassurance.begin" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidEmail`.
         case invalidEmail
         /// The declared error `DidTooLong`.
@@ -48,7 +48,7 @@ public enum AppBskyAgeassuranceBegin: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.begin#main/input/schema" }
         /// The `email` field (required).
@@ -92,18 +92,18 @@ public enum AppBskyAgeassuranceBegin: XRPCCore.XRPCProcedure {
     public typealias Output = AppBskyAgeassuranceDefs.State
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.ageassurance.begin, descriptions left out, for validation.
     static var appBskyAgeassuranceBegin: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidEmail"},{"name":"DidTooLong"},{"name":"InvalidInitiation"},{"name":"RegionNotSupported"}],"input":{"encoding":"application/json","schema":{"properties":{"countryCode":{"type":"string"},"email":{"type":"string"},"language":{"type":"string"},"regionCode":{"type":"string"}},"required":["email","language","countryCode"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"app.bsky.ageassurance.defs#state","type":"ref"}},"type":"procedure"}},"id":"app.bsky.ageassurance.begin","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Ageassurance {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Ageassurance {
     /// Calls `AppBskyAgeassuranceBegin`.
     public func begin(email: Swift.String, language: Swift.String, countryCode: Swift.String, regionCode: Swift.String? = nil) async throws -> AppBskyAgeassuranceBegin.Output {
         try await client.procedure(AppBskyAgeassuranceBegin.self, parameters: .init(), input: .init(email: email, language: language, countryCode: countryCode, regionCode: regionCode))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func begin(_ input: AppBskyAgeassuranceBegin.Input) async throws -> AppBskyAgeassuranceBegin.Output {
         try await client.procedure(AppBskyAgeassuranceBegin.self, parameters: .init(), input: input)
     }

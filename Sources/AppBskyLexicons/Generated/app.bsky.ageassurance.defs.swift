@@ -4,10 +4,10 @@
 import ComAtprotoLexicons
 
 /// The lexicon `app.bsky.ageassurance.defs`.
-public enum AppBskyAgeassuranceDefs {
+public nonisolated enum AppBskyAgeassuranceDefs {
     /// Known values: `"unknown"`, `"none"`, `"safe"`, `"full"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct Access: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+    public nonisolated struct Access: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#access" }
         /// The string, exactly as read or given.
@@ -27,7 +27,7 @@ public enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#config`.
-    public struct Config: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Config: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#config" }
         /// The `regions` field (required).
@@ -53,7 +53,7 @@ public enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegion`.
-    public struct ConfigRegion: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegion: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegion" }
         /// The `countryCode` field (required).
@@ -103,7 +103,7 @@ public enum AppBskyAgeassuranceDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum RulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum RulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegion/properties/rules/items" }
             case appBskyAgeassuranceDefsConfigRegionRuleDefault(AppBskyAgeassuranceDefs.ConfigRegionRuleDefault)
@@ -163,7 +163,7 @@ public enum AppBskyAgeassuranceDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct AdditionalVerificationMethodsItem: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct AdditionalVerificationMethodsItem: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegion/properties/additionalVerificationMethods/items" }
             /// The string, exactly as read or given.
@@ -177,7 +177,7 @@ public enum AppBskyAgeassuranceDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct PlatformsItem: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct PlatformsItem: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegion/properties/platforms/items" }
             /// The string, exactly as read or given.
@@ -196,7 +196,7 @@ public enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegionRuleDefault`.
-    public struct ConfigRegionRuleDefault: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegionRuleDefault: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleDefault" }
         /// The `access` field (required).
@@ -222,7 +222,7 @@ public enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegionRuleIfAccountNewerThan`.
-    public struct ConfigRegionRuleIfAccountNewerThan: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegionRuleIfAccountNewerThan: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleIfAccountNewerThan" }
         /// The `date` field (required).
@@ -254,7 +254,7 @@ public enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegionRuleIfAccountOlderThan`.
-    public struct ConfigRegionRuleIfAccountOlderThan: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegionRuleIfAccountOlderThan: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleIfAccountOlderThan" }
         /// The `date` field (required).
@@ -286,7 +286,7 @@ public enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegionRuleIfAssuredOverAge`.
-    public struct ConfigRegionRuleIfAssuredOverAge: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegionRuleIfAssuredOverAge: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleIfAssuredOverAge" }
         /// The `age` field (required).
@@ -317,7 +317,7 @@ public enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegionRuleIfAssuredUnderAge`.
-    public struct ConfigRegionRuleIfAssuredUnderAge: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegionRuleIfAssuredUnderAge: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleIfAssuredUnderAge" }
         /// The `age` field (required).
@@ -348,7 +348,7 @@ public enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegionRuleIfDeclaredOverAge`.
-    public struct ConfigRegionRuleIfDeclaredOverAge: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegionRuleIfDeclaredOverAge: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleIfDeclaredOverAge" }
         /// The `age` field (required).
@@ -379,7 +379,7 @@ public enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegionRuleIfDeclaredUnderAge`.
-    public struct ConfigRegionRuleIfDeclaredUnderAge: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegionRuleIfDeclaredUnderAge: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleIfDeclaredUnderAge" }
         /// The `age` field (required).
@@ -410,7 +410,7 @@ public enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#event`.
-    public struct Event: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Event: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#event" }
         /// The `createdAt` field (required).
@@ -488,7 +488,7 @@ public enum AppBskyAgeassuranceDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#event/properties/status" }
             /// The string, exactly as read or given.
@@ -508,7 +508,7 @@ public enum AppBskyAgeassuranceDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Access: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Access: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#event/properties/access" }
             /// The string, exactly as read or given.
@@ -529,7 +529,7 @@ public enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#state`.
-    public struct State: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct State: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#state" }
         /// The `status` field (required).
@@ -566,7 +566,7 @@ public enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#stateMetadata`.
-    public struct StateMetadata: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct StateMetadata: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#stateMetadata" }
         /// The `accountCreatedAt` field (optional).
@@ -594,7 +594,7 @@ public enum AppBskyAgeassuranceDefs {
 
     /// Known values: `"unknown"`, `"pending"`, `"assured"`, `"blocked"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+    public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#status" }
         /// The string, exactly as read or given.
@@ -614,7 +614,7 @@ public enum AppBskyAgeassuranceDefs {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.ageassurance.defs, descriptions left out, for validation.
     static var appBskyAgeassuranceDefs: Swift.String { ##"{"defs":{"access":{"knownValues":["unknown","none","safe","full"],"type":"string"},"config":{"properties":{"regions":{"items":{"ref":"app.bsky.ageassurance.defs#configRegion","type":"ref"},"type":"array"}},"required":["regions"],"type":"object"},"configRegion":{"properties":{"additionalVerificationMethods":{"items":{"knownValues":["device"],"type":"string"},"type":"array"},"countryCode":{"type":"string"},"minAccessAge":{"type":"integer"},"platforms":{"items":{"knownValues":["web","ios","android"],"type":"string"},"type":"array"},"regionCode":{"type":"string"},"rules":{"items":{"refs":["#configRegionRuleDefault","#configRegionRuleIfDeclaredOverAge","#configRegionRuleIfDeclaredUnderAge","#configRegionRuleIfAssuredOverAge","#configRegionRuleIfAssuredUnderAge","#configRegionRuleIfAccountNewerThan","#configRegionRuleIfAccountOlderThan"],"type":"union"},"type":"array"}},"required":["countryCode","minAccessAge","rules"],"type":"object"},"configRegionRuleDefault":{"properties":{"access":{"ref":"app.bsky.ageassurance.defs#access","type":"ref"}},"required":["access"],"type":"object"},"configRegionRuleIfAccountNewerThan":{"properties":{"access":{"ref":"app.bsky.ageassurance.defs#access","type":"ref"},"date":{"format":"datetime","type":"string"}},"required":["date","access"],"type":"object"},"configRegionRuleIfAccountOlderThan":{"properties":{"access":{"ref":"app.bsky.ageassurance.defs#access","type":"ref"},"date":{"format":"datetime","type":"string"}},"required":["date","access"],"type":"object"},"configRegionRuleIfAssuredOverAge":{"properties":{"access":{"ref":"app.bsky.ageassurance.defs#access","type":"ref"},"age":{"type":"integer"}},"required":["age","access"],"type":"object"},"configRegionRuleIfAssuredUnderAge":{"properties":{"access":{"ref":"app.bsky.ageassurance.defs#access","type":"ref"},"age":{"type":"integer"}},"required":["age","access"],"type":"object"},"configRegionRuleIfDeclaredOverAge":{"properties":{"access":{"ref":"app.bsky.ageassurance.defs#access","type":"ref"},"age":{"type":"integer"}},"required":["age","access"],"type":"object"},"configRegionRuleIfDeclaredUnderAge":{"properties":{"access":{"ref":"app.bsky.ageassurance.defs#access","type":"ref"},"age":{"type":"integer"}},"required":["age","access"],"type":"object"},"event":{"properties":{"access":{"knownValues":["unknown","none","safe","full"],"type":"string"},"attemptId":{"type":"string"},"completeIp":{"type":"string"},"completeUa":{"type":"string"},"countryCode":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"email":{"type":"string"},"initIp":{"type":"string"},"initUa":{"type":"string"},"regionCode":{"type":"string"},"status":{"knownValues":["unknown","pending","assured","blocked"],"type":"string"}},"required":["createdAt","status","access","attemptId","countryCode"],"type":"object"},"state":{"properties":{"access":{"ref":"app.bsky.ageassurance.defs#access","type":"ref"},"lastInitiatedAt":{"format":"datetime","type":"string"},"status":{"ref":"app.bsky.ageassurance.defs#status","type":"ref"}},"required":["status","access"],"type":"object"},"stateMetadata":{"properties":{"accountCreatedAt":{"format":"datetime","type":"string"}},"required":[],"type":"object"},"status":{"knownValues":["unknown","pending","assured","blocked"],"type":"string"}},"id":"app.bsky.ageassurance.defs","lexicon":1}"## }
 }

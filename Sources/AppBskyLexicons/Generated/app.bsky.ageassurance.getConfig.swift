@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.ageassurance.getConfig`: `GET /xrpc/app.bsky.ageassurance.getConfig`.
-public enum AppBskyAgeassuranceGetConfig: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyAgeassuranceGetConfig: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.ageassurance.getConfig" }
 
@@ -18,12 +18,12 @@ public enum AppBskyAgeassuranceGetConfig: XRPCCore.XRPCQuery {
     public typealias Output = AppBskyAgeassuranceDefs.Config
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.ageassurance.getConfig, descriptions left out, for validation.
     static var appBskyAgeassuranceGetConfig: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"ref":"app.bsky.ageassurance.defs#config","type":"ref"}},"type":"query"}},"id":"app.bsky.ageassurance.getConfig","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Ageassurance {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Ageassurance {
     /// Calls `AppBskyAgeassuranceGetConfig`.
     public func getConfig() async throws -> AppBskyAgeassuranceGetConfig.Output {
         try await client.query(AppBskyAgeassuranceGetConfig.self, parameters: .init())

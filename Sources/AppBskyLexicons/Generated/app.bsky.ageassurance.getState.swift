@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.ageassurance.getState`: `GET /xrpc/app.bsky.ageassurance.getState`.
-public enum AppBskyAgeassuranceGetState: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyAgeassuranceGetState: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.ageassurance.getState" }
 
@@ -12,7 +12,7 @@ public enum AppBskyAgeassuranceGetState: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.ageassurance.getState#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.getState#main/parameters" }
         /// The `countryCode` field (required).
@@ -43,26 +43,28 @@ public enum AppBskyAgeassuranceGetState: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.getState#main/output/schema" }
         /// The `state` field (required).
-        @XRPCCore._LexiconBoxed public var state: AppBskyAgeassuranceDefs.State
+        public var state: AppBskyAgeassuranceDefs.State { get { _state.wrappedValue } set { _state.wrappedValue = newValue } }
+        private var _state: XRPCCore._LexiconBoxed<AppBskyAgeassuranceDefs.State>
         /// The `metadata` field (required).
-        @XRPCCore._LexiconBoxed public var metadata: AppBskyAgeassuranceDefs.StateMetadata
+        public var metadata: AppBskyAgeassuranceDefs.StateMetadata { get { _metadata.wrappedValue } set { _metadata.wrappedValue = newValue } }
+        private var _metadata: XRPCCore._LexiconBoxed<AppBskyAgeassuranceDefs.StateMetadata>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(state: AppBskyAgeassuranceDefs.State, metadata: AppBskyAgeassuranceDefs.StateMetadata, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.state = state
-            self.metadata = metadata
+            self._state = .init(wrappedValue: state)
+            self._metadata = .init(wrappedValue: metadata)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.state = try reader.required("state")
-            self.metadata = try reader.required("metadata")
+            self._state = .init(wrappedValue: try reader.required("state"))
+            self._metadata = .init(wrappedValue: try reader.required("metadata"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -74,18 +76,18 @@ public enum AppBskyAgeassuranceGetState: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.ageassurance.getState, descriptions left out, for validation.
     static var appBskyAgeassuranceGetState: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"metadata":{"ref":"app.bsky.ageassurance.defs#stateMetadata","type":"ref"},"state":{"ref":"app.bsky.ageassurance.defs#state","type":"ref"}},"required":["state","metadata"],"type":"object"}},"parameters":{"properties":{"countryCode":{"type":"string"},"regionCode":{"type":"string"}},"required":["countryCode"],"type":"params"},"type":"query"}},"id":"app.bsky.ageassurance.getState","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Ageassurance {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Ageassurance {
     /// Calls `AppBskyAgeassuranceGetState`.
     public func getState(countryCode: Swift.String, regionCode: Swift.String? = nil) async throws -> AppBskyAgeassuranceGetState.Output {
         try await client.query(AppBskyAgeassuranceGetState.self, parameters: .init(countryCode: countryCode, regionCode: regionCode))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getState(_ parameters: AppBskyAgeassuranceGetState.Parameters) async throws -> AppBskyAgeassuranceGetState.Output {
         try await client.query(AppBskyAgeassuranceGetState.self, parameters: parameters)
     }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The permission set `app.bsky.authCreatePosts`.
-public enum AppBskyAuthCreatePosts {
+public nonisolated enum AppBskyAuthCreatePosts {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.authCreatePosts" }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.authCreatePosts, descriptions left out, for validation.
     static var appBskyAuthCreatePosts: Swift.String { #"{"defs":{"main":{"detail":"Can not update or delete posts.","detail:lang":{},"permissions":[{"inheritAud":true,"lxm":["app.bsky.video.uploadVideo","app.bsky.video.getJobStatus","app.bsky.video.getUploadLimits","app.bsky.video.startUpload","app.bsky.video.uploadPart","app.bsky.video.finishUpload","app.bsky.video.abortUpload","app.bsky.video.getUploadStatus"],"resource":"rpc","type":"permission"},{"action":["create"],"collection":["app.bsky.feed.post","app.bsky.feed.postgate","app.bsky.feed.threadgate"],"resource":"repo","type":"permission"}],"title":"Create Bluesky Posts","title:lang":{},"type":"permission-set"}},"id":"app.bsky.authCreatePosts","lexicon":1}"# }
 }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The permission set `app.bsky.authDeleteContent`.
-public enum AppBskyAuthDeleteContent {
+public nonisolated enum AppBskyAuthDeleteContent {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.authDeleteContent" }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.authDeleteContent, descriptions left out, for validation.
     static var appBskyAuthDeleteContent: Swift.String { #"{"defs":{"main":{"detail":"Clean up public account history: posts, reposts, and likes.","detail:lang":{},"permissions":[{"action":["delete"],"collection":["app.bsky.feed.like","app.bsky.feed.post","app.bsky.feed.postgate","app.bsky.feed.repost","app.bsky.feed.threadgate"],"resource":"repo","type":"permission"}],"title":"Delete Bluesky Content","title:lang":{},"type":"permission-set"}},"id":"app.bsky.authDeleteContent","lexicon":1}"# }
 }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The permission set `app.bsky.authManageFeedDeclarations`.
-public enum AppBskyAuthManageFeedDeclarations {
+public nonisolated enum AppBskyAuthManageFeedDeclarations {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.authManageFeedDeclarations" }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.authManageFeedDeclarations, descriptions left out, for validation.
     static var appBskyAuthManageFeedDeclarations: Swift.String { #"{"defs":{"main":{"detail":"Configure feed generator declaration records.","detail:lang":{},"permissions":[{"action":["create","update","delete"],"collection":["app.bsky.feed.generator"],"resource":"repo","type":"permission"}],"title":"Manage Hosted Feeds","title:lang":{},"type":"permission-set"}},"id":"app.bsky.authManageFeedDeclarations","lexicon":1}"# }
 }

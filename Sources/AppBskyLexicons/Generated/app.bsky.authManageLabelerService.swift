@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The permission set `app.bsky.authManageLabelerService`.
-public enum AppBskyAuthManageLabelerService {
+public nonisolated enum AppBskyAuthManageLabelerService {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.authManageLabelerService" }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.authManageLabelerService, descriptions left out, for validation.
     static var appBskyAuthManageLabelerService: Swift.String { #"{"defs":{"main":{"detail":"Configure labeler declaration records.","detail:lang":{},"permissions":[{"action":["create","update","delete"],"collection":["app.bsky.labeler.service"],"resource":"repo","type":"permission"}],"title":"Manage Hosted Labeling Service","title:lang":{},"type":"permission-set"}},"id":"app.bsky.authManageLabelerService","lexicon":1}"# }
 }

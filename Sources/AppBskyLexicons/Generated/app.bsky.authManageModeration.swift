@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The permission set `app.bsky.authManageModeration`.
-public enum AppBskyAuthManageModeration {
+public nonisolated enum AppBskyAuthManageModeration {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.authManageModeration" }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.authManageModeration, descriptions left out, for validation.
     static var appBskyAuthManageModeration: Swift.String { #"{"defs":{"main":{"detail":"Control over blocks, mutes, mod lists, mod services, and preferences.","detail:lang":{},"permissions":[{"inheritAud":true,"lxm":["app.bsky.actor.getPreferences","app.bsky.actor.putPreferences","app.bsky.graph.muteActor","app.bsky.graph.muteActorList","app.bsky.graph.muteThread","app.bsky.graph.unmuteActor","app.bsky.graph.unmuteActorList","app.bsky.graph.unmuteThread"],"resource":"rpc","type":"permission"},{"action":["create","update","delete"],"collection":["app.bsky.graph.block","app.bsky.graph.listblock"],"resource":"repo","type":"permission"}],"title":"Manage Personal Moderation","title:lang":{},"type":"permission-set"}},"id":"app.bsky.authManageModeration","lexicon":1}"# }
 }

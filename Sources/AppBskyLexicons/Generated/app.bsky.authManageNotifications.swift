@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The permission set `app.bsky.authManageNotifications`.
-public enum AppBskyAuthManageNotifications {
+public nonisolated enum AppBskyAuthManageNotifications {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.authManageNotifications" }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.authManageNotifications, descriptions left out, for validation.
     static var appBskyAuthManageNotifications: Swift.String { #"{"defs":{"main":{"detail":"View and configure notifications for the Bluesky app.","detail:lang":{},"permissions":[{"inheritAud":true,"lxm":["app.bsky.notification.getPreferences","app.bsky.notification.getUnreadCount","app.bsky.notification.listActivitySubscriptions","app.bsky.notification.listNotifications","app.bsky.notification.putActivitySubscription","app.bsky.notification.putPreferences","app.bsky.notification.putPreferencesV2","app.bsky.notification.registerPush","app.bsky.notification.unregisterPush","app.bsky.notification.updateSeen"],"resource":"rpc","type":"permission"}],"title":"Manage Bluesky Notifications","title:lang":{},"type":"permission-set"}},"id":"app.bsky.authManageNotifications","lexicon":1}"# }
 }

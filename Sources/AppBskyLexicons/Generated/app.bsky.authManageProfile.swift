@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The permission set `app.bsky.authManageProfile`.
-public enum AppBskyAuthManageProfile {
+public nonisolated enum AppBskyAuthManageProfile {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.authManageProfile" }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.authManageProfile, descriptions left out, for validation.
     static var appBskyAuthManageProfile: Swift.String { #"{"defs":{"main":{"detail":"Update profile data, as well as status and public chat visibility.","detail:lang":{},"permissions":[{"action":["create","update","delete"],"collection":["app.bsky.actor.profile","app.bsky.actor.status","app.bsky.notification.declaration"],"resource":"repo","type":"permission"}],"title":"Manage Bluesky Profile","title:lang":{},"type":"permission-set"}},"id":"app.bsky.authManageProfile","lexicon":1}"# }
 }

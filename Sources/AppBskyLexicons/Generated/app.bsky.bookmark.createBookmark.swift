@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.bookmark.createBookmark`: `POST /xrpc/app.bsky.bookmark.createBookmark`. Declared errors: `UnsupportedCollection`.
-public enum AppBskyBookmarkCreateBookmark: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyBookmarkCreateBookmark: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.bookmark.createBookmark" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `UnsupportedCollection`.
         case unsupportedCollection
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -36,7 +36,7 @@ public enum AppBskyBookmarkCreateBookmark: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.bookmark.createBookmark#main/input/schema" }
         /// The `uri` field (required).
@@ -72,18 +72,18 @@ public enum AppBskyBookmarkCreateBookmark: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.bookmark.createBookmark, descriptions left out, for validation.
     static var appBskyBookmarkCreateBookmark: Swift.String { #"{"defs":{"main":{"errors":[{"name":"UnsupportedCollection"}],"input":{"encoding":"application/json","schema":{"properties":{"cid":{"format":"cid","type":"string"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","cid"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.bookmark.createBookmark","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Bookmark {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Bookmark {
     /// Calls `AppBskyBookmarkCreateBookmark`.
     public func createBookmark(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString) async throws -> AppBskyBookmarkCreateBookmark.Output {
         try await client.procedure(AppBskyBookmarkCreateBookmark.self, parameters: .init(), input: .init(uri: uri, cid: cid))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createBookmark(_ input: AppBskyBookmarkCreateBookmark.Input) async throws -> AppBskyBookmarkCreateBookmark.Output {
         try await client.procedure(AppBskyBookmarkCreateBookmark.self, parameters: .init(), input: input)
     }

@@ -4,9 +4,9 @@
 import ComAtprotoLexicons
 
 /// The lexicon `app.bsky.bookmark.defs`.
-public enum AppBskyBookmarkDefs {
+public nonisolated enum AppBskyBookmarkDefs {
     /// The lexicon object `app.bsky.bookmark.defs#bookmark`.
-    public struct Bookmark: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Bookmark: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.bookmark.defs#bookmark" }
         /// The `subject` field (required).
@@ -32,7 +32,7 @@ public enum AppBskyBookmarkDefs {
     }
 
     /// The lexicon object `app.bsky.bookmark.defs#bookmarkView`.
-    public struct BookmarkView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct BookmarkView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.bookmark.defs#bookmarkView" }
         /// The `subject` field (required).
@@ -69,7 +69,7 @@ public enum AppBskyBookmarkDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Item: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Item: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.bookmark.defs#bookmarkView/properties/item" }
             case appBskyFeedDefsBlockedPost(AppBskyFeedDefs.BlockedPost)
@@ -118,7 +118,7 @@ public enum AppBskyBookmarkDefs {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.bookmark.defs, descriptions left out, for validation.
     static var appBskyBookmarkDefs: Swift.String { #"{"defs":{"bookmark":{"properties":{"subject":{"ref":"com.atproto.repo.strongRef","type":"ref"}},"required":["subject"],"type":"object"},"bookmarkView":{"properties":{"createdAt":{"format":"datetime","type":"string"},"item":{"refs":["app.bsky.feed.defs#blockedPost","app.bsky.feed.defs#notFoundPost","app.bsky.feed.defs#postView"],"type":"union"},"subject":{"ref":"com.atproto.repo.strongRef","type":"ref"}},"required":["subject","item"],"type":"object"}},"id":"app.bsky.bookmark.defs","lexicon":1}"# }
 }

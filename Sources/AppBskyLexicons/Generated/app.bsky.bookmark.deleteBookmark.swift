@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.bookmark.deleteBookmark`: `POST /xrpc/app.bsky.bookmark.deleteBookmark`. Declared errors: `UnsupportedCollection`.
-public enum AppBskyBookmarkDeleteBookmark: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyBookmarkDeleteBookmark: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.bookmark.deleteBookmark" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `UnsupportedCollection`.
         case unsupportedCollection
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -36,7 +36,7 @@ public enum AppBskyBookmarkDeleteBookmark: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.bookmark.deleteBookmark#main/input/schema" }
         /// The `uri` field (required).
@@ -66,18 +66,18 @@ public enum AppBskyBookmarkDeleteBookmark: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.bookmark.deleteBookmark, descriptions left out, for validation.
     static var appBskyBookmarkDeleteBookmark: Swift.String { #"{"defs":{"main":{"errors":[{"name":"UnsupportedCollection"}],"input":{"encoding":"application/json","schema":{"properties":{"uri":{"format":"at-uri","type":"string"}},"required":["uri"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.bookmark.deleteBookmark","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Bookmark {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Bookmark {
     /// Calls `AppBskyBookmarkDeleteBookmark`.
     public func deleteBookmark(uri: XRPCCore.ATURI) async throws -> AppBskyBookmarkDeleteBookmark.Output {
         try await client.procedure(AppBskyBookmarkDeleteBookmark.self, parameters: .init(), input: .init(uri: uri))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteBookmark(_ input: AppBskyBookmarkDeleteBookmark.Input) async throws -> AppBskyBookmarkDeleteBookmark.Output {
         try await client.procedure(AppBskyBookmarkDeleteBookmark.self, parameters: .init(), input: input)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.bookmark.getBookmarks`: `GET /xrpc/app.bsky.bookmark.getBookmarks`.
-public enum AppBskyBookmarkGetBookmarks: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyBookmarkGetBookmarks: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.bookmark.getBookmarks" }
 
@@ -12,7 +12,7 @@ public enum AppBskyBookmarkGetBookmarks: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.bookmark.getBookmarks#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.bookmark.getBookmarks#main/parameters" }
         /// The `cursor` field (optional).
@@ -44,7 +44,7 @@ public enum AppBskyBookmarkGetBookmarks: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.bookmark.getBookmarks#main/output/schema" }
         /// The `bookmarks` field (required).
@@ -75,18 +75,18 @@ public enum AppBskyBookmarkGetBookmarks: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.bookmark.getBookmarks, descriptions left out, for validation.
     static var appBskyBookmarkGetBookmarks: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"bookmarks":{"items":{"ref":"app.bsky.bookmark.defs#bookmarkView","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["bookmarks"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.bookmark.getBookmarks","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Bookmark {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Bookmark {
     /// Calls `AppBskyBookmarkGetBookmarks`.
     public func getBookmarks(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyBookmarkGetBookmarks.Output {
         try await client.query(AppBskyBookmarkGetBookmarks.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getBookmarks(_ parameters: AppBskyBookmarkGetBookmarks.Parameters = .init()) async throws -> AppBskyBookmarkGetBookmarks.Output {
         try await client.query(AppBskyBookmarkGetBookmarks.self, parameters: parameters)
     }

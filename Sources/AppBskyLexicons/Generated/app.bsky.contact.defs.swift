@@ -4,13 +4,14 @@
 import ComAtprotoLexicons
 
 /// The lexicon `app.bsky.contact.defs`.
-public enum AppBskyContactDefs {
+public nonisolated enum AppBskyContactDefs {
     /// The lexicon object `app.bsky.contact.defs#matchAndContactIndex`.
-    public struct MatchAndContactIndex: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct MatchAndContactIndex: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.defs#matchAndContactIndex" }
         /// The `match` field (required).
-        @XRPCCore._LexiconBoxed public var match: AppBskyActorDefs.ProfileView
+        public var match: AppBskyActorDefs.ProfileView { get { _match.wrappedValue } set { _match.wrappedValue = newValue } }
+        private var _match: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileView>
         /// The `contactIndex` field (required).
         /// From 0 to 999.
         public var contactIndex: Swift.Int
@@ -19,13 +20,13 @@ public enum AppBskyContactDefs {
 
         /// Creates a value from its fields.
         public init(match: AppBskyActorDefs.ProfileView, contactIndex: Swift.Int, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.match = match
+            self._match = .init(wrappedValue: match)
             self.contactIndex = contactIndex
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.match = try reader.required("match")
+            self._match = .init(wrappedValue: try reader.required("match"))
             self.contactIndex = try reader.required("contactIndex")
             self.unknownFields = reader.remainingFields
         }
@@ -38,7 +39,7 @@ public enum AppBskyContactDefs {
     }
 
     /// The lexicon object `app.bsky.contact.defs#notification`.
-    public struct Notification: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Notification: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.defs#notification" }
         /// The `from` field (required).
@@ -71,7 +72,7 @@ public enum AppBskyContactDefs {
     }
 
     /// The lexicon object `app.bsky.contact.defs#syncStatus`.
-    public struct SyncStatus: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SyncStatus: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.defs#syncStatus" }
         /// The `syncedAt` field (required).
@@ -104,7 +105,7 @@ public enum AppBskyContactDefs {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.contact.defs, descriptions left out, for validation.
     static var appBskyContactDefs: Swift.String { #"{"defs":{"matchAndContactIndex":{"properties":{"contactIndex":{"maximum":999,"minimum":0,"type":"integer"},"match":{"ref":"app.bsky.actor.defs#profileView","type":"ref"}},"required":["match","contactIndex"],"type":"object"},"notification":{"properties":{"from":{"format":"did","type":"string"},"to":{"format":"did","type":"string"}},"required":["from","to"],"type":"object"},"syncStatus":{"properties":{"matchesCount":{"minimum":0,"type":"integer"},"syncedAt":{"format":"datetime","type":"string"}},"required":["syncedAt","matchesCount"],"type":"object"}},"id":"app.bsky.contact.defs","lexicon":1}"# }
 }

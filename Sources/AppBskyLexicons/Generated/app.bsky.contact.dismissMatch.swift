@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.contact.dismissMatch`: `POST /xrpc/app.bsky.contact.dismissMatch`. Declared errors: `InvalidDid`, `InternalError`.
-public enum AppBskyContactDismissMatch: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyContactDismissMatch: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.contact.dismissMatch" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidDid`.
         case invalidDid
         /// The declared error `InternalError`.
@@ -40,7 +40,7 @@ public enum AppBskyContactDismissMatch: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.dismissMatch#main/input/schema" }
         /// The `subject` field (required).
@@ -67,7 +67,7 @@ public enum AppBskyContactDismissMatch: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.dismissMatch#main/output/schema" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -88,18 +88,18 @@ public enum AppBskyContactDismissMatch: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.contact.dismissMatch, descriptions left out, for validation.
     static var appBskyContactDismissMatch: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidDid"},{"name":"InternalError"}],"input":{"encoding":"application/json","schema":{"properties":{"subject":{"format":"did","type":"string"}},"required":["subject"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{},"type":"object"}},"type":"procedure"}},"id":"app.bsky.contact.dismissMatch","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Contact {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactDismissMatch`.
     public func dismissMatch(subject: XRPCCore.DID) async throws -> AppBskyContactDismissMatch.Output {
         try await client.procedure(AppBskyContactDismissMatch.self, parameters: .init(), input: .init(subject: subject))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func dismissMatch(_ input: AppBskyContactDismissMatch.Input) async throws -> AppBskyContactDismissMatch.Output {
         try await client.procedure(AppBskyContactDismissMatch.self, parameters: .init(), input: input)
     }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.contact.getMatches`: `GET /xrpc/app.bsky.contact.getMatches`. Declared errors: `InvalidDid`, `InvalidLimit`, `InvalidCursor`, `InternalError`.
-public enum AppBskyContactGetMatches: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyContactGetMatches: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.contact.getMatches" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidDid`.
         case invalidDid
         /// The declared error `InvalidLimit`.
@@ -45,7 +45,7 @@ public enum AppBskyContactGetMatches: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.contact.getMatches#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.getMatches#main/parameters" }
         /// The `cursor` field (optional).
@@ -77,7 +77,7 @@ public enum AppBskyContactGetMatches: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.getMatches#main/output/schema" }
         /// The `matches` field (required).
@@ -108,18 +108,18 @@ public enum AppBskyContactGetMatches: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.contact.getMatches, descriptions left out, for validation.
     static var appBskyContactGetMatches: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidDid"},{"name":"InvalidLimit"},{"name":"InvalidCursor"},{"name":"InternalError"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"matches":{"items":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"type":"array"}},"required":["matches"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.contact.getMatches","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Contact {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactGetMatches`.
     public func getMatches(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyContactGetMatches.Output {
         try await client.query(AppBskyContactGetMatches.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getMatches(_ parameters: AppBskyContactGetMatches.Parameters = .init()) async throws -> AppBskyContactGetMatches.Output {
         try await client.query(AppBskyContactGetMatches.self, parameters: parameters)
     }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.contact.getSyncStatus`: `GET /xrpc/app.bsky.contact.getSyncStatus`. Declared errors: `InvalidDid`, `InternalError`.
-public enum AppBskyContactGetSyncStatus: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyContactGetSyncStatus: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.contact.getSyncStatus" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidDid`.
         case invalidDid
         /// The declared error `InternalError`.
@@ -37,7 +37,7 @@ public enum AppBskyContactGetSyncStatus: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.contact.getSyncStatus#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.getSyncStatus#main/parameters" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -58,22 +58,23 @@ public enum AppBskyContactGetSyncStatus: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.getSyncStatus#main/output/schema" }
         /// The `syncStatus` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var syncStatus: AppBskyContactDefs.SyncStatus?
+        public var syncStatus: AppBskyContactDefs.SyncStatus? { get { _syncStatus.wrappedValue } set { _syncStatus.wrappedValue = newValue } }
+        private var _syncStatus: XRPCCore._LexiconBoxedOptional<AppBskyContactDefs.SyncStatus>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(syncStatus: AppBskyContactDefs.SyncStatus? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.syncStatus = syncStatus
+            self._syncStatus = .init(wrappedValue: syncStatus)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.syncStatus = try reader.optional("syncStatus")
+            self._syncStatus = .init(wrappedValue: try reader.optional("syncStatus"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -84,12 +85,12 @@ public enum AppBskyContactGetSyncStatus: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.contact.getSyncStatus, descriptions left out, for validation.
     static var appBskyContactGetSyncStatus: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidDid"},{"name":"InternalError"}],"output":{"encoding":"application/json","schema":{"properties":{"syncStatus":{"ref":"app.bsky.contact.defs#syncStatus","type":"ref"}},"type":"object"}},"parameters":{"properties":{},"type":"params"},"type":"query"}},"id":"app.bsky.contact.getSyncStatus","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Contact {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactGetSyncStatus`.
     public func getSyncStatus() async throws -> AppBskyContactGetSyncStatus.Output {
         try await client.query(AppBskyContactGetSyncStatus.self, parameters: .init())

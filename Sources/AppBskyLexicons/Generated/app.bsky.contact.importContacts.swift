@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.contact.importContacts`: `POST /xrpc/app.bsky.contact.importContacts`. Declared errors: `InvalidDid`, `InvalidContacts`, `TooManyContacts`, `InvalidToken`, `InternalError`.
-public enum AppBskyContactImportContacts: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyContactImportContacts: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.contact.importContacts" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidDid`.
         case invalidDid
         /// The declared error `InvalidContacts`.
@@ -52,7 +52,7 @@ public enum AppBskyContactImportContacts: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.importContacts#main/input/schema" }
         /// The `token` field (required).
@@ -84,7 +84,7 @@ public enum AppBskyContactImportContacts: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.importContacts#main/output/schema" }
         /// The `matchesAndContactIndexes` field (required).
@@ -110,18 +110,18 @@ public enum AppBskyContactImportContacts: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.contact.importContacts, descriptions left out, for validation.
     static var appBskyContactImportContacts: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidDid"},{"name":"InvalidContacts"},{"name":"TooManyContacts"},{"name":"InvalidToken"},{"name":"InternalError"}],"input":{"encoding":"application/json","schema":{"properties":{"contacts":{"items":{"type":"string"},"maxLength":1000,"minLength":1,"type":"array"},"token":{"type":"string"}},"required":["token","contacts"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"matchesAndContactIndexes":{"items":{"ref":"app.bsky.contact.defs#matchAndContactIndex","type":"ref"},"type":"array"}},"required":["matchesAndContactIndexes"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.contact.importContacts","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Contact {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactImportContacts`.
     public func importContacts(token: Swift.String, contacts: [Swift.String]) async throws -> AppBskyContactImportContacts.Output {
         try await client.procedure(AppBskyContactImportContacts.self, parameters: .init(), input: .init(token: token, contacts: contacts))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func importContacts(_ input: AppBskyContactImportContacts.Input) async throws -> AppBskyContactImportContacts.Output {
         try await client.procedure(AppBskyContactImportContacts.self, parameters: .init(), input: input)
     }

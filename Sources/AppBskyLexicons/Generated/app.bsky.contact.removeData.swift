@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.contact.removeData`: `POST /xrpc/app.bsky.contact.removeData`. Declared errors: `InvalidDid`, `InternalError`.
-public enum AppBskyContactRemoveData: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyContactRemoveData: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.contact.removeData" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidDid`.
         case invalidDid
         /// The declared error `InternalError`.
@@ -40,7 +40,7 @@ public enum AppBskyContactRemoveData: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.removeData#main/input/schema" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -61,7 +61,7 @@ public enum AppBskyContactRemoveData: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.removeData#main/output/schema" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -82,18 +82,18 @@ public enum AppBskyContactRemoveData: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.contact.removeData, descriptions left out, for validation.
     static var appBskyContactRemoveData: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidDid"},{"name":"InternalError"}],"input":{"encoding":"application/json","schema":{"properties":{},"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{},"type":"object"}},"type":"procedure"}},"id":"app.bsky.contact.removeData","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Contact {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactRemoveData`.
     public func removeData() async throws -> AppBskyContactRemoveData.Output {
         try await client.procedure(AppBskyContactRemoveData.self, parameters: .init(), input: .init())
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func removeData(_ input: AppBskyContactRemoveData.Input) async throws -> AppBskyContactRemoveData.Output {
         try await client.procedure(AppBskyContactRemoveData.self, parameters: .init(), input: input)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.contact.sendNotification`: `POST /xrpc/app.bsky.contact.sendNotification`.
-public enum AppBskyContactSendNotification: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyContactSendNotification: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.contact.sendNotification" }
 
@@ -15,7 +15,7 @@ public enum AppBskyContactSendNotification: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.sendNotification#main/input/schema" }
         /// The `from` field (required).
@@ -48,7 +48,7 @@ public enum AppBskyContactSendNotification: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.sendNotification#main/output/schema" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -69,18 +69,18 @@ public enum AppBskyContactSendNotification: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.contact.sendNotification, descriptions left out, for validation.
     static var appBskyContactSendNotification: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"from":{"format":"did","type":"string"},"to":{"format":"did","type":"string"}},"required":["from","to"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{},"type":"object"}},"type":"procedure"}},"id":"app.bsky.contact.sendNotification","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Contact {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactSendNotification`.
     public func sendNotification(from: XRPCCore.DID, to: XRPCCore.DID) async throws -> AppBskyContactSendNotification.Output {
         try await client.procedure(AppBskyContactSendNotification.self, parameters: .init(), input: .init(from: from, to: to))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func sendNotification(_ input: AppBskyContactSendNotification.Input) async throws -> AppBskyContactSendNotification.Output {
         try await client.procedure(AppBskyContactSendNotification.self, parameters: .init(), input: input)
     }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.contact.startPhoneVerification`: `POST /xrpc/app.bsky.contact.startPhoneVerification`. Declared errors: `RateLimitExceeded`, `InvalidDid`, `InvalidPhone`, `InternalError`.
-public enum AppBskyContactStartPhoneVerification: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyContactStartPhoneVerification: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.contact.startPhoneVerification" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `RateLimitExceeded`.
         case rateLimitExceeded
         /// The declared error `InvalidDid`.
@@ -48,7 +48,7 @@ public enum AppBskyContactStartPhoneVerification: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.startPhoneVerification#main/input/schema" }
         /// The `phone` field (required).
@@ -74,7 +74,7 @@ public enum AppBskyContactStartPhoneVerification: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.startPhoneVerification#main/output/schema" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -95,18 +95,18 @@ public enum AppBskyContactStartPhoneVerification: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.contact.startPhoneVerification, descriptions left out, for validation.
     static var appBskyContactStartPhoneVerification: Swift.String { #"{"defs":{"main":{"errors":[{"name":"RateLimitExceeded"},{"name":"InvalidDid"},{"name":"InvalidPhone"},{"name":"InternalError"}],"input":{"encoding":"application/json","schema":{"properties":{"phone":{"type":"string"}},"required":["phone"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{},"type":"object"}},"type":"procedure"}},"id":"app.bsky.contact.startPhoneVerification","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Contact {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactStartPhoneVerification`.
     public func startPhoneVerification(phone: Swift.String) async throws -> AppBskyContactStartPhoneVerification.Output {
         try await client.procedure(AppBskyContactStartPhoneVerification.self, parameters: .init(), input: .init(phone: phone))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func startPhoneVerification(_ input: AppBskyContactStartPhoneVerification.Input) async throws -> AppBskyContactStartPhoneVerification.Output {
         try await client.procedure(AppBskyContactStartPhoneVerification.self, parameters: .init(), input: input)
     }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.contact.verifyPhone`: `POST /xrpc/app.bsky.contact.verifyPhone`. Declared errors: `RateLimitExceeded`, `InvalidDid`, `InvalidPhone`, `InvalidCode`, `InternalError`.
-public enum AppBskyContactVerifyPhone: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyContactVerifyPhone: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.contact.verifyPhone" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `RateLimitExceeded`.
         case rateLimitExceeded
         /// The declared error `InvalidDid`.
@@ -52,7 +52,7 @@ public enum AppBskyContactVerifyPhone: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.verifyPhone#main/input/schema" }
         /// The `phone` field (required).
@@ -83,7 +83,7 @@ public enum AppBskyContactVerifyPhone: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.verifyPhone#main/output/schema" }
         /// The `token` field (required).
@@ -109,18 +109,18 @@ public enum AppBskyContactVerifyPhone: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.contact.verifyPhone, descriptions left out, for validation.
     static var appBskyContactVerifyPhone: Swift.String { #"{"defs":{"main":{"errors":[{"name":"RateLimitExceeded"},{"name":"InvalidDid"},{"name":"InvalidPhone"},{"name":"InvalidCode"},{"name":"InternalError"}],"input":{"encoding":"application/json","schema":{"properties":{"code":{"type":"string"},"phone":{"type":"string"}},"required":["phone","code"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"token":{"type":"string"}},"required":["token"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.contact.verifyPhone","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Contact {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactVerifyPhone`.
     public func verifyPhone(phone: Swift.String, code: Swift.String) async throws -> AppBskyContactVerifyPhone.Output {
         try await client.procedure(AppBskyContactVerifyPhone.self, parameters: .init(), input: .init(phone: phone, code: code))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func verifyPhone(_ input: AppBskyContactVerifyPhone.Input) async throws -> AppBskyContactVerifyPhone.Output {
         try await client.procedure(AppBskyContactVerifyPhone.self, parameters: .init(), input: input)
     }

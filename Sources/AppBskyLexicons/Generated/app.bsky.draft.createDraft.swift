@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.draft.createDraft`: `POST /xrpc/app.bsky.draft.createDraft`. Declared errors: `DraftLimitReached`.
-public enum AppBskyDraftCreateDraft: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyDraftCreateDraft: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.draft.createDraft" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `DraftLimitReached`.
         case draftLimitReached
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -36,22 +36,23 @@ public enum AppBskyDraftCreateDraft: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.createDraft#main/input/schema" }
         /// The `draft` field (required).
-        @XRPCCore._LexiconBoxed public var draft: AppBskyDraftDefs.Draft
+        public var draft: AppBskyDraftDefs.Draft { get { _draft.wrappedValue } set { _draft.wrappedValue = newValue } }
+        private var _draft: XRPCCore._LexiconBoxed<AppBskyDraftDefs.Draft>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(draft: AppBskyDraftDefs.Draft, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.draft = draft
+            self._draft = .init(wrappedValue: draft)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.draft = try reader.required("draft")
+            self._draft = .init(wrappedValue: try reader.required("draft"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -62,7 +63,7 @@ public enum AppBskyDraftCreateDraft: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.createDraft#main/output/schema" }
         /// The `id` field (required).
@@ -89,18 +90,18 @@ public enum AppBskyDraftCreateDraft: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.draft.createDraft, descriptions left out, for validation.
     static var appBskyDraftCreateDraft: Swift.String { #"{"defs":{"main":{"errors":[{"name":"DraftLimitReached"}],"input":{"encoding":"application/json","schema":{"properties":{"draft":{"ref":"app.bsky.draft.defs#draft","type":"ref"}},"required":["draft"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"id":{"format":"tid","type":"string"}},"required":["id"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.draft.createDraft","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Draft {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Draft {
     /// Calls `AppBskyDraftCreateDraft`.
     public func createDraft(draft: AppBskyDraftDefs.Draft) async throws -> AppBskyDraftCreateDraft.Output {
         try await client.procedure(AppBskyDraftCreateDraft.self, parameters: .init(), input: .init(draft: draft))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createDraft(_ input: AppBskyDraftCreateDraft.Input) async throws -> AppBskyDraftCreateDraft.Output {
         try await client.procedure(AppBskyDraftCreateDraft.self, parameters: .init(), input: input)
     }

@@ -4,9 +4,9 @@
 import ComAtprotoLexicons
 
 /// The lexicon `app.bsky.draft.defs`.
-public enum AppBskyDraftDefs {
+public nonisolated enum AppBskyDraftDefs {
     /// The lexicon object `app.bsky.draft.defs#draft`.
-    public struct Draft: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Draft: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draft" }
         /// The `posts` field (required).
@@ -62,7 +62,7 @@ public enum AppBskyDraftDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum PostgateEmbeddingRulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum PostgateEmbeddingRulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draft/properties/postgateEmbeddingRules/items" }
             case appBskyFeedPostgateDisableRule(AppBskyFeedPostgate.DisableRule)
@@ -104,7 +104,7 @@ public enum AppBskyDraftDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum ThreadgateAllowItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum ThreadgateAllowItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draft/properties/threadgateAllow/items" }
             case appBskyFeedThreadgateMentionRule(AppBskyFeedThreadgate.MentionRule)
@@ -156,7 +156,7 @@ public enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftEmbedCaption`.
-    public struct DraftEmbedCaption: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftEmbedCaption: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedCaption" }
         /// The `lang` field (required).
@@ -189,7 +189,7 @@ public enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftEmbedExternal`.
-    public struct DraftEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedExternal" }
         /// The `uri` field (required).
@@ -216,7 +216,7 @@ public enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftEmbedGallery`.
-    public struct DraftEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedGallery" }
         /// The `items` field (required).
@@ -242,7 +242,7 @@ public enum AppBskyDraftDefs {
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum DraftEmbedGalleryItemsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum DraftEmbedGalleryItemsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedGalleryItems/items" }
         case appBskyDraftDefsDraftEmbedImage(AppBskyDraftDefs.DraftEmbedImage)
@@ -287,11 +287,12 @@ public enum AppBskyDraftDefs {
     public typealias DraftEmbedGalleryItems = [AppBskyDraftDefs.DraftEmbedGalleryItemsItem]
 
     /// The lexicon object `app.bsky.draft.defs#draftEmbedImage`.
-    public struct DraftEmbedImage: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftEmbedImage: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedImage" }
         /// The `localRef` field (required).
-        @XRPCCore._LexiconBoxed public var localRef: AppBskyDraftDefs.DraftEmbedLocalRef
+        public var localRef: AppBskyDraftDefs.DraftEmbedLocalRef { get { _localRef.wrappedValue } set { _localRef.wrappedValue = newValue } }
+        private var _localRef: XRPCCore._LexiconBoxed<AppBskyDraftDefs.DraftEmbedLocalRef>
         /// The `alt` field (optional).
         /// At most 2000 graphemes.
         public var alt: Swift.String?
@@ -300,13 +301,13 @@ public enum AppBskyDraftDefs {
 
         /// Creates a value from its fields.
         public init(localRef: AppBskyDraftDefs.DraftEmbedLocalRef, alt: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.localRef = localRef
+            self._localRef = .init(wrappedValue: localRef)
             self.alt = alt
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.localRef = try reader.required("localRef")
+            self._localRef = .init(wrappedValue: try reader.required("localRef"))
             self.alt = try reader.optional("alt")
             self.unknownFields = reader.remainingFields
         }
@@ -319,7 +320,7 @@ public enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftEmbedLocalRef`.
-    public struct DraftEmbedLocalRef: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftEmbedLocalRef: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedLocalRef" }
         /// The `path` field (required).
@@ -346,7 +347,7 @@ public enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftEmbedRecord`.
-    public struct DraftEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedRecord" }
         /// The `record` field (required).
@@ -372,11 +373,12 @@ public enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftEmbedVideo`.
-    public struct DraftEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedVideo" }
         /// The `localRef` field (required).
-        @XRPCCore._LexiconBoxed public var localRef: AppBskyDraftDefs.DraftEmbedLocalRef
+        public var localRef: AppBskyDraftDefs.DraftEmbedLocalRef { get { _localRef.wrappedValue } set { _localRef.wrappedValue = newValue } }
+        private var _localRef: XRPCCore._LexiconBoxed<AppBskyDraftDefs.DraftEmbedLocalRef>
         /// The `alt` field (optional).
         /// At most 2000 graphemes.
         public var alt: Swift.String?
@@ -388,14 +390,14 @@ public enum AppBskyDraftDefs {
 
         /// Creates a value from its fields.
         public init(localRef: AppBskyDraftDefs.DraftEmbedLocalRef, alt: Swift.String? = nil, captions: [AppBskyDraftDefs.DraftEmbedCaption]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.localRef = localRef
+            self._localRef = .init(wrappedValue: localRef)
             self.alt = alt
             self.captions = captions
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.localRef = try reader.required("localRef")
+            self._localRef = .init(wrappedValue: try reader.required("localRef"))
             self.alt = try reader.optional("alt")
             self.captions = try reader.optional("captions")
             self.unknownFields = reader.remainingFields
@@ -410,7 +412,7 @@ public enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftPost`.
-    public struct DraftPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftPost" }
         /// The `text` field (required).
@@ -420,7 +422,8 @@ public enum AppBskyDraftDefs {
         /// At most 1 items.
         public var embedExternals: [AppBskyDraftDefs.DraftEmbedExternal]?
         /// The `embedGallery` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var embedGallery: AppBskyDraftDefs.DraftEmbedGallery?
+        public var embedGallery: AppBskyDraftDefs.DraftEmbedGallery? { get { _embedGallery.wrappedValue } set { _embedGallery.wrappedValue = newValue } }
+        private var _embedGallery: XRPCCore._LexiconBoxedOptional<AppBskyDraftDefs.DraftEmbedGallery>
         /// The `embedImages` field (optional).
         /// At most 4 items.
         public var embedImages: [AppBskyDraftDefs.DraftEmbedImage]?
@@ -440,7 +443,7 @@ public enum AppBskyDraftDefs {
         public init(text: Swift.String, embedExternals: [AppBskyDraftDefs.DraftEmbedExternal]? = nil, embedGallery: AppBskyDraftDefs.DraftEmbedGallery? = nil, embedImages: [AppBskyDraftDefs.DraftEmbedImage]? = nil, embedRecords: [AppBskyDraftDefs.DraftEmbedRecord]? = nil, embedVideos: [AppBskyDraftDefs.DraftEmbedVideo]? = nil, labels: AppBskyDraftDefs.DraftPost.Labels? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.text = text
             self.embedExternals = embedExternals
-            self.embedGallery = embedGallery
+            self._embedGallery = .init(wrappedValue: embedGallery)
             self.embedImages = embedImages
             self.embedRecords = embedRecords
             self.embedVideos = embedVideos
@@ -451,7 +454,7 @@ public enum AppBskyDraftDefs {
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.text = try reader.required("text")
             self.embedExternals = try reader.optional("embedExternals")
-            self.embedGallery = try reader.optional("embedGallery")
+            self._embedGallery = .init(wrappedValue: try reader.optional("embedGallery"))
             self.embedImages = try reader.optional("embedImages")
             self.embedRecords = try reader.optional("embedRecords")
             self.embedVideos = try reader.optional("embedVideos")
@@ -471,7 +474,7 @@ public enum AppBskyDraftDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftPost/properties/labels" }
             case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
@@ -514,14 +517,15 @@ public enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftView`.
-    public struct DraftView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftView" }
         /// The `id` field (required).
         /// Format: `tid`.
         public var id: XRPCCore.TID
         /// The `draft` field (required).
-        @XRPCCore._LexiconBoxed public var draft: AppBskyDraftDefs.Draft
+        public var draft: AppBskyDraftDefs.Draft { get { _draft.wrappedValue } set { _draft.wrappedValue = newValue } }
+        private var _draft: XRPCCore._LexiconBoxed<AppBskyDraftDefs.Draft>
         /// The `createdAt` field (required).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.Datetime
@@ -534,7 +538,7 @@ public enum AppBskyDraftDefs {
         /// Creates a value from its fields.
         public init(id: XRPCCore.TID, draft: AppBskyDraftDefs.Draft, createdAt: XRPCCore.Datetime, updatedAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
-            self.draft = draft
+            self._draft = .init(wrappedValue: draft)
             self.createdAt = createdAt
             self.updatedAt = updatedAt
             self.unknownFields = unknownFields
@@ -542,7 +546,7 @@ public enum AppBskyDraftDefs {
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.id = try reader.required("id")
-            self.draft = try reader.required("draft")
+            self._draft = .init(wrappedValue: try reader.required("draft"))
             self.createdAt = try reader.required("createdAt")
             self.updatedAt = try reader.required("updatedAt")
             self.unknownFields = reader.remainingFields
@@ -558,27 +562,28 @@ public enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftWithId`.
-    public struct DraftWithId: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftWithId: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftWithId" }
         /// The `id` field (required).
         /// Format: `tid`.
         public var id: XRPCCore.TID
         /// The `draft` field (required).
-        @XRPCCore._LexiconBoxed public var draft: AppBskyDraftDefs.Draft
+        public var draft: AppBskyDraftDefs.Draft { get { _draft.wrappedValue } set { _draft.wrappedValue = newValue } }
+        private var _draft: XRPCCore._LexiconBoxed<AppBskyDraftDefs.Draft>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(id: XRPCCore.TID, draft: AppBskyDraftDefs.Draft, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
-            self.draft = draft
+            self._draft = .init(wrappedValue: draft)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.id = try reader.required("id")
-            self.draft = try reader.required("draft")
+            self._draft = .init(wrappedValue: try reader.required("draft"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -590,7 +595,7 @@ public enum AppBskyDraftDefs {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.draft.defs, descriptions left out, for validation.
     static var appBskyDraftDefs: Swift.String { ##"{"defs":{"draft":{"properties":{"deviceId":{"maxLength":100,"type":"string"},"deviceName":{"maxLength":100,"type":"string"},"langs":{"items":{"format":"language","type":"string"},"maxLength":3,"type":"array"},"postgateEmbeddingRules":{"items":{"refs":["app.bsky.feed.postgate#disableRule"],"type":"union"},"maxLength":5,"type":"array"},"posts":{"items":{"ref":"#draftPost","type":"ref"},"maxLength":100,"minLength":1,"type":"array"},"threadgateAllow":{"items":{"refs":["app.bsky.feed.threadgate#mentionRule","app.bsky.feed.threadgate#followerRule","app.bsky.feed.threadgate#followingRule","app.bsky.feed.threadgate#listRule"],"type":"union"},"maxLength":5,"type":"array"}},"required":["posts"],"type":"object"},"draftEmbedCaption":{"properties":{"content":{"maxLength":10000,"type":"string"},"lang":{"format":"language","type":"string"}},"required":["lang","content"],"type":"object"},"draftEmbedExternal":{"properties":{"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"},"draftEmbedGallery":{"properties":{"items":{"ref":"#draftEmbedGalleryItems","type":"ref"}},"required":["items"],"type":"object"},"draftEmbedGalleryItems":{"items":{"refs":["#draftEmbedImage"],"type":"union"},"maxLength":20,"type":"array"},"draftEmbedImage":{"properties":{"alt":{"maxGraphemes":2000,"type":"string"},"localRef":{"ref":"#draftEmbedLocalRef","type":"ref"}},"required":["localRef"],"type":"object"},"draftEmbedLocalRef":{"properties":{"path":{"maxLength":1024,"minLength":1,"type":"string"}},"required":["path"],"type":"object"},"draftEmbedRecord":{"properties":{"record":{"ref":"com.atproto.repo.strongRef","type":"ref"}},"required":["record"],"type":"object"},"draftEmbedVideo":{"properties":{"alt":{"maxGraphemes":2000,"type":"string"},"captions":{"items":{"ref":"#draftEmbedCaption","type":"ref"},"maxLength":20,"type":"array"},"localRef":{"ref":"#draftEmbedLocalRef","type":"ref"}},"required":["localRef"],"type":"object"},"draftPost":{"properties":{"embedExternals":{"items":{"ref":"#draftEmbedExternal","type":"ref"},"maxLength":1,"type":"array"},"embedGallery":{"ref":"#draftEmbedGallery","type":"ref"},"embedImages":{"items":{"ref":"#draftEmbedImage","type":"ref"},"maxLength":4,"type":"array"},"embedRecords":{"items":{"ref":"#draftEmbedRecord","type":"ref"},"maxLength":1,"type":"array"},"embedVideos":{"items":{"ref":"#draftEmbedVideo","type":"ref"},"maxLength":1,"type":"array"},"labels":{"refs":["com.atproto.label.defs#selfLabels"],"type":"union"},"text":{"maxGraphemes":1000,"maxLength":10000,"type":"string"}},"required":["text"],"type":"object"},"draftView":{"properties":{"createdAt":{"format":"datetime","type":"string"},"draft":{"ref":"#draft","type":"ref"},"id":{"format":"tid","type":"string"},"updatedAt":{"format":"datetime","type":"string"}},"required":["id","draft","createdAt","updatedAt"],"type":"object"},"draftWithId":{"properties":{"draft":{"ref":"#draft","type":"ref"},"id":{"format":"tid","type":"string"}},"required":["id","draft"],"type":"object"}},"id":"app.bsky.draft.defs","lexicon":1}"## }
 }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.draft.deleteDraft`: `POST /xrpc/app.bsky.draft.deleteDraft`.
-public enum AppBskyDraftDeleteDraft: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyDraftDeleteDraft: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.draft.deleteDraft" }
 
@@ -15,7 +15,7 @@ public enum AppBskyDraftDeleteDraft: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.deleteDraft#main/input/schema" }
         /// The `id` field (required).
@@ -45,18 +45,18 @@ public enum AppBskyDraftDeleteDraft: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.draft.deleteDraft, descriptions left out, for validation.
     static var appBskyDraftDeleteDraft: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"id":{"format":"tid","type":"string"}},"required":["id"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.draft.deleteDraft","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Draft {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Draft {
     /// Calls `AppBskyDraftDeleteDraft`.
     public func deleteDraft(id: XRPCCore.TID) async throws -> AppBskyDraftDeleteDraft.Output {
         try await client.procedure(AppBskyDraftDeleteDraft.self, parameters: .init(), input: .init(id: id))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteDraft(_ input: AppBskyDraftDeleteDraft.Input) async throws -> AppBskyDraftDeleteDraft.Output {
         try await client.procedure(AppBskyDraftDeleteDraft.self, parameters: .init(), input: input)
     }

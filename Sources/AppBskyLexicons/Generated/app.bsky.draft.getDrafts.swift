@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.draft.getDrafts`: `GET /xrpc/app.bsky.draft.getDrafts`.
-public enum AppBskyDraftGetDrafts: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyDraftGetDrafts: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.draft.getDrafts" }
 
@@ -12,7 +12,7 @@ public enum AppBskyDraftGetDrafts: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.draft.getDrafts#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.getDrafts#main/parameters" }
         /// The `cursor` field (optional).
@@ -44,7 +44,7 @@ public enum AppBskyDraftGetDrafts: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.getDrafts#main/output/schema" }
         /// The `drafts` field (required).
@@ -75,18 +75,18 @@ public enum AppBskyDraftGetDrafts: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.draft.getDrafts, descriptions left out, for validation.
     static var appBskyDraftGetDrafts: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"drafts":{"items":{"ref":"app.bsky.draft.defs#draftView","type":"ref"},"type":"array"}},"required":["drafts"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.draft.getDrafts","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Draft {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Draft {
     /// Calls `AppBskyDraftGetDrafts`.
     public func getDrafts(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyDraftGetDrafts.Output {
         try await client.query(AppBskyDraftGetDrafts.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getDrafts(_ parameters: AppBskyDraftGetDrafts.Parameters = .init()) async throws -> AppBskyDraftGetDrafts.Output {
         try await client.query(AppBskyDraftGetDrafts.self, parameters: parameters)
     }

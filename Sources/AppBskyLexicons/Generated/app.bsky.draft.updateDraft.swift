@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.draft.updateDraft`: `POST /xrpc/app.bsky.draft.updateDraft`.
-public enum AppBskyDraftUpdateDraft: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyDraftUpdateDraft: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.draft.updateDraft" }
 
@@ -15,22 +15,23 @@ public enum AppBskyDraftUpdateDraft: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.updateDraft#main/input/schema" }
         /// The `draft` field (required).
-        @XRPCCore._LexiconBoxed public var draft: AppBskyDraftDefs.DraftWithId
+        public var draft: AppBskyDraftDefs.DraftWithId { get { _draft.wrappedValue } set { _draft.wrappedValue = newValue } }
+        private var _draft: XRPCCore._LexiconBoxed<AppBskyDraftDefs.DraftWithId>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(draft: AppBskyDraftDefs.DraftWithId, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.draft = draft
+            self._draft = .init(wrappedValue: draft)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.draft = try reader.required("draft")
+            self._draft = .init(wrappedValue: try reader.required("draft"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -44,18 +45,18 @@ public enum AppBskyDraftUpdateDraft: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.draft.updateDraft, descriptions left out, for validation.
     static var appBskyDraftUpdateDraft: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"draft":{"ref":"app.bsky.draft.defs#draftWithId","type":"ref"}},"required":["draft"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.draft.updateDraft","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Draft {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Draft {
     /// Calls `AppBskyDraftUpdateDraft`.
     public func updateDraft(draft: AppBskyDraftDefs.DraftWithId) async throws -> AppBskyDraftUpdateDraft.Output {
         try await client.procedure(AppBskyDraftUpdateDraft.self, parameters: .init(), input: .init(draft: draft))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateDraft(_ input: AppBskyDraftUpdateDraft.Input) async throws -> AppBskyDraftUpdateDraft.Output {
         try await client.procedure(AppBskyDraftUpdateDraft.self, parameters: .init(), input: input)
     }

@@ -4,9 +4,9 @@
 import ComAtprotoLexicons
 
 /// The lexicon `app.bsky.embed.defs`.
-public enum AppBskyEmbedDefs {
+public nonisolated enum AppBskyEmbedDefs {
     /// The lexicon object `app.bsky.embed.defs#aspectRatio`.
-    public struct AspectRatio: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct AspectRatio: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.defs#aspectRatio" }
         /// The `width` field (required).
@@ -39,7 +39,7 @@ public enum AppBskyEmbedDefs {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.embed.defs, descriptions left out, for validation.
     static var appBskyEmbedDefs: Swift.String { #"{"defs":{"aspectRatio":{"properties":{"height":{"minimum":1,"type":"integer"},"width":{"minimum":1,"type":"integer"}},"required":["width","height"],"type":"object"}},"id":"app.bsky.embed.defs","lexicon":1}"# }
 }

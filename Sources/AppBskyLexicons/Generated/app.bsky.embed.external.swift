@@ -4,22 +4,23 @@
 import ComAtprotoLexicons
 
 /// The lexicon object `app.bsky.embed.external#main`.
-public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#main" }
     /// The `external` field (required).
-    @XRPCCore._LexiconBoxed public var external: AppBskyEmbedExternal.External
+    public var external: AppBskyEmbedExternal.External { get { _external.wrappedValue } set { _external.wrappedValue = newValue } }
+    private var _external: XRPCCore._LexiconBoxed<AppBskyEmbedExternal.External>
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
     public init(external: AppBskyEmbedExternal.External, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-        self.external = external
+        self._external = .init(wrappedValue: external)
         self.unknownFields = unknownFields
     }
 
     @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-        self.external = try reader.required("external")
+        self._external = .init(wrappedValue: try reader.required("external"))
         self.unknownFields = reader.remainingFields
     }
 
@@ -29,7 +30,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     }
 
     /// The lexicon object `app.bsky.embed.external#colorRGB`.
-    public struct ColorRGB: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ColorRGB: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#colorRGB" }
         /// The `r` field (required).
@@ -68,7 +69,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     }
 
     /// The lexicon object `app.bsky.embed.external#external`.
-    public struct External: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct External: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#external" }
         /// The `uri` field (required).
@@ -116,22 +117,23 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     }
 
     /// The lexicon object `app.bsky.embed.external#view`.
-    public struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#view" }
         /// The `external` field (required).
-        @XRPCCore._LexiconBoxed public var external: AppBskyEmbedExternal.ViewExternal
+        public var external: AppBskyEmbedExternal.ViewExternal { get { _external.wrappedValue } set { _external.wrappedValue = newValue } }
+        private var _external: XRPCCore._LexiconBoxed<AppBskyEmbedExternal.ViewExternal>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(external: AppBskyEmbedExternal.ViewExternal, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.external = external
+            self._external = .init(wrappedValue: external)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.external = try reader.required("external")
+            self._external = .init(wrappedValue: try reader.required("external"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -142,7 +144,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     }
 
     /// The lexicon object `app.bsky.embed.external#viewExternal`.
-    public struct ViewExternal: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewExternal: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#viewExternal" }
         /// The `uri` field (required).
@@ -164,7 +166,8 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
         /// The `readingTime` field (optional).
         public var readingTime: Swift.Int?
         /// The `source` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var source: AppBskyEmbedExternal.ViewExternalSource?
+        public var source: AppBskyEmbedExternal.ViewExternalSource? { get { _source.wrappedValue } set { _source.wrappedValue = newValue } }
+        private var _source: XRPCCore._LexiconBoxedOptional<AppBskyEmbedExternal.ViewExternalSource>
         /// The `thumb` field (optional).
         /// Format: `uri`.
         public var thumb: XRPCCore.URIString?
@@ -184,7 +187,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
             self.createdAt = createdAt
             self.labels = labels
             self.readingTime = readingTime
-            self.source = source
+            self._source = .init(wrappedValue: source)
             self.thumb = thumb
             self.updatedAt = updatedAt
             self.unknownFields = unknownFields
@@ -199,7 +202,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
             self.createdAt = try reader.optional("createdAt")
             self.labels = try reader.optional("labels")
             self.readingTime = try reader.optional("readingTime")
-            self.source = try reader.optional("source")
+            self._source = .init(wrappedValue: try reader.optional("source"))
             self.thumb = try reader.optional("thumb")
             self.updatedAt = try reader.optional("updatedAt")
             self.unknownFields = reader.remainingFields
@@ -222,7 +225,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     }
 
     /// The lexicon object `app.bsky.embed.external#viewExternalSource`.
-    public struct ViewExternalSource: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewExternalSource: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#viewExternalSource" }
         /// The `uri` field (required).
@@ -236,7 +239,8 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
         /// Format: `uri`.
         public var icon: XRPCCore.URIString?
         /// The `theme` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var theme: AppBskyEmbedExternal.ViewExternalSourceTheme?
+        public var theme: AppBskyEmbedExternal.ViewExternalSourceTheme? { get { _theme.wrappedValue } set { _theme.wrappedValue = newValue } }
+        private var _theme: XRPCCore._LexiconBoxedOptional<AppBskyEmbedExternal.ViewExternalSourceTheme>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -246,7 +250,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
             self.title = title
             self.description = description
             self.icon = icon
-            self.theme = theme
+            self._theme = .init(wrappedValue: theme)
             self.unknownFields = unknownFields
         }
 
@@ -255,7 +259,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
             self.title = try reader.required("title")
             self.description = try reader.optional("description")
             self.icon = try reader.optional("icon")
-            self.theme = try reader.optional("theme")
+            self._theme = .init(wrappedValue: try reader.optional("theme"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -270,34 +274,38 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     }
 
     /// The lexicon object `app.bsky.embed.external#viewExternalSourceTheme`.
-    public struct ViewExternalSourceTheme: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewExternalSourceTheme: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#viewExternalSourceTheme" }
         /// The `accentForegroundRGB` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var accentForegroundRGB: AppBskyEmbedExternal.ColorRGB?
+        public var accentForegroundRGB: AppBskyEmbedExternal.ColorRGB? { get { _accentForegroundRGB.wrappedValue } set { _accentForegroundRGB.wrappedValue = newValue } }
+        private var _accentForegroundRGB: XRPCCore._LexiconBoxedOptional<AppBskyEmbedExternal.ColorRGB>
         /// The `accentRGB` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var accentRGB: AppBskyEmbedExternal.ColorRGB?
+        public var accentRGB: AppBskyEmbedExternal.ColorRGB? { get { _accentRGB.wrappedValue } set { _accentRGB.wrappedValue = newValue } }
+        private var _accentRGB: XRPCCore._LexiconBoxedOptional<AppBskyEmbedExternal.ColorRGB>
         /// The `backgroundRGB` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var backgroundRGB: AppBskyEmbedExternal.ColorRGB?
+        public var backgroundRGB: AppBskyEmbedExternal.ColorRGB? { get { _backgroundRGB.wrappedValue } set { _backgroundRGB.wrappedValue = newValue } }
+        private var _backgroundRGB: XRPCCore._LexiconBoxedOptional<AppBskyEmbedExternal.ColorRGB>
         /// The `foregroundRGB` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var foregroundRGB: AppBskyEmbedExternal.ColorRGB?
+        public var foregroundRGB: AppBskyEmbedExternal.ColorRGB? { get { _foregroundRGB.wrappedValue } set { _foregroundRGB.wrappedValue = newValue } }
+        private var _foregroundRGB: XRPCCore._LexiconBoxedOptional<AppBskyEmbedExternal.ColorRGB>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(accentForegroundRGB: AppBskyEmbedExternal.ColorRGB? = nil, accentRGB: AppBskyEmbedExternal.ColorRGB? = nil, backgroundRGB: AppBskyEmbedExternal.ColorRGB? = nil, foregroundRGB: AppBskyEmbedExternal.ColorRGB? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.accentForegroundRGB = accentForegroundRGB
-            self.accentRGB = accentRGB
-            self.backgroundRGB = backgroundRGB
-            self.foregroundRGB = foregroundRGB
+            self._accentForegroundRGB = .init(wrappedValue: accentForegroundRGB)
+            self._accentRGB = .init(wrappedValue: accentRGB)
+            self._backgroundRGB = .init(wrappedValue: backgroundRGB)
+            self._foregroundRGB = .init(wrappedValue: foregroundRGB)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.accentForegroundRGB = try reader.optional("accentForegroundRGB")
-            self.accentRGB = try reader.optional("accentRGB")
-            self.backgroundRGB = try reader.optional("backgroundRGB")
-            self.foregroundRGB = try reader.optional("foregroundRGB")
+            self._accentForegroundRGB = .init(wrappedValue: try reader.optional("accentForegroundRGB"))
+            self._accentRGB = .init(wrappedValue: try reader.optional("accentRGB"))
+            self._backgroundRGB = .init(wrappedValue: try reader.optional("backgroundRGB"))
+            self._foregroundRGB = .init(wrappedValue: try reader.optional("foregroundRGB"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -311,7 +319,7 @@ public struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.embed.external, descriptions left out, for validation.
     static var appBskyEmbedExternal: Swift.String { ##"{"defs":{"colorRGB":{"properties":{"b":{"maximum":255,"minimum":0,"type":"integer"},"g":{"maximum":255,"minimum":0,"type":"integer"},"r":{"maximum":255,"minimum":0,"type":"integer"}},"required":["r","g","b"],"type":"object"},"external":{"properties":{"associatedRefs":{"items":{"ref":"com.atproto.repo.strongRef","type":"ref"},"type":"array"},"description":{"type":"string"},"thumb":{"accept":["image/*"],"maxSize":1000000,"type":"blob"},"title":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["uri","title","description"],"type":"object"},"main":{"properties":{"external":{"ref":"#external","type":"ref"}},"required":["external"],"type":"object"},"view":{"properties":{"external":{"ref":"#viewExternal","type":"ref"}},"required":["external"],"type":"object"},"viewExternal":{"properties":{"associatedProfiles":{"items":{"ref":"app.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"},"associatedRefs":{"items":{"ref":"com.atproto.repo.strongRef","type":"ref"},"type":"array"},"createdAt":{"format":"datetime","type":"string"},"description":{"type":"string"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"readingTime":{"type":"integer"},"source":{"ref":"#viewExternalSource","type":"ref"},"thumb":{"format":"uri","type":"string"},"title":{"type":"string"},"updatedAt":{"format":"datetime","type":"string"},"uri":{"format":"uri","type":"string"}},"required":["uri","title","description"],"type":"object"},"viewExternalSource":{"properties":{"description":{"type":"string"},"icon":{"format":"uri","type":"string"},"theme":{"ref":"#viewExternalSourceTheme","type":"ref"},"title":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["uri","title"],"type":"object"},"viewExternalSourceTheme":{"properties":{"accentForegroundRGB":{"ref":"#colorRGB","type":"ref"},"accentRGB":{"ref":"#colorRGB","type":"ref"},"backgroundRGB":{"ref":"#colorRGB","type":"ref"},"foregroundRGB":{"ref":"#colorRGB","type":"ref"}},"type":"object"}},"id":"app.bsky.embed.external","lexicon":1}"## }
 }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The lexicon object `app.bsky.embed.gallery#main`.
-public struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#main" }
     /// The `items` field (required).
@@ -30,7 +30,7 @@ public struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValid
     }
 
     /// The lexicon object `app.bsky.embed.gallery#image`.
-    public struct Image: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Image: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#image" }
         /// The `image` field (required).
@@ -39,7 +39,8 @@ public struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValid
         /// The `alt` field (required).
         public var alt: Swift.String
         /// The `aspectRatio` field (required).
-        @XRPCCore._LexiconBoxed public var aspectRatio: AppBskyEmbedDefs.AspectRatio
+        public var aspectRatio: AppBskyEmbedDefs.AspectRatio { get { _aspectRatio.wrappedValue } set { _aspectRatio.wrappedValue = newValue } }
+        private var _aspectRatio: XRPCCore._LexiconBoxed<AppBskyEmbedDefs.AspectRatio>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -47,14 +48,14 @@ public struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValid
         public init(image: XRPCCore.Blob, alt: Swift.String, aspectRatio: AppBskyEmbedDefs.AspectRatio, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.image = image
             self.alt = alt
-            self.aspectRatio = aspectRatio
+            self._aspectRatio = .init(wrappedValue: aspectRatio)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.image = try reader.required("image")
             self.alt = try reader.required("alt")
-            self.aspectRatio = try reader.required("aspectRatio")
+            self._aspectRatio = .init(wrappedValue: try reader.required("aspectRatio"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -67,7 +68,7 @@ public struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValid
     }
 
     /// The lexicon object `app.bsky.embed.gallery#view`.
-    public struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#view" }
         /// The `items` field (required).
@@ -92,7 +93,7 @@ public struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValid
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum ItemsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum ItemsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#view/properties/items/items" }
             case appBskyEmbedGalleryViewImage(AppBskyEmbedGallery.ViewImage)
@@ -135,7 +136,7 @@ public struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValid
     }
 
     /// The lexicon object `app.bsky.embed.gallery#viewImage`.
-    public struct ViewImage: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewImage: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#viewImage" }
         /// The `thumbnail` field (required).
@@ -147,7 +148,8 @@ public struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValid
         /// The `alt` field (required).
         public var alt: Swift.String
         /// The `aspectRatio` field (required).
-        @XRPCCore._LexiconBoxed public var aspectRatio: AppBskyEmbedDefs.AspectRatio
+        public var aspectRatio: AppBskyEmbedDefs.AspectRatio { get { _aspectRatio.wrappedValue } set { _aspectRatio.wrappedValue = newValue } }
+        private var _aspectRatio: XRPCCore._LexiconBoxed<AppBskyEmbedDefs.AspectRatio>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -156,7 +158,7 @@ public struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValid
             self.thumbnail = thumbnail
             self.fullsize = fullsize
             self.alt = alt
-            self.aspectRatio = aspectRatio
+            self._aspectRatio = .init(wrappedValue: aspectRatio)
             self.unknownFields = unknownFields
         }
 
@@ -164,7 +166,7 @@ public struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValid
             self.thumbnail = try reader.required("thumbnail")
             self.fullsize = try reader.required("fullsize")
             self.alt = try reader.required("alt")
-            self.aspectRatio = try reader.required("aspectRatio")
+            self._aspectRatio = .init(wrappedValue: try reader.required("aspectRatio"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -178,7 +180,7 @@ public struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValid
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum ItemsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum ItemsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#main/properties/items/items" }
         case appBskyEmbedGalleryImage(AppBskyEmbedGallery.Image)
@@ -220,7 +222,7 @@ public struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValid
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.embed.gallery, descriptions left out, for validation.
     static var appBskyEmbedGallery: Swift.String { ##"{"defs":{"image":{"properties":{"alt":{"type":"string"},"aspectRatio":{"ref":"app.bsky.embed.defs#aspectRatio","type":"ref"},"image":{"accept":["image/*"],"maxSize":2000000,"type":"blob"}},"required":["image","alt","aspectRatio"],"type":"object"},"main":{"properties":{"items":{"items":{"refs":["#image"],"type":"union"},"maxLength":20,"type":"array"}},"required":["items"],"type":"object"},"view":{"properties":{"items":{"items":{"refs":["#viewImage"],"type":"union"},"type":"array"}},"required":["items"],"type":"object"},"viewImage":{"properties":{"alt":{"type":"string"},"aspectRatio":{"ref":"app.bsky.embed.defs#aspectRatio","type":"ref"},"fullsize":{"format":"uri","type":"string"},"thumbnail":{"format":"uri","type":"string"}},"required":["thumbnail","fullsize","alt","aspectRatio"],"type":"object"}},"id":"app.bsky.embed.gallery","lexicon":1}"## }
 }

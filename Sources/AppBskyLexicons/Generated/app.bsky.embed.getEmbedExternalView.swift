@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.embed.getEmbedExternalView`: `GET /xrpc/app.bsky.embed.getEmbedExternalView`.
-public enum AppBskyEmbedGetEmbedExternalView: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyEmbedGetEmbedExternalView: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.embed.getEmbedExternalView" }
 
@@ -12,7 +12,7 @@ public enum AppBskyEmbedGetEmbedExternalView: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.embed.getEmbedExternalView#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.getEmbedExternalView#main/parameters" }
         /// The `url` field (required).
@@ -45,7 +45,7 @@ public enum AppBskyEmbedGetEmbedExternalView: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.getEmbedExternalView#main/output/schema" }
         /// The `associatedRecords` field (optional).
@@ -53,7 +53,8 @@ public enum AppBskyEmbedGetEmbedExternalView: XRPCCore.XRPCQuery {
         /// The `associatedRefs` field (optional).
         public var associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]?
         /// The `view` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var view: AppBskyEmbedExternal.View?
+        public var view: AppBskyEmbedExternal.View? { get { _view.wrappedValue } set { _view.wrappedValue = newValue } }
+        private var _view: XRPCCore._LexiconBoxedOptional<AppBskyEmbedExternal.View>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -61,14 +62,14 @@ public enum AppBskyEmbedGetEmbedExternalView: XRPCCore.XRPCQuery {
         public init(associatedRecords: [XRPCCore.UnknownValue]? = nil, associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]? = nil, view: AppBskyEmbedExternal.View? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.associatedRecords = associatedRecords
             self.associatedRefs = associatedRefs
-            self.view = view
+            self._view = .init(wrappedValue: view)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.associatedRecords = try reader.optional("associatedRecords")
             self.associatedRefs = try reader.optional("associatedRefs")
-            self.view = try reader.optional("view")
+            self._view = .init(wrappedValue: try reader.optional("view"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -81,18 +82,18 @@ public enum AppBskyEmbedGetEmbedExternalView: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.embed.getEmbedExternalView, descriptions left out, for validation.
     static var appBskyEmbedGetEmbedExternalView: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"associatedRecords":{"items":{"type":"unknown"},"type":"array"},"associatedRefs":{"items":{"ref":"com.atproto.repo.strongRef","type":"ref"},"type":"array"},"view":{"ref":"app.bsky.embed.external#view","type":"ref"}},"type":"object"}},"parameters":{"properties":{"uris":{"items":{"format":"at-uri","type":"string"},"maxLength":4,"type":"array"},"url":{"format":"uri","type":"string"}},"required":["url","uris"],"type":"params"},"type":"query"}},"id":"app.bsky.embed.getEmbedExternalView","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Embed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Embed {
     /// Calls `AppBskyEmbedGetEmbedExternalView`.
     public func getEmbedExternalView(url: XRPCCore.URIString, uris: [XRPCCore.ATURI]) async throws -> AppBskyEmbedGetEmbedExternalView.Output {
         try await client.query(AppBskyEmbedGetEmbedExternalView.self, parameters: .init(url: url, uris: uris))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getEmbedExternalView(_ parameters: AppBskyEmbedGetEmbedExternalView.Parameters) async throws -> AppBskyEmbedGetEmbedExternalView.Output {
         try await client.query(AppBskyEmbedGetEmbedExternalView.self, parameters: parameters)
     }

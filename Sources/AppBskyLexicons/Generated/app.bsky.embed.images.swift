@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The lexicon object `app.bsky.embed.images#main`.
-public struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.images#main" }
     /// The `images` field (required).
@@ -30,7 +30,7 @@ public struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLexiconsValida
     }
 
     /// The lexicon object `app.bsky.embed.images#image`.
-    public struct Image: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Image: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.images#image" }
         /// The `image` field (required).
@@ -39,7 +39,8 @@ public struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         /// The `alt` field (required).
         public var alt: Swift.String
         /// The `aspectRatio` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var aspectRatio: AppBskyEmbedDefs.AspectRatio?
+        public var aspectRatio: AppBskyEmbedDefs.AspectRatio? { get { _aspectRatio.wrappedValue } set { _aspectRatio.wrappedValue = newValue } }
+        private var _aspectRatio: XRPCCore._LexiconBoxedOptional<AppBskyEmbedDefs.AspectRatio>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -47,14 +48,14 @@ public struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         public init(image: XRPCCore.Blob, alt: Swift.String, aspectRatio: AppBskyEmbedDefs.AspectRatio? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.image = image
             self.alt = alt
-            self.aspectRatio = aspectRatio
+            self._aspectRatio = .init(wrappedValue: aspectRatio)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.image = try reader.required("image")
             self.alt = try reader.required("alt")
-            self.aspectRatio = try reader.optional("aspectRatio")
+            self._aspectRatio = .init(wrappedValue: try reader.optional("aspectRatio"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -67,7 +68,7 @@ public struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLexiconsValida
     }
 
     /// The lexicon object `app.bsky.embed.images#view`.
-    public struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.images#view" }
         /// The `images` field (required).
@@ -94,7 +95,7 @@ public struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLexiconsValida
     }
 
     /// The lexicon object `app.bsky.embed.images#viewImage`.
-    public struct ViewImage: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewImage: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.images#viewImage" }
         /// The `thumb` field (required).
@@ -106,7 +107,8 @@ public struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         /// The `alt` field (required).
         public var alt: Swift.String
         /// The `aspectRatio` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var aspectRatio: AppBskyEmbedDefs.AspectRatio?
+        public var aspectRatio: AppBskyEmbedDefs.AspectRatio? { get { _aspectRatio.wrappedValue } set { _aspectRatio.wrappedValue = newValue } }
+        private var _aspectRatio: XRPCCore._LexiconBoxedOptional<AppBskyEmbedDefs.AspectRatio>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -115,7 +117,7 @@ public struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLexiconsValida
             self.thumb = thumb
             self.fullsize = fullsize
             self.alt = alt
-            self.aspectRatio = aspectRatio
+            self._aspectRatio = .init(wrappedValue: aspectRatio)
             self.unknownFields = unknownFields
         }
 
@@ -123,7 +125,7 @@ public struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLexiconsValida
             self.thumb = try reader.required("thumb")
             self.fullsize = try reader.required("fullsize")
             self.alt = try reader.required("alt")
-            self.aspectRatio = try reader.optional("aspectRatio")
+            self._aspectRatio = .init(wrappedValue: try reader.optional("aspectRatio"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -137,7 +139,7 @@ public struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLexiconsValida
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.embed.images, descriptions left out, for validation.
     static var appBskyEmbedImages: Swift.String { ##"{"defs":{"image":{"properties":{"alt":{"type":"string"},"aspectRatio":{"ref":"app.bsky.embed.defs#aspectRatio","type":"ref"},"image":{"accept":["image/*"],"maxSize":2000000,"type":"blob"}},"required":["image","alt"],"type":"object"},"main":{"properties":{"images":{"items":{"ref":"#image","type":"ref"},"maxLength":4,"type":"array"}},"required":["images"],"type":"object"},"view":{"properties":{"images":{"items":{"ref":"#viewImage","type":"ref"},"maxLength":4,"type":"array"}},"required":["images"],"type":"object"},"viewImage":{"properties":{"alt":{"type":"string"},"aspectRatio":{"ref":"app.bsky.embed.defs#aspectRatio","type":"ref"},"fullsize":{"format":"uri","type":"string"},"thumb":{"format":"uri","type":"string"}},"required":["thumb","fullsize","alt"],"type":"object"}},"id":"app.bsky.embed.images","lexicon":1}"## }
 }

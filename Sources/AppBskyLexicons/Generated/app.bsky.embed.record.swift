@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The lexicon object `app.bsky.embed.record#main`.
-public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#main" }
     /// The `record` field (required).
@@ -29,7 +29,7 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
     }
 
     /// The lexicon object `app.bsky.embed.record#view`.
-    public struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#view" }
         /// The `record` field (required).
@@ -55,7 +55,7 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Record: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Record: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#view/properties/record" }
             case appBskyEmbedRecordViewRecord(AppBskyEmbedRecord.ViewRecord)
@@ -119,7 +119,7 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
     }
 
     /// The lexicon object `app.bsky.embed.record#viewBlocked`.
-    public struct ViewBlocked: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewBlocked: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#viewBlocked" }
         /// The `uri` field (required).
@@ -129,7 +129,8 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         /// Always `true`.
         public var blocked: Swift.Bool
         /// The `author` field (required).
-        @XRPCCore._LexiconBoxed public var author: AppBskyFeedDefs.BlockedAuthor
+        public var author: AppBskyFeedDefs.BlockedAuthor { get { _author.wrappedValue } set { _author.wrappedValue = newValue } }
+        private var _author: XRPCCore._LexiconBoxed<AppBskyFeedDefs.BlockedAuthor>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -137,14 +138,14 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         public init(uri: XRPCCore.ATURI, blocked: Swift.Bool, author: AppBskyFeedDefs.BlockedAuthor, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.blocked = blocked
-            self.author = author
+            self._author = .init(wrappedValue: author)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.uri = try reader.required("uri")
             self.blocked = try reader.required("blocked")
-            self.author = try reader.required("author")
+            self._author = .init(wrappedValue: try reader.required("author"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -157,7 +158,7 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
     }
 
     /// The lexicon object `app.bsky.embed.record#viewDetached`.
-    public struct ViewDetached: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewDetached: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#viewDetached" }
         /// The `uri` field (required).
@@ -190,7 +191,7 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
     }
 
     /// The lexicon object `app.bsky.embed.record#viewNotFound`.
-    public struct ViewNotFound: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewNotFound: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#viewNotFound" }
         /// The `uri` field (required).
@@ -223,7 +224,7 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
     }
 
     /// The lexicon object `app.bsky.embed.record#viewRecord`.
-    public struct ViewRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#viewRecord" }
         /// The `uri` field (required).
@@ -233,7 +234,8 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
         /// The `author` field (required).
-        @XRPCCore._LexiconBoxed public var author: AppBskyActorDefs.ProfileViewBasic
+        public var author: AppBskyActorDefs.ProfileViewBasic { get { _author.wrappedValue } set { _author.wrappedValue = newValue } }
+        private var _author: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileViewBasic>
         /// The `value` field (required).
         public var value: XRPCCore.UnknownValue
         /// The `indexedAt` field (required).
@@ -258,7 +260,7 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, author: AppBskyActorDefs.ProfileViewBasic, value: XRPCCore.UnknownValue, indexedAt: XRPCCore.Datetime, embeds: [AppBskyEmbedRecord.ViewRecord.EmbedsItem]? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, quoteCount: Swift.Int? = nil, replyCount: Swift.Int? = nil, repostCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
-            self.author = author
+            self._author = .init(wrappedValue: author)
             self.value = value
             self.indexedAt = indexedAt
             self.embeds = embeds
@@ -273,7 +275,7 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.uri = try reader.required("uri")
             self.cid = try reader.required("cid")
-            self.author = try reader.required("author")
+            self._author = .init(wrappedValue: try reader.required("author"))
             self.value = try reader.required("value")
             self.indexedAt = try reader.required("indexedAt")
             self.embeds = try reader.optional("embeds")
@@ -301,7 +303,7 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum EmbedsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum EmbedsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#viewRecord/properties/embeds/items" }
             case appBskyEmbedImagesView(AppBskyEmbedImages.View)
@@ -359,7 +361,7 @@ public struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValida
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.embed.record, descriptions left out, for validation.
     static var appBskyEmbedRecord: Swift.String { ##"{"defs":{"main":{"properties":{"record":{"ref":"com.atproto.repo.strongRef","type":"ref"}},"required":["record"],"type":"object"},"view":{"properties":{"record":{"refs":["#viewRecord","#viewNotFound","#viewBlocked","#viewDetached","app.bsky.feed.defs#generatorView","app.bsky.graph.defs#listView","app.bsky.labeler.defs#labelerView","app.bsky.graph.defs#starterPackViewBasic"],"type":"union"}},"required":["record"],"type":"object"},"viewBlocked":{"properties":{"author":{"ref":"app.bsky.feed.defs#blockedAuthor","type":"ref"},"blocked":{"const":true,"type":"boolean"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","blocked","author"],"type":"object"},"viewDetached":{"properties":{"detached":{"const":true,"type":"boolean"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","detached"],"type":"object"},"viewNotFound":{"properties":{"notFound":{"const":true,"type":"boolean"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","notFound"],"type":"object"},"viewRecord":{"properties":{"author":{"ref":"app.bsky.actor.defs#profileViewBasic","type":"ref"},"cid":{"format":"cid","type":"string"},"embeds":{"items":{"refs":["app.bsky.embed.images#view","app.bsky.embed.video#view","app.bsky.embed.gallery#view","app.bsky.embed.external#view","app.bsky.embed.record#view","app.bsky.embed.recordWithMedia#view"],"type":"union"},"type":"array"},"indexedAt":{"format":"datetime","type":"string"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"likeCount":{"type":"integer"},"quoteCount":{"type":"integer"},"replyCount":{"type":"integer"},"repostCount":{"type":"integer"},"uri":{"format":"at-uri","type":"string"},"value":{"type":"unknown"}},"required":["uri","cid","author","value","indexedAt"],"type":"object"}},"id":"app.bsky.embed.record","lexicon":1}"## }
 }

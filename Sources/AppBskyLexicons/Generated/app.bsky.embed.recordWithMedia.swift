@@ -4,11 +4,12 @@
 import ComAtprotoLexicons
 
 /// The lexicon object `app.bsky.embed.recordWithMedia#main`.
-public struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.recordWithMedia#main" }
     /// The `record` field (required).
-    @XRPCCore._LexiconBoxed public var record: AppBskyEmbedRecord
+    public var record: AppBskyEmbedRecord { get { _record.wrappedValue } set { _record.wrappedValue = newValue } }
+    private var _record: XRPCCore._LexiconBoxed<AppBskyEmbedRecord>
     /// The `media` field (required).
     /// Open union of `app.bsky.embed.images`, `app.bsky.embed.video`, `app.bsky.embed.gallery`, `app.bsky.embed.external`; other types are kept as read.
     public var media: AppBskyEmbedRecordWithMedia.Media
@@ -17,13 +18,13 @@ public struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _AppBskyLexic
 
     /// Creates a value from its fields.
     public init(record: AppBskyEmbedRecord, media: AppBskyEmbedRecordWithMedia.Media, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-        self.record = record
+        self._record = .init(wrappedValue: record)
         self.media = media
         self.unknownFields = unknownFields
     }
 
     @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-        self.record = try reader.required("record")
+        self._record = .init(wrappedValue: try reader.required("record"))
         self.media = try reader.required("media")
         self.unknownFields = reader.remainingFields
     }
@@ -35,11 +36,12 @@ public struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _AppBskyLexic
     }
 
     /// The lexicon object `app.bsky.embed.recordWithMedia#view`.
-    public struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.recordWithMedia#view" }
         /// The `record` field (required).
-        @XRPCCore._LexiconBoxed public var record: AppBskyEmbedRecord.View
+        public var record: AppBskyEmbedRecord.View { get { _record.wrappedValue } set { _record.wrappedValue = newValue } }
+        private var _record: XRPCCore._LexiconBoxed<AppBskyEmbedRecord.View>
         /// The `media` field (required).
         /// Open union of `app.bsky.embed.images#view`, `app.bsky.embed.video#view`, `app.bsky.embed.gallery#view`, `app.bsky.embed.external#view`; other types are kept as read.
         public var media: AppBskyEmbedRecordWithMedia.View.Media
@@ -48,13 +50,13 @@ public struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _AppBskyLexic
 
         /// Creates a value from its fields.
         public init(record: AppBskyEmbedRecord.View, media: AppBskyEmbedRecordWithMedia.View.Media, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.record = record
+            self._record = .init(wrappedValue: record)
             self.media = media
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.record = try reader.required("record")
+            self._record = .init(wrappedValue: try reader.required("record"))
             self.media = try reader.required("media")
             self.unknownFields = reader.remainingFields
         }
@@ -66,7 +68,7 @@ public struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _AppBskyLexic
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Media: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Media: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.embed.recordWithMedia#view/properties/media" }
             case appBskyEmbedImagesView(AppBskyEmbedImages.View)
@@ -118,7 +120,7 @@ public struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _AppBskyLexic
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Media: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum Media: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.recordWithMedia#main/properties/media" }
         case appBskyEmbedImages(AppBskyEmbedImages)
@@ -169,7 +171,7 @@ public struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _AppBskyLexic
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.embed.recordWithMedia, descriptions left out, for validation.
     static var appBskyEmbedRecordWithMedia: Swift.String { #"{"defs":{"main":{"properties":{"media":{"refs":["app.bsky.embed.images","app.bsky.embed.video","app.bsky.embed.gallery","app.bsky.embed.external"],"type":"union"},"record":{"ref":"app.bsky.embed.record","type":"ref"}},"required":["record","media"],"type":"object"},"view":{"properties":{"media":{"refs":["app.bsky.embed.images#view","app.bsky.embed.video#view","app.bsky.embed.gallery#view","app.bsky.embed.external#view"],"type":"union"},"record":{"ref":"app.bsky.embed.record#view","type":"ref"}},"required":["record","media"],"type":"object"}},"id":"app.bsky.embed.recordWithMedia","lexicon":1}"# }
 }

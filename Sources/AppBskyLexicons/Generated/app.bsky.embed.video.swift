@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The lexicon object `app.bsky.embed.video#main`.
-public struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.video#main" }
     /// The `video` field (required).
@@ -13,7 +13,8 @@ public struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidat
     /// The `alt` field (optional).
     public var alt: Swift.String?
     /// The `aspectRatio` field (optional).
-    @XRPCCore._LexiconBoxedOptional public var aspectRatio: AppBskyEmbedDefs.AspectRatio?
+    public var aspectRatio: AppBskyEmbedDefs.AspectRatio? { get { _aspectRatio.wrappedValue } set { _aspectRatio.wrappedValue = newValue } }
+    private var _aspectRatio: XRPCCore._LexiconBoxedOptional<AppBskyEmbedDefs.AspectRatio>
     /// The `captions` field (optional).
     /// At most 20 items.
     public var captions: [AppBskyEmbedVideo.Caption]?
@@ -27,7 +28,7 @@ public struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidat
     public init(video: XRPCCore.Blob, alt: Swift.String? = nil, aspectRatio: AppBskyEmbedDefs.AspectRatio? = nil, captions: [AppBskyEmbedVideo.Caption]? = nil, presentation: AppBskyEmbedVideo.Presentation? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.video = video
         self.alt = alt
-        self.aspectRatio = aspectRatio
+        self._aspectRatio = .init(wrappedValue: aspectRatio)
         self.captions = captions
         self.presentation = presentation
         self.unknownFields = unknownFields
@@ -36,7 +37,7 @@ public struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidat
     @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
         self.video = try reader.required("video")
         self.alt = try reader.optional("alt")
-        self.aspectRatio = try reader.optional("aspectRatio")
+        self._aspectRatio = .init(wrappedValue: try reader.optional("aspectRatio"))
         self.captions = try reader.optional("captions")
         self.presentation = try reader.optional("presentation")
         self.unknownFields = reader.remainingFields
@@ -52,7 +53,7 @@ public struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidat
     }
 
     /// The lexicon object `app.bsky.embed.video#caption`.
-    public struct Caption: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Caption: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.video#caption" }
         /// The `lang` field (required).
@@ -85,7 +86,7 @@ public struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidat
     }
 
     /// The lexicon object `app.bsky.embed.video#view`.
-    public struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.video#view" }
         /// The `cid` field (required).
@@ -97,7 +98,8 @@ public struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidat
         /// The `alt` field (optional).
         public var alt: Swift.String?
         /// The `aspectRatio` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var aspectRatio: AppBskyEmbedDefs.AspectRatio?
+        public var aspectRatio: AppBskyEmbedDefs.AspectRatio? { get { _aspectRatio.wrappedValue } set { _aspectRatio.wrappedValue = newValue } }
+        private var _aspectRatio: XRPCCore._LexiconBoxedOptional<AppBskyEmbedDefs.AspectRatio>
         /// The `presentation` field (optional).
         /// Known values: `"default"`, `"gif"`.
         public var presentation: AppBskyEmbedVideo.View.Presentation?
@@ -112,7 +114,7 @@ public struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidat
             self.cid = cid
             self.playlist = playlist
             self.alt = alt
-            self.aspectRatio = aspectRatio
+            self._aspectRatio = .init(wrappedValue: aspectRatio)
             self.presentation = presentation
             self.thumbnail = thumbnail
             self.unknownFields = unknownFields
@@ -122,7 +124,7 @@ public struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidat
             self.cid = try reader.required("cid")
             self.playlist = try reader.required("playlist")
             self.alt = try reader.optional("alt")
-            self.aspectRatio = try reader.optional("aspectRatio")
+            self._aspectRatio = .init(wrappedValue: try reader.optional("aspectRatio"))
             self.presentation = try reader.optional("presentation")
             self.thumbnail = try reader.optional("thumbnail")
             self.unknownFields = reader.remainingFields
@@ -139,7 +141,7 @@ public struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidat
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Presentation: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Presentation: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.embed.video#view/properties/presentation" }
             /// The string, exactly as read or given.
@@ -156,7 +158,7 @@ public struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidat
     }
 
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct Presentation: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+    public nonisolated struct Presentation: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.video#main/properties/presentation" }
         /// The string, exactly as read or given.
@@ -172,7 +174,7 @@ public struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidat
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.embed.video, descriptions left out, for validation.
     static var appBskyEmbedVideo: Swift.String { ##"{"defs":{"caption":{"properties":{"file":{"accept":["text/vtt"],"maxSize":20000,"type":"blob"},"lang":{"format":"language","type":"string"}},"required":["lang","file"],"type":"object"},"main":{"properties":{"alt":{"type":"string"},"aspectRatio":{"ref":"app.bsky.embed.defs#aspectRatio","type":"ref"},"captions":{"items":{"ref":"#caption","type":"ref"},"maxLength":20,"type":"array"},"presentation":{"knownValues":["default","gif"],"type":"string"},"video":{"accept":["video/mp4"],"maxSize":300000000,"type":"blob"}},"required":["video"],"type":"object"},"view":{"properties":{"alt":{"type":"string"},"aspectRatio":{"ref":"app.bsky.embed.defs#aspectRatio","type":"ref"},"cid":{"format":"cid","type":"string"},"playlist":{"format":"uri","type":"string"},"presentation":{"knownValues":["default","gif"],"type":"string"},"thumbnail":{"format":"uri","type":"string"}},"required":["cid","playlist"],"type":"object"}},"id":"app.bsky.embed.video","lexicon":1}"## }
 }

@@ -4,29 +4,30 @@
 import ComAtprotoLexicons
 
 /// The lexicon `app.bsky.feed.defs`.
-public enum AppBskyFeedDefs {
+public nonisolated enum AppBskyFeedDefs {
     /// The lexicon object `app.bsky.feed.defs#blockedAuthor`.
-    public struct BlockedAuthor: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct BlockedAuthor: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#blockedAuthor" }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
         /// The `viewer` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyActorDefs.ViewerState?
+        public var viewer: AppBskyActorDefs.ViewerState? { get { _viewer.wrappedValue } set { _viewer.wrappedValue = newValue } }
+        private var _viewer: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.ViewerState>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(did: XRPCCore.DID, viewer: AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
-            self.viewer = viewer
+            self._viewer = .init(wrappedValue: viewer)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.did = try reader.required("did")
-            self.viewer = try reader.optional("viewer")
+            self._viewer = .init(wrappedValue: try reader.optional("viewer"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -38,7 +39,7 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#blockedPost`.
-    public struct BlockedPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct BlockedPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#blockedPost" }
         /// The `uri` field (required).
@@ -48,7 +49,8 @@ public enum AppBskyFeedDefs {
         /// Always `true`.
         public var blocked: Swift.Bool
         /// The `author` field (required).
-        @XRPCCore._LexiconBoxed public var author: AppBskyFeedDefs.BlockedAuthor
+        public var author: AppBskyFeedDefs.BlockedAuthor { get { _author.wrappedValue } set { _author.wrappedValue = newValue } }
+        private var _author: XRPCCore._LexiconBoxed<AppBskyFeedDefs.BlockedAuthor>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -56,14 +58,14 @@ public enum AppBskyFeedDefs {
         public init(uri: XRPCCore.ATURI, blocked: Swift.Bool, author: AppBskyFeedDefs.BlockedAuthor, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.blocked = blocked
-            self.author = author
+            self._author = .init(wrappedValue: author)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.uri = try reader.required("uri")
             self.blocked = try reader.required("blocked")
-            self.author = try reader.required("author")
+            self._author = .init(wrappedValue: try reader.required("author"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -75,42 +77,43 @@ public enum AppBskyFeedDefs {
         }
     }
 
-    public enum ClickthroughAuthor: XRPCCore.LexiconToken {
+    public nonisolated enum ClickthroughAuthor: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.feed.defs#clickthroughAuthor" }
     }
 
-    public enum ClickthroughEmbed: XRPCCore.LexiconToken {
+    public nonisolated enum ClickthroughEmbed: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.feed.defs#clickthroughEmbed" }
     }
 
-    public enum ClickthroughItem: XRPCCore.LexiconToken {
+    public nonisolated enum ClickthroughItem: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.feed.defs#clickthroughItem" }
     }
 
-    public enum ClickthroughReposter: XRPCCore.LexiconToken {
+    public nonisolated enum ClickthroughReposter: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.feed.defs#clickthroughReposter" }
     }
 
-    public enum ContentModeUnspecified: XRPCCore.LexiconToken {
+    public nonisolated enum ContentModeUnspecified: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.feed.defs#contentModeUnspecified" }
     }
 
-    public enum ContentModeVideo: XRPCCore.LexiconToken {
+    public nonisolated enum ContentModeVideo: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.feed.defs#contentModeVideo" }
     }
 
     /// The lexicon object `app.bsky.feed.defs#feedViewPost`.
-    public struct FeedViewPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct FeedViewPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#feedViewPost" }
         /// The `post` field (required).
-        @XRPCCore._LexiconBoxed public var post: AppBskyFeedDefs.PostView
+        public var post: AppBskyFeedDefs.PostView { get { _post.wrappedValue } set { _post.wrappedValue = newValue } }
+        private var _post: XRPCCore._LexiconBoxed<AppBskyFeedDefs.PostView>
         /// The `feedContext` field (optional).
         /// At most 2000 UTF-8 bytes.
         public var feedContext: Swift.String?
@@ -118,7 +121,8 @@ public enum AppBskyFeedDefs {
         /// Open union of `app.bsky.feed.defs#reasonRepost`, `app.bsky.feed.defs#reasonPin`; other types are kept as read.
         public var reason: AppBskyFeedDefs.FeedViewPost.Reason?
         /// The `reply` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var reply: AppBskyFeedDefs.ReplyRef?
+        public var reply: AppBskyFeedDefs.ReplyRef? { get { _reply.wrappedValue } set { _reply.wrappedValue = newValue } }
+        private var _reply: XRPCCore._LexiconBoxedOptional<AppBskyFeedDefs.ReplyRef>
         /// The `reqId` field (optional).
         /// At most 100 UTF-8 bytes.
         public var reqId: Swift.String?
@@ -127,19 +131,19 @@ public enum AppBskyFeedDefs {
 
         /// Creates a value from its fields.
         public init(post: AppBskyFeedDefs.PostView, feedContext: Swift.String? = nil, reason: AppBskyFeedDefs.FeedViewPost.Reason? = nil, reply: AppBskyFeedDefs.ReplyRef? = nil, reqId: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.post = post
+            self._post = .init(wrappedValue: post)
             self.feedContext = feedContext
             self.reason = reason
-            self.reply = reply
+            self._reply = .init(wrappedValue: reply)
             self.reqId = reqId
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.post = try reader.required("post")
+            self._post = .init(wrappedValue: try reader.required("post"))
             self.feedContext = try reader.optional("feedContext")
             self.reason = try reader.optional("reason")
-            self.reply = try reader.optional("reply")
+            self._reply = .init(wrappedValue: try reader.optional("reply"))
             self.reqId = try reader.optional("reqId")
             self.unknownFields = reader.remainingFields
         }
@@ -154,7 +158,7 @@ public enum AppBskyFeedDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Reason: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Reason: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#feedViewPost/properties/reason" }
             case appBskyFeedDefsReasonRepost(AppBskyFeedDefs.ReasonRepost)
@@ -200,7 +204,7 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#generatorView`.
-    public struct GeneratorView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct GeneratorView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#generatorView" }
         /// The `uri` field (required).
@@ -213,7 +217,8 @@ public enum AppBskyFeedDefs {
         /// Format: `did`.
         public var did: XRPCCore.DID
         /// The `creator` field (required).
-        @XRPCCore._LexiconBoxed public var creator: AppBskyActorDefs.ProfileView
+        public var creator: AppBskyActorDefs.ProfileView { get { _creator.wrappedValue } set { _creator.wrappedValue = newValue } }
+        private var _creator: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileView>
         /// The `displayName` field (required).
         public var displayName: Swift.String
         /// The `indexedAt` field (required).
@@ -238,7 +243,8 @@ public enum AppBskyFeedDefs {
         /// At least 0.
         public var likeCount: Swift.Int?
         /// The `viewer` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyFeedDefs.GeneratorViewerState?
+        public var viewer: AppBskyFeedDefs.GeneratorViewerState? { get { _viewer.wrappedValue } set { _viewer.wrappedValue = newValue } }
+        private var _viewer: XRPCCore._LexiconBoxedOptional<AppBskyFeedDefs.GeneratorViewerState>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -247,7 +253,7 @@ public enum AppBskyFeedDefs {
             self.uri = uri
             self.cid = cid
             self.did = did
-            self.creator = creator
+            self._creator = .init(wrappedValue: creator)
             self.displayName = displayName
             self.indexedAt = indexedAt
             self.acceptsInteractions = acceptsInteractions
@@ -257,7 +263,7 @@ public enum AppBskyFeedDefs {
             self.descriptionFacets = descriptionFacets
             self.labels = labels
             self.likeCount = likeCount
-            self.viewer = viewer
+            self._viewer = .init(wrappedValue: viewer)
             self.unknownFields = unknownFields
         }
 
@@ -265,7 +271,7 @@ public enum AppBskyFeedDefs {
             self.uri = try reader.required("uri")
             self.cid = try reader.required("cid")
             self.did = try reader.required("did")
-            self.creator = try reader.required("creator")
+            self._creator = .init(wrappedValue: try reader.required("creator"))
             self.displayName = try reader.required("displayName")
             self.indexedAt = try reader.required("indexedAt")
             self.acceptsInteractions = try reader.optional("acceptsInteractions")
@@ -275,7 +281,7 @@ public enum AppBskyFeedDefs {
             self.descriptionFacets = try reader.optional("descriptionFacets")
             self.labels = try reader.optional("labels")
             self.likeCount = try reader.optional("likeCount")
-            self.viewer = try reader.optional("viewer")
+            self._viewer = .init(wrappedValue: try reader.optional("viewer"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -298,7 +304,7 @@ public enum AppBskyFeedDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct ContentMode: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct ContentMode: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#generatorView/properties/contentMode" }
             /// The string, exactly as read or given.
@@ -315,7 +321,7 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#generatorViewerState`.
-    public struct GeneratorViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct GeneratorViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#generatorViewerState" }
         /// The `like` field (optional).
@@ -342,7 +348,7 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#interaction`.
-    public struct Interaction: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Interaction: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#interaction" }
         /// The `event` field (optional).
@@ -386,7 +392,7 @@ public enum AppBskyFeedDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Event: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Event: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#interaction/properties/event" }
             /// The string, exactly as read or given.
@@ -422,38 +428,38 @@ public enum AppBskyFeedDefs {
         }
     }
 
-    public enum InteractionLike: XRPCCore.LexiconToken {
+    public nonisolated enum InteractionLike: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.feed.defs#interactionLike" }
     }
 
-    public enum InteractionQuote: XRPCCore.LexiconToken {
+    public nonisolated enum InteractionQuote: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.feed.defs#interactionQuote" }
     }
 
-    public enum InteractionReply: XRPCCore.LexiconToken {
+    public nonisolated enum InteractionReply: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.feed.defs#interactionReply" }
     }
 
-    public enum InteractionRepost: XRPCCore.LexiconToken {
+    public nonisolated enum InteractionRepost: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.feed.defs#interactionRepost" }
     }
 
-    public enum InteractionSeen: XRPCCore.LexiconToken {
+    public nonisolated enum InteractionSeen: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.feed.defs#interactionSeen" }
     }
 
-    public enum InteractionShare: XRPCCore.LexiconToken {
+    public nonisolated enum InteractionShare: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.feed.defs#interactionShare" }
     }
 
     /// The lexicon object `app.bsky.feed.defs#knownLikers`.
-    public struct KnownLikers: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct KnownLikers: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#knownLikers" }
         /// The `count` field (required).
@@ -485,7 +491,7 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#notFoundPost`.
-    public struct NotFoundPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct NotFoundPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#notFoundPost" }
         /// The `uri` field (required).
@@ -518,7 +524,7 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#postView`.
-    public struct PostView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct PostView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#postView" }
         /// The `uri` field (required).
@@ -528,7 +534,8 @@ public enum AppBskyFeedDefs {
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
         /// The `author` field (required).
-        @XRPCCore._LexiconBoxed public var author: AppBskyActorDefs.ProfileViewBasic
+        public var author: AppBskyActorDefs.ProfileViewBasic { get { _author.wrappedValue } set { _author.wrappedValue = newValue } }
+        private var _author: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileViewBasic>
         /// The `record` field (required).
         public var record: XRPCCore.UnknownValue
         /// The `indexedAt` field (required).
@@ -552,9 +559,11 @@ public enum AppBskyFeedDefs {
         /// The `repostCount` field (optional).
         public var repostCount: Swift.Int?
         /// The `threadgate` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var threadgate: AppBskyFeedDefs.ThreadgateView?
+        public var threadgate: AppBskyFeedDefs.ThreadgateView? { get { _threadgate.wrappedValue } set { _threadgate.wrappedValue = newValue } }
+        private var _threadgate: XRPCCore._LexiconBoxedOptional<AppBskyFeedDefs.ThreadgateView>
         /// The `viewer` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyFeedDefs.ViewerState?
+        public var viewer: AppBskyFeedDefs.ViewerState? { get { _viewer.wrappedValue } set { _viewer.wrappedValue = newValue } }
+        private var _viewer: XRPCCore._LexiconBoxedOptional<AppBskyFeedDefs.ViewerState>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -562,7 +571,7 @@ public enum AppBskyFeedDefs {
         public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, author: AppBskyActorDefs.ProfileViewBasic, record: XRPCCore.UnknownValue, indexedAt: XRPCCore.Datetime, bookmarkCount: Swift.Int? = nil, debug: XRPCCore.UnknownValue? = nil, embed: AppBskyFeedDefs.PostView.Embed? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, quoteCount: Swift.Int? = nil, replyCount: Swift.Int? = nil, repostCount: Swift.Int? = nil, threadgate: AppBskyFeedDefs.ThreadgateView? = nil, viewer: AppBskyFeedDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
-            self.author = author
+            self._author = .init(wrappedValue: author)
             self.record = record
             self.indexedAt = indexedAt
             self.bookmarkCount = bookmarkCount
@@ -573,15 +582,15 @@ public enum AppBskyFeedDefs {
             self.quoteCount = quoteCount
             self.replyCount = replyCount
             self.repostCount = repostCount
-            self.threadgate = threadgate
-            self.viewer = viewer
+            self._threadgate = .init(wrappedValue: threadgate)
+            self._viewer = .init(wrappedValue: viewer)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.uri = try reader.required("uri")
             self.cid = try reader.required("cid")
-            self.author = try reader.required("author")
+            self._author = .init(wrappedValue: try reader.required("author"))
             self.record = try reader.required("record")
             self.indexedAt = try reader.required("indexedAt")
             self.bookmarkCount = try reader.optional("bookmarkCount")
@@ -592,8 +601,8 @@ public enum AppBskyFeedDefs {
             self.quoteCount = try reader.optional("quoteCount")
             self.replyCount = try reader.optional("replyCount")
             self.repostCount = try reader.optional("repostCount")
-            self.threadgate = try reader.optional("threadgate")
-            self.viewer = try reader.optional("viewer")
+            self._threadgate = .init(wrappedValue: try reader.optional("threadgate"))
+            self._viewer = .init(wrappedValue: try reader.optional("viewer"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -617,7 +626,7 @@ public enum AppBskyFeedDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Embed: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#postView/properties/embed" }
             case appBskyEmbedImagesView(AppBskyEmbedImages.View)
@@ -675,7 +684,7 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#reasonPin`.
-    public struct ReasonPin: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ReasonPin: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#reasonPin" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -696,11 +705,12 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#reasonRepost`.
-    public struct ReasonRepost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ReasonRepost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#reasonRepost" }
         /// The `by` field (required).
-        @XRPCCore._LexiconBoxed public var by: AppBskyActorDefs.ProfileViewBasic
+        public var by: AppBskyActorDefs.ProfileViewBasic { get { _by.wrappedValue } set { _by.wrappedValue = newValue } }
+        private var _by: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileViewBasic>
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
@@ -715,7 +725,7 @@ public enum AppBskyFeedDefs {
 
         /// Creates a value from its fields.
         public init(by: AppBskyActorDefs.ProfileViewBasic, indexedAt: XRPCCore.Datetime, cid: XRPCCore.CIDString? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.by = by
+            self._by = .init(wrappedValue: by)
             self.indexedAt = indexedAt
             self.cid = cid
             self.uri = uri
@@ -723,7 +733,7 @@ public enum AppBskyFeedDefs {
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.by = try reader.required("by")
+            self._by = .init(wrappedValue: try reader.required("by"))
             self.indexedAt = try reader.required("indexedAt")
             self.cid = try reader.optional("cid")
             self.uri = try reader.optional("uri")
@@ -740,7 +750,7 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#replyRef`.
-    public struct ReplyRef: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ReplyRef: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#replyRef" }
         /// The `root` field (required).
@@ -750,7 +760,8 @@ public enum AppBskyFeedDefs {
         /// Open union of `app.bsky.feed.defs#postView`, `app.bsky.feed.defs#notFoundPost`, `app.bsky.feed.defs#blockedPost`; other types are kept as read.
         public var parent: AppBskyFeedDefs.ReplyRef.Parent
         /// The `grandparentAuthor` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var grandparentAuthor: AppBskyActorDefs.ProfileViewBasic?
+        public var grandparentAuthor: AppBskyActorDefs.ProfileViewBasic? { get { _grandparentAuthor.wrappedValue } set { _grandparentAuthor.wrappedValue = newValue } }
+        private var _grandparentAuthor: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.ProfileViewBasic>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -758,14 +769,14 @@ public enum AppBskyFeedDefs {
         public init(root: AppBskyFeedDefs.ReplyRef.Root, parent: AppBskyFeedDefs.ReplyRef.Parent, grandparentAuthor: AppBskyActorDefs.ProfileViewBasic? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.root = root
             self.parent = parent
-            self.grandparentAuthor = grandparentAuthor
+            self._grandparentAuthor = .init(wrappedValue: grandparentAuthor)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.root = try reader.required("root")
             self.parent = try reader.required("parent")
-            self.grandparentAuthor = try reader.optional("grandparentAuthor")
+            self._grandparentAuthor = .init(wrappedValue: try reader.optional("grandparentAuthor"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -777,7 +788,7 @@ public enum AppBskyFeedDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Root: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Root: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#replyRef/properties/root" }
             case appBskyFeedDefsPostView(AppBskyFeedDefs.PostView)
@@ -825,7 +836,7 @@ public enum AppBskyFeedDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Parent: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Parent: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#replyRef/properties/parent" }
             case appBskyFeedDefsPostView(AppBskyFeedDefs.PostView)
@@ -873,18 +884,18 @@ public enum AppBskyFeedDefs {
         }
     }
 
-    public enum RequestLess: XRPCCore.LexiconToken {
+    public nonisolated enum RequestLess: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.feed.defs#requestLess" }
     }
 
-    public enum RequestMore: XRPCCore.LexiconToken {
+    public nonisolated enum RequestMore: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.feed.defs#requestMore" }
     }
 
     /// The lexicon object `app.bsky.feed.defs#skeletonFeedPost`.
-    public struct SkeletonFeedPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SkeletonFeedPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#skeletonFeedPost" }
         /// The `post` field (required).
@@ -922,7 +933,7 @@ public enum AppBskyFeedDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Reason: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Reason: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#skeletonFeedPost/properties/reason" }
             case appBskyFeedDefsSkeletonReasonRepost(AppBskyFeedDefs.SkeletonReasonRepost)
@@ -968,7 +979,7 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#skeletonReasonPin`.
-    public struct SkeletonReasonPin: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SkeletonReasonPin: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#skeletonReasonPin" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -989,7 +1000,7 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#skeletonReasonRepost`.
-    public struct SkeletonReasonRepost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SkeletonReasonRepost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#skeletonReasonRepost" }
         /// The `repost` field (required).
@@ -1016,7 +1027,7 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#threadContext`.
-    public struct ThreadContext: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadContext: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#threadContext" }
         /// The `rootAuthorLike` field (optional).
@@ -1043,35 +1054,37 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#threadViewPost`.
-    public struct ThreadViewPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadViewPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#threadViewPost" }
         /// The `post` field (required).
-        @XRPCCore._LexiconBoxed public var post: AppBskyFeedDefs.PostView
+        public var post: AppBskyFeedDefs.PostView { get { _post.wrappedValue } set { _post.wrappedValue = newValue } }
+        private var _post: XRPCCore._LexiconBoxed<AppBskyFeedDefs.PostView>
         /// The `parent` field (optional).
         /// Open union of `app.bsky.feed.defs#threadViewPost`, `app.bsky.feed.defs#notFoundPost`, `app.bsky.feed.defs#blockedPost`; other types are kept as read.
         public var parent: AppBskyFeedDefs.ThreadViewPost.Parent?
         /// The `replies` field (optional).
         public var replies: [AppBskyFeedDefs.ThreadViewPost.RepliesItem]?
         /// The `threadContext` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var threadContext: AppBskyFeedDefs.ThreadContext?
+        public var threadContext: AppBskyFeedDefs.ThreadContext? { get { _threadContext.wrappedValue } set { _threadContext.wrappedValue = newValue } }
+        private var _threadContext: XRPCCore._LexiconBoxedOptional<AppBskyFeedDefs.ThreadContext>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(post: AppBskyFeedDefs.PostView, parent: AppBskyFeedDefs.ThreadViewPost.Parent? = nil, replies: [AppBskyFeedDefs.ThreadViewPost.RepliesItem]? = nil, threadContext: AppBskyFeedDefs.ThreadContext? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.post = post
+            self._post = .init(wrappedValue: post)
             self.parent = parent
             self.replies = replies
-            self.threadContext = threadContext
+            self._threadContext = .init(wrappedValue: threadContext)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.post = try reader.required("post")
+            self._post = .init(wrappedValue: try reader.required("post"))
             self.parent = try reader.optional("parent")
             self.replies = try reader.optional("replies")
-            self.threadContext = try reader.optional("threadContext")
+            self._threadContext = .init(wrappedValue: try reader.optional("threadContext"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -1084,7 +1097,7 @@ public enum AppBskyFeedDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Parent: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Parent: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#threadViewPost/properties/parent" }
             case appBskyFeedDefsThreadViewPost(AppBskyFeedDefs.ThreadViewPost)
@@ -1132,7 +1145,7 @@ public enum AppBskyFeedDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum RepliesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum RepliesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#threadViewPost/properties/replies/items" }
             case appBskyFeedDefsThreadViewPost(AppBskyFeedDefs.ThreadViewPost)
@@ -1181,7 +1194,7 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#threadgateView`.
-    public struct ThreadgateView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadgateView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#threadgateView" }
         /// The `cid` field (optional).
@@ -1224,7 +1237,7 @@ public enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#viewerState`.
-    public struct ViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#viewerState" }
         /// The `bookmarked` field (optional).
@@ -1232,7 +1245,8 @@ public enum AppBskyFeedDefs {
         /// The `embeddingDisabled` field (optional).
         public var embeddingDisabled: Swift.Bool?
         /// The `knownLikers` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var knownLikers: AppBskyFeedDefs.KnownLikers?
+        public var knownLikers: AppBskyFeedDefs.KnownLikers? { get { _knownLikers.wrappedValue } set { _knownLikers.wrappedValue = newValue } }
+        private var _knownLikers: XRPCCore._LexiconBoxedOptional<AppBskyFeedDefs.KnownLikers>
         /// The `like` field (optional).
         /// Format: `at-uri`.
         public var like: XRPCCore.ATURI?
@@ -1252,7 +1266,7 @@ public enum AppBskyFeedDefs {
         public init(bookmarked: Swift.Bool? = nil, embeddingDisabled: Swift.Bool? = nil, knownLikers: AppBskyFeedDefs.KnownLikers? = nil, like: XRPCCore.ATURI? = nil, pinned: Swift.Bool? = nil, replyDisabled: Swift.Bool? = nil, repost: XRPCCore.ATURI? = nil, threadMuted: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.bookmarked = bookmarked
             self.embeddingDisabled = embeddingDisabled
-            self.knownLikers = knownLikers
+            self._knownLikers = .init(wrappedValue: knownLikers)
             self.like = like
             self.pinned = pinned
             self.replyDisabled = replyDisabled
@@ -1264,7 +1278,7 @@ public enum AppBskyFeedDefs {
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.bookmarked = try reader.optional("bookmarked")
             self.embeddingDisabled = try reader.optional("embeddingDisabled")
-            self.knownLikers = try reader.optional("knownLikers")
+            self._knownLikers = .init(wrappedValue: try reader.optional("knownLikers"))
             self.like = try reader.optional("like")
             self.pinned = try reader.optional("pinned")
             self.replyDisabled = try reader.optional("replyDisabled")
@@ -1287,7 +1301,7 @@ public enum AppBskyFeedDefs {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.defs, descriptions left out, for validation.
     static var appBskyFeedDefs: Swift.String { ##"{"defs":{"blockedAuthor":{"properties":{"did":{"format":"did","type":"string"},"viewer":{"ref":"app.bsky.actor.defs#viewerState","type":"ref"}},"required":["did"],"type":"object"},"blockedPost":{"properties":{"author":{"ref":"#blockedAuthor","type":"ref"},"blocked":{"const":true,"type":"boolean"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","blocked","author"],"type":"object"},"clickthroughAuthor":{"type":"token"},"clickthroughEmbed":{"type":"token"},"clickthroughItem":{"type":"token"},"clickthroughReposter":{"type":"token"},"contentModeUnspecified":{"type":"token"},"contentModeVideo":{"type":"token"},"feedViewPost":{"properties":{"feedContext":{"maxLength":2000,"type":"string"},"post":{"ref":"#postView","type":"ref"},"reason":{"refs":["#reasonRepost","#reasonPin"],"type":"union"},"reply":{"ref":"#replyRef","type":"ref"},"reqId":{"maxLength":100,"type":"string"}},"required":["post"],"type":"object"},"generatorView":{"properties":{"acceptsInteractions":{"type":"boolean"},"avatar":{"format":"uri","type":"string"},"cid":{"format":"cid","type":"string"},"contentMode":{"knownValues":["app.bsky.feed.defs#contentModeUnspecified","app.bsky.feed.defs#contentModeVideo"],"type":"string"},"creator":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"description":{"maxGraphemes":300,"maxLength":3000,"type":"string"},"descriptionFacets":{"items":{"ref":"app.bsky.richtext.facet","type":"ref"},"type":"array"},"did":{"format":"did","type":"string"},"displayName":{"type":"string"},"indexedAt":{"format":"datetime","type":"string"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"likeCount":{"minimum":0,"type":"integer"},"uri":{"format":"at-uri","type":"string"},"viewer":{"ref":"#generatorViewerState","type":"ref"}},"required":["uri","cid","did","creator","displayName","indexedAt"],"type":"object"},"generatorViewerState":{"properties":{"like":{"format":"at-uri","type":"string"}},"type":"object"},"interaction":{"properties":{"event":{"knownValues":["app.bsky.feed.defs#requestLess","app.bsky.feed.defs#requestMore","app.bsky.feed.defs#clickthroughItem","app.bsky.feed.defs#clickthroughAuthor","app.bsky.feed.defs#clickthroughReposter","app.bsky.feed.defs#clickthroughEmbed","app.bsky.feed.defs#interactionSeen","app.bsky.feed.defs#interactionLike","app.bsky.feed.defs#interactionRepost","app.bsky.feed.defs#interactionReply","app.bsky.feed.defs#interactionQuote","app.bsky.feed.defs#interactionShare"],"type":"string"},"feedContext":{"maxLength":2000,"type":"string"},"item":{"format":"at-uri","type":"string"},"reqId":{"maxLength":100,"type":"string"}},"type":"object"},"interactionLike":{"type":"token"},"interactionQuote":{"type":"token"},"interactionReply":{"type":"token"},"interactionRepost":{"type":"token"},"interactionSeen":{"type":"token"},"interactionShare":{"type":"token"},"knownLikers":{"properties":{"actors":{"items":{"ref":"app.bsky.actor.defs#profileViewBasic","type":"ref"},"maxLength":5,"minLength":0,"type":"array"},"count":{"type":"integer"}},"required":["count","actors"],"type":"object"},"notFoundPost":{"properties":{"notFound":{"const":true,"type":"boolean"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","notFound"],"type":"object"},"postView":{"properties":{"author":{"ref":"app.bsky.actor.defs#profileViewBasic","type":"ref"},"bookmarkCount":{"type":"integer"},"cid":{"format":"cid","type":"string"},"debug":{"type":"unknown"},"embed":{"refs":["app.bsky.embed.images#view","app.bsky.embed.video#view","app.bsky.embed.gallery#view","app.bsky.embed.external#view","app.bsky.embed.record#view","app.bsky.embed.recordWithMedia#view"],"type":"union"},"indexedAt":{"format":"datetime","type":"string"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"likeCount":{"type":"integer"},"quoteCount":{"type":"integer"},"record":{"type":"unknown"},"replyCount":{"type":"integer"},"repostCount":{"type":"integer"},"threadgate":{"ref":"#threadgateView","type":"ref"},"uri":{"format":"at-uri","type":"string"},"viewer":{"ref":"#viewerState","type":"ref"}},"required":["uri","cid","author","record","indexedAt"],"type":"object"},"reasonPin":{"properties":{},"type":"object"},"reasonRepost":{"properties":{"by":{"ref":"app.bsky.actor.defs#profileViewBasic","type":"ref"},"cid":{"format":"cid","type":"string"},"indexedAt":{"format":"datetime","type":"string"},"uri":{"format":"at-uri","type":"string"}},"required":["by","indexedAt"],"type":"object"},"replyRef":{"properties":{"grandparentAuthor":{"ref":"app.bsky.actor.defs#profileViewBasic","type":"ref"},"parent":{"refs":["#postView","#notFoundPost","#blockedPost"],"type":"union"},"root":{"refs":["#postView","#notFoundPost","#blockedPost"],"type":"union"}},"required":["root","parent"],"type":"object"},"requestLess":{"type":"token"},"requestMore":{"type":"token"},"skeletonFeedPost":{"properties":{"feedContext":{"maxLength":2000,"type":"string"},"post":{"format":"at-uri","type":"string"},"reason":{"refs":["#skeletonReasonRepost","#skeletonReasonPin"],"type":"union"}},"required":["post"],"type":"object"},"skeletonReasonPin":{"properties":{},"type":"object"},"skeletonReasonRepost":{"properties":{"repost":{"format":"at-uri","type":"string"}},"required":["repost"],"type":"object"},"threadContext":{"properties":{"rootAuthorLike":{"format":"at-uri","type":"string"}},"type":"object"},"threadViewPost":{"properties":{"parent":{"refs":["#threadViewPost","#notFoundPost","#blockedPost"],"type":"union"},"post":{"ref":"#postView","type":"ref"},"replies":{"items":{"refs":["#threadViewPost","#notFoundPost","#blockedPost"],"type":"union"},"type":"array"},"threadContext":{"ref":"#threadContext","type":"ref"}},"required":["post"],"type":"object"},"threadgateView":{"properties":{"cid":{"format":"cid","type":"string"},"lists":{"items":{"ref":"app.bsky.graph.defs#listViewBasic","type":"ref"},"type":"array"},"record":{"type":"unknown"},"uri":{"format":"at-uri","type":"string"}},"type":"object"},"viewerState":{"properties":{"bookmarked":{"type":"boolean"},"embeddingDisabled":{"type":"boolean"},"knownLikers":{"ref":"#knownLikers","type":"ref"},"like":{"format":"at-uri","type":"string"},"pinned":{"type":"boolean"},"replyDisabled":{"type":"boolean"},"repost":{"format":"at-uri","type":"string"},"threadMuted":{"type":"boolean"}},"type":"object"}},"id":"app.bsky.feed.defs","lexicon":1}"## }
 }

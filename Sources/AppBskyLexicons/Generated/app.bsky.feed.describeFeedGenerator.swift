@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.describeFeedGenerator`: `GET /xrpc/app.bsky.feed.describeFeedGenerator`.
-public enum AppBskyFeedDescribeFeedGenerator: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedDescribeFeedGenerator: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.describeFeedGenerator" }
 
@@ -15,7 +15,7 @@ public enum AppBskyFeedDescribeFeedGenerator: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.describeFeedGenerator#main/output/schema" }
         /// The `did` field (required).
@@ -24,7 +24,8 @@ public enum AppBskyFeedDescribeFeedGenerator: XRPCCore.XRPCQuery {
         /// The `feeds` field (required).
         public var feeds: [AppBskyFeedDescribeFeedGenerator.Feed]
         /// The `links` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var links: AppBskyFeedDescribeFeedGenerator.Links?
+        public var links: AppBskyFeedDescribeFeedGenerator.Links? { get { _links.wrappedValue } set { _links.wrappedValue = newValue } }
+        private var _links: XRPCCore._LexiconBoxedOptional<AppBskyFeedDescribeFeedGenerator.Links>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -32,14 +33,14 @@ public enum AppBskyFeedDescribeFeedGenerator: XRPCCore.XRPCQuery {
         public init(did: XRPCCore.DID, feeds: [AppBskyFeedDescribeFeedGenerator.Feed], links: AppBskyFeedDescribeFeedGenerator.Links? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.feeds = feeds
-            self.links = links
+            self._links = .init(wrappedValue: links)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.did = try reader.required("did")
             self.feeds = try reader.required("feeds")
-            self.links = try reader.optional("links")
+            self._links = .init(wrappedValue: try reader.optional("links"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -52,7 +53,7 @@ public enum AppBskyFeedDescribeFeedGenerator: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.feed.describeFeedGenerator#feed`.
-    public struct Feed: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Feed: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.describeFeedGenerator#feed" }
         /// The `uri` field (required).
@@ -79,7 +80,7 @@ public enum AppBskyFeedDescribeFeedGenerator: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.feed.describeFeedGenerator#links`.
-    public struct Links: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Links: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.describeFeedGenerator#links" }
         /// The `privacyPolicy` field (optional).
@@ -110,12 +111,12 @@ public enum AppBskyFeedDescribeFeedGenerator: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.describeFeedGenerator, descriptions left out, for validation.
     static var appBskyFeedDescribeFeedGenerator: Swift.String { ##"{"defs":{"feed":{"properties":{"uri":{"format":"at-uri","type":"string"}},"required":["uri"],"type":"object"},"links":{"properties":{"privacyPolicy":{"type":"string"},"termsOfService":{"type":"string"}},"type":"object"},"main":{"output":{"encoding":"application/json","schema":{"properties":{"did":{"format":"did","type":"string"},"feeds":{"items":{"ref":"#feed","type":"ref"},"type":"array"},"links":{"ref":"#links","type":"ref"}},"required":["did","feeds"],"type":"object"}},"type":"query"}},"id":"app.bsky.feed.describeFeedGenerator","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedDescribeFeedGenerator`.
     public func describeFeedGenerator() async throws -> AppBskyFeedDescribeFeedGenerator.Output {
         try await client.query(AppBskyFeedDescribeFeedGenerator.self, parameters: .init())

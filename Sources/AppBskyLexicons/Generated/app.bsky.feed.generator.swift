@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.feed.generator`: a collection of records with `any` keys.
-public struct AppBskyFeedGenerator: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyFeedGenerator: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.feed.generator#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -81,7 +81,7 @@ public struct AppBskyFeedGenerator: XRPCCore.LexiconRecord, _AppBskyLexiconsVali
     }
 
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct ContentMode: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+    public nonisolated struct ContentMode: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.generator#main/record/properties/contentMode" }
         /// The string, exactly as read or given.
@@ -97,7 +97,7 @@ public struct AppBskyFeedGenerator: XRPCCore.LexiconRecord, _AppBskyLexiconsVali
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.generator#main/record/properties/labels" }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
@@ -139,7 +139,7 @@ public struct AppBskyFeedGenerator: XRPCCore.LexiconRecord, _AppBskyLexiconsVali
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.generator, descriptions left out, for validation.
     static var appBskyFeedGenerator: Swift.String { #"{"defs":{"main":{"key":"any","record":{"properties":{"acceptsInteractions":{"type":"boolean"},"avatar":{"accept":["image/png","image/jpeg"],"maxSize":1000000,"type":"blob"},"contentMode":{"knownValues":["app.bsky.feed.defs#contentModeUnspecified","app.bsky.feed.defs#contentModeVideo"],"type":"string"},"createdAt":{"format":"datetime","type":"string"},"description":{"maxGraphemes":300,"maxLength":3000,"type":"string"},"descriptionFacets":{"items":{"ref":"app.bsky.richtext.facet","type":"ref"},"type":"array"},"did":{"format":"did","type":"string"},"displayName":{"maxGraphemes":24,"maxLength":240,"type":"string"},"labels":{"refs":["com.atproto.label.defs#selfLabels"],"type":"union"}},"required":["did","displayName","createdAt"],"type":"object"},"type":"record"}},"id":"app.bsky.feed.generator","lexicon":1}"# }
 }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getActorFeeds`: `GET /xrpc/app.bsky.feed.getActorFeeds`.
-public enum AppBskyFeedGetActorFeeds: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetActorFeeds: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getActorFeeds" }
 
@@ -12,7 +12,7 @@ public enum AppBskyFeedGetActorFeeds: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.feed.getActorFeeds#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getActorFeeds#main/parameters" }
         /// The `actor` field (required).
@@ -50,7 +50,7 @@ public enum AppBskyFeedGetActorFeeds: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getActorFeeds#main/output/schema" }
         /// The `feeds` field (required).
@@ -81,18 +81,18 @@ public enum AppBskyFeedGetActorFeeds: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getActorFeeds, descriptions left out, for validation.
     static var appBskyFeedGetActorFeeds: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"feeds":{"items":{"ref":"app.bsky.feed.defs#generatorView","type":"ref"},"type":"array"}},"required":["feeds"],"type":"object"}},"parameters":{"properties":{"actor":{"format":"at-identifier","type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"required":["actor"],"type":"params"},"type":"query"}},"id":"app.bsky.feed.getActorFeeds","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetActorFeeds`.
     public func getActorFeeds(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetActorFeeds.Output {
         try await client.query(AppBskyFeedGetActorFeeds.self, parameters: .init(actor: actor, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getActorFeeds(_ parameters: AppBskyFeedGetActorFeeds.Parameters) async throws -> AppBskyFeedGetActorFeeds.Output {
         try await client.query(AppBskyFeedGetActorFeeds.self, parameters: parameters)
     }

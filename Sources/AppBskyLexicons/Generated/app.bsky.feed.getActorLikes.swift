@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getActorLikes`: `GET /xrpc/app.bsky.feed.getActorLikes`. Declared errors: `BlockedActor`, `BlockedByActor`.
-public enum AppBskyFeedGetActorLikes: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetActorLikes: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getActorLikes" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `BlockedActor`.
         case blockedActor
         /// The declared error `BlockedByActor`.
@@ -37,7 +37,7 @@ public enum AppBskyFeedGetActorLikes: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.feed.getActorLikes#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getActorLikes#main/parameters" }
         /// The `actor` field (required).
@@ -75,7 +75,7 @@ public enum AppBskyFeedGetActorLikes: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getActorLikes#main/output/schema" }
         /// The `feed` field (required).
@@ -106,18 +106,18 @@ public enum AppBskyFeedGetActorLikes: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getActorLikes, descriptions left out, for validation.
     static var appBskyFeedGetActorLikes: Swift.String { #"{"defs":{"main":{"errors":[{"name":"BlockedActor"},{"name":"BlockedByActor"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"feed":{"items":{"ref":"app.bsky.feed.defs#feedViewPost","type":"ref"},"type":"array"}},"required":["feed"],"type":"object"}},"parameters":{"properties":{"actor":{"format":"at-identifier","type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"required":["actor"],"type":"params"},"type":"query"}},"id":"app.bsky.feed.getActorLikes","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetActorLikes`.
     public func getActorLikes(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetActorLikes.Output {
         try await client.query(AppBskyFeedGetActorLikes.self, parameters: .init(actor: actor, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getActorLikes(_ parameters: AppBskyFeedGetActorLikes.Parameters) async throws -> AppBskyFeedGetActorLikes.Output {
         try await client.query(AppBskyFeedGetActorLikes.self, parameters: parameters)
     }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getAuthorFeed`: `GET /xrpc/app.bsky.feed.getAuthorFeed`. Declared errors: `BlockedActor`, `BlockedByActor`.
-public enum AppBskyFeedGetAuthorFeed: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetAuthorFeed: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getAuthorFeed" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `BlockedActor`.
         case blockedActor
         /// The declared error `BlockedByActor`.
@@ -37,7 +37,7 @@ public enum AppBskyFeedGetAuthorFeed: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.feed.getAuthorFeed#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getAuthorFeed#main/parameters" }
         /// The `actor` field (required).
@@ -86,7 +86,7 @@ public enum AppBskyFeedGetAuthorFeed: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Filter: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Filter: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.getAuthorFeed#main/parameters/properties/filter" }
             /// The string, exactly as read or given.
@@ -109,7 +109,7 @@ public enum AppBskyFeedGetAuthorFeed: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getAuthorFeed#main/output/schema" }
         /// The `feed` field (required).
@@ -140,18 +140,18 @@ public enum AppBskyFeedGetAuthorFeed: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getAuthorFeed, descriptions left out, for validation.
     static var appBskyFeedGetAuthorFeed: Swift.String { #"{"defs":{"main":{"errors":[{"name":"BlockedActor"},{"name":"BlockedByActor"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"feed":{"items":{"ref":"app.bsky.feed.defs#feedViewPost","type":"ref"},"type":"array"}},"required":["feed"],"type":"object"}},"parameters":{"properties":{"actor":{"format":"at-identifier","type":"string"},"cursor":{"type":"string"},"filter":{"default":"posts_with_replies","knownValues":["posts_with_replies","posts_no_replies","posts_with_media","posts_and_author_threads","posts_with_video"],"type":"string"},"includePins":{"default":false,"type":"boolean"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"required":["actor"],"type":"params"},"type":"query"}},"id":"app.bsky.feed.getAuthorFeed","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetAuthorFeed`.
     public func getAuthorFeed(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, filter: AppBskyFeedGetAuthorFeed.Parameters.Filter? = "posts_with_replies", includePins: Swift.Bool? = false, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetAuthorFeed.Output {
         try await client.query(AppBskyFeedGetAuthorFeed.self, parameters: .init(actor: actor, cursor: cursor, filter: filter, includePins: includePins, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAuthorFeed(_ parameters: AppBskyFeedGetAuthorFeed.Parameters) async throws -> AppBskyFeedGetAuthorFeed.Output {
         try await client.query(AppBskyFeedGetAuthorFeed.self, parameters: parameters)
     }

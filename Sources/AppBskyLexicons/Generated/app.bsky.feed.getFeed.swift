@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getFeed`: `GET /xrpc/app.bsky.feed.getFeed`. Declared errors: `UnknownFeed`.
-public enum AppBskyFeedGetFeed: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetFeed: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getFeed" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `UnknownFeed`.
         case unknownFeed
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -33,7 +33,7 @@ public enum AppBskyFeedGetFeed: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.feed.getFeed#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getFeed#main/parameters" }
         /// The `feed` field (required).
@@ -71,7 +71,7 @@ public enum AppBskyFeedGetFeed: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getFeed#main/output/schema" }
         /// The `feed` field (required).
@@ -102,18 +102,18 @@ public enum AppBskyFeedGetFeed: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getFeed, descriptions left out, for validation.
     static var appBskyFeedGetFeed: Swift.String { #"{"defs":{"main":{"errors":[{"name":"UnknownFeed"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"feed":{"items":{"ref":"app.bsky.feed.defs#feedViewPost","type":"ref"},"type":"array"}},"required":["feed"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"feed":{"format":"at-uri","type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"required":["feed"],"type":"params"},"type":"query"}},"id":"app.bsky.feed.getFeed","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetFeed`.
     public func getFeed(feed: XRPCCore.ATURI, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetFeed.Output {
         try await client.query(AppBskyFeedGetFeed.self, parameters: .init(feed: feed, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getFeed(_ parameters: AppBskyFeedGetFeed.Parameters) async throws -> AppBskyFeedGetFeed.Output {
         try await client.query(AppBskyFeedGetFeed.self, parameters: parameters)
     }

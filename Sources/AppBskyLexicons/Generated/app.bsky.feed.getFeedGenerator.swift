@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getFeedGenerator`: `GET /xrpc/app.bsky.feed.getFeedGenerator`.
-public enum AppBskyFeedGetFeedGenerator: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetFeedGenerator: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getFeedGenerator" }
 
@@ -12,7 +12,7 @@ public enum AppBskyFeedGetFeedGenerator: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.feed.getFeedGenerator#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getFeedGenerator#main/parameters" }
         /// The `feed` field (required).
@@ -39,11 +39,12 @@ public enum AppBskyFeedGetFeedGenerator: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getFeedGenerator#main/output/schema" }
         /// The `view` field (required).
-        @XRPCCore._LexiconBoxed public var view: AppBskyFeedDefs.GeneratorView
+        public var view: AppBskyFeedDefs.GeneratorView { get { _view.wrappedValue } set { _view.wrappedValue = newValue } }
+        private var _view: XRPCCore._LexiconBoxed<AppBskyFeedDefs.GeneratorView>
         /// The `isOnline` field (required).
         public var isOnline: Swift.Bool
         /// The `isValid` field (required).
@@ -53,14 +54,14 @@ public enum AppBskyFeedGetFeedGenerator: XRPCCore.XRPCQuery {
 
         /// Creates a value from its fields.
         public init(view: AppBskyFeedDefs.GeneratorView, isOnline: Swift.Bool, isValid: Swift.Bool, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.view = view
+            self._view = .init(wrappedValue: view)
             self.isOnline = isOnline
             self.isValid = isValid
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.view = try reader.required("view")
+            self._view = .init(wrappedValue: try reader.required("view"))
             self.isOnline = try reader.required("isOnline")
             self.isValid = try reader.required("isValid")
             self.unknownFields = reader.remainingFields
@@ -75,18 +76,18 @@ public enum AppBskyFeedGetFeedGenerator: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getFeedGenerator, descriptions left out, for validation.
     static var appBskyFeedGetFeedGenerator: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"isOnline":{"type":"boolean"},"isValid":{"type":"boolean"},"view":{"ref":"app.bsky.feed.defs#generatorView","type":"ref"}},"required":["view","isOnline","isValid"],"type":"object"}},"parameters":{"properties":{"feed":{"format":"at-uri","type":"string"}},"required":["feed"],"type":"params"},"type":"query"}},"id":"app.bsky.feed.getFeedGenerator","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetFeedGenerator`.
     public func getFeedGenerator(feed: XRPCCore.ATURI) async throws -> AppBskyFeedGetFeedGenerator.Output {
         try await client.query(AppBskyFeedGetFeedGenerator.self, parameters: .init(feed: feed))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getFeedGenerator(_ parameters: AppBskyFeedGetFeedGenerator.Parameters) async throws -> AppBskyFeedGetFeedGenerator.Output {
         try await client.query(AppBskyFeedGetFeedGenerator.self, parameters: parameters)
     }

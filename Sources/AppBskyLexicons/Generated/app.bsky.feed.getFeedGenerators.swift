@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getFeedGenerators`: `GET /xrpc/app.bsky.feed.getFeedGenerators`.
-public enum AppBskyFeedGetFeedGenerators: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetFeedGenerators: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getFeedGenerators" }
 
@@ -12,7 +12,7 @@ public enum AppBskyFeedGetFeedGenerators: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.feed.getFeedGenerators#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getFeedGenerators#main/parameters" }
         /// The `feeds` field (required).
@@ -38,7 +38,7 @@ public enum AppBskyFeedGetFeedGenerators: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getFeedGenerators#main/output/schema" }
         /// The `feeds` field (required).
@@ -64,18 +64,18 @@ public enum AppBskyFeedGetFeedGenerators: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getFeedGenerators, descriptions left out, for validation.
     static var appBskyFeedGetFeedGenerators: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"feeds":{"items":{"ref":"app.bsky.feed.defs#generatorView","type":"ref"},"type":"array"}},"required":["feeds"],"type":"object"}},"parameters":{"properties":{"feeds":{"items":{"format":"at-uri","type":"string"},"type":"array"}},"required":["feeds"],"type":"params"},"type":"query"}},"id":"app.bsky.feed.getFeedGenerators","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetFeedGenerators`.
     public func getFeedGenerators(feeds: [XRPCCore.ATURI]) async throws -> AppBskyFeedGetFeedGenerators.Output {
         try await client.query(AppBskyFeedGetFeedGenerators.self, parameters: .init(feeds: feeds))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getFeedGenerators(_ parameters: AppBskyFeedGetFeedGenerators.Parameters) async throws -> AppBskyFeedGetFeedGenerators.Output {
         try await client.query(AppBskyFeedGetFeedGenerators.self, parameters: parameters)
     }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getFeedSkeleton`: `GET /xrpc/app.bsky.feed.getFeedSkeleton`. Declared errors: `UnknownFeed`.
-public enum AppBskyFeedGetFeedSkeleton: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetFeedSkeleton: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getFeedSkeleton" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `UnknownFeed`.
         case unknownFeed
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -33,7 +33,7 @@ public enum AppBskyFeedGetFeedSkeleton: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.feed.getFeedSkeleton#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getFeedSkeleton#main/parameters" }
         /// The `feed` field (required).
@@ -71,7 +71,7 @@ public enum AppBskyFeedGetFeedSkeleton: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getFeedSkeleton#main/output/schema" }
         /// The `feed` field (required).
@@ -108,18 +108,18 @@ public enum AppBskyFeedGetFeedSkeleton: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getFeedSkeleton, descriptions left out, for validation.
     static var appBskyFeedGetFeedSkeleton: Swift.String { #"{"defs":{"main":{"errors":[{"name":"UnknownFeed"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"feed":{"items":{"ref":"app.bsky.feed.defs#skeletonFeedPost","type":"ref"},"type":"array"},"reqId":{"maxLength":100,"type":"string"}},"required":["feed"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"feed":{"format":"at-uri","type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"required":["feed"],"type":"params"},"type":"query"}},"id":"app.bsky.feed.getFeedSkeleton","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetFeedSkeleton`.
     public func getFeedSkeleton(feed: XRPCCore.ATURI, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetFeedSkeleton.Output {
         try await client.query(AppBskyFeedGetFeedSkeleton.self, parameters: .init(feed: feed, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getFeedSkeleton(_ parameters: AppBskyFeedGetFeedSkeleton.Parameters) async throws -> AppBskyFeedGetFeedSkeleton.Output {
         try await client.query(AppBskyFeedGetFeedSkeleton.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getLikes`: `GET /xrpc/app.bsky.feed.getLikes`.
-public enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getLikes" }
 
@@ -12,7 +12,7 @@ public enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.feed.getLikes#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getLikes#main/parameters" }
         /// The `uri` field (required).
@@ -56,7 +56,7 @@ public enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getLikes#main/output/schema" }
         /// The `uri` field (required).
@@ -99,7 +99,7 @@ public enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.feed.getLikes#like`.
-    public struct Like: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Like: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getLikes#like" }
         /// The `indexedAt` field (required).
@@ -109,7 +109,8 @@ public enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
         /// Format: `datetime`.
         public var createdAt: XRPCCore.Datetime
         /// The `actor` field (required).
-        @XRPCCore._LexiconBoxed public var actor: AppBskyActorDefs.ProfileView
+        public var actor: AppBskyActorDefs.ProfileView { get { _actor.wrappedValue } set { _actor.wrappedValue = newValue } }
+        private var _actor: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -117,14 +118,14 @@ public enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
         public init(indexedAt: XRPCCore.Datetime, createdAt: XRPCCore.Datetime, actor: AppBskyActorDefs.ProfileView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.indexedAt = indexedAt
             self.createdAt = createdAt
-            self.actor = actor
+            self._actor = .init(wrappedValue: actor)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.indexedAt = try reader.required("indexedAt")
             self.createdAt = try reader.required("createdAt")
-            self.actor = try reader.required("actor")
+            self._actor = .init(wrappedValue: try reader.required("actor"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -137,18 +138,18 @@ public enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getLikes, descriptions left out, for validation.
     static var appBskyFeedGetLikes: Swift.String { ##"{"defs":{"like":{"properties":{"actor":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"createdAt":{"format":"datetime","type":"string"},"indexedAt":{"format":"datetime","type":"string"}},"required":["indexedAt","createdAt","actor"],"type":"object"},"main":{"output":{"encoding":"application/json","schema":{"properties":{"cid":{"format":"cid","type":"string"},"cursor":{"type":"string"},"likes":{"items":{"ref":"#like","type":"ref"},"type":"array"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","likes"],"type":"object"}},"parameters":{"properties":{"cid":{"format":"cid","type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"uri":{"format":"at-uri","type":"string"}},"required":["uri"],"type":"params"},"type":"query"}},"id":"app.bsky.feed.getLikes","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetLikes`.
     public func getLikes(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetLikes.Output {
         try await client.query(AppBskyFeedGetLikes.self, parameters: .init(uri: uri, cid: cid, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getLikes(_ parameters: AppBskyFeedGetLikes.Parameters) async throws -> AppBskyFeedGetLikes.Output {
         try await client.query(AppBskyFeedGetLikes.self, parameters: parameters)
     }

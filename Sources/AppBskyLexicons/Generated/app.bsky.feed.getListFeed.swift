@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getListFeed`: `GET /xrpc/app.bsky.feed.getListFeed`. Declared errors: `UnknownList`.
-public enum AppBskyFeedGetListFeed: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetListFeed: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getListFeed" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `UnknownList`.
         case unknownList
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -33,7 +33,7 @@ public enum AppBskyFeedGetListFeed: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.feed.getListFeed#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getListFeed#main/parameters" }
         /// The `list` field (required).
@@ -71,7 +71,7 @@ public enum AppBskyFeedGetListFeed: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getListFeed#main/output/schema" }
         /// The `feed` field (required).
@@ -102,18 +102,18 @@ public enum AppBskyFeedGetListFeed: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getListFeed, descriptions left out, for validation.
     static var appBskyFeedGetListFeed: Swift.String { #"{"defs":{"main":{"errors":[{"name":"UnknownList"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"feed":{"items":{"ref":"app.bsky.feed.defs#feedViewPost","type":"ref"},"type":"array"}},"required":["feed"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"list":{"format":"at-uri","type":"string"}},"required":["list"],"type":"params"},"type":"query"}},"id":"app.bsky.feed.getListFeed","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetListFeed`.
     public func getListFeed(list: XRPCCore.ATURI, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetListFeed.Output {
         try await client.query(AppBskyFeedGetListFeed.self, parameters: .init(list: list, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getListFeed(_ parameters: AppBskyFeedGetListFeed.Parameters) async throws -> AppBskyFeedGetListFeed.Output {
         try await client.query(AppBskyFeedGetListFeed.self, parameters: parameters)
     }

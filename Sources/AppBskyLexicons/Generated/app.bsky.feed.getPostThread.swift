@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getPostThread`: `GET /xrpc/app.bsky.feed.getPostThread`. Declared errors: `NotFound`.
-public enum AppBskyFeedGetPostThread: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetPostThread: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getPostThread" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `NotFound`.
         case notFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -33,7 +33,7 @@ public enum AppBskyFeedGetPostThread: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.feed.getPostThread#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getPostThread#main/parameters" }
         /// The `uri` field (required).
@@ -72,27 +72,28 @@ public enum AppBskyFeedGetPostThread: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getPostThread#main/output/schema" }
         /// The `thread` field (required).
         /// Open union of `app.bsky.feed.defs#threadViewPost`, `app.bsky.feed.defs#notFoundPost`, `app.bsky.feed.defs#blockedPost`; other types are kept as read.
         public var thread: AppBskyFeedGetPostThread.Output.Thread
         /// The `threadgate` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var threadgate: AppBskyFeedDefs.ThreadgateView?
+        public var threadgate: AppBskyFeedDefs.ThreadgateView? { get { _threadgate.wrappedValue } set { _threadgate.wrappedValue = newValue } }
+        private var _threadgate: XRPCCore._LexiconBoxedOptional<AppBskyFeedDefs.ThreadgateView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(thread: AppBskyFeedGetPostThread.Output.Thread, threadgate: AppBskyFeedDefs.ThreadgateView? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.thread = thread
-            self.threadgate = threadgate
+            self._threadgate = .init(wrappedValue: threadgate)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.thread = try reader.required("thread")
-            self.threadgate = try reader.optional("threadgate")
+            self._threadgate = .init(wrappedValue: try reader.optional("threadgate"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -103,7 +104,7 @@ public enum AppBskyFeedGetPostThread: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Thread: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Thread: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.getPostThread#main/output/schema/properties/thread" }
             case appBskyFeedDefsThreadViewPost(AppBskyFeedDefs.ThreadViewPost)
@@ -152,18 +153,18 @@ public enum AppBskyFeedGetPostThread: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getPostThread, descriptions left out, for validation.
     static var appBskyFeedGetPostThread: Swift.String { #"{"defs":{"main":{"errors":[{"name":"NotFound"}],"output":{"encoding":"application/json","schema":{"properties":{"thread":{"refs":["app.bsky.feed.defs#threadViewPost","app.bsky.feed.defs#notFoundPost","app.bsky.feed.defs#blockedPost"],"type":"union"},"threadgate":{"ref":"app.bsky.feed.defs#threadgateView","type":"ref"}},"required":["thread"],"type":"object"}},"parameters":{"properties":{"depth":{"default":6,"maximum":1000,"minimum":0,"type":"integer"},"parentHeight":{"default":80,"maximum":1000,"minimum":0,"type":"integer"},"uri":{"format":"at-uri","type":"string"}},"required":["uri"],"type":"params"},"type":"query"}},"id":"app.bsky.feed.getPostThread","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetPostThread`.
     public func getPostThread(uri: XRPCCore.ATURI, depth: Swift.Int? = 6, parentHeight: Swift.Int? = 80) async throws -> AppBskyFeedGetPostThread.Output {
         try await client.query(AppBskyFeedGetPostThread.self, parameters: .init(uri: uri, depth: depth, parentHeight: parentHeight))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getPostThread(_ parameters: AppBskyFeedGetPostThread.Parameters) async throws -> AppBskyFeedGetPostThread.Output {
         try await client.query(AppBskyFeedGetPostThread.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getPosts`: `GET /xrpc/app.bsky.feed.getPosts`.
-public enum AppBskyFeedGetPosts: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetPosts: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getPosts" }
 
@@ -12,7 +12,7 @@ public enum AppBskyFeedGetPosts: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.feed.getPosts#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getPosts#main/parameters" }
         /// The `uris` field (required).
@@ -39,7 +39,7 @@ public enum AppBskyFeedGetPosts: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getPosts#main/output/schema" }
         /// The `posts` field (required).
@@ -65,18 +65,18 @@ public enum AppBskyFeedGetPosts: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getPosts, descriptions left out, for validation.
     static var appBskyFeedGetPosts: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"posts":{"items":{"ref":"app.bsky.feed.defs#postView","type":"ref"},"type":"array"}},"required":["posts"],"type":"object"}},"parameters":{"properties":{"uris":{"items":{"format":"at-uri","type":"string"},"maxLength":25,"type":"array"}},"required":["uris"],"type":"params"},"type":"query"}},"id":"app.bsky.feed.getPosts","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetPosts`.
     public func getPosts(uris: [XRPCCore.ATURI]) async throws -> AppBskyFeedGetPosts.Output {
         try await client.query(AppBskyFeedGetPosts.self, parameters: .init(uris: uris))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getPosts(_ parameters: AppBskyFeedGetPosts.Parameters) async throws -> AppBskyFeedGetPosts.Output {
         try await client.query(AppBskyFeedGetPosts.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getQuotes`: `GET /xrpc/app.bsky.feed.getQuotes`.
-public enum AppBskyFeedGetQuotes: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetQuotes: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getQuotes" }
 
@@ -12,7 +12,7 @@ public enum AppBskyFeedGetQuotes: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.feed.getQuotes#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getQuotes#main/parameters" }
         /// The `uri` field (required).
@@ -56,7 +56,7 @@ public enum AppBskyFeedGetQuotes: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getQuotes#main/output/schema" }
         /// The `uri` field (required).
@@ -99,18 +99,18 @@ public enum AppBskyFeedGetQuotes: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getQuotes, descriptions left out, for validation.
     static var appBskyFeedGetQuotes: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cid":{"format":"cid","type":"string"},"cursor":{"type":"string"},"posts":{"items":{"ref":"app.bsky.feed.defs#postView","type":"ref"},"type":"array"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","posts"],"type":"object"}},"parameters":{"properties":{"cid":{"format":"cid","type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"uri":{"format":"at-uri","type":"string"}},"required":["uri"],"type":"params"},"type":"query"}},"id":"app.bsky.feed.getQuotes","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetQuotes`.
     public func getQuotes(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetQuotes.Output {
         try await client.query(AppBskyFeedGetQuotes.self, parameters: .init(uri: uri, cid: cid, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getQuotes(_ parameters: AppBskyFeedGetQuotes.Parameters) async throws -> AppBskyFeedGetQuotes.Output {
         try await client.query(AppBskyFeedGetQuotes.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getRepostedBy`: `GET /xrpc/app.bsky.feed.getRepostedBy`.
-public enum AppBskyFeedGetRepostedBy: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetRepostedBy: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getRepostedBy" }
 
@@ -12,7 +12,7 @@ public enum AppBskyFeedGetRepostedBy: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.feed.getRepostedBy#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getRepostedBy#main/parameters" }
         /// The `uri` field (required).
@@ -56,7 +56,7 @@ public enum AppBskyFeedGetRepostedBy: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getRepostedBy#main/output/schema" }
         /// The `uri` field (required).
@@ -99,18 +99,18 @@ public enum AppBskyFeedGetRepostedBy: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getRepostedBy, descriptions left out, for validation.
     static var appBskyFeedGetRepostedBy: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cid":{"format":"cid","type":"string"},"cursor":{"type":"string"},"repostedBy":{"items":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"type":"array"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","repostedBy"],"type":"object"}},"parameters":{"properties":{"cid":{"format":"cid","type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"uri":{"format":"at-uri","type":"string"}},"required":["uri"],"type":"params"},"type":"query"}},"id":"app.bsky.feed.getRepostedBy","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetRepostedBy`.
     public func getRepostedBy(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetRepostedBy.Output {
         try await client.query(AppBskyFeedGetRepostedBy.self, parameters: .init(uri: uri, cid: cid, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRepostedBy(_ parameters: AppBskyFeedGetRepostedBy.Parameters) async throws -> AppBskyFeedGetRepostedBy.Output {
         try await client.query(AppBskyFeedGetRepostedBy.self, parameters: parameters)
     }

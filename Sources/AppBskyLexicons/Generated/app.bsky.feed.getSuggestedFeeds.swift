@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getSuggestedFeeds`: `GET /xrpc/app.bsky.feed.getSuggestedFeeds`.
-public enum AppBskyFeedGetSuggestedFeeds: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetSuggestedFeeds: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getSuggestedFeeds" }
 
@@ -12,7 +12,7 @@ public enum AppBskyFeedGetSuggestedFeeds: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.feed.getSuggestedFeeds#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getSuggestedFeeds#main/parameters" }
         /// The `cursor` field (optional).
@@ -44,7 +44,7 @@ public enum AppBskyFeedGetSuggestedFeeds: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getSuggestedFeeds#main/output/schema" }
         /// The `feeds` field (required).
@@ -75,18 +75,18 @@ public enum AppBskyFeedGetSuggestedFeeds: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getSuggestedFeeds, descriptions left out, for validation.
     static var appBskyFeedGetSuggestedFeeds: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"feeds":{"items":{"ref":"app.bsky.feed.defs#generatorView","type":"ref"},"type":"array"}},"required":["feeds"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.feed.getSuggestedFeeds","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetSuggestedFeeds`.
     public func getSuggestedFeeds(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetSuggestedFeeds.Output {
         try await client.query(AppBskyFeedGetSuggestedFeeds.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedFeeds(_ parameters: AppBskyFeedGetSuggestedFeeds.Parameters = .init()) async throws -> AppBskyFeedGetSuggestedFeeds.Output {
         try await client.query(AppBskyFeedGetSuggestedFeeds.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.getTimeline`: `GET /xrpc/app.bsky.feed.getTimeline`.
-public enum AppBskyFeedGetTimeline: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedGetTimeline: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getTimeline" }
 
@@ -12,7 +12,7 @@ public enum AppBskyFeedGetTimeline: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.feed.getTimeline#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getTimeline#main/parameters" }
         /// The `algorithm` field (optional).
@@ -49,7 +49,7 @@ public enum AppBskyFeedGetTimeline: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getTimeline#main/output/schema" }
         /// The `feed` field (required).
@@ -80,18 +80,18 @@ public enum AppBskyFeedGetTimeline: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.getTimeline, descriptions left out, for validation.
     static var appBskyFeedGetTimeline: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"feed":{"items":{"ref":"app.bsky.feed.defs#feedViewPost","type":"ref"},"type":"array"}},"required":["feed"],"type":"object"}},"parameters":{"properties":{"algorithm":{"type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.feed.getTimeline","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetTimeline`.
     public func getTimeline(algorithm: Swift.String? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetTimeline.Output {
         try await client.query(AppBskyFeedGetTimeline.self, parameters: .init(algorithm: algorithm, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getTimeline(_ parameters: AppBskyFeedGetTimeline.Parameters = .init()) async throws -> AppBskyFeedGetTimeline.Output {
         try await client.query(AppBskyFeedGetTimeline.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.feed.post`: a collection of records with `tid` keys.
-public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.feed.post#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -32,7 +32,8 @@ public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatab
     /// At most 3 items.
     public var langs: [XRPCCore.LanguageTag]?
     /// The `reply` field (optional).
-    @XRPCCore._LexiconBoxedOptional public var reply: AppBskyFeedPost.ReplyRef?
+    public var reply: AppBskyFeedPost.ReplyRef? { get { _reply.wrappedValue } set { _reply.wrappedValue = newValue } }
+    private var _reply: XRPCCore._LexiconBoxedOptional<AppBskyFeedPost.ReplyRef>
     /// The `tags` field (optional).
     /// At most 8 items.
     public var tags: [Swift.String]?
@@ -48,7 +49,7 @@ public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatab
         self.facets = facets
         self.labels = labels
         self.langs = langs
-        self.reply = reply
+        self._reply = .init(wrappedValue: reply)
         self.tags = tags
         self.unknownFields = unknownFields
     }
@@ -61,7 +62,7 @@ public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatab
         self.facets = try reader.optional("facets")
         self.labels = try reader.optional("labels")
         self.langs = try reader.optional("langs")
-        self.reply = try reader.optional("reply")
+        self._reply = .init(wrappedValue: try reader.optional("reply"))
         self.tags = try reader.optional("tags")
         self.unknownFields = reader.remainingFields
     }
@@ -80,11 +81,12 @@ public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatab
     }
 
     /// The lexicon object `app.bsky.feed.post#entity`.
-    public struct Entity: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Entity: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.post#entity" }
         /// The `index` field (required).
-        @XRPCCore._LexiconBoxed public var index: AppBskyFeedPost.TextSlice
+        public var index: AppBskyFeedPost.TextSlice { get { _index.wrappedValue } set { _index.wrappedValue = newValue } }
+        private var _index: XRPCCore._LexiconBoxed<AppBskyFeedPost.TextSlice>
         /// The `type` field (required).
         public var type: Swift.String
         /// The `value` field (required).
@@ -94,14 +96,14 @@ public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatab
 
         /// Creates a value from its fields.
         public init(index: AppBskyFeedPost.TextSlice, type: Swift.String, value: Swift.String, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.index = index
+            self._index = .init(wrappedValue: index)
             self.type = type
             self.value = value
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.index = try reader.required("index")
+            self._index = .init(wrappedValue: try reader.required("index"))
             self.type = try reader.required("type")
             self.value = try reader.required("value")
             self.unknownFields = reader.remainingFields
@@ -116,7 +118,7 @@ public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatab
     }
 
     /// The lexicon object `app.bsky.feed.post#replyRef`.
-    public struct ReplyRef: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ReplyRef: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.post#replyRef" }
         /// The `root` field (required).
@@ -147,7 +149,7 @@ public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatab
     }
 
     /// The lexicon object `app.bsky.feed.post#textSlice`.
-    public struct TextSlice: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct TextSlice: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.post#textSlice" }
         /// The `start` field (required).
@@ -180,7 +182,7 @@ public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatab
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Embed: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.post#main/record/properties/embed" }
         case appBskyEmbedImages(AppBskyEmbedImages)
@@ -237,7 +239,7 @@ public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatab
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.post#main/record/properties/labels" }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
@@ -279,7 +281,7 @@ public struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatab
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.post, descriptions left out, for validation.
     static var appBskyFeedPost: Swift.String { ##"{"defs":{"entity":{"properties":{"index":{"ref":"#textSlice","type":"ref"},"type":{"type":"string"},"value":{"type":"string"}},"required":["index","type","value"],"type":"object"},"main":{"key":"tid","record":{"properties":{"createdAt":{"format":"datetime","type":"string"},"embed":{"refs":["app.bsky.embed.images","app.bsky.embed.video","app.bsky.embed.gallery","app.bsky.embed.external","app.bsky.embed.record","app.bsky.embed.recordWithMedia"],"type":"union"},"entities":{"items":{"ref":"#entity","type":"ref"},"type":"array"},"facets":{"items":{"ref":"app.bsky.richtext.facet","type":"ref"},"type":"array"},"labels":{"refs":["com.atproto.label.defs#selfLabels"],"type":"union"},"langs":{"items":{"format":"language","type":"string"},"maxLength":3,"type":"array"},"reply":{"ref":"#replyRef","type":"ref"},"tags":{"items":{"maxGraphemes":64,"maxLength":640,"type":"string"},"maxLength":8,"type":"array"},"text":{"maxGraphemes":300,"maxLength":3000,"type":"string"}},"required":["text","createdAt"],"type":"object"},"type":"record"},"replyRef":{"properties":{"parent":{"ref":"com.atproto.repo.strongRef","type":"ref"},"root":{"ref":"com.atproto.repo.strongRef","type":"ref"}},"required":["root","parent"],"type":"object"},"textSlice":{"properties":{"end":{"minimum":0,"type":"integer"},"start":{"minimum":0,"type":"integer"}},"required":["start","end"],"type":"object"}},"id":"app.bsky.feed.post","lexicon":1}"## }
 }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.feed.postgate`: a collection of records with `tid` keys.
-public struct AppBskyFeedPostgate: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyFeedPostgate: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.feed.postgate#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -53,7 +53,7 @@ public struct AppBskyFeedPostgate: XRPCCore.LexiconRecord, _AppBskyLexiconsValid
     }
 
     /// The lexicon object `app.bsky.feed.postgate#disableRule`.
-    public struct DisableRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DisableRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.postgate#disableRule" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -74,7 +74,7 @@ public struct AppBskyFeedPostgate: XRPCCore.LexiconRecord, _AppBskyLexiconsValid
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum EmbeddingRulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum EmbeddingRulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.postgate#main/record/properties/embeddingRules/items" }
         case appBskyFeedPostgateDisableRule(AppBskyFeedPostgate.DisableRule)
@@ -116,7 +116,7 @@ public struct AppBskyFeedPostgate: XRPCCore.LexiconRecord, _AppBskyLexiconsValid
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.postgate, descriptions left out, for validation.
     static var appBskyFeedPostgate: Swift.String { ##"{"defs":{"disableRule":{"properties":{},"type":"object"},"main":{"key":"tid","record":{"properties":{"createdAt":{"format":"datetime","type":"string"},"detachedEmbeddingUris":{"items":{"format":"at-uri","type":"string"},"maxLength":50,"type":"array"},"embeddingRules":{"items":{"refs":["#disableRule"],"type":"union"},"maxLength":5,"type":"array"},"post":{"format":"at-uri","type":"string"}},"required":["post","createdAt"],"type":"object"},"type":"record"}},"id":"app.bsky.feed.postgate","lexicon":1}"## }
 }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.feed.repost`: a collection of records with `tid` keys.
-public struct AppBskyFeedRepost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyFeedRepost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.feed.repost#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -45,7 +45,7 @@ public struct AppBskyFeedRepost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidat
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.repost, descriptions left out, for validation.
     static var appBskyFeedRepost: Swift.String { #"{"defs":{"main":{"key":"tid","record":{"properties":{"createdAt":{"format":"datetime","type":"string"},"subject":{"ref":"com.atproto.repo.strongRef","type":"ref"},"via":{"ref":"com.atproto.repo.strongRef","type":"ref"}},"required":["subject","createdAt"],"type":"object"},"type":"record"}},"id":"app.bsky.feed.repost","lexicon":1}"# }
 }

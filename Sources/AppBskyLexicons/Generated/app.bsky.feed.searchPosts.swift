@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.searchPosts`: `GET /xrpc/app.bsky.feed.searchPosts`. Declared errors: `BadQueryString`.
-public enum AppBskyFeedSearchPosts: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedSearchPosts: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.searchPosts" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `BadQueryString`.
         case badQueryString
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -33,7 +33,7 @@ public enum AppBskyFeedSearchPosts: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.feed.searchPosts#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.searchPosts#main/parameters" }
         /// The `q` field (required).
@@ -119,7 +119,7 @@ public enum AppBskyFeedSearchPosts: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Sort: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Sort: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.searchPosts#main/parameters/properties/sort" }
             /// The string, exactly as read or given.
@@ -136,7 +136,7 @@ public enum AppBskyFeedSearchPosts: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.searchPosts#main/output/schema" }
         /// The `posts` field (required).
@@ -172,18 +172,18 @@ public enum AppBskyFeedSearchPosts: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.searchPosts, descriptions left out, for validation.
     static var appBskyFeedSearchPosts: Swift.String { #"{"defs":{"main":{"errors":[{"name":"BadQueryString"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"hitsTotal":{"type":"integer"},"posts":{"items":{"ref":"app.bsky.feed.defs#postView","type":"ref"},"type":"array"}},"required":["posts"],"type":"object"}},"parameters":{"properties":{"author":{"format":"at-identifier","type":"string"},"cursor":{"type":"string"},"domain":{"type":"string"},"lang":{"format":"language","type":"string"},"limit":{"default":25,"maximum":100,"minimum":1,"type":"integer"},"mentions":{"format":"at-identifier","type":"string"},"q":{"type":"string"},"since":{"type":"string"},"sort":{"default":"latest","knownValues":["top","latest"],"type":"string"},"tag":{"items":{"maxGraphemes":64,"maxLength":640,"type":"string"},"type":"array"},"until":{"type":"string"},"url":{"format":"uri","type":"string"}},"required":["q"],"type":"params"},"type":"query"}},"id":"app.bsky.feed.searchPosts","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedSearchPosts`.
     public func searchPosts(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyFeedSearchPosts.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URIString? = nil) async throws -> AppBskyFeedSearchPosts.Output {
         try await client.query(AppBskyFeedSearchPosts.self, parameters: .init(q: q, author: author, cursor: cursor, domain: domain, lang: lang, limit: limit, mentions: mentions, since: since, sort: sort, tag: tag, until: until, url: url))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchPosts(_ parameters: AppBskyFeedSearchPosts.Parameters) async throws -> AppBskyFeedSearchPosts.Output {
         try await client.query(AppBskyFeedSearchPosts.self, parameters: parameters)
     }

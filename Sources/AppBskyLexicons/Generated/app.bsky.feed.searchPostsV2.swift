@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.feed.searchPostsV2`: `GET /xrpc/app.bsky.feed.searchPostsV2`. Declared errors: `BadQueryString`.
-public enum AppBskyFeedSearchPostsV2: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyFeedSearchPostsV2: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.searchPostsV2" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `BadQueryString`.
         case badQueryString
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -33,7 +33,7 @@ public enum AppBskyFeedSearchPostsV2: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.feed.searchPostsV2#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.searchPostsV2#main/parameters" }
         /// The `allTime` field (optional).
@@ -203,7 +203,7 @@ public enum AppBskyFeedSearchPostsV2: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct QueryLanguage: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct QueryLanguage: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.searchPostsV2#main/parameters/properties/queryLanguage" }
             /// The string, exactly as read or given.
@@ -225,7 +225,7 @@ public enum AppBskyFeedSearchPostsV2: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Sort: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Sort: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.searchPostsV2#main/parameters/properties/sort" }
             /// The string, exactly as read or given.
@@ -242,7 +242,7 @@ public enum AppBskyFeedSearchPostsV2: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.searchPostsV2#main/output/schema" }
         /// The `posts` field (required).
@@ -282,7 +282,7 @@ public enum AppBskyFeedSearchPostsV2: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct DetectedQueryLanguagesItem: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct DetectedQueryLanguagesItem: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.searchPostsV2#main/output/schema/properties/detectedQueryLanguages/items" }
             /// The string, exactly as read or given.
@@ -305,18 +305,18 @@ public enum AppBskyFeedSearchPostsV2: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.searchPostsV2, descriptions left out, for validation.
     static var appBskyFeedSearchPostsV2: Swift.String { #"{"defs":{"main":{"errors":[{"name":"BadQueryString"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"detectedQueryLanguages":{"items":{"knownValues":["ja","zh","ko","th","ar"],"type":"string"},"type":"array"},"hitsTotal":{"type":"integer"},"posts":{"items":{"ref":"app.bsky.feed.defs#postView","type":"ref"},"type":"array"}},"required":["posts"],"type":"object"}},"parameters":{"properties":{"allTime":{"type":"boolean"},"authors":{"items":{"format":"at-identifier","type":"string"},"type":"array"},"cursor":{"type":"string"},"domains":{"items":{"type":"string"},"type":"array"},"embeddedAtUris":{"items":{"format":"at-uri","type":"string"},"type":"array"},"excludeAuthors":{"items":{"format":"at-identifier","type":"string"},"type":"array"},"excludeDomains":{"items":{"type":"string"},"type":"array"},"excludeEmbeddedAtUris":{"items":{"format":"at-uri","type":"string"},"type":"array"},"excludeHashtags":{"items":{"maxGraphemes":64,"maxLength":640,"type":"string"},"type":"array"},"excludeLanguages":{"items":{"format":"language","type":"string"},"type":"array"},"excludeMentions":{"items":{"format":"at-identifier","type":"string"},"type":"array"},"excludeReplies":{"type":"boolean"},"excludeUrls":{"items":{"format":"uri","type":"string"},"type":"array"},"following":{"type":"boolean"},"hasMedia":{"type":"boolean"},"hasVideo":{"type":"boolean"},"hashtags":{"items":{"maxGraphemes":64,"maxLength":640,"type":"string"},"type":"array"},"languages":{"items":{"format":"language","type":"string"},"type":"array"},"limit":{"default":25,"maximum":100,"minimum":1,"type":"integer"},"mentions":{"items":{"format":"at-identifier","type":"string"},"type":"array"},"query":{"type":"string"},"queryLanguage":{"knownValues":["ja","zh","ko","th","ar"],"type":"string"},"repliesOnly":{"type":"boolean"},"replyParentUri":{"format":"at-uri","type":"string"},"since":{"type":"string"},"sort":{"knownValues":["recent","top"],"type":"string"},"threadRootUri":{"format":"at-uri","type":"string"},"until":{"type":"string"},"urls":{"items":{"format":"uri","type":"string"},"type":"array"}},"required":[],"type":"params"},"type":"query"}},"id":"app.bsky.feed.searchPostsV2","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedSearchPostsV2`.
     public func searchPostsV2(allTime: Swift.Bool? = nil, authors: [XRPCCore.ATIdentifier]? = nil, cursor: Swift.String? = nil, domains: [Swift.String]? = nil, embeddedAtUris: [XRPCCore.ATURI]? = nil, excludeAuthors: [XRPCCore.ATIdentifier]? = nil, excludeDomains: [Swift.String]? = nil, excludeEmbeddedAtUris: [XRPCCore.ATURI]? = nil, excludeHashtags: [Swift.String]? = nil, excludeLanguages: [XRPCCore.LanguageTag]? = nil, excludeMentions: [XRPCCore.ATIdentifier]? = nil, excludeReplies: Swift.Bool? = nil, excludeUrls: [XRPCCore.URIString]? = nil, following: Swift.Bool? = nil, hasMedia: Swift.Bool? = nil, hasVideo: Swift.Bool? = nil, hashtags: [Swift.String]? = nil, languages: [XRPCCore.LanguageTag]? = nil, limit: Swift.Int? = 25, mentions: [XRPCCore.ATIdentifier]? = nil, query: Swift.String? = nil, queryLanguage: AppBskyFeedSearchPostsV2.Parameters.QueryLanguage? = nil, repliesOnly: Swift.Bool? = nil, replyParentUri: XRPCCore.ATURI? = nil, since: Swift.String? = nil, sort: AppBskyFeedSearchPostsV2.Parameters.Sort? = nil, threadRootUri: XRPCCore.ATURI? = nil, until: Swift.String? = nil, urls: [XRPCCore.URIString]? = nil) async throws -> AppBskyFeedSearchPostsV2.Output {
         try await client.query(AppBskyFeedSearchPostsV2.self, parameters: .init(allTime: allTime, authors: authors, cursor: cursor, domains: domains, embeddedAtUris: embeddedAtUris, excludeAuthors: excludeAuthors, excludeDomains: excludeDomains, excludeEmbeddedAtUris: excludeEmbeddedAtUris, excludeHashtags: excludeHashtags, excludeLanguages: excludeLanguages, excludeMentions: excludeMentions, excludeReplies: excludeReplies, excludeUrls: excludeUrls, following: following, hasMedia: hasMedia, hasVideo: hasVideo, hashtags: hashtags, languages: languages, limit: limit, mentions: mentions, query: query, queryLanguage: queryLanguage, repliesOnly: repliesOnly, replyParentUri: replyParentUri, since: since, sort: sort, threadRootUri: threadRootUri, until: until, urls: urls))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchPostsV2(_ parameters: AppBskyFeedSearchPostsV2.Parameters = .init()) async throws -> AppBskyFeedSearchPostsV2.Output {
         try await client.query(AppBskyFeedSearchPostsV2.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.feed.sendInteractions`: `POST /xrpc/app.bsky.feed.sendInteractions`.
-public enum AppBskyFeedSendInteractions: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyFeedSendInteractions: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.sendInteractions" }
 
@@ -15,7 +15,7 @@ public enum AppBskyFeedSendInteractions: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.sendInteractions#main/input/schema" }
         /// The `interactions` field (required).
@@ -47,7 +47,7 @@ public enum AppBskyFeedSendInteractions: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.sendInteractions#main/output/schema" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -68,18 +68,18 @@ public enum AppBskyFeedSendInteractions: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.sendInteractions, descriptions left out, for validation.
     static var appBskyFeedSendInteractions: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"feed":{"format":"at-uri","type":"string"},"interactions":{"items":{"ref":"app.bsky.feed.defs#interaction","type":"ref"},"type":"array"}},"required":["interactions"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{},"type":"object"}},"type":"procedure"}},"id":"app.bsky.feed.sendInteractions","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Feed {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedSendInteractions`.
     public func sendInteractions(interactions: [AppBskyFeedDefs.Interaction], feed: XRPCCore.ATURI? = nil) async throws -> AppBskyFeedSendInteractions.Output {
         try await client.procedure(AppBskyFeedSendInteractions.self, parameters: .init(), input: .init(interactions: interactions, feed: feed))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func sendInteractions(_ input: AppBskyFeedSendInteractions.Input) async throws -> AppBskyFeedSendInteractions.Output {
         try await client.procedure(AppBskyFeedSendInteractions.self, parameters: .init(), input: input)
     }

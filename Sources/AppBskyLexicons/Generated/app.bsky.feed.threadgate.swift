@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.feed.threadgate`: a collection of records with `tid` keys.
-public struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.feed.threadgate#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -53,7 +53,7 @@ public struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBskyLexiconsVal
     }
 
     /// The lexicon object `app.bsky.feed.threadgate#followerRule`.
-    public struct FollowerRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct FollowerRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.threadgate#followerRule" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -74,7 +74,7 @@ public struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBskyLexiconsVal
     }
 
     /// The lexicon object `app.bsky.feed.threadgate#followingRule`.
-    public struct FollowingRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct FollowingRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.threadgate#followingRule" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -95,7 +95,7 @@ public struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBskyLexiconsVal
     }
 
     /// The lexicon object `app.bsky.feed.threadgate#listRule`.
-    public struct ListRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ListRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.threadgate#listRule" }
         /// The `list` field (required).
@@ -122,7 +122,7 @@ public struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBskyLexiconsVal
     }
 
     /// The lexicon object `app.bsky.feed.threadgate#mentionRule`.
-    public struct MentionRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct MentionRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.threadgate#mentionRule" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -143,7 +143,7 @@ public struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBskyLexiconsVal
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum AllowItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum AllowItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.threadgate#main/record/properties/allow/items" }
         case appBskyFeedThreadgateMentionRule(AppBskyFeedThreadgate.MentionRule)
@@ -194,7 +194,7 @@ public struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBskyLexiconsVal
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.feed.threadgate, descriptions left out, for validation.
     static var appBskyFeedThreadgate: Swift.String { ##"{"defs":{"followerRule":{"properties":{},"type":"object"},"followingRule":{"properties":{},"type":"object"},"listRule":{"properties":{"list":{"format":"at-uri","type":"string"}},"required":["list"],"type":"object"},"main":{"key":"tid","record":{"properties":{"allow":{"items":{"refs":["#mentionRule","#followerRule","#followingRule","#listRule"],"type":"union"},"maxLength":5,"type":"array"},"createdAt":{"format":"datetime","type":"string"},"hiddenReplies":{"items":{"format":"at-uri","type":"string"},"maxLength":300,"type":"array"},"post":{"format":"at-uri","type":"string"}},"required":["post","createdAt"],"type":"object"},"type":"record"},"mentionRule":{"properties":{},"type":"object"}},"id":"app.bsky.feed.threadgate","lexicon":1}"## }
 }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.graph.block`: a collection of records with `tid` keys.
-public struct AppBskyGraphBlock: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyGraphBlock: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.graph.block#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -41,7 +41,7 @@ public struct AppBskyGraphBlock: XRPCCore.LexiconRecord, _AppBskyLexiconsValidat
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.block, descriptions left out, for validation.
     static var appBskyGraphBlock: Swift.String { #"{"defs":{"main":{"key":"tid","record":{"properties":{"createdAt":{"format":"datetime","type":"string"},"subject":{"format":"did","type":"string"}},"required":["subject","createdAt"],"type":"object"},"type":"record"}},"id":"app.bsky.graph.block","lexicon":1}"# }
 }

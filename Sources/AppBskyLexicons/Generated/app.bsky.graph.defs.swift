@@ -4,34 +4,35 @@
 import ComAtprotoLexicons
 
 /// The lexicon `app.bsky.graph.defs`.
-public enum AppBskyGraphDefs {
-    public enum Curatelist: XRPCCore.LexiconToken {
+public nonisolated enum AppBskyGraphDefs {
+    public nonisolated enum Curatelist: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.graph.defs#curatelist" }
     }
 
     /// The lexicon object `app.bsky.graph.defs#listItemView`.
-    public struct ListItemView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ListItemView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#listItemView" }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
         /// The `subject` field (required).
-        @XRPCCore._LexiconBoxed public var subject: AppBskyActorDefs.ProfileView
+        public var subject: AppBskyActorDefs.ProfileView { get { _subject.wrappedValue } set { _subject.wrappedValue = newValue } }
+        private var _subject: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(uri: XRPCCore.ATURI, subject: AppBskyActorDefs.ProfileView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
-            self.subject = subject
+            self._subject = .init(wrappedValue: subject)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.uri = try reader.required("uri")
-            self.subject = try reader.required("subject")
+            self._subject = .init(wrappedValue: try reader.required("subject"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -44,7 +45,7 @@ public enum AppBskyGraphDefs {
 
     /// Known values: `"app.bsky.graph.defs#modlist"`, `"app.bsky.graph.defs#curatelist"`, `"app.bsky.graph.defs#referencelist"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct ListPurpose: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+    public nonisolated struct ListPurpose: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#listPurpose" }
         /// The string, exactly as read or given.
@@ -62,7 +63,7 @@ public enum AppBskyGraphDefs {
     }
 
     /// The lexicon object `app.bsky.graph.defs#listView`.
-    public struct ListView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ListView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#listView" }
         /// The `uri` field (required).
@@ -72,7 +73,8 @@ public enum AppBskyGraphDefs {
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
         /// The `creator` field (required).
-        @XRPCCore._LexiconBoxed public var creator: AppBskyActorDefs.ProfileView
+        public var creator: AppBskyActorDefs.ProfileView { get { _creator.wrappedValue } set { _creator.wrappedValue = newValue } }
+        private var _creator: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileView>
         /// The `name` field (required).
         /// At least 1 UTF-8 bytes. At most 64 UTF-8 bytes.
         public var name: Swift.String
@@ -95,7 +97,8 @@ public enum AppBskyGraphDefs {
         /// At least 0.
         public var listItemCount: Swift.Int?
         /// The `viewer` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyGraphDefs.ListViewerState?
+        public var viewer: AppBskyGraphDefs.ListViewerState? { get { _viewer.wrappedValue } set { _viewer.wrappedValue = newValue } }
+        private var _viewer: XRPCCore._LexiconBoxedOptional<AppBskyGraphDefs.ListViewerState>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -103,7 +106,7 @@ public enum AppBskyGraphDefs {
         public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, creator: AppBskyActorDefs.ProfileView, name: Swift.String, purpose: AppBskyGraphDefs.ListPurpose, indexedAt: XRPCCore.Datetime, avatar: XRPCCore.URIString? = nil, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, listItemCount: Swift.Int? = nil, viewer: AppBskyGraphDefs.ListViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
-            self.creator = creator
+            self._creator = .init(wrappedValue: creator)
             self.name = name
             self.purpose = purpose
             self.indexedAt = indexedAt
@@ -112,14 +115,14 @@ public enum AppBskyGraphDefs {
             self.descriptionFacets = descriptionFacets
             self.labels = labels
             self.listItemCount = listItemCount
-            self.viewer = viewer
+            self._viewer = .init(wrappedValue: viewer)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.uri = try reader.required("uri")
             self.cid = try reader.required("cid")
-            self.creator = try reader.required("creator")
+            self._creator = .init(wrappedValue: try reader.required("creator"))
             self.name = try reader.required("name")
             self.purpose = try reader.required("purpose")
             self.indexedAt = try reader.required("indexedAt")
@@ -128,7 +131,7 @@ public enum AppBskyGraphDefs {
             self.descriptionFacets = try reader.optional("descriptionFacets")
             self.labels = try reader.optional("labels")
             self.listItemCount = try reader.optional("listItemCount")
-            self.viewer = try reader.optional("viewer")
+            self._viewer = .init(wrappedValue: try reader.optional("viewer"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -150,7 +153,7 @@ public enum AppBskyGraphDefs {
     }
 
     /// The lexicon object `app.bsky.graph.defs#listViewBasic`.
-    public struct ListViewBasic: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ListViewBasic: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#listViewBasic" }
         /// The `uri` field (required).
@@ -176,7 +179,8 @@ public enum AppBskyGraphDefs {
         /// At least 0.
         public var listItemCount: Swift.Int?
         /// The `viewer` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyGraphDefs.ListViewerState?
+        public var viewer: AppBskyGraphDefs.ListViewerState? { get { _viewer.wrappedValue } set { _viewer.wrappedValue = newValue } }
+        private var _viewer: XRPCCore._LexiconBoxedOptional<AppBskyGraphDefs.ListViewerState>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -190,7 +194,7 @@ public enum AppBskyGraphDefs {
             self.indexedAt = indexedAt
             self.labels = labels
             self.listItemCount = listItemCount
-            self.viewer = viewer
+            self._viewer = .init(wrappedValue: viewer)
             self.unknownFields = unknownFields
         }
 
@@ -203,7 +207,7 @@ public enum AppBskyGraphDefs {
             self.indexedAt = try reader.optional("indexedAt")
             self.labels = try reader.optional("labels")
             self.listItemCount = try reader.optional("listItemCount")
-            self.viewer = try reader.optional("viewer")
+            self._viewer = .init(wrappedValue: try reader.optional("viewer"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -222,7 +226,7 @@ public enum AppBskyGraphDefs {
     }
 
     /// The lexicon object `app.bsky.graph.defs#listViewerState`.
-    public struct ListViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ListViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#listViewerState" }
         /// The `blocked` field (optional).
@@ -253,13 +257,13 @@ public enum AppBskyGraphDefs {
         }
     }
 
-    public enum Modlist: XRPCCore.LexiconToken {
+    public nonisolated enum Modlist: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.graph.defs#modlist" }
     }
 
     /// The lexicon object `app.bsky.graph.defs#notFoundActor`.
-    public struct NotFoundActor: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct NotFoundActor: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#notFoundActor" }
         /// The `actor` field (required).
@@ -291,13 +295,13 @@ public enum AppBskyGraphDefs {
         }
     }
 
-    public enum Referencelist: XRPCCore.LexiconToken {
+    public nonisolated enum Referencelist: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "app.bsky.graph.defs#referencelist" }
     }
 
     /// The lexicon object `app.bsky.graph.defs#relationship`.
-    public struct Relationship: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Relationship: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#relationship" }
         /// The `did` field (required).
@@ -360,7 +364,7 @@ public enum AppBskyGraphDefs {
     }
 
     /// The lexicon object `app.bsky.graph.defs#starterPackView`.
-    public struct StarterPackView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct StarterPackView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#starterPackView" }
         /// The `uri` field (required).
@@ -372,7 +376,8 @@ public enum AppBskyGraphDefs {
         /// The `record` field (required).
         public var record: XRPCCore.UnknownValue
         /// The `creator` field (required).
-        @XRPCCore._LexiconBoxed public var creator: AppBskyActorDefs.ProfileViewBasic
+        public var creator: AppBskyActorDefs.ProfileViewBasic { get { _creator.wrappedValue } set { _creator.wrappedValue = newValue } }
+        private var _creator: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileViewBasic>
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
@@ -388,7 +393,8 @@ public enum AppBskyGraphDefs {
         /// The `labels` field (optional).
         public var labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]?
         /// The `list` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var list: AppBskyGraphDefs.ListViewBasic?
+        public var list: AppBskyGraphDefs.ListViewBasic? { get { _list.wrappedValue } set { _list.wrappedValue = newValue } }
+        private var _list: XRPCCore._LexiconBoxedOptional<AppBskyGraphDefs.ListViewBasic>
         /// The `listItemsSample` field (optional).
         /// At most 12 items.
         public var listItemsSample: [AppBskyGraphDefs.ListItemView]?
@@ -400,13 +406,13 @@ public enum AppBskyGraphDefs {
             self.uri = uri
             self.cid = cid
             self.record = record
-            self.creator = creator
+            self._creator = .init(wrappedValue: creator)
             self.indexedAt = indexedAt
             self.feeds = feeds
             self.joinedAllTimeCount = joinedAllTimeCount
             self.joinedWeekCount = joinedWeekCount
             self.labels = labels
-            self.list = list
+            self._list = .init(wrappedValue: list)
             self.listItemsSample = listItemsSample
             self.unknownFields = unknownFields
         }
@@ -415,13 +421,13 @@ public enum AppBskyGraphDefs {
             self.uri = try reader.required("uri")
             self.cid = try reader.required("cid")
             self.record = try reader.required("record")
-            self.creator = try reader.required("creator")
+            self._creator = .init(wrappedValue: try reader.required("creator"))
             self.indexedAt = try reader.required("indexedAt")
             self.feeds = try reader.optional("feeds")
             self.joinedAllTimeCount = try reader.optional("joinedAllTimeCount")
             self.joinedWeekCount = try reader.optional("joinedWeekCount")
             self.labels = try reader.optional("labels")
-            self.list = try reader.optional("list")
+            self._list = .init(wrappedValue: try reader.optional("list"))
             self.listItemsSample = try reader.optional("listItemsSample")
             self.unknownFields = reader.remainingFields
         }
@@ -443,7 +449,7 @@ public enum AppBskyGraphDefs {
     }
 
     /// The lexicon object `app.bsky.graph.defs#starterPackViewBasic`.
-    public struct StarterPackViewBasic: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct StarterPackViewBasic: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#starterPackViewBasic" }
         /// The `uri` field (required).
@@ -455,7 +461,8 @@ public enum AppBskyGraphDefs {
         /// The `record` field (required).
         public var record: XRPCCore.UnknownValue
         /// The `creator` field (required).
-        @XRPCCore._LexiconBoxed public var creator: AppBskyActorDefs.ProfileViewBasic
+        public var creator: AppBskyActorDefs.ProfileViewBasic { get { _creator.wrappedValue } set { _creator.wrappedValue = newValue } }
+        private var _creator: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileViewBasic>
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
@@ -478,7 +485,7 @@ public enum AppBskyGraphDefs {
             self.uri = uri
             self.cid = cid
             self.record = record
-            self.creator = creator
+            self._creator = .init(wrappedValue: creator)
             self.indexedAt = indexedAt
             self.joinedAllTimeCount = joinedAllTimeCount
             self.joinedWeekCount = joinedWeekCount
@@ -491,7 +498,7 @@ public enum AppBskyGraphDefs {
             self.uri = try reader.required("uri")
             self.cid = try reader.required("cid")
             self.record = try reader.required("record")
-            self.creator = try reader.required("creator")
+            self._creator = .init(wrappedValue: try reader.required("creator"))
             self.indexedAt = try reader.required("indexedAt")
             self.joinedAllTimeCount = try reader.optional("joinedAllTimeCount")
             self.joinedWeekCount = try reader.optional("joinedWeekCount")
@@ -515,7 +522,7 @@ public enum AppBskyGraphDefs {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.defs, descriptions left out, for validation.
     static var appBskyGraphDefs: Swift.String { ##"{"defs":{"curatelist":{"type":"token"},"listItemView":{"properties":{"subject":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","subject"],"type":"object"},"listPurpose":{"knownValues":["app.bsky.graph.defs#modlist","app.bsky.graph.defs#curatelist","app.bsky.graph.defs#referencelist"],"type":"string"},"listView":{"properties":{"avatar":{"format":"uri","type":"string"},"cid":{"format":"cid","type":"string"},"creator":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"description":{"maxGraphemes":300,"maxLength":3000,"type":"string"},"descriptionFacets":{"items":{"ref":"app.bsky.richtext.facet","type":"ref"},"type":"array"},"indexedAt":{"format":"datetime","type":"string"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"listItemCount":{"minimum":0,"type":"integer"},"name":{"maxLength":64,"minLength":1,"type":"string"},"purpose":{"ref":"#listPurpose","type":"ref"},"uri":{"format":"at-uri","type":"string"},"viewer":{"ref":"#listViewerState","type":"ref"}},"required":["uri","cid","creator","name","purpose","indexedAt"],"type":"object"},"listViewBasic":{"properties":{"avatar":{"format":"uri","type":"string"},"cid":{"format":"cid","type":"string"},"indexedAt":{"format":"datetime","type":"string"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"listItemCount":{"minimum":0,"type":"integer"},"name":{"maxLength":64,"minLength":1,"type":"string"},"purpose":{"ref":"#listPurpose","type":"ref"},"uri":{"format":"at-uri","type":"string"},"viewer":{"ref":"#listViewerState","type":"ref"}},"required":["uri","cid","name","purpose"],"type":"object"},"listViewerState":{"properties":{"blocked":{"format":"at-uri","type":"string"},"muted":{"type":"boolean"}},"type":"object"},"modlist":{"type":"token"},"notFoundActor":{"properties":{"actor":{"format":"at-identifier","type":"string"},"notFound":{"const":true,"type":"boolean"}},"required":["actor","notFound"],"type":"object"},"referencelist":{"type":"token"},"relationship":{"properties":{"blockedBy":{"format":"at-uri","type":"string"},"blockedByList":{"format":"at-uri","type":"string"},"blocking":{"format":"at-uri","type":"string"},"blockingByList":{"format":"at-uri","type":"string"},"did":{"format":"did","type":"string"},"followedBy":{"format":"at-uri","type":"string"},"following":{"format":"at-uri","type":"string"}},"required":["did"],"type":"object"},"starterPackView":{"properties":{"cid":{"format":"cid","type":"string"},"creator":{"ref":"app.bsky.actor.defs#profileViewBasic","type":"ref"},"feeds":{"items":{"ref":"app.bsky.feed.defs#generatorView","type":"ref"},"maxLength":3,"type":"array"},"indexedAt":{"format":"datetime","type":"string"},"joinedAllTimeCount":{"minimum":0,"type":"integer"},"joinedWeekCount":{"minimum":0,"type":"integer"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"list":{"ref":"#listViewBasic","type":"ref"},"listItemsSample":{"items":{"ref":"#listItemView","type":"ref"},"maxLength":12,"type":"array"},"record":{"type":"unknown"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","cid","record","creator","indexedAt"],"type":"object"},"starterPackViewBasic":{"properties":{"cid":{"format":"cid","type":"string"},"creator":{"ref":"app.bsky.actor.defs#profileViewBasic","type":"ref"},"indexedAt":{"format":"datetime","type":"string"},"joinedAllTimeCount":{"minimum":0,"type":"integer"},"joinedWeekCount":{"minimum":0,"type":"integer"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"listItemCount":{"minimum":0,"type":"integer"},"record":{"type":"unknown"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","cid","record","creator","indexedAt"],"type":"object"}},"id":"app.bsky.graph.defs","lexicon":1}"## }
 }

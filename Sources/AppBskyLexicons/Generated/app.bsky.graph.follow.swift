@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.graph.follow`: a collection of records with `tid` keys.
-public struct AppBskyGraphFollow: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyGraphFollow: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.graph.follow#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -46,7 +46,7 @@ public struct AppBskyGraphFollow: XRPCCore.LexiconRecord, _AppBskyLexiconsValida
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.follow, descriptions left out, for validation.
     static var appBskyGraphFollow: Swift.String { #"{"defs":{"main":{"key":"tid","record":{"properties":{"createdAt":{"format":"datetime","type":"string"},"subject":{"format":"did","type":"string"},"via":{"ref":"com.atproto.repo.strongRef","type":"ref"}},"required":["subject","createdAt"],"type":"object"},"type":"record"}},"id":"app.bsky.graph.follow","lexicon":1}"# }
 }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.getActorStarterPacks`: `GET /xrpc/app.bsky.graph.getActorStarterPacks`.
-public enum AppBskyGraphGetActorStarterPacks: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphGetActorStarterPacks: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getActorStarterPacks" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphGetActorStarterPacks: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.getActorStarterPacks#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getActorStarterPacks#main/parameters" }
         /// The `actor` field (required).
@@ -50,7 +50,7 @@ public enum AppBskyGraphGetActorStarterPacks: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getActorStarterPacks#main/output/schema" }
         /// The `starterPacks` field (required).
@@ -81,18 +81,18 @@ public enum AppBskyGraphGetActorStarterPacks: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.getActorStarterPacks, descriptions left out, for validation.
     static var appBskyGraphGetActorStarterPacks: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"starterPacks":{"items":{"ref":"app.bsky.graph.defs#starterPackViewBasic","type":"ref"},"type":"array"}},"required":["starterPacks"],"type":"object"}},"parameters":{"properties":{"actor":{"format":"at-identifier","type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"required":["actor"],"type":"params"},"type":"query"}},"id":"app.bsky.graph.getActorStarterPacks","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetActorStarterPacks`.
     public func getActorStarterPacks(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetActorStarterPacks.Output {
         try await client.query(AppBskyGraphGetActorStarterPacks.self, parameters: .init(actor: actor, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getActorStarterPacks(_ parameters: AppBskyGraphGetActorStarterPacks.Parameters) async throws -> AppBskyGraphGetActorStarterPacks.Output {
         try await client.query(AppBskyGraphGetActorStarterPacks.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.getBlocks`: `GET /xrpc/app.bsky.graph.getBlocks`.
-public enum AppBskyGraphGetBlocks: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphGetBlocks: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getBlocks" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphGetBlocks: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.getBlocks#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getBlocks#main/parameters" }
         /// The `cursor` field (optional).
@@ -44,7 +44,7 @@ public enum AppBskyGraphGetBlocks: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getBlocks#main/output/schema" }
         /// The `blocks` field (required).
@@ -75,18 +75,18 @@ public enum AppBskyGraphGetBlocks: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.getBlocks, descriptions left out, for validation.
     static var appBskyGraphGetBlocks: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"blocks":{"items":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["blocks"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.graph.getBlocks","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetBlocks`.
     public func getBlocks(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetBlocks.Output {
         try await client.query(AppBskyGraphGetBlocks.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getBlocks(_ parameters: AppBskyGraphGetBlocks.Parameters = .init()) async throws -> AppBskyGraphGetBlocks.Output {
         try await client.query(AppBskyGraphGetBlocks.self, parameters: parameters)
     }

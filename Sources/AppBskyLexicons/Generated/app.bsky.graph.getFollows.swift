@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.getFollows`: `GET /xrpc/app.bsky.graph.getFollows`.
-public enum AppBskyGraphGetFollows: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphGetFollows: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getFollows" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphGetFollows: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.getFollows#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getFollows#main/parameters" }
         /// The `actor` field (required).
@@ -55,7 +55,7 @@ public enum AppBskyGraphGetFollows: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Sort: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Sort: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.graph.getFollows#main/parameters/properties/sort" }
             /// The string, exactly as read or given.
@@ -72,11 +72,12 @@ public enum AppBskyGraphGetFollows: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getFollows#main/output/schema" }
         /// The `subject` field (required).
-        @XRPCCore._LexiconBoxed public var subject: AppBskyActorDefs.ProfileView
+        public var subject: AppBskyActorDefs.ProfileView { get { _subject.wrappedValue } set { _subject.wrappedValue = newValue } }
+        private var _subject: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileView>
         /// The `follows` field (required).
         public var follows: [AppBskyActorDefs.ProfileView]
         /// The `cursor` field (optional).
@@ -86,14 +87,14 @@ public enum AppBskyGraphGetFollows: XRPCCore.XRPCQuery {
 
         /// Creates a value from its fields.
         public init(subject: AppBskyActorDefs.ProfileView, follows: [AppBskyActorDefs.ProfileView], cursor: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.subject = subject
+            self._subject = .init(wrappedValue: subject)
             self.follows = follows
             self.cursor = cursor
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.subject = try reader.required("subject")
+            self._subject = .init(wrappedValue: try reader.required("subject"))
             self.follows = try reader.required("follows")
             self.cursor = try reader.optional("cursor")
             self.unknownFields = reader.remainingFields
@@ -108,18 +109,18 @@ public enum AppBskyGraphGetFollows: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.getFollows, descriptions left out, for validation.
     static var appBskyGraphGetFollows: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"follows":{"items":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"type":"array"},"subject":{"ref":"app.bsky.actor.defs#profileView","type":"ref"}},"required":["subject","follows"],"type":"object"}},"parameters":{"properties":{"actor":{"format":"at-identifier","type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"sort":{"knownValues":["latest","top"],"type":"string"}},"required":["actor"],"type":"params"},"type":"query"}},"id":"app.bsky.graph.getFollows","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetFollows`.
     public func getFollows(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50, sort: AppBskyGraphGetFollows.Parameters.Sort? = nil) async throws -> AppBskyGraphGetFollows.Output {
         try await client.query(AppBskyGraphGetFollows.self, parameters: .init(actor: actor, cursor: cursor, limit: limit, sort: sort))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getFollows(_ parameters: AppBskyGraphGetFollows.Parameters) async throws -> AppBskyGraphGetFollows.Output {
         try await client.query(AppBskyGraphGetFollows.self, parameters: parameters)
     }

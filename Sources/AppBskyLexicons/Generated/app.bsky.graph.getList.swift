@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.getList`: `GET /xrpc/app.bsky.graph.getList`.
-public enum AppBskyGraphGetList: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphGetList: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getList" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphGetList: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.getList#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getList#main/parameters" }
         /// The `list` field (required).
@@ -50,11 +50,12 @@ public enum AppBskyGraphGetList: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getList#main/output/schema" }
         /// The `list` field (required).
-        @XRPCCore._LexiconBoxed public var list: AppBskyGraphDefs.ListView
+        public var list: AppBskyGraphDefs.ListView { get { _list.wrappedValue } set { _list.wrappedValue = newValue } }
+        private var _list: XRPCCore._LexiconBoxed<AppBskyGraphDefs.ListView>
         /// The `items` field (required).
         public var items: [AppBskyGraphDefs.ListItemView]
         /// The `cursor` field (optional).
@@ -64,14 +65,14 @@ public enum AppBskyGraphGetList: XRPCCore.XRPCQuery {
 
         /// Creates a value from its fields.
         public init(list: AppBskyGraphDefs.ListView, items: [AppBskyGraphDefs.ListItemView], cursor: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.list = list
+            self._list = .init(wrappedValue: list)
             self.items = items
             self.cursor = cursor
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.list = try reader.required("list")
+            self._list = .init(wrappedValue: try reader.required("list"))
             self.items = try reader.required("items")
             self.cursor = try reader.optional("cursor")
             self.unknownFields = reader.remainingFields
@@ -86,18 +87,18 @@ public enum AppBskyGraphGetList: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.getList, descriptions left out, for validation.
     static var appBskyGraphGetList: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"items":{"items":{"ref":"app.bsky.graph.defs#listItemView","type":"ref"},"type":"array"},"list":{"ref":"app.bsky.graph.defs#listView","type":"ref"}},"required":["list","items"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"list":{"format":"at-uri","type":"string"}},"required":["list"],"type":"params"},"type":"query"}},"id":"app.bsky.graph.getList","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetList`.
     public func getList(list: XRPCCore.ATURI, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetList.Output {
         try await client.query(AppBskyGraphGetList.self, parameters: .init(list: list, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getList(_ parameters: AppBskyGraphGetList.Parameters) async throws -> AppBskyGraphGetList.Output {
         try await client.query(AppBskyGraphGetList.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.getListBlocks`: `GET /xrpc/app.bsky.graph.getListBlocks`.
-public enum AppBskyGraphGetListBlocks: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphGetListBlocks: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getListBlocks" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphGetListBlocks: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.getListBlocks#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getListBlocks#main/parameters" }
         /// The `cursor` field (optional).
@@ -44,7 +44,7 @@ public enum AppBskyGraphGetListBlocks: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getListBlocks#main/output/schema" }
         /// The `lists` field (required).
@@ -75,18 +75,18 @@ public enum AppBskyGraphGetListBlocks: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.getListBlocks, descriptions left out, for validation.
     static var appBskyGraphGetListBlocks: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"lists":{"items":{"ref":"app.bsky.graph.defs#listView","type":"ref"},"type":"array"}},"required":["lists"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.graph.getListBlocks","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetListBlocks`.
     public func getListBlocks(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetListBlocks.Output {
         try await client.query(AppBskyGraphGetListBlocks.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getListBlocks(_ parameters: AppBskyGraphGetListBlocks.Parameters = .init()) async throws -> AppBskyGraphGetListBlocks.Output {
         try await client.query(AppBskyGraphGetListBlocks.self, parameters: parameters)
     }

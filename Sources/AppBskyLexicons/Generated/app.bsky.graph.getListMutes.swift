@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.getListMutes`: `GET /xrpc/app.bsky.graph.getListMutes`.
-public enum AppBskyGraphGetListMutes: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphGetListMutes: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getListMutes" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphGetListMutes: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.getListMutes#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getListMutes#main/parameters" }
         /// The `cursor` field (optional).
@@ -44,7 +44,7 @@ public enum AppBskyGraphGetListMutes: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getListMutes#main/output/schema" }
         /// The `lists` field (required).
@@ -75,18 +75,18 @@ public enum AppBskyGraphGetListMutes: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.getListMutes, descriptions left out, for validation.
     static var appBskyGraphGetListMutes: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"lists":{"items":{"ref":"app.bsky.graph.defs#listView","type":"ref"},"type":"array"}},"required":["lists"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.graph.getListMutes","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetListMutes`.
     public func getListMutes(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetListMutes.Output {
         try await client.query(AppBskyGraphGetListMutes.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getListMutes(_ parameters: AppBskyGraphGetListMutes.Parameters = .init()) async throws -> AppBskyGraphGetListMutes.Output {
         try await client.query(AppBskyGraphGetListMutes.self, parameters: parameters)
     }

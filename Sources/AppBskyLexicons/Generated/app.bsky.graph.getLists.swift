@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.getLists`: `GET /xrpc/app.bsky.graph.getLists`.
-public enum AppBskyGraphGetLists: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphGetLists: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getLists" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphGetLists: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.getLists#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getLists#main/parameters" }
         /// The `actor` field (required).
@@ -54,7 +54,7 @@ public enum AppBskyGraphGetLists: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct PurposesItem: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct PurposesItem: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.graph.getLists#main/parameters/properties/purposes/items" }
             /// The string, exactly as read or given.
@@ -71,7 +71,7 @@ public enum AppBskyGraphGetLists: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getLists#main/output/schema" }
         /// The `lists` field (required).
@@ -102,18 +102,18 @@ public enum AppBskyGraphGetLists: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.getLists, descriptions left out, for validation.
     static var appBskyGraphGetLists: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"lists":{"items":{"ref":"app.bsky.graph.defs#listView","type":"ref"},"type":"array"}},"required":["lists"],"type":"object"}},"parameters":{"properties":{"actor":{"format":"at-identifier","type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"purposes":{"items":{"knownValues":["modlist","curatelist"],"type":"string"},"type":"array"}},"required":["actor"],"type":"params"},"type":"query"}},"id":"app.bsky.graph.getLists","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetLists`.
     public func getLists(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50, purposes: [AppBskyGraphGetLists.Parameters.PurposesItem]? = nil) async throws -> AppBskyGraphGetLists.Output {
         try await client.query(AppBskyGraphGetLists.self, parameters: .init(actor: actor, cursor: cursor, limit: limit, purposes: purposes))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getLists(_ parameters: AppBskyGraphGetLists.Parameters) async throws -> AppBskyGraphGetLists.Output {
         try await client.query(AppBskyGraphGetLists.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.getListsWithMembership`: `GET /xrpc/app.bsky.graph.getListsWithMembership`.
-public enum AppBskyGraphGetListsWithMembership: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphGetListsWithMembership: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getListsWithMembership" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphGetListsWithMembership: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.getListsWithMembership#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getListsWithMembership#main/parameters" }
         /// The `actor` field (required).
@@ -54,7 +54,7 @@ public enum AppBskyGraphGetListsWithMembership: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct PurposesItem: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct PurposesItem: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.graph.getListsWithMembership#main/parameters/properties/purposes/items" }
             /// The string, exactly as read or given.
@@ -71,7 +71,7 @@ public enum AppBskyGraphGetListsWithMembership: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getListsWithMembership#main/output/schema" }
         /// The `listsWithMembership` field (required).
@@ -102,26 +102,28 @@ public enum AppBskyGraphGetListsWithMembership: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.graph.getListsWithMembership#listWithMembership`.
-    public struct ListWithMembership: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ListWithMembership: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getListsWithMembership#listWithMembership" }
         /// The `list` field (required).
-        @XRPCCore._LexiconBoxed public var list: AppBskyGraphDefs.ListView
+        public var list: AppBskyGraphDefs.ListView { get { _list.wrappedValue } set { _list.wrappedValue = newValue } }
+        private var _list: XRPCCore._LexiconBoxed<AppBskyGraphDefs.ListView>
         /// The `listItem` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var listItem: AppBskyGraphDefs.ListItemView?
+        public var listItem: AppBskyGraphDefs.ListItemView? { get { _listItem.wrappedValue } set { _listItem.wrappedValue = newValue } }
+        private var _listItem: XRPCCore._LexiconBoxedOptional<AppBskyGraphDefs.ListItemView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(list: AppBskyGraphDefs.ListView, listItem: AppBskyGraphDefs.ListItemView? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.list = list
-            self.listItem = listItem
+            self._list = .init(wrappedValue: list)
+            self._listItem = .init(wrappedValue: listItem)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.list = try reader.required("list")
-            self.listItem = try reader.optional("listItem")
+            self._list = .init(wrappedValue: try reader.required("list"))
+            self._listItem = .init(wrappedValue: try reader.optional("listItem"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -133,18 +135,18 @@ public enum AppBskyGraphGetListsWithMembership: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.getListsWithMembership, descriptions left out, for validation.
     static var appBskyGraphGetListsWithMembership: Swift.String { ##"{"defs":{"listWithMembership":{"properties":{"list":{"ref":"app.bsky.graph.defs#listView","type":"ref"},"listItem":{"ref":"app.bsky.graph.defs#listItemView","type":"ref"}},"required":["list"],"type":"object"},"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"listsWithMembership":{"items":{"ref":"#listWithMembership","type":"ref"},"type":"array"}},"required":["listsWithMembership"],"type":"object"}},"parameters":{"properties":{"actor":{"format":"at-identifier","type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"purposes":{"items":{"knownValues":["modlist","curatelist"],"type":"string"},"type":"array"}},"required":["actor"],"type":"params"},"type":"query"}},"id":"app.bsky.graph.getListsWithMembership","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetListsWithMembership`.
     public func getListsWithMembership(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50, purposes: [AppBskyGraphGetListsWithMembership.Parameters.PurposesItem]? = nil) async throws -> AppBskyGraphGetListsWithMembership.Output {
         try await client.query(AppBskyGraphGetListsWithMembership.self, parameters: .init(actor: actor, cursor: cursor, limit: limit, purposes: purposes))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getListsWithMembership(_ parameters: AppBskyGraphGetListsWithMembership.Parameters) async throws -> AppBskyGraphGetListsWithMembership.Output {
         try await client.query(AppBskyGraphGetListsWithMembership.self, parameters: parameters)
     }

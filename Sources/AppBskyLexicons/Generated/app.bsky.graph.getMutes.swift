@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.getMutes`: `GET /xrpc/app.bsky.graph.getMutes`.
-public enum AppBskyGraphGetMutes: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphGetMutes: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getMutes" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphGetMutes: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.getMutes#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getMutes#main/parameters" }
         /// The `cursor` field (optional).
@@ -44,7 +44,7 @@ public enum AppBskyGraphGetMutes: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getMutes#main/output/schema" }
         /// The `mutes` field (required).
@@ -75,18 +75,18 @@ public enum AppBskyGraphGetMutes: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.getMutes, descriptions left out, for validation.
     static var appBskyGraphGetMutes: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"mutes":{"items":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"type":"array"}},"required":["mutes"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.graph.getMutes","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetMutes`.
     public func getMutes(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetMutes.Output {
         try await client.query(AppBskyGraphGetMutes.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getMutes(_ parameters: AppBskyGraphGetMutes.Parameters = .init()) async throws -> AppBskyGraphGetMutes.Output {
         try await client.query(AppBskyGraphGetMutes.self, parameters: parameters)
     }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.getRelationships`: `GET /xrpc/app.bsky.graph.getRelationships`. Declared errors: `ActorNotFound`.
-public enum AppBskyGraphGetRelationships: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphGetRelationships: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getRelationships" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `ActorNotFound`.
         case actorNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -33,7 +33,7 @@ public enum AppBskyGraphGetRelationships: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.graph.getRelationships#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getRelationships#main/parameters" }
         /// The `actor` field (required).
@@ -66,7 +66,7 @@ public enum AppBskyGraphGetRelationships: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getRelationships#main/output/schema" }
         /// The `relationships` field (required).
@@ -97,7 +97,7 @@ public enum AppBskyGraphGetRelationships: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum RelationshipsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum RelationshipsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.graph.getRelationships#main/output/schema/properties/relationships/items" }
             case appBskyGraphDefsRelationship(AppBskyGraphDefs.Relationship)
@@ -143,18 +143,18 @@ public enum AppBskyGraphGetRelationships: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.getRelationships, descriptions left out, for validation.
     static var appBskyGraphGetRelationships: Swift.String { #"{"defs":{"main":{"errors":[{"name":"ActorNotFound"}],"output":{"encoding":"application/json","schema":{"properties":{"actor":{"format":"did","type":"string"},"relationships":{"items":{"refs":["app.bsky.graph.defs#relationship","app.bsky.graph.defs#notFoundActor"],"type":"union"},"type":"array"}},"required":["relationships"],"type":"object"}},"parameters":{"properties":{"actor":{"format":"at-identifier","type":"string"},"others":{"items":{"format":"at-identifier","type":"string"},"maxLength":30,"type":"array"}},"required":["actor"],"type":"params"},"type":"query"}},"id":"app.bsky.graph.getRelationships","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetRelationships`.
     public func getRelationships(actor: XRPCCore.ATIdentifier, others: [XRPCCore.ATIdentifier]? = nil) async throws -> AppBskyGraphGetRelationships.Output {
         try await client.query(AppBskyGraphGetRelationships.self, parameters: .init(actor: actor, others: others))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRelationships(_ parameters: AppBskyGraphGetRelationships.Parameters) async throws -> AppBskyGraphGetRelationships.Output {
         try await client.query(AppBskyGraphGetRelationships.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.getStarterPack`: `GET /xrpc/app.bsky.graph.getStarterPack`.
-public enum AppBskyGraphGetStarterPack: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphGetStarterPack: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getStarterPack" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphGetStarterPack: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.getStarterPack#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getStarterPack#main/parameters" }
         /// The `starterPack` field (required).
@@ -39,22 +39,23 @@ public enum AppBskyGraphGetStarterPack: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getStarterPack#main/output/schema" }
         /// The `starterPack` field (required).
-        @XRPCCore._LexiconBoxed public var starterPack: AppBskyGraphDefs.StarterPackView
+        public var starterPack: AppBskyGraphDefs.StarterPackView { get { _starterPack.wrappedValue } set { _starterPack.wrappedValue = newValue } }
+        private var _starterPack: XRPCCore._LexiconBoxed<AppBskyGraphDefs.StarterPackView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(starterPack: AppBskyGraphDefs.StarterPackView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.starterPack = starterPack
+            self._starterPack = .init(wrappedValue: starterPack)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.starterPack = try reader.required("starterPack")
+            self._starterPack = .init(wrappedValue: try reader.required("starterPack"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -65,18 +66,18 @@ public enum AppBskyGraphGetStarterPack: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.getStarterPack, descriptions left out, for validation.
     static var appBskyGraphGetStarterPack: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"starterPack":{"ref":"app.bsky.graph.defs#starterPackView","type":"ref"}},"required":["starterPack"],"type":"object"}},"parameters":{"properties":{"starterPack":{"format":"at-uri","type":"string"}},"required":["starterPack"],"type":"params"},"type":"query"}},"id":"app.bsky.graph.getStarterPack","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetStarterPack`.
     public func getStarterPack(starterPack: XRPCCore.ATURI) async throws -> AppBskyGraphGetStarterPack.Output {
         try await client.query(AppBskyGraphGetStarterPack.self, parameters: .init(starterPack: starterPack))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getStarterPack(_ parameters: AppBskyGraphGetStarterPack.Parameters) async throws -> AppBskyGraphGetStarterPack.Output {
         try await client.query(AppBskyGraphGetStarterPack.self, parameters: parameters)
     }

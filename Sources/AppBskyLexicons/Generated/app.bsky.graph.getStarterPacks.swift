@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.getStarterPacks`: `GET /xrpc/app.bsky.graph.getStarterPacks`.
-public enum AppBskyGraphGetStarterPacks: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphGetStarterPacks: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getStarterPacks" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphGetStarterPacks: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.getStarterPacks#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getStarterPacks#main/parameters" }
         /// The `uris` field (required).
@@ -39,7 +39,7 @@ public enum AppBskyGraphGetStarterPacks: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getStarterPacks#main/output/schema" }
         /// The `starterPacks` field (required).
@@ -65,18 +65,18 @@ public enum AppBskyGraphGetStarterPacks: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.getStarterPacks, descriptions left out, for validation.
     static var appBskyGraphGetStarterPacks: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"starterPacks":{"items":{"ref":"app.bsky.graph.defs#starterPackViewBasic","type":"ref"},"type":"array"}},"required":["starterPacks"],"type":"object"}},"parameters":{"properties":{"uris":{"items":{"format":"at-uri","type":"string"},"maxLength":25,"type":"array"}},"required":["uris"],"type":"params"},"type":"query"}},"id":"app.bsky.graph.getStarterPacks","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetStarterPacks`.
     public func getStarterPacks(uris: [XRPCCore.ATURI]) async throws -> AppBskyGraphGetStarterPacks.Output {
         try await client.query(AppBskyGraphGetStarterPacks.self, parameters: .init(uris: uris))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getStarterPacks(_ parameters: AppBskyGraphGetStarterPacks.Parameters) async throws -> AppBskyGraphGetStarterPacks.Output {
         try await client.query(AppBskyGraphGetStarterPacks.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.getStarterPacksWithMembership`: `GET /xrpc/app.bsky.graph.getStarterPacksWithMembership`.
-public enum AppBskyGraphGetStarterPacksWithMembership: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphGetStarterPacksWithMembership: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getStarterPacksWithMembership" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphGetStarterPacksWithMembership: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.getStarterPacksWithMembership#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getStarterPacksWithMembership#main/parameters" }
         /// The `actor` field (required).
@@ -50,7 +50,7 @@ public enum AppBskyGraphGetStarterPacksWithMembership: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getStarterPacksWithMembership#main/output/schema" }
         /// The `starterPacksWithMembership` field (required).
@@ -81,26 +81,28 @@ public enum AppBskyGraphGetStarterPacksWithMembership: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.graph.getStarterPacksWithMembership#starterPackWithMembership`.
-    public struct StarterPackWithMembership: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct StarterPackWithMembership: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getStarterPacksWithMembership#starterPackWithMembership" }
         /// The `starterPack` field (required).
-        @XRPCCore._LexiconBoxed public var starterPack: AppBskyGraphDefs.StarterPackView
+        public var starterPack: AppBskyGraphDefs.StarterPackView { get { _starterPack.wrappedValue } set { _starterPack.wrappedValue = newValue } }
+        private var _starterPack: XRPCCore._LexiconBoxed<AppBskyGraphDefs.StarterPackView>
         /// The `listItem` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var listItem: AppBskyGraphDefs.ListItemView?
+        public var listItem: AppBskyGraphDefs.ListItemView? { get { _listItem.wrappedValue } set { _listItem.wrappedValue = newValue } }
+        private var _listItem: XRPCCore._LexiconBoxedOptional<AppBskyGraphDefs.ListItemView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(starterPack: AppBskyGraphDefs.StarterPackView, listItem: AppBskyGraphDefs.ListItemView? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.starterPack = starterPack
-            self.listItem = listItem
+            self._starterPack = .init(wrappedValue: starterPack)
+            self._listItem = .init(wrappedValue: listItem)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.starterPack = try reader.required("starterPack")
-            self.listItem = try reader.optional("listItem")
+            self._starterPack = .init(wrappedValue: try reader.required("starterPack"))
+            self._listItem = .init(wrappedValue: try reader.optional("listItem"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -112,18 +114,18 @@ public enum AppBskyGraphGetStarterPacksWithMembership: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.getStarterPacksWithMembership, descriptions left out, for validation.
     static var appBskyGraphGetStarterPacksWithMembership: Swift.String { ##"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"starterPacksWithMembership":{"items":{"ref":"#starterPackWithMembership","type":"ref"},"type":"array"}},"required":["starterPacksWithMembership"],"type":"object"}},"parameters":{"properties":{"actor":{"format":"at-identifier","type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"required":["actor"],"type":"params"},"type":"query"},"starterPackWithMembership":{"properties":{"listItem":{"ref":"app.bsky.graph.defs#listItemView","type":"ref"},"starterPack":{"ref":"app.bsky.graph.defs#starterPackView","type":"ref"}},"required":["starterPack"],"type":"object"}},"id":"app.bsky.graph.getStarterPacksWithMembership","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetStarterPacksWithMembership`.
     public func getStarterPacksWithMembership(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetStarterPacksWithMembership.Output {
         try await client.query(AppBskyGraphGetStarterPacksWithMembership.self, parameters: .init(actor: actor, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getStarterPacksWithMembership(_ parameters: AppBskyGraphGetStarterPacksWithMembership.Parameters) async throws -> AppBskyGraphGetStarterPacksWithMembership.Output {
         try await client.query(AppBskyGraphGetStarterPacksWithMembership.self, parameters: parameters)
     }

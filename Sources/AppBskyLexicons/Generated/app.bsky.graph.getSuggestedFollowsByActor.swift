@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.getSuggestedFollowsByActor`: `GET /xrpc/app.bsky.graph.getSuggestedFollowsByActor`.
-public enum AppBskyGraphGetSuggestedFollowsByActor: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphGetSuggestedFollowsByActor: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getSuggestedFollowsByActor" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphGetSuggestedFollowsByActor: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.getSuggestedFollowsByActor#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getSuggestedFollowsByActor#main/parameters" }
         /// The `actor` field (required).
@@ -39,7 +39,7 @@ public enum AppBskyGraphGetSuggestedFollowsByActor: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getSuggestedFollowsByActor#main/output/schema" }
         /// The `suggestions` field (required).
@@ -86,18 +86,18 @@ public enum AppBskyGraphGetSuggestedFollowsByActor: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.getSuggestedFollowsByActor, descriptions left out, for validation.
     static var appBskyGraphGetSuggestedFollowsByActor: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"isFallback":{"default":false,"type":"boolean"},"recId":{"type":"integer"},"recIdStr":{"type":"string"},"suggestions":{"items":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"type":"array"}},"required":["suggestions"],"type":"object"}},"parameters":{"properties":{"actor":{"format":"at-identifier","type":"string"}},"required":["actor"],"type":"params"},"type":"query"}},"id":"app.bsky.graph.getSuggestedFollowsByActor","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetSuggestedFollowsByActor`.
     public func getSuggestedFollowsByActor(actor: XRPCCore.ATIdentifier) async throws -> AppBskyGraphGetSuggestedFollowsByActor.Output {
         try await client.query(AppBskyGraphGetSuggestedFollowsByActor.self, parameters: .init(actor: actor))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedFollowsByActor(_ parameters: AppBskyGraphGetSuggestedFollowsByActor.Parameters) async throws -> AppBskyGraphGetSuggestedFollowsByActor.Output {
         try await client.query(AppBskyGraphGetSuggestedFollowsByActor.self, parameters: parameters)
     }

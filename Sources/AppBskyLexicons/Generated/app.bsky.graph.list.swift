@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.graph.list`: a collection of records with `tid` keys.
-public struct AppBskyGraphList: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyGraphList: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.graph.list#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -69,7 +69,7 @@ public struct AppBskyGraphList: XRPCCore.LexiconRecord, _AppBskyLexiconsValidata
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.list#main/record/properties/labels" }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
@@ -111,7 +111,7 @@ public struct AppBskyGraphList: XRPCCore.LexiconRecord, _AppBskyLexiconsValidata
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.list, descriptions left out, for validation.
     static var appBskyGraphList: Swift.String { #"{"defs":{"main":{"key":"tid","record":{"properties":{"avatar":{"accept":["image/png","image/jpeg"],"maxSize":1000000,"type":"blob"},"createdAt":{"format":"datetime","type":"string"},"description":{"maxGraphemes":300,"maxLength":3000,"type":"string"},"descriptionFacets":{"items":{"ref":"app.bsky.richtext.facet","type":"ref"},"type":"array"},"labels":{"refs":["com.atproto.label.defs#selfLabels"],"type":"union"},"name":{"maxLength":64,"minLength":1,"type":"string"},"purpose":{"ref":"app.bsky.graph.defs#listPurpose","type":"ref"}},"required":["name","purpose","createdAt"],"type":"object"},"type":"record"}},"id":"app.bsky.graph.list","lexicon":1}"# }
 }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.graph.listblock`: a collection of records with `tid` keys.
-public struct AppBskyGraphListblock: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyGraphListblock: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.graph.listblock#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -41,7 +41,7 @@ public struct AppBskyGraphListblock: XRPCCore.LexiconRecord, _AppBskyLexiconsVal
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.listblock, descriptions left out, for validation.
     static var appBskyGraphListblock: Swift.String { #"{"defs":{"main":{"key":"tid","record":{"properties":{"createdAt":{"format":"datetime","type":"string"},"subject":{"format":"at-uri","type":"string"}},"required":["subject","createdAt"],"type":"object"},"type":"record"}},"id":"app.bsky.graph.listblock","lexicon":1}"# }
 }

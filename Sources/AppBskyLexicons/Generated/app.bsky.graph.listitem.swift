@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.graph.listitem`: a collection of records with `tid` keys.
-public struct AppBskyGraphListitem: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyGraphListitem: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.graph.listitem#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -47,7 +47,7 @@ public struct AppBskyGraphListitem: XRPCCore.LexiconRecord, _AppBskyLexiconsVali
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.listitem, descriptions left out, for validation.
     static var appBskyGraphListitem: Swift.String { #"{"defs":{"main":{"key":"tid","record":{"properties":{"createdAt":{"format":"datetime","type":"string"},"list":{"format":"at-uri","type":"string"},"subject":{"format":"did","type":"string"}},"required":["subject","list","createdAt"],"type":"object"},"type":"record"}},"id":"app.bsky.graph.listitem","lexicon":1}"# }
 }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.graph.muteActor`: `POST /xrpc/app.bsky.graph.muteActor`.
-public enum AppBskyGraphMuteActor: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyGraphMuteActor: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.muteActor" }
 
@@ -15,7 +15,7 @@ public enum AppBskyGraphMuteActor: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.muteActor#main/input/schema" }
         /// The `actor` field (required).
@@ -55,18 +55,18 @@ public enum AppBskyGraphMuteActor: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.muteActor, descriptions left out, for validation.
     static var appBskyGraphMuteActor: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"actor":{"format":"at-identifier","type":"string"},"onlyQuoteposts":{"type":"boolean"},"onlyReposts":{"type":"boolean"}},"required":["actor"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.graph.muteActor","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphMuteActor`.
     public func muteActor(actor: XRPCCore.ATIdentifier, onlyQuoteposts: Swift.Bool? = nil, onlyReposts: Swift.Bool? = nil) async throws -> AppBskyGraphMuteActor.Output {
         try await client.procedure(AppBskyGraphMuteActor.self, parameters: .init(), input: .init(actor: actor, onlyQuoteposts: onlyQuoteposts, onlyReposts: onlyReposts))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func muteActor(_ input: AppBskyGraphMuteActor.Input) async throws -> AppBskyGraphMuteActor.Output {
         try await client.procedure(AppBskyGraphMuteActor.self, parameters: .init(), input: input)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.graph.muteActorList`: `POST /xrpc/app.bsky.graph.muteActorList`.
-public enum AppBskyGraphMuteActorList: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyGraphMuteActorList: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.muteActorList" }
 
@@ -15,7 +15,7 @@ public enum AppBskyGraphMuteActorList: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.muteActorList#main/input/schema" }
         /// The `list` field (required).
@@ -45,18 +45,18 @@ public enum AppBskyGraphMuteActorList: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.muteActorList, descriptions left out, for validation.
     static var appBskyGraphMuteActorList: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"list":{"format":"at-uri","type":"string"}},"required":["list"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.graph.muteActorList","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphMuteActorList`.
     public func muteActorList(list: XRPCCore.ATURI) async throws -> AppBskyGraphMuteActorList.Output {
         try await client.procedure(AppBskyGraphMuteActorList.self, parameters: .init(), input: .init(list: list))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func muteActorList(_ input: AppBskyGraphMuteActorList.Input) async throws -> AppBskyGraphMuteActorList.Output {
         try await client.procedure(AppBskyGraphMuteActorList.self, parameters: .init(), input: input)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.graph.muteThread`: `POST /xrpc/app.bsky.graph.muteThread`.
-public enum AppBskyGraphMuteThread: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyGraphMuteThread: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.muteThread" }
 
@@ -15,7 +15,7 @@ public enum AppBskyGraphMuteThread: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.muteThread#main/input/schema" }
         /// The `root` field (required).
@@ -45,18 +45,18 @@ public enum AppBskyGraphMuteThread: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.muteThread, descriptions left out, for validation.
     static var appBskyGraphMuteThread: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"root":{"format":"at-uri","type":"string"}},"required":["root"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.graph.muteThread","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphMuteThread`.
     public func muteThread(root: XRPCCore.ATURI) async throws -> AppBskyGraphMuteThread.Output {
         try await client.procedure(AppBskyGraphMuteThread.self, parameters: .init(), input: .init(root: root))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func muteThread(_ input: AppBskyGraphMuteThread.Input) async throws -> AppBskyGraphMuteThread.Output {
         try await client.procedure(AppBskyGraphMuteThread.self, parameters: .init(), input: input)
     }

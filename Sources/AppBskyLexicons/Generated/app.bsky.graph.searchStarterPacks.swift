@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.searchStarterPacks`: `GET /xrpc/app.bsky.graph.searchStarterPacks`.
-public enum AppBskyGraphSearchStarterPacks: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphSearchStarterPacks: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.searchStarterPacks" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphSearchStarterPacks: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.searchStarterPacks#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.searchStarterPacks#main/parameters" }
         /// The `q` field (required).
@@ -49,7 +49,7 @@ public enum AppBskyGraphSearchStarterPacks: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.searchStarterPacks#main/output/schema" }
         /// The `starterPacks` field (required).
@@ -80,18 +80,18 @@ public enum AppBskyGraphSearchStarterPacks: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.searchStarterPacks, descriptions left out, for validation.
     static var appBskyGraphSearchStarterPacks: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"starterPacks":{"items":{"ref":"app.bsky.graph.defs#starterPackViewBasic","type":"ref"},"type":"array"}},"required":["starterPacks"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":25,"maximum":100,"minimum":1,"type":"integer"},"q":{"type":"string"}},"required":["q"],"type":"params"},"type":"query"}},"id":"app.bsky.graph.searchStarterPacks","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphSearchStarterPacks`.
     public func searchStarterPacks(q: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 25) async throws -> AppBskyGraphSearchStarterPacks.Output {
         try await client.query(AppBskyGraphSearchStarterPacks.self, parameters: .init(q: q, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchStarterPacks(_ parameters: AppBskyGraphSearchStarterPacks.Parameters) async throws -> AppBskyGraphSearchStarterPacks.Output {
         try await client.query(AppBskyGraphSearchStarterPacks.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.graph.searchStarterPacksV2`: `GET /xrpc/app.bsky.graph.searchStarterPacksV2`.
-public enum AppBskyGraphSearchStarterPacksV2: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyGraphSearchStarterPacksV2: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.searchStarterPacksV2" }
 
@@ -12,7 +12,7 @@ public enum AppBskyGraphSearchStarterPacksV2: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.graph.searchStarterPacksV2#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.searchStarterPacksV2#main/parameters" }
         /// The `q` field (required).
@@ -49,7 +49,7 @@ public enum AppBskyGraphSearchStarterPacksV2: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.searchStarterPacksV2#main/output/schema" }
         /// The `starterPacks` field (required).
@@ -85,18 +85,18 @@ public enum AppBskyGraphSearchStarterPacksV2: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.searchStarterPacksV2, descriptions left out, for validation.
     static var appBskyGraphSearchStarterPacksV2: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"hitsTotal":{"type":"integer"},"starterPacks":{"items":{"ref":"app.bsky.graph.defs#starterPackView","type":"ref"},"type":"array"}},"required":["starterPacks"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":25,"maximum":100,"minimum":1,"type":"integer"},"q":{"type":"string"}},"required":["q"],"type":"params"},"type":"query"}},"id":"app.bsky.graph.searchStarterPacksV2","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphSearchStarterPacksV2`.
     public func searchStarterPacksV2(q: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 25) async throws -> AppBskyGraphSearchStarterPacksV2.Output {
         try await client.query(AppBskyGraphSearchStarterPacksV2.self, parameters: .init(q: q, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchStarterPacksV2(_ parameters: AppBskyGraphSearchStarterPacksV2.Parameters) async throws -> AppBskyGraphSearchStarterPacksV2.Output {
         try await client.query(AppBskyGraphSearchStarterPacksV2.self, parameters: parameters)
     }

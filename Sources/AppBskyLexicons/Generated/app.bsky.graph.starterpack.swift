@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.graph.starterpack`: a collection of records with `tid` keys.
-public struct AppBskyGraphStarterpack: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyGraphStarterpack: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.graph.starterpack#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -64,7 +64,7 @@ public struct AppBskyGraphStarterpack: XRPCCore.LexiconRecord, _AppBskyLexiconsV
     }
 
     /// The lexicon object `app.bsky.graph.starterpack#feedItem`.
-    public struct FeedItem: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct FeedItem: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.starterpack#feedItem" }
         /// The `uri` field (required).
@@ -91,7 +91,7 @@ public struct AppBskyGraphStarterpack: XRPCCore.LexiconRecord, _AppBskyLexiconsV
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.starterpack, descriptions left out, for validation.
     static var appBskyGraphStarterpack: Swift.String { ##"{"defs":{"feedItem":{"properties":{"uri":{"format":"at-uri","type":"string"}},"required":["uri"],"type":"object"},"main":{"key":"tid","record":{"properties":{"createdAt":{"format":"datetime","type":"string"},"description":{"maxGraphemes":300,"maxLength":3000,"type":"string"},"descriptionFacets":{"items":{"ref":"app.bsky.richtext.facet","type":"ref"},"type":"array"},"feeds":{"items":{"ref":"#feedItem","type":"ref"},"maxLength":3,"type":"array"},"list":{"format":"at-uri","type":"string"},"name":{"maxGraphemes":50,"maxLength":500,"minLength":1,"type":"string"}},"required":["name","list","createdAt"],"type":"object"},"type":"record"}},"id":"app.bsky.graph.starterpack","lexicon":1}"## }
 }

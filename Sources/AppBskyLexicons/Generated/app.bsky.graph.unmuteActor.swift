@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.graph.unmuteActor`: `POST /xrpc/app.bsky.graph.unmuteActor`.
-public enum AppBskyGraphUnmuteActor: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyGraphUnmuteActor: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.unmuteActor" }
 
@@ -15,7 +15,7 @@ public enum AppBskyGraphUnmuteActor: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.unmuteActor#main/input/schema" }
         /// The `actor` field (required).
@@ -45,18 +45,18 @@ public enum AppBskyGraphUnmuteActor: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.unmuteActor, descriptions left out, for validation.
     static var appBskyGraphUnmuteActor: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"actor":{"format":"at-identifier","type":"string"}},"required":["actor"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.graph.unmuteActor","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphUnmuteActor`.
     public func unmuteActor(actor: XRPCCore.ATIdentifier) async throws -> AppBskyGraphUnmuteActor.Output {
         try await client.procedure(AppBskyGraphUnmuteActor.self, parameters: .init(), input: .init(actor: actor))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func unmuteActor(_ input: AppBskyGraphUnmuteActor.Input) async throws -> AppBskyGraphUnmuteActor.Output {
         try await client.procedure(AppBskyGraphUnmuteActor.self, parameters: .init(), input: input)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.graph.unmuteActorList`: `POST /xrpc/app.bsky.graph.unmuteActorList`.
-public enum AppBskyGraphUnmuteActorList: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyGraphUnmuteActorList: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.unmuteActorList" }
 
@@ -15,7 +15,7 @@ public enum AppBskyGraphUnmuteActorList: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.unmuteActorList#main/input/schema" }
         /// The `list` field (required).
@@ -45,18 +45,18 @@ public enum AppBskyGraphUnmuteActorList: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.unmuteActorList, descriptions left out, for validation.
     static var appBskyGraphUnmuteActorList: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"list":{"format":"at-uri","type":"string"}},"required":["list"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.graph.unmuteActorList","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphUnmuteActorList`.
     public func unmuteActorList(list: XRPCCore.ATURI) async throws -> AppBskyGraphUnmuteActorList.Output {
         try await client.procedure(AppBskyGraphUnmuteActorList.self, parameters: .init(), input: .init(list: list))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func unmuteActorList(_ input: AppBskyGraphUnmuteActorList.Input) async throws -> AppBskyGraphUnmuteActorList.Output {
         try await client.procedure(AppBskyGraphUnmuteActorList.self, parameters: .init(), input: input)
     }

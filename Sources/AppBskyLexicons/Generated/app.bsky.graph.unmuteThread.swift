@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.graph.unmuteThread`: `POST /xrpc/app.bsky.graph.unmuteThread`.
-public enum AppBskyGraphUnmuteThread: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyGraphUnmuteThread: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.unmuteThread" }
 
@@ -15,7 +15,7 @@ public enum AppBskyGraphUnmuteThread: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.unmuteThread#main/input/schema" }
         /// The `root` field (required).
@@ -45,18 +45,18 @@ public enum AppBskyGraphUnmuteThread: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.unmuteThread, descriptions left out, for validation.
     static var appBskyGraphUnmuteThread: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"root":{"format":"at-uri","type":"string"}},"required":["root"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.graph.unmuteThread","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Graph {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphUnmuteThread`.
     public func unmuteThread(root: XRPCCore.ATURI) async throws -> AppBskyGraphUnmuteThread.Output {
         try await client.procedure(AppBskyGraphUnmuteThread.self, parameters: .init(), input: .init(root: root))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func unmuteThread(_ input: AppBskyGraphUnmuteThread.Input) async throws -> AppBskyGraphUnmuteThread.Output {
         try await client.procedure(AppBskyGraphUnmuteThread.self, parameters: .init(), input: input)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.graph.verification`: a collection of records with `tid` keys.
-public struct AppBskyGraphVerification: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyGraphVerification: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.graph.verification#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -52,7 +52,7 @@ public struct AppBskyGraphVerification: XRPCCore.LexiconRecord, _AppBskyLexicons
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.graph.verification, descriptions left out, for validation.
     static var appBskyGraphVerification: Swift.String { #"{"defs":{"main":{"key":"tid","record":{"properties":{"createdAt":{"format":"datetime","type":"string"},"displayName":{"type":"string"},"handle":{"format":"handle","type":"string"},"subject":{"format":"did","type":"string"}},"required":["subject","handle","displayName","createdAt"],"type":"object"},"type":"record"}},"id":"app.bsky.graph.verification","lexicon":1}"# }
 }

@@ -4,9 +4,9 @@
 import ComAtprotoLexicons
 
 /// The lexicon `app.bsky.labeler.defs`.
-public enum AppBskyLabelerDefs {
+public nonisolated enum AppBskyLabelerDefs {
     /// The lexicon object `app.bsky.labeler.defs#labelerPolicies`.
-    public struct LabelerPolicies: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LabelerPolicies: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.labeler.defs#labelerPolicies" }
         /// The `labelValues` field (required).
@@ -37,7 +37,7 @@ public enum AppBskyLabelerDefs {
     }
 
     /// The lexicon object `app.bsky.labeler.defs#labelerView`.
-    public struct LabelerView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LabelerView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.labeler.defs#labelerView" }
         /// The `uri` field (required).
@@ -47,7 +47,8 @@ public enum AppBskyLabelerDefs {
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
         /// The `creator` field (required).
-        @XRPCCore._LexiconBoxed public var creator: AppBskyActorDefs.ProfileView
+        public var creator: AppBskyActorDefs.ProfileView { get { _creator.wrappedValue } set { _creator.wrappedValue = newValue } }
+        private var _creator: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileView>
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
@@ -57,7 +58,8 @@ public enum AppBskyLabelerDefs {
         /// At least 0.
         public var likeCount: Swift.Int?
         /// The `viewer` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyLabelerDefs.LabelerViewerState?
+        public var viewer: AppBskyLabelerDefs.LabelerViewerState? { get { _viewer.wrappedValue } set { _viewer.wrappedValue = newValue } }
+        private var _viewer: XRPCCore._LexiconBoxedOptional<AppBskyLabelerDefs.LabelerViewerState>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -65,22 +67,22 @@ public enum AppBskyLabelerDefs {
         public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, creator: AppBskyActorDefs.ProfileView, indexedAt: XRPCCore.Datetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, viewer: AppBskyLabelerDefs.LabelerViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
-            self.creator = creator
+            self._creator = .init(wrappedValue: creator)
             self.indexedAt = indexedAt
             self.labels = labels
             self.likeCount = likeCount
-            self.viewer = viewer
+            self._viewer = .init(wrappedValue: viewer)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.uri = try reader.required("uri")
             self.cid = try reader.required("cid")
-            self.creator = try reader.required("creator")
+            self._creator = .init(wrappedValue: try reader.required("creator"))
             self.indexedAt = try reader.required("indexedAt")
             self.labels = try reader.optional("labels")
             self.likeCount = try reader.optional("likeCount")
-            self.viewer = try reader.optional("viewer")
+            self._viewer = .init(wrappedValue: try reader.optional("viewer"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -97,7 +99,7 @@ public enum AppBskyLabelerDefs {
     }
 
     /// The lexicon object `app.bsky.labeler.defs#labelerViewDetailed`.
-    public struct LabelerViewDetailed: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LabelerViewDetailed: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.labeler.defs#labelerViewDetailed" }
         /// The `uri` field (required).
@@ -107,9 +109,11 @@ public enum AppBskyLabelerDefs {
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
         /// The `creator` field (required).
-        @XRPCCore._LexiconBoxed public var creator: AppBskyActorDefs.ProfileView
+        public var creator: AppBskyActorDefs.ProfileView { get { _creator.wrappedValue } set { _creator.wrappedValue = newValue } }
+        private var _creator: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileView>
         /// The `policies` field (required).
-        @XRPCCore._LexiconBoxed public var policies: AppBskyLabelerDefs.LabelerPolicies
+        public var policies: AppBskyLabelerDefs.LabelerPolicies { get { _policies.wrappedValue } set { _policies.wrappedValue = newValue } }
+        private var _policies: XRPCCore._LexiconBoxed<AppBskyLabelerDefs.LabelerPolicies>
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
@@ -125,7 +129,8 @@ public enum AppBskyLabelerDefs {
         /// The `subjectTypes` field (optional).
         public var subjectTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.SubjectType]?
         /// The `viewer` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var viewer: AppBskyLabelerDefs.LabelerViewerState?
+        public var viewer: AppBskyLabelerDefs.LabelerViewerState? { get { _viewer.wrappedValue } set { _viewer.wrappedValue = newValue } }
+        private var _viewer: XRPCCore._LexiconBoxedOptional<AppBskyLabelerDefs.LabelerViewerState>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -133,30 +138,30 @@ public enum AppBskyLabelerDefs {
         public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, creator: AppBskyActorDefs.ProfileView, policies: AppBskyLabelerDefs.LabelerPolicies, indexedAt: XRPCCore.Datetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, reasonTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.ReasonType]? = nil, subjectCollections: [XRPCCore.NSID]? = nil, subjectTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.SubjectType]? = nil, viewer: AppBskyLabelerDefs.LabelerViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
-            self.creator = creator
-            self.policies = policies
+            self._creator = .init(wrappedValue: creator)
+            self._policies = .init(wrappedValue: policies)
             self.indexedAt = indexedAt
             self.labels = labels
             self.likeCount = likeCount
             self.reasonTypes = reasonTypes
             self.subjectCollections = subjectCollections
             self.subjectTypes = subjectTypes
-            self.viewer = viewer
+            self._viewer = .init(wrappedValue: viewer)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.uri = try reader.required("uri")
             self.cid = try reader.required("cid")
-            self.creator = try reader.required("creator")
-            self.policies = try reader.required("policies")
+            self._creator = .init(wrappedValue: try reader.required("creator"))
+            self._policies = .init(wrappedValue: try reader.required("policies"))
             self.indexedAt = try reader.required("indexedAt")
             self.labels = try reader.optional("labels")
             self.likeCount = try reader.optional("likeCount")
             self.reasonTypes = try reader.optional("reasonTypes")
             self.subjectCollections = try reader.optional("subjectCollections")
             self.subjectTypes = try reader.optional("subjectTypes")
-            self.viewer = try reader.optional("viewer")
+            self._viewer = .init(wrappedValue: try reader.optional("viewer"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -177,7 +182,7 @@ public enum AppBskyLabelerDefs {
     }
 
     /// The lexicon object `app.bsky.labeler.defs#labelerViewerState`.
-    public struct LabelerViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LabelerViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.labeler.defs#labelerViewerState" }
         /// The `like` field (optional).
@@ -204,7 +209,7 @@ public enum AppBskyLabelerDefs {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.labeler.defs, descriptions left out, for validation.
     static var appBskyLabelerDefs: Swift.String { ##"{"defs":{"labelerPolicies":{"properties":{"labelValueDefinitions":{"items":{"ref":"com.atproto.label.defs#labelValueDefinition","type":"ref"},"type":"array"},"labelValues":{"items":{"ref":"com.atproto.label.defs#labelValue","type":"ref"},"type":"array"}},"required":["labelValues"],"type":"object"},"labelerView":{"properties":{"cid":{"format":"cid","type":"string"},"creator":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"indexedAt":{"format":"datetime","type":"string"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"likeCount":{"minimum":0,"type":"integer"},"uri":{"format":"at-uri","type":"string"},"viewer":{"ref":"#labelerViewerState","type":"ref"}},"required":["uri","cid","creator","indexedAt"],"type":"object"},"labelerViewDetailed":{"properties":{"cid":{"format":"cid","type":"string"},"creator":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"indexedAt":{"format":"datetime","type":"string"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"likeCount":{"minimum":0,"type":"integer"},"policies":{"ref":"app.bsky.labeler.defs#labelerPolicies","type":"ref"},"reasonTypes":{"items":{"ref":"com.atproto.moderation.defs#reasonType","type":"ref"},"type":"array"},"subjectCollections":{"items":{"format":"nsid","type":"string"},"type":"array"},"subjectTypes":{"items":{"ref":"com.atproto.moderation.defs#subjectType","type":"ref"},"type":"array"},"uri":{"format":"at-uri","type":"string"},"viewer":{"ref":"#labelerViewerState","type":"ref"}},"required":["uri","cid","creator","policies","indexedAt"],"type":"object"},"labelerViewerState":{"properties":{"like":{"format":"at-uri","type":"string"}},"type":"object"}},"id":"app.bsky.labeler.defs","lexicon":1}"## }
 }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.labeler.getServices`: `GET /xrpc/app.bsky.labeler.getServices`.
-public enum AppBskyLabelerGetServices: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyLabelerGetServices: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.labeler.getServices" }
 
@@ -12,7 +12,7 @@ public enum AppBskyLabelerGetServices: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.labeler.getServices#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.labeler.getServices#main/parameters" }
         /// The `dids` field (required).
@@ -44,7 +44,7 @@ public enum AppBskyLabelerGetServices: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.labeler.getServices#main/output/schema" }
         /// The `views` field (required).
@@ -69,7 +69,7 @@ public enum AppBskyLabelerGetServices: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum ViewsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum ViewsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.labeler.getServices#main/output/schema/properties/views/items" }
             case appBskyLabelerDefsLabelerView(AppBskyLabelerDefs.LabelerView)
@@ -115,18 +115,18 @@ public enum AppBskyLabelerGetServices: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.labeler.getServices, descriptions left out, for validation.
     static var appBskyLabelerGetServices: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"views":{"items":{"refs":["app.bsky.labeler.defs#labelerView","app.bsky.labeler.defs#labelerViewDetailed"],"type":"union"},"type":"array"}},"required":["views"],"type":"object"}},"parameters":{"properties":{"detailed":{"default":false,"type":"boolean"},"dids":{"items":{"format":"did","type":"string"},"type":"array"}},"required":["dids"],"type":"params"},"type":"query"}},"id":"app.bsky.labeler.getServices","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Labeler {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Labeler {
     /// Calls `AppBskyLabelerGetServices`.
     public func getServices(dids: [XRPCCore.DID], detailed: Swift.Bool? = false) async throws -> AppBskyLabelerGetServices.Output {
         try await client.query(AppBskyLabelerGetServices.self, parameters: .init(dids: dids, detailed: detailed))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getServices(_ parameters: AppBskyLabelerGetServices.Parameters) async throws -> AppBskyLabelerGetServices.Output {
         try await client.query(AppBskyLabelerGetServices.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.labeler.service`: a collection of records with `literal:self` keys.
-public struct AppBskyLabelerService: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyLabelerService: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.labeler.service#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -13,7 +13,8 @@ public struct AppBskyLabelerService: XRPCCore.LexiconRecord, _AppBskyLexiconsVal
     public static var recordKey: XRPCCore.RecordKeyType { .init(lexiconKey: "literal:self") }
 
     /// The `policies` field (required).
-    @XRPCCore._LexiconBoxed public var policies: AppBskyLabelerDefs.LabelerPolicies
+    public var policies: AppBskyLabelerDefs.LabelerPolicies { get { _policies.wrappedValue } set { _policies.wrappedValue = newValue } }
+    private var _policies: XRPCCore._LexiconBoxed<AppBskyLabelerDefs.LabelerPolicies>
     /// The `createdAt` field (required).
     /// Format: `datetime`.
     public var createdAt: XRPCCore.Datetime
@@ -31,7 +32,7 @@ public struct AppBskyLabelerService: XRPCCore.LexiconRecord, _AppBskyLexiconsVal
 
     /// Creates a value from its fields.
     public init(policies: AppBskyLabelerDefs.LabelerPolicies, createdAt: XRPCCore.Datetime, labels: AppBskyLabelerService.Labels? = nil, reasonTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.ReasonType]? = nil, subjectCollections: [XRPCCore.NSID]? = nil, subjectTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.SubjectType]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-        self.policies = policies
+        self._policies = .init(wrappedValue: policies)
         self.createdAt = createdAt
         self.labels = labels
         self.reasonTypes = reasonTypes
@@ -41,7 +42,7 @@ public struct AppBskyLabelerService: XRPCCore.LexiconRecord, _AppBskyLexiconsVal
     }
 
     @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-        self.policies = try reader.required("policies")
+        self._policies = .init(wrappedValue: try reader.required("policies"))
         self.createdAt = try reader.required("createdAt")
         self.labels = try reader.optional("labels")
         self.reasonTypes = try reader.optional("reasonTypes")
@@ -61,7 +62,7 @@ public struct AppBskyLabelerService: XRPCCore.LexiconRecord, _AppBskyLexiconsVal
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.labeler.service#main/record/properties/labels" }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
@@ -103,7 +104,7 @@ public struct AppBskyLabelerService: XRPCCore.LexiconRecord, _AppBskyLexiconsVal
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.labeler.service, descriptions left out, for validation.
     static var appBskyLabelerService: Swift.String { #"{"defs":{"main":{"key":"literal:self","record":{"properties":{"createdAt":{"format":"datetime","type":"string"},"labels":{"refs":["com.atproto.label.defs#selfLabels"],"type":"union"},"policies":{"ref":"app.bsky.labeler.defs#labelerPolicies","type":"ref"},"reasonTypes":{"items":{"ref":"com.atproto.moderation.defs#reasonType","type":"ref"},"type":"array"},"subjectCollections":{"items":{"format":"nsid","type":"string"},"type":"array"},"subjectTypes":{"items":{"ref":"com.atproto.moderation.defs#subjectType","type":"ref"},"type":"array"}},"required":["policies","createdAt"],"type":"object"},"type":"record"}},"id":"app.bsky.labeler.service","lexicon":1}"# }
 }

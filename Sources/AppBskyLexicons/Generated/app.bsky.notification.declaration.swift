@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.notification.declaration`: a collection of records with `literal:self` keys.
-public struct AppBskyNotificationDeclaration: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyNotificationDeclaration: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.notification.declaration#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -35,7 +35,7 @@ public struct AppBskyNotificationDeclaration: XRPCCore.LexiconRecord, _AppBskyLe
     }
 
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct AllowSubscriptions: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+    public nonisolated struct AllowSubscriptions: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.declaration#main/record/properties/allowSubscriptions" }
         /// The string, exactly as read or given.
@@ -53,7 +53,7 @@ public struct AppBskyNotificationDeclaration: XRPCCore.LexiconRecord, _AppBskyLe
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.notification.declaration, descriptions left out, for validation.
     static var appBskyNotificationDeclaration: Swift.String { #"{"defs":{"main":{"key":"literal:self","record":{"properties":{"allowSubscriptions":{"knownValues":["followers","mutuals","none"],"type":"string"}},"required":["allowSubscriptions"],"type":"object"},"type":"record"}},"id":"app.bsky.notification.declaration","lexicon":1}"# }
 }

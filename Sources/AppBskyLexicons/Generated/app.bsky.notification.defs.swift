@@ -4,9 +4,9 @@
 import ComAtprotoLexicons
 
 /// The lexicon `app.bsky.notification.defs`.
-public enum AppBskyNotificationDefs {
+public nonisolated enum AppBskyNotificationDefs {
     /// The lexicon object `app.bsky.notification.defs#activitySubscription`.
-    public struct ActivitySubscription: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ActivitySubscription: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#activitySubscription" }
         /// The `post` field (required).
@@ -37,7 +37,7 @@ public enum AppBskyNotificationDefs {
     }
 
     /// The lexicon object `app.bsky.notification.defs#chatPreference`.
-    public struct ChatPreference: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ChatPreference: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#chatPreference" }
         /// The `include` field (required).
@@ -68,7 +68,7 @@ public enum AppBskyNotificationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Include: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Include: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#chatPreference/properties/include" }
             /// The string, exactly as read or given.
@@ -85,7 +85,7 @@ public enum AppBskyNotificationDefs {
     }
 
     /// The lexicon object `app.bsky.notification.defs#filterablePreference`.
-    public struct FilterablePreference: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct FilterablePreference: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#filterablePreference" }
         /// The `include` field (required).
@@ -121,7 +121,7 @@ public enum AppBskyNotificationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Include: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Include: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#filterablePreference/properties/include" }
             /// The string, exactly as read or given.
@@ -138,7 +138,7 @@ public enum AppBskyNotificationDefs {
     }
 
     /// The lexicon object `app.bsky.notification.defs#preference`.
-    public struct Preference: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Preference: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#preference" }
         /// The `list` field (required).
@@ -169,70 +169,83 @@ public enum AppBskyNotificationDefs {
     }
 
     /// The lexicon object `app.bsky.notification.defs#preferences`.
-    public struct Preferences: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Preferences: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#preferences" }
         /// The `chat` field (required).
-        @XRPCCore._LexiconBoxed public var chat: AppBskyNotificationDefs.ChatPreference
+        public var chat: AppBskyNotificationDefs.ChatPreference { get { _chat.wrappedValue } set { _chat.wrappedValue = newValue } }
+        private var _chat: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.ChatPreference>
         /// The `follow` field (required).
-        @XRPCCore._LexiconBoxed public var follow: AppBskyNotificationDefs.FilterablePreference
+        public var follow: AppBskyNotificationDefs.FilterablePreference { get { _follow.wrappedValue } set { _follow.wrappedValue = newValue } }
+        private var _follow: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.FilterablePreference>
         /// The `like` field (required).
-        @XRPCCore._LexiconBoxed public var like: AppBskyNotificationDefs.FilterablePreference
+        public var like: AppBskyNotificationDefs.FilterablePreference { get { _like.wrappedValue } set { _like.wrappedValue = newValue } }
+        private var _like: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.FilterablePreference>
         /// The `likeViaRepost` field (required).
-        @XRPCCore._LexiconBoxed public var likeViaRepost: AppBskyNotificationDefs.FilterablePreference
+        public var likeViaRepost: AppBskyNotificationDefs.FilterablePreference { get { _likeViaRepost.wrappedValue } set { _likeViaRepost.wrappedValue = newValue } }
+        private var _likeViaRepost: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.FilterablePreference>
         /// The `mention` field (required).
-        @XRPCCore._LexiconBoxed public var mention: AppBskyNotificationDefs.FilterablePreference
+        public var mention: AppBskyNotificationDefs.FilterablePreference { get { _mention.wrappedValue } set { _mention.wrappedValue = newValue } }
+        private var _mention: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.FilterablePreference>
         /// The `quote` field (required).
-        @XRPCCore._LexiconBoxed public var quote: AppBskyNotificationDefs.FilterablePreference
+        public var quote: AppBskyNotificationDefs.FilterablePreference { get { _quote.wrappedValue } set { _quote.wrappedValue = newValue } }
+        private var _quote: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.FilterablePreference>
         /// The `reply` field (required).
-        @XRPCCore._LexiconBoxed public var reply: AppBskyNotificationDefs.FilterablePreference
+        public var reply: AppBskyNotificationDefs.FilterablePreference { get { _reply.wrappedValue } set { _reply.wrappedValue = newValue } }
+        private var _reply: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.FilterablePreference>
         /// The `repost` field (required).
-        @XRPCCore._LexiconBoxed public var repost: AppBskyNotificationDefs.FilterablePreference
+        public var repost: AppBskyNotificationDefs.FilterablePreference { get { _repost.wrappedValue } set { _repost.wrappedValue = newValue } }
+        private var _repost: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.FilterablePreference>
         /// The `repostViaRepost` field (required).
-        @XRPCCore._LexiconBoxed public var repostViaRepost: AppBskyNotificationDefs.FilterablePreference
+        public var repostViaRepost: AppBskyNotificationDefs.FilterablePreference { get { _repostViaRepost.wrappedValue } set { _repostViaRepost.wrappedValue = newValue } }
+        private var _repostViaRepost: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.FilterablePreference>
         /// The `starterpackJoined` field (required).
-        @XRPCCore._LexiconBoxed public var starterpackJoined: AppBskyNotificationDefs.Preference
+        public var starterpackJoined: AppBskyNotificationDefs.Preference { get { _starterpackJoined.wrappedValue } set { _starterpackJoined.wrappedValue = newValue } }
+        private var _starterpackJoined: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.Preference>
         /// The `subscribedPost` field (required).
-        @XRPCCore._LexiconBoxed public var subscribedPost: AppBskyNotificationDefs.Preference
+        public var subscribedPost: AppBskyNotificationDefs.Preference { get { _subscribedPost.wrappedValue } set { _subscribedPost.wrappedValue = newValue } }
+        private var _subscribedPost: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.Preference>
         /// The `unverified` field (required).
-        @XRPCCore._LexiconBoxed public var unverified: AppBskyNotificationDefs.Preference
+        public var unverified: AppBskyNotificationDefs.Preference { get { _unverified.wrappedValue } set { _unverified.wrappedValue = newValue } }
+        private var _unverified: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.Preference>
         /// The `verified` field (required).
-        @XRPCCore._LexiconBoxed public var verified: AppBskyNotificationDefs.Preference
+        public var verified: AppBskyNotificationDefs.Preference { get { _verified.wrappedValue } set { _verified.wrappedValue = newValue } }
+        private var _verified: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.Preference>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(chat: AppBskyNotificationDefs.ChatPreference, follow: AppBskyNotificationDefs.FilterablePreference, like: AppBskyNotificationDefs.FilterablePreference, likeViaRepost: AppBskyNotificationDefs.FilterablePreference, mention: AppBskyNotificationDefs.FilterablePreference, quote: AppBskyNotificationDefs.FilterablePreference, reply: AppBskyNotificationDefs.FilterablePreference, repost: AppBskyNotificationDefs.FilterablePreference, repostViaRepost: AppBskyNotificationDefs.FilterablePreference, starterpackJoined: AppBskyNotificationDefs.Preference, subscribedPost: AppBskyNotificationDefs.Preference, unverified: AppBskyNotificationDefs.Preference, verified: AppBskyNotificationDefs.Preference, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.chat = chat
-            self.follow = follow
-            self.like = like
-            self.likeViaRepost = likeViaRepost
-            self.mention = mention
-            self.quote = quote
-            self.reply = reply
-            self.repost = repost
-            self.repostViaRepost = repostViaRepost
-            self.starterpackJoined = starterpackJoined
-            self.subscribedPost = subscribedPost
-            self.unverified = unverified
-            self.verified = verified
+            self._chat = .init(wrappedValue: chat)
+            self._follow = .init(wrappedValue: follow)
+            self._like = .init(wrappedValue: like)
+            self._likeViaRepost = .init(wrappedValue: likeViaRepost)
+            self._mention = .init(wrappedValue: mention)
+            self._quote = .init(wrappedValue: quote)
+            self._reply = .init(wrappedValue: reply)
+            self._repost = .init(wrappedValue: repost)
+            self._repostViaRepost = .init(wrappedValue: repostViaRepost)
+            self._starterpackJoined = .init(wrappedValue: starterpackJoined)
+            self._subscribedPost = .init(wrappedValue: subscribedPost)
+            self._unverified = .init(wrappedValue: unverified)
+            self._verified = .init(wrappedValue: verified)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.chat = try reader.required("chat")
-            self.follow = try reader.required("follow")
-            self.like = try reader.required("like")
-            self.likeViaRepost = try reader.required("likeViaRepost")
-            self.mention = try reader.required("mention")
-            self.quote = try reader.required("quote")
-            self.reply = try reader.required("reply")
-            self.repost = try reader.required("repost")
-            self.repostViaRepost = try reader.required("repostViaRepost")
-            self.starterpackJoined = try reader.required("starterpackJoined")
-            self.subscribedPost = try reader.required("subscribedPost")
-            self.unverified = try reader.required("unverified")
-            self.verified = try reader.required("verified")
+            self._chat = .init(wrappedValue: try reader.required("chat"))
+            self._follow = .init(wrappedValue: try reader.required("follow"))
+            self._like = .init(wrappedValue: try reader.required("like"))
+            self._likeViaRepost = .init(wrappedValue: try reader.required("likeViaRepost"))
+            self._mention = .init(wrappedValue: try reader.required("mention"))
+            self._quote = .init(wrappedValue: try reader.required("quote"))
+            self._reply = .init(wrappedValue: try reader.required("reply"))
+            self._repost = .init(wrappedValue: try reader.required("repost"))
+            self._repostViaRepost = .init(wrappedValue: try reader.required("repostViaRepost"))
+            self._starterpackJoined = .init(wrappedValue: try reader.required("starterpackJoined"))
+            self._subscribedPost = .init(wrappedValue: try reader.required("subscribedPost"))
+            self._unverified = .init(wrappedValue: try reader.required("unverified"))
+            self._verified = .init(wrappedValue: try reader.required("verified"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -255,7 +268,7 @@ public enum AppBskyNotificationDefs {
     }
 
     /// The lexicon object `app.bsky.notification.defs#recordDeleted`.
-    public struct RecordDeleted: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct RecordDeleted: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#recordDeleted" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -276,27 +289,28 @@ public enum AppBskyNotificationDefs {
     }
 
     /// The lexicon object `app.bsky.notification.defs#subjectActivitySubscription`.
-    public struct SubjectActivitySubscription: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SubjectActivitySubscription: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#subjectActivitySubscription" }
         /// The `subject` field (required).
         /// Format: `did`.
         public var subject: XRPCCore.DID
         /// The `activitySubscription` field (required).
-        @XRPCCore._LexiconBoxed public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription
+        public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription { get { _activitySubscription.wrappedValue } set { _activitySubscription.wrappedValue = newValue } }
+        private var _activitySubscription: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.ActivitySubscription>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(subject: XRPCCore.DID, activitySubscription: AppBskyNotificationDefs.ActivitySubscription, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.subject = subject
-            self.activitySubscription = activitySubscription
+            self._activitySubscription = .init(wrappedValue: activitySubscription)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.subject = try reader.required("subject")
-            self.activitySubscription = try reader.required("activitySubscription")
+            self._activitySubscription = .init(wrappedValue: try reader.required("activitySubscription"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -308,7 +322,7 @@ public enum AppBskyNotificationDefs {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.notification.defs, descriptions left out, for validation.
     static var appBskyNotificationDefs: Swift.String { ##"{"defs":{"activitySubscription":{"properties":{"post":{"type":"boolean"},"reply":{"type":"boolean"}},"required":["post","reply"],"type":"object"},"chatPreference":{"properties":{"include":{"knownValues":["all","accepted"],"type":"string"},"push":{"type":"boolean"}},"required":["include","push"],"type":"object"},"filterablePreference":{"properties":{"include":{"knownValues":["all","follows"],"type":"string"},"list":{"type":"boolean"},"push":{"type":"boolean"}},"required":["include","list","push"],"type":"object"},"preference":{"properties":{"list":{"type":"boolean"},"push":{"type":"boolean"}},"required":["list","push"],"type":"object"},"preferences":{"properties":{"chat":{"ref":"#chatPreference","type":"ref"},"follow":{"ref":"#filterablePreference","type":"ref"},"like":{"ref":"#filterablePreference","type":"ref"},"likeViaRepost":{"ref":"#filterablePreference","type":"ref"},"mention":{"ref":"#filterablePreference","type":"ref"},"quote":{"ref":"#filterablePreference","type":"ref"},"reply":{"ref":"#filterablePreference","type":"ref"},"repost":{"ref":"#filterablePreference","type":"ref"},"repostViaRepost":{"ref":"#filterablePreference","type":"ref"},"starterpackJoined":{"ref":"#preference","type":"ref"},"subscribedPost":{"ref":"#preference","type":"ref"},"unverified":{"ref":"#preference","type":"ref"},"verified":{"ref":"#preference","type":"ref"}},"required":["chat","follow","like","likeViaRepost","mention","quote","reply","repost","repostViaRepost","starterpackJoined","subscribedPost","unverified","verified"],"type":"object"},"recordDeleted":{"properties":{},"type":"object"},"subjectActivitySubscription":{"properties":{"activitySubscription":{"ref":"#activitySubscription","type":"ref"},"subject":{"format":"did","type":"string"}},"required":["subject","activitySubscription"],"type":"object"}},"id":"app.bsky.notification.defs","lexicon":1}"## }
 }

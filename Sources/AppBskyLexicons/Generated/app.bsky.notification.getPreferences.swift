@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.notification.getPreferences`: `GET /xrpc/app.bsky.notification.getPreferences`.
-public enum AppBskyNotificationGetPreferences: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyNotificationGetPreferences: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.getPreferences" }
 
@@ -12,7 +12,7 @@ public enum AppBskyNotificationGetPreferences: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.notification.getPreferences#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.getPreferences#main/parameters" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -33,22 +33,23 @@ public enum AppBskyNotificationGetPreferences: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.getPreferences#main/output/schema" }
         /// The `preferences` field (required).
-        @XRPCCore._LexiconBoxed public var preferences: AppBskyNotificationDefs.Preferences
+        public var preferences: AppBskyNotificationDefs.Preferences { get { _preferences.wrappedValue } set { _preferences.wrappedValue = newValue } }
+        private var _preferences: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.Preferences>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(preferences: AppBskyNotificationDefs.Preferences, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.preferences = preferences
+            self._preferences = .init(wrappedValue: preferences)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.preferences = try reader.required("preferences")
+            self._preferences = .init(wrappedValue: try reader.required("preferences"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -59,12 +60,12 @@ public enum AppBskyNotificationGetPreferences: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.notification.getPreferences, descriptions left out, for validation.
     static var appBskyNotificationGetPreferences: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"preferences":{"ref":"app.bsky.notification.defs#preferences","type":"ref"}},"required":["preferences"],"type":"object"}},"parameters":{"properties":{},"type":"params"},"type":"query"}},"id":"app.bsky.notification.getPreferences","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Notification {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationGetPreferences`.
     public func getPreferences() async throws -> AppBskyNotificationGetPreferences.Output {
         try await client.query(AppBskyNotificationGetPreferences.self, parameters: .init())

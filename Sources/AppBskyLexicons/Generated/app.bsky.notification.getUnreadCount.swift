@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.notification.getUnreadCount`: `GET /xrpc/app.bsky.notification.getUnreadCount`.
-public enum AppBskyNotificationGetUnreadCount: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyNotificationGetUnreadCount: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.getUnreadCount" }
 
@@ -12,7 +12,7 @@ public enum AppBskyNotificationGetUnreadCount: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.notification.getUnreadCount#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.getUnreadCount#main/parameters" }
         /// The `priority` field (optional).
@@ -44,7 +44,7 @@ public enum AppBskyNotificationGetUnreadCount: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.getUnreadCount#main/output/schema" }
         /// The `count` field (required).
@@ -70,18 +70,18 @@ public enum AppBskyNotificationGetUnreadCount: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.notification.getUnreadCount, descriptions left out, for validation.
     static var appBskyNotificationGetUnreadCount: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"count":{"type":"integer"}},"required":["count"],"type":"object"}},"parameters":{"properties":{"priority":{"type":"boolean"},"seenAt":{"format":"datetime","type":"string"}},"type":"params"},"type":"query"}},"id":"app.bsky.notification.getUnreadCount","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Notification {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationGetUnreadCount`.
     public func getUnreadCount(priority: Swift.Bool? = nil, seenAt: XRPCCore.Datetime? = nil) async throws -> AppBskyNotificationGetUnreadCount.Output {
         try await client.query(AppBskyNotificationGetUnreadCount.self, parameters: .init(priority: priority, seenAt: seenAt))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getUnreadCount(_ parameters: AppBskyNotificationGetUnreadCount.Parameters = .init()) async throws -> AppBskyNotificationGetUnreadCount.Output {
         try await client.query(AppBskyNotificationGetUnreadCount.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.notification.listActivitySubscriptions`: `GET /xrpc/app.bsky.notification.listActivitySubscriptions`.
-public enum AppBskyNotificationListActivitySubscriptions: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyNotificationListActivitySubscriptions: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.listActivitySubscriptions" }
 
@@ -12,7 +12,7 @@ public enum AppBskyNotificationListActivitySubscriptions: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.notification.listActivitySubscriptions#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.listActivitySubscriptions#main/parameters" }
         /// The `cursor` field (optional).
@@ -44,7 +44,7 @@ public enum AppBskyNotificationListActivitySubscriptions: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.listActivitySubscriptions#main/output/schema" }
         /// The `subscriptions` field (required).
@@ -75,18 +75,18 @@ public enum AppBskyNotificationListActivitySubscriptions: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.notification.listActivitySubscriptions, descriptions left out, for validation.
     static var appBskyNotificationListActivitySubscriptions: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"subscriptions":{"items":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"type":"array"}},"required":["subscriptions"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.notification.listActivitySubscriptions","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Notification {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationListActivitySubscriptions`.
     public func listActivitySubscriptions(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyNotificationListActivitySubscriptions.Output {
         try await client.query(AppBskyNotificationListActivitySubscriptions.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listActivitySubscriptions(_ parameters: AppBskyNotificationListActivitySubscriptions.Parameters = .init()) async throws -> AppBskyNotificationListActivitySubscriptions.Output {
         try await client.query(AppBskyNotificationListActivitySubscriptions.self, parameters: parameters)
     }

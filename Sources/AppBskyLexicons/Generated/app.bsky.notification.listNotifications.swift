@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.notification.listNotifications`: `GET /xrpc/app.bsky.notification.listNotifications`.
-public enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.listNotifications" }
 
@@ -12,7 +12,7 @@ public enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.notification.listNotifications#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.listNotifications#main/parameters" }
         /// The `cursor` field (optional).
@@ -60,7 +60,7 @@ public enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.listNotifications#main/output/schema" }
         /// The `notifications` field (required).
@@ -102,7 +102,7 @@ public enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.notification.listNotifications#notification`.
-    public struct Notification: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Notification: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.listNotifications#notification" }
         /// The `uri` field (required).
@@ -112,7 +112,8 @@ public enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery {
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
         /// The `author` field (required).
-        @XRPCCore._LexiconBoxed public var author: AppBskyActorDefs.ProfileView
+        public var author: AppBskyActorDefs.ProfileView { get { _author.wrappedValue } set { _author.wrappedValue = newValue } }
+        private var _author: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileView>
         /// The `reason` field (required).
         /// Known values: `"like"`, `"repost"`, `"follow"`, `"mention"`, `"reply"`, `"quote"`, `"starterpack-joined"`, `"verified"`, `"unverified"`, `"like-via-repost"`, `"repost-via-repost"`, `"subscribed-post"`, and 1 more.
         public var reason: AppBskyNotificationListNotifications.Notification.Reason
@@ -129,7 +130,8 @@ public enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery {
         /// Format: `at-uri`.
         public var reasonSubject: XRPCCore.ATURI?
         /// The `starterPack` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var starterPack: AppBskyGraphDefs.StarterPackViewBasic?
+        public var starterPack: AppBskyGraphDefs.StarterPackViewBasic? { get { _starterPack.wrappedValue } set { _starterPack.wrappedValue = newValue } }
+        private var _starterPack: XRPCCore._LexiconBoxedOptional<AppBskyGraphDefs.StarterPackViewBasic>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -137,28 +139,28 @@ public enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery {
         public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, author: AppBskyActorDefs.ProfileView, reason: AppBskyNotificationListNotifications.Notification.Reason, record: XRPCCore.UnknownValue, isRead: Swift.Bool, indexedAt: XRPCCore.Datetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, reasonSubject: XRPCCore.ATURI? = nil, starterPack: AppBskyGraphDefs.StarterPackViewBasic? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
-            self.author = author
+            self._author = .init(wrappedValue: author)
             self.reason = reason
             self.record = record
             self.isRead = isRead
             self.indexedAt = indexedAt
             self.labels = labels
             self.reasonSubject = reasonSubject
-            self.starterPack = starterPack
+            self._starterPack = .init(wrappedValue: starterPack)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.uri = try reader.required("uri")
             self.cid = try reader.required("cid")
-            self.author = try reader.required("author")
+            self._author = .init(wrappedValue: try reader.required("author"))
             self.reason = try reader.required("reason")
             self.record = try reader.required("record")
             self.isRead = try reader.required("isRead")
             self.indexedAt = try reader.required("indexedAt")
             self.labels = try reader.optional("labels")
             self.reasonSubject = try reader.optional("reasonSubject")
-            self.starterPack = try reader.optional("starterPack")
+            self._starterPack = .init(wrappedValue: try reader.optional("starterPack"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -177,7 +179,7 @@ public enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Reason: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Reason: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.notification.listNotifications#notification/properties/reason" }
             /// The string, exactly as read or given.
@@ -216,18 +218,18 @@ public enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.notification.listNotifications, descriptions left out, for validation.
     static var appBskyNotificationListNotifications: Swift.String { ##"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"notifications":{"items":{"ref":"#notification","type":"ref"},"type":"array"},"priority":{"type":"boolean"},"seenAt":{"format":"datetime","type":"string"}},"required":["notifications"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"priority":{"type":"boolean"},"reasons":{"items":{"type":"string"},"type":"array"},"seenAt":{"format":"datetime","type":"string"}},"type":"params"},"type":"query"},"notification":{"properties":{"author":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"cid":{"format":"cid","type":"string"},"indexedAt":{"format":"datetime","type":"string"},"isRead":{"type":"boolean"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"reason":{"knownValues":["like","repost","follow","mention","reply","quote","starterpack-joined","verified","unverified","like-via-repost","repost-via-repost","subscribed-post","contact-match"],"type":"string"},"reasonSubject":{"format":"at-uri","type":"string"},"record":{"type":"unknown"},"starterPack":{"ref":"app.bsky.graph.defs#starterPackViewBasic","type":"ref"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","cid","author","reason","record","isRead","indexedAt"],"type":"object"}},"id":"app.bsky.notification.listNotifications","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Notification {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationListNotifications`.
     public func listNotifications(cursor: Swift.String? = nil, limit: Swift.Int? = 50, priority: Swift.Bool? = nil, reasons: [Swift.String]? = nil, seenAt: XRPCCore.Datetime? = nil) async throws -> AppBskyNotificationListNotifications.Output {
         try await client.query(AppBskyNotificationListNotifications.self, parameters: .init(cursor: cursor, limit: limit, priority: priority, reasons: reasons, seenAt: seenAt))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listNotifications(_ parameters: AppBskyNotificationListNotifications.Parameters = .init()) async throws -> AppBskyNotificationListNotifications.Output {
         try await client.query(AppBskyNotificationListNotifications.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.notification.putActivitySubscription`: `POST /xrpc/app.bsky.notification.putActivitySubscription`.
-public enum AppBskyNotificationPutActivitySubscription: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyNotificationPutActivitySubscription: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.putActivitySubscription" }
 
@@ -15,27 +15,28 @@ public enum AppBskyNotificationPutActivitySubscription: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.putActivitySubscription#main/input/schema" }
         /// The `subject` field (required).
         /// Format: `did`.
         public var subject: XRPCCore.DID
         /// The `activitySubscription` field (required).
-        @XRPCCore._LexiconBoxed public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription
+        public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription { get { _activitySubscription.wrappedValue } set { _activitySubscription.wrappedValue = newValue } }
+        private var _activitySubscription: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.ActivitySubscription>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(subject: XRPCCore.DID, activitySubscription: AppBskyNotificationDefs.ActivitySubscription, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.subject = subject
-            self.activitySubscription = activitySubscription
+            self._activitySubscription = .init(wrappedValue: activitySubscription)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.subject = try reader.required("subject")
-            self.activitySubscription = try reader.required("activitySubscription")
+            self._activitySubscription = .init(wrappedValue: try reader.required("activitySubscription"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -47,27 +48,28 @@ public enum AppBskyNotificationPutActivitySubscription: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.putActivitySubscription#main/output/schema" }
         /// The `subject` field (required).
         /// Format: `did`.
         public var subject: XRPCCore.DID
         /// The `activitySubscription` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription?
+        public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription? { get { _activitySubscription.wrappedValue } set { _activitySubscription.wrappedValue = newValue } }
+        private var _activitySubscription: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.ActivitySubscription>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(subject: XRPCCore.DID, activitySubscription: AppBskyNotificationDefs.ActivitySubscription? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.subject = subject
-            self.activitySubscription = activitySubscription
+            self._activitySubscription = .init(wrappedValue: activitySubscription)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.subject = try reader.required("subject")
-            self.activitySubscription = try reader.optional("activitySubscription")
+            self._activitySubscription = .init(wrappedValue: try reader.optional("activitySubscription"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -79,18 +81,18 @@ public enum AppBskyNotificationPutActivitySubscription: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.notification.putActivitySubscription, descriptions left out, for validation.
     static var appBskyNotificationPutActivitySubscription: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"activitySubscription":{"ref":"app.bsky.notification.defs#activitySubscription","type":"ref"},"subject":{"format":"did","type":"string"}},"required":["subject","activitySubscription"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"activitySubscription":{"ref":"app.bsky.notification.defs#activitySubscription","type":"ref"},"subject":{"format":"did","type":"string"}},"required":["subject"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.notification.putActivitySubscription","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Notification {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationPutActivitySubscription`.
     public func putActivitySubscription(subject: XRPCCore.DID, activitySubscription: AppBskyNotificationDefs.ActivitySubscription) async throws -> AppBskyNotificationPutActivitySubscription.Output {
         try await client.procedure(AppBskyNotificationPutActivitySubscription.self, parameters: .init(), input: .init(subject: subject, activitySubscription: activitySubscription))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func putActivitySubscription(_ input: AppBskyNotificationPutActivitySubscription.Input) async throws -> AppBskyNotificationPutActivitySubscription.Output {
         try await client.procedure(AppBskyNotificationPutActivitySubscription.self, parameters: .init(), input: input)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.notification.putPreferences`: `POST /xrpc/app.bsky.notification.putPreferences`.
-public enum AppBskyNotificationPutPreferences: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyNotificationPutPreferences: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.putPreferences" }
 
@@ -15,7 +15,7 @@ public enum AppBskyNotificationPutPreferences: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.putPreferences#main/input/schema" }
         /// The `priority` field (required).
@@ -44,18 +44,18 @@ public enum AppBskyNotificationPutPreferences: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.notification.putPreferences, descriptions left out, for validation.
     static var appBskyNotificationPutPreferences: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"priority":{"type":"boolean"}},"required":["priority"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.notification.putPreferences","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Notification {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationPutPreferences`.
     public func putPreferences(priority: Swift.Bool) async throws -> AppBskyNotificationPutPreferences.Output {
         try await client.procedure(AppBskyNotificationPutPreferences.self, parameters: .init(), input: .init(priority: priority))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func putPreferences(_ input: AppBskyNotificationPutPreferences.Input) async throws -> AppBskyNotificationPutPreferences.Output {
         try await client.procedure(AppBskyNotificationPutPreferences.self, parameters: .init(), input: input)
     }

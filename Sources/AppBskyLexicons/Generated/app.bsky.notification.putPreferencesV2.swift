@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.notification.putPreferencesV2`: `POST /xrpc/app.bsky.notification.putPreferencesV2`.
-public enum AppBskyNotificationPutPreferencesV2: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyNotificationPutPreferencesV2: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.putPreferencesV2" }
 
@@ -15,70 +15,83 @@ public enum AppBskyNotificationPutPreferencesV2: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.putPreferencesV2#main/input/schema" }
         /// The `chat` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var chat: AppBskyNotificationDefs.ChatPreference?
+        public var chat: AppBskyNotificationDefs.ChatPreference? { get { _chat.wrappedValue } set { _chat.wrappedValue = newValue } }
+        private var _chat: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.ChatPreference>
         /// The `follow` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var follow: AppBskyNotificationDefs.FilterablePreference?
+        public var follow: AppBskyNotificationDefs.FilterablePreference? { get { _follow.wrappedValue } set { _follow.wrappedValue = newValue } }
+        private var _follow: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.FilterablePreference>
         /// The `like` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var like: AppBskyNotificationDefs.FilterablePreference?
+        public var like: AppBskyNotificationDefs.FilterablePreference? { get { _like.wrappedValue } set { _like.wrappedValue = newValue } }
+        private var _like: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.FilterablePreference>
         /// The `likeViaRepost` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var likeViaRepost: AppBskyNotificationDefs.FilterablePreference?
+        public var likeViaRepost: AppBskyNotificationDefs.FilterablePreference? { get { _likeViaRepost.wrappedValue } set { _likeViaRepost.wrappedValue = newValue } }
+        private var _likeViaRepost: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.FilterablePreference>
         /// The `mention` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var mention: AppBskyNotificationDefs.FilterablePreference?
+        public var mention: AppBskyNotificationDefs.FilterablePreference? { get { _mention.wrappedValue } set { _mention.wrappedValue = newValue } }
+        private var _mention: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.FilterablePreference>
         /// The `quote` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var quote: AppBskyNotificationDefs.FilterablePreference?
+        public var quote: AppBskyNotificationDefs.FilterablePreference? { get { _quote.wrappedValue } set { _quote.wrappedValue = newValue } }
+        private var _quote: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.FilterablePreference>
         /// The `reply` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var reply: AppBskyNotificationDefs.FilterablePreference?
+        public var reply: AppBskyNotificationDefs.FilterablePreference? { get { _reply.wrappedValue } set { _reply.wrappedValue = newValue } }
+        private var _reply: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.FilterablePreference>
         /// The `repost` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var repost: AppBskyNotificationDefs.FilterablePreference?
+        public var repost: AppBskyNotificationDefs.FilterablePreference? { get { _repost.wrappedValue } set { _repost.wrappedValue = newValue } }
+        private var _repost: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.FilterablePreference>
         /// The `repostViaRepost` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var repostViaRepost: AppBskyNotificationDefs.FilterablePreference?
+        public var repostViaRepost: AppBskyNotificationDefs.FilterablePreference? { get { _repostViaRepost.wrappedValue } set { _repostViaRepost.wrappedValue = newValue } }
+        private var _repostViaRepost: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.FilterablePreference>
         /// The `starterpackJoined` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var starterpackJoined: AppBskyNotificationDefs.Preference?
+        public var starterpackJoined: AppBskyNotificationDefs.Preference? { get { _starterpackJoined.wrappedValue } set { _starterpackJoined.wrappedValue = newValue } }
+        private var _starterpackJoined: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.Preference>
         /// The `subscribedPost` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var subscribedPost: AppBskyNotificationDefs.Preference?
+        public var subscribedPost: AppBskyNotificationDefs.Preference? { get { _subscribedPost.wrappedValue } set { _subscribedPost.wrappedValue = newValue } }
+        private var _subscribedPost: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.Preference>
         /// The `unverified` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var unverified: AppBskyNotificationDefs.Preference?
+        public var unverified: AppBskyNotificationDefs.Preference? { get { _unverified.wrappedValue } set { _unverified.wrappedValue = newValue } }
+        private var _unverified: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.Preference>
         /// The `verified` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var verified: AppBskyNotificationDefs.Preference?
+        public var verified: AppBskyNotificationDefs.Preference? { get { _verified.wrappedValue } set { _verified.wrappedValue = newValue } }
+        private var _verified: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.Preference>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(chat: AppBskyNotificationDefs.ChatPreference? = nil, follow: AppBskyNotificationDefs.FilterablePreference? = nil, like: AppBskyNotificationDefs.FilterablePreference? = nil, likeViaRepost: AppBskyNotificationDefs.FilterablePreference? = nil, mention: AppBskyNotificationDefs.FilterablePreference? = nil, quote: AppBskyNotificationDefs.FilterablePreference? = nil, reply: AppBskyNotificationDefs.FilterablePreference? = nil, repost: AppBskyNotificationDefs.FilterablePreference? = nil, repostViaRepost: AppBskyNotificationDefs.FilterablePreference? = nil, starterpackJoined: AppBskyNotificationDefs.Preference? = nil, subscribedPost: AppBskyNotificationDefs.Preference? = nil, unverified: AppBskyNotificationDefs.Preference? = nil, verified: AppBskyNotificationDefs.Preference? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.chat = chat
-            self.follow = follow
-            self.like = like
-            self.likeViaRepost = likeViaRepost
-            self.mention = mention
-            self.quote = quote
-            self.reply = reply
-            self.repost = repost
-            self.repostViaRepost = repostViaRepost
-            self.starterpackJoined = starterpackJoined
-            self.subscribedPost = subscribedPost
-            self.unverified = unverified
-            self.verified = verified
+            self._chat = .init(wrappedValue: chat)
+            self._follow = .init(wrappedValue: follow)
+            self._like = .init(wrappedValue: like)
+            self._likeViaRepost = .init(wrappedValue: likeViaRepost)
+            self._mention = .init(wrappedValue: mention)
+            self._quote = .init(wrappedValue: quote)
+            self._reply = .init(wrappedValue: reply)
+            self._repost = .init(wrappedValue: repost)
+            self._repostViaRepost = .init(wrappedValue: repostViaRepost)
+            self._starterpackJoined = .init(wrappedValue: starterpackJoined)
+            self._subscribedPost = .init(wrappedValue: subscribedPost)
+            self._unverified = .init(wrappedValue: unverified)
+            self._verified = .init(wrappedValue: verified)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.chat = try reader.optional("chat")
-            self.follow = try reader.optional("follow")
-            self.like = try reader.optional("like")
-            self.likeViaRepost = try reader.optional("likeViaRepost")
-            self.mention = try reader.optional("mention")
-            self.quote = try reader.optional("quote")
-            self.reply = try reader.optional("reply")
-            self.repost = try reader.optional("repost")
-            self.repostViaRepost = try reader.optional("repostViaRepost")
-            self.starterpackJoined = try reader.optional("starterpackJoined")
-            self.subscribedPost = try reader.optional("subscribedPost")
-            self.unverified = try reader.optional("unverified")
-            self.verified = try reader.optional("verified")
+            self._chat = .init(wrappedValue: try reader.optional("chat"))
+            self._follow = .init(wrappedValue: try reader.optional("follow"))
+            self._like = .init(wrappedValue: try reader.optional("like"))
+            self._likeViaRepost = .init(wrappedValue: try reader.optional("likeViaRepost"))
+            self._mention = .init(wrappedValue: try reader.optional("mention"))
+            self._quote = .init(wrappedValue: try reader.optional("quote"))
+            self._reply = .init(wrappedValue: try reader.optional("reply"))
+            self._repost = .init(wrappedValue: try reader.optional("repost"))
+            self._repostViaRepost = .init(wrappedValue: try reader.optional("repostViaRepost"))
+            self._starterpackJoined = .init(wrappedValue: try reader.optional("starterpackJoined"))
+            self._subscribedPost = .init(wrappedValue: try reader.optional("subscribedPost"))
+            self._unverified = .init(wrappedValue: try reader.optional("unverified"))
+            self._verified = .init(wrappedValue: try reader.optional("verified"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -101,22 +114,23 @@ public enum AppBskyNotificationPutPreferencesV2: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.putPreferencesV2#main/output/schema" }
         /// The `preferences` field (required).
-        @XRPCCore._LexiconBoxed public var preferences: AppBskyNotificationDefs.Preferences
+        public var preferences: AppBskyNotificationDefs.Preferences { get { _preferences.wrappedValue } set { _preferences.wrappedValue = newValue } }
+        private var _preferences: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.Preferences>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(preferences: AppBskyNotificationDefs.Preferences, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.preferences = preferences
+            self._preferences = .init(wrappedValue: preferences)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.preferences = try reader.required("preferences")
+            self._preferences = .init(wrappedValue: try reader.required("preferences"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -127,18 +141,18 @@ public enum AppBskyNotificationPutPreferencesV2: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.notification.putPreferencesV2, descriptions left out, for validation.
     static var appBskyNotificationPutPreferencesV2: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"chat":{"ref":"app.bsky.notification.defs#chatPreference","type":"ref"},"follow":{"ref":"app.bsky.notification.defs#filterablePreference","type":"ref"},"like":{"ref":"app.bsky.notification.defs#filterablePreference","type":"ref"},"likeViaRepost":{"ref":"app.bsky.notification.defs#filterablePreference","type":"ref"},"mention":{"ref":"app.bsky.notification.defs#filterablePreference","type":"ref"},"quote":{"ref":"app.bsky.notification.defs#filterablePreference","type":"ref"},"reply":{"ref":"app.bsky.notification.defs#filterablePreference","type":"ref"},"repost":{"ref":"app.bsky.notification.defs#filterablePreference","type":"ref"},"repostViaRepost":{"ref":"app.bsky.notification.defs#filterablePreference","type":"ref"},"starterpackJoined":{"ref":"app.bsky.notification.defs#preference","type":"ref"},"subscribedPost":{"ref":"app.bsky.notification.defs#preference","type":"ref"},"unverified":{"ref":"app.bsky.notification.defs#preference","type":"ref"},"verified":{"ref":"app.bsky.notification.defs#preference","type":"ref"}},"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"preferences":{"ref":"app.bsky.notification.defs#preferences","type":"ref"}},"required":["preferences"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.notification.putPreferencesV2","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Notification {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationPutPreferencesV2`.
     public func putPreferencesV2(chat: AppBskyNotificationDefs.ChatPreference? = nil, follow: AppBskyNotificationDefs.FilterablePreference? = nil, like: AppBskyNotificationDefs.FilterablePreference? = nil, likeViaRepost: AppBskyNotificationDefs.FilterablePreference? = nil, mention: AppBskyNotificationDefs.FilterablePreference? = nil, quote: AppBskyNotificationDefs.FilterablePreference? = nil, reply: AppBskyNotificationDefs.FilterablePreference? = nil, repost: AppBskyNotificationDefs.FilterablePreference? = nil, repostViaRepost: AppBskyNotificationDefs.FilterablePreference? = nil, starterpackJoined: AppBskyNotificationDefs.Preference? = nil, subscribedPost: AppBskyNotificationDefs.Preference? = nil, unverified: AppBskyNotificationDefs.Preference? = nil, verified: AppBskyNotificationDefs.Preference? = nil) async throws -> AppBskyNotificationPutPreferencesV2.Output {
         try await client.procedure(AppBskyNotificationPutPreferencesV2.self, parameters: .init(), input: .init(chat: chat, follow: follow, like: like, likeViaRepost: likeViaRepost, mention: mention, quote: quote, reply: reply, repost: repost, repostViaRepost: repostViaRepost, starterpackJoined: starterpackJoined, subscribedPost: subscribedPost, unverified: unverified, verified: verified))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func putPreferencesV2(_ input: AppBskyNotificationPutPreferencesV2.Input) async throws -> AppBskyNotificationPutPreferencesV2.Output {
         try await client.procedure(AppBskyNotificationPutPreferencesV2.self, parameters: .init(), input: input)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.notification.registerPush`: `POST /xrpc/app.bsky.notification.registerPush`.
-public enum AppBskyNotificationRegisterPush: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyNotificationRegisterPush: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.registerPush" }
 
@@ -15,7 +15,7 @@ public enum AppBskyNotificationRegisterPush: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.registerPush#main/input/schema" }
         /// The `serviceDid` field (required).
@@ -62,7 +62,7 @@ public enum AppBskyNotificationRegisterPush: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Platform: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Platform: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.notification.registerPush#main/input/schema/properties/platform" }
             /// The string, exactly as read or given.
@@ -84,18 +84,18 @@ public enum AppBskyNotificationRegisterPush: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.notification.registerPush, descriptions left out, for validation.
     static var appBskyNotificationRegisterPush: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"ageRestricted":{"type":"boolean"},"appId":{"type":"string"},"platform":{"knownValues":["ios","android","web"],"type":"string"},"serviceDid":{"format":"did","type":"string"},"token":{"type":"string"}},"required":["serviceDid","token","platform","appId"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.notification.registerPush","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Notification {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationRegisterPush`.
     public func registerPush(serviceDid: XRPCCore.DID, token: Swift.String, platform: AppBskyNotificationRegisterPush.Input.Platform, appId: Swift.String, ageRestricted: Swift.Bool? = nil) async throws -> AppBskyNotificationRegisterPush.Output {
         try await client.procedure(AppBskyNotificationRegisterPush.self, parameters: .init(), input: .init(serviceDid: serviceDid, token: token, platform: platform, appId: appId, ageRestricted: ageRestricted))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func registerPush(_ input: AppBskyNotificationRegisterPush.Input) async throws -> AppBskyNotificationRegisterPush.Output {
         try await client.procedure(AppBskyNotificationRegisterPush.self, parameters: .init(), input: input)
     }

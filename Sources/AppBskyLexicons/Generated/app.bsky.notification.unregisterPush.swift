@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.notification.unregisterPush`: `POST /xrpc/app.bsky.notification.unregisterPush`.
-public enum AppBskyNotificationUnregisterPush: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyNotificationUnregisterPush: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.unregisterPush" }
 
@@ -15,7 +15,7 @@ public enum AppBskyNotificationUnregisterPush: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.unregisterPush#main/input/schema" }
         /// The `serviceDid` field (required).
@@ -57,7 +57,7 @@ public enum AppBskyNotificationUnregisterPush: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Platform: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Platform: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.notification.unregisterPush#main/input/schema/properties/platform" }
             /// The string, exactly as read or given.
@@ -79,18 +79,18 @@ public enum AppBskyNotificationUnregisterPush: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.notification.unregisterPush, descriptions left out, for validation.
     static var appBskyNotificationUnregisterPush: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"appId":{"type":"string"},"platform":{"knownValues":["ios","android","web"],"type":"string"},"serviceDid":{"format":"did","type":"string"},"token":{"type":"string"}},"required":["serviceDid","token","platform","appId"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.notification.unregisterPush","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Notification {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationUnregisterPush`.
     public func unregisterPush(serviceDid: XRPCCore.DID, token: Swift.String, platform: AppBskyNotificationUnregisterPush.Input.Platform, appId: Swift.String) async throws -> AppBskyNotificationUnregisterPush.Output {
         try await client.procedure(AppBskyNotificationUnregisterPush.self, parameters: .init(), input: .init(serviceDid: serviceDid, token: token, platform: platform, appId: appId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func unregisterPush(_ input: AppBskyNotificationUnregisterPush.Input) async throws -> AppBskyNotificationUnregisterPush.Output {
         try await client.procedure(AppBskyNotificationUnregisterPush.self, parameters: .init(), input: input)
     }

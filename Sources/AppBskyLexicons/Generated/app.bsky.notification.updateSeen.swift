@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.notification.updateSeen`: `POST /xrpc/app.bsky.notification.updateSeen`.
-public enum AppBskyNotificationUpdateSeen: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyNotificationUpdateSeen: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.updateSeen" }
 
@@ -15,7 +15,7 @@ public enum AppBskyNotificationUpdateSeen: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.updateSeen#main/input/schema" }
         /// The `seenAt` field (required).
@@ -45,18 +45,18 @@ public enum AppBskyNotificationUpdateSeen: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.notification.updateSeen, descriptions left out, for validation.
     static var appBskyNotificationUpdateSeen: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"seenAt":{"format":"datetime","type":"string"}},"required":["seenAt"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.notification.updateSeen","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Notification {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationUpdateSeen`.
     public func updateSeen(seenAt: XRPCCore.Datetime) async throws -> AppBskyNotificationUpdateSeen.Output {
         try await client.procedure(AppBskyNotificationUpdateSeen.self, parameters: .init(), input: .init(seenAt: seenAt))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateSeen(_ input: AppBskyNotificationUpdateSeen.Input) async throws -> AppBskyNotificationUpdateSeen.Output {
         try await client.procedure(AppBskyNotificationUpdateSeen.self, parameters: .init(), input: input)
     }

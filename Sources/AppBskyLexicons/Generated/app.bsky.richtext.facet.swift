@@ -4,11 +4,12 @@
 import ComAtprotoLexicons
 
 /// The lexicon object `app.bsky.richtext.facet#main`.
-public struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.richtext.facet#main" }
     /// The `index` field (required).
-    @XRPCCore._LexiconBoxed public var index: AppBskyRichtextFacet.ByteSlice
+    public var index: AppBskyRichtextFacet.ByteSlice { get { _index.wrappedValue } set { _index.wrappedValue = newValue } }
+    private var _index: XRPCCore._LexiconBoxed<AppBskyRichtextFacet.ByteSlice>
     /// The `features` field (required).
     public var features: [AppBskyRichtextFacet.FeaturesItem]
     /// Fields the schema does not declare, kept as read and written back.
@@ -16,13 +17,13 @@ public struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBskyLexiconsVali
 
     /// Creates a value from its fields.
     public init(index: AppBskyRichtextFacet.ByteSlice, features: [AppBskyRichtextFacet.FeaturesItem], unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-        self.index = index
+        self._index = .init(wrappedValue: index)
         self.features = features
         self.unknownFields = unknownFields
     }
 
     @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-        self.index = try reader.required("index")
+        self._index = .init(wrappedValue: try reader.required("index"))
         self.features = try reader.required("features")
         self.unknownFields = reader.remainingFields
     }
@@ -34,7 +35,7 @@ public struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     }
 
     /// The lexicon object `app.bsky.richtext.facet#byteSlice`.
-    public struct ByteSlice: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ByteSlice: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.richtext.facet#byteSlice" }
         /// The `byteStart` field (required).
@@ -67,7 +68,7 @@ public struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     }
 
     /// The lexicon object `app.bsky.richtext.facet#link`.
-    public struct Link: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Link: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.richtext.facet#link" }
         /// The `uri` field (required).
@@ -94,7 +95,7 @@ public struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     }
 
     /// The lexicon object `app.bsky.richtext.facet#mention`.
-    public struct Mention: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Mention: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.richtext.facet#mention" }
         /// The `did` field (required).
@@ -121,7 +122,7 @@ public struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     }
 
     /// The lexicon object `app.bsky.richtext.facet#tag`.
-    public struct Tag: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Tag: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.richtext.facet#tag" }
         /// The `tag` field (required).
@@ -148,7 +149,7 @@ public struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum FeaturesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum FeaturesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.richtext.facet#main/properties/features/items" }
         case appBskyRichtextFacetMention(AppBskyRichtextFacet.Mention)
@@ -196,7 +197,7 @@ public struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBskyLexiconsVali
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.richtext.facet, descriptions left out, for validation.
     static var appBskyRichtextFacet: Swift.String { ##"{"defs":{"byteSlice":{"properties":{"byteEnd":{"minimum":0,"type":"integer"},"byteStart":{"minimum":0,"type":"integer"}},"required":["byteStart","byteEnd"],"type":"object"},"link":{"properties":{"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"},"main":{"properties":{"features":{"items":{"refs":["#mention","#link","#tag"],"type":"union"},"type":"array"},"index":{"ref":"#byteSlice","type":"ref"}},"required":["index","features"],"type":"object"},"mention":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"object"},"tag":{"properties":{"tag":{"maxGraphemes":64,"maxLength":640,"type":"string"}},"required":["tag"],"type":"object"}},"id":"app.bsky.richtext.facet","lexicon":1}"## }
 }

@@ -4,9 +4,9 @@
 import ComAtprotoLexicons
 
 /// The lexicon `app.bsky.unspecced.defs`.
-public enum AppBskyUnspeccedDefs {
+public nonisolated enum AppBskyUnspeccedDefs {
     /// The lexicon object `app.bsky.unspecced.defs#ageAssuranceEvent`.
-    public struct AgeAssuranceEvent: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct AgeAssuranceEvent: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#ageAssuranceEvent" }
         /// The `createdAt` field (required).
@@ -68,7 +68,7 @@ public enum AppBskyUnspeccedDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#ageAssuranceEvent/properties/status" }
             /// The string, exactly as read or given.
@@ -87,7 +87,7 @@ public enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#ageAssuranceState`.
-    public struct AgeAssuranceState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct AgeAssuranceState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#ageAssuranceState" }
         /// The `status` field (required).
@@ -119,7 +119,7 @@ public enum AppBskyUnspeccedDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#ageAssuranceState/properties/status" }
             /// The string, exactly as read or given.
@@ -140,7 +140,7 @@ public enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#skeletonSearchActor`.
-    public struct SkeletonSearchActor: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SkeletonSearchActor: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#skeletonSearchActor" }
         /// The `did` field (required).
@@ -167,7 +167,7 @@ public enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#skeletonSearchPost`.
-    public struct SkeletonSearchPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SkeletonSearchPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#skeletonSearchPost" }
         /// The `uri` field (required).
@@ -194,7 +194,7 @@ public enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#skeletonSearchStarterPack`.
-    public struct SkeletonSearchStarterPack: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SkeletonSearchStarterPack: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#skeletonSearchStarterPack" }
         /// The `uri` field (required).
@@ -221,7 +221,7 @@ public enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#skeletonTrend`.
-    public struct SkeletonTrend: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SkeletonTrend: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#skeletonTrend" }
         /// The `topic` field (required).
@@ -288,7 +288,7 @@ public enum AppBskyUnspeccedDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#skeletonTrend/properties/status" }
             /// The string, exactly as read or given.
@@ -303,22 +303,23 @@ public enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#threadItemBlocked`.
-    public struct ThreadItemBlocked: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadItemBlocked: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#threadItemBlocked" }
         /// The `author` field (required).
-        @XRPCCore._LexiconBoxed public var author: AppBskyFeedDefs.BlockedAuthor
+        public var author: AppBskyFeedDefs.BlockedAuthor { get { _author.wrappedValue } set { _author.wrappedValue = newValue } }
+        private var _author: XRPCCore._LexiconBoxed<AppBskyFeedDefs.BlockedAuthor>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(author: AppBskyFeedDefs.BlockedAuthor, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.author = author
+            self._author = .init(wrappedValue: author)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.author = try reader.required("author")
+            self._author = .init(wrappedValue: try reader.required("author"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -329,7 +330,7 @@ public enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#threadItemNoUnauthenticated`.
-    public struct ThreadItemNoUnauthenticated: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadItemNoUnauthenticated: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#threadItemNoUnauthenticated" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -350,7 +351,7 @@ public enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#threadItemNotFound`.
-    public struct ThreadItemNotFound: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadItemNotFound: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#threadItemNotFound" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -371,11 +372,12 @@ public enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#threadItemPost`.
-    public struct ThreadItemPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadItemPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#threadItemPost" }
         /// The `post` field (required).
-        @XRPCCore._LexiconBoxed public var post: AppBskyFeedDefs.PostView
+        public var post: AppBskyFeedDefs.PostView { get { _post.wrappedValue } set { _post.wrappedValue = newValue } }
+        private var _post: XRPCCore._LexiconBoxed<AppBskyFeedDefs.PostView>
         /// The `moreParents` field (required).
         public var moreParents: Swift.Bool
         /// The `moreReplies` field (required).
@@ -395,7 +397,7 @@ public enum AppBskyUnspeccedDefs {
 
         /// Creates a value from its fields.
         public init(post: AppBskyFeedDefs.PostView, moreParents: Swift.Bool, moreReplies: Swift.Int, opThread: Swift.Bool, hiddenByThreadgate: Swift.Bool, mutedByViewer: Swift.Bool, opThreadPostCount: Swift.Int? = nil, opThreadPostIndex: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.post = post
+            self._post = .init(wrappedValue: post)
             self.moreParents = moreParents
             self.moreReplies = moreReplies
             self.opThread = opThread
@@ -407,7 +409,7 @@ public enum AppBskyUnspeccedDefs {
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.post = try reader.required("post")
+            self._post = .init(wrappedValue: try reader.required("post"))
             self.moreParents = try reader.required("moreParents")
             self.moreReplies = try reader.required("moreReplies")
             self.opThread = try reader.required("opThread")
@@ -432,7 +434,7 @@ public enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#trendView`.
-    public struct TrendView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct TrendView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#trendView" }
         /// The `topic` field (required).
@@ -499,7 +501,7 @@ public enum AppBskyUnspeccedDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#trendView/properties/status" }
             /// The string, exactly as read or given.
@@ -514,7 +516,7 @@ public enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#trendingTopic`.
-    public struct TrendingTopic: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct TrendingTopic: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#trendingTopic" }
         /// The `topic` field (required).
@@ -555,7 +557,7 @@ public enum AppBskyUnspeccedDefs {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.defs, descriptions left out, for validation.
     static var appBskyUnspeccedDefs: Swift.String { #"{"defs":{"ageAssuranceEvent":{"properties":{"attemptId":{"type":"string"},"completeIp":{"type":"string"},"completeUa":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"email":{"type":"string"},"initIp":{"type":"string"},"initUa":{"type":"string"},"status":{"knownValues":["unknown","pending","assured"],"type":"string"}},"required":["createdAt","status","attemptId"],"type":"object"},"ageAssuranceState":{"properties":{"lastInitiatedAt":{"format":"datetime","type":"string"},"status":{"knownValues":["unknown","pending","assured","blocked"],"type":"string"}},"required":["status"],"type":"object"},"skeletonSearchActor":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"object"},"skeletonSearchPost":{"properties":{"uri":{"format":"at-uri","type":"string"}},"required":["uri"],"type":"object"},"skeletonSearchStarterPack":{"properties":{"uri":{"format":"at-uri","type":"string"}},"required":["uri"],"type":"object"},"skeletonTrend":{"properties":{"category":{"type":"string"},"description":{"type":"string"},"dids":{"items":{"format":"did","type":"string"},"type":"array"},"displayName":{"type":"string"},"link":{"type":"string"},"postCount":{"type":"integer"},"startedAt":{"format":"datetime","type":"string"},"status":{"knownValues":["hot"],"type":"string"},"topic":{"type":"string"}},"required":["topic","displayName","link","startedAt","postCount","dids"],"type":"object"},"threadItemBlocked":{"properties":{"author":{"ref":"app.bsky.feed.defs#blockedAuthor","type":"ref"}},"required":["author"],"type":"object"},"threadItemNoUnauthenticated":{"properties":{},"type":"object"},"threadItemNotFound":{"properties":{},"type":"object"},"threadItemPost":{"properties":{"hiddenByThreadgate":{"type":"boolean"},"moreParents":{"type":"boolean"},"moreReplies":{"type":"integer"},"mutedByViewer":{"type":"boolean"},"opThread":{"type":"boolean"},"opThreadPostCount":{"type":"integer"},"opThreadPostIndex":{"type":"integer"},"post":{"ref":"app.bsky.feed.defs#postView","type":"ref"}},"required":["post","moreParents","moreReplies","opThread","hiddenByThreadgate","mutedByViewer"],"type":"object"},"trendView":{"properties":{"actors":{"items":{"ref":"app.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"},"category":{"type":"string"},"description":{"type":"string"},"displayName":{"type":"string"},"link":{"type":"string"},"postCount":{"type":"integer"},"startedAt":{"format":"datetime","type":"string"},"status":{"knownValues":["hot"],"type":"string"},"topic":{"type":"string"}},"required":["topic","displayName","link","startedAt","postCount","actors"],"type":"object"},"trendingTopic":{"properties":{"description":{"type":"string"},"displayName":{"type":"string"},"link":{"type":"string"},"topic":{"type":"string"}},"required":["topic","link"],"type":"object"}},"id":"app.bsky.unspecced.defs","lexicon":1}"# }
 }

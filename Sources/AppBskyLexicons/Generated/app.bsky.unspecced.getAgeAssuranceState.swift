@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getAgeAssuranceState`: `GET /xrpc/app.bsky.unspecced.getAgeAssuranceState`.
-public enum AppBskyUnspeccedGetAgeAssuranceState: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetAgeAssuranceState: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getAgeAssuranceState" }
 
@@ -18,12 +18,12 @@ public enum AppBskyUnspeccedGetAgeAssuranceState: XRPCCore.XRPCQuery {
     public typealias Output = AppBskyUnspeccedDefs.AgeAssuranceState
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getAgeAssuranceState, descriptions left out, for validation.
     static var appBskyUnspeccedGetAgeAssuranceState: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"ref":"app.bsky.unspecced.defs#ageAssuranceState","type":"ref"}},"type":"query"}},"id":"app.bsky.unspecced.getAgeAssuranceState","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetAgeAssuranceState`.
     public func getAgeAssuranceState() async throws -> AppBskyUnspeccedGetAgeAssuranceState.Output {
         try await client.query(AppBskyUnspeccedGetAgeAssuranceState.self, parameters: .init())

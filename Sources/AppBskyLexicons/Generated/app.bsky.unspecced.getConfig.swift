@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getConfig`: `GET /xrpc/app.bsky.unspecced.getConfig`.
-public enum AppBskyUnspeccedGetConfig: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetConfig: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getConfig" }
 
@@ -15,7 +15,7 @@ public enum AppBskyUnspeccedGetConfig: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getConfig#main/output/schema" }
         /// The `checkEmailConfirmed` field (optional).
@@ -46,7 +46,7 @@ public enum AppBskyUnspeccedGetConfig: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.unspecced.getConfig#liveNowConfig`.
-    public struct LiveNowConfig: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LiveNowConfig: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getConfig#liveNowConfig" }
         /// The `did` field (required).
@@ -78,12 +78,12 @@ public enum AppBskyUnspeccedGetConfig: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getConfig, descriptions left out, for validation.
     static var appBskyUnspeccedGetConfig: Swift.String { ##"{"defs":{"liveNowConfig":{"properties":{"did":{"format":"did","type":"string"},"domains":{"items":{"type":"string"},"type":"array"}},"required":["did","domains"],"type":"object"},"main":{"output":{"encoding":"application/json","schema":{"properties":{"checkEmailConfirmed":{"type":"boolean"},"liveNow":{"items":{"ref":"#liveNowConfig","type":"ref"},"type":"array"}},"required":[],"type":"object"}},"type":"query"}},"id":"app.bsky.unspecced.getConfig","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetConfig`.
     public func getConfig() async throws -> AppBskyUnspeccedGetConfig.Output {
         try await client.query(AppBskyUnspeccedGetConfig.self, parameters: .init())

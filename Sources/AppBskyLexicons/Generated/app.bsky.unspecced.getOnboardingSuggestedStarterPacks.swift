@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getOnboardingSuggestedStarterPacks`: `GET /xrpc/app.bsky.unspecced.getOnboardingSuggestedStarterPacks`.
-public enum AppBskyUnspeccedGetOnboardingSuggestedStarterPacks: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetOnboardingSuggestedStarterPacks: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getOnboardingSuggestedStarterPacks" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetOnboardingSuggestedStarterPacks: XRPCCore.XRPCQue
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getOnboardingSuggestedStarterPacks#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getOnboardingSuggestedStarterPacks#main/parameters" }
         /// The `limit` field (optional).
@@ -39,7 +39,7 @@ public enum AppBskyUnspeccedGetOnboardingSuggestedStarterPacks: XRPCCore.XRPCQue
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getOnboardingSuggestedStarterPacks#main/output/schema" }
         /// The `starterPacks` field (required).
@@ -65,18 +65,18 @@ public enum AppBskyUnspeccedGetOnboardingSuggestedStarterPacks: XRPCCore.XRPCQue
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getOnboardingSuggestedStarterPacks, descriptions left out, for validation.
     static var appBskyUnspeccedGetOnboardingSuggestedStarterPacks: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"starterPacks":{"items":{"ref":"app.bsky.graph.defs#starterPackView","type":"ref"},"type":"array"}},"required":["starterPacks"],"type":"object"}},"parameters":{"properties":{"limit":{"default":10,"maximum":25,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getOnboardingSuggestedStarterPacks","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetOnboardingSuggestedStarterPacks`.
     public func getOnboardingSuggestedStarterPacks(limit: Swift.Int? = 10) async throws -> AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.self, parameters: .init(limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getOnboardingSuggestedStarterPacks(_ parameters: AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.Parameters = .init()) async throws -> AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.self, parameters: parameters)
     }

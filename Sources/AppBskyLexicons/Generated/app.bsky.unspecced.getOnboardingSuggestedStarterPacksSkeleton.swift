@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getOnboardingSuggestedStarterPacksSkeleton`: `GET /xrpc/app.bsky.unspecced.getOnboardingSuggestedStarterPacksSkeleton`.
-public enum AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getOnboardingSuggestedStarterPacksSkeleton" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton: XRPCCore
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getOnboardingSuggestedStarterPacksSkeleton#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getOnboardingSuggestedStarterPacksSkeleton#main/parameters" }
         /// The `limit` field (optional).
@@ -45,7 +45,7 @@ public enum AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton: XRPCCore
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getOnboardingSuggestedStarterPacksSkeleton#main/output/schema" }
         /// The `starterPacks` field (required).
@@ -71,18 +71,18 @@ public enum AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton: XRPCCore
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getOnboardingSuggestedStarterPacksSkeleton, descriptions left out, for validation.
     static var appBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"starterPacks":{"items":{"format":"at-uri","type":"string"},"type":"array"}},"required":["starterPacks"],"type":"object"}},"parameters":{"properties":{"limit":{"default":10,"maximum":25,"minimum":1,"type":"integer"},"viewer":{"format":"did","type":"string"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getOnboardingSuggestedStarterPacksSkeleton","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton`.
     public func getOnboardingSuggestedStarterPacksSkeleton(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getOnboardingSuggestedStarterPacksSkeleton(_ parameters: AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.self, parameters: parameters)
     }

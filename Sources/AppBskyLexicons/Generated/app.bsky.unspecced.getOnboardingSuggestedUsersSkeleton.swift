@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getOnboardingSuggestedUsersSkeleton`: `GET /xrpc/app.bsky.unspecced.getOnboardingSuggestedUsersSkeleton`.
-public enum AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getOnboardingSuggestedUsersSkeleton" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton: XRPCCore.XRPCQu
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getOnboardingSuggestedUsersSkeleton#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getOnboardingSuggestedUsersSkeleton#main/parameters" }
         /// The `category` field (optional).
@@ -50,7 +50,7 @@ public enum AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton: XRPCCore.XRPCQu
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getOnboardingSuggestedUsersSkeleton#main/output/schema" }
         /// The `dids` field (required).
@@ -86,18 +86,18 @@ public enum AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton: XRPCCore.XRPCQu
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getOnboardingSuggestedUsersSkeleton, descriptions left out, for validation.
     static var appBskyUnspeccedGetOnboardingSuggestedUsersSkeleton: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"dids":{"items":{"format":"did","type":"string"},"type":"array"},"recId":{"type":"string"},"recIdStr":{"type":"string"}},"required":["dids"],"type":"object"}},"parameters":{"properties":{"category":{"type":"string"},"limit":{"default":25,"maximum":50,"minimum":1,"type":"integer"},"viewer":{"format":"did","type":"string"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getOnboardingSuggestedUsersSkeleton","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton`.
     public func getOnboardingSuggestedUsersSkeleton(category: Swift.String? = nil, limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.self, parameters: .init(category: category, limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getOnboardingSuggestedUsersSkeleton(_ parameters: AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.self, parameters: parameters)
     }

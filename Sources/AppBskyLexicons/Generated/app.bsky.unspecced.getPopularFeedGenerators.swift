@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getPopularFeedGenerators`: `GET /xrpc/app.bsky.unspecced.getPopularFeedGenerators`.
-public enum AppBskyUnspeccedGetPopularFeedGenerators: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetPopularFeedGenerators: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getPopularFeedGenerators" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetPopularFeedGenerators: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getPopularFeedGenerators#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPopularFeedGenerators#main/parameters" }
         /// The `cursor` field (optional).
@@ -49,7 +49,7 @@ public enum AppBskyUnspeccedGetPopularFeedGenerators: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPopularFeedGenerators#main/output/schema" }
         /// The `feeds` field (required).
@@ -80,18 +80,18 @@ public enum AppBskyUnspeccedGetPopularFeedGenerators: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getPopularFeedGenerators, descriptions left out, for validation.
     static var appBskyUnspeccedGetPopularFeedGenerators: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"feeds":{"items":{"ref":"app.bsky.feed.defs#generatorView","type":"ref"},"type":"array"}},"required":["feeds"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"query":{"type":"string"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getPopularFeedGenerators","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetPopularFeedGenerators`.
     public func getPopularFeedGenerators(cursor: Swift.String? = nil, limit: Swift.Int? = 50, query: Swift.String? = nil) async throws -> AppBskyUnspeccedGetPopularFeedGenerators.Output {
         try await client.query(AppBskyUnspeccedGetPopularFeedGenerators.self, parameters: .init(cursor: cursor, limit: limit, query: query))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getPopularFeedGenerators(_ parameters: AppBskyUnspeccedGetPopularFeedGenerators.Parameters = .init()) async throws -> AppBskyUnspeccedGetPopularFeedGenerators.Output {
         try await client.query(AppBskyUnspeccedGetPopularFeedGenerators.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getPostThreadOtherV2`: `GET /xrpc/app.bsky.unspecced.getPostThreadOtherV2`.
-public enum AppBskyUnspeccedGetPostThreadOtherV2: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetPostThreadOtherV2: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getPostThreadOtherV2" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetPostThreadOtherV2: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getPostThreadOtherV2#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadOtherV2#main/parameters" }
         /// The `anchor` field (required).
@@ -39,7 +39,7 @@ public enum AppBskyUnspeccedGetPostThreadOtherV2: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadOtherV2#main/output/schema" }
         /// The `thread` field (required).
@@ -65,7 +65,7 @@ public enum AppBskyUnspeccedGetPostThreadOtherV2: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.unspecced.getPostThreadOtherV2#threadItem`.
-    public struct ThreadItem: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadItem: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadOtherV2#threadItem" }
         /// The `uri` field (required).
@@ -102,7 +102,7 @@ public enum AppBskyUnspeccedGetPostThreadOtherV2: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Value: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Value: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadOtherV2#threadItem/properties/value" }
             case appBskyUnspeccedDefsThreadItemPost(AppBskyUnspeccedDefs.ThreadItemPost)
@@ -145,18 +145,18 @@ public enum AppBskyUnspeccedGetPostThreadOtherV2: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getPostThreadOtherV2, descriptions left out, for validation.
     static var appBskyUnspeccedGetPostThreadOtherV2: Swift.String { ##"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"thread":{"items":{"ref":"#threadItem","type":"ref"},"type":"array"}},"required":["thread"],"type":"object"}},"parameters":{"properties":{"anchor":{"format":"at-uri","type":"string"}},"required":["anchor"],"type":"params"},"type":"query"},"threadItem":{"properties":{"depth":{"type":"integer"},"uri":{"format":"at-uri","type":"string"},"value":{"refs":["app.bsky.unspecced.defs#threadItemPost"],"type":"union"}},"required":["uri","depth","value"],"type":"object"}},"id":"app.bsky.unspecced.getPostThreadOtherV2","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetPostThreadOtherV2`.
     public func getPostThreadOtherV2(anchor: XRPCCore.ATURI) async throws -> AppBskyUnspeccedGetPostThreadOtherV2.Output {
         try await client.query(AppBskyUnspeccedGetPostThreadOtherV2.self, parameters: .init(anchor: anchor))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getPostThreadOtherV2(_ parameters: AppBskyUnspeccedGetPostThreadOtherV2.Parameters) async throws -> AppBskyUnspeccedGetPostThreadOtherV2.Output {
         try await client.query(AppBskyUnspeccedGetPostThreadOtherV2.self, parameters: parameters)
     }

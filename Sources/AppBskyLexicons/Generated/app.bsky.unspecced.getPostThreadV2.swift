@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getPostThreadV2`: `GET /xrpc/app.bsky.unspecced.getPostThreadV2`.
-public enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getPostThreadV2" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getPostThreadV2#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadV2#main/parameters" }
         /// The `anchor` field (required).
@@ -62,7 +62,7 @@ public enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Sort: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Sort: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadV2#main/parameters/properties/sort" }
             /// The string, exactly as read or given.
@@ -81,7 +81,7 @@ public enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadV2#main/output/schema" }
         /// The `thread` field (required).
@@ -89,7 +89,8 @@ public enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
         /// The `hasOtherReplies` field (required).
         public var hasOtherReplies: Swift.Bool
         /// The `threadgate` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var threadgate: AppBskyFeedDefs.ThreadgateView?
+        public var threadgate: AppBskyFeedDefs.ThreadgateView? { get { _threadgate.wrappedValue } set { _threadgate.wrappedValue = newValue } }
+        private var _threadgate: XRPCCore._LexiconBoxedOptional<AppBskyFeedDefs.ThreadgateView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -97,14 +98,14 @@ public enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
         public init(thread: [AppBskyUnspeccedGetPostThreadV2.ThreadItem], hasOtherReplies: Swift.Bool, threadgate: AppBskyFeedDefs.ThreadgateView? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.thread = thread
             self.hasOtherReplies = hasOtherReplies
-            self.threadgate = threadgate
+            self._threadgate = .init(wrappedValue: threadgate)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.thread = try reader.required("thread")
             self.hasOtherReplies = try reader.required("hasOtherReplies")
-            self.threadgate = try reader.optional("threadgate")
+            self._threadgate = .init(wrappedValue: try reader.optional("threadgate"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -117,7 +118,7 @@ public enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.unspecced.getPostThreadV2#threadItem`.
-    public struct ThreadItem: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadItem: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadV2#threadItem" }
         /// The `uri` field (required).
@@ -154,7 +155,7 @@ public enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Value: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Value: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadV2#threadItem/properties/value" }
             case appBskyUnspeccedDefsThreadItemPost(AppBskyUnspeccedDefs.ThreadItemPost)
@@ -206,18 +207,18 @@ public enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getPostThreadV2, descriptions left out, for validation.
     static var appBskyUnspeccedGetPostThreadV2: Swift.String { ##"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"hasOtherReplies":{"type":"boolean"},"thread":{"items":{"ref":"#threadItem","type":"ref"},"type":"array"},"threadgate":{"ref":"app.bsky.feed.defs#threadgateView","type":"ref"}},"required":["thread","hasOtherReplies"],"type":"object"}},"parameters":{"properties":{"above":{"default":true,"type":"boolean"},"anchor":{"format":"at-uri","type":"string"},"below":{"default":6,"maximum":20,"minimum":0,"type":"integer"},"branchingFactor":{"default":10,"maximum":100,"minimum":0,"type":"integer"},"sort":{"default":"oldest","knownValues":["newest","oldest","top"],"type":"string"}},"required":["anchor"],"type":"params"},"type":"query"},"threadItem":{"properties":{"depth":{"type":"integer"},"uri":{"format":"at-uri","type":"string"},"value":{"refs":["app.bsky.unspecced.defs#threadItemPost","app.bsky.unspecced.defs#threadItemNoUnauthenticated","app.bsky.unspecced.defs#threadItemNotFound","app.bsky.unspecced.defs#threadItemBlocked"],"type":"union"}},"required":["uri","depth","value"],"type":"object"}},"id":"app.bsky.unspecced.getPostThreadV2","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetPostThreadV2`.
     public func getPostThreadV2(anchor: XRPCCore.ATURI, above: Swift.Bool? = true, below: Swift.Int? = 6, branchingFactor: Swift.Int? = 10, sort: AppBskyUnspeccedGetPostThreadV2.Parameters.Sort? = "oldest") async throws -> AppBskyUnspeccedGetPostThreadV2.Output {
         try await client.query(AppBskyUnspeccedGetPostThreadV2.self, parameters: .init(anchor: anchor, above: above, below: below, branchingFactor: branchingFactor, sort: sort))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getPostThreadV2(_ parameters: AppBskyUnspeccedGetPostThreadV2.Parameters) async throws -> AppBskyUnspeccedGetPostThreadV2.Output {
         try await client.query(AppBskyUnspeccedGetPostThreadV2.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getSuggestedFeeds`: `GET /xrpc/app.bsky.unspecced.getSuggestedFeeds`.
-public enum AppBskyUnspeccedGetSuggestedFeeds: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetSuggestedFeeds: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getSuggestedFeeds" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetSuggestedFeeds: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedFeeds#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedFeeds#main/parameters" }
         /// The `limit` field (optional).
@@ -39,7 +39,7 @@ public enum AppBskyUnspeccedGetSuggestedFeeds: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedFeeds#main/output/schema" }
         /// The `feeds` field (required).
@@ -65,18 +65,18 @@ public enum AppBskyUnspeccedGetSuggestedFeeds: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getSuggestedFeeds, descriptions left out, for validation.
     static var appBskyUnspeccedGetSuggestedFeeds: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"feeds":{"items":{"ref":"app.bsky.feed.defs#generatorView","type":"ref"},"type":"array"}},"required":["feeds"],"type":"object"}},"parameters":{"properties":{"limit":{"default":10,"maximum":25,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getSuggestedFeeds","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedFeeds`.
     public func getSuggestedFeeds(limit: Swift.Int? = 10) async throws -> AppBskyUnspeccedGetSuggestedFeeds.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedFeeds.self, parameters: .init(limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedFeeds(_ parameters: AppBskyUnspeccedGetSuggestedFeeds.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedFeeds.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedFeeds.self, parameters: parameters)
     }

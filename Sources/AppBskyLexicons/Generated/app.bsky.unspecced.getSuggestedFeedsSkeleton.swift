@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getSuggestedFeedsSkeleton`: `GET /xrpc/app.bsky.unspecced.getSuggestedFeedsSkeleton`.
-public enum AppBskyUnspeccedGetSuggestedFeedsSkeleton: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetSuggestedFeedsSkeleton: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getSuggestedFeedsSkeleton" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetSuggestedFeedsSkeleton: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedFeedsSkeleton#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedFeedsSkeleton#main/parameters" }
         /// The `limit` field (optional).
@@ -45,7 +45,7 @@ public enum AppBskyUnspeccedGetSuggestedFeedsSkeleton: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedFeedsSkeleton#main/output/schema" }
         /// The `feeds` field (required).
@@ -71,18 +71,18 @@ public enum AppBskyUnspeccedGetSuggestedFeedsSkeleton: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getSuggestedFeedsSkeleton, descriptions left out, for validation.
     static var appBskyUnspeccedGetSuggestedFeedsSkeleton: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"feeds":{"items":{"format":"at-uri","type":"string"},"type":"array"}},"required":["feeds"],"type":"object"}},"parameters":{"properties":{"limit":{"default":10,"maximum":25,"minimum":1,"type":"integer"},"viewer":{"format":"did","type":"string"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getSuggestedFeedsSkeleton","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedFeedsSkeleton`.
     public func getSuggestedFeedsSkeleton(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetSuggestedFeedsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedFeedsSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedFeedsSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedFeedsSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedFeedsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedFeedsSkeleton.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getSuggestedStarterPacks`: `GET /xrpc/app.bsky.unspecced.getSuggestedStarterPacks`.
-public enum AppBskyUnspeccedGetSuggestedStarterPacks: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetSuggestedStarterPacks: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getSuggestedStarterPacks" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetSuggestedStarterPacks: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedStarterPacks#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedStarterPacks#main/parameters" }
         /// The `limit` field (optional).
@@ -39,7 +39,7 @@ public enum AppBskyUnspeccedGetSuggestedStarterPacks: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedStarterPacks#main/output/schema" }
         /// The `starterPacks` field (required).
@@ -65,18 +65,18 @@ public enum AppBskyUnspeccedGetSuggestedStarterPacks: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getSuggestedStarterPacks, descriptions left out, for validation.
     static var appBskyUnspeccedGetSuggestedStarterPacks: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"starterPacks":{"items":{"ref":"app.bsky.graph.defs#starterPackView","type":"ref"},"type":"array"}},"required":["starterPacks"],"type":"object"}},"parameters":{"properties":{"limit":{"default":10,"maximum":25,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getSuggestedStarterPacks","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedStarterPacks`.
     public func getSuggestedStarterPacks(limit: Swift.Int? = 10) async throws -> AppBskyUnspeccedGetSuggestedStarterPacks.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedStarterPacks.self, parameters: .init(limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedStarterPacks(_ parameters: AppBskyUnspeccedGetSuggestedStarterPacks.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedStarterPacks.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedStarterPacks.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getSuggestedStarterPacksSkeleton`: `GET /xrpc/app.bsky.unspecced.getSuggestedStarterPacksSkeleton`.
-public enum AppBskyUnspeccedGetSuggestedStarterPacksSkeleton: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetSuggestedStarterPacksSkeleton: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getSuggestedStarterPacksSkeleton" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetSuggestedStarterPacksSkeleton: XRPCCore.XRPCQuery
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedStarterPacksSkeleton#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedStarterPacksSkeleton#main/parameters" }
         /// The `limit` field (optional).
@@ -45,7 +45,7 @@ public enum AppBskyUnspeccedGetSuggestedStarterPacksSkeleton: XRPCCore.XRPCQuery
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedStarterPacksSkeleton#main/output/schema" }
         /// The `starterPacks` field (required).
@@ -71,18 +71,18 @@ public enum AppBskyUnspeccedGetSuggestedStarterPacksSkeleton: XRPCCore.XRPCQuery
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getSuggestedStarterPacksSkeleton, descriptions left out, for validation.
     static var appBskyUnspeccedGetSuggestedStarterPacksSkeleton: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"starterPacks":{"items":{"format":"at-uri","type":"string"},"type":"array"}},"required":["starterPacks"],"type":"object"}},"parameters":{"properties":{"limit":{"default":10,"maximum":25,"minimum":1,"type":"integer"},"viewer":{"format":"did","type":"string"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getSuggestedStarterPacksSkeleton","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedStarterPacksSkeleton`.
     public func getSuggestedStarterPacksSkeleton(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedStarterPacksSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getSuggestedUsers`: `GET /xrpc/app.bsky.unspecced.getSuggestedUsers`.
-public enum AppBskyUnspeccedGetSuggestedUsers: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetSuggestedUsers: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getSuggestedUsers" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetSuggestedUsers: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedUsers#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsers#main/parameters" }
         /// The `category` field (optional).
@@ -44,7 +44,7 @@ public enum AppBskyUnspeccedGetSuggestedUsers: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsers#main/output/schema" }
         /// The `actors` field (required).
@@ -80,18 +80,18 @@ public enum AppBskyUnspeccedGetSuggestedUsers: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getSuggestedUsers, descriptions left out, for validation.
     static var appBskyUnspeccedGetSuggestedUsers: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"actors":{"items":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"type":"array"},"recId":{"type":"string"},"recIdStr":{"type":"string"}},"required":["actors"],"type":"object"}},"parameters":{"properties":{"category":{"type":"string"},"limit":{"default":25,"maximum":50,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getSuggestedUsers","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedUsers`.
     public func getSuggestedUsers(category: Swift.String? = nil, limit: Swift.Int? = 25) async throws -> AppBskyUnspeccedGetSuggestedUsers.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsers.self, parameters: .init(category: category, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedUsers(_ parameters: AppBskyUnspeccedGetSuggestedUsers.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsers.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsers.self, parameters: parameters)
     }

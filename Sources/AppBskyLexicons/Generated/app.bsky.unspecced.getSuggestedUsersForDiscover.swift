@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getSuggestedUsersForDiscover`: `GET /xrpc/app.bsky.unspecced.getSuggestedUsersForDiscover`.
-public enum AppBskyUnspeccedGetSuggestedUsersForDiscover: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForDiscover: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getSuggestedUsersForDiscover" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetSuggestedUsersForDiscover: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedUsersForDiscover#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForDiscover#main/parameters" }
         /// The `limit` field (optional).
@@ -39,7 +39,7 @@ public enum AppBskyUnspeccedGetSuggestedUsersForDiscover: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForDiscover#main/output/schema" }
         /// The `actors` field (required).
@@ -70,18 +70,18 @@ public enum AppBskyUnspeccedGetSuggestedUsersForDiscover: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getSuggestedUsersForDiscover, descriptions left out, for validation.
     static var appBskyUnspeccedGetSuggestedUsersForDiscover: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"actors":{"items":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"type":"array"},"recIdStr":{"type":"string"}},"required":["actors"],"type":"object"}},"parameters":{"properties":{"limit":{"default":25,"maximum":50,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getSuggestedUsersForDiscover","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedUsersForDiscover`.
     public func getSuggestedUsersForDiscover(limit: Swift.Int? = 25) async throws -> AppBskyUnspeccedGetSuggestedUsersForDiscover.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForDiscover.self, parameters: .init(limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedUsersForDiscover(_ parameters: AppBskyUnspeccedGetSuggestedUsersForDiscover.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForDiscover.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForDiscover.self, parameters: parameters)
     }

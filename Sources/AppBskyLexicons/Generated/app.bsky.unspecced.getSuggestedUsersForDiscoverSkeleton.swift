@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getSuggestedUsersForDiscoverSkeleton`: `GET /xrpc/app.bsky.unspecced.getSuggestedUsersForDiscoverSkeleton`.
-public enum AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getSuggestedUsersForDiscoverSkeleton" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton: XRPCCore.XRPCQ
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedUsersForDiscoverSkeleton#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForDiscoverSkeleton#main/parameters" }
         /// The `limit` field (optional).
@@ -45,7 +45,7 @@ public enum AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton: XRPCCore.XRPCQ
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForDiscoverSkeleton#main/output/schema" }
         /// The `dids` field (required).
@@ -76,18 +76,18 @@ public enum AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton: XRPCCore.XRPCQ
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getSuggestedUsersForDiscoverSkeleton, descriptions left out, for validation.
     static var appBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"dids":{"items":{"format":"did","type":"string"},"type":"array"},"recIdStr":{"type":"string"}},"required":["dids"],"type":"object"}},"parameters":{"properties":{"limit":{"default":25,"maximum":50,"minimum":1,"type":"integer"},"viewer":{"format":"did","type":"string"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getSuggestedUsersForDiscoverSkeleton","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton`.
     public func getSuggestedUsersForDiscoverSkeleton(limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedUsersForDiscoverSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.self, parameters: parameters)
     }

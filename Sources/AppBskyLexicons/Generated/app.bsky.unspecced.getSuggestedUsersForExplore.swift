@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getSuggestedUsersForExplore`: `GET /xrpc/app.bsky.unspecced.getSuggestedUsersForExplore`.
-public enum AppBskyUnspeccedGetSuggestedUsersForExplore: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForExplore: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getSuggestedUsersForExplore" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetSuggestedUsersForExplore: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedUsersForExplore#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForExplore#main/parameters" }
         /// The `category` field (optional).
@@ -44,7 +44,7 @@ public enum AppBskyUnspeccedGetSuggestedUsersForExplore: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForExplore#main/output/schema" }
         /// The `actors` field (required).
@@ -75,18 +75,18 @@ public enum AppBskyUnspeccedGetSuggestedUsersForExplore: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getSuggestedUsersForExplore, descriptions left out, for validation.
     static var appBskyUnspeccedGetSuggestedUsersForExplore: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"actors":{"items":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"type":"array"},"recIdStr":{"type":"string"}},"required":["actors"],"type":"object"}},"parameters":{"properties":{"category":{"type":"string"},"limit":{"default":25,"maximum":50,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getSuggestedUsersForExplore","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedUsersForExplore`.
     public func getSuggestedUsersForExplore(category: Swift.String? = nil, limit: Swift.Int? = 25) async throws -> AppBskyUnspeccedGetSuggestedUsersForExplore.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForExplore.self, parameters: .init(category: category, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedUsersForExplore(_ parameters: AppBskyUnspeccedGetSuggestedUsersForExplore.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForExplore.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForExplore.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getSuggestedUsersForSeeMore`: `GET /xrpc/app.bsky.unspecced.getSuggestedUsersForSeeMore`.
-public enum AppBskyUnspeccedGetSuggestedUsersForSeeMore: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForSeeMore: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getSuggestedUsersForSeeMore" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetSuggestedUsersForSeeMore: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedUsersForSeeMore#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForSeeMore#main/parameters" }
         /// The `category` field (optional).
@@ -44,7 +44,7 @@ public enum AppBskyUnspeccedGetSuggestedUsersForSeeMore: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForSeeMore#main/output/schema" }
         /// The `actors` field (required).
@@ -75,18 +75,18 @@ public enum AppBskyUnspeccedGetSuggestedUsersForSeeMore: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getSuggestedUsersForSeeMore, descriptions left out, for validation.
     static var appBskyUnspeccedGetSuggestedUsersForSeeMore: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"actors":{"items":{"ref":"app.bsky.actor.defs#profileView","type":"ref"},"type":"array"},"recIdStr":{"type":"string"}},"required":["actors"],"type":"object"}},"parameters":{"properties":{"category":{"type":"string"},"limit":{"default":25,"maximum":50,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getSuggestedUsersForSeeMore","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedUsersForSeeMore`.
     public func getSuggestedUsersForSeeMore(category: Swift.String? = nil, limit: Swift.Int? = 25) async throws -> AppBskyUnspeccedGetSuggestedUsersForSeeMore.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForSeeMore.self, parameters: .init(category: category, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedUsersForSeeMore(_ parameters: AppBskyUnspeccedGetSuggestedUsersForSeeMore.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForSeeMore.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForSeeMore.self, parameters: parameters)
     }

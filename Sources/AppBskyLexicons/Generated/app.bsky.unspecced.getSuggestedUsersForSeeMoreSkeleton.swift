@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getSuggestedUsersForSeeMoreSkeleton`: `GET /xrpc/app.bsky.unspecced.getSuggestedUsersForSeeMoreSkeleton`.
-public enum AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getSuggestedUsersForSeeMoreSkeleton" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton: XRPCCore.XRPCQu
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedUsersForSeeMoreSkeleton#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForSeeMoreSkeleton#main/parameters" }
         /// The `category` field (optional).
@@ -50,7 +50,7 @@ public enum AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton: XRPCCore.XRPCQu
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForSeeMoreSkeleton#main/output/schema" }
         /// The `dids` field (required).
@@ -81,18 +81,18 @@ public enum AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton: XRPCCore.XRPCQu
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getSuggestedUsersForSeeMoreSkeleton, descriptions left out, for validation.
     static var appBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"dids":{"items":{"format":"did","type":"string"},"type":"array"},"recIdStr":{"type":"string"}},"required":["dids"],"type":"object"}},"parameters":{"properties":{"category":{"type":"string"},"limit":{"default":25,"maximum":50,"minimum":1,"type":"integer"},"viewer":{"format":"did","type":"string"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getSuggestedUsersForSeeMoreSkeleton","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton`.
     public func getSuggestedUsersForSeeMoreSkeleton(category: Swift.String? = nil, limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.self, parameters: .init(category: category, limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestedUsersForSeeMoreSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.self, parameters: parameters)
     }

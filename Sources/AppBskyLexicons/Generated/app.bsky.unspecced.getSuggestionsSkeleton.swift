@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getSuggestionsSkeleton`: `GET /xrpc/app.bsky.unspecced.getSuggestionsSkeleton`.
-public enum AppBskyUnspeccedGetSuggestionsSkeleton: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetSuggestionsSkeleton: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getSuggestionsSkeleton" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetSuggestionsSkeleton: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestionsSkeleton#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestionsSkeleton#main/parameters" }
         /// The `cursor` field (optional).
@@ -56,7 +56,7 @@ public enum AppBskyUnspeccedGetSuggestionsSkeleton: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestionsSkeleton#main/output/schema" }
         /// The `actors` field (required).
@@ -103,18 +103,18 @@ public enum AppBskyUnspeccedGetSuggestionsSkeleton: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getSuggestionsSkeleton, descriptions left out, for validation.
     static var appBskyUnspeccedGetSuggestionsSkeleton: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"actors":{"items":{"ref":"app.bsky.unspecced.defs#skeletonSearchActor","type":"ref"},"type":"array"},"cursor":{"type":"string"},"recId":{"type":"integer"},"recIdStr":{"type":"string"},"relativeToDid":{"format":"did","type":"string"}},"required":["actors"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"relativeToDid":{"format":"did","type":"string"},"viewer":{"format":"did","type":"string"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getSuggestionsSkeleton","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestionsSkeleton`.
     public func getSuggestionsSkeleton(cursor: Swift.String? = nil, limit: Swift.Int? = 50, relativeToDid: XRPCCore.DID? = nil, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetSuggestionsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestionsSkeleton.self, parameters: .init(cursor: cursor, limit: limit, relativeToDid: relativeToDid, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSuggestionsSkeleton(_ parameters: AppBskyUnspeccedGetSuggestionsSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestionsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestionsSkeleton.self, parameters: parameters)
     }

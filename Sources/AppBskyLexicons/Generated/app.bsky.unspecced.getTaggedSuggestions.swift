@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getTaggedSuggestions`: `GET /xrpc/app.bsky.unspecced.getTaggedSuggestions`.
-public enum AppBskyUnspeccedGetTaggedSuggestions: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetTaggedSuggestions: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getTaggedSuggestions" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetTaggedSuggestions: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getTaggedSuggestions#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getTaggedSuggestions#main/parameters" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -33,7 +33,7 @@ public enum AppBskyUnspeccedGetTaggedSuggestions: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getTaggedSuggestions#main/output/schema" }
         /// The `suggestions` field (required).
@@ -59,7 +59,7 @@ public enum AppBskyUnspeccedGetTaggedSuggestions: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.unspecced.getTaggedSuggestions#suggestion`.
-    public struct Suggestion: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Suggestion: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getTaggedSuggestions#suggestion" }
         /// The `tag` field (required).
@@ -96,7 +96,7 @@ public enum AppBskyUnspeccedGetTaggedSuggestions: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct SubjectType: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct SubjectType: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getTaggedSuggestions#suggestion/properties/subjectType" }
             /// The string, exactly as read or given.
@@ -113,12 +113,12 @@ public enum AppBskyUnspeccedGetTaggedSuggestions: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getTaggedSuggestions, descriptions left out, for validation.
     static var appBskyUnspeccedGetTaggedSuggestions: Swift.String { ##"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"suggestions":{"items":{"ref":"#suggestion","type":"ref"},"type":"array"}},"required":["suggestions"],"type":"object"}},"parameters":{"properties":{},"type":"params"},"type":"query"},"suggestion":{"properties":{"subject":{"format":"uri","type":"string"},"subjectType":{"knownValues":["actor","feed"],"type":"string"},"tag":{"type":"string"}},"required":["tag","subjectType","subject"],"type":"object"}},"id":"app.bsky.unspecced.getTaggedSuggestions","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetTaggedSuggestions`.
     public func getTaggedSuggestions() async throws -> AppBskyUnspeccedGetTaggedSuggestions.Output {
         try await client.query(AppBskyUnspeccedGetTaggedSuggestions.self, parameters: .init())

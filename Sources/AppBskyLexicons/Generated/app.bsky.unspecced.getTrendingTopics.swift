@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getTrendingTopics`: `GET /xrpc/app.bsky.unspecced.getTrendingTopics`.
-public enum AppBskyUnspeccedGetTrendingTopics: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetTrendingTopics: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getTrendingTopics" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetTrendingTopics: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getTrendingTopics#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getTrendingTopics#main/parameters" }
         /// The `limit` field (optional).
@@ -45,7 +45,7 @@ public enum AppBskyUnspeccedGetTrendingTopics: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getTrendingTopics#main/output/schema" }
         /// The `topics` field (required).
@@ -76,18 +76,18 @@ public enum AppBskyUnspeccedGetTrendingTopics: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getTrendingTopics, descriptions left out, for validation.
     static var appBskyUnspeccedGetTrendingTopics: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"suggested":{"items":{"ref":"app.bsky.unspecced.defs#trendingTopic","type":"ref"},"type":"array"},"topics":{"items":{"ref":"app.bsky.unspecced.defs#trendingTopic","type":"ref"},"type":"array"}},"required":["topics","suggested"],"type":"object"}},"parameters":{"properties":{"limit":{"default":10,"maximum":25,"minimum":1,"type":"integer"},"viewer":{"format":"did","type":"string"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getTrendingTopics","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetTrendingTopics`.
     public func getTrendingTopics(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetTrendingTopics.Output {
         try await client.query(AppBskyUnspeccedGetTrendingTopics.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getTrendingTopics(_ parameters: AppBskyUnspeccedGetTrendingTopics.Parameters = .init()) async throws -> AppBskyUnspeccedGetTrendingTopics.Output {
         try await client.query(AppBskyUnspeccedGetTrendingTopics.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getTrends`: `GET /xrpc/app.bsky.unspecced.getTrends`.
-public enum AppBskyUnspeccedGetTrends: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetTrends: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getTrends" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetTrends: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getTrends#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getTrends#main/parameters" }
         /// The `limit` field (optional).
@@ -39,7 +39,7 @@ public enum AppBskyUnspeccedGetTrends: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getTrends#main/output/schema" }
         /// The `trends` field (required).
@@ -70,18 +70,18 @@ public enum AppBskyUnspeccedGetTrends: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getTrends, descriptions left out, for validation.
     static var appBskyUnspeccedGetTrends: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"recIdStr":{"type":"string"},"trends":{"items":{"ref":"app.bsky.unspecced.defs#trendView","type":"ref"},"type":"array"}},"required":["trends"],"type":"object"}},"parameters":{"properties":{"limit":{"default":10,"maximum":25,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getTrends","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetTrends`.
     public func getTrends(limit: Swift.Int? = 10) async throws -> AppBskyUnspeccedGetTrends.Output {
         try await client.query(AppBskyUnspeccedGetTrends.self, parameters: .init(limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getTrends(_ parameters: AppBskyUnspeccedGetTrends.Parameters = .init()) async throws -> AppBskyUnspeccedGetTrends.Output {
         try await client.query(AppBskyUnspeccedGetTrends.self, parameters: parameters)
     }

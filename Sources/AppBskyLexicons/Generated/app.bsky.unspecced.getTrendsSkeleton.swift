@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.getTrendsSkeleton`: `GET /xrpc/app.bsky.unspecced.getTrendsSkeleton`.
-public enum AppBskyUnspeccedGetTrendsSkeleton: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedGetTrendsSkeleton: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getTrendsSkeleton" }
 
@@ -12,7 +12,7 @@ public enum AppBskyUnspeccedGetTrendsSkeleton: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.unspecced.getTrendsSkeleton#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getTrendsSkeleton#main/parameters" }
         /// The `limit` field (optional).
@@ -45,7 +45,7 @@ public enum AppBskyUnspeccedGetTrendsSkeleton: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getTrendsSkeleton#main/output/schema" }
         /// The `trends` field (required).
@@ -76,18 +76,18 @@ public enum AppBskyUnspeccedGetTrendsSkeleton: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.getTrendsSkeleton, descriptions left out, for validation.
     static var appBskyUnspeccedGetTrendsSkeleton: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"recIdStr":{"type":"string"},"trends":{"items":{"ref":"app.bsky.unspecced.defs#skeletonTrend","type":"ref"},"type":"array"}},"required":["trends"],"type":"object"}},"parameters":{"properties":{"limit":{"default":10,"maximum":25,"minimum":1,"type":"integer"},"viewer":{"format":"did","type":"string"}},"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.getTrendsSkeleton","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetTrendsSkeleton`.
     public func getTrendsSkeleton(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetTrendsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetTrendsSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getTrendsSkeleton(_ parameters: AppBskyUnspeccedGetTrendsSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetTrendsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetTrendsSkeleton.self, parameters: parameters)
     }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.unspecced.initAgeAssurance`: `POST /xrpc/app.bsky.unspecced.initAgeAssurance`. Declared errors: `InvalidEmail`, `DidTooLong`, `InvalidInitiation`.
-public enum AppBskyUnspeccedInitAgeAssurance: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyUnspeccedInitAgeAssurance: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.initAgeAssurance" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidEmail`.
         case invalidEmail
         /// The declared error `DidTooLong`.
@@ -44,7 +44,7 @@ public enum AppBskyUnspeccedInitAgeAssurance: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.initAgeAssurance#main/input/schema" }
         /// The `email` field (required).
@@ -83,18 +83,18 @@ public enum AppBskyUnspeccedInitAgeAssurance: XRPCCore.XRPCProcedure {
     public typealias Output = AppBskyUnspeccedDefs.AgeAssuranceState
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.initAgeAssurance, descriptions left out, for validation.
     static var appBskyUnspeccedInitAgeAssurance: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidEmail"},{"name":"DidTooLong"},{"name":"InvalidInitiation"}],"input":{"encoding":"application/json","schema":{"properties":{"countryCode":{"type":"string"},"email":{"type":"string"},"language":{"type":"string"}},"required":["email","language","countryCode"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"app.bsky.unspecced.defs#ageAssuranceState","type":"ref"}},"type":"procedure"}},"id":"app.bsky.unspecced.initAgeAssurance","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedInitAgeAssurance`.
     public func initAgeAssurance(email: Swift.String, language: Swift.String, countryCode: Swift.String) async throws -> AppBskyUnspeccedInitAgeAssurance.Output {
         try await client.procedure(AppBskyUnspeccedInitAgeAssurance.self, parameters: .init(), input: .init(email: email, language: language, countryCode: countryCode))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func initAgeAssurance(_ input: AppBskyUnspeccedInitAgeAssurance.Input) async throws -> AppBskyUnspeccedInitAgeAssurance.Output {
         try await client.procedure(AppBskyUnspeccedInitAgeAssurance.self, parameters: .init(), input: input)
     }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.searchActorsSkeleton`: `GET /xrpc/app.bsky.unspecced.searchActorsSkeleton`. Declared errors: `BadQueryString`.
-public enum AppBskyUnspeccedSearchActorsSkeleton: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedSearchActorsSkeleton: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.searchActorsSkeleton" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `BadQueryString`.
         case badQueryString
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -33,7 +33,7 @@ public enum AppBskyUnspeccedSearchActorsSkeleton: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.unspecced.searchActorsSkeleton#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.searchActorsSkeleton#main/parameters" }
         /// The `q` field (required).
@@ -81,7 +81,7 @@ public enum AppBskyUnspeccedSearchActorsSkeleton: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.searchActorsSkeleton#main/output/schema" }
         /// The `actors` field (required).
@@ -117,18 +117,18 @@ public enum AppBskyUnspeccedSearchActorsSkeleton: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.searchActorsSkeleton, descriptions left out, for validation.
     static var appBskyUnspeccedSearchActorsSkeleton: Swift.String { #"{"defs":{"main":{"errors":[{"name":"BadQueryString"}],"output":{"encoding":"application/json","schema":{"properties":{"actors":{"items":{"ref":"app.bsky.unspecced.defs#skeletonSearchActor","type":"ref"},"type":"array"},"cursor":{"type":"string"},"hitsTotal":{"type":"integer"}},"required":["actors"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":25,"maximum":100,"minimum":1,"type":"integer"},"q":{"type":"string"},"typeahead":{"type":"boolean"},"viewer":{"format":"did","type":"string"}},"required":["q"],"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.searchActorsSkeleton","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedSearchActorsSkeleton`.
     public func searchActorsSkeleton(q: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 25, typeahead: Swift.Bool? = nil, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedSearchActorsSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchActorsSkeleton.self, parameters: .init(q: q, cursor: cursor, limit: limit, typeahead: typeahead, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchActorsSkeleton(_ parameters: AppBskyUnspeccedSearchActorsSkeleton.Parameters) async throws -> AppBskyUnspeccedSearchActorsSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchActorsSkeleton.self, parameters: parameters)
     }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.searchPostsSkeleton`: `GET /xrpc/app.bsky.unspecced.searchPostsSkeleton`. Declared errors: `BadQueryString`.
-public enum AppBskyUnspeccedSearchPostsSkeleton: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedSearchPostsSkeleton: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.searchPostsSkeleton" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `BadQueryString`.
         case badQueryString
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -33,7 +33,7 @@ public enum AppBskyUnspeccedSearchPostsSkeleton: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.unspecced.searchPostsSkeleton#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.searchPostsSkeleton#main/parameters" }
         /// The `q` field (required).
@@ -125,7 +125,7 @@ public enum AppBskyUnspeccedSearchPostsSkeleton: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Sort: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Sort: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.searchPostsSkeleton#main/parameters/properties/sort" }
             /// The string, exactly as read or given.
@@ -142,7 +142,7 @@ public enum AppBskyUnspeccedSearchPostsSkeleton: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.searchPostsSkeleton#main/output/schema" }
         /// The `posts` field (required).
@@ -178,18 +178,18 @@ public enum AppBskyUnspeccedSearchPostsSkeleton: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.searchPostsSkeleton, descriptions left out, for validation.
     static var appBskyUnspeccedSearchPostsSkeleton: Swift.String { #"{"defs":{"main":{"errors":[{"name":"BadQueryString"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"hitsTotal":{"type":"integer"},"posts":{"items":{"ref":"app.bsky.unspecced.defs#skeletonSearchPost","type":"ref"},"type":"array"}},"required":["posts"],"type":"object"}},"parameters":{"properties":{"author":{"format":"at-identifier","type":"string"},"cursor":{"type":"string"},"domain":{"type":"string"},"lang":{"format":"language","type":"string"},"limit":{"default":25,"maximum":100,"minimum":1,"type":"integer"},"mentions":{"format":"at-identifier","type":"string"},"q":{"type":"string"},"since":{"type":"string"},"sort":{"default":"latest","knownValues":["top","latest"],"type":"string"},"tag":{"items":{"maxGraphemes":64,"maxLength":640,"type":"string"},"type":"array"},"until":{"type":"string"},"url":{"format":"uri","type":"string"},"viewer":{"format":"did","type":"string"}},"required":["q"],"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.searchPostsSkeleton","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedSearchPostsSkeleton`.
     public func searchPostsSkeleton(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyUnspeccedSearchPostsSkeleton.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URIString? = nil, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedSearchPostsSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchPostsSkeleton.self, parameters: .init(q: q, author: author, cursor: cursor, domain: domain, lang: lang, limit: limit, mentions: mentions, since: since, sort: sort, tag: tag, until: until, url: url, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchPostsSkeleton(_ parameters: AppBskyUnspeccedSearchPostsSkeleton.Parameters) async throws -> AppBskyUnspeccedSearchPostsSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchPostsSkeleton.self, parameters: parameters)
     }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.unspecced.searchStarterPacksSkeleton`: `GET /xrpc/app.bsky.unspecced.searchStarterPacksSkeleton`. Declared errors: `BadQueryString`.
-public enum AppBskyUnspeccedSearchStarterPacksSkeleton: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyUnspeccedSearchStarterPacksSkeleton: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.searchStarterPacksSkeleton" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `BadQueryString`.
         case badQueryString
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -33,7 +33,7 @@ public enum AppBskyUnspeccedSearchStarterPacksSkeleton: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.unspecced.searchStarterPacksSkeleton#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.searchStarterPacksSkeleton#main/parameters" }
         /// The `q` field (required).
@@ -76,7 +76,7 @@ public enum AppBskyUnspeccedSearchStarterPacksSkeleton: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.searchStarterPacksSkeleton#main/output/schema" }
         /// The `starterPacks` field (required).
@@ -112,18 +112,18 @@ public enum AppBskyUnspeccedSearchStarterPacksSkeleton: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.unspecced.searchStarterPacksSkeleton, descriptions left out, for validation.
     static var appBskyUnspeccedSearchStarterPacksSkeleton: Swift.String { #"{"defs":{"main":{"errors":[{"name":"BadQueryString"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"hitsTotal":{"type":"integer"},"starterPacks":{"items":{"ref":"app.bsky.unspecced.defs#skeletonSearchStarterPack","type":"ref"},"type":"array"}},"required":["starterPacks"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":25,"maximum":100,"minimum":1,"type":"integer"},"q":{"type":"string"},"viewer":{"format":"did","type":"string"}},"required":["q"],"type":"params"},"type":"query"}},"id":"app.bsky.unspecced.searchStarterPacksSkeleton","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedSearchStarterPacksSkeleton`.
     public func searchStarterPacksSkeleton(q: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedSearchStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchStarterPacksSkeleton.self, parameters: .init(q: q, cursor: cursor, limit: limit, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchStarterPacksSkeleton(_ parameters: AppBskyUnspeccedSearchStarterPacksSkeleton.Parameters) async throws -> AppBskyUnspeccedSearchStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchStarterPacksSkeleton.self, parameters: parameters)
     }

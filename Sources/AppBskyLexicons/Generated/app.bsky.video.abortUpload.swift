@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.video.abortUpload`: `POST /xrpc/app.bsky.video.abortUpload`. Declared errors: `UploadNotFound`, `UploadNotReady`.
-public enum AppBskyVideoAbortUpload: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyVideoAbortUpload: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.video.abortUpload" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `UploadNotFound`.
         case uploadNotFound
         /// The declared error `UploadNotReady`.
@@ -40,7 +40,7 @@ public enum AppBskyVideoAbortUpload: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.abortUpload#main/input/schema" }
         /// The `jobId` field (required).
@@ -67,7 +67,7 @@ public enum AppBskyVideoAbortUpload: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.abortUpload#main/output/schema" }
         /// The `state` field (required).
@@ -105,7 +105,7 @@ public enum AppBskyVideoAbortUpload: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct State: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct State: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.video.abortUpload#main/output/schema/properties/state" }
             /// The string, exactly as read or given.
@@ -126,18 +126,18 @@ public enum AppBskyVideoAbortUpload: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.video.abortUpload, descriptions left out, for validation.
     static var appBskyVideoAbortUpload: Swift.String { #"{"defs":{"main":{"errors":[{"name":"UploadNotFound"},{"name":"UploadNotReady"}],"input":{"encoding":"application/json","schema":{"properties":{"jobId":{"maxLength":256,"minLength":1,"type":"string"}},"required":["jobId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"completedJobId":{"maxLength":256,"minLength":1,"type":"string"},"failureReason":{"maxLength":1024,"type":"string"},"state":{"knownValues":["aborted","completed","failed","expired"],"maxLength":32,"type":"string"}},"required":["state"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.video.abortUpload","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Video {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoAbortUpload`.
     public func abortUpload(jobId: Swift.String) async throws -> AppBskyVideoAbortUpload.Output {
         try await client.procedure(AppBskyVideoAbortUpload.self, parameters: .init(), input: .init(jobId: jobId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func abortUpload(_ input: AppBskyVideoAbortUpload.Input) async throws -> AppBskyVideoAbortUpload.Output {
         try await client.procedure(AppBskyVideoAbortUpload.self, parameters: .init(), input: input)
     }

@@ -4,9 +4,9 @@
 import ComAtprotoLexicons
 
 /// The lexicon `app.bsky.video.defs`.
-public enum AppBskyVideoDefs {
+public nonisolated enum AppBskyVideoDefs {
     /// The lexicon object `app.bsky.video.defs#jobStatus`.
-    public struct JobStatus: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct JobStatus: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.defs#jobStatus" }
         /// The `jobId` field (required).
@@ -70,7 +70,7 @@ public enum AppBskyVideoDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct State: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct State: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.video.defs#jobStatus/properties/state" }
             /// The string, exactly as read or given.
@@ -100,7 +100,7 @@ public enum AppBskyVideoDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct FailureCode: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct FailureCode: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.video.defs#jobStatus/properties/failureCode" }
             /// The string, exactly as read or given.
@@ -123,7 +123,7 @@ public enum AppBskyVideoDefs {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.video.defs, descriptions left out, for validation.
     static var appBskyVideoDefs: Swift.String { #"{"defs":{"jobStatus":{"properties":{"blob":{"type":"blob"},"did":{"format":"did","type":"string"},"error":{"type":"string"},"failureCode":{"knownValues":["validation_failure","encoding_failure","pds_upload_failure","pds_upload_unsupported_blob_size","generic_failure"],"type":"string"},"jobId":{"type":"string"},"message":{"type":"string"},"progress":{"maximum":100,"minimum":0,"type":"integer"},"state":{"knownValues":["JOB_STATE_CREATED","JOB_STATE_ENCODING","JOB_STATE_ENCODED","JOB_STATE_SCANNING","JOB_STATE_SCANNED","JOB_STATE_UPLOADING","JOB_STATE_UPLOADED","JOB_STATE_COMPLETED","JOB_STATE_FAILED"],"type":"string"}},"required":["jobId","did","state"],"type":"object"}},"id":"app.bsky.video.defs","lexicon":1}"# }
 }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.video.finishUpload`: `POST /xrpc/app.bsky.video.finishUpload`. Declared errors: `UploadNotFound`, `UploadExpired`, `MissingParts`, `UploadNotReady`, `UnsupportedContentType`, `UploadFailed`, `UploadAborted`, `ServiceOverloaded`.
-public enum AppBskyVideoFinishUpload: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyVideoFinishUpload: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.video.finishUpload" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `UploadNotFound`.
         case uploadNotFound
         /// The declared error `UploadExpired`.
@@ -64,7 +64,7 @@ public enum AppBskyVideoFinishUpload: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.finishUpload#main/input/schema" }
         /// The `jobId` field (required).
@@ -91,27 +91,28 @@ public enum AppBskyVideoFinishUpload: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.finishUpload#main/output/schema" }
         /// The `completedJobId` field (required).
         /// At least 1 UTF-8 bytes. At most 256 UTF-8 bytes.
         public var completedJobId: Swift.String
         /// The `jobStatus` field (required).
-        @XRPCCore._LexiconBoxed public var jobStatus: AppBskyVideoDefs.JobStatus
+        public var jobStatus: AppBskyVideoDefs.JobStatus { get { _jobStatus.wrappedValue } set { _jobStatus.wrappedValue = newValue } }
+        private var _jobStatus: XRPCCore._LexiconBoxed<AppBskyVideoDefs.JobStatus>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(completedJobId: Swift.String, jobStatus: AppBskyVideoDefs.JobStatus, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.completedJobId = completedJobId
-            self.jobStatus = jobStatus
+            self._jobStatus = .init(wrappedValue: jobStatus)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.completedJobId = try reader.required("completedJobId")
-            self.jobStatus = try reader.required("jobStatus")
+            self._jobStatus = .init(wrappedValue: try reader.required("jobStatus"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -123,18 +124,18 @@ public enum AppBskyVideoFinishUpload: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.video.finishUpload, descriptions left out, for validation.
     static var appBskyVideoFinishUpload: Swift.String { #"{"defs":{"main":{"errors":[{"name":"UploadNotFound"},{"name":"UploadExpired"},{"name":"MissingParts"},{"name":"UploadNotReady"},{"name":"UnsupportedContentType"},{"name":"UploadFailed"},{"name":"UploadAborted"},{"name":"ServiceOverloaded"}],"input":{"encoding":"application/json","schema":{"properties":{"jobId":{"maxLength":256,"minLength":1,"type":"string"}},"required":["jobId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"completedJobId":{"maxLength":256,"minLength":1,"type":"string"},"jobStatus":{"ref":"app.bsky.video.defs#jobStatus","type":"ref"}},"required":["completedJobId","jobStatus"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.video.finishUpload","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Video {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoFinishUpload`.
     public func finishUpload(jobId: Swift.String) async throws -> AppBskyVideoFinishUpload.Output {
         try await client.procedure(AppBskyVideoFinishUpload.self, parameters: .init(), input: .init(jobId: jobId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func finishUpload(_ input: AppBskyVideoFinishUpload.Input) async throws -> AppBskyVideoFinishUpload.Output {
         try await client.procedure(AppBskyVideoFinishUpload.self, parameters: .init(), input: input)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.video.getJobStatus`: `GET /xrpc/app.bsky.video.getJobStatus`.
-public enum AppBskyVideoGetJobStatus: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyVideoGetJobStatus: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.video.getJobStatus" }
 
@@ -12,7 +12,7 @@ public enum AppBskyVideoGetJobStatus: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `app.bsky.video.getJobStatus#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.getJobStatus#main/parameters" }
         /// The `jobId` field (required).
@@ -38,22 +38,23 @@ public enum AppBskyVideoGetJobStatus: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.getJobStatus#main/output/schema" }
         /// The `jobStatus` field (required).
-        @XRPCCore._LexiconBoxed public var jobStatus: AppBskyVideoDefs.JobStatus
+        public var jobStatus: AppBskyVideoDefs.JobStatus { get { _jobStatus.wrappedValue } set { _jobStatus.wrappedValue = newValue } }
+        private var _jobStatus: XRPCCore._LexiconBoxed<AppBskyVideoDefs.JobStatus>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(jobStatus: AppBskyVideoDefs.JobStatus, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.jobStatus = jobStatus
+            self._jobStatus = .init(wrappedValue: jobStatus)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.jobStatus = try reader.required("jobStatus")
+            self._jobStatus = .init(wrappedValue: try reader.required("jobStatus"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -64,18 +65,18 @@ public enum AppBskyVideoGetJobStatus: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.video.getJobStatus, descriptions left out, for validation.
     static var appBskyVideoGetJobStatus: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"jobStatus":{"ref":"app.bsky.video.defs#jobStatus","type":"ref"}},"required":["jobStatus"],"type":"object"}},"parameters":{"properties":{"jobId":{"type":"string"}},"required":["jobId"],"type":"params"},"type":"query"}},"id":"app.bsky.video.getJobStatus","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Video {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoGetJobStatus`.
     public func getJobStatus(jobId: Swift.String) async throws -> AppBskyVideoGetJobStatus.Output {
         try await client.query(AppBskyVideoGetJobStatus.self, parameters: .init(jobId: jobId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getJobStatus(_ parameters: AppBskyVideoGetJobStatus.Parameters) async throws -> AppBskyVideoGetJobStatus.Output {
         try await client.query(AppBskyVideoGetJobStatus.self, parameters: parameters)
     }

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.video.getUploadLimits`: `GET /xrpc/app.bsky.video.getUploadLimits`.
-public enum AppBskyVideoGetUploadLimits: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyVideoGetUploadLimits: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.video.getUploadLimits" }
 
@@ -15,7 +15,7 @@ public enum AppBskyVideoGetUploadLimits: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.getUploadLimits#main/output/schema" }
         /// The `canUpload` field (required).
@@ -61,12 +61,12 @@ public enum AppBskyVideoGetUploadLimits: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.video.getUploadLimits, descriptions left out, for validation.
     static var appBskyVideoGetUploadLimits: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"canUpload":{"type":"boolean"},"error":{"type":"string"},"message":{"type":"string"},"remainingDailyBytes":{"type":"integer"},"remainingDailyVideos":{"type":"integer"}},"required":["canUpload"],"type":"object"}},"type":"query"}},"id":"app.bsky.video.getUploadLimits","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Video {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoGetUploadLimits`.
     public func getUploadLimits() async throws -> AppBskyVideoGetUploadLimits.Output {
         try await client.query(AppBskyVideoGetUploadLimits.self, parameters: .init())

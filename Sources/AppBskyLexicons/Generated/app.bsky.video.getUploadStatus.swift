@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The query `app.bsky.video.getUploadStatus`: `GET /xrpc/app.bsky.video.getUploadStatus`. Declared errors: `UploadNotFound`.
-public enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
+public nonisolated enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.video.getUploadStatus" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `UploadNotFound`.
         case uploadNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -33,7 +33,7 @@ public enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.video.getUploadStatus#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.getUploadStatus#main/parameters" }
         /// The `jobId` field (required).
@@ -60,7 +60,7 @@ public enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.getUploadStatus#main/output/schema" }
         /// The `jobId` field (required).
@@ -85,7 +85,8 @@ public enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
         /// At most 1024 UTF-8 bytes.
         public var failureReason: Swift.String?
         /// The `jobStatus` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var jobStatus: AppBskyVideoDefs.JobStatus?
+        public var jobStatus: AppBskyVideoDefs.JobStatus? { get { _jobStatus.wrappedValue } set { _jobStatus.wrappedValue = newValue } }
+        private var _jobStatus: XRPCCore._LexiconBoxedOptional<AppBskyVideoDefs.JobStatus>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -99,7 +100,7 @@ public enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
             self.state = state
             self.completedJobId = completedJobId
             self.failureReason = failureReason
-            self.jobStatus = jobStatus
+            self._jobStatus = .init(wrappedValue: jobStatus)
             self.unknownFields = unknownFields
         }
 
@@ -112,7 +113,7 @@ public enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
             self.state = try reader.required("state")
             self.completedJobId = try reader.optional("completedJobId")
             self.failureReason = try reader.optional("failureReason")
-            self.jobStatus = try reader.optional("jobStatus")
+            self._jobStatus = .init(wrappedValue: try reader.optional("jobStatus"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -130,7 +131,7 @@ public enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct State: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct State: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.video.getUploadStatus#main/output/schema/properties/state" }
             /// The string, exactly as read or given.
@@ -155,18 +156,18 @@ public enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.video.getUploadStatus, descriptions left out, for validation.
     static var appBskyVideoGetUploadStatus: Swift.String { #"{"defs":{"main":{"errors":[{"name":"UploadNotFound"}],"output":{"encoding":"application/json","schema":{"properties":{"completedJobId":{"maxLength":256,"minLength":1,"type":"string"},"expiresAt":{"format":"datetime","type":"string"},"failureReason":{"maxLength":1024,"type":"string"},"jobId":{"maxLength":256,"minLength":1,"type":"string"},"jobStatus":{"ref":"app.bsky.video.defs#jobStatus","type":"ref"},"partCount":{"type":"integer"},"partSizeBytes":{"type":"integer"},"receivedParts":{"items":{"minimum":1,"type":"integer"},"type":"array"},"state":{"knownValues":["created","finishing","completed","failed","aborted","expired"],"maxLength":32,"type":"string"}},"required":["jobId","partSizeBytes","partCount","receivedParts","expiresAt","state"],"type":"object"}},"parameters":{"properties":{"jobId":{"maxLength":256,"minLength":1,"type":"string"}},"required":["jobId"],"type":"params"},"type":"query"}},"id":"app.bsky.video.getUploadStatus","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Video {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoGetUploadStatus`.
     public func getUploadStatus(jobId: Swift.String) async throws -> AppBskyVideoGetUploadStatus.Output {
         try await client.query(AppBskyVideoGetUploadStatus.self, parameters: .init(jobId: jobId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getUploadStatus(_ parameters: AppBskyVideoGetUploadStatus.Parameters) async throws -> AppBskyVideoGetUploadStatus.Output {
         try await client.query(AppBskyVideoGetUploadStatus.self, parameters: parameters)
     }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.video.startUpload`: `POST /xrpc/app.bsky.video.startUpload`. Declared errors: `UnsupportedContentType`, `VideoTooLarge`, `VideoTooLong`, `BadAspectRatio`, `DailyLimitExceeded`, `TooManyOpenUploads`, `UploadForbidden`, `ServiceOverloaded`.
-public enum AppBskyVideoStartUpload: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyVideoStartUpload: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.video.startUpload" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `UnsupportedContentType`.
         case unsupportedContentType
         /// The declared error `VideoTooLarge`.
@@ -64,7 +64,7 @@ public enum AppBskyVideoStartUpload: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.startUpload#main/input/schema" }
         /// The `sizeBytes` field (required).
@@ -118,7 +118,7 @@ public enum AppBskyVideoStartUpload: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.startUpload#main/output/schema" }
         /// The `jobId` field (required).
@@ -161,18 +161,18 @@ public enum AppBskyVideoStartUpload: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.video.startUpload, descriptions left out, for validation.
     static var appBskyVideoStartUpload: Swift.String { #"{"defs":{"main":{"errors":[{"name":"UnsupportedContentType"},{"name":"VideoTooLarge"},{"name":"VideoTooLong"},{"name":"BadAspectRatio"},{"name":"DailyLimitExceeded"},{"name":"TooManyOpenUploads"},{"name":"UploadForbidden"},{"name":"ServiceOverloaded"}],"input":{"encoding":"application/json","schema":{"properties":{"durationMs":{"type":"integer"},"height":{"type":"integer"},"mimeType":{"maxLength":255,"minLength":3,"type":"string"},"name":{"maxLength":256,"type":"string"},"sizeBytes":{"minimum":1,"type":"integer"},"width":{"type":"integer"}},"required":["sizeBytes","mimeType"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"expiresAt":{"format":"datetime","type":"string"},"jobId":{"maxLength":256,"minLength":1,"type":"string"},"partCount":{"type":"integer"},"partSizeBytes":{"type":"integer"}},"required":["jobId","partSizeBytes","partCount","expiresAt"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.video.startUpload","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Video {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoStartUpload`.
     public func startUpload(sizeBytes: Swift.Int, mimeType: Swift.String, durationMs: Swift.Int? = nil, height: Swift.Int? = nil, name: Swift.String? = nil, width: Swift.Int? = nil) async throws -> AppBskyVideoStartUpload.Output {
         try await client.procedure(AppBskyVideoStartUpload.self, parameters: .init(), input: .init(sizeBytes: sizeBytes, mimeType: mimeType, durationMs: durationMs, height: height, name: name, width: width))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func startUpload(_ input: AppBskyVideoStartUpload.Input) async throws -> AppBskyVideoStartUpload.Output {
         try await client.procedure(AppBskyVideoStartUpload.self, parameters: .init(), input: input)
     }

@@ -4,12 +4,12 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.video.uploadPart`: `POST /xrpc/app.bsky.video.uploadPart`. Declared errors: `UploadNotFound`, `UploadExpired`, `InvalidPartNumber`, `PartSizeMismatch`, `UploadNotReady`, `UploadFailed`, `UploadAborted`, `UploadAlreadyCompleted`, `ServiceOverloaded`.
-public enum AppBskyVideoUploadPart: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyVideoUploadPart: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.video.uploadPart" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `UploadNotFound`.
         case uploadNotFound
         /// The declared error `UploadExpired`.
@@ -65,7 +65,7 @@ public enum AppBskyVideoUploadPart: XRPCCore.XRPCProcedure {
     }
 
     /// The parameters `app.bsky.video.uploadPart#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.uploadPart#main/parameters" }
         /// The `jobId` field (required).
@@ -101,7 +101,7 @@ public enum AppBskyVideoUploadPart: XRPCCore.XRPCProcedure {
     public typealias Input = XRPCCore.RawBody
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.uploadPart#main/output/schema" }
         /// The `partNumber` field (required).
@@ -133,12 +133,12 @@ public enum AppBskyVideoUploadPart: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.video.uploadPart, descriptions left out, for validation.
     static var appBskyVideoUploadPart: Swift.String { #"{"defs":{"main":{"errors":[{"name":"UploadNotFound"},{"name":"UploadExpired"},{"name":"InvalidPartNumber"},{"name":"PartSizeMismatch"},{"name":"UploadNotReady"},{"name":"UploadFailed"},{"name":"UploadAborted"},{"name":"UploadAlreadyCompleted"},{"name":"ServiceOverloaded"}],"input":{"encoding":"application/octet-stream"},"output":{"encoding":"application/json","schema":{"properties":{"partNumber":{"minimum":1,"type":"integer"},"sizeBytes":{"type":"integer"}},"required":["partNumber","sizeBytes"],"type":"object"}},"parameters":{"properties":{"jobId":{"maxLength":256,"minLength":1,"type":"string"},"partNumber":{"minimum":1,"type":"integer"}},"required":["jobId","partNumber"],"type":"params"},"type":"procedure"}},"id":"app.bsky.video.uploadPart","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Video {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoUploadPart`.
     public func uploadPart(_ input: AppBskyVideoUploadPart.Input, jobId: Swift.String, partNumber: Swift.Int) async throws -> AppBskyVideoUploadPart.Output {
         try await client.procedure(AppBskyVideoUploadPart.self, parameters: .init(jobId: jobId, partNumber: partNumber), input: input)

@@ -4,7 +4,7 @@
 import ComAtprotoLexicons
 
 /// The procedure `app.bsky.video.uploadVideo`: `POST /xrpc/app.bsky.video.uploadVideo`.
-public enum AppBskyVideoUploadVideo: XRPCCore.XRPCProcedure {
+public nonisolated enum AppBskyVideoUploadVideo: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "app.bsky.video.uploadVideo" }
 
@@ -18,22 +18,23 @@ public enum AppBskyVideoUploadVideo: XRPCCore.XRPCProcedure {
     public typealias Input = XRPCCore.RawBody
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.uploadVideo#main/output/schema" }
         /// The `jobStatus` field (required).
-        @XRPCCore._LexiconBoxed public var jobStatus: AppBskyVideoDefs.JobStatus
+        public var jobStatus: AppBskyVideoDefs.JobStatus { get { _jobStatus.wrappedValue } set { _jobStatus.wrappedValue = newValue } }
+        private var _jobStatus: XRPCCore._LexiconBoxed<AppBskyVideoDefs.JobStatus>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(jobStatus: AppBskyVideoDefs.JobStatus, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.jobStatus = jobStatus
+            self._jobStatus = .init(wrappedValue: jobStatus)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.jobStatus = try reader.required("jobStatus")
+            self._jobStatus = .init(wrappedValue: try reader.required("jobStatus"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -44,12 +45,12 @@ public enum AppBskyVideoUploadVideo: XRPCCore.XRPCProcedure {
     }
 }
 
-extension AppBskyLexiconsSchemas {
+nonisolated extension AppBskyLexiconsSchemas {
     /// The lexicon app.bsky.video.uploadVideo, descriptions left out, for validation.
     static var appBskyVideoUploadVideo: Swift.String { #"{"defs":{"main":{"input":{"encoding":"video/mp4"},"output":{"encoding":"application/json","schema":{"properties":{"jobStatus":{"ref":"app.bsky.video.defs#jobStatus","type":"ref"}},"required":["jobStatus"],"type":"object"}},"type":"procedure"}},"id":"app.bsky.video.uploadVideo","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.App.Bsky.Video {
+nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoUploadVideo`.
     public func uploadVideo(_ input: AppBskyVideoUploadVideo.Input) async throws -> AppBskyVideoUploadVideo.Output {
         try await client.procedure(AppBskyVideoUploadVideo.self, parameters: .init(), input: input)

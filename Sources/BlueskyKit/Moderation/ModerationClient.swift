@@ -34,17 +34,24 @@ extension XRPCClient {
     /// such agent's. Another process or device writing between the read and the write still wins
     /// (the endpoint has no compare-and-swap). Throws `CancellationError` when the task is cancelled
     /// while it waits; `change` then never runs.
+    ///
+    /// `change` runs on the caller's actor (`isolation`, which callers leave to its default), so a
+    /// closure of main-actor code (an app with MainActor default isolation, a view model) can read and
+    /// change that code's state: it is never sent to another isolation domain.
     @discardableResult
-    public func updateBlueskyPreferences(_ change: (inout BlueskyPreferences) throws -> Void) async throws
-        -> BlueskyPreferences
-    {
+    public func updateBlueskyPreferences(
+        isolation: isolated (any Actor)? = #isolation, _ change: (inout BlueskyPreferences) throws -> Void
+    ) async throws -> BlueskyPreferences {
+        // Entered and left here rather than through a closure, so that `change` runs in this
+        // function's own isolation, the caller's.
+        let lanes = AccountEditLanes.shared
         let lane = await AccountEditLanes.key(of: agent)
-        return try await AccountEditLanes.shared.run(on: lane) {
-            var preferences = try await blueskyPreferences()
-            try change(&preferences)
-            try await putBlueskyPreferences(preferences)
-            return preferences
-        }
+        try await lanes.enter(lane)
+        defer { lanes.leave(lane) }
+        var preferences = try await blueskyPreferences()
+        try change(&preferences)
+        try await putBlueskyPreferences(preferences)
+        return preferences
     }
 
     /// The custom label definitions of `labelers`, by labeler, from their service records.

@@ -31,9 +31,11 @@ final class AccountEditLanes: @unchecked Sendable {
     /// How many edits wait on `key`'s lane.
     func waiting(on key: String) -> Int { lock.withLock { lanes[key]?.waiters.count ?? 0 } }
 
-    /// Runs `edit` once every earlier edit on `key`'s lane has ended; throws `CancellationError`
-    /// when the task is cancelled while it waits (the edit then never runs).
-    func run<Result>(on key: String, _ edit: () async throws -> Result) async throws -> Result {
+    /// Runs `edit` on the caller's actor once every earlier edit on `key`'s lane has ended; throws
+    /// `CancellationError` when the task is cancelled while it waits (the edit then never runs).
+    func run<Result>(
+        isolation: isolated (any Actor)? = #isolation, on key: String, _ edit: () async throws -> Result
+    ) async throws -> Result {
         try await enter(key)
         defer { leave(key) }
         return try await edit()
@@ -50,7 +52,9 @@ final class AccountEditLanes: @unchecked Sendable {
         return "unnamed accounts"
     }
 
-    private func enter(_ key: String) async throws {
+    /// Waits until `key`'s lane is free and takes it; throws `CancellationError` when the task is
+    /// cancelled while it waits (the lane is then not taken). Each `enter` is followed by one ``leave(_:)``.
+    func enter(_ key: String) async throws {
         let id = lock.withLock {
             nextWaiter += 1
             return nextWaiter
@@ -87,7 +91,8 @@ final class AccountEditLanes: @unchecked Sendable {
         guard admitted else { throw CancellationError() }
     }
 
-    private func leave(_ key: String) {
+    /// Frees `key`'s lane for its next waiting edit.
+    func leave(_ key: String) {
         let next: CheckedContinuation<Bool, Never>? = lock.withLock {
             guard var lane = lanes[key], !lane.waiters.isEmpty else {
                 lanes[key] = nil

@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicons this module was generated from, for validating its values.
-public enum ChatBskyLexiconsSchemas {
+public nonisolated enum ChatBskyLexiconsSchemas {
     /// Every lexicon of the module (descriptions left out), parsed on first use.
     public static let catalog = XRPCCore.LexiconSchemaCatalog(
         documentTexts: [
@@ -79,16 +79,16 @@ public enum ChatBskyLexiconsSchemas {
 }
 
 /// Gives this module's generated types the module's catalog; generated code conforms to it.
-public protocol _ChatBskyLexiconsValidatable: XRPCCore.LexiconValidatable {}
+public nonisolated protocol _ChatBskyLexiconsValidatable: XRPCCore.LexiconValidatable {}
 
-extension _ChatBskyLexiconsValidatable {
+nonisolated extension _ChatBskyLexiconsValidatable {
     /// The catalog of the module that declares the type.
     public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
 }
 
-extension XRPCCore.XRPCClient {
+nonisolated extension XRPCCore.XRPCClient {
     /// The methods of the `chat.*` lexicons.
-    public struct Chat: Sendable {
+    public nonisolated struct Chat: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -97,9 +97,9 @@ extension XRPCCore.XRPCClient {
     public var chat: Chat { Chat(client: self) }
 }
 
-extension XRPCCore.XRPCClient.Chat {
+nonisolated extension XRPCCore.XRPCClient.Chat {
     /// The methods of the `chat.bsky.*` lexicons.
-    public struct Bsky: Sendable {
+    public nonisolated struct Bsky: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -108,9 +108,9 @@ extension XRPCCore.XRPCClient.Chat {
     public var bsky: Bsky { Bsky(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky {
     /// The methods of the `chat.bsky.actor.*` lexicons.
-    public struct Actor: Sendable {
+    public nonisolated struct Actor: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -119,9 +119,9 @@ extension XRPCCore.XRPCClient.Chat.Bsky {
     public var actor: Actor { Actor(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky {
     /// The methods of the `chat.bsky.convo.*` lexicons.
-    public struct Convo: Sendable {
+    public nonisolated struct Convo: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -130,9 +130,9 @@ extension XRPCCore.XRPCClient.Chat.Bsky {
     public var convo: Convo { Convo(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky {
     /// The methods of the `chat.bsky.group.*` lexicons.
-    public struct Group: Sendable {
+    public nonisolated struct Group: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -141,9 +141,9 @@ extension XRPCCore.XRPCClient.Chat.Bsky {
     public var group: Group { Group(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky {
     /// The methods of the `chat.bsky.moderation.*` lexicons.
-    public struct Moderation: Sendable {
+    public nonisolated struct Moderation: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -152,9 +152,9 @@ extension XRPCCore.XRPCClient.Chat.Bsky {
     public var moderation: Moderation { Moderation(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky {
     /// The methods of the `chat.bsky.notification.*` lexicons.
-    public struct Notification: Sendable {
+    public nonisolated struct Notification: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }

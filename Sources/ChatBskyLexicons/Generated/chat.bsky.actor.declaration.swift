@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The record `chat.bsky.actor.declaration`: a collection of records with `literal:self` keys.
-public struct ChatBskyActorDeclaration: XRPCCore.LexiconRecord, _ChatBskyLexiconsValidatable {
+public nonisolated struct ChatBskyActorDeclaration: XRPCCore.LexiconRecord, _ChatBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "chat.bsky.actor.declaration#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -42,7 +42,7 @@ public struct ChatBskyActorDeclaration: XRPCCore.LexiconRecord, _ChatBskyLexicon
     }
 
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct AllowIncoming: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct AllowIncoming: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.declaration#main/record/properties/allowIncoming" }
         /// The string, exactly as read or given.
@@ -60,7 +60,7 @@ public struct ChatBskyActorDeclaration: XRPCCore.LexiconRecord, _ChatBskyLexicon
     }
 
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct AllowGroupInvites: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct AllowGroupInvites: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.declaration#main/record/properties/allowGroupInvites" }
         /// The string, exactly as read or given.
@@ -78,7 +78,7 @@ public struct ChatBskyActorDeclaration: XRPCCore.LexiconRecord, _ChatBskyLexicon
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.actor.declaration, descriptions left out, for validation.
     static var chatBskyActorDeclaration: Swift.String { #"{"defs":{"main":{"key":"literal:self","record":{"properties":{"allowGroupInvites":{"knownValues":["all","none","following"],"type":"string"},"allowIncoming":{"knownValues":["all","none","following"],"type":"string"}},"required":["allowIncoming"],"type":"object"},"type":"record"}},"id":"chat.bsky.actor.declaration","lexicon":1}"# }
 }

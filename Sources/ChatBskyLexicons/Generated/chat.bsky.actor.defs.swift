@@ -5,9 +5,9 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `chat.bsky.actor.defs`.
-public enum ChatBskyActorDefs {
+public nonisolated enum ChatBskyActorDefs {
     /// The lexicon object `chat.bsky.actor.defs#directConvoMember`.
-    public struct DirectConvoMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct DirectConvoMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.defs#directConvoMember" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -28,26 +28,27 @@ public enum ChatBskyActorDefs {
     }
 
     /// The lexicon object `chat.bsky.actor.defs#groupConvoMember`.
-    public struct GroupConvoMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct GroupConvoMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.defs#groupConvoMember" }
         /// The `role` field (required).
         public var role: ChatBskyActorDefs.MemberRole
         /// The `addedBy` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var addedBy: ChatBskyActorDefs.ProfileViewBasic?
+        public var addedBy: ChatBskyActorDefs.ProfileViewBasic? { get { _addedBy.wrappedValue } set { _addedBy.wrappedValue = newValue } }
+        private var _addedBy: XRPCCore._LexiconBoxedOptional<ChatBskyActorDefs.ProfileViewBasic>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(role: ChatBskyActorDefs.MemberRole, addedBy: ChatBskyActorDefs.ProfileViewBasic? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.role = role
-            self.addedBy = addedBy
+            self._addedBy = .init(wrappedValue: addedBy)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.role = try reader.required("role")
-            self.addedBy = try reader.optional("addedBy")
+            self._addedBy = .init(wrappedValue: try reader.optional("addedBy"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -60,7 +61,7 @@ public enum ChatBskyActorDefs {
 
     /// Known values: `"owner"`, `"standard"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct MemberRole: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct MemberRole: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.defs#memberRole" }
         /// The string, exactly as read or given.
@@ -76,7 +77,7 @@ public enum ChatBskyActorDefs {
     }
 
     /// The lexicon object `chat.bsky.actor.defs#pastGroupConvoMember`.
-    public struct PastGroupConvoMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct PastGroupConvoMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.defs#pastGroupConvoMember" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -97,7 +98,7 @@ public enum ChatBskyActorDefs {
     }
 
     /// The lexicon object `chat.bsky.actor.defs#profileViewBasic`.
-    public struct ProfileViewBasic: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ProfileViewBasic: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.defs#profileViewBasic" }
         /// The `did` field (required).
@@ -178,7 +179,7 @@ public enum ChatBskyActorDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Kind: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Kind: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.actor.defs#profileViewBasic/properties/kind" }
             case chatBskyActorDefsDirectConvoMember(ChatBskyActorDefs.DirectConvoMember)
@@ -227,7 +228,7 @@ public enum ChatBskyActorDefs {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.actor.defs, descriptions left out, for validation.
     static var chatBskyActorDefs: Swift.String { ##"{"defs":{"directConvoMember":{"properties":{},"type":"object"},"groupConvoMember":{"properties":{"addedBy":{"ref":"#profileViewBasic","type":"ref"},"role":{"ref":"#memberRole","type":"ref"}},"required":["role"],"type":"object"},"memberRole":{"knownValues":["owner","standard"],"type":"string"},"pastGroupConvoMember":{"properties":{},"required":[],"type":"object"},"profileViewBasic":{"properties":{"associated":{"ref":"app.bsky.actor.defs#profileAssociated","type":"ref"},"avatar":{"format":"uri","type":"string"},"chatDisabled":{"type":"boolean"},"createdAt":{"format":"datetime","type":"string"},"did":{"format":"did","type":"string"},"displayName":{"maxGraphemes":64,"maxLength":640,"type":"string"},"handle":{"format":"handle","type":"string"},"kind":{"refs":["#directConvoMember","#groupConvoMember","#pastGroupConvoMember"],"type":"union"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"verification":{"ref":"app.bsky.actor.defs#verificationState","type":"ref"},"viewer":{"ref":"app.bsky.actor.defs#viewerState","type":"ref"}},"required":["did","handle"],"type":"object"}},"id":"chat.bsky.actor.defs","lexicon":1}"## }
 }

@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.actor.deleteAccount`: `POST /xrpc/chat.bsky.actor.deleteAccount`.
-public enum ChatBskyActorDeleteAccount: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyActorDeleteAccount: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.actor.deleteAccount" }
 
@@ -19,7 +19,7 @@ public enum ChatBskyActorDeleteAccount: XRPCCore.XRPCProcedure {
     public typealias Input = XRPCCore.EmptyBody
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.deleteAccount#main/output/schema" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -40,12 +40,12 @@ public enum ChatBskyActorDeleteAccount: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.actor.deleteAccount, descriptions left out, for validation.
     static var chatBskyActorDeleteAccount: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{},"type":"object"}},"type":"procedure"}},"id":"chat.bsky.actor.deleteAccount","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Actor {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Actor {
     /// Calls `ChatBskyActorDeleteAccount`.
     public func deleteAccount() async throws -> ChatBskyActorDeleteAccount.Output {
         try await client.procedure(ChatBskyActorDeleteAccount.self, parameters: .init(), input: .init())

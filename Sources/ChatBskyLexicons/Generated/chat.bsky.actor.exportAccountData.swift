@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.actor.exportAccountData`: `GET /xrpc/chat.bsky.actor.exportAccountData`.
-public enum ChatBskyActorExportAccountData: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyActorExportAccountData: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.actor.exportAccountData" }
 
@@ -19,12 +19,12 @@ public enum ChatBskyActorExportAccountData: XRPCCore.XRPCQuery {
     public typealias Output = XRPCCore.RawBody
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.actor.exportAccountData, descriptions left out, for validation.
     static var chatBskyActorExportAccountData: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/jsonl"},"type":"query"}},"id":"chat.bsky.actor.exportAccountData","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Actor {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Actor {
     /// Calls `ChatBskyActorExportAccountData`.
     public func exportAccountData() async throws -> ChatBskyActorExportAccountData.Output {
         try await client.query(ChatBskyActorExportAccountData.self, parameters: .init())

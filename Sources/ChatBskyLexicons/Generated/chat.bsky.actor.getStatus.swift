@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.actor.getStatus`: `GET /xrpc/chat.bsky.actor.getStatus`.
-public enum ChatBskyActorGetStatus: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyActorGetStatus: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.actor.getStatus" }
 
@@ -16,7 +16,7 @@ public enum ChatBskyActorGetStatus: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.getStatus#main/output/schema" }
         /// The `chatDisabled` field (required).
@@ -52,12 +52,12 @@ public enum ChatBskyActorGetStatus: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.actor.getStatus, descriptions left out, for validation.
     static var chatBskyActorGetStatus: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"canCreateGroups":{"type":"boolean"},"chatDisabled":{"type":"boolean"},"groupMemberLimit":{"type":"integer"}},"required":["chatDisabled","canCreateGroups","groupMemberLimit"],"type":"object"}},"type":"query"}},"id":"chat.bsky.actor.getStatus","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Actor {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Actor {
     /// Calls `ChatBskyActorGetStatus`.
     public func getStatus() async throws -> ChatBskyActorGetStatus.Output {
         try await client.query(ChatBskyActorGetStatus.self, parameters: .init())

@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The permission set `chat.bsky.authFullChatClient`.
-public enum ChatBskyAuthFullChatClient {
+public nonisolated enum ChatBskyAuthFullChatClient {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.authFullChatClient" }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.authFullChatClient, descriptions left out, for validation.
     static var chatBskyAuthFullChatClient: Swift.String { #"{"defs":{"main":{"detail":"Control of all chat conversations and configuration management.","detail:lang":{"en":"All Chat Conversations"},"permissions":[{"inheritAud":true,"lxm":["chat.bsky.actor.deleteAccount","chat.bsky.actor.getStatus","chat.bsky.convo.acceptConvo","chat.bsky.convo.addReaction","chat.bsky.convo.deleteMessageForSelf","chat.bsky.convo.exportAccountData","chat.bsky.convo.getConvo","chat.bsky.convo.getConvoAvailability","chat.bsky.convo.getConvoForMembers","chat.bsky.convo.getConvoMembers","chat.bsky.convo.getLog","chat.bsky.convo.getMessages","chat.bsky.convo.leaveConvo","chat.bsky.convo.listConvoRequests","chat.bsky.convo.listConvos","chat.bsky.convo.lockConvo","chat.bsky.convo.muteConvo","chat.bsky.convo.removeReaction","chat.bsky.convo.sendMessage","chat.bsky.convo.sendMessageBatch","chat.bsky.convo.unlockConvo","chat.bsky.convo.unmuteConvo","chat.bsky.convo.updateAllRead","chat.bsky.convo.updateRead","chat.bsky.group.addMembers","chat.bsky.group.approveJoinRequest","chat.bsky.group.createGroup","chat.bsky.group.createJoinLink","chat.bsky.group.disableJoinLink","chat.bsky.group.editGroup","chat.bsky.group.editJoinLink","chat.bsky.group.enableJoinLink","chat.bsky.group.getJoinLinkPreviews","chat.bsky.group.listJoinRequests","chat.bsky.group.listMutualGroups","chat.bsky.group.rejectJoinRequest","chat.bsky.group.removeMembers","chat.bsky.group.requestJoin","chat.bsky.group.withdrawJoinRequest"],"resource":"rpc","type":"permission"},{"action":["create","update","delete"],"collection":["chat.bsky.actor.declaration"],"resource":"repo","type":"permission"}],"title":"Full Chat Client (All Conversations)","title:lang":{},"type":"permission-set"}},"id":"chat.bsky.authFullChatClient","lexicon":1}"# }
 }

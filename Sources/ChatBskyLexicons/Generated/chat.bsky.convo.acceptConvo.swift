@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.convo.acceptConvo`: `POST /xrpc/chat.bsky.convo.acceptConvo`. Declared errors: `InvalidConvo`.
-public enum ChatBskyConvoAcceptConvo: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyConvoAcceptConvo: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.acceptConvo" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -37,7 +37,7 @@ public enum ChatBskyConvoAcceptConvo: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.acceptConvo#main/input/schema" }
         /// The `convoId` field (required).
@@ -63,7 +63,7 @@ public enum ChatBskyConvoAcceptConvo: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.acceptConvo#main/output/schema" }
         /// The `rev` field (optional).
@@ -89,18 +89,18 @@ public enum ChatBskyConvoAcceptConvo: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.acceptConvo, descriptions left out, for validation.
     static var chatBskyConvoAcceptConvo: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"}},"required":["convoId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"rev":{"type":"string"}},"type":"object"}},"type":"procedure"}},"id":"chat.bsky.convo.acceptConvo","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoAcceptConvo`.
     public func acceptConvo(convoId: Swift.String) async throws -> ChatBskyConvoAcceptConvo.Output {
         try await client.procedure(ChatBskyConvoAcceptConvo.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func acceptConvo(_ input: ChatBskyConvoAcceptConvo.Input) async throws -> ChatBskyConvoAcceptConvo.Output {
         try await client.procedure(ChatBskyConvoAcceptConvo.self, parameters: .init(), input: input)
     }

@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.convo.addReaction`: `POST /xrpc/chat.bsky.convo.addReaction`. Declared errors: `InvalidConvo`, `ReactionNotAllowed`, `ReactionMessageDeleted`, `ReactionLimitReached`, `ReactionInvalidValue`.
-public enum ChatBskyConvoAddReaction: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyConvoAddReaction: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.addReaction" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// The declared error `ReactionNotAllowed`.
@@ -53,7 +53,7 @@ public enum ChatBskyConvoAddReaction: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.addReaction#main/input/schema" }
         /// The `convoId` field (required).
@@ -90,22 +90,23 @@ public enum ChatBskyConvoAddReaction: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.addReaction#main/output/schema" }
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.MessageView
+        public var message: ChatBskyConvoDefs.MessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.MessageView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(message: ChatBskyConvoDefs.MessageView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -116,18 +117,18 @@ public enum ChatBskyConvoAddReaction: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.addReaction, descriptions left out, for validation.
     static var chatBskyConvoAddReaction: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"},{"name":"ReactionNotAllowed"},{"name":"ReactionMessageDeleted"},{"name":"ReactionLimitReached"},{"name":"ReactionInvalidValue"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"},"messageId":{"type":"string"},"value":{"maxGraphemes":1,"maxLength":64,"minGraphemes":1,"minLength":1,"type":"string"}},"required":["convoId","messageId","value"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"message":{"ref":"chat.bsky.convo.defs#messageView","type":"ref"}},"required":["message"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.convo.addReaction","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoAddReaction`.
     public func addReaction(convoId: Swift.String, messageId: Swift.String, value: Swift.String) async throws -> ChatBskyConvoAddReaction.Output {
         try await client.procedure(ChatBskyConvoAddReaction.self, parameters: .init(), input: .init(convoId: convoId, messageId: messageId, value: value))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func addReaction(_ input: ChatBskyConvoAddReaction.Input) async throws -> ChatBskyConvoAddReaction.Output {
         try await client.procedure(ChatBskyConvoAddReaction.self, parameters: .init(), input: input)
     }

@@ -5,10 +5,10 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `chat.bsky.convo.defs`.
-public enum ChatBskyConvoDefs {
+public nonisolated enum ChatBskyConvoDefs {
     /// Known values: `"direct"`, `"group"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct ConvoKind: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ConvoKind: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoKind" }
         /// The string, exactly as read or given.
@@ -25,7 +25,7 @@ public enum ChatBskyConvoDefs {
 
     /// Known values: `"unlocked"`, `"locked"`, `"locked-permanently"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct ConvoLockStatus: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ConvoLockStatus: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoLockStatus" }
         /// The string, exactly as read or given.
@@ -43,7 +43,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#convoRef`.
-    public struct ConvoRef: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ConvoRef: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoRef" }
         /// The `did` field (required).
@@ -76,7 +76,7 @@ public enum ChatBskyConvoDefs {
 
     /// Known values: `"request"`, `"accepted"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct ConvoStatus: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ConvoStatus: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoStatus" }
         /// The string, exactly as read or given.
@@ -92,7 +92,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#convoView`.
-    public struct ConvoView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ConvoView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoView" }
         /// The `id` field (required).
@@ -160,7 +160,7 @@ public enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Kind: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Kind: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoView/properties/kind" }
             case chatBskyConvoDefsDirectConvo(ChatBskyConvoDefs.DirectConvo)
@@ -205,7 +205,7 @@ public enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum LastMessage: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum LastMessage: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoView/properties/lastMessage" }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
@@ -253,7 +253,7 @@ public enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum LastReaction: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum LastReaction: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoView/properties/lastReaction" }
             case chatBskyConvoDefsMessageAndReactionView(ChatBskyConvoDefs.MessageAndReactionView)
@@ -296,7 +296,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#deletedMessageView`.
-    public struct DeletedMessageView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct DeletedMessageView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#deletedMessageView" }
         /// The `id` field (required).
@@ -304,7 +304,8 @@ public enum ChatBskyConvoDefs {
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `sender` field (required).
-        @XRPCCore._LexiconBoxed public var sender: ChatBskyConvoDefs.MessageViewSender
+        public var sender: ChatBskyConvoDefs.MessageViewSender { get { _sender.wrappedValue } set { _sender.wrappedValue = newValue } }
+        private var _sender: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.MessageViewSender>
         /// The `sentAt` field (required).
         /// Format: `datetime`.
         public var sentAt: XRPCCore.Datetime
@@ -315,7 +316,7 @@ public enum ChatBskyConvoDefs {
         public init(id: Swift.String, rev: Swift.String, sender: ChatBskyConvoDefs.MessageViewSender, sentAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.rev = rev
-            self.sender = sender
+            self._sender = .init(wrappedValue: sender)
             self.sentAt = sentAt
             self.unknownFields = unknownFields
         }
@@ -323,7 +324,7 @@ public enum ChatBskyConvoDefs {
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.id = try reader.required("id")
             self.rev = try reader.required("rev")
-            self.sender = try reader.required("sender")
+            self._sender = .init(wrappedValue: try reader.required("sender"))
             self.sentAt = try reader.required("sentAt")
             self.unknownFields = reader.remainingFields
         }
@@ -338,7 +339,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#directConvo`.
-    public struct DirectConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct DirectConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#directConvo" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -359,7 +360,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#groupConvo`.
-    public struct GroupConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct GroupConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#groupConvo" }
         /// The `createdAt` field (required).
@@ -377,7 +378,8 @@ public enum ChatBskyConvoDefs {
         /// At most 500 UTF-8 bytes. At most 50 graphemes.
         public var name: Swift.String
         /// The `joinLink` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var joinLink: ChatBskyGroupDefs.JoinLinkView?
+        public var joinLink: ChatBskyGroupDefs.JoinLinkView? { get { _joinLink.wrappedValue } set { _joinLink.wrappedValue = newValue } }
+        private var _joinLink: XRPCCore._LexiconBoxedOptional<ChatBskyGroupDefs.JoinLinkView>
         /// The `joinRequestCount` field (optional).
         public var joinRequestCount: Swift.Int?
         /// The `unreadJoinRequestCount` field (optional).
@@ -393,7 +395,7 @@ public enum ChatBskyConvoDefs {
             self.memberCount = memberCount
             self.memberLimit = memberLimit
             self.name = name
-            self.joinLink = joinLink
+            self._joinLink = .init(wrappedValue: joinLink)
             self.joinRequestCount = joinRequestCount
             self.unreadJoinRequestCount = unreadJoinRequestCount
             self.unknownFields = unknownFields
@@ -406,7 +408,7 @@ public enum ChatBskyConvoDefs {
             self.memberCount = try reader.required("memberCount")
             self.memberLimit = try reader.required("memberLimit")
             self.name = try reader.required("name")
-            self.joinLink = try reader.optional("joinLink")
+            self._joinLink = .init(wrappedValue: try reader.optional("joinLink"))
             self.joinRequestCount = try reader.optional("joinRequestCount")
             self.unreadJoinRequestCount = try reader.optional("unreadJoinRequestCount")
             self.unknownFields = reader.remainingFields
@@ -427,7 +429,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logAcceptConvo`.
-    public struct LogAcceptConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogAcceptConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logAcceptConvo" }
         /// The `rev` field (required).
@@ -458,7 +460,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logAddMember`.
-    public struct LogAddMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogAddMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logAddMember" }
         /// The `rev` field (required).
@@ -466,7 +468,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
+        public var message: ChatBskyConvoDefs.SystemMessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageView>
         /// The `relatedProfiles` field (required).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]
         /// Fields the schema does not declare, kept as read and written back.
@@ -476,7 +479,7 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, message: ChatBskyConvoDefs.SystemMessageView, relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic], unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.relatedProfiles = relatedProfiles
             self.unknownFields = unknownFields
         }
@@ -484,7 +487,7 @@ public enum ChatBskyConvoDefs {
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.relatedProfiles = try reader.required("relatedProfiles")
             self.unknownFields = reader.remainingFields
         }
@@ -499,7 +502,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logAddReaction`.
-    public struct LogAddReaction: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogAddReaction: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logAddReaction" }
         /// The `rev` field (required).
@@ -510,7 +513,8 @@ public enum ChatBskyConvoDefs {
         /// Open union of `chat.bsky.convo.defs#messageView`, `chat.bsky.convo.defs#deletedMessageView`; other types are kept as read.
         public var message: ChatBskyConvoDefs.LogAddReaction.Message
         /// The `reaction` field (required).
-        @XRPCCore._LexiconBoxed public var reaction: ChatBskyConvoDefs.ReactionView
+        public var reaction: ChatBskyConvoDefs.ReactionView { get { _reaction.wrappedValue } set { _reaction.wrappedValue = newValue } }
+        private var _reaction: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.ReactionView>
         /// The `relatedProfiles` field (optional).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]?
         /// Fields the schema does not declare, kept as read and written back.
@@ -521,7 +525,7 @@ public enum ChatBskyConvoDefs {
             self.rev = rev
             self.convoId = convoId
             self.message = message
-            self.reaction = reaction
+            self._reaction = .init(wrappedValue: reaction)
             self.relatedProfiles = relatedProfiles
             self.unknownFields = unknownFields
         }
@@ -530,7 +534,7 @@ public enum ChatBskyConvoDefs {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
             self.message = try reader.required("message")
-            self.reaction = try reader.required("reaction")
+            self._reaction = .init(wrappedValue: try reader.required("reaction"))
             self.relatedProfiles = try reader.optional("relatedProfiles")
             self.unknownFields = reader.remainingFields
         }
@@ -545,7 +549,7 @@ public enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logAddReaction/properties/message" }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
@@ -591,7 +595,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logApproveJoinRequest`.
-    public struct LogApproveJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogApproveJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logApproveJoinRequest" }
         /// The `rev` field (required).
@@ -599,7 +603,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `member` field (required).
-        @XRPCCore._LexiconBoxed public var member: ChatBskyActorDefs.ProfileViewBasic
+        public var member: ChatBskyActorDefs.ProfileViewBasic { get { _member.wrappedValue } set { _member.wrappedValue = newValue } }
+        private var _member: XRPCCore._LexiconBoxed<ChatBskyActorDefs.ProfileViewBasic>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -607,14 +612,14 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, member: ChatBskyActorDefs.ProfileViewBasic, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.member = member
+            self._member = .init(wrappedValue: member)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.member = try reader.required("member")
+            self._member = .init(wrappedValue: try reader.required("member"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -627,7 +632,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logBeginConvo`.
-    public struct LogBeginConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogBeginConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logBeginConvo" }
         /// The `rev` field (required).
@@ -658,7 +663,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logCreateJoinLink`.
-    public struct LogCreateJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogCreateJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logCreateJoinLink" }
         /// The `rev` field (required).
@@ -666,7 +671,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
+        public var message: ChatBskyConvoDefs.SystemMessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -674,14 +680,14 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, message: ChatBskyConvoDefs.SystemMessageView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -694,7 +700,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logCreateMessage`.
-    public struct LogCreateMessage: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogCreateMessage: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logCreateMessage" }
         /// The `rev` field (required).
@@ -735,7 +741,7 @@ public enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logCreateMessage/properties/message" }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
@@ -781,7 +787,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logDeleteMessage`.
-    public struct LogDeleteMessage: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogDeleteMessage: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logDeleteMessage" }
         /// The `rev` field (required).
@@ -817,7 +823,7 @@ public enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logDeleteMessage/properties/message" }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
@@ -863,7 +869,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logDisableJoinLink`.
-    public struct LogDisableJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogDisableJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logDisableJoinLink" }
         /// The `rev` field (required).
@@ -871,7 +877,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
+        public var message: ChatBskyConvoDefs.SystemMessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -879,14 +886,14 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, message: ChatBskyConvoDefs.SystemMessageView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -899,7 +906,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logEditGroup`.
-    public struct LogEditGroup: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogEditGroup: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logEditGroup" }
         /// The `rev` field (required).
@@ -907,7 +914,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
+        public var message: ChatBskyConvoDefs.SystemMessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -915,14 +923,14 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, message: ChatBskyConvoDefs.SystemMessageView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -935,7 +943,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logEditJoinLink`.
-    public struct LogEditJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogEditJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logEditJoinLink" }
         /// The `rev` field (required).
@@ -943,7 +951,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
+        public var message: ChatBskyConvoDefs.SystemMessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -951,14 +960,14 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, message: ChatBskyConvoDefs.SystemMessageView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -971,7 +980,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logEnableJoinLink`.
-    public struct LogEnableJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogEnableJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logEnableJoinLink" }
         /// The `rev` field (required).
@@ -979,7 +988,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
+        public var message: ChatBskyConvoDefs.SystemMessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -987,14 +997,14 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, message: ChatBskyConvoDefs.SystemMessageView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -1007,7 +1017,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logIncomingJoinRequest`.
-    public struct LogIncomingJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogIncomingJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logIncomingJoinRequest" }
         /// The `rev` field (required).
@@ -1015,7 +1025,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `member` field (required).
-        @XRPCCore._LexiconBoxed public var member: ChatBskyActorDefs.ProfileViewBasic
+        public var member: ChatBskyActorDefs.ProfileViewBasic { get { _member.wrappedValue } set { _member.wrappedValue = newValue } }
+        private var _member: XRPCCore._LexiconBoxed<ChatBskyActorDefs.ProfileViewBasic>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1023,14 +1034,14 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, member: ChatBskyActorDefs.ProfileViewBasic, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.member = member
+            self._member = .init(wrappedValue: member)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.member = try reader.required("member")
+            self._member = .init(wrappedValue: try reader.required("member"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -1043,7 +1054,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logLeaveConvo`.
-    public struct LogLeaveConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogLeaveConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logLeaveConvo" }
         /// The `rev` field (required).
@@ -1074,7 +1085,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logLockConvo`.
-    public struct LogLockConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogLockConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logLockConvo" }
         /// The `rev` field (required).
@@ -1082,7 +1093,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
+        public var message: ChatBskyConvoDefs.SystemMessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageView>
         /// The `relatedProfiles` field (required).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]
         /// Fields the schema does not declare, kept as read and written back.
@@ -1092,7 +1104,7 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, message: ChatBskyConvoDefs.SystemMessageView, relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic], unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.relatedProfiles = relatedProfiles
             self.unknownFields = unknownFields
         }
@@ -1100,7 +1112,7 @@ public enum ChatBskyConvoDefs {
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.relatedProfiles = try reader.required("relatedProfiles")
             self.unknownFields = reader.remainingFields
         }
@@ -1115,7 +1127,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logLockConvoPermanently`.
-    public struct LogLockConvoPermanently: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogLockConvoPermanently: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logLockConvoPermanently" }
         /// The `rev` field (required).
@@ -1123,7 +1135,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
+        public var message: ChatBskyConvoDefs.SystemMessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageView>
         /// The `relatedProfiles` field (required).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]
         /// Fields the schema does not declare, kept as read and written back.
@@ -1133,7 +1146,7 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, message: ChatBskyConvoDefs.SystemMessageView, relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic], unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.relatedProfiles = relatedProfiles
             self.unknownFields = unknownFields
         }
@@ -1141,7 +1154,7 @@ public enum ChatBskyConvoDefs {
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.relatedProfiles = try reader.required("relatedProfiles")
             self.unknownFields = reader.remainingFields
         }
@@ -1156,7 +1169,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logMemberJoin`.
-    public struct LogMemberJoin: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogMemberJoin: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logMemberJoin" }
         /// The `rev` field (required).
@@ -1164,7 +1177,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
+        public var message: ChatBskyConvoDefs.SystemMessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageView>
         /// The `relatedProfiles` field (required).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]
         /// Fields the schema does not declare, kept as read and written back.
@@ -1174,7 +1188,7 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, message: ChatBskyConvoDefs.SystemMessageView, relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic], unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.relatedProfiles = relatedProfiles
             self.unknownFields = unknownFields
         }
@@ -1182,7 +1196,7 @@ public enum ChatBskyConvoDefs {
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.relatedProfiles = try reader.required("relatedProfiles")
             self.unknownFields = reader.remainingFields
         }
@@ -1197,7 +1211,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logMemberLeave`.
-    public struct LogMemberLeave: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogMemberLeave: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logMemberLeave" }
         /// The `rev` field (required).
@@ -1205,7 +1219,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
+        public var message: ChatBskyConvoDefs.SystemMessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageView>
         /// The `relatedProfiles` field (required).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]
         /// Fields the schema does not declare, kept as read and written back.
@@ -1215,7 +1230,7 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, message: ChatBskyConvoDefs.SystemMessageView, relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic], unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.relatedProfiles = relatedProfiles
             self.unknownFields = unknownFields
         }
@@ -1223,7 +1238,7 @@ public enum ChatBskyConvoDefs {
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.relatedProfiles = try reader.required("relatedProfiles")
             self.unknownFields = reader.remainingFields
         }
@@ -1238,7 +1253,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logMuteConvo`.
-    public struct LogMuteConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogMuteConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logMuteConvo" }
         /// The `rev` field (required).
@@ -1269,7 +1284,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logOutgoingJoinRequest`.
-    public struct LogOutgoingJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogOutgoingJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logOutgoingJoinRequest" }
         /// The `rev` field (required).
@@ -1300,7 +1315,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logReadConvo`.
-    public struct LogReadConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogReadConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logReadConvo" }
         /// The `rev` field (required).
@@ -1336,7 +1351,7 @@ public enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logReadConvo/properties/message" }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
@@ -1385,7 +1400,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logReadJoinRequests`.
-    public struct LogReadJoinRequests: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogReadJoinRequests: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logReadJoinRequests" }
         /// The `rev` field (required).
@@ -1416,7 +1431,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logReadMessage`.
-    public struct LogReadMessage: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogReadMessage: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logReadMessage" }
         /// The `rev` field (required).
@@ -1452,7 +1467,7 @@ public enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logReadMessage/properties/message" }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
@@ -1501,7 +1516,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logRejectJoinRequest`.
-    public struct LogRejectJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogRejectJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logRejectJoinRequest" }
         /// The `rev` field (required).
@@ -1509,7 +1524,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `member` field (required).
-        @XRPCCore._LexiconBoxed public var member: ChatBskyActorDefs.ProfileViewBasic
+        public var member: ChatBskyActorDefs.ProfileViewBasic { get { _member.wrappedValue } set { _member.wrappedValue = newValue } }
+        private var _member: XRPCCore._LexiconBoxed<ChatBskyActorDefs.ProfileViewBasic>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1517,14 +1533,14 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, member: ChatBskyActorDefs.ProfileViewBasic, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.member = member
+            self._member = .init(wrappedValue: member)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.member = try reader.required("member")
+            self._member = .init(wrappedValue: try reader.required("member"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -1537,7 +1553,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logRemoveMember`.
-    public struct LogRemoveMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogRemoveMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logRemoveMember" }
         /// The `rev` field (required).
@@ -1545,7 +1561,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
+        public var message: ChatBskyConvoDefs.SystemMessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageView>
         /// The `relatedProfiles` field (required).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]
         /// Fields the schema does not declare, kept as read and written back.
@@ -1555,7 +1572,7 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, message: ChatBskyConvoDefs.SystemMessageView, relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic], unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.relatedProfiles = relatedProfiles
             self.unknownFields = unknownFields
         }
@@ -1563,7 +1580,7 @@ public enum ChatBskyConvoDefs {
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.relatedProfiles = try reader.required("relatedProfiles")
             self.unknownFields = reader.remainingFields
         }
@@ -1578,7 +1595,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logRemoveReaction`.
-    public struct LogRemoveReaction: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogRemoveReaction: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logRemoveReaction" }
         /// The `rev` field (required).
@@ -1589,7 +1606,8 @@ public enum ChatBskyConvoDefs {
         /// Open union of `chat.bsky.convo.defs#messageView`, `chat.bsky.convo.defs#deletedMessageView`; other types are kept as read.
         public var message: ChatBskyConvoDefs.LogRemoveReaction.Message
         /// The `reaction` field (required).
-        @XRPCCore._LexiconBoxed public var reaction: ChatBskyConvoDefs.ReactionView
+        public var reaction: ChatBskyConvoDefs.ReactionView { get { _reaction.wrappedValue } set { _reaction.wrappedValue = newValue } }
+        private var _reaction: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.ReactionView>
         /// The `relatedProfiles` field (optional).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]?
         /// Fields the schema does not declare, kept as read and written back.
@@ -1600,7 +1618,7 @@ public enum ChatBskyConvoDefs {
             self.rev = rev
             self.convoId = convoId
             self.message = message
-            self.reaction = reaction
+            self._reaction = .init(wrappedValue: reaction)
             self.relatedProfiles = relatedProfiles
             self.unknownFields = unknownFields
         }
@@ -1609,7 +1627,7 @@ public enum ChatBskyConvoDefs {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
             self.message = try reader.required("message")
-            self.reaction = try reader.required("reaction")
+            self._reaction = .init(wrappedValue: try reader.required("reaction"))
             self.relatedProfiles = try reader.optional("relatedProfiles")
             self.unknownFields = reader.remainingFields
         }
@@ -1624,7 +1642,7 @@ public enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logRemoveReaction/properties/message" }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
@@ -1670,7 +1688,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logUnlockConvo`.
-    public struct LogUnlockConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogUnlockConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logUnlockConvo" }
         /// The `rev` field (required).
@@ -1678,7 +1696,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.SystemMessageView
+        public var message: ChatBskyConvoDefs.SystemMessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageView>
         /// The `relatedProfiles` field (required).
         public var relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic]
         /// Fields the schema does not declare, kept as read and written back.
@@ -1688,7 +1707,7 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, message: ChatBskyConvoDefs.SystemMessageView, relatedProfiles: [ChatBskyActorDefs.ProfileViewBasic], unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.relatedProfiles = relatedProfiles
             self.unknownFields = unknownFields
         }
@@ -1696,7 +1715,7 @@ public enum ChatBskyConvoDefs {
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.relatedProfiles = try reader.required("relatedProfiles")
             self.unknownFields = reader.remainingFields
         }
@@ -1711,7 +1730,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logUnmuteConvo`.
-    public struct LogUnmuteConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogUnmuteConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logUnmuteConvo" }
         /// The `rev` field (required).
@@ -1742,7 +1761,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logWithdrawIncomingJoinRequest`.
-    public struct LogWithdrawIncomingJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogWithdrawIncomingJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logWithdrawIncomingJoinRequest" }
         /// The `rev` field (required).
@@ -1750,7 +1769,8 @@ public enum ChatBskyConvoDefs {
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `member` field (required).
-        @XRPCCore._LexiconBoxed public var member: ChatBskyActorDefs.ProfileViewBasic
+        public var member: ChatBskyActorDefs.ProfileViewBasic { get { _member.wrappedValue } set { _member.wrappedValue = newValue } }
+        private var _member: XRPCCore._LexiconBoxed<ChatBskyActorDefs.ProfileViewBasic>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1758,14 +1778,14 @@ public enum ChatBskyConvoDefs {
         public init(rev: Swift.String, convoId: Swift.String, member: ChatBskyActorDefs.ProfileViewBasic, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.rev = rev
             self.convoId = convoId
-            self.member = member
+            self._member = .init(wrappedValue: member)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.rev = try reader.required("rev")
             self.convoId = try reader.required("convoId")
-            self.member = try reader.required("member")
+            self._member = .init(wrappedValue: try reader.required("member"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -1778,7 +1798,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logWithdrawOutgoingJoinRequest`.
-    public struct LogWithdrawOutgoingJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogWithdrawOutgoingJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logWithdrawOutgoingJoinRequest" }
         /// The `rev` field (required).
@@ -1809,26 +1829,28 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#messageAndReactionView`.
-    public struct MessageAndReactionView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct MessageAndReactionView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageAndReactionView" }
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.MessageView
+        public var message: ChatBskyConvoDefs.MessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.MessageView>
         /// The `reaction` field (required).
-        @XRPCCore._LexiconBoxed public var reaction: ChatBskyConvoDefs.ReactionView
+        public var reaction: ChatBskyConvoDefs.ReactionView { get { _reaction.wrappedValue } set { _reaction.wrappedValue = newValue } }
+        private var _reaction: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.ReactionView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(message: ChatBskyConvoDefs.MessageView, reaction: ChatBskyConvoDefs.ReactionView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.message = message
-            self.reaction = reaction
+            self._message = .init(wrappedValue: message)
+            self._reaction = .init(wrappedValue: reaction)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.message = try reader.required("message")
-            self.reaction = try reader.required("reaction")
+            self._message = .init(wrappedValue: try reader.required("message"))
+            self._reaction = .init(wrappedValue: try reader.required("reaction"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -1840,7 +1862,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#messageBeforeUserJoinedGroupView`.
-    public struct MessageBeforeUserJoinedGroupView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct MessageBeforeUserJoinedGroupView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageBeforeUserJoinedGroupView" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -1861,7 +1883,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#messageInput`.
-    public struct MessageInput: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct MessageInput: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageInput" }
         /// The `text` field (required).
@@ -1873,7 +1895,8 @@ public enum ChatBskyConvoDefs {
         /// The `facets` field (optional).
         public var facets: [AppBskyLexicons.AppBskyRichtextFacet]?
         /// The `replyTo` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var replyTo: ChatBskyConvoDefs.ReplyRef?
+        public var replyTo: ChatBskyConvoDefs.ReplyRef? { get { _replyTo.wrappedValue } set { _replyTo.wrappedValue = newValue } }
+        private var _replyTo: XRPCCore._LexiconBoxedOptional<ChatBskyConvoDefs.ReplyRef>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1882,7 +1905,7 @@ public enum ChatBskyConvoDefs {
             self.text = text
             self.embed = embed
             self.facets = facets
-            self.replyTo = replyTo
+            self._replyTo = .init(wrappedValue: replyTo)
             self.unknownFields = unknownFields
         }
 
@@ -1890,7 +1913,7 @@ public enum ChatBskyConvoDefs {
             self.text = try reader.required("text")
             self.embed = try reader.optional("embed")
             self.facets = try reader.optional("facets")
-            self.replyTo = try reader.optional("replyTo")
+            self._replyTo = .init(wrappedValue: try reader.optional("replyTo"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -1903,7 +1926,7 @@ public enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Embed: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageInput/properties/embed" }
             case appBskyEmbedRecord(AppBskyLexicons.AppBskyEmbedRecord)
@@ -1949,7 +1972,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#messageRef`.
-    public struct MessageRef: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct MessageRef: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageRef" }
         /// The `did` field (required).
@@ -1986,7 +2009,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#messageView`.
-    public struct MessageView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct MessageView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageView" }
         /// The `id` field (required).
@@ -1997,7 +2020,8 @@ public enum ChatBskyConvoDefs {
         /// At most 10000 UTF-8 bytes. At most 1000 graphemes.
         public var text: Swift.String
         /// The `sender` field (required).
-        @XRPCCore._LexiconBoxed public var sender: ChatBskyConvoDefs.MessageViewSender
+        public var sender: ChatBskyConvoDefs.MessageViewSender { get { _sender.wrappedValue } set { _sender.wrappedValue = newValue } }
+        private var _sender: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.MessageViewSender>
         /// The `sentAt` field (required).
         /// Format: `datetime`.
         public var sentAt: XRPCCore.Datetime
@@ -2019,7 +2043,7 @@ public enum ChatBskyConvoDefs {
             self.id = id
             self.rev = rev
             self.text = text
-            self.sender = sender
+            self._sender = .init(wrappedValue: sender)
             self.sentAt = sentAt
             self.embed = embed
             self.facets = facets
@@ -2032,7 +2056,7 @@ public enum ChatBskyConvoDefs {
             self.id = try reader.required("id")
             self.rev = try reader.required("rev")
             self.text = try reader.required("text")
-            self.sender = try reader.required("sender")
+            self._sender = .init(wrappedValue: try reader.required("sender"))
             self.sentAt = try reader.required("sentAt")
             self.embed = try reader.optional("embed")
             self.facets = try reader.optional("facets")
@@ -2055,7 +2079,7 @@ public enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Embed: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageView/properties/embed" }
             case appBskyEmbedRecordView(AppBskyLexicons.AppBskyEmbedRecord.View)
@@ -2100,7 +2124,7 @@ public enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum ReplyTo: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum ReplyTo: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageView/properties/replyTo" }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
@@ -2149,7 +2173,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#messageViewSender`.
-    public struct MessageViewSender: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct MessageViewSender: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageViewSender" }
         /// The `did` field (required).
@@ -2176,13 +2200,14 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#reactionView`.
-    public struct ReactionView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ReactionView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#reactionView" }
         /// The `value` field (required).
         public var value: Swift.String
         /// The `sender` field (required).
-        @XRPCCore._LexiconBoxed public var sender: ChatBskyConvoDefs.ReactionViewSender
+        public var sender: ChatBskyConvoDefs.ReactionViewSender { get { _sender.wrappedValue } set { _sender.wrappedValue = newValue } }
+        private var _sender: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.ReactionViewSender>
         /// The `createdAt` field (required).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.Datetime
@@ -2192,14 +2217,14 @@ public enum ChatBskyConvoDefs {
         /// Creates a value from its fields.
         public init(value: Swift.String, sender: ChatBskyConvoDefs.ReactionViewSender, createdAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.value = value
-            self.sender = sender
+            self._sender = .init(wrappedValue: sender)
             self.createdAt = createdAt
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.value = try reader.required("value")
-            self.sender = try reader.required("sender")
+            self._sender = .init(wrappedValue: try reader.required("sender"))
             self.createdAt = try reader.required("createdAt")
             self.unknownFields = reader.remainingFields
         }
@@ -2213,7 +2238,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#reactionViewSender`.
-    public struct ReactionViewSender: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ReactionViewSender: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#reactionViewSender" }
         /// The `did` field (required).
@@ -2240,7 +2265,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#replyRef`.
-    public struct ReplyRef: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ReplyRef: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#replyRef" }
         /// The `messageId` field (required).
@@ -2266,30 +2291,32 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataAddMember`.
-    public struct SystemMessageDataAddMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataAddMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataAddMember" }
         /// The `member` field (required).
-        @XRPCCore._LexiconBoxed public var member: ChatBskyConvoDefs.SystemMessageReferredUser
+        public var member: ChatBskyConvoDefs.SystemMessageReferredUser { get { _member.wrappedValue } set { _member.wrappedValue = newValue } }
+        private var _member: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
         /// The `role` field (required).
         public var role: ChatBskyActorDefs.MemberRole
         /// The `addedBy` field (required).
-        @XRPCCore._LexiconBoxed public var addedBy: ChatBskyConvoDefs.SystemMessageReferredUser
+        public var addedBy: ChatBskyConvoDefs.SystemMessageReferredUser { get { _addedBy.wrappedValue } set { _addedBy.wrappedValue = newValue } }
+        private var _addedBy: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(member: ChatBskyConvoDefs.SystemMessageReferredUser, role: ChatBskyActorDefs.MemberRole, addedBy: ChatBskyConvoDefs.SystemMessageReferredUser, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.member = member
+            self._member = .init(wrappedValue: member)
             self.role = role
-            self.addedBy = addedBy
+            self._addedBy = .init(wrappedValue: addedBy)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.member = try reader.required("member")
+            self._member = .init(wrappedValue: try reader.required("member"))
             self.role = try reader.required("role")
-            self.addedBy = try reader.required("addedBy")
+            self._addedBy = .init(wrappedValue: try reader.required("addedBy"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -2302,7 +2329,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataCreateJoinLink`.
-    public struct SystemMessageDataCreateJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataCreateJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataCreateJoinLink" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -2323,7 +2350,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataDisableJoinLink`.
-    public struct SystemMessageDataDisableJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataDisableJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataDisableJoinLink" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -2344,7 +2371,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataEditGroup`.
-    public struct SystemMessageDataEditGroup: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataEditGroup: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataEditGroup" }
         /// The `newName` field (optional).
@@ -2375,7 +2402,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataEditJoinLink`.
-    public struct SystemMessageDataEditJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataEditJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataEditJoinLink" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -2396,7 +2423,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataEnableJoinLink`.
-    public struct SystemMessageDataEnableJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataEnableJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataEnableJoinLink" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -2417,22 +2444,23 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataLockConvo`.
-    public struct SystemMessageDataLockConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataLockConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataLockConvo" }
         /// The `lockedBy` field (required).
-        @XRPCCore._LexiconBoxed public var lockedBy: ChatBskyConvoDefs.SystemMessageReferredUser
+        public var lockedBy: ChatBskyConvoDefs.SystemMessageReferredUser { get { _lockedBy.wrappedValue } set { _lockedBy.wrappedValue = newValue } }
+        private var _lockedBy: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(lockedBy: ChatBskyConvoDefs.SystemMessageReferredUser, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.lockedBy = lockedBy
+            self._lockedBy = .init(wrappedValue: lockedBy)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.lockedBy = try reader.required("lockedBy")
+            self._lockedBy = .init(wrappedValue: try reader.required("lockedBy"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -2443,22 +2471,23 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataLockConvoPermanently`.
-    public struct SystemMessageDataLockConvoPermanently: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataLockConvoPermanently: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataLockConvoPermanently" }
         /// The `lockedBy` field (required).
-        @XRPCCore._LexiconBoxed public var lockedBy: ChatBskyConvoDefs.SystemMessageReferredUser
+        public var lockedBy: ChatBskyConvoDefs.SystemMessageReferredUser { get { _lockedBy.wrappedValue } set { _lockedBy.wrappedValue = newValue } }
+        private var _lockedBy: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(lockedBy: ChatBskyConvoDefs.SystemMessageReferredUser, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.lockedBy = lockedBy
+            self._lockedBy = .init(wrappedValue: lockedBy)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.lockedBy = try reader.required("lockedBy")
+            self._lockedBy = .init(wrappedValue: try reader.required("lockedBy"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -2469,30 +2498,32 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataMemberJoin`.
-    public struct SystemMessageDataMemberJoin: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataMemberJoin: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataMemberJoin" }
         /// The `member` field (required).
-        @XRPCCore._LexiconBoxed public var member: ChatBskyConvoDefs.SystemMessageReferredUser
+        public var member: ChatBskyConvoDefs.SystemMessageReferredUser { get { _member.wrappedValue } set { _member.wrappedValue = newValue } }
+        private var _member: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
         /// The `role` field (required).
         public var role: ChatBskyActorDefs.MemberRole
         /// The `approvedBy` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var approvedBy: ChatBskyConvoDefs.SystemMessageReferredUser?
+        public var approvedBy: ChatBskyConvoDefs.SystemMessageReferredUser? { get { _approvedBy.wrappedValue } set { _approvedBy.wrappedValue = newValue } }
+        private var _approvedBy: XRPCCore._LexiconBoxedOptional<ChatBskyConvoDefs.SystemMessageReferredUser>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(member: ChatBskyConvoDefs.SystemMessageReferredUser, role: ChatBskyActorDefs.MemberRole, approvedBy: ChatBskyConvoDefs.SystemMessageReferredUser? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.member = member
+            self._member = .init(wrappedValue: member)
             self.role = role
-            self.approvedBy = approvedBy
+            self._approvedBy = .init(wrappedValue: approvedBy)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.member = try reader.required("member")
+            self._member = .init(wrappedValue: try reader.required("member"))
             self.role = try reader.required("role")
-            self.approvedBy = try reader.optional("approvedBy")
+            self._approvedBy = .init(wrappedValue: try reader.optional("approvedBy"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -2505,22 +2536,23 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataMemberLeave`.
-    public struct SystemMessageDataMemberLeave: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataMemberLeave: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataMemberLeave" }
         /// The `member` field (required).
-        @XRPCCore._LexiconBoxed public var member: ChatBskyConvoDefs.SystemMessageReferredUser
+        public var member: ChatBskyConvoDefs.SystemMessageReferredUser { get { _member.wrappedValue } set { _member.wrappedValue = newValue } }
+        private var _member: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(member: ChatBskyConvoDefs.SystemMessageReferredUser, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.member = member
+            self._member = .init(wrappedValue: member)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.member = try reader.required("member")
+            self._member = .init(wrappedValue: try reader.required("member"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -2531,26 +2563,28 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataRemoveMember`.
-    public struct SystemMessageDataRemoveMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataRemoveMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataRemoveMember" }
         /// The `member` field (required).
-        @XRPCCore._LexiconBoxed public var member: ChatBskyConvoDefs.SystemMessageReferredUser
+        public var member: ChatBskyConvoDefs.SystemMessageReferredUser { get { _member.wrappedValue } set { _member.wrappedValue = newValue } }
+        private var _member: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
         /// The `removedBy` field (required).
-        @XRPCCore._LexiconBoxed public var removedBy: ChatBskyConvoDefs.SystemMessageReferredUser
+        public var removedBy: ChatBskyConvoDefs.SystemMessageReferredUser { get { _removedBy.wrappedValue } set { _removedBy.wrappedValue = newValue } }
+        private var _removedBy: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(member: ChatBskyConvoDefs.SystemMessageReferredUser, removedBy: ChatBskyConvoDefs.SystemMessageReferredUser, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.member = member
-            self.removedBy = removedBy
+            self._member = .init(wrappedValue: member)
+            self._removedBy = .init(wrappedValue: removedBy)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.member = try reader.required("member")
-            self.removedBy = try reader.required("removedBy")
+            self._member = .init(wrappedValue: try reader.required("member"))
+            self._removedBy = .init(wrappedValue: try reader.required("removedBy"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -2562,22 +2596,23 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataUnlockConvo`.
-    public struct SystemMessageDataUnlockConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataUnlockConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataUnlockConvo" }
         /// The `unlockedBy` field (required).
-        @XRPCCore._LexiconBoxed public var unlockedBy: ChatBskyConvoDefs.SystemMessageReferredUser
+        public var unlockedBy: ChatBskyConvoDefs.SystemMessageReferredUser { get { _unlockedBy.wrappedValue } set { _unlockedBy.wrappedValue = newValue } }
+        private var _unlockedBy: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(unlockedBy: ChatBskyConvoDefs.SystemMessageReferredUser, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.unlockedBy = unlockedBy
+            self._unlockedBy = .init(wrappedValue: unlockedBy)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.unlockedBy = try reader.required("unlockedBy")
+            self._unlockedBy = .init(wrappedValue: try reader.required("unlockedBy"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -2588,7 +2623,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageReferredUser`.
-    public struct SystemMessageReferredUser: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageReferredUser: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageReferredUser" }
         /// The `did` field (required).
@@ -2615,7 +2650,7 @@ public enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageView`.
-    public struct SystemMessageView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageView" }
         /// The `id` field (required).
@@ -2657,7 +2692,7 @@ public enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Data: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Data: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageView/properties/data" }
             case chatBskyConvoDefsSystemMessageDataAddMember(ChatBskyConvoDefs.SystemMessageDataAddMember)
@@ -2733,7 +2768,7 @@ public enum ChatBskyConvoDefs {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.defs, descriptions left out, for validation.
     static var chatBskyConvoDefs: Swift.String { ##"{"defs":{"convoKind":{"knownValues":["direct","group"],"type":"string"},"convoLockStatus":{"knownValues":["unlocked","locked","locked-permanently"],"type":"string"},"convoRef":{"properties":{"convoId":{"type":"string"},"did":{"format":"did","type":"string"}},"required":["did","convoId"],"type":"object"},"convoStatus":{"knownValues":["request","accepted"],"type":"string"},"convoView":{"properties":{"id":{"type":"string"},"kind":{"refs":["#directConvo","#groupConvo"],"type":"union"},"lastMessage":{"refs":["#messageView","#deletedMessageView","#systemMessageView"],"type":"union"},"lastReaction":{"refs":["#messageAndReactionView"],"type":"union"},"members":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"},"muted":{"type":"boolean"},"rev":{"type":"string"},"status":{"ref":"#convoStatus","type":"ref"},"unreadCount":{"type":"integer"}},"required":["id","rev","members","muted","unreadCount"],"type":"object"},"deletedMessageView":{"properties":{"id":{"type":"string"},"rev":{"type":"string"},"sender":{"ref":"#messageViewSender","type":"ref"},"sentAt":{"format":"datetime","type":"string"}},"required":["id","rev","sender","sentAt"],"type":"object"},"directConvo":{"properties":{},"type":"object"},"groupConvo":{"properties":{"createdAt":{"format":"datetime","type":"string"},"joinLink":{"ref":"chat.bsky.group.defs#joinLinkView","type":"ref"},"joinRequestCount":{"type":"integer"},"lockStatus":{"ref":"#convoLockStatus","type":"ref"},"lockStatusModerationOverride":{"type":"boolean"},"memberCount":{"type":"integer"},"memberLimit":{"type":"integer"},"name":{"maxGraphemes":50,"maxLength":500,"type":"string"},"unreadJoinRequestCount":{"type":"integer"}},"required":["createdAt","lockStatus","lockStatusModerationOverride","memberCount","memberLimit","name"],"type":"object"},"logAcceptConvo":{"properties":{"convoId":{"type":"string"},"rev":{"type":"string"}},"required":["rev","convoId"],"type":"object"},"logAddMember":{"properties":{"convoId":{"type":"string"},"message":{"ref":"#systemMessageView","type":"ref"},"relatedProfiles":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"},"rev":{"type":"string"}},"required":["rev","convoId","message","relatedProfiles"],"type":"object"},"logAddReaction":{"properties":{"convoId":{"type":"string"},"message":{"refs":["#messageView","#deletedMessageView"],"type":"union"},"reaction":{"ref":"#reactionView","type":"ref"},"relatedProfiles":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"},"rev":{"type":"string"}},"required":["rev","convoId","message","reaction"],"type":"object"},"logApproveJoinRequest":{"properties":{"convoId":{"type":"string"},"member":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"rev":{"type":"string"}},"required":["rev","convoId","member"],"type":"object"},"logBeginConvo":{"properties":{"convoId":{"type":"string"},"rev":{"type":"string"}},"required":["rev","convoId"],"type":"object"},"logCreateJoinLink":{"properties":{"convoId":{"type":"string"},"message":{"ref":"#systemMessageView","type":"ref"},"rev":{"type":"string"}},"required":["rev","convoId","message"],"type":"object"},"logCreateMessage":{"properties":{"convoId":{"type":"string"},"message":{"refs":["#messageView","#deletedMessageView"],"type":"union"},"relatedProfiles":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"},"rev":{"type":"string"}},"required":["rev","convoId","message"],"type":"object"},"logDeleteMessage":{"properties":{"convoId":{"type":"string"},"message":{"refs":["#messageView","#deletedMessageView"],"type":"union"},"rev":{"type":"string"}},"required":["rev","convoId","message"],"type":"object"},"logDisableJoinLink":{"properties":{"convoId":{"type":"string"},"message":{"ref":"#systemMessageView","type":"ref"},"rev":{"type":"string"}},"required":["rev","convoId","message"],"type":"object"},"logEditGroup":{"properties":{"convoId":{"type":"string"},"message":{"ref":"#systemMessageView","type":"ref"},"rev":{"type":"string"}},"required":["rev","convoId","message"],"type":"object"},"logEditJoinLink":{"properties":{"convoId":{"type":"string"},"message":{"ref":"#systemMessageView","type":"ref"},"rev":{"type":"string"}},"required":["rev","convoId","message"],"type":"object"},"logEnableJoinLink":{"properties":{"convoId":{"type":"string"},"message":{"ref":"#systemMessageView","type":"ref"},"rev":{"type":"string"}},"required":["rev","convoId","message"],"type":"object"},"logIncomingJoinRequest":{"properties":{"convoId":{"type":"string"},"member":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"rev":{"type":"string"}},"required":["rev","convoId","member"],"type":"object"},"logLeaveConvo":{"properties":{"convoId":{"type":"string"},"rev":{"type":"string"}},"required":["rev","convoId"],"type":"object"},"logLockConvo":{"properties":{"convoId":{"type":"string"},"message":{"ref":"#systemMessageView","type":"ref"},"relatedProfiles":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"},"rev":{"type":"string"}},"required":["rev","convoId","message","relatedProfiles"],"type":"object"},"logLockConvoPermanently":{"properties":{"convoId":{"type":"string"},"message":{"ref":"#systemMessageView","type":"ref"},"relatedProfiles":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"},"rev":{"type":"string"}},"required":["rev","convoId","message","relatedProfiles"],"type":"object"},"logMemberJoin":{"properties":{"convoId":{"type":"string"},"message":{"ref":"#systemMessageView","type":"ref"},"relatedProfiles":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"},"rev":{"type":"string"}},"required":["rev","convoId","message","relatedProfiles"],"type":"object"},"logMemberLeave":{"properties":{"convoId":{"type":"string"},"message":{"ref":"#systemMessageView","type":"ref"},"relatedProfiles":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"},"rev":{"type":"string"}},"required":["rev","convoId","message","relatedProfiles"],"type":"object"},"logMuteConvo":{"properties":{"convoId":{"type":"string"},"rev":{"type":"string"}},"required":["rev","convoId"],"type":"object"},"logOutgoingJoinRequest":{"properties":{"convoId":{"type":"string"},"rev":{"type":"string"}},"required":["rev","convoId"],"type":"object"},"logReadConvo":{"properties":{"convoId":{"type":"string"},"message":{"refs":["#messageView","#deletedMessageView","#systemMessageView"],"type":"union"},"rev":{"type":"string"}},"required":["rev","convoId","message"],"type":"object"},"logReadJoinRequests":{"properties":{"convoId":{"type":"string"},"rev":{"type":"string"}},"required":["rev","convoId"],"type":"object"},"logReadMessage":{"properties":{"convoId":{"type":"string"},"message":{"refs":["#messageView","#deletedMessageView","#systemMessageView"],"type":"union"},"rev":{"type":"string"}},"required":["rev","convoId","message"],"type":"object"},"logRejectJoinRequest":{"properties":{"convoId":{"type":"string"},"member":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"rev":{"type":"string"}},"required":["rev","convoId","member"],"type":"object"},"logRemoveMember":{"properties":{"convoId":{"type":"string"},"message":{"ref":"#systemMessageView","type":"ref"},"relatedProfiles":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"},"rev":{"type":"string"}},"required":["rev","convoId","message","relatedProfiles"],"type":"object"},"logRemoveReaction":{"properties":{"convoId":{"type":"string"},"message":{"refs":["#messageView","#deletedMessageView"],"type":"union"},"reaction":{"ref":"#reactionView","type":"ref"},"relatedProfiles":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"},"rev":{"type":"string"}},"required":["rev","convoId","message","reaction"],"type":"object"},"logUnlockConvo":{"properties":{"convoId":{"type":"string"},"message":{"ref":"#systemMessageView","type":"ref"},"relatedProfiles":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"},"rev":{"type":"string"}},"required":["rev","convoId","message","relatedProfiles"],"type":"object"},"logUnmuteConvo":{"properties":{"convoId":{"type":"string"},"rev":{"type":"string"}},"required":["rev","convoId"],"type":"object"},"logWithdrawIncomingJoinRequest":{"properties":{"convoId":{"type":"string"},"member":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"rev":{"type":"string"}},"required":["rev","convoId","member"],"type":"object"},"logWithdrawOutgoingJoinRequest":{"properties":{"convoId":{"type":"string"},"rev":{"type":"string"}},"required":["rev","convoId"],"type":"object"},"messageAndReactionView":{"properties":{"message":{"ref":"#messageView","type":"ref"},"reaction":{"ref":"#reactionView","type":"ref"}},"required":["message","reaction"],"type":"object"},"messageBeforeUserJoinedGroupView":{"properties":{},"type":"object"},"messageInput":{"properties":{"embed":{"refs":["app.bsky.embed.record","chat.bsky.embed.joinLink"],"type":"union"},"facets":{"items":{"ref":"app.bsky.richtext.facet","type":"ref"},"type":"array"},"replyTo":{"ref":"#replyRef","type":"ref"},"text":{"maxGraphemes":1000,"maxLength":10000,"type":"string"}},"required":["text"],"type":"object"},"messageRef":{"properties":{"convoId":{"type":"string"},"did":{"format":"did","type":"string"},"messageId":{"type":"string"}},"required":["did","messageId","convoId"],"type":"object"},"messageView":{"properties":{"embed":{"refs":["app.bsky.embed.record#view","chat.bsky.embed.joinLink#view"],"type":"union"},"facets":{"items":{"ref":"app.bsky.richtext.facet","type":"ref"},"type":"array"},"id":{"type":"string"},"reactions":{"items":{"ref":"#reactionView","type":"ref"},"type":"array"},"replyTo":{"refs":["#messageView","#deletedMessageView","#messageBeforeUserJoinedGroupView"],"type":"union"},"rev":{"type":"string"},"sender":{"ref":"#messageViewSender","type":"ref"},"sentAt":{"format":"datetime","type":"string"},"text":{"maxGraphemes":1000,"maxLength":10000,"type":"string"}},"required":["id","rev","text","sender","sentAt"],"type":"object"},"messageViewSender":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"object"},"reactionView":{"properties":{"createdAt":{"format":"datetime","type":"string"},"sender":{"ref":"#reactionViewSender","type":"ref"},"value":{"type":"string"}},"required":["value","sender","createdAt"],"type":"object"},"reactionViewSender":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"object"},"replyRef":{"properties":{"messageId":{"type":"string"}},"required":["messageId"],"type":"object"},"systemMessageDataAddMember":{"properties":{"addedBy":{"ref":"#systemMessageReferredUser","type":"ref"},"member":{"ref":"#systemMessageReferredUser","type":"ref"},"role":{"ref":"chat.bsky.actor.defs#memberRole","type":"ref"}},"required":["member","role","addedBy"],"type":"object"},"systemMessageDataCreateJoinLink":{"properties":{},"type":"object"},"systemMessageDataDisableJoinLink":{"properties":{},"type":"object"},"systemMessageDataEditGroup":{"properties":{"newName":{"type":"string"},"oldName":{"type":"string"}},"type":"object"},"systemMessageDataEditJoinLink":{"properties":{},"type":"object"},"systemMessageDataEnableJoinLink":{"properties":{},"type":"object"},"systemMessageDataLockConvo":{"properties":{"lockedBy":{"ref":"#systemMessageReferredUser","type":"ref"}},"required":["lockedBy"],"type":"object"},"systemMessageDataLockConvoPermanently":{"properties":{"lockedBy":{"ref":"#systemMessageReferredUser","type":"ref"}},"required":["lockedBy"],"type":"object"},"systemMessageDataMemberJoin":{"properties":{"approvedBy":{"ref":"#systemMessageReferredUser","type":"ref"},"member":{"ref":"#systemMessageReferredUser","type":"ref"},"role":{"ref":"chat.bsky.actor.defs#memberRole","type":"ref"}},"required":["member","role"],"type":"object"},"systemMessageDataMemberLeave":{"properties":{"member":{"ref":"#systemMessageReferredUser","type":"ref"}},"required":["member"],"type":"object"},"systemMessageDataRemoveMember":{"properties":{"member":{"ref":"#systemMessageReferredUser","type":"ref"},"removedBy":{"ref":"#systemMessageReferredUser","type":"ref"}},"required":["member","removedBy"],"type":"object"},"systemMessageDataUnlockConvo":{"properties":{"unlockedBy":{"ref":"#systemMessageReferredUser","type":"ref"}},"required":["unlockedBy"],"type":"object"},"systemMessageReferredUser":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"object"},"systemMessageView":{"properties":{"data":{"refs":["#systemMessageDataAddMember","#systemMessageDataRemoveMember","#systemMessageDataMemberJoin","#systemMessageDataMemberLeave","#systemMessageDataLockConvo","#systemMessageDataUnlockConvo","#systemMessageDataLockConvoPermanently","#systemMessageDataEditGroup","#systemMessageDataCreateJoinLink","#systemMessageDataEditJoinLink","#systemMessageDataEnableJoinLink","#systemMessageDataDisableJoinLink"],"type":"union"},"id":{"type":"string"},"rev":{"type":"string"},"sentAt":{"format":"datetime","type":"string"}},"required":["id","rev","sentAt","data"],"type":"object"}},"id":"chat.bsky.convo.defs","lexicon":1}"## }
 }

@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.convo.deleteMessageForSelf`: `POST /xrpc/chat.bsky.convo.deleteMessageForSelf`. Declared errors: `InvalidConvo`, `MessageDeleteNotAllowed`.
-public enum ChatBskyConvoDeleteMessageForSelf: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyConvoDeleteMessageForSelf: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.deleteMessageForSelf" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// The declared error `MessageDeleteNotAllowed`.
@@ -41,7 +41,7 @@ public enum ChatBskyConvoDeleteMessageForSelf: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.deleteMessageForSelf#main/input/schema" }
         /// The `convoId` field (required).
@@ -75,18 +75,18 @@ public enum ChatBskyConvoDeleteMessageForSelf: XRPCCore.XRPCProcedure {
     public typealias Output = ChatBskyConvoDefs.DeletedMessageView
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.deleteMessageForSelf, descriptions left out, for validation.
     static var chatBskyConvoDeleteMessageForSelf: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"},{"name":"MessageDeleteNotAllowed"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"},"messageId":{"type":"string"}},"required":["convoId","messageId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"chat.bsky.convo.defs#deletedMessageView","type":"ref"}},"type":"procedure"}},"id":"chat.bsky.convo.deleteMessageForSelf","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoDeleteMessageForSelf`.
     public func deleteMessageForSelf(convoId: Swift.String, messageId: Swift.String) async throws -> ChatBskyConvoDeleteMessageForSelf.Output {
         try await client.procedure(ChatBskyConvoDeleteMessageForSelf.self, parameters: .init(), input: .init(convoId: convoId, messageId: messageId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteMessageForSelf(_ input: ChatBskyConvoDeleteMessageForSelf.Input) async throws -> ChatBskyConvoDeleteMessageForSelf.Output {
         try await client.procedure(ChatBskyConvoDeleteMessageForSelf.self, parameters: .init(), input: input)
     }

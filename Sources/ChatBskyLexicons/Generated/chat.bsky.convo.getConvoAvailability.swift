@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.convo.getConvoAvailability`: `GET /xrpc/chat.bsky.convo.getConvoAvailability`.
-public enum ChatBskyConvoGetConvoAvailability: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyConvoGetConvoAvailability: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.getConvoAvailability" }
 
@@ -13,7 +13,7 @@ public enum ChatBskyConvoGetConvoAvailability: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `chat.bsky.convo.getConvoAvailability#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getConvoAvailability#main/parameters" }
         /// The `members` field (required).
@@ -40,26 +40,27 @@ public enum ChatBskyConvoGetConvoAvailability: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getConvoAvailability#main/output/schema" }
         /// The `canChat` field (required).
         public var canChat: Swift.Bool
         /// The `convo` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var convo: ChatBskyConvoDefs.ConvoView?
+        public var convo: ChatBskyConvoDefs.ConvoView? { get { _convo.wrappedValue } set { _convo.wrappedValue = newValue } }
+        private var _convo: XRPCCore._LexiconBoxedOptional<ChatBskyConvoDefs.ConvoView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(canChat: Swift.Bool, convo: ChatBskyConvoDefs.ConvoView? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.canChat = canChat
-            self.convo = convo
+            self._convo = .init(wrappedValue: convo)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.canChat = try reader.required("canChat")
-            self.convo = try reader.optional("convo")
+            self._convo = .init(wrappedValue: try reader.optional("convo"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -71,18 +72,18 @@ public enum ChatBskyConvoGetConvoAvailability: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.getConvoAvailability, descriptions left out, for validation.
     static var chatBskyConvoGetConvoAvailability: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"canChat":{"type":"boolean"},"convo":{"ref":"chat.bsky.convo.defs#convoView","type":"ref"}},"required":["canChat"],"type":"object"}},"parameters":{"properties":{"members":{"items":{"format":"did","type":"string"},"maxLength":10,"minLength":1,"type":"array"}},"required":["members"],"type":"params"},"type":"query"}},"id":"chat.bsky.convo.getConvoAvailability","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoGetConvoAvailability`.
     public func getConvoAvailability(members: [XRPCCore.DID]) async throws -> ChatBskyConvoGetConvoAvailability.Output {
         try await client.query(ChatBskyConvoGetConvoAvailability.self, parameters: .init(members: members))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getConvoAvailability(_ parameters: ChatBskyConvoGetConvoAvailability.Parameters) async throws -> ChatBskyConvoGetConvoAvailability.Output {
         try await client.query(ChatBskyConvoGetConvoAvailability.self, parameters: parameters)
     }

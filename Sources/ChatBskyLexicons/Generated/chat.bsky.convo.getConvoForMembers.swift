@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.convo.getConvoForMembers`: `GET /xrpc/chat.bsky.convo.getConvoForMembers`. Declared errors: `AccountSuspended`, `BlockedActor`, `BlockedSubject`, `MessagesDisabled`, `NotFollowedBySender`, `RecipientNotFound`.
-public enum ChatBskyConvoGetConvoForMembers: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyConvoGetConvoForMembers: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.getConvoForMembers" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `AccountSuspended`.
         case accountSuspended
         /// The declared error `BlockedActor`.
@@ -54,7 +54,7 @@ public enum ChatBskyConvoGetConvoForMembers: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `chat.bsky.convo.getConvoForMembers#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getConvoForMembers#main/parameters" }
         /// The `members` field (required).
@@ -81,22 +81,23 @@ public enum ChatBskyConvoGetConvoForMembers: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getConvoForMembers#main/output/schema" }
         /// The `convo` field (required).
-        @XRPCCore._LexiconBoxed public var convo: ChatBskyConvoDefs.ConvoView
+        public var convo: ChatBskyConvoDefs.ConvoView { get { _convo.wrappedValue } set { _convo.wrappedValue = newValue } }
+        private var _convo: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.ConvoView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(convo: ChatBskyConvoDefs.ConvoView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.convo = convo
+            self._convo = .init(wrappedValue: convo)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.convo = try reader.required("convo")
+            self._convo = .init(wrappedValue: try reader.required("convo"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -107,18 +108,18 @@ public enum ChatBskyConvoGetConvoForMembers: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.getConvoForMembers, descriptions left out, for validation.
     static var chatBskyConvoGetConvoForMembers: Swift.String { #"{"defs":{"main":{"errors":[{"name":"AccountSuspended"},{"name":"BlockedActor"},{"name":"BlockedSubject"},{"name":"MessagesDisabled"},{"name":"NotFollowedBySender"},{"name":"RecipientNotFound"}],"output":{"encoding":"application/json","schema":{"properties":{"convo":{"ref":"chat.bsky.convo.defs#convoView","type":"ref"}},"required":["convo"],"type":"object"}},"parameters":{"properties":{"members":{"items":{"format":"did","type":"string"},"maxLength":10,"minLength":1,"type":"array"}},"required":["members"],"type":"params"},"type":"query"}},"id":"chat.bsky.convo.getConvoForMembers","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoGetConvoForMembers`.
     public func getConvoForMembers(members: [XRPCCore.DID]) async throws -> ChatBskyConvoGetConvoForMembers.Output {
         try await client.query(ChatBskyConvoGetConvoForMembers.self, parameters: .init(members: members))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getConvoForMembers(_ parameters: ChatBskyConvoGetConvoForMembers.Parameters) async throws -> ChatBskyConvoGetConvoForMembers.Output {
         try await client.query(ChatBskyConvoGetConvoForMembers.self, parameters: parameters)
     }

@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.convo.getConvoMembers`: `GET /xrpc/chat.bsky.convo.getConvoMembers`. Declared errors: `InvalidConvo`.
-public enum ChatBskyConvoGetConvoMembers: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyConvoGetConvoMembers: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.getConvoMembers" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -34,7 +34,7 @@ public enum ChatBskyConvoGetConvoMembers: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `chat.bsky.convo.getConvoMembers#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getConvoMembers#main/parameters" }
         /// The `convoId` field (required).
@@ -71,7 +71,7 @@ public enum ChatBskyConvoGetConvoMembers: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getConvoMembers#main/output/schema" }
         /// The `members` field (required).
@@ -102,18 +102,18 @@ public enum ChatBskyConvoGetConvoMembers: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.getConvoMembers, descriptions left out, for validation.
     static var chatBskyConvoGetConvoMembers: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"members":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"}},"required":["members"],"type":"object"}},"parameters":{"properties":{"convoId":{"type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"required":["convoId"],"type":"params"},"type":"query"}},"id":"chat.bsky.convo.getConvoMembers","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoGetConvoMembers`.
     public func getConvoMembers(convoId: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ChatBskyConvoGetConvoMembers.Output {
         try await client.query(ChatBskyConvoGetConvoMembers.self, parameters: .init(convoId: convoId, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getConvoMembers(_ parameters: ChatBskyConvoGetConvoMembers.Parameters) async throws -> ChatBskyConvoGetConvoMembers.Output {
         try await client.query(ChatBskyConvoGetConvoMembers.self, parameters: parameters)
     }

@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.convo.getLog`: `GET /xrpc/chat.bsky.convo.getLog`.
-public enum ChatBskyConvoGetLog: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyConvoGetLog: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.getLog" }
 
@@ -13,7 +13,7 @@ public enum ChatBskyConvoGetLog: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `chat.bsky.convo.getLog#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getLog#main/parameters" }
         /// The `cursor` field (optional).
@@ -39,7 +39,7 @@ public enum ChatBskyConvoGetLog: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getLog#main/output/schema" }
         /// The `logs` field (required).
@@ -69,7 +69,7 @@ public enum ChatBskyConvoGetLog: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum LogsItem: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum LogsItem: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getLog#main/output/schema/properties/logs/items" }
             case chatBskyConvoDefsLogBeginConvo(ChatBskyConvoDefs.LogBeginConvo)
@@ -199,18 +199,18 @@ public enum ChatBskyConvoGetLog: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.getLog, descriptions left out, for validation.
     static var chatBskyConvoGetLog: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"logs":{"items":{"refs":["chat.bsky.convo.defs#logBeginConvo","chat.bsky.convo.defs#logAcceptConvo","chat.bsky.convo.defs#logLeaveConvo","chat.bsky.convo.defs#logMuteConvo","chat.bsky.convo.defs#logUnmuteConvo","chat.bsky.convo.defs#logCreateMessage","chat.bsky.convo.defs#logDeleteMessage","chat.bsky.convo.defs#logReadMessage","chat.bsky.convo.defs#logAddReaction","chat.bsky.convo.defs#logRemoveReaction","chat.bsky.convo.defs#logReadConvo","chat.bsky.convo.defs#logAddMember","chat.bsky.convo.defs#logRemoveMember","chat.bsky.convo.defs#logMemberJoin","chat.bsky.convo.defs#logMemberLeave","chat.bsky.convo.defs#logLockConvo","chat.bsky.convo.defs#logUnlockConvo","chat.bsky.convo.defs#logLockConvoPermanently","chat.bsky.convo.defs#logEditGroup","chat.bsky.convo.defs#logCreateJoinLink","chat.bsky.convo.defs#logEditJoinLink","chat.bsky.convo.defs#logEnableJoinLink","chat.bsky.convo.defs#logDisableJoinLink","chat.bsky.convo.defs#logIncomingJoinRequest","chat.bsky.convo.defs#logApproveJoinRequest","chat.bsky.convo.defs#logRejectJoinRequest","chat.bsky.convo.defs#logOutgoingJoinRequest","chat.bsky.convo.defs#logWithdrawIncomingJoinRequest","chat.bsky.convo.defs#logWithdrawOutgoingJoinRequest","chat.bsky.convo.defs#logReadJoinRequests"],"type":"union"},"type":"array"}},"required":["logs"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"}},"required":[],"type":"params"},"type":"query"}},"id":"chat.bsky.convo.getLog","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoGetLog`.
     public func getLog(cursor: Swift.String? = nil) async throws -> ChatBskyConvoGetLog.Output {
         try await client.query(ChatBskyConvoGetLog.self, parameters: .init(cursor: cursor))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getLog(_ parameters: ChatBskyConvoGetLog.Parameters = .init()) async throws -> ChatBskyConvoGetLog.Output {
         try await client.query(ChatBskyConvoGetLog.self, parameters: parameters)
     }

@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.convo.getMessages`: `GET /xrpc/chat.bsky.convo.getMessages`. Declared errors: `InvalidConvo`.
-public enum ChatBskyConvoGetMessages: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyConvoGetMessages: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.getMessages" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -34,7 +34,7 @@ public enum ChatBskyConvoGetMessages: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `chat.bsky.convo.getMessages#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getMessages#main/parameters" }
         /// The `convoId` field (required).
@@ -71,7 +71,7 @@ public enum ChatBskyConvoGetMessages: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getMessages#main/output/schema" }
         /// The `messages` field (required).
@@ -106,7 +106,7 @@ public enum ChatBskyConvoGetMessages: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum MessagesItem: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum MessagesItem: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getMessages#main/output/schema/properties/messages/items" }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
@@ -155,18 +155,18 @@ public enum ChatBskyConvoGetMessages: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.getMessages, descriptions left out, for validation.
     static var chatBskyConvoGetMessages: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"messages":{"items":{"refs":["chat.bsky.convo.defs#messageView","chat.bsky.convo.defs#deletedMessageView","chat.bsky.convo.defs#systemMessageView"],"type":"union"},"type":"array"},"relatedProfiles":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"}},"required":["messages"],"type":"object"}},"parameters":{"properties":{"convoId":{"type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"required":["convoId"],"type":"params"},"type":"query"}},"id":"chat.bsky.convo.getMessages","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoGetMessages`.
     public func getMessages(convoId: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ChatBskyConvoGetMessages.Output {
         try await client.query(ChatBskyConvoGetMessages.self, parameters: .init(convoId: convoId, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getMessages(_ parameters: ChatBskyConvoGetMessages.Parameters) async throws -> ChatBskyConvoGetMessages.Output {
         try await client.query(ChatBskyConvoGetMessages.self, parameters: parameters)
     }

@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.convo.getUnreadCounts`: `GET /xrpc/chat.bsky.convo.getUnreadCounts`.
-public enum ChatBskyConvoGetUnreadCounts: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyConvoGetUnreadCounts: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.getUnreadCounts" }
 
@@ -13,7 +13,7 @@ public enum ChatBskyConvoGetUnreadCounts: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `chat.bsky.convo.getUnreadCounts#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getUnreadCounts#main/parameters" }
         /// The `includeGroupChats` field (optional).
@@ -40,7 +40,7 @@ public enum ChatBskyConvoGetUnreadCounts: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getUnreadCounts#main/output/schema" }
         /// The `unreadAcceptedConvos` field (required).
@@ -71,18 +71,18 @@ public enum ChatBskyConvoGetUnreadCounts: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.getUnreadCounts, descriptions left out, for validation.
     static var chatBskyConvoGetUnreadCounts: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"unreadAcceptedConvos":{"type":"integer"},"unreadRequestConvos":{"type":"integer"}},"required":["unreadAcceptedConvos","unreadRequestConvos"],"type":"object"}},"parameters":{"properties":{"includeGroupChats":{"default":true,"type":"boolean"}},"type":"params"},"type":"query"}},"id":"chat.bsky.convo.getUnreadCounts","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoGetUnreadCounts`.
     public func getUnreadCounts(includeGroupChats: Swift.Bool? = true) async throws -> ChatBskyConvoGetUnreadCounts.Output {
         try await client.query(ChatBskyConvoGetUnreadCounts.self, parameters: .init(includeGroupChats: includeGroupChats))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getUnreadCounts(_ parameters: ChatBskyConvoGetUnreadCounts.Parameters = .init()) async throws -> ChatBskyConvoGetUnreadCounts.Output {
         try await client.query(ChatBskyConvoGetUnreadCounts.self, parameters: parameters)
     }

@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.convo.leaveConvo`: `POST /xrpc/chat.bsky.convo.leaveConvo`. Declared errors: `InvalidConvo`, `OwnerCannotLeave`.
-public enum ChatBskyConvoLeaveConvo: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyConvoLeaveConvo: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.leaveConvo" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// The declared error `OwnerCannotLeave`.
@@ -41,7 +41,7 @@ public enum ChatBskyConvoLeaveConvo: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.leaveConvo#main/input/schema" }
         /// The `convoId` field (required).
@@ -67,7 +67,7 @@ public enum ChatBskyConvoLeaveConvo: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.leaveConvo#main/output/schema" }
         /// The `convoId` field (required).
@@ -98,18 +98,18 @@ public enum ChatBskyConvoLeaveConvo: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.leaveConvo, descriptions left out, for validation.
     static var chatBskyConvoLeaveConvo: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"},{"name":"OwnerCannotLeave"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"}},"required":["convoId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"},"rev":{"type":"string"}},"required":["convoId","rev"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.convo.leaveConvo","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoLeaveConvo`.
     public func leaveConvo(convoId: Swift.String) async throws -> ChatBskyConvoLeaveConvo.Output {
         try await client.procedure(ChatBskyConvoLeaveConvo.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func leaveConvo(_ input: ChatBskyConvoLeaveConvo.Input) async throws -> ChatBskyConvoLeaveConvo.Output {
         try await client.procedure(ChatBskyConvoLeaveConvo.self, parameters: .init(), input: input)
     }

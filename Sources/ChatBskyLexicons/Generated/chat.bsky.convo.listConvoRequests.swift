@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.convo.listConvoRequests`: `GET /xrpc/chat.bsky.convo.listConvoRequests`.
-public enum ChatBskyConvoListConvoRequests: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyConvoListConvoRequests: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.listConvoRequests" }
 
@@ -13,7 +13,7 @@ public enum ChatBskyConvoListConvoRequests: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `chat.bsky.convo.listConvoRequests#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.listConvoRequests#main/parameters" }
         /// The `cursor` field (optional).
@@ -45,7 +45,7 @@ public enum ChatBskyConvoListConvoRequests: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.listConvoRequests#main/output/schema" }
         /// The `requests` field (required).
@@ -75,7 +75,7 @@ public enum ChatBskyConvoListConvoRequests: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum RequestsItem: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum RequestsItem: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.listConvoRequests#main/output/schema/properties/requests/items" }
             case chatBskyConvoDefsConvoView(ChatBskyConvoDefs.ConvoView)
@@ -121,18 +121,18 @@ public enum ChatBskyConvoListConvoRequests: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.listConvoRequests, descriptions left out, for validation.
     static var chatBskyConvoListConvoRequests: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"requests":{"items":{"refs":["chat.bsky.convo.defs#convoView","chat.bsky.group.defs#joinRequestConvoView"],"type":"union"},"type":"array"}},"required":["requests"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"chat.bsky.convo.listConvoRequests","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoListConvoRequests`.
     public func listConvoRequests(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ChatBskyConvoListConvoRequests.Output {
         try await client.query(ChatBskyConvoListConvoRequests.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listConvoRequests(_ parameters: ChatBskyConvoListConvoRequests.Parameters = .init()) async throws -> ChatBskyConvoListConvoRequests.Output {
         try await client.query(ChatBskyConvoListConvoRequests.self, parameters: parameters)
     }

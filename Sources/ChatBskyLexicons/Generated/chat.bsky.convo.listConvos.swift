@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.convo.listConvos`: `GET /xrpc/chat.bsky.convo.listConvos`.
-public enum ChatBskyConvoListConvos: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyConvoListConvos: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.listConvos" }
 
@@ -13,7 +13,7 @@ public enum ChatBskyConvoListConvos: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `chat.bsky.convo.listConvos#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.listConvos#main/parameters" }
         /// The `cursor` field (optional).
@@ -68,7 +68,7 @@ public enum ChatBskyConvoListConvos: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Kind: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct Kind: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.listConvos#main/parameters/properties/kind" }
             /// The string, exactly as read or given.
@@ -84,7 +84,7 @@ public enum ChatBskyConvoListConvos: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct LockStatus: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct LockStatus: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.listConvos#main/parameters/properties/lockStatus" }
             /// The string, exactly as read or given.
@@ -102,7 +102,7 @@ public enum ChatBskyConvoListConvos: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct ReadState: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct ReadState: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.listConvos#main/parameters/properties/readState" }
             /// The string, exactly as read or given.
@@ -116,7 +116,7 @@ public enum ChatBskyConvoListConvos: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.listConvos#main/parameters/properties/status" }
             /// The string, exactly as read or given.
@@ -133,7 +133,7 @@ public enum ChatBskyConvoListConvos: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.listConvos#main/output/schema" }
         /// The `convos` field (required).
@@ -164,18 +164,18 @@ public enum ChatBskyConvoListConvos: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.listConvos, descriptions left out, for validation.
     static var chatBskyConvoListConvos: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"convos":{"items":{"ref":"chat.bsky.convo.defs#convoView","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["convos"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"kind":{"knownValues":["direct","group"],"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"lockStatus":{"knownValues":["unlocked","locked","locked-permanently"],"type":"string"},"readState":{"knownValues":["unread"],"type":"string"},"status":{"knownValues":["request","accepted"],"type":"string"}},"type":"params"},"type":"query"}},"id":"chat.bsky.convo.listConvos","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoListConvos`.
     public func listConvos(cursor: Swift.String? = nil, kind: ChatBskyConvoListConvos.Parameters.Kind? = nil, limit: Swift.Int? = 50, lockStatus: ChatBskyConvoListConvos.Parameters.LockStatus? = nil, readState: ChatBskyConvoListConvos.Parameters.ReadState? = nil, status: ChatBskyConvoListConvos.Parameters.Status? = nil) async throws -> ChatBskyConvoListConvos.Output {
         try await client.query(ChatBskyConvoListConvos.self, parameters: .init(cursor: cursor, kind: kind, limit: limit, lockStatus: lockStatus, readState: readState, status: status))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listConvos(_ parameters: ChatBskyConvoListConvos.Parameters = .init()) async throws -> ChatBskyConvoListConvos.Output {
         try await client.query(ChatBskyConvoListConvos.self, parameters: parameters)
     }

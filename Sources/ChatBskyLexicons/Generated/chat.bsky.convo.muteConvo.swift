@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.convo.muteConvo`: `POST /xrpc/chat.bsky.convo.muteConvo`. Declared errors: `InvalidConvo`.
-public enum ChatBskyConvoMuteConvo: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyConvoMuteConvo: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.muteConvo" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -37,7 +37,7 @@ public enum ChatBskyConvoMuteConvo: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.muteConvo#main/input/schema" }
         /// The `convoId` field (required).
@@ -63,22 +63,23 @@ public enum ChatBskyConvoMuteConvo: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.muteConvo#main/output/schema" }
         /// The `convo` field (required).
-        @XRPCCore._LexiconBoxed public var convo: ChatBskyConvoDefs.ConvoView
+        public var convo: ChatBskyConvoDefs.ConvoView { get { _convo.wrappedValue } set { _convo.wrappedValue = newValue } }
+        private var _convo: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.ConvoView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(convo: ChatBskyConvoDefs.ConvoView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.convo = convo
+            self._convo = .init(wrappedValue: convo)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.convo = try reader.required("convo")
+            self._convo = .init(wrappedValue: try reader.required("convo"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -89,18 +90,18 @@ public enum ChatBskyConvoMuteConvo: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.muteConvo, descriptions left out, for validation.
     static var chatBskyConvoMuteConvo: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"}},"required":["convoId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"convo":{"ref":"chat.bsky.convo.defs#convoView","type":"ref"}},"required":["convo"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.convo.muteConvo","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoMuteConvo`.
     public func muteConvo(convoId: Swift.String) async throws -> ChatBskyConvoMuteConvo.Output {
         try await client.procedure(ChatBskyConvoMuteConvo.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func muteConvo(_ input: ChatBskyConvoMuteConvo.Input) async throws -> ChatBskyConvoMuteConvo.Output {
         try await client.procedure(ChatBskyConvoMuteConvo.self, parameters: .init(), input: input)
     }

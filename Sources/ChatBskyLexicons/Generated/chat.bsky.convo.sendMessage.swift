@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.convo.sendMessage`: `POST /xrpc/chat.bsky.convo.sendMessage`. Declared errors: `ConvoLocked`, `InvalidConvo`, `ReplyTargetNotFound`.
-public enum ChatBskyConvoSendMessage: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyConvoSendMessage: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.sendMessage" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `ConvoLocked`.
         case convoLocked
         /// The declared error `InvalidConvo`.
@@ -45,26 +45,27 @@ public enum ChatBskyConvoSendMessage: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.sendMessage#main/input/schema" }
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.MessageInput
+        public var message: ChatBskyConvoDefs.MessageInput { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.MessageInput>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(convoId: Swift.String, message: ChatBskyConvoDefs.MessageInput, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.convoId = convoId
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.convoId = try reader.required("convoId")
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -79,18 +80,18 @@ public enum ChatBskyConvoSendMessage: XRPCCore.XRPCProcedure {
     public typealias Output = ChatBskyConvoDefs.MessageView
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.sendMessage, descriptions left out, for validation.
     static var chatBskyConvoSendMessage: Swift.String { #"{"defs":{"main":{"errors":[{"name":"ConvoLocked"},{"name":"InvalidConvo"},{"name":"ReplyTargetNotFound"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"},"message":{"ref":"chat.bsky.convo.defs#messageInput","type":"ref"}},"required":["convoId","message"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"chat.bsky.convo.defs#messageView","type":"ref"}},"type":"procedure"}},"id":"chat.bsky.convo.sendMessage","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoSendMessage`.
     public func sendMessage(convoId: Swift.String, message: ChatBskyConvoDefs.MessageInput) async throws -> ChatBskyConvoSendMessage.Output {
         try await client.procedure(ChatBskyConvoSendMessage.self, parameters: .init(), input: .init(convoId: convoId, message: message))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func sendMessage(_ input: ChatBskyConvoSendMessage.Input) async throws -> ChatBskyConvoSendMessage.Output {
         try await client.procedure(ChatBskyConvoSendMessage.self, parameters: .init(), input: input)
     }

@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.convo.sendMessageBatch`: `POST /xrpc/chat.bsky.convo.sendMessageBatch`. Declared errors: `ConvoLocked`, `InvalidConvo`, `ReplyTargetNotFound`.
-public enum ChatBskyConvoSendMessageBatch: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyConvoSendMessageBatch: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.sendMessageBatch" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `ConvoLocked`.
         case convoLocked
         /// The declared error `InvalidConvo`.
@@ -45,7 +45,7 @@ public enum ChatBskyConvoSendMessageBatch: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.sendMessageBatch#main/input/schema" }
         /// The `items` field (required).
@@ -72,7 +72,7 @@ public enum ChatBskyConvoSendMessageBatch: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.sendMessageBatch#main/output/schema" }
         /// The `items` field (required).
@@ -98,26 +98,27 @@ public enum ChatBskyConvoSendMessageBatch: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `chat.bsky.convo.sendMessageBatch#batchItem`.
-    public struct BatchItem: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct BatchItem: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.sendMessageBatch#batchItem" }
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).
-        @XRPCCore._LexiconBoxed public var message: ChatBskyConvoDefs.MessageInput
+        public var message: ChatBskyConvoDefs.MessageInput { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.MessageInput>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(convoId: Swift.String, message: ChatBskyConvoDefs.MessageInput, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.convoId = convoId
-            self.message = message
+            self._message = .init(wrappedValue: message)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.convoId = try reader.required("convoId")
-            self.message = try reader.required("message")
+            self._message = .init(wrappedValue: try reader.required("message"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -129,18 +130,18 @@ public enum ChatBskyConvoSendMessageBatch: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.sendMessageBatch, descriptions left out, for validation.
     static var chatBskyConvoSendMessageBatch: Swift.String { ##"{"defs":{"batchItem":{"properties":{"convoId":{"type":"string"},"message":{"ref":"chat.bsky.convo.defs#messageInput","type":"ref"}},"required":["convoId","message"],"type":"object"},"main":{"errors":[{"name":"ConvoLocked"},{"name":"InvalidConvo"},{"name":"ReplyTargetNotFound"}],"input":{"encoding":"application/json","schema":{"properties":{"items":{"items":{"ref":"#batchItem","type":"ref"},"maxLength":100,"type":"array"}},"required":["items"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"items":{"items":{"ref":"chat.bsky.convo.defs#messageView","type":"ref"},"type":"array"}},"required":["items"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.convo.sendMessageBatch","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoSendMessageBatch`.
     public func sendMessageBatch(items: [ChatBskyConvoSendMessageBatch.BatchItem]) async throws -> ChatBskyConvoSendMessageBatch.Output {
         try await client.procedure(ChatBskyConvoSendMessageBatch.self, parameters: .init(), input: .init(items: items))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func sendMessageBatch(_ input: ChatBskyConvoSendMessageBatch.Input) async throws -> ChatBskyConvoSendMessageBatch.Output {
         try await client.procedure(ChatBskyConvoSendMessageBatch.self, parameters: .init(), input: input)
     }

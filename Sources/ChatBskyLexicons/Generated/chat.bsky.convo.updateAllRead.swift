@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.convo.updateAllRead`: `POST /xrpc/chat.bsky.convo.updateAllRead`.
-public enum ChatBskyConvoUpdateAllRead: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyConvoUpdateAllRead: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.updateAllRead" }
 
@@ -16,7 +16,7 @@ public enum ChatBskyConvoUpdateAllRead: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.updateAllRead#main/input/schema" }
         /// The `status` field (optional).
@@ -42,7 +42,7 @@ public enum ChatBskyConvoUpdateAllRead: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.updateAllRead#main/input/schema/properties/status" }
             /// The string, exactly as read or given.
@@ -59,7 +59,7 @@ public enum ChatBskyConvoUpdateAllRead: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.updateAllRead#main/output/schema" }
         /// The `updatedCount` field (required).
@@ -85,18 +85,18 @@ public enum ChatBskyConvoUpdateAllRead: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.updateAllRead, descriptions left out, for validation.
     static var chatBskyConvoUpdateAllRead: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"status":{"knownValues":["request","accepted"],"type":"string"}},"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"updatedCount":{"type":"integer"}},"required":["updatedCount"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.convo.updateAllRead","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoUpdateAllRead`.
     public func updateAllRead(status: ChatBskyConvoUpdateAllRead.Input.Status? = nil) async throws -> ChatBskyConvoUpdateAllRead.Output {
         try await client.procedure(ChatBskyConvoUpdateAllRead.self, parameters: .init(), input: .init(status: status))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateAllRead(_ input: ChatBskyConvoUpdateAllRead.Input) async throws -> ChatBskyConvoUpdateAllRead.Output {
         try await client.procedure(ChatBskyConvoUpdateAllRead.self, parameters: .init(), input: input)
     }

@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.convo.updateRead`: `POST /xrpc/chat.bsky.convo.updateRead`. Declared errors: `InvalidConvo`.
-public enum ChatBskyConvoUpdateRead: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyConvoUpdateRead: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.updateRead" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -37,7 +37,7 @@ public enum ChatBskyConvoUpdateRead: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.updateRead#main/input/schema" }
         /// The `convoId` field (required).
@@ -68,22 +68,23 @@ public enum ChatBskyConvoUpdateRead: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.updateRead#main/output/schema" }
         /// The `convo` field (required).
-        @XRPCCore._LexiconBoxed public var convo: ChatBskyConvoDefs.ConvoView
+        public var convo: ChatBskyConvoDefs.ConvoView { get { _convo.wrappedValue } set { _convo.wrappedValue = newValue } }
+        private var _convo: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.ConvoView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(convo: ChatBskyConvoDefs.ConvoView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.convo = convo
+            self._convo = .init(wrappedValue: convo)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.convo = try reader.required("convo")
+            self._convo = .init(wrappedValue: try reader.required("convo"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -94,18 +95,18 @@ public enum ChatBskyConvoUpdateRead: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.convo.updateRead, descriptions left out, for validation.
     static var chatBskyConvoUpdateRead: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"},"messageId":{"type":"string"}},"required":["convoId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"convo":{"ref":"chat.bsky.convo.defs#convoView","type":"ref"}},"required":["convo"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.convo.updateRead","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoUpdateRead`.
     public func updateRead(convoId: Swift.String, messageId: Swift.String? = nil) async throws -> ChatBskyConvoUpdateRead.Output {
         try await client.procedure(ChatBskyConvoUpdateRead.self, parameters: .init(), input: .init(convoId: convoId, messageId: messageId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateRead(_ input: ChatBskyConvoUpdateRead.Input) async throws -> ChatBskyConvoUpdateRead.Output {
         try await client.procedure(ChatBskyConvoUpdateRead.self, parameters: .init(), input: input)
     }

@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon object `chat.bsky.embed.joinLink#main`.
-public struct ChatBskyEmbedJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+public nonisolated struct ChatBskyEmbedJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "chat.bsky.embed.joinLink#main" }
     /// The `code` field (required).
@@ -30,7 +30,7 @@ public struct ChatBskyEmbedJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsVa
     }
 
     /// The lexicon object `chat.bsky.embed.joinLink#view`.
-    public struct View: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct View: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.embed.joinLink#view" }
         /// The `joinLinkPreview` field (required).
@@ -56,7 +56,7 @@ public struct ChatBskyEmbedJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsVa
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum JoinLinkPreview: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum JoinLinkPreview: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.embed.joinLink#view/properties/joinLinkPreview" }
             case chatBskyGroupDefsJoinLinkPreviewView(ChatBskyGroupDefs.JoinLinkPreviewView)
@@ -105,7 +105,7 @@ public struct ChatBskyEmbedJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsVa
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.embed.joinLink, descriptions left out, for validation.
     static var chatBskyEmbedJoinLink: Swift.String { #"{"defs":{"main":{"properties":{"code":{"type":"string"}},"required":["code"],"type":"object"},"view":{"properties":{"joinLinkPreview":{"refs":["chat.bsky.group.defs#joinLinkPreviewView","chat.bsky.group.defs#disabledJoinLinkPreviewView","chat.bsky.group.defs#invalidJoinLinkPreviewView"],"type":"union"}},"required":["joinLinkPreview"],"type":"object"}},"id":"chat.bsky.embed.joinLink","lexicon":1}"# }
 }

@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.group.addMembers`: `POST /xrpc/chat.bsky.group.addMembers`. Declared errors: `AccountSuspended`, `BlockedActor`, `BlockedSubject`, `ConvoLocked`, `InsufficientRole`, `InvalidConvo`, `MemberLimitReached`, `NotFollowedBySender`, `RecipientNotFound`, `UserForbidsGroups`.
-public enum ChatBskyGroupAddMembers: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyGroupAddMembers: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.group.addMembers" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `AccountSuspended`.
         case accountSuspended
         /// The declared error `BlockedActor`.
@@ -73,7 +73,7 @@ public enum ChatBskyGroupAddMembers: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.addMembers#main/input/schema" }
         /// The `convoId` field (required).
@@ -105,11 +105,12 @@ public enum ChatBskyGroupAddMembers: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.addMembers#main/output/schema" }
         /// The `convo` field (required).
-        @XRPCCore._LexiconBoxed public var convo: ChatBskyConvoDefs.ConvoView
+        public var convo: ChatBskyConvoDefs.ConvoView { get { _convo.wrappedValue } set { _convo.wrappedValue = newValue } }
+        private var _convo: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.ConvoView>
         /// The `addedMembers` field (optional).
         public var addedMembers: [ChatBskyActorDefs.ProfileViewBasic]?
         /// Fields the schema does not declare, kept as read and written back.
@@ -117,13 +118,13 @@ public enum ChatBskyGroupAddMembers: XRPCCore.XRPCProcedure {
 
         /// Creates a value from its fields.
         public init(convo: ChatBskyConvoDefs.ConvoView, addedMembers: [ChatBskyActorDefs.ProfileViewBasic]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.convo = convo
+            self._convo = .init(wrappedValue: convo)
             self.addedMembers = addedMembers
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.convo = try reader.required("convo")
+            self._convo = .init(wrappedValue: try reader.required("convo"))
             self.addedMembers = try reader.optional("addedMembers")
             self.unknownFields = reader.remainingFields
         }
@@ -136,18 +137,18 @@ public enum ChatBskyGroupAddMembers: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.addMembers, descriptions left out, for validation.
     static var chatBskyGroupAddMembers: Swift.String { #"{"defs":{"main":{"errors":[{"name":"AccountSuspended"},{"name":"BlockedActor"},{"name":"BlockedSubject"},{"name":"ConvoLocked"},{"name":"InsufficientRole"},{"name":"InvalidConvo"},{"name":"MemberLimitReached"},{"name":"NotFollowedBySender"},{"name":"RecipientNotFound"},{"name":"UserForbidsGroups"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"},"members":{"items":{"format":"did","type":"string"},"minLength":1,"type":"array"}},"required":["convoId","members"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"addedMembers":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"},"convo":{"ref":"chat.bsky.convo.defs#convoView","type":"ref"}},"required":["convo"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.group.addMembers","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Group {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupAddMembers`.
     public func addMembers(convoId: Swift.String, members: [XRPCCore.DID]) async throws -> ChatBskyGroupAddMembers.Output {
         try await client.procedure(ChatBskyGroupAddMembers.self, parameters: .init(), input: .init(convoId: convoId, members: members))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func addMembers(_ input: ChatBskyGroupAddMembers.Input) async throws -> ChatBskyGroupAddMembers.Output {
         try await client.procedure(ChatBskyGroupAddMembers.self, parameters: .init(), input: input)
     }

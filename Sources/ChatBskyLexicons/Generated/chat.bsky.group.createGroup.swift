@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.group.createGroup`: `POST /xrpc/chat.bsky.group.createGroup`. Declared errors: `AccountSuspended`, `BlockedActor`, `BlockedSubject`, `NewAccountCannotCreateGroup`, `NotFollowedBySender`, `RecipientNotFound`, `UserForbidsGroups`.
-public enum ChatBskyGroupCreateGroup: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyGroupCreateGroup: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.group.createGroup" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `AccountSuspended`.
         case accountSuspended
         /// The declared error `BlockedActor`.
@@ -61,7 +61,7 @@ public enum ChatBskyGroupCreateGroup: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.createGroup#main/input/schema" }
         /// The `members` field (required).
@@ -94,22 +94,23 @@ public enum ChatBskyGroupCreateGroup: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.createGroup#main/output/schema" }
         /// The `convo` field (required).
-        @XRPCCore._LexiconBoxed public var convo: ChatBskyConvoDefs.ConvoView
+        public var convo: ChatBskyConvoDefs.ConvoView { get { _convo.wrappedValue } set { _convo.wrappedValue = newValue } }
+        private var _convo: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.ConvoView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(convo: ChatBskyConvoDefs.ConvoView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.convo = convo
+            self._convo = .init(wrappedValue: convo)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.convo = try reader.required("convo")
+            self._convo = .init(wrappedValue: try reader.required("convo"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -120,18 +121,18 @@ public enum ChatBskyGroupCreateGroup: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.createGroup, descriptions left out, for validation.
     static var chatBskyGroupCreateGroup: Swift.String { #"{"defs":{"main":{"errors":[{"name":"AccountSuspended"},{"name":"BlockedActor"},{"name":"BlockedSubject"},{"name":"NewAccountCannotCreateGroup"},{"name":"NotFollowedBySender"},{"name":"RecipientNotFound"},{"name":"UserForbidsGroups"}],"input":{"encoding":"application/json","schema":{"properties":{"members":{"items":{"format":"did","type":"string"},"maxLength":10000,"type":"array"},"name":{"maxGraphemes":50,"maxLength":500,"minLength":1,"type":"string"}},"required":["members","name"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"convo":{"ref":"chat.bsky.convo.defs#convoView","type":"ref"}},"required":["convo"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.group.createGroup","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Group {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupCreateGroup`.
     public func createGroup(members: [XRPCCore.DID], name: Swift.String) async throws -> ChatBskyGroupCreateGroup.Output {
         try await client.procedure(ChatBskyGroupCreateGroup.self, parameters: .init(), input: .init(members: members, name: name))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createGroup(_ input: ChatBskyGroupCreateGroup.Input) async throws -> ChatBskyGroupCreateGroup.Output {
         try await client.procedure(ChatBskyGroupCreateGroup.self, parameters: .init(), input: input)
     }

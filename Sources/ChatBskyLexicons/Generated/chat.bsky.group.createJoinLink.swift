@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.group.createJoinLink`: `POST /xrpc/chat.bsky.group.createJoinLink`. Declared errors: `EnabledJoinLinkAlreadyExists`, `InvalidConvo`, `InsufficientRole`.
-public enum ChatBskyGroupCreateJoinLink: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyGroupCreateJoinLink: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.group.createJoinLink" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `EnabledJoinLinkAlreadyExists`.
         case enabledJoinLinkAlreadyExists
         /// The declared error `InvalidConvo`.
@@ -45,7 +45,7 @@ public enum ChatBskyGroupCreateJoinLink: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.createJoinLink#main/input/schema" }
         /// The `convoId` field (required).
@@ -87,22 +87,23 @@ public enum ChatBskyGroupCreateJoinLink: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.createJoinLink#main/output/schema" }
         /// The `joinLink` field (required).
-        @XRPCCore._LexiconBoxed public var joinLink: ChatBskyGroupDefs.JoinLinkView
+        public var joinLink: ChatBskyGroupDefs.JoinLinkView { get { _joinLink.wrappedValue } set { _joinLink.wrappedValue = newValue } }
+        private var _joinLink: XRPCCore._LexiconBoxed<ChatBskyGroupDefs.JoinLinkView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(joinLink: ChatBskyGroupDefs.JoinLinkView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.joinLink = joinLink
+            self._joinLink = .init(wrappedValue: joinLink)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.joinLink = try reader.required("joinLink")
+            self._joinLink = .init(wrappedValue: try reader.required("joinLink"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -113,18 +114,18 @@ public enum ChatBskyGroupCreateJoinLink: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.createJoinLink, descriptions left out, for validation.
     static var chatBskyGroupCreateJoinLink: Swift.String { #"{"defs":{"main":{"errors":[{"name":"EnabledJoinLinkAlreadyExists"},{"name":"InvalidConvo"},{"name":"InsufficientRole"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"},"joinRule":{"ref":"chat.bsky.group.defs#joinRule","type":"ref"},"requireApproval":{"default":false,"type":"boolean"}},"required":["convoId","joinRule"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"joinLink":{"ref":"chat.bsky.group.defs#joinLinkView","type":"ref"}},"required":["joinLink"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.group.createJoinLink","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Group {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupCreateJoinLink`.
     public func createJoinLink(convoId: Swift.String, joinRule: ChatBskyGroupDefs.JoinRule, requireApproval: Swift.Bool = false) async throws -> ChatBskyGroupCreateJoinLink.Output {
         try await client.procedure(ChatBskyGroupCreateJoinLink.self, parameters: .init(), input: .init(convoId: convoId, joinRule: joinRule, requireApproval: requireApproval))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createJoinLink(_ input: ChatBskyGroupCreateJoinLink.Input) async throws -> ChatBskyGroupCreateJoinLink.Output {
         try await client.procedure(ChatBskyGroupCreateJoinLink.self, parameters: .init(), input: input)
     }

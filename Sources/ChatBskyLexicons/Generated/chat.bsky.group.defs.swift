@@ -5,9 +5,9 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `chat.bsky.group.defs`.
-public enum ChatBskyGroupDefs {
+public nonisolated enum ChatBskyGroupDefs {
     /// The lexicon object `chat.bsky.group.defs#disabledJoinLinkPreviewView`.
-    public struct DisabledJoinLinkPreviewView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct DisabledJoinLinkPreviewView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#disabledJoinLinkPreviewView" }
         /// The `code` field (required).
@@ -33,7 +33,7 @@ public enum ChatBskyGroupDefs {
     }
 
     /// The lexicon object `chat.bsky.group.defs#invalidJoinLinkPreviewView`.
-    public struct InvalidJoinLinkPreviewView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct InvalidJoinLinkPreviewView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#invalidJoinLinkPreviewView" }
         /// The `code` field (required).
@@ -59,7 +59,7 @@ public enum ChatBskyGroupDefs {
     }
 
     /// The lexicon object `chat.bsky.group.defs#joinLinkPreviewView`.
-    public struct JoinLinkPreviewView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct JoinLinkPreviewView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#joinLinkPreviewView" }
         /// The `convoId` field (required).
@@ -69,7 +69,8 @@ public enum ChatBskyGroupDefs {
         /// The `name` field (required).
         public var name: Swift.String
         /// The `owner` field (required).
-        @XRPCCore._LexiconBoxed public var owner: ChatBskyActorDefs.ProfileViewBasic
+        public var owner: ChatBskyActorDefs.ProfileViewBasic { get { _owner.wrappedValue } set { _owner.wrappedValue = newValue } }
+        private var _owner: XRPCCore._LexiconBoxed<ChatBskyActorDefs.ProfileViewBasic>
         /// The `memberCount` field (required).
         public var memberCount: Swift.Int
         /// The `memberLimit` field (required).
@@ -79,9 +80,11 @@ public enum ChatBskyGroupDefs {
         /// The `joinRule` field (required).
         public var joinRule: ChatBskyGroupDefs.JoinRule
         /// The `convo` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var convo: ChatBskyConvoDefs.ConvoView?
+        public var convo: ChatBskyConvoDefs.ConvoView? { get { _convo.wrappedValue } set { _convo.wrappedValue = newValue } }
+        private var _convo: XRPCCore._LexiconBoxedOptional<ChatBskyConvoDefs.ConvoView>
         /// The `viewer` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var viewer: ChatBskyGroupDefs.JoinLinkViewerState?
+        public var viewer: ChatBskyGroupDefs.JoinLinkViewerState? { get { _viewer.wrappedValue } set { _viewer.wrappedValue = newValue } }
+        private var _viewer: XRPCCore._LexiconBoxedOptional<ChatBskyGroupDefs.JoinLinkViewerState>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -90,13 +93,13 @@ public enum ChatBskyGroupDefs {
             self.convoId = convoId
             self.code = code
             self.name = name
-            self.owner = owner
+            self._owner = .init(wrappedValue: owner)
             self.memberCount = memberCount
             self.memberLimit = memberLimit
             self.requireApproval = requireApproval
             self.joinRule = joinRule
-            self.convo = convo
-            self.viewer = viewer
+            self._convo = .init(wrappedValue: convo)
+            self._viewer = .init(wrappedValue: viewer)
             self.unknownFields = unknownFields
         }
 
@@ -104,13 +107,13 @@ public enum ChatBskyGroupDefs {
             self.convoId = try reader.required("convoId")
             self.code = try reader.required("code")
             self.name = try reader.required("name")
-            self.owner = try reader.required("owner")
+            self._owner = .init(wrappedValue: try reader.required("owner"))
             self.memberCount = try reader.required("memberCount")
             self.memberLimit = try reader.required("memberLimit")
             self.requireApproval = try reader.required("requireApproval")
             self.joinRule = try reader.required("joinRule")
-            self.convo = try reader.optional("convo")
-            self.viewer = try reader.optional("viewer")
+            self._convo = .init(wrappedValue: try reader.optional("convo"))
+            self._viewer = .init(wrappedValue: try reader.optional("viewer"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -130,7 +133,7 @@ public enum ChatBskyGroupDefs {
     }
 
     /// The lexicon object `chat.bsky.group.defs#joinLinkView`.
-    public struct JoinLinkView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct JoinLinkView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#joinLinkView" }
         /// The `code` field (required).
@@ -177,7 +180,7 @@ public enum ChatBskyGroupDefs {
     }
 
     /// The lexicon object `chat.bsky.group.defs#joinLinkViewerState`.
-    public struct JoinLinkViewerState: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct JoinLinkViewerState: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#joinLinkViewerState" }
         /// The `requestedAt` field (optional).
@@ -204,7 +207,7 @@ public enum ChatBskyGroupDefs {
     }
 
     /// The lexicon object `chat.bsky.group.defs#joinRequestConvoView`.
-    public struct JoinRequestConvoView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct JoinRequestConvoView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#joinRequestConvoView" }
         /// The `convoId` field (required).
@@ -212,13 +215,15 @@ public enum ChatBskyGroupDefs {
         /// The `name` field (required).
         public var name: Swift.String
         /// The `owner` field (required).
-        @XRPCCore._LexiconBoxed public var owner: ChatBskyActorDefs.ProfileViewBasic
+        public var owner: ChatBskyActorDefs.ProfileViewBasic { get { _owner.wrappedValue } set { _owner.wrappedValue = newValue } }
+        private var _owner: XRPCCore._LexiconBoxed<ChatBskyActorDefs.ProfileViewBasic>
         /// The `memberCount` field (required).
         public var memberCount: Swift.Int
         /// The `memberLimit` field (required).
         public var memberLimit: Swift.Int
         /// The `viewer` field (required).
-        @XRPCCore._LexiconBoxed public var viewer: ChatBskyGroupDefs.JoinLinkViewerState
+        public var viewer: ChatBskyGroupDefs.JoinLinkViewerState { get { _viewer.wrappedValue } set { _viewer.wrappedValue = newValue } }
+        private var _viewer: XRPCCore._LexiconBoxed<ChatBskyGroupDefs.JoinLinkViewerState>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -226,20 +231,20 @@ public enum ChatBskyGroupDefs {
         public init(convoId: Swift.String, name: Swift.String, owner: ChatBskyActorDefs.ProfileViewBasic, memberCount: Swift.Int, memberLimit: Swift.Int, viewer: ChatBskyGroupDefs.JoinLinkViewerState, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.convoId = convoId
             self.name = name
-            self.owner = owner
+            self._owner = .init(wrappedValue: owner)
             self.memberCount = memberCount
             self.memberLimit = memberLimit
-            self.viewer = viewer
+            self._viewer = .init(wrappedValue: viewer)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.convoId = try reader.required("convoId")
             self.name = try reader.required("name")
-            self.owner = try reader.required("owner")
+            self._owner = .init(wrappedValue: try reader.required("owner"))
             self.memberCount = try reader.required("memberCount")
             self.memberLimit = try reader.required("memberLimit")
-            self.viewer = try reader.required("viewer")
+            self._viewer = .init(wrappedValue: try reader.required("viewer"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -255,13 +260,14 @@ public enum ChatBskyGroupDefs {
     }
 
     /// The lexicon object `chat.bsky.group.defs#joinRequestView`.
-    public struct JoinRequestView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct JoinRequestView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#joinRequestView" }
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `requestedBy` field (required).
-        @XRPCCore._LexiconBoxed public var requestedBy: ChatBskyActorDefs.ProfileViewBasic
+        public var requestedBy: ChatBskyActorDefs.ProfileViewBasic { get { _requestedBy.wrappedValue } set { _requestedBy.wrappedValue = newValue } }
+        private var _requestedBy: XRPCCore._LexiconBoxed<ChatBskyActorDefs.ProfileViewBasic>
         /// The `requestedAt` field (required).
         /// Format: `datetime`.
         public var requestedAt: XRPCCore.Datetime
@@ -271,14 +277,14 @@ public enum ChatBskyGroupDefs {
         /// Creates a value from its fields.
         public init(convoId: Swift.String, requestedBy: ChatBskyActorDefs.ProfileViewBasic, requestedAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.convoId = convoId
-            self.requestedBy = requestedBy
+            self._requestedBy = .init(wrappedValue: requestedBy)
             self.requestedAt = requestedAt
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.convoId = try reader.required("convoId")
-            self.requestedBy = try reader.required("requestedBy")
+            self._requestedBy = .init(wrappedValue: try reader.required("requestedBy"))
             self.requestedAt = try reader.required("requestedAt")
             self.unknownFields = reader.remainingFields
         }
@@ -293,7 +299,7 @@ public enum ChatBskyGroupDefs {
 
     /// Known values: `"anyone"`, `"followedByOwner"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct JoinRule: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct JoinRule: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#joinRule" }
         /// The string, exactly as read or given.
@@ -310,7 +316,7 @@ public enum ChatBskyGroupDefs {
 
     /// Known values: `"enabled"`, `"disabled"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct LinkEnabledStatus: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LinkEnabledStatus: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#linkEnabledStatus" }
         /// The string, exactly as read or given.
@@ -326,7 +332,7 @@ public enum ChatBskyGroupDefs {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.defs, descriptions left out, for validation.
     static var chatBskyGroupDefs: Swift.String { ##"{"defs":{"disabledJoinLinkPreviewView":{"properties":{"code":{"type":"string"}},"required":["code"],"type":"object"},"invalidJoinLinkPreviewView":{"properties":{"code":{"type":"string"}},"required":["code"],"type":"object"},"joinLinkPreviewView":{"properties":{"code":{"type":"string"},"convo":{"ref":"chat.bsky.convo.defs#convoView","type":"ref"},"convoId":{"type":"string"},"joinRule":{"ref":"#joinRule","type":"ref"},"memberCount":{"type":"integer"},"memberLimit":{"type":"integer"},"name":{"type":"string"},"owner":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"requireApproval":{"type":"boolean"},"viewer":{"ref":"#joinLinkViewerState","type":"ref"}},"required":["convoId","code","name","owner","memberCount","memberLimit","requireApproval","joinRule"],"type":"object"},"joinLinkView":{"properties":{"code":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"enabledStatus":{"ref":"#linkEnabledStatus","type":"ref"},"joinRule":{"ref":"#joinRule","type":"ref"},"requireApproval":{"type":"boolean"}},"required":["code","enabledStatus","requireApproval","joinRule","createdAt"],"type":"object"},"joinLinkViewerState":{"properties":{"requestedAt":{"format":"datetime","type":"string"}},"type":"object"},"joinRequestConvoView":{"properties":{"convoId":{"type":"string"},"memberCount":{"type":"integer"},"memberLimit":{"type":"integer"},"name":{"type":"string"},"owner":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"viewer":{"ref":"#joinLinkViewerState","type":"ref"}},"required":["convoId","name","owner","memberCount","memberLimit","viewer"],"type":"object"},"joinRequestView":{"properties":{"convoId":{"type":"string"},"requestedAt":{"format":"datetime","type":"string"},"requestedBy":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"}},"required":["convoId","requestedBy","requestedAt"],"type":"object"},"joinRule":{"knownValues":["anyone","followedByOwner"],"type":"string"},"linkEnabledStatus":{"knownValues":["enabled","disabled"],"type":"string"}},"id":"chat.bsky.group.defs","lexicon":1}"## }
 }

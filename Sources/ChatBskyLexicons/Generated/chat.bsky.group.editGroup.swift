@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.group.editGroup`: `POST /xrpc/chat.bsky.group.editGroup`. Declared errors: `ConvoLocked`, `InvalidConvo`, `InsufficientRole`.
-public enum ChatBskyGroupEditGroup: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyGroupEditGroup: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.group.editGroup" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `ConvoLocked`.
         case convoLocked
         /// The declared error `InvalidConvo`.
@@ -45,7 +45,7 @@ public enum ChatBskyGroupEditGroup: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.editGroup#main/input/schema" }
         /// The `convoId` field (required).
@@ -77,22 +77,23 @@ public enum ChatBskyGroupEditGroup: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.editGroup#main/output/schema" }
         /// The `convo` field (required).
-        @XRPCCore._LexiconBoxed public var convo: ChatBskyConvoDefs.ConvoView
+        public var convo: ChatBskyConvoDefs.ConvoView { get { _convo.wrappedValue } set { _convo.wrappedValue = newValue } }
+        private var _convo: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.ConvoView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(convo: ChatBskyConvoDefs.ConvoView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.convo = convo
+            self._convo = .init(wrappedValue: convo)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.convo = try reader.required("convo")
+            self._convo = .init(wrappedValue: try reader.required("convo"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -103,18 +104,18 @@ public enum ChatBskyGroupEditGroup: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.editGroup, descriptions left out, for validation.
     static var chatBskyGroupEditGroup: Swift.String { #"{"defs":{"main":{"errors":[{"name":"ConvoLocked"},{"name":"InvalidConvo"},{"name":"InsufficientRole"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"},"name":{"maxGraphemes":50,"maxLength":500,"minLength":1,"type":"string"}},"required":["convoId","name"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"convo":{"ref":"chat.bsky.convo.defs#convoView","type":"ref"}},"required":["convo"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.group.editGroup","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Group {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupEditGroup`.
     public func editGroup(convoId: Swift.String, name: Swift.String) async throws -> ChatBskyGroupEditGroup.Output {
         try await client.procedure(ChatBskyGroupEditGroup.self, parameters: .init(), input: .init(convoId: convoId, name: name))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func editGroup(_ input: ChatBskyGroupEditGroup.Input) async throws -> ChatBskyGroupEditGroup.Output {
         try await client.procedure(ChatBskyGroupEditGroup.self, parameters: .init(), input: input)
     }

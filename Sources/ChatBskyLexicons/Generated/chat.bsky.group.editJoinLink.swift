@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.group.editJoinLink`: `POST /xrpc/chat.bsky.group.editJoinLink`. Declared errors: `InvalidConvo`, `InsufficientRole`, `NoJoinLink`.
-public enum ChatBskyGroupEditJoinLink: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyGroupEditJoinLink: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.group.editJoinLink" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// The declared error `InsufficientRole`.
@@ -45,7 +45,7 @@ public enum ChatBskyGroupEditJoinLink: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.editJoinLink#main/input/schema" }
         /// The `convoId` field (required).
@@ -81,22 +81,23 @@ public enum ChatBskyGroupEditJoinLink: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.editJoinLink#main/output/schema" }
         /// The `joinLink` field (required).
-        @XRPCCore._LexiconBoxed public var joinLink: ChatBskyGroupDefs.JoinLinkView
+        public var joinLink: ChatBskyGroupDefs.JoinLinkView { get { _joinLink.wrappedValue } set { _joinLink.wrappedValue = newValue } }
+        private var _joinLink: XRPCCore._LexiconBoxed<ChatBskyGroupDefs.JoinLinkView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(joinLink: ChatBskyGroupDefs.JoinLinkView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.joinLink = joinLink
+            self._joinLink = .init(wrappedValue: joinLink)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.joinLink = try reader.required("joinLink")
+            self._joinLink = .init(wrappedValue: try reader.required("joinLink"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -107,18 +108,18 @@ public enum ChatBskyGroupEditJoinLink: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.editJoinLink, descriptions left out, for validation.
     static var chatBskyGroupEditJoinLink: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"},{"name":"InsufficientRole"},{"name":"NoJoinLink"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"},"joinRule":{"ref":"chat.bsky.group.defs#joinRule","type":"ref"},"requireApproval":{"type":"boolean"}},"required":["convoId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"joinLink":{"ref":"chat.bsky.group.defs#joinLinkView","type":"ref"}},"required":["joinLink"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.group.editJoinLink","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Group {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupEditJoinLink`.
     public func editJoinLink(convoId: Swift.String, joinRule: ChatBskyGroupDefs.JoinRule? = nil, requireApproval: Swift.Bool? = nil) async throws -> ChatBskyGroupEditJoinLink.Output {
         try await client.procedure(ChatBskyGroupEditJoinLink.self, parameters: .init(), input: .init(convoId: convoId, joinRule: joinRule, requireApproval: requireApproval))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func editJoinLink(_ input: ChatBskyGroupEditJoinLink.Input) async throws -> ChatBskyGroupEditJoinLink.Output {
         try await client.procedure(ChatBskyGroupEditJoinLink.self, parameters: .init(), input: input)
     }

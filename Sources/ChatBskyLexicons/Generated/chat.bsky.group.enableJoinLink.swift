@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.group.enableJoinLink`: `POST /xrpc/chat.bsky.group.enableJoinLink`. Declared errors: `InvalidConvo`, `InsufficientRole`, `NoJoinLink`, `LinkAlreadyEnabled`.
-public enum ChatBskyGroupEnableJoinLink: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyGroupEnableJoinLink: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.group.enableJoinLink" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// The declared error `InsufficientRole`.
@@ -49,7 +49,7 @@ public enum ChatBskyGroupEnableJoinLink: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.enableJoinLink#main/input/schema" }
         /// The `convoId` field (required).
@@ -75,22 +75,23 @@ public enum ChatBskyGroupEnableJoinLink: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.enableJoinLink#main/output/schema" }
         /// The `joinLink` field (required).
-        @XRPCCore._LexiconBoxed public var joinLink: ChatBskyGroupDefs.JoinLinkView
+        public var joinLink: ChatBskyGroupDefs.JoinLinkView { get { _joinLink.wrappedValue } set { _joinLink.wrappedValue = newValue } }
+        private var _joinLink: XRPCCore._LexiconBoxed<ChatBskyGroupDefs.JoinLinkView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(joinLink: ChatBskyGroupDefs.JoinLinkView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.joinLink = joinLink
+            self._joinLink = .init(wrappedValue: joinLink)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.joinLink = try reader.required("joinLink")
+            self._joinLink = .init(wrappedValue: try reader.required("joinLink"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -101,18 +102,18 @@ public enum ChatBskyGroupEnableJoinLink: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.enableJoinLink, descriptions left out, for validation.
     static var chatBskyGroupEnableJoinLink: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"},{"name":"InsufficientRole"},{"name":"NoJoinLink"},{"name":"LinkAlreadyEnabled"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"}},"required":["convoId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"joinLink":{"ref":"chat.bsky.group.defs#joinLinkView","type":"ref"}},"required":["joinLink"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.group.enableJoinLink","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Group {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupEnableJoinLink`.
     public func enableJoinLink(convoId: Swift.String) async throws -> ChatBskyGroupEnableJoinLink.Output {
         try await client.procedure(ChatBskyGroupEnableJoinLink.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func enableJoinLink(_ input: ChatBskyGroupEnableJoinLink.Input) async throws -> ChatBskyGroupEnableJoinLink.Output {
         try await client.procedure(ChatBskyGroupEnableJoinLink.self, parameters: .init(), input: input)
     }

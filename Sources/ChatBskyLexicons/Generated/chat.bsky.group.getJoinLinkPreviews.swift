@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.group.getJoinLinkPreviews`: `GET /xrpc/chat.bsky.group.getJoinLinkPreviews`.
-public enum ChatBskyGroupGetJoinLinkPreviews: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyGroupGetJoinLinkPreviews: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.group.getJoinLinkPreviews" }
 
@@ -13,7 +13,7 @@ public enum ChatBskyGroupGetJoinLinkPreviews: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `chat.bsky.group.getJoinLinkPreviews#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.getJoinLinkPreviews#main/parameters" }
         /// The `codes` field (required).
@@ -40,7 +40,7 @@ public enum ChatBskyGroupGetJoinLinkPreviews: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.getJoinLinkPreviews#main/output/schema" }
         /// The `joinLinkPreviews` field (required).
@@ -65,7 +65,7 @@ public enum ChatBskyGroupGetJoinLinkPreviews: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum JoinLinkPreviewsItem: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum JoinLinkPreviewsItem: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.group.getJoinLinkPreviews#main/output/schema/properties/joinLinkPreviews/items" }
             case chatBskyGroupDefsJoinLinkPreviewView(ChatBskyGroupDefs.JoinLinkPreviewView)
@@ -114,18 +114,18 @@ public enum ChatBskyGroupGetJoinLinkPreviews: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.getJoinLinkPreviews, descriptions left out, for validation.
     static var chatBskyGroupGetJoinLinkPreviews: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"joinLinkPreviews":{"items":{"refs":["chat.bsky.group.defs#joinLinkPreviewView","chat.bsky.group.defs#disabledJoinLinkPreviewView","chat.bsky.group.defs#invalidJoinLinkPreviewView"],"type":"union"},"type":"array"}},"required":["joinLinkPreviews"],"type":"object"}},"parameters":{"properties":{"codes":{"items":{"type":"string"},"maxLength":50,"minLength":1,"type":"array"}},"required":["codes"],"type":"params"},"type":"query"}},"id":"chat.bsky.group.getJoinLinkPreviews","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Group {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupGetJoinLinkPreviews`.
     public func getJoinLinkPreviews(codes: [Swift.String]) async throws -> ChatBskyGroupGetJoinLinkPreviews.Output {
         try await client.query(ChatBskyGroupGetJoinLinkPreviews.self, parameters: .init(codes: codes))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getJoinLinkPreviews(_ parameters: ChatBskyGroupGetJoinLinkPreviews.Parameters) async throws -> ChatBskyGroupGetJoinLinkPreviews.Output {
         try await client.query(ChatBskyGroupGetJoinLinkPreviews.self, parameters: parameters)
     }

@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.group.listJoinRequests`: `GET /xrpc/chat.bsky.group.listJoinRequests`. Declared errors: `InvalidConvo`, `InsufficientRole`.
-public enum ChatBskyGroupListJoinRequests: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyGroupListJoinRequests: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.group.listJoinRequests" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// The declared error `InsufficientRole`.
@@ -38,7 +38,7 @@ public enum ChatBskyGroupListJoinRequests: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `chat.bsky.group.listJoinRequests#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.listJoinRequests#main/parameters" }
         /// The `convoId` field (required).
@@ -75,7 +75,7 @@ public enum ChatBskyGroupListJoinRequests: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.listJoinRequests#main/output/schema" }
         /// The `requests` field (required).
@@ -106,18 +106,18 @@ public enum ChatBskyGroupListJoinRequests: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.listJoinRequests, descriptions left out, for validation.
     static var chatBskyGroupListJoinRequests: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"},{"name":"InsufficientRole"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"requests":{"items":{"ref":"chat.bsky.group.defs#joinRequestView","type":"ref"},"type":"array"}},"required":["requests"],"type":"object"}},"parameters":{"properties":{"convoId":{"type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"required":["convoId"],"type":"params"},"type":"query"}},"id":"chat.bsky.group.listJoinRequests","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Group {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupListJoinRequests`.
     public func listJoinRequests(convoId: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ChatBskyGroupListJoinRequests.Output {
         try await client.query(ChatBskyGroupListJoinRequests.self, parameters: .init(convoId: convoId, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listJoinRequests(_ parameters: ChatBskyGroupListJoinRequests.Parameters) async throws -> ChatBskyGroupListJoinRequests.Output {
         try await client.query(ChatBskyGroupListJoinRequests.self, parameters: parameters)
     }

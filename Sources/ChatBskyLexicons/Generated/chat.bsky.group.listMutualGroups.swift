@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.group.listMutualGroups`: `GET /xrpc/chat.bsky.group.listMutualGroups`.
-public enum ChatBskyGroupListMutualGroups: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyGroupListMutualGroups: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.group.listMutualGroups" }
 
@@ -13,7 +13,7 @@ public enum ChatBskyGroupListMutualGroups: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `chat.bsky.group.listMutualGroups#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.listMutualGroups#main/parameters" }
         /// The `subject` field (required).
@@ -51,7 +51,7 @@ public enum ChatBskyGroupListMutualGroups: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.listMutualGroups#main/output/schema" }
         /// The `convos` field (required).
@@ -82,18 +82,18 @@ public enum ChatBskyGroupListMutualGroups: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.listMutualGroups, descriptions left out, for validation.
     static var chatBskyGroupListMutualGroups: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"convos":{"items":{"ref":"chat.bsky.convo.defs#convoView","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["convos"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"subject":{"format":"did","type":"string"}},"required":["subject"],"type":"params"},"type":"query"}},"id":"chat.bsky.group.listMutualGroups","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Group {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupListMutualGroups`.
     public func listMutualGroups(subject: XRPCCore.DID, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ChatBskyGroupListMutualGroups.Output {
         try await client.query(ChatBskyGroupListMutualGroups.self, parameters: .init(subject: subject, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listMutualGroups(_ parameters: ChatBskyGroupListMutualGroups.Parameters) async throws -> ChatBskyGroupListMutualGroups.Output {
         try await client.query(ChatBskyGroupListMutualGroups.self, parameters: parameters)
     }

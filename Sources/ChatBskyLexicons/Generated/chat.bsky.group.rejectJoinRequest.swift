@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.group.rejectJoinRequest`: `POST /xrpc/chat.bsky.group.rejectJoinRequest`. Declared errors: `InvalidConvo`, `InsufficientRole`.
-public enum ChatBskyGroupRejectJoinRequest: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyGroupRejectJoinRequest: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.group.rejectJoinRequest" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// The declared error `InsufficientRole`.
@@ -41,7 +41,7 @@ public enum ChatBskyGroupRejectJoinRequest: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.rejectJoinRequest#main/input/schema" }
         /// The `convoId` field (required).
@@ -73,7 +73,7 @@ public enum ChatBskyGroupRejectJoinRequest: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.rejectJoinRequest#main/output/schema" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -94,18 +94,18 @@ public enum ChatBskyGroupRejectJoinRequest: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.rejectJoinRequest, descriptions left out, for validation.
     static var chatBskyGroupRejectJoinRequest: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"},{"name":"InsufficientRole"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"},"member":{"format":"did","type":"string"}},"required":["convoId","member"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{},"required":[],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.group.rejectJoinRequest","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Group {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupRejectJoinRequest`.
     public func rejectJoinRequest(convoId: Swift.String, member: XRPCCore.DID) async throws -> ChatBskyGroupRejectJoinRequest.Output {
         try await client.procedure(ChatBskyGroupRejectJoinRequest.self, parameters: .init(), input: .init(convoId: convoId, member: member))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func rejectJoinRequest(_ input: ChatBskyGroupRejectJoinRequest.Input) async throws -> ChatBskyGroupRejectJoinRequest.Output {
         try await client.procedure(ChatBskyGroupRejectJoinRequest.self, parameters: .init(), input: input)
     }

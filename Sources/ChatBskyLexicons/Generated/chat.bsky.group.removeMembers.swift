@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.group.removeMembers`: `POST /xrpc/chat.bsky.group.removeMembers`. Declared errors: `InvalidConvo`, `InsufficientRole`.
-public enum ChatBskyGroupRemoveMembers: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyGroupRemoveMembers: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.group.removeMembers" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// The declared error `InsufficientRole`.
@@ -41,7 +41,7 @@ public enum ChatBskyGroupRemoveMembers: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.removeMembers#main/input/schema" }
         /// The `convoId` field (required).
@@ -73,22 +73,23 @@ public enum ChatBskyGroupRemoveMembers: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.removeMembers#main/output/schema" }
         /// The `convo` field (required).
-        @XRPCCore._LexiconBoxed public var convo: ChatBskyConvoDefs.ConvoView
+        public var convo: ChatBskyConvoDefs.ConvoView { get { _convo.wrappedValue } set { _convo.wrappedValue = newValue } }
+        private var _convo: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.ConvoView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(convo: ChatBskyConvoDefs.ConvoView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.convo = convo
+            self._convo = .init(wrappedValue: convo)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.convo = try reader.required("convo")
+            self._convo = .init(wrappedValue: try reader.required("convo"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -99,18 +100,18 @@ public enum ChatBskyGroupRemoveMembers: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.removeMembers, descriptions left out, for validation.
     static var chatBskyGroupRemoveMembers: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"},{"name":"InsufficientRole"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"},"members":{"items":{"format":"did","type":"string"},"minLength":1,"type":"array"}},"required":["convoId","members"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"convo":{"ref":"chat.bsky.convo.defs#convoView","type":"ref"}},"required":["convo"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.group.removeMembers","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Group {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupRemoveMembers`.
     public func removeMembers(convoId: Swift.String, members: [XRPCCore.DID]) async throws -> ChatBskyGroupRemoveMembers.Output {
         try await client.procedure(ChatBskyGroupRemoveMembers.self, parameters: .init(), input: .init(convoId: convoId, members: members))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func removeMembers(_ input: ChatBskyGroupRemoveMembers.Input) async throws -> ChatBskyGroupRemoveMembers.Output {
         try await client.procedure(ChatBskyGroupRemoveMembers.self, parameters: .init(), input: input)
     }

@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.group.requestJoin`: `POST /xrpc/chat.bsky.group.requestJoin`. Declared errors: `ConvoLocked`, `FollowRequired`, `InvalidCode`, `LinkDisabled`, `MemberLimitReached`, `UserKicked`.
-public enum ChatBskyGroupRequestJoin: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyGroupRequestJoin: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.group.requestJoin" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `ConvoLocked`.
         case convoLocked
         /// The declared error `FollowRequired`.
@@ -57,7 +57,7 @@ public enum ChatBskyGroupRequestJoin: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.requestJoin#main/input/schema" }
         /// The `code` field (required).
@@ -83,27 +83,28 @@ public enum ChatBskyGroupRequestJoin: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.requestJoin#main/output/schema" }
         /// The `status` field (required).
         /// Known values: `"joined"`, `"pending"`.
         public var status: ChatBskyGroupRequestJoin.Output.Status
         /// The `convo` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var convo: ChatBskyConvoDefs.ConvoView?
+        public var convo: ChatBskyConvoDefs.ConvoView? { get { _convo.wrappedValue } set { _convo.wrappedValue = newValue } }
+        private var _convo: XRPCCore._LexiconBoxedOptional<ChatBskyConvoDefs.ConvoView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(status: ChatBskyGroupRequestJoin.Output.Status, convo: ChatBskyConvoDefs.ConvoView? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.status = status
-            self.convo = convo
+            self._convo = .init(wrappedValue: convo)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.status = try reader.required("status")
-            self.convo = try reader.optional("convo")
+            self._convo = .init(wrappedValue: try reader.optional("convo"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -114,7 +115,7 @@ public enum ChatBskyGroupRequestJoin: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.group.requestJoin#main/output/schema/properties/status" }
             /// The string, exactly as read or given.
@@ -131,18 +132,18 @@ public enum ChatBskyGroupRequestJoin: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.requestJoin, descriptions left out, for validation.
     static var chatBskyGroupRequestJoin: Swift.String { #"{"defs":{"main":{"errors":[{"name":"ConvoLocked"},{"name":"FollowRequired"},{"name":"InvalidCode"},{"name":"LinkDisabled"},{"name":"MemberLimitReached"},{"name":"UserKicked"}],"input":{"encoding":"application/json","schema":{"properties":{"code":{"type":"string"}},"required":["code"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"convo":{"ref":"chat.bsky.convo.defs#convoView","type":"ref"},"status":{"knownValues":["joined","pending"],"type":"string"}},"required":["status"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.group.requestJoin","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Group {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupRequestJoin`.
     public func requestJoin(code: Swift.String) async throws -> ChatBskyGroupRequestJoin.Output {
         try await client.procedure(ChatBskyGroupRequestJoin.self, parameters: .init(), input: .init(code: code))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func requestJoin(_ input: ChatBskyGroupRequestJoin.Input) async throws -> ChatBskyGroupRequestJoin.Output {
         try await client.procedure(ChatBskyGroupRequestJoin.self, parameters: .init(), input: input)
     }

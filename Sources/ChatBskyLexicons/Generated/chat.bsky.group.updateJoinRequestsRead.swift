@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.group.updateJoinRequestsRead`: `POST /xrpc/chat.bsky.group.updateJoinRequestsRead`. Declared errors: `InvalidConvo`, `InsufficientRole`.
-public enum ChatBskyGroupUpdateJoinRequestsRead: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyGroupUpdateJoinRequestsRead: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.group.updateJoinRequestsRead" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// The declared error `InsufficientRole`.
@@ -41,7 +41,7 @@ public enum ChatBskyGroupUpdateJoinRequestsRead: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.updateJoinRequestsRead#main/input/schema" }
         /// The `convoId` field (required).
@@ -67,7 +67,7 @@ public enum ChatBskyGroupUpdateJoinRequestsRead: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.updateJoinRequestsRead#main/output/schema" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -88,18 +88,18 @@ public enum ChatBskyGroupUpdateJoinRequestsRead: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.updateJoinRequestsRead, descriptions left out, for validation.
     static var chatBskyGroupUpdateJoinRequestsRead: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"},{"name":"InsufficientRole"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"}},"required":["convoId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{},"required":[],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.group.updateJoinRequestsRead","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Group {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupUpdateJoinRequestsRead`.
     public func updateJoinRequestsRead(convoId: Swift.String) async throws -> ChatBskyGroupUpdateJoinRequestsRead.Output {
         try await client.procedure(ChatBskyGroupUpdateJoinRequestsRead.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateJoinRequestsRead(_ input: ChatBskyGroupUpdateJoinRequestsRead.Input) async throws -> ChatBskyGroupUpdateJoinRequestsRead.Output {
         try await client.procedure(ChatBskyGroupUpdateJoinRequestsRead.self, parameters: .init(), input: input)
     }

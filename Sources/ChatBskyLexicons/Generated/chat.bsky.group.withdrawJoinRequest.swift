@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.group.withdrawJoinRequest`: `POST /xrpc/chat.bsky.group.withdrawJoinRequest`. Declared errors: `InvalidJoinRequest`.
-public enum ChatBskyGroupWithdrawJoinRequest: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyGroupWithdrawJoinRequest: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.group.withdrawJoinRequest" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidJoinRequest`.
         case invalidJoinRequest
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -37,7 +37,7 @@ public enum ChatBskyGroupWithdrawJoinRequest: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.withdrawJoinRequest#main/input/schema" }
         /// The `convoId` field (required).
@@ -63,7 +63,7 @@ public enum ChatBskyGroupWithdrawJoinRequest: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.withdrawJoinRequest#main/output/schema" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -84,18 +84,18 @@ public enum ChatBskyGroupWithdrawJoinRequest: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.group.withdrawJoinRequest, descriptions left out, for validation.
     static var chatBskyGroupWithdrawJoinRequest: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidJoinRequest"}],"input":{"encoding":"application/json","schema":{"properties":{"convoId":{"type":"string"}},"required":["convoId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{},"required":[],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.group.withdrawJoinRequest","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Group {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupWithdrawJoinRequest`.
     public func withdrawJoinRequest(convoId: Swift.String) async throws -> ChatBskyGroupWithdrawJoinRequest.Output {
         try await client.procedure(ChatBskyGroupWithdrawJoinRequest.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func withdrawJoinRequest(_ input: ChatBskyGroupWithdrawJoinRequest.Input) async throws -> ChatBskyGroupWithdrawJoinRequest.Output {
         try await client.procedure(ChatBskyGroupWithdrawJoinRequest.self, parameters: .init(), input: input)
     }

@@ -5,9 +5,9 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `chat.bsky.moderation.defs`.
-public enum ChatBskyModerationDefs {
+public nonisolated enum ChatBskyModerationDefs {
     /// The lexicon object `chat.bsky.moderation.defs#convoView`.
-    public struct ConvoView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ConvoView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.defs#convoView" }
         /// The `id` field (required).
@@ -43,7 +43,7 @@ public enum ChatBskyModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Kind: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Kind: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.defs#convoView/properties/kind" }
             case chatBskyModerationDefsDirectConvo(ChatBskyModerationDefs.DirectConvo)
@@ -89,7 +89,7 @@ public enum ChatBskyModerationDefs {
     }
 
     /// The lexicon object `chat.bsky.moderation.defs#directConvo`.
-    public struct DirectConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct DirectConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.defs#directConvo" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -110,7 +110,7 @@ public enum ChatBskyModerationDefs {
     }
 
     /// The lexicon object `chat.bsky.moderation.defs#groupConvo`.
-    public struct GroupConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct GroupConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.defs#groupConvo" }
         /// The `createdAt` field (required).
@@ -128,7 +128,8 @@ public enum ChatBskyModerationDefs {
         /// At most 500 UTF-8 bytes. At most 50 graphemes.
         public var name: Swift.String
         /// The `joinLink` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var joinLink: ChatBskyGroupDefs.JoinLinkView?
+        public var joinLink: ChatBskyGroupDefs.JoinLinkView? { get { _joinLink.wrappedValue } set { _joinLink.wrappedValue = newValue } }
+        private var _joinLink: XRPCCore._LexiconBoxedOptional<ChatBskyGroupDefs.JoinLinkView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -140,7 +141,7 @@ public enum ChatBskyModerationDefs {
             self.memberCount = memberCount
             self.memberLimit = memberLimit
             self.name = name
-            self.joinLink = joinLink
+            self._joinLink = .init(wrappedValue: joinLink)
             self.unknownFields = unknownFields
         }
 
@@ -151,7 +152,7 @@ public enum ChatBskyModerationDefs {
             self.memberCount = try reader.required("memberCount")
             self.memberLimit = try reader.required("memberLimit")
             self.name = try reader.required("name")
-            self.joinLink = try reader.optional("joinLink")
+            self._joinLink = .init(wrappedValue: try reader.optional("joinLink"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -168,7 +169,7 @@ public enum ChatBskyModerationDefs {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.moderation.defs, descriptions left out, for validation.
     static var chatBskyModerationDefs: Swift.String { ##"{"defs":{"convoView":{"properties":{"id":{"type":"string"},"kind":{"refs":["#directConvo","#groupConvo"],"type":"union"},"rev":{"type":"string"}},"required":["id","rev"],"type":"object"},"directConvo":{"properties":{},"type":"object"},"groupConvo":{"properties":{"createdAt":{"format":"datetime","type":"string"},"joinLink":{"ref":"chat.bsky.group.defs#joinLinkView","type":"ref"},"joinRequestCount":{"type":"integer"},"lockStatus":{"ref":"chat.bsky.convo.defs#convoLockStatus","type":"ref"},"memberCount":{"type":"integer"},"memberLimit":{"type":"integer"},"name":{"maxGraphemes":50,"maxLength":500,"type":"string"}},"required":["createdAt","joinRequestCount","lockStatus","memberCount","memberLimit","name"],"type":"object"}},"id":"chat.bsky.moderation.defs","lexicon":1}"## }
 }

@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.moderation.getActorMetadata`: `GET /xrpc/chat.bsky.moderation.getActorMetadata`.
-public enum ChatBskyModerationGetActorMetadata: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyModerationGetActorMetadata: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.moderation.getActorMetadata" }
 
@@ -13,7 +13,7 @@ public enum ChatBskyModerationGetActorMetadata: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `chat.bsky.moderation.getActorMetadata#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getActorMetadata#main/parameters" }
         /// The `actor` field (required).
@@ -40,30 +40,33 @@ public enum ChatBskyModerationGetActorMetadata: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getActorMetadata#main/output/schema" }
         /// The `day` field (required).
-        @XRPCCore._LexiconBoxed public var day: ChatBskyModerationGetActorMetadata.Metadata
+        public var day: ChatBskyModerationGetActorMetadata.Metadata { get { _day.wrappedValue } set { _day.wrappedValue = newValue } }
+        private var _day: XRPCCore._LexiconBoxed<ChatBskyModerationGetActorMetadata.Metadata>
         /// The `month` field (required).
-        @XRPCCore._LexiconBoxed public var month: ChatBskyModerationGetActorMetadata.Metadata
+        public var month: ChatBskyModerationGetActorMetadata.Metadata { get { _month.wrappedValue } set { _month.wrappedValue = newValue } }
+        private var _month: XRPCCore._LexiconBoxed<ChatBskyModerationGetActorMetadata.Metadata>
         /// The `all` field (required).
-        @XRPCCore._LexiconBoxed public var all: ChatBskyModerationGetActorMetadata.Metadata
+        public var all: ChatBskyModerationGetActorMetadata.Metadata { get { _all.wrappedValue } set { _all.wrappedValue = newValue } }
+        private var _all: XRPCCore._LexiconBoxed<ChatBskyModerationGetActorMetadata.Metadata>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(day: ChatBskyModerationGetActorMetadata.Metadata, month: ChatBskyModerationGetActorMetadata.Metadata, all: ChatBskyModerationGetActorMetadata.Metadata, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.day = day
-            self.month = month
-            self.all = all
+            self._day = .init(wrappedValue: day)
+            self._month = .init(wrappedValue: month)
+            self._all = .init(wrappedValue: all)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.day = try reader.required("day")
-            self.month = try reader.required("month")
-            self.all = try reader.required("all")
+            self._day = .init(wrappedValue: try reader.required("day"))
+            self._month = .init(wrappedValue: try reader.required("month"))
+            self._all = .init(wrappedValue: try reader.required("all"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -76,7 +79,7 @@ public enum ChatBskyModerationGetActorMetadata: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `chat.bsky.moderation.getActorMetadata#metadata`.
-    public struct Metadata: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Metadata: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getActorMetadata#metadata" }
         /// The `messagesSent` field (required).
@@ -117,18 +120,18 @@ public enum ChatBskyModerationGetActorMetadata: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.moderation.getActorMetadata, descriptions left out, for validation.
     static var chatBskyModerationGetActorMetadata: Swift.String { ##"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"all":{"ref":"#metadata","type":"ref"},"day":{"ref":"#metadata","type":"ref"},"month":{"ref":"#metadata","type":"ref"}},"required":["day","month","all"],"type":"object"}},"parameters":{"properties":{"actor":{"format":"did","type":"string"}},"required":["actor"],"type":"params"},"type":"query"},"metadata":{"properties":{"convos":{"type":"integer"},"convosStarted":{"type":"integer"},"messagesReceived":{"type":"integer"},"messagesSent":{"type":"integer"}},"required":["messagesSent","messagesReceived","convos","convosStarted"],"type":"object"}},"id":"chat.bsky.moderation.getActorMetadata","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
     /// Calls `ChatBskyModerationGetActorMetadata`.
     public func getActorMetadata(actor: XRPCCore.DID) async throws -> ChatBskyModerationGetActorMetadata.Output {
         try await client.query(ChatBskyModerationGetActorMetadata.self, parameters: .init(actor: actor))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getActorMetadata(_ parameters: ChatBskyModerationGetActorMetadata.Parameters) async throws -> ChatBskyModerationGetActorMetadata.Output {
         try await client.query(ChatBskyModerationGetActorMetadata.self, parameters: parameters)
     }

@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.moderation.getConvo`: `GET /xrpc/chat.bsky.moderation.getConvo`. Declared errors: `InvalidConvo`.
-public enum ChatBskyModerationGetConvo: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyModerationGetConvo: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.moderation.getConvo" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -34,7 +34,7 @@ public enum ChatBskyModerationGetConvo: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `chat.bsky.moderation.getConvo#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getConvo#main/parameters" }
         /// The `convoId` field (required).
@@ -60,22 +60,23 @@ public enum ChatBskyModerationGetConvo: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getConvo#main/output/schema" }
         /// The `convo` field (required).
-        @XRPCCore._LexiconBoxed public var convo: ChatBskyModerationDefs.ConvoView
+        public var convo: ChatBskyModerationDefs.ConvoView { get { _convo.wrappedValue } set { _convo.wrappedValue = newValue } }
+        private var _convo: XRPCCore._LexiconBoxed<ChatBskyModerationDefs.ConvoView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(convo: ChatBskyModerationDefs.ConvoView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.convo = convo
+            self._convo = .init(wrappedValue: convo)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.convo = try reader.required("convo")
+            self._convo = .init(wrappedValue: try reader.required("convo"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -86,18 +87,18 @@ public enum ChatBskyModerationGetConvo: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.moderation.getConvo, descriptions left out, for validation.
     static var chatBskyModerationGetConvo: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"}],"output":{"encoding":"application/json","schema":{"properties":{"convo":{"ref":"chat.bsky.moderation.defs#convoView","type":"ref"}},"required":["convo"],"type":"object"}},"parameters":{"properties":{"convoId":{"type":"string"}},"required":["convoId"],"type":"params"},"type":"query"}},"id":"chat.bsky.moderation.getConvo","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
     /// Calls `ChatBskyModerationGetConvo`.
     public func getConvo(convoId: Swift.String) async throws -> ChatBskyModerationGetConvo.Output {
         try await client.query(ChatBskyModerationGetConvo.self, parameters: .init(convoId: convoId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getConvo(_ parameters: ChatBskyModerationGetConvo.Parameters) async throws -> ChatBskyModerationGetConvo.Output {
         try await client.query(ChatBskyModerationGetConvo.self, parameters: parameters)
     }

@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.moderation.getConvoMembers`: `GET /xrpc/chat.bsky.moderation.getConvoMembers`. Declared errors: `InvalidConvo`.
-public enum ChatBskyModerationGetConvoMembers: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyModerationGetConvoMembers: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.moderation.getConvoMembers" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidConvo`.
         case invalidConvo
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -34,7 +34,7 @@ public enum ChatBskyModerationGetConvoMembers: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `chat.bsky.moderation.getConvoMembers#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getConvoMembers#main/parameters" }
         /// The `convoId` field (required).
@@ -71,7 +71,7 @@ public enum ChatBskyModerationGetConvoMembers: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getConvoMembers#main/output/schema" }
         /// The `members` field (required).
@@ -102,18 +102,18 @@ public enum ChatBskyModerationGetConvoMembers: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.moderation.getConvoMembers, descriptions left out, for validation.
     static var chatBskyModerationGetConvoMembers: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidConvo"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"members":{"items":{"ref":"chat.bsky.actor.defs#profileViewBasic","type":"ref"},"type":"array"}},"required":["members"],"type":"object"}},"parameters":{"properties":{"convoId":{"type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"required":["convoId"],"type":"params"},"type":"query"}},"id":"chat.bsky.moderation.getConvoMembers","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
     /// Calls `ChatBskyModerationGetConvoMembers`.
     public func getConvoMembers(convoId: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ChatBskyModerationGetConvoMembers.Output {
         try await client.query(ChatBskyModerationGetConvoMembers.self, parameters: .init(convoId: convoId, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getConvoMembers(_ parameters: ChatBskyModerationGetConvoMembers.Parameters) async throws -> ChatBskyModerationGetConvoMembers.Output {
         try await client.query(ChatBskyModerationGetConvoMembers.self, parameters: parameters)
     }

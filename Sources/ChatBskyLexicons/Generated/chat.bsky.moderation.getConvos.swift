@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.moderation.getConvos`: `GET /xrpc/chat.bsky.moderation.getConvos`.
-public enum ChatBskyModerationGetConvos: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyModerationGetConvos: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.moderation.getConvos" }
 
@@ -13,7 +13,7 @@ public enum ChatBskyModerationGetConvos: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `chat.bsky.moderation.getConvos#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getConvos#main/parameters" }
         /// The `convoIds` field (required).
@@ -40,7 +40,7 @@ public enum ChatBskyModerationGetConvos: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getConvos#main/output/schema" }
         /// The `convos` field (required).
@@ -66,18 +66,18 @@ public enum ChatBskyModerationGetConvos: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.moderation.getConvos, descriptions left out, for validation.
     static var chatBskyModerationGetConvos: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"convos":{"items":{"ref":"chat.bsky.moderation.defs#convoView","type":"ref"},"type":"array"}},"required":["convos"],"type":"object"}},"parameters":{"properties":{"convoIds":{"items":{"type":"string"},"maxLength":100,"minLength":1,"type":"array"}},"required":["convoIds"],"type":"params"},"type":"query"}},"id":"chat.bsky.moderation.getConvos","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
     /// Calls `ChatBskyModerationGetConvos`.
     public func getConvos(convoIds: [Swift.String]) async throws -> ChatBskyModerationGetConvos.Output {
         try await client.query(ChatBskyModerationGetConvos.self, parameters: .init(convoIds: convoIds))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getConvos(_ parameters: ChatBskyModerationGetConvos.Parameters) async throws -> ChatBskyModerationGetConvos.Output {
         try await client.query(ChatBskyModerationGetConvos.self, parameters: parameters)
     }

@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.moderation.getMessageContext`: `GET /xrpc/chat.bsky.moderation.getMessageContext`.
-public enum ChatBskyModerationGetMessageContext: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyModerationGetMessageContext: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.moderation.getMessageContext" }
 
@@ -13,7 +13,7 @@ public enum ChatBskyModerationGetMessageContext: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `chat.bsky.moderation.getMessageContext#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getMessageContext#main/parameters" }
         /// The `messageId` field (required).
@@ -62,7 +62,7 @@ public enum ChatBskyModerationGetMessageContext: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getMessageContext#main/output/schema" }
         /// The `messages` field (required).
@@ -87,7 +87,7 @@ public enum ChatBskyModerationGetMessageContext: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum MessagesItem: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum MessagesItem: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getMessageContext#main/output/schema/properties/messages/items" }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
@@ -133,18 +133,18 @@ public enum ChatBskyModerationGetMessageContext: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.moderation.getMessageContext, descriptions left out, for validation.
     static var chatBskyModerationGetMessageContext: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"messages":{"items":{"refs":["chat.bsky.convo.defs#messageView","chat.bsky.convo.defs#systemMessageView"],"type":"union"},"type":"array"}},"required":["messages"],"type":"object"}},"parameters":{"properties":{"after":{"default":5,"type":"integer"},"before":{"default":5,"type":"integer"},"convoId":{"type":"string"},"maxInterleavedSystemMessages":{"default":10,"maximum":1000,"minimum":0,"type":"integer"},"messageId":{"type":"string"}},"required":["messageId"],"type":"params"},"type":"query"}},"id":"chat.bsky.moderation.getMessageContext","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
     /// Calls `ChatBskyModerationGetMessageContext`.
     public func getMessageContext(messageId: Swift.String, after: Swift.Int? = 5, before: Swift.Int? = 5, convoId: Swift.String? = nil, maxInterleavedSystemMessages: Swift.Int? = 10) async throws -> ChatBskyModerationGetMessageContext.Output {
         try await client.query(ChatBskyModerationGetMessageContext.self, parameters: .init(messageId: messageId, after: after, before: before, convoId: convoId, maxInterleavedSystemMessages: maxInterleavedSystemMessages))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getMessageContext(_ parameters: ChatBskyModerationGetMessageContext.Parameters) async throws -> ChatBskyModerationGetMessageContext.Output {
         try await client.query(ChatBskyModerationGetMessageContext.self, parameters: parameters)
     }

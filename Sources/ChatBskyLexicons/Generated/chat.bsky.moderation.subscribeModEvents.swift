@@ -5,12 +5,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The subscription `chat.bsky.moderation.subscribeModEvents`: a WebSocket at `/xrpc/chat.bsky.moderation.subscribeModEvents`. Declared errors: `FutureCursor`, `ConsumerTooSlow`.
-public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
+public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.moderation.subscribeModEvents" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `FutureCursor`.
         case futureCursor
         /// The declared error `ConsumerTooSlow`.
@@ -38,7 +38,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The parameters `chat.bsky.moderation.subscribeModEvents#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#main/parameters" }
         /// The `cursor` field (optional).
@@ -64,7 +64,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+    public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#main/message/schema" }
         case chatBskyModerationSubscribeModEventsEventConvoFirstMessage(ChatBskyModerationSubscribeModEvents.EventConvoFirstMessage)
@@ -136,7 +136,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventChatAccepted`.
-    public struct EventChatAccepted: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventChatAccepted: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventChatAccepted" }
         /// The `actorDid` field (required).
@@ -206,7 +206,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Method: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct Method: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventChatAccepted/properties/method" }
             /// The string, exactly as read or given.
@@ -223,7 +223,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventConvoFirstMessage`.
-    public struct EventConvoFirstMessage: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventConvoFirstMessage: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventConvoFirstMessage" }
         /// The `createdAt` field (required).
@@ -276,7 +276,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatCreated`.
-    public struct EventGroupChatCreated: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatCreated: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatCreated" }
         /// The `actorDid` field (required).
@@ -346,7 +346,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequest`.
-    public struct EventGroupChatJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequest" }
         /// The `actorDid` field (required).
@@ -421,7 +421,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequestApproved`.
-    public struct EventGroupChatJoinRequestApproved: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatJoinRequestApproved: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequestApproved" }
         /// The `actorDid` field (required).
@@ -492,7 +492,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequestRejected`.
-    public struct EventGroupChatJoinRequestRejected: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatJoinRequestRejected: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequestRejected" }
         /// The `actorDid` field (required).
@@ -563,7 +563,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberAdded`.
-    public struct EventGroupChatMemberAdded: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatMemberAdded: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberAdded" }
         /// The `actorDid` field (required).
@@ -644,7 +644,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberJoined`.
-    public struct EventGroupChatMemberJoined: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatMemberJoined: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberJoined" }
         /// The `actorDid` field (required).
@@ -719,7 +719,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberLeft`.
-    public struct EventGroupChatMemberLeft: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatMemberLeft: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberLeft" }
         /// The `actorDid` field (required).
@@ -795,7 +795,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct LeaveMethod: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct LeaveMethod: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberLeft/properties/leaveMethod" }
             /// The string, exactly as read or given.
@@ -812,7 +812,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatUpdated`.
-    public struct EventGroupChatUpdated: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatUpdated: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatUpdated" }
         /// The `actorDid` field (required).
@@ -913,7 +913,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct UpdateType: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct UpdateType: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatUpdated/properties/updateType" }
             /// The string, exactly as read or given.
@@ -939,7 +939,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct LockReason: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct LockReason: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatUpdated/properties/lockReason" }
             /// The string, exactly as read or given.
@@ -968,7 +968,7 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventRateLimitExceeded`.
-    public struct EventRateLimitExceeded: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventRateLimitExceeded: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventRateLimitExceeded" }
         /// The `actorDid` field (required).
@@ -1011,12 +1011,12 @@ public enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubscription {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.moderation.subscribeModEvents, descriptions left out, for validation.
     static var chatBskyModerationSubscribeModEvents: Swift.String { ##"{"defs":{"eventChatAccepted":{"properties":{"actorDid":{"format":"did","type":"string"},"convoCreatedAt":{"format":"datetime","type":"string"},"convoId":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"groupMemberCount":{"type":"integer"},"groupName":{"type":"string"},"method":{"knownValues":["explicit","message"],"type":"string"},"ownerDid":{"format":"did","type":"string"},"rev":{"type":"string"}},"required":["actorDid","convoCreatedAt","convoId","createdAt","method","rev"],"type":"object"},"eventConvoFirstMessage":{"properties":{"convoId":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"messageId":{"type":"string"},"recipients":{"items":{"format":"did","type":"string"},"type":"array"},"rev":{"type":"string"},"user":{"format":"did","type":"string"}},"required":["createdAt","rev","convoId","user","recipients"],"type":"object"},"eventGroupChatCreated":{"properties":{"actorDid":{"format":"did","type":"string"},"convoCreatedAt":{"format":"datetime","type":"string"},"convoId":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"groupMemberCount":{"type":"integer"},"groupName":{"type":"string"},"initialMemberDids":{"items":{"format":"did","type":"string"},"type":"array"},"ownerDid":{"format":"did","type":"string"},"rev":{"type":"string"}},"required":["actorDid","convoCreatedAt","convoId","createdAt","groupMemberCount","groupName","initialMemberDids","ownerDid","rev"],"type":"object"},"eventGroupChatJoinRequest":{"properties":{"actorDid":{"format":"did","type":"string"},"convoCreatedAt":{"format":"datetime","type":"string"},"convoId":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"groupMemberCount":{"type":"integer"},"groupName":{"type":"string"},"joinLinkCode":{"type":"string"},"ownerDid":{"format":"did","type":"string"},"rev":{"type":"string"},"subjectFollowsOwner":{"type":"boolean"}},"required":["actorDid","convoCreatedAt","convoId","createdAt","groupMemberCount","groupName","joinLinkCode","ownerDid","rev","subjectFollowsOwner"],"type":"object"},"eventGroupChatJoinRequestApproved":{"properties":{"actorDid":{"format":"did","type":"string"},"convoCreatedAt":{"format":"datetime","type":"string"},"convoId":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"groupMemberCount":{"type":"integer"},"groupName":{"type":"string"},"ownerDid":{"format":"did","type":"string"},"rev":{"type":"string"},"subjectDid":{"format":"did","type":"string"}},"required":["actorDid","convoCreatedAt","convoId","createdAt","groupMemberCount","groupName","ownerDid","rev","subjectDid"],"type":"object"},"eventGroupChatJoinRequestRejected":{"properties":{"actorDid":{"format":"did","type":"string"},"convoCreatedAt":{"format":"datetime","type":"string"},"convoId":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"groupMemberCount":{"type":"integer"},"groupName":{"type":"string"},"ownerDid":{"format":"did","type":"string"},"rev":{"type":"string"},"subjectDid":{"format":"did","type":"string"}},"required":["actorDid","convoCreatedAt","convoId","createdAt","groupMemberCount","groupName","ownerDid","rev","subjectDid"],"type":"object"},"eventGroupChatMemberAdded":{"properties":{"actorDid":{"format":"did","type":"string"},"convoCreatedAt":{"format":"datetime","type":"string"},"convoId":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"groupMemberCount":{"type":"integer"},"groupName":{"type":"string"},"ownerDid":{"format":"did","type":"string"},"requestMembersCount":{"type":"integer"},"rev":{"type":"string"},"subjectDid":{"format":"did","type":"string"},"subjectFollowsOwner":{"type":"boolean"}},"required":["actorDid","convoCreatedAt","convoId","createdAt","groupMemberCount","groupName","ownerDid","requestMembersCount","rev","subjectDid","subjectFollowsOwner"],"type":"object"},"eventGroupChatMemberJoined":{"properties":{"actorDid":{"format":"did","type":"string"},"convoCreatedAt":{"format":"datetime","type":"string"},"convoId":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"groupMemberCount":{"type":"integer"},"groupName":{"type":"string"},"joinLinkCode":{"type":"string"},"ownerDid":{"format":"did","type":"string"},"rev":{"type":"string"},"subjectFollowsOwner":{"type":"boolean"}},"required":["actorDid","convoCreatedAt","convoId","createdAt","groupMemberCount","groupName","joinLinkCode","ownerDid","rev","subjectFollowsOwner"],"type":"object"},"eventGroupChatMemberLeft":{"properties":{"actorDid":{"format":"did","type":"string"},"convoCreatedAt":{"format":"datetime","type":"string"},"convoId":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"groupMemberCount":{"type":"integer"},"groupName":{"type":"string"},"leaveMethod":{"knownValues":["voluntary","kicked"],"type":"string"},"ownerDid":{"format":"did","type":"string"},"rev":{"type":"string"},"subjectDid":{"format":"did","type":"string"}},"required":["actorDid","convoCreatedAt","convoId","createdAt","groupMemberCount","groupName","leaveMethod","ownerDid","rev","subjectDid"],"type":"object"},"eventGroupChatUpdated":{"properties":{"actorDid":{"format":"did","type":"string"},"convoCreatedAt":{"format":"datetime","type":"string"},"convoId":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"groupMemberCount":{"type":"integer"},"groupName":{"type":"string"},"joinLinkCode":{"type":"string"},"joinLinkFollowersOnly":{"type":"boolean"},"joinLinkRequiresApproval":{"type":"boolean"},"lockReason":{"knownValues":["owner_action","owner_left","owner_deactivated","owner_deleted","owner_suspended","owner_taken_down","label_applied","convo_taken_down"],"type":"string"},"newName":{"type":"string"},"oldName":{"type":"string"},"ownerDid":{"format":"did","type":"string"},"rev":{"type":"string"},"updateType":{"knownValues":["name_changed","locked","locked_permanently","unlocked","join_link_created","join_link_disabled","join_link_settings_changed"],"type":"string"}},"required":["actorDid","convoCreatedAt","convoId","createdAt","groupMemberCount","groupName","ownerDid","rev","updateType"],"type":"object"},"eventRateLimitExceeded":{"properties":{"actorDid":{"format":"did","type":"string"},"createdAt":{"format":"datetime","type":"string"},"endpoint":{"type":"string"},"rev":{"type":"string"}},"required":["actorDid","createdAt","endpoint","rev"],"type":"object"},"main":{"errors":[{"name":"FutureCursor"},{"name":"ConsumerTooSlow"}],"message":{"schema":{"refs":["#eventConvoFirstMessage","#eventGroupChatCreated","#eventGroupChatMemberAdded","#eventGroupChatMemberJoined","#eventGroupChatJoinRequest","#eventGroupChatJoinRequestApproved","#eventGroupChatJoinRequestRejected","#eventChatAccepted","#eventGroupChatMemberLeft","#eventGroupChatUpdated","#eventRateLimitExceeded"],"type":"union"}},"parameters":{"properties":{"cursor":{"type":"string"}},"type":"params"},"type":"subscription"}},"id":"chat.bsky.moderation.subscribeModEvents","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
     /// Calls `ChatBskyModerationSubscribeModEvents`.
     public func subscribeModEvents(cursor: Swift.String? = nil) -> XRPCCore.XRPCEventStream<ChatBskyModerationSubscribeModEvents> {
         client.subscribe(ChatBskyModerationSubscribeModEvents.self, parameters: .init(cursor: cursor))

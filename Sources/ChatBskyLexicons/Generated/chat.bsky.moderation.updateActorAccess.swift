@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.moderation.updateActorAccess`: `POST /xrpc/chat.bsky.moderation.updateActorAccess`.
-public enum ChatBskyModerationUpdateActorAccess: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyModerationUpdateActorAccess: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.moderation.updateActorAccess" }
 
@@ -16,7 +16,7 @@ public enum ChatBskyModerationUpdateActorAccess: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.updateActorAccess#main/input/schema" }
         /// The `actor` field (required).
@@ -56,18 +56,18 @@ public enum ChatBskyModerationUpdateActorAccess: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.moderation.updateActorAccess, descriptions left out, for validation.
     static var chatBskyModerationUpdateActorAccess: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"actor":{"format":"did","type":"string"},"allowAccess":{"type":"boolean"},"ref":{"type":"string"}},"required":["actor","allowAccess"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.moderation.updateActorAccess","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
     /// Calls `ChatBskyModerationUpdateActorAccess`.
     public func updateActorAccess(actor: XRPCCore.DID, allowAccess: Swift.Bool, ref: Swift.String? = nil) async throws -> ChatBskyModerationUpdateActorAccess.Output {
         try await client.procedure(ChatBskyModerationUpdateActorAccess.self, parameters: .init(), input: .init(actor: actor, allowAccess: allowAccess, ref: ref))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateActorAccess(_ input: ChatBskyModerationUpdateActorAccess.Input) async throws -> ChatBskyModerationUpdateActorAccess.Output {
         try await client.procedure(ChatBskyModerationUpdateActorAccess.self, parameters: .init(), input: input)
     }

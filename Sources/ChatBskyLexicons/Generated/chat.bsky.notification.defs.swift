@@ -5,9 +5,9 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `chat.bsky.notification.defs`.
-public enum ChatBskyNotificationDefs {
+public nonisolated enum ChatBskyNotificationDefs {
     /// The lexicon object `chat.bsky.notification.defs#chatPreference`.
-    public struct ChatPreference: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ChatPreference: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.notification.defs#chatPreference" }
         /// The `include` field (required).
@@ -38,7 +38,7 @@ public enum ChatBskyNotificationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Include: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct Include: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.notification.defs#chatPreference/properties/include" }
             /// The string, exactly as read or given.
@@ -55,26 +55,28 @@ public enum ChatBskyNotificationDefs {
     }
 
     /// The lexicon object `chat.bsky.notification.defs#preferences`.
-    public struct Preferences: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Preferences: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.notification.defs#preferences" }
         /// The `chat` field (required).
-        @XRPCCore._LexiconBoxed public var chat: ChatBskyNotificationDefs.ChatPreference
+        public var chat: ChatBskyNotificationDefs.ChatPreference { get { _chat.wrappedValue } set { _chat.wrappedValue = newValue } }
+        private var _chat: XRPCCore._LexiconBoxed<ChatBskyNotificationDefs.ChatPreference>
         /// The `chatRequest` field (required).
-        @XRPCCore._LexiconBoxed public var chatRequest: ChatBskyNotificationDefs.ChatPreference
+        public var chatRequest: ChatBskyNotificationDefs.ChatPreference { get { _chatRequest.wrappedValue } set { _chatRequest.wrappedValue = newValue } }
+        private var _chatRequest: XRPCCore._LexiconBoxed<ChatBskyNotificationDefs.ChatPreference>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(chat: ChatBskyNotificationDefs.ChatPreference, chatRequest: ChatBskyNotificationDefs.ChatPreference, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.chat = chat
-            self.chatRequest = chatRequest
+            self._chat = .init(wrappedValue: chat)
+            self._chatRequest = .init(wrappedValue: chatRequest)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.chat = try reader.required("chat")
-            self.chatRequest = try reader.required("chatRequest")
+            self._chat = .init(wrappedValue: try reader.required("chat"))
+            self._chatRequest = .init(wrappedValue: try reader.required("chatRequest"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -86,7 +88,7 @@ public enum ChatBskyNotificationDefs {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.notification.defs, descriptions left out, for validation.
     static var chatBskyNotificationDefs: Swift.String { ##"{"defs":{"chatPreference":{"properties":{"include":{"knownValues":["all","follows"],"type":"string"},"push":{"type":"boolean"}},"required":["include","push"],"type":"object"},"preferences":{"properties":{"chat":{"ref":"#chatPreference","type":"ref"},"chatRequest":{"ref":"#chatPreference","type":"ref"}},"required":["chat","chatRequest"],"type":"object"}},"id":"chat.bsky.notification.defs","lexicon":1}"## }
 }

@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `chat.bsky.notification.getPreferences`: `GET /xrpc/chat.bsky.notification.getPreferences`.
-public enum ChatBskyNotificationGetPreferences: XRPCCore.XRPCQuery {
+public nonisolated enum ChatBskyNotificationGetPreferences: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.notification.getPreferences" }
 
@@ -16,22 +16,23 @@ public enum ChatBskyNotificationGetPreferences: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.notification.getPreferences#main/output/schema" }
         /// The `preferences` field (required).
-        @XRPCCore._LexiconBoxed public var preferences: ChatBskyNotificationDefs.Preferences
+        public var preferences: ChatBskyNotificationDefs.Preferences { get { _preferences.wrappedValue } set { _preferences.wrappedValue = newValue } }
+        private var _preferences: XRPCCore._LexiconBoxed<ChatBskyNotificationDefs.Preferences>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(preferences: ChatBskyNotificationDefs.Preferences, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.preferences = preferences
+            self._preferences = .init(wrappedValue: preferences)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.preferences = try reader.required("preferences")
+            self._preferences = .init(wrappedValue: try reader.required("preferences"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -42,12 +43,12 @@ public enum ChatBskyNotificationGetPreferences: XRPCCore.XRPCQuery {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.notification.getPreferences, descriptions left out, for validation.
     static var chatBskyNotificationGetPreferences: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"preferences":{"ref":"chat.bsky.notification.defs#preferences","type":"ref"}},"required":["preferences"],"type":"object"}},"type":"query"}},"id":"chat.bsky.notification.getPreferences","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Notification {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Notification {
     /// Calls `ChatBskyNotificationGetPreferences`.
     public func getPreferences() async throws -> ChatBskyNotificationGetPreferences.Output {
         try await client.query(ChatBskyNotificationGetPreferences.self, parameters: .init())

@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `chat.bsky.notification.putPreferences`: `POST /xrpc/chat.bsky.notification.putPreferences`.
-public enum ChatBskyNotificationPutPreferences: XRPCCore.XRPCProcedure {
+public nonisolated enum ChatBskyNotificationPutPreferences: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "chat.bsky.notification.putPreferences" }
 
@@ -16,26 +16,28 @@ public enum ChatBskyNotificationPutPreferences: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.notification.putPreferences#main/input/schema" }
         /// The `chat` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var chat: ChatBskyNotificationDefs.ChatPreference?
+        public var chat: ChatBskyNotificationDefs.ChatPreference? { get { _chat.wrappedValue } set { _chat.wrappedValue = newValue } }
+        private var _chat: XRPCCore._LexiconBoxedOptional<ChatBskyNotificationDefs.ChatPreference>
         /// The `chatRequest` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var chatRequest: ChatBskyNotificationDefs.ChatPreference?
+        public var chatRequest: ChatBskyNotificationDefs.ChatPreference? { get { _chatRequest.wrappedValue } set { _chatRequest.wrappedValue = newValue } }
+        private var _chatRequest: XRPCCore._LexiconBoxedOptional<ChatBskyNotificationDefs.ChatPreference>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(chat: ChatBskyNotificationDefs.ChatPreference? = nil, chatRequest: ChatBskyNotificationDefs.ChatPreference? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.chat = chat
-            self.chatRequest = chatRequest
+            self._chat = .init(wrappedValue: chat)
+            self._chatRequest = .init(wrappedValue: chatRequest)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.chat = try reader.optional("chat")
-            self.chatRequest = try reader.optional("chatRequest")
+            self._chat = .init(wrappedValue: try reader.optional("chat"))
+            self._chatRequest = .init(wrappedValue: try reader.optional("chatRequest"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -47,22 +49,23 @@ public enum ChatBskyNotificationPutPreferences: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.notification.putPreferences#main/output/schema" }
         /// The `preferences` field (required).
-        @XRPCCore._LexiconBoxed public var preferences: ChatBskyNotificationDefs.Preferences
+        public var preferences: ChatBskyNotificationDefs.Preferences { get { _preferences.wrappedValue } set { _preferences.wrappedValue = newValue } }
+        private var _preferences: XRPCCore._LexiconBoxed<ChatBskyNotificationDefs.Preferences>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(preferences: ChatBskyNotificationDefs.Preferences, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.preferences = preferences
+            self._preferences = .init(wrappedValue: preferences)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.preferences = try reader.required("preferences")
+            self._preferences = .init(wrappedValue: try reader.required("preferences"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -73,18 +76,18 @@ public enum ChatBskyNotificationPutPreferences: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ChatBskyLexiconsSchemas {
+nonisolated extension ChatBskyLexiconsSchemas {
     /// The lexicon chat.bsky.notification.putPreferences, descriptions left out, for validation.
     static var chatBskyNotificationPutPreferences: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"chat":{"ref":"chat.bsky.notification.defs#chatPreference","type":"ref"},"chatRequest":{"ref":"chat.bsky.notification.defs#chatPreference","type":"ref"}},"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"preferences":{"ref":"chat.bsky.notification.defs#preferences","type":"ref"}},"required":["preferences"],"type":"object"}},"type":"procedure"}},"id":"chat.bsky.notification.putPreferences","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Chat.Bsky.Notification {
+nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Notification {
     /// Calls `ChatBskyNotificationPutPreferences`.
     public func putPreferences(chat: ChatBskyNotificationDefs.ChatPreference? = nil, chatRequest: ChatBskyNotificationDefs.ChatPreference? = nil) async throws -> ChatBskyNotificationPutPreferences.Output {
         try await client.procedure(ChatBskyNotificationPutPreferences.self, parameters: .init(), input: .init(chat: chat, chatRequest: chatRequest))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func putPreferences(_ input: ChatBskyNotificationPutPreferences.Input) async throws -> ChatBskyNotificationPutPreferences.Output {
         try await client.procedure(ChatBskyNotificationPutPreferences.self, parameters: .init(), input: input)
     }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The lexicons this module was generated from, for validating its values.
-public enum ComAtprotoLexiconsSchemas {
+public nonisolated enum ComAtprotoLexiconsSchemas {
     /// Every lexicon of the module (descriptions left out), parsed on first use.
     public static let catalog = XRPCCore.LexiconSchemaCatalog(
         documentTexts: [
@@ -114,16 +114,16 @@ public enum ComAtprotoLexiconsSchemas {
 }
 
 /// Gives this module's generated types the module's catalog; generated code conforms to it.
-public protocol _ComAtprotoLexiconsValidatable: XRPCCore.LexiconValidatable {}
+public nonisolated protocol _ComAtprotoLexiconsValidatable: XRPCCore.LexiconValidatable {}
 
-extension _ComAtprotoLexiconsValidatable {
+nonisolated extension _ComAtprotoLexiconsValidatable {
     /// The catalog of the module that declares the type.
     public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
 }
 
-extension XRPCCore.XRPCClient {
+nonisolated extension XRPCCore.XRPCClient {
     /// The methods of the `com.*` lexicons.
-    public struct Com: Sendable {
+    public nonisolated struct Com: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -132,9 +132,9 @@ extension XRPCCore.XRPCClient {
     public var com: Com { Com(client: self) }
 }
 
-extension XRPCCore.XRPCClient.Com {
+nonisolated extension XRPCCore.XRPCClient.Com {
     /// The methods of the `com.atproto.*` lexicons.
-    public struct Atproto: Sendable {
+    public nonisolated struct Atproto: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -143,9 +143,9 @@ extension XRPCCore.XRPCClient.Com {
     public var atproto: Atproto { Atproto(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto {
     /// The methods of the `com.atproto.admin.*` lexicons.
-    public struct Admin: Sendable {
+    public nonisolated struct Admin: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -154,9 +154,9 @@ extension XRPCCore.XRPCClient.Com.Atproto {
     public var admin: Admin { Admin(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto {
     /// The methods of the `com.atproto.identity.*` lexicons.
-    public struct Identity: Sendable {
+    public nonisolated struct Identity: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -165,9 +165,9 @@ extension XRPCCore.XRPCClient.Com.Atproto {
     public var identity: Identity { Identity(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto {
     /// The methods of the `com.atproto.label.*` lexicons.
-    public struct Label: Sendable {
+    public nonisolated struct Label: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -176,9 +176,9 @@ extension XRPCCore.XRPCClient.Com.Atproto {
     public var label: Label { Label(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto {
     /// The methods of the `com.atproto.lexicon.*` lexicons.
-    public struct Lexicon: Sendable {
+    public nonisolated struct Lexicon: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -187,9 +187,9 @@ extension XRPCCore.XRPCClient.Com.Atproto {
     public var lexicon: Lexicon { Lexicon(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto {
     /// The methods of the `com.atproto.moderation.*` lexicons.
-    public struct Moderation: Sendable {
+    public nonisolated struct Moderation: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -198,9 +198,9 @@ extension XRPCCore.XRPCClient.Com.Atproto {
     public var moderation: Moderation { Moderation(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto {
     /// The methods of the `com.atproto.repo.*` lexicons.
-    public struct Repo: Sendable {
+    public nonisolated struct Repo: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -209,9 +209,9 @@ extension XRPCCore.XRPCClient.Com.Atproto {
     public var repo: Repo { Repo(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto {
     /// The methods of the `com.atproto.server.*` lexicons.
-    public struct Server: Sendable {
+    public nonisolated struct Server: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -220,9 +220,9 @@ extension XRPCCore.XRPCClient.Com.Atproto {
     public var server: Server { Server(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto {
     /// The methods of the `com.atproto.sync.*` lexicons.
-    public struct Sync: Sendable {
+    public nonisolated struct Sync: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -231,9 +231,9 @@ extension XRPCCore.XRPCClient.Com.Atproto {
     public var sync: Sync { Sync(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto {
     /// The methods of the `com.atproto.temp.*` lexicons.
-    public struct Temp: Sendable {
+    public nonisolated struct Temp: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }

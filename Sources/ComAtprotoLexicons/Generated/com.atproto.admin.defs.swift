@@ -3,9 +3,9 @@
 @_spi(Generated) import XRPCCore
 
 /// The lexicon `com.atproto.admin.defs`.
-public enum ComAtprotoAdminDefs {
+public nonisolated enum ComAtprotoAdminDefs {
     /// The lexicon object `com.atproto.admin.defs#accountView`.
-    public struct AccountView: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct AccountView: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.defs#accountView" }
         /// The `did` field (required).
@@ -28,7 +28,8 @@ public enum ComAtprotoAdminDefs {
         /// The `inviteNote` field (optional).
         public var inviteNote: Swift.String?
         /// The `invitedBy` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var invitedBy: ComAtprotoServerDefs.InviteCode?
+        public var invitedBy: ComAtprotoServerDefs.InviteCode? { get { _invitedBy.wrappedValue } set { _invitedBy.wrappedValue = newValue } }
+        private var _invitedBy: XRPCCore._LexiconBoxedOptional<ComAtprotoServerDefs.InviteCode>
         /// The `invites` field (optional).
         public var invites: [ComAtprotoServerDefs.InviteCode]?
         /// The `invitesDisabled` field (optional).
@@ -49,7 +50,7 @@ public enum ComAtprotoAdminDefs {
             self.email = email
             self.emailConfirmedAt = emailConfirmedAt
             self.inviteNote = inviteNote
-            self.invitedBy = invitedBy
+            self._invitedBy = .init(wrappedValue: invitedBy)
             self.invites = invites
             self.invitesDisabled = invitesDisabled
             self.relatedRecords = relatedRecords
@@ -65,7 +66,7 @@ public enum ComAtprotoAdminDefs {
             self.email = try reader.optional("email")
             self.emailConfirmedAt = try reader.optional("emailConfirmedAt")
             self.inviteNote = try reader.optional("inviteNote")
-            self.invitedBy = try reader.optional("invitedBy")
+            self._invitedBy = .init(wrappedValue: try reader.optional("invitedBy"))
             self.invites = try reader.optional("invites")
             self.invitesDisabled = try reader.optional("invitesDisabled")
             self.relatedRecords = try reader.optional("relatedRecords")
@@ -91,7 +92,7 @@ public enum ComAtprotoAdminDefs {
     }
 
     /// The lexicon object `com.atproto.admin.defs#repoBlobRef`.
-    public struct RepoBlobRef: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct RepoBlobRef: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.defs#repoBlobRef" }
         /// The `did` field (required).
@@ -130,7 +131,7 @@ public enum ComAtprotoAdminDefs {
     }
 
     /// The lexicon object `com.atproto.admin.defs#repoRef`.
-    public struct RepoRef: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct RepoRef: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.defs#repoRef" }
         /// The `did` field (required).
@@ -157,7 +158,7 @@ public enum ComAtprotoAdminDefs {
     }
 
     /// The lexicon object `com.atproto.admin.defs#statusAttr`.
-    public struct StatusAttr: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct StatusAttr: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.defs#statusAttr" }
         /// The `applied` field (required).
@@ -188,7 +189,7 @@ public enum ComAtprotoAdminDefs {
     }
 
     /// The lexicon object `com.atproto.admin.defs#threatSignature`.
-    public struct ThreatSignature: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct ThreatSignature: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.defs#threatSignature" }
         /// The `property` field (required).
@@ -219,7 +220,7 @@ public enum ComAtprotoAdminDefs {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.defs, descriptions left out, for validation.
     static var comAtprotoAdminDefs: Swift.String { ##"{"defs":{"accountView":{"properties":{"deactivatedAt":{"format":"datetime","type":"string"},"did":{"format":"did","type":"string"},"email":{"type":"string"},"emailConfirmedAt":{"format":"datetime","type":"string"},"handle":{"format":"handle","type":"string"},"indexedAt":{"format":"datetime","type":"string"},"inviteNote":{"type":"string"},"invitedBy":{"ref":"com.atproto.server.defs#inviteCode","type":"ref"},"invites":{"items":{"ref":"com.atproto.server.defs#inviteCode","type":"ref"},"type":"array"},"invitesDisabled":{"type":"boolean"},"relatedRecords":{"items":{"type":"unknown"},"type":"array"},"threatSignatures":{"items":{"ref":"#threatSignature","type":"ref"},"type":"array"}},"required":["did","handle","indexedAt"],"type":"object"},"repoBlobRef":{"properties":{"cid":{"format":"cid","type":"string"},"did":{"format":"did","type":"string"},"recordUri":{"format":"at-uri","type":"string"}},"required":["did","cid"],"type":"object"},"repoRef":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"object"},"statusAttr":{"properties":{"applied":{"type":"boolean"},"ref":{"type":"string"}},"required":["applied"],"type":"object"},"threatSignature":{"properties":{"property":{"type":"string"},"value":{"type":"string"}},"required":["property","value"],"type":"object"}},"id":"com.atproto.admin.defs","lexicon":1}"## }
 }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.admin.deleteAccount`: `POST /xrpc/com.atproto.admin.deleteAccount`.
-public enum ComAtprotoAdminDeleteAccount: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoAdminDeleteAccount: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.deleteAccount" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoAdminDeleteAccount: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.deleteAccount#main/input/schema" }
         /// The `did` field (required).
@@ -44,18 +44,18 @@ public enum ComAtprotoAdminDeleteAccount: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.deleteAccount, descriptions left out, for validation.
     static var comAtprotoAdminDeleteAccount: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.admin.deleteAccount","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Admin {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminDeleteAccount`.
     public func deleteAccount(did: XRPCCore.DID) async throws -> ComAtprotoAdminDeleteAccount.Output {
         try await client.procedure(ComAtprotoAdminDeleteAccount.self, parameters: .init(), input: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteAccount(_ input: ComAtprotoAdminDeleteAccount.Input) async throws -> ComAtprotoAdminDeleteAccount.Output {
         try await client.procedure(ComAtprotoAdminDeleteAccount.self, parameters: .init(), input: input)
     }

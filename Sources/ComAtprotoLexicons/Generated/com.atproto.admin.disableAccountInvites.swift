@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.admin.disableAccountInvites`: `POST /xrpc/com.atproto.admin.disableAccountInvites`.
-public enum ComAtprotoAdminDisableAccountInvites: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoAdminDisableAccountInvites: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.disableAccountInvites" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoAdminDisableAccountInvites: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.disableAccountInvites#main/input/schema" }
         /// The `account` field (required).
@@ -49,18 +49,18 @@ public enum ComAtprotoAdminDisableAccountInvites: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.disableAccountInvites, descriptions left out, for validation.
     static var comAtprotoAdminDisableAccountInvites: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"account":{"format":"did","type":"string"},"note":{"type":"string"}},"required":["account"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.admin.disableAccountInvites","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Admin {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminDisableAccountInvites`.
     public func disableAccountInvites(account: XRPCCore.DID, note: Swift.String? = nil) async throws -> ComAtprotoAdminDisableAccountInvites.Output {
         try await client.procedure(ComAtprotoAdminDisableAccountInvites.self, parameters: .init(), input: .init(account: account, note: note))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func disableAccountInvites(_ input: ComAtprotoAdminDisableAccountInvites.Input) async throws -> ComAtprotoAdminDisableAccountInvites.Output {
         try await client.procedure(ComAtprotoAdminDisableAccountInvites.self, parameters: .init(), input: input)
     }

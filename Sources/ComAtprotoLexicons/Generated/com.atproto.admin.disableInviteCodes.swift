@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.admin.disableInviteCodes`: `POST /xrpc/com.atproto.admin.disableInviteCodes`.
-public enum ComAtprotoAdminDisableInviteCodes: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoAdminDisableInviteCodes: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.disableInviteCodes" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoAdminDisableInviteCodes: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.disableInviteCodes#main/input/schema" }
         /// The `accounts` field (optional).
@@ -48,18 +48,18 @@ public enum ComAtprotoAdminDisableInviteCodes: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.disableInviteCodes, descriptions left out, for validation.
     static var comAtprotoAdminDisableInviteCodes: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"accounts":{"items":{"type":"string"},"type":"array"},"codes":{"items":{"type":"string"},"type":"array"}},"type":"object"}},"type":"procedure"}},"id":"com.atproto.admin.disableInviteCodes","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Admin {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminDisableInviteCodes`.
     public func disableInviteCodes(accounts: [Swift.String]? = nil, codes: [Swift.String]? = nil) async throws -> ComAtprotoAdminDisableInviteCodes.Output {
         try await client.procedure(ComAtprotoAdminDisableInviteCodes.self, parameters: .init(), input: .init(accounts: accounts, codes: codes))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func disableInviteCodes(_ input: ComAtprotoAdminDisableInviteCodes.Input) async throws -> ComAtprotoAdminDisableInviteCodes.Output {
         try await client.procedure(ComAtprotoAdminDisableInviteCodes.self, parameters: .init(), input: input)
     }

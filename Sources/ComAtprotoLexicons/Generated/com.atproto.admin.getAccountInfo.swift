@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.admin.getAccountInfo`: `GET /xrpc/com.atproto.admin.getAccountInfo`.
-public enum ComAtprotoAdminGetAccountInfo: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoAdminGetAccountInfo: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.getAccountInfo" }
 
@@ -11,7 +11,7 @@ public enum ComAtprotoAdminGetAccountInfo: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `com.atproto.admin.getAccountInfo#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.getAccountInfo#main/parameters" }
         /// The `did` field (required).
@@ -41,18 +41,18 @@ public enum ComAtprotoAdminGetAccountInfo: XRPCCore.XRPCQuery {
     public typealias Output = ComAtprotoAdminDefs.AccountView
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.getAccountInfo, descriptions left out, for validation.
     static var comAtprotoAdminGetAccountInfo: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"ref":"com.atproto.admin.defs#accountView","type":"ref"}},"parameters":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"params"},"type":"query"}},"id":"com.atproto.admin.getAccountInfo","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Admin {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminGetAccountInfo`.
     public func getAccountInfo(did: XRPCCore.DID) async throws -> ComAtprotoAdminGetAccountInfo.Output {
         try await client.query(ComAtprotoAdminGetAccountInfo.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAccountInfo(_ parameters: ComAtprotoAdminGetAccountInfo.Parameters) async throws -> ComAtprotoAdminGetAccountInfo.Output {
         try await client.query(ComAtprotoAdminGetAccountInfo.self, parameters: parameters)
     }

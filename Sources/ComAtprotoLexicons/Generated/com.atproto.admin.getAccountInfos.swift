@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.admin.getAccountInfos`: `GET /xrpc/com.atproto.admin.getAccountInfos`.
-public enum ComAtprotoAdminGetAccountInfos: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoAdminGetAccountInfos: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.getAccountInfos" }
 
@@ -11,7 +11,7 @@ public enum ComAtprotoAdminGetAccountInfos: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `com.atproto.admin.getAccountInfos#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.getAccountInfos#main/parameters" }
         /// The `dids` field (required).
@@ -37,7 +37,7 @@ public enum ComAtprotoAdminGetAccountInfos: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.getAccountInfos#main/output/schema" }
         /// The `infos` field (required).
@@ -63,18 +63,18 @@ public enum ComAtprotoAdminGetAccountInfos: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.getAccountInfos, descriptions left out, for validation.
     static var comAtprotoAdminGetAccountInfos: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"infos":{"items":{"ref":"com.atproto.admin.defs#accountView","type":"ref"},"type":"array"}},"required":["infos"],"type":"object"}},"parameters":{"properties":{"dids":{"items":{"format":"did","type":"string"},"type":"array"}},"required":["dids"],"type":"params"},"type":"query"}},"id":"com.atproto.admin.getAccountInfos","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Admin {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminGetAccountInfos`.
     public func getAccountInfos(dids: [XRPCCore.DID]) async throws -> ComAtprotoAdminGetAccountInfos.Output {
         try await client.query(ComAtprotoAdminGetAccountInfos.self, parameters: .init(dids: dids))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAccountInfos(_ parameters: ComAtprotoAdminGetAccountInfos.Parameters) async throws -> ComAtprotoAdminGetAccountInfos.Output {
         try await client.query(ComAtprotoAdminGetAccountInfos.self, parameters: parameters)
     }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.admin.getInviteCodes`: `GET /xrpc/com.atproto.admin.getInviteCodes`.
-public enum ComAtprotoAdminGetInviteCodes: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoAdminGetInviteCodes: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.getInviteCodes" }
 
@@ -11,7 +11,7 @@ public enum ComAtprotoAdminGetInviteCodes: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `com.atproto.admin.getInviteCodes#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.getInviteCodes#main/parameters" }
         /// The `cursor` field (optional).
@@ -48,7 +48,7 @@ public enum ComAtprotoAdminGetInviteCodes: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Sort: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Sort: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.admin.getInviteCodes#main/parameters/properties/sort" }
             /// The string, exactly as read or given.
@@ -65,7 +65,7 @@ public enum ComAtprotoAdminGetInviteCodes: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.getInviteCodes#main/output/schema" }
         /// The `codes` field (required).
@@ -96,18 +96,18 @@ public enum ComAtprotoAdminGetInviteCodes: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.getInviteCodes, descriptions left out, for validation.
     static var comAtprotoAdminGetInviteCodes: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"codes":{"items":{"ref":"com.atproto.server.defs#inviteCode","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["codes"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":100,"maximum":500,"minimum":1,"type":"integer"},"sort":{"default":"recent","knownValues":["recent","usage"],"type":"string"}},"type":"params"},"type":"query"}},"id":"com.atproto.admin.getInviteCodes","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Admin {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminGetInviteCodes`.
     public func getInviteCodes(cursor: Swift.String? = nil, limit: Swift.Int? = 100, sort: ComAtprotoAdminGetInviteCodes.Parameters.Sort? = "recent") async throws -> ComAtprotoAdminGetInviteCodes.Output {
         try await client.query(ComAtprotoAdminGetInviteCodes.self, parameters: .init(cursor: cursor, limit: limit, sort: sort))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getInviteCodes(_ parameters: ComAtprotoAdminGetInviteCodes.Parameters = .init()) async throws -> ComAtprotoAdminGetInviteCodes.Output {
         try await client.query(ComAtprotoAdminGetInviteCodes.self, parameters: parameters)
     }

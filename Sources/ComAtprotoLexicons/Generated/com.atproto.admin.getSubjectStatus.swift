@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.admin.getSubjectStatus`: `GET /xrpc/com.atproto.admin.getSubjectStatus`.
-public enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.getSubjectStatus" }
 
@@ -11,7 +11,7 @@ public enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `com.atproto.admin.getSubjectStatus#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.getSubjectStatus#main/parameters" }
         /// The `blob` field (optional).
@@ -50,31 +50,33 @@ public enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.getSubjectStatus#main/output/schema" }
         /// The `subject` field (required).
         /// Open union of `com.atproto.admin.defs#repoRef`, `com.atproto.repo.strongRef`, `com.atproto.admin.defs#repoBlobRef`; other types are kept as read.
         public var subject: ComAtprotoAdminGetSubjectStatus.Output.Subject
         /// The `deactivated` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var deactivated: ComAtprotoAdminDefs.StatusAttr?
+        public var deactivated: ComAtprotoAdminDefs.StatusAttr? { get { _deactivated.wrappedValue } set { _deactivated.wrappedValue = newValue } }
+        private var _deactivated: XRPCCore._LexiconBoxedOptional<ComAtprotoAdminDefs.StatusAttr>
         /// The `takedown` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var takedown: ComAtprotoAdminDefs.StatusAttr?
+        public var takedown: ComAtprotoAdminDefs.StatusAttr? { get { _takedown.wrappedValue } set { _takedown.wrappedValue = newValue } }
+        private var _takedown: XRPCCore._LexiconBoxedOptional<ComAtprotoAdminDefs.StatusAttr>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(subject: ComAtprotoAdminGetSubjectStatus.Output.Subject, deactivated: ComAtprotoAdminDefs.StatusAttr? = nil, takedown: ComAtprotoAdminDefs.StatusAttr? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.subject = subject
-            self.deactivated = deactivated
-            self.takedown = takedown
+            self._deactivated = .init(wrappedValue: deactivated)
+            self._takedown = .init(wrappedValue: takedown)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.subject = try reader.required("subject")
-            self.deactivated = try reader.optional("deactivated")
-            self.takedown = try reader.optional("takedown")
+            self._deactivated = .init(wrappedValue: try reader.optional("deactivated"))
+            self._takedown = .init(wrappedValue: try reader.optional("takedown"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -86,7 +88,7 @@ public enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.admin.getSubjectStatus#main/output/schema/properties/subject" }
             case comAtprotoAdminDefsRepoRef(ComAtprotoAdminDefs.RepoRef)
@@ -135,18 +137,18 @@ public enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.getSubjectStatus, descriptions left out, for validation.
     static var comAtprotoAdminGetSubjectStatus: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"deactivated":{"ref":"com.atproto.admin.defs#statusAttr","type":"ref"},"subject":{"refs":["com.atproto.admin.defs#repoRef","com.atproto.repo.strongRef","com.atproto.admin.defs#repoBlobRef"],"type":"union"},"takedown":{"ref":"com.atproto.admin.defs#statusAttr","type":"ref"}},"required":["subject"],"type":"object"}},"parameters":{"properties":{"blob":{"format":"cid","type":"string"},"did":{"format":"did","type":"string"},"uri":{"format":"at-uri","type":"string"}},"type":"params"},"type":"query"}},"id":"com.atproto.admin.getSubjectStatus","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Admin {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminGetSubjectStatus`.
     public func getSubjectStatus(blob: XRPCCore.CIDString? = nil, did: XRPCCore.DID? = nil, uri: XRPCCore.ATURI? = nil) async throws -> ComAtprotoAdminGetSubjectStatus.Output {
         try await client.query(ComAtprotoAdminGetSubjectStatus.self, parameters: .init(blob: blob, did: did, uri: uri))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSubjectStatus(_ parameters: ComAtprotoAdminGetSubjectStatus.Parameters = .init()) async throws -> ComAtprotoAdminGetSubjectStatus.Output {
         try await client.query(ComAtprotoAdminGetSubjectStatus.self, parameters: parameters)
     }

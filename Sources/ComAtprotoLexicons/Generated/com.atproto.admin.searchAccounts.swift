@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.admin.searchAccounts`: `GET /xrpc/com.atproto.admin.searchAccounts`.
-public enum ComAtprotoAdminSearchAccounts: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoAdminSearchAccounts: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.searchAccounts" }
 
@@ -11,7 +11,7 @@ public enum ComAtprotoAdminSearchAccounts: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `com.atproto.admin.searchAccounts#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.searchAccounts#main/parameters" }
         /// The `cursor` field (optional).
@@ -48,7 +48,7 @@ public enum ComAtprotoAdminSearchAccounts: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.searchAccounts#main/output/schema" }
         /// The `accounts` field (required).
@@ -79,18 +79,18 @@ public enum ComAtprotoAdminSearchAccounts: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.searchAccounts, descriptions left out, for validation.
     static var comAtprotoAdminSearchAccounts: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"accounts":{"items":{"ref":"com.atproto.admin.defs#accountView","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["accounts"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"email":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"com.atproto.admin.searchAccounts","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Admin {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminSearchAccounts`.
     public func searchAccounts(cursor: Swift.String? = nil, email: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ComAtprotoAdminSearchAccounts.Output {
         try await client.query(ComAtprotoAdminSearchAccounts.self, parameters: .init(cursor: cursor, email: email, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchAccounts(_ parameters: ComAtprotoAdminSearchAccounts.Parameters = .init()) async throws -> ComAtprotoAdminSearchAccounts.Output {
         try await client.query(ComAtprotoAdminSearchAccounts.self, parameters: parameters)
     }

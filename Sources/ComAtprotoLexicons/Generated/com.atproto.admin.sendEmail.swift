@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.admin.sendEmail`: `POST /xrpc/com.atproto.admin.sendEmail`.
-public enum ComAtprotoAdminSendEmail: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoAdminSendEmail: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.sendEmail" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoAdminSendEmail: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.sendEmail#main/input/schema" }
         /// The `recipientDid` field (required).
@@ -62,7 +62,7 @@ public enum ComAtprotoAdminSendEmail: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.sendEmail#main/output/schema" }
         /// The `sent` field (required).
@@ -88,18 +88,18 @@ public enum ComAtprotoAdminSendEmail: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.sendEmail, descriptions left out, for validation.
     static var comAtprotoAdminSendEmail: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"comment":{"type":"string"},"content":{"type":"string"},"recipientDid":{"format":"did","type":"string"},"senderDid":{"format":"did","type":"string"},"subject":{"type":"string"}},"required":["recipientDid","content","senderDid"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"sent":{"type":"boolean"}},"required":["sent"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.admin.sendEmail","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Admin {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminSendEmail`.
     public func sendEmail(recipientDid: XRPCCore.DID, content: Swift.String, senderDid: XRPCCore.DID, comment: Swift.String? = nil, subject: Swift.String? = nil) async throws -> ComAtprotoAdminSendEmail.Output {
         try await client.procedure(ComAtprotoAdminSendEmail.self, parameters: .init(), input: .init(recipientDid: recipientDid, content: content, senderDid: senderDid, comment: comment, subject: subject))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func sendEmail(_ input: ComAtprotoAdminSendEmail.Input) async throws -> ComAtprotoAdminSendEmail.Output {
         try await client.procedure(ComAtprotoAdminSendEmail.self, parameters: .init(), input: input)
     }

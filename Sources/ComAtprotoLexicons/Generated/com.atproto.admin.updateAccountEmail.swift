@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.admin.updateAccountEmail`: `POST /xrpc/com.atproto.admin.updateAccountEmail`.
-public enum ComAtprotoAdminUpdateAccountEmail: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoAdminUpdateAccountEmail: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.updateAccountEmail" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoAdminUpdateAccountEmail: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.updateAccountEmail#main/input/schema" }
         /// The `account` field (required).
@@ -49,18 +49,18 @@ public enum ComAtprotoAdminUpdateAccountEmail: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.updateAccountEmail, descriptions left out, for validation.
     static var comAtprotoAdminUpdateAccountEmail: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"account":{"format":"at-identifier","type":"string"},"email":{"type":"string"}},"required":["account","email"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.admin.updateAccountEmail","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Admin {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminUpdateAccountEmail`.
     public func updateAccountEmail(account: XRPCCore.ATIdentifier, email: Swift.String) async throws -> ComAtprotoAdminUpdateAccountEmail.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountEmail.self, parameters: .init(), input: .init(account: account, email: email))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateAccountEmail(_ input: ComAtprotoAdminUpdateAccountEmail.Input) async throws -> ComAtprotoAdminUpdateAccountEmail.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountEmail.self, parameters: .init(), input: input)
     }

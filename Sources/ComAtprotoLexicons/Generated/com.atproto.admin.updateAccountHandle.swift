@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.admin.updateAccountHandle`: `POST /xrpc/com.atproto.admin.updateAccountHandle`.
-public enum ComAtprotoAdminUpdateAccountHandle: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoAdminUpdateAccountHandle: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.updateAccountHandle" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoAdminUpdateAccountHandle: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.updateAccountHandle#main/input/schema" }
         /// The `did` field (required).
@@ -50,18 +50,18 @@ public enum ComAtprotoAdminUpdateAccountHandle: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.updateAccountHandle, descriptions left out, for validation.
     static var comAtprotoAdminUpdateAccountHandle: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"did":{"format":"did","type":"string"},"handle":{"format":"handle","type":"string"}},"required":["did","handle"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.admin.updateAccountHandle","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Admin {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminUpdateAccountHandle`.
     public func updateAccountHandle(did: XRPCCore.DID, handle: XRPCCore.ATHandle) async throws -> ComAtprotoAdminUpdateAccountHandle.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountHandle.self, parameters: .init(), input: .init(did: did, handle: handle))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateAccountHandle(_ input: ComAtprotoAdminUpdateAccountHandle.Input) async throws -> ComAtprotoAdminUpdateAccountHandle.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountHandle.self, parameters: .init(), input: input)
     }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.admin.updateAccountPassword`: `POST /xrpc/com.atproto.admin.updateAccountPassword`.
-public enum ComAtprotoAdminUpdateAccountPassword: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoAdminUpdateAccountPassword: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.updateAccountPassword" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoAdminUpdateAccountPassword: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.updateAccountPassword#main/input/schema" }
         /// The `did` field (required).
@@ -49,18 +49,18 @@ public enum ComAtprotoAdminUpdateAccountPassword: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.updateAccountPassword, descriptions left out, for validation.
     static var comAtprotoAdminUpdateAccountPassword: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"did":{"format":"did","type":"string"},"password":{"type":"string"}},"required":["did","password"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.admin.updateAccountPassword","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Admin {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminUpdateAccountPassword`.
     public func updateAccountPassword(did: XRPCCore.DID, password: Swift.String) async throws -> ComAtprotoAdminUpdateAccountPassword.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountPassword.self, parameters: .init(), input: .init(did: did, password: password))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateAccountPassword(_ input: ComAtprotoAdminUpdateAccountPassword.Input) async throws -> ComAtprotoAdminUpdateAccountPassword.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountPassword.self, parameters: .init(), input: input)
     }

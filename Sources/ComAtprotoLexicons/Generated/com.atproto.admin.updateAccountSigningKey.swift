@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.admin.updateAccountSigningKey`: `POST /xrpc/com.atproto.admin.updateAccountSigningKey`.
-public enum ComAtprotoAdminUpdateAccountSigningKey: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoAdminUpdateAccountSigningKey: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.updateAccountSigningKey" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoAdminUpdateAccountSigningKey: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.updateAccountSigningKey#main/input/schema" }
         /// The `did` field (required).
@@ -50,18 +50,18 @@ public enum ComAtprotoAdminUpdateAccountSigningKey: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.updateAccountSigningKey, descriptions left out, for validation.
     static var comAtprotoAdminUpdateAccountSigningKey: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"did":{"format":"did","type":"string"},"signingKey":{"format":"did","type":"string"}},"required":["did","signingKey"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.admin.updateAccountSigningKey","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Admin {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminUpdateAccountSigningKey`.
     public func updateAccountSigningKey(did: XRPCCore.DID, signingKey: XRPCCore.DID) async throws -> ComAtprotoAdminUpdateAccountSigningKey.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountSigningKey.self, parameters: .init(), input: .init(did: did, signingKey: signingKey))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateAccountSigningKey(_ input: ComAtprotoAdminUpdateAccountSigningKey.Input) async throws -> ComAtprotoAdminUpdateAccountSigningKey.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountSigningKey.self, parameters: .init(), input: input)
     }

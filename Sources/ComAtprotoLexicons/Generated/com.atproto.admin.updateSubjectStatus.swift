@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.admin.updateSubjectStatus`: `POST /xrpc/com.atproto.admin.updateSubjectStatus`.
-public enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.updateSubjectStatus" }
 
@@ -14,31 +14,33 @@ public enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.updateSubjectStatus#main/input/schema" }
         /// The `subject` field (required).
         /// Open union of `com.atproto.admin.defs#repoRef`, `com.atproto.repo.strongRef`, `com.atproto.admin.defs#repoBlobRef`; other types are kept as read.
         public var subject: ComAtprotoAdminUpdateSubjectStatus.Input.Subject
         /// The `deactivated` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var deactivated: ComAtprotoAdminDefs.StatusAttr?
+        public var deactivated: ComAtprotoAdminDefs.StatusAttr? { get { _deactivated.wrappedValue } set { _deactivated.wrappedValue = newValue } }
+        private var _deactivated: XRPCCore._LexiconBoxedOptional<ComAtprotoAdminDefs.StatusAttr>
         /// The `takedown` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var takedown: ComAtprotoAdminDefs.StatusAttr?
+        public var takedown: ComAtprotoAdminDefs.StatusAttr? { get { _takedown.wrappedValue } set { _takedown.wrappedValue = newValue } }
+        private var _takedown: XRPCCore._LexiconBoxedOptional<ComAtprotoAdminDefs.StatusAttr>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(subject: ComAtprotoAdminUpdateSubjectStatus.Input.Subject, deactivated: ComAtprotoAdminDefs.StatusAttr? = nil, takedown: ComAtprotoAdminDefs.StatusAttr? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.subject = subject
-            self.deactivated = deactivated
-            self.takedown = takedown
+            self._deactivated = .init(wrappedValue: deactivated)
+            self._takedown = .init(wrappedValue: takedown)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.subject = try reader.required("subject")
-            self.deactivated = try reader.optional("deactivated")
-            self.takedown = try reader.optional("takedown")
+            self._deactivated = .init(wrappedValue: try reader.optional("deactivated"))
+            self._takedown = .init(wrappedValue: try reader.optional("takedown"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -50,7 +52,7 @@ public enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedure {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.admin.updateSubjectStatus#main/input/schema/properties/subject" }
             case comAtprotoAdminDefsRepoRef(ComAtprotoAdminDefs.RepoRef)
@@ -99,27 +101,28 @@ public enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.updateSubjectStatus#main/output/schema" }
         /// The `subject` field (required).
         /// Open union of `com.atproto.admin.defs#repoRef`, `com.atproto.repo.strongRef`, `com.atproto.admin.defs#repoBlobRef`; other types are kept as read.
         public var subject: ComAtprotoAdminUpdateSubjectStatus.Output.Subject
         /// The `takedown` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var takedown: ComAtprotoAdminDefs.StatusAttr?
+        public var takedown: ComAtprotoAdminDefs.StatusAttr? { get { _takedown.wrappedValue } set { _takedown.wrappedValue = newValue } }
+        private var _takedown: XRPCCore._LexiconBoxedOptional<ComAtprotoAdminDefs.StatusAttr>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(subject: ComAtprotoAdminUpdateSubjectStatus.Output.Subject, takedown: ComAtprotoAdminDefs.StatusAttr? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.subject = subject
-            self.takedown = takedown
+            self._takedown = .init(wrappedValue: takedown)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.subject = try reader.required("subject")
-            self.takedown = try reader.optional("takedown")
+            self._takedown = .init(wrappedValue: try reader.optional("takedown"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -130,7 +133,7 @@ public enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedure {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.admin.updateSubjectStatus#main/output/schema/properties/subject" }
             case comAtprotoAdminDefsRepoRef(ComAtprotoAdminDefs.RepoRef)
@@ -179,18 +182,18 @@ public enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.admin.updateSubjectStatus, descriptions left out, for validation.
     static var comAtprotoAdminUpdateSubjectStatus: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"deactivated":{"ref":"com.atproto.admin.defs#statusAttr","type":"ref"},"subject":{"refs":["com.atproto.admin.defs#repoRef","com.atproto.repo.strongRef","com.atproto.admin.defs#repoBlobRef"],"type":"union"},"takedown":{"ref":"com.atproto.admin.defs#statusAttr","type":"ref"}},"required":["subject"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"subject":{"refs":["com.atproto.admin.defs#repoRef","com.atproto.repo.strongRef","com.atproto.admin.defs#repoBlobRef"],"type":"union"},"takedown":{"ref":"com.atproto.admin.defs#statusAttr","type":"ref"}},"required":["subject"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.admin.updateSubjectStatus","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Admin {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminUpdateSubjectStatus`.
     public func updateSubjectStatus(subject: ComAtprotoAdminUpdateSubjectStatus.Input.Subject, deactivated: ComAtprotoAdminDefs.StatusAttr? = nil, takedown: ComAtprotoAdminDefs.StatusAttr? = nil) async throws -> ComAtprotoAdminUpdateSubjectStatus.Output {
         try await client.procedure(ComAtprotoAdminUpdateSubjectStatus.self, parameters: .init(), input: .init(subject: subject, deactivated: deactivated, takedown: takedown))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateSubjectStatus(_ input: ComAtprotoAdminUpdateSubjectStatus.Input) async throws -> ComAtprotoAdminUpdateSubjectStatus.Output {
         try await client.procedure(ComAtprotoAdminUpdateSubjectStatus.self, parameters: .init(), input: input)
     }

@@ -3,9 +3,9 @@
 @_spi(Generated) import XRPCCore
 
 /// The lexicon `com.atproto.identity.defs`.
-public enum ComAtprotoIdentityDefs {
+public nonisolated enum ComAtprotoIdentityDefs {
     /// The lexicon object `com.atproto.identity.defs#identityInfo`.
-    public struct IdentityInfo: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct IdentityInfo: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.defs#identityInfo" }
         /// The `did` field (required).
@@ -43,7 +43,7 @@ public enum ComAtprotoIdentityDefs {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.identity.defs, descriptions left out, for validation.
     static var comAtprotoIdentityDefs: Swift.String { #"{"defs":{"identityInfo":{"properties":{"did":{"format":"did","type":"string"},"didDoc":{"type":"unknown"},"handle":{"format":"handle","type":"string"}},"required":["did","handle","didDoc"],"type":"object"}},"id":"com.atproto.identity.defs","lexicon":1}"# }
 }

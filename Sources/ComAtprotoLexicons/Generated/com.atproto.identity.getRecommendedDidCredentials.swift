@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.identity.getRecommendedDidCredentials`: `GET /xrpc/com.atproto.identity.getRecommendedDidCredentials`.
-public enum ComAtprotoIdentityGetRecommendedDidCredentials: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoIdentityGetRecommendedDidCredentials: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.identity.getRecommendedDidCredentials" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoIdentityGetRecommendedDidCredentials: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.getRecommendedDidCredentials#main/output/schema" }
         /// The `alsoKnownAs` field (optional).
@@ -55,12 +55,12 @@ public enum ComAtprotoIdentityGetRecommendedDidCredentials: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.identity.getRecommendedDidCredentials, descriptions left out, for validation.
     static var comAtprotoIdentityGetRecommendedDidCredentials: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"alsoKnownAs":{"items":{"type":"string"},"type":"array"},"rotationKeys":{"items":{"type":"string"},"type":"array"},"services":{"type":"unknown"},"verificationMethods":{"type":"unknown"}},"type":"object"}},"type":"query"}},"id":"com.atproto.identity.getRecommendedDidCredentials","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Identity {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityGetRecommendedDidCredentials`.
     public func getRecommendedDidCredentials() async throws -> ComAtprotoIdentityGetRecommendedDidCredentials.Output {
         try await client.query(ComAtprotoIdentityGetRecommendedDidCredentials.self, parameters: .init())

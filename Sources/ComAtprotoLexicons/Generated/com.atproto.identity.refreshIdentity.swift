@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.identity.refreshIdentity`: `POST /xrpc/com.atproto.identity.refreshIdentity`. Declared errors: `HandleNotFound`, `DidNotFound`, `DidDeactivated`.
-public enum ComAtprotoIdentityRefreshIdentity: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoIdentityRefreshIdentity: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.identity.refreshIdentity" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `HandleNotFound`.
         case handleNotFound
         /// The declared error `DidNotFound`.
@@ -43,7 +43,7 @@ public enum ComAtprotoIdentityRefreshIdentity: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.refreshIdentity#main/input/schema" }
         /// The `identifier` field (required).
@@ -73,18 +73,18 @@ public enum ComAtprotoIdentityRefreshIdentity: XRPCCore.XRPCProcedure {
     public typealias Output = ComAtprotoIdentityDefs.IdentityInfo
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.identity.refreshIdentity, descriptions left out, for validation.
     static var comAtprotoIdentityRefreshIdentity: Swift.String { #"{"defs":{"main":{"errors":[{"name":"HandleNotFound"},{"name":"DidNotFound"},{"name":"DidDeactivated"}],"input":{"encoding":"application/json","schema":{"properties":{"identifier":{"format":"at-identifier","type":"string"}},"required":["identifier"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"com.atproto.identity.defs#identityInfo","type":"ref"}},"type":"procedure"}},"id":"com.atproto.identity.refreshIdentity","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Identity {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityRefreshIdentity`.
     public func refreshIdentity(identifier: XRPCCore.ATIdentifier) async throws -> ComAtprotoIdentityRefreshIdentity.Output {
         try await client.procedure(ComAtprotoIdentityRefreshIdentity.self, parameters: .init(), input: .init(identifier: identifier))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func refreshIdentity(_ input: ComAtprotoIdentityRefreshIdentity.Input) async throws -> ComAtprotoIdentityRefreshIdentity.Output {
         try await client.procedure(ComAtprotoIdentityRefreshIdentity.self, parameters: .init(), input: input)
     }

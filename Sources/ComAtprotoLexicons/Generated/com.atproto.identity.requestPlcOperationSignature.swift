@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.identity.requestPlcOperationSignature`: `POST /xrpc/com.atproto.identity.requestPlcOperationSignature`.
-public enum ComAtprotoIdentityRequestPlcOperationSignature: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoIdentityRequestPlcOperationSignature: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.identity.requestPlcOperationSignature" }
 
@@ -20,12 +20,12 @@ public enum ComAtprotoIdentityRequestPlcOperationSignature: XRPCCore.XRPCProcedu
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.identity.requestPlcOperationSignature, descriptions left out, for validation.
     static var comAtprotoIdentityRequestPlcOperationSignature: Swift.String { #"{"defs":{"main":{"type":"procedure"}},"id":"com.atproto.identity.requestPlcOperationSignature","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Identity {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityRequestPlcOperationSignature`.
     public func requestPlcOperationSignature() async throws -> ComAtprotoIdentityRequestPlcOperationSignature.Output {
         try await client.procedure(ComAtprotoIdentityRequestPlcOperationSignature.self, parameters: .init(), input: .init())

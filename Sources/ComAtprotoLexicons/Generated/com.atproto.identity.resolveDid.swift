@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.identity.resolveDid`: `GET /xrpc/com.atproto.identity.resolveDid`. Declared errors: `DidNotFound`, `DidDeactivated`.
-public enum ComAtprotoIdentityResolveDid: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoIdentityResolveDid: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.identity.resolveDid" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `DidNotFound`.
         case didNotFound
         /// The declared error `DidDeactivated`.
@@ -36,7 +36,7 @@ public enum ComAtprotoIdentityResolveDid: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.identity.resolveDid#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.resolveDid#main/parameters" }
         /// The `did` field (required).
@@ -63,7 +63,7 @@ public enum ComAtprotoIdentityResolveDid: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.resolveDid#main/output/schema" }
         /// The `didDoc` field (required).
@@ -89,18 +89,18 @@ public enum ComAtprotoIdentityResolveDid: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.identity.resolveDid, descriptions left out, for validation.
     static var comAtprotoIdentityResolveDid: Swift.String { #"{"defs":{"main":{"errors":[{"name":"DidNotFound"},{"name":"DidDeactivated"}],"output":{"encoding":"application/json","schema":{"properties":{"didDoc":{"type":"unknown"}},"required":["didDoc"],"type":"object"}},"parameters":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"params"},"type":"query"}},"id":"com.atproto.identity.resolveDid","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Identity {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityResolveDid`.
     public func resolveDid(did: XRPCCore.DID) async throws -> ComAtprotoIdentityResolveDid.Output {
         try await client.query(ComAtprotoIdentityResolveDid.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func resolveDid(_ parameters: ComAtprotoIdentityResolveDid.Parameters) async throws -> ComAtprotoIdentityResolveDid.Output {
         try await client.query(ComAtprotoIdentityResolveDid.self, parameters: parameters)
     }

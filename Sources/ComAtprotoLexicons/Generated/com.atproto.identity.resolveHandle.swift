@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.identity.resolveHandle`: `GET /xrpc/com.atproto.identity.resolveHandle`. Declared errors: `HandleNotFound`.
-public enum ComAtprotoIdentityResolveHandle: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoIdentityResolveHandle: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.identity.resolveHandle" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `HandleNotFound`.
         case handleNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -32,7 +32,7 @@ public enum ComAtprotoIdentityResolveHandle: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.identity.resolveHandle#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.resolveHandle#main/parameters" }
         /// The `handle` field (required).
@@ -59,7 +59,7 @@ public enum ComAtprotoIdentityResolveHandle: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.resolveHandle#main/output/schema" }
         /// The `did` field (required).
@@ -86,18 +86,18 @@ public enum ComAtprotoIdentityResolveHandle: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.identity.resolveHandle, descriptions left out, for validation.
     static var comAtprotoIdentityResolveHandle: Swift.String { #"{"defs":{"main":{"errors":[{"name":"HandleNotFound"}],"output":{"encoding":"application/json","schema":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"object"}},"parameters":{"properties":{"handle":{"format":"handle","type":"string"}},"required":["handle"],"type":"params"},"type":"query"}},"id":"com.atproto.identity.resolveHandle","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Identity {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityResolveHandle`.
     public func resolveHandle(handle: XRPCCore.ATHandle) async throws -> ComAtprotoIdentityResolveHandle.Output {
         try await client.query(ComAtprotoIdentityResolveHandle.self, parameters: .init(handle: handle))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func resolveHandle(_ parameters: ComAtprotoIdentityResolveHandle.Parameters) async throws -> ComAtprotoIdentityResolveHandle.Output {
         try await client.query(ComAtprotoIdentityResolveHandle.self, parameters: parameters)
     }

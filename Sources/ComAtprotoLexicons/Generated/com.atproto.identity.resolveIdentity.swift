@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.identity.resolveIdentity`: `GET /xrpc/com.atproto.identity.resolveIdentity`. Declared errors: `HandleNotFound`, `DidNotFound`, `DidDeactivated`.
-public enum ComAtprotoIdentityResolveIdentity: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoIdentityResolveIdentity: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.identity.resolveIdentity" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `HandleNotFound`.
         case handleNotFound
         /// The declared error `DidNotFound`.
@@ -40,7 +40,7 @@ public enum ComAtprotoIdentityResolveIdentity: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.identity.resolveIdentity#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.resolveIdentity#main/parameters" }
         /// The `identifier` field (required).
@@ -70,18 +70,18 @@ public enum ComAtprotoIdentityResolveIdentity: XRPCCore.XRPCQuery {
     public typealias Output = ComAtprotoIdentityDefs.IdentityInfo
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.identity.resolveIdentity, descriptions left out, for validation.
     static var comAtprotoIdentityResolveIdentity: Swift.String { #"{"defs":{"main":{"errors":[{"name":"HandleNotFound"},{"name":"DidNotFound"},{"name":"DidDeactivated"}],"output":{"encoding":"application/json","schema":{"ref":"com.atproto.identity.defs#identityInfo","type":"ref"}},"parameters":{"properties":{"identifier":{"format":"at-identifier","type":"string"}},"required":["identifier"],"type":"params"},"type":"query"}},"id":"com.atproto.identity.resolveIdentity","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Identity {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityResolveIdentity`.
     public func resolveIdentity(identifier: XRPCCore.ATIdentifier) async throws -> ComAtprotoIdentityResolveIdentity.Output {
         try await client.query(ComAtprotoIdentityResolveIdentity.self, parameters: .init(identifier: identifier))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func resolveIdentity(_ parameters: ComAtprotoIdentityResolveIdentity.Parameters) async throws -> ComAtprotoIdentityResolveIdentity.Output {
         try await client.query(ComAtprotoIdentityResolveIdentity.self, parameters: parameters)
     }

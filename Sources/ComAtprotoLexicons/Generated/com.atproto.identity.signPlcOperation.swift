@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.identity.signPlcOperation`: `POST /xrpc/com.atproto.identity.signPlcOperation`.
-public enum ComAtprotoIdentitySignPlcOperation: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoIdentitySignPlcOperation: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.identity.signPlcOperation" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoIdentitySignPlcOperation: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.signPlcOperation#main/input/schema" }
         /// The `alsoKnownAs` field (optional).
@@ -60,7 +60,7 @@ public enum ComAtprotoIdentitySignPlcOperation: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.signPlcOperation#main/output/schema" }
         /// The `operation` field (required).
@@ -86,18 +86,18 @@ public enum ComAtprotoIdentitySignPlcOperation: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.identity.signPlcOperation, descriptions left out, for validation.
     static var comAtprotoIdentitySignPlcOperation: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"alsoKnownAs":{"items":{"type":"string"},"type":"array"},"rotationKeys":{"items":{"type":"string"},"type":"array"},"services":{"type":"unknown"},"token":{"type":"string"},"verificationMethods":{"type":"unknown"}},"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"operation":{"type":"unknown"}},"required":["operation"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.identity.signPlcOperation","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Identity {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentitySignPlcOperation`.
     public func signPlcOperation(alsoKnownAs: [Swift.String]? = nil, rotationKeys: [Swift.String]? = nil, services: XRPCCore.UnknownValue? = nil, token: Swift.String? = nil, verificationMethods: XRPCCore.UnknownValue? = nil) async throws -> ComAtprotoIdentitySignPlcOperation.Output {
         try await client.procedure(ComAtprotoIdentitySignPlcOperation.self, parameters: .init(), input: .init(alsoKnownAs: alsoKnownAs, rotationKeys: rotationKeys, services: services, token: token, verificationMethods: verificationMethods))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func signPlcOperation(_ input: ComAtprotoIdentitySignPlcOperation.Input) async throws -> ComAtprotoIdentitySignPlcOperation.Output {
         try await client.procedure(ComAtprotoIdentitySignPlcOperation.self, parameters: .init(), input: input)
     }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.identity.submitPlcOperation`: `POST /xrpc/com.atproto.identity.submitPlcOperation`.
-public enum ComAtprotoIdentitySubmitPlcOperation: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoIdentitySubmitPlcOperation: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.identity.submitPlcOperation" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoIdentitySubmitPlcOperation: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.submitPlcOperation#main/input/schema" }
         /// The `operation` field (required).
@@ -43,18 +43,18 @@ public enum ComAtprotoIdentitySubmitPlcOperation: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.identity.submitPlcOperation, descriptions left out, for validation.
     static var comAtprotoIdentitySubmitPlcOperation: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"operation":{"type":"unknown"}},"required":["operation"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.identity.submitPlcOperation","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Identity {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentitySubmitPlcOperation`.
     public func submitPlcOperation(operation: XRPCCore.UnknownValue) async throws -> ComAtprotoIdentitySubmitPlcOperation.Output {
         try await client.procedure(ComAtprotoIdentitySubmitPlcOperation.self, parameters: .init(), input: .init(operation: operation))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func submitPlcOperation(_ input: ComAtprotoIdentitySubmitPlcOperation.Input) async throws -> ComAtprotoIdentitySubmitPlcOperation.Output {
         try await client.procedure(ComAtprotoIdentitySubmitPlcOperation.self, parameters: .init(), input: input)
     }

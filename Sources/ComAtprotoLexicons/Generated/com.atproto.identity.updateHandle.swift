@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.identity.updateHandle`: `POST /xrpc/com.atproto.identity.updateHandle`.
-public enum ComAtprotoIdentityUpdateHandle: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoIdentityUpdateHandle: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.identity.updateHandle" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoIdentityUpdateHandle: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.updateHandle#main/input/schema" }
         /// The `handle` field (required).
@@ -44,18 +44,18 @@ public enum ComAtprotoIdentityUpdateHandle: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.identity.updateHandle, descriptions left out, for validation.
     static var comAtprotoIdentityUpdateHandle: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"handle":{"format":"handle","type":"string"}},"required":["handle"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.identity.updateHandle","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Identity {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityUpdateHandle`.
     public func updateHandle(handle: XRPCCore.ATHandle) async throws -> ComAtprotoIdentityUpdateHandle.Output {
         try await client.procedure(ComAtprotoIdentityUpdateHandle.self, parameters: .init(), input: .init(handle: handle))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateHandle(_ input: ComAtprotoIdentityUpdateHandle.Input) async throws -> ComAtprotoIdentityUpdateHandle.Output {
         try await client.procedure(ComAtprotoIdentityUpdateHandle.self, parameters: .init(), input: input)
     }

@@ -3,9 +3,9 @@
 @_spi(Generated) import XRPCCore
 
 /// The lexicon `com.atproto.label.defs`.
-public enum ComAtprotoLabelDefs {
+public nonisolated enum ComAtprotoLabelDefs {
     /// The lexicon object `com.atproto.label.defs#label`.
-    public struct Label: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Label: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#label" }
         /// The `src` field (required).
@@ -78,7 +78,7 @@ public enum ComAtprotoLabelDefs {
 
     /// Known values: `"!hide"`, `"!warn"`, `"!no-unauthenticated"`, `"porn"`, `"sexual"`, `"nudity"`, `"graphic-media"`, `"bot"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct LabelValue: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct LabelValue: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#labelValue" }
         /// The string, exactly as read or given.
@@ -106,7 +106,7 @@ public enum ComAtprotoLabelDefs {
     }
 
     /// The lexicon object `com.atproto.label.defs#labelValueDefinition`.
-    public struct LabelValueDefinition: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct LabelValueDefinition: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#labelValueDefinition" }
         /// The `identifier` field (required).
@@ -165,7 +165,7 @@ public enum ComAtprotoLabelDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Severity: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Severity: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#labelValueDefinition/properties/severity" }
             /// The string, exactly as read or given.
@@ -183,7 +183,7 @@ public enum ComAtprotoLabelDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Blurs: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Blurs: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#labelValueDefinition/properties/blurs" }
             /// The string, exactly as read or given.
@@ -201,7 +201,7 @@ public enum ComAtprotoLabelDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct DefaultSetting: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct DefaultSetting: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#labelValueDefinition/properties/defaultSetting" }
             /// The string, exactly as read or given.
@@ -220,7 +220,7 @@ public enum ComAtprotoLabelDefs {
     }
 
     /// The lexicon object `com.atproto.label.defs#labelValueDefinitionStrings`.
-    public struct LabelValueDefinitionStrings: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct LabelValueDefinitionStrings: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#labelValueDefinitionStrings" }
         /// The `lang` field (required).
@@ -259,7 +259,7 @@ public enum ComAtprotoLabelDefs {
     }
 
     /// The lexicon object `com.atproto.label.defs#selfLabel`.
-    public struct SelfLabel: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct SelfLabel: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#selfLabel" }
         /// The `val` field (required).
@@ -286,7 +286,7 @@ public enum ComAtprotoLabelDefs {
     }
 
     /// The lexicon object `com.atproto.label.defs#selfLabels`.
-    public struct SelfLabels: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct SelfLabels: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#selfLabels" }
         /// The `values` field (required).
@@ -313,7 +313,7 @@ public enum ComAtprotoLabelDefs {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.label.defs, descriptions left out, for validation.
     static var comAtprotoLabelDefs: Swift.String { ##"{"defs":{"label":{"properties":{"cid":{"format":"cid","type":"string"},"cts":{"format":"datetime","type":"string"},"exp":{"format":"datetime","type":"string"},"neg":{"type":"boolean"},"sig":{"type":"bytes"},"src":{"format":"did","type":"string"},"uri":{"format":"uri","type":"string"},"val":{"maxLength":128,"type":"string"},"ver":{"type":"integer"}},"required":["src","uri","val","cts"],"type":"object"},"labelValue":{"knownValues":["!hide","!warn","!no-unauthenticated","porn","sexual","nudity","graphic-media","bot"],"type":"string"},"labelValueDefinition":{"properties":{"adultOnly":{"type":"boolean"},"blurs":{"knownValues":["content","media","none"],"type":"string"},"defaultSetting":{"default":"warn","knownValues":["ignore","warn","hide"],"type":"string"},"identifier":{"maxGraphemes":100,"maxLength":100,"type":"string"},"locales":{"items":{"ref":"#labelValueDefinitionStrings","type":"ref"},"type":"array"},"severity":{"knownValues":["inform","alert","none"],"type":"string"}},"required":["identifier","severity","blurs","locales"],"type":"object"},"labelValueDefinitionStrings":{"properties":{"description":{"maxGraphemes":10000,"maxLength":100000,"type":"string"},"lang":{"format":"language","type":"string"},"name":{"maxGraphemes":64,"maxLength":640,"type":"string"}},"required":["lang","name","description"],"type":"object"},"selfLabel":{"properties":{"val":{"maxLength":128,"type":"string"}},"required":["val"],"type":"object"},"selfLabels":{"properties":{"values":{"items":{"ref":"#selfLabel","type":"ref"},"maxLength":10,"type":"array"}},"required":["values"],"type":"object"}},"id":"com.atproto.label.defs","lexicon":1}"## }
 }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.label.queryLabels`: `GET /xrpc/com.atproto.label.queryLabels`.
-public enum ComAtprotoLabelQueryLabels: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoLabelQueryLabels: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.label.queryLabels" }
 
@@ -11,7 +11,7 @@ public enum ComAtprotoLabelQueryLabels: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `com.atproto.label.queryLabels#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.queryLabels#main/parameters" }
         /// The `uriPatterns` field (required).
@@ -53,7 +53,7 @@ public enum ComAtprotoLabelQueryLabels: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.queryLabels#main/output/schema" }
         /// The `labels` field (required).
@@ -84,18 +84,18 @@ public enum ComAtprotoLabelQueryLabels: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.label.queryLabels, descriptions left out, for validation.
     static var comAtprotoLabelQueryLabels: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"}},"required":["labels"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":250,"minimum":1,"type":"integer"},"sources":{"items":{"format":"did","type":"string"},"type":"array"},"uriPatterns":{"items":{"type":"string"},"type":"array"}},"required":["uriPatterns"],"type":"params"},"type":"query"}},"id":"com.atproto.label.queryLabels","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Label {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Label {
     /// Calls `ComAtprotoLabelQueryLabels`.
     public func queryLabels(uriPatterns: [Swift.String], cursor: Swift.String? = nil, limit: Swift.Int? = 50, sources: [XRPCCore.DID]? = nil) async throws -> ComAtprotoLabelQueryLabels.Output {
         try await client.query(ComAtprotoLabelQueryLabels.self, parameters: .init(uriPatterns: uriPatterns, cursor: cursor, limit: limit, sources: sources))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func queryLabels(_ parameters: ComAtprotoLabelQueryLabels.Parameters) async throws -> ComAtprotoLabelQueryLabels.Output {
         try await client.query(ComAtprotoLabelQueryLabels.self, parameters: parameters)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The subscription `com.atproto.label.subscribeLabels`: a WebSocket at `/xrpc/com.atproto.label.subscribeLabels`. Declared errors: `FutureCursor`.
-public enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscription {
+public nonisolated enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscription {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.label.subscribeLabels" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `FutureCursor`.
         case futureCursor
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -32,7 +32,7 @@ public enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscription {
     }
 
     /// The parameters `com.atproto.label.subscribeLabels#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.subscribeLabels#main/parameters" }
         /// The `cursor` field (optional).
@@ -58,7 +58,7 @@ public enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscription {
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Message: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.subscribeLabels#main/message/schema" }
         case comAtprotoLabelSubscribeLabelsLabels(ComAtprotoLabelSubscribeLabels.Labels)
@@ -103,7 +103,7 @@ public enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `com.atproto.label.subscribeLabels#info`.
-    public struct Info: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Info: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.subscribeLabels#info" }
         /// The `name` field (required).
@@ -134,7 +134,7 @@ public enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscription {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Name: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Name: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.label.subscribeLabels#info/properties/name" }
             /// The string, exactly as read or given.
@@ -149,7 +149,7 @@ public enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `com.atproto.label.subscribeLabels#labels`.
-    public struct Labels: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Labels: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.subscribeLabels#labels" }
         /// The `seq` field (required).
@@ -180,12 +180,12 @@ public enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscription {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.label.subscribeLabels, descriptions left out, for validation.
     static var comAtprotoLabelSubscribeLabels: Swift.String { ##"{"defs":{"info":{"properties":{"message":{"type":"string"},"name":{"knownValues":["OutdatedCursor"],"type":"string"}},"required":["name"],"type":"object"},"labels":{"properties":{"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"seq":{"type":"integer"}},"required":["seq","labels"],"type":"object"},"main":{"errors":[{"name":"FutureCursor"}],"message":{"schema":{"refs":["#labels","#info"],"type":"union"}},"parameters":{"properties":{"cursor":{"type":"integer"}},"type":"params"},"type":"subscription"}},"id":"com.atproto.label.subscribeLabels","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Label {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Label {
     /// Calls `ComAtprotoLabelSubscribeLabels`.
     public func subscribeLabels(cursor: Swift.Int? = nil) -> XRPCCore.XRPCEventStream<ComAtprotoLabelSubscribeLabels> {
         client.subscribe(ComAtprotoLabelSubscribeLabels.self, parameters: .init(cursor: cursor))

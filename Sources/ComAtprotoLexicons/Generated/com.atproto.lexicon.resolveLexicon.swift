@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.lexicon.resolveLexicon`: `GET /xrpc/com.atproto.lexicon.resolveLexicon`. Declared errors: `LexiconNotFound`.
-public enum ComAtprotoLexiconResolveLexicon: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoLexiconResolveLexicon: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.lexicon.resolveLexicon" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `LexiconNotFound`.
         case lexiconNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -32,7 +32,7 @@ public enum ComAtprotoLexiconResolveLexicon: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.lexicon.resolveLexicon#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.lexicon.resolveLexicon#main/parameters" }
         /// The `nsid` field (required).
@@ -59,7 +59,7 @@ public enum ComAtprotoLexiconResolveLexicon: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.lexicon.resolveLexicon#main/output/schema" }
         /// The `uri` field (required).
@@ -69,7 +69,8 @@ public enum ComAtprotoLexiconResolveLexicon: XRPCCore.XRPCQuery {
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
         /// The `schema` field (required).
-        @XRPCCore._LexiconBoxed public var schema: ComAtprotoLexiconSchema
+        public var schema: ComAtprotoLexiconSchema { get { _schema.wrappedValue } set { _schema.wrappedValue = newValue } }
+        private var _schema: XRPCCore._LexiconBoxed<ComAtprotoLexiconSchema>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -77,14 +78,14 @@ public enum ComAtprotoLexiconResolveLexicon: XRPCCore.XRPCQuery {
         public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, schema: ComAtprotoLexiconSchema, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
-            self.schema = schema
+            self._schema = .init(wrappedValue: schema)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.uri = try reader.required("uri")
             self.cid = try reader.required("cid")
-            self.schema = try reader.required("schema")
+            self._schema = .init(wrappedValue: try reader.required("schema"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -97,18 +98,18 @@ public enum ComAtprotoLexiconResolveLexicon: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.lexicon.resolveLexicon, descriptions left out, for validation.
     static var comAtprotoLexiconResolveLexicon: Swift.String { #"{"defs":{"main":{"errors":[{"name":"LexiconNotFound"}],"output":{"encoding":"application/json","schema":{"properties":{"cid":{"format":"cid","type":"string"},"schema":{"ref":"com.atproto.lexicon.schema#main","type":"ref"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","cid","schema"],"type":"object"}},"parameters":{"properties":{"nsid":{"format":"nsid","type":"string"}},"required":["nsid"],"type":"params"},"type":"query"}},"id":"com.atproto.lexicon.resolveLexicon","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Lexicon {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Lexicon {
     /// Calls `ComAtprotoLexiconResolveLexicon`.
     public func resolveLexicon(nsid: XRPCCore.NSID) async throws -> ComAtprotoLexiconResolveLexicon.Output {
         try await client.query(ComAtprotoLexiconResolveLexicon.self, parameters: .init(nsid: nsid))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func resolveLexicon(_ parameters: ComAtprotoLexiconResolveLexicon.Parameters) async throws -> ComAtprotoLexiconResolveLexicon.Output {
         try await client.query(ComAtprotoLexiconResolveLexicon.self, parameters: parameters)
     }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The record `com.atproto.lexicon.schema`: a collection of records with `nsid` keys.
-public struct ComAtprotoLexiconSchema: XRPCCore.LexiconRecord, _ComAtprotoLexiconsValidatable {
+public nonisolated struct ComAtprotoLexiconSchema: XRPCCore.LexiconRecord, _ComAtprotoLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "com.atproto.lexicon.schema#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -33,7 +33,7 @@ public struct ComAtprotoLexiconSchema: XRPCCore.LexiconRecord, _ComAtprotoLexico
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.lexicon.schema, descriptions left out, for validation.
     static var comAtprotoLexiconSchema: Swift.String { #"{"defs":{"main":{"key":"nsid","record":{"properties":{"lexicon":{"type":"integer"}},"required":["lexicon"],"type":"object"},"type":"record"}},"id":"com.atproto.lexicon.schema","lexicon":1}"# }
 }

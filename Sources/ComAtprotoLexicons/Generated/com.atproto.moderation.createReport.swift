@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.moderation.createReport`: `POST /xrpc/com.atproto.moderation.createReport`.
-public enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.moderation.createReport" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.moderation.createReport#main/input/schema" }
         /// The `reasonType` field (required).
@@ -23,7 +23,8 @@ public enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure {
         /// Open union of `com.atproto.admin.defs#repoRef`, `com.atproto.repo.strongRef`; other types are kept as read.
         public var subject: ComAtprotoModerationCreateReport.Input.Subject
         /// The `modTool` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var modTool: ComAtprotoModerationCreateReport.ModTool?
+        public var modTool: ComAtprotoModerationCreateReport.ModTool? { get { _modTool.wrappedValue } set { _modTool.wrappedValue = newValue } }
+        private var _modTool: XRPCCore._LexiconBoxedOptional<ComAtprotoModerationCreateReport.ModTool>
         /// The `reason` field (optional).
         /// At most 20000 UTF-8 bytes. At most 2000 graphemes.
         public var reason: Swift.String?
@@ -34,7 +35,7 @@ public enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure {
         public init(reasonType: ComAtprotoModerationDefs.ReasonType, subject: ComAtprotoModerationCreateReport.Input.Subject, modTool: ComAtprotoModerationCreateReport.ModTool? = nil, reason: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.reasonType = reasonType
             self.subject = subject
-            self.modTool = modTool
+            self._modTool = .init(wrappedValue: modTool)
             self.reason = reason
             self.unknownFields = unknownFields
         }
@@ -42,7 +43,7 @@ public enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure {
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.reasonType = try reader.required("reasonType")
             self.subject = try reader.required("subject")
-            self.modTool = try reader.optional("modTool")
+            self._modTool = .init(wrappedValue: try reader.optional("modTool"))
             self.reason = try reader.optional("reason")
             self.unknownFields = reader.remainingFields
         }
@@ -56,7 +57,7 @@ public enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.moderation.createReport#main/input/schema/properties/subject" }
             case comAtprotoAdminDefsRepoRef(ComAtprotoAdminDefs.RepoRef)
@@ -102,7 +103,7 @@ public enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.moderation.createReport#main/output/schema" }
         /// The `id` field (required).
@@ -156,7 +157,7 @@ public enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.moderation.createReport#main/output/schema/properties/subject" }
             case comAtprotoAdminDefsRepoRef(ComAtprotoAdminDefs.RepoRef)
@@ -202,7 +203,7 @@ public enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `com.atproto.moderation.createReport#modTool`.
-    public struct ModTool: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct ModTool: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.moderation.createReport#modTool" }
         /// The `name` field (required).
@@ -233,18 +234,18 @@ public enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.moderation.createReport, descriptions left out, for validation.
     static var comAtprotoModerationCreateReport: Swift.String { ##"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"modTool":{"ref":"#modTool","type":"ref"},"reason":{"maxGraphemes":2000,"maxLength":20000,"type":"string"},"reasonType":{"ref":"com.atproto.moderation.defs#reasonType","type":"ref"},"subject":{"refs":["com.atproto.admin.defs#repoRef","com.atproto.repo.strongRef"],"type":"union"}},"required":["reasonType","subject"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"createdAt":{"format":"datetime","type":"string"},"id":{"type":"integer"},"reason":{"maxGraphemes":2000,"maxLength":20000,"type":"string"},"reasonType":{"ref":"com.atproto.moderation.defs#reasonType","type":"ref"},"reportedBy":{"format":"did","type":"string"},"subject":{"refs":["com.atproto.admin.defs#repoRef","com.atproto.repo.strongRef"],"type":"union"}},"required":["id","reasonType","subject","reportedBy","createdAt"],"type":"object"}},"type":"procedure"},"modTool":{"properties":{"meta":{"type":"unknown"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"id":"com.atproto.moderation.createReport","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Moderation {
     /// Calls `ComAtprotoModerationCreateReport`.
     public func createReport(reasonType: ComAtprotoModerationDefs.ReasonType, subject: ComAtprotoModerationCreateReport.Input.Subject, modTool: ComAtprotoModerationCreateReport.ModTool? = nil, reason: Swift.String? = nil) async throws -> ComAtprotoModerationCreateReport.Output {
         try await client.procedure(ComAtprotoModerationCreateReport.self, parameters: .init(), input: .init(reasonType: reasonType, subject: subject, modTool: modTool, reason: reason))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createReport(_ input: ComAtprotoModerationCreateReport.Input) async throws -> ComAtprotoModerationCreateReport.Output {
         try await client.procedure(ComAtprotoModerationCreateReport.self, parameters: .init(), input: input)
     }

@@ -3,40 +3,40 @@
 @_spi(Generated) import XRPCCore
 
 /// The lexicon `com.atproto.moderation.defs`.
-public enum ComAtprotoModerationDefs {
-    public enum ReasonAppeal: XRPCCore.LexiconToken {
+public nonisolated enum ComAtprotoModerationDefs {
+    public nonisolated enum ReasonAppeal: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "com.atproto.moderation.defs#reasonAppeal" }
     }
 
-    public enum ReasonMisleading: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonMisleading: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "com.atproto.moderation.defs#reasonMisleading" }
     }
 
-    public enum ReasonOther: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonOther: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "com.atproto.moderation.defs#reasonOther" }
     }
 
-    public enum ReasonRude: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonRude: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "com.atproto.moderation.defs#reasonRude" }
     }
 
-    public enum ReasonSexual: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonSexual: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "com.atproto.moderation.defs#reasonSexual" }
     }
 
-    public enum ReasonSpam: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonSpam: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "com.atproto.moderation.defs#reasonSpam" }
     }
 
     /// Known values: `"com.atproto.moderation.defs#reasonSpam"`, `"com.atproto.moderation.defs#reasonViolation"`, `"com.atproto.moderation.defs#reasonMisleading"`, `"com.atproto.moderation.defs#reasonSexual"`, `"com.atproto.moderation.defs#reasonRude"`, `"com.atproto.moderation.defs#reasonOther"`, `"com.atproto.moderation.defs#reasonAppeal"`, `"tools.ozone.report.defs#reasonAppeal"`, `"tools.ozone.report.defs#reasonOther"`, `"tools.ozone.report.defs#reasonViolenceAnimal"`, `"tools.ozone.report.defs#reasonViolenceThreats"`, `"tools.ozone.report.defs#reasonViolenceGraphicContent"`, and 35 more.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct ReasonType: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct ReasonType: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.moderation.defs#reasonType" }
         /// The string, exactly as read or given.
@@ -141,14 +141,14 @@ public enum ComAtprotoModerationDefs {
         public static var reasonSelfHarmOther: Self { Self(rawValue: "tools.ozone.report.defs#reasonSelfHarmOther") }
     }
 
-    public enum ReasonViolation: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonViolation: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "com.atproto.moderation.defs#reasonViolation" }
     }
 
     /// Known values: `"account"`, `"record"`, `"chat"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct SubjectType: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct SubjectType: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.moderation.defs#subjectType" }
         /// The string, exactly as read or given.
@@ -166,7 +166,7 @@ public enum ComAtprotoModerationDefs {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.moderation.defs, descriptions left out, for validation.
     static var comAtprotoModerationDefs: Swift.String { #"{"defs":{"reasonAppeal":{"type":"token"},"reasonMisleading":{"type":"token"},"reasonOther":{"type":"token"},"reasonRude":{"type":"token"},"reasonSexual":{"type":"token"},"reasonSpam":{"type":"token"},"reasonType":{"knownValues":["com.atproto.moderation.defs#reasonSpam","com.atproto.moderation.defs#reasonViolation","com.atproto.moderation.defs#reasonMisleading","com.atproto.moderation.defs#reasonSexual","com.atproto.moderation.defs#reasonRude","com.atproto.moderation.defs#reasonOther","com.atproto.moderation.defs#reasonAppeal","tools.ozone.report.defs#reasonAppeal","tools.ozone.report.defs#reasonOther","tools.ozone.report.defs#reasonViolenceAnimal","tools.ozone.report.defs#reasonViolenceThreats","tools.ozone.report.defs#reasonViolenceGraphicContent","tools.ozone.report.defs#reasonViolenceGlorification","tools.ozone.report.defs#reasonViolenceExtremistContent","tools.ozone.report.defs#reasonViolenceTrafficking","tools.ozone.report.defs#reasonViolenceOther","tools.ozone.report.defs#reasonSexualAbuseContent","tools.ozone.report.defs#reasonSexualNCII","tools.ozone.report.defs#reasonSexualDeepfake","tools.ozone.report.defs#reasonSexualAnimal","tools.ozone.report.defs#reasonSexualUnlabeled","tools.ozone.report.defs#reasonSexualOther","tools.ozone.report.defs#reasonChildSafetyCSAM","tools.ozone.report.defs#reasonChildSafetyGroom","tools.ozone.report.defs#reasonChildSafetyPrivacy","tools.ozone.report.defs#reasonChildSafetyHarassment","tools.ozone.report.defs#reasonChildSafetyOther","tools.ozone.report.defs#reasonHarassmentTroll","tools.ozone.report.defs#reasonHarassmentTargeted","tools.ozone.report.defs#reasonHarassmentHateSpeech","tools.ozone.report.defs#reasonHarassmentDoxxing","tools.ozone.report.defs#reasonHarassmentOther","tools.ozone.report.defs#reasonMisleadingBot","tools.ozone.report.defs#reasonMisleadingImpersonation","tools.ozone.report.defs#reasonMisleadingSpam","tools.ozone.report.defs#reasonMisleadingScam","tools.ozone.report.defs#reasonMisleadingElections","tools.ozone.report.defs#reasonMisleadingOther","tools.ozone.report.defs#reasonRuleSiteSecurity","tools.ozone.report.defs#reasonRuleProhibitedSales","tools.ozone.report.defs#reasonRuleBanEvasion","tools.ozone.report.defs#reasonRuleOther","tools.ozone.report.defs#reasonSelfHarmContent","tools.ozone.report.defs#reasonSelfHarmED","tools.ozone.report.defs#reasonSelfHarmStunts","tools.ozone.report.defs#reasonSelfHarmSubstances","tools.ozone.report.defs#reasonSelfHarmOther"],"type":"string"},"reasonViolation":{"type":"token"},"subjectType":{"knownValues":["account","record","chat"],"type":"string"}},"id":"com.atproto.moderation.defs","lexicon":1}"# }
 }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.repo.applyWrites`: `POST /xrpc/com.atproto.repo.applyWrites`. Declared errors: `InvalidSwap`.
-public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.repo.applyWrites" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidSwap`.
         case invalidSwap
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -35,7 +35,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#main/input/schema" }
         /// The `repo` field (required).
@@ -77,7 +77,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         }
 
         /// A closed union: a member of any other type is an error.
-        public indirect enum WritesItem: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum WritesItem: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#main/input/schema/properties/writes/items" }
             case comAtprotoRepoApplyWritesCreate(ComAtprotoRepoApplyWrites.Create)
@@ -123,11 +123,12 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#main/output/schema" }
         /// The `commit` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var commit: ComAtprotoRepoDefs.CommitMeta?
+        public var commit: ComAtprotoRepoDefs.CommitMeta? { get { _commit.wrappedValue } set { _commit.wrappedValue = newValue } }
+        private var _commit: XRPCCore._LexiconBoxedOptional<ComAtprotoRepoDefs.CommitMeta>
         /// The `results` field (optional).
         public var results: [ComAtprotoRepoApplyWrites.Output.ResultsItem]?
         /// Fields the schema does not declare, kept as read and written back.
@@ -135,13 +136,13 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
 
         /// Creates a value from its fields.
         public init(commit: ComAtprotoRepoDefs.CommitMeta? = nil, results: [ComAtprotoRepoApplyWrites.Output.ResultsItem]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.commit = commit
+            self._commit = .init(wrappedValue: commit)
             self.results = results
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.commit = try reader.optional("commit")
+            self._commit = .init(wrappedValue: try reader.optional("commit"))
             self.results = try reader.optional("results")
             self.unknownFields = reader.remainingFields
         }
@@ -153,7 +154,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         }
 
         /// A closed union: a member of any other type is an error.
-        public indirect enum ResultsItem: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum ResultsItem: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#main/output/schema/properties/results/items" }
             case comAtprotoRepoApplyWritesCreateResult(ComAtprotoRepoApplyWrites.CreateResult)
@@ -199,7 +200,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `com.atproto.repo.applyWrites#create`.
-    public struct Create: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Create: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#create" }
         /// The `collection` field (required).
@@ -237,7 +238,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `com.atproto.repo.applyWrites#createResult`.
-    public struct CreateResult: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct CreateResult: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#createResult" }
         /// The `uri` field (required).
@@ -275,7 +276,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct ValidationStatus: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct ValidationStatus: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#createResult/properties/validationStatus" }
             /// The string, exactly as read or given.
@@ -292,7 +293,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `com.atproto.repo.applyWrites#delete`.
-    public struct Delete: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Delete: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#delete" }
         /// The `collection` field (required).
@@ -325,7 +326,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `com.atproto.repo.applyWrites#deleteResult`.
-    public struct DeleteResult: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct DeleteResult: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#deleteResult" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -346,7 +347,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `com.atproto.repo.applyWrites#update`.
-    public struct Update: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Update: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#update" }
         /// The `collection` field (required).
@@ -384,7 +385,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `com.atproto.repo.applyWrites#updateResult`.
-    public struct UpdateResult: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct UpdateResult: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#updateResult" }
         /// The `uri` field (required).
@@ -422,7 +423,7 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct ValidationStatus: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct ValidationStatus: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#updateResult/properties/validationStatus" }
             /// The string, exactly as read or given.
@@ -439,18 +440,18 @@ public enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.repo.applyWrites, descriptions left out, for validation.
     static var comAtprotoRepoApplyWrites: Swift.String { ##"{"defs":{"create":{"properties":{"collection":{"format":"nsid","type":"string"},"rkey":{"format":"record-key","maxLength":512,"type":"string"},"value":{"type":"unknown"}},"required":["collection","value"],"type":"object"},"createResult":{"properties":{"cid":{"format":"cid","type":"string"},"uri":{"format":"at-uri","type":"string"},"validationStatus":{"knownValues":["valid","unknown"],"type":"string"}},"required":["uri","cid"],"type":"object"},"delete":{"properties":{"collection":{"format":"nsid","type":"string"},"rkey":{"format":"record-key","type":"string"}},"required":["collection","rkey"],"type":"object"},"deleteResult":{"properties":{},"required":[],"type":"object"},"main":{"errors":[{"name":"InvalidSwap"}],"input":{"encoding":"application/json","schema":{"properties":{"repo":{"format":"at-identifier","type":"string"},"swapCommit":{"format":"cid","type":"string"},"validate":{"type":"boolean"},"writes":{"items":{"closed":true,"refs":["#create","#update","#delete"],"type":"union"},"type":"array"}},"required":["repo","writes"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"commit":{"ref":"com.atproto.repo.defs#commitMeta","type":"ref"},"results":{"items":{"closed":true,"refs":["#createResult","#updateResult","#deleteResult"],"type":"union"},"type":"array"}},"required":[],"type":"object"}},"type":"procedure"},"update":{"properties":{"collection":{"format":"nsid","type":"string"},"rkey":{"format":"record-key","type":"string"},"value":{"type":"unknown"}},"required":["collection","rkey","value"],"type":"object"},"updateResult":{"properties":{"cid":{"format":"cid","type":"string"},"uri":{"format":"at-uri","type":"string"},"validationStatus":{"knownValues":["valid","unknown"],"type":"string"}},"required":["uri","cid"],"type":"object"}},"id":"com.atproto.repo.applyWrites","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Repo {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoApplyWrites`.
     public func applyWrites(repo: XRPCCore.ATIdentifier, writes: [ComAtprotoRepoApplyWrites.Input.WritesItem], swapCommit: XRPCCore.CIDString? = nil, validate: Swift.Bool? = nil) async throws -> ComAtprotoRepoApplyWrites.Output {
         try await client.procedure(ComAtprotoRepoApplyWrites.self, parameters: .init(), input: .init(repo: repo, writes: writes, swapCommit: swapCommit, validate: validate))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func applyWrites(_ input: ComAtprotoRepoApplyWrites.Input) async throws -> ComAtprotoRepoApplyWrites.Output {
         try await client.procedure(ComAtprotoRepoApplyWrites.self, parameters: .init(), input: input)
     }

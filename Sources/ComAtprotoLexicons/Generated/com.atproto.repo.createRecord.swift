@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.repo.createRecord`: `POST /xrpc/com.atproto.repo.createRecord`. Declared errors: `InvalidSwap`.
-public enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.repo.createRecord" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidSwap`.
         case invalidSwap
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -35,7 +35,7 @@ public enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.createRecord#main/input/schema" }
         /// The `repo` field (required).
@@ -90,7 +90,7 @@ public enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.createRecord#main/output/schema" }
         /// The `uri` field (required).
@@ -100,7 +100,8 @@ public enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
         /// The `commit` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var commit: ComAtprotoRepoDefs.CommitMeta?
+        public var commit: ComAtprotoRepoDefs.CommitMeta? { get { _commit.wrappedValue } set { _commit.wrappedValue = newValue } }
+        private var _commit: XRPCCore._LexiconBoxedOptional<ComAtprotoRepoDefs.CommitMeta>
         /// The `validationStatus` field (optional).
         /// Known values: `"valid"`, `"unknown"`.
         public var validationStatus: ComAtprotoRepoCreateRecord.Output.ValidationStatus?
@@ -111,7 +112,7 @@ public enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
         public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, commit: ComAtprotoRepoDefs.CommitMeta? = nil, validationStatus: ComAtprotoRepoCreateRecord.Output.ValidationStatus? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
-            self.commit = commit
+            self._commit = .init(wrappedValue: commit)
             self.validationStatus = validationStatus
             self.unknownFields = unknownFields
         }
@@ -119,7 +120,7 @@ public enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.uri = try reader.required("uri")
             self.cid = try reader.required("cid")
-            self.commit = try reader.optional("commit")
+            self._commit = .init(wrappedValue: try reader.optional("commit"))
             self.validationStatus = try reader.optional("validationStatus")
             self.unknownFields = reader.remainingFields
         }
@@ -133,7 +134,7 @@ public enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct ValidationStatus: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct ValidationStatus: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.repo.createRecord#main/output/schema/properties/validationStatus" }
             /// The string, exactly as read or given.
@@ -150,18 +151,18 @@ public enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.repo.createRecord, descriptions left out, for validation.
     static var comAtprotoRepoCreateRecord: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidSwap"}],"input":{"encoding":"application/json","schema":{"properties":{"collection":{"format":"nsid","type":"string"},"record":{"type":"unknown"},"repo":{"format":"at-identifier","type":"string"},"rkey":{"format":"record-key","maxLength":512,"type":"string"},"swapCommit":{"format":"cid","type":"string"},"validate":{"type":"boolean"}},"required":["repo","collection","record"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"cid":{"format":"cid","type":"string"},"commit":{"ref":"com.atproto.repo.defs#commitMeta","type":"ref"},"uri":{"format":"at-uri","type":"string"},"validationStatus":{"knownValues":["valid","unknown"],"type":"string"}},"required":["uri","cid"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.repo.createRecord","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Repo {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoCreateRecord`.
     public func createRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, record: XRPCCore.UnknownValue, rkey: XRPCCore.RecordKey? = nil, swapCommit: XRPCCore.CIDString? = nil, validate: Swift.Bool? = nil) async throws -> ComAtprotoRepoCreateRecord.Output {
         try await client.procedure(ComAtprotoRepoCreateRecord.self, parameters: .init(), input: .init(repo: repo, collection: collection, record: record, rkey: rkey, swapCommit: swapCommit, validate: validate))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createRecord(_ input: ComAtprotoRepoCreateRecord.Input) async throws -> ComAtprotoRepoCreateRecord.Output {
         try await client.procedure(ComAtprotoRepoCreateRecord.self, parameters: .init(), input: input)
     }

@@ -3,9 +3,9 @@
 @_spi(Generated) import XRPCCore
 
 /// The lexicon `com.atproto.repo.defs`.
-public enum ComAtprotoRepoDefs {
+public nonisolated enum ComAtprotoRepoDefs {
     /// The lexicon object `com.atproto.repo.defs#commitMeta`.
-    public struct CommitMeta: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct CommitMeta: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.defs#commitMeta" }
         /// The `cid` field (required).
@@ -38,7 +38,7 @@ public enum ComAtprotoRepoDefs {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.repo.defs, descriptions left out, for validation.
     static var comAtprotoRepoDefs: Swift.String { #"{"defs":{"commitMeta":{"properties":{"cid":{"format":"cid","type":"string"},"rev":{"format":"tid","type":"string"}},"required":["cid","rev"],"type":"object"}},"id":"com.atproto.repo.defs","lexicon":1}"# }
 }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.repo.deleteRecord`: `POST /xrpc/com.atproto.repo.deleteRecord`. Declared errors: `InvalidSwap`.
-public enum ComAtprotoRepoDeleteRecord: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoRepoDeleteRecord: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.repo.deleteRecord" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidSwap`.
         case invalidSwap
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -35,7 +35,7 @@ public enum ComAtprotoRepoDeleteRecord: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.deleteRecord#main/input/schema" }
         /// The `repo` field (required).
@@ -86,22 +86,23 @@ public enum ComAtprotoRepoDeleteRecord: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.deleteRecord#main/output/schema" }
         /// The `commit` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var commit: ComAtprotoRepoDefs.CommitMeta?
+        public var commit: ComAtprotoRepoDefs.CommitMeta? { get { _commit.wrappedValue } set { _commit.wrappedValue = newValue } }
+        private var _commit: XRPCCore._LexiconBoxedOptional<ComAtprotoRepoDefs.CommitMeta>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(commit: ComAtprotoRepoDefs.CommitMeta? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.commit = commit
+            self._commit = .init(wrappedValue: commit)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.commit = try reader.optional("commit")
+            self._commit = .init(wrappedValue: try reader.optional("commit"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -112,18 +113,18 @@ public enum ComAtprotoRepoDeleteRecord: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.repo.deleteRecord, descriptions left out, for validation.
     static var comAtprotoRepoDeleteRecord: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidSwap"}],"input":{"encoding":"application/json","schema":{"properties":{"collection":{"format":"nsid","type":"string"},"repo":{"format":"at-identifier","type":"string"},"rkey":{"format":"record-key","type":"string"},"swapCommit":{"format":"cid","type":"string"},"swapRecord":{"format":"cid","type":"string"}},"required":["repo","collection","rkey"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"commit":{"ref":"com.atproto.repo.defs#commitMeta","type":"ref"}},"type":"object"}},"type":"procedure"}},"id":"com.atproto.repo.deleteRecord","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Repo {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoDeleteRecord`.
     public func deleteRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, swapCommit: XRPCCore.CIDString? = nil, swapRecord: XRPCCore.CIDString? = nil) async throws -> ComAtprotoRepoDeleteRecord.Output {
         try await client.procedure(ComAtprotoRepoDeleteRecord.self, parameters: .init(), input: .init(repo: repo, collection: collection, rkey: rkey, swapCommit: swapCommit, swapRecord: swapRecord))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteRecord(_ input: ComAtprotoRepoDeleteRecord.Input) async throws -> ComAtprotoRepoDeleteRecord.Output {
         try await client.procedure(ComAtprotoRepoDeleteRecord.self, parameters: .init(), input: input)
     }

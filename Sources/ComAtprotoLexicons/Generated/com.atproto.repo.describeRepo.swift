@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.repo.describeRepo`: `GET /xrpc/com.atproto.repo.describeRepo`.
-public enum ComAtprotoRepoDescribeRepo: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoRepoDescribeRepo: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.repo.describeRepo" }
 
@@ -11,7 +11,7 @@ public enum ComAtprotoRepoDescribeRepo: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `com.atproto.repo.describeRepo#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.describeRepo#main/parameters" }
         /// The `repo` field (required).
@@ -38,7 +38,7 @@ public enum ComAtprotoRepoDescribeRepo: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.describeRepo#main/output/schema" }
         /// The `handle` field (required).
@@ -86,18 +86,18 @@ public enum ComAtprotoRepoDescribeRepo: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.repo.describeRepo, descriptions left out, for validation.
     static var comAtprotoRepoDescribeRepo: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"collections":{"items":{"format":"nsid","type":"string"},"type":"array"},"did":{"format":"did","type":"string"},"didDoc":{"type":"unknown"},"handle":{"format":"handle","type":"string"},"handleIsCorrect":{"type":"boolean"}},"required":["handle","did","didDoc","collections","handleIsCorrect"],"type":"object"}},"parameters":{"properties":{"repo":{"format":"at-identifier","type":"string"}},"required":["repo"],"type":"params"},"type":"query"}},"id":"com.atproto.repo.describeRepo","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Repo {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoDescribeRepo`.
     public func describeRepo(repo: XRPCCore.ATIdentifier) async throws -> ComAtprotoRepoDescribeRepo.Output {
         try await client.query(ComAtprotoRepoDescribeRepo.self, parameters: .init(repo: repo))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func describeRepo(_ parameters: ComAtprotoRepoDescribeRepo.Parameters) async throws -> ComAtprotoRepoDescribeRepo.Output {
         try await client.query(ComAtprotoRepoDescribeRepo.self, parameters: parameters)
     }

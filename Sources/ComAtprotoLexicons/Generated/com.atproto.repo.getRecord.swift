@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.repo.getRecord`: `GET /xrpc/com.atproto.repo.getRecord`. Declared errors: `RecordNotFound`.
-public enum ComAtprotoRepoGetRecord: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoRepoGetRecord: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.repo.getRecord" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `RecordNotFound`.
         case recordNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -32,7 +32,7 @@ public enum ComAtprotoRepoGetRecord: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.repo.getRecord#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.getRecord#main/parameters" }
         /// The `repo` field (required).
@@ -77,7 +77,7 @@ public enum ComAtprotoRepoGetRecord: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.getRecord#main/output/schema" }
         /// The `uri` field (required).
@@ -115,18 +115,18 @@ public enum ComAtprotoRepoGetRecord: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.repo.getRecord, descriptions left out, for validation.
     static var comAtprotoRepoGetRecord: Swift.String { #"{"defs":{"main":{"errors":[{"name":"RecordNotFound"}],"output":{"encoding":"application/json","schema":{"properties":{"cid":{"format":"cid","type":"string"},"uri":{"format":"at-uri","type":"string"},"value":{"type":"unknown"}},"required":["uri","value"],"type":"object"}},"parameters":{"properties":{"cid":{"format":"cid","type":"string"},"collection":{"format":"nsid","type":"string"},"repo":{"format":"at-identifier","type":"string"},"rkey":{"format":"record-key","type":"string"}},"required":["repo","collection","rkey"],"type":"params"},"type":"query"}},"id":"com.atproto.repo.getRecord","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Repo {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoGetRecord`.
     public func getRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, cid: XRPCCore.CIDString? = nil) async throws -> ComAtprotoRepoGetRecord.Output {
         try await client.query(ComAtprotoRepoGetRecord.self, parameters: .init(repo: repo, collection: collection, rkey: rkey, cid: cid))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRecord(_ parameters: ComAtprotoRepoGetRecord.Parameters) async throws -> ComAtprotoRepoGetRecord.Output {
         try await client.query(ComAtprotoRepoGetRecord.self, parameters: parameters)
     }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.repo.importRepo`: `POST /xrpc/com.atproto.repo.importRepo`.
-public enum ComAtprotoRepoImportRepo: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoRepoImportRepo: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.repo.importRepo" }
 
@@ -20,12 +20,12 @@ public enum ComAtprotoRepoImportRepo: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.repo.importRepo, descriptions left out, for validation.
     static var comAtprotoRepoImportRepo: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/vnd.ipld.car"},"type":"procedure"}},"id":"com.atproto.repo.importRepo","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Repo {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoImportRepo`.
     public func importRepo(_ input: ComAtprotoRepoImportRepo.Input) async throws -> ComAtprotoRepoImportRepo.Output {
         try await client.procedure(ComAtprotoRepoImportRepo.self, parameters: .init(), input: input)

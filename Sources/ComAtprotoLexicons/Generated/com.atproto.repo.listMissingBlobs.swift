@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.repo.listMissingBlobs`: `GET /xrpc/com.atproto.repo.listMissingBlobs`.
-public enum ComAtprotoRepoListMissingBlobs: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoRepoListMissingBlobs: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.repo.listMissingBlobs" }
 
@@ -11,7 +11,7 @@ public enum ComAtprotoRepoListMissingBlobs: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `com.atproto.repo.listMissingBlobs#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.listMissingBlobs#main/parameters" }
         /// The `cursor` field (optional).
@@ -43,7 +43,7 @@ public enum ComAtprotoRepoListMissingBlobs: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.listMissingBlobs#main/output/schema" }
         /// The `blobs` field (required).
@@ -74,7 +74,7 @@ public enum ComAtprotoRepoListMissingBlobs: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.repo.listMissingBlobs#recordBlob`.
-    public struct RecordBlob: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct RecordBlob: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.listMissingBlobs#recordBlob" }
         /// The `cid` field (required).
@@ -107,18 +107,18 @@ public enum ComAtprotoRepoListMissingBlobs: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.repo.listMissingBlobs, descriptions left out, for validation.
     static var comAtprotoRepoListMissingBlobs: Swift.String { ##"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"blobs":{"items":{"ref":"#recordBlob","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["blobs"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":500,"maximum":1000,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"},"recordBlob":{"properties":{"cid":{"format":"cid","type":"string"},"recordUri":{"format":"at-uri","type":"string"}},"required":["cid","recordUri"],"type":"object"}},"id":"com.atproto.repo.listMissingBlobs","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Repo {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoListMissingBlobs`.
     public func listMissingBlobs(cursor: Swift.String? = nil, limit: Swift.Int? = 500) async throws -> ComAtprotoRepoListMissingBlobs.Output {
         try await client.query(ComAtprotoRepoListMissingBlobs.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listMissingBlobs(_ parameters: ComAtprotoRepoListMissingBlobs.Parameters = .init()) async throws -> ComAtprotoRepoListMissingBlobs.Output {
         try await client.query(ComAtprotoRepoListMissingBlobs.self, parameters: parameters)
     }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.repo.listRecords`: `GET /xrpc/com.atproto.repo.listRecords`.
-public enum ComAtprotoRepoListRecords: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoRepoListRecords: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.repo.listRecords" }
 
@@ -11,7 +11,7 @@ public enum ComAtprotoRepoListRecords: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `com.atproto.repo.listRecords#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.listRecords#main/parameters" }
         /// The `repo` field (required).
@@ -60,7 +60,7 @@ public enum ComAtprotoRepoListRecords: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.listRecords#main/output/schema" }
         /// The `records` field (required).
@@ -91,7 +91,7 @@ public enum ComAtprotoRepoListRecords: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.repo.listRecords#record`.
-    public struct Record: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Record: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.listRecords#record" }
         /// The `uri` field (required).
@@ -129,18 +129,18 @@ public enum ComAtprotoRepoListRecords: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.repo.listRecords, descriptions left out, for validation.
     static var comAtprotoRepoListRecords: Swift.String { ##"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"records":{"items":{"ref":"#record","type":"ref"},"type":"array"}},"required":["records"],"type":"object"}},"parameters":{"properties":{"collection":{"format":"nsid","type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"repo":{"format":"at-identifier","type":"string"},"reverse":{"type":"boolean"}},"required":["repo","collection"],"type":"params"},"type":"query"},"record":{"properties":{"cid":{"format":"cid","type":"string"},"uri":{"format":"at-uri","type":"string"},"value":{"type":"unknown"}},"required":["uri","cid","value"],"type":"object"}},"id":"com.atproto.repo.listRecords","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Repo {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoListRecords`.
     public func listRecords(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, cursor: Swift.String? = nil, limit: Swift.Int? = 50, reverse: Swift.Bool? = nil) async throws -> ComAtprotoRepoListRecords.Output {
         try await client.query(ComAtprotoRepoListRecords.self, parameters: .init(repo: repo, collection: collection, cursor: cursor, limit: limit, reverse: reverse))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listRecords(_ parameters: ComAtprotoRepoListRecords.Parameters) async throws -> ComAtprotoRepoListRecords.Output {
         try await client.query(ComAtprotoRepoListRecords.self, parameters: parameters)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.repo.putRecord`: `POST /xrpc/com.atproto.repo.putRecord`. Declared errors: `InvalidSwap`.
-public enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.repo.putRecord" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidSwap`.
         case invalidSwap
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -35,7 +35,7 @@ public enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.putRecord#main/input/schema" }
         /// The `repo` field (required).
@@ -96,7 +96,7 @@ public enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.putRecord#main/output/schema" }
         /// The `uri` field (required).
@@ -106,7 +106,8 @@ public enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
         /// The `commit` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var commit: ComAtprotoRepoDefs.CommitMeta?
+        public var commit: ComAtprotoRepoDefs.CommitMeta? { get { _commit.wrappedValue } set { _commit.wrappedValue = newValue } }
+        private var _commit: XRPCCore._LexiconBoxedOptional<ComAtprotoRepoDefs.CommitMeta>
         /// The `validationStatus` field (optional).
         /// Known values: `"valid"`, `"unknown"`.
         public var validationStatus: ComAtprotoRepoPutRecord.Output.ValidationStatus?
@@ -117,7 +118,7 @@ public enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
         public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, commit: ComAtprotoRepoDefs.CommitMeta? = nil, validationStatus: ComAtprotoRepoPutRecord.Output.ValidationStatus? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
-            self.commit = commit
+            self._commit = .init(wrappedValue: commit)
             self.validationStatus = validationStatus
             self.unknownFields = unknownFields
         }
@@ -125,7 +126,7 @@ public enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.uri = try reader.required("uri")
             self.cid = try reader.required("cid")
-            self.commit = try reader.optional("commit")
+            self._commit = .init(wrappedValue: try reader.optional("commit"))
             self.validationStatus = try reader.optional("validationStatus")
             self.unknownFields = reader.remainingFields
         }
@@ -139,7 +140,7 @@ public enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct ValidationStatus: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct ValidationStatus: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.repo.putRecord#main/output/schema/properties/validationStatus" }
             /// The string, exactly as read or given.
@@ -156,18 +157,18 @@ public enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.repo.putRecord, descriptions left out, for validation.
     static var comAtprotoRepoPutRecord: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidSwap"}],"input":{"encoding":"application/json","schema":{"nullable":["swapRecord"],"properties":{"collection":{"format":"nsid","type":"string"},"record":{"type":"unknown"},"repo":{"format":"at-identifier","type":"string"},"rkey":{"format":"record-key","maxLength":512,"type":"string"},"swapCommit":{"format":"cid","type":"string"},"swapRecord":{"format":"cid","type":"string"},"validate":{"type":"boolean"}},"required":["repo","collection","rkey","record"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"cid":{"format":"cid","type":"string"},"commit":{"ref":"com.atproto.repo.defs#commitMeta","type":"ref"},"uri":{"format":"at-uri","type":"string"},"validationStatus":{"knownValues":["valid","unknown"],"type":"string"}},"required":["uri","cid"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.repo.putRecord","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Repo {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoPutRecord`.
     public func putRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, record: XRPCCore.UnknownValue, swapCommit: XRPCCore.CIDString? = nil, swapRecord: XRPCCore.LexiconNullable<XRPCCore.CIDString>? = nil, validate: Swift.Bool? = nil) async throws -> ComAtprotoRepoPutRecord.Output {
         try await client.procedure(ComAtprotoRepoPutRecord.self, parameters: .init(), input: .init(repo: repo, collection: collection, rkey: rkey, record: record, swapCommit: swapCommit, swapRecord: swapRecord, validate: validate))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func putRecord(_ input: ComAtprotoRepoPutRecord.Input) async throws -> ComAtprotoRepoPutRecord.Output {
         try await client.procedure(ComAtprotoRepoPutRecord.self, parameters: .init(), input: input)
     }

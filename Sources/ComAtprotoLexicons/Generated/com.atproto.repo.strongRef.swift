@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The lexicon object `com.atproto.repo.strongRef#main`.
-public struct ComAtprotoRepoStrongRef: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+public nonisolated struct ComAtprotoRepoStrongRef: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "com.atproto.repo.strongRef#main" }
     /// The `uri` field (required).
@@ -35,7 +35,7 @@ public struct ComAtprotoRepoStrongRef: XRPCCore.LexiconObject, _ComAtprotoLexico
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.repo.strongRef, descriptions left out, for validation.
     static var comAtprotoRepoStrongRef: Swift.String { #"{"defs":{"main":{"properties":{"cid":{"format":"cid","type":"string"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","cid"],"type":"object"}},"id":"com.atproto.repo.strongRef","lexicon":1}"# }
 }

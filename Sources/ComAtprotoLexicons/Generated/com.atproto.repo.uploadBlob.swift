@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.repo.uploadBlob`: `POST /xrpc/com.atproto.repo.uploadBlob`.
-public enum ComAtprotoRepoUploadBlob: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoRepoUploadBlob: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.repo.uploadBlob" }
 
@@ -17,7 +17,7 @@ public enum ComAtprotoRepoUploadBlob: XRPCCore.XRPCProcedure {
     public typealias Input = XRPCCore.RawBody
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.uploadBlob#main/output/schema" }
         /// The `blob` field (required).
@@ -43,12 +43,12 @@ public enum ComAtprotoRepoUploadBlob: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.repo.uploadBlob, descriptions left out, for validation.
     static var comAtprotoRepoUploadBlob: Swift.String { #"{"defs":{"main":{"input":{"encoding":"*/*"},"output":{"encoding":"application/json","schema":{"properties":{"blob":{"type":"blob"}},"required":["blob"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.repo.uploadBlob","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Repo {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoUploadBlob`.
     public func uploadBlob(_ input: ComAtprotoRepoUploadBlob.Input) async throws -> ComAtprotoRepoUploadBlob.Output {
         try await client.procedure(ComAtprotoRepoUploadBlob.self, parameters: .init(), input: input)

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.activateAccount`: `POST /xrpc/com.atproto.server.activateAccount`.
-public enum ComAtprotoServerActivateAccount: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerActivateAccount: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.activateAccount" }
 
@@ -20,12 +20,12 @@ public enum ComAtprotoServerActivateAccount: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.activateAccount, descriptions left out, for validation.
     static var comAtprotoServerActivateAccount: Swift.String { #"{"defs":{"main":{"type":"procedure"}},"id":"com.atproto.server.activateAccount","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerActivateAccount`.
     public func activateAccount() async throws -> ComAtprotoServerActivateAccount.Output {
         try await client.procedure(ComAtprotoServerActivateAccount.self, parameters: .init(), input: .init())

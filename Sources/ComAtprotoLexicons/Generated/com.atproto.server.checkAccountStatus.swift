@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.server.checkAccountStatus`: `GET /xrpc/com.atproto.server.checkAccountStatus`.
-public enum ComAtprotoServerCheckAccountStatus: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoServerCheckAccountStatus: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.checkAccountStatus" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoServerCheckAccountStatus: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.checkAccountStatus#main/output/schema" }
         /// The `activated` field (required).
@@ -81,12 +81,12 @@ public enum ComAtprotoServerCheckAccountStatus: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.checkAccountStatus, descriptions left out, for validation.
     static var comAtprotoServerCheckAccountStatus: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"activated":{"type":"boolean"},"expectedBlobs":{"type":"integer"},"importedBlobs":{"type":"integer"},"indexedRecords":{"type":"integer"},"privateStateValues":{"type":"integer"},"repoBlocks":{"type":"integer"},"repoCommit":{"format":"cid","type":"string"},"repoRev":{"type":"string"},"validDid":{"type":"boolean"}},"required":["activated","validDid","repoCommit","repoRev","repoBlocks","indexedRecords","privateStateValues","expectedBlobs","importedBlobs"],"type":"object"}},"type":"query"}},"id":"com.atproto.server.checkAccountStatus","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerCheckAccountStatus`.
     public func checkAccountStatus() async throws -> ComAtprotoServerCheckAccountStatus.Output {
         try await client.query(ComAtprotoServerCheckAccountStatus.self, parameters: .init())

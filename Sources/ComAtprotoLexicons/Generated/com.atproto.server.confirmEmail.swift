@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.confirmEmail`: `POST /xrpc/com.atproto.server.confirmEmail`. Declared errors: `AccountNotFound`, `ExpiredToken`, `InvalidToken`, `InvalidEmail`.
-public enum ComAtprotoServerConfirmEmail: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerConfirmEmail: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.confirmEmail" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `AccountNotFound`.
         case accountNotFound
         /// The declared error `ExpiredToken`.
@@ -47,7 +47,7 @@ public enum ComAtprotoServerConfirmEmail: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.confirmEmail#main/input/schema" }
         /// The `email` field (required).
@@ -81,18 +81,18 @@ public enum ComAtprotoServerConfirmEmail: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.confirmEmail, descriptions left out, for validation.
     static var comAtprotoServerConfirmEmail: Swift.String { #"{"defs":{"main":{"errors":[{"name":"AccountNotFound"},{"name":"ExpiredToken"},{"name":"InvalidToken"},{"name":"InvalidEmail"}],"input":{"encoding":"application/json","schema":{"properties":{"email":{"type":"string"},"token":{"type":"string"}},"required":["email","token"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.server.confirmEmail","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerConfirmEmail`.
     public func confirmEmail(email: Swift.String, token: Swift.String) async throws -> ComAtprotoServerConfirmEmail.Output {
         try await client.procedure(ComAtprotoServerConfirmEmail.self, parameters: .init(), input: .init(email: email, token: token))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func confirmEmail(_ input: ComAtprotoServerConfirmEmail.Input) async throws -> ComAtprotoServerConfirmEmail.Output {
         try await client.procedure(ComAtprotoServerConfirmEmail.self, parameters: .init(), input: input)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.createAccount`: `POST /xrpc/com.atproto.server.createAccount`. Declared errors: `InvalidHandle`, `InvalidPassword`, `InvalidInviteCode`, `HandleNotAvailable`, `UnsupportedDomain`, `UnresolvableDid`, `IncompatibleDidDoc`.
-public enum ComAtprotoServerCreateAccount: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerCreateAccount: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.createAccount" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidHandle`.
         case invalidHandle
         /// The declared error `InvalidPassword`.
@@ -59,7 +59,7 @@ public enum ComAtprotoServerCreateAccount: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createAccount#main/input/schema" }
         /// The `handle` field (required).
@@ -127,7 +127,7 @@ public enum ComAtprotoServerCreateAccount: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createAccount#main/output/schema" }
         /// The `accessJwt` field (required).
@@ -175,18 +175,18 @@ public enum ComAtprotoServerCreateAccount: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.createAccount, descriptions left out, for validation.
     static var comAtprotoServerCreateAccount: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidHandle"},{"name":"InvalidPassword"},{"name":"InvalidInviteCode"},{"name":"HandleNotAvailable"},{"name":"UnsupportedDomain"},{"name":"UnresolvableDid"},{"name":"IncompatibleDidDoc"}],"input":{"encoding":"application/json","schema":{"properties":{"did":{"format":"did","type":"string"},"email":{"type":"string"},"handle":{"format":"handle","type":"string"},"inviteCode":{"type":"string"},"password":{"type":"string"},"plcOp":{"type":"unknown"},"recoveryKey":{"type":"string"},"verificationCode":{"type":"string"},"verificationPhone":{"type":"string"}},"required":["handle"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"accessJwt":{"type":"string"},"did":{"format":"did","type":"string"},"didDoc":{"type":"unknown"},"handle":{"format":"handle","type":"string"},"refreshJwt":{"type":"string"}},"required":["accessJwt","refreshJwt","handle","did"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.server.createAccount","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerCreateAccount`.
     public func createAccount(handle: XRPCCore.ATHandle, did: XRPCCore.DID? = nil, email: Swift.String? = nil, inviteCode: Swift.String? = nil, password: Swift.String? = nil, plcOp: XRPCCore.UnknownValue? = nil, recoveryKey: Swift.String? = nil, verificationCode: Swift.String? = nil, verificationPhone: Swift.String? = nil) async throws -> ComAtprotoServerCreateAccount.Output {
         try await client.procedure(ComAtprotoServerCreateAccount.self, parameters: .init(), input: .init(handle: handle, did: did, email: email, inviteCode: inviteCode, password: password, plcOp: plcOp, recoveryKey: recoveryKey, verificationCode: verificationCode, verificationPhone: verificationPhone))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createAccount(_ input: ComAtprotoServerCreateAccount.Input) async throws -> ComAtprotoServerCreateAccount.Output {
         try await client.procedure(ComAtprotoServerCreateAccount.self, parameters: .init(), input: input)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.createAppPassword`: `POST /xrpc/com.atproto.server.createAppPassword`. Declared errors: `AccountTakedown`.
-public enum ComAtprotoServerCreateAppPassword: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerCreateAppPassword: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.createAppPassword" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `AccountTakedown`.
         case accountTakedown
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -35,7 +35,7 @@ public enum ComAtprotoServerCreateAppPassword: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createAppPassword#main/input/schema" }
         /// The `name` field (required).
@@ -69,7 +69,7 @@ public enum ComAtprotoServerCreateAppPassword: XRPCCore.XRPCProcedure {
     public typealias Output = ComAtprotoServerCreateAppPassword.AppPassword
 
     /// The lexicon object `com.atproto.server.createAppPassword#appPassword`.
-    public struct AppPassword: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct AppPassword: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createAppPassword#appPassword" }
         /// The `name` field (required).
@@ -111,18 +111,18 @@ public enum ComAtprotoServerCreateAppPassword: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.createAppPassword, descriptions left out, for validation.
     static var comAtprotoServerCreateAppPassword: Swift.String { ##"{"defs":{"appPassword":{"properties":{"createdAt":{"format":"datetime","type":"string"},"name":{"type":"string"},"password":{"type":"string"},"privileged":{"type":"boolean"}},"required":["name","password","createdAt"],"type":"object"},"main":{"errors":[{"name":"AccountTakedown"}],"input":{"encoding":"application/json","schema":{"properties":{"name":{"type":"string"},"privileged":{"type":"boolean"}},"required":["name"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"#appPassword","type":"ref"}},"type":"procedure"}},"id":"com.atproto.server.createAppPassword","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerCreateAppPassword`.
     public func createAppPassword(name: Swift.String, privileged: Swift.Bool? = nil) async throws -> ComAtprotoServerCreateAppPassword.Output {
         try await client.procedure(ComAtprotoServerCreateAppPassword.self, parameters: .init(), input: .init(name: name, privileged: privileged))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createAppPassword(_ input: ComAtprotoServerCreateAppPassword.Input) async throws -> ComAtprotoServerCreateAppPassword.Output {
         try await client.procedure(ComAtprotoServerCreateAppPassword.self, parameters: .init(), input: input)
     }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.createInviteCode`: `POST /xrpc/com.atproto.server.createInviteCode`.
-public enum ComAtprotoServerCreateInviteCode: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerCreateInviteCode: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.createInviteCode" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoServerCreateInviteCode: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createInviteCode#main/input/schema" }
         /// The `useCount` field (required).
@@ -46,7 +46,7 @@ public enum ComAtprotoServerCreateInviteCode: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createInviteCode#main/output/schema" }
         /// The `code` field (required).
@@ -72,18 +72,18 @@ public enum ComAtprotoServerCreateInviteCode: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.createInviteCode, descriptions left out, for validation.
     static var comAtprotoServerCreateInviteCode: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"forAccount":{"format":"did","type":"string"},"useCount":{"type":"integer"}},"required":["useCount"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"code":{"type":"string"}},"required":["code"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.server.createInviteCode","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerCreateInviteCode`.
     public func createInviteCode(useCount: Swift.Int, forAccount: XRPCCore.DID? = nil) async throws -> ComAtprotoServerCreateInviteCode.Output {
         try await client.procedure(ComAtprotoServerCreateInviteCode.self, parameters: .init(), input: .init(useCount: useCount, forAccount: forAccount))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createInviteCode(_ input: ComAtprotoServerCreateInviteCode.Input) async throws -> ComAtprotoServerCreateInviteCode.Output {
         try await client.procedure(ComAtprotoServerCreateInviteCode.self, parameters: .init(), input: input)
     }

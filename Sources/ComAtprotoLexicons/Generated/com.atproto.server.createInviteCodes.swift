@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.createInviteCodes`: `POST /xrpc/com.atproto.server.createInviteCodes`.
-public enum ComAtprotoServerCreateInviteCodes: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerCreateInviteCodes: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.createInviteCodes" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoServerCreateInviteCodes: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createInviteCodes#main/input/schema" }
         /// The `codeCount` field (required).
@@ -51,7 +51,7 @@ public enum ComAtprotoServerCreateInviteCodes: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createInviteCodes#main/output/schema" }
         /// The `codes` field (required).
@@ -77,7 +77,7 @@ public enum ComAtprotoServerCreateInviteCodes: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `com.atproto.server.createInviteCodes#accountCodes`.
-    public struct AccountCodes: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct AccountCodes: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createInviteCodes#accountCodes" }
         /// The `account` field (required).
@@ -108,18 +108,18 @@ public enum ComAtprotoServerCreateInviteCodes: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.createInviteCodes, descriptions left out, for validation.
     static var comAtprotoServerCreateInviteCodes: Swift.String { ##"{"defs":{"accountCodes":{"properties":{"account":{"type":"string"},"codes":{"items":{"type":"string"},"type":"array"}},"required":["account","codes"],"type":"object"},"main":{"input":{"encoding":"application/json","schema":{"properties":{"codeCount":{"default":1,"type":"integer"},"forAccounts":{"items":{"format":"did","type":"string"},"type":"array"},"useCount":{"type":"integer"}},"required":["codeCount","useCount"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"codes":{"items":{"ref":"#accountCodes","type":"ref"},"type":"array"}},"required":["codes"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.server.createInviteCodes","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerCreateInviteCodes`.
     public func createInviteCodes(codeCount: Swift.Int = 1, useCount: Swift.Int, forAccounts: [XRPCCore.DID]? = nil) async throws -> ComAtprotoServerCreateInviteCodes.Output {
         try await client.procedure(ComAtprotoServerCreateInviteCodes.self, parameters: .init(), input: .init(codeCount: codeCount, useCount: useCount, forAccounts: forAccounts))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createInviteCodes(_ input: ComAtprotoServerCreateInviteCodes.Input) async throws -> ComAtprotoServerCreateInviteCodes.Output {
         try await client.procedure(ComAtprotoServerCreateInviteCodes.self, parameters: .init(), input: input)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.createSession`: `POST /xrpc/com.atproto.server.createSession`. Declared errors: `AccountTakedown`, `AuthFactorTokenRequired`.
-public enum ComAtprotoServerCreateSession: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerCreateSession: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.createSession" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `AccountTakedown`.
         case accountTakedown
         /// The declared error `AuthFactorTokenRequired`.
@@ -39,7 +39,7 @@ public enum ComAtprotoServerCreateSession: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createSession#main/input/schema" }
         /// The `identifier` field (required).
@@ -80,7 +80,7 @@ public enum ComAtprotoServerCreateSession: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createSession#main/output/schema" }
         /// The `accessJwt` field (required).
@@ -153,7 +153,7 @@ public enum ComAtprotoServerCreateSession: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.server.createSession#main/output/schema/properties/status" }
             /// The string, exactly as read or given.
@@ -172,18 +172,18 @@ public enum ComAtprotoServerCreateSession: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.createSession, descriptions left out, for validation.
     static var comAtprotoServerCreateSession: Swift.String { #"{"defs":{"main":{"errors":[{"name":"AccountTakedown"},{"name":"AuthFactorTokenRequired"}],"input":{"encoding":"application/json","schema":{"properties":{"allowTakendown":{"type":"boolean"},"authFactorToken":{"type":"string"},"identifier":{"type":"string"},"password":{"type":"string"}},"required":["identifier","password"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"accessJwt":{"type":"string"},"active":{"type":"boolean"},"did":{"format":"did","type":"string"},"didDoc":{"type":"unknown"},"email":{"type":"string"},"emailAuthFactor":{"type":"boolean"},"emailConfirmed":{"type":"boolean"},"handle":{"format":"handle","type":"string"},"refreshJwt":{"type":"string"},"status":{"knownValues":["takendown","suspended","deactivated"],"type":"string"}},"required":["accessJwt","refreshJwt","handle","did"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.server.createSession","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerCreateSession`.
     public func createSession(identifier: Swift.String, password: Swift.String, allowTakendown: Swift.Bool? = nil, authFactorToken: Swift.String? = nil) async throws -> ComAtprotoServerCreateSession.Output {
         try await client.procedure(ComAtprotoServerCreateSession.self, parameters: .init(), input: .init(identifier: identifier, password: password, allowTakendown: allowTakendown, authFactorToken: authFactorToken))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createSession(_ input: ComAtprotoServerCreateSession.Input) async throws -> ComAtprotoServerCreateSession.Output {
         try await client.procedure(ComAtprotoServerCreateSession.self, parameters: .init(), input: input)
     }

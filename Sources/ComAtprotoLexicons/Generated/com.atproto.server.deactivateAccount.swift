@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.deactivateAccount`: `POST /xrpc/com.atproto.server.deactivateAccount`.
-public enum ComAtprotoServerDeactivateAccount: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerDeactivateAccount: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.deactivateAccount" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoServerDeactivateAccount: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.deactivateAccount#main/input/schema" }
         /// The `deleteAfter` field (optional).
@@ -44,18 +44,18 @@ public enum ComAtprotoServerDeactivateAccount: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.deactivateAccount, descriptions left out, for validation.
     static var comAtprotoServerDeactivateAccount: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"deleteAfter":{"format":"datetime","type":"string"}},"type":"object"}},"type":"procedure"}},"id":"com.atproto.server.deactivateAccount","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerDeactivateAccount`.
     public func deactivateAccount(deleteAfter: XRPCCore.Datetime? = nil) async throws -> ComAtprotoServerDeactivateAccount.Output {
         try await client.procedure(ComAtprotoServerDeactivateAccount.self, parameters: .init(), input: .init(deleteAfter: deleteAfter))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deactivateAccount(_ input: ComAtprotoServerDeactivateAccount.Input) async throws -> ComAtprotoServerDeactivateAccount.Output {
         try await client.procedure(ComAtprotoServerDeactivateAccount.self, parameters: .init(), input: input)
     }

@@ -3,9 +3,9 @@
 @_spi(Generated) import XRPCCore
 
 /// The lexicon `com.atproto.server.defs`.
-public enum ComAtprotoServerDefs {
+public nonisolated enum ComAtprotoServerDefs {
     /// The lexicon object `com.atproto.server.defs#inviteCode`.
-    public struct InviteCode: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct InviteCode: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.defs#inviteCode" }
         /// The `code` field (required).
@@ -62,7 +62,7 @@ public enum ComAtprotoServerDefs {
     }
 
     /// The lexicon object `com.atproto.server.defs#inviteCodeUse`.
-    public struct InviteCodeUse: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct InviteCodeUse: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.defs#inviteCodeUse" }
         /// The `usedBy` field (required).
@@ -95,7 +95,7 @@ public enum ComAtprotoServerDefs {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.defs, descriptions left out, for validation.
     static var comAtprotoServerDefs: Swift.String { ##"{"defs":{"inviteCode":{"properties":{"available":{"type":"integer"},"code":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"createdBy":{"type":"string"},"disabled":{"type":"boolean"},"forAccount":{"type":"string"},"uses":{"items":{"ref":"#inviteCodeUse","type":"ref"},"type":"array"}},"required":["code","available","disabled","forAccount","createdBy","createdAt","uses"],"type":"object"},"inviteCodeUse":{"properties":{"usedAt":{"format":"datetime","type":"string"},"usedBy":{"format":"did","type":"string"}},"required":["usedBy","usedAt"],"type":"object"}},"id":"com.atproto.server.defs","lexicon":1}"## }
 }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.deleteAccount`: `POST /xrpc/com.atproto.server.deleteAccount`. Declared errors: `ExpiredToken`, `InvalidToken`.
-public enum ComAtprotoServerDeleteAccount: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerDeleteAccount: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.deleteAccount" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `ExpiredToken`.
         case expiredToken
         /// The declared error `InvalidToken`.
@@ -39,7 +39,7 @@ public enum ComAtprotoServerDeleteAccount: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.deleteAccount#main/input/schema" }
         /// The `did` field (required).
@@ -79,18 +79,18 @@ public enum ComAtprotoServerDeleteAccount: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.deleteAccount, descriptions left out, for validation.
     static var comAtprotoServerDeleteAccount: Swift.String { #"{"defs":{"main":{"errors":[{"name":"ExpiredToken"},{"name":"InvalidToken"}],"input":{"encoding":"application/json","schema":{"properties":{"did":{"format":"did","type":"string"},"password":{"type":"string"},"token":{"type":"string"}},"required":["did","password","token"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.server.deleteAccount","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerDeleteAccount`.
     public func deleteAccount(did: XRPCCore.DID, password: Swift.String, token: Swift.String) async throws -> ComAtprotoServerDeleteAccount.Output {
         try await client.procedure(ComAtprotoServerDeleteAccount.self, parameters: .init(), input: .init(did: did, password: password, token: token))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteAccount(_ input: ComAtprotoServerDeleteAccount.Input) async throws -> ComAtprotoServerDeleteAccount.Output {
         try await client.procedure(ComAtprotoServerDeleteAccount.self, parameters: .init(), input: input)
     }

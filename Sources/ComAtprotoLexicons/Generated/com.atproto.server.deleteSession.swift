@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.deleteSession`: `POST /xrpc/com.atproto.server.deleteSession`. Declared errors: `InvalidToken`, `ExpiredToken`.
-public enum ComAtprotoServerDeleteSession: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerDeleteSession: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.deleteSession" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidToken`.
         case invalidToken
         /// The declared error `ExpiredToken`.
@@ -45,12 +45,12 @@ public enum ComAtprotoServerDeleteSession: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.deleteSession, descriptions left out, for validation.
     static var comAtprotoServerDeleteSession: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidToken"},{"name":"ExpiredToken"}],"type":"procedure"}},"id":"com.atproto.server.deleteSession","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerDeleteSession`.
     public func deleteSession() async throws -> ComAtprotoServerDeleteSession.Output {
         try await client.procedure(ComAtprotoServerDeleteSession.self, parameters: .init(), input: .init())

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.server.describeServer`: `GET /xrpc/com.atproto.server.describeServer`.
-public enum ComAtprotoServerDescribeServer: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoServerDescribeServer: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.describeServer" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoServerDescribeServer: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.describeServer#main/output/schema" }
         /// The `did` field (required).
@@ -25,11 +25,13 @@ public enum ComAtprotoServerDescribeServer: XRPCCore.XRPCQuery {
         /// The `blobUploadLimit` field (optional).
         public var blobUploadLimit: Swift.Int?
         /// The `contact` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var contact: ComAtprotoServerDescribeServer.Contact?
+        public var contact: ComAtprotoServerDescribeServer.Contact? { get { _contact.wrappedValue } set { _contact.wrappedValue = newValue } }
+        private var _contact: XRPCCore._LexiconBoxedOptional<ComAtprotoServerDescribeServer.Contact>
         /// The `inviteCodeRequired` field (optional).
         public var inviteCodeRequired: Swift.Bool?
         /// The `links` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var links: ComAtprotoServerDescribeServer.Links?
+        public var links: ComAtprotoServerDescribeServer.Links? { get { _links.wrappedValue } set { _links.wrappedValue = newValue } }
+        private var _links: XRPCCore._LexiconBoxedOptional<ComAtprotoServerDescribeServer.Links>
         /// The `phoneVerificationRequired` field (optional).
         public var phoneVerificationRequired: Swift.Bool?
         /// Fields the schema does not declare, kept as read and written back.
@@ -40,9 +42,9 @@ public enum ComAtprotoServerDescribeServer: XRPCCore.XRPCQuery {
             self.did = did
             self.availableUserDomains = availableUserDomains
             self.blobUploadLimit = blobUploadLimit
-            self.contact = contact
+            self._contact = .init(wrappedValue: contact)
             self.inviteCodeRequired = inviteCodeRequired
-            self.links = links
+            self._links = .init(wrappedValue: links)
             self.phoneVerificationRequired = phoneVerificationRequired
             self.unknownFields = unknownFields
         }
@@ -51,9 +53,9 @@ public enum ComAtprotoServerDescribeServer: XRPCCore.XRPCQuery {
             self.did = try reader.required("did")
             self.availableUserDomains = try reader.required("availableUserDomains")
             self.blobUploadLimit = try reader.optional("blobUploadLimit")
-            self.contact = try reader.optional("contact")
+            self._contact = .init(wrappedValue: try reader.optional("contact"))
             self.inviteCodeRequired = try reader.optional("inviteCodeRequired")
-            self.links = try reader.optional("links")
+            self._links = .init(wrappedValue: try reader.optional("links"))
             self.phoneVerificationRequired = try reader.optional("phoneVerificationRequired")
             self.unknownFields = reader.remainingFields
         }
@@ -71,7 +73,7 @@ public enum ComAtprotoServerDescribeServer: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.server.describeServer#contact`.
-    public struct Contact: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Contact: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.describeServer#contact" }
         /// The `email` field (optional).
@@ -97,7 +99,7 @@ public enum ComAtprotoServerDescribeServer: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.server.describeServer#links`.
-    public struct Links: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Links: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.describeServer#links" }
         /// The `privacyPolicy` field (optional).
@@ -130,12 +132,12 @@ public enum ComAtprotoServerDescribeServer: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.describeServer, descriptions left out, for validation.
     static var comAtprotoServerDescribeServer: Swift.String { ##"{"defs":{"contact":{"properties":{"email":{"type":"string"}},"type":"object"},"links":{"properties":{"privacyPolicy":{"format":"uri","type":"string"},"termsOfService":{"format":"uri","type":"string"}},"type":"object"},"main":{"output":{"encoding":"application/json","schema":{"properties":{"availableUserDomains":{"items":{"type":"string"},"type":"array"},"blobUploadLimit":{"type":"integer"},"contact":{"ref":"#contact","type":"ref"},"did":{"format":"did","type":"string"},"inviteCodeRequired":{"type":"boolean"},"links":{"ref":"#links","type":"ref"},"phoneVerificationRequired":{"type":"boolean"}},"required":["did","availableUserDomains"],"type":"object"}},"type":"query"}},"id":"com.atproto.server.describeServer","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerDescribeServer`.
     public func describeServer() async throws -> ComAtprotoServerDescribeServer.Output {
         try await client.query(ComAtprotoServerDescribeServer.self, parameters: .init())

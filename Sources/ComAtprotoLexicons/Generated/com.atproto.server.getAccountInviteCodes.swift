@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.server.getAccountInviteCodes`: `GET /xrpc/com.atproto.server.getAccountInviteCodes`. Declared errors: `DuplicateCreate`.
-public enum ComAtprotoServerGetAccountInviteCodes: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoServerGetAccountInviteCodes: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.getAccountInviteCodes" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `DuplicateCreate`.
         case duplicateCreate
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -32,7 +32,7 @@ public enum ComAtprotoServerGetAccountInviteCodes: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.server.getAccountInviteCodes#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.getAccountInviteCodes#main/parameters" }
         /// The `createAvailable` field (optional).
@@ -65,7 +65,7 @@ public enum ComAtprotoServerGetAccountInviteCodes: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.getAccountInviteCodes#main/output/schema" }
         /// The `codes` field (required).
@@ -91,18 +91,18 @@ public enum ComAtprotoServerGetAccountInviteCodes: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.getAccountInviteCodes, descriptions left out, for validation.
     static var comAtprotoServerGetAccountInviteCodes: Swift.String { #"{"defs":{"main":{"errors":[{"name":"DuplicateCreate"}],"output":{"encoding":"application/json","schema":{"properties":{"codes":{"items":{"ref":"com.atproto.server.defs#inviteCode","type":"ref"},"type":"array"}},"required":["codes"],"type":"object"}},"parameters":{"properties":{"createAvailable":{"default":true,"type":"boolean"},"includeUsed":{"default":true,"type":"boolean"}},"type":"params"},"type":"query"}},"id":"com.atproto.server.getAccountInviteCodes","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerGetAccountInviteCodes`.
     public func getAccountInviteCodes(createAvailable: Swift.Bool? = true, includeUsed: Swift.Bool? = true) async throws -> ComAtprotoServerGetAccountInviteCodes.Output {
         try await client.query(ComAtprotoServerGetAccountInviteCodes.self, parameters: .init(createAvailable: createAvailable, includeUsed: includeUsed))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAccountInviteCodes(_ parameters: ComAtprotoServerGetAccountInviteCodes.Parameters = .init()) async throws -> ComAtprotoServerGetAccountInviteCodes.Output {
         try await client.query(ComAtprotoServerGetAccountInviteCodes.self, parameters: parameters)
     }

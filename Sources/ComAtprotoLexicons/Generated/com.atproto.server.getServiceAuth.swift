@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.server.getServiceAuth`: `GET /xrpc/com.atproto.server.getServiceAuth`. Declared errors: `BadExpiration`.
-public enum ComAtprotoServerGetServiceAuth: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoServerGetServiceAuth: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.getServiceAuth" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `BadExpiration`.
         case badExpiration
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -32,7 +32,7 @@ public enum ComAtprotoServerGetServiceAuth: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.server.getServiceAuth#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.getServiceAuth#main/parameters" }
         /// The `aud` field (required).
@@ -70,7 +70,7 @@ public enum ComAtprotoServerGetServiceAuth: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.getServiceAuth#main/output/schema" }
         /// The `token` field (required).
@@ -96,18 +96,18 @@ public enum ComAtprotoServerGetServiceAuth: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.getServiceAuth, descriptions left out, for validation.
     static var comAtprotoServerGetServiceAuth: Swift.String { #"{"defs":{"main":{"errors":[{"name":"BadExpiration"}],"output":{"encoding":"application/json","schema":{"properties":{"token":{"type":"string"}},"required":["token"],"type":"object"}},"parameters":{"properties":{"aud":{"maxLength":2048,"type":"string"},"exp":{"type":"integer"},"lxm":{"format":"nsid","type":"string"}},"required":["aud"],"type":"params"},"type":"query"}},"id":"com.atproto.server.getServiceAuth","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerGetServiceAuth`.
     public func getServiceAuth(aud: Swift.String, exp: Swift.Int? = nil, lxm: XRPCCore.NSID? = nil) async throws -> ComAtprotoServerGetServiceAuth.Output {
         try await client.query(ComAtprotoServerGetServiceAuth.self, parameters: .init(aud: aud, exp: exp, lxm: lxm))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getServiceAuth(_ parameters: ComAtprotoServerGetServiceAuth.Parameters) async throws -> ComAtprotoServerGetServiceAuth.Output {
         try await client.query(ComAtprotoServerGetServiceAuth.self, parameters: parameters)
     }

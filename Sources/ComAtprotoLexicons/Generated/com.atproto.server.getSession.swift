@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.server.getSession`: `GET /xrpc/com.atproto.server.getSession`.
-public enum ComAtprotoServerGetSession: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoServerGetSession: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.getSession" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoServerGetSession: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.getSession#main/output/schema" }
         /// The `handle` field (required).
@@ -77,7 +77,7 @@ public enum ComAtprotoServerGetSession: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.server.getSession#main/output/schema/properties/status" }
             /// The string, exactly as read or given.
@@ -96,12 +96,12 @@ public enum ComAtprotoServerGetSession: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.getSession, descriptions left out, for validation.
     static var comAtprotoServerGetSession: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"active":{"type":"boolean"},"did":{"format":"did","type":"string"},"didDoc":{"type":"unknown"},"email":{"type":"string"},"emailAuthFactor":{"type":"boolean"},"emailConfirmed":{"type":"boolean"},"handle":{"format":"handle","type":"string"},"status":{"knownValues":["takendown","suspended","deactivated"],"type":"string"}},"required":["handle","did"],"type":"object"}},"type":"query"}},"id":"com.atproto.server.getSession","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerGetSession`.
     public func getSession() async throws -> ComAtprotoServerGetSession.Output {
         try await client.query(ComAtprotoServerGetSession.self, parameters: .init())

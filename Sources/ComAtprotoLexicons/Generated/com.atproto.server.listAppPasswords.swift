@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.server.listAppPasswords`: `GET /xrpc/com.atproto.server.listAppPasswords`. Declared errors: `AccountTakedown`.
-public enum ComAtprotoServerListAppPasswords: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoServerListAppPasswords: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.listAppPasswords" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `AccountTakedown`.
         case accountTakedown
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -35,7 +35,7 @@ public enum ComAtprotoServerListAppPasswords: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.listAppPasswords#main/output/schema" }
         /// The `passwords` field (required).
@@ -61,7 +61,7 @@ public enum ComAtprotoServerListAppPasswords: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.server.listAppPasswords#appPassword`.
-    public struct AppPassword: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct AppPassword: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.listAppPasswords#appPassword" }
         /// The `name` field (required).
@@ -98,12 +98,12 @@ public enum ComAtprotoServerListAppPasswords: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.listAppPasswords, descriptions left out, for validation.
     static var comAtprotoServerListAppPasswords: Swift.String { ##"{"defs":{"appPassword":{"properties":{"createdAt":{"format":"datetime","type":"string"},"name":{"type":"string"},"privileged":{"type":"boolean"}},"required":["name","createdAt"],"type":"object"},"main":{"errors":[{"name":"AccountTakedown"}],"output":{"encoding":"application/json","schema":{"properties":{"passwords":{"items":{"ref":"#appPassword","type":"ref"},"type":"array"}},"required":["passwords"],"type":"object"}},"type":"query"}},"id":"com.atproto.server.listAppPasswords","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerListAppPasswords`.
     public func listAppPasswords() async throws -> ComAtprotoServerListAppPasswords.Output {
         try await client.query(ComAtprotoServerListAppPasswords.self, parameters: .init())

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.refreshSession`: `POST /xrpc/com.atproto.server.refreshSession`. Declared errors: `AccountTakedown`, `InvalidToken`, `ExpiredToken`.
-public enum ComAtprotoServerRefreshSession: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerRefreshSession: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.refreshSession" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `AccountTakedown`.
         case accountTakedown
         /// The declared error `InvalidToken`.
@@ -46,7 +46,7 @@ public enum ComAtprotoServerRefreshSession: XRPCCore.XRPCProcedure {
     public typealias Input = XRPCCore.EmptyBody
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.refreshSession#main/output/schema" }
         /// The `accessJwt` field (required).
@@ -119,7 +119,7 @@ public enum ComAtprotoServerRefreshSession: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.server.refreshSession#main/output/schema/properties/status" }
             /// The string, exactly as read or given.
@@ -138,12 +138,12 @@ public enum ComAtprotoServerRefreshSession: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.refreshSession, descriptions left out, for validation.
     static var comAtprotoServerRefreshSession: Swift.String { #"{"defs":{"main":{"errors":[{"name":"AccountTakedown"},{"name":"InvalidToken"},{"name":"ExpiredToken"}],"output":{"encoding":"application/json","schema":{"properties":{"accessJwt":{"type":"string"},"active":{"type":"boolean"},"did":{"format":"did","type":"string"},"didDoc":{"type":"unknown"},"email":{"type":"string"},"emailAuthFactor":{"type":"boolean"},"emailConfirmed":{"type":"boolean"},"handle":{"format":"handle","type":"string"},"refreshJwt":{"type":"string"},"status":{"knownValues":["takendown","suspended","deactivated"],"type":"string"}},"required":["accessJwt","refreshJwt","handle","did"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.server.refreshSession","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerRefreshSession`.
     public func refreshSession() async throws -> ComAtprotoServerRefreshSession.Output {
         try await client.procedure(ComAtprotoServerRefreshSession.self, parameters: .init(), input: .init())

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.requestAccountDelete`: `POST /xrpc/com.atproto.server.requestAccountDelete`.
-public enum ComAtprotoServerRequestAccountDelete: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerRequestAccountDelete: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.requestAccountDelete" }
 
@@ -20,12 +20,12 @@ public enum ComAtprotoServerRequestAccountDelete: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.requestAccountDelete, descriptions left out, for validation.
     static var comAtprotoServerRequestAccountDelete: Swift.String { #"{"defs":{"main":{"type":"procedure"}},"id":"com.atproto.server.requestAccountDelete","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerRequestAccountDelete`.
     public func requestAccountDelete() async throws -> ComAtprotoServerRequestAccountDelete.Output {
         try await client.procedure(ComAtprotoServerRequestAccountDelete.self, parameters: .init(), input: .init())

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.requestEmailConfirmation`: `POST /xrpc/com.atproto.server.requestEmailConfirmation`.
-public enum ComAtprotoServerRequestEmailConfirmation: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerRequestEmailConfirmation: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.requestEmailConfirmation" }
 
@@ -20,12 +20,12 @@ public enum ComAtprotoServerRequestEmailConfirmation: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.requestEmailConfirmation, descriptions left out, for validation.
     static var comAtprotoServerRequestEmailConfirmation: Swift.String { #"{"defs":{"main":{"type":"procedure"}},"id":"com.atproto.server.requestEmailConfirmation","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerRequestEmailConfirmation`.
     public func requestEmailConfirmation() async throws -> ComAtprotoServerRequestEmailConfirmation.Output {
         try await client.procedure(ComAtprotoServerRequestEmailConfirmation.self, parameters: .init(), input: .init())

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.requestEmailUpdate`: `POST /xrpc/com.atproto.server.requestEmailUpdate`.
-public enum ComAtprotoServerRequestEmailUpdate: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerRequestEmailUpdate: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.requestEmailUpdate" }
 
@@ -17,7 +17,7 @@ public enum ComAtprotoServerRequestEmailUpdate: XRPCCore.XRPCProcedure {
     public typealias Input = XRPCCore.EmptyBody
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.requestEmailUpdate#main/output/schema" }
         /// The `tokenRequired` field (required).
@@ -43,12 +43,12 @@ public enum ComAtprotoServerRequestEmailUpdate: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.requestEmailUpdate, descriptions left out, for validation.
     static var comAtprotoServerRequestEmailUpdate: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"tokenRequired":{"type":"boolean"}},"required":["tokenRequired"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.server.requestEmailUpdate","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerRequestEmailUpdate`.
     public func requestEmailUpdate() async throws -> ComAtprotoServerRequestEmailUpdate.Output {
         try await client.procedure(ComAtprotoServerRequestEmailUpdate.self, parameters: .init(), input: .init())

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.requestPasswordReset`: `POST /xrpc/com.atproto.server.requestPasswordReset`.
-public enum ComAtprotoServerRequestPasswordReset: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerRequestPasswordReset: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.requestPasswordReset" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoServerRequestPasswordReset: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.requestPasswordReset#main/input/schema" }
         /// The `email` field (required).
@@ -43,18 +43,18 @@ public enum ComAtprotoServerRequestPasswordReset: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.requestPasswordReset, descriptions left out, for validation.
     static var comAtprotoServerRequestPasswordReset: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"email":{"type":"string"}},"required":["email"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.server.requestPasswordReset","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerRequestPasswordReset`.
     public func requestPasswordReset(email: Swift.String) async throws -> ComAtprotoServerRequestPasswordReset.Output {
         try await client.procedure(ComAtprotoServerRequestPasswordReset.self, parameters: .init(), input: .init(email: email))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func requestPasswordReset(_ input: ComAtprotoServerRequestPasswordReset.Input) async throws -> ComAtprotoServerRequestPasswordReset.Output {
         try await client.procedure(ComAtprotoServerRequestPasswordReset.self, parameters: .init(), input: input)
     }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.reserveSigningKey`: `POST /xrpc/com.atproto.server.reserveSigningKey`.
-public enum ComAtprotoServerReserveSigningKey: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerReserveSigningKey: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.reserveSigningKey" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoServerReserveSigningKey: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.reserveSigningKey#main/input/schema" }
         /// The `did` field (optional).
@@ -41,7 +41,7 @@ public enum ComAtprotoServerReserveSigningKey: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.reserveSigningKey#main/output/schema" }
         /// The `signingKey` field (required).
@@ -67,18 +67,18 @@ public enum ComAtprotoServerReserveSigningKey: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.reserveSigningKey, descriptions left out, for validation.
     static var comAtprotoServerReserveSigningKey: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"did":{"format":"did","type":"string"}},"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"signingKey":{"type":"string"}},"required":["signingKey"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.server.reserveSigningKey","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerReserveSigningKey`.
     public func reserveSigningKey(did: XRPCCore.DID? = nil) async throws -> ComAtprotoServerReserveSigningKey.Output {
         try await client.procedure(ComAtprotoServerReserveSigningKey.self, parameters: .init(), input: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func reserveSigningKey(_ input: ComAtprotoServerReserveSigningKey.Input) async throws -> ComAtprotoServerReserveSigningKey.Output {
         try await client.procedure(ComAtprotoServerReserveSigningKey.self, parameters: .init(), input: input)
     }

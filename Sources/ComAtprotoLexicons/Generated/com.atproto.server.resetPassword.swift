@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.resetPassword`: `POST /xrpc/com.atproto.server.resetPassword`. Declared errors: `ExpiredToken`, `InvalidToken`.
-public enum ComAtprotoServerResetPassword: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerResetPassword: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.resetPassword" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `ExpiredToken`.
         case expiredToken
         /// The declared error `InvalidToken`.
@@ -39,7 +39,7 @@ public enum ComAtprotoServerResetPassword: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.resetPassword#main/input/schema" }
         /// The `token` field (required).
@@ -73,18 +73,18 @@ public enum ComAtprotoServerResetPassword: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.resetPassword, descriptions left out, for validation.
     static var comAtprotoServerResetPassword: Swift.String { #"{"defs":{"main":{"errors":[{"name":"ExpiredToken"},{"name":"InvalidToken"}],"input":{"encoding":"application/json","schema":{"properties":{"password":{"type":"string"},"token":{"type":"string"}},"required":["token","password"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.server.resetPassword","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerResetPassword`.
     public func resetPassword(token: Swift.String, password: Swift.String) async throws -> ComAtprotoServerResetPassword.Output {
         try await client.procedure(ComAtprotoServerResetPassword.self, parameters: .init(), input: .init(token: token, password: password))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func resetPassword(_ input: ComAtprotoServerResetPassword.Input) async throws -> ComAtprotoServerResetPassword.Output {
         try await client.procedure(ComAtprotoServerResetPassword.self, parameters: .init(), input: input)
     }

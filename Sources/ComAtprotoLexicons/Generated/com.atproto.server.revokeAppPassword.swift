@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.revokeAppPassword`: `POST /xrpc/com.atproto.server.revokeAppPassword`.
-public enum ComAtprotoServerRevokeAppPassword: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerRevokeAppPassword: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.revokeAppPassword" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoServerRevokeAppPassword: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.revokeAppPassword#main/input/schema" }
         /// The `name` field (required).
@@ -43,18 +43,18 @@ public enum ComAtprotoServerRevokeAppPassword: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.revokeAppPassword, descriptions left out, for validation.
     static var comAtprotoServerRevokeAppPassword: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.server.revokeAppPassword","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerRevokeAppPassword`.
     public func revokeAppPassword(name: Swift.String) async throws -> ComAtprotoServerRevokeAppPassword.Output {
         try await client.procedure(ComAtprotoServerRevokeAppPassword.self, parameters: .init(), input: .init(name: name))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func revokeAppPassword(_ input: ComAtprotoServerRevokeAppPassword.Input) async throws -> ComAtprotoServerRevokeAppPassword.Output {
         try await client.procedure(ComAtprotoServerRevokeAppPassword.self, parameters: .init(), input: input)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.server.updateEmail`: `POST /xrpc/com.atproto.server.updateEmail`. Declared errors: `ExpiredToken`, `InvalidToken`, `TokenRequired`.
-public enum ComAtprotoServerUpdateEmail: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoServerUpdateEmail: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.server.updateEmail" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `ExpiredToken`.
         case expiredToken
         /// The declared error `InvalidToken`.
@@ -43,7 +43,7 @@ public enum ComAtprotoServerUpdateEmail: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.updateEmail#main/input/schema" }
         /// The `email` field (required).
@@ -82,18 +82,18 @@ public enum ComAtprotoServerUpdateEmail: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.server.updateEmail, descriptions left out, for validation.
     static var comAtprotoServerUpdateEmail: Swift.String { #"{"defs":{"main":{"errors":[{"name":"ExpiredToken"},{"name":"InvalidToken"},{"name":"TokenRequired"}],"input":{"encoding":"application/json","schema":{"properties":{"email":{"type":"string"},"emailAuthFactor":{"type":"boolean"},"token":{"type":"string"}},"required":["email"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.server.updateEmail","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Server {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerUpdateEmail`.
     public func updateEmail(email: Swift.String, emailAuthFactor: Swift.Bool? = nil, token: Swift.String? = nil) async throws -> ComAtprotoServerUpdateEmail.Output {
         try await client.procedure(ComAtprotoServerUpdateEmail.self, parameters: .init(), input: .init(email: email, emailAuthFactor: emailAuthFactor, token: token))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateEmail(_ input: ComAtprotoServerUpdateEmail.Input) async throws -> ComAtprotoServerUpdateEmail.Output {
         try await client.procedure(ComAtprotoServerUpdateEmail.self, parameters: .init(), input: input)
     }

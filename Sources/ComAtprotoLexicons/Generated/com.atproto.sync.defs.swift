@@ -3,10 +3,10 @@
 @_spi(Generated) import XRPCCore
 
 /// The lexicon `com.atproto.sync.defs`.
-public enum ComAtprotoSyncDefs {
+public nonisolated enum ComAtprotoSyncDefs {
     /// Known values: `"active"`, `"idle"`, `"offline"`, `"throttled"`, `"banned"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct HostStatus: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct HostStatus: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.defs#hostStatus" }
         /// The string, exactly as read or given.
@@ -28,7 +28,7 @@ public enum ComAtprotoSyncDefs {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.defs, descriptions left out, for validation.
     static var comAtprotoSyncDefs: Swift.String { #"{"defs":{"hostStatus":{"knownValues":["active","idle","offline","throttled","banned"],"type":"string"}},"id":"com.atproto.sync.defs","lexicon":1}"# }
 }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.sync.getBlob`: `GET /xrpc/com.atproto.sync.getBlob`. Declared errors: `BlobNotFound`, `RepoNotFound`, `RepoTakendown`, `RepoSuspended`, `RepoDeactivated`.
-public enum ComAtprotoSyncGetBlob: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoSyncGetBlob: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.getBlob" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `BlobNotFound`.
         case blobNotFound
         /// The declared error `RepoNotFound`.
@@ -48,7 +48,7 @@ public enum ComAtprotoSyncGetBlob: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.sync.getBlob#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getBlob#main/parameters" }
         /// The `did` field (required).
@@ -84,18 +84,18 @@ public enum ComAtprotoSyncGetBlob: XRPCCore.XRPCQuery {
     public typealias Output = XRPCCore.RawBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.getBlob, descriptions left out, for validation.
     static var comAtprotoSyncGetBlob: Swift.String { #"{"defs":{"main":{"errors":[{"name":"BlobNotFound"},{"name":"RepoNotFound"},{"name":"RepoTakendown"},{"name":"RepoSuspended"},{"name":"RepoDeactivated"}],"output":{"encoding":"*/*"},"parameters":{"properties":{"cid":{"format":"cid","type":"string"},"did":{"format":"did","type":"string"}},"required":["did","cid"],"type":"params"},"type":"query"}},"id":"com.atproto.sync.getBlob","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetBlob`.
     public func getBlob(did: XRPCCore.DID, cid: XRPCCore.CIDString) async throws -> ComAtprotoSyncGetBlob.Output {
         try await client.query(ComAtprotoSyncGetBlob.self, parameters: .init(did: did, cid: cid))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getBlob(_ parameters: ComAtprotoSyncGetBlob.Parameters) async throws -> ComAtprotoSyncGetBlob.Output {
         try await client.query(ComAtprotoSyncGetBlob.self, parameters: parameters)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.sync.getBlocks`: `GET /xrpc/com.atproto.sync.getBlocks`. Declared errors: `BlockNotFound`, `RepoNotFound`, `RepoTakendown`, `RepoSuspended`, `RepoDeactivated`.
-public enum ComAtprotoSyncGetBlocks: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoSyncGetBlocks: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.getBlocks" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `BlockNotFound`.
         case blockNotFound
         /// The declared error `RepoNotFound`.
@@ -48,7 +48,7 @@ public enum ComAtprotoSyncGetBlocks: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.sync.getBlocks#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getBlocks#main/parameters" }
         /// The `did` field (required).
@@ -83,18 +83,18 @@ public enum ComAtprotoSyncGetBlocks: XRPCCore.XRPCQuery {
     public typealias Output = XRPCCore.RawBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.getBlocks, descriptions left out, for validation.
     static var comAtprotoSyncGetBlocks: Swift.String { #"{"defs":{"main":{"errors":[{"name":"BlockNotFound"},{"name":"RepoNotFound"},{"name":"RepoTakendown"},{"name":"RepoSuspended"},{"name":"RepoDeactivated"}],"output":{"encoding":"application/vnd.ipld.car"},"parameters":{"properties":{"cids":{"items":{"format":"cid","type":"string"},"type":"array"},"did":{"format":"did","type":"string"}},"required":["did","cids"],"type":"params"},"type":"query"}},"id":"com.atproto.sync.getBlocks","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetBlocks`.
     public func getBlocks(did: XRPCCore.DID, cids: [XRPCCore.CIDString]) async throws -> ComAtprotoSyncGetBlocks.Output {
         try await client.query(ComAtprotoSyncGetBlocks.self, parameters: .init(did: did, cids: cids))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getBlocks(_ parameters: ComAtprotoSyncGetBlocks.Parameters) async throws -> ComAtprotoSyncGetBlocks.Output {
         try await client.query(ComAtprotoSyncGetBlocks.self, parameters: parameters)
     }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.sync.getCheckout`: `GET /xrpc/com.atproto.sync.getCheckout`.
-public enum ComAtprotoSyncGetCheckout: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoSyncGetCheckout: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.getCheckout" }
 
@@ -11,7 +11,7 @@ public enum ComAtprotoSyncGetCheckout: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `com.atproto.sync.getCheckout#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getCheckout#main/parameters" }
         /// The `did` field (required).
@@ -41,18 +41,18 @@ public enum ComAtprotoSyncGetCheckout: XRPCCore.XRPCQuery {
     public typealias Output = XRPCCore.RawBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.getCheckout, descriptions left out, for validation.
     static var comAtprotoSyncGetCheckout: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/vnd.ipld.car"},"parameters":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"params"},"type":"query"}},"id":"com.atproto.sync.getCheckout","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetCheckout`.
     public func getCheckout(did: XRPCCore.DID) async throws -> ComAtprotoSyncGetCheckout.Output {
         try await client.query(ComAtprotoSyncGetCheckout.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getCheckout(_ parameters: ComAtprotoSyncGetCheckout.Parameters) async throws -> ComAtprotoSyncGetCheckout.Output {
         try await client.query(ComAtprotoSyncGetCheckout.self, parameters: parameters)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.sync.getHead`: `GET /xrpc/com.atproto.sync.getHead`. Declared errors: `HeadNotFound`.
-public enum ComAtprotoSyncGetHead: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoSyncGetHead: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.getHead" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `HeadNotFound`.
         case headNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -32,7 +32,7 @@ public enum ComAtprotoSyncGetHead: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.sync.getHead#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getHead#main/parameters" }
         /// The `did` field (required).
@@ -59,7 +59,7 @@ public enum ComAtprotoSyncGetHead: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getHead#main/output/schema" }
         /// The `root` field (required).
@@ -86,18 +86,18 @@ public enum ComAtprotoSyncGetHead: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.getHead, descriptions left out, for validation.
     static var comAtprotoSyncGetHead: Swift.String { #"{"defs":{"main":{"errors":[{"name":"HeadNotFound"}],"output":{"encoding":"application/json","schema":{"properties":{"root":{"format":"cid","type":"string"}},"required":["root"],"type":"object"}},"parameters":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"params"},"type":"query"}},"id":"com.atproto.sync.getHead","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetHead`.
     public func getHead(did: XRPCCore.DID) async throws -> ComAtprotoSyncGetHead.Output {
         try await client.query(ComAtprotoSyncGetHead.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getHead(_ parameters: ComAtprotoSyncGetHead.Parameters) async throws -> ComAtprotoSyncGetHead.Output {
         try await client.query(ComAtprotoSyncGetHead.self, parameters: parameters)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.sync.getHostStatus`: `GET /xrpc/com.atproto.sync.getHostStatus`. Declared errors: `HostNotFound`.
-public enum ComAtprotoSyncGetHostStatus: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoSyncGetHostStatus: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.getHostStatus" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `HostNotFound`.
         case hostNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -32,7 +32,7 @@ public enum ComAtprotoSyncGetHostStatus: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.sync.getHostStatus#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getHostStatus#main/parameters" }
         /// The `hostname` field (required).
@@ -58,7 +58,7 @@ public enum ComAtprotoSyncGetHostStatus: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getHostStatus#main/output/schema" }
         /// The `hostname` field (required).
@@ -99,18 +99,18 @@ public enum ComAtprotoSyncGetHostStatus: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.getHostStatus, descriptions left out, for validation.
     static var comAtprotoSyncGetHostStatus: Swift.String { #"{"defs":{"main":{"errors":[{"name":"HostNotFound"}],"output":{"encoding":"application/json","schema":{"properties":{"accountCount":{"type":"integer"},"hostname":{"type":"string"},"seq":{"type":"integer"},"status":{"ref":"com.atproto.sync.defs#hostStatus","type":"ref"}},"required":["hostname"],"type":"object"}},"parameters":{"properties":{"hostname":{"type":"string"}},"required":["hostname"],"type":"params"},"type":"query"}},"id":"com.atproto.sync.getHostStatus","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetHostStatus`.
     public func getHostStatus(hostname: Swift.String) async throws -> ComAtprotoSyncGetHostStatus.Output {
         try await client.query(ComAtprotoSyncGetHostStatus.self, parameters: .init(hostname: hostname))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getHostStatus(_ parameters: ComAtprotoSyncGetHostStatus.Parameters) async throws -> ComAtprotoSyncGetHostStatus.Output {
         try await client.query(ComAtprotoSyncGetHostStatus.self, parameters: parameters)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.sync.getLatestCommit`: `GET /xrpc/com.atproto.sync.getLatestCommit`. Declared errors: `RepoNotFound`, `RepoTakendown`, `RepoSuspended`, `RepoDeactivated`.
-public enum ComAtprotoSyncGetLatestCommit: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoSyncGetLatestCommit: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.getLatestCommit" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `RepoNotFound`.
         case repoNotFound
         /// The declared error `RepoTakendown`.
@@ -44,7 +44,7 @@ public enum ComAtprotoSyncGetLatestCommit: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.sync.getLatestCommit#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getLatestCommit#main/parameters" }
         /// The `did` field (required).
@@ -71,7 +71,7 @@ public enum ComAtprotoSyncGetLatestCommit: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getLatestCommit#main/output/schema" }
         /// The `cid` field (required).
@@ -104,18 +104,18 @@ public enum ComAtprotoSyncGetLatestCommit: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.getLatestCommit, descriptions left out, for validation.
     static var comAtprotoSyncGetLatestCommit: Swift.String { #"{"defs":{"main":{"errors":[{"name":"RepoNotFound"},{"name":"RepoTakendown"},{"name":"RepoSuspended"},{"name":"RepoDeactivated"}],"output":{"encoding":"application/json","schema":{"properties":{"cid":{"format":"cid","type":"string"},"rev":{"format":"tid","type":"string"}},"required":["cid","rev"],"type":"object"}},"parameters":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"params"},"type":"query"}},"id":"com.atproto.sync.getLatestCommit","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetLatestCommit`.
     public func getLatestCommit(did: XRPCCore.DID) async throws -> ComAtprotoSyncGetLatestCommit.Output {
         try await client.query(ComAtprotoSyncGetLatestCommit.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getLatestCommit(_ parameters: ComAtprotoSyncGetLatestCommit.Parameters) async throws -> ComAtprotoSyncGetLatestCommit.Output {
         try await client.query(ComAtprotoSyncGetLatestCommit.self, parameters: parameters)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.sync.getRecord`: `GET /xrpc/com.atproto.sync.getRecord`. Declared errors: `RecordNotFound`, `RepoNotFound`, `RepoTakendown`, `RepoSuspended`, `RepoDeactivated`.
-public enum ComAtprotoSyncGetRecord: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoSyncGetRecord: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.getRecord" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `RecordNotFound`.
         case recordNotFound
         /// The declared error `RepoNotFound`.
@@ -48,7 +48,7 @@ public enum ComAtprotoSyncGetRecord: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.sync.getRecord#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getRecord#main/parameters" }
         /// The `did` field (required).
@@ -90,18 +90,18 @@ public enum ComAtprotoSyncGetRecord: XRPCCore.XRPCQuery {
     public typealias Output = XRPCCore.RawBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.getRecord, descriptions left out, for validation.
     static var comAtprotoSyncGetRecord: Swift.String { #"{"defs":{"main":{"errors":[{"name":"RecordNotFound"},{"name":"RepoNotFound"},{"name":"RepoTakendown"},{"name":"RepoSuspended"},{"name":"RepoDeactivated"}],"output":{"encoding":"application/vnd.ipld.car"},"parameters":{"properties":{"collection":{"format":"nsid","type":"string"},"did":{"format":"did","type":"string"},"rkey":{"format":"record-key","type":"string"}},"required":["did","collection","rkey"],"type":"params"},"type":"query"}},"id":"com.atproto.sync.getRecord","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetRecord`.
     public func getRecord(did: XRPCCore.DID, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey) async throws -> ComAtprotoSyncGetRecord.Output {
         try await client.query(ComAtprotoSyncGetRecord.self, parameters: .init(did: did, collection: collection, rkey: rkey))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRecord(_ parameters: ComAtprotoSyncGetRecord.Parameters) async throws -> ComAtprotoSyncGetRecord.Output {
         try await client.query(ComAtprotoSyncGetRecord.self, parameters: parameters)
     }

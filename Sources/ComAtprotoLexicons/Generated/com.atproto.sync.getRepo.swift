@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.sync.getRepo`: `GET /xrpc/com.atproto.sync.getRepo`. Declared errors: `RepoNotFound`, `RepoTakendown`, `RepoSuspended`, `RepoDeactivated`.
-public enum ComAtprotoSyncGetRepo: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoSyncGetRepo: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.getRepo" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `RepoNotFound`.
         case repoNotFound
         /// The declared error `RepoTakendown`.
@@ -44,7 +44,7 @@ public enum ComAtprotoSyncGetRepo: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.sync.getRepo#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getRepo#main/parameters" }
         /// The `did` field (required).
@@ -80,18 +80,18 @@ public enum ComAtprotoSyncGetRepo: XRPCCore.XRPCQuery {
     public typealias Output = XRPCCore.RawBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.getRepo, descriptions left out, for validation.
     static var comAtprotoSyncGetRepo: Swift.String { #"{"defs":{"main":{"errors":[{"name":"RepoNotFound"},{"name":"RepoTakendown"},{"name":"RepoSuspended"},{"name":"RepoDeactivated"}],"output":{"encoding":"application/vnd.ipld.car"},"parameters":{"properties":{"did":{"format":"did","type":"string"},"since":{"format":"tid","type":"string"}},"required":["did"],"type":"params"},"type":"query"}},"id":"com.atproto.sync.getRepo","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetRepo`.
     public func getRepo(did: XRPCCore.DID, since: XRPCCore.TID? = nil) async throws -> ComAtprotoSyncGetRepo.Output {
         try await client.query(ComAtprotoSyncGetRepo.self, parameters: .init(did: did, since: since))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRepo(_ parameters: ComAtprotoSyncGetRepo.Parameters) async throws -> ComAtprotoSyncGetRepo.Output {
         try await client.query(ComAtprotoSyncGetRepo.self, parameters: parameters)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.sync.getRepoStatus`: `GET /xrpc/com.atproto.sync.getRepoStatus`. Declared errors: `RepoNotFound`.
-public enum ComAtprotoSyncGetRepoStatus: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoSyncGetRepoStatus: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.getRepoStatus" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `RepoNotFound`.
         case repoNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -32,7 +32,7 @@ public enum ComAtprotoSyncGetRepoStatus: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.sync.getRepoStatus#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getRepoStatus#main/parameters" }
         /// The `did` field (required).
@@ -59,7 +59,7 @@ public enum ComAtprotoSyncGetRepoStatus: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getRepoStatus#main/output/schema" }
         /// The `did` field (required).
@@ -102,7 +102,7 @@ public enum ComAtprotoSyncGetRepoStatus: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.sync.getRepoStatus#main/output/schema/properties/status" }
             /// The string, exactly as read or given.
@@ -127,18 +127,18 @@ public enum ComAtprotoSyncGetRepoStatus: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.getRepoStatus, descriptions left out, for validation.
     static var comAtprotoSyncGetRepoStatus: Swift.String { #"{"defs":{"main":{"errors":[{"name":"RepoNotFound"}],"output":{"encoding":"application/json","schema":{"properties":{"active":{"type":"boolean"},"did":{"format":"did","type":"string"},"rev":{"format":"tid","type":"string"},"status":{"knownValues":["takendown","suspended","deleted","deactivated","desynchronized","throttled"],"type":"string"}},"required":["did","active"],"type":"object"}},"parameters":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"params"},"type":"query"}},"id":"com.atproto.sync.getRepoStatus","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetRepoStatus`.
     public func getRepoStatus(did: XRPCCore.DID) async throws -> ComAtprotoSyncGetRepoStatus.Output {
         try await client.query(ComAtprotoSyncGetRepoStatus.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRepoStatus(_ parameters: ComAtprotoSyncGetRepoStatus.Parameters) async throws -> ComAtprotoSyncGetRepoStatus.Output {
         try await client.query(ComAtprotoSyncGetRepoStatus.self, parameters: parameters)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.sync.listBlobs`: `GET /xrpc/com.atproto.sync.listBlobs`. Declared errors: `RepoNotFound`, `RepoTakendown`, `RepoSuspended`, `RepoDeactivated`.
-public enum ComAtprotoSyncListBlobs: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoSyncListBlobs: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.listBlobs" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `RepoNotFound`.
         case repoNotFound
         /// The declared error `RepoTakendown`.
@@ -44,7 +44,7 @@ public enum ComAtprotoSyncListBlobs: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.sync.listBlobs#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listBlobs#main/parameters" }
         /// The `did` field (required).
@@ -88,7 +88,7 @@ public enum ComAtprotoSyncListBlobs: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listBlobs#main/output/schema" }
         /// The `cids` field (required).
@@ -119,18 +119,18 @@ public enum ComAtprotoSyncListBlobs: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.listBlobs, descriptions left out, for validation.
     static var comAtprotoSyncListBlobs: Swift.String { #"{"defs":{"main":{"errors":[{"name":"RepoNotFound"},{"name":"RepoTakendown"},{"name":"RepoSuspended"},{"name":"RepoDeactivated"}],"output":{"encoding":"application/json","schema":{"properties":{"cids":{"items":{"format":"cid","type":"string"},"type":"array"},"cursor":{"type":"string"}},"required":["cids"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"did":{"format":"did","type":"string"},"limit":{"default":500,"maximum":1000,"minimum":1,"type":"integer"},"since":{"format":"tid","type":"string"}},"required":["did"],"type":"params"},"type":"query"}},"id":"com.atproto.sync.listBlobs","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncListBlobs`.
     public func listBlobs(did: XRPCCore.DID, cursor: Swift.String? = nil, limit: Swift.Int? = 500, since: XRPCCore.TID? = nil) async throws -> ComAtprotoSyncListBlobs.Output {
         try await client.query(ComAtprotoSyncListBlobs.self, parameters: .init(did: did, cursor: cursor, limit: limit, since: since))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listBlobs(_ parameters: ComAtprotoSyncListBlobs.Parameters) async throws -> ComAtprotoSyncListBlobs.Output {
         try await client.query(ComAtprotoSyncListBlobs.self, parameters: parameters)
     }

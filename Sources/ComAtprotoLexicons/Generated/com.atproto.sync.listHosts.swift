@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.sync.listHosts`: `GET /xrpc/com.atproto.sync.listHosts`.
-public enum ComAtprotoSyncListHosts: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoSyncListHosts: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.listHosts" }
 
@@ -11,7 +11,7 @@ public enum ComAtprotoSyncListHosts: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `com.atproto.sync.listHosts#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listHosts#main/parameters" }
         /// The `cursor` field (optional).
@@ -43,7 +43,7 @@ public enum ComAtprotoSyncListHosts: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listHosts#main/output/schema" }
         /// The `hosts` field (required).
@@ -74,7 +74,7 @@ public enum ComAtprotoSyncListHosts: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.sync.listHosts#host`.
-    public struct Host: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Host: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listHosts#host" }
         /// The `hostname` field (required).
@@ -115,18 +115,18 @@ public enum ComAtprotoSyncListHosts: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.listHosts, descriptions left out, for validation.
     static var comAtprotoSyncListHosts: Swift.String { ##"{"defs":{"host":{"properties":{"accountCount":{"type":"integer"},"hostname":{"type":"string"},"seq":{"type":"integer"},"status":{"ref":"com.atproto.sync.defs#hostStatus","type":"ref"}},"required":["hostname"],"type":"object"},"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"hosts":{"items":{"ref":"#host","type":"ref"},"type":"array"}},"required":["hosts"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":200,"maximum":1000,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"}},"id":"com.atproto.sync.listHosts","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncListHosts`.
     public func listHosts(cursor: Swift.String? = nil, limit: Swift.Int? = 200) async throws -> ComAtprotoSyncListHosts.Output {
         try await client.query(ComAtprotoSyncListHosts.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listHosts(_ parameters: ComAtprotoSyncListHosts.Parameters = .init()) async throws -> ComAtprotoSyncListHosts.Output {
         try await client.query(ComAtprotoSyncListHosts.self, parameters: parameters)
     }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.sync.listRepos`: `GET /xrpc/com.atproto.sync.listRepos`.
-public enum ComAtprotoSyncListRepos: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoSyncListRepos: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.listRepos" }
 
@@ -11,7 +11,7 @@ public enum ComAtprotoSyncListRepos: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `com.atproto.sync.listRepos#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listRepos#main/parameters" }
         /// The `cursor` field (optional).
@@ -43,7 +43,7 @@ public enum ComAtprotoSyncListRepos: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listRepos#main/output/schema" }
         /// The `repos` field (required).
@@ -74,7 +74,7 @@ public enum ComAtprotoSyncListRepos: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.sync.listRepos#repo`.
-    public struct Repo: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Repo: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listRepos#repo" }
         /// The `did` field (required).
@@ -123,7 +123,7 @@ public enum ComAtprotoSyncListRepos: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.sync.listRepos#repo/properties/status" }
             /// The string, exactly as read or given.
@@ -148,18 +148,18 @@ public enum ComAtprotoSyncListRepos: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.listRepos, descriptions left out, for validation.
     static var comAtprotoSyncListRepos: Swift.String { ##"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"repos":{"items":{"ref":"#repo","type":"ref"},"type":"array"}},"required":["repos"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":500,"maximum":1000,"minimum":1,"type":"integer"}},"type":"params"},"type":"query"},"repo":{"properties":{"active":{"type":"boolean"},"did":{"format":"did","type":"string"},"head":{"format":"cid","type":"string"},"rev":{"format":"tid","type":"string"},"status":{"knownValues":["takendown","suspended","deleted","deactivated","desynchronized","throttled"],"type":"string"}},"required":["did","head","rev"],"type":"object"}},"id":"com.atproto.sync.listRepos","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncListRepos`.
     public func listRepos(cursor: Swift.String? = nil, limit: Swift.Int? = 500) async throws -> ComAtprotoSyncListRepos.Output {
         try await client.query(ComAtprotoSyncListRepos.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listRepos(_ parameters: ComAtprotoSyncListRepos.Parameters = .init()) async throws -> ComAtprotoSyncListRepos.Output {
         try await client.query(ComAtprotoSyncListRepos.self, parameters: parameters)
     }

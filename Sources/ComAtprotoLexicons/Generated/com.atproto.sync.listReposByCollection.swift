@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.sync.listReposByCollection`: `GET /xrpc/com.atproto.sync.listReposByCollection`.
-public enum ComAtprotoSyncListReposByCollection: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoSyncListReposByCollection: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.listReposByCollection" }
 
@@ -11,7 +11,7 @@ public enum ComAtprotoSyncListReposByCollection: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `com.atproto.sync.listReposByCollection#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listReposByCollection#main/parameters" }
         /// The `collection` field (required).
@@ -49,7 +49,7 @@ public enum ComAtprotoSyncListReposByCollection: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listReposByCollection#main/output/schema" }
         /// The `repos` field (required).
@@ -80,7 +80,7 @@ public enum ComAtprotoSyncListReposByCollection: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.sync.listReposByCollection#repo`.
-    public struct Repo: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Repo: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listReposByCollection#repo" }
         /// The `did` field (required).
@@ -107,18 +107,18 @@ public enum ComAtprotoSyncListReposByCollection: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.listReposByCollection, descriptions left out, for validation.
     static var comAtprotoSyncListReposByCollection: Swift.String { ##"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"repos":{"items":{"ref":"#repo","type":"ref"},"type":"array"}},"required":["repos"],"type":"object"}},"parameters":{"properties":{"collection":{"format":"nsid","type":"string"},"cursor":{"type":"string"},"limit":{"default":500,"maximum":2000,"minimum":1,"type":"integer"}},"required":["collection"],"type":"params"},"type":"query"},"repo":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"object"}},"id":"com.atproto.sync.listReposByCollection","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncListReposByCollection`.
     public func listReposByCollection(collection: XRPCCore.NSID, cursor: Swift.String? = nil, limit: Swift.Int? = 500) async throws -> ComAtprotoSyncListReposByCollection.Output {
         try await client.query(ComAtprotoSyncListReposByCollection.self, parameters: .init(collection: collection, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listReposByCollection(_ parameters: ComAtprotoSyncListReposByCollection.Parameters) async throws -> ComAtprotoSyncListReposByCollection.Output {
         try await client.query(ComAtprotoSyncListReposByCollection.self, parameters: parameters)
     }

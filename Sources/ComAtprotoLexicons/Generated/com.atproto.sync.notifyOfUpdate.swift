@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.sync.notifyOfUpdate`: `POST /xrpc/com.atproto.sync.notifyOfUpdate`.
-public enum ComAtprotoSyncNotifyOfUpdate: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoSyncNotifyOfUpdate: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.notifyOfUpdate" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoSyncNotifyOfUpdate: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.notifyOfUpdate#main/input/schema" }
         /// The `hostname` field (required).
@@ -43,18 +43,18 @@ public enum ComAtprotoSyncNotifyOfUpdate: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.notifyOfUpdate, descriptions left out, for validation.
     static var comAtprotoSyncNotifyOfUpdate: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"hostname":{"type":"string"}},"required":["hostname"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.sync.notifyOfUpdate","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncNotifyOfUpdate`.
     public func notifyOfUpdate(hostname: Swift.String) async throws -> ComAtprotoSyncNotifyOfUpdate.Output {
         try await client.procedure(ComAtprotoSyncNotifyOfUpdate.self, parameters: .init(), input: .init(hostname: hostname))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func notifyOfUpdate(_ input: ComAtprotoSyncNotifyOfUpdate.Input) async throws -> ComAtprotoSyncNotifyOfUpdate.Output {
         try await client.procedure(ComAtprotoSyncNotifyOfUpdate.self, parameters: .init(), input: input)
     }

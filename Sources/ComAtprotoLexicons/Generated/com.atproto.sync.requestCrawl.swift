@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.sync.requestCrawl`: `POST /xrpc/com.atproto.sync.requestCrawl`. Declared errors: `HostBanned`.
-public enum ComAtprotoSyncRequestCrawl: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoSyncRequestCrawl: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.requestCrawl" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `HostBanned`.
         case hostBanned
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -35,7 +35,7 @@ public enum ComAtprotoSyncRequestCrawl: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.requestCrawl#main/input/schema" }
         /// The `hostname` field (required).
@@ -64,18 +64,18 @@ public enum ComAtprotoSyncRequestCrawl: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.requestCrawl, descriptions left out, for validation.
     static var comAtprotoSyncRequestCrawl: Swift.String { #"{"defs":{"main":{"errors":[{"name":"HostBanned"}],"input":{"encoding":"application/json","schema":{"properties":{"hostname":{"type":"string"}},"required":["hostname"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.sync.requestCrawl","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncRequestCrawl`.
     public func requestCrawl(hostname: Swift.String) async throws -> ComAtprotoSyncRequestCrawl.Output {
         try await client.procedure(ComAtprotoSyncRequestCrawl.self, parameters: .init(), input: .init(hostname: hostname))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func requestCrawl(_ input: ComAtprotoSyncRequestCrawl.Input) async throws -> ComAtprotoSyncRequestCrawl.Output {
         try await client.procedure(ComAtprotoSyncRequestCrawl.self, parameters: .init(), input: input)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The subscription `com.atproto.sync.subscribeRepos`: a WebSocket at `/xrpc/com.atproto.sync.subscribeRepos`. Declared errors: `FutureCursor`, `ConsumerTooSlow`.
-public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
+public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.subscribeRepos" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `FutureCursor`.
         case futureCursor
         /// The declared error `ConsumerTooSlow`.
@@ -36,7 +36,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
     }
 
     /// The parameters `com.atproto.sync.subscribeRepos#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#main/parameters" }
         /// The `cursor` field (optional).
@@ -62,7 +62,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Message: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#main/message/schema" }
         case comAtprotoSyncSubscribeReposCommit(ComAtprotoSyncSubscribeRepos.Commit)
@@ -116,7 +116,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `com.atproto.sync.subscribeRepos#account`.
-    public struct Account: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Account: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#account" }
         /// The `seq` field (required).
@@ -164,7 +164,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#account/properties/status" }
             /// The string, exactly as read or given.
@@ -189,7 +189,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `com.atproto.sync.subscribeRepos#commit`.
-    public struct Commit: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Commit: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#commit" }
         /// The `seq` field (required).
@@ -276,7 +276,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `com.atproto.sync.subscribeRepos#identity`.
-    public struct Identity: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Identity: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#identity" }
         /// The `seq` field (required).
@@ -320,7 +320,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `com.atproto.sync.subscribeRepos#info`.
-    public struct Info: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Info: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#info" }
         /// The `name` field (required).
@@ -351,7 +351,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Name: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Name: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#info/properties/name" }
             /// The string, exactly as read or given.
@@ -366,7 +366,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `com.atproto.sync.subscribeRepos#repoOp`.
-    public struct RepoOp: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct RepoOp: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#repoOp" }
         /// The `action` field (required).
@@ -407,7 +407,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Action: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Action: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#repoOp/properties/action" }
             /// The string, exactly as read or given.
@@ -426,7 +426,7 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `com.atproto.sync.subscribeRepos#sync`.
-    public struct Sync: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Sync: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#sync" }
         /// The `seq` field (required).
@@ -475,12 +475,12 @@ public enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.sync.subscribeRepos, descriptions left out, for validation.
     static var comAtprotoSyncSubscribeRepos: Swift.String { ##"{"defs":{"account":{"properties":{"active":{"type":"boolean"},"did":{"format":"did","type":"string"},"seq":{"type":"integer"},"status":{"knownValues":["takendown","suspended","deleted","deactivated","desynchronized","throttled"],"type":"string"},"time":{"format":"datetime","type":"string"}},"required":["seq","did","time","active"],"type":"object"},"commit":{"nullable":["since"],"properties":{"blobs":{"items":{"type":"cid-link"},"type":"array"},"blocks":{"maxLength":2000000,"type":"bytes"},"commit":{"type":"cid-link"},"ops":{"items":{"ref":"#repoOp","type":"ref"},"maxLength":200,"type":"array"},"prevData":{"type":"cid-link"},"rebase":{"type":"boolean"},"repo":{"format":"did","type":"string"},"rev":{"format":"tid","type":"string"},"seq":{"type":"integer"},"since":{"format":"tid","type":"string"},"time":{"format":"datetime","type":"string"},"tooBig":{"type":"boolean"}},"required":["seq","rebase","tooBig","repo","commit","rev","since","blocks","ops","blobs","time"],"type":"object"},"identity":{"properties":{"did":{"format":"did","type":"string"},"handle":{"format":"handle","type":"string"},"seq":{"type":"integer"},"time":{"format":"datetime","type":"string"}},"required":["seq","did","time"],"type":"object"},"info":{"properties":{"message":{"type":"string"},"name":{"knownValues":["OutdatedCursor"],"type":"string"}},"required":["name"],"type":"object"},"main":{"errors":[{"name":"FutureCursor"},{"name":"ConsumerTooSlow"}],"message":{"schema":{"refs":["#commit","#sync","#identity","#account","#info"],"type":"union"}},"parameters":{"properties":{"cursor":{"type":"integer"}},"type":"params"},"type":"subscription"},"repoOp":{"nullable":["cid"],"properties":{"action":{"knownValues":["create","update","delete"],"type":"string"},"cid":{"type":"cid-link"},"path":{"type":"string"},"prev":{"type":"cid-link"}},"required":["action","path","cid"],"type":"object"},"sync":{"properties":{"blocks":{"maxLength":10000,"type":"bytes"},"did":{"format":"did","type":"string"},"rev":{"type":"string"},"seq":{"type":"integer"},"time":{"format":"datetime","type":"string"}},"required":["seq","did","blocks","rev","time"],"type":"object"}},"id":"com.atproto.sync.subscribeRepos","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Sync {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncSubscribeRepos`.
     public func subscribeRepos(cursor: Swift.Int? = nil) -> XRPCCore.XRPCEventStream<ComAtprotoSyncSubscribeRepos> {
         client.subscribe(ComAtprotoSyncSubscribeRepos.self, parameters: .init(cursor: cursor))

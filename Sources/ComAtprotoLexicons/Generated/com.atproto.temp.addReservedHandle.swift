@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.temp.addReservedHandle`: `POST /xrpc/com.atproto.temp.addReservedHandle`.
-public enum ComAtprotoTempAddReservedHandle: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoTempAddReservedHandle: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.temp.addReservedHandle" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoTempAddReservedHandle: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.addReservedHandle#main/input/schema" }
         /// The `handle` field (required).
@@ -40,7 +40,7 @@ public enum ComAtprotoTempAddReservedHandle: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.addReservedHandle#main/output/schema" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -61,18 +61,18 @@ public enum ComAtprotoTempAddReservedHandle: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.temp.addReservedHandle, descriptions left out, for validation.
     static var comAtprotoTempAddReservedHandle: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"handle":{"type":"string"}},"required":["handle"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{},"type":"object"}},"type":"procedure"}},"id":"com.atproto.temp.addReservedHandle","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Temp {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempAddReservedHandle`.
     public func addReservedHandle(handle: Swift.String) async throws -> ComAtprotoTempAddReservedHandle.Output {
         try await client.procedure(ComAtprotoTempAddReservedHandle.self, parameters: .init(), input: .init(handle: handle))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func addReservedHandle(_ input: ComAtprotoTempAddReservedHandle.Input) async throws -> ComAtprotoTempAddReservedHandle.Output {
         try await client.procedure(ComAtprotoTempAddReservedHandle.self, parameters: .init(), input: input)
     }

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.temp.checkHandleAvailability`: `GET /xrpc/com.atproto.temp.checkHandleAvailability`. Declared errors: `InvalidEmail`.
-public enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.temp.checkHandleAvailability" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidEmail`.
         case invalidEmail
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -32,7 +32,7 @@ public enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.temp.checkHandleAvailability#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#main/parameters" }
         /// The `handle` field (required).
@@ -70,7 +70,7 @@ public enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#main/output/schema" }
         /// The `handle` field (required).
@@ -102,7 +102,7 @@ public enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Result: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum Result: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#main/output/schema/properties/result" }
             case comAtprotoTempCheckHandleAvailabilityResultAvailable(ComAtprotoTempCheckHandleAvailability.ResultAvailable)
@@ -148,7 +148,7 @@ public enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.temp.checkHandleAvailability#resultAvailable`.
-    public struct ResultAvailable: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct ResultAvailable: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#resultAvailable" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -169,7 +169,7 @@ public enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.temp.checkHandleAvailability#resultUnavailable`.
-    public struct ResultUnavailable: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct ResultUnavailable: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#resultUnavailable" }
         /// The `suggestions` field (required).
@@ -195,7 +195,7 @@ public enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.temp.checkHandleAvailability#suggestion`.
-    public struct Suggestion: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Suggestion: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#suggestion" }
         /// The `handle` field (required).
@@ -227,18 +227,18 @@ public enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.temp.checkHandleAvailability, descriptions left out, for validation.
     static var comAtprotoTempCheckHandleAvailability: Swift.String { ##"{"defs":{"main":{"errors":[{"name":"InvalidEmail"}],"output":{"encoding":"application/json","schema":{"properties":{"handle":{"format":"handle","type":"string"},"result":{"refs":["#resultAvailable","#resultUnavailable"],"type":"union"}},"required":["handle","result"],"type":"object"}},"parameters":{"properties":{"birthDate":{"format":"datetime","type":"string"},"email":{"type":"string"},"handle":{"format":"handle","type":"string"}},"required":["handle"],"type":"params"},"type":"query"},"resultAvailable":{"properties":{},"type":"object"},"resultUnavailable":{"properties":{"suggestions":{"items":{"ref":"#suggestion","type":"ref"},"type":"array"}},"required":["suggestions"],"type":"object"},"suggestion":{"properties":{"handle":{"format":"handle","type":"string"},"method":{"type":"string"}},"required":["handle","method"],"type":"object"}},"id":"com.atproto.temp.checkHandleAvailability","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Temp {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempCheckHandleAvailability`.
     public func checkHandleAvailability(handle: XRPCCore.ATHandle, birthDate: XRPCCore.Datetime? = nil, email: Swift.String? = nil) async throws -> ComAtprotoTempCheckHandleAvailability.Output {
         try await client.query(ComAtprotoTempCheckHandleAvailability.self, parameters: .init(handle: handle, birthDate: birthDate, email: email))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func checkHandleAvailability(_ parameters: ComAtprotoTempCheckHandleAvailability.Parameters) async throws -> ComAtprotoTempCheckHandleAvailability.Output {
         try await client.query(ComAtprotoTempCheckHandleAvailability.self, parameters: parameters)
     }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.temp.checkSignupQueue`: `GET /xrpc/com.atproto.temp.checkSignupQueue`.
-public enum ComAtprotoTempCheckSignupQueue: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoTempCheckSignupQueue: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.temp.checkSignupQueue" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoTempCheckSignupQueue: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkSignupQueue#main/output/schema" }
         /// The `activated` field (required).
@@ -50,12 +50,12 @@ public enum ComAtprotoTempCheckSignupQueue: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.temp.checkSignupQueue, descriptions left out, for validation.
     static var comAtprotoTempCheckSignupQueue: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"activated":{"type":"boolean"},"estimatedTimeMs":{"type":"integer"},"placeInQueue":{"type":"integer"}},"required":["activated"],"type":"object"}},"type":"query"}},"id":"com.atproto.temp.checkSignupQueue","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Temp {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempCheckSignupQueue`.
     public func checkSignupQueue() async throws -> ComAtprotoTempCheckSignupQueue.Output {
         try await client.query(ComAtprotoTempCheckSignupQueue.self, parameters: .init())

@@ -3,12 +3,12 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.temp.dereferenceScope`: `GET /xrpc/com.atproto.temp.dereferenceScope`. Declared errors: `InvalidScopeReference`.
-public enum ComAtprotoTempDereferenceScope: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoTempDereferenceScope: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.temp.dereferenceScope" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidScopeReference`.
         case invalidScopeReference
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -32,7 +32,7 @@ public enum ComAtprotoTempDereferenceScope: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.temp.dereferenceScope#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.dereferenceScope#main/parameters" }
         /// The `scope` field (required).
@@ -58,7 +58,7 @@ public enum ComAtprotoTempDereferenceScope: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.dereferenceScope#main/output/schema" }
         /// The `scope` field (required).
@@ -84,18 +84,18 @@ public enum ComAtprotoTempDereferenceScope: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.temp.dereferenceScope, descriptions left out, for validation.
     static var comAtprotoTempDereferenceScope: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidScopeReference"}],"output":{"encoding":"application/json","schema":{"properties":{"scope":{"type":"string"}},"required":["scope"],"type":"object"}},"parameters":{"properties":{"scope":{"type":"string"}},"required":["scope"],"type":"params"},"type":"query"}},"id":"com.atproto.temp.dereferenceScope","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Temp {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempDereferenceScope`.
     public func dereferenceScope(scope: Swift.String) async throws -> ComAtprotoTempDereferenceScope.Output {
         try await client.query(ComAtprotoTempDereferenceScope.self, parameters: .init(scope: scope))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func dereferenceScope(_ parameters: ComAtprotoTempDereferenceScope.Parameters) async throws -> ComAtprotoTempDereferenceScope.Output {
         try await client.query(ComAtprotoTempDereferenceScope.self, parameters: parameters)
     }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The query `com.atproto.temp.fetchLabels`: `GET /xrpc/com.atproto.temp.fetchLabels`.
-public enum ComAtprotoTempFetchLabels: XRPCCore.XRPCQuery {
+public nonisolated enum ComAtprotoTempFetchLabels: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.temp.fetchLabels" }
 
@@ -11,7 +11,7 @@ public enum ComAtprotoTempFetchLabels: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `com.atproto.temp.fetchLabels#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.fetchLabels#main/parameters" }
         /// The `limit` field (optional).
@@ -43,7 +43,7 @@ public enum ComAtprotoTempFetchLabels: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.fetchLabels#main/output/schema" }
         /// The `labels` field (required).
@@ -69,18 +69,18 @@ public enum ComAtprotoTempFetchLabels: XRPCCore.XRPCQuery {
     }
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.temp.fetchLabels, descriptions left out, for validation.
     static var comAtprotoTempFetchLabels: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"}},"required":["labels"],"type":"object"}},"parameters":{"properties":{"limit":{"default":50,"maximum":250,"minimum":1,"type":"integer"},"since":{"type":"integer"}},"type":"params"},"type":"query"}},"id":"com.atproto.temp.fetchLabels","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Temp {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempFetchLabels`.
     public func fetchLabels(limit: Swift.Int? = 50, since: Swift.Int? = nil) async throws -> ComAtprotoTempFetchLabels.Output {
         try await client.query(ComAtprotoTempFetchLabels.self, parameters: .init(limit: limit, since: since))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func fetchLabels(_ parameters: ComAtprotoTempFetchLabels.Parameters = .init()) async throws -> ComAtprotoTempFetchLabels.Output {
         try await client.query(ComAtprotoTempFetchLabels.self, parameters: parameters)
     }

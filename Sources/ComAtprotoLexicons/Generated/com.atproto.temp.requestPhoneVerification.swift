@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.temp.requestPhoneVerification`: `POST /xrpc/com.atproto.temp.requestPhoneVerification`.
-public enum ComAtprotoTempRequestPhoneVerification: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoTempRequestPhoneVerification: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.temp.requestPhoneVerification" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoTempRequestPhoneVerification: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.requestPhoneVerification#main/input/schema" }
         /// The `phoneNumber` field (required).
@@ -43,18 +43,18 @@ public enum ComAtprotoTempRequestPhoneVerification: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.temp.requestPhoneVerification, descriptions left out, for validation.
     static var comAtprotoTempRequestPhoneVerification: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"phoneNumber":{"type":"string"}},"required":["phoneNumber"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.temp.requestPhoneVerification","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Temp {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempRequestPhoneVerification`.
     public func requestPhoneVerification(phoneNumber: Swift.String) async throws -> ComAtprotoTempRequestPhoneVerification.Output {
         try await client.procedure(ComAtprotoTempRequestPhoneVerification.self, parameters: .init(), input: .init(phoneNumber: phoneNumber))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func requestPhoneVerification(_ input: ComAtprotoTempRequestPhoneVerification.Input) async throws -> ComAtprotoTempRequestPhoneVerification.Output {
         try await client.procedure(ComAtprotoTempRequestPhoneVerification.self, parameters: .init(), input: input)
     }

@@ -3,7 +3,7 @@
 @_spi(Generated) import XRPCCore
 
 /// The procedure `com.atproto.temp.revokeAccountCredentials`: `POST /xrpc/com.atproto.temp.revokeAccountCredentials`.
-public enum ComAtprotoTempRevokeAccountCredentials: XRPCCore.XRPCProcedure {
+public nonisolated enum ComAtprotoTempRevokeAccountCredentials: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "com.atproto.temp.revokeAccountCredentials" }
 
@@ -14,7 +14,7 @@ public enum ComAtprotoTempRevokeAccountCredentials: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.revokeAccountCredentials#main/input/schema" }
         /// The `account` field (required).
@@ -44,18 +44,18 @@ public enum ComAtprotoTempRevokeAccountCredentials: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ComAtprotoLexiconsSchemas {
+nonisolated extension ComAtprotoLexiconsSchemas {
     /// The lexicon com.atproto.temp.revokeAccountCredentials, descriptions left out, for validation.
     static var comAtprotoTempRevokeAccountCredentials: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"account":{"format":"at-identifier","type":"string"}},"required":["account"],"type":"object"}},"type":"procedure"}},"id":"com.atproto.temp.revokeAccountCredentials","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Com.Atproto.Temp {
+nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempRevokeAccountCredentials`.
     public func revokeAccountCredentials(account: XRPCCore.ATIdentifier) async throws -> ComAtprotoTempRevokeAccountCredentials.Output {
         try await client.procedure(ComAtprotoTempRevokeAccountCredentials.self, parameters: .init(), input: .init(account: account))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func revokeAccountCredentials(_ input: ComAtprotoTempRevokeAccountCredentials.Input) async throws -> ComAtprotoTempRevokeAccountCredentials.Output {
         try await client.procedure(ComAtprotoTempRevokeAccountCredentials.self, parameters: .init(), input: input)
     }

@@ -1,8 +1,8 @@
 /// Decides, in one place for the whole set of files, which values are stored out of line.
 ///
 /// Every union is an `indirect` enum and every struct field that holds another generated struct is
-/// boxed (`@XRPCCore._LexiconBoxed` / `@XRPCCore._LexiconBoxedOptional`). Users read and write these fields as
-/// usual. Two reasons, both measured:
+/// boxed (a computed property over a stored `XRPCCore._LexiconBoxed` / `XRPCCore._LexiconBoxedOptional`).
+/// Users read and write these fields as usual. Two reasons, both measured:
 /// - recursion: no struct or union holds another one inline, so no cycle of types (cycles cross
 ///   files, e.g. `app.bsky.feed.defs#threadViewPost`) can make a type infinitely large;
 /// - compile time and code size: a struct that holds other structs inline copies, assigns and

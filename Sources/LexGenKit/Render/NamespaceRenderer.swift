@@ -5,6 +5,8 @@
 struct NamespaceRenderer {
     var access = "public "
     var module = ModuleSymbols(moduleName: "Lexicons")
+    /// Written before each declared type and extension (``GeneratedIsolation``).
+    private var isolation: String { GeneratedIsolation.modifier }
 
     func render(
         namespacePaths: [[String]],
@@ -29,9 +31,9 @@ struct NamespaceRenderer {
             let property = SwiftNaming.identifier(segments.last ?? name)
             let clientExpression = prefix.count == 1 ? "self" : "client"
             writer.line("")
-            writer.block("extension \(parent)") { body in
+            writer.block("\(isolation)extension \(parent)") { body in
                 body.line("/// The methods of the `\(nsidPrefix).*` lexicons.")
-                body.block("\(access)struct \(name): Sendable") { inner in
+                body.block("\(access)\(isolation)struct \(name): Sendable") { inner in
                     inner.line("/// The client the methods call through.")
                     inner.line("\(access)let client: XRPCCore.XRPCClient")
                 }
@@ -48,7 +50,7 @@ struct NamespaceRenderer {
     private func renderSchemas(_ documentSymbols: [String], recordTypes: [String], into writer: inout CodeWriter) {
         writer.line("")
         writer.line("/// The lexicons this module was generated from, for validating its values.")
-        writer.block("\(access)enum \(module.schemasType)") { body in
+        writer.block("\(access)\(isolation)enum \(module.schemasType)") { body in
             body.line("/// Every lexicon of the module (descriptions left out), parsed on first use.")
             body.line("\(access)static let catalog = XRPCCore.LexiconSchemaCatalog(")
             body.line("    documentTexts: [")
@@ -71,9 +73,9 @@ struct NamespaceRenderer {
         }
         writer.line("")
         writer.line("/// Gives this module's generated types the module's catalog; generated code conforms to it.")
-        writer.line("\(access)protocol \(module.validatableProtocol): XRPCCore.LexiconValidatable {}")
+        writer.line("\(access)\(isolation)protocol \(module.validatableProtocol): XRPCCore.LexiconValidatable {}")
         writer.line("")
-        writer.block("extension \(module.validatableProtocol)") { body in
+        writer.block("\(isolation)extension \(module.validatableProtocol)") { body in
             body.line("/// The catalog of the module that declares the type.")
             body.line(
                 "\(access)static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { \(module.schemasType).catalog }"

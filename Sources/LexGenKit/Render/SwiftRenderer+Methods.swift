@@ -53,16 +53,26 @@ extension SwiftRenderer {
         }
         if canFlatten { writer.line("") }
         var documentation = method.documentation
-        if canFlatten {
+        if canFlatten,
+            let takes = Self.wholeValues(parameters: !method.parameterArguments.isEmpty, input: method.hasInput)
+        {
             if !documentation.isEmpty { documentation.append("") }
-            documentation.append(
-                method.kind == .subscription
-                    ? "This form takes the parameters as a whole value."
-                    : "This form takes the parameters and the input as whole values.")
+            documentation.append("This form takes \(takes).")
         }
         writer.documentation(documentation.isEmpty ? ["Calls `\(method.endpointType)`."] : documentation)
         writer.block("\(access)func \(method.name)(\(arguments.joined(separator: ", "))) \(returns)") { body in
             body.line("\(call)(\(callArguments))")
+        }
+    }
+
+    /// What the whole-value form of a method takes, as its doc comment says it: a query or a
+    /// subscription has no input, a procedure may have no parameters.
+    static func wholeValues(parameters: Bool, input: Bool) -> String? {
+        switch (parameters, input) {
+        case (true, true): return "the parameters and the input as whole values"
+        case (true, false): return "the parameters as a whole value"
+        case (false, true): return "the input as a whole value"
+        case (false, false): return nil
         }
     }
 

@@ -7,6 +7,8 @@ struct SwiftRenderer {
     var runtimeAccess: String { access == "public " ? "@_spi(Generated) public " : access }
     /// The module-wide names generated code refers to (its schemas and validation protocol).
     var module = ModuleSymbols(moduleName: "Lexicons")
+    /// Written before each declared type and extension (``GeneratedIsolation``).
+    private var isolation: String { GeneratedIsolation.modifier }
 
     /// The whole text of one lexicon's Swift file.
     func render(_ file: FileModel, displayPath: String) -> String {
@@ -20,7 +22,7 @@ struct SwiftRenderer {
         }
         if !file.schemaText.isEmpty {
             writer.line("")
-            writer.block("extension \(module.schemasType)") { body in
+            writer.block("\(isolation)extension \(module.schemasType)") { body in
                 body.line("/// The lexicon \(file.nsid), descriptions left out, for validation.")
                 let literal = file.schemaText.swiftRawLiteral
                 body.line("static var \(module.documentSymbol(file)): Swift.String { \(literal) }")
@@ -29,7 +31,7 @@ struct SwiftRenderer {
         if !file.methods.isEmpty {
             writer.line("")
             let namespace = (["XRPCCore.XRPCClient"] + file.namespacePath).joined(separator: ".")
-            writer.block("extension \(namespace)") { body in
+            writer.block("\(isolation)extension \(namespace)") { body in
                 for (index, method) in file.methods.enumerated() {
                     if index > 0 { body.line("") }
                     renderMethod(method, into: &body)
@@ -126,7 +128,8 @@ struct SwiftRenderer {
         case .parameters: conformance = "XRPCCore.XRPCParameters"
         }
         writer.documentation(model.documentation.isEmpty ? Self.factDocumentation(model) : model.documentation)
-        writer.block("\(access)struct \(model.name): \(conformance), \(module.validatableProtocol)") { body in
+        writer.block("\(access)\(isolation)struct \(model.name): \(conformance), \(module.validatableProtocol)") {
+            body in
             renderDefinition(model.schemaPath, into: &body)
             if case .record(let collection, let key) = model.role {
                 body.line("/// The collection NSID, which is also the record's `$type`.")
@@ -140,10 +143,7 @@ struct SwiftRenderer {
             for field in model.fields {
                 body.documentation(
                     field.documentation.isEmpty ? [Self.fallbackDocumentation(field)] : field.documentation)
-                let type = Self.propertyType(field)
-                let box = type.hasSuffix("?") ? "@XRPCCore._LexiconBoxedOptional " : "@XRPCCore._LexiconBoxed "
-                let wrapper = field.isBoxed ? box : ""
-                body.line("\(wrapper)\(access)var \(field.swiftName): \(type)")
+                renderProperty(field, into: &body)
             }
             body.line("/// Fields the schema does not declare, kept as read and written back.")
             body.line("\(access)var unknownFields: [Swift.String: XRPCCore.JSONValue]")
@@ -157,58 +157,6 @@ struct SwiftRenderer {
         }
     }
 
-    private func renderInitializers(_ model: StructModel, into writer: inout CodeWriter) {
-        var arguments = model.fields.map { field in
-            "\(field.swiftName): \(Self.propertyType(field))\(field.argumentDefault.map { " = \($0)" } ?? "")"
-        }
-        arguments.append("unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]")
-        writer.line("/// Creates a value from its fields.")
-        writer.block("\(access)init(\(arguments.joined(separator: ", ")))") { body in
-            for field in model.fields {
-                body.line("self.\(field.swiftName) = \(field.swiftName)")
-            }
-            body.line("self.unknownFields = unknownFields")
-        }
-        let hasDefaulted = model.fields.contains(where: \.isDefaulted)
-        writer.line("")
-        writer.block("\(runtimeAccess)init(reading reader: inout XRPCCore.LexiconObjectReader) throws") { body in
-            if hasDefaulted { body.line("var absentDefaults: Swift.Set<Swift.String> = []") }
-            for field in model.fields {
-                let key = field.jsonKey.swiftLiteral
-                if field.isDefaulted, let literal = field.defaultLiteral {
-                    body.line(
-                        "self.\(field.swiftName) = try reader.optional(\(key), default: \(literal), absentKeys: &absentDefaults)"
-                    )
-                    continue
-                }
-                let read: String
-                switch (field.isRequired, field.isNullable) {
-                case (true, false): read = "required"
-                case (true, true): read = "requiredNullable"
-                case (false, false): read = "optional"
-                case (false, true): read = "optionalNullable"
-                }
-                body.line("self.\(field.swiftName) = try reader.\(read)(\(key))")
-            }
-            if hasDefaulted { body.line("self.absentDefaults = absentDefaults") }
-            body.line("self.unknownFields = reader.remainingFields")
-        }
-        writer.line("")
-        writer.block("\(runtimeAccess)func write(to writer: inout XRPCCore.LexiconObjectWriter)") { body in
-            for field in model.fields {
-                let key = field.jsonKey.swiftLiteral
-                if field.isDefaulted, let literal = field.defaultLiteral {
-                    body.line(
-                        "writer.write(\(key), \(field.swiftName), default: \(literal), absentKeys: absentDefaults)")
-                    continue
-                }
-                let write = field.isRequired && field.isNullable ? "writeNullable" : "write"
-                body.line("writer.\(write)(\(key), \(field.swiftName))")
-            }
-            body.line("writer.writeUnknown(unknownFields)")
-        }
-    }
-
     private func renderUnion(_ model: UnionModel, into writer: inout CodeWriter) {
         writer.documentation(model.documentation)
         let allowed = model.members.map(\.typeID)
@@ -218,7 +166,9 @@ struct SwiftRenderer {
                 : "An open union: a member of a type not listed here is kept whole in `unknown`."
         ])
         let indirect = model.isIndirect ? "indirect " : ""
-        writer.block("\(access)\(indirect)enum \(model.name): XRPCCore.LexiconUnion, \(module.validatableProtocol)") {
+        writer.block(
+            "\(access)\(isolation)\(indirect)enum \(model.name): XRPCCore.LexiconUnion, \(module.validatableProtocol)"
+        ) {
             body in
             renderDefinition(model.schemaPath, into: &body)
             for member in model.members {
@@ -296,7 +246,9 @@ struct SwiftRenderer {
                 ? "A closed set of values (`enum`): validation rejects any other."
                 : "An open set of known values (`knownValues`): any other string is kept as is."
         ])
-        writer.block("\(access)struct \(model.name): XRPCCore.LexiconStringValue, \(module.validatableProtocol)") {
+        writer.block(
+            "\(access)\(isolation)struct \(model.name): XRPCCore.LexiconStringValue, \(module.validatableProtocol)"
+        ) {
             body in
             renderDefinition(model.schemaPath, into: &body)
             body.line("/// The string, exactly as read or given.")
@@ -322,7 +274,7 @@ struct SwiftRenderer {
 
     private func renderToken(_ model: TokenModel, into writer: inout CodeWriter) {
         writer.documentation(model.documentation)
-        writer.block("\(access)enum \(model.name): XRPCCore.LexiconToken") { body in
+        writer.block("\(access)\(isolation)enum \(model.name): XRPCCore.LexiconToken") { body in
             body.line("/// The token as it appears in string values.")
             body.line("\(access)static var value: Swift.String { \(model.value.swiftLiteral) }")
             renderNested(model.nested, into: &body)
@@ -338,7 +290,7 @@ struct SwiftRenderer {
         case .subscription: conformance = ": XRPCCore.XRPCSubscription"
         }
         writer.documentation(model.documentation.isEmpty ? Self.factDocumentation(model) : model.documentation)
-        writer.block("\(access)enum \(model.name)\(conformance)") { body in
+        writer.block("\(access)\(isolation)enum \(model.name)\(conformance)") { body in
             if model.role != .plain {
                 body.line("/// The lexicon's NSID.")
                 body.line("\(access)static var nsid: XRPCCore.NSID { \(model.nsid.swiftLiteral) }")
@@ -358,7 +310,7 @@ struct SwiftRenderer {
             return
         }
         writer.line("/// The errors the endpoint declares, and any other name a server sends.")
-        writer.block("\(access)enum Error: XRPCCore.XRPCErrorName") { body in
+        writer.block("\(access)\(isolation)enum Error: XRPCCore.XRPCErrorName") { body in
             for error in errors {
                 body.documentation(
                     error.documentation.isEmpty ? ["The declared error `\(error.wireName)`."] : error.documentation)

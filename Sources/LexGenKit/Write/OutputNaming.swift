@@ -1,4 +1,4 @@
-// This file is shared with the LexGen plugin (Plugins/LexGen links to it), so the plugin and
+// This file is shared with the LexiconGen plugin (Plugins/LexiconGen links to it), so the plugin and
 // lexgen agree on every output name. It must not depend on anything but the standard library.
 
 /// The names of generated files, derived from lexicon paths only (never from file contents), so a

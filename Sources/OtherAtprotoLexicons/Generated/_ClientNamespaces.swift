@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicons this module was generated from, for validating its values.
-public enum OtherAtprotoLexiconsSchemas {
+public nonisolated enum OtherAtprotoLexiconsSchemas {
     /// Every lexicon of the module (descriptions left out), parsed on first use.
     public static let catalog = XRPCCore.LexiconSchemaCatalog(
         documentTexts: [
@@ -34,16 +34,16 @@ public enum OtherAtprotoLexiconsSchemas {
 }
 
 /// Gives this module's generated types the module's catalog; generated code conforms to it.
-public protocol _OtherAtprotoLexiconsValidatable: XRPCCore.LexiconValidatable {}
+public nonisolated protocol _OtherAtprotoLexiconsValidatable: XRPCCore.LexiconValidatable {}
 
-extension _OtherAtprotoLexiconsValidatable {
+nonisolated extension _OtherAtprotoLexiconsValidatable {
     /// The catalog of the module that declares the type.
     public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
 }
 
-extension XRPCCore.XRPCClient {
+nonisolated extension XRPCCore.XRPCClient {
     /// The methods of the `internal.*` lexicons.
-    public struct Internal: Sendable {
+    public nonisolated struct Internal: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -52,9 +52,9 @@ extension XRPCCore.XRPCClient {
     public var `internal`: Internal { Internal(client: self) }
 }
 
-extension XRPCCore.XRPCClient.Internal {
+nonisolated extension XRPCCore.XRPCClient.Internal {
     /// The methods of the `internal.bsky.*` lexicons.
-    public struct Bsky: Sendable {
+    public nonisolated struct Bsky: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -63,9 +63,9 @@ extension XRPCCore.XRPCClient.Internal {
     public var bsky: Bsky { Bsky(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Internal.Bsky {
+nonisolated extension XRPCCore.XRPCClient.Internal.Bsky {
     /// The methods of the `internal.bsky.actor.*` lexicons.
-    public struct Actor: Sendable {
+    public nonisolated struct Actor: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }

@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The record `com.germnetwork.declaration`: a collection of records with `literal:self` keys.
-public struct ComGermnetworkDeclaration: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
+public nonisolated struct ComGermnetworkDeclaration: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "com.germnetwork.declaration#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -24,7 +24,8 @@ public struct ComGermnetworkDeclaration: XRPCCore.LexiconRecord, _OtherAtprotoLe
     /// The `keyPackage` field (optional).
     public var keyPackage: XRPCCore.LexiconBytes?
     /// The `messageMe` field (optional).
-    @XRPCCore._LexiconBoxedOptional public var messageMe: ComGermnetworkDeclaration.MessageMe?
+    public var messageMe: ComGermnetworkDeclaration.MessageMe? { get { _messageMe.wrappedValue } set { _messageMe.wrappedValue = newValue } }
+    private var _messageMe: XRPCCore._LexiconBoxedOptional<ComGermnetworkDeclaration.MessageMe>
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -34,7 +35,7 @@ public struct ComGermnetworkDeclaration: XRPCCore.LexiconRecord, _OtherAtprotoLe
         self.currentKey = currentKey
         self.continuityProofs = continuityProofs
         self.keyPackage = keyPackage
-        self.messageMe = messageMe
+        self._messageMe = .init(wrappedValue: messageMe)
         self.unknownFields = unknownFields
     }
 
@@ -43,7 +44,7 @@ public struct ComGermnetworkDeclaration: XRPCCore.LexiconRecord, _OtherAtprotoLe
         self.currentKey = try reader.required("currentKey")
         self.continuityProofs = try reader.optional("continuityProofs")
         self.keyPackage = try reader.optional("keyPackage")
-        self.messageMe = try reader.optional("messageMe")
+        self._messageMe = .init(wrappedValue: try reader.optional("messageMe"))
         self.unknownFields = reader.remainingFields
     }
 
@@ -57,7 +58,7 @@ public struct ComGermnetworkDeclaration: XRPCCore.LexiconRecord, _OtherAtprotoLe
     }
 
     /// The lexicon object `com.germnetwork.declaration#messageMe`.
-    public struct MessageMe: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct MessageMe: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.germnetwork.declaration#messageMe" }
         /// The `showButtonTo` field (required).
@@ -89,7 +90,7 @@ public struct ComGermnetworkDeclaration: XRPCCore.LexiconRecord, _OtherAtprotoLe
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct ShowButtonTo: XRPCCore.LexiconStringValue, _OtherAtprotoLexiconsValidatable {
+        public nonisolated struct ShowButtonTo: XRPCCore.LexiconStringValue, _OtherAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.germnetwork.declaration#messageMe/properties/showButtonTo" }
             /// The string, exactly as read or given.
@@ -108,7 +109,7 @@ public struct ComGermnetworkDeclaration: XRPCCore.LexiconRecord, _OtherAtprotoLe
     }
 }
 
-extension OtherAtprotoLexiconsSchemas {
+nonisolated extension OtherAtprotoLexiconsSchemas {
     /// The lexicon com.germnetwork.declaration, descriptions left out, for validation.
     static var comGermnetworkDeclaration: Swift.String { ##"{"defs":{"main":{"key":"literal:self","record":{"properties":{"continuityProofs":{"items":{"type":"bytes"},"maxLength":1000,"type":"array"},"currentKey":{"type":"bytes"},"keyPackage":{"type":"bytes"},"messageMe":{"ref":"#messageMe","type":"ref"},"version":{"maxLength":14,"minLength":5,"type":"string"}},"required":["version","currentKey"],"type":"object"},"type":"record"},"messageMe":{"properties":{"messageMeUrl":{"format":"uri","maxLength":2047,"minLength":1,"type":"string"},"showButtonTo":{"knownValues":["none","usersIFollow","everyone"],"maxLength":100,"minLength":1,"type":"string"}},"required":["showButtonTo","messageMeUrl"],"type":"object"}},"id":"com.germnetwork.declaration","lexicon":1}"## }
 }

@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `internal.bsky.actor.getProfiles`: `GET /xrpc/internal.bsky.actor.getProfiles`.
-public enum InternalBskyActorGetProfiles: XRPCCore.XRPCQuery {
+public nonisolated enum InternalBskyActorGetProfiles: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "internal.bsky.actor.getProfiles" }
 
@@ -13,7 +13,7 @@ public enum InternalBskyActorGetProfiles: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `internal.bsky.actor.getProfiles#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "internal.bsky.actor.getProfiles#main/parameters" }
         /// The `dids` field (required).
@@ -58,7 +58,7 @@ public enum InternalBskyActorGetProfiles: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "internal.bsky.actor.getProfiles#main/output/schema" }
         /// The `profiles` field (required).
@@ -84,18 +84,18 @@ public enum InternalBskyActorGetProfiles: XRPCCore.XRPCQuery {
     }
 }
 
-extension OtherAtprotoLexiconsSchemas {
+nonisolated extension OtherAtprotoLexiconsSchemas {
     /// The lexicon internal.bsky.actor.getProfiles, descriptions left out, for validation.
     static var internalBskyActorGetProfiles: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"profiles":{"items":{"ref":"app.bsky.actor.defs#profileViewDetailed","type":"ref"},"type":"array"}},"required":["profiles"],"type":"object"}},"parameters":{"properties":{"dids":{"items":{"format":"did","type":"string"},"maxLength":200,"type":"array"},"includeTakedowns":{"default":false,"type":"boolean"},"socialProof":{"items":{"format":"did","type":"string"},"maxLength":200,"type":"array"},"viewer":{"format":"did","type":"string"}},"required":["dids"],"type":"params"},"type":"query"}},"id":"internal.bsky.actor.getProfiles","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Internal.Bsky.Actor {
+nonisolated extension XRPCCore.XRPCClient.Internal.Bsky.Actor {
     /// Calls `InternalBskyActorGetProfiles`.
     public func getProfiles(dids: [XRPCCore.DID], includeTakedowns: Swift.Bool? = false, socialProof: [XRPCCore.DID]? = nil, viewer: XRPCCore.DID? = nil) async throws -> InternalBskyActorGetProfiles.Output {
         try await client.query(InternalBskyActorGetProfiles.self, parameters: .init(dids: dids, includeTakedowns: includeTakedowns, socialProof: socialProof, viewer: viewer))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getProfiles(_ parameters: InternalBskyActorGetProfiles.Parameters) async throws -> InternalBskyActorGetProfiles.Output {
         try await client.query(InternalBskyActorGetProfiles.self, parameters: parameters)
     }

@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The record `site.standard.document`: a collection of records with `tid` keys.
-public struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
+public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "site.standard.document#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -109,7 +109,7 @@ public struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAtprotoLexicon
     }
 
     /// The lexicon object `site.standard.document#contributor`.
-    public struct Contributor: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Contributor: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.document#contributor" }
         /// The `did` field (required).
@@ -148,7 +148,7 @@ public struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAtprotoLexicon
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Content: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Content: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.document#main/record/properties/content" }
         /// A member whose `$type` this union does not list, kept as read.
@@ -179,7 +179,7 @@ public struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAtprotoLexicon
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Labels: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.document#main/record/properties/labels" }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
@@ -221,7 +221,7 @@ public struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAtprotoLexicon
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Links: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Links: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.document#main/record/properties/links" }
         /// A member whose `$type` this union does not list, kept as read.
@@ -252,7 +252,7 @@ public struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAtprotoLexicon
     }
 }
 
-extension OtherAtprotoLexiconsSchemas {
+nonisolated extension OtherAtprotoLexiconsSchemas {
     /// The lexicon site.standard.document, descriptions left out, for validation.
     static var siteStandardDocument: Swift.String { ##"{"defs":{"contributor":{"properties":{"did":{"format":"did","type":"string"},"displayName":{"maxGraphemes":100,"maxLength":1000,"type":"string"},"role":{"maxGraphemes":100,"maxLength":1000,"type":"string"}},"required":["did"],"type":"object"},"main":{"key":"tid","record":{"properties":{"bskyPostRef":{"ref":"com.atproto.repo.strongRef","type":"ref"},"content":{"closed":false,"refs":[],"type":"union"},"contributors":{"items":{"ref":"#contributor","type":"ref"},"type":"array"},"coverImage":{"accept":["image/*"],"maxSize":1000000,"type":"blob"},"description":{"maxGraphemes":3000,"maxLength":30000,"type":"string"},"labels":{"refs":["com.atproto.label.defs#selfLabels"],"type":"union"},"links":{"refs":[],"type":"union"},"path":{"type":"string"},"publishedAt":{"format":"datetime","type":"string"},"site":{"format":"uri","type":"string"},"tags":{"items":{"maxGraphemes":128,"maxLength":1280,"type":"string"},"type":"array"},"textContent":{"type":"string"},"title":{"maxGraphemes":500,"maxLength":5000,"type":"string"},"updatedAt":{"format":"datetime","type":"string"}},"required":["site","title","publishedAt"],"type":"object"},"type":"record"}},"id":"site.standard.document","lexicon":1}"## }
 }

@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The record `site.standard.graph.recommend`: a collection of records with `tid` keys.
-public struct SiteStandardGraphRecommend: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
+public nonisolated struct SiteStandardGraphRecommend: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "site.standard.graph.recommend#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -42,7 +42,7 @@ public struct SiteStandardGraphRecommend: XRPCCore.LexiconRecord, _OtherAtprotoL
     }
 }
 
-extension OtherAtprotoLexiconsSchemas {
+nonisolated extension OtherAtprotoLexiconsSchemas {
     /// The lexicon site.standard.graph.recommend, descriptions left out, for validation.
     static var siteStandardGraphRecommend: Swift.String { #"{"defs":{"main":{"key":"tid","record":{"properties":{"createdAt":{"format":"datetime","type":"string"},"document":{"format":"at-uri","type":"string"}},"required":["document","createdAt"],"type":"object"},"type":"record"}},"id":"site.standard.graph.recommend","lexicon":1}"# }
 }

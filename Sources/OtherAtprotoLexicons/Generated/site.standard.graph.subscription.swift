@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The record `site.standard.graph.subscription`: a collection of records with `tid` keys.
-public struct SiteStandardGraphSubscription: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
+public nonisolated struct SiteStandardGraphSubscription: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "site.standard.graph.subscription#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -42,7 +42,7 @@ public struct SiteStandardGraphSubscription: XRPCCore.LexiconRecord, _OtherAtpro
     }
 }
 
-extension OtherAtprotoLexiconsSchemas {
+nonisolated extension OtherAtprotoLexiconsSchemas {
     /// The lexicon site.standard.graph.subscription, descriptions left out, for validation.
     static var siteStandardGraphSubscription: Swift.String { #"{"defs":{"main":{"key":"tid","record":{"properties":{"createdAt":{"format":"datetime","type":"string"},"publication":{"format":"at-uri","type":"string"}},"required":["publication"],"type":"object"},"type":"record"}},"id":"site.standard.graph.subscription","lexicon":1}"# }
 }

@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The record `site.standard.publication`: a collection of records with `tid` keys.
-public struct SiteStandardPublication: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
+public nonisolated struct SiteStandardPublication: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "site.standard.publication#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -20,7 +20,8 @@ public struct SiteStandardPublication: XRPCCore.LexiconRecord, _OtherAtprotoLexi
     /// At most 5000 UTF-8 bytes. At most 500 graphemes.
     public var name: Swift.String
     /// The `basicTheme` field (optional).
-    @XRPCCore._LexiconBoxedOptional public var basicTheme: SiteStandardThemeBasic?
+    public var basicTheme: SiteStandardThemeBasic? { get { _basicTheme.wrappedValue } set { _basicTheme.wrappedValue = newValue } }
+    private var _basicTheme: XRPCCore._LexiconBoxedOptional<SiteStandardThemeBasic>
     /// The `description` field (optional).
     /// At most 30000 UTF-8 bytes. At most 3000 graphemes.
     public var description: Swift.String?
@@ -31,7 +32,8 @@ public struct SiteStandardPublication: XRPCCore.LexiconRecord, _OtherAtprotoLexi
     /// Open union of `com.atproto.label.defs#selfLabels`; other types are kept as read.
     public var labels: SiteStandardPublication.Labels?
     /// The `preferences` field (optional).
-    @XRPCCore._LexiconBoxedOptional public var preferences: SiteStandardPublication.Preferences?
+    public var preferences: SiteStandardPublication.Preferences? { get { _preferences.wrappedValue } set { _preferences.wrappedValue = newValue } }
+    private var _preferences: XRPCCore._LexiconBoxedOptional<SiteStandardPublication.Preferences>
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -39,22 +41,22 @@ public struct SiteStandardPublication: XRPCCore.LexiconRecord, _OtherAtprotoLexi
     public init(url: XRPCCore.URIString, name: Swift.String, basicTheme: SiteStandardThemeBasic? = nil, description: Swift.String? = nil, icon: XRPCCore.Blob? = nil, labels: SiteStandardPublication.Labels? = nil, preferences: SiteStandardPublication.Preferences? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.url = url
         self.name = name
-        self.basicTheme = basicTheme
+        self._basicTheme = .init(wrappedValue: basicTheme)
         self.description = description
         self.icon = icon
         self.labels = labels
-        self.preferences = preferences
+        self._preferences = .init(wrappedValue: preferences)
         self.unknownFields = unknownFields
     }
 
     @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
         self.url = try reader.required("url")
         self.name = try reader.required("name")
-        self.basicTheme = try reader.optional("basicTheme")
+        self._basicTheme = .init(wrappedValue: try reader.optional("basicTheme"))
         self.description = try reader.optional("description")
         self.icon = try reader.optional("icon")
         self.labels = try reader.optional("labels")
-        self.preferences = try reader.optional("preferences")
+        self._preferences = .init(wrappedValue: try reader.optional("preferences"))
         self.unknownFields = reader.remainingFields
     }
 
@@ -70,7 +72,7 @@ public struct SiteStandardPublication: XRPCCore.LexiconRecord, _OtherAtprotoLexi
     }
 
     /// The lexicon object `site.standard.publication#preferences`.
-    public struct Preferences: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Preferences: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.publication#preferences" }
         /// The `showInDiscover` field (optional).
@@ -102,7 +104,7 @@ public struct SiteStandardPublication: XRPCCore.LexiconRecord, _OtherAtprotoLexi
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Labels: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.publication#main/record/properties/labels" }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
@@ -144,7 +146,7 @@ public struct SiteStandardPublication: XRPCCore.LexiconRecord, _OtherAtprotoLexi
     }
 }
 
-extension OtherAtprotoLexiconsSchemas {
+nonisolated extension OtherAtprotoLexiconsSchemas {
     /// The lexicon site.standard.publication, descriptions left out, for validation.
     static var siteStandardPublication: Swift.String { ##"{"defs":{"main":{"key":"tid","record":{"properties":{"basicTheme":{"ref":"site.standard.theme.basic","type":"ref"},"description":{"maxGraphemes":3000,"maxLength":30000,"type":"string"},"icon":{"accept":["image/*"],"maxSize":1000000,"type":"blob"},"labels":{"refs":["com.atproto.label.defs#selfLabels"],"type":"union"},"name":{"maxGraphemes":500,"maxLength":5000,"type":"string"},"preferences":{"ref":"#preferences","type":"ref"},"url":{"format":"uri","type":"string"}},"required":["url","name"],"type":"object"},"type":"record"},"preferences":{"properties":{"showInDiscover":{"default":true,"type":"boolean"}},"type":"object"}},"id":"site.standard.publication","lexicon":1}"## }
 }

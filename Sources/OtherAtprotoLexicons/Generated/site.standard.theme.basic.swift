@@ -5,7 +5,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The record `site.standard.theme.basic`: a collection of records with `tid` keys.
-public struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
+public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "site.standard.theme.basic#main" }
     /// The collection NSID, which is also the record's `$type`.
@@ -54,7 +54,7 @@ public struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _OtherAtprotoLexic
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Background: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Background: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.theme.basic#main/record/properties/background" }
         case siteStandardThemeColorRgb(SiteStandardThemeColor.Rgb)
@@ -96,7 +96,7 @@ public struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _OtherAtprotoLexic
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Foreground: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Foreground: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.theme.basic#main/record/properties/foreground" }
         case siteStandardThemeColorRgb(SiteStandardThemeColor.Rgb)
@@ -138,7 +138,7 @@ public struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _OtherAtprotoLexic
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Accent: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Accent: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.theme.basic#main/record/properties/accent" }
         case siteStandardThemeColorRgb(SiteStandardThemeColor.Rgb)
@@ -180,7 +180,7 @@ public struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _OtherAtprotoLexic
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum AccentForeground: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum AccentForeground: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.theme.basic#main/record/properties/accentForeground" }
         case siteStandardThemeColorRgb(SiteStandardThemeColor.Rgb)
@@ -222,7 +222,7 @@ public struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _OtherAtprotoLexic
     }
 }
 
-extension OtherAtprotoLexiconsSchemas {
+nonisolated extension OtherAtprotoLexiconsSchemas {
     /// The lexicon site.standard.theme.basic, descriptions left out, for validation.
     static var siteStandardThemeBasic: Swift.String { #"{"defs":{"main":{"key":"tid","record":{"properties":{"accent":{"refs":["site.standard.theme.color#rgb"],"type":"union"},"accentForeground":{"refs":["site.standard.theme.color#rgb"],"type":"union"},"background":{"refs":["site.standard.theme.color#rgb"],"type":"union"},"foreground":{"refs":["site.standard.theme.color#rgb"],"type":"union"}},"required":["background","foreground","accent","accentForeground"],"type":"object"},"type":"record"}},"id":"site.standard.theme.basic","lexicon":1}"# }
 }

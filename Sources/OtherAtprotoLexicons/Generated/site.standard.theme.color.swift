@@ -5,9 +5,9 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `site.standard.theme.color`.
-public enum SiteStandardThemeColor {
+public nonisolated enum SiteStandardThemeColor {
     /// The lexicon object `site.standard.theme.color#rgb`.
-    public struct Rgb: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Rgb: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.theme.color#rgb" }
         /// The `r` field (required).
@@ -46,7 +46,7 @@ public enum SiteStandardThemeColor {
     }
 
     /// The lexicon object `site.standard.theme.color#rgba`.
-    public struct Rgba: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Rgba: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.theme.color#rgba" }
         /// The `r` field (required).
@@ -91,7 +91,7 @@ public enum SiteStandardThemeColor {
     }
 }
 
-extension OtherAtprotoLexiconsSchemas {
+nonisolated extension OtherAtprotoLexiconsSchemas {
     /// The lexicon site.standard.theme.color, descriptions left out, for validation.
     static var siteStandardThemeColor: Swift.String { #"{"defs":{"rgb":{"properties":{"b":{"maximum":255,"minimum":0,"type":"integer"},"g":{"maximum":255,"minimum":0,"type":"integer"},"r":{"maximum":255,"minimum":0,"type":"integer"}},"required":["r","g","b"],"type":"object"},"rgba":{"properties":{"a":{"maximum":100,"minimum":0,"type":"integer"},"b":{"maximum":255,"minimum":0,"type":"integer"},"g":{"maximum":255,"minimum":0,"type":"integer"},"r":{"maximum":255,"minimum":0,"type":"integer"}},"required":["r","g","b","a"],"type":"object"}},"id":"site.standard.theme.color","lexicon":1}"# }
 }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicons this module was generated from, for validating its values.
-public enum ToolsOzoneLexiconsSchemas {
+public nonisolated enum ToolsOzoneLexiconsSchemas {
     /// Every lexicon of the module (descriptions left out), parsed on first use.
     public static let catalog = XRPCCore.LexiconSchemaCatalog(
         documentTexts: [
@@ -97,16 +97,16 @@ public enum ToolsOzoneLexiconsSchemas {
 }
 
 /// Gives this module's generated types the module's catalog; generated code conforms to it.
-public protocol _ToolsOzoneLexiconsValidatable: XRPCCore.LexiconValidatable {}
+public nonisolated protocol _ToolsOzoneLexiconsValidatable: XRPCCore.LexiconValidatable {}
 
-extension _ToolsOzoneLexiconsValidatable {
+nonisolated extension _ToolsOzoneLexiconsValidatable {
     /// The catalog of the module that declares the type.
     public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
 }
 
-extension XRPCCore.XRPCClient {
+nonisolated extension XRPCCore.XRPCClient {
     /// The methods of the `tools.*` lexicons.
-    public struct Tools: Sendable {
+    public nonisolated struct Tools: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -115,9 +115,9 @@ extension XRPCCore.XRPCClient {
     public var tools: Tools { Tools(client: self) }
 }
 
-extension XRPCCore.XRPCClient.Tools {
+nonisolated extension XRPCCore.XRPCClient.Tools {
     /// The methods of the `tools.ozone.*` lexicons.
-    public struct Ozone: Sendable {
+    public nonisolated struct Ozone: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -126,9 +126,9 @@ extension XRPCCore.XRPCClient.Tools {
     public var ozone: Ozone { Ozone(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone {
     /// The methods of the `tools.ozone.communication.*` lexicons.
-    public struct Communication: Sendable {
+    public nonisolated struct Communication: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -137,9 +137,9 @@ extension XRPCCore.XRPCClient.Tools.Ozone {
     public var communication: Communication { Communication(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone {
     /// The methods of the `tools.ozone.hosting.*` lexicons.
-    public struct Hosting: Sendable {
+    public nonisolated struct Hosting: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -148,9 +148,9 @@ extension XRPCCore.XRPCClient.Tools.Ozone {
     public var hosting: Hosting { Hosting(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone {
     /// The methods of the `tools.ozone.moderation.*` lexicons.
-    public struct Moderation: Sendable {
+    public nonisolated struct Moderation: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -159,9 +159,9 @@ extension XRPCCore.XRPCClient.Tools.Ozone {
     public var moderation: Moderation { Moderation(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone {
     /// The methods of the `tools.ozone.queue.*` lexicons.
-    public struct Queue: Sendable {
+    public nonisolated struct Queue: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -170,9 +170,9 @@ extension XRPCCore.XRPCClient.Tools.Ozone {
     public var queue: Queue { Queue(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone {
     /// The methods of the `tools.ozone.report.*` lexicons.
-    public struct Report: Sendable {
+    public nonisolated struct Report: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -181,9 +181,9 @@ extension XRPCCore.XRPCClient.Tools.Ozone {
     public var report: Report { Report(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone {
     /// The methods of the `tools.ozone.safelink.*` lexicons.
-    public struct Safelink: Sendable {
+    public nonisolated struct Safelink: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -192,9 +192,9 @@ extension XRPCCore.XRPCClient.Tools.Ozone {
     public var safelink: Safelink { Safelink(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone {
     /// The methods of the `tools.ozone.server.*` lexicons.
-    public struct Server: Sendable {
+    public nonisolated struct Server: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -203,9 +203,9 @@ extension XRPCCore.XRPCClient.Tools.Ozone {
     public var server: Server { Server(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone {
     /// The methods of the `tools.ozone.set.*` lexicons.
-    public struct Set: Sendable {
+    public nonisolated struct Set: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -214,9 +214,9 @@ extension XRPCCore.XRPCClient.Tools.Ozone {
     public var set: Set { Set(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone {
     /// The methods of the `tools.ozone.setting.*` lexicons.
-    public struct Setting: Sendable {
+    public nonisolated struct Setting: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -225,9 +225,9 @@ extension XRPCCore.XRPCClient.Tools.Ozone {
     public var setting: Setting { Setting(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone {
     /// The methods of the `tools.ozone.signature.*` lexicons.
-    public struct Signature: Sendable {
+    public nonisolated struct Signature: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -236,9 +236,9 @@ extension XRPCCore.XRPCClient.Tools.Ozone {
     public var signature: Signature { Signature(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone {
     /// The methods of the `tools.ozone.team.*` lexicons.
-    public struct Team: Sendable {
+    public nonisolated struct Team: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -247,9 +247,9 @@ extension XRPCCore.XRPCClient.Tools.Ozone {
     public var team: Team { Team(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone {
     /// The methods of the `tools.ozone.verification.*` lexicons.
-    public struct Verification: Sendable {
+    public nonisolated struct Verification: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }

@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.communication.createTemplate`: `POST /xrpc/tools.ozone.communication.createTemplate`. Declared errors: `DuplicateTemplateName`.
-public enum ToolsOzoneCommunicationCreateTemplate: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneCommunicationCreateTemplate: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.communication.createTemplate" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `DuplicateTemplateName`.
         case duplicateTemplateName
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -38,7 +38,7 @@ public enum ToolsOzoneCommunicationCreateTemplate: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.communication.createTemplate#main/input/schema" }
         /// The `subject` field (required).
@@ -89,18 +89,18 @@ public enum ToolsOzoneCommunicationCreateTemplate: XRPCCore.XRPCProcedure {
     public typealias Output = ToolsOzoneCommunicationDefs.TemplateView
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.communication.createTemplate, descriptions left out, for validation.
     static var toolsOzoneCommunicationCreateTemplate: Swift.String { #"{"defs":{"main":{"errors":[{"name":"DuplicateTemplateName"}],"input":{"encoding":"application/json","schema":{"properties":{"contentMarkdown":{"type":"string"},"createdBy":{"format":"did","type":"string"},"lang":{"format":"language","type":"string"},"name":{"type":"string"},"subject":{"type":"string"}},"required":["subject","contentMarkdown","name"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.communication.defs#templateView","type":"ref"}},"type":"procedure"}},"id":"tools.ozone.communication.createTemplate","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
     /// Calls `ToolsOzoneCommunicationCreateTemplate`.
     public func createTemplate(subject: Swift.String, contentMarkdown: Swift.String, name: Swift.String, createdBy: XRPCCore.DID? = nil, lang: XRPCCore.LanguageTag? = nil) async throws -> ToolsOzoneCommunicationCreateTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationCreateTemplate.self, parameters: .init(), input: .init(subject: subject, contentMarkdown: contentMarkdown, name: name, createdBy: createdBy, lang: lang))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createTemplate(_ input: ToolsOzoneCommunicationCreateTemplate.Input) async throws -> ToolsOzoneCommunicationCreateTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationCreateTemplate.self, parameters: .init(), input: input)
     }

@@ -6,9 +6,9 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `tools.ozone.communication.defs`.
-public enum ToolsOzoneCommunicationDefs {
+public nonisolated enum ToolsOzoneCommunicationDefs {
     /// The lexicon object `tools.ozone.communication.defs#templateView`.
-    public struct TemplateView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct TemplateView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.communication.defs#templateView" }
         /// The `id` field (required).
@@ -78,7 +78,7 @@ public enum ToolsOzoneCommunicationDefs {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.communication.defs, descriptions left out, for validation.
     static var toolsOzoneCommunicationDefs: Swift.String { #"{"defs":{"templateView":{"properties":{"contentMarkdown":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"disabled":{"type":"boolean"},"id":{"type":"string"},"lang":{"format":"language","type":"string"},"lastUpdatedBy":{"format":"did","type":"string"},"name":{"type":"string"},"subject":{"type":"string"},"updatedAt":{"format":"datetime","type":"string"}},"required":["id","name","contentMarkdown","disabled","lastUpdatedBy","createdAt","updatedAt"],"type":"object"}},"id":"tools.ozone.communication.defs","lexicon":1}"# }
 }

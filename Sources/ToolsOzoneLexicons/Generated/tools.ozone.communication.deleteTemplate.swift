@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.communication.deleteTemplate`: `POST /xrpc/tools.ozone.communication.deleteTemplate`.
-public enum ToolsOzoneCommunicationDeleteTemplate: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneCommunicationDeleteTemplate: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.communication.deleteTemplate" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneCommunicationDeleteTemplate: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.communication.deleteTemplate#main/input/schema" }
         /// The `id` field (required).
@@ -46,18 +46,18 @@ public enum ToolsOzoneCommunicationDeleteTemplate: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.communication.deleteTemplate, descriptions left out, for validation.
     static var toolsOzoneCommunicationDeleteTemplate: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"id":{"type":"string"}},"required":["id"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.communication.deleteTemplate","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
     /// Calls `ToolsOzoneCommunicationDeleteTemplate`.
     public func deleteTemplate(id: Swift.String) async throws -> ToolsOzoneCommunicationDeleteTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationDeleteTemplate.self, parameters: .init(), input: .init(id: id))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteTemplate(_ input: ToolsOzoneCommunicationDeleteTemplate.Input) async throws -> ToolsOzoneCommunicationDeleteTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationDeleteTemplate.self, parameters: .init(), input: input)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.communication.listTemplates`: `GET /xrpc/tools.ozone.communication.listTemplates`.
-public enum ToolsOzoneCommunicationListTemplates: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneCommunicationListTemplates: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.communication.listTemplates" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneCommunicationListTemplates: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.communication.listTemplates#main/output/schema" }
         /// The `communicationTemplates` field (required).
@@ -43,12 +43,12 @@ public enum ToolsOzoneCommunicationListTemplates: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.communication.listTemplates, descriptions left out, for validation.
     static var toolsOzoneCommunicationListTemplates: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"communicationTemplates":{"items":{"ref":"tools.ozone.communication.defs#templateView","type":"ref"},"type":"array"}},"required":["communicationTemplates"],"type":"object"}},"type":"query"}},"id":"tools.ozone.communication.listTemplates","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
     /// Calls `ToolsOzoneCommunicationListTemplates`.
     public func listTemplates() async throws -> ToolsOzoneCommunicationListTemplates.Output {
         try await client.query(ToolsOzoneCommunicationListTemplates.self, parameters: .init())

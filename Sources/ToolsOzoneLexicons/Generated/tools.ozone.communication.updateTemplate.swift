@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.communication.updateTemplate`: `POST /xrpc/tools.ozone.communication.updateTemplate`. Declared errors: `DuplicateTemplateName`.
-public enum ToolsOzoneCommunicationUpdateTemplate: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneCommunicationUpdateTemplate: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.communication.updateTemplate" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `DuplicateTemplateName`.
         case duplicateTemplateName
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -38,7 +38,7 @@ public enum ToolsOzoneCommunicationUpdateTemplate: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.communication.updateTemplate#main/input/schema" }
         /// The `id` field (required).
@@ -99,18 +99,18 @@ public enum ToolsOzoneCommunicationUpdateTemplate: XRPCCore.XRPCProcedure {
     public typealias Output = ToolsOzoneCommunicationDefs.TemplateView
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.communication.updateTemplate, descriptions left out, for validation.
     static var toolsOzoneCommunicationUpdateTemplate: Swift.String { #"{"defs":{"main":{"errors":[{"name":"DuplicateTemplateName"}],"input":{"encoding":"application/json","schema":{"properties":{"contentMarkdown":{"type":"string"},"disabled":{"type":"boolean"},"id":{"type":"string"},"lang":{"format":"language","type":"string"},"name":{"type":"string"},"subject":{"type":"string"},"updatedBy":{"format":"did","type":"string"}},"required":["id"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.communication.defs#templateView","type":"ref"}},"type":"procedure"}},"id":"tools.ozone.communication.updateTemplate","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
     /// Calls `ToolsOzoneCommunicationUpdateTemplate`.
     public func updateTemplate(id: Swift.String, contentMarkdown: Swift.String? = nil, disabled: Swift.Bool? = nil, lang: XRPCCore.LanguageTag? = nil, name: Swift.String? = nil, subject: Swift.String? = nil, updatedBy: XRPCCore.DID? = nil) async throws -> ToolsOzoneCommunicationUpdateTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationUpdateTemplate.self, parameters: .init(), input: .init(id: id, contentMarkdown: contentMarkdown, disabled: disabled, lang: lang, name: name, subject: subject, updatedBy: updatedBy))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateTemplate(_ input: ToolsOzoneCommunicationUpdateTemplate.Input) async throws -> ToolsOzoneCommunicationUpdateTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationUpdateTemplate.self, parameters: .init(), input: input)
     }

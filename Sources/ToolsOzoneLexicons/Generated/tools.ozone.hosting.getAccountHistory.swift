@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.hosting.getAccountHistory`: `GET /xrpc/tools.ozone.hosting.getAccountHistory`.
-public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.hosting.getAccountHistory" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.hosting.getAccountHistory#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#main/parameters" }
         /// The `did` field (required).
@@ -56,7 +56,7 @@ public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct EventsItem: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct EventsItem: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#main/parameters/properties/events/items" }
             /// The string, exactly as read or given.
@@ -79,7 +79,7 @@ public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#main/output/schema" }
         /// The `events` field (required).
@@ -110,7 +110,7 @@ public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.hosting.getAccountHistory#accountCreated`.
-    public struct AccountCreated: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AccountCreated: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#accountCreated" }
         /// The `email` field (optional).
@@ -142,7 +142,7 @@ public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.hosting.getAccountHistory#emailConfirmed`.
-    public struct EmailConfirmed: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct EmailConfirmed: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#emailConfirmed" }
         /// The `email` field (required).
@@ -168,7 +168,7 @@ public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.hosting.getAccountHistory#emailUpdated`.
-    public struct EmailUpdated: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct EmailUpdated: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#emailUpdated" }
         /// The `email` field (required).
@@ -194,7 +194,7 @@ public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.hosting.getAccountHistory#event`.
-    public struct Event: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Event: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#event" }
         /// The `details` field (required).
@@ -231,7 +231,7 @@ public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Details: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Details: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#event/properties/details" }
             case toolsOzoneHostingGetAccountHistoryAccountCreated(ToolsOzoneHostingGetAccountHistory.AccountCreated)
@@ -286,7 +286,7 @@ public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.hosting.getAccountHistory#handleUpdated`.
-    public struct HandleUpdated: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct HandleUpdated: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#handleUpdated" }
         /// The `handle` field (required).
@@ -313,7 +313,7 @@ public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.hosting.getAccountHistory#passwordUpdated`.
-    public struct PasswordUpdated: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct PasswordUpdated: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#passwordUpdated" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -334,18 +334,18 @@ public enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.hosting.getAccountHistory, descriptions left out, for validation.
     static var toolsOzoneHostingGetAccountHistory: Swift.String { ##"{"defs":{"accountCreated":{"properties":{"email":{"type":"string"},"handle":{"format":"handle","type":"string"}},"required":[],"type":"object"},"emailConfirmed":{"properties":{"email":{"type":"string"}},"required":["email"],"type":"object"},"emailUpdated":{"properties":{"email":{"type":"string"}},"required":["email"],"type":"object"},"event":{"properties":{"createdAt":{"format":"datetime","type":"string"},"createdBy":{"type":"string"},"details":{"refs":["#accountCreated","#emailUpdated","#emailConfirmed","#passwordUpdated","#handleUpdated"],"type":"union"}},"required":["details","createdBy","createdAt"],"type":"object"},"handleUpdated":{"properties":{"handle":{"format":"handle","type":"string"}},"required":["handle"],"type":"object"},"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"events":{"items":{"ref":"#event","type":"ref"},"type":"array"}},"required":["events"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"did":{"format":"did","type":"string"},"events":{"items":{"knownValues":["accountCreated","emailUpdated","emailConfirmed","passwordUpdated","handleUpdated"],"type":"string"},"type":"array"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"required":["did"],"type":"params"},"type":"query"},"passwordUpdated":{"properties":{},"required":[],"type":"object"}},"id":"tools.ozone.hosting.getAccountHistory","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Hosting {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Hosting {
     /// Calls `ToolsOzoneHostingGetAccountHistory`.
     public func getAccountHistory(did: XRPCCore.DID, cursor: Swift.String? = nil, events: [ToolsOzoneHostingGetAccountHistory.Parameters.EventsItem]? = nil, limit: Swift.Int? = 50) async throws -> ToolsOzoneHostingGetAccountHistory.Output {
         try await client.query(ToolsOzoneHostingGetAccountHistory.self, parameters: .init(did: did, cursor: cursor, events: events, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAccountHistory(_ parameters: ToolsOzoneHostingGetAccountHistory.Parameters) async throws -> ToolsOzoneHostingGetAccountHistory.Output {
         try await client.query(ToolsOzoneHostingGetAccountHistory.self, parameters: parameters)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.moderation.cancelScheduledActions`: `POST /xrpc/tools.ozone.moderation.cancelScheduledActions`.
-public enum ToolsOzoneModerationCancelScheduledActions: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneModerationCancelScheduledActions: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.cancelScheduledActions" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneModerationCancelScheduledActions: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.cancelScheduledActions#main/input/schema" }
         /// The `subjects` field (required).
@@ -52,7 +52,7 @@ public enum ToolsOzoneModerationCancelScheduledActions: XRPCCore.XRPCProcedure {
     public typealias Output = ToolsOzoneModerationCancelScheduledActions.CancellationResults
 
     /// The lexicon object `tools.ozone.moderation.cancelScheduledActions#cancellationResults`.
-    public struct CancellationResults: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct CancellationResults: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.cancelScheduledActions#cancellationResults" }
         /// The `succeeded` field (required).
@@ -83,7 +83,7 @@ public enum ToolsOzoneModerationCancelScheduledActions: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `tools.ozone.moderation.cancelScheduledActions#failedCancellation`.
-    public struct FailedCancellation: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct FailedCancellation: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.cancelScheduledActions#failedCancellation" }
         /// The `did` field (required).
@@ -120,18 +120,18 @@ public enum ToolsOzoneModerationCancelScheduledActions: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.cancelScheduledActions, descriptions left out, for validation.
     static var toolsOzoneModerationCancelScheduledActions: Swift.String { ##"{"defs":{"cancellationResults":{"properties":{"failed":{"items":{"ref":"#failedCancellation","type":"ref"},"type":"array"},"succeeded":{"items":{"format":"did","type":"string"},"type":"array"}},"required":["succeeded","failed"],"type":"object"},"failedCancellation":{"properties":{"did":{"format":"did","type":"string"},"error":{"type":"string"},"errorCode":{"type":"string"}},"required":["did","error"],"type":"object"},"main":{"input":{"encoding":"application/json","schema":{"properties":{"comment":{"type":"string"},"subjects":{"items":{"format":"did","type":"string"},"maxLength":100,"type":"array"}},"required":["subjects"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"#cancellationResults","type":"ref"}},"type":"procedure"}},"id":"tools.ozone.moderation.cancelScheduledActions","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationCancelScheduledActions`.
     public func cancelScheduledActions(subjects: [XRPCCore.DID], comment: Swift.String? = nil) async throws -> ToolsOzoneModerationCancelScheduledActions.Output {
         try await client.procedure(ToolsOzoneModerationCancelScheduledActions.self, parameters: .init(), input: .init(subjects: subjects, comment: comment))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func cancelScheduledActions(_ input: ToolsOzoneModerationCancelScheduledActions.Input) async throws -> ToolsOzoneModerationCancelScheduledActions.Output {
         try await client.procedure(ToolsOzoneModerationCancelScheduledActions.self, parameters: .init(), input: input)
     }

@@ -6,9 +6,9 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `tools.ozone.moderation.defs`.
-public enum ToolsOzoneModerationDefs {
+public nonisolated enum ToolsOzoneModerationDefs {
     /// The lexicon object `tools.ozone.moderation.defs#accountEvent`.
-    public struct AccountEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AccountEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#accountEvent" }
         /// The `timestamp` field (required).
@@ -50,7 +50,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#accountEvent/properties/status" }
             /// The string, exactly as read or given.
@@ -75,7 +75,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#accountHosting`.
-    public struct AccountHosting: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AccountHosting: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#accountHosting" }
         /// The `status` field (required).
@@ -131,7 +131,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#accountHosting/properties/status" }
             /// The string, exactly as read or given.
@@ -154,7 +154,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#accountStats`.
-    public struct AccountStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AccountStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#accountStats" }
         /// The `appealCount` field (optional).
@@ -200,7 +200,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#accountStrike`.
-    public struct AccountStrike: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AccountStrike: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#accountStrike" }
         /// The `activeStrikeCount` field (optional).
@@ -243,7 +243,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#ageAssuranceEvent`.
-    public struct AgeAssuranceEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AgeAssuranceEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#ageAssuranceEvent" }
         /// The `createdAt` field (required).
@@ -315,7 +315,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#ageAssuranceEvent/properties/status" }
             /// The string, exactly as read or given.
@@ -334,7 +334,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#ageAssuranceOverrideEvent`.
-    public struct AgeAssuranceOverrideEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AgeAssuranceOverrideEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#ageAssuranceOverrideEvent" }
         /// The `comment` field (required).
@@ -371,7 +371,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#ageAssuranceOverrideEvent/properties/status" }
             /// The string, exactly as read or given.
@@ -390,7 +390,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#ageAssurancePurgeEvent`.
-    public struct AgeAssurancePurgeEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AgeAssurancePurgeEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#ageAssurancePurgeEvent" }
         /// The `comment` field (required).
@@ -417,7 +417,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#blobView`.
-    public struct BlobView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct BlobView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#blobView" }
         /// The `cid` field (required).
@@ -434,7 +434,8 @@ public enum ToolsOzoneModerationDefs {
         /// Open union of `tools.ozone.moderation.defs#imageDetails`, `tools.ozone.moderation.defs#videoDetails`; other types are kept as read.
         public var details: ToolsOzoneModerationDefs.BlobView.Details?
         /// The `moderation` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var moderation: ToolsOzoneModerationDefs.Moderation?
+        public var moderation: ToolsOzoneModerationDefs.Moderation? { get { _moderation.wrappedValue } set { _moderation.wrappedValue = newValue } }
+        private var _moderation: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.Moderation>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -445,7 +446,7 @@ public enum ToolsOzoneModerationDefs {
             self.size = size
             self.createdAt = createdAt
             self.details = details
-            self.moderation = moderation
+            self._moderation = .init(wrappedValue: moderation)
             self.unknownFields = unknownFields
         }
 
@@ -455,7 +456,7 @@ public enum ToolsOzoneModerationDefs {
             self.size = try reader.required("size")
             self.createdAt = try reader.required("createdAt")
             self.details = try reader.optional("details")
-            self.moderation = try reader.optional("moderation")
+            self._moderation = .init(wrappedValue: try reader.optional("moderation"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -470,7 +471,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Details: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Details: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#blobView/properties/details" }
             case toolsOzoneModerationDefsImageDetails(ToolsOzoneModerationDefs.ImageDetails)
@@ -516,7 +517,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#cancelScheduledTakedownEvent`.
-    public struct CancelScheduledTakedownEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct CancelScheduledTakedownEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#cancelScheduledTakedownEvent" }
         /// The `comment` field (optional).
@@ -542,7 +543,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#convoView`.
-    public struct ConvoView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ConvoView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#convoView" }
         /// The `did` field (required).
@@ -574,7 +575,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#identityEvent`.
-    public struct IdentityEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct IdentityEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#identityEvent" }
         /// The `timestamp` field (required).
@@ -623,7 +624,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#imageDetails`.
-    public struct ImageDetails: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ImageDetails: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#imageDetails" }
         /// The `width` field (required).
@@ -654,7 +655,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventAcknowledge`.
-    public struct ModEventAcknowledge: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventAcknowledge: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventAcknowledge" }
         /// The `acknowledgeAccountSubjects` field (optional).
@@ -685,7 +686,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventComment`.
-    public struct ModEventComment: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventComment: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventComment" }
         /// The `comment` field (optional).
@@ -716,7 +717,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventDivert`.
-    public struct ModEventDivert: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventDivert: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventDivert" }
         /// The `comment` field (optional).
@@ -742,7 +743,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventEmail`.
-    public struct ModEventEmail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventEmail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventEmail" }
         /// The `subjectLine` field (required).
@@ -805,7 +806,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventEscalate`.
-    public struct ModEventEscalate: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventEscalate: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventEscalate" }
         /// The `comment` field (optional).
@@ -831,7 +832,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventLabel`.
-    public struct ModEventLabel: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventLabel: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventLabel" }
         /// The `createLabelVals` field (required).
@@ -872,7 +873,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventMute`.
-    public struct ModEventMute: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventMute: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventMute" }
         /// The `durationInHours` field (required).
@@ -903,7 +904,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventMuteReporter`.
-    public struct ModEventMuteReporter: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventMuteReporter: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventMuteReporter" }
         /// The `comment` field (optional).
@@ -934,7 +935,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventPriorityScore`.
-    public struct ModEventPriorityScore: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventPriorityScore: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventPriorityScore" }
         /// The `score` field (required).
@@ -966,7 +967,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventReport`.
-    public struct ModEventReport: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventReport: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventReport" }
         /// The `reportType` field (required).
@@ -1002,7 +1003,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventResolveAppeal`.
-    public struct ModEventResolveAppeal: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventResolveAppeal: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventResolveAppeal" }
         /// The `comment` field (optional).
@@ -1028,7 +1029,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventReverseTakedown`.
-    public struct ModEventReverseTakedown: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventReverseTakedown: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventReverseTakedown" }
         /// The `comment` field (optional).
@@ -1070,7 +1071,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventTag`.
-    public struct ModEventTag: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventTag: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventTag" }
         /// The `add` field (required).
@@ -1111,7 +1112,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventTakedown`.
-    public struct ModEventTakedown: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventTakedown: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventTakedown" }
         /// The `acknowledgeAccountSubjects` field (optional).
@@ -1173,7 +1174,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct TargetServicesItem: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct TargetServicesItem: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventTakedown/properties/targetServices/items" }
             /// The string, exactly as read or given.
@@ -1190,7 +1191,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventUnmute`.
-    public struct ModEventUnmute: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventUnmute: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventUnmute" }
         /// The `comment` field (optional).
@@ -1216,7 +1217,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventUnmuteReporter`.
-    public struct ModEventUnmuteReporter: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventUnmuteReporter: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventUnmuteReporter" }
         /// The `comment` field (optional).
@@ -1242,7 +1243,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventView`.
-    public struct ModEventView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventView" }
         /// The `id` field (required).
@@ -1264,7 +1265,8 @@ public enum ToolsOzoneModerationDefs {
         /// The `creatorHandle` field (optional).
         public var creatorHandle: Swift.String?
         /// The `modTool` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var modTool: ToolsOzoneModerationDefs.ModTool?
+        public var modTool: ToolsOzoneModerationDefs.ModTool? { get { _modTool.wrappedValue } set { _modTool.wrappedValue = newValue } }
+        private var _modTool: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.ModTool>
         /// The `subjectHandle` field (optional).
         public var subjectHandle: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
@@ -1279,7 +1281,7 @@ public enum ToolsOzoneModerationDefs {
             self.createdBy = createdBy
             self.createdAt = createdAt
             self.creatorHandle = creatorHandle
-            self.modTool = modTool
+            self._modTool = .init(wrappedValue: modTool)
             self.subjectHandle = subjectHandle
             self.unknownFields = unknownFields
         }
@@ -1292,7 +1294,7 @@ public enum ToolsOzoneModerationDefs {
             self.createdBy = try reader.required("createdBy")
             self.createdAt = try reader.required("createdAt")
             self.creatorHandle = try reader.optional("creatorHandle")
-            self.modTool = try reader.optional("modTool")
+            self._modTool = .init(wrappedValue: try reader.optional("modTool"))
             self.subjectHandle = try reader.optional("subjectHandle")
             self.unknownFields = reader.remainingFields
         }
@@ -1311,7 +1313,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Event: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Event: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventView/properties/event" }
             case toolsOzoneModerationDefsModEventTakedown(ToolsOzoneModerationDefs.ModEventTakedown)
@@ -1425,7 +1427,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Subject: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventView/properties/subject" }
             case comAtprotoAdminDefsRepoRef(ComAtprotoLexicons.ComAtprotoAdminDefs.RepoRef)
@@ -1477,7 +1479,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventViewDetail`.
-    public struct ModEventViewDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventViewDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventViewDetail" }
         /// The `id` field (required).
@@ -1497,7 +1499,8 @@ public enum ToolsOzoneModerationDefs {
         /// Format: `datetime`.
         public var createdAt: XRPCCore.Datetime
         /// The `modTool` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var modTool: ToolsOzoneModerationDefs.ModTool?
+        public var modTool: ToolsOzoneModerationDefs.ModTool? { get { _modTool.wrappedValue } set { _modTool.wrappedValue = newValue } }
+        private var _modTool: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.ModTool>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1509,7 +1512,7 @@ public enum ToolsOzoneModerationDefs {
             self.subjectBlobs = subjectBlobs
             self.createdBy = createdBy
             self.createdAt = createdAt
-            self.modTool = modTool
+            self._modTool = .init(wrappedValue: modTool)
             self.unknownFields = unknownFields
         }
 
@@ -1520,7 +1523,7 @@ public enum ToolsOzoneModerationDefs {
             self.subjectBlobs = try reader.required("subjectBlobs")
             self.createdBy = try reader.required("createdBy")
             self.createdAt = try reader.required("createdAt")
-            self.modTool = try reader.optional("modTool")
+            self._modTool = .init(wrappedValue: try reader.optional("modTool"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -1536,7 +1539,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Event: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Event: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventViewDetail/properties/event" }
             case toolsOzoneModerationDefsModEventTakedown(ToolsOzoneModerationDefs.ModEventTakedown)
@@ -1650,7 +1653,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Subject: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventViewDetail/properties/subject" }
             case toolsOzoneModerationDefsRepoView(ToolsOzoneModerationDefs.RepoView)
@@ -1705,7 +1708,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modTool`.
-    public struct ModTool: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModTool: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modTool" }
         /// The `name` field (required).
@@ -1736,22 +1739,23 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#moderation`.
-    public struct Moderation: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Moderation: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#moderation" }
         /// The `subjectStatus` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView?
+        public var subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView? { get { _subjectStatus.wrappedValue } set { _subjectStatus.wrappedValue = newValue } }
+        private var _subjectStatus: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.SubjectStatusView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.subjectStatus = subjectStatus
+            self._subjectStatus = .init(wrappedValue: subjectStatus)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.subjectStatus = try reader.optional("subjectStatus")
+            self._subjectStatus = .init(wrappedValue: try reader.optional("subjectStatus"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -1762,22 +1766,23 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#moderationDetail`.
-    public struct ModerationDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModerationDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#moderationDetail" }
         /// The `subjectStatus` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView?
+        public var subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView? { get { _subjectStatus.wrappedValue } set { _subjectStatus.wrappedValue = newValue } }
+        private var _subjectStatus: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.SubjectStatusView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.subjectStatus = subjectStatus
+            self._subjectStatus = .init(wrappedValue: subjectStatus)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.subjectStatus = try reader.optional("subjectStatus")
+            self._subjectStatus = .init(wrappedValue: try reader.optional("subjectStatus"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -1788,7 +1793,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#recordEvent`.
-    public struct RecordEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RecordEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordEvent" }
         /// The `timestamp` field (required).
@@ -1831,7 +1836,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Op: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Op: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordEvent/properties/op" }
             /// The string, exactly as read or given.
@@ -1850,7 +1855,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#recordHosting`.
-    public struct RecordHosting: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RecordHosting: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordHosting" }
         /// The `status` field (required).
@@ -1894,7 +1899,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordHosting/properties/status" }
             /// The string, exactly as read or given.
@@ -1911,7 +1916,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#recordView`.
-    public struct RecordView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RecordView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordView" }
         /// The `uri` field (required).
@@ -1928,9 +1933,11 @@ public enum ToolsOzoneModerationDefs {
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
         /// The `moderation` field (required).
-        @XRPCCore._LexiconBoxed public var moderation: ToolsOzoneModerationDefs.Moderation
+        public var moderation: ToolsOzoneModerationDefs.Moderation { get { _moderation.wrappedValue } set { _moderation.wrappedValue = newValue } }
+        private var _moderation: XRPCCore._LexiconBoxed<ToolsOzoneModerationDefs.Moderation>
         /// The `repo` field (required).
-        @XRPCCore._LexiconBoxed public var repo: ToolsOzoneModerationDefs.RepoView
+        public var repo: ToolsOzoneModerationDefs.RepoView { get { _repo.wrappedValue } set { _repo.wrappedValue = newValue } }
+        private var _repo: XRPCCore._LexiconBoxed<ToolsOzoneModerationDefs.RepoView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1941,8 +1948,8 @@ public enum ToolsOzoneModerationDefs {
             self.value = value
             self.blobCids = blobCids
             self.indexedAt = indexedAt
-            self.moderation = moderation
-            self.repo = repo
+            self._moderation = .init(wrappedValue: moderation)
+            self._repo = .init(wrappedValue: repo)
             self.unknownFields = unknownFields
         }
 
@@ -1952,8 +1959,8 @@ public enum ToolsOzoneModerationDefs {
             self.value = try reader.required("value")
             self.blobCids = try reader.required("blobCids")
             self.indexedAt = try reader.required("indexedAt")
-            self.moderation = try reader.required("moderation")
-            self.repo = try reader.required("repo")
+            self._moderation = .init(wrappedValue: try reader.required("moderation"))
+            self._repo = .init(wrappedValue: try reader.required("repo"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -1970,7 +1977,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#recordViewDetail`.
-    public struct RecordViewDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RecordViewDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordViewDetail" }
         /// The `uri` field (required).
@@ -1987,9 +1994,11 @@ public enum ToolsOzoneModerationDefs {
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
         /// The `moderation` field (required).
-        @XRPCCore._LexiconBoxed public var moderation: ToolsOzoneModerationDefs.ModerationDetail
+        public var moderation: ToolsOzoneModerationDefs.ModerationDetail { get { _moderation.wrappedValue } set { _moderation.wrappedValue = newValue } }
+        private var _moderation: XRPCCore._LexiconBoxed<ToolsOzoneModerationDefs.ModerationDetail>
         /// The `repo` field (required).
-        @XRPCCore._LexiconBoxed public var repo: ToolsOzoneModerationDefs.RepoView
+        public var repo: ToolsOzoneModerationDefs.RepoView { get { _repo.wrappedValue } set { _repo.wrappedValue = newValue } }
+        private var _repo: XRPCCore._LexiconBoxed<ToolsOzoneModerationDefs.RepoView>
         /// The `labels` field (optional).
         public var labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]?
         /// Fields the schema does not declare, kept as read and written back.
@@ -2002,8 +2011,8 @@ public enum ToolsOzoneModerationDefs {
             self.value = value
             self.blobs = blobs
             self.indexedAt = indexedAt
-            self.moderation = moderation
-            self.repo = repo
+            self._moderation = .init(wrappedValue: moderation)
+            self._repo = .init(wrappedValue: repo)
             self.labels = labels
             self.unknownFields = unknownFields
         }
@@ -2014,8 +2023,8 @@ public enum ToolsOzoneModerationDefs {
             self.value = try reader.required("value")
             self.blobs = try reader.required("blobs")
             self.indexedAt = try reader.required("indexedAt")
-            self.moderation = try reader.required("moderation")
-            self.repo = try reader.required("repo")
+            self._moderation = .init(wrappedValue: try reader.required("moderation"))
+            self._repo = .init(wrappedValue: try reader.required("repo"))
             self.labels = try reader.optional("labels")
             self.unknownFields = reader.remainingFields
         }
@@ -2034,7 +2043,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#recordViewNotFound`.
-    public struct RecordViewNotFound: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RecordViewNotFound: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordViewNotFound" }
         /// The `uri` field (required).
@@ -2061,7 +2070,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#recordsStats`.
-    public struct RecordsStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RecordsStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordsStats" }
         /// The `appealedCount` field (optional).
@@ -2122,7 +2131,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#repoView`.
-    public struct RepoView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RepoView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#repoView" }
         /// The `did` field (required).
@@ -2137,7 +2146,8 @@ public enum ToolsOzoneModerationDefs {
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
         /// The `moderation` field (required).
-        @XRPCCore._LexiconBoxed public var moderation: ToolsOzoneModerationDefs.Moderation
+        public var moderation: ToolsOzoneModerationDefs.Moderation { get { _moderation.wrappedValue } set { _moderation.wrappedValue = newValue } }
+        private var _moderation: XRPCCore._LexiconBoxed<ToolsOzoneModerationDefs.Moderation>
         /// The `deactivatedAt` field (optional).
         /// Format: `datetime`.
         public var deactivatedAt: XRPCCore.Datetime?
@@ -2160,7 +2170,7 @@ public enum ToolsOzoneModerationDefs {
             self.handle = handle
             self.relatedRecords = relatedRecords
             self.indexedAt = indexedAt
-            self.moderation = moderation
+            self._moderation = .init(wrappedValue: moderation)
             self.deactivatedAt = deactivatedAt
             self.email = email
             self.inviteNote = inviteNote
@@ -2175,7 +2185,7 @@ public enum ToolsOzoneModerationDefs {
             self.handle = try reader.required("handle")
             self.relatedRecords = try reader.required("relatedRecords")
             self.indexedAt = try reader.required("indexedAt")
-            self.moderation = try reader.required("moderation")
+            self._moderation = .init(wrappedValue: try reader.required("moderation"))
             self.deactivatedAt = try reader.optional("deactivatedAt")
             self.email = try reader.optional("email")
             self.inviteNote = try reader.optional("inviteNote")
@@ -2202,7 +2212,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#repoViewDetail`.
-    public struct RepoViewDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RepoViewDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#repoViewDetail" }
         /// The `did` field (required).
@@ -2217,7 +2227,8 @@ public enum ToolsOzoneModerationDefs {
         /// Format: `datetime`.
         public var indexedAt: XRPCCore.Datetime
         /// The `moderation` field (required).
-        @XRPCCore._LexiconBoxed public var moderation: ToolsOzoneModerationDefs.ModerationDetail
+        public var moderation: ToolsOzoneModerationDefs.ModerationDetail { get { _moderation.wrappedValue } set { _moderation.wrappedValue = newValue } }
+        private var _moderation: XRPCCore._LexiconBoxed<ToolsOzoneModerationDefs.ModerationDetail>
         /// The `deactivatedAt` field (optional).
         /// Format: `datetime`.
         public var deactivatedAt: XRPCCore.Datetime?
@@ -2247,7 +2258,7 @@ public enum ToolsOzoneModerationDefs {
             self.handle = handle
             self.relatedRecords = relatedRecords
             self.indexedAt = indexedAt
-            self.moderation = moderation
+            self._moderation = .init(wrappedValue: moderation)
             self.deactivatedAt = deactivatedAt
             self.email = email
             self.emailConfirmedAt = emailConfirmedAt
@@ -2265,7 +2276,7 @@ public enum ToolsOzoneModerationDefs {
             self.handle = try reader.required("handle")
             self.relatedRecords = try reader.required("relatedRecords")
             self.indexedAt = try reader.required("indexedAt")
-            self.moderation = try reader.required("moderation")
+            self._moderation = .init(wrappedValue: try reader.required("moderation"))
             self.deactivatedAt = try reader.optional("deactivatedAt")
             self.email = try reader.optional("email")
             self.emailConfirmedAt = try reader.optional("emailConfirmedAt")
@@ -2298,7 +2309,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#repoViewNotFound`.
-    public struct RepoViewNotFound: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RepoViewNotFound: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#repoViewNotFound" }
         /// The `did` field (required).
@@ -2325,7 +2336,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#reporterStats`.
-    public struct ReporterStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReporterStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#reporterStats" }
         /// The `did` field (required).
@@ -2391,28 +2402,28 @@ public enum ToolsOzoneModerationDefs {
         }
     }
 
-    public enum ReviewClosed: XRPCCore.LexiconToken {
+    public nonisolated enum ReviewClosed: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.moderation.defs#reviewClosed" }
     }
 
-    public enum ReviewEscalated: XRPCCore.LexiconToken {
+    public nonisolated enum ReviewEscalated: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.moderation.defs#reviewEscalated" }
     }
 
-    public enum ReviewNone: XRPCCore.LexiconToken {
+    public nonisolated enum ReviewNone: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.moderation.defs#reviewNone" }
     }
 
-    public enum ReviewOpen: XRPCCore.LexiconToken {
+    public nonisolated enum ReviewOpen: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.moderation.defs#reviewOpen" }
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#revokeAccountCredentialsEvent`.
-    public struct RevokeAccountCredentialsEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RevokeAccountCredentialsEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#revokeAccountCredentialsEvent" }
         /// The `comment` field (required).
@@ -2439,7 +2450,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#scheduleTakedownEvent`.
-    public struct ScheduleTakedownEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ScheduleTakedownEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#scheduleTakedownEvent" }
         /// The `comment` field (optional).
@@ -2483,7 +2494,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#scheduledActionView`.
-    public struct ScheduledActionView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ScheduledActionView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#scheduledActionView" }
         /// The `id` field (required).
@@ -2588,7 +2599,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Action: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Action: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#scheduledActionView/properties/action" }
             /// The string, exactly as read or given.
@@ -2602,7 +2613,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#scheduledActionView/properties/status" }
             /// The string, exactly as read or given.
@@ -2624,7 +2635,7 @@ public enum ToolsOzoneModerationDefs {
 
     /// Known values: `"tools.ozone.moderation.defs#reviewOpen"`, `"tools.ozone.moderation.defs#reviewEscalated"`, `"tools.ozone.moderation.defs#reviewClosed"`, `"tools.ozone.moderation.defs#reviewNone"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct SubjectReviewState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct SubjectReviewState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectReviewState" }
         /// The string, exactly as read or given.
@@ -2644,7 +2655,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#subjectStatusView`.
-    public struct SubjectStatusView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct SubjectStatusView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectStatusView" }
         /// The `id` field (required).
@@ -2661,9 +2672,11 @@ public enum ToolsOzoneModerationDefs {
         /// The `reviewState` field (required).
         public var reviewState: ToolsOzoneModerationDefs.SubjectReviewState
         /// The `accountStats` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var accountStats: ToolsOzoneModerationDefs.AccountStats?
+        public var accountStats: ToolsOzoneModerationDefs.AccountStats? { get { _accountStats.wrappedValue } set { _accountStats.wrappedValue = newValue } }
+        private var _accountStats: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.AccountStats>
         /// The `accountStrike` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var accountStrike: ToolsOzoneModerationDefs.AccountStrike?
+        public var accountStrike: ToolsOzoneModerationDefs.AccountStrike? { get { _accountStrike.wrappedValue } set { _accountStrike.wrappedValue = newValue } }
+        private var _accountStrike: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.AccountStrike>
         /// The `ageAssuranceState` field (optional).
         /// Known values: `"pending"`, `"assured"`, `"unknown"`, `"reset"`, `"blocked"`.
         public var ageAssuranceState: ToolsOzoneModerationDefs.SubjectStatusView.AgeAssuranceState?
@@ -2699,7 +2712,8 @@ public enum ToolsOzoneModerationDefs {
         /// From 0 to 100.
         public var priorityScore: Swift.Int?
         /// The `recordsStats` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var recordsStats: ToolsOzoneModerationDefs.RecordsStats?
+        public var recordsStats: ToolsOzoneModerationDefs.RecordsStats? { get { _recordsStats.wrappedValue } set { _recordsStats.wrappedValue = newValue } }
+        private var _recordsStats: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.RecordsStats>
         /// The `subjectBlobCids` field (optional).
         public var subjectBlobCids: [XRPCCore.CIDString]?
         /// The `subjectRepoHandle` field (optional).
@@ -2721,8 +2735,8 @@ public enum ToolsOzoneModerationDefs {
             self.createdAt = createdAt
             self.updatedAt = updatedAt
             self.reviewState = reviewState
-            self.accountStats = accountStats
-            self.accountStrike = accountStrike
+            self._accountStats = .init(wrappedValue: accountStats)
+            self._accountStrike = .init(wrappedValue: accountStrike)
             self.ageAssuranceState = ageAssuranceState
             self.ageAssuranceUpdatedBy = ageAssuranceUpdatedBy
             self.appealed = appealed
@@ -2735,7 +2749,7 @@ public enum ToolsOzoneModerationDefs {
             self.muteReportingUntil = muteReportingUntil
             self.muteUntil = muteUntil
             self.priorityScore = priorityScore
-            self.recordsStats = recordsStats
+            self._recordsStats = .init(wrappedValue: recordsStats)
             self.subjectBlobCids = subjectBlobCids
             self.subjectRepoHandle = subjectRepoHandle
             self.suspendUntil = suspendUntil
@@ -2750,8 +2764,8 @@ public enum ToolsOzoneModerationDefs {
             self.createdAt = try reader.required("createdAt")
             self.updatedAt = try reader.required("updatedAt")
             self.reviewState = try reader.required("reviewState")
-            self.accountStats = try reader.optional("accountStats")
-            self.accountStrike = try reader.optional("accountStrike")
+            self._accountStats = .init(wrappedValue: try reader.optional("accountStats"))
+            self._accountStrike = .init(wrappedValue: try reader.optional("accountStrike"))
             self.ageAssuranceState = try reader.optional("ageAssuranceState")
             self.ageAssuranceUpdatedBy = try reader.optional("ageAssuranceUpdatedBy")
             self.appealed = try reader.optional("appealed")
@@ -2764,7 +2778,7 @@ public enum ToolsOzoneModerationDefs {
             self.muteReportingUntil = try reader.optional("muteReportingUntil")
             self.muteUntil = try reader.optional("muteUntil")
             self.priorityScore = try reader.optional("priorityScore")
-            self.recordsStats = try reader.optional("recordsStats")
+            self._recordsStats = .init(wrappedValue: try reader.optional("recordsStats"))
             self.subjectBlobCids = try reader.optional("subjectBlobCids")
             self.subjectRepoHandle = try reader.optional("subjectRepoHandle")
             self.suspendUntil = try reader.optional("suspendUntil")
@@ -2803,7 +2817,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Subject: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectStatusView/properties/subject" }
             case comAtprotoAdminDefsRepoRef(ComAtprotoLexicons.ComAtprotoAdminDefs.RepoRef)
@@ -2854,7 +2868,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct AgeAssuranceState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct AgeAssuranceState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectStatusView/properties/ageAssuranceState" }
             /// The string, exactly as read or given.
@@ -2876,7 +2890,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct AgeAssuranceUpdatedBy: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct AgeAssuranceUpdatedBy: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectStatusView/properties/ageAssuranceUpdatedBy" }
             /// The string, exactly as read or given.
@@ -2892,7 +2906,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Hosting: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Hosting: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectStatusView/properties/hosting" }
             case toolsOzoneModerationDefsAccountHosting(ToolsOzoneModerationDefs.AccountHosting)
@@ -2938,7 +2952,7 @@ public enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#subjectView`.
-    public struct SubjectView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct SubjectView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectView" }
         /// The `type` field (required).
@@ -2949,11 +2963,14 @@ public enum ToolsOzoneModerationDefs {
         /// Open union of ; other types are kept as read.
         public var profile: ToolsOzoneModerationDefs.SubjectView.Profile?
         /// The `record` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var record: ToolsOzoneModerationDefs.RecordViewDetail?
+        public var record: ToolsOzoneModerationDefs.RecordViewDetail? { get { _record.wrappedValue } set { _record.wrappedValue = newValue } }
+        private var _record: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.RecordViewDetail>
         /// The `repo` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var repo: ToolsOzoneModerationDefs.RepoViewDetail?
+        public var repo: ToolsOzoneModerationDefs.RepoViewDetail? { get { _repo.wrappedValue } set { _repo.wrappedValue = newValue } }
+        private var _repo: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.RepoViewDetail>
         /// The `status` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var status: ToolsOzoneModerationDefs.SubjectStatusView?
+        public var status: ToolsOzoneModerationDefs.SubjectStatusView? { get { _status.wrappedValue } set { _status.wrappedValue = newValue } }
+        private var _status: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.SubjectStatusView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -2962,9 +2979,9 @@ public enum ToolsOzoneModerationDefs {
             self.type = type
             self.subject = subject
             self.profile = profile
-            self.record = record
-            self.repo = repo
-            self.status = status
+            self._record = .init(wrappedValue: record)
+            self._repo = .init(wrappedValue: repo)
+            self._status = .init(wrappedValue: status)
             self.unknownFields = unknownFields
         }
 
@@ -2972,9 +2989,9 @@ public enum ToolsOzoneModerationDefs {
             self.type = try reader.required("type")
             self.subject = try reader.required("subject")
             self.profile = try reader.optional("profile")
-            self.record = try reader.optional("record")
-            self.repo = try reader.optional("repo")
-            self.status = try reader.optional("status")
+            self._record = .init(wrappedValue: try reader.optional("record"))
+            self._repo = .init(wrappedValue: try reader.optional("repo"))
+            self._status = .init(wrappedValue: try reader.optional("status"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -2989,7 +3006,7 @@ public enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Profile: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Profile: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectView/properties/profile" }
             /// A member whose `$type` this union does not list, kept as read.
@@ -3020,23 +3037,23 @@ public enum ToolsOzoneModerationDefs {
         }
     }
 
-    public enum TimelineEventPlcCreate: XRPCCore.LexiconToken {
+    public nonisolated enum TimelineEventPlcCreate: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.moderation.defs#timelineEventPlcCreate" }
     }
 
-    public enum TimelineEventPlcOperation: XRPCCore.LexiconToken {
+    public nonisolated enum TimelineEventPlcOperation: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.moderation.defs#timelineEventPlcOperation" }
     }
 
-    public enum TimelineEventPlcTombstone: XRPCCore.LexiconToken {
+    public nonisolated enum TimelineEventPlcTombstone: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.moderation.defs#timelineEventPlcTombstone" }
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#videoDetails`.
-    public struct VideoDetails: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct VideoDetails: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#videoDetails" }
         /// The `width` field (required).
@@ -3072,7 +3089,7 @@ public enum ToolsOzoneModerationDefs {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.defs, descriptions left out, for validation.
     static var toolsOzoneModerationDefs: Swift.String { ##"{"defs":{"accountEvent":{"properties":{"active":{"type":"boolean"},"comment":{"type":"string"},"status":{"knownValues":["unknown","deactivated","deleted","takendown","suspended","tombstoned"],"type":"string"},"timestamp":{"format":"datetime","type":"string"}},"required":["timestamp","active"],"type":"object"},"accountHosting":{"properties":{"createdAt":{"format":"datetime","type":"string"},"deactivatedAt":{"format":"datetime","type":"string"},"deletedAt":{"format":"datetime","type":"string"},"reactivatedAt":{"format":"datetime","type":"string"},"status":{"knownValues":["takendown","suspended","deleted","deactivated","unknown"],"type":"string"},"updatedAt":{"format":"datetime","type":"string"}},"required":["status"],"type":"object"},"accountStats":{"properties":{"appealCount":{"type":"integer"},"escalateCount":{"type":"integer"},"reportCount":{"type":"integer"},"suspendCount":{"type":"integer"},"takedownCount":{"type":"integer"}},"type":"object"},"accountStrike":{"properties":{"activeStrikeCount":{"type":"integer"},"firstStrikeAt":{"format":"datetime","type":"string"},"lastStrikeAt":{"format":"datetime","type":"string"},"totalStrikeCount":{"type":"integer"}},"type":"object"},"ageAssuranceEvent":{"properties":{"access":{"ref":"app.bsky.ageassurance.defs#access","type":"ref"},"attemptId":{"type":"string"},"completeIp":{"type":"string"},"completeUa":{"type":"string"},"countryCode":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"initIp":{"type":"string"},"initUa":{"type":"string"},"regionCode":{"type":"string"},"status":{"knownValues":["unknown","pending","assured"],"type":"string"}},"required":["createdAt","status","attemptId"],"type":"object"},"ageAssuranceOverrideEvent":{"properties":{"access":{"ref":"app.bsky.ageassurance.defs#access","type":"ref"},"comment":{"minLength":1,"type":"string"},"status":{"knownValues":["assured","reset","blocked"],"type":"string"}},"required":["comment","status"],"type":"object"},"ageAssurancePurgeEvent":{"properties":{"comment":{"minLength":1,"type":"string"}},"required":["comment"],"type":"object"},"blobView":{"properties":{"cid":{"format":"cid","type":"string"},"createdAt":{"format":"datetime","type":"string"},"details":{"refs":["#imageDetails","#videoDetails"],"type":"union"},"mimeType":{"type":"string"},"moderation":{"ref":"#moderation","type":"ref"},"size":{"type":"integer"}},"required":["cid","mimeType","size","createdAt"],"type":"object"},"cancelScheduledTakedownEvent":{"properties":{"comment":{"type":"string"}},"type":"object"},"convoView":{"properties":{"convoId":{"type":"string"},"did":{"format":"did","type":"string"}},"required":["did","convoId"],"type":"object"},"identityEvent":{"properties":{"comment":{"type":"string"},"handle":{"format":"handle","type":"string"},"pdsHost":{"format":"uri","type":"string"},"timestamp":{"format":"datetime","type":"string"},"tombstone":{"type":"boolean"}},"required":["timestamp"],"type":"object"},"imageDetails":{"properties":{"height":{"type":"integer"},"width":{"type":"integer"}},"required":["width","height"],"type":"object"},"modEventAcknowledge":{"properties":{"acknowledgeAccountSubjects":{"type":"boolean"},"comment":{"type":"string"}},"type":"object"},"modEventComment":{"properties":{"comment":{"type":"string"},"sticky":{"type":"boolean"}},"type":"object"},"modEventDivert":{"properties":{"comment":{"type":"string"}},"type":"object"},"modEventEmail":{"properties":{"comment":{"type":"string"},"content":{"type":"string"},"isDelivered":{"type":"boolean"},"policies":{"items":{"type":"string"},"maxLength":5,"type":"array"},"severityLevel":{"type":"string"},"strikeCount":{"type":"integer"},"strikeExpiresAt":{"format":"datetime","type":"string"},"subjectLine":{"type":"string"}},"required":["subjectLine"],"type":"object"},"modEventEscalate":{"properties":{"comment":{"type":"string"}},"type":"object"},"modEventLabel":{"properties":{"comment":{"type":"string"},"createLabelVals":{"items":{"type":"string"},"type":"array"},"durationInHours":{"type":"integer"},"negateLabelVals":{"items":{"type":"string"},"type":"array"}},"required":["createLabelVals","negateLabelVals"],"type":"object"},"modEventMute":{"properties":{"comment":{"type":"string"},"durationInHours":{"type":"integer"}},"required":["durationInHours"],"type":"object"},"modEventMuteReporter":{"properties":{"comment":{"type":"string"},"durationInHours":{"type":"integer"}},"type":"object"},"modEventPriorityScore":{"properties":{"comment":{"type":"string"},"score":{"maximum":100,"minimum":0,"type":"integer"}},"required":["score"],"type":"object"},"modEventReport":{"properties":{"comment":{"type":"string"},"isReporterMuted":{"type":"boolean"},"reportType":{"ref":"com.atproto.moderation.defs#reasonType","type":"ref"}},"required":["reportType"],"type":"object"},"modEventResolveAppeal":{"properties":{"comment":{"type":"string"}},"type":"object"},"modEventReverseTakedown":{"properties":{"comment":{"type":"string"},"policies":{"items":{"type":"string"},"maxLength":5,"type":"array"},"severityLevel":{"type":"string"},"strikeCount":{"type":"integer"}},"type":"object"},"modEventTag":{"properties":{"add":{"items":{"type":"string"},"type":"array"},"comment":{"type":"string"},"durationInHours":{"type":"integer"},"remove":{"items":{"type":"string"},"type":"array"}},"required":["add","remove"],"type":"object"},"modEventTakedown":{"properties":{"acknowledgeAccountSubjects":{"type":"boolean"},"comment":{"type":"string"},"durationInHours":{"type":"integer"},"policies":{"items":{"type":"string"},"maxLength":5,"type":"array"},"severityLevel":{"type":"string"},"strikeCount":{"type":"integer"},"strikeExpiresAt":{"format":"datetime","type":"string"},"targetServices":{"items":{"knownValues":["appview","pds"],"type":"string"},"type":"array"}},"type":"object"},"modEventUnmute":{"properties":{"comment":{"type":"string"}},"type":"object"},"modEventUnmuteReporter":{"properties":{"comment":{"type":"string"}},"type":"object"},"modEventView":{"properties":{"createdAt":{"format":"datetime","type":"string"},"createdBy":{"format":"did","type":"string"},"creatorHandle":{"type":"string"},"event":{"refs":["#modEventTakedown","#modEventReverseTakedown","#modEventComment","#modEventReport","#modEventLabel","#modEventAcknowledge","#modEventEscalate","#modEventMute","#modEventUnmute","#modEventMuteReporter","#modEventUnmuteReporter","#modEventEmail","#modEventResolveAppeal","#modEventDivert","#modEventTag","#accountEvent","#identityEvent","#recordEvent","#modEventPriorityScore","#ageAssuranceEvent","#ageAssuranceOverrideEvent","#ageAssurancePurgeEvent","#revokeAccountCredentialsEvent","#scheduleTakedownEvent","#cancelScheduledTakedownEvent"],"type":"union"},"id":{"type":"integer"},"modTool":{"ref":"#modTool","type":"ref"},"subject":{"refs":["com.atproto.admin.defs#repoRef","com.atproto.repo.strongRef","chat.bsky.convo.defs#messageRef","chat.bsky.convo.defs#convoRef"],"type":"union"},"subjectBlobCids":{"items":{"type":"string"},"type":"array"},"subjectHandle":{"type":"string"}},"required":["id","event","subject","subjectBlobCids","createdBy","createdAt"],"type":"object"},"modEventViewDetail":{"properties":{"createdAt":{"format":"datetime","type":"string"},"createdBy":{"format":"did","type":"string"},"event":{"refs":["#modEventTakedown","#modEventReverseTakedown","#modEventComment","#modEventReport","#modEventLabel","#modEventAcknowledge","#modEventEscalate","#modEventMute","#modEventUnmute","#modEventMuteReporter","#modEventUnmuteReporter","#modEventEmail","#modEventResolveAppeal","#modEventDivert","#modEventTag","#accountEvent","#identityEvent","#recordEvent","#modEventPriorityScore","#ageAssuranceEvent","#ageAssuranceOverrideEvent","#ageAssurancePurgeEvent","#revokeAccountCredentialsEvent","#scheduleTakedownEvent","#cancelScheduledTakedownEvent"],"type":"union"},"id":{"type":"integer"},"modTool":{"ref":"#modTool","type":"ref"},"subject":{"refs":["#repoView","#repoViewNotFound","#recordView","#recordViewNotFound","#convoView"],"type":"union"},"subjectBlobs":{"items":{"ref":"#blobView","type":"ref"},"type":"array"}},"required":["id","event","subject","subjectBlobs","createdBy","createdAt"],"type":"object"},"modTool":{"properties":{"meta":{"type":"unknown"},"name":{"type":"string"}},"required":["name"],"type":"object"},"moderation":{"properties":{"subjectStatus":{"ref":"#subjectStatusView","type":"ref"}},"type":"object"},"moderationDetail":{"properties":{"subjectStatus":{"ref":"#subjectStatusView","type":"ref"}},"type":"object"},"recordEvent":{"properties":{"cid":{"format":"cid","type":"string"},"comment":{"type":"string"},"op":{"knownValues":["create","update","delete"],"type":"string"},"timestamp":{"format":"datetime","type":"string"}},"required":["timestamp","op"],"type":"object"},"recordHosting":{"properties":{"createdAt":{"format":"datetime","type":"string"},"deletedAt":{"format":"datetime","type":"string"},"status":{"knownValues":["deleted","unknown"],"type":"string"},"updatedAt":{"format":"datetime","type":"string"}},"required":["status"],"type":"object"},"recordView":{"properties":{"blobCids":{"items":{"format":"cid","type":"string"},"type":"array"},"cid":{"format":"cid","type":"string"},"indexedAt":{"format":"datetime","type":"string"},"moderation":{"ref":"#moderation","type":"ref"},"repo":{"ref":"#repoView","type":"ref"},"uri":{"format":"at-uri","type":"string"},"value":{"type":"unknown"}},"required":["uri","cid","value","blobCids","indexedAt","moderation","repo"],"type":"object"},"recordViewDetail":{"properties":{"blobs":{"items":{"ref":"#blobView","type":"ref"},"type":"array"},"cid":{"format":"cid","type":"string"},"indexedAt":{"format":"datetime","type":"string"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"moderation":{"ref":"#moderationDetail","type":"ref"},"repo":{"ref":"#repoView","type":"ref"},"uri":{"format":"at-uri","type":"string"},"value":{"type":"unknown"}},"required":["uri","cid","value","blobs","indexedAt","moderation","repo"],"type":"object"},"recordViewNotFound":{"properties":{"uri":{"format":"at-uri","type":"string"}},"required":["uri"],"type":"object"},"recordsStats":{"properties":{"appealedCount":{"type":"integer"},"escalatedCount":{"type":"integer"},"pendingCount":{"type":"integer"},"processedCount":{"type":"integer"},"reportedCount":{"type":"integer"},"subjectCount":{"type":"integer"},"takendownCount":{"type":"integer"},"totalReports":{"type":"integer"}},"type":"object"},"repoView":{"properties":{"deactivatedAt":{"format":"datetime","type":"string"},"did":{"format":"did","type":"string"},"email":{"type":"string"},"handle":{"format":"handle","type":"string"},"indexedAt":{"format":"datetime","type":"string"},"inviteNote":{"type":"string"},"invitedBy":{"ref":"com.atproto.server.defs#inviteCode","type":"ref"},"invitesDisabled":{"type":"boolean"},"moderation":{"ref":"#moderation","type":"ref"},"relatedRecords":{"items":{"type":"unknown"},"type":"array"},"threatSignatures":{"items":{"ref":"com.atproto.admin.defs#threatSignature","type":"ref"},"type":"array"}},"required":["did","handle","relatedRecords","indexedAt","moderation"],"type":"object"},"repoViewDetail":{"properties":{"deactivatedAt":{"format":"datetime","type":"string"},"did":{"format":"did","type":"string"},"email":{"type":"string"},"emailConfirmedAt":{"format":"datetime","type":"string"},"handle":{"format":"handle","type":"string"},"indexedAt":{"format":"datetime","type":"string"},"inviteNote":{"type":"string"},"invitedBy":{"ref":"com.atproto.server.defs#inviteCode","type":"ref"},"invites":{"items":{"ref":"com.atproto.server.defs#inviteCode","type":"ref"},"type":"array"},"invitesDisabled":{"type":"boolean"},"labels":{"items":{"ref":"com.atproto.label.defs#label","type":"ref"},"type":"array"},"moderation":{"ref":"#moderationDetail","type":"ref"},"relatedRecords":{"items":{"type":"unknown"},"type":"array"},"threatSignatures":{"items":{"ref":"com.atproto.admin.defs#threatSignature","type":"ref"},"type":"array"}},"required":["did","handle","relatedRecords","indexedAt","moderation"],"type":"object"},"repoViewNotFound":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"object"},"reporterStats":{"properties":{"accountReportCount":{"type":"integer"},"did":{"format":"did","type":"string"},"labeledAccountCount":{"type":"integer"},"labeledRecordCount":{"type":"integer"},"recordReportCount":{"type":"integer"},"reportedAccountCount":{"type":"integer"},"reportedRecordCount":{"type":"integer"},"takendownAccountCount":{"type":"integer"},"takendownRecordCount":{"type":"integer"}},"required":["did","accountReportCount","recordReportCount","reportedAccountCount","reportedRecordCount","takendownAccountCount","takendownRecordCount","labeledAccountCount","labeledRecordCount"],"type":"object"},"reviewClosed":{"type":"token"},"reviewEscalated":{"type":"token"},"reviewNone":{"type":"token"},"reviewOpen":{"type":"token"},"revokeAccountCredentialsEvent":{"properties":{"comment":{"minLength":1,"type":"string"}},"required":["comment"],"type":"object"},"scheduleTakedownEvent":{"properties":{"comment":{"type":"string"},"executeAfter":{"format":"datetime","type":"string"},"executeAt":{"format":"datetime","type":"string"},"executeUntil":{"format":"datetime","type":"string"}},"type":"object"},"scheduledActionView":{"properties":{"action":{"knownValues":["takedown"],"type":"string"},"createdAt":{"format":"datetime","type":"string"},"createdBy":{"format":"did","type":"string"},"did":{"format":"did","type":"string"},"eventData":{"type":"unknown"},"executeAfter":{"format":"datetime","type":"string"},"executeAt":{"format":"datetime","type":"string"},"executeUntil":{"format":"datetime","type":"string"},"executionEventId":{"type":"integer"},"id":{"type":"integer"},"lastExecutedAt":{"format":"datetime","type":"string"},"lastFailureReason":{"type":"string"},"randomizeExecution":{"type":"boolean"},"status":{"knownValues":["pending","executed","cancelled","failed"],"type":"string"},"updatedAt":{"format":"datetime","type":"string"}},"required":["id","action","did","createdBy","createdAt","status"],"type":"object"},"subjectReviewState":{"knownValues":["tools.ozone.moderation.defs#reviewOpen","tools.ozone.moderation.defs#reviewEscalated","tools.ozone.moderation.defs#reviewClosed","tools.ozone.moderation.defs#reviewNone"],"type":"string"},"subjectStatusView":{"properties":{"accountStats":{"ref":"#accountStats","type":"ref"},"accountStrike":{"ref":"#accountStrike","type":"ref"},"ageAssuranceState":{"knownValues":["pending","assured","unknown","reset","blocked"],"type":"string"},"ageAssuranceUpdatedBy":{"knownValues":["admin","user"],"type":"string"},"appealed":{"type":"boolean"},"comment":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"hosting":{"refs":["#accountHosting","#recordHosting"],"type":"union"},"id":{"type":"integer"},"lastAppealedAt":{"format":"datetime","type":"string"},"lastReportedAt":{"format":"datetime","type":"string"},"lastReviewedAt":{"format":"datetime","type":"string"},"lastReviewedBy":{"format":"did","type":"string"},"muteReportingUntil":{"format":"datetime","type":"string"},"muteUntil":{"format":"datetime","type":"string"},"priorityScore":{"maximum":100,"minimum":0,"type":"integer"},"recordsStats":{"ref":"#recordsStats","type":"ref"},"reviewState":{"ref":"#subjectReviewState","type":"ref"},"subject":{"refs":["com.atproto.admin.defs#repoRef","com.atproto.repo.strongRef","chat.bsky.convo.defs#messageRef","chat.bsky.convo.defs#convoRef"],"type":"union"},"subjectBlobCids":{"items":{"format":"cid","type":"string"},"type":"array"},"subjectRepoHandle":{"type":"string"},"suspendUntil":{"format":"datetime","type":"string"},"tags":{"items":{"type":"string"},"type":"array"},"takendown":{"type":"boolean"},"updatedAt":{"format":"datetime","type":"string"}},"required":["id","subject","createdAt","updatedAt","reviewState"],"type":"object"},"subjectView":{"properties":{"profile":{"refs":[],"type":"union"},"record":{"ref":"#recordViewDetail","type":"ref"},"repo":{"ref":"#repoViewDetail","type":"ref"},"status":{"ref":"#subjectStatusView","type":"ref"},"subject":{"type":"string"},"type":{"ref":"com.atproto.moderation.defs#subjectType","type":"ref"}},"required":["type","subject"],"type":"object"},"timelineEventPlcCreate":{"type":"token"},"timelineEventPlcOperation":{"type":"token"},"timelineEventPlcTombstone":{"type":"token"},"videoDetails":{"properties":{"height":{"type":"integer"},"length":{"type":"integer"},"width":{"type":"integer"}},"required":["width","height","length"],"type":"object"}},"id":"tools.ozone.moderation.defs","lexicon":1}"## }
 }

@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.moderation.emitEvent`: `POST /xrpc/tools.ozone.moderation.emitEvent`. Declared errors: `SubjectHasAction`, `DuplicateExternalId`.
-public enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.emitEvent" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `SubjectHasAction`.
         case subjectHasAction
         /// The declared error `DuplicateExternalId`.
@@ -42,7 +42,7 @@ public enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.emitEvent#main/input/schema" }
         /// The `event` field (required).
@@ -57,9 +57,11 @@ public enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
         /// The `externalId` field (optional).
         public var externalId: Swift.String?
         /// The `modTool` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var modTool: ToolsOzoneModerationDefs.ModTool?
+        public var modTool: ToolsOzoneModerationDefs.ModTool? { get { _modTool.wrappedValue } set { _modTool.wrappedValue = newValue } }
+        private var _modTool: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.ModTool>
         /// The `reportAction` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var reportAction: ToolsOzoneModerationEmitEvent.ReportAction?
+        public var reportAction: ToolsOzoneModerationEmitEvent.ReportAction? { get { _reportAction.wrappedValue } set { _reportAction.wrappedValue = newValue } }
+        private var _reportAction: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationEmitEvent.ReportAction>
         /// The `subjectBlobCids` field (optional).
         public var subjectBlobCids: [XRPCCore.CIDString]?
         /// Fields the schema does not declare, kept as read and written back.
@@ -71,8 +73,8 @@ public enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
             self.subject = subject
             self.createdBy = createdBy
             self.externalId = externalId
-            self.modTool = modTool
-            self.reportAction = reportAction
+            self._modTool = .init(wrappedValue: modTool)
+            self._reportAction = .init(wrappedValue: reportAction)
             self.subjectBlobCids = subjectBlobCids
             self.unknownFields = unknownFields
         }
@@ -82,8 +84,8 @@ public enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
             self.subject = try reader.required("subject")
             self.createdBy = try reader.required("createdBy")
             self.externalId = try reader.optional("externalId")
-            self.modTool = try reader.optional("modTool")
-            self.reportAction = try reader.optional("reportAction")
+            self._modTool = .init(wrappedValue: try reader.optional("modTool"))
+            self._reportAction = .init(wrappedValue: try reader.optional("reportAction"))
             self.subjectBlobCids = try reader.optional("subjectBlobCids")
             self.unknownFields = reader.remainingFields
         }
@@ -100,7 +102,7 @@ public enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Event: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Event: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.emitEvent#main/input/schema/properties/event" }
             case toolsOzoneModerationDefsModEventTakedown(ToolsOzoneModerationDefs.ModEventTakedown)
@@ -214,7 +216,7 @@ public enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Subject: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.emitEvent#main/input/schema/properties/subject" }
             case comAtprotoAdminDefsRepoRef(ComAtprotoLexicons.ComAtprotoAdminDefs.RepoRef)
@@ -263,7 +265,7 @@ public enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
     public typealias Output = ToolsOzoneModerationDefs.ModEventView
 
     /// The lexicon object `tools.ozone.moderation.emitEvent#reportAction`.
-    public struct ReportAction: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReportAction: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.emitEvent#reportAction" }
         /// The `all` field (optional).
@@ -304,18 +306,18 @@ public enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.emitEvent, descriptions left out, for validation.
     static var toolsOzoneModerationEmitEvent: Swift.String { ##"{"defs":{"main":{"errors":[{"name":"SubjectHasAction"},{"name":"DuplicateExternalId"}],"input":{"encoding":"application/json","schema":{"properties":{"createdBy":{"format":"did","type":"string"},"event":{"refs":["tools.ozone.moderation.defs#modEventTakedown","tools.ozone.moderation.defs#modEventAcknowledge","tools.ozone.moderation.defs#modEventEscalate","tools.ozone.moderation.defs#modEventComment","tools.ozone.moderation.defs#modEventLabel","tools.ozone.moderation.defs#modEventReport","tools.ozone.moderation.defs#modEventMute","tools.ozone.moderation.defs#modEventUnmute","tools.ozone.moderation.defs#modEventMuteReporter","tools.ozone.moderation.defs#modEventUnmuteReporter","tools.ozone.moderation.defs#modEventReverseTakedown","tools.ozone.moderation.defs#modEventResolveAppeal","tools.ozone.moderation.defs#modEventEmail","tools.ozone.moderation.defs#modEventDivert","tools.ozone.moderation.defs#modEventTag","tools.ozone.moderation.defs#accountEvent","tools.ozone.moderation.defs#identityEvent","tools.ozone.moderation.defs#recordEvent","tools.ozone.moderation.defs#modEventPriorityScore","tools.ozone.moderation.defs#ageAssuranceEvent","tools.ozone.moderation.defs#ageAssuranceOverrideEvent","tools.ozone.moderation.defs#ageAssurancePurgeEvent","tools.ozone.moderation.defs#revokeAccountCredentialsEvent","tools.ozone.moderation.defs#scheduleTakedownEvent","tools.ozone.moderation.defs#cancelScheduledTakedownEvent"],"type":"union"},"externalId":{"type":"string"},"modTool":{"ref":"tools.ozone.moderation.defs#modTool","type":"ref"},"reportAction":{"ref":"#reportAction","type":"ref"},"subject":{"refs":["com.atproto.admin.defs#repoRef","com.atproto.repo.strongRef"],"type":"union"},"subjectBlobCids":{"items":{"format":"cid","type":"string"},"type":"array"}},"required":["event","subject","createdBy"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.moderation.defs#modEventView","type":"ref"}},"type":"procedure"},"reportAction":{"properties":{"all":{"type":"boolean"},"ids":{"items":{"type":"integer"},"type":"array"},"note":{"type":"string"},"types":{"items":{"type":"string"},"type":"array"}},"type":"object"}},"id":"tools.ozone.moderation.emitEvent","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationEmitEvent`.
     public func emitEvent(event: ToolsOzoneModerationEmitEvent.Input.Event, subject: ToolsOzoneModerationEmitEvent.Input.Subject, createdBy: XRPCCore.DID, externalId: Swift.String? = nil, modTool: ToolsOzoneModerationDefs.ModTool? = nil, reportAction: ToolsOzoneModerationEmitEvent.ReportAction? = nil, subjectBlobCids: [XRPCCore.CIDString]? = nil) async throws -> ToolsOzoneModerationEmitEvent.Output {
         try await client.procedure(ToolsOzoneModerationEmitEvent.self, parameters: .init(), input: .init(event: event, subject: subject, createdBy: createdBy, externalId: externalId, modTool: modTool, reportAction: reportAction, subjectBlobCids: subjectBlobCids))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func emitEvent(_ input: ToolsOzoneModerationEmitEvent.Input) async throws -> ToolsOzoneModerationEmitEvent.Output {
         try await client.procedure(ToolsOzoneModerationEmitEvent.self, parameters: .init(), input: input)
     }

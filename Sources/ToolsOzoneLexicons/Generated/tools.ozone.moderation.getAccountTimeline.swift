@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.moderation.getAccountTimeline`: `GET /xrpc/tools.ozone.moderation.getAccountTimeline`. Declared errors: `RepoNotFound`.
-public enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.getAccountTimeline" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `RepoNotFound`.
         case repoNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -35,7 +35,7 @@ public enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `tools.ozone.moderation.getAccountTimeline#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getAccountTimeline#main/parameters" }
         /// The `did` field (required).
@@ -62,7 +62,7 @@ public enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getAccountTimeline#main/output/schema" }
         /// The `timeline` field (required).
@@ -88,7 +88,7 @@ public enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.moderation.getAccountTimeline#timelineItem`.
-    public struct TimelineItem: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct TimelineItem: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getAccountTimeline#timelineItem" }
         /// The `day` field (required).
@@ -119,7 +119,7 @@ public enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.moderation.getAccountTimeline#timelineItemSummary`.
-    public struct TimelineItemSummary: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct TimelineItemSummary: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getAccountTimeline#timelineItemSummary" }
         /// The `eventSubjectType` field (required).
@@ -156,7 +156,7 @@ public enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct EventSubjectType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct EventSubjectType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getAccountTimeline#timelineItemSummary/properties/eventSubjectType" }
             /// The string, exactly as read or given.
@@ -174,7 +174,7 @@ public enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct EventType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct EventType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getAccountTimeline#timelineItemSummary/properties/eventType" }
             /// The string, exactly as read or given.
@@ -249,18 +249,18 @@ public enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.getAccountTimeline, descriptions left out, for validation.
     static var toolsOzoneModerationGetAccountTimeline: Swift.String { ##"{"defs":{"main":{"errors":[{"name":"RepoNotFound"}],"output":{"encoding":"application/json","schema":{"properties":{"timeline":{"items":{"ref":"#timelineItem","type":"ref"},"type":"array"}},"required":["timeline"],"type":"object"}},"parameters":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"params"},"type":"query"},"timelineItem":{"properties":{"day":{"type":"string"},"summary":{"items":{"ref":"#timelineItemSummary","type":"ref"},"type":"array"}},"required":["day","summary"],"type":"object"},"timelineItemSummary":{"properties":{"count":{"type":"integer"},"eventSubjectType":{"knownValues":["account","record","chat"],"type":"string"},"eventType":{"knownValues":["tools.ozone.moderation.defs#modEventTakedown","tools.ozone.moderation.defs#modEventReverseTakedown","tools.ozone.moderation.defs#modEventComment","tools.ozone.moderation.defs#modEventReport","tools.ozone.moderation.defs#modEventLabel","tools.ozone.moderation.defs#modEventAcknowledge","tools.ozone.moderation.defs#modEventEscalate","tools.ozone.moderation.defs#modEventMute","tools.ozone.moderation.defs#modEventUnmute","tools.ozone.moderation.defs#modEventMuteReporter","tools.ozone.moderation.defs#modEventUnmuteReporter","tools.ozone.moderation.defs#modEventEmail","tools.ozone.moderation.defs#modEventResolveAppeal","tools.ozone.moderation.defs#modEventDivert","tools.ozone.moderation.defs#modEventTag","tools.ozone.moderation.defs#accountEvent","tools.ozone.moderation.defs#identityEvent","tools.ozone.moderation.defs#recordEvent","tools.ozone.moderation.defs#modEventPriorityScore","tools.ozone.moderation.defs#revokeAccountCredentialsEvent","tools.ozone.moderation.defs#ageAssuranceEvent","tools.ozone.moderation.defs#ageAssuranceOverrideEvent","tools.ozone.moderation.defs#timelineEventPlcCreate","tools.ozone.moderation.defs#timelineEventPlcOperation","tools.ozone.moderation.defs#timelineEventPlcTombstone","tools.ozone.hosting.getAccountHistory#accountCreated","tools.ozone.hosting.getAccountHistory#emailConfirmed","tools.ozone.hosting.getAccountHistory#passwordUpdated","tools.ozone.hosting.getAccountHistory#handleUpdated","tools.ozone.moderation.defs#scheduleTakedownEvent","tools.ozone.moderation.defs#cancelScheduledTakedownEvent"],"type":"string"}},"required":["eventSubjectType","eventType","count"],"type":"object"}},"id":"tools.ozone.moderation.getAccountTimeline","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetAccountTimeline`.
     public func getAccountTimeline(did: XRPCCore.DID) async throws -> ToolsOzoneModerationGetAccountTimeline.Output {
         try await client.query(ToolsOzoneModerationGetAccountTimeline.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAccountTimeline(_ parameters: ToolsOzoneModerationGetAccountTimeline.Parameters) async throws -> ToolsOzoneModerationGetAccountTimeline.Output {
         try await client.query(ToolsOzoneModerationGetAccountTimeline.self, parameters: parameters)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.moderation.getEvent`: `GET /xrpc/tools.ozone.moderation.getEvent`.
-public enum ToolsOzoneModerationGetEvent: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneModerationGetEvent: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.getEvent" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneModerationGetEvent: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.moderation.getEvent#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getEvent#main/parameters" }
         /// The `id` field (required).
@@ -43,18 +43,18 @@ public enum ToolsOzoneModerationGetEvent: XRPCCore.XRPCQuery {
     public typealias Output = ToolsOzoneModerationDefs.ModEventViewDetail
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.getEvent, descriptions left out, for validation.
     static var toolsOzoneModerationGetEvent: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.moderation.defs#modEventViewDetail","type":"ref"}},"parameters":{"properties":{"id":{"type":"integer"}},"required":["id"],"type":"params"},"type":"query"}},"id":"tools.ozone.moderation.getEvent","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetEvent`.
     public func getEvent(id: Swift.Int) async throws -> ToolsOzoneModerationGetEvent.Output {
         try await client.query(ToolsOzoneModerationGetEvent.self, parameters: .init(id: id))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getEvent(_ parameters: ToolsOzoneModerationGetEvent.Parameters) async throws -> ToolsOzoneModerationGetEvent.Output {
         try await client.query(ToolsOzoneModerationGetEvent.self, parameters: parameters)
     }

@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.moderation.getRecord`: `GET /xrpc/tools.ozone.moderation.getRecord`. Declared errors: `RecordNotFound`.
-public enum ToolsOzoneModerationGetRecord: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneModerationGetRecord: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.getRecord" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `RecordNotFound`.
         case recordNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -35,7 +35,7 @@ public enum ToolsOzoneModerationGetRecord: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `tools.ozone.moderation.getRecord#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getRecord#main/parameters" }
         /// The `uri` field (required).
@@ -71,18 +71,18 @@ public enum ToolsOzoneModerationGetRecord: XRPCCore.XRPCQuery {
     public typealias Output = ToolsOzoneModerationDefs.RecordViewDetail
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.getRecord, descriptions left out, for validation.
     static var toolsOzoneModerationGetRecord: Swift.String { #"{"defs":{"main":{"errors":[{"name":"RecordNotFound"}],"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.moderation.defs#recordViewDetail","type":"ref"}},"parameters":{"properties":{"cid":{"format":"cid","type":"string"},"uri":{"format":"at-uri","type":"string"}},"required":["uri"],"type":"params"},"type":"query"}},"id":"tools.ozone.moderation.getRecord","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetRecord`.
     public func getRecord(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil) async throws -> ToolsOzoneModerationGetRecord.Output {
         try await client.query(ToolsOzoneModerationGetRecord.self, parameters: .init(uri: uri, cid: cid))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRecord(_ parameters: ToolsOzoneModerationGetRecord.Parameters) async throws -> ToolsOzoneModerationGetRecord.Output {
         try await client.query(ToolsOzoneModerationGetRecord.self, parameters: parameters)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.moderation.getRecords`: `GET /xrpc/tools.ozone.moderation.getRecords`.
-public enum ToolsOzoneModerationGetRecords: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneModerationGetRecords: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.getRecords" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneModerationGetRecords: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.moderation.getRecords#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getRecords#main/parameters" }
         /// The `uris` field (required).
@@ -41,7 +41,7 @@ public enum ToolsOzoneModerationGetRecords: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getRecords#main/output/schema" }
         /// The `records` field (required).
@@ -66,7 +66,7 @@ public enum ToolsOzoneModerationGetRecords: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum RecordsItem: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum RecordsItem: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getRecords#main/output/schema/properties/records/items" }
             case toolsOzoneModerationDefsRecordViewDetail(ToolsOzoneModerationDefs.RecordViewDetail)
@@ -112,18 +112,18 @@ public enum ToolsOzoneModerationGetRecords: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.getRecords, descriptions left out, for validation.
     static var toolsOzoneModerationGetRecords: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"records":{"items":{"refs":["tools.ozone.moderation.defs#recordViewDetail","tools.ozone.moderation.defs#recordViewNotFound"],"type":"union"},"type":"array"}},"required":["records"],"type":"object"}},"parameters":{"properties":{"uris":{"items":{"format":"at-uri","type":"string"},"maxLength":100,"type":"array"}},"required":["uris"],"type":"params"},"type":"query"}},"id":"tools.ozone.moderation.getRecords","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetRecords`.
     public func getRecords(uris: [XRPCCore.ATURI]) async throws -> ToolsOzoneModerationGetRecords.Output {
         try await client.query(ToolsOzoneModerationGetRecords.self, parameters: .init(uris: uris))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRecords(_ parameters: ToolsOzoneModerationGetRecords.Parameters) async throws -> ToolsOzoneModerationGetRecords.Output {
         try await client.query(ToolsOzoneModerationGetRecords.self, parameters: parameters)
     }

@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.moderation.getRepo`: `GET /xrpc/tools.ozone.moderation.getRepo`. Declared errors: `RepoNotFound`.
-public enum ToolsOzoneModerationGetRepo: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneModerationGetRepo: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.getRepo" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `RepoNotFound`.
         case repoNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -35,7 +35,7 @@ public enum ToolsOzoneModerationGetRepo: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `tools.ozone.moderation.getRepo#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getRepo#main/parameters" }
         /// The `did` field (required).
@@ -65,18 +65,18 @@ public enum ToolsOzoneModerationGetRepo: XRPCCore.XRPCQuery {
     public typealias Output = ToolsOzoneModerationDefs.RepoViewDetail
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.getRepo, descriptions left out, for validation.
     static var toolsOzoneModerationGetRepo: Swift.String { #"{"defs":{"main":{"errors":[{"name":"RepoNotFound"}],"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.moderation.defs#repoViewDetail","type":"ref"}},"parameters":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"params"},"type":"query"}},"id":"tools.ozone.moderation.getRepo","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetRepo`.
     public func getRepo(did: XRPCCore.DID) async throws -> ToolsOzoneModerationGetRepo.Output {
         try await client.query(ToolsOzoneModerationGetRepo.self, parameters: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRepo(_ parameters: ToolsOzoneModerationGetRepo.Parameters) async throws -> ToolsOzoneModerationGetRepo.Output {
         try await client.query(ToolsOzoneModerationGetRepo.self, parameters: parameters)
     }

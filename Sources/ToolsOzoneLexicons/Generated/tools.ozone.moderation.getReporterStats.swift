@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.moderation.getReporterStats`: `GET /xrpc/tools.ozone.moderation.getReporterStats`.
-public enum ToolsOzoneModerationGetReporterStats: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneModerationGetReporterStats: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.getReporterStats" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneModerationGetReporterStats: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.moderation.getReporterStats#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getReporterStats#main/parameters" }
         /// The `dids` field (required).
@@ -41,7 +41,7 @@ public enum ToolsOzoneModerationGetReporterStats: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getReporterStats#main/output/schema" }
         /// The `stats` field (required).
@@ -67,18 +67,18 @@ public enum ToolsOzoneModerationGetReporterStats: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.getReporterStats, descriptions left out, for validation.
     static var toolsOzoneModerationGetReporterStats: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"stats":{"items":{"ref":"tools.ozone.moderation.defs#reporterStats","type":"ref"},"type":"array"}},"required":["stats"],"type":"object"}},"parameters":{"properties":{"dids":{"items":{"format":"did","type":"string"},"maxLength":100,"type":"array"}},"required":["dids"],"type":"params"},"type":"query"}},"id":"tools.ozone.moderation.getReporterStats","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetReporterStats`.
     public func getReporterStats(dids: [XRPCCore.DID]) async throws -> ToolsOzoneModerationGetReporterStats.Output {
         try await client.query(ToolsOzoneModerationGetReporterStats.self, parameters: .init(dids: dids))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getReporterStats(_ parameters: ToolsOzoneModerationGetReporterStats.Parameters) async throws -> ToolsOzoneModerationGetReporterStats.Output {
         try await client.query(ToolsOzoneModerationGetReporterStats.self, parameters: parameters)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.moderation.getRepos`: `GET /xrpc/tools.ozone.moderation.getRepos`.
-public enum ToolsOzoneModerationGetRepos: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneModerationGetRepos: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.getRepos" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneModerationGetRepos: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.moderation.getRepos#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getRepos#main/parameters" }
         /// The `dids` field (required).
@@ -41,7 +41,7 @@ public enum ToolsOzoneModerationGetRepos: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getRepos#main/output/schema" }
         /// The `repos` field (required).
@@ -66,7 +66,7 @@ public enum ToolsOzoneModerationGetRepos: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum ReposItem: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum ReposItem: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getRepos#main/output/schema/properties/repos/items" }
             case toolsOzoneModerationDefsRepoViewDetail(ToolsOzoneModerationDefs.RepoViewDetail)
@@ -112,18 +112,18 @@ public enum ToolsOzoneModerationGetRepos: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.getRepos, descriptions left out, for validation.
     static var toolsOzoneModerationGetRepos: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"repos":{"items":{"refs":["tools.ozone.moderation.defs#repoViewDetail","tools.ozone.moderation.defs#repoViewNotFound"],"type":"union"},"type":"array"}},"required":["repos"],"type":"object"}},"parameters":{"properties":{"dids":{"items":{"format":"did","type":"string"},"maxLength":100,"type":"array"}},"required":["dids"],"type":"params"},"type":"query"}},"id":"tools.ozone.moderation.getRepos","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetRepos`.
     public func getRepos(dids: [XRPCCore.DID]) async throws -> ToolsOzoneModerationGetRepos.Output {
         try await client.query(ToolsOzoneModerationGetRepos.self, parameters: .init(dids: dids))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getRepos(_ parameters: ToolsOzoneModerationGetRepos.Parameters) async throws -> ToolsOzoneModerationGetRepos.Output {
         try await client.query(ToolsOzoneModerationGetRepos.self, parameters: parameters)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.moderation.getSubjects`: `GET /xrpc/tools.ozone.moderation.getSubjects`.
-public enum ToolsOzoneModerationGetSubjects: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneModerationGetSubjects: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.getSubjects" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneModerationGetSubjects: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.moderation.getSubjects#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getSubjects#main/parameters" }
         /// The `subjects` field (required).
@@ -41,7 +41,7 @@ public enum ToolsOzoneModerationGetSubjects: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getSubjects#main/output/schema" }
         /// The `subjects` field (required).
@@ -67,18 +67,18 @@ public enum ToolsOzoneModerationGetSubjects: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.getSubjects, descriptions left out, for validation.
     static var toolsOzoneModerationGetSubjects: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"subjects":{"items":{"ref":"tools.ozone.moderation.defs#subjectView","type":"ref"},"type":"array"}},"required":["subjects"],"type":"object"}},"parameters":{"properties":{"subjects":{"items":{"type":"string"},"maxLength":100,"minLength":1,"type":"array"}},"required":["subjects"],"type":"params"},"type":"query"}},"id":"tools.ozone.moderation.getSubjects","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetSubjects`.
     public func getSubjects(subjects: [Swift.String]) async throws -> ToolsOzoneModerationGetSubjects.Output {
         try await client.query(ToolsOzoneModerationGetSubjects.self, parameters: .init(subjects: subjects))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getSubjects(_ parameters: ToolsOzoneModerationGetSubjects.Parameters) async throws -> ToolsOzoneModerationGetSubjects.Output {
         try await client.query(ToolsOzoneModerationGetSubjects.self, parameters: parameters)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.moderation.listScheduledActions`: `POST /xrpc/tools.ozone.moderation.listScheduledActions`.
-public enum ToolsOzoneModerationListScheduledActions: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneModerationListScheduledActions: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.listScheduledActions" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneModerationListScheduledActions: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.listScheduledActions#main/input/schema" }
         /// The `statuses` field (required).
@@ -77,7 +77,7 @@ public enum ToolsOzoneModerationListScheduledActions: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct StatusesItem: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct StatusesItem: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.listScheduledActions#main/input/schema/properties/statuses/items" }
             /// The string, exactly as read or given.
@@ -98,7 +98,7 @@ public enum ToolsOzoneModerationListScheduledActions: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.listScheduledActions#main/output/schema" }
         /// The `actions` field (required).
@@ -129,18 +129,18 @@ public enum ToolsOzoneModerationListScheduledActions: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.listScheduledActions, descriptions left out, for validation.
     static var toolsOzoneModerationListScheduledActions: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"endsBefore":{"format":"datetime","type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"startsAfter":{"format":"datetime","type":"string"},"statuses":{"items":{"knownValues":["pending","executed","cancelled","failed"],"type":"string"},"minLength":1,"type":"array"},"subjects":{"items":{"format":"did","type":"string"},"maxLength":100,"type":"array"}},"required":["statuses"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"actions":{"items":{"ref":"tools.ozone.moderation.defs#scheduledActionView","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["actions"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.moderation.listScheduledActions","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationListScheduledActions`.
     public func listScheduledActions(statuses: [ToolsOzoneModerationListScheduledActions.Input.StatusesItem], cursor: Swift.String? = nil, endsBefore: XRPCCore.Datetime? = nil, limit: Swift.Int = 50, startsAfter: XRPCCore.Datetime? = nil, subjects: [XRPCCore.DID]? = nil) async throws -> ToolsOzoneModerationListScheduledActions.Output {
         try await client.procedure(ToolsOzoneModerationListScheduledActions.self, parameters: .init(), input: .init(statuses: statuses, cursor: cursor, endsBefore: endsBefore, limit: limit, startsAfter: startsAfter, subjects: subjects))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func listScheduledActions(_ input: ToolsOzoneModerationListScheduledActions.Input) async throws -> ToolsOzoneModerationListScheduledActions.Output {
         try await client.procedure(ToolsOzoneModerationListScheduledActions.self, parameters: .init(), input: input)
     }

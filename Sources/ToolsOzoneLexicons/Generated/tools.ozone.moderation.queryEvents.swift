@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.moderation.queryEvents`: `GET /xrpc/tools.ozone.moderation.queryEvents`.
-public enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.queryEvents" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.moderation.queryEvents#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryEvents#main/parameters" }
         /// The `addedLabels` field (optional).
@@ -159,7 +159,7 @@ public enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct AgeAssuranceState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct AgeAssuranceState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryEvents#main/parameters/properties/ageAssuranceState" }
             /// The string, exactly as read or given.
@@ -181,7 +181,7 @@ public enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryEvents#main/parameters/properties/sortDirection" }
             /// The string, exactly as read or given.
@@ -200,7 +200,7 @@ public enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct SubjectType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SubjectType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryEvents#main/parameters/properties/subjectType" }
             /// The string, exactly as read or given.
@@ -219,7 +219,7 @@ public enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryEvents#main/output/schema" }
         /// The `events` field (required).
@@ -250,18 +250,18 @@ public enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.queryEvents, descriptions left out, for validation.
     static var toolsOzoneModerationQueryEvents: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"events":{"items":{"ref":"tools.ozone.moderation.defs#modEventView","type":"ref"},"type":"array"}},"required":["events"],"type":"object"}},"parameters":{"properties":{"addedLabels":{"items":{"type":"string"},"type":"array"},"addedTags":{"items":{"type":"string"},"type":"array"},"ageAssuranceState":{"knownValues":["pending","assured","unknown","reset","blocked"],"type":"string"},"batchId":{"type":"string"},"collections":{"items":{"format":"nsid","type":"string"},"maxLength":20,"type":"array"},"comment":{"type":"string"},"createdAfter":{"format":"datetime","type":"string"},"createdBefore":{"format":"datetime","type":"string"},"createdBy":{"format":"did","type":"string"},"cursor":{"type":"string"},"hasComment":{"type":"boolean"},"includeAllUserRecords":{"default":false,"type":"boolean"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"modTool":{"items":{"type":"string"},"type":"array"},"policies":{"items":{"type":"string"},"type":"array"},"removedLabels":{"items":{"type":"string"},"type":"array"},"removedTags":{"items":{"type":"string"},"type":"array"},"reportTypes":{"items":{"type":"string"},"type":"array"},"sortDirection":{"default":"desc","enum":["asc","desc"],"type":"string"},"subject":{"format":"uri","type":"string"},"subjectType":{"knownValues":["account","record","conversation"],"type":"string"},"types":{"items":{"type":"string"},"type":"array"},"withStrike":{"type":"boolean"}},"type":"params"},"type":"query"}},"id":"tools.ozone.moderation.queryEvents","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationQueryEvents`.
     public func queryEvents(addedLabels: [Swift.String]? = nil, addedTags: [Swift.String]? = nil, ageAssuranceState: ToolsOzoneModerationQueryEvents.Parameters.AgeAssuranceState? = nil, batchId: Swift.String? = nil, collections: [XRPCCore.NSID]? = nil, comment: Swift.String? = nil, createdAfter: XRPCCore.Datetime? = nil, createdBefore: XRPCCore.Datetime? = nil, createdBy: XRPCCore.DID? = nil, cursor: Swift.String? = nil, hasComment: Swift.Bool? = nil, includeAllUserRecords: Swift.Bool? = false, limit: Swift.Int? = 50, modTool: [Swift.String]? = nil, policies: [Swift.String]? = nil, removedLabels: [Swift.String]? = nil, removedTags: [Swift.String]? = nil, reportTypes: [Swift.String]? = nil, sortDirection: ToolsOzoneModerationQueryEvents.Parameters.SortDirection? = "desc", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneModerationQueryEvents.Parameters.SubjectType? = nil, types: [Swift.String]? = nil, withStrike: Swift.Bool? = nil) async throws -> ToolsOzoneModerationQueryEvents.Output {
         try await client.query(ToolsOzoneModerationQueryEvents.self, parameters: .init(addedLabels: addedLabels, addedTags: addedTags, ageAssuranceState: ageAssuranceState, batchId: batchId, collections: collections, comment: comment, createdAfter: createdAfter, createdBefore: createdBefore, createdBy: createdBy, cursor: cursor, hasComment: hasComment, includeAllUserRecords: includeAllUserRecords, limit: limit, modTool: modTool, policies: policies, removedLabels: removedLabels, removedTags: removedTags, reportTypes: reportTypes, sortDirection: sortDirection, subject: subject, subjectType: subjectType, types: types, withStrike: withStrike))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func queryEvents(_ parameters: ToolsOzoneModerationQueryEvents.Parameters = .init()) async throws -> ToolsOzoneModerationQueryEvents.Output {
         try await client.query(ToolsOzoneModerationQueryEvents.self, parameters: parameters)
     }

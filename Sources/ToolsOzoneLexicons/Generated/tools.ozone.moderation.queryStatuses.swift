@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.moderation.queryStatuses`: `GET /xrpc/tools.ozone.moderation.queryStatuses`.
-public enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.queryStatuses" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.moderation.queryStatuses#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryStatuses#main/parameters" }
         /// The `ageAssuranceState` field (optional).
@@ -234,7 +234,7 @@ public enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct AgeAssuranceState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct AgeAssuranceState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryStatuses#main/parameters/properties/ageAssuranceState" }
             /// The string, exactly as read or given.
@@ -256,7 +256,7 @@ public enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct ReviewState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct ReviewState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryStatuses#main/parameters/properties/reviewState" }
             /// The string, exactly as read or given.
@@ -276,7 +276,7 @@ public enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryStatuses#main/parameters/properties/sortDirection" }
             /// The string, exactly as read or given.
@@ -295,7 +295,7 @@ public enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public struct SortField: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortField: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryStatuses#main/parameters/properties/sortField" }
             /// The string, exactly as read or given.
@@ -320,7 +320,7 @@ public enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct SubjectType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SubjectType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryStatuses#main/parameters/properties/subjectType" }
             /// The string, exactly as read or given.
@@ -339,7 +339,7 @@ public enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryStatuses#main/output/schema" }
         /// The `subjectStatuses` field (required).
@@ -370,18 +370,18 @@ public enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.queryStatuses, descriptions left out, for validation.
     static var toolsOzoneModerationQueryStatuses: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"subjectStatuses":{"items":{"ref":"tools.ozone.moderation.defs#subjectStatusView","type":"ref"},"type":"array"}},"required":["subjectStatuses"],"type":"object"}},"parameters":{"properties":{"ageAssuranceState":{"knownValues":["pending","assured","unknown","reset","blocked"],"type":"string"},"appealed":{"type":"boolean"},"collections":{"items":{"format":"nsid","type":"string"},"maxLength":20,"type":"array"},"comment":{"type":"string"},"cursor":{"type":"string"},"excludeTags":{"items":{"type":"string"},"type":"array"},"hostingDeletedAfter":{"format":"datetime","type":"string"},"hostingDeletedBefore":{"format":"datetime","type":"string"},"hostingStatuses":{"items":{"type":"string"},"type":"array"},"hostingUpdatedAfter":{"format":"datetime","type":"string"},"hostingUpdatedBefore":{"format":"datetime","type":"string"},"ignoreSubjects":{"items":{"format":"uri","type":"string"},"type":"array"},"includeAllUserRecords":{"type":"boolean"},"includeMuted":{"type":"boolean"},"lastReviewedBy":{"format":"did","type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"minAccountSuspendCount":{"type":"integer"},"minPriorityScore":{"maximum":100,"minimum":0,"type":"integer"},"minReportedRecordsCount":{"type":"integer"},"minStrikeCount":{"minimum":1,"type":"integer"},"minTakendownRecordsCount":{"type":"integer"},"onlyMuted":{"type":"boolean"},"queueCount":{"type":"integer"},"queueIndex":{"type":"integer"},"queueSeed":{"type":"string"},"reportedAfter":{"format":"datetime","type":"string"},"reportedBefore":{"format":"datetime","type":"string"},"reviewState":{"knownValues":["tools.ozone.moderation.defs#reviewOpen","tools.ozone.moderation.defs#reviewClosed","tools.ozone.moderation.defs#reviewEscalated","tools.ozone.moderation.defs#reviewNone"],"type":"string"},"reviewedAfter":{"format":"datetime","type":"string"},"reviewedBefore":{"format":"datetime","type":"string"},"sortDirection":{"default":"desc","enum":["asc","desc"],"type":"string"},"sortField":{"default":"lastReportedAt","enum":["lastReviewedAt","lastReportedAt","reportedRecordsCount","takendownRecordsCount","priorityScore"],"type":"string"},"subject":{"format":"uri","type":"string"},"subjectType":{"knownValues":["account","record","conversation"],"type":"string"},"tags":{"items":{"type":"string"},"maxLength":25,"type":"array"},"takendown":{"type":"boolean"}},"type":"params"},"type":"query"}},"id":"tools.ozone.moderation.queryStatuses","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationQueryStatuses`.
     public func queryStatuses(ageAssuranceState: ToolsOzoneModerationQueryStatuses.Parameters.AgeAssuranceState? = nil, appealed: Swift.Bool? = nil, collections: [XRPCCore.NSID]? = nil, comment: Swift.String? = nil, cursor: Swift.String? = nil, excludeTags: [Swift.String]? = nil, hostingDeletedAfter: XRPCCore.Datetime? = nil, hostingDeletedBefore: XRPCCore.Datetime? = nil, hostingStatuses: [Swift.String]? = nil, hostingUpdatedAfter: XRPCCore.Datetime? = nil, hostingUpdatedBefore: XRPCCore.Datetime? = nil, ignoreSubjects: [XRPCCore.URIString]? = nil, includeAllUserRecords: Swift.Bool? = nil, includeMuted: Swift.Bool? = nil, lastReviewedBy: XRPCCore.DID? = nil, limit: Swift.Int? = 50, minAccountSuspendCount: Swift.Int? = nil, minPriorityScore: Swift.Int? = nil, minReportedRecordsCount: Swift.Int? = nil, minStrikeCount: Swift.Int? = nil, minTakendownRecordsCount: Swift.Int? = nil, onlyMuted: Swift.Bool? = nil, queueCount: Swift.Int? = nil, queueIndex: Swift.Int? = nil, queueSeed: Swift.String? = nil, reportedAfter: XRPCCore.Datetime? = nil, reportedBefore: XRPCCore.Datetime? = nil, reviewState: ToolsOzoneModerationQueryStatuses.Parameters.ReviewState? = nil, reviewedAfter: XRPCCore.Datetime? = nil, reviewedBefore: XRPCCore.Datetime? = nil, sortDirection: ToolsOzoneModerationQueryStatuses.Parameters.SortDirection? = "desc", sortField: ToolsOzoneModerationQueryStatuses.Parameters.SortField? = "lastReportedAt", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneModerationQueryStatuses.Parameters.SubjectType? = nil, tags: [Swift.String]? = nil, takendown: Swift.Bool? = nil) async throws -> ToolsOzoneModerationQueryStatuses.Output {
         try await client.query(ToolsOzoneModerationQueryStatuses.self, parameters: .init(ageAssuranceState: ageAssuranceState, appealed: appealed, collections: collections, comment: comment, cursor: cursor, excludeTags: excludeTags, hostingDeletedAfter: hostingDeletedAfter, hostingDeletedBefore: hostingDeletedBefore, hostingStatuses: hostingStatuses, hostingUpdatedAfter: hostingUpdatedAfter, hostingUpdatedBefore: hostingUpdatedBefore, ignoreSubjects: ignoreSubjects, includeAllUserRecords: includeAllUserRecords, includeMuted: includeMuted, lastReviewedBy: lastReviewedBy, limit: limit, minAccountSuspendCount: minAccountSuspendCount, minPriorityScore: minPriorityScore, minReportedRecordsCount: minReportedRecordsCount, minStrikeCount: minStrikeCount, minTakendownRecordsCount: minTakendownRecordsCount, onlyMuted: onlyMuted, queueCount: queueCount, queueIndex: queueIndex, queueSeed: queueSeed, reportedAfter: reportedAfter, reportedBefore: reportedBefore, reviewState: reviewState, reviewedAfter: reviewedAfter, reviewedBefore: reviewedBefore, sortDirection: sortDirection, sortField: sortField, subject: subject, subjectType: subjectType, tags: tags, takendown: takendown))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func queryStatuses(_ parameters: ToolsOzoneModerationQueryStatuses.Parameters = .init()) async throws -> ToolsOzoneModerationQueryStatuses.Output {
         try await client.query(ToolsOzoneModerationQueryStatuses.self, parameters: parameters)
     }

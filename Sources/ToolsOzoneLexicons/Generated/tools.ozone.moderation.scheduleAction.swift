@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.moderation.scheduleAction`: `POST /xrpc/tools.ozone.moderation.scheduleAction`.
-public enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.scheduleAction" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.scheduleAction#main/input/schema" }
         /// The `action` field (required).
@@ -30,9 +30,11 @@ public enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedure {
         /// Format: `did`.
         public var createdBy: XRPCCore.DID
         /// The `scheduling` field (required).
-        @XRPCCore._LexiconBoxed public var scheduling: ToolsOzoneModerationScheduleAction.SchedulingConfig
+        public var scheduling: ToolsOzoneModerationScheduleAction.SchedulingConfig { get { _scheduling.wrappedValue } set { _scheduling.wrappedValue = newValue } }
+        private var _scheduling: XRPCCore._LexiconBoxed<ToolsOzoneModerationScheduleAction.SchedulingConfig>
         /// The `modTool` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var modTool: ToolsOzoneModerationDefs.ModTool?
+        public var modTool: ToolsOzoneModerationDefs.ModTool? { get { _modTool.wrappedValue } set { _modTool.wrappedValue = newValue } }
+        private var _modTool: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.ModTool>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -41,8 +43,8 @@ public enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedure {
             self.action = action
             self.subjects = subjects
             self.createdBy = createdBy
-            self.scheduling = scheduling
-            self.modTool = modTool
+            self._scheduling = .init(wrappedValue: scheduling)
+            self._modTool = .init(wrappedValue: modTool)
             self.unknownFields = unknownFields
         }
 
@@ -50,8 +52,8 @@ public enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedure {
             self.action = try reader.required("action")
             self.subjects = try reader.required("subjects")
             self.createdBy = try reader.required("createdBy")
-            self.scheduling = try reader.required("scheduling")
-            self.modTool = try reader.optional("modTool")
+            self._scheduling = .init(wrappedValue: try reader.required("scheduling"))
+            self._modTool = .init(wrappedValue: try reader.optional("modTool"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -65,7 +67,7 @@ public enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedure {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Action: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Action: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.scheduleAction#main/input/schema/properties/action" }
             case toolsOzoneModerationScheduleActionTakedown(ToolsOzoneModerationScheduleAction.Takedown)
@@ -111,7 +113,7 @@ public enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedure {
     public typealias Output = ToolsOzoneModerationScheduleAction.ScheduledActionResults
 
     /// The lexicon object `tools.ozone.moderation.scheduleAction#failedScheduling`.
-    public struct FailedScheduling: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct FailedScheduling: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.scheduleAction#failedScheduling" }
         /// The `subject` field (required).
@@ -148,7 +150,7 @@ public enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `tools.ozone.moderation.scheduleAction#scheduledActionResults`.
-    public struct ScheduledActionResults: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ScheduledActionResults: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.scheduleAction#scheduledActionResults" }
         /// The `succeeded` field (required).
@@ -179,7 +181,7 @@ public enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `tools.ozone.moderation.scheduleAction#schedulingConfig`.
-    public struct SchedulingConfig: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct SchedulingConfig: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.scheduleAction#schedulingConfig" }
         /// The `executeAfter` field (optional).
@@ -218,7 +220,7 @@ public enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `tools.ozone.moderation.scheduleAction#takedown`.
-    public struct Takedown: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Takedown: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.scheduleAction#takedown" }
         /// The `acknowledgeAccountSubjects` field (optional).
@@ -286,18 +288,18 @@ public enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.scheduleAction, descriptions left out, for validation.
     static var toolsOzoneModerationScheduleAction: Swift.String { ##"{"defs":{"failedScheduling":{"properties":{"error":{"type":"string"},"errorCode":{"type":"string"},"subject":{"format":"did","type":"string"}},"required":["subject","error"],"type":"object"},"main":{"input":{"encoding":"application/json","schema":{"properties":{"action":{"refs":["#takedown"],"type":"union"},"createdBy":{"format":"did","type":"string"},"modTool":{"ref":"tools.ozone.moderation.defs#modTool","type":"ref"},"scheduling":{"ref":"#schedulingConfig","type":"ref"},"subjects":{"items":{"format":"did","type":"string"},"maxLength":100,"type":"array"}},"required":["action","subjects","createdBy","scheduling"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"#scheduledActionResults","type":"ref"}},"type":"procedure"},"scheduledActionResults":{"properties":{"failed":{"items":{"ref":"#failedScheduling","type":"ref"},"type":"array"},"succeeded":{"items":{"format":"did","type":"string"},"type":"array"}},"required":["succeeded","failed"],"type":"object"},"schedulingConfig":{"properties":{"executeAfter":{"format":"datetime","type":"string"},"executeAt":{"format":"datetime","type":"string"},"executeUntil":{"format":"datetime","type":"string"}},"type":"object"},"takedown":{"properties":{"acknowledgeAccountSubjects":{"type":"boolean"},"comment":{"type":"string"},"durationInHours":{"type":"integer"},"emailContent":{"type":"string"},"emailSubject":{"type":"string"},"policies":{"items":{"type":"string"},"maxLength":5,"type":"array"},"severityLevel":{"type":"string"},"strikeCount":{"type":"integer"},"strikeExpiresAt":{"format":"datetime","type":"string"}},"type":"object"}},"id":"tools.ozone.moderation.scheduleAction","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationScheduleAction`.
     public func scheduleAction(action: ToolsOzoneModerationScheduleAction.Input.Action, subjects: [XRPCCore.DID], createdBy: XRPCCore.DID, scheduling: ToolsOzoneModerationScheduleAction.SchedulingConfig, modTool: ToolsOzoneModerationDefs.ModTool? = nil) async throws -> ToolsOzoneModerationScheduleAction.Output {
         try await client.procedure(ToolsOzoneModerationScheduleAction.self, parameters: .init(), input: .init(action: action, subjects: subjects, createdBy: createdBy, scheduling: scheduling, modTool: modTool))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func scheduleAction(_ input: ToolsOzoneModerationScheduleAction.Input) async throws -> ToolsOzoneModerationScheduleAction.Output {
         try await client.procedure(ToolsOzoneModerationScheduleAction.self, parameters: .init(), input: input)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.moderation.searchRepos`: `GET /xrpc/tools.ozone.moderation.searchRepos`.
-public enum ToolsOzoneModerationSearchRepos: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneModerationSearchRepos: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.searchRepos" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneModerationSearchRepos: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.moderation.searchRepos#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.searchRepos#main/parameters" }
         /// The `cursor` field (optional).
@@ -56,7 +56,7 @@ public enum ToolsOzoneModerationSearchRepos: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.searchRepos#main/output/schema" }
         /// The `repos` field (required).
@@ -87,18 +87,18 @@ public enum ToolsOzoneModerationSearchRepos: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.moderation.searchRepos, descriptions left out, for validation.
     static var toolsOzoneModerationSearchRepos: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"repos":{"items":{"ref":"tools.ozone.moderation.defs#repoView","type":"ref"},"type":"array"}},"required":["repos"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"q":{"type":"string"},"term":{"type":"string"}},"type":"params"},"type":"query"}},"id":"tools.ozone.moderation.searchRepos","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationSearchRepos`.
     public func searchRepos(cursor: Swift.String? = nil, limit: Swift.Int? = 50, q: Swift.String? = nil, term: Swift.String? = nil) async throws -> ToolsOzoneModerationSearchRepos.Output {
         try await client.query(ToolsOzoneModerationSearchRepos.self, parameters: .init(cursor: cursor, limit: limit, q: q, term: term))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchRepos(_ parameters: ToolsOzoneModerationSearchRepos.Parameters = .init()) async throws -> ToolsOzoneModerationSearchRepos.Output {
         try await client.query(ToolsOzoneModerationSearchRepos.self, parameters: parameters)
     }

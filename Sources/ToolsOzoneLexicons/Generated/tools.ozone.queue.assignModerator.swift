@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.queue.assignModerator`: `POST /xrpc/tools.ozone.queue.assignModerator`. Declared errors: `InvalidAssignment`.
-public enum ToolsOzoneQueueAssignModerator: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneQueueAssignModerator: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.queue.assignModerator" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidAssignment`.
         case invalidAssignment
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -38,7 +38,7 @@ public enum ToolsOzoneQueueAssignModerator: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.assignModerator#main/input/schema" }
         /// The `queueId` field (required).
@@ -72,18 +72,18 @@ public enum ToolsOzoneQueueAssignModerator: XRPCCore.XRPCProcedure {
     public typealias Output = ToolsOzoneQueueDefs.AssignmentView
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.queue.assignModerator, descriptions left out, for validation.
     static var toolsOzoneQueueAssignModerator: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidAssignment"}],"input":{"encoding":"application/json","schema":{"properties":{"did":{"type":"string"},"queueId":{"type":"integer"}},"required":["queueId","did"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.queue.defs#assignmentView","type":"ref"}},"type":"procedure"}},"id":"tools.ozone.queue.assignModerator","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueAssignModerator`.
     public func assignModerator(queueId: Swift.Int, did: Swift.String) async throws -> ToolsOzoneQueueAssignModerator.Output {
         try await client.procedure(ToolsOzoneQueueAssignModerator.self, parameters: .init(), input: .init(queueId: queueId, did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func assignModerator(_ input: ToolsOzoneQueueAssignModerator.Input) async throws -> ToolsOzoneQueueAssignModerator.Output {
         try await client.procedure(ToolsOzoneQueueAssignModerator.self, parameters: .init(), input: input)
     }

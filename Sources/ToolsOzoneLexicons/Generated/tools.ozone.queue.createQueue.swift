@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.queue.createQueue`: `POST /xrpc/tools.ozone.queue.createQueue`. Declared errors: `InvalidRecommendedPolicies`, `ConflictingQueue`.
-public enum ToolsOzoneQueueCreateQueue: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneQueueCreateQueue: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.queue.createQueue" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidRecommendedPolicies`.
         case invalidRecommendedPolicies
         /// The declared error `ConflictingQueue`.
@@ -42,7 +42,7 @@ public enum ToolsOzoneQueueCreateQueue: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.createQueue#main/input/schema" }
         /// The `name` field (required).
@@ -94,7 +94,7 @@ public enum ToolsOzoneQueueCreateQueue: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct SubjectTypesItem: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SubjectTypesItem: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.queue.createQueue#main/input/schema/properties/subjectTypes/items" }
             /// The string, exactly as read or given.
@@ -115,22 +115,23 @@ public enum ToolsOzoneQueueCreateQueue: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.createQueue#main/output/schema" }
         /// The `queue` field (required).
-        @XRPCCore._LexiconBoxed public var queue: ToolsOzoneQueueDefs.QueueView
+        public var queue: ToolsOzoneQueueDefs.QueueView { get { _queue.wrappedValue } set { _queue.wrappedValue = newValue } }
+        private var _queue: XRPCCore._LexiconBoxed<ToolsOzoneQueueDefs.QueueView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(queue: ToolsOzoneQueueDefs.QueueView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.queue = queue
+            self._queue = .init(wrappedValue: queue)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.queue = try reader.required("queue")
+            self._queue = .init(wrappedValue: try reader.required("queue"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -141,18 +142,18 @@ public enum ToolsOzoneQueueCreateQueue: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.queue.createQueue, descriptions left out, for validation.
     static var toolsOzoneQueueCreateQueue: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidRecommendedPolicies"},{"name":"ConflictingQueue"}],"input":{"encoding":"application/json","schema":{"properties":{"collection":{"format":"nsid","type":"string"},"description":{"type":"string"},"name":{"type":"string"},"recommendedPolicies":{"items":{"type":"string"},"type":"array"},"reportTypes":{"items":{"type":"string"},"maxLength":25,"type":"array"},"subjectTypes":{"items":{"knownValues":["account","record","message","conversation"],"type":"string"},"type":"array"}},"required":["name"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"queue":{"ref":"tools.ozone.queue.defs#queueView","type":"ref"}},"required":["queue"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.queue.createQueue","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueCreateQueue`.
     public func createQueue(name: Swift.String, collection: XRPCCore.NSID? = nil, description: Swift.String? = nil, recommendedPolicies: [Swift.String]? = nil, reportTypes: [Swift.String]? = nil, subjectTypes: [ToolsOzoneQueueCreateQueue.Input.SubjectTypesItem]? = nil) async throws -> ToolsOzoneQueueCreateQueue.Output {
         try await client.procedure(ToolsOzoneQueueCreateQueue.self, parameters: .init(), input: .init(name: name, collection: collection, description: description, recommendedPolicies: recommendedPolicies, reportTypes: reportTypes, subjectTypes: subjectTypes))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createQueue(_ input: ToolsOzoneQueueCreateQueue.Input) async throws -> ToolsOzoneQueueCreateQueue.Output {
         try await client.procedure(ToolsOzoneQueueCreateQueue.self, parameters: .init(), input: input)
     }

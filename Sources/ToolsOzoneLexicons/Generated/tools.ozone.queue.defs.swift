@@ -6,9 +6,9 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `tools.ozone.queue.defs`.
-public enum ToolsOzoneQueueDefs {
+public nonisolated enum ToolsOzoneQueueDefs {
     /// The lexicon object `tools.ozone.queue.defs#assignmentView`.
-    public struct AssignmentView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AssignmentView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.defs#assignmentView" }
         /// The `id` field (required).
@@ -17,7 +17,8 @@ public enum ToolsOzoneQueueDefs {
         /// Format: `did`.
         public var did: XRPCCore.DID
         /// The `queue` field (required).
-        @XRPCCore._LexiconBoxed public var queue: ToolsOzoneQueueDefs.QueueView
+        public var queue: ToolsOzoneQueueDefs.QueueView { get { _queue.wrappedValue } set { _queue.wrappedValue = newValue } }
+        private var _queue: XRPCCore._LexiconBoxed<ToolsOzoneQueueDefs.QueueView>
         /// The `startAt` field (required).
         /// Format: `datetime`.
         public var startAt: XRPCCore.Datetime
@@ -25,7 +26,8 @@ public enum ToolsOzoneQueueDefs {
         /// Format: `datetime`.
         public var endAt: XRPCCore.Datetime?
         /// The `moderator` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var moderator: ToolsOzoneTeamDefs.Member?
+        public var moderator: ToolsOzoneTeamDefs.Member? { get { _moderator.wrappedValue } set { _moderator.wrappedValue = newValue } }
+        private var _moderator: XRPCCore._LexiconBoxedOptional<ToolsOzoneTeamDefs.Member>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -33,20 +35,20 @@ public enum ToolsOzoneQueueDefs {
         public init(id: Swift.Int, did: XRPCCore.DID, queue: ToolsOzoneQueueDefs.QueueView, startAt: XRPCCore.Datetime, endAt: XRPCCore.Datetime? = nil, moderator: ToolsOzoneTeamDefs.Member? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.did = did
-            self.queue = queue
+            self._queue = .init(wrappedValue: queue)
             self.startAt = startAt
             self.endAt = endAt
-            self.moderator = moderator
+            self._moderator = .init(wrappedValue: moderator)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.id = try reader.required("id")
             self.did = try reader.required("did")
-            self.queue = try reader.required("queue")
+            self._queue = .init(wrappedValue: try reader.required("queue"))
             self.startAt = try reader.required("startAt")
             self.endAt = try reader.optional("endAt")
-            self.moderator = try reader.optional("moderator")
+            self._moderator = .init(wrappedValue: try reader.optional("moderator"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -62,7 +64,7 @@ public enum ToolsOzoneQueueDefs {
     }
 
     /// The lexicon object `tools.ozone.queue.defs#queueStats`.
-    public struct QueueStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct QueueStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.defs#queueStats" }
         /// The `actionRate` field (optional).
@@ -119,7 +121,7 @@ public enum ToolsOzoneQueueDefs {
     }
 
     /// The lexicon object `tools.ozone.queue.defs#queueView`.
-    public struct QueueView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct QueueView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.defs#queueView" }
         /// The `id` field (required).
@@ -138,7 +140,8 @@ public enum ToolsOzoneQueueDefs {
         /// The `enabled` field (required).
         public var enabled: Swift.Bool
         /// The `stats` field (required).
-        @XRPCCore._LexiconBoxed public var stats: ToolsOzoneQueueDefs.QueueStats
+        public var stats: ToolsOzoneQueueDefs.QueueStats { get { _stats.wrappedValue } set { _stats.wrappedValue = newValue } }
+        private var _stats: XRPCCore._LexiconBoxed<ToolsOzoneQueueDefs.QueueStats>
         /// The `collection` field (optional).
         /// Format: `nsid`.
         public var collection: XRPCCore.NSID?
@@ -164,7 +167,7 @@ public enum ToolsOzoneQueueDefs {
             self.createdAt = createdAt
             self.updatedAt = updatedAt
             self.enabled = enabled
-            self.stats = stats
+            self._stats = .init(wrappedValue: stats)
             self.collection = collection
             self.deletedAt = deletedAt
             self.description = description
@@ -181,7 +184,7 @@ public enum ToolsOzoneQueueDefs {
             self.createdAt = try reader.required("createdAt")
             self.updatedAt = try reader.required("updatedAt")
             self.enabled = try reader.required("enabled")
-            self.stats = try reader.required("stats")
+            self._stats = .init(wrappedValue: try reader.required("stats"))
             self.collection = try reader.optional("collection")
             self.deletedAt = try reader.optional("deletedAt")
             self.description = try reader.optional("description")
@@ -209,7 +212,7 @@ public enum ToolsOzoneQueueDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct SubjectTypesItem: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SubjectTypesItem: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.queue.defs#queueView/properties/subjectTypes/items" }
             /// The string, exactly as read or given.
@@ -230,7 +233,7 @@ public enum ToolsOzoneQueueDefs {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.queue.defs, descriptions left out, for validation.
     static var toolsOzoneQueueDefs: Swift.String { ##"{"defs":{"assignmentView":{"properties":{"did":{"format":"did","type":"string"},"endAt":{"format":"datetime","type":"string"},"id":{"type":"integer"},"moderator":{"ref":"tools.ozone.team.defs#member","type":"ref"},"queue":{"ref":"#queueView","type":"ref"},"startAt":{"format":"datetime","type":"string"}},"required":["id","did","queue","startAt"],"type":"object"},"queueStats":{"properties":{"actionRate":{"type":"integer"},"actionedCount":{"type":"integer"},"avgHandlingTimeSec":{"type":"integer"},"escalatedCount":{"type":"integer"},"inboundCount":{"type":"integer"},"lastUpdated":{"format":"datetime","type":"string"},"pendingCount":{"type":"integer"}},"required":[],"type":"object"},"queueView":{"properties":{"collection":{"format":"nsid","type":"string"},"createdAt":{"format":"datetime","type":"string"},"createdBy":{"format":"did","type":"string"},"deletedAt":{"format":"datetime","type":"string"},"description":{"type":"string"},"enabled":{"type":"boolean"},"id":{"type":"integer"},"name":{"type":"string"},"recommendedPolicies":{"items":{"type":"string"},"type":"array"},"reportTypes":{"items":{"type":"string"},"type":"array"},"stats":{"ref":"#queueStats","type":"ref"},"subjectTypes":{"items":{"knownValues":["account","record","message","conversation"],"type":"string"},"type":"array"},"updatedAt":{"format":"datetime","type":"string"}},"required":["id","name","createdBy","createdAt","updatedAt","enabled","stats"],"type":"object"}},"id":"tools.ozone.queue.defs","lexicon":1}"## }
 }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.queue.deleteQueue`: `POST /xrpc/tools.ozone.queue.deleteQueue`.
-public enum ToolsOzoneQueueDeleteQueue: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneQueueDeleteQueue: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.queue.deleteQueue" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneQueueDeleteQueue: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.deleteQueue#main/input/schema" }
         /// The `queueId` field (required).
@@ -48,7 +48,7 @@ public enum ToolsOzoneQueueDeleteQueue: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.deleteQueue#main/output/schema" }
         /// The `deleted` field (required).
@@ -79,18 +79,18 @@ public enum ToolsOzoneQueueDeleteQueue: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.queue.deleteQueue, descriptions left out, for validation.
     static var toolsOzoneQueueDeleteQueue: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"migrateToQueueId":{"type":"integer"},"queueId":{"type":"integer"}},"required":["queueId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"deleted":{"type":"boolean"},"reportsMigrated":{"type":"integer"}},"required":["deleted"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.queue.deleteQueue","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueDeleteQueue`.
     public func deleteQueue(queueId: Swift.Int, migrateToQueueId: Swift.Int? = nil) async throws -> ToolsOzoneQueueDeleteQueue.Output {
         try await client.procedure(ToolsOzoneQueueDeleteQueue.self, parameters: .init(), input: .init(queueId: queueId, migrateToQueueId: migrateToQueueId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteQueue(_ input: ToolsOzoneQueueDeleteQueue.Input) async throws -> ToolsOzoneQueueDeleteQueue.Output {
         try await client.procedure(ToolsOzoneQueueDeleteQueue.self, parameters: .init(), input: input)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.queue.getAssignments`: `GET /xrpc/tools.ozone.queue.getAssignments`.
-public enum ToolsOzoneQueueGetAssignments: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneQueueGetAssignments: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.queue.getAssignments" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneQueueGetAssignments: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.queue.getAssignments#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.getAssignments#main/parameters" }
         /// The `cursor` field (optional).
@@ -62,7 +62,7 @@ public enum ToolsOzoneQueueGetAssignments: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.getAssignments#main/output/schema" }
         /// The `assignments` field (required).
@@ -93,18 +93,18 @@ public enum ToolsOzoneQueueGetAssignments: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.queue.getAssignments, descriptions left out, for validation.
     static var toolsOzoneQueueGetAssignments: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"assignments":{"items":{"ref":"tools.ozone.queue.defs#assignmentView","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["assignments"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"dids":{"items":{"format":"did","type":"string"},"type":"array"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"onlyActive":{"default":true,"type":"boolean"},"queueIds":{"items":{"type":"integer"},"type":"array"}},"type":"params"},"type":"query"}},"id":"tools.ozone.queue.getAssignments","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueGetAssignments`.
     public func getAssignments(cursor: Swift.String? = nil, dids: [XRPCCore.DID]? = nil, limit: Swift.Int? = 50, onlyActive: Swift.Bool? = true, queueIds: [Swift.Int]? = nil) async throws -> ToolsOzoneQueueGetAssignments.Output {
         try await client.query(ToolsOzoneQueueGetAssignments.self, parameters: .init(cursor: cursor, dids: dids, limit: limit, onlyActive: onlyActive, queueIds: queueIds))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAssignments(_ parameters: ToolsOzoneQueueGetAssignments.Parameters = .init()) async throws -> ToolsOzoneQueueGetAssignments.Output {
         try await client.query(ToolsOzoneQueueGetAssignments.self, parameters: parameters)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.queue.listQueues`: `GET /xrpc/tools.ozone.queue.listQueues`.
-public enum ToolsOzoneQueueListQueues: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneQueueListQueues: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.queue.listQueues" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneQueueListQueues: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.queue.listQueues#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.listQueues#main/parameters" }
         /// The `collection` field (optional).
@@ -67,7 +67,7 @@ public enum ToolsOzoneQueueListQueues: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.listQueues#main/output/schema" }
         /// The `queues` field (required).
@@ -98,18 +98,18 @@ public enum ToolsOzoneQueueListQueues: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.queue.listQueues, descriptions left out, for validation.
     static var toolsOzoneQueueListQueues: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"queues":{"items":{"ref":"tools.ozone.queue.defs#queueView","type":"ref"},"type":"array"}},"required":["queues"],"type":"object"}},"parameters":{"properties":{"collection":{"type":"string"},"cursor":{"type":"string"},"enabled":{"type":"boolean"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"reportTypes":{"items":{"type":"string"},"maxLength":10,"type":"array"},"subjectType":{"type":"string"}},"type":"params"},"type":"query"}},"id":"tools.ozone.queue.listQueues","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueListQueues`.
     public func listQueues(collection: Swift.String? = nil, cursor: Swift.String? = nil, enabled: Swift.Bool? = nil, limit: Swift.Int? = 50, reportTypes: [Swift.String]? = nil, subjectType: Swift.String? = nil) async throws -> ToolsOzoneQueueListQueues.Output {
         try await client.query(ToolsOzoneQueueListQueues.self, parameters: .init(collection: collection, cursor: cursor, enabled: enabled, limit: limit, reportTypes: reportTypes, subjectType: subjectType))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listQueues(_ parameters: ToolsOzoneQueueListQueues.Parameters = .init()) async throws -> ToolsOzoneQueueListQueues.Output {
         try await client.query(ToolsOzoneQueueListQueues.self, parameters: parameters)
     }

@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.queue.routeReports`: `POST /xrpc/tools.ozone.queue.routeReports`. Declared errors: `OutOfRange`.
-public enum ToolsOzoneQueueRouteReports: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneQueueRouteReports: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.queue.routeReports" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `OutOfRange`.
         case outOfRange
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -38,7 +38,7 @@ public enum ToolsOzoneQueueRouteReports: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.routeReports#main/input/schema" }
         /// The `startReportId` field (required).
@@ -69,7 +69,7 @@ public enum ToolsOzoneQueueRouteReports: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.routeReports#main/output/schema" }
         /// The `assigned` field (required).
@@ -100,18 +100,18 @@ public enum ToolsOzoneQueueRouteReports: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.queue.routeReports, descriptions left out, for validation.
     static var toolsOzoneQueueRouteReports: Swift.String { #"{"defs":{"main":{"errors":[{"name":"OutOfRange"}],"input":{"encoding":"application/json","schema":{"properties":{"endReportId":{"type":"integer"},"startReportId":{"type":"integer"}},"required":["startReportId","endReportId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"assigned":{"type":"integer"},"unmatched":{"type":"integer"}},"required":["assigned","unmatched"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.queue.routeReports","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueRouteReports`.
     public func routeReports(startReportId: Swift.Int, endReportId: Swift.Int) async throws -> ToolsOzoneQueueRouteReports.Output {
         try await client.procedure(ToolsOzoneQueueRouteReports.self, parameters: .init(), input: .init(startReportId: startReportId, endReportId: endReportId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func routeReports(_ input: ToolsOzoneQueueRouteReports.Input) async throws -> ToolsOzoneQueueRouteReports.Output {
         try await client.procedure(ToolsOzoneQueueRouteReports.self, parameters: .init(), input: input)
     }

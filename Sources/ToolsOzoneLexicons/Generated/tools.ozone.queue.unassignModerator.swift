@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.queue.unassignModerator`: `POST /xrpc/tools.ozone.queue.unassignModerator`. Declared errors: `InvalidAssignment`.
-public enum ToolsOzoneQueueUnassignModerator: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneQueueUnassignModerator: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.queue.unassignModerator" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidAssignment`.
         case invalidAssignment
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -38,7 +38,7 @@ public enum ToolsOzoneQueueUnassignModerator: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.unassignModerator#main/input/schema" }
         /// The `queueId` field (required).
@@ -73,18 +73,18 @@ public enum ToolsOzoneQueueUnassignModerator: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.queue.unassignModerator, descriptions left out, for validation.
     static var toolsOzoneQueueUnassignModerator: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidAssignment"}],"input":{"encoding":"application/json","schema":{"properties":{"did":{"format":"did","type":"string"},"queueId":{"type":"integer"}},"required":["queueId","did"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.queue.unassignModerator","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueUnassignModerator`.
     public func unassignModerator(queueId: Swift.Int, did: XRPCCore.DID) async throws -> ToolsOzoneQueueUnassignModerator.Output {
         try await client.procedure(ToolsOzoneQueueUnassignModerator.self, parameters: .init(), input: .init(queueId: queueId, did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func unassignModerator(_ input: ToolsOzoneQueueUnassignModerator.Input) async throws -> ToolsOzoneQueueUnassignModerator.Output {
         try await client.procedure(ToolsOzoneQueueUnassignModerator.self, parameters: .init(), input: input)
     }

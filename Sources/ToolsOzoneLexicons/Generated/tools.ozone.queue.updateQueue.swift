@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.queue.updateQueue`: `POST /xrpc/tools.ozone.queue.updateQueue`. Declared errors: `InvalidRecommendedPolicies`.
-public enum ToolsOzoneQueueUpdateQueue: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneQueueUpdateQueue: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.queue.updateQueue" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidRecommendedPolicies`.
         case invalidRecommendedPolicies
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -38,7 +38,7 @@ public enum ToolsOzoneQueueUpdateQueue: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.updateQueue#main/input/schema" }
         /// The `queueId` field (required).
@@ -84,22 +84,23 @@ public enum ToolsOzoneQueueUpdateQueue: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.updateQueue#main/output/schema" }
         /// The `queue` field (required).
-        @XRPCCore._LexiconBoxed public var queue: ToolsOzoneQueueDefs.QueueView
+        public var queue: ToolsOzoneQueueDefs.QueueView { get { _queue.wrappedValue } set { _queue.wrappedValue = newValue } }
+        private var _queue: XRPCCore._LexiconBoxed<ToolsOzoneQueueDefs.QueueView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(queue: ToolsOzoneQueueDefs.QueueView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.queue = queue
+            self._queue = .init(wrappedValue: queue)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.queue = try reader.required("queue")
+            self._queue = .init(wrappedValue: try reader.required("queue"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -110,18 +111,18 @@ public enum ToolsOzoneQueueUpdateQueue: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.queue.updateQueue, descriptions left out, for validation.
     static var toolsOzoneQueueUpdateQueue: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidRecommendedPolicies"}],"input":{"encoding":"application/json","schema":{"properties":{"description":{"type":"string"},"enabled":{"type":"boolean"},"name":{"type":"string"},"queueId":{"type":"integer"},"recommendedPolicies":{"items":{"type":"string"},"type":"array"}},"required":["queueId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"queue":{"ref":"tools.ozone.queue.defs#queueView","type":"ref"}},"required":["queue"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.queue.updateQueue","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueUpdateQueue`.
     public func updateQueue(queueId: Swift.Int, description: Swift.String? = nil, enabled: Swift.Bool? = nil, name: Swift.String? = nil, recommendedPolicies: [Swift.String]? = nil) async throws -> ToolsOzoneQueueUpdateQueue.Output {
         try await client.procedure(ToolsOzoneQueueUpdateQueue.self, parameters: .init(), input: .init(queueId: queueId, description: description, enabled: enabled, name: name, recommendedPolicies: recommendedPolicies))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateQueue(_ input: ToolsOzoneQueueUpdateQueue.Input) async throws -> ToolsOzoneQueueUpdateQueue.Output {
         try await client.procedure(ToolsOzoneQueueUpdateQueue.self, parameters: .init(), input: input)
     }

@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.report.assignModerator`: `POST /xrpc/tools.ozone.report.assignModerator`. Declared errors: `AlreadyAssigned`, `InvalidAssignment`.
-public enum ToolsOzoneReportAssignModerator: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneReportAssignModerator: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.assignModerator" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `AlreadyAssigned`.
         case alreadyAssigned
         /// The declared error `InvalidAssignment`.
@@ -42,7 +42,7 @@ public enum ToolsOzoneReportAssignModerator: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.assignModerator#main/input/schema" }
         /// The `reportId` field (required).
@@ -87,18 +87,18 @@ public enum ToolsOzoneReportAssignModerator: XRPCCore.XRPCProcedure {
     public typealias Output = ToolsOzoneReportDefs.AssignmentView
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.assignModerator, descriptions left out, for validation.
     static var toolsOzoneReportAssignModerator: Swift.String { #"{"defs":{"main":{"errors":[{"name":"AlreadyAssigned"},{"name":"InvalidAssignment"}],"input":{"encoding":"application/json","schema":{"properties":{"did":{"format":"did","type":"string"},"isPermanent":{"type":"boolean"},"queueId":{"type":"integer"},"reportId":{"type":"integer"}},"required":["reportId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.report.defs#assignmentView","type":"ref"}},"type":"procedure"}},"id":"tools.ozone.report.assignModerator","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Report {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportAssignModerator`.
     public func assignModerator(reportId: Swift.Int, did: XRPCCore.DID? = nil, isPermanent: Swift.Bool? = nil, queueId: Swift.Int? = nil) async throws -> ToolsOzoneReportAssignModerator.Output {
         try await client.procedure(ToolsOzoneReportAssignModerator.self, parameters: .init(), input: .init(reportId: reportId, did: did, isPermanent: isPermanent, queueId: queueId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func assignModerator(_ input: ToolsOzoneReportAssignModerator.Input) async throws -> ToolsOzoneReportAssignModerator.Output {
         try await client.procedure(ToolsOzoneReportAssignModerator.self, parameters: .init(), input: input)
     }

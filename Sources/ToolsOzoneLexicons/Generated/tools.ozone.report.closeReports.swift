@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.report.closeReports`: `POST /xrpc/tools.ozone.report.closeReports`.
-public enum ToolsOzoneReportCloseReports: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneReportCloseReports: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.closeReports" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneReportCloseReports: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.closeReports#main/input/schema" }
         /// The `subject` field (required).
@@ -65,7 +65,7 @@ public enum ToolsOzoneReportCloseReports: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.closeReports#main/output/schema" }
         /// The `closedCount` field (required).
@@ -96,18 +96,18 @@ public enum ToolsOzoneReportCloseReports: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.closeReports, descriptions left out, for validation.
     static var toolsOzoneReportCloseReports: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"internalNote":{"type":"string"},"isAutomated":{"default":false,"type":"boolean"},"reportTypes":{"items":{"type":"string"},"type":"array"},"subject":{"format":"uri","type":"string"}},"required":["subject"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"closedCount":{"type":"integer"},"reportIds":{"items":{"type":"integer"},"type":"array"}},"required":["closedCount","reportIds"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.report.closeReports","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Report {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportCloseReports`.
     public func closeReports(subject: XRPCCore.URIString, internalNote: Swift.String? = nil, isAutomated: Swift.Bool = false, reportTypes: [Swift.String]? = nil) async throws -> ToolsOzoneReportCloseReports.Output {
         try await client.procedure(ToolsOzoneReportCloseReports.self, parameters: .init(), input: .init(subject: subject, internalNote: internalNote, isAutomated: isAutomated, reportTypes: reportTypes))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func closeReports(_ input: ToolsOzoneReportCloseReports.Input) async throws -> ToolsOzoneReportCloseReports.Output {
         try await client.procedure(ToolsOzoneReportCloseReports.self, parameters: .init(), input: input)
     }

@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.report.createActivity`: `POST /xrpc/tools.ozone.report.createActivity`. Declared errors: `ReportNotFound`, `InvalidStateTransition`, `AlreadyInTargetState`.
-public enum ToolsOzoneReportCreateActivity: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneReportCreateActivity: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.createActivity" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `ReportNotFound`.
         case reportNotFound
         /// The declared error `InvalidStateTransition`.
@@ -46,7 +46,7 @@ public enum ToolsOzoneReportCreateActivity: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.createActivity#main/input/schema" }
         /// The `activity` field (required).
@@ -103,7 +103,7 @@ public enum ToolsOzoneReportCreateActivity: XRPCCore.XRPCProcedure {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Activity: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Activity: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.createActivity#main/input/schema/properties/activity" }
             case toolsOzoneReportDefsQueueActivity(ToolsOzoneReportDefs.QueueActivity)
@@ -161,22 +161,23 @@ public enum ToolsOzoneReportCreateActivity: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.createActivity#main/output/schema" }
         /// The `activity` field (required).
-        @XRPCCore._LexiconBoxed public var activity: ToolsOzoneReportDefs.ReportActivityView
+        public var activity: ToolsOzoneReportDefs.ReportActivityView { get { _activity.wrappedValue } set { _activity.wrappedValue = newValue } }
+        private var _activity: XRPCCore._LexiconBoxed<ToolsOzoneReportDefs.ReportActivityView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(activity: ToolsOzoneReportDefs.ReportActivityView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.activity = activity
+            self._activity = .init(wrappedValue: activity)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.activity = try reader.required("activity")
+            self._activity = .init(wrappedValue: try reader.required("activity"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -187,18 +188,18 @@ public enum ToolsOzoneReportCreateActivity: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.createActivity, descriptions left out, for validation.
     static var toolsOzoneReportCreateActivity: Swift.String { #"{"defs":{"main":{"errors":[{"name":"ReportNotFound"},{"name":"InvalidStateTransition"},{"name":"AlreadyInTargetState"}],"input":{"encoding":"application/json","schema":{"properties":{"activity":{"refs":["tools.ozone.report.defs#queueActivity","tools.ozone.report.defs#assignmentActivity","tools.ozone.report.defs#escalationActivity","tools.ozone.report.defs#closeActivity","tools.ozone.report.defs#reopenActivity","tools.ozone.report.defs#noteActivity"],"type":"union"},"eventId":{"type":"integer"},"internalNote":{"type":"string"},"isAutomated":{"default":false,"type":"boolean"},"publicNote":{"type":"string"},"reportId":{"type":"integer"}},"required":["activity"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"activity":{"ref":"tools.ozone.report.defs#reportActivityView","type":"ref"}},"required":["activity"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.report.createActivity","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Report {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportCreateActivity`.
     public func createActivity(activity: ToolsOzoneReportCreateActivity.Input.Activity, eventId: Swift.Int? = nil, internalNote: Swift.String? = nil, isAutomated: Swift.Bool = false, publicNote: Swift.String? = nil, reportId: Swift.Int? = nil) async throws -> ToolsOzoneReportCreateActivity.Output {
         try await client.procedure(ToolsOzoneReportCreateActivity.self, parameters: .init(), input: .init(activity: activity, eventId: eventId, internalNote: internalNote, isAutomated: isAutomated, publicNote: publicNote, reportId: reportId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func createActivity(_ input: ToolsOzoneReportCreateActivity.Input) async throws -> ToolsOzoneReportCreateActivity.Output {
         try await client.procedure(ToolsOzoneReportCreateActivity.self, parameters: .init(), input: input)
     }

@@ -6,9 +6,9 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `tools.ozone.report.defs`.
-public enum ToolsOzoneReportDefs {
+public nonisolated enum ToolsOzoneReportDefs {
     /// The lexicon object `tools.ozone.report.defs#assignmentActivity`.
-    public struct AssignmentActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AssignmentActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#assignmentActivity" }
         /// The `previousStatus` field (optional).
@@ -34,7 +34,7 @@ public enum ToolsOzoneReportDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#assignmentActivity/properties/previousStatus" }
             /// The string, exactly as read or given.
@@ -57,7 +57,7 @@ public enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#assignmentView`.
-    public struct AssignmentView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AssignmentView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#assignmentView" }
         /// The `id` field (required).
@@ -74,9 +74,11 @@ public enum ToolsOzoneReportDefs {
         /// Format: `datetime`.
         public var endAt: XRPCCore.Datetime?
         /// The `moderator` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var moderator: ToolsOzoneTeamDefs.Member?
+        public var moderator: ToolsOzoneTeamDefs.Member? { get { _moderator.wrappedValue } set { _moderator.wrappedValue = newValue } }
+        private var _moderator: XRPCCore._LexiconBoxedOptional<ToolsOzoneTeamDefs.Member>
         /// The `queue` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var queue: ToolsOzoneQueueDefs.QueueView?
+        public var queue: ToolsOzoneQueueDefs.QueueView? { get { _queue.wrappedValue } set { _queue.wrappedValue = newValue } }
+        private var _queue: XRPCCore._LexiconBoxedOptional<ToolsOzoneQueueDefs.QueueView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -87,8 +89,8 @@ public enum ToolsOzoneReportDefs {
             self.reportId = reportId
             self.startAt = startAt
             self.endAt = endAt
-            self.moderator = moderator
-            self.queue = queue
+            self._moderator = .init(wrappedValue: moderator)
+            self._queue = .init(wrappedValue: queue)
             self.unknownFields = unknownFields
         }
 
@@ -98,8 +100,8 @@ public enum ToolsOzoneReportDefs {
             self.reportId = try reader.required("reportId")
             self.startAt = try reader.required("startAt")
             self.endAt = try reader.optional("endAt")
-            self.moderator = try reader.optional("moderator")
-            self.queue = try reader.optional("queue")
+            self._moderator = .init(wrappedValue: try reader.optional("moderator"))
+            self._queue = .init(wrappedValue: try reader.optional("queue"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -116,7 +118,7 @@ public enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#closeActivity`.
-    public struct CloseActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct CloseActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#closeActivity" }
         /// The `previousStatus` field (optional).
@@ -142,7 +144,7 @@ public enum ToolsOzoneReportDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#closeActivity/properties/previousStatus" }
             /// The string, exactly as read or given.
@@ -165,7 +167,7 @@ public enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#escalationActivity`.
-    public struct EscalationActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct EscalationActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#escalationActivity" }
         /// The `previousStatus` field (optional).
@@ -191,7 +193,7 @@ public enum ToolsOzoneReportDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#escalationActivity/properties/previousStatus" }
             /// The string, exactly as read or given.
@@ -214,7 +216,7 @@ public enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#historicalStats`.
-    public struct HistoricalStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct HistoricalStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#historicalStats" }
         /// The `date` field (required).
@@ -276,7 +278,7 @@ public enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#liveStats`.
-    public struct LiveStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct LiveStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#liveStats" }
         /// The `actionRate` field (optional).
@@ -333,7 +335,7 @@ public enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#noteActivity`.
-    public struct NoteActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct NoteActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#noteActivity" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -354,7 +356,7 @@ public enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#queueActivity`.
-    public struct QueueActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct QueueActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#queueActivity" }
         /// The `previousStatus` field (optional).
@@ -380,7 +382,7 @@ public enum ToolsOzoneReportDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#queueActivity/properties/previousStatus" }
             /// The string, exactly as read or given.
@@ -402,174 +404,174 @@ public enum ToolsOzoneReportDefs {
         }
     }
 
-    public enum ReasonAppeal: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonAppeal: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonAppeal" }
     }
 
-    public enum ReasonChildSafetyCSAM: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonChildSafetyCSAM: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonChildSafetyCSAM" }
     }
 
-    public enum ReasonChildSafetyGroom: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonChildSafetyGroom: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonChildSafetyGroom" }
     }
 
-    public enum ReasonChildSafetyHarassment: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonChildSafetyHarassment: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonChildSafetyHarassment" }
     }
 
-    public enum ReasonChildSafetyOther: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonChildSafetyOther: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonChildSafetyOther" }
     }
 
-    public enum ReasonChildSafetyPrivacy: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonChildSafetyPrivacy: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonChildSafetyPrivacy" }
     }
 
-    public enum ReasonHarassmentDoxxing: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonHarassmentDoxxing: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonHarassmentDoxxing" }
     }
 
-    public enum ReasonHarassmentHateSpeech: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonHarassmentHateSpeech: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonHarassmentHateSpeech" }
     }
 
-    public enum ReasonHarassmentOther: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonHarassmentOther: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonHarassmentOther" }
     }
 
-    public enum ReasonHarassmentTargeted: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonHarassmentTargeted: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonHarassmentTargeted" }
     }
 
-    public enum ReasonHarassmentTroll: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonHarassmentTroll: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonHarassmentTroll" }
     }
 
-    public enum ReasonMisleadingBot: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonMisleadingBot: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonMisleadingBot" }
     }
 
-    public enum ReasonMisleadingElections: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonMisleadingElections: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonMisleadingElections" }
     }
 
-    public enum ReasonMisleadingImpersonation: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonMisleadingImpersonation: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonMisleadingImpersonation" }
     }
 
-    public enum ReasonMisleadingOther: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonMisleadingOther: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonMisleadingOther" }
     }
 
-    public enum ReasonMisleadingScam: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonMisleadingScam: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonMisleadingScam" }
     }
 
-    public enum ReasonMisleadingSpam: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonMisleadingSpam: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonMisleadingSpam" }
     }
 
-    public enum ReasonOther: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonOther: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonOther" }
     }
 
-    public enum ReasonRuleBanEvasion: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonRuleBanEvasion: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonRuleBanEvasion" }
     }
 
-    public enum ReasonRuleOther: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonRuleOther: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonRuleOther" }
     }
 
-    public enum ReasonRuleProhibitedSales: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonRuleProhibitedSales: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonRuleProhibitedSales" }
     }
 
-    public enum ReasonRuleSiteSecurity: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonRuleSiteSecurity: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonRuleSiteSecurity" }
     }
 
-    public enum ReasonSelfHarmContent: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonSelfHarmContent: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonSelfHarmContent" }
     }
 
-    public enum ReasonSelfHarmED: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonSelfHarmED: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonSelfHarmED" }
     }
 
-    public enum ReasonSelfHarmOther: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonSelfHarmOther: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonSelfHarmOther" }
     }
 
-    public enum ReasonSelfHarmStunts: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonSelfHarmStunts: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonSelfHarmStunts" }
     }
 
-    public enum ReasonSelfHarmSubstances: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonSelfHarmSubstances: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonSelfHarmSubstances" }
     }
 
-    public enum ReasonSexualAbuseContent: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonSexualAbuseContent: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonSexualAbuseContent" }
     }
 
-    public enum ReasonSexualAnimal: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonSexualAnimal: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonSexualAnimal" }
     }
 
-    public enum ReasonSexualDeepfake: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonSexualDeepfake: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonSexualDeepfake" }
     }
 
-    public enum ReasonSexualNCII: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonSexualNCII: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonSexualNCII" }
     }
 
-    public enum ReasonSexualOther: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonSexualOther: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonSexualOther" }
     }
 
-    public enum ReasonSexualUnlabeled: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonSexualUnlabeled: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonSexualUnlabeled" }
     }
 
     /// Known values: `"tools.ozone.report.defs#reasonAppeal"`, `"tools.ozone.report.defs#reasonOther"`, `"tools.ozone.report.defs#reasonViolenceAnimal"`, `"tools.ozone.report.defs#reasonViolenceThreats"`, `"tools.ozone.report.defs#reasonViolenceGraphicContent"`, `"tools.ozone.report.defs#reasonViolenceGlorification"`, `"tools.ozone.report.defs#reasonViolenceExtremistContent"`, `"tools.ozone.report.defs#reasonViolenceTrafficking"`, `"tools.ozone.report.defs#reasonViolenceOther"`, `"tools.ozone.report.defs#reasonSexualAbuseContent"`, `"tools.ozone.report.defs#reasonSexualNCII"`, `"tools.ozone.report.defs#reasonSexualDeepfake"`, and 28 more.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct ReasonType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReasonType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reasonType" }
         /// The string, exactly as read or given.
@@ -660,43 +662,43 @@ public enum ToolsOzoneReportDefs {
         public static var reasonSelfHarmOther: Self { Self(rawValue: "tools.ozone.report.defs#reasonSelfHarmOther") }
     }
 
-    public enum ReasonViolenceAnimal: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonViolenceAnimal: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonViolenceAnimal" }
     }
 
-    public enum ReasonViolenceExtremistContent: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonViolenceExtremistContent: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonViolenceExtremistContent" }
     }
 
-    public enum ReasonViolenceGlorification: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonViolenceGlorification: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonViolenceGlorification" }
     }
 
-    public enum ReasonViolenceGraphicContent: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonViolenceGraphicContent: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonViolenceGraphicContent" }
     }
 
-    public enum ReasonViolenceOther: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonViolenceOther: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonViolenceOther" }
     }
 
-    public enum ReasonViolenceThreats: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonViolenceThreats: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonViolenceThreats" }
     }
 
-    public enum ReasonViolenceTrafficking: XRPCCore.LexiconToken {
+    public nonisolated enum ReasonViolenceTrafficking: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.report.defs#reasonViolenceTrafficking" }
     }
 
     /// The lexicon object `tools.ozone.report.defs#reopenActivity`.
-    public struct ReopenActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReopenActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reopenActivity" }
         /// The `previousStatus` field (optional).
@@ -722,7 +724,7 @@ public enum ToolsOzoneReportDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reopenActivity/properties/previousStatus" }
             /// The string, exactly as read or given.
@@ -745,7 +747,7 @@ public enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#reportActivityView`.
-    public struct ReportActivityView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReportActivityView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reportActivityView" }
         /// The `id` field (required).
@@ -768,11 +770,13 @@ public enum ToolsOzoneReportDefs {
         /// The `meta` field (optional).
         public var meta: XRPCCore.UnknownValue?
         /// The `moderator` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var moderator: ToolsOzoneTeamDefs.Member?
+        public var moderator: ToolsOzoneTeamDefs.Member? { get { _moderator.wrappedValue } set { _moderator.wrappedValue = newValue } }
+        private var _moderator: XRPCCore._LexiconBoxedOptional<ToolsOzoneTeamDefs.Member>
         /// The `publicNote` field (optional).
         public var publicNote: Swift.String?
         /// The `report` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var report: ToolsOzoneReportDefs.ReportView?
+        public var report: ToolsOzoneReportDefs.ReportView? { get { _report.wrappedValue } set { _report.wrappedValue = newValue } }
+        private var _report: XRPCCore._LexiconBoxedOptional<ToolsOzoneReportDefs.ReportView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -786,9 +790,9 @@ public enum ToolsOzoneReportDefs {
             self.createdAt = createdAt
             self.internalNote = internalNote
             self.meta = meta
-            self.moderator = moderator
+            self._moderator = .init(wrappedValue: moderator)
             self.publicNote = publicNote
-            self.report = report
+            self._report = .init(wrappedValue: report)
             self.unknownFields = unknownFields
         }
 
@@ -801,9 +805,9 @@ public enum ToolsOzoneReportDefs {
             self.createdAt = try reader.required("createdAt")
             self.internalNote = try reader.optional("internalNote")
             self.meta = try reader.optional("meta")
-            self.moderator = try reader.optional("moderator")
+            self._moderator = .init(wrappedValue: try reader.optional("moderator"))
             self.publicNote = try reader.optional("publicNote")
-            self.report = try reader.optional("report")
+            self._report = .init(wrappedValue: try reader.optional("report"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -823,7 +827,7 @@ public enum ToolsOzoneReportDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum Activity: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Activity: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reportActivityView/properties/activity" }
             case toolsOzoneReportDefsQueueActivity(ToolsOzoneReportDefs.QueueActivity)
@@ -881,7 +885,7 @@ public enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#reportAssignment`.
-    public struct ReportAssignment: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReportAssignment: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reportAssignment" }
         /// The `did` field (required).
@@ -891,7 +895,8 @@ public enum ToolsOzoneReportDefs {
         /// Format: `datetime`.
         public var assignedAt: XRPCCore.Datetime
         /// The `moderator` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var moderator: ToolsOzoneTeamDefs.Member?
+        public var moderator: ToolsOzoneTeamDefs.Member? { get { _moderator.wrappedValue } set { _moderator.wrappedValue = newValue } }
+        private var _moderator: XRPCCore._LexiconBoxedOptional<ToolsOzoneTeamDefs.Member>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -899,14 +904,14 @@ public enum ToolsOzoneReportDefs {
         public init(did: XRPCCore.DID, assignedAt: XRPCCore.Datetime, moderator: ToolsOzoneTeamDefs.Member? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.assignedAt = assignedAt
-            self.moderator = moderator
+            self._moderator = .init(wrappedValue: moderator)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
             self.did = try reader.required("did")
             self.assignedAt = try reader.required("assignedAt")
-            self.moderator = try reader.optional("moderator")
+            self._moderator = .init(wrappedValue: try reader.optional("moderator"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -919,7 +924,7 @@ public enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#reportView`.
-    public struct ReportView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReportView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reportView" }
         /// The `id` field (required).
@@ -930,14 +935,16 @@ public enum ToolsOzoneReportDefs {
         /// Known values: `"open"`, `"closed"`, `"escalated"`, `"queued"`, `"assigned"`.
         public var status: ToolsOzoneReportDefs.ReportView.Status
         /// The `subject` field (required).
-        @XRPCCore._LexiconBoxed public var subject: ToolsOzoneModerationDefs.SubjectView
+        public var subject: ToolsOzoneModerationDefs.SubjectView { get { _subject.wrappedValue } set { _subject.wrappedValue = newValue } }
+        private var _subject: XRPCCore._LexiconBoxed<ToolsOzoneModerationDefs.SubjectView>
         /// The `reportType` field (required).
         public var reportType: ComAtprotoLexicons.ComAtprotoModerationDefs.ReasonType
         /// The `reportedBy` field (required).
         /// Format: `did`.
         public var reportedBy: XRPCCore.DID
         /// The `reporter` field (required).
-        @XRPCCore._LexiconBoxed public var reporter: ToolsOzoneModerationDefs.SubjectView
+        public var reporter: ToolsOzoneModerationDefs.SubjectView { get { _reporter.wrappedValue } set { _reporter.wrappedValue = newValue } }
+        private var _reporter: XRPCCore._LexiconBoxed<ToolsOzoneModerationDefs.SubjectView>
         /// The `createdAt` field (required).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.Datetime
@@ -948,7 +955,8 @@ public enum ToolsOzoneReportDefs {
         /// The `actions` field (optional).
         public var actions: [ToolsOzoneModerationDefs.ModEventView]?
         /// The `assignment` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var assignment: ToolsOzoneReportDefs.ReportAssignment?
+        public var assignment: ToolsOzoneReportDefs.ReportAssignment? { get { _assignment.wrappedValue } set { _assignment.wrappedValue = newValue } }
+        private var _assignment: XRPCCore._LexiconBoxedOptional<ToolsOzoneReportDefs.ReportAssignment>
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// The `isAutomated` field (optional).
@@ -958,14 +966,16 @@ public enum ToolsOzoneReportDefs {
         /// The `isMuted` field (optional).
         public var isMuted: Swift.Bool?
         /// The `queue` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var queue: ToolsOzoneQueueDefs.QueueView?
+        public var queue: ToolsOzoneQueueDefs.QueueView? { get { _queue.wrappedValue } set { _queue.wrappedValue = newValue } }
+        private var _queue: XRPCCore._LexiconBoxedOptional<ToolsOzoneQueueDefs.QueueView>
         /// The `queuedAt` field (optional).
         /// Format: `datetime`.
         public var queuedAt: XRPCCore.Datetime?
         /// The `relatedReportCount` field (optional).
         public var relatedReportCount: Swift.Int?
         /// The `subjectStatus` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView?
+        public var subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView? { get { _subjectStatus.wrappedValue } set { _subjectStatus.wrappedValue = newValue } }
+        private var _subjectStatus: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.SubjectStatusView>
         /// The `updatedAt` field (optional).
         /// Format: `datetime`.
         public var updatedAt: XRPCCore.Datetime?
@@ -979,22 +989,22 @@ public enum ToolsOzoneReportDefs {
             self.id = id
             self.eventId = eventId
             self.status = status
-            self.subject = subject
+            self._subject = .init(wrappedValue: subject)
             self.reportType = reportType
             self.reportedBy = reportedBy
-            self.reporter = reporter
+            self._reporter = .init(wrappedValue: reporter)
             self.createdAt = createdAt
             self.actionEventIds = actionEventIds
             self.actionNote = actionNote
             self.actions = actions
-            self.assignment = assignment
+            self._assignment = .init(wrappedValue: assignment)
             self.comment = comment
             self.isAutomated = isAutomated
             self.isMuted = isMuted
-            self.queue = queue
+            self._queue = .init(wrappedValue: queue)
             self.queuedAt = queuedAt
             self.relatedReportCount = relatedReportCount
-            self.subjectStatus = subjectStatus
+            self._subjectStatus = .init(wrappedValue: subjectStatus)
             self.updatedAt = updatedAt
             self.unknownFields = unknownFields
         }
@@ -1004,22 +1014,22 @@ public enum ToolsOzoneReportDefs {
             self.id = try reader.required("id")
             self.eventId = try reader.required("eventId")
             self.status = try reader.required("status")
-            self.subject = try reader.required("subject")
+            self._subject = .init(wrappedValue: try reader.required("subject"))
             self.reportType = try reader.required("reportType")
             self.reportedBy = try reader.required("reportedBy")
-            self.reporter = try reader.required("reporter")
+            self._reporter = .init(wrappedValue: try reader.required("reporter"))
             self.createdAt = try reader.required("createdAt")
             self.actionEventIds = try reader.optional("actionEventIds")
             self.actionNote = try reader.optional("actionNote")
             self.actions = try reader.optional("actions")
-            self.assignment = try reader.optional("assignment")
+            self._assignment = .init(wrappedValue: try reader.optional("assignment"))
             self.comment = try reader.optional("comment")
             self.isAutomated = try reader.optional("isAutomated", default: false, absentKeys: &absentDefaults)
             self.isMuted = try reader.optional("isMuted")
-            self.queue = try reader.optional("queue")
+            self._queue = .init(wrappedValue: try reader.optional("queue"))
             self.queuedAt = try reader.optional("queuedAt")
             self.relatedReportCount = try reader.optional("relatedReportCount")
-            self.subjectStatus = try reader.optional("subjectStatus")
+            self._subjectStatus = .init(wrappedValue: try reader.optional("subjectStatus"))
             self.updatedAt = try reader.optional("updatedAt")
             self.absentDefaults = absentDefaults
             self.unknownFields = reader.remainingFields
@@ -1050,7 +1060,7 @@ public enum ToolsOzoneReportDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reportView/properties/status" }
             /// The string, exactly as read or given.
@@ -1073,7 +1083,7 @@ public enum ToolsOzoneReportDefs {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.defs, descriptions left out, for validation.
     static var toolsOzoneReportDefs: Swift.String { ##"{"defs":{"assignmentActivity":{"properties":{"previousStatus":{"knownValues":["open","closed","escalated","queued","assigned"],"type":"string"}},"type":"object"},"assignmentView":{"properties":{"did":{"format":"did","type":"string"},"endAt":{"format":"datetime","type":"string"},"id":{"type":"integer"},"moderator":{"ref":"tools.ozone.team.defs#member","type":"ref"},"queue":{"ref":"tools.ozone.queue.defs#queueView","type":"ref"},"reportId":{"type":"integer"},"startAt":{"format":"datetime","type":"string"}},"required":["id","did","reportId","startAt"],"type":"object"},"closeActivity":{"properties":{"previousStatus":{"knownValues":["open","closed","escalated","queued","assigned"],"type":"string"}},"type":"object"},"escalationActivity":{"properties":{"previousStatus":{"knownValues":["open","closed","escalated","queued","assigned"],"type":"string"}},"type":"object"},"historicalStats":{"properties":{"actionRate":{"type":"integer"},"actionedCount":{"type":"integer"},"avgHandlingTimeSec":{"type":"integer"},"computedAt":{"format":"datetime","type":"string"},"date":{"type":"string"},"escalatedCount":{"type":"integer"},"inboundCount":{"type":"integer"},"pendingCount":{"type":"integer"}},"required":["date"],"type":"object"},"liveStats":{"properties":{"actionRate":{"type":"integer"},"actionedCount":{"type":"integer"},"avgHandlingTimeSec":{"type":"integer"},"escalatedCount":{"type":"integer"},"inboundCount":{"type":"integer"},"lastUpdated":{"format":"datetime","type":"string"},"pendingCount":{"type":"integer"}},"type":"object"},"noteActivity":{"properties":{},"type":"object"},"queueActivity":{"properties":{"previousStatus":{"knownValues":["open","closed","escalated","queued","assigned"],"type":"string"}},"type":"object"},"reasonAppeal":{"type":"token"},"reasonChildSafetyCSAM":{"type":"token"},"reasonChildSafetyGroom":{"type":"token"},"reasonChildSafetyHarassment":{"type":"token"},"reasonChildSafetyOther":{"type":"token"},"reasonChildSafetyPrivacy":{"type":"token"},"reasonHarassmentDoxxing":{"type":"token"},"reasonHarassmentHateSpeech":{"type":"token"},"reasonHarassmentOther":{"type":"token"},"reasonHarassmentTargeted":{"type":"token"},"reasonHarassmentTroll":{"type":"token"},"reasonMisleadingBot":{"type":"token"},"reasonMisleadingElections":{"type":"token"},"reasonMisleadingImpersonation":{"type":"token"},"reasonMisleadingOther":{"type":"token"},"reasonMisleadingScam":{"type":"token"},"reasonMisleadingSpam":{"type":"token"},"reasonOther":{"type":"token"},"reasonRuleBanEvasion":{"type":"token"},"reasonRuleOther":{"type":"token"},"reasonRuleProhibitedSales":{"type":"token"},"reasonRuleSiteSecurity":{"type":"token"},"reasonSelfHarmContent":{"type":"token"},"reasonSelfHarmED":{"type":"token"},"reasonSelfHarmOther":{"type":"token"},"reasonSelfHarmStunts":{"type":"token"},"reasonSelfHarmSubstances":{"type":"token"},"reasonSexualAbuseContent":{"type":"token"},"reasonSexualAnimal":{"type":"token"},"reasonSexualDeepfake":{"type":"token"},"reasonSexualNCII":{"type":"token"},"reasonSexualOther":{"type":"token"},"reasonSexualUnlabeled":{"type":"token"},"reasonType":{"knownValues":["tools.ozone.report.defs#reasonAppeal","tools.ozone.report.defs#reasonOther","tools.ozone.report.defs#reasonViolenceAnimal","tools.ozone.report.defs#reasonViolenceThreats","tools.ozone.report.defs#reasonViolenceGraphicContent","tools.ozone.report.defs#reasonViolenceGlorification","tools.ozone.report.defs#reasonViolenceExtremistContent","tools.ozone.report.defs#reasonViolenceTrafficking","tools.ozone.report.defs#reasonViolenceOther","tools.ozone.report.defs#reasonSexualAbuseContent","tools.ozone.report.defs#reasonSexualNCII","tools.ozone.report.defs#reasonSexualDeepfake","tools.ozone.report.defs#reasonSexualAnimal","tools.ozone.report.defs#reasonSexualUnlabeled","tools.ozone.report.defs#reasonSexualOther","tools.ozone.report.defs#reasonChildSafetyCSAM","tools.ozone.report.defs#reasonChildSafetyGroom","tools.ozone.report.defs#reasonChildSafetyPrivacy","tools.ozone.report.defs#reasonChildSafetyHarassment","tools.ozone.report.defs#reasonChildSafetyOther","tools.ozone.report.defs#reasonHarassmentTroll","tools.ozone.report.defs#reasonHarassmentTargeted","tools.ozone.report.defs#reasonHarassmentHateSpeech","tools.ozone.report.defs#reasonHarassmentDoxxing","tools.ozone.report.defs#reasonHarassmentOther","tools.ozone.report.defs#reasonMisleadingBot","tools.ozone.report.defs#reasonMisleadingImpersonation","tools.ozone.report.defs#reasonMisleadingSpam","tools.ozone.report.defs#reasonMisleadingScam","tools.ozone.report.defs#reasonMisleadingElections","tools.ozone.report.defs#reasonMisleadingOther","tools.ozone.report.defs#reasonRuleSiteSecurity","tools.ozone.report.defs#reasonRuleProhibitedSales","tools.ozone.report.defs#reasonRuleBanEvasion","tools.ozone.report.defs#reasonRuleOther","tools.ozone.report.defs#reasonSelfHarmContent","tools.ozone.report.defs#reasonSelfHarmED","tools.ozone.report.defs#reasonSelfHarmStunts","tools.ozone.report.defs#reasonSelfHarmSubstances","tools.ozone.report.defs#reasonSelfHarmOther"],"type":"string"},"reasonViolenceAnimal":{"type":"token"},"reasonViolenceExtremistContent":{"type":"token"},"reasonViolenceGlorification":{"type":"token"},"reasonViolenceGraphicContent":{"type":"token"},"reasonViolenceOther":{"type":"token"},"reasonViolenceThreats":{"type":"token"},"reasonViolenceTrafficking":{"type":"token"},"reopenActivity":{"properties":{"previousStatus":{"knownValues":["open","closed","escalated","queued","assigned"],"type":"string"}},"type":"object"},"reportActivityView":{"properties":{"activity":{"refs":["#queueActivity","#assignmentActivity","#escalationActivity","#closeActivity","#reopenActivity","#noteActivity"],"type":"union"},"createdAt":{"format":"datetime","type":"string"},"createdBy":{"format":"did","type":"string"},"id":{"type":"integer"},"internalNote":{"type":"string"},"isAutomated":{"type":"boolean"},"meta":{"type":"unknown"},"moderator":{"ref":"tools.ozone.team.defs#member","type":"ref"},"publicNote":{"type":"string"},"report":{"ref":"#reportView","type":"ref"},"reportId":{"type":"integer"}},"required":["id","reportId","activity","isAutomated","createdBy","createdAt"],"type":"object"},"reportAssignment":{"properties":{"assignedAt":{"format":"datetime","type":"string"},"did":{"format":"did","type":"string"},"moderator":{"ref":"tools.ozone.team.defs#member","type":"ref"}},"required":["did","assignedAt"],"type":"object"},"reportView":{"properties":{"actionEventIds":{"items":{"type":"integer"},"type":"array"},"actionNote":{"type":"string"},"actions":{"items":{"ref":"tools.ozone.moderation.defs#modEventView","type":"ref"},"type":"array"},"assignment":{"ref":"#reportAssignment","type":"ref"},"comment":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"eventId":{"type":"integer"},"id":{"type":"integer"},"isAutomated":{"default":false,"type":"boolean"},"isMuted":{"type":"boolean"},"queue":{"ref":"tools.ozone.queue.defs#queueView","type":"ref"},"queuedAt":{"format":"datetime","type":"string"},"relatedReportCount":{"type":"integer"},"reportType":{"ref":"com.atproto.moderation.defs#reasonType","type":"ref"},"reportedBy":{"format":"did","type":"string"},"reporter":{"ref":"tools.ozone.moderation.defs#subjectView","type":"ref"},"status":{"knownValues":["open","closed","escalated","queued","assigned"],"type":"string"},"subject":{"ref":"tools.ozone.moderation.defs#subjectView","type":"ref"},"subjectStatus":{"ref":"tools.ozone.moderation.defs#subjectStatusView","type":"ref"},"updatedAt":{"format":"datetime","type":"string"}},"required":["id","eventId","status","subject","reportType","reportedBy","reporter","createdAt"],"type":"object"}},"id":"tools.ozone.report.defs","lexicon":1}"## }
 }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.report.getAssignments`: `GET /xrpc/tools.ozone.report.getAssignments`.
-public enum ToolsOzoneReportGetAssignments: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneReportGetAssignments: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.getAssignments" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneReportGetAssignments: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.report.getAssignments#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.getAssignments#main/parameters" }
         /// The `cursor` field (optional).
@@ -64,7 +64,7 @@ public enum ToolsOzoneReportGetAssignments: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.getAssignments#main/output/schema" }
         /// The `assignments` field (required).
@@ -95,18 +95,18 @@ public enum ToolsOzoneReportGetAssignments: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.getAssignments, descriptions left out, for validation.
     static var toolsOzoneReportGetAssignments: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"assignments":{"items":{"ref":"tools.ozone.report.defs#assignmentView","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["assignments"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"dids":{"items":{"format":"did","type":"string"},"maxLength":50,"type":"array"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"onlyActive":{"default":true,"type":"boolean"},"reportIds":{"items":{"type":"integer"},"maxLength":50,"type":"array"}},"type":"params"},"type":"query"}},"id":"tools.ozone.report.getAssignments","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Report {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportGetAssignments`.
     public func getAssignments(cursor: Swift.String? = nil, dids: [XRPCCore.DID]? = nil, limit: Swift.Int? = 50, onlyActive: Swift.Bool? = true, reportIds: [Swift.Int]? = nil) async throws -> ToolsOzoneReportGetAssignments.Output {
         try await client.query(ToolsOzoneReportGetAssignments.self, parameters: .init(cursor: cursor, dids: dids, limit: limit, onlyActive: onlyActive, reportIds: reportIds))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getAssignments(_ parameters: ToolsOzoneReportGetAssignments.Parameters = .init()) async throws -> ToolsOzoneReportGetAssignments.Output {
         try await client.query(ToolsOzoneReportGetAssignments.self, parameters: parameters)
     }

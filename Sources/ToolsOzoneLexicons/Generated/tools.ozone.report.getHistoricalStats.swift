@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.report.getHistoricalStats`: `GET /xrpc/tools.ozone.report.getHistoricalStats`.
-public enum ToolsOzoneReportGetHistoricalStats: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneReportGetHistoricalStats: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.getHistoricalStats" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneReportGetHistoricalStats: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.report.getHistoricalStats#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.getHistoricalStats#main/parameters" }
         /// The `cursor` field (optional).
@@ -74,7 +74,7 @@ public enum ToolsOzoneReportGetHistoricalStats: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.getHistoricalStats#main/output/schema" }
         /// The `stats` field (required).
@@ -105,18 +105,18 @@ public enum ToolsOzoneReportGetHistoricalStats: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.getHistoricalStats, descriptions left out, for validation.
     static var toolsOzoneReportGetHistoricalStats: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"stats":{"items":{"ref":"tools.ozone.report.defs#historicalStats","type":"ref"},"type":"array"}},"required":["stats"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"endDate":{"format":"datetime","type":"string"},"limit":{"default":30,"maximum":100,"minimum":1,"type":"integer"},"moderatorDid":{"format":"did","type":"string"},"queueId":{"type":"integer"},"reportTypes":{"items":{"type":"string"},"type":"array"},"startDate":{"format":"datetime","type":"string"}},"type":"params"},"type":"query"}},"id":"tools.ozone.report.getHistoricalStats","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Report {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportGetHistoricalStats`.
     public func getHistoricalStats(cursor: Swift.String? = nil, endDate: XRPCCore.Datetime? = nil, limit: Swift.Int? = 30, moderatorDid: XRPCCore.DID? = nil, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, startDate: XRPCCore.Datetime? = nil) async throws -> ToolsOzoneReportGetHistoricalStats.Output {
         try await client.query(ToolsOzoneReportGetHistoricalStats.self, parameters: .init(cursor: cursor, endDate: endDate, limit: limit, moderatorDid: moderatorDid, queueId: queueId, reportTypes: reportTypes, startDate: startDate))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getHistoricalStats(_ parameters: ToolsOzoneReportGetHistoricalStats.Parameters = .init()) async throws -> ToolsOzoneReportGetHistoricalStats.Output {
         try await client.query(ToolsOzoneReportGetHistoricalStats.self, parameters: parameters)
     }

@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.report.getLatestReport`: `GET /xrpc/tools.ozone.report.getLatestReport`. Declared errors: `NotFound`.
-public enum ToolsOzoneReportGetLatestReport: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneReportGetLatestReport: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.getLatestReport" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `NotFound`.
         case notFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -35,7 +35,7 @@ public enum ToolsOzoneReportGetLatestReport: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `tools.ozone.report.getLatestReport#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.getLatestReport#main/parameters" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -56,22 +56,23 @@ public enum ToolsOzoneReportGetLatestReport: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.getLatestReport#main/output/schema" }
         /// The `report` field (required).
-        @XRPCCore._LexiconBoxed public var report: ToolsOzoneReportDefs.ReportView
+        public var report: ToolsOzoneReportDefs.ReportView { get { _report.wrappedValue } set { _report.wrappedValue = newValue } }
+        private var _report: XRPCCore._LexiconBoxed<ToolsOzoneReportDefs.ReportView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(report: ToolsOzoneReportDefs.ReportView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.report = report
+            self._report = .init(wrappedValue: report)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.report = try reader.required("report")
+            self._report = .init(wrappedValue: try reader.required("report"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -82,12 +83,12 @@ public enum ToolsOzoneReportGetLatestReport: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.getLatestReport, descriptions left out, for validation.
     static var toolsOzoneReportGetLatestReport: Swift.String { #"{"defs":{"main":{"errors":[{"name":"NotFound"}],"output":{"encoding":"application/json","schema":{"properties":{"report":{"ref":"tools.ozone.report.defs#reportView","type":"ref"}},"required":["report"],"type":"object"}},"parameters":{"properties":{},"type":"params"},"type":"query"}},"id":"tools.ozone.report.getLatestReport","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Report {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportGetLatestReport`.
     public func getLatestReport() async throws -> ToolsOzoneReportGetLatestReport.Output {
         try await client.query(ToolsOzoneReportGetLatestReport.self, parameters: .init())

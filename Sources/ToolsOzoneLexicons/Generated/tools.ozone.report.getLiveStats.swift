@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.report.getLiveStats`: `GET /xrpc/tools.ozone.report.getLiveStats`.
-public enum ToolsOzoneReportGetLiveStats: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneReportGetLiveStats: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.getLiveStats" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneReportGetLiveStats: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.report.getLiveStats#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.getLiveStats#main/parameters" }
         /// The `moderatorDid` field (optional).
@@ -51,22 +51,23 @@ public enum ToolsOzoneReportGetLiveStats: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.getLiveStats#main/output/schema" }
         /// The `stats` field (required).
-        @XRPCCore._LexiconBoxed public var stats: ToolsOzoneReportDefs.LiveStats
+        public var stats: ToolsOzoneReportDefs.LiveStats { get { _stats.wrappedValue } set { _stats.wrappedValue = newValue } }
+        private var _stats: XRPCCore._LexiconBoxed<ToolsOzoneReportDefs.LiveStats>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(stats: ToolsOzoneReportDefs.LiveStats, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.stats = stats
+            self._stats = .init(wrappedValue: stats)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.stats = try reader.required("stats")
+            self._stats = .init(wrappedValue: try reader.required("stats"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -77,18 +78,18 @@ public enum ToolsOzoneReportGetLiveStats: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.getLiveStats, descriptions left out, for validation.
     static var toolsOzoneReportGetLiveStats: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"stats":{"ref":"tools.ozone.report.defs#liveStats","type":"ref"}},"required":["stats"],"type":"object"}},"parameters":{"properties":{"moderatorDid":{"format":"did","type":"string"},"queueId":{"type":"integer"},"reportTypes":{"items":{"type":"string"},"type":"array"}},"type":"params"},"type":"query"}},"id":"tools.ozone.report.getLiveStats","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Report {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportGetLiveStats`.
     public func getLiveStats(moderatorDid: XRPCCore.DID? = nil, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil) async throws -> ToolsOzoneReportGetLiveStats.Output {
         try await client.query(ToolsOzoneReportGetLiveStats.self, parameters: .init(moderatorDid: moderatorDid, queueId: queueId, reportTypes: reportTypes))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getLiveStats(_ parameters: ToolsOzoneReportGetLiveStats.Parameters = .init()) async throws -> ToolsOzoneReportGetLiveStats.Output {
         try await client.query(ToolsOzoneReportGetLiveStats.self, parameters: parameters)
     }

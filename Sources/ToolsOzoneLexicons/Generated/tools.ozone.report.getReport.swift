@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.report.getReport`: `GET /xrpc/tools.ozone.report.getReport`. Declared errors: `NotFound`.
-public enum ToolsOzoneReportGetReport: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneReportGetReport: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.getReport" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `NotFound`.
         case notFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -35,7 +35,7 @@ public enum ToolsOzoneReportGetReport: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `tools.ozone.report.getReport#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.getReport#main/parameters" }
         /// The `id` field (required).
@@ -64,18 +64,18 @@ public enum ToolsOzoneReportGetReport: XRPCCore.XRPCQuery {
     public typealias Output = ToolsOzoneReportDefs.ReportView
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.getReport, descriptions left out, for validation.
     static var toolsOzoneReportGetReport: Swift.String { #"{"defs":{"main":{"errors":[{"name":"NotFound"}],"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.report.defs#reportView","type":"ref"}},"parameters":{"properties":{"id":{"type":"integer"}},"required":["id"],"type":"params"},"type":"query"}},"id":"tools.ozone.report.getReport","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Report {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportGetReport`.
     public func getReport(id: Swift.Int) async throws -> ToolsOzoneReportGetReport.Output {
         try await client.query(ToolsOzoneReportGetReport.self, parameters: .init(id: id))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getReport(_ parameters: ToolsOzoneReportGetReport.Parameters) async throws -> ToolsOzoneReportGetReport.Output {
         try await client.query(ToolsOzoneReportGetReport.self, parameters: parameters)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.report.listActivities`: `GET /xrpc/tools.ozone.report.listActivities`.
-public enum ToolsOzoneReportListActivities: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneReportListActivities: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.listActivities" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneReportListActivities: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.report.listActivities#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.listActivities#main/parameters" }
         /// The `reportId` field (required).
@@ -51,7 +51,7 @@ public enum ToolsOzoneReportListActivities: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.listActivities#main/output/schema" }
         /// The `activities` field (required).
@@ -82,18 +82,18 @@ public enum ToolsOzoneReportListActivities: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.listActivities, descriptions left out, for validation.
     static var toolsOzoneReportListActivities: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"activities":{"items":{"ref":"tools.ozone.report.defs#reportActivityView","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["activities"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"reportId":{"type":"integer"}},"required":["reportId"],"type":"params"},"type":"query"}},"id":"tools.ozone.report.listActivities","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Report {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportListActivities`.
     public func listActivities(reportId: Swift.Int, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ToolsOzoneReportListActivities.Output {
         try await client.query(ToolsOzoneReportListActivities.self, parameters: .init(reportId: reportId, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listActivities(_ parameters: ToolsOzoneReportListActivities.Parameters) async throws -> ToolsOzoneReportListActivities.Output {
         try await client.query(ToolsOzoneReportListActivities.self, parameters: parameters)
     }

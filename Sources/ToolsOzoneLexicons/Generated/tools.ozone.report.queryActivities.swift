@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.report.queryActivities`: `GET /xrpc/tools.ozone.report.queryActivities`.
-public enum ToolsOzoneReportQueryActivities: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneReportQueryActivities: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.queryActivities" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneReportQueryActivities: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.report.queryActivities#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.queryActivities#main/parameters" }
         /// The `activityTypes` field (optional).
@@ -68,7 +68,7 @@ public enum ToolsOzoneReportQueryActivities: XRPCCore.XRPCQuery {
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.queryActivities#main/parameters/properties/sortDirection" }
             /// The string, exactly as read or given.
@@ -88,7 +88,7 @@ public enum ToolsOzoneReportQueryActivities: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.queryActivities#main/output/schema" }
         /// The `activities` field (required).
@@ -119,18 +119,18 @@ public enum ToolsOzoneReportQueryActivities: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.queryActivities, descriptions left out, for validation.
     static var toolsOzoneReportQueryActivities: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"activities":{"items":{"ref":"tools.ozone.report.defs#reportActivityView","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["activities"],"type":"object"}},"parameters":{"properties":{"activityTypes":{"items":{"type":"string"},"type":"array"},"createdAfter":{"format":"datetime","type":"string"},"createdBefore":{"format":"datetime","type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"sortDirection":{"default":"desc","enum":["asc","desc"],"type":"string"}},"type":"params"},"type":"query"}},"id":"tools.ozone.report.queryActivities","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Report {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportQueryActivities`.
     public func queryActivities(activityTypes: [Swift.String]? = nil, createdAfter: XRPCCore.Datetime? = nil, createdBefore: XRPCCore.Datetime? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50, sortDirection: ToolsOzoneReportQueryActivities.Parameters.SortDirection? = "desc") async throws -> ToolsOzoneReportQueryActivities.Output {
         try await client.query(ToolsOzoneReportQueryActivities.self, parameters: .init(activityTypes: activityTypes, createdAfter: createdAfter, createdBefore: createdBefore, cursor: cursor, limit: limit, sortDirection: sortDirection))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func queryActivities(_ parameters: ToolsOzoneReportQueryActivities.Parameters = .init()) async throws -> ToolsOzoneReportQueryActivities.Output {
         try await client.query(ToolsOzoneReportQueryActivities.self, parameters: parameters)
     }

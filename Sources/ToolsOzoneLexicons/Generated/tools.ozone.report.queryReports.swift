@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.report.queryReports`: `GET /xrpc/tools.ozone.report.queryReports`.
-public enum ToolsOzoneReportQueryReports: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneReportQueryReports: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.queryReports" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneReportQueryReports: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.report.queryReports#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.queryReports#main/parameters" }
         /// The `status` field (required).
@@ -121,7 +121,7 @@ public enum ToolsOzoneReportQueryReports: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.queryReports#main/parameters/properties/status" }
             /// The string, exactly as read or given.
@@ -143,7 +143,7 @@ public enum ToolsOzoneReportQueryReports: XRPCCore.XRPCQuery {
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.queryReports#main/parameters/properties/sortDirection" }
             /// The string, exactly as read or given.
@@ -162,7 +162,7 @@ public enum ToolsOzoneReportQueryReports: XRPCCore.XRPCQuery {
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public struct SortField: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortField: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.queryReports#main/parameters/properties/sortField" }
             /// The string, exactly as read or given.
@@ -181,7 +181,7 @@ public enum ToolsOzoneReportQueryReports: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct SubjectType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SubjectType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.queryReports#main/parameters/properties/subjectType" }
             /// The string, exactly as read or given.
@@ -202,7 +202,7 @@ public enum ToolsOzoneReportQueryReports: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.queryReports#main/output/schema" }
         /// The `reports` field (required).
@@ -233,18 +233,18 @@ public enum ToolsOzoneReportQueryReports: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.queryReports, descriptions left out, for validation.
     static var toolsOzoneReportQueryReports: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"reports":{"items":{"ref":"tools.ozone.report.defs#reportView","type":"ref"},"type":"array"}},"required":["reports"],"type":"object"}},"parameters":{"properties":{"assignedTo":{"format":"did","type":"string"},"collections":{"items":{"format":"nsid","type":"string"},"maxLength":20,"type":"array"},"cursor":{"type":"string"},"did":{"format":"did","type":"string"},"isMuted":{"default":false,"type":"boolean"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"queueId":{"type":"integer"},"reportTypes":{"items":{"type":"string"},"type":"array"},"reportedAfter":{"format":"datetime","type":"string"},"reportedBefore":{"format":"datetime","type":"string"},"sortDirection":{"default":"desc","enum":["asc","desc"],"type":"string"},"sortField":{"default":"createdAt","enum":["createdAt","updatedAt"],"type":"string"},"status":{"knownValues":["open","closed","escalated","queued","assigned"],"type":"string"},"subject":{"format":"uri","type":"string"},"subjectType":{"knownValues":["account","record","message","conversation"],"type":"string"}},"required":["status"],"type":"params"},"type":"query"}},"id":"tools.ozone.report.queryReports","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Report {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportQueryReports`.
     public func queryReports(status: ToolsOzoneReportQueryReports.Parameters.Status, assignedTo: XRPCCore.DID? = nil, collections: [XRPCCore.NSID]? = nil, cursor: Swift.String? = nil, did: XRPCCore.DID? = nil, isMuted: Swift.Bool? = false, limit: Swift.Int? = 50, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, reportedAfter: XRPCCore.Datetime? = nil, reportedBefore: XRPCCore.Datetime? = nil, sortDirection: ToolsOzoneReportQueryReports.Parameters.SortDirection? = "desc", sortField: ToolsOzoneReportQueryReports.Parameters.SortField? = "createdAt", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneReportQueryReports.Parameters.SubjectType? = nil) async throws -> ToolsOzoneReportQueryReports.Output {
         try await client.query(ToolsOzoneReportQueryReports.self, parameters: .init(status: status, assignedTo: assignedTo, collections: collections, cursor: cursor, did: did, isMuted: isMuted, limit: limit, queueId: queueId, reportTypes: reportTypes, reportedAfter: reportedAfter, reportedBefore: reportedBefore, sortDirection: sortDirection, sortField: sortField, subject: subject, subjectType: subjectType))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func queryReports(_ parameters: ToolsOzoneReportQueryReports.Parameters) async throws -> ToolsOzoneReportQueryReports.Output {
         try await client.query(ToolsOzoneReportQueryReports.self, parameters: parameters)
     }

@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.report.reassignQueue`: `POST /xrpc/tools.ozone.report.reassignQueue`. Declared errors: `ReportNotFound`, `ReportClosed`, `AlreadyInTargetQueue`, `QueueNotFound`, `QueueDisabled`.
-public enum ToolsOzoneReportReassignQueue: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneReportReassignQueue: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.reassignQueue" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `ReportNotFound`.
         case reportNotFound
         /// The declared error `ReportClosed`.
@@ -54,7 +54,7 @@ public enum ToolsOzoneReportReassignQueue: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.reassignQueue#main/input/schema" }
         /// The `reportId` field (required).
@@ -90,22 +90,23 @@ public enum ToolsOzoneReportReassignQueue: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.reassignQueue#main/output/schema" }
         /// The `report` field (required).
-        @XRPCCore._LexiconBoxed public var report: ToolsOzoneReportDefs.ReportView
+        public var report: ToolsOzoneReportDefs.ReportView { get { _report.wrappedValue } set { _report.wrappedValue = newValue } }
+        private var _report: XRPCCore._LexiconBoxed<ToolsOzoneReportDefs.ReportView>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(report: ToolsOzoneReportDefs.ReportView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.report = report
+            self._report = .init(wrappedValue: report)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.report = try reader.required("report")
+            self._report = .init(wrappedValue: try reader.required("report"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -116,18 +117,18 @@ public enum ToolsOzoneReportReassignQueue: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.reassignQueue, descriptions left out, for validation.
     static var toolsOzoneReportReassignQueue: Swift.String { #"{"defs":{"main":{"errors":[{"name":"ReportNotFound"},{"name":"ReportClosed"},{"name":"AlreadyInTargetQueue"},{"name":"QueueNotFound"},{"name":"QueueDisabled"}],"input":{"encoding":"application/json","schema":{"properties":{"comment":{"type":"string"},"queueId":{"type":"integer"},"reportId":{"type":"integer"}},"required":["reportId","queueId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"report":{"ref":"tools.ozone.report.defs#reportView","type":"ref"}},"required":["report"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.report.reassignQueue","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Report {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportReassignQueue`.
     public func reassignQueue(reportId: Swift.Int, queueId: Swift.Int, comment: Swift.String? = nil) async throws -> ToolsOzoneReportReassignQueue.Output {
         try await client.procedure(ToolsOzoneReportReassignQueue.self, parameters: .init(), input: .init(reportId: reportId, queueId: queueId, comment: comment))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func reassignQueue(_ input: ToolsOzoneReportReassignQueue.Input) async throws -> ToolsOzoneReportReassignQueue.Output {
         try await client.procedure(ToolsOzoneReportReassignQueue.self, parameters: .init(), input: input)
     }

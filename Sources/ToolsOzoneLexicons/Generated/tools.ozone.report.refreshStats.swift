@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.report.refreshStats`: `POST /xrpc/tools.ozone.report.refreshStats`.
-public enum ToolsOzoneReportRefreshStats: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneReportRefreshStats: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.refreshStats" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneReportRefreshStats: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.refreshStats#main/input/schema" }
         /// The `startDate` field (required).
@@ -53,7 +53,7 @@ public enum ToolsOzoneReportRefreshStats: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.refreshStats#main/output/schema" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -74,18 +74,18 @@ public enum ToolsOzoneReportRefreshStats: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.refreshStats, descriptions left out, for validation.
     static var toolsOzoneReportRefreshStats: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"endDate":{"type":"string"},"queueIds":{"items":{"type":"integer"},"type":"array"},"startDate":{"type":"string"}},"required":["startDate","endDate"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{},"type":"object"}},"type":"procedure"}},"id":"tools.ozone.report.refreshStats","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Report {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportRefreshStats`.
     public func refreshStats(startDate: Swift.String, endDate: Swift.String, queueIds: [Swift.Int]? = nil) async throws -> ToolsOzoneReportRefreshStats.Output {
         try await client.procedure(ToolsOzoneReportRefreshStats.self, parameters: .init(), input: .init(startDate: startDate, endDate: endDate, queueIds: queueIds))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func refreshStats(_ input: ToolsOzoneReportRefreshStats.Input) async throws -> ToolsOzoneReportRefreshStats.Output {
         try await client.procedure(ToolsOzoneReportRefreshStats.self, parameters: .init(), input: input)
     }

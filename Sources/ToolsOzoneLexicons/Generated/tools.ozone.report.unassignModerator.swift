@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.report.unassignModerator`: `POST /xrpc/tools.ozone.report.unassignModerator`. Declared errors: `InvalidAssignment`.
-public enum ToolsOzoneReportUnassignModerator: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneReportUnassignModerator: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.unassignModerator" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `InvalidAssignment`.
         case invalidAssignment
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -38,7 +38,7 @@ public enum ToolsOzoneReportUnassignModerator: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.unassignModerator#main/input/schema" }
         /// The `reportId` field (required).
@@ -67,18 +67,18 @@ public enum ToolsOzoneReportUnassignModerator: XRPCCore.XRPCProcedure {
     public typealias Output = ToolsOzoneReportDefs.AssignmentView
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.report.unassignModerator, descriptions left out, for validation.
     static var toolsOzoneReportUnassignModerator: Swift.String { #"{"defs":{"main":{"errors":[{"name":"InvalidAssignment"}],"input":{"encoding":"application/json","schema":{"properties":{"reportId":{"type":"integer"}},"required":["reportId"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.report.defs#assignmentView","type":"ref"}},"type":"procedure"}},"id":"tools.ozone.report.unassignModerator","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Report {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportUnassignModerator`.
     public func unassignModerator(reportId: Swift.Int) async throws -> ToolsOzoneReportUnassignModerator.Output {
         try await client.procedure(ToolsOzoneReportUnassignModerator.self, parameters: .init(), input: .init(reportId: reportId))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func unassignModerator(_ input: ToolsOzoneReportUnassignModerator.Input) async throws -> ToolsOzoneReportUnassignModerator.Output {
         try await client.procedure(ToolsOzoneReportUnassignModerator.self, parameters: .init(), input: input)
     }

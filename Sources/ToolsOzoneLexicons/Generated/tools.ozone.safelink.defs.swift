@@ -6,10 +6,10 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `tools.ozone.safelink.defs`.
-public enum ToolsOzoneSafelinkDefs {
+public nonisolated enum ToolsOzoneSafelinkDefs {
     /// Known values: `"block"`, `"warn"`, `"whitelist"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct ActionType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ActionType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.defs#actionType" }
         /// The string, exactly as read or given.
@@ -27,7 +27,7 @@ public enum ToolsOzoneSafelinkDefs {
     }
 
     /// The lexicon object `tools.ozone.safelink.defs#event`.
-    public struct Event: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Event: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.defs#event" }
         /// The `id` field (required).
@@ -96,7 +96,7 @@ public enum ToolsOzoneSafelinkDefs {
 
     /// Known values: `"addRule"`, `"updateRule"`, `"removeRule"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct EventType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct EventType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.defs#eventType" }
         /// The string, exactly as read or given.
@@ -115,7 +115,7 @@ public enum ToolsOzoneSafelinkDefs {
 
     /// Known values: `"domain"`, `"url"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct PatternType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct PatternType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.defs#patternType" }
         /// The string, exactly as read or given.
@@ -132,7 +132,7 @@ public enum ToolsOzoneSafelinkDefs {
 
     /// Known values: `"csam"`, `"spam"`, `"phishing"`, `"none"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public struct ReasonType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReasonType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.defs#reasonType" }
         /// The string, exactly as read or given.
@@ -152,7 +152,7 @@ public enum ToolsOzoneSafelinkDefs {
     }
 
     /// The lexicon object `tools.ozone.safelink.defs#urlRule`.
-    public struct UrlRule: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct UrlRule: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.defs#urlRule" }
         /// The `url` field (required).
@@ -216,7 +216,7 @@ public enum ToolsOzoneSafelinkDefs {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.safelink.defs, descriptions left out, for validation.
     static var toolsOzoneSafelinkDefs: Swift.String { ##"{"defs":{"actionType":{"knownValues":["block","warn","whitelist"],"type":"string"},"event":{"properties":{"action":{"ref":"#actionType","type":"ref"},"comment":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"createdBy":{"format":"did","type":"string"},"eventType":{"ref":"#eventType","type":"ref"},"id":{"type":"integer"},"pattern":{"ref":"#patternType","type":"ref"},"reason":{"ref":"#reasonType","type":"ref"},"url":{"type":"string"}},"required":["id","eventType","url","pattern","action","reason","createdBy","createdAt"],"type":"object"},"eventType":{"knownValues":["addRule","updateRule","removeRule"],"type":"string"},"patternType":{"knownValues":["domain","url"],"type":"string"},"reasonType":{"knownValues":["csam","spam","phishing","none"],"type":"string"},"urlRule":{"properties":{"action":{"ref":"#actionType","type":"ref"},"comment":{"type":"string"},"createdAt":{"format":"datetime","type":"string"},"createdBy":{"format":"did","type":"string"},"pattern":{"ref":"#patternType","type":"ref"},"reason":{"ref":"#reasonType","type":"ref"},"updatedAt":{"format":"datetime","type":"string"},"url":{"type":"string"}},"required":["url","pattern","action","reason","createdBy","createdAt","updatedAt"],"type":"object"}},"id":"tools.ozone.safelink.defs","lexicon":1}"## }
 }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.safelink.queryEvents`: `POST /xrpc/tools.ozone.safelink.queryEvents`.
-public enum ToolsOzoneSafelinkQueryEvents: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneSafelinkQueryEvents: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.safelink.queryEvents" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneSafelinkQueryEvents: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.queryEvents#main/input/schema" }
         /// The `cursor` field (optional).
@@ -70,7 +70,7 @@ public enum ToolsOzoneSafelinkQueryEvents: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.queryEvents#main/input/schema/properties/sortDirection" }
             /// The string, exactly as read or given.
@@ -87,7 +87,7 @@ public enum ToolsOzoneSafelinkQueryEvents: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.queryEvents#main/output/schema" }
         /// The `events` field (required).
@@ -118,18 +118,18 @@ public enum ToolsOzoneSafelinkQueryEvents: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.safelink.queryEvents, descriptions left out, for validation.
     static var toolsOzoneSafelinkQueryEvents: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"patternType":{"type":"string"},"sortDirection":{"default":"desc","knownValues":["asc","desc"],"type":"string"},"urls":{"items":{"type":"string"},"type":"array"}},"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"events":{"items":{"ref":"tools.ozone.safelink.defs#event","type":"ref"},"type":"array"}},"required":["events"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.safelink.queryEvents","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
     /// Calls `ToolsOzoneSafelinkQueryEvents`.
     public func queryEvents(cursor: Swift.String? = nil, limit: Swift.Int = 50, patternType: Swift.String? = nil, sortDirection: ToolsOzoneSafelinkQueryEvents.Input.SortDirection = "desc", urls: [Swift.String]? = nil) async throws -> ToolsOzoneSafelinkQueryEvents.Output {
         try await client.procedure(ToolsOzoneSafelinkQueryEvents.self, parameters: .init(), input: .init(cursor: cursor, limit: limit, patternType: patternType, sortDirection: sortDirection, urls: urls))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func queryEvents(_ input: ToolsOzoneSafelinkQueryEvents.Input) async throws -> ToolsOzoneSafelinkQueryEvents.Output {
         try await client.procedure(ToolsOzoneSafelinkQueryEvents.self, parameters: .init(), input: input)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.safelink.queryRules`: `POST /xrpc/tools.ozone.safelink.queryRules`.
-public enum ToolsOzoneSafelinkQueryRules: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneSafelinkQueryRules: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.safelink.queryRules" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneSafelinkQueryRules: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.queryRules#main/input/schema" }
         /// The `actions` field (optional).
@@ -86,7 +86,7 @@ public enum ToolsOzoneSafelinkQueryRules: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.queryRules#main/input/schema/properties/sortDirection" }
             /// The string, exactly as read or given.
@@ -103,7 +103,7 @@ public enum ToolsOzoneSafelinkQueryRules: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.queryRules#main/output/schema" }
         /// The `rules` field (required).
@@ -134,18 +134,18 @@ public enum ToolsOzoneSafelinkQueryRules: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.safelink.queryRules, descriptions left out, for validation.
     static var toolsOzoneSafelinkQueryRules: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"actions":{"items":{"type":"string"},"type":"array"},"createdBy":{"format":"did","type":"string"},"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"patternType":{"type":"string"},"reason":{"type":"string"},"sortDirection":{"default":"desc","knownValues":["asc","desc"],"type":"string"},"urls":{"items":{"type":"string"},"type":"array"}},"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"rules":{"items":{"ref":"tools.ozone.safelink.defs#urlRule","type":"ref"},"type":"array"}},"required":["rules"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.safelink.queryRules","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
     /// Calls `ToolsOzoneSafelinkQueryRules`.
     public func queryRules(actions: [Swift.String]? = nil, createdBy: XRPCCore.DID? = nil, cursor: Swift.String? = nil, limit: Swift.Int = 50, patternType: Swift.String? = nil, reason: Swift.String? = nil, sortDirection: ToolsOzoneSafelinkQueryRules.Input.SortDirection = "desc", urls: [Swift.String]? = nil) async throws -> ToolsOzoneSafelinkQueryRules.Output {
         try await client.procedure(ToolsOzoneSafelinkQueryRules.self, parameters: .init(), input: .init(actions: actions, createdBy: createdBy, cursor: cursor, limit: limit, patternType: patternType, reason: reason, sortDirection: sortDirection, urls: urls))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func queryRules(_ input: ToolsOzoneSafelinkQueryRules.Input) async throws -> ToolsOzoneSafelinkQueryRules.Output {
         try await client.procedure(ToolsOzoneSafelinkQueryRules.self, parameters: .init(), input: input)
     }

@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.safelink.removeRule`: `POST /xrpc/tools.ozone.safelink.removeRule`. Declared errors: `RuleNotFound`.
-public enum ToolsOzoneSafelinkRemoveRule: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneSafelinkRemoveRule: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.safelink.removeRule" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `RuleNotFound`.
         case ruleNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -38,7 +38,7 @@ public enum ToolsOzoneSafelinkRemoveRule: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.removeRule#main/input/schema" }
         /// The `url` field (required).
@@ -83,18 +83,18 @@ public enum ToolsOzoneSafelinkRemoveRule: XRPCCore.XRPCProcedure {
     public typealias Output = ToolsOzoneSafelinkDefs.Event
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.safelink.removeRule, descriptions left out, for validation.
     static var toolsOzoneSafelinkRemoveRule: Swift.String { #"{"defs":{"main":{"errors":[{"name":"RuleNotFound"}],"input":{"encoding":"application/json","schema":{"properties":{"comment":{"type":"string"},"createdBy":{"format":"did","type":"string"},"pattern":{"ref":"tools.ozone.safelink.defs#patternType","type":"ref"},"url":{"type":"string"}},"required":["url","pattern"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.safelink.defs#event","type":"ref"}},"type":"procedure"}},"id":"tools.ozone.safelink.removeRule","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
     /// Calls `ToolsOzoneSafelinkRemoveRule`.
     public func removeRule(url: Swift.String, pattern: ToolsOzoneSafelinkDefs.PatternType, comment: Swift.String? = nil, createdBy: XRPCCore.DID? = nil) async throws -> ToolsOzoneSafelinkRemoveRule.Output {
         try await client.procedure(ToolsOzoneSafelinkRemoveRule.self, parameters: .init(), input: .init(url: url, pattern: pattern, comment: comment, createdBy: createdBy))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func removeRule(_ input: ToolsOzoneSafelinkRemoveRule.Input) async throws -> ToolsOzoneSafelinkRemoveRule.Output {
         try await client.procedure(ToolsOzoneSafelinkRemoveRule.self, parameters: .init(), input: input)
     }

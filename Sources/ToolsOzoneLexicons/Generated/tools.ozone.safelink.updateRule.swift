@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.safelink.updateRule`: `POST /xrpc/tools.ozone.safelink.updateRule`. Declared errors: `RuleNotFound`.
-public enum ToolsOzoneSafelinkUpdateRule: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneSafelinkUpdateRule: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.safelink.updateRule" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `RuleNotFound`.
         case ruleNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -38,7 +38,7 @@ public enum ToolsOzoneSafelinkUpdateRule: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.updateRule#main/input/schema" }
         /// The `url` field (required).
@@ -93,18 +93,18 @@ public enum ToolsOzoneSafelinkUpdateRule: XRPCCore.XRPCProcedure {
     public typealias Output = ToolsOzoneSafelinkDefs.Event
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.safelink.updateRule, descriptions left out, for validation.
     static var toolsOzoneSafelinkUpdateRule: Swift.String { #"{"defs":{"main":{"errors":[{"name":"RuleNotFound"}],"input":{"encoding":"application/json","schema":{"properties":{"action":{"ref":"tools.ozone.safelink.defs#actionType","type":"ref"},"comment":{"type":"string"},"createdBy":{"format":"did","type":"string"},"pattern":{"ref":"tools.ozone.safelink.defs#patternType","type":"ref"},"reason":{"ref":"tools.ozone.safelink.defs#reasonType","type":"ref"},"url":{"type":"string"}},"required":["url","pattern","action","reason"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.safelink.defs#event","type":"ref"}},"type":"procedure"}},"id":"tools.ozone.safelink.updateRule","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
     /// Calls `ToolsOzoneSafelinkUpdateRule`.
     public func updateRule(url: Swift.String, pattern: ToolsOzoneSafelinkDefs.PatternType, action: ToolsOzoneSafelinkDefs.ActionType, reason: ToolsOzoneSafelinkDefs.ReasonType, comment: Swift.String? = nil, createdBy: XRPCCore.DID? = nil) async throws -> ToolsOzoneSafelinkUpdateRule.Output {
         try await client.procedure(ToolsOzoneSafelinkUpdateRule.self, parameters: .init(), input: .init(url: url, pattern: pattern, action: action, reason: reason, comment: comment, createdBy: createdBy))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateRule(_ input: ToolsOzoneSafelinkUpdateRule.Input) async throws -> ToolsOzoneSafelinkUpdateRule.Output {
         try await client.procedure(ToolsOzoneSafelinkUpdateRule.self, parameters: .init(), input: input)
     }

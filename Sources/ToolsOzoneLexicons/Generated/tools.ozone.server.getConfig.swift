@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.server.getConfig`: `GET /xrpc/tools.ozone.server.getConfig`.
-public enum ToolsOzoneServerGetConfig: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneServerGetConfig: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.server.getConfig" }
 
@@ -17,43 +17,48 @@ public enum ToolsOzoneServerGetConfig: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.server.getConfig#main/output/schema" }
         /// The `appview` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var appview: ToolsOzoneServerGetConfig.ServiceConfig?
+        public var appview: ToolsOzoneServerGetConfig.ServiceConfig? { get { _appview.wrappedValue } set { _appview.wrappedValue = newValue } }
+        private var _appview: XRPCCore._LexiconBoxedOptional<ToolsOzoneServerGetConfig.ServiceConfig>
         /// The `blobDivert` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var blobDivert: ToolsOzoneServerGetConfig.ServiceConfig?
+        public var blobDivert: ToolsOzoneServerGetConfig.ServiceConfig? { get { _blobDivert.wrappedValue } set { _blobDivert.wrappedValue = newValue } }
+        private var _blobDivert: XRPCCore._LexiconBoxedOptional<ToolsOzoneServerGetConfig.ServiceConfig>
         /// The `chat` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var chat: ToolsOzoneServerGetConfig.ServiceConfig?
+        public var chat: ToolsOzoneServerGetConfig.ServiceConfig? { get { _chat.wrappedValue } set { _chat.wrappedValue = newValue } }
+        private var _chat: XRPCCore._LexiconBoxedOptional<ToolsOzoneServerGetConfig.ServiceConfig>
         /// The `pds` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var pds: ToolsOzoneServerGetConfig.ServiceConfig?
+        public var pds: ToolsOzoneServerGetConfig.ServiceConfig? { get { _pds.wrappedValue } set { _pds.wrappedValue = newValue } }
+        private var _pds: XRPCCore._LexiconBoxedOptional<ToolsOzoneServerGetConfig.ServiceConfig>
         /// The `verifierDid` field (optional).
         /// Format: `did`.
         public var verifierDid: XRPCCore.DID?
         /// The `viewer` field (optional).
-        @XRPCCore._LexiconBoxedOptional public var viewer: ToolsOzoneServerGetConfig.ViewerConfig?
+        public var viewer: ToolsOzoneServerGetConfig.ViewerConfig? { get { _viewer.wrappedValue } set { _viewer.wrappedValue = newValue } }
+        private var _viewer: XRPCCore._LexiconBoxedOptional<ToolsOzoneServerGetConfig.ViewerConfig>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(appview: ToolsOzoneServerGetConfig.ServiceConfig? = nil, blobDivert: ToolsOzoneServerGetConfig.ServiceConfig? = nil, chat: ToolsOzoneServerGetConfig.ServiceConfig? = nil, pds: ToolsOzoneServerGetConfig.ServiceConfig? = nil, verifierDid: XRPCCore.DID? = nil, viewer: ToolsOzoneServerGetConfig.ViewerConfig? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.appview = appview
-            self.blobDivert = blobDivert
-            self.chat = chat
-            self.pds = pds
+            self._appview = .init(wrappedValue: appview)
+            self._blobDivert = .init(wrappedValue: blobDivert)
+            self._chat = .init(wrappedValue: chat)
+            self._pds = .init(wrappedValue: pds)
             self.verifierDid = verifierDid
-            self.viewer = viewer
+            self._viewer = .init(wrappedValue: viewer)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.appview = try reader.optional("appview")
-            self.blobDivert = try reader.optional("blobDivert")
-            self.chat = try reader.optional("chat")
-            self.pds = try reader.optional("pds")
+            self._appview = .init(wrappedValue: try reader.optional("appview"))
+            self._blobDivert = .init(wrappedValue: try reader.optional("blobDivert"))
+            self._chat = .init(wrappedValue: try reader.optional("chat"))
+            self._pds = .init(wrappedValue: try reader.optional("pds"))
             self.verifierDid = try reader.optional("verifierDid")
-            self.viewer = try reader.optional("viewer")
+            self._viewer = .init(wrappedValue: try reader.optional("viewer"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -69,7 +74,7 @@ public enum ToolsOzoneServerGetConfig: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.server.getConfig#serviceConfig`.
-    public struct ServiceConfig: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ServiceConfig: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.server.getConfig#serviceConfig" }
         /// The `url` field (optional).
@@ -96,7 +101,7 @@ public enum ToolsOzoneServerGetConfig: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.server.getConfig#viewerConfig`.
-    public struct ViewerConfig: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ViewerConfig: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.server.getConfig#viewerConfig" }
         /// The `role` field (optional).
@@ -122,7 +127,7 @@ public enum ToolsOzoneServerGetConfig: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Role: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Role: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.server.getConfig#viewerConfig/properties/role" }
             /// The string, exactly as read or given.
@@ -143,12 +148,12 @@ public enum ToolsOzoneServerGetConfig: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.server.getConfig, descriptions left out, for validation.
     static var toolsOzoneServerGetConfig: Swift.String { ##"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"appview":{"ref":"#serviceConfig","type":"ref"},"blobDivert":{"ref":"#serviceConfig","type":"ref"},"chat":{"ref":"#serviceConfig","type":"ref"},"pds":{"ref":"#serviceConfig","type":"ref"},"verifierDid":{"format":"did","type":"string"},"viewer":{"ref":"#viewerConfig","type":"ref"}},"type":"object"}},"type":"query"},"serviceConfig":{"properties":{"url":{"format":"uri","type":"string"}},"type":"object"},"viewerConfig":{"properties":{"role":{"knownValues":["tools.ozone.team.defs#roleAdmin","tools.ozone.team.defs#roleModerator","tools.ozone.team.defs#roleTriage","tools.ozone.team.defs#roleVerifier"],"type":"string"}},"type":"object"}},"id":"tools.ozone.server.getConfig","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Server {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Server {
     /// Calls `ToolsOzoneServerGetConfig`.
     public func getConfig() async throws -> ToolsOzoneServerGetConfig.Output {
         try await client.query(ToolsOzoneServerGetConfig.self, parameters: .init())

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.set.addValues`: `POST /xrpc/tools.ozone.set.addValues`.
-public enum ToolsOzoneSetAddValues: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneSetAddValues: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.set.addValues" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneSetAddValues: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.addValues#main/input/schema" }
         /// The `name` field (required).
@@ -52,18 +52,18 @@ public enum ToolsOzoneSetAddValues: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.set.addValues, descriptions left out, for validation.
     static var toolsOzoneSetAddValues: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"name":{"type":"string"},"values":{"items":{"type":"string"},"maxLength":1000,"minLength":1,"type":"array"}},"required":["name","values"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.set.addValues","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Set {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
     /// Calls `ToolsOzoneSetAddValues`.
     public func addValues(name: Swift.String, values: [Swift.String]) async throws -> ToolsOzoneSetAddValues.Output {
         try await client.procedure(ToolsOzoneSetAddValues.self, parameters: .init(), input: .init(name: name, values: values))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func addValues(_ input: ToolsOzoneSetAddValues.Input) async throws -> ToolsOzoneSetAddValues.Output {
         try await client.procedure(ToolsOzoneSetAddValues.self, parameters: .init(), input: input)
     }

@@ -6,9 +6,9 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `tools.ozone.set.defs`.
-public enum ToolsOzoneSetDefs {
+public nonisolated enum ToolsOzoneSetDefs {
     /// The lexicon object `tools.ozone.set.defs#set`.
-    public struct Set: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Set: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.defs#set" }
         /// The `name` field (required).
@@ -41,7 +41,7 @@ public enum ToolsOzoneSetDefs {
     }
 
     /// The lexicon object `tools.ozone.set.defs#setView`.
-    public struct SetView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct SetView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.defs#setView" }
         /// The `name` field (required).
@@ -91,7 +91,7 @@ public enum ToolsOzoneSetDefs {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.set.defs, descriptions left out, for validation.
     static var toolsOzoneSetDefs: Swift.String { #"{"defs":{"set":{"properties":{"description":{"maxGraphemes":1024,"maxLength":10240,"type":"string"},"name":{"maxLength":128,"minLength":3,"type":"string"}},"required":["name"],"type":"object"},"setView":{"properties":{"createdAt":{"format":"datetime","type":"string"},"description":{"maxGraphemes":1024,"maxLength":10240,"type":"string"},"name":{"maxLength":128,"minLength":3,"type":"string"},"setSize":{"type":"integer"},"updatedAt":{"format":"datetime","type":"string"}},"required":["name","setSize","createdAt","updatedAt"],"type":"object"}},"id":"tools.ozone.set.defs","lexicon":1}"# }
 }

@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.set.deleteSet`: `POST /xrpc/tools.ozone.set.deleteSet`. Declared errors: `SetNotFound`.
-public enum ToolsOzoneSetDeleteSet: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneSetDeleteSet: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.set.deleteSet" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `SetNotFound`.
         case setNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -38,7 +38,7 @@ public enum ToolsOzoneSetDeleteSet: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.deleteSet#main/input/schema" }
         /// The `name` field (required).
@@ -64,7 +64,7 @@ public enum ToolsOzoneSetDeleteSet: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.deleteSet#main/output/schema" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -85,18 +85,18 @@ public enum ToolsOzoneSetDeleteSet: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.set.deleteSet, descriptions left out, for validation.
     static var toolsOzoneSetDeleteSet: Swift.String { #"{"defs":{"main":{"errors":[{"name":"SetNotFound"}],"input":{"encoding":"application/json","schema":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{},"type":"object"}},"type":"procedure"}},"id":"tools.ozone.set.deleteSet","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Set {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
     /// Calls `ToolsOzoneSetDeleteSet`.
     public func deleteSet(name: Swift.String) async throws -> ToolsOzoneSetDeleteSet.Output {
         try await client.procedure(ToolsOzoneSetDeleteSet.self, parameters: .init(), input: .init(name: name))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteSet(_ input: ToolsOzoneSetDeleteSet.Input) async throws -> ToolsOzoneSetDeleteSet.Output {
         try await client.procedure(ToolsOzoneSetDeleteSet.self, parameters: .init(), input: input)
     }

@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.set.deleteValues`: `POST /xrpc/tools.ozone.set.deleteValues`. Declared errors: `SetNotFound`.
-public enum ToolsOzoneSetDeleteValues: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneSetDeleteValues: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.set.deleteValues" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `SetNotFound`.
         case setNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -38,7 +38,7 @@ public enum ToolsOzoneSetDeleteValues: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.deleteValues#main/input/schema" }
         /// The `name` field (required).
@@ -73,18 +73,18 @@ public enum ToolsOzoneSetDeleteValues: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.set.deleteValues, descriptions left out, for validation.
     static var toolsOzoneSetDeleteValues: Swift.String { #"{"defs":{"main":{"errors":[{"name":"SetNotFound"}],"input":{"encoding":"application/json","schema":{"properties":{"name":{"type":"string"},"values":{"items":{"type":"string"},"minLength":1,"type":"array"}},"required":["name","values"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.set.deleteValues","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Set {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
     /// Calls `ToolsOzoneSetDeleteValues`.
     public func deleteValues(name: Swift.String, values: [Swift.String]) async throws -> ToolsOzoneSetDeleteValues.Output {
         try await client.procedure(ToolsOzoneSetDeleteValues.self, parameters: .init(), input: .init(name: name, values: values))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteValues(_ input: ToolsOzoneSetDeleteValues.Input) async throws -> ToolsOzoneSetDeleteValues.Output {
         try await client.procedure(ToolsOzoneSetDeleteValues.self, parameters: .init(), input: input)
     }

@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.set.getValues`: `GET /xrpc/tools.ozone.set.getValues`. Declared errors: `SetNotFound`.
-public enum ToolsOzoneSetGetValues: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneSetGetValues: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.set.getValues" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `SetNotFound`.
         case setNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -35,7 +35,7 @@ public enum ToolsOzoneSetGetValues: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `tools.ozone.set.getValues#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.getValues#main/parameters" }
         /// The `name` field (required).
@@ -72,11 +72,12 @@ public enum ToolsOzoneSetGetValues: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.getValues#main/output/schema" }
         /// The `set` field (required).
-        @XRPCCore._LexiconBoxed public var set: ToolsOzoneSetDefs.SetView
+        public var set: ToolsOzoneSetDefs.SetView { get { _set.wrappedValue } set { _set.wrappedValue = newValue } }
+        private var _set: XRPCCore._LexiconBoxed<ToolsOzoneSetDefs.SetView>
         /// The `values` field (required).
         public var values: [Swift.String]
         /// The `cursor` field (optional).
@@ -86,14 +87,14 @@ public enum ToolsOzoneSetGetValues: XRPCCore.XRPCQuery {
 
         /// Creates a value from its fields.
         public init(set: ToolsOzoneSetDefs.SetView, values: [Swift.String], cursor: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.set = set
+            self._set = .init(wrappedValue: set)
             self.values = values
             self.cursor = cursor
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.set = try reader.required("set")
+            self._set = .init(wrappedValue: try reader.required("set"))
             self.values = try reader.required("values")
             self.cursor = try reader.optional("cursor")
             self.unknownFields = reader.remainingFields
@@ -108,18 +109,18 @@ public enum ToolsOzoneSetGetValues: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.set.getValues, descriptions left out, for validation.
     static var toolsOzoneSetGetValues: Swift.String { #"{"defs":{"main":{"errors":[{"name":"SetNotFound"}],"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"set":{"ref":"tools.ozone.set.defs#setView","type":"ref"},"values":{"items":{"type":"string"},"type":"array"}},"required":["set","values"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":100,"maximum":1000,"minimum":1,"type":"integer"},"name":{"type":"string"}},"required":["name"],"type":"params"},"type":"query"}},"id":"tools.ozone.set.getValues","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Set {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
     /// Calls `ToolsOzoneSetGetValues`.
     public func getValues(name: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 100) async throws -> ToolsOzoneSetGetValues.Output {
         try await client.query(ToolsOzoneSetGetValues.self, parameters: .init(name: name, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func getValues(_ parameters: ToolsOzoneSetGetValues.Parameters) async throws -> ToolsOzoneSetGetValues.Output {
         try await client.query(ToolsOzoneSetGetValues.self, parameters: parameters)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.set.querySets`: `GET /xrpc/tools.ozone.set.querySets`.
-public enum ToolsOzoneSetQuerySets: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneSetQuerySets: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.set.querySets" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneSetQuerySets: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.set.querySets#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.querySets#main/parameters" }
         /// The `cursor` field (optional).
@@ -62,7 +62,7 @@ public enum ToolsOzoneSetQuerySets: XRPCCore.XRPCQuery {
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public struct SortBy: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortBy: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.set.querySets#main/parameters/properties/sortBy" }
             /// The string, exactly as read or given.
@@ -83,7 +83,7 @@ public enum ToolsOzoneSetQuerySets: XRPCCore.XRPCQuery {
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.set.querySets#main/parameters/properties/sortDirection" }
             /// The string, exactly as read or given.
@@ -103,7 +103,7 @@ public enum ToolsOzoneSetQuerySets: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.querySets#main/output/schema" }
         /// The `sets` field (required).
@@ -134,18 +134,18 @@ public enum ToolsOzoneSetQuerySets: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.set.querySets, descriptions left out, for validation.
     static var toolsOzoneSetQuerySets: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"sets":{"items":{"ref":"tools.ozone.set.defs#setView","type":"ref"},"type":"array"}},"required":["sets"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"namePrefix":{"type":"string"},"sortBy":{"default":"name","enum":["name","createdAt","updatedAt"],"type":"string"},"sortDirection":{"default":"asc","enum":["asc","desc"],"type":"string"}},"type":"params"},"type":"query"}},"id":"tools.ozone.set.querySets","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Set {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
     /// Calls `ToolsOzoneSetQuerySets`.
     public func querySets(cursor: Swift.String? = nil, limit: Swift.Int? = 50, namePrefix: Swift.String? = nil, sortBy: ToolsOzoneSetQuerySets.Parameters.SortBy? = "name", sortDirection: ToolsOzoneSetQuerySets.Parameters.SortDirection? = "asc") async throws -> ToolsOzoneSetQuerySets.Output {
         try await client.query(ToolsOzoneSetQuerySets.self, parameters: .init(cursor: cursor, limit: limit, namePrefix: namePrefix, sortBy: sortBy, sortDirection: sortDirection))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func querySets(_ parameters: ToolsOzoneSetQuerySets.Parameters = .init()) async throws -> ToolsOzoneSetQuerySets.Output {
         try await client.query(ToolsOzoneSetQuerySets.self, parameters: parameters)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.set.upsertSet`: `POST /xrpc/tools.ozone.set.upsertSet`.
-public enum ToolsOzoneSetUpsertSet: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneSetUpsertSet: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.set.upsertSet" }
 
@@ -23,12 +23,12 @@ public enum ToolsOzoneSetUpsertSet: XRPCCore.XRPCProcedure {
     public typealias Output = ToolsOzoneSetDefs.SetView
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.set.upsertSet, descriptions left out, for validation.
     static var toolsOzoneSetUpsertSet: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"ref":"tools.ozone.set.defs#set","type":"ref"}},"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.set.defs#setView","type":"ref"}},"type":"procedure"}},"id":"tools.ozone.set.upsertSet","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Set {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
     /// Calls `ToolsOzoneSetUpsertSet`.
     public func upsertSet(_ input: ToolsOzoneSetUpsertSet.Input) async throws -> ToolsOzoneSetUpsertSet.Output {
         try await client.procedure(ToolsOzoneSetUpsertSet.self, parameters: .init(), input: input)

@@ -6,9 +6,9 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `tools.ozone.setting.defs`.
-public enum ToolsOzoneSettingDefs {
+public nonisolated enum ToolsOzoneSettingDefs {
     /// The lexicon object `tools.ozone.setting.defs#option`.
-    public struct Option: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Option: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.setting.defs#option" }
         /// The `key` field (required).
@@ -87,7 +87,7 @@ public enum ToolsOzoneSettingDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Scope: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Scope: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.setting.defs#option/properties/scope" }
             /// The string, exactly as read or given.
@@ -103,7 +103,7 @@ public enum ToolsOzoneSettingDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct ManagerRole: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct ManagerRole: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.setting.defs#option/properties/managerRole" }
             /// The string, exactly as read or given.
@@ -124,7 +124,7 @@ public enum ToolsOzoneSettingDefs {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.setting.defs, descriptions left out, for validation.
     static var toolsOzoneSettingDefs: Swift.String { #"{"defs":{"option":{"properties":{"createdAt":{"format":"datetime","type":"string"},"createdBy":{"format":"did","type":"string"},"description":{"maxGraphemes":1024,"maxLength":10240,"type":"string"},"did":{"format":"did","type":"string"},"key":{"format":"nsid","type":"string"},"lastUpdatedBy":{"format":"did","type":"string"},"managerRole":{"knownValues":["tools.ozone.team.defs#roleModerator","tools.ozone.team.defs#roleTriage","tools.ozone.team.defs#roleAdmin","tools.ozone.team.defs#roleVerifier"],"type":"string"},"scope":{"knownValues":["instance","personal"],"type":"string"},"updatedAt":{"format":"datetime","type":"string"},"value":{"type":"unknown"}},"required":["key","value","did","scope","createdBy","lastUpdatedBy"],"type":"object"}},"id":"tools.ozone.setting.defs","lexicon":1}"# }
 }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.setting.listOptions`: `GET /xrpc/tools.ozone.setting.listOptions`.
-public enum ToolsOzoneSettingListOptions: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneSettingListOptions: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.setting.listOptions" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneSettingListOptions: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.setting.listOptions#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.setting.listOptions#main/parameters" }
         /// The `cursor` field (optional).
@@ -62,7 +62,7 @@ public enum ToolsOzoneSettingListOptions: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Scope: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Scope: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.setting.listOptions#main/parameters/properties/scope" }
             /// The string, exactly as read or given.
@@ -79,7 +79,7 @@ public enum ToolsOzoneSettingListOptions: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.setting.listOptions#main/output/schema" }
         /// The `options` field (required).
@@ -110,18 +110,18 @@ public enum ToolsOzoneSettingListOptions: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.setting.listOptions, descriptions left out, for validation.
     static var toolsOzoneSettingListOptions: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"options":{"items":{"ref":"tools.ozone.setting.defs#option","type":"ref"},"type":"array"}},"required":["options"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"keys":{"items":{"format":"nsid","type":"string"},"maxLength":100,"type":"array"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"prefix":{"type":"string"},"scope":{"default":"instance","knownValues":["instance","personal"],"type":"string"}},"type":"params"},"type":"query"}},"id":"tools.ozone.setting.listOptions","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Setting {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Setting {
     /// Calls `ToolsOzoneSettingListOptions`.
     public func listOptions(cursor: Swift.String? = nil, keys: [XRPCCore.NSID]? = nil, limit: Swift.Int? = 50, prefix: Swift.String? = nil, scope: ToolsOzoneSettingListOptions.Parameters.Scope? = "instance") async throws -> ToolsOzoneSettingListOptions.Output {
         try await client.query(ToolsOzoneSettingListOptions.self, parameters: .init(cursor: cursor, keys: keys, limit: limit, prefix: prefix, scope: scope))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listOptions(_ parameters: ToolsOzoneSettingListOptions.Parameters = .init()) async throws -> ToolsOzoneSettingListOptions.Output {
         try await client.query(ToolsOzoneSettingListOptions.self, parameters: parameters)
     }

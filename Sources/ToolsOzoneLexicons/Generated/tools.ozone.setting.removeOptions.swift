@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.setting.removeOptions`: `POST /xrpc/tools.ozone.setting.removeOptions`.
-public enum ToolsOzoneSettingRemoveOptions: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneSettingRemoveOptions: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.setting.removeOptions" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneSettingRemoveOptions: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.setting.removeOptions#main/input/schema" }
         /// The `keys` field (required).
@@ -49,7 +49,7 @@ public enum ToolsOzoneSettingRemoveOptions: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Scope: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Scope: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.setting.removeOptions#main/input/schema/properties/scope" }
             /// The string, exactly as read or given.
@@ -66,7 +66,7 @@ public enum ToolsOzoneSettingRemoveOptions: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.setting.removeOptions#main/output/schema" }
         /// Fields the schema does not declare, kept as read and written back.
@@ -87,18 +87,18 @@ public enum ToolsOzoneSettingRemoveOptions: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.setting.removeOptions, descriptions left out, for validation.
     static var toolsOzoneSettingRemoveOptions: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"keys":{"items":{"format":"nsid","type":"string"},"maxLength":200,"minLength":1,"type":"array"},"scope":{"knownValues":["instance","personal"],"type":"string"}},"required":["keys","scope"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{},"type":"object"}},"type":"procedure"}},"id":"tools.ozone.setting.removeOptions","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Setting {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Setting {
     /// Calls `ToolsOzoneSettingRemoveOptions`.
     public func removeOptions(keys: [XRPCCore.NSID], scope: ToolsOzoneSettingRemoveOptions.Input.Scope) async throws -> ToolsOzoneSettingRemoveOptions.Output {
         try await client.procedure(ToolsOzoneSettingRemoveOptions.self, parameters: .init(), input: .init(keys: keys, scope: scope))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func removeOptions(_ input: ToolsOzoneSettingRemoveOptions.Input) async throws -> ToolsOzoneSettingRemoveOptions.Output {
         try await client.procedure(ToolsOzoneSettingRemoveOptions.self, parameters: .init(), input: input)
     }

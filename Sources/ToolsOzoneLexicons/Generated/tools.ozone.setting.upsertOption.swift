@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.setting.upsertOption`: `POST /xrpc/tools.ozone.setting.upsertOption`.
-public enum ToolsOzoneSettingUpsertOption: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneSettingUpsertOption: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.setting.upsertOption" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneSettingUpsertOption: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.setting.upsertOption#main/input/schema" }
         /// The `key` field (required).
@@ -66,7 +66,7 @@ public enum ToolsOzoneSettingUpsertOption: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Scope: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Scope: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.setting.upsertOption#main/input/schema/properties/scope" }
             /// The string, exactly as read or given.
@@ -82,7 +82,7 @@ public enum ToolsOzoneSettingUpsertOption: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct ManagerRole: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct ManagerRole: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.setting.upsertOption#main/input/schema/properties/managerRole" }
             /// The string, exactly as read or given.
@@ -103,22 +103,23 @@ public enum ToolsOzoneSettingUpsertOption: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.setting.upsertOption#main/output/schema" }
         /// The `option` field (required).
-        @XRPCCore._LexiconBoxed public var option: ToolsOzoneSettingDefs.Option
+        public var option: ToolsOzoneSettingDefs.Option { get { _option.wrappedValue } set { _option.wrappedValue = newValue } }
+        private var _option: XRPCCore._LexiconBoxed<ToolsOzoneSettingDefs.Option>
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
         public init(option: ToolsOzoneSettingDefs.Option, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
-            self.option = option
+            self._option = .init(wrappedValue: option)
             self.unknownFields = unknownFields
         }
 
         @_spi(Generated) public init(reading reader: inout XRPCCore.LexiconObjectReader) throws {
-            self.option = try reader.required("option")
+            self._option = .init(wrappedValue: try reader.required("option"))
             self.unknownFields = reader.remainingFields
         }
 
@@ -129,18 +130,18 @@ public enum ToolsOzoneSettingUpsertOption: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.setting.upsertOption, descriptions left out, for validation.
     static var toolsOzoneSettingUpsertOption: Swift.String { #"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"description":{"maxLength":2000,"type":"string"},"key":{"format":"nsid","type":"string"},"managerRole":{"knownValues":["tools.ozone.team.defs#roleModerator","tools.ozone.team.defs#roleTriage","tools.ozone.team.defs#roleVerifier","tools.ozone.team.defs#roleAdmin"],"type":"string"},"scope":{"knownValues":["instance","personal"],"type":"string"},"value":{"type":"unknown"}},"required":["key","scope","value"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"option":{"ref":"tools.ozone.setting.defs#option","type":"ref"}},"required":["option"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.setting.upsertOption","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Setting {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Setting {
     /// Calls `ToolsOzoneSettingUpsertOption`.
     public func upsertOption(key: XRPCCore.NSID, scope: ToolsOzoneSettingUpsertOption.Input.Scope, value: XRPCCore.UnknownValue, description: Swift.String? = nil, managerRole: ToolsOzoneSettingUpsertOption.Input.ManagerRole? = nil) async throws -> ToolsOzoneSettingUpsertOption.Output {
         try await client.procedure(ToolsOzoneSettingUpsertOption.self, parameters: .init(), input: .init(key: key, scope: scope, value: value, description: description, managerRole: managerRole))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func upsertOption(_ input: ToolsOzoneSettingUpsertOption.Input) async throws -> ToolsOzoneSettingUpsertOption.Output {
         try await client.procedure(ToolsOzoneSettingUpsertOption.self, parameters: .init(), input: input)
     }

@@ -6,9 +6,9 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `tools.ozone.signature.defs`.
-public enum ToolsOzoneSignatureDefs {
+public nonisolated enum ToolsOzoneSignatureDefs {
     /// The lexicon object `tools.ozone.signature.defs#sigDetail`.
-    public struct SigDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct SigDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.signature.defs#sigDetail" }
         /// The `property` field (required).
@@ -39,7 +39,7 @@ public enum ToolsOzoneSignatureDefs {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.signature.defs, descriptions left out, for validation.
     static var toolsOzoneSignatureDefs: Swift.String { #"{"defs":{"sigDetail":{"properties":{"property":{"type":"string"},"value":{"type":"string"}},"required":["property","value"],"type":"object"}},"id":"tools.ozone.signature.defs","lexicon":1}"# }
 }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.signature.findCorrelation`: `GET /xrpc/tools.ozone.signature.findCorrelation`.
-public enum ToolsOzoneSignatureFindCorrelation: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneSignatureFindCorrelation: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.signature.findCorrelation" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneSignatureFindCorrelation: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.signature.findCorrelation#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.signature.findCorrelation#main/parameters" }
         /// The `dids` field (required).
@@ -40,7 +40,7 @@ public enum ToolsOzoneSignatureFindCorrelation: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.signature.findCorrelation#main/output/schema" }
         /// The `details` field (required).
@@ -66,18 +66,18 @@ public enum ToolsOzoneSignatureFindCorrelation: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.signature.findCorrelation, descriptions left out, for validation.
     static var toolsOzoneSignatureFindCorrelation: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"details":{"items":{"ref":"tools.ozone.signature.defs#sigDetail","type":"ref"},"type":"array"}},"required":["details"],"type":"object"}},"parameters":{"properties":{"dids":{"items":{"format":"did","type":"string"},"type":"array"}},"required":["dids"],"type":"params"},"type":"query"}},"id":"tools.ozone.signature.findCorrelation","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Signature {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Signature {
     /// Calls `ToolsOzoneSignatureFindCorrelation`.
     public func findCorrelation(dids: [XRPCCore.DID]) async throws -> ToolsOzoneSignatureFindCorrelation.Output {
         try await client.query(ToolsOzoneSignatureFindCorrelation.self, parameters: .init(dids: dids))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func findCorrelation(_ parameters: ToolsOzoneSignatureFindCorrelation.Parameters) async throws -> ToolsOzoneSignatureFindCorrelation.Output {
         try await client.query(ToolsOzoneSignatureFindCorrelation.self, parameters: parameters)
     }

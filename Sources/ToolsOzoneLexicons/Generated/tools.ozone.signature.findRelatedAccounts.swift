@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.signature.findRelatedAccounts`: `GET /xrpc/tools.ozone.signature.findRelatedAccounts`.
-public enum ToolsOzoneSignatureFindRelatedAccounts: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneSignatureFindRelatedAccounts: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.signature.findRelatedAccounts" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneSignatureFindRelatedAccounts: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.signature.findRelatedAccounts#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.signature.findRelatedAccounts#main/parameters" }
         /// The `did` field (required).
@@ -52,7 +52,7 @@ public enum ToolsOzoneSignatureFindRelatedAccounts: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.signature.findRelatedAccounts#main/output/schema" }
         /// The `accounts` field (required).
@@ -83,7 +83,7 @@ public enum ToolsOzoneSignatureFindRelatedAccounts: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.signature.findRelatedAccounts#relatedAccount`.
-    public struct RelatedAccount: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RelatedAccount: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.signature.findRelatedAccounts#relatedAccount" }
         /// The `account` field (required).
@@ -114,18 +114,18 @@ public enum ToolsOzoneSignatureFindRelatedAccounts: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.signature.findRelatedAccounts, descriptions left out, for validation.
     static var toolsOzoneSignatureFindRelatedAccounts: Swift.String { ##"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"accounts":{"items":{"ref":"#relatedAccount","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["accounts"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"did":{"format":"did","type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"}},"required":["did"],"type":"params"},"type":"query"},"relatedAccount":{"properties":{"account":{"ref":"com.atproto.admin.defs#accountView","type":"ref"},"similarities":{"items":{"ref":"tools.ozone.signature.defs#sigDetail","type":"ref"},"type":"array"}},"required":["account"],"type":"object"}},"id":"tools.ozone.signature.findRelatedAccounts","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Signature {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Signature {
     /// Calls `ToolsOzoneSignatureFindRelatedAccounts`.
     public func findRelatedAccounts(did: XRPCCore.DID, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ToolsOzoneSignatureFindRelatedAccounts.Output {
         try await client.query(ToolsOzoneSignatureFindRelatedAccounts.self, parameters: .init(did: did, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func findRelatedAccounts(_ parameters: ToolsOzoneSignatureFindRelatedAccounts.Parameters) async throws -> ToolsOzoneSignatureFindRelatedAccounts.Output {
         try await client.query(ToolsOzoneSignatureFindRelatedAccounts.self, parameters: parameters)
     }

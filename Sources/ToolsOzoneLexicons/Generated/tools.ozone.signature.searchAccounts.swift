@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.signature.searchAccounts`: `GET /xrpc/tools.ozone.signature.searchAccounts`.
-public enum ToolsOzoneSignatureSearchAccounts: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneSignatureSearchAccounts: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.signature.searchAccounts" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneSignatureSearchAccounts: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.signature.searchAccounts#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.signature.searchAccounts#main/parameters" }
         /// The `values` field (required).
@@ -51,7 +51,7 @@ public enum ToolsOzoneSignatureSearchAccounts: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.signature.searchAccounts#main/output/schema" }
         /// The `accounts` field (required).
@@ -82,18 +82,18 @@ public enum ToolsOzoneSignatureSearchAccounts: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.signature.searchAccounts, descriptions left out, for validation.
     static var toolsOzoneSignatureSearchAccounts: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"accounts":{"items":{"ref":"com.atproto.admin.defs#accountView","type":"ref"},"type":"array"},"cursor":{"type":"string"}},"required":["accounts"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"params"},"type":"query"}},"id":"tools.ozone.signature.searchAccounts","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Signature {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Signature {
     /// Calls `ToolsOzoneSignatureSearchAccounts`.
     public func searchAccounts(values: [Swift.String], cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ToolsOzoneSignatureSearchAccounts.Output {
         try await client.query(ToolsOzoneSignatureSearchAccounts.self, parameters: .init(values: values, cursor: cursor, limit: limit))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func searchAccounts(_ parameters: ToolsOzoneSignatureSearchAccounts.Parameters) async throws -> ToolsOzoneSignatureSearchAccounts.Output {
         try await client.query(ToolsOzoneSignatureSearchAccounts.self, parameters: parameters)
     }

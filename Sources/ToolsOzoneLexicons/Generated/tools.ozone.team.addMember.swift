@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.team.addMember`: `POST /xrpc/tools.ozone.team.addMember`. Declared errors: `MemberAlreadyExists`.
-public enum ToolsOzoneTeamAddMember: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneTeamAddMember: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.team.addMember" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `MemberAlreadyExists`.
         case memberAlreadyExists
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -38,7 +38,7 @@ public enum ToolsOzoneTeamAddMember: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.team.addMember#main/input/schema" }
         /// The `did` field (required).
@@ -70,7 +70,7 @@ public enum ToolsOzoneTeamAddMember: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Role: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Role: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.team.addMember#main/input/schema/properties/role" }
             /// The string, exactly as read or given.
@@ -94,18 +94,18 @@ public enum ToolsOzoneTeamAddMember: XRPCCore.XRPCProcedure {
     public typealias Output = ToolsOzoneTeamDefs.Member
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.team.addMember, descriptions left out, for validation.
     static var toolsOzoneTeamAddMember: Swift.String { #"{"defs":{"main":{"errors":[{"name":"MemberAlreadyExists"}],"input":{"encoding":"application/json","schema":{"properties":{"did":{"format":"did","type":"string"},"role":{"knownValues":["tools.ozone.team.defs#roleAdmin","tools.ozone.team.defs#roleModerator","tools.ozone.team.defs#roleVerifier","tools.ozone.team.defs#roleTriage"],"type":"string"}},"required":["did","role"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.team.defs#member","type":"ref"}},"type":"procedure"}},"id":"tools.ozone.team.addMember","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Team {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Team {
     /// Calls `ToolsOzoneTeamAddMember`.
     public func addMember(did: XRPCCore.DID, role: ToolsOzoneTeamAddMember.Input.Role) async throws -> ToolsOzoneTeamAddMember.Output {
         try await client.procedure(ToolsOzoneTeamAddMember.self, parameters: .init(), input: .init(did: did, role: role))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func addMember(_ input: ToolsOzoneTeamAddMember.Input) async throws -> ToolsOzoneTeamAddMember.Output {
         try await client.procedure(ToolsOzoneTeamAddMember.self, parameters: .init(), input: input)
     }

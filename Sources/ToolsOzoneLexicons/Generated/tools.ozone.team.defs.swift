@@ -6,9 +6,9 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `tools.ozone.team.defs`.
-public enum ToolsOzoneTeamDefs {
+public nonisolated enum ToolsOzoneTeamDefs {
     /// The lexicon object `tools.ozone.team.defs#member`.
-    public struct Member: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Member: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.team.defs#member" }
         /// The `did` field (required).
@@ -67,7 +67,7 @@ public enum ToolsOzoneTeamDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Role: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Role: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.team.defs#member/properties/role" }
             /// The string, exactly as read or given.
@@ -87,28 +87,28 @@ public enum ToolsOzoneTeamDefs {
         }
     }
 
-    public enum RoleAdmin: XRPCCore.LexiconToken {
+    public nonisolated enum RoleAdmin: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.team.defs#roleAdmin" }
     }
 
-    public enum RoleModerator: XRPCCore.LexiconToken {
+    public nonisolated enum RoleModerator: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.team.defs#roleModerator" }
     }
 
-    public enum RoleTriage: XRPCCore.LexiconToken {
+    public nonisolated enum RoleTriage: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.team.defs#roleTriage" }
     }
 
-    public enum RoleVerifier: XRPCCore.LexiconToken {
+    public nonisolated enum RoleVerifier: XRPCCore.LexiconToken {
         /// The token as it appears in string values.
         public static var value: Swift.String { "tools.ozone.team.defs#roleVerifier" }
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.team.defs, descriptions left out, for validation.
     static var toolsOzoneTeamDefs: Swift.String { #"{"defs":{"member":{"properties":{"createdAt":{"format":"datetime","type":"string"},"did":{"format":"did","type":"string"},"disabled":{"type":"boolean"},"lastUpdatedBy":{"type":"string"},"profile":{"ref":"app.bsky.actor.defs#profileViewDetailed","type":"ref"},"role":{"knownValues":["tools.ozone.team.defs#roleAdmin","tools.ozone.team.defs#roleModerator","tools.ozone.team.defs#roleTriage","tools.ozone.team.defs#roleVerifier"],"type":"string"},"updatedAt":{"format":"datetime","type":"string"}},"required":["did","role"],"type":"object"},"roleAdmin":{"type":"token"},"roleModerator":{"type":"token"},"roleTriage":{"type":"token"},"roleVerifier":{"type":"token"}},"id":"tools.ozone.team.defs","lexicon":1}"# }
 }

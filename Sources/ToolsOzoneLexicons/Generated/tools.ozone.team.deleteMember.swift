@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.team.deleteMember`: `POST /xrpc/tools.ozone.team.deleteMember`. Declared errors: `MemberNotFound`, `CannotDeleteSelf`.
-public enum ToolsOzoneTeamDeleteMember: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneTeamDeleteMember: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.team.deleteMember" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `MemberNotFound`.
         case memberNotFound
         /// The declared error `CannotDeleteSelf`.
@@ -42,7 +42,7 @@ public enum ToolsOzoneTeamDeleteMember: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.team.deleteMember#main/input/schema" }
         /// The `did` field (required).
@@ -72,18 +72,18 @@ public enum ToolsOzoneTeamDeleteMember: XRPCCore.XRPCProcedure {
     public typealias Output = XRPCCore.EmptyBody
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.team.deleteMember, descriptions left out, for validation.
     static var toolsOzoneTeamDeleteMember: Swift.String { #"{"defs":{"main":{"errors":[{"name":"MemberNotFound"},{"name":"CannotDeleteSelf"}],"input":{"encoding":"application/json","schema":{"properties":{"did":{"format":"did","type":"string"}},"required":["did"],"type":"object"}},"type":"procedure"}},"id":"tools.ozone.team.deleteMember","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Team {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Team {
     /// Calls `ToolsOzoneTeamDeleteMember`.
     public func deleteMember(did: XRPCCore.DID) async throws -> ToolsOzoneTeamDeleteMember.Output {
         try await client.procedure(ToolsOzoneTeamDeleteMember.self, parameters: .init(), input: .init(did: did))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func deleteMember(_ input: ToolsOzoneTeamDeleteMember.Input) async throws -> ToolsOzoneTeamDeleteMember.Output {
         try await client.procedure(ToolsOzoneTeamDeleteMember.self, parameters: .init(), input: input)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.team.listMembers`: `GET /xrpc/tools.ozone.team.listMembers`.
-public enum ToolsOzoneTeamListMembers: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneTeamListMembers: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.team.listMembers" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneTeamListMembers: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.team.listMembers#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.team.listMembers#main/parameters" }
         /// The `cursor` field (optional).
@@ -61,7 +61,7 @@ public enum ToolsOzoneTeamListMembers: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.team.listMembers#main/output/schema" }
         /// The `members` field (required).
@@ -92,18 +92,18 @@ public enum ToolsOzoneTeamListMembers: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.team.listMembers, descriptions left out, for validation.
     static var toolsOzoneTeamListMembers: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"members":{"items":{"ref":"tools.ozone.team.defs#member","type":"ref"},"type":"array"}},"required":["members"],"type":"object"}},"parameters":{"properties":{"cursor":{"type":"string"},"disabled":{"type":"boolean"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"q":{"type":"string"},"roles":{"items":{"type":"string"},"type":"array"}},"type":"params"},"type":"query"}},"id":"tools.ozone.team.listMembers","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Team {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Team {
     /// Calls `ToolsOzoneTeamListMembers`.
     public func listMembers(cursor: Swift.String? = nil, disabled: Swift.Bool? = nil, limit: Swift.Int? = 50, q: Swift.String? = nil, roles: [Swift.String]? = nil) async throws -> ToolsOzoneTeamListMembers.Output {
         try await client.query(ToolsOzoneTeamListMembers.self, parameters: .init(cursor: cursor, disabled: disabled, limit: limit, q: q, roles: roles))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listMembers(_ parameters: ToolsOzoneTeamListMembers.Parameters = .init()) async throws -> ToolsOzoneTeamListMembers.Output {
         try await client.query(ToolsOzoneTeamListMembers.self, parameters: parameters)
     }

@@ -6,12 +6,12 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.team.updateMember`: `POST /xrpc/tools.ozone.team.updateMember`. Declared errors: `MemberNotFound`.
-public enum ToolsOzoneTeamUpdateMember: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneTeamUpdateMember: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.team.updateMember" }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `MemberNotFound`.
         case memberNotFound
         /// A name the lexicon does not declare (`ExpiredToken`, `RateLimitExceeded`...).
@@ -38,7 +38,7 @@ public enum ToolsOzoneTeamUpdateMember: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.team.updateMember#main/input/schema" }
         /// The `did` field (required).
@@ -75,7 +75,7 @@ public enum ToolsOzoneTeamUpdateMember: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Role: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Role: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.team.updateMember#main/input/schema/properties/role" }
             /// The string, exactly as read or given.
@@ -99,18 +99,18 @@ public enum ToolsOzoneTeamUpdateMember: XRPCCore.XRPCProcedure {
     public typealias Output = ToolsOzoneTeamDefs.Member
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.team.updateMember, descriptions left out, for validation.
     static var toolsOzoneTeamUpdateMember: Swift.String { #"{"defs":{"main":{"errors":[{"name":"MemberNotFound"}],"input":{"encoding":"application/json","schema":{"properties":{"did":{"format":"did","type":"string"},"disabled":{"type":"boolean"},"role":{"knownValues":["tools.ozone.team.defs#roleAdmin","tools.ozone.team.defs#roleModerator","tools.ozone.team.defs#roleVerifier","tools.ozone.team.defs#roleTriage"],"type":"string"}},"required":["did"],"type":"object"}},"output":{"encoding":"application/json","schema":{"ref":"tools.ozone.team.defs#member","type":"ref"}},"type":"procedure"}},"id":"tools.ozone.team.updateMember","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Team {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Team {
     /// Calls `ToolsOzoneTeamUpdateMember`.
     public func updateMember(did: XRPCCore.DID, disabled: Swift.Bool? = nil, role: ToolsOzoneTeamUpdateMember.Input.Role? = nil) async throws -> ToolsOzoneTeamUpdateMember.Output {
         try await client.procedure(ToolsOzoneTeamUpdateMember.self, parameters: .init(), input: .init(did: did, disabled: disabled, role: role))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func updateMember(_ input: ToolsOzoneTeamUpdateMember.Input) async throws -> ToolsOzoneTeamUpdateMember.Output {
         try await client.procedure(ToolsOzoneTeamUpdateMember.self, parameters: .init(), input: input)
     }

@@ -6,9 +6,9 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon `tools.ozone.verification.defs`.
-public enum ToolsOzoneVerificationDefs {
+public nonisolated enum ToolsOzoneVerificationDefs {
     /// The lexicon object `tools.ozone.verification.defs#verificationView`.
-    public struct VerificationView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct VerificationView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.defs#verificationView" }
         /// The `issuer` field (required).
@@ -104,7 +104,7 @@ public enum ToolsOzoneVerificationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum IssuerProfile: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum IssuerProfile: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.verification.defs#verificationView/properties/issuerProfile" }
             /// A member whose `$type` this union does not list, kept as read.
@@ -135,7 +135,7 @@ public enum ToolsOzoneVerificationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum IssuerRepo: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum IssuerRepo: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.verification.defs#verificationView/properties/issuerRepo" }
             case toolsOzoneModerationDefsRepoViewDetail(ToolsOzoneModerationDefs.RepoViewDetail)
@@ -180,7 +180,7 @@ public enum ToolsOzoneVerificationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum SubjectProfile: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum SubjectProfile: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.verification.defs#verificationView/properties/subjectProfile" }
             /// A member whose `$type` this union does not list, kept as read.
@@ -211,7 +211,7 @@ public enum ToolsOzoneVerificationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public indirect enum SubjectRepo: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum SubjectRepo: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.verification.defs#verificationView/properties/subjectRepo" }
             case toolsOzoneModerationDefsRepoViewDetail(ToolsOzoneModerationDefs.RepoViewDetail)
@@ -257,7 +257,7 @@ public enum ToolsOzoneVerificationDefs {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.verification.defs, descriptions left out, for validation.
     static var toolsOzoneVerificationDefs: Swift.String { #"{"defs":{"verificationView":{"properties":{"createdAt":{"format":"datetime","type":"string"},"displayName":{"type":"string"},"handle":{"format":"handle","type":"string"},"issuer":{"format":"did","type":"string"},"issuerProfile":{"refs":[],"type":"union"},"issuerRepo":{"refs":["tools.ozone.moderation.defs#repoViewDetail","tools.ozone.moderation.defs#repoViewNotFound"],"type":"union"},"revokeReason":{"type":"string"},"revokedAt":{"format":"datetime","type":"string"},"revokedBy":{"format":"did","type":"string"},"subject":{"format":"did","type":"string"},"subjectProfile":{"refs":[],"type":"union"},"subjectRepo":{"refs":["tools.ozone.moderation.defs#repoViewDetail","tools.ozone.moderation.defs#repoViewNotFound"],"type":"union"},"uri":{"format":"at-uri","type":"string"}},"required":["issuer","uri","subject","handle","displayName","createdAt"],"type":"object"}},"id":"tools.ozone.verification.defs","lexicon":1}"# }
 }

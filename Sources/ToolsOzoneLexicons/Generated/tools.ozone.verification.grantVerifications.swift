@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.verification.grantVerifications`: `POST /xrpc/tools.ozone.verification.grantVerifications`.
-public enum ToolsOzoneVerificationGrantVerifications: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneVerificationGrantVerifications: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.verification.grantVerifications" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneVerificationGrantVerifications: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.grantVerifications#main/input/schema" }
         /// The `verifications` field (required).
@@ -44,7 +44,7 @@ public enum ToolsOzoneVerificationGrantVerifications: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.grantVerifications#main/output/schema" }
         /// The `verifications` field (required).
@@ -75,7 +75,7 @@ public enum ToolsOzoneVerificationGrantVerifications: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `tools.ozone.verification.grantVerifications#grantError`.
-    public struct GrantError: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct GrantError: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.grantVerifications#grantError" }
         /// The `error` field (required).
@@ -107,7 +107,7 @@ public enum ToolsOzoneVerificationGrantVerifications: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `tools.ozone.verification.grantVerifications#verificationInput`.
-    public struct VerificationInput: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct VerificationInput: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.grantVerifications#verificationInput" }
         /// The `subject` field (required).
@@ -151,18 +151,18 @@ public enum ToolsOzoneVerificationGrantVerifications: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.verification.grantVerifications, descriptions left out, for validation.
     static var toolsOzoneVerificationGrantVerifications: Swift.String { ##"{"defs":{"grantError":{"properties":{"error":{"type":"string"},"subject":{"format":"did","type":"string"}},"required":["error","subject"],"type":"object"},"main":{"input":{"encoding":"application/json","schema":{"properties":{"verifications":{"items":{"ref":"#verificationInput","type":"ref"},"maxLength":100,"type":"array"}},"required":["verifications"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"failedVerifications":{"items":{"ref":"#grantError","type":"ref"},"type":"array"},"verifications":{"items":{"ref":"tools.ozone.verification.defs#verificationView","type":"ref"},"type":"array"}},"required":["verifications","failedVerifications"],"type":"object"}},"type":"procedure"},"verificationInput":{"properties":{"createdAt":{"format":"datetime","type":"string"},"displayName":{"type":"string"},"handle":{"format":"handle","type":"string"},"subject":{"format":"did","type":"string"}},"required":["subject","handle","displayName"],"type":"object"}},"id":"tools.ozone.verification.grantVerifications","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Verification {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Verification {
     /// Calls `ToolsOzoneVerificationGrantVerifications`.
     public func grantVerifications(verifications: [ToolsOzoneVerificationGrantVerifications.VerificationInput]) async throws -> ToolsOzoneVerificationGrantVerifications.Output {
         try await client.procedure(ToolsOzoneVerificationGrantVerifications.self, parameters: .init(), input: .init(verifications: verifications))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func grantVerifications(_ input: ToolsOzoneVerificationGrantVerifications.Input) async throws -> ToolsOzoneVerificationGrantVerifications.Output {
         try await client.procedure(ToolsOzoneVerificationGrantVerifications.self, parameters: .init(), input: input)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The query `tools.ozone.verification.listVerifications`: `GET /xrpc/tools.ozone.verification.listVerifications`.
-public enum ToolsOzoneVerificationListVerifications: XRPCCore.XRPCQuery {
+public nonisolated enum ToolsOzoneVerificationListVerifications: XRPCCore.XRPCQuery {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.verification.listVerifications" }
 
@@ -14,7 +14,7 @@ public enum ToolsOzoneVerificationListVerifications: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.UndeclaredError
 
     /// The parameters `tools.ozone.verification.listVerifications#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.listVerifications#main/parameters" }
         /// The `createdAfter` field (optional).
@@ -80,7 +80,7 @@ public enum ToolsOzoneVerificationListVerifications: XRPCCore.XRPCQuery {
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.verification.listVerifications#main/parameters/properties/sortDirection" }
             /// The string, exactly as read or given.
@@ -100,7 +100,7 @@ public enum ToolsOzoneVerificationListVerifications: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.listVerifications#main/output/schema" }
         /// The `verifications` field (required).
@@ -131,18 +131,18 @@ public enum ToolsOzoneVerificationListVerifications: XRPCCore.XRPCQuery {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.verification.listVerifications, descriptions left out, for validation.
     static var toolsOzoneVerificationListVerifications: Swift.String { #"{"defs":{"main":{"output":{"encoding":"application/json","schema":{"properties":{"cursor":{"type":"string"},"verifications":{"items":{"ref":"tools.ozone.verification.defs#verificationView","type":"ref"},"type":"array"}},"required":["verifications"],"type":"object"}},"parameters":{"properties":{"createdAfter":{"format":"datetime","type":"string"},"createdBefore":{"format":"datetime","type":"string"},"cursor":{"type":"string"},"isRevoked":{"type":"boolean"},"issuers":{"items":{"format":"did","type":"string"},"maxLength":100,"type":"array"},"limit":{"default":50,"maximum":100,"minimum":1,"type":"integer"},"sortDirection":{"default":"desc","enum":["asc","desc"],"type":"string"},"subjects":{"items":{"format":"did","type":"string"},"maxLength":100,"type":"array"}},"type":"params"},"type":"query"}},"id":"tools.ozone.verification.listVerifications","lexicon":1}"# }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Verification {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Verification {
     /// Calls `ToolsOzoneVerificationListVerifications`.
     public func listVerifications(createdAfter: XRPCCore.Datetime? = nil, createdBefore: XRPCCore.Datetime? = nil, cursor: Swift.String? = nil, isRevoked: Swift.Bool? = nil, issuers: [XRPCCore.DID]? = nil, limit: Swift.Int? = 50, sortDirection: ToolsOzoneVerificationListVerifications.Parameters.SortDirection? = "desc", subjects: [XRPCCore.DID]? = nil) async throws -> ToolsOzoneVerificationListVerifications.Output {
         try await client.query(ToolsOzoneVerificationListVerifications.self, parameters: .init(createdAfter: createdAfter, createdBefore: createdBefore, cursor: cursor, isRevoked: isRevoked, issuers: issuers, limit: limit, sortDirection: sortDirection, subjects: subjects))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the parameters as a whole value.
     public func listVerifications(_ parameters: ToolsOzoneVerificationListVerifications.Parameters = .init()) async throws -> ToolsOzoneVerificationListVerifications.Output {
         try await client.query(ToolsOzoneVerificationListVerifications.self, parameters: parameters)
     }

@@ -6,7 +6,7 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The procedure `tools.ozone.verification.revokeVerifications`: `POST /xrpc/tools.ozone.verification.revokeVerifications`.
-public enum ToolsOzoneVerificationRevokeVerifications: XRPCCore.XRPCProcedure {
+public nonisolated enum ToolsOzoneVerificationRevokeVerifications: XRPCCore.XRPCProcedure {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "tools.ozone.verification.revokeVerifications" }
 
@@ -17,7 +17,7 @@ public enum ToolsOzoneVerificationRevokeVerifications: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.NoParameters
 
     /// Encoding: `application/json`.
-    public struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.revokeVerifications#main/input/schema" }
         /// The `uris` field (required).
@@ -50,7 +50,7 @@ public enum ToolsOzoneVerificationRevokeVerifications: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.revokeVerifications#main/output/schema" }
         /// The `revokedVerifications` field (required).
@@ -81,7 +81,7 @@ public enum ToolsOzoneVerificationRevokeVerifications: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `tools.ozone.verification.revokeVerifications#revokeError`.
-    public struct RevokeError: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RevokeError: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.revokeVerifications#revokeError" }
         /// The `uri` field (required).
@@ -113,18 +113,18 @@ public enum ToolsOzoneVerificationRevokeVerifications: XRPCCore.XRPCProcedure {
     }
 }
 
-extension ToolsOzoneLexiconsSchemas {
+nonisolated extension ToolsOzoneLexiconsSchemas {
     /// The lexicon tools.ozone.verification.revokeVerifications, descriptions left out, for validation.
     static var toolsOzoneVerificationRevokeVerifications: Swift.String { ##"{"defs":{"main":{"input":{"encoding":"application/json","schema":{"properties":{"revokeReason":{"maxLength":1000,"type":"string"},"uris":{"items":{"format":"at-uri","type":"string"},"maxLength":100,"type":"array"}},"required":["uris"],"type":"object"}},"output":{"encoding":"application/json","schema":{"properties":{"failedRevocations":{"items":{"ref":"#revokeError","type":"ref"},"type":"array"},"revokedVerifications":{"items":{"format":"at-uri","type":"string"},"type":"array"}},"required":["revokedVerifications","failedRevocations"],"type":"object"}},"type":"procedure"},"revokeError":{"properties":{"error":{"type":"string"},"uri":{"format":"at-uri","type":"string"}},"required":["uri","error"],"type":"object"}},"id":"tools.ozone.verification.revokeVerifications","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Tools.Ozone.Verification {
+nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Verification {
     /// Calls `ToolsOzoneVerificationRevokeVerifications`.
     public func revokeVerifications(uris: [XRPCCore.ATURI], revokeReason: Swift.String? = nil) async throws -> ToolsOzoneVerificationRevokeVerifications.Output {
         try await client.procedure(ToolsOzoneVerificationRevokeVerifications.self, parameters: .init(), input: .init(uris: uris, revokeReason: revokeReason))
     }
 
-    /// This form takes the parameters and the input as whole values.
+    /// This form takes the input as a whole value.
     public func revokeVerifications(_ input: ToolsOzoneVerificationRevokeVerifications.Input) async throws -> ToolsOzoneVerificationRevokeVerifications.Output {
         try await client.procedure(ToolsOzoneVerificationRevokeVerifications.self, parameters: .init(), input: input)
     }

@@ -46,4 +46,30 @@ final class ModerationClientTests: XCTestCase {
         XCTAssertEqual(rude.contentBehavior[.contentView], .alert)
         XCTAssertEqual(agent.requests.first?.queryItems.first { $0.name == "detailed" }?.value, "true")
     }
+
+    /// Main-actor code (an app with MainActor default isolation) changes its own state in the change
+    /// it passes: the change runs on the caller's actor. Before, the closure was sent off the main
+    /// actor, which the compiler refused ("sending ... risks causing data races").
+    @MainActor
+    func testAnUpdateRunsItsChangeOnTheCallersActor() async throws {
+        let agent = StubAgent { request in
+            let body = request.nsid == "app.bsky.actor.getPreferences" ? #"{"preferences": []}"# : "{}"
+            return XRPCResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        }
+        let screen = PreferencesScreen()
+        let updated = try await XRPCClient(agent: agent).updateBlueskyPreferences { preferences in
+            MainActor.assertIsolated()
+            screen.changes += 1
+            preferences.hidePost("at://did:plc:a/app.bsky.feed.post/1")
+        }
+        XCTAssertEqual(screen.changes, 1)
+        XCTAssertEqual(updated.moderationPreferences().hiddenPosts, ["at://did:plc:a/app.bsky.feed.post/1"])
+        XCTAssertEqual(agent.requests.map(\.nsid), ["app.bsky.actor.getPreferences", "app.bsky.actor.putPreferences"])
+    }
+}
+
+/// An app's main-actor state, as a view model holds it.
+@MainActor
+private final class PreferencesScreen {
+    var changes = 0
 }

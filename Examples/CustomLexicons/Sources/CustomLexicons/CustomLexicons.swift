@@ -1,2 +1,2 @@
-// The app's own lexicons, generated at build time by the LexGen plugin from ./lexicons.
+// The app's own lexicons, generated at build time by the LexiconGen plugin from ./lexicons.
 @_exported import AtprotoLexicons

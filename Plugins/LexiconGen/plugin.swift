@@ -9,13 +9,13 @@ import PackagePlugin
 /// lexgen verifies the installed files against it first, so a missing install is one clear error.
 /// One build command declares every input and every output; lexgen rewrites only changed files.
 @main
-struct LexGen: BuildToolPlugin {
+struct LexiconGen: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         // Generated code imports XRPCCore, which reaches a target through the runtime's products: without
         // one, the build would fail later, file by file, with "no such module 'XRPCCore'".
         guard target.recursiveTargetDependencies.contains(where: { $0.name == "XRPCCore" }) else {
             throw PluginError(
-                "target '\(target.name)' applies the LexGen plugin but does not depend on the runtime the "
+                "target '\(target.name)' applies the LexiconGen plugin but does not depend on the runtime the "
                     + "generated code calls: add .product(name: \"XRPCRuntime\", package: <this package>) to its "
                     + "dependencies (or AtprotoLexicons, whose types refs to standard lexicons then use)")
         }
@@ -95,7 +95,7 @@ struct LexGen: BuildToolPlugin {
 #if canImport(XcodeProjectPlugin)
     import XcodeProjectPlugin
 
-    extension LexGen: XcodeBuildToolPlugin {
+    extension LexiconGen: XcodeBuildToolPlugin {
         func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
             // An Xcode target's lexicons sit in a folder named after it (or its lexgen.json says where).
             let directory = context.xcodeProject.directoryURL.appending(path: target.displayName)
