@@ -37,7 +37,7 @@ public final class ServiceAuthReplayCache: @unchecked Sendable {
         if let held = entries[key], held >= now { return .replayed }
         if entries.count >= capacity || now >= nextPurge {
             entries = entries.filter { $0.value >= now }
-            nextPurge = now + 60
+            nextPurge = UnixSeconds.adding(now, 60)
         }
         guard entries.count < capacity else { return .full }
         entries[key] = expiration

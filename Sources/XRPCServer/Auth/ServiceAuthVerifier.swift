@@ -124,13 +124,17 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
     /// then `jti` (only a token that proves out can use up its ID).
     public func verify(_ token: String, method: NSID) async throws(XRPCServerError) -> ServiceAuthCaller {
         let parsed = try ServiceAuthToken(parsing: token)
-        let nowSeconds = Int(now().timeIntervalSince1970.rounded(.down))
+        // exp is the caller's number: all arithmetic on it is clamped (exp = -2^63 must not trap).
+        let nowSeconds = UnixSeconds.of(now())
         guard nowSeconds < parsed.expiration else {
-            throw XRPCServerError(.jwtExpired, message: "the token expired \(nowSeconds - parsed.expiration) s ago")
+            let ago = UnixSeconds.subtracting(nowSeconds, parsed.expiration)
+            throw XRPCServerError(
+                .jwtExpired, message: "the token expired \(ago) s ago (exp \(parsed.expiration))")
         }
-        let lifetime = maximumLifetime.components.seconds
-        guard parsed.expiration - nowSeconds <= lifetime else {
-            throw XRPCServerError(.badJwt, message: "the token expires more than \(lifetime) s from now")
+        let lifetime = UnixSeconds.of(maximumLifetime)
+        guard UnixSeconds.subtracting(parsed.expiration, nowSeconds) <= lifetime else {
+            throw XRPCServerError(
+                .badJwt, message: "the token expires more than \(lifetime) s from now (exp \(parsed.expiration))")
         }
         guard audiences.contains(parsed.audience) || audiences.contains(where: { parsed.audience.hasPrefix($0 + "#") })
         else {
@@ -187,8 +191,8 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
     }
 
     private func remember(_ key: PublicKey, of did: DID, now: Int) {
-        let lifetime = Int(recentKeyLifetime.components.seconds)
-        if lifetime > 0 { keys.remember(key, of: did, until: now + lifetime) }
+        let lifetime = UnixSeconds.of(recentKeyLifetime)
+        if lifetime > 0 { keys.remember(key, of: did, until: UnixSeconds.adding(now, lifetime)) }
     }
 
     static func signs(_ key: PublicKey, _ token: ServiceAuthToken) -> Bool {
