@@ -15,11 +15,17 @@ final class TableResolver: IdentityResolver, @unchecked Sendable {
     private var calls = 0
 
     func publish(_ did: String, key: TestSigningKey) {
+        publish(did, keys: [("atproto", key)])
+    }
+
+    /// Publishes a document with a verification method per `(fragment, key)`.
+    func publish(_ did: String, keys: [(fragment: String, key: TestSigningKey)]) {
         let document = DIDDocument(
             id: DID(rawValue: did),
-            verificationMethods: [
-                .init(id: did + "#atproto", type: "Multikey", controller: did, publicKeyMultibase: key.multikey)
-            ])
+            verificationMethods: keys.map {
+                .init(
+                    id: did + "#" + $0.fragment, type: "Multikey", controller: did, publicKeyMultibase: $0.key.multikey)
+            })
         lock.lock()
         current[did] = document
         lock.unlock()

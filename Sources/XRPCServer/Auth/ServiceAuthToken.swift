@@ -12,6 +12,13 @@ struct ServiceAuthToken: Sendable {
     var issuer: DID
     /// `iss` as sent (`did:plc:...#atproto_labeler` keeps its fragment here).
     var issuerClaim: String
+    /// The verification method of the issuer's DID document that must have signed: `atproto_label`
+    /// for a labeler (`iss` with the service fragment `#atproto_labeler`, the spec's one mapping),
+    /// `atproto` for everything else.
+    var keyID: String {
+        issuerClaim.utf8.dropFirst(issuer.rawValue.utf8.count).elementsEqual(("#" + Self.labelerService).utf8)
+            ? Self.labelKeyID : Self.accountKeyID
+    }
     var audience: String
     var expiration: Int
     var issuedAt: Int?
@@ -20,6 +27,12 @@ struct ServiceAuthToken: Sendable {
     /// `header.payload` as sent: what the signature signs.
     var signedBytes: [UInt8]
     var signature: [UInt8]
+
+    /// The service fragment of a labeler's `iss`, and the key ID it maps to.
+    static let labelerService = "atproto_labeler"
+    static let labelKeyID = "atproto_label"
+    /// The key ID of an `iss` without that fragment.
+    static let accountKeyID = "atproto"
 
     /// The longest token read, in bytes.
     static let maximumLength = 8 * 1024

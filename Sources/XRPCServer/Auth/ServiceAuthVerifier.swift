@@ -20,7 +20,8 @@ public struct ServiceAuthCaller: Sendable, Hashable {
 }
 
 /// Verifies inter-service JWTs (atproto.com/specs/xrpc, "Inter-Service Authentication"): the issuer's
-/// DID resolved to its `#atproto` key, the ES256K or ES256 signature checked with `AtprotoCrypto`
+/// DID resolved to its `#atproto` key (its `#atproto_label` key when `iss` is `<did>#atproto_labeler`:
+/// a labeler signs with its label key), the ES256K or ES256 signature checked with `AtprotoCrypto`
 /// (compact, low-S only), `aud` this service, `exp` in the future, `lxm` the method called, and each
 /// `jti` accepted once.
 ///
@@ -172,35 +173,37 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
             expiration: Date(timeIntervalSince1970: TimeInterval(parsed.expiration)), tokenID: parsed.tokenID)
     }
 
-    /// The signature by the issuer's `#atproto` key (the one remembered, else the resolver's); on
-    /// failure, once more with a fresh DID document.
+    /// The signature by the issuer's key (`#atproto`, or `#atproto_label` for a labeler's token):
+    /// the one remembered, else the resolver's; on failure, once more with a fresh DID document.
     private func checkSignature(_ token: ServiceAuthToken, now: Int) async throws(XRPCServerError) {
-        if let key = keys.recentKey(of: token.issuer, now: now), Self.signs(key, token) { return }
-        if let key = try await signingKey(of: token.issuer, fresh: false), Self.signs(key, token) {
-            return remember(key, of: token.issuer, now: now)
+        let did = token.issuer
+        let keyID = token.keyID
+        if let key = keys.recentKey(of: did, keyID: keyID, now: now), Self.signs(key, token) { return }
+        if let key = try await signingKey(of: did, keyID: keyID, fresh: false), Self.signs(key, token) {
+            return remember(key, of: did, keyID: keyID, now: now)
         }
-        keys.forget(token.issuer)
-        guard let key = try await signingKey(of: token.issuer, fresh: true) else {
-            throw XRPCServerError(.badJwtSignature, message: "\(token.issuer.rawValue) has no usable #atproto key")
+        keys.forget(did, keyID: keyID)
+        guard let key = try await signingKey(of: did, keyID: keyID, fresh: true) else {
+            throw XRPCServerError(.badJwtSignature, message: "\(did.rawValue) has no usable #\(keyID) key")
         }
         guard Self.signs(key, token) else {
             throw XRPCServerError(
-                .badJwtSignature, message: "the signature is not by \(token.issuer.rawValue)'s #atproto key")
+                .badJwtSignature, message: "the signature is not by \(did.rawValue)'s #\(keyID) key")
         }
-        remember(key, of: token.issuer, now: now)
+        remember(key, of: did, keyID: keyID, now: now)
     }
 
-    private func remember(_ key: PublicKey, of did: DID, now: Int) {
+    private func remember(_ key: PublicKey, of did: DID, keyID: String, now: Int) {
         let lifetime = UnixSeconds.of(recentKeyLifetime)
-        if lifetime > 0 { keys.remember(key, of: did, until: UnixSeconds.adding(now, lifetime)) }
+        if lifetime > 0 { keys.remember(key, of: did, keyID: keyID, until: UnixSeconds.adding(now, lifetime)) }
     }
 
     static func signs(_ key: PublicKey, _ token: ServiceAuthToken) -> Bool {
         key.curve == token.curve && key.isValidSignature(token.signature, for: token.signedBytes)
     }
 
-    /// The issuer's key, or `nil` when its document has none that can be read.
-    private func signingKey(of did: DID, fresh: Bool) async throws(XRPCServerError) -> PublicKey? {
+    /// The issuer's key `keyID`, or `nil` when its document has none that can be read.
+    private func signingKey(of did: DID, keyID: String, fresh: Bool) async throws(XRPCServerError) -> PublicKey? {
         if fresh { await resolver.invalidate(did: did) }
         let document: DIDDocument
         do {
@@ -209,6 +212,6 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
             throw XRPCServerError(
                 .badJwtSignature, message: "the issuer \(did.rawValue) could not be resolved: \(error.message)")
         }
-        return keys.signingKey(of: document)
+        return keys.signingKey(of: document, keyID: keyID)
     }
 }
