@@ -278,8 +278,12 @@ final class ServiceAuthTests: XCTestCase {
             audience: Self.service, resolver: resolver, replayCache: cache,
             now: { Date(timeIntervalSince1970: TimeInterval(Self.now)) })
         _ = try await verifier.verify(TestTokens.make(claims(), key: key), method: Self.method)
+        // Another issuer: the whole cache is full, not only alice's share of it.
+        let bob = try TestSigningKey(curve: .p256, seed: "bob")
+        resolver.publish("did:plc:bob", key: bob)
         do {
-            _ = try await verifier.verify(TestTokens.make(claims(), key: key), method: Self.method)
+            _ = try await verifier.verify(
+                TestTokens.make(claims(["iss": .string("did:plc:bob")]), key: bob), method: Self.method)
             XCTFail("a token was accepted while its jti could not be held")
         } catch {
             XCTAssertEqual(error.code, .notEnoughResources)

@@ -30,8 +30,9 @@ public struct ServiceAuthCaller: Sendable, Hashable {
 /// whose key rotated is not refused until its cache entry expires.
 ///
 /// Refusals are 401 with the reason's name: `AuthenticationRequired` (no bearer token), `BadJwt`,
-/// `JwtExpired`, `BadJwtAudience`, `BadJwtLexiconMethod`, `BadJwtSignature`, `JwtReplayed`. The token
-/// never appears in a message.
+/// `JwtExpired`, `BadJwtAudience`, `BadJwtLexiconMethod`, `BadJwtSignature`, `JwtReplayed`; and, from
+/// the replay cache, 429 `RateLimitExceeded` for an issuer holding its share of live tokens already,
+/// 503 `NotEnoughResources` when the whole cache is full. The token never appears in a message.
 ///
 /// ```swift
 /// let verifier = ServiceAuthVerifier(audience: "did:web:feeds.example.com", resolver: resolver)
@@ -48,9 +49,15 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
     /// Whether a token must name the method in `lxm` (default true; the reference PDS only issues
     /// long-lived tokens with one).
     public let requiresMethodBinding: Bool
-    /// The longest a token may still be valid, from now: tokens expiring later are refused, which
-    /// also bounds how long their `jti` is held. Default one hour and a minute.
+    /// The longest a token bound to a method (`lxm`) may still be valid, from now: tokens expiring
+    /// later are refused, which also bounds how long their `jti` is held. Default one hour and a
+    /// minute: the reference PDS issues tokens of at most an hour, and only with a method (its default
+    /// is 60 s), plus a minute for clocks that differ.
     public let maximumLifetime: Duration
+    /// The same for a token without `lxm` (accepted only when ``requiresMethodBinding`` is off).
+    /// Default two minutes: the reference PDS issues such tokens for at most one, plus a minute for
+    /// clocks that differ.
+    public let maximumUnboundLifetime: Duration
     /// Seen `jti`s, or `nil` to accept tokens more than once.
     public let replayCache: ServiceAuthReplayCache?
     /// How long the key that proved an issuer's token is used for its next tokens without asking
@@ -68,16 +75,19 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
     ///   - resolver: Resolves issuers' DIDs; cache it, the verifier invalidates an entry when a key
     ///     seems to have rotated.
     ///   - requiresMethodBinding: Whether a token without `lxm` is refused.
-    ///   - maximumLifetime: The longest a token may still be valid from now.
+    ///   - maximumLifetime: The longest a token bound to a method may still be valid from now.
+    ///   - maximumUnboundLifetime: The longest a token without `lxm` may still be valid from now.
     ///   - recentKeyLifetime: How long an issuer's proven key is reused without the resolver.
     ///   - replayCache: Where accepted `jti`s are held (share one per service); `nil` turns replay
     ///     protection off.
     ///   - now: The clock (tests pass their own).
     public init(
         audience: DID, resolver: any IdentityResolver, requiresMethodBinding: Bool = true,
-        maximumLifetime: Duration = .seconds(3660), replayCache: ServiceAuthReplayCache? = ServiceAuthReplayCache(),
-        recentKeyLifetime: Duration = .seconds(60), now: @escaping @Sendable () -> Date = Date.init
+        maximumLifetime: Duration = .seconds(3660), maximumUnboundLifetime: Duration = .seconds(120),
+        replayCache: ServiceAuthReplayCache? = ServiceAuthReplayCache(), recentKeyLifetime: Duration = .seconds(60),
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.maximumUnboundLifetime = maximumUnboundLifetime
         self.recentKeyLifetime = recentKeyLifetime
         self.audiences = [audience.rawValue]
         self.resolver = resolver
@@ -132,10 +142,11 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
             throw XRPCServerError(
                 .jwtExpired, message: "the token expired \(ago) s ago (exp \(parsed.expiration))")
         }
-        let lifetime = UnixSeconds.of(maximumLifetime)
+        let lifetime = UnixSeconds.of(parsed.method == nil ? maximumUnboundLifetime : maximumLifetime)
         guard UnixSeconds.subtracting(parsed.expiration, nowSeconds) <= lifetime else {
+            let kind = parsed.method == nil ? "a token without lxm" : "the token"
             throw XRPCServerError(
-                .badJwt, message: "the token expires more than \(lifetime) s from now (exp \(parsed.expiration))")
+                .badJwt, message: "\(kind) expires more than \(lifetime) s from now (exp \(parsed.expiration))")
         }
         guard audiences.contains(parsed.audience) || audiences.contains(where: { parsed.audience.hasPrefix($0 + "#") })
         else {
@@ -158,10 +169,16 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
                 throw XRPCServerError(.badJwt, message: "the token has no jti, so it could be replayed")
             }
             switch replayCache.insert(
-                issuer: parsed.issuerClaim, tokenID: tokenID, expiration: parsed.expiration, now: nowSeconds)
+                issuer: parsed.issuer.rawValue, tokenID: tokenID, expiration: parsed.expiration, now: nowSeconds)
             {
             case .accepted: break
             case .replayed: throw XRPCServerError(.jwtReplayed, message: "this token was already used")
+            case .issuerFull(let retryAfter):
+                throw XRPCServerError(
+                    .rateLimitExceeded, headers: ["retry-after": String(retryAfter)],
+                    message:
+                        "\(parsed.issuer.rawValue) already holds \(replayCache.perIssuerCapacity) live service-auth "
+                        + "tokens here; try again in \(retryAfter) s")
             case .full:
                 throw XRPCServerError(
                     .notEnoughResources, message: "too many live service-auth tokens; try again later")
