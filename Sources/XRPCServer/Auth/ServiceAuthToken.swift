@@ -65,6 +65,7 @@ struct ServiceAuthToken: Sendable {
         if let type = header["typ"]?.stringValue, !["jwt", "JWT"].contains(type) {
             throw Self.bad("typ \(ParameterSchema.quoted(type)) is not a service-auth token")
         }
+        try Self.checkCritical(header["crit"])
         guard let issuerClaim = claims["iss"]?.stringValue else { throw Self.bad("the token has no string iss") }
         let did = issuerClaim.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(issuerClaim[..<$0]) } ?? issuerClaim
         guard DID.syntaxError(in: did) == nil else {
@@ -92,6 +93,29 @@ struct ServiceAuthToken: Sendable {
         self.expiration = expiration
         self.signedBytes = Array(text.utf8[parts[0].startIndex..<parts[1].endIndex])
         self.signature = signature
+    }
+
+    /// The header parameters this verifier understands when a token marks them critical: none (it
+    /// implements no JWS extension, such as RFC 7797's `b64`).
+    static let understoodCriticalParameters: Set<String> = []
+
+    /// RFC 7515 4.1.11: `crit`, when present, is a non-empty array of strings, and a token whose
+    /// `crit` names a parameter the recipient does not understand is refused (it would change what the
+    /// signature means).
+    static func checkCritical(_ crit: JSONValue?) throws(XRPCServerError) {
+        guard let crit else { return }
+        guard case .array(let items) = crit, !items.isEmpty else {
+            throw bad("crit is not a non-empty array of strings")
+        }
+        var names: [String] = []
+        for item in items {
+            guard case .string(let name) = item else { throw bad("crit is not a non-empty array of strings") }
+            names.append(name)
+        }
+        if let unknown = names.first(where: { !understoodCriticalParameters.contains($0) }) {
+            throw bad(
+                "crit names \(ParameterSchema.quoted(unknown)), a header parameter this verifier does not understand")
+        }
     }
 
     static func bad(_ message: String) -> XRPCServerError {

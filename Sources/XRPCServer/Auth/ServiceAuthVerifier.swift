@@ -131,8 +131,9 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
         return String(Substring(header.utf8[rest.startIndex..<end]))
     }
 
-    /// Checks `token` for a call of `method`, in this order: form, `exp`, `aud`, `lxm`, signature,
-    /// then `jti` (only a token that proves out can use up its ID).
+    /// Checks `token` for a call of `method`, in this order: form (a JOSE header with `crit` is
+    /// refused: this verifier understands no extension), `exp`, `aud`, `lxm`, signature, then `jti`
+    /// (only a token that proves out can use up its ID).
     public func verify(_ token: String, method: NSID) async throws(XRPCServerError) -> ServiceAuthCaller {
         let parsed = try ServiceAuthToken(parsing: token)
         // exp is the caller's number: all arithmetic on it is clamped (exp = -2^63 must not trap).
