@@ -19,7 +19,7 @@ scratch=${ATPROTO_FUZZ_SCRATCH:-$root/.build-fuzz}
 shared=${ATPROTO_SHARED:-$root/../shared}
 
 # Targets and the executable that holds each.
-core_targets="json dagcbor car websocket event-frame formats did-document multikey signature dns repository mst mst-ops firehose oauth-metadata oauth-token jws lexicon lexicon-install"
+core_targets="json dagcbor car websocket event-frame formats did-document multikey signature dns repository mst mst-ops firehose oauth-metadata oauth-token jws lexicon lexicon-install service-auth xrpc-router"
 sdk_targets="record feed-page"
 
 executable_for() {
