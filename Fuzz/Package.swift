@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "CLibFuzzer"),
         // Picks a target by name and hands it to libFuzzer.
         .target(name: "FuzzDriver", dependencies: ["CLibFuzzer"]),
-        // Every parser but the generated SDK's (which takes long to build instrumented).
+        // Every parser but the generated SDK's (which takes long to build instrumented), and the server.
         .executableTarget(
             name: "atproto-fuzz",
             dependencies: [
@@ -34,7 +34,16 @@ let package = Package(
                 .product(name: "AtprotoOAuth", package: mainPackage),
                 .product(name: "_LexGenKit", package: mainPackage),
                 .product(name: "AtprotoLexiconResolution", package: mainPackage),
+                .product(name: "XRPCServer", package: mainPackage),
+                "FuzzServerLexicons",
             ]
+        ),
+        // The endpoints the server targets serve, generated from their lexicons by the LexGen plugin.
+        .target(
+            name: "FuzzServerLexicons",
+            dependencies: [.product(name: "XRPCRuntime", package: mainPackage)],
+            exclude: ["lexgen.json", "lexicons"],
+            plugins: [.plugin(name: "LexGen", package: mainPackage)]
         ),
         // Typed decoding through the generated SDK: a record and a feed page.
         .executableTarget(

@@ -314,6 +314,118 @@ def built_here(corpus):
         "$type": "app.bsky.feed.defs#reasonRepost", "by": author, "indexedAt": "2024-01-01T00:00:00.000Z"}}]}))
 
 
+# MARK: the server (service-auth tokens and whole requests; see Fuzz/Sources/atproto-fuzz/ServerTargets.swift)
+
+
+def server_seeds(corpus):
+    now = 1_800_000_000  # the harness's clock
+    service = "did:web:feeds.example.com"
+    int_min, int_max = -(2**63), 2**63 - 1
+
+    def claims(iss="did:plc:alice", lxm="app.bsky.feed.getFeedSkeleton", **changes):
+        body = {"iss": iss, "aud": service, "exp": now + 60, "iat": now, "jti": "j-1"}
+        if lxm:
+            body["lxm"] = lxm
+        body.update(changes)
+        return json.dumps(body, separators=(",", ":")).encode()
+
+    # Signed mode: control byte (bits 0-1 signer, bit 3 lxm optional, bits 4-5 method), override byte
+    # (low nibble exp, high nibble iat from the harness's table of extremes), then the payload or
+    # `header\0payload`.
+    def signed(control, payload, header=None, overrides=0):
+        corpus.add("service-auth", bytes([control, overrides]) + (header + b"\0" if header else b"") + payload)
+
+    signed(0x00, claims())
+    signed(0x01, claims(iss="did:plc:bob"))
+    signed(0x02, claims(iss="did:plc:labeler"))
+    signed(0x23, claims(iss="did:plc:labeler#atproto_labeler", lxm="com.atproto.moderation.createReport"))
+    signed(0x03, claims(iss="did:plc:labeler"))  # the label key for the plain DID: refused
+    signed(0x22, claims(iss="did:plc:labeler#atproto_labeler", lxm="com.atproto.moderation.createReport"))
+    signed(0x08, claims(lxm=None))
+    signed(0x08, claims(lxm=None, exp=now + 3600))
+    signed(0x10, claims(lxm="com.example.fuzz.whoAmI", iss="did:plc:alice#some_service"))
+    signed(0x00, claims(iss="did:plc:keyless"))
+    signed(0x00, claims(iss="did:plc:nobody"))
+    for exp in (int_min, int_min + 1, -1, 0, now, now + 3661, int_max - 1, int_max):
+        signed(0x00, claims(exp=exp))
+        signed(0x00, claims(iat=exp))
+    for overrides in (0x01, 0x02, 0x0D, 0x0E, 0x0F, 0xD0, 0x1D, 0x11):
+        signed(0x00, claims(), overrides=overrides)
+    for raw_exp in (b"1e400", b"-0", b"1800000060.5", b"18e8", b"99999999999999999999", b"-99999999999999999999"):
+        signed(0x00, claims().replace(str(now + 60).encode(), raw_exp))
+    for header in (
+        {"alg": "ES256K", "typ": "JWT", "crit": ["b64"], "b64": False},
+        {"alg": "ES256K", "typ": "JWT", "crit": []},
+        {"alg": "ES256K", "typ": "JWT", "crit": "exp"},
+        {"alg": "ES256K", "typ": "JWT", "kid": "did:plc:alice#atproto"},
+        {"alg": "ES256K", "typ": "at+jwt"},
+        {"alg": "ES256", "typ": "JWT"},
+        {"alg": "none"},
+    ):
+        signed(0x00, claims(), header=json.dumps(header).encode())
+    deep = "[" * 600 + "]" * 600
+    signed(0x00, claims()[:-1] + b',"x":' + deep.encode() + b"}")
+    signed(0x00, claims()[:-1] + b',"x":' + ("[" * 100 + "]" * 100).encode() + b"}")
+    signed(0x00, claims(aud="did:web:" + "a" * 6000))
+    signed(0x00, claims()[:-1] + b"," + b",".join(b'"k%d":%d' % (i, i) for i in range(400)) + b"}")
+    # Raw mode (bit 2): the whole Authorization header.
+    header = b64url(b'{"alg":"ES256K","typ":"JWT"}')
+    token = header + "." + b64url(claims()) + "." + b64url(bytes(64))
+    for value in ("Bearer " + token, "bearer   " + token + "   ", "Basic YWRtaW46eA==", "Bearer", "Bearer a.b.c",
+                  "Bearer " + token + ".x", "Bearer " + header + "..", "BEARER " + "A" * 9000):
+        corpus.add("service-auth", b"\x04" + value.encode())
+
+    # Router: control byte (bits 0-1 GET/POST/HEAD/PUT, bit 2 alice's token, bit 3 the labeler's,
+    # bits 4-5 that token's exp: +60 s, -2^63, 2^63-1, now; bit 6 as an upgrade), then
+    # `target\nheaders\n\nbody`.
+    def request(control, target, headers=(), body=b""):
+        text = target + "\n" + "".join(name + ": " + value + "\n" for name, value in headers) + "\n"
+        corpus.add("xrpc-router", bytes([control]) + text.encode() + body)
+
+    things = "/xrpc/com.example.fuzz.listThings?actor=alice.example.com"
+    request(0x00, things + "&limit=5&offset=-3&kinds=a&kinds=b&seqs=1&seqs=2&reverse=true&cursor=c"
+            "&since=2024-01-01T00:00:00Z")
+    for limit in ("9223372036854775807", "-9223372036854775808", "99999999999999999999", "1e400", "%2B5"):
+        request(0x00, things + "&limit=" + limit)
+        request(0x00, things + "&seqs=" + limit + "&offset=" + limit)
+    request(0x00, things + "&" + "&".join("seqs=%d" % i for i in range(120)))
+    request(0x00, things + "&cursor=" + "%F0%9F%98%80" * 70 + "&since=2024-13-01T00:00:00Z")
+    request(0x04, things)
+    request(0x44, things, [("Connection", "Upgrade"), ("Upgrade", "websocket")])
+    who = "/xrpc/com.example.fuzz.whoAmI?verbose=true"
+    json_type = ("Content-Type", "application/json")
+    for control in (0x05, 0x0D, 0x15, 0x25, 0x35, 0x01):
+        request(control, who, [json_type], b'{"note":"hi"}')
+    request(0x01, who, [("Authorization", "Bearer x.y.z"), json_type], b"{}")
+    cid = "bafyreie5cvv4h45feadgeuwhbcutmh6t2ceseocckahdoe6uat64zmz454"
+    thing = {
+        "name": "n", "count": 5, "createdAt": "2024-01-01T00:00:00Z", "subject": "at://did:plc:a/app.bsky.feed.post/3k",
+        "parts": [{"index": 0, "text": "t", "children": [{"index": 1}]}], "extra": {"a": [1, 2, {"b": None}]},
+        "data": {"$bytes": "AAEC"}, "link": {"$link": cid},
+        "image": {"$type": "blob", "ref": {"$link": cid}, "mimeType": "image/png", "size": int_max},
+        "choice": {"$type": "com.example.fuzz.putThing#note", "text": "note"},
+    }
+    put = "/xrpc/com.example.fuzz.putThing"
+    request(0x01, put, [json_type], json.dumps(thing).encode())
+    for count in ("9223372036854775807", "-9223372036854775808", "9223372036854775808", "1e400", "1e-400", "-0.0"):
+        request(0x01, put, [json_type], b'{"name":"n","parts":[],"count":' + count.encode() + b"}")
+    nested = {"index": 0}
+    for depth in range(300):
+        nested = {"index": depth, "children": [nested]}
+    request(0x01, put, [json_type], json.dumps({"name": "n", "parts": [nested]}).encode())
+    request(0x01, put, [json_type], b'{"name":"n","parts":[],"extra":' + deep.encode() + b"}")
+    request(0x01, put, [json_type], b'{"name":"' + "\u00e9\u0301".encode() * 60 + b'","parts":[]}')
+    for headers in (
+        [("Content-Type", "APPLICATION/JSON; charset=utf-8")], [("content-type", "text/plain")],
+        [("Content-Length", "-1"), json_type], [("Content-Length", "99999999999999999999"), json_type],
+        [("Authorization", "Bearer"), json_type], [("X-Odd", ""), ("no colon here", ""), json_type],
+    ):
+        request(0x01, put, headers, b'{"name":"n","parts":[]}')
+    for control, target in ((0x00, "/health"), (0x02, "/health"), (0x00, "/xrpc/"), (0x00, "/xrpc/com.example.fuzz.nope"),
+                            (0x03, put), (0x00, put), (0x00, "/other?x=1"), (0x00, "/xrpc/" + "a." * 200 + "b")):
+        request(control, target)
+
+
 # MARK: from the shared PDS
 
 
@@ -421,6 +533,7 @@ def main():
     corpus = Corpus(arguments.out)
     from_shared(corpus, Path(arguments.shared))
     built_here(corpus)
+    server_seeds(corpus)
     base = os.environ.get("ATPROTO_PDS_URL")
     if base:
         try:

@@ -15,11 +15,17 @@ final class TableResolver: IdentityResolver, @unchecked Sendable {
     private var calls = 0
 
     func publish(_ did: String, key: TestSigningKey) {
+        publish(did, keys: [("atproto", key)])
+    }
+
+    /// Publishes a document with a verification method per `(fragment, key)`.
+    func publish(_ did: String, keys: [(fragment: String, key: TestSigningKey)]) {
         let document = DIDDocument(
             id: DID(rawValue: did),
-            verificationMethods: [
-                .init(id: did + "#atproto", type: "Multikey", controller: did, publicKeyMultibase: key.multikey)
-            ])
+            verificationMethods: keys.map {
+                .init(
+                    id: did + "#" + $0.fragment, type: "Multikey", controller: did, publicKeyMultibase: $0.key.multikey)
+            })
         lock.lock()
         current[did] = document
         lock.unlock()
@@ -272,8 +278,12 @@ final class ServiceAuthTests: XCTestCase {
             audience: Self.service, resolver: resolver, replayCache: cache,
             now: { Date(timeIntervalSince1970: TimeInterval(Self.now)) })
         _ = try await verifier.verify(TestTokens.make(claims(), key: key), method: Self.method)
+        // Another issuer: the whole cache is full, not only alice's share of it.
+        let bob = try TestSigningKey(curve: .p256, seed: "bob")
+        resolver.publish("did:plc:bob", key: bob)
         do {
-            _ = try await verifier.verify(TestTokens.make(claims(), key: key), method: Self.method)
+            _ = try await verifier.verify(
+                TestTokens.make(claims(["iss": .string("did:plc:bob")]), key: bob), method: Self.method)
             XCTFail("a token was accepted while its jti could not be held")
         } catch {
             XCTAssertEqual(error.code, .notEnoughResources)

@@ -83,13 +83,15 @@ enum TestTokens {
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    /// A token with `claims`, `alg` as given (by default the key's), signed by `key`.
+    /// A token with `claims`, `alg` as given (by default the key's), signed by `key`; `extraHeader`
+    /// adds JOSE header parameters (`crit`, `kid`...).
     static func make(
         _ claims: [String: JSONValue], key: TestSigningKey, alg: String? = nil, typ: String? = "JWT",
-        highS: Bool = false
+        highS: Bool = false, extraHeader: [String: JSONValue] = [:]
     ) -> String {
         var header: [String: JSONValue] = ["alg": .string(alg ?? (key.curve == .secp256k1 ? "ES256K" : "ES256"))]
         if let typ { header["typ"] = .string(typ) }
+        header.merge(extraHeader) { _, extra in extra }
         let signed =
             base64URL(Array(JSONValue.object(header).serialized())) + "."
             + base64URL(Array(JSONValue.object(claims).serialized()))

@@ -39,7 +39,7 @@ public struct ServiceAuthTokens: Sendable {
     public func token(for audience: String, method: NSID?, expiration: Date? = nil) async throws -> String {
         var items = [URLQueryItem(name: "aud", value: audience)]
         if let expiration {
-            items.append(URLQueryItem(name: "exp", value: String(Int(expiration.timeIntervalSince1970))))
+            items.append(URLQueryItem(name: "exp", value: String(UnixSeconds.of(expiration))))
         }
         if let method { items.append(URLQueryItem(name: "lxm", value: method.rawValue)) }
         let response = try await agent.send(XRPCRequest(method: .get, nsid: Self.nsid, queryItems: items))

@@ -10,7 +10,9 @@ import Foundation
 ///
 /// It also remembers, for a short while, the key that last proved a token of each issuer, so that a
 /// caller's next tokens are checked without a call into the resolver (an actor hop that costs about
-/// as much as the signature). A token that key does not prove goes to the resolver as before.
+/// as much as the signature). A token that key does not prove goes to the resolver as before. The
+/// key is remembered by DID and key ID together: a labeler's `#atproto_label` key, remembered from
+/// a `#atproto_labeler` token, never proves a token of the account itself (`#atproto`).
 // @unchecked Sendable: `keys` and `recent` are read and written only under `lock`; the rest is immutable.
 final class ParsedKeys: @unchecked Sendable {
     // Safety: `keys` and `recent` are touched only under `lock`; the rest is immutable.
@@ -19,35 +21,40 @@ final class ParsedKeys: @unchecked Sendable {
     private var recent: [String: (key: PublicKey, until: Int)] = [:]
     let capacity: Int
 
-    /// The key that last proved a token of `did`, while it is remembered.
-    func recentKey(of did: DID, now: Int) -> PublicKey? {
+    /// The key `keyID` of `did` that last proved a token, while it is remembered.
+    func recentKey(of did: DID, keyID: String, now: Int) -> PublicKey? {
         lock.withLock {
-            guard let entry = recent[did.rawValue], now < entry.until else { return nil }
+            guard let entry = recent[Self.recentKey(did, keyID)], now < entry.until else { return nil }
             return entry.key
         }
     }
 
-    /// Remembers `key` as `did`'s until `until` (Unix seconds).
-    func remember(_ key: PublicKey, of did: DID, until: Int) {
+    /// Remembers `key` as `did`'s key `keyID` until `until` (Unix seconds).
+    func remember(_ key: PublicKey, of did: DID, keyID: String, until: Int) {
         lock.withLock {
             if recent.count >= capacity { recent.removeAll(keepingCapacity: true) }
-            recent[did.rawValue] = (key, until)
+            recent[Self.recentKey(did, keyID)] = (key, until)
         }
     }
 
-    /// Forgets `did`'s remembered key.
-    func forget(_ did: DID) {
-        _ = lock.withLock { recent.removeValue(forKey: did.rawValue) }
+    /// Forgets `did`'s remembered key `keyID`.
+    func forget(_ did: DID, keyID: String) {
+        _ = lock.withLock { recent.removeValue(forKey: Self.recentKey(did, keyID)) }
+    }
+
+    /// `did#keyID`: a DID has no `#`, so no two pairs share a text.
+    private static func recentKey(_ did: DID, _ keyID: String) -> String {
+        did.rawValue + "#" + keyID
     }
 
     init(capacity: Int = 10_000) {
         self.capacity = max(1, capacity)
     }
 
-    /// The `#atproto` key of `document` (as `DIDDocument.signingKey()`), or `nil` when it has none
-    /// that can be read.
-    func signingKey(of document: DIDDocument) -> PublicKey? {
-        guard let method = document.verificationMethod(fragment: "atproto") else { return nil }
+    /// The key `keyID` (`atproto`, `atproto_label`) of `document`, or `nil` when it has none that can
+    /// be read.
+    func signingKey(of document: DIDDocument, keyID: String) -> PublicKey? {
+        guard let method = document.verificationMethod(fragment: keyID) else { return nil }
         guard let multibase = method.publicKeyMultibase else { return try? method.publicKey() }
         let text = method.type + " " + multibase
         if let known = lock.withLock({ keys[text] }) { return known }

@@ -12,6 +12,13 @@ struct ServiceAuthToken: Sendable {
     var issuer: DID
     /// `iss` as sent (`did:plc:...#atproto_labeler` keeps its fragment here).
     var issuerClaim: String
+    /// The verification method of the issuer's DID document that must have signed: `atproto_label`
+    /// for a labeler (`iss` with the service fragment `#atproto_labeler`, the spec's one mapping),
+    /// `atproto` for everything else.
+    var keyID: String {
+        issuerClaim.utf8.dropFirst(issuer.rawValue.utf8.count).elementsEqual(("#" + Self.labelerService).utf8)
+            ? Self.labelKeyID : Self.accountKeyID
+    }
     var audience: String
     var expiration: Int
     var issuedAt: Int?
@@ -20,6 +27,12 @@ struct ServiceAuthToken: Sendable {
     /// `header.payload` as sent: what the signature signs.
     var signedBytes: [UInt8]
     var signature: [UInt8]
+
+    /// The service fragment of a labeler's `iss`, and the key ID it maps to.
+    static let labelerService = "atproto_labeler"
+    static let labelKeyID = "atproto_label"
+    /// The key ID of an `iss` without that fragment.
+    static let accountKeyID = "atproto"
 
     /// The longest token read, in bytes.
     static let maximumLength = 8 * 1024
@@ -52,6 +65,7 @@ struct ServiceAuthToken: Sendable {
         if let type = header["typ"]?.stringValue, !["jwt", "JWT"].contains(type) {
             throw Self.bad("typ \(ParameterSchema.quoted(type)) is not a service-auth token")
         }
+        try Self.checkCritical(header["crit"])
         guard let issuerClaim = claims["iss"]?.stringValue else { throw Self.bad("the token has no string iss") }
         let did = issuerClaim.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(issuerClaim[..<$0]) } ?? issuerClaim
         guard DID.syntaxError(in: did) == nil else {
@@ -79,6 +93,29 @@ struct ServiceAuthToken: Sendable {
         self.expiration = expiration
         self.signedBytes = Array(text.utf8[parts[0].startIndex..<parts[1].endIndex])
         self.signature = signature
+    }
+
+    /// The header parameters this verifier understands when a token marks them critical: none (it
+    /// implements no JWS extension, such as RFC 7797's `b64`).
+    static let understoodCriticalParameters: Set<String> = []
+
+    /// RFC 7515 4.1.11: `crit`, when present, is a non-empty array of strings, and a token whose
+    /// `crit` names a parameter the recipient does not understand is refused (it would change what the
+    /// signature means).
+    static func checkCritical(_ crit: JSONValue?) throws(XRPCServerError) {
+        guard let crit else { return }
+        guard case .array(let items) = crit, !items.isEmpty else {
+            throw bad("crit is not a non-empty array of strings")
+        }
+        var names: [String] = []
+        for item in items {
+            guard case .string(let name) = item else { throw bad("crit is not a non-empty array of strings") }
+            names.append(name)
+        }
+        if let unknown = names.first(where: { !understoodCriticalParameters.contains($0) }) {
+            throw bad(
+                "crit names \(ParameterSchema.quoted(unknown)), a header parameter this verifier does not understand")
+        }
     }
 
     static func bad(_ message: String) -> XRPCServerError {

@@ -20,7 +20,8 @@ public struct ServiceAuthCaller: Sendable, Hashable {
 }
 
 /// Verifies inter-service JWTs (atproto.com/specs/xrpc, "Inter-Service Authentication"): the issuer's
-/// DID resolved to its `#atproto` key, the ES256K or ES256 signature checked with `AtprotoCrypto`
+/// DID resolved to its `#atproto` key (its `#atproto_label` key when `iss` is `<did>#atproto_labeler`:
+/// a labeler signs with its label key), the ES256K or ES256 signature checked with `AtprotoCrypto`
 /// (compact, low-S only), `aud` this service, `exp` in the future, `lxm` the method called, and each
 /// `jti` accepted once.
 ///
@@ -29,8 +30,9 @@ public struct ServiceAuthCaller: Sendable, Hashable {
 /// whose key rotated is not refused until its cache entry expires.
 ///
 /// Refusals are 401 with the reason's name: `AuthenticationRequired` (no bearer token), `BadJwt`,
-/// `JwtExpired`, `BadJwtAudience`, `BadJwtLexiconMethod`, `BadJwtSignature`, `JwtReplayed`. The token
-/// never appears in a message.
+/// `JwtExpired`, `BadJwtAudience`, `BadJwtLexiconMethod`, `BadJwtSignature`, `JwtReplayed`; and, from
+/// the replay cache, 429 `RateLimitExceeded` for an issuer holding its share of live tokens already,
+/// 503 `NotEnoughResources` when the whole cache is full. The token never appears in a message.
 ///
 /// ```swift
 /// let verifier = ServiceAuthVerifier(audience: "did:web:feeds.example.com", resolver: resolver)
@@ -47,9 +49,15 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
     /// Whether a token must name the method in `lxm` (default true; the reference PDS only issues
     /// long-lived tokens with one).
     public let requiresMethodBinding: Bool
-    /// The longest a token may still be valid, from now: tokens expiring later are refused, which
-    /// also bounds how long their `jti` is held. Default one hour and a minute.
+    /// The longest a token bound to a method (`lxm`) may still be valid, from now: tokens expiring
+    /// later are refused, which also bounds how long their `jti` is held. Default one hour and a
+    /// minute: the reference PDS issues tokens of at most an hour, and only with a method (its default
+    /// is 60 s), plus a minute for clocks that differ.
     public let maximumLifetime: Duration
+    /// The same for a token without `lxm` (accepted only when ``requiresMethodBinding`` is off).
+    /// Default two minutes: the reference PDS issues such tokens for at most one, plus a minute for
+    /// clocks that differ.
+    public let maximumUnboundLifetime: Duration
     /// Seen `jti`s, or `nil` to accept tokens more than once.
     public let replayCache: ServiceAuthReplayCache?
     /// How long the key that proved an issuer's token is used for its next tokens without asking
@@ -67,16 +75,19 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
     ///   - resolver: Resolves issuers' DIDs; cache it, the verifier invalidates an entry when a key
     ///     seems to have rotated.
     ///   - requiresMethodBinding: Whether a token without `lxm` is refused.
-    ///   - maximumLifetime: The longest a token may still be valid from now.
+    ///   - maximumLifetime: The longest a token bound to a method may still be valid from now.
+    ///   - maximumUnboundLifetime: The longest a token without `lxm` may still be valid from now.
     ///   - recentKeyLifetime: How long an issuer's proven key is reused without the resolver.
     ///   - replayCache: Where accepted `jti`s are held (share one per service); `nil` turns replay
     ///     protection off.
     ///   - now: The clock (tests pass their own).
     public init(
         audience: DID, resolver: any IdentityResolver, requiresMethodBinding: Bool = true,
-        maximumLifetime: Duration = .seconds(3660), replayCache: ServiceAuthReplayCache? = ServiceAuthReplayCache(),
-        recentKeyLifetime: Duration = .seconds(60), now: @escaping @Sendable () -> Date = Date.init
+        maximumLifetime: Duration = .seconds(3660), maximumUnboundLifetime: Duration = .seconds(120),
+        replayCache: ServiceAuthReplayCache? = ServiceAuthReplayCache(), recentKeyLifetime: Duration = .seconds(60),
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.maximumUnboundLifetime = maximumUnboundLifetime
         self.recentKeyLifetime = recentKeyLifetime
         self.audiences = [audience.rawValue]
         self.resolver = resolver
@@ -120,17 +131,23 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
         return String(Substring(header.utf8[rest.startIndex..<end]))
     }
 
-    /// Checks `token` for a call of `method`, in this order: form, `exp`, `aud`, `lxm`, signature,
-    /// then `jti` (only a token that proves out can use up its ID).
+    /// Checks `token` for a call of `method`, in this order: form (a JOSE header with `crit` is
+    /// refused: this verifier understands no extension), `exp`, `aud`, `lxm`, signature, then `jti`
+    /// (only a token that proves out can use up its ID).
     public func verify(_ token: String, method: NSID) async throws(XRPCServerError) -> ServiceAuthCaller {
         let parsed = try ServiceAuthToken(parsing: token)
-        let nowSeconds = Int(now().timeIntervalSince1970.rounded(.down))
+        // exp is the caller's number: all arithmetic on it is clamped (exp = -2^63 must not trap).
+        let nowSeconds = UnixSeconds.of(now())
         guard nowSeconds < parsed.expiration else {
-            throw XRPCServerError(.jwtExpired, message: "the token expired \(nowSeconds - parsed.expiration) s ago")
+            let ago = UnixSeconds.subtracting(nowSeconds, parsed.expiration)
+            throw XRPCServerError(
+                .jwtExpired, message: "the token expired \(ago) s ago (exp \(parsed.expiration))")
         }
-        let lifetime = maximumLifetime.components.seconds
-        guard parsed.expiration - nowSeconds <= lifetime else {
-            throw XRPCServerError(.badJwt, message: "the token expires more than \(lifetime) s from now")
+        let lifetime = UnixSeconds.of(parsed.method == nil ? maximumUnboundLifetime : maximumLifetime)
+        guard UnixSeconds.subtracting(parsed.expiration, nowSeconds) <= lifetime else {
+            let kind = parsed.method == nil ? "a token without lxm" : "the token"
+            throw XRPCServerError(
+                .badJwt, message: "\(kind) expires more than \(lifetime) s from now (exp \(parsed.expiration))")
         }
         guard audiences.contains(parsed.audience) || audiences.contains(where: { parsed.audience.hasPrefix($0 + "#") })
         else {
@@ -153,10 +170,16 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
                 throw XRPCServerError(.badJwt, message: "the token has no jti, so it could be replayed")
             }
             switch replayCache.insert(
-                issuer: parsed.issuerClaim, tokenID: tokenID, expiration: parsed.expiration, now: nowSeconds)
+                issuer: parsed.issuer.rawValue, tokenID: tokenID, expiration: parsed.expiration, now: nowSeconds)
             {
             case .accepted: break
             case .replayed: throw XRPCServerError(.jwtReplayed, message: "this token was already used")
+            case .issuerFull(let retryAfter):
+                throw XRPCServerError(
+                    .rateLimitExceeded, headers: ["retry-after": String(retryAfter)],
+                    message:
+                        "\(parsed.issuer.rawValue) already holds \(replayCache.perIssuerCapacity) live service-auth "
+                        + "tokens here; try again in \(retryAfter) s")
             case .full:
                 throw XRPCServerError(
                     .notEnoughResources, message: "too many live service-auth tokens; try again later")
@@ -168,35 +191,37 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
             expiration: Date(timeIntervalSince1970: TimeInterval(parsed.expiration)), tokenID: parsed.tokenID)
     }
 
-    /// The signature by the issuer's `#atproto` key (the one remembered, else the resolver's); on
-    /// failure, once more with a fresh DID document.
+    /// The signature by the issuer's key (`#atproto`, or `#atproto_label` for a labeler's token):
+    /// the one remembered, else the resolver's; on failure, once more with a fresh DID document.
     private func checkSignature(_ token: ServiceAuthToken, now: Int) async throws(XRPCServerError) {
-        if let key = keys.recentKey(of: token.issuer, now: now), Self.signs(key, token) { return }
-        if let key = try await signingKey(of: token.issuer, fresh: false), Self.signs(key, token) {
-            return remember(key, of: token.issuer, now: now)
+        let did = token.issuer
+        let keyID = token.keyID
+        if let key = keys.recentKey(of: did, keyID: keyID, now: now), Self.signs(key, token) { return }
+        if let key = try await signingKey(of: did, keyID: keyID, fresh: false), Self.signs(key, token) {
+            return remember(key, of: did, keyID: keyID, now: now)
         }
-        keys.forget(token.issuer)
-        guard let key = try await signingKey(of: token.issuer, fresh: true) else {
-            throw XRPCServerError(.badJwtSignature, message: "\(token.issuer.rawValue) has no usable #atproto key")
+        keys.forget(did, keyID: keyID)
+        guard let key = try await signingKey(of: did, keyID: keyID, fresh: true) else {
+            throw XRPCServerError(.badJwtSignature, message: "\(did.rawValue) has no usable #\(keyID) key")
         }
         guard Self.signs(key, token) else {
             throw XRPCServerError(
-                .badJwtSignature, message: "the signature is not by \(token.issuer.rawValue)'s #atproto key")
+                .badJwtSignature, message: "the signature is not by \(did.rawValue)'s #\(keyID) key")
         }
-        remember(key, of: token.issuer, now: now)
+        remember(key, of: did, keyID: keyID, now: now)
     }
 
-    private func remember(_ key: PublicKey, of did: DID, now: Int) {
-        let lifetime = Int(recentKeyLifetime.components.seconds)
-        if lifetime > 0 { keys.remember(key, of: did, until: now + lifetime) }
+    private func remember(_ key: PublicKey, of did: DID, keyID: String, now: Int) {
+        let lifetime = UnixSeconds.of(recentKeyLifetime)
+        if lifetime > 0 { keys.remember(key, of: did, keyID: keyID, until: UnixSeconds.adding(now, lifetime)) }
     }
 
     static func signs(_ key: PublicKey, _ token: ServiceAuthToken) -> Bool {
         key.curve == token.curve && key.isValidSignature(token.signature, for: token.signedBytes)
     }
 
-    /// The issuer's key, or `nil` when its document has none that can be read.
-    private func signingKey(of did: DID, fresh: Bool) async throws(XRPCServerError) -> PublicKey? {
+    /// The issuer's key `keyID`, or `nil` when its document has none that can be read.
+    private func signingKey(of did: DID, keyID: String, fresh: Bool) async throws(XRPCServerError) -> PublicKey? {
         if fresh { await resolver.invalidate(did: did) }
         let document: DIDDocument
         do {
@@ -205,6 +230,6 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
             throw XRPCServerError(
                 .badJwtSignature, message: "the issuer \(did.rawValue) could not be resolved: \(error.message)")
         }
-        return keys.signingKey(of: document)
+        return keys.signingKey(of: document, keyID: keyID)
     }
 }
