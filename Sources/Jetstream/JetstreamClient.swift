@@ -76,7 +76,8 @@ public struct JetstreamClient: Sendable {
         }
         var path = components.path
         while path.hasSuffix("/") { path.removeLast() }
-        components.path = path + (version == .v2 ? "/xrpc/" + NetworkBskyJetstreamSubscribeEvents.nsid.rawValue : "/subscribe")
+        components.path =
+            path + (version == .v2 ? "/xrpc/" + NetworkBskyJetstreamSubscribeEvents.nsid.rawValue : "/subscribe")
         let items = filter.queryItems(for: version) + extraQueryItems
         components.queryItems = items.isEmpty ? nil : items
         guard let url = components.url else {

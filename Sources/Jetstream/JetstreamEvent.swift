@@ -106,9 +106,11 @@ extension JetstreamMessage {
                 rkey: commit.rkey, cid: commit.cid, record: record)
             return .event(JetstreamEvent(cursor: commit.seq, did: commit.did, time: commit.time, kind: .commit(value)))
         case .networkBskyJetstreamSubscribeEventsIdentity(let event):
-            return .event(JetstreamEvent(cursor: event.seq, did: event.did, time: event.time, kind: .identity(event.identity)))
+            return .event(
+                JetstreamEvent(cursor: event.seq, did: event.did, time: event.time, kind: .identity(event.identity)))
         case .networkBskyJetstreamSubscribeEventsAccount(let event):
-            return .event(JetstreamEvent(cursor: event.seq, did: event.did, time: event.time, kind: .account(event.account)))
+            return .event(
+                JetstreamEvent(cursor: event.seq, did: event.did, time: event.time, kind: .account(event.account)))
         case .networkBskyJetstreamSubscribeEventsSync(let event):
             return .event(JetstreamEvent(cursor: event.seq, did: event.did, time: event.time, kind: .sync(event.sync)))
         case .networkBskyJetstreamSubscribeEventsInfo(let info):

@@ -77,7 +77,8 @@ final class JetstreamIteratorState: @unchecked Sendable {
         if let reader { return reader }
         var target = url
         if let lastCursor, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
-            components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "cursor", value: String(lastCursor))]
+            components.queryItems =
+                (components.queryItems ?? []) + [URLQueryItem(name: "cursor", value: String(lastCursor))]
             target = components.url ?? url
         }
         let made: any JetstreamConnectionReader =

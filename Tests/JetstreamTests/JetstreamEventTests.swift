@@ -14,15 +14,17 @@ final class JetstreamEventTests: XCTestCase {
     func testRecordsAreTypedOrKeptWithTheReasonNeverDropped() throws {
         let valid = event(
             #"{"rev":"3l","operation":"create","collection":"app.bsky.feed.post","rkey":"a","#
-                + #""record":{"$type":"app.bsky.feed.post","text":"hi","createdAt":"2026-01-01T00:00:00Z"},"cid":"bafy"}"#)
+                + #""record":{"$type":"app.bsky.feed.post","text":"hi","createdAt":"2026-01-01T00:00:00Z"},"cid":"bafy"}"#
+        )
         let message = try JetstreamMessage.reading(v1: valid, recordTypes: .bluesky)
         XCTAssertEqual(message.event?.cursor, 1_795_859_051_810_157)
         XCTAssertEqual(message.event?.commit?.record?.as(AppBskyFeedPost.self)?.text, "hi")
         let invalid = event(
             #"{"rev":"3l","operation":"create","collection":"app.bsky.feed.post","rkey":"b","#
                 + #""record":{"$type":"app.bsky.feed.post","text":7}}"#)
-        guard case .invalid(let kept, let reason)? = try JetstreamMessage.reading(v1: invalid, recordTypes: .bluesky)
-            .event?.commit?.record
+        guard
+            case .invalid(let kept, let reason)? = try JetstreamMessage.reading(v1: invalid, recordTypes: .bluesky)
+                .event?.commit?.record
         else { return XCTFail("a record failing its lexicon is kept as invalid") }
         XCTAssertEqual(kept.json.objectValue?["text"], .integer(7))
         XCTAssertFalse(reason.message.isEmpty)
@@ -40,15 +42,17 @@ final class JetstreamEventTests: XCTestCase {
             recordTypes: .bluesky)
         guard case .identity(let value)? = identity.event?.kind else { return XCTFail("\(identity)") }
         XCTAssertEqual(value.handle?.rawValue, "ex.test")
-        guard case .unknown = try JetstreamMessage.reading(
-            v1: #"{"did":"did:plc:abc","time_us":6,"kind":"later","later":{}}"#, recordTypes: .bluesky)
+        guard
+            case .unknown = try JetstreamMessage.reading(
+                v1: #"{"did":"did:plc:abc","time_us":6,"kind":"later","later":{}}"#, recordTypes: .bluesky)
         else { return XCTFail("an unknown kind is kept") }
     }
 
     func testMalformedEventsSayWhatIsWrong() {
         for (text, expected) in [
             ("[]", "not a JSON object"), (#"{"did":"did:plc:a","time_us":1}"#, "no string \"kind\""),
-            (#"{"kind":"commit","time_us":1}"#, "\"did\""), (#"{"did":"did:plc:a","time_us":1,"kind":"commit"}"#, "no \"commit\""),
+            (#"{"kind":"commit","time_us":1}"#, "\"did\""),
+            (#"{"did":"did:plc:a","time_us":1,"kind":"commit"}"#, "no \"commit\""),
         ] {
             XCTAssertThrowsError(try JetstreamMessage.reading(v1: text, recordTypes: .bluesky)) { error in
                 XCTAssertEqual((error as? JetstreamError)?.code, .malformedEvent)

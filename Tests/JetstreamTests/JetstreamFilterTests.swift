@@ -40,12 +40,15 @@ final class JetstreamFilterTests: XCTestCase {
         let error = refusal(JetstreamFilter(collections: tooManyCollections), .v2)
         XCTAssertEqual(error?.code, .invalidFilter)
         XCTAssertEqual(error?.parameter, "collections")
-        XCTAssertNil(refusal(JetstreamFilter(collections: Array(tooManyCollections.prefix(100)) + ["com.example.c0"]), .v2))
+        XCTAssertNil(
+            refusal(JetstreamFilter(collections: Array(tooManyCollections.prefix(100)) + ["com.example.c0"]), .v2))
         let dids = (0...10_000).map { DID(rawValue: "did:plc:a\($0)") }
         XCTAssertEqual(refusal(JetstreamFilter(dids: dids), .v1)?.parameter, "wantedDids")
         XCTAssertNil(refusal(JetstreamFilter(dids: Array(dids.prefix(10_000))), .v1))
         XCTAssertEqual(refusal(JetstreamFilter(dids: ["handle.test"]), .v2)?.parameter, "dids[0]")
-        XCTAssertEqual(refusal(JetstreamFilter(collections: ["app.bsky.feed.post", "not an nsid"]), .v2)?.parameter, "collections[1]")
+        XCTAssertEqual(
+            refusal(JetstreamFilter(collections: ["app.bsky.feed.post", "not an nsid"]), .v2)?.parameter,
+            "collections[1]")
         XCTAssertEqual(refusal(JetstreamFilter(collections: ["app.*"]), .v2)?.code, .invalidFilter)
         XCTAssertNil(refusal(JetstreamFilter(collections: ["app.*"]), .v1), "v1 does not check a prefix")
         XCTAssertNil(refusal(JetstreamFilter(collections: ["app.bsky.*"]), .v2))
@@ -65,10 +68,12 @@ final class JetstreamFilterTests: XCTestCase {
             XCTAssertEqual(error?.parameter, name)
         }
         for name in ["collections", "dids", "kinds"] {
-            XCTAssertEqual(refusal(.all, .v1, extra: [URLQueryItem(name: name, value: "x")])?.code, .wrongEndpoint, name)
+            XCTAssertEqual(
+                refusal(.all, .v1, extra: [URLQueryItem(name: name, value: "x")])?.code, .wrongEndpoint, name)
         }
         XCTAssertEqual(refusal(.all, .v1, extra: [URLQueryItem(name: "compress", value: "true")])?.code, .unsupported)
-        XCTAssertEqual(refusal(.all, .v2, extra: [URLQueryItem(name: "zstdDictionary", value: "1")])?.code, .unsupported)
+        XCTAssertEqual(
+            refusal(.all, .v2, extra: [URLQueryItem(name: "zstdDictionary", value: "1")])?.code, .unsupported)
         XCTAssertEqual(refusal(.all, .v2, extra: [URLQueryItem(name: "cursor", value: "1")])?.code, .invalidFilter)
     }
 

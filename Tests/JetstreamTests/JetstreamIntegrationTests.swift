@@ -36,12 +36,14 @@ final class JetstreamIntegrationTests: XCTestCase {
         let other = try await fixture.client.com.atproto.repo.createRecord(
             repo: repo, collection: "com.example.jetstream.thing",
             record: UnknownValue(.object(["$type": .string("com.example.jetstream.thing"), "tag": .string(tag)])))
-        return (String(made.uri.rawValue.split(separator: "/").last ?? ""),
-            String(other.uri.rawValue.split(separator: "/").last ?? ""))
+        return (
+            String(made.uri.rawValue.split(separator: "/").last ?? ""),
+            String(other.uri.rawValue.split(separator: "/").last ?? "")
+        )
     }
 
     /// Reads from `stream` until `count` events arrived; fails after 60 s.
-    private func take(_ count: Int, from stream: JetstreamStream) async throws -> [JetstreamEvent] {
+    private static func take(_ count: Int, from stream: JetstreamStream) async throws -> [JetstreamEvent] {
         try await withThrowingTaskGroup(of: [JetstreamEvent].self) { group in
             group.addTask {
                 var events: [JetstreamEvent] = []
@@ -73,11 +75,11 @@ final class JetstreamIntegrationTests: XCTestCase {
                 kinds: version == .v2 ? [.commit] : [])
             // Open the stream at the live tip, then write while it runs.
             let stream = try jetstream(fixture, version).subscribe(filter)
-            let reading = Task { try await take(2, from: stream) }
+            async let reading = Self.take(2, from: stream)
             try await Task.sleep(for: .milliseconds(300))
             let tag = "\(version) \(UUID().uuidString)"
             let keys = try await write(fixture, tag: tag)
-            let events = try await reading.value
+            let events = try await reading
             XCTAssertEqual(events.map { $0.commit?.rkey.rawValue }, [keys.post, keys.other], "\(version)")
             let post = events.first?.commit?.record?.as(AppBskyFeedPost.self)
             XCTAssertEqual(post?.text, "jetstream \(tag)", "\(version): the post arrives as AppBskyFeedPost")
@@ -95,15 +97,15 @@ final class JetstreamIntegrationTests: XCTestCase {
             let filter = JetstreamFilter(collections: ["com.example.jetstream.*"], dids: [fixture.did])
             let client = jetstream(fixture, version)
             let first = try client.subscribe(filter)
-            let reading = Task { try await take(2, from: first) }
+            async let reading = Self.take(2, from: first)
             try await Task.sleep(for: .milliseconds(300))
             var written: [String] = []
             for index in 0..<2 { written.append(try await write(fixture, tag: "\(version) a\(index)").other) }
-            let seen = try await reading.value
+            let seen = try await reading
             let saved = try XCTUnwrap(seen.last?.cursor)
             // The app stopped after two events; more are written while it is away.
             for index in 0..<3 { written.append(try await write(fixture, tag: "\(version) b\(index)").other) }
-            let resumed = try await take(3, from: client.subscribe(filter, after: saved))
+            let resumed = try await Self.take(3, from: client.subscribe(filter, after: saved))
             XCTAssertEqual(
                 (seen + resumed).map { $0.commit?.rkey.rawValue ?? "" }, written,
                 "\(version): every write once, in order, across the restart")
