@@ -18,7 +18,7 @@ public struct JetstreamClient: Sendable {
     /// The service (`https://`, `http://`, `wss://` or `ws://`, with a host).
     public var service: URL
     /// Which endpoint to read.
-    public var version: JetstreamVersion
+    public var version: JetstreamEndpoint
     /// Opens the WebSocket connections. Its message bound (`maximumMessageSize`) bounds a frame,
     /// and its queue bound (`maximumQueuedMessages` of `POSIXWebSocketTransport`) what is read ahead
     /// of a slow app: nothing else is buffered, so a slow app holds the socket back.
@@ -36,7 +36,8 @@ public struct JetstreamClient: Sendable {
 
     /// Creates a client.
     public init(
-        service: URL, version: JetstreamVersion = .v2, transport: any WebSocketTransport = PlatformWebSocketTransport(),
+        service: URL, version: JetstreamEndpoint = .v2,
+        transport: any WebSocketTransport = PlatformWebSocketTransport(),
         reconnectPolicy: XRPCReconnectPolicy? = .default, recordTypes: LexiconRecordTypes = .bluesky,
         extraQueryItems: [URLQueryItem] = [], headers: [String: String] = [:]
     ) {

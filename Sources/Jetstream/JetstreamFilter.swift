@@ -54,7 +54,7 @@ public struct JetstreamFilter: Sendable, Hashable {
     /// Throws when the filter cannot be sent to `version`: a malformed collection or DID, a list over
     /// its limit, kinds on v1, collections with kinds that exclude commits, a negative or too large
     /// message size. ``JetstreamError/parameter`` names the wire parameter.
-    public func check(for version: JetstreamVersion) throws(JetstreamError) {
+    public func check(for version: JetstreamEndpoint) throws(JetstreamError) {
         let v2 = version == .v2
         let collectionsName = v2 ? "collections" : "wantedCollections"
         let didsName = v2 ? "dids" : "wantedDids"
@@ -113,7 +113,7 @@ public struct JetstreamFilter: Sendable, Hashable {
     }
 
     /// The query items of the filter for `version`.
-    func queryItems(for version: JetstreamVersion) -> [URLQueryItem] {
+    func queryItems(for version: JetstreamEndpoint) -> [URLQueryItem] {
         let v2 = version == .v2
         var items: [URLQueryItem] = []
         var seen = Set<String>()
@@ -135,7 +135,7 @@ public struct JetstreamFilter: Sendable, Hashable {
 }
 
 /// The two Jetstream endpoints.
-public enum JetstreamVersion: String, Sendable, Hashable {
+public enum JetstreamEndpoint: String, Sendable, Hashable {
     /// The legacy `GET /subscribe`: bare JSON events, cursor in unix microseconds (`time_us`).
     case v1
     /// The lexicon-defined `network.bsky.jetstream.subscribeEvents` (`xrpc.v1.json` frames), cursor

@@ -21,7 +21,7 @@ final class JetstreamFilterTests: XCTestCase {
     private let service = URL(string: "https://jetstream.example.com")!
 
     private func refusal(
-        _ filter: JetstreamFilter, _ version: JetstreamVersion, extra: [URLQueryItem] = []
+        _ filter: JetstreamFilter, _ version: JetstreamEndpoint, extra: [URLQueryItem] = []
     ) -> JetstreamError? {
         let transport = CountingRefusingTransport()
         let client = JetstreamClient(

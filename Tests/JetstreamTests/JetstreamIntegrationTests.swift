@@ -63,13 +63,13 @@ final class JetstreamIntegrationTests: XCTestCase {
         }
     }
 
-    private func jetstream(_ fixture: Fixture, _ version: JetstreamVersion) -> JetstreamClient {
+    private func jetstream(_ fixture: Fixture, _ version: JetstreamEndpoint) -> JetstreamClient {
         JetstreamClient(service: fixture.url, version: version, transport: POSIXWebSocketTransport())
     }
 
     func testBothEndpointsDeliverTheWritesTypedAndFiltered() async throws {
         let fixture = try await fixture()
-        for version in [JetstreamVersion.v1, .v2] {
+        for version in [JetstreamEndpoint.v1, .v2] {
             let filter = JetstreamFilter(
                 collections: ["app.bsky.feed.post", "com.example.jetstream.*"], dids: [fixture.did],
                 kinds: version == .v2 ? [.commit] : [])
@@ -93,7 +93,7 @@ final class JetstreamIntegrationTests: XCTestCase {
 
     func testAResumptionFromASavedCursorRepeatsNothingAndMissesNothing() async throws {
         let fixture = try await fixture()
-        for version in [JetstreamVersion.v1, .v2] {
+        for version in [JetstreamEndpoint.v1, .v2] {
             let filter = JetstreamFilter(collections: ["com.example.jetstream.*"], dids: [fixture.did])
             let client = jetstream(fixture, version)
             let first = try client.subscribe(filter)
