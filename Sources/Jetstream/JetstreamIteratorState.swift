@@ -112,7 +112,8 @@ final class JetstreamIteratorState: @unchecked Sendable {
 // @unchecked Sendable: used by one iterator, one task at a time.
 /// The v2 stream through the runtime's JSON-framed event stream, without its own reconnection.
 final class V2Reader: JetstreamConnectionReader, @unchecked Sendable {
-    private var iterator: XRPCEventStream<NetworkBskyJetstreamSubscribeEvents>.Iterator
+    /// `nil` once closed: dropping the iterator closes its connection.
+    private var iterator: XRPCEventStream<NetworkBskyJetstreamSubscribeEvents>.Iterator?
     private let recordTypes: LexiconRecordTypes
 
     init(client: JetstreamClient, url: URL) {
@@ -123,7 +124,9 @@ final class V2Reader: JetstreamConnectionReader, @unchecked Sendable {
 
     func next() async throws(JetstreamConnectionEnd) -> JetstreamMessage? {
         do {
-            guard let message = try await iterator.next() else { return nil }
+            guard var current = iterator else { return nil }
+            defer { iterator = current }
+            guard let message = try await current.next() else { return nil }
             do {
                 return try JetstreamMessage.reading(message, recordTypes: recordTypes)
             } catch {
@@ -156,10 +159,5 @@ final class V2Reader: JetstreamConnectionReader, @unchecked Sendable {
         }
     }
 
-    func close() {
-        // Dropping the iterator closes its connection.
-        iterator = XRPCEventStream<NetworkBskyJetstreamSubscribeEvents>(
-            url: nil, options: XRPCEventStreamOptions()
-        ).makeAsyncIterator()
-    }
+    func close() { iterator = nil }
 }

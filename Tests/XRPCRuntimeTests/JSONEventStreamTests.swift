@@ -117,6 +117,31 @@ final class JSONEventStreamTests: XCTestCase {
         XCTAssertEqual(transport.connectedURLs.last?.query, "cursor=2")
     }
 
+    func testAFrameCheckSeesThePayloadAsTheDataModelAndAFloatFailsIt() async throws {
+        // @unchecked Sendable: `seen` is written under `lock`.
+        final class Recorder: XRPCEventFrameCheck, @unchecked Sendable {
+            let lock = NSLock()
+            var seen: [(String, [String: DataModelValue])] = []
+            func check(type: String, body: [String: DataModelValue], nsid: NSID) async throws -> Bool {
+                lock.withLock { seen.append((type, body)) }
+                return true
+            }
+        }
+        let recorder = Recorder()
+        let transport = ScriptedTransport([
+            .connection([
+                Self.tick(1), .message(.text(##"{"$type":"message","payload":{"$type":"#tick","seq":2.5}}"##)),
+            ])
+        ])
+        var client = client(transport)
+        client.eventStreams.frameCheck = recorder
+        let (messages, error) = await drain(client.subscribe(JSONTestStream.self, parameters: .init()))
+        XCTAssertEqual(messages.map(\.seq), [1])
+        XCTAssertEqual(recorder.seen.first?.0, "#tick")
+        XCTAssertEqual(recorder.seen.first?.1, ["seq": .integer(1)], "the body without its $type")
+        XCTAssertEqual(error?.code, .frameCheckFailed, "a payload outside the data model cannot be checked")
+    }
+
     func testACBORSubscriptionOffersNoSubprotocol() async throws {
         let transport = ScriptedTransport([.connection([.message(Frames.tick(1)), .close])])
         _ = try await client(transport).subscribe(TestStream.self, parameters: .init()).first { _ in true }
@@ -132,7 +157,7 @@ final class JSONEventStreamTests: XCTestCase {
                     "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                         + "Sec-WebSocket-Accept: \(accept)\r\n"
                         + (chosen.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "") + "\r\n")
-                peer.sendClose(1000)
+                // Nothing more: a client that refused the handshake has closed its socket.
             }
         }
         let offered = ["Sec-WebSocket-Protocol": "xrpc.v1.json"]
