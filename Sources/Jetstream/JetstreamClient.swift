@@ -51,7 +51,8 @@ public struct JetstreamClient: Sendable {
     }
 
     /// The events `filter` selects, from the event after `cursor` (a ``JetstreamEvent/cursor``
-    /// persisted earlier; `nil`: from the live tip).
+    /// persisted earlier; `nil`: from the live tip). On v2, a cursor of at least 10^15 is a time in
+    /// unix microseconds instead: the stream starts at the first event witnessed at or after it.
     ///
     /// The filter and the parameters are checked here, before anything connects. The server sends
     /// again the event at `cursor` (its cursor is inclusive); the stream skips it and every event it

@@ -30,11 +30,22 @@ final class JetstreamIteratorState: @unchecked Sendable {
     private var failures = 0
     private var finished = false
 
+    /// A v2 timestamp cursor (unix microseconds, at least 10^15) to start from: the server finds the
+    /// first event at or after it; it is no `seq`, so nothing is skipped against it.
+    private var startTime: Int?
+
     init(client: JetstreamClient, url: URL, after: Int?) {
         self.client = client
         self.url = url
-        self.lastCursor = after
+        if client.version == .v2, let after, after >= JetstreamIteratorState.timestampCursorMinimum {
+            startTime = after
+        } else {
+            lastCursor = after
+        }
     }
+
+    /// Jetstream reads a cursor at least this large as unix microseconds, a smaller one as a `seq`.
+    static let timestampCursorMinimum = 1_000_000_000_000_000
 
     deinit { reader?.close() }
 
@@ -65,6 +76,7 @@ final class JetstreamIteratorState: @unchecked Sendable {
             if case .event(let event) = message {
                 if let lastCursor, event.cursor <= lastCursor { continue }
                 lastCursor = event.cursor
+                startTime = nil
                 failures = 0
             }
             return message
@@ -76,9 +88,10 @@ final class JetstreamIteratorState: @unchecked Sendable {
     private func currentReader() -> any JetstreamConnectionReader {
         if let reader { return reader }
         var target = url
-        if let lastCursor, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
+        if let cursor = lastCursor ?? startTime, var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        {
             components.queryItems =
-                (components.queryItems ?? []) + [URLQueryItem(name: "cursor", value: String(lastCursor))]
+                (components.queryItems ?? []) + [URLQueryItem(name: "cursor", value: String(cursor))]
             target = components.url ?? url
         }
         let made: any JetstreamConnectionReader =

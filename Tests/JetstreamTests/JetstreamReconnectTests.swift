@@ -111,6 +111,29 @@ final class JetstreamReconnectTests: XCTestCase {
             ["cursor=1000000000000000", "cursor=1000000000000010"])
     }
 
+    func testInfoFramesAndUnknownMessagesArriveWithoutMovingTheCursor() async throws {
+        let info = WebSocketMessage.text(
+            #"{"$type":"message","payload":{"$type":"network.bsky.jetstream.subscribeEvents#info","#
+                + #""name":"OutdatedCursor","message":"starting at seq 27"}}"#)
+        let later = WebSocketMessage.text(##"{"$type":"message","payload":{"$type":"#later","seq":99}}"##)
+        let transport = ScriptedJetstreamTransport([
+            .success(([info, Self.v2(27), later], .failure(WebSocketError(.connectionLost, message: "cut")))),
+            .success(([Self.v2(27), Self.v2(28)], .clean)),
+        ])
+        let client = JetstreamClient(service: service, transport: transport, reconnectPolicy: fast)
+        var iterator = try client.subscribe(after: 1_000_000_000_000_000).makeAsyncIterator()
+        guard case .info(let name, let message)? = try await iterator.next() else { return XCTFail("no info") }
+        XCTAssertEqual(name, "OutdatedCursor")
+        XCTAssertEqual(message, "starting at seq 27")
+        let first = try await iterator.next()
+        XCTAssertEqual(first?.event?.cursor, 27)
+        guard case .unknown(let value)? = try await iterator.next() else { return XCTFail("unknown kept") }
+        XCTAssertEqual(value.type, "network.bsky.jetstream.subscribeEvents#later")
+        let next = try await iterator.next()
+        XCTAssertEqual(next?.event?.cursor, 28, "seq 27 is not repeated")
+        XCTAssertEqual(transport.connectedURLs.last?.query, "cursor=27", "the unknown message's seq is not a cursor")
+    }
+
     func testCursorTooOldEndsTheStreamTypedWithoutRetrying() async throws {
         let body = Data(#"{"error":"CursorTooOld","message":"the oldest event kept is seq 27"}"#.utf8)
         let transport = ScriptedJetstreamTransport([
