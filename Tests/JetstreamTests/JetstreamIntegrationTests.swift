@@ -63,6 +63,9 @@ final class JetstreamIntegrationTests: XCTestCase {
         }
     }
 
+    /// Now in unix microseconds: a cursor that starts a stream at the first event after it.
+    private static func now() -> Int { Int(Date().timeIntervalSince1970 * 1_000_000) }
+
     private func jetstream(_ fixture: Fixture, _ version: JetstreamEndpoint) -> JetstreamClient {
         JetstreamClient(service: fixture.url, version: version, transport: POSIXWebSocketTransport())
     }
@@ -73,10 +76,10 @@ final class JetstreamIntegrationTests: XCTestCase {
             let filter = JetstreamFilter(
                 collections: ["app.bsky.feed.post", "com.example.jetstream.*"], dids: [fixture.did],
                 kinds: version == .v2 ? [.commit] : [])
-            // Open the stream at the live tip, then write while it runs.
-            let stream = try jetstream(fixture, version).subscribe(filter)
+            // Open the stream from now (a time cursor, so a slow connection misses nothing), then
+            // write while it runs.
+            let stream = try jetstream(fixture, version).subscribe(filter, after: Self.now())
             async let reading = Self.take(2, from: stream)
-            try await Task.sleep(for: .milliseconds(300))
             let tag = "\(version) \(UUID().uuidString)"
             let keys = try await write(fixture, tag: tag)
             let events = try await reading
@@ -96,9 +99,8 @@ final class JetstreamIntegrationTests: XCTestCase {
         for version in [JetstreamEndpoint.v1, .v2] {
             let filter = JetstreamFilter(collections: ["com.example.jetstream.*"], dids: [fixture.did])
             let client = jetstream(fixture, version)
-            let first = try client.subscribe(filter)
+            let first = try client.subscribe(filter, after: Self.now())
             async let reading = Self.take(2, from: first)
-            try await Task.sleep(for: .milliseconds(300))
             var written: [String] = []
             for index in 0..<2 { written.append(try await write(fixture, tag: "\(version) a\(index)").other) }
             let seen = try await reading
