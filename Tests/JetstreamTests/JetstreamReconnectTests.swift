@@ -29,6 +29,7 @@ final class ScriptedJetstreamTransport: WebSocketTransport, @unchecked Sendable 
         return Connection(messages, end)
     }
 
+    // @unchecked Sendable: `messages` is read and written under `lock`; `end` never changes.
     private final class Connection: WebSocketConnection, @unchecked Sendable {
         private let lock = NSLock()
         private var messages: [WebSocketMessage]
