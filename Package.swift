@@ -12,6 +12,7 @@ let package = Package(
         // AtprotoCrypto, OAuthCore) are modules inside these, not products of their own.
         .library(name: "AtprotoLexicons", targets: ["AtprotoLexicons"]),
         .library(name: "BlueskyKit", targets: ["BlueskyKit"]),
+        .library(name: "Jetstream", targets: ["Jetstream"]),
         .library(name: "AtprotoOAuth", targets: ["AtprotoOAuth"]),
         .library(name: "AtprotoIdentityResolution", targets: ["AtprotoIdentityResolution"]),
         .library(name: "AtprotoVerification", targets: ["AtprotoVerification"]),
@@ -156,6 +157,10 @@ let package = Package(
             name: "BlueskyKit",
             dependencies: ["AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution"]
         ),
+        // A client of Jetstream (v2 `network.bsky.jetstream.subscribeEvents` and legacy v1 `/subscribe`):
+        // filters checked before connecting, records typed, a cursor to resume from. A product of its
+        // own: a backend that reads Jetstream needs neither BlueskyKit nor the firehose's verification.
+        .target(name: "Jetstream", dependencies: ["AtprotoLexicons"]),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the benchmarks.
         .target(name: "LoopbackHTTPServer", dependencies: ["SocketAddresses"]),
         // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests.
@@ -256,6 +261,9 @@ let package = Package(
             plugins: ["LexiconGen"]
         ),
         .testTarget(name: "InteropRecordTests", dependencies: ["InteropRecordLexicon"]),
+        // The Jetstream client: filters and frames offline, both endpoints against the PDS of the
+        // environment (skipped unless ATPROTO_PDS_URL is set).
+        .testTarget(name: "JetstreamTests", dependencies: ["Jetstream", "XRPCTesting"]),
         // Against a real PDS (scripts/pds.sh start): skipped unless ATPROTO_PDS_URL is set.
         .testTarget(
             name: "IntegrationTests",

@@ -114,7 +114,11 @@
                         }
                         group.addTask {
                             for await frame in frames {
-                                try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+                                if frames.framing == .json {
+                                    try await outbound.write(.text(String(decoding: frame, as: UTF8.self)))
+                                } else {
+                                    try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+                                }
                             }
                             try await outbound.close(.normalClosure, reason: nil)
                         }

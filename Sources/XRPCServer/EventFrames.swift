@@ -28,31 +28,63 @@ public enum XRPCEventFrameEncoder: Sendable {
         if let message { body["message"] = .string(message) }
         return Data(DAGCBOR.encode(.map(["op": .integer(-1)])) + DAGCBOR.encode(.map(body)))
     }
+
+    /// A message frame of the `xrpc.v1.json` framing, as UTF-8 text: `{"$type":"message","payload":…}`
+    /// with the message (its full `$type` included) as the payload; what `XRPCJSONEventFrame` reads.
+    ///
+    /// - Throws: `LexiconDecodingError` when the value is not an object with a string `$type`.
+    public static func jsonMessage(_ json: JSONValue) throws -> Data {
+        guard case .object(let fields) = json, case .string = fields["$type"] else {
+            throw LexiconDecodingError(message: "an event-stream message must be an object with a string $type")
+        }
+        return JSONValue.object(["$type": .string("message"), "payload": json]).serialized(sortedKeys: false)
+    }
+
+    /// An error frame of the `xrpc.v1.json` framing, as UTF-8 text: `{"$type":"error","error":…,"message":…}`.
+    public static func jsonError(name: String, message: String?) -> Data {
+        var fields: [String: JSONValue] = ["$type": .string("error"), "error": .string(name)]
+        if let message { fields["message"] = .string(message) }
+        return JSONValue.object(fields).serialized(sortedKeys: false)
+    }
+
+    /// A message frame in `framing`: ``message(_:nsid:)`` or ``jsonMessage(_:)``.
+    static func message(_ json: JSONValue, nsid: NSID, framing: XRPCEventFraming) throws -> Data {
+        framing == .json ? try jsonMessage(json) : try message(json, nsid: nsid)
+    }
+
+    /// An error frame in `framing`: ``error(name:message:)`` or ``jsonError(name:message:)``.
+    static func error(name: String, message: String?, framing: XRPCEventFraming) -> Data {
+        framing == .json ? jsonError(name: name, message: message) : error(name: name, message: message)
+    }
 }
 
 /// The frames of one subscription: each message of the handler's stream encoded, then, when the
 /// stream fails, one error frame. It never throws: the adapter sends each element and closes at the end.
 public struct XRPCEventFrameSequence: AsyncSequence, Sendable {
-    /// Frames, each one binary WebSocket message.
+    /// Frames, each one WebSocket message: binary for ``framing`` `.dagCBOR`, UTF-8 text for `.json`.
     public typealias Element = Data
 
     let nsid: NSID
+    /// How the subscription's frames are written (its lexicon's `subprotocol`).
+    public let framing: XRPCEventFraming
     /// Makes a pull of the handler's messages in their JSON form, one at a time: nothing is read ahead
     /// of the socket, so a slow client holds the handler back instead of growing a buffer here.
     let makeMessages: @Sendable () -> MessagePull
     let log: (@Sendable (String) -> Void)?
 
     init<Message: LexiconValue>(
-        nsid: NSID, messages: AsyncThrowingStream<Message, any Error>, log: (@Sendable (String) -> Void)?
+        nsid: NSID, framing: XRPCEventFraming = .dagCBOR, messages: AsyncThrowingStream<Message, any Error>,
+        log: (@Sendable (String) -> Void)?
     ) {
         self.nsid = nsid
+        self.framing = framing
         self.log = log
         self.makeMessages = { MessagePull(messages) }
     }
 
     /// Iterates over the frames.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(nsid: nsid, messages: makeMessages(), log: log)
+        Iterator(nsid: nsid, framing: framing, messages: makeMessages(), log: log)
     }
 
     /// Iterates over the frames.
@@ -62,6 +94,7 @@ public struct XRPCEventFrameSequence: AsyncSequence, Sendable {
     // @unchecked Sendable: advanced by one task at a time (`next()` is mutating), so its pull is never shared.
     public struct Iterator: AsyncIteratorProtocol, @unchecked Sendable {
         let nsid: NSID
+        let framing: XRPCEventFraming
         let messages: MessagePull
         let log: (@Sendable (String) -> Void)?
         var finished = false
@@ -74,17 +107,18 @@ public struct XRPCEventFrameSequence: AsyncSequence, Sendable {
                     finished = true
                     return nil
                 }
-                return try XRPCEventFrameEncoder.message(json, nsid: nsid)
+                return try XRPCEventFrameEncoder.message(json, nsid: nsid, framing: framing)
             } catch let error as XRPCServerError {
                 finished = true
-                return XRPCEventFrameEncoder.error(name: error.code.rawValue, message: error.message)
+                return XRPCEventFrameEncoder.error(name: error.code.rawValue, message: error.message, framing: framing)
             } catch is CancellationError {
                 finished = true
                 return nil
             } catch {
                 finished = true
                 log?("\(nsid.rawValue): the event stream failed: \(error)")
-                return XRPCEventFrameEncoder.error(name: "InternalServerError", message: "the stream failed")
+                return XRPCEventFrameEncoder.error(
+                    name: "InternalServerError", message: "the stream failed", framing: framing)
             }
         }
     }

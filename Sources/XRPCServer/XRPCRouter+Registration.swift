@@ -106,7 +106,9 @@ extension XRPCRouter {
                 let caller = try await auth.authenticate(request, for: Endpoint.nsid)
                 let call = XRPCCall(parameters: decoded, input: EmptyBody(), caller: caller, request: request)
                 let messages = try await handler(call)
-                return .eventStream(XRPCEventFrameSequence(nsid: Endpoint.nsid, messages: messages, log: log))
+                return .eventStream(
+                    XRPCEventFrameSequence(
+                        nsid: Endpoint.nsid, framing: Endpoint.framing, messages: messages, log: log))
             } catch let error as XRPCServerError {
                 return .response(XRPCServerResponse(error: error))
             } catch {

@@ -94,7 +94,7 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
                         let body = readBody(descriptor, response, rest, &chunk, deadline, attempt)
                         try WebSocketHandshake.validate(response, key: key, body: body)
                     }
-                    try WebSocketHandshake.validate(response, key: key, body: Data())
+                    try WebSocketHandshake.validate(response, key: key, body: Data(), headers: headers)
                     return POSIXWebSocketConnection.Core(descriptor: descriptor, leftover: rest, options: options)
                 }
                 try waitReadable(descriptor, deadline, attempt, "waiting for the upgrade response")

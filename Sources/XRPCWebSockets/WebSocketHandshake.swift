@@ -74,9 +74,12 @@ package enum WebSocketHandshake {
         return Response(status: status, headers: headers, headerLength: end + 4)
     }
 
-    /// Checks that `response` accepts the upgrade for `key`. A response that does not is an error
+    /// Checks that `response` accepts the upgrade for `key`, with no subprotocol or one of those
+    /// offered in `headers` (`Sec-WebSocket-Protocol`). A response that does not is an error
     /// carrying its status; `body` is the part of its body already read.
-    static func validate(_ response: Response, key: String, body: Data) throws(WebSocketError) {
+    static func validate(
+        _ response: Response, key: String, body: Data, headers: [String: String] = [:]
+    ) throws(WebSocketError) {
         guard response.status == 101 else {
             throw WebSocketError(
                 .handshakeFailed, status: response.status, body: body,
@@ -101,6 +104,16 @@ package enum WebSocketHandshake {
             throw WebSocketError(
                 .handshakeFailed, status: 101,
                 message: "the server chose extensions \"\(extensions)\" that were not offered")
+        }
+        if let chosen = response.headers["sec-websocket-protocol"]?.trimmingCharacters(in: .whitespaces) {
+            let offered = headers.first { $0.key.lowercased() == "sec-websocket-protocol" }?.value ?? ""
+            let names = offered.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard names.contains(chosen) else {
+                throw WebSocketError(
+                    .handshakeFailed, status: 101,
+                    message: "the server chose the subprotocol \"\(chosen)\", which was not offered"
+                        + (offered.isEmpty ? "" : " (offered: \(offered))"))
+            }
         }
     }
 

@@ -273,6 +273,23 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(swift, "case comExampleStreamTick(ComExampleStream.Tick)")
     }
 
+    func testASubscriptionWithTheJSONSubprotocolIsJSONFramedAndOthersAreNot() {
+        let stream = """
+            {"lexicon": 1, "id": "com.example.stream", "defs": {"main": {"type": "subscription",%@
+              "message": {"schema": {"type": "union", "refs": ["#tick"]}}},
+              "tick": {"type": "object", "properties": {"seq": {"type": "integer"}}}}}
+            """
+        let json = generatedSwift(stream.replacingOccurrences(of: "%@", with: #" "subprotocol": "xrpc.v1.json","#))
+        assertContainsLines(json, "public static var framing: XRPCCore.XRPCEventFraming { .json }")
+        let cbor = generatedSwift(stream.replacingOccurrences(of: "%@", with: ""))
+        XCTAssertFalse(cbor.contains("framing"), "DAG-CBOR subscriptions keep the protocol's default")
+        let unknown = generate([stream.replacingOccurrences(of: "%@", with: #" "subprotocol": "xrpc.v2.zstd","#)])
+        XCTAssertEqual(unknown.diagnostics.errorCount, 1)
+        XCTAssertTrue(
+            unknown.diagnostics.all.first?.description.contains("unsupported subscription \"subprotocol\"") == true,
+            "\(unknown.diagnostics.all)")
+    }
+
     func testSubscriptionGetsAClientMethodReturningAnEventStreamWithoutConnecting() {
         let swift = generatedSwift(
             """

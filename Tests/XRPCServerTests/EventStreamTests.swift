@@ -48,6 +48,37 @@ final class EventStreamTests: XCTestCase {
         XCTAssertEqual(frames[2], .error(name: "ConsumerTooSlow", message: "you are behind"))
     }
 
+    /// The same subscription framed as JSON, as a lexicon with `"subprotocol": "xrpc.v1.json"` is.
+    enum JSONTicks: XRPCSubscription {
+        static var nsid: NSID { Ticks.nsid }
+        static var framing: XRPCEventFraming { .json }
+        typealias Parameters = Ticks.Parameters
+        typealias Message = Ticks.Message
+        typealias Error = Ticks.Error
+    }
+
+    func testAJSONFramedSubscriptionSendsTextFramesTheClientReads() async throws {
+        var router = XRPCRouter()
+        router.subscription(JSONTicks.self) { call in
+            AsyncThrowingStream { continuation in
+                continuation.yield(.comExampleTestSubscribeTicksNote(.init(text: "hello")))
+                continuation.finish(throwing: XRPCServerError("ConsumerTooSlow", message: "you are behind"))
+            }
+        }
+        let reply = await router.handle(
+            XRPCServerRequest(method: "GET", path: "/xrpc/com.example.test.subscribeTicks", query: ""))
+        guard case .eventStream(let frames) = reply else { return XCTFail("not a stream: \(reply)") }
+        XCTAssertEqual(frames.framing, .json)
+        var decoded: [XRPCJSONEventFrame] = []
+        for await bytes in frames {
+            decoded.append(try XRPCJSONEventFrame(text: String(decoding: bytes, as: UTF8.self)))
+        }
+        XCTAssertEqual(decoded.count, 2)
+        let first = try Ticks.Message(lexiconJSON: XCTUnwrap(decoded.first?.messageJSON(nsid: Ticks.nsid)))
+        XCTAssertEqual(first, .comExampleTestSubscribeTicksNote(.init(text: "hello")))
+        XCTAssertEqual(decoded.last, .error(name: "ConsumerTooSlow", message: "you are behind"))
+    }
+
     func testARefusalBeforeTheUpgradeIsAnHTTPError() async throws {
         let reply = await router().handle(
             XRPCServerRequest(method: "GET", path: "/xrpc/com.example.test.subscribeTicks", query: "cursor=500"))

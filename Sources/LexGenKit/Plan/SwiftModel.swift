@@ -134,6 +134,8 @@ struct NamespaceModel: Sendable {
     var nested: [TypeModel]
     /// Declared errors of an endpoint (`nil`: not an endpoint).
     var errors: [ErrorCaseModel]?
+    /// A subscription framed as JSON (the lexicon's `"subprotocol": "xrpc.v1.json"`).
+    var jsonFraming = false
 }
 
 /// One generated declaration.

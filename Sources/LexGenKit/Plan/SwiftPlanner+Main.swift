@@ -118,7 +118,8 @@ extension SwiftPlanner {
             nsid: document.id,
             documentation: Self.documentation(main.schema.description),
             nested: nested + defs,
-            errors: errors
+            errors: errors,
+            jsonFraming: role == .subscription && endpoint.subprotocol == "xrpc.v1.json"
         )
         let methodName = SwiftNaming.identifier(String(document.id.split(separator: ".").last ?? ""))
         let kind: ClientMethodModel.Kind = role == .query ? .query : role == .procedure ? .procedure : .subscription

@@ -295,6 +295,10 @@ struct SwiftRenderer {
                 body.line("/// The lexicon's NSID.")
                 body.line("\(access)static var nsid: XRPCCore.NSID { \(model.nsid.swiftLiteral) }")
             }
+            if model.jsonFraming {
+                body.line("/// Its frames are JSON, the lexicon's `xrpc.v1.json` subprotocol.")
+                body.line("\(access)static var framing: XRPCCore.XRPCEventFraming { .json }")
+            }
             if let errors = model.errors {
                 body.line("")
                 renderErrors(errors, into: &body)

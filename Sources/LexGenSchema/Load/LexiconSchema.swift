@@ -151,6 +151,9 @@ public struct EndpointSchema: Sendable {
     public var output: BodySchema?
     /// A subscription's message schema (a union).
     public var message: SchemaNode?
+    /// A subscription's WebSocket subprotocol (`"xrpc.v1.json"`: JSON frames); `nil` for the
+    /// event-stream spec's DAG-CBOR frames.
+    public var subprotocol: String?
     /// The declared errors, in lexicon order.
     public var errors: [ErrorSchema] = []
 }

@@ -187,6 +187,15 @@ extension SchemaParser {
                     error("subscription message needs a \"schema\"", messageNode, path + "/message")
                 }
             }
+            if let subprotocolNode = json["subprotocol"] {
+                if let subprotocol = subprotocolNode.stringValue, subprotocol == "xrpc.v1.json" {
+                    endpoint.subprotocol = subprotocol
+                } else {
+                    error(
+                        "unsupported subscription \"subprotocol\": only \"xrpc.v1.json\" (JSON frames) is known",
+                        subprotocolNode, path + "/subprotocol")
+                }
+            }
         } else {
             if let inputNode = json["input"], type == "procedure" {
                 endpoint.input = parseBody(inputNode, path: path + "/input")

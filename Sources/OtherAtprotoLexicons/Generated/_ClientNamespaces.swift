@@ -11,6 +11,7 @@ public nonisolated enum OtherAtprotoLexiconsSchemas {
         documentTexts: [
             comGermnetworkDeclaration,
             internalBskyActorGetProfiles,
+            networkBskyJetstreamSubscribeEvents,
             siteStandardDocument,
             siteStandardGraphRecommend,
             siteStandardGraphSubscription,
@@ -72,4 +73,37 @@ nonisolated extension XRPCCore.XRPCClient.Internal.Bsky {
 
     /// The methods of the `internal.bsky.actor.*` lexicons.
     public var actor: Actor { Actor(client: client) }
+}
+
+extension XRPCCore.XRPCClient {
+    /// The methods of the `network.*` lexicons.
+    public struct Network: Sendable {
+        /// The client the methods call through.
+        public let client: XRPCCore.XRPCClient
+    }
+
+    /// The methods of the `network.*` lexicons.
+    public var network: Network { Network(client: self) }
+}
+
+extension XRPCCore.XRPCClient.Network {
+    /// The methods of the `network.bsky.*` lexicons.
+    public struct Bsky: Sendable {
+        /// The client the methods call through.
+        public let client: XRPCCore.XRPCClient
+    }
+
+    /// The methods of the `network.bsky.*` lexicons.
+    public var bsky: Bsky { Bsky(client: client) }
+}
+
+extension XRPCCore.XRPCClient.Network.Bsky {
+    /// The methods of the `network.bsky.jetstream.*` lexicons.
+    public struct Jetstream: Sendable {
+        /// The client the methods call through.
+        public let client: XRPCCore.XRPCClient
+    }
+
+    /// The methods of the `network.bsky.jetstream.*` lexicons.
+    public var jetstream: Jetstream { Jetstream(client: client) }
 }

@@ -152,4 +152,12 @@ public protocol XRPCProcedure: XRPCEndpoint {
 public protocol XRPCSubscription: XRPCEndpoint {
     /// The messages the stream carries.
     associatedtype Message: LexiconValue
+    /// How its frames are written: ``XRPCEventFraming/dagCBOR`` unless the lexicon names the
+    /// `xrpc.v1.json` subprotocol (then ``XRPCEventFraming/json``).
+    static var framing: XRPCEventFraming { get }
+}
+
+extension XRPCSubscription {
+    /// DAG-CBOR frames, the event-stream spec's.
+    public static var framing: XRPCEventFraming { .dagCBOR }
 }

@@ -119,6 +119,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
 
     /// The message in `received`, `nil` for a frame to skip; throws for error and malformed frames.
     private func decode(_ received: WebSocketMessage) async throws(XRPCEventStreamError) -> Endpoint.Message? {
+        if Endpoint.framing == .json { return try await decodeJSON(received) }
         guard case .binary(let data) = received else {
             throw fail(.malformedFrame, "a text WebSocket message; event-stream frames are binary")
         }
@@ -134,30 +135,69 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
         case .error(let name, let message):
             throw fail(.errorFrame, message ?? "", name: name)
         case .message(let type, let body):
-            if let resumedAfter, let sequence = frame.sequence {
-                if sequence <= resumedAfter { return nil }
-                self.resumedAfter = nil
-            }
-            if let check = options.frameCheck {
-                do {
-                    guard try await check.check(type: type, body: body, nsid: nsid) else {
-                        if let sequence = frame.sequence { lastSequence = sequence }
-                        return nil
-                    }
-                } catch {
-                    let place = frame.sequence.map { "seq \($0)" } ?? "a frame without seq"
-                    throw fail(.frameCheckFailed, "\(type) at \(place) failed its check: \(error)")
-                }
-            }
             guard let json = frame.messageJSON(nsid: nsid) else { return nil }
-            do {
-                let message = try Endpoint.Message(lexiconJSON: json)
-                if let sequence = frame.sequence { lastSequence = sequence }
-                failures = 0
-                return message
-            } catch {
-                throw fail(.malformedFrame, "a \(type) message does not decode: \(error)")
+            return try await deliver(type: type, sequence: frame.sequence, json: json) { body }
+        }
+    }
+
+    /// The message in a text frame of the `xrpc.v1.json` framing, `nil` for a frame to skip.
+    private func decodeJSON(_ received: WebSocketMessage) async throws(XRPCEventStreamError) -> Endpoint.Message? {
+        guard case .text(let text) = received else {
+            throw fail(
+                .malformedFrame,
+                "a binary WebSocket message; xrpc.v1.json frames are text (compressed frames are not supported)")
+        }
+        let frame: XRPCJSONEventFrame
+        do {
+            frame = try XRPCJSONEventFrame(text: text)
+        } catch {
+            throw fail(.malformedFrame, "frame after seq \(lastSequence.map(String.init) ?? "none"): \(error)")
+        }
+        switch frame {
+        case .unknown:
+            return nil
+        case .error(let name, let message):
+            throw fail(.errorFrame, message ?? "", name: name)
+        case .message(let type, let payload):
+            guard let json = frame.messageJSON(nsid: nsid) else { return nil }
+            return try await deliver(type: type, sequence: frame.sequence, json: json) {
+                () throws(LexiconDecodingError) -> [String: DataModelValue] in
+                var body = payload
+                body["$type"] = nil
+                guard case .map(let entries) = try DataModelValue(json: .object(body)) else { return [:] }
+                return entries
             }
+        }
+    }
+
+    /// Skips a message already delivered before a reconnection, runs the frame check, and decodes
+    /// the message; `body` is the message as DAG-CBOR, for the check.
+    private func deliver(
+        type: String, sequence: Int?, json: JSONValue,
+        body: () throws(LexiconDecodingError) -> [String: DataModelValue]
+    ) async throws(XRPCEventStreamError) -> Endpoint.Message? {
+        if let resumedAfter, let sequence {
+            if sequence <= resumedAfter { return nil }
+            self.resumedAfter = nil
+        }
+        let place = sequence.map { "seq \($0)" } ?? "a frame without seq"
+        if let check = options.frameCheck {
+            do {
+                guard try await check.check(type: type, body: try body(), nsid: nsid) else {
+                    if let sequence { lastSequence = sequence }
+                    return nil
+                }
+            } catch {
+                throw fail(.frameCheckFailed, "\(type) at \(place) failed its check: \(error)")
+            }
+        }
+        do {
+            let message = try Endpoint.Message(lexiconJSON: json)
+            if let sequence { lastSequence = sequence }
+            failures = 0
+            return message
+        } catch {
+            throw fail(.malformedFrame, "a \(type) message at \(place) does not decode: \(error)")
         }
     }
 
@@ -231,7 +271,9 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
     private func upgradeHeaders(
         for target: URL, rejection: XRPCEventStreamError?
     ) async throws(XRPCEventStreamError) -> [String: String] {
-        guard let agent else { return options.headers }
+        var own = options.headers
+        if let subprotocol = Endpoint.framing.subprotocol { own["Sec-WebSocket-Protocol"] = subprotocol }
+        guard let agent else { return own }
         var headers: [String: String]
         do {
             headers = try await agent.eventStreamHeaders(for: target, rejection: rejection)
@@ -241,7 +283,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
             throw fail(
                 .rejected, rejection.message + " (" + reason + ")", name: rejection.name, status: rejection.status)
         }
-        headers.merge(options.headers) { _, own in own }
+        headers.merge(own) { _, own in own }
         return headers
     }
 
