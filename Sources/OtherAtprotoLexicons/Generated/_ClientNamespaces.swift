@@ -75,9 +75,9 @@ nonisolated extension XRPCCore.XRPCClient.Internal.Bsky {
     public var actor: Actor { Actor(client: client) }
 }
 
-extension XRPCCore.XRPCClient {
+nonisolated extension XRPCCore.XRPCClient {
     /// The methods of the `network.*` lexicons.
-    public struct Network: Sendable {
+    public nonisolated struct Network: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -86,9 +86,9 @@ extension XRPCCore.XRPCClient {
     public var network: Network { Network(client: self) }
 }
 
-extension XRPCCore.XRPCClient.Network {
+nonisolated extension XRPCCore.XRPCClient.Network {
     /// The methods of the `network.bsky.*` lexicons.
-    public struct Bsky: Sendable {
+    public nonisolated struct Bsky: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }
@@ -97,9 +97,9 @@ extension XRPCCore.XRPCClient.Network {
     public var bsky: Bsky { Bsky(client: client) }
 }
 
-extension XRPCCore.XRPCClient.Network.Bsky {
+nonisolated extension XRPCCore.XRPCClient.Network.Bsky {
     /// The methods of the `network.bsky.jetstream.*` lexicons.
-    public struct Jetstream: Sendable {
+    public nonisolated struct Jetstream: Sendable {
         /// The client the methods call through.
         public let client: XRPCCore.XRPCClient
     }

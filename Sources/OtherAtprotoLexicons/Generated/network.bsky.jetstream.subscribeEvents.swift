@@ -5,14 +5,14 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The subscription `network.bsky.jetstream.subscribeEvents`: a WebSocket at `/xrpc/network.bsky.jetstream.subscribeEvents`. Declared errors: `ConsumerTooSlow`, `CursorTooOld`, `UnknownZstdDictionary`.
-public enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscription {
+public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscription {
     /// The lexicon's NSID.
     public static var nsid: XRPCCore.NSID { "network.bsky.jetstream.subscribeEvents" }
     /// Its frames are JSON, the lexicon's `xrpc.v1.json` subprotocol.
     public static var framing: XRPCCore.XRPCEventFraming { .json }
 
     /// The errors the endpoint declares, and any other name a server sends.
-    public enum Error: XRPCCore.XRPCErrorName {
+    public nonisolated enum Error: XRPCCore.XRPCErrorName {
         /// The declared error `ConsumerTooSlow`.
         case consumerTooSlow
         /// The declared error `CursorTooOld`.
@@ -44,7 +44,7 @@ public enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The parameters `network.bsky.jetstream.subscribeEvents#main/parameters`.
-    public struct Parameters: XRPCCore.XRPCParameters, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#main/parameters" }
         /// The `collections` field (optional).
@@ -99,7 +99,7 @@ public enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscription {
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public struct KindsItem: XRPCCore.LexiconStringValue, _OtherAtprotoLexiconsValidatable {
+        public nonisolated struct KindsItem: XRPCCore.LexiconStringValue, _OtherAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#main/parameters/properties/kinds/items" }
             /// The string, exactly as read or given.
@@ -123,7 +123,7 @@ public enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscription {
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public indirect enum Message: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#main/message/schema" }
         case networkBskyJetstreamSubscribeEventsCommit(NetworkBskyJetstreamSubscribeEvents.Commit)
@@ -177,7 +177,7 @@ public enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `network.bsky.jetstream.subscribeEvents#account`.
-    public struct Account: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Account: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#account" }
         /// The `seq` field (required).
@@ -220,7 +220,7 @@ public enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `network.bsky.jetstream.subscribeEvents#commit`.
-    public struct Commit: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Commit: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#commit" }
         /// The `seq` field (required).
@@ -292,7 +292,7 @@ public enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscription {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Operation: XRPCCore.LexiconStringValue, _OtherAtprotoLexiconsValidatable {
+        public nonisolated struct Operation: XRPCCore.LexiconStringValue, _OtherAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#commit/properties/operation" }
             /// The string, exactly as read or given.
@@ -311,7 +311,7 @@ public enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `network.bsky.jetstream.subscribeEvents#identity`.
-    public struct Identity: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Identity: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#identity" }
         /// The `seq` field (required).
@@ -354,7 +354,7 @@ public enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `network.bsky.jetstream.subscribeEvents#info`.
-    public struct Info: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Info: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#info" }
         /// The `name` field (required).
@@ -385,7 +385,7 @@ public enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscription {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public struct Name: XRPCCore.LexiconStringValue, _OtherAtprotoLexiconsValidatable {
+        public nonisolated struct Name: XRPCCore.LexiconStringValue, _OtherAtprotoLexiconsValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#info/properties/name" }
             /// The string, exactly as read or given.
@@ -400,7 +400,7 @@ public enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscription {
     }
 
     /// The lexicon object `network.bsky.jetstream.subscribeEvents#sync`.
-    public struct Sync: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Sync: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#sync" }
         /// The `seq` field (required).
@@ -443,12 +443,12 @@ public enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscription {
     }
 }
 
-extension OtherAtprotoLexiconsSchemas {
+nonisolated extension OtherAtprotoLexiconsSchemas {
     /// The lexicon network.bsky.jetstream.subscribeEvents, descriptions left out, for validation.
     static var networkBskyJetstreamSubscribeEvents: Swift.String { ##"{"defs":{"account":{"properties":{"account":{"ref":"com.atproto.sync.subscribeRepos#account","type":"ref"},"did":{"format":"did","type":"string"},"seq":{"type":"integer"},"time":{"format":"datetime","type":"string"}},"required":["seq","did","time","account"],"type":"object"},"commit":{"properties":{"cid":{"format":"cid","type":"string"},"collection":{"format":"nsid","type":"string"},"did":{"format":"did","type":"string"},"operation":{"knownValues":["create","update","delete"],"type":"string"},"record":{"type":"unknown"},"rev":{"format":"tid","type":"string"},"rkey":{"format":"record-key","type":"string"},"seq":{"type":"integer"},"time":{"format":"datetime","type":"string"}},"required":["seq","did","time","rev","operation","collection","rkey"],"type":"object"},"identity":{"properties":{"did":{"format":"did","type":"string"},"identity":{"ref":"com.atproto.sync.subscribeRepos#identity","type":"ref"},"seq":{"type":"integer"},"time":{"format":"datetime","type":"string"}},"required":["seq","did","time","identity"],"type":"object"},"info":{"properties":{"message":{"type":"string"},"name":{"knownValues":["OutdatedCursor"],"type":"string"}},"required":["name"],"type":"object"},"main":{"errors":[{"name":"ConsumerTooSlow"},{"name":"CursorTooOld"},{"name":"UnknownZstdDictionary"}],"message":{"schema":{"refs":["#commit","#identity","#account","#sync","#info"],"type":"union"}},"parameters":{"properties":{"collections":{"items":{"type":"string"},"maxLength":100,"type":"array"},"cursor":{"type":"integer"},"dids":{"items":{"format":"did","type":"string"},"maxLength":10000,"type":"array"},"kinds":{"items":{"enum":["commit","identity","account","sync"],"type":"string"},"maxLength":4,"type":"array"},"maxMessageSizeBytes":{"default":0,"maximum":4294967295,"minimum":0,"type":"integer"},"zstdDictionary":{"minimum":1,"type":"integer"}},"type":"params"},"subprotocol":"xrpc.v1.json","type":"subscription"},"sync":{"properties":{"did":{"format":"did","type":"string"},"seq":{"type":"integer"},"sync":{"ref":"com.atproto.sync.subscribeRepos#sync","type":"ref"},"time":{"format":"datetime","type":"string"}},"required":["seq","did","time","sync"],"type":"object"}},"id":"network.bsky.jetstream.subscribeEvents","lexicon":1}"## }
 }
 
-extension XRPCCore.XRPCClient.Network.Bsky.Jetstream {
+nonisolated extension XRPCCore.XRPCClient.Network.Bsky.Jetstream {
     /// Calls `NetworkBskyJetstreamSubscribeEvents`.
     public func subscribeEvents(collections: [Swift.String]? = nil, cursor: Swift.Int? = nil, dids: [XRPCCore.DID]? = nil, kinds: [NetworkBskyJetstreamSubscribeEvents.Parameters.KindsItem]? = nil, maxMessageSizeBytes: Swift.Int? = 0, zstdDictionary: Swift.Int? = nil) -> XRPCCore.XRPCEventStream<NetworkBskyJetstreamSubscribeEvents> {
         client.subscribe(NetworkBskyJetstreamSubscribeEvents.self, parameters: .init(collections: collections, cursor: cursor, dids: dids, kinds: kinds, maxMessageSizeBytes: maxMessageSizeBytes, zstdDictionary: zstdDictionary))
