@@ -14,6 +14,16 @@ final class BoundedURLLoaderTests: XCTestCase {
         BoundedURLLoader(configuration: .ephemeral, resourceTimeout: .seconds(10), redirect: redirect)
     }
 
+    /// A loader with a session per request (on Linux the transport's loader for requests with a body).
+    private func unpooledLoader(redirect: BoundedURLLoader.RedirectPolicy? = nil) -> BoundedURLLoader {
+        BoundedURLLoader(sessionPerRequest: .ephemeral, resourceTimeout: .seconds(10), redirect: redirect)
+    }
+
+    /// The loaders whose calls end at a deadline or a cancellation alike.
+    private func everyLoader() -> [BoundedURLLoader] {
+        [ownLoader(), BoundedURLLoader(session: URLSession(configuration: .ephemeral)), unpooledLoader()]
+    }
+
     private func request(_ url: URL, path: String = "/x") -> URLRequest {
         URLRequest(url: url.appendingPathComponent(path))
     }
@@ -68,7 +78,7 @@ final class BoundedURLLoaderTests: XCTestCase {
     func testADeadlineEndsTheCallOnEitherSession() async throws {
         let server = try LoopbackHTTPServer { _ in .init(body: Data("late".utf8), delay: 3) }
         defer { server.stop() }
-        for loader in [ownLoader(), BoundedURLLoader(session: URLSession(configuration: .ephemeral))] {
+        for loader in everyLoader() {
             let start = ContinuousClock.now
             guard
                 case .failure(.timedOut) = await loader.load(
@@ -95,7 +105,7 @@ final class BoundedURLLoaderTests: XCTestCase {
     func testCancellingAnswersAtOnceOnEitherSession() async throws {
         let server = try LoopbackHTTPServer { _ in .init(delay: 3) }
         defer { server.stop() }
-        for loader in [ownLoader(), BoundedURLLoader(session: URLSession(configuration: .ephemeral))] {
+        for loader in everyLoader() {
             let url = server.baseURL
             let start = ContinuousClock.now
             let call = Task {
@@ -106,6 +116,49 @@ final class BoundedURLLoaderTests: XCTestCase {
             guard case .failure(.cancelled) = await call.value else { return XCTFail("expected a cancellation") }
             XCTAssertLessThan(start.duration(to: .now), .seconds(2))
         }
+    }
+
+    func testASessionPerRequestKeepsTheLimitAndTheLoadersRedirectPolicy() async throws {
+        let target = try LoopbackHTTPServer { _ in .init(body: Data(repeating: 7, count: 100)) }
+        defer { target.stop() }
+        let location = target.baseURL.absoluteString + "/there"
+        let redirecting = try LoopbackHTTPServer { _ in .init(status: 302, headers: ["Location": location]) }
+        defer { redirecting.stop() }
+        guard
+            case .success(let refused) = await unpooledLoader().load(
+                request(redirecting.baseURL), limit: 100, timeout: .seconds(5))
+        else { return XCTFail("expected the 3xx answer") }
+        XCTAssertEqual(refused.status, 302, "no policy: the redirect is the caller's")
+        let following = unpooledLoader { _, next in next }
+        guard
+            case .failure(.tooLarge(99, announced: true)) = await following.load(
+                request(redirecting.baseURL), limit: 99, timeout: .seconds(5))
+        else { return XCTFail("the redirect followed, its answer held to the limit") }
+        guard
+            case .success(let answer) = await following.load(
+                request(redirecting.baseURL), limit: 100, timeout: .seconds(5))
+        else { return XCTFail("expected the redirect's answer") }
+        XCTAssertEqual(answer.body.count, 100)
+    }
+
+    func testACallerCancelledBeforeTheStartSendsNothingOnASessionPerRequest() async throws {
+        let arrivals = Arrivals()
+        let server = try LoopbackHTTPServer { _ in
+            arrivals.count()
+            return .init(status: 200)
+        }
+        defer { server.stop() }
+        let loader = unpooledLoader()
+        let url = server.baseURL
+        let call = Task {
+            while !Task.isCancelled { await Task.yield() }
+            return await loader.load(URLRequest(url: url.appendingPathComponent("/x")), limit: 100, timeout: nil)
+        }
+        call.cancel()
+        guard case .failure(.cancelled) = await call.value else { return XCTFail("expected a cancellation") }
+        // A request made and started anyway would arrive by now.
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertEqual(arrivals.seen, 0, "a cancelled caller's request was sent")
     }
 
     func testARedirectIsReturnedWithoutAPolicyAndFollowedAsThePolicySays() async throws {
@@ -149,4 +202,13 @@ private final class InvalidationWatcher: NSObject, URLSessionDelegate, @unchecke
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
         lock.withLock { seen = true }
     }
+}
+
+// @unchecked Sendable: `value` is read and written under `lock`.
+/// Counts the requests a server received.
+private final class Arrivals: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var seen: Int { lock.withLock { value } }
+    func count() { lock.withLock { value += 1 } }
 }
