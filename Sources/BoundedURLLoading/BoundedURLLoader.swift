@@ -58,8 +58,9 @@ package final class BoundedURLLoader: @unchecked Sendable {
     private enum Sessions {
         /// One session for every request; `owned` when the loader made it (and is its delegate).
         case shared(URLSession, owned: Bool)
-        /// A session made for each request from this configuration.
-        case perRequest(URLSessionConfiguration)
+        /// A session made for each request from this configuration, as many at once to one host as
+        /// the gate lets through.
+        case perRequest(URLSessionConfiguration, HostGate)
     }
 
     private let sessions: Sessions
@@ -86,8 +87,10 @@ package final class BoundedURLLoader: @unchecked Sendable {
 
     /// A loader that sends each request through a session of its own, made from a copy of
     /// `configuration` taken now and invalidated once the request's task ends: no two requests ever
-    /// share a connection. `resourceTimeout` and `redirect` are as in
-    /// ``init(configuration:resourceTimeout:redirect:)``.
+    /// share a connection. As with one session, at most the configuration's
+    /// `httpMaximumConnectionsPerHost` transfers run at once to a host (running until they end, even
+    /// when their caller was answered); the others wait in line, the wait counted in their timeout.
+    /// `resourceTimeout` and `redirect` are as in ``init(configuration:resourceTimeout:redirect:)``.
     package init(
         sessionPerRequest configuration: URLSessionConfiguration, resourceTimeout: Duration?,
         redirect: RedirectPolicy? = nil
@@ -98,7 +101,7 @@ package final class BoundedURLLoader: @unchecked Sendable {
         }
         self.transfers = BoundedTransfers(redirect: redirect)
         self.redirect = redirect
-        self.sessions = .perRequest(own)
+        self.sessions = .perRequest(own, HostGate(limit: own.httpMaximumConnectionsPerHost))
     }
 
     /// A loader over an app's `session`, left as it is (its delegate, redirects and cookies stay the
@@ -127,8 +130,8 @@ package final class BoundedURLLoader: @unchecked Sendable {
         let session: URLSession
         let ownsSession: Bool
         switch sessions {
-        case .perRequest(let configuration):
-            return await loadAlone(request, configuration, limit: limit, timeout: timeout, redirect: redirect)
+        case .perRequest(let configuration, let gate):
+            return await loadAlone(request, configuration, gate, limit: limit, timeout: timeout, redirect: redirect)
         case .shared(let shared, let owned):
             (session, ownsSession) = (shared, owned)
         }
@@ -157,32 +160,49 @@ package final class BoundedURLLoader: @unchecked Sendable {
 
 extension BoundedURLLoader {
     /// Sends `request` through a session made for it from `configuration`, invalidated once the task
-    /// ends. The session is made only if the caller was not cancelled by then, under one lock with
-    /// the cancellation (`PendingStart`): a task made but never started would keep its session from
-    /// ever being invalidated.
+    /// ends, once `gate` has a place for its host (the wait bounded by the call's timeout, or by the
+    /// request's own when it has none). The session is made only if the caller was not cancelled by
+    /// then, under one lock with the cancellation (`PendingStart`): a task made but never started
+    /// would keep its session from ever being invalidated.
     private func loadAlone(
-        _ request: URLRequest, _ configuration: URLSessionConfiguration, limit: Int, timeout: Duration?,
-        redirect: RedirectPolicy?
+        _ request: URLRequest, _ configuration: URLSessionConfiguration, _ gate: HostGate, limit: Int,
+        timeout: Duration?, redirect: RedirectPolicy?
     ) async -> Result<BoundedURLResponse, BoundedURLFailure> {
+        let arrival = ContinuousClock.now
+        let host = request.url.map { "\($0.scheme ?? "")://\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
+        switch await gate.enter(host, within: timeout ?? .seconds(request.timeoutInterval)) {
+        case .admitted: break
+        case .cancelled: return .failure(.cancelled)
+        case .timedOut: return .failure(.timedOut)
+        }
+        let remaining = timeout.map { $0 - (ContinuousClock.now - arrival) }
+        if let remaining, remaining <= .zero {
+            gate.leave(host)
+            return .failure(.timedOut)
+        }
         let pending = PendingStart()
         let policy = self.redirect
-        return await withTaskCancellationHandler {
+        let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let started = pending.begin {
-                    let transfers = BoundedTransfers(redirect: policy)
+                    let transfers = BoundedTransfers(redirect: policy) { gate.leave(host) }
                     let session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
                     let task = session.dataTask(with: request)
                     transfers.start(task, limit: limit, redirect: redirect, continuation: continuation)
                     // Invalidated once its one task ends (on Linux an abandoned task runs until its timeout).
                     session.finishTasksAndInvalidate()
-                    if let timeout { transfers.arm(task, after: timeout) }
+                    if let remaining { transfers.arm(task, after: remaining) }
                     return (task, transfers)
                 }
-                if !started { continuation.resume(returning: .failure(.cancelled)) }
+                if !started {
+                    gate.leave(host)
+                    continuation.resume(returning: .failure(.cancelled))
+                }
             }
         } onCancel: {
             pending.cancel()
         }
+        return outcome
     }
 }
 

@@ -29,7 +29,9 @@ import Foundation
 /// pool: libcurl pools it unless the server's answer says `close` too, and a server that closes
 /// without saying so (as Python's `http.server` does) leaves a connection that the next `POST`, sent
 /// within milliseconds, may pick before its close is seen; a busy machine widens that window. A
-/// session per request has no pool to pick from.
+/// session per request has no pool to pick from. As with one session, at most the configuration's
+/// `httpMaximumConnectionsPerHost` (6 by default) of these requests run at once to one host; the
+/// others wait in line, the wait counted in their timeout.
 ///
 /// Why not let libcurl retry with a body it can rewind (an `httpBodyStream` that the delegate's
 /// `urlSession(_:task:needNewBodyStream:)` hands out again)? FoundationNetworking sends a stream body

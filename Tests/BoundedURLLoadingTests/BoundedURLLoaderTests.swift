@@ -161,6 +161,58 @@ final class BoundedURLLoaderTests: XCTestCase {
         XCTAssertEqual(arrivals.seen, 0, "a cancelled caller's request was sent")
     }
 
+    func testASessionPerRequestOpensNoMoreConnectionsToAHostThanOneSession() async throws {
+        let arrivals = Arrivals()
+        let server = try LoopbackHTTPServer { _ in
+            arrivals.enter()
+            defer { arrivals.leave() }
+            Thread.sleep(forTimeInterval: 0.1)
+            return .init(status: 200)
+        }
+        defer { server.stop() }
+        let loader = unpooledLoader()
+        let url = server.baseURL
+        let answered = await withTaskGroup(of: Bool.self, returning: Int.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    let call = URLRequest(url: url.appendingPathComponent("/\(index)"))
+                    if case .success = await loader.load(call, limit: 100, timeout: .seconds(20)) { return true }
+                    return false
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        XCTAssertEqual(answered, 20)
+        XCTAssertEqual(arrivals.seen, 20)
+        let perHost = URLSessionConfiguration.ephemeral.httpMaximumConnectionsPerHost
+        XCTAssertLessThanOrEqual(arrivals.most, perHost, "more requests at once than one session would send")
+        XCTAssertGreaterThan(arrivals.most, 1, "requests to a host still run side by side")
+    }
+
+    func testAWaitForAPlaceEndsAtTheDeadlineOrTheCancellation() async throws {
+        let server = try LoopbackHTTPServer { _ in .init(status: 200, delay: 1.5) }
+        defer { server.stop() }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 1
+        let loader = BoundedURLLoader(sessionPerRequest: configuration, resourceTimeout: .seconds(10))
+        let url = server.baseURL
+        let first = Task { await loader.load(URLRequest(url: url), limit: 100, timeout: .seconds(5)) }
+        try await Task.sleep(for: .milliseconds(200))
+        let start = ContinuousClock.now
+        guard
+            case .failure(.timedOut) = await loader.load(URLRequest(url: url), limit: 100, timeout: .milliseconds(300))
+        else { return XCTFail("the wait in line is part of the call's time") }
+        XCTAssertLessThan(start.duration(to: .now), .seconds(1), "ended at its deadline, not when a place came")
+        let waiting = Task { await loader.load(URLRequest(url: url), limit: 100, timeout: .seconds(5)) }
+        try await Task.sleep(for: .milliseconds(100))
+        waiting.cancel()
+        guard case .failure(.cancelled) = await waiting.value else { return XCTFail("expected a cancellation") }
+        guard case .success = await first.value else { return XCTFail("the first call is answered") }
+        guard case .success = await loader.load(URLRequest(url: url), limit: 100, timeout: .seconds(5)) else {
+            return XCTFail("the places given back by the waits that ended are free again")
+        }
+    }
+
     func testARedirectIsReturnedWithoutAPolicyAndFollowedAsThePolicySays() async throws {
         let target = try LoopbackHTTPServer { request in
             .init(body: Data((request.headers["authorization"] ?? "none").utf8))
@@ -204,11 +256,24 @@ private final class InvalidationWatcher: NSObject, URLSessionDelegate, @unchecke
     }
 }
 
-// @unchecked Sendable: `value` is read and written under `lock`.
-/// Counts the requests a server received.
+// @unchecked Sendable: `value`, `now` and `peak` are read and written under `lock`.
+/// Counts the requests a server received, and the most it was answering at once.
 private final class Arrivals: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
+    private var now = 0
+    private var peak = 0
     var seen: Int { lock.withLock { value } }
+    var most: Int { lock.withLock { peak } }
     func count() { lock.withLock { value += 1 } }
+
+    func enter() {
+        lock.withLock {
+            value += 1
+            now += 1
+            peak = max(peak, now)
+        }
+    }
+
+    func leave() { lock.withLock { now -= 1 } }
 }
