@@ -67,7 +67,9 @@ public final class URLSessionTransport: HTTPTransport, Sendable, CustomReflectab
     }
 
     /// Creates a transport that sends through `session`, left as it is: its delegate, redirects and
-    /// cookies are yours, and the transport never invalidates it.
+    /// cookies are yours, and the transport never invalidates it. On Linux every request, `POST`s
+    /// included, then goes through that session's pool of connections, where a `POST` written on a
+    /// connection the server closed can hang until its timeout (see the type's documentation).
     public init(session: URLSession) {
         self.loader = BoundedURLLoader(session: session)
         self.bodyLoader = nil
