@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-// @unchecked Sendable: `running` and `cancelledEarly` are read and written under `lock`; `redirect` is a `let`.
+// @unchecked Sendable: `running` and `cancelledEarly` are read and written under `lock`; `redirect` and `taskEnded` are `let`s.
 /// The running transfers of a ``BoundedURLLoader``, keyed by task; the delegate of its own session.
 final class BoundedTransfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     typealias Outcome = Result<BoundedURLResponse, BoundedURLFailure>
@@ -17,14 +17,18 @@ final class BoundedTransfers: NSObject, URLSessionDataDelegate, @unchecked Senda
     }
 
     private let redirect: BoundedURLLoader.RedirectPolicy?
+    /// Called when each task of the session ends, answered or abandoned (a session per request gives
+    /// its place back to the loader's ``HostGate``).
+    private let taskEnded: (@Sendable () -> Void)?
     private let lock = NSLock()
     private var running: [Int: Transfer] = [:]
     /// Tasks cancelled before they started: never resumed (FoundationNetworking traps when a task
     /// cancelled while suspended is resumed).
     private var cancelledEarly: Set<Int> = []
 
-    init(redirect: BoundedURLLoader.RedirectPolicy?) {
+    init(redirect: BoundedURLLoader.RedirectPolicy?, taskEnded: (@Sendable () -> Void)? = nil) {
         self.redirect = redirect
+        self.taskEnded = taskEnded
     }
 
     /// Registers the transfer and resumes its task, unless it was cancelled already.
@@ -157,6 +161,7 @@ final class BoundedTransfers: NSObject, URLSessionDataDelegate, @unchecked Senda
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        taskEnded?()
         guard let entry = lock.withLock({ running[task.taskIdentifier] }) else { return }
         guard let error else { return finish(task, .success(entry.response)) }
         finish(task, .failure(Self.failure(error)))

@@ -16,14 +16,36 @@ import Foundation
 ///
 /// On Linux a task is never cancelled once started (FoundationNetworking traps when a task is
 /// cancelled while it completes): an abandoned request runs on, its bytes dropped, until the
-/// request's or the session's timeout. There a transport that owns its session also sends every
-/// request other than `GET` and `HEAD` (an XRPC procedure, an OAuth `POST`) on a connection of its own, closed after the answer, so it is never
-/// written on a pooled connection the server may drop unanswered (which FoundationNetworking would
-/// leave hanging until the timeout, or, were it to rewind the body, send twice).
+/// request's or the session's timeout.
+///
+/// On Linux a transport that owns its session also sends every request other than `GET` and `HEAD`
+/// (an XRPC procedure, an OAuth `POST`) through a `URLSession` made for that request alone, with
+/// `Connection: close`, so it always goes on a new connection. A request with a body must never be
+/// written on a pooled connection there: when libcurl (under FoundationNetworking) finds such a
+/// connection dead without an answer, whether the server dropped it idle or dropped the request, it
+/// sends the request again on a new connection after a body rewind that FoundationNetworking does not
+/// do for a `Data` body. The request then goes out with its `Content-Length` and no body, and the
+/// call hangs until its timeout. `Connection: close` alone does not keep a connection out of the
+/// pool: libcurl pools it unless the server's answer says `close` too, and a server that closes
+/// without saying so (as Python's `http.server` does) leaves a connection that the next `POST`, sent
+/// within milliseconds, may pick before its close is seen; a busy machine widens that window. A
+/// session per request has no pool to pick from. As with one session, at most the configuration's
+/// `httpMaximumConnectionsPerHost` (6 by default) of these requests run at once to one host; the
+/// others wait in line, the wait counted in their timeout.
+///
+/// Why not let libcurl retry with a body it can rewind (an `httpBodyStream` that the delegate's
+/// `urlSession(_:task:needNewBodyStream:)` hands out again)? FoundationNetworking sends a stream body
+/// chunked (it never sets a length for one, and a `Content-Length` beside `Transfer-Encoding` is
+/// invalid), it traps if that delegate method answers for a `Data` body, and the retry itself is
+/// unsafe: libcurl retries when nothing of an answer was received, which is also what a server that
+/// acted on a procedure and then dropped the connection looks like, so the procedure would run twice.
+/// On a connection of its own a dropped request is never retried: it ends at once with
+/// ``HTTPTransportError/Code/connectionLost`` and is sent once. `GET` and `HEAD` stay on the pooled
+/// session (a retried `GET` has no body to lose and no effect to repeat).
 public final class URLSessionTransport: HTTPTransport, Sendable, CustomReflectable {
     /// Every request goes through the package's one bounded loader.
     private let loader: BoundedURLLoader
-    /// Linux, own session: requests other than `GET`/`HEAD` go through a session of their own (`nil`
+    /// Linux, own session: requests other than `GET`/`HEAD` go through a session made for each (`nil`
     /// elsewhere).
     private let bodyLoader: BoundedURLLoader?
 
@@ -38,14 +60,16 @@ public final class URLSessionTransport: HTTPTransport, Sendable, CustomReflectab
     public init(configuration: URLSessionConfiguration = .ephemeral, resourceTimeout: Duration? = nil) {
         self.loader = BoundedURLLoader(configuration: configuration, resourceTimeout: resourceTimeout)
         #if canImport(FoundationNetworking)
-            self.bodyLoader = BoundedURLLoader(configuration: configuration, resourceTimeout: resourceTimeout)
+            self.bodyLoader = BoundedURLLoader(sessionPerRequest: configuration, resourceTimeout: resourceTimeout)
         #else
             self.bodyLoader = nil
         #endif
     }
 
     /// Creates a transport that sends through `session`, left as it is: its delegate, redirects and
-    /// cookies are yours, and the transport never invalidates it.
+    /// cookies are yours, and the transport never invalidates it. On Linux every request, `POST`s
+    /// included, then goes through that session's pool of connections, where a `POST` written on a
+    /// connection the server closed can hang until its timeout (see the type's documentation).
     public init(session: URLSession) {
         self.loader = BoundedURLLoader(session: session)
         self.bodyLoader = nil
@@ -69,6 +93,8 @@ public final class URLSessionTransport: HTTPTransport, Sendable, CustomReflectab
         }
         var chosen = loader
         if let bodyLoader, !["GET", "HEAD"].contains(request.method.uppercased()) {
+            // A session of its own: never a pooled connection (see the type's documentation). `close`
+            // tells the server not to keep a connection that nothing will use again.
             chosen = bodyLoader
             urlRequest.setValue("close", forHTTPHeaderField: "Connection")
         }

@@ -85,6 +85,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     public let port: Int
     private let listener: Int32
     private let handler: Handler
+    /// See ``init(quietCloseDelay:handler:)``; `nil` says `Connection: close` and closes at once.
+    private let quietCloseDelay: Double?
     private let lock = NSLock()
     private var connections: Set<Int32> = []
     private var stopped = false
@@ -95,8 +97,18 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     /// Starts a server on a free loopback port.
-    public init(handler: @escaping Handler) throws {
+    public convenience init(handler: @escaping Handler) throws {
+        try self.init(quietCloseDelay: nil, handler: handler)
+    }
+
+    /// Starts a server that answers a request asking to close (`Connection: close`) without saying
+    /// `Connection: close` in its answer, and closes that connection `quietCloseDelay` seconds after
+    /// the answer, reading nothing more from it: what Python's `http.server` does, its close late on
+    /// a busy machine. A client that takes the connection for a live keep-alive one and writes its
+    /// next request on it within the delay gets no answer. Package-visible: for the transport's tests.
+    package init(quietCloseDelay: Double?, handler: @escaping Handler) throws {
         self.handler = handler
+        self.quietCloseDelay = quietCloseDelay
         let listener: LoopbackListener
         do {
             // Room for every connection the load tests open at once (1,000 calls): with 128, a busy
@@ -180,6 +192,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                 _ = write(response, keepAlive: false, sendingBodyBytes: cut, to: connection)
                 return
             }
+            if !keepAlive, let delay = quietCloseDelay {
+                if write(response, keepAlive: nil, to: connection) { Thread.sleep(forTimeInterval: delay) }
+                return
+            }
             guard write(response, keepAlive: keepAlive, to: connection) else { return }
             if !keepAlive { return }
         }
@@ -232,13 +248,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         return (request, bodyStart + length, keepAlive)
     }
 
+    /// Writes the answer; `keepAlive` `nil` leaves out the `Connection` field.
     private func write(
-        _ response: Response, keepAlive: Bool, sendingBodyBytes: Int? = nil, to connection: Int32
+        _ response: Response, keepAlive: Bool?, sendingBodyBytes: Int? = nil, to connection: Int32
     ) -> Bool {
         var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(response.body.count)\r\n"
-        head += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
+        head += keepAlive.map { $0 ? "Connection: keep-alive\r\n" : "Connection: close\r\n" } ?? ""
+        head += "\r\n"
         var bytes = Array(head.utf8)
         bytes.append(contentsOf: response.body.prefix(max(0, sendingBodyBytes ?? response.body.count)))
         var sent = 0

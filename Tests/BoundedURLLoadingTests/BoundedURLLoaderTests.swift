@@ -14,6 +14,16 @@ final class BoundedURLLoaderTests: XCTestCase {
         BoundedURLLoader(configuration: .ephemeral, resourceTimeout: .seconds(10), redirect: redirect)
     }
 
+    /// A loader with a session per request (on Linux the transport's loader for requests with a body).
+    private func unpooledLoader(redirect: BoundedURLLoader.RedirectPolicy? = nil) -> BoundedURLLoader {
+        BoundedURLLoader(sessionPerRequest: .ephemeral, resourceTimeout: .seconds(10), redirect: redirect)
+    }
+
+    /// The loaders whose calls end at a deadline or a cancellation alike.
+    private func everyLoader() -> [BoundedURLLoader] {
+        [ownLoader(), BoundedURLLoader(session: URLSession(configuration: .ephemeral)), unpooledLoader()]
+    }
+
     private func request(_ url: URL, path: String = "/x") -> URLRequest {
         URLRequest(url: url.appendingPathComponent(path))
     }
@@ -68,7 +78,7 @@ final class BoundedURLLoaderTests: XCTestCase {
     func testADeadlineEndsTheCallOnEitherSession() async throws {
         let server = try LoopbackHTTPServer { _ in .init(body: Data("late".utf8), delay: 3) }
         defer { server.stop() }
-        for loader in [ownLoader(), BoundedURLLoader(session: URLSession(configuration: .ephemeral))] {
+        for loader in everyLoader() {
             let start = ContinuousClock.now
             guard
                 case .failure(.timedOut) = await loader.load(
@@ -95,7 +105,7 @@ final class BoundedURLLoaderTests: XCTestCase {
     func testCancellingAnswersAtOnceOnEitherSession() async throws {
         let server = try LoopbackHTTPServer { _ in .init(delay: 3) }
         defer { server.stop() }
-        for loader in [ownLoader(), BoundedURLLoader(session: URLSession(configuration: .ephemeral))] {
+        for loader in everyLoader() {
             let url = server.baseURL
             let start = ContinuousClock.now
             let call = Task {
@@ -105,6 +115,101 @@ final class BoundedURLLoaderTests: XCTestCase {
             call.cancel()
             guard case .failure(.cancelled) = await call.value else { return XCTFail("expected a cancellation") }
             XCTAssertLessThan(start.duration(to: .now), .seconds(2))
+        }
+    }
+
+    func testASessionPerRequestKeepsTheLimitAndTheLoadersRedirectPolicy() async throws {
+        let target = try LoopbackHTTPServer { _ in .init(body: Data(repeating: 7, count: 100)) }
+        defer { target.stop() }
+        let location = target.baseURL.absoluteString + "/there"
+        let redirecting = try LoopbackHTTPServer { _ in .init(status: 302, headers: ["Location": location]) }
+        defer { redirecting.stop() }
+        guard
+            case .success(let refused) = await unpooledLoader().load(
+                request(redirecting.baseURL), limit: 100, timeout: .seconds(5))
+        else { return XCTFail("expected the 3xx answer") }
+        XCTAssertEqual(refused.status, 302, "no policy: the redirect is the caller's")
+        let following = unpooledLoader { _, next in next }
+        guard
+            case .failure(.tooLarge(99, announced: true)) = await following.load(
+                request(redirecting.baseURL), limit: 99, timeout: .seconds(5))
+        else { return XCTFail("the redirect followed, its answer held to the limit") }
+        guard
+            case .success(let answer) = await following.load(
+                request(redirecting.baseURL), limit: 100, timeout: .seconds(5))
+        else { return XCTFail("expected the redirect's answer") }
+        XCTAssertEqual(answer.body.count, 100)
+    }
+
+    func testACallerCancelledBeforeTheStartSendsNothingOnASessionPerRequest() async throws {
+        let arrivals = Arrivals()
+        let server = try LoopbackHTTPServer { _ in
+            arrivals.count()
+            return .init(status: 200)
+        }
+        defer { server.stop() }
+        let loader = unpooledLoader()
+        let url = server.baseURL
+        let call = Task {
+            while !Task.isCancelled { await Task.yield() }
+            return await loader.load(URLRequest(url: url.appendingPathComponent("/x")), limit: 100, timeout: nil)
+        }
+        call.cancel()
+        guard case .failure(.cancelled) = await call.value else { return XCTFail("expected a cancellation") }
+        // A request made and started anyway would arrive by now.
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertEqual(arrivals.seen, 0, "a cancelled caller's request was sent")
+    }
+
+    func testASessionPerRequestOpensNoMoreConnectionsToAHostThanOneSession() async throws {
+        let arrivals = Arrivals()
+        let server = try LoopbackHTTPServer { _ in
+            arrivals.enter()
+            defer { arrivals.leave() }
+            Thread.sleep(forTimeInterval: 0.1)
+            return .init(status: 200)
+        }
+        defer { server.stop() }
+        let loader = unpooledLoader()
+        let url = server.baseURL
+        let answered = await withTaskGroup(of: Bool.self, returning: Int.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    let call = URLRequest(url: url.appendingPathComponent("/\(index)"))
+                    if case .success = await loader.load(call, limit: 100, timeout: .seconds(20)) { return true }
+                    return false
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        XCTAssertEqual(answered, 20)
+        XCTAssertEqual(arrivals.seen, 20)
+        let perHost = URLSessionConfiguration.ephemeral.httpMaximumConnectionsPerHost
+        XCTAssertLessThanOrEqual(arrivals.most, perHost, "more requests at once than one session would send")
+        XCTAssertGreaterThan(arrivals.most, 1, "requests to a host still run side by side")
+    }
+
+    func testAWaitForAPlaceEndsAtTheDeadlineOrTheCancellation() async throws {
+        let server = try LoopbackHTTPServer { _ in .init(status: 200, delay: 1.5) }
+        defer { server.stop() }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 1
+        let loader = BoundedURLLoader(sessionPerRequest: configuration, resourceTimeout: .seconds(10))
+        let url = server.baseURL
+        let first = Task { await loader.load(URLRequest(url: url), limit: 100, timeout: .seconds(5)) }
+        try await Task.sleep(for: .milliseconds(200))
+        let start = ContinuousClock.now
+        guard
+            case .failure(.timedOut) = await loader.load(URLRequest(url: url), limit: 100, timeout: .milliseconds(300))
+        else { return XCTFail("the wait in line is part of the call's time") }
+        XCTAssertLessThan(start.duration(to: .now), .seconds(1), "ended at its deadline, not when a place came")
+        let waiting = Task { await loader.load(URLRequest(url: url), limit: 100, timeout: .seconds(5)) }
+        try await Task.sleep(for: .milliseconds(100))
+        waiting.cancel()
+        guard case .failure(.cancelled) = await waiting.value else { return XCTFail("expected a cancellation") }
+        guard case .success = await first.value else { return XCTFail("the first call is answered") }
+        guard case .success = await loader.load(URLRequest(url: url), limit: 100, timeout: .seconds(5)) else {
+            return XCTFail("the places given back by the waits that ended are free again")
         }
     }
 
@@ -149,4 +254,26 @@ private final class InvalidationWatcher: NSObject, URLSessionDelegate, @unchecke
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
         lock.withLock { seen = true }
     }
+}
+
+// @unchecked Sendable: `value`, `now` and `peak` are read and written under `lock`.
+/// Counts the requests a server received, and the most it was answering at once.
+private final class Arrivals: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    private var now = 0
+    private var peak = 0
+    var seen: Int { lock.withLock { value } }
+    var most: Int { lock.withLock { peak } }
+    func count() { lock.withLock { value += 1 } }
+
+    func enter() {
+        lock.withLock {
+            value += 1
+            now += 1
+            peak = max(peak, now)
+        }
+    }
+
+    func leave() { lock.withLock { now -= 1 } }
 }
