@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackFaultInjection
 import LoopbackHTTPServer
 import XCTest
 import XRPCRuntime
