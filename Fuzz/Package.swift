@@ -38,12 +38,12 @@ let package = Package(
                 "FuzzServerLexicons",
             ]
         ),
-        // The endpoints the server targets serve, generated from their lexicons by the LexGen plugin.
+        // The endpoints the server targets serve, generated from their lexicons by the LexiconGen plugin.
         .target(
             name: "FuzzServerLexicons",
             dependencies: [.product(name: "XRPCRuntime", package: mainPackage)],
             exclude: ["lexgen.json", "lexicons"],
-            plugins: [.plugin(name: "LexGen", package: mainPackage)]
+            plugins: [.plugin(name: "LexiconGen", package: mainPackage)]
         ),
         // Typed decoding through the generated SDK: a record and a feed page.
         .executableTarget(
