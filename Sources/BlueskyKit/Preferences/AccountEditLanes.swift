@@ -31,16 +31,6 @@ final class AccountEditLanes: @unchecked Sendable {
     /// How many edits wait on `key`'s lane.
     func waiting(on key: String) -> Int { lock.withLock { lanes[key]?.waiters.count ?? 0 } }
 
-    /// Runs `edit` on the caller's actor once every earlier edit on `key`'s lane has ended; throws
-    /// `CancellationError` when the task is cancelled while it waits (the edit then never runs).
-    func run<Result>(
-        isolation: isolated (any Actor)? = #isolation, on key: String, _ edit: () async throws -> Result
-    ) async throws -> Result {
-        try await enter(key)
-        defer { leave(key) }
-        return try await edit()
-    }
-
     /// The lane key of `agent`'s account.
     static func key(of agent: any XRPCAgent) async -> String {
         if let account = agent as? any XRPCAccountAgent, let did = await account.accountDID() {

@@ -104,15 +104,17 @@ final class PreferenceEditLaneTests: XCTestCase {
         let release = AsyncStream<Void>.makeStream()
         let started = AsyncStream<Void>.makeStream()
         let holder = Task {
-            try await lanes.run(on: "account did:plc:x") {
-                started.continuation.yield()
-                for await _ in release.stream { break }
-            }
+            try await lanes.enter("account did:plc:x")
+            defer { lanes.leave("account did:plc:x") }
+            started.continuation.yield()
+            for await _ in release.stream { break }
         }
         for await _ in started.stream { break }
         let ran = LockedFlag()
         let waiter = Task {
-            try await lanes.run(on: "account did:plc:x") { ran.set() }
+            try await lanes.enter("account did:plc:x")
+            defer { lanes.leave("account did:plc:x") }
+            ran.set()
         }
         // Let the waiter queue up behind the holder, then cancel it.
         while lanes.waiting(on: "account did:plc:x") == 0 { await Task.yield() }
