@@ -12,6 +12,7 @@ let package = Package(
         // AtprotoCrypto, OAuthCore) are modules inside these, not products of their own.
         .library(name: "AtprotoLexicons", targets: ["AtprotoLexicons"]),
         .library(name: "BlueskyKit", targets: ["BlueskyKit"]),
+        .library(name: "BlueskyChat", targets: ["BlueskyChat"]),
         .library(name: "Jetstream", targets: ["Jetstream"]),
         .library(name: "AtprotoOAuth", targets: ["AtprotoOAuth"]),
         .library(name: "AtprotoIdentityResolution", targets: ["AtprotoIdentityResolution"]),
@@ -132,11 +133,15 @@ let package = Package(
             name: "AtprotoLexicons",
             dependencies: [
                 "XRPCRuntime", "ComAtprotoLexicons", "AppBskyLexicons", "ChatBskyLexicons", "ToolsOzoneLexicons",
-                "OtherAtprotoLexicons", "AtprotoRepository",
+                "OtherAtprotoLexicons", "AtprotoRepository", "AtprotoRecordCalls",
             ],
             exclude: ["lexgen.json"]
         ),
         .target(name: "ComAtprotoLexicons", dependencies: ["XRPCCore"], exclude: ["lexgen.json"]),
+        // The com.atproto.repo calls typed by the record type (create, get, list, put, delete, applyWrites,
+        // pages of a collection, blob upload), hand-written over com.atproto alone: the umbrella and
+        // BlueskyKit re-export it, so BlueskyKit needs no namespace but com.atproto and app.bsky.
+        .target(name: "AtprotoRecordCalls", dependencies: ["XRPCCore", "ComAtprotoLexicons"]),
         .target(name: "AppBskyLexicons", dependencies: ["ComAtprotoLexicons"], exclude: ["lexgen.json"]),
         .target(
             name: "ChatBskyLexicons", dependencies: ["AppBskyLexicons", "ComAtprotoLexicons"], exclude: ["lexgen.json"]
@@ -152,11 +157,19 @@ let package = Package(
             exclude: ["lexgen.json"]
         ),
         // The Bluesky app layer on the generated SDK: rich text, composing posts, moderation decisions.
-        // Hand-written Bluesky policy lives here, never in the generated layer.
+        // Hand-written Bluesky policy lives here, never in the generated layer. It takes com.atproto and
+        // app.bsky only (not the umbrella): an app that takes BlueskyKit compiles no chat.bsky, tools.ozone
+        // or other namespace; the types are the same modules' whichever product reaches them.
         .target(
             name: "BlueskyKit",
-            dependencies: ["AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution"]
+            dependencies: [
+                "XRPCRuntime", "ComAtprotoLexicons", "AppBskyLexicons", "AtprotoRecordCalls",
+                "AtprotoIdentityResolution",
+            ]
         ),
+        // BlueskyKit for the chat.bsky namespace (Bluesky's direct messages): chat profiles as moderation
+        // subjects. A product of its own so that BlueskyKit compiles no chat.bsky.
+        .target(name: "BlueskyChat", dependencies: ["BlueskyKit", "ChatBskyLexicons"]),
         // A client of Jetstream (v2 `network.bsky.jetstream.subscribeEvents` and legacy v1 `/subscribe`):
         // filters checked before connecting, records typed, a cursor to resume from. A product of its
         // own: a backend that reads Jetstream needs neither BlueskyKit nor the firehose's verification.
@@ -240,8 +253,8 @@ let package = Package(
         .testTarget(
             name: "BlueskyKitTests",
             dependencies: [
-                "SeededRandom", "BlueskyKit", "AtprotoLexicons", "XRPCRuntime", "AtprotoIdentityResolution",
-                "XRPCTesting",
+                "SeededRandom", "BlueskyKit", "BlueskyChat", "AtprotoLexicons", "XRPCRuntime",
+                "AtprotoIdentityResolution", "XRPCTesting",
             ]),
         .testTarget(
             name: "AtprotoLexiconsTests",

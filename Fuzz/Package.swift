@@ -45,10 +45,11 @@ let package = Package(
             exclude: ["lexgen.json", "lexicons"],
             plugins: [.plugin(name: "LexiconGen", package: mainPackage)]
         ),
-        // Typed decoding through the generated SDK: a record and a feed page.
+        // Typed decoding through the generated SDK: a record and a feed page, app.bsky's (so BlueskyKit,
+        // which compiles com.atproto and app.bsky only, not the whole SDK instrumented).
         .executableTarget(
             name: "atproto-fuzz-sdk",
-            dependencies: ["FuzzDriver", .product(name: "AtprotoLexicons", package: mainPackage)]
+            dependencies: ["FuzzDriver", .product(name: "BlueskyKit", package: mainPackage)]
         ),
     ],
     swiftLanguageModes: [.v6]

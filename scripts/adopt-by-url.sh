@@ -2,8 +2,8 @@
 # Adopts this package exactly as an app by URL does: a bare clone of HEAD served as file://, which
 # SwiftPM checks out like any remote (no ../shared beside it), and three apps from Examples/ (as
 # committed) whose dependency line is rewritten to that URL:
-#   - QuickStart, README's Quick start: AtprotoLexicons and BlueskyKit by `branch: "main"` as README
-#     writes it, built with zero set-up commands, zero extra packages, zero warnings, no generator
+#   - QuickStart, README's Quick start: BlueskyKit (com.atproto and app.bsky, not the whole SDK) by
+#     `branch: "main"` as README writes it, built with zero set-up commands, zero extra packages, zero warnings, no generator
 #     compiled and no plugin run (the SDK is committed); then run against the PDS: signs in, posts with a
 #     mention and a link, reads the timeline and decides what to show of each post;
 #   - FeedReader (at this revision, added under another name, atproto-kit), default traits: its lexicons installed into its own target by the InstallLexicons
@@ -153,7 +153,7 @@ sign_in() {
 }
 
 quick_start() {
-    echo "== by URL, README's Quick start: Examples/QuickStart (AtprotoLexicons + BlueskyKit, branch main, nothing to run first)"
+    echo "== by URL, README's Quick start: Examples/QuickStart (BlueskyKit, branch main, nothing to run first)"
     checkout_app QuickStart swift-atproto-lexicons 'branch: "main"'
     cd "$work/Examples/QuickStart"
     build_without_warnings
@@ -176,8 +176,13 @@ quick_start() {
     # One type per lexicon type: installing a standard NSID into a target that depends on the SDK
     # installs nothing and says the SDK has it.
     install_lexicons QuickStart app.bsky.feed.post | tee "$work/quick-start-install.log"
-    grep -q "app.bsky.feed.post: AtprotoLexicons already has it" "$work/quick-start-install.log" ||
+    grep -q "app.bsky.feed.post: AppBskyLexicons already has it" "$work/quick-start-install.log" ||
         { echo "error: the install did not say the SDK already has app.bsky.feed.post"; exit 1; }
+    # BlueskyKit compiles no namespace but com.atproto and app.bsky.
+    if [ -n "$(find .build -name '*.o' -path '*ChatBskyLexicons.build*' -o -name '*.o' -path '*ToolsOzoneLexicons.build*' | head -1)" ]; then
+        echo "error: an app that takes BlueskyKit compiled chat.bsky or tools.ozone"
+        exit 1
+    fi
     if [ -e Sources/QuickStart/lexicons/app ]; then
         echo "error: a standard lexicon was installed beside the SDK that declares it"
         exit 1

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// README's Quick start as a complete app: the whole SDK and the Bluesky app layer by URL, with nothing
+// README's Quick start as a complete app: the Bluesky app layer (com.atproto and app.bsky) by URL, with nothing
 // to run first (no lexicons to install, no plugin, no extra package). CI builds it from a bare clone
 // with zero warnings and runs it against the shared PDS (scripts/adopt-by-url.sh).
 let package = Package(
@@ -14,10 +14,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "QuickStart",
-            dependencies: [
-                .product(name: "AtprotoLexicons", package: "swift-atproto-lexicons"),
-                .product(name: "BlueskyKit", package: "swift-atproto-lexicons"),
-            ]
+            dependencies: [.product(name: "BlueskyKit", package: "swift-atproto-lexicons")]
         )
     ],
     swiftLanguageModes: [.v6]

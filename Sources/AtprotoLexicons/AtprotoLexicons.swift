@@ -7,6 +7,7 @@
 @_exported import AppBskyLexicons
 // The repository's record types (`RepoOperation`, `DecodedRecord`, `LexiconRecordTypes`) that a
 // firehose commit's `operations(decoding:)` returns: a small module, shared with the verification.
+@_exported import AtprotoRecordCalls
 @_exported import AtprotoRepository
 @_exported import ChatBskyLexicons
 @_exported import ComAtprotoLexicons

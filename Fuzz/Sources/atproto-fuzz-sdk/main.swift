@@ -1,7 +1,6 @@
-import AtprotoLexicons
+import BlueskyKit
 import Foundation
 import FuzzDriver
-import XRPCRuntime
 
 // atproto-fuzz-sdk <target> [libFuzzer flags] [corpus folders]: typed decoding through the SDK.
 runFuzzer([

@@ -1,4 +1,5 @@
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 
 extension PostDraft {
     /// What the lexicons refuse in this draft (empty when it can be sent), found without sending

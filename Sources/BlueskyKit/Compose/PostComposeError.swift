@@ -1,4 +1,5 @@
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 
 /// The limits of `app.bsky.feed.post` and its embeds that a draft is checked against before
 /// anything is sent (the tests compare each with the installed lexicons).

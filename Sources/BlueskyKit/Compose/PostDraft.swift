@@ -1,4 +1,5 @@
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import Foundation
 
 /// Everything a post is made of before it is sent: what `XRPCClient.publishPost(_:repo:)`

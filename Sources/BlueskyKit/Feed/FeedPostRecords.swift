@@ -1,4 +1,5 @@
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import Foundation
 
 extension AppBskyFeedDefs.PostView {

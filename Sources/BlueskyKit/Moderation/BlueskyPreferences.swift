@@ -2,7 +2,8 @@
 // item. Items this module does not change (other kinds, kinds newer than the SDK, items that did not
 // decode) stay as they were, in their place, so a read-change-write loses nothing.
 
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import XRPCRuntime
 
 /// The user's Bluesky preferences (`app.bsky.actor.getPreferences`), with typed reading and changes

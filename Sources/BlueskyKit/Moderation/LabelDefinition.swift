@@ -2,7 +2,8 @@
 // and how it acts on accounts, profiles and content. The built-in values are in BuiltInLabels.swift;
 // a labeler's own values are interpreted from its `labelValueDefinitions` here.
 
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import XRPCRuntime
 
 /// Properties of a label value that change how it is applied.

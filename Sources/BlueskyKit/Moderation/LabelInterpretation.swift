@@ -1,7 +1,8 @@
 // How one label becomes a cause: find its definition, check that its source counts, settle the
 // user's preference for it, and rank it.
 
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import XRPCRuntime
 
 extension ModerationDecision {

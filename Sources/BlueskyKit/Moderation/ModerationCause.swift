@@ -1,7 +1,8 @@
 // Why a decision covers, filters or notes something: one cause per relationship, label, muted word or
 // hidden post, with the priority that orders covers when several apply.
 
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import XRPCRuntime
 
 /// Who brought a cause about.

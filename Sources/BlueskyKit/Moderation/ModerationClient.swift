@@ -2,7 +2,8 @@
 // `app.bsky.actor.getPreferences`/`putPreferences`, labelers' own label definitions from
 // `app.bsky.labeler.getServices`, and the labelers requests ask for (`atproto-accept-labelers`).
 
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import XRPCRuntime
 
 extension XRPCClient {

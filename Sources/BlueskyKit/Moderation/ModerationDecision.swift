@@ -1,7 +1,8 @@
 // A decision is the list of causes that apply to a subject (its own, its author's, its embeds');
 // `ui(_:)` turns them into what one place in a UI does.
 
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import XRPCRuntime
 
 /// The moderation decision for one subject: every cause that applies, and what each UI context does.

@@ -1,7 +1,8 @@
 // What a decision depends on besides the subject: who is looking, what they asked for, and what the
 // labelers they subscribe to mean by their own label values.
 
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import Foundation
 import XRPCRuntime
 

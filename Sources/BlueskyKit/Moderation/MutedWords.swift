@@ -3,7 +3,8 @@
 // spaces. Lengths, case and character classes follow the reference client (UTF-16 lengths, Unicode
 // punctuation, ECMAScript whitespace), so the same words mute the same posts.
 
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import Foundation
 import XRPCRuntime
 

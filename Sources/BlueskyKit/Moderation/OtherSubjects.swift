@@ -1,7 +1,8 @@
 // Notifications, feed generators and lists: the subject's own labels as content, then its author's or
 // creator's account and profile.
 
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import XRPCRuntime
 
 extension ModerationOptions {

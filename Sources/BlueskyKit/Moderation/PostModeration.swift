@@ -1,7 +1,8 @@
 // Posts: the post's labels, hidden posts and muted words, its author, and a quoted post (whose causes
 // are downgraded: they may remove the post from lists but cover nothing).
 
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import XRPCRuntime
 
 extension ModerationOptions {

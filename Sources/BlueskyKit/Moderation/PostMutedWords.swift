@@ -2,7 +2,8 @@
 // and, in a quoted post, the same plus link cards; a link card of the post itself; the media beside a
 // quoted post. The first place with a match decides.
 
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import Foundation
 import XRPCRuntime
 

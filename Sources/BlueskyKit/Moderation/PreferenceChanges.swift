@@ -2,7 +2,8 @@
 // valid item of a kind is changed (or a new one made), every item of that kind is removed, and the
 // changed item is appended.
 
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import Foundation
 import XRPCRuntime
 

@@ -1,7 +1,8 @@
 // Profiles and accounts: the viewer's relationship with the account (mutes, blocks, lists) and the
 // labels on the account itself or on its profile record.
 
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import XRPCRuntime
 
 /// A view of an account that moderation can decide on: every profile view of the SDK conforms.
@@ -17,7 +18,6 @@ public protocol ModerationProfileSubject: Sendable {
 extension AppBskyActorDefs.ProfileViewBasic: ModerationProfileSubject {}
 extension AppBskyActorDefs.ProfileView: ModerationProfileSubject {}
 extension AppBskyActorDefs.ProfileViewDetailed: ModerationProfileSubject {}
-extension ChatBskyActorDefs.ProfileViewBasic: ModerationProfileSubject {}
 
 extension ModerationOptions {
     /// The decision for a profile: the account's relationships and labels, and its profile record's labels.

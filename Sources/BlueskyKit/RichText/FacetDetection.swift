@@ -1,4 +1,5 @@
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 
 /// A mention, link or tag found in text, before mentions are resolved to DIDs.
 public struct DetectedFacet: Sendable, Hashable {

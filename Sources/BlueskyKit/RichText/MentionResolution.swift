@@ -1,5 +1,6 @@
+import AppBskyLexicons
 import AtprotoIdentityResolution
-import AtprotoLexicons
+import ComAtprotoLexicons
 
 extension RichText {
     /// `text` with the links and tags found in it, and its mentions resolved by `resolveMention`.

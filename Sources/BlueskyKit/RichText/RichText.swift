@@ -1,4 +1,5 @@
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 
 /// A post's text with its facets: the annotations (mentions, links, hashtags) that
 /// `app.bsky.richtext.facet` places over byte ranges of the text's UTF-8 encoding.

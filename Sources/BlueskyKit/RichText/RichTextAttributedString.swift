@@ -1,4 +1,5 @@
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 import Foundation
 
 /// The attributes ``RichText/attributedString(urls:)`` puts on a post's text, beside Foundation's.

@@ -1,4 +1,5 @@
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 
 extension RichText {
     /// Inserts `string` at UTF-8 offset `offset` and moves the facets along, as the official client

@@ -1,4 +1,5 @@
-import AtprotoLexicons
+import AppBskyLexicons
+import ComAtprotoLexicons
 
 /// A run of a post's text for display: plain, or covered by a facet (a link, a mention, a tag).
 public struct RichTextSegment: Sendable, Hashable {

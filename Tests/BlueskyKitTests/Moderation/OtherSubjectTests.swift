@@ -2,6 +2,7 @@
 // or creator's relationships and labels as for a post; the viewer's own are never filtered.
 
 import AtprotoLexicons
+import BlueskyChat
 import BlueskyKit
 import XCTest
 import XRPCRuntime

@@ -1,7 +1,6 @@
 // The Quick start of README.md: sign in, post with a mention and a link, read the timeline, and decide
 // what to show of each post. `swift run QuickStart` with ATPROTO_SERVICE (default https://bsky.social),
 // ATPROTO_HANDLE and ATPROTO_PASSWORD (an app password) in the environment.
-import AtprotoLexicons
 import BlueskyKit
 import Foundation
 

@@ -1,4 +1,6 @@
+import ComAtprotoLexicons
 import Foundation
+import XRPCCore
 
 /// Record helpers: the `com.atproto.repo` calls typed by the record type, so the collection, the
 /// `$type` and the decoding come from the type.

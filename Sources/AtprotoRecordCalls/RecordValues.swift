@@ -1,4 +1,6 @@
+import ComAtprotoLexicons
 import Foundation
+import XRPCCore
 
 /// A record read from a repository: the typed value with its AT URI and CID.
 public struct RepositoryRecord<Record: LexiconRecord>: Sendable, Hashable {

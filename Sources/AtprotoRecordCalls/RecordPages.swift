@@ -1,4 +1,6 @@
+import ComAtprotoLexicons
 import Foundation
+import XRPCCore
 
 extension XRPCClient {
     /// Every page of the records of the collection of `type` in `repo`, fetched as the loop asks
