@@ -42,8 +42,15 @@ public final class TapClient: Sendable {
 
     /// Creates a client of the Tap at `service`.
     ///
-    /// - Parameter adminPassword: Tap's `TAP_ADMIN_PASSWORD`, sent with every request as HTTP Basic
-    ///   authentication with the user name `admin`; `nil` when Tap has none.
+    /// - Parameters:
+    ///   - service: Tap's address (``service``).
+    ///   - adminPassword: Tap's `TAP_ADMIN_PASSWORD`, sent with every request as HTTP Basic
+    ///     authentication with the user name `admin`; `nil` when Tap has none. No property shows it.
+    ///   - webSocketTransport: Opens the `/channel` connections (``webSocketTransport``).
+    ///   - httpTransport: Sends the repos requests (``httpTransport``).
+    ///   - reconnectPolicy: How a dropped connection is opened again (``reconnectPolicy``).
+    ///   - recordTypes: The record types records are decoded into (``recordTypes``).
+    ///   - headers: Header fields for every request (``headers``).
     /// - Throws: ``TapError`` with ``TapError/Code/invalidService`` when `service` is not an
     ///   http(s) or ws(s) URL with a host.
     public init(

@@ -2,7 +2,7 @@ import AtprotoLexicons
 import Foundation
 
 /// Why a call to Tap failed or a ``TapEventStream`` ended.
-public struct TapError: AtprotoError, Hashable {
+public struct TapError: AtprotoError {
     /// What went wrong. An open set: new codes may be added, so a `switch` needs a `default`.
     public struct Code: AtprotoErrorCode {
         /// The code's name.
@@ -62,18 +62,5 @@ public struct TapError: AtprotoError, Hashable {
         if let field { text += " (\(field))" }
         if let status { text += " (HTTP status \(status))" }
         return text + ": " + message
-    }
-
-    public static func == (lhs: TapError, rhs: TapError) -> Bool {
-        lhs.code == rhs.code && lhs.eventID == rhs.eventID && lhs.field == rhs.field && lhs.status == rhs.status
-            && lhs.message == rhs.message
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
-        hasher.combine(eventID)
-        hasher.combine(field)
-        hasher.combine(status)
-        hasher.combine(message)
     }
 }
