@@ -270,7 +270,8 @@ let package = Package(
         .testTarget(name: "JetstreamTests", dependencies: ["Jetstream", "XRPCTesting"]),
         // The Tap client against a loopback stand-in of Tap's documented protocol (in the tests).
         .testTarget(
-            name: "AtprotoTapTests", dependencies: ["AtprotoTap", "XRPCWebSockets", "LoopbackHTTPServer"]),
+            name: "AtprotoTapTests",
+            dependencies: ["AtprotoTap", "XRPCWebSockets", "LoopbackHTTPServer", "SecretLeakTesting"]),
         // Against a real PDS (scripts/pds.sh start): skipped unless ATPROTO_PDS_URL is set.
         .testTarget(
             name: "IntegrationTests",

@@ -16,7 +16,7 @@ import Foundation
 /// Tap keeps the cursor: it sends every event until it is acknowledged, again after its retry
 /// timeout or when the app connects again, so an event may arrive more than once. With Tap's acks
 /// off (`--disable-acks`), ``ack(_:)`` is not needed (Tap ignores it).
-public final class TapClient: Sendable {
+public final class TapClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// The service (`http://`, `https://`, `ws://` or `wss://`, with a host): Tap's address.
     public let service: URL
     /// The `/channel` URL the event streams open.
@@ -85,6 +85,16 @@ public final class TapClient: Sendable {
         self.recordTypes = recordTypes
         self.headers = headers
         self.authorization = adminPassword.map { "Basic " + Data("admin:\($0)".utf8).base64EncodedString() }
+    }
+
+    /// The service, and whether an admin password is set (never the password).
+    public var description: String {
+        "TapClient(\(service)\(authorization == nil ? "" : ", admin password set"))"
+    }
+
+    /// A mirror with the service and the channel URL only: `dump` never reaches the admin password.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["service": service, "channelURL": channelURL], displayStyle: .class)
     }
 
     /// The events Tap sends, as they arrive. Nothing connects until iteration starts; each iterator

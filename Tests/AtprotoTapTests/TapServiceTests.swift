@@ -1,5 +1,6 @@
 import AtprotoTap
 import Foundation
+import SecretLeakTesting
 import XCTest
 
 /// Repos added and removed with the admin password; refused without it; hostile frames end the
@@ -73,6 +74,29 @@ final class TapServiceTests: XCTestCase {
         XCTAssertEqual(error?.code, .frameTooLarge, "\(String(describing: error))")
         XCTAssertTrue("\(String(describing: error))".contains("frame 1 of ws://127.0.0.1:\(tap.port)/channel"))
         XCTAssertEqual(tap.channelConnections, 1, "a frame too large is not a reason to connect again")
+    }
+
+    func testTheAdminPasswordShowsNowhere() async throws {
+        let tap = try TapStandIn(adminPassword: "hunter2")
+        let client = try TapClient.of(tap, adminPassword: "hunter2")
+        tap.publish(id: 1, frame: TapFrames.identity(id: 1))
+        var iterator = client.events().makeAsyncIterator()
+        _ = await read(1, from: &iterator)
+        let secrets = ["hunter2", Data("admin:hunter2".utf8).base64EncodedString()]
+        let leaks = secretLeaks(in: printedForms(client) + printedForms(iterator), of: secrets)
+        XCTAssertEqual(leaks, [])
+        XCTAssertTrue(client.description.contains("admin password set"), client.description)
+    }
+
+    func testAChannelRefusedWithAnotherStatusIsNotTriedAgain() async throws {
+        let tap = try TapStandIn(channelRefusal: "websocket not available in webhook mode")
+        var iterator = try TapClient.of(tap).events().makeAsyncIterator()
+        let (events, error) = await read(1, from: &iterator)
+        XCTAssertEqual(events.count, 0)
+        XCTAssertEqual(error?.code, .rejected, "\(String(describing: error))")
+        XCTAssertEqual(error?.status, 400)
+        XCTAssertTrue(error?.message.contains("webhook mode") == true, "\(String(describing: error))")
+        XCTAssertEqual(tap.refusals, 1, "a refusal is not a reason to connect again")
     }
 
     func testAServiceThatIsNotHTTPOrWebSocketIsRefused() {

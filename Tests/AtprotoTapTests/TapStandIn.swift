@@ -20,6 +20,8 @@ final class TapStandIn: @unchecked Sendable {
     let port: Int
     private let listener: Int32
     private let password: String?
+    /// Tap in webhook mode refuses `/channel` with 400 and this message.
+    private let channelRefusal: String?
     private let lock = NSLock()
     private var outbox: [(id: Int, frame: String)] = []
     private var acked: [Int] = []
@@ -27,6 +29,7 @@ final class TapStandIn: @unchecked Sendable {
     private var channels: [StandInPeer] = []
     private var connections: [StandInPeer] = []
     private var upgrades = 0
+    private var refused = 0
     private var stopped = false
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
@@ -36,9 +39,12 @@ final class TapStandIn: @unchecked Sendable {
     var repos: [String] { lock.withLock { tracked } }
     /// How many `/channel` connections were accepted.
     var channelConnections: Int { lock.withLock { upgrades } }
+    /// How many `/channel` upgrades were refused for the `channelRefusal`.
+    var refusals: Int { lock.withLock { refused } }
 
-    init(adminPassword: String? = nil) throws {
+    init(adminPassword: String? = nil, channelRefusal: String? = nil) throws {
         password = adminPassword
+        self.channelRefusal = channelRefusal
         let listener = try LoopbackListener(backlog: 16)
         port = listener.port
         self.listener = listener.descriptor
@@ -115,6 +121,9 @@ final class TapStandIn: @unchecked Sendable {
             }
         }
         switch (request.method, request.path) {
+        case ("GET", "/channel") where channelRefusal != nil:
+            lock.withLock { refused += 1 }
+            peer.answer(400, #"{"message":"\#(channelRefusal ?? "")"}"#)
         case ("GET", "/channel") where request.headers["upgrade"]?.lowercased() == "websocket":
             channel(peer, key: request.headers["sec-websocket-key"] ?? "")
         case ("POST", "/repos/add"), ("POST", "/repos/remove"):
