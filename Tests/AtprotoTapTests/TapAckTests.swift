@@ -58,4 +58,50 @@ final class TapAckTests: XCTestCase {
         XCTAssertEqual(error?.code, .connectionFailed, "\(String(describing: error))")
         XCTAssertEqual(tap.channelConnections, 1)
     }
+
+    func testNothingIsReadAheadOfTheApp() async throws {
+        let tap = try TapStandIn()
+        for id in 1...5 { tap.publish(id: id, frame: TapFrames.identity(id: id)) }
+        let transport = CountingTransport()
+        let client = try TapClient(service: tap.url, webSocketTransport: transport)
+        var iterator = client.events().makeAsyncIterator()
+        let (events, error) = await read(2, from: &iterator)
+        XCTAssertNil(error)
+        XCTAssertEqual(events.map(\.id), [1, 2])
+        XCTAssertEqual(transport.receives, 2, "the stream took messages the app did not ask for")
+    }
+}
+
+// @unchecked Sendable: `count` is read and written under `lock`.
+/// The package's ws:// transport, counting the messages taken from its connections.
+final class CountingTransport: WebSocketTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var receives: Int { lock.withLock { count } }
+
+    func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
+        Counted(inner: try await POSIXWebSocketTransport().connect(to: url, headers: headers), owner: self)
+    }
+
+    fileprivate func counted() { lock.withLock { count += 1 } }
+
+    private final class Counted: WebSocketConnection {
+        let inner: any WebSocketConnection
+        let owner: CountingTransport
+
+        init(inner: any WebSocketConnection, owner: CountingTransport) {
+            self.inner = inner
+            self.owner = owner
+        }
+
+        func receive() async throws -> WebSocketMessage? {
+            let message = try await inner.receive()
+            owner.counted()
+            return message
+        }
+
+        func send(_ message: WebSocketMessage) async throws { try await inner.send(message) }
+        func close(code: WebSocketCloseCode, reason: String) { inner.close(code: code, reason: reason) }
+    }
 }
