@@ -13,8 +13,8 @@ import Foundation
 /// }
 /// ```
 ///
-/// Tap keeps the cursor: it sends every event until it is acknowledged, again after its retry
-/// timeout or when the app connects again, so an event may arrive more than once. With Tap's acks
+/// Tap keeps the cursor: it sends an event again each time its retry timeout passes without an
+/// acknowledgement (and after it restarts), so an event may arrive more than once. With Tap's acks
 /// off (`--disable-acks`), ``ack(_:)`` is not needed (Tap ignores it).
 public final class TapClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// The service (`http://`, `https://`, `ws://` or `wss://`, with a host): Tap's address.

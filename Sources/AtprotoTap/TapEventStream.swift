@@ -5,10 +5,11 @@ import Foundation
 ///
 /// Nothing connects until iteration starts; each iterator opens its own connection and reads one
 /// frame per event asked for (nothing is read ahead beyond the transport's bounded queue). A dropped
-/// connection is opened again as the client's reconnect policy allows; the acks kept meanwhile are
-/// sent first, and Tap sends again the events it saw no ack for. The stream ends normally when the
-/// task is cancelled, or when Tap closes and there is no reconnect policy; with ``TapError``
-/// otherwise (a malformed frame, a refused connection, the policy's attempts spent).
+/// connection is opened again as the client's reconnect policy allows, and the acks kept meanwhile
+/// are sent first; Tap sends again, once its retry timeout has passed, the events it saw no ack
+/// for. The stream ends normally when the task is cancelled, or when Tap closes and there is no
+/// reconnect policy; with ``TapError`` otherwise (a malformed frame, a refused connection, the
+/// policy's attempts spent).
 public struct TapEventStream: AsyncSequence, Sendable {
     public typealias Element = TapEvent
     public typealias Failure = TapError
