@@ -66,4 +66,15 @@ final class TapEventTests: XCTestCase {
         XCTAssertEqual(type, "repo-status")
         XCTAssertEqual(frame.json.objectValue?["id"], .integer(3))
     }
+
+    func testTheDefaultTransportsReadTheChannel() async throws {
+        let tap = try TapStandIn()
+        tap.publish(id: 4, frame: TapFrames.record(id: 4))
+        let client = try TapClient(service: tap.url)
+        var iterator = client.events().makeAsyncIterator()
+        let (events, error) = await read(1, from: &iterator)
+        XCTAssertNil(error)
+        XCTAssertEqual(events.first?.record?.record?.as(AppBskyFeedPost.self)?.text, "Hello world!")
+        XCTAssertEqual(client.channelURL.absoluteString, "ws://127.0.0.1:\(tap.port)/channel")
+    }
 }
