@@ -56,6 +56,7 @@ public struct TapError: AtprotoError {
         self.underlying = underlying
     }
 
+    /// The code, the event, field and status when known, and the message.
     public var description: String {
         var text = "Tap \(code)"
         if let eventID { text += " (event \(eventID))" }

@@ -102,6 +102,7 @@ public struct TapIdentityEvent: Sendable {
         public init(rawValue: String) { self.rawValue = rawValue }
         /// Wraps a literal name.
         public init(stringLiteral value: String) { self.rawValue = value }
+        /// The name on the wire.
         public var description: String { rawValue }
         /// The account is active.
         public static let active: Status = "active"

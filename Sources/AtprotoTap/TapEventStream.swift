@@ -11,19 +11,24 @@ import Foundation
 /// reconnect policy; with ``TapError`` otherwise (a malformed frame, a refused connection, the
 /// policy's attempts spent).
 public struct TapEventStream: AsyncSequence, Sendable {
+    /// Each element is one event.
     public typealias Element = TapEvent
+    /// A stream ends with a ``TapError``.
     public typealias Failure = TapError
 
     let client: TapClient
 
+    /// An iterator with a connection of its own, opened at its first `next()`.
     public func makeAsyncIterator() -> Iterator { Iterator(state: TapIteratorState(client: client)) }
 
     /// Reads events, reconnecting as the policy allows.
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         let state: TapIteratorState
 
+        /// The next event; `nil` once the stream has ended.
         public mutating func next() async throws(TapError) -> TapEvent? { try await state.next() }
 
+        /// The next event; `nil` once the stream has ended.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(TapError) -> TapEvent? {
             try await state.next()
         }
