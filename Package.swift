@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "BlueskyKit", targets: ["BlueskyKit"]),
         .library(name: "BlueskyChat", targets: ["BlueskyChat"]),
         .library(name: "Jetstream", targets: ["Jetstream"]),
+        .library(name: "AtprotoTap", targets: ["AtprotoTap"]),
         .library(name: "AtprotoOAuth", targets: ["AtprotoOAuth"]),
         .library(name: "AtprotoIdentityResolution", targets: ["AtprotoIdentityResolution"]),
         .library(name: "AtprotoVerification", targets: ["AtprotoVerification"]),
@@ -174,6 +175,9 @@ let package = Package(
         // filters checked before connecting, records typed, a cursor to resume from. A product of its
         // own: a backend that reads Jetstream needs neither BlueskyKit nor the firehose's verification.
         .target(name: "Jetstream", dependencies: ["AtprotoLexicons"]),
+        // A client of Tap (indigo's cmd/tap), run beside an app: its /channel events typed and
+        // acknowledged, repos added and removed. A product of its own, like Jetstream's client.
+        .target(name: "AtprotoTap", dependencies: ["AtprotoLexicons"]),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the benchmarks.
         .target(name: "LoopbackHTTPServer", dependencies: ["SocketAddresses"]),
         // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests.
@@ -277,6 +281,10 @@ let package = Package(
         // The Jetstream client: filters and frames offline, both endpoints against the PDS of the
         // environment (skipped unless ATPROTO_PDS_URL is set).
         .testTarget(name: "JetstreamTests", dependencies: ["Jetstream", "XRPCTesting"]),
+        // The Tap client against a loopback stand-in of Tap's documented protocol (in the tests).
+        .testTarget(
+            name: "AtprotoTapTests",
+            dependencies: ["AtprotoTap", "XRPCWebSockets", "LoopbackHTTPServer", "SecretLeakTesting"]),
         // Against a real PDS (scripts/pds.sh start): skipped unless ATPROTO_PDS_URL is set.
         .testTarget(
             name: "IntegrationTests",
