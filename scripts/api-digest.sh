@@ -62,7 +62,7 @@ fi
 if ! diff -ru api "$fresh" >"$fresh.diff"; then
     sed "s|$fresh|(this build)|g" "$fresh.diff"
     echo "error: the public API differs from api/ (above). If the change is intended, run"
-    echo "  scripts/build-docs.sh && scripts/api-digest.sh --update"
+    echo "  TRAIT_SCRATCH=<a build with the traits on> scripts/build-docs.sh && scripts/api-digest.sh --update"
     echo "and commit api/ with a CHANGELOG.md entry; otherwise restore the API."
     exit 1
 fi
