@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Makes every Swift sample of the docs part of a build, so a sample that stops compiling fails CI.
 
-Each ```swift block of README.md and docs/*.md becomes the body of a function without parameters, so a
+Each ```swift block of README.md, docs/*.md and the catalogs' GettingStarted.md articles becomes the body of a function without parameters, so a
 sample compiles only with what it defines itself: a sample that works on something the app already
 has (a client, a stored archive) takes it as a parameter of a function it declares. Each document's
 samples go into one file, Examples/CustomLexicons/Tests/CustomLexiconsTests/DocSamples/<doc>.generated.swift
@@ -22,7 +22,14 @@ import re
 import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
-docs = [root / "README.md"] + sorted((root / "docs").glob("*.md"))
+# The catalogs' getting-started articles too, but the trait products' (their modules are empty without
+# the traits, which the example package does not enable) and lexgen's (a command line: no Swift).
+trait_or_tool = ("SwiftCryptoSigner", "NIOWebSocketTransport", "XRPCHummingbird", "lexgen")
+docs = (
+    [root / "README.md"]
+    + sorted((root / "docs").glob("*.md"))
+    + sorted(p for p in (root / "Sources").glob("*/*.docc/GettingStarted.md") if p.parent.stem not in trait_or_tool)
+)
 folder = root / "Examples/CustomLexicons/Tests/CustomLexiconsTests/DocSamples"
 manifest = (root / "Examples/CustomLexicons/Package.swift").read_text()
 

@@ -32,6 +32,10 @@ let package = Package(
                 .product(name: "AtprotoTap", package: "swift-atproto-lexicons"),
                 // StubAgent, in the testing sample of docs/SessionsAndAgents.md.
                 .product(name: "XRPCTesting", package: "swift-atproto-lexicons"),
+                // The getting-started articles of the catalogs (Sources/*/*.docc) of these products.
+                .product(name: "BlueskyChat", package: "swift-atproto-lexicons"),
+                .product(name: "AtprotoLexiconResolution", package: "swift-atproto-lexicons"),
+                .product(name: "XRPCServer", package: "swift-atproto-lexicons"),
             ]
         ),
     ],

@@ -7,7 +7,7 @@
     import NIOWebSocket
     import XRPCRuntime
 
-    /// A ``WebSocketTransport`` over SwiftNIO: `ws://` and, with TLS from NIOSSL, `wss://` on Linux
+    /// A `WebSocketTransport` over SwiftNIO: `ws://` and, with TLS from NIOSSL, `wss://` on Linux
     /// and Apple platforms.
     ///
     /// ```swift

@@ -3,7 +3,7 @@
     import Foundation
     import OAuthCore
 
-    /// An ``OAuthCore/ES256Signer`` over swift-crypto's `P256.Signing.PrivateKey` (BoringSSL on Linux,
+    /// An `ES256Signer` over swift-crypto's `P256.Signing.PrivateKey` (BoringSSL on Linux,
     /// CryptoKit on Apple platforms): the same API as OAuthCore's CryptoKit signer.
     public struct SwiftCryptoES256Signer: ES256Signer {
         // @unchecked Sendable: a `let` key, never changed; signing only reads it (swift-crypto 3: keys not Sendable).

@@ -9,7 +9,7 @@
     import NIOCore
     import XRPCServer
 
-    /// An ``XRPCServer/XRPCRouter`` served over HTTP/1.1 by Hummingbird 2, with its subscriptions as
+    /// An `XRPCRouter` served over HTTP/1.1 by Hummingbird 2, with its subscriptions as
     /// WebSockets (trait `XRPCHummingbird`).
     ///
     /// The limits that protect a server from its clients are on by default: a body larger than the
@@ -146,7 +146,7 @@
         }
     }
 
-    /// Answers Hummingbird requests with an ``XRPCServer/XRPCRouter``: the body read with a size cap and a
+    /// Answers Hummingbird requests with an `XRPCRouter`: the body read with a size cap and a
     /// deadline, then the router's response as is.
     @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     public struct XRPCHummingbirdResponder<Context: RequestContext>: HTTPResponder {

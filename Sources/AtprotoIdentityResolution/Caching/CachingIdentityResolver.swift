@@ -54,7 +54,10 @@ public actor CachingIdentityResolver: IdentityResolver {
 
     /// Wraps `resolver`.
     ///
-    /// - Parameter clock: Seconds on a monotonic clock; tests pass their own to move time.
+    /// - Parameters:
+    ///   - resolver: The resolver asked on a miss.
+    ///   - configuration: How long answers and failures are kept, and how many.
+    ///   - clock: Seconds on a monotonic clock; tests pass their own to move time.
     public init(
         wrapping resolver: any IdentityResolver,
         configuration: Configuration = Configuration(),

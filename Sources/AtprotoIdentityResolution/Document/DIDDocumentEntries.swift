@@ -43,7 +43,7 @@ extension DIDDocument {
 
         /// The method's key.
         ///
-        /// - Throws: ``PublicKeyError`` for a type atproto does not sign with, a missing or badly
+        /// - Throws: `PublicKeyError` for a type atproto does not sign with, a missing or badly
         ///   encoded `publicKeyMultibase`, or a point that is not on the curve.
         public func publicKey() throws(PublicKeyError) -> PublicKey {
             guard let multibase = publicKeyMultibase else {

@@ -39,7 +39,7 @@ extension PasswordSession {
 }
 
 extension IdentityResolver {
-    /// A ``PasswordSession/AccountCheck`` that checks each session state against the account's DID
+    /// A `PasswordSession.AccountCheck` that checks each session state against the account's DID
     /// document: the PDS the server names (if any) must be the document's, and calls are routed to the
     /// document's PDS. Use it when logging in through an entryway:
     ///

@@ -8,7 +8,7 @@ import Foundation
 /// - ``development(redirectURI:scopes:)``: the `http://localhost` client of the atproto spec, for
 ///   command-line tools and development (loopback redirects, short-lived sessions).
 /// - ``confidential(metadataURL:redirectURI:scopes:assertion:)``: `private_key_jwt`, the assertion
-///   made by the app's backend (or here, with ``OAuthCore/ClientAuthentication/privateKeyJWT(clientID:signer:keyID:)``).
+///   made by the app's backend (or here, with `ClientAuthentication.privateKeyJWT(clientID:signer:keyID:)`).
 public struct OAuthClientConfiguration: Sendable {
     /// The client id: the metadata document's URL, or the `http://localhost?...` development id.
     public var clientID: String

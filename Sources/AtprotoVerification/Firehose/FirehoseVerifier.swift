@@ -30,7 +30,7 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
         case report(@Sendable (FirehoseFailure) async -> Void)
     }
 
-    /// Resolves the accounts' keys; a ``CachingIdentityResolver`` keeps it cheap.
+    /// Resolves the accounts' keys; a `CachingIdentityResolver` keeps it cheap.
     public let resolver: any IdentityResolver
     /// What happens to a message that fails.
     public let policy: FailurePolicy
@@ -55,7 +55,7 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
         self.limits = limits
     }
 
-    /// Checks one message; see ``XRPCEventFrameCheck``.
+    /// Checks one message; see `XRPCEventFrameCheck`.
     public func check(type: String, body: [String: DataModelValue], nsid: NSID) async throws -> Bool {
         let name = type.hasPrefix("#") ? String(type.dropFirst()) : type.components(separatedBy: "#").last ?? type
         do {

@@ -75,7 +75,7 @@ public struct VerificationLimits: Sendable, Hashable {
     public var maximumCARSize: Int
     /// The most blocks a CAR may hold. Default 10 million. Reading stops at the first block past it.
     public var maximumBlocks: Int
-    /// The most bytes one block may hold (its CID not counted). Default 4 MiB, as ``CARFile/Limits``.
+    /// The most bytes one block may hold (its CID not counted). Default 4 MiB, as `CARFile.Limits`.
     public var maximumBlockSize: Int
 
     /// Creates limits.

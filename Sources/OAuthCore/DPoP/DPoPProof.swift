@@ -23,8 +23,11 @@ public enum DPoPProof {
     /// A signed proof for `method` on `url`.
     ///
     /// - Parameters:
+    ///   - method: The request's HTTP method (`htm`).
+    ///   - url: The request's URL; the proof carries it without query and fragment (`htu`).
     ///   - nonce: The last `DPoP-Nonce` this origin sent, if any.
     ///   - accessToken: The access token sent with the request (resource requests only).
+    ///   - signer: The session's key, which signs the proof and whose public key it carries.
     ///   - now: The clock, for tests.
     public static func make(
         method: String, url: URL, nonce: String?, accessToken: String? = nil, signer: any ES256Signer,

@@ -3,7 +3,7 @@ import Foundation
 /// An ES256 (ECDSA P-256 with SHA-256) private key that signs DPoP proofs and client assertions.
 ///
 /// Signing is never done by this package's own code: implementations wrap CryptoKit
-/// (``CryptoKitES256Signer`` on Apple platforms), swift-crypto (the `SwiftCryptoSigner` product,
+/// (`CryptoKitES256Signer` on Apple platforms), swift-crypto (the `SwiftCryptoSigner` product,
 /// behind the package trait of the same name), a Secure Enclave, or an app's key store.
 public protocol ES256Signer: Sendable {
     /// The public key, for the JWS header's `jwk` and the thumbprint tokens are bound to.
