@@ -49,13 +49,18 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
         }
         let attempt = ConnectAttempt()
         let options = self
-        let result: Result<POSIXWebSocketConnection.Core, any Error> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+        // The connect thread hands its result over through `attempt`'s lock, not as the continuation's
+        // value: the resume alone orders the two for Swift, but ThreadSanitizer does not see that order
+        // from a Foundation thread, and reported the new connection's fields (written on the connect
+        // thread) as raced by the task that read them.
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let thread = Thread {
-                    continuation.resume(
-                        returning: Result { () throws(WebSocketError) in
+                    attempt.finish(
+                        Result { () throws(WebSocketError) in
                             try Self.open(target, headers: headers, options: options, attempt: attempt)
                         }.mapError { $0 as any Error })
+                    continuation.resume()
                 }
                 thread.name = "WebSocket connect \(target.hostHeader)"
                 thread.start()
@@ -63,6 +68,7 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
         } onCancel: {
             attempt.cancel()
         }
+        let result = attempt.result()
         if Task.isCancelled {
             if case .success(let core) = result { core.close(code: .goingAway, reason: "") }
             throw CancellationError()
@@ -141,13 +147,26 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
     }
 }
 
-// @unchecked Sendable: `cancelled` is read and written under `lock`.
-/// A connection attempt that a cancelled task abandons.
+// @unchecked Sendable: `cancelled` and `outcome` are read and written under `lock`.
+/// A connection attempt that a cancelled task abandons, and the connect thread's result.
 private final class ConnectAttempt: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
+    private var outcome: Result<POSIXWebSocketConnection.Core, any Error>?
 
     func cancel() { lock.withLock { cancelled = true } }
 
     func isCancelled() -> Bool { lock.withLock { cancelled } }
+
+    /// Called once by the connect thread, before it resumes the waiting task.
+    func finish(_ outcome: Result<POSIXWebSocketConnection.Core, any Error>) {
+        lock.withLock { self.outcome = outcome }
+    }
+
+    /// The connect thread's result; called after it resumed the waiting task.
+    func result() -> Result<POSIXWebSocketConnection.Core, any Error> {
+        lock.withLock {
+            outcome ?? .failure(WebSocketError(.connectionLost, message: "the connect thread ended without a result"))
+        }
+    }
 }
