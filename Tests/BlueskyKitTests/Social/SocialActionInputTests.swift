@@ -162,4 +162,43 @@ final class SocialActionInputTests: XCTestCase {
                     "like", uri: "at://did:plc:other/app.bsky.feed.like/3k",
                     subject: "at://did:plc:me/app.bsky.feed.generator/hot")))
     }
+
+    func testANotificationPageReadsItsSubjectPostsTwentyFiveAtATimeAndDecidesEach() async throws {
+        // 30 likes of 30 posts of mine by a muted account, and a follow: two getPosts calls (25 + 5).
+        let cid = post.cid.rawValue
+        let author = #"{"did":"did:plc:other","handle":"other.test","viewer":{"muted":true}}"#
+        var notifications = (0..<30).map { index in
+            #"{"uri":"at://did:plc:other/app.bsky.feed.like/3k\#(index)","cid":"\#(cid)","author":\#(author),"#
+                + #""reason":"like","reasonSubject":"at://did:plc:me/app.bsky.feed.post/3p\#(index)","#
+                + #""record":{},"isRead":false,"indexedAt":"2026-01-01T00:00:00.000Z"}"#
+        }
+        notifications.append(
+            #"{"uri":"at://did:plc:other/app.bsky.graph.follow/3f","cid":"\#(cid)","author":\#(author),"#
+                + #""reason":"follow","record":{},"isRead":true,"indexedAt":"2026-01-01T00:00:00.000Z"}"#)
+        let list = #"{"cursor":"next","notifications":[\#(notifications.joined(separator: ","))]}"#
+        let agent = StubAgent { request in
+            var body = list
+            if request.nsid == "app.bsky.feed.getPosts" {
+                let posts = request.queryItems.filter { $0.name == "uris" }.compactMap(\.value).map { uri in
+                    #"{"uri":"\#(uri)","cid":"\#(cid)","author":{"did":"did:plc:me","handle":"me.test"},"#
+                        + #""record":{"$type":"app.bsky.feed.post","text":"hi","createdAt":"2026-01-01T00:00:00.000Z"},"#
+                        + #""indexedAt":"2026-01-01T00:00:00.000Z"}"#
+                }
+                body = #"{"posts":[\#(posts.joined(separator: ","))]}"#
+            }
+            return XRPCResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        }
+        let page = try await XRPCClient(agent: agent).notifications(
+            moderation: ModerationOptions(viewer: me, preferences: ModerationPreferences()))
+        let lookups = agent.requests.filter { $0.nsid == "app.bsky.feed.getPosts" }
+        XCTAssertEqual(lookups.map { $0.queryItems.filter { $0.name == "uris" }.count }, [25, 5])
+        XCTAssertEqual(page.items.count, 31)
+        XCTAssertEqual(page.cursor, "next")
+        for (index, item) in page.items.prefix(30).enumerated() {
+            XCTAssertEqual(item.subject?.uri, ATURI(rawValue: "at://did:plc:me/app.bsky.feed.post/3p\(index)"))
+            XCTAssertEqual(item.subjectDecision?.isMe, true)
+        }
+        XCTAssertNil(page.items[30].subject)
+        XCTAssertTrue(page.items.allSatisfy { $0.decision.muted && $0.decision.ui(.contentList).filter })
+    }
 }
