@@ -164,3 +164,14 @@ extension XRPCClient {
         try await deleteRecord(R.self, repo: repo, rkey: rkey)
     }
 }
+
+extension AppBskyFeedDefs.FeedViewPost {
+    /// The repost through which this item reached the feed (its `reasonRepost`'s URI and CID), to
+    /// pass as the `via` of a like or repost of `post` so that the reposter is told; `nil` for an
+    /// item that is not a repost, or whose reason does not name its repost record.
+    public var viaRepost: ComAtprotoRepoStrongRef? {
+        guard case .appBskyFeedDefsReasonRepost(let reason)? = reason, let uri = reason.uri, let cid = reason.cid
+        else { return nil }
+        return ComAtprotoRepoStrongRef(uri: uri, cid: cid)
+    }
+}

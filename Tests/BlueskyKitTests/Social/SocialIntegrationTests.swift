@@ -74,7 +74,12 @@ final class SocialIntegrationTests: XCTestCase {
         let (alice, bob, carol) = (try await account("rp"), try await account("rpd"), try await account("rpvia"))
         let post = try await publish("repost me", by: bob)
         let carolsRepost = try await carol.client.repost(post, repo: carol.did)
-        let repost = try await alice.client.repost(post, via: carolsRepost, repo: alice.did)
+        // Alice follows carol and sees the post in her timeline through carol's repost.
+        try await alice.client.follow(carol.did, repo: alice.did)
+        let timeline = try await alice.client.app.bsky.feed.getTimeline(limit: 10).feed
+        let item = try XCTUnwrap(timeline.first { $0.post.uri == post.uri })
+        XCTAssertEqual(item.viaRepost, carolsRepost)
+        let repost = try await alice.client.repost(item.post, via: item.viaRepost, repo: alice.did)
         var seen = try await view(post.uri, by: alice)
         XCTAssertEqual(seen.viewer?.repost, repost.uri)
         XCTAssertEqual(seen.repostCount, 2)
@@ -82,7 +87,8 @@ final class SocialIntegrationTests: XCTestCase {
         XCTAssertEqual(Set(reposters), [alice.did, carol.did])
         // The via reached carol: she is told her repost was reposted.
         let carolsPage = try await carol.client.notifications(
-            moderation: ModerationOptions(viewer: carol.did, preferences: ModerationPreferences()))
+            moderation: ModerationOptions(viewer: carol.did, preferences: ModerationPreferences()),
+            reasons: [.repostViaRepost, .likeViaRepost])
         XCTAssertEqual(carolsPage.items.map(\.notification.reason), [.repostViaRepost])
         XCTAssertEqual(carolsPage.items.first?.notification.reasonSubject, carolsRepost.uri)
 
