@@ -5,7 +5,8 @@
 #   - QuickStart, README's Quick start: BlueskyKit (com.atproto and app.bsky, not the whole SDK) by
 #     `branch: "main"` as README writes it, built with zero set-up commands, zero extra packages, zero warnings, no generator
 #     compiled and no plugin run (the SDK is committed); then run against the PDS: signs in, posts with a
-#     mention and a link, reads the timeline and decides what to show of each post;
+#     mention and a link, reads the timeline and decides what to show of each post, likes and unlikes
+#     the post, follows and unfollows the second account, counts the unread notifications;
 #   - FeedReader (at this revision, added under another name, atproto-kit), default traits: its lexicons installed into its own target by the InstallLexicons
 #     command plugin, built with zero warnings, its tests run (one calls the PDS: password session);
 #   - SignIn, trait SwiftCryptoSigner: the same install, plus one over atproto (a lexicon the PDS's
@@ -164,8 +165,10 @@ quick_start() {
         echo "error: building the SDK by URL compiled the generator or ran a plugin"
         exit 1
     fi
+    # It follows and unfollows the PDS's second account.
     ATPROTO_SERVICE="$ATPROTO_PDS_URL" ATPROTO_HANDLE="${ATPROTO_PDS_HANDLE:-alice.test}" \
-        ATPROTO_PASSWORD="${ATPROTO_PDS_PASSWORD:-hunter2}" swift run --skip-build QuickStart | tee "$work/quick-start.log"
+        ATPROTO_PASSWORD="${ATPROTO_PDS_PASSWORD:-hunter2}" ATPROTO_FOLLOW="${ATPROTO_PDS_WEB_HANDLE:-bob.test}" \
+        swift run --skip-build QuickStart | tee "$work/quick-start.log"
     grep -q "^signed in as ${ATPROTO_PDS_HANDLE:-alice.test} (did:" "$work/quick-start.log"
     posted=$(sed -n 's/^posted \(at:[^ ]*\) with .*/\1/p' "$work/quick-start.log")
     grep "^posted " "$work/quick-start.log" | grep -q "mention(did:" || { echo "error: the post has no mention"; exit 1; }
@@ -173,6 +176,16 @@ quick_start() {
         { echo "error: the post has no link"; exit 1; }
     grep -q "^shown: @${ATPROTO_PDS_HANDLE:-alice.test} $posted$" "$work/quick-start.log" ||
         { echo "error: the new post is not in the timeline with a moderation decision"; exit 1; }
+    # Liked (the AppView counts the like and shows it as the viewer's), then unliked.
+    grep -q "^liked $posted (likes: 1, mine: true)$" "$work/quick-start.log" ||
+        { echo "error: the like of the new post is not in the AppView's view of it"; exit 1; }
+    grep -q "^unliked $posted$" "$work/quick-start.log" || { echo "error: the post was not unliked"; exit 1; }
+    grep -q "^followed @${ATPROTO_PDS_WEB_HANDLE:-bob.test} as at://did:[^ ]*/app.bsky.graph.follow/" "$work/quick-start.log" ||
+        { echo "error: no follow record"; exit 1; }
+    grep -q "^unfollowed @${ATPROTO_PDS_WEB_HANDLE:-bob.test}$" "$work/quick-start.log" ||
+        { echo "error: the account was not unfollowed"; exit 1; }
+    grep -q "^unread notifications: [0-9][0-9]*$" "$work/quick-start.log" ||
+        { echo "error: no unread notification count"; exit 1; }
     # One type per lexicon type: installing a standard NSID into a target that depends on the SDK
     # installs nothing and says the SDK has it.
     install_lexicons QuickStart app.bsky.feed.post | tee "$work/quick-start-install.log"

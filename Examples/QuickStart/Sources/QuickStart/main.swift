@@ -1,6 +1,8 @@
 // The Quick start of README.md: sign in, post with a mention and a link, read the timeline, and decide
-// what to show of each post. `swift run QuickStart` with ATPROTO_SERVICE (default https://bsky.social),
-// ATPROTO_HANDLE and ATPROTO_PASSWORD (an app password) in the environment.
+// what to show of each post; like and unlike the post, follow and unfollow an account, count the unread
+// notifications. `swift run QuickStart` with ATPROTO_SERVICE (default https://bsky.social),
+// ATPROTO_HANDLE and ATPROTO_PASSWORD (an app password) in the environment, and ATPROTO_FOLLOW (the
+// handle to follow and unfollow, default bsky.app).
 import BlueskyKit
 import Foundation
 
@@ -35,3 +37,21 @@ for item in timeline.feed {
     let verdict = shown.filter ? "hidden" : shown.blur ? "covered" : shown.alert ? "warned" : "shown"
     print("\(verdict): @\(item.post.author.handle) \(item.post.uri)")
 }
+
+// Like the post and unlike it by the like's URI; the AppView counts the like in between.
+let like = try await client.like(published.strongRef, repo: account.did)
+let liked = try await client.app.bsky.feed.getPosts(uris: [published.strongRef.uri]).posts.first
+print("liked \(published.strongRef.uri) (likes: \(liked?.likeCount ?? 0), mine: \(liked?.viewer?.like == like.uri))")
+try await client.unlike(like.uri)
+print("unliked \(published.strongRef.uri)")
+
+// Follow an account and unfollow it by the follow's URI.
+let other = ATHandle(rawValue: environment["ATPROTO_FOLLOW"] ?? "bsky.app")
+let otherDID = try await client.com.atproto.identity.resolveHandle(handle: other).did
+let follow = try await client.follow(otherDID, repo: account.did)
+print("followed @\(other) as \(follow.uri)")
+try await client.unfollow(follow.uri)
+print("unfollowed @\(other)")
+
+let unread = try await client.unreadNotificationCount()
+print("unread notifications: \(unread)")
