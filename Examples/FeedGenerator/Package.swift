@@ -2,7 +2,8 @@
 import PackageDescription
 
 // A feed generator: follows a PDS's firehose through the verified stream (every commit proved against
-// its signature and MST before it is read), keeps the posts its rule selects, and serves
+// its signature and MST before it is read), or a Jetstream service's posts (FEEDGEN_SOURCE=jetstream,
+// resumed after a restart from a checkpoint file), keeps the posts its rule selects, and serves
 // app.bsky.feed.describeFeedGenerator and app.bsky.feed.getFeedSkeleton with service auth, plus its
 // did:web document, over Hummingbird (the trait XRPCHummingbird of the package). docs/Services.md walks
 // through it; run it with:
@@ -26,6 +27,7 @@ let package = Package(
                 .product(name: "AtprotoVerification", package: "swift-atproto-lexicons"),
                 .product(name: "AtprotoIdentityResolution", package: "swift-atproto-lexicons"),
                 .product(name: "XRPCRuntime", package: "swift-atproto-lexicons"),
+                .product(name: "Jetstream", package: "swift-atproto-lexicons"),
             ]
         ),
         .executableTarget(
@@ -36,6 +38,7 @@ let package = Package(
                 .product(name: "XRPCHummingbird", package: "swift-atproto-lexicons"),
                 .product(name: "AtprotoIdentityResolution", package: "swift-atproto-lexicons"),
                 .product(name: "XRPCRuntime", package: "swift-atproto-lexicons"),
+                .product(name: "Jetstream", package: "swift-atproto-lexicons"),
             ]),
         .testTarget(
             name: "FeedGeneratorTests",
@@ -46,6 +49,7 @@ let package = Package(
                 .product(name: "AtprotoLexicons", package: "swift-atproto-lexicons"),
                 .product(name: "AtprotoIdentityResolution", package: "swift-atproto-lexicons"),
                 .product(name: "XRPCRuntime", package: "swift-atproto-lexicons"),
+                .product(name: "Jetstream", package: "swift-atproto-lexicons"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,9 +9,15 @@ public actor FeedIndex {
     /// Whether a post belongs in the feed.
     public typealias Rule = @Sendable (AppBskyFeedPost) -> Bool
 
-    struct Entry {
+    struct Entry: Codable {
         let position: Int
         let uri: ATURI
+    }
+
+    /// What the index holds, for a checkpoint (``FeedCheckpoint``): its posts and the next position.
+    public struct State: Codable, Sendable {
+        var entries: [Entry]
+        var nextPosition: Int
     }
 
     /// The most posts kept; the oldest go first.
@@ -34,10 +40,20 @@ public actor FeedIndex {
         }
     }
 
-    /// Adds `post` at `uri` when the rule selects it; returns whether it did.
+    /// What the index holds now.
+    public var state: State { State(entries: entries, nextPosition: nextPosition) }
+
+    /// Replaces what the index holds with `state` (read from a checkpoint), cut to `capacity`.
+    public func restore(_ state: State) {
+        entries = Array(state.entries.suffix(capacity))
+        nextPosition = max(state.nextPosition, (entries.last?.position ?? 0) + 1)
+    }
+
+    /// Adds `post` at `uri` when the rule selects it and the index does not hold `uri` yet (an event
+    /// delivered again after a restart is not counted twice); returns whether it added it.
     @discardableResult
     public func consider(_ post: AppBskyFeedPost, at uri: ATURI) -> Bool {
-        guard rule(post) else { return false }
+        guard rule(post), !entries.contains(where: { $0.uri == uri }) else { return false }
         entries.append(Entry(position: nextPosition, uri: uri))
         nextPosition += 1
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }

@@ -1,5 +1,6 @@
 import AtprotoLexicons
 import FeedGenerator
+import Foundation
 import XCTest
 
 /// The index: the rule, newest first, pages without repeats or gaps, bounded.
@@ -18,6 +19,30 @@ final class FeedIndexTests: XCTestCase {
         XCTAssertFalse(notKept)
         let count = await index.count
         XCTAssertEqual(count, 1)
+    }
+
+    func testAPostDeliveredAgainIsNotCountedTwice() async throws {
+        let index = FeedIndex(rule: { _ in true })
+        let added = await index.consider(post("p"), at: uri(1))
+        let again = await index.consider(post("p"), at: uri(1))
+        XCTAssertTrue(added)
+        XCTAssertFalse(again)
+        let uris = try await index.page(limit: 10, cursor: nil).uris
+        XCTAssertEqual(uris, [uri(1)])
+    }
+
+    func testAStateRestoredIntoANewIndexKeepsItsPostsAndPositions() async throws {
+        let index = FeedIndex(rule: { _ in true })
+        for n in 1...3 { await index.consider(post("p"), at: uri(n)) }
+        let first = try await index.page(limit: 2, cursor: nil)
+        let state = try JSONDecoder().decode(FeedIndex.State.self, from: JSONEncoder().encode(await index.state))
+        let restored = FeedIndex(rule: { _ in true })
+        await restored.restore(state)
+        await restored.consider(post("p"), at: uri(4))
+        let second = try await restored.page(limit: 2, cursor: first.cursor)  // a cursor of the old index
+        XCTAssertEqual(second.uris, [uri(1)])
+        let all = try await restored.page(limit: 10, cursor: nil).uris
+        XCTAssertEqual(all, [uri(4), uri(3), uri(2), uri(1)])
     }
 
     func testPagesAreNewestFirstAndResumeAfterTheCursor() async throws {
