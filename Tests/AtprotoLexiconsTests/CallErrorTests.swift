@@ -76,6 +76,7 @@ final class CallErrorTests: XCTestCase {
         let error = try await putRecordFailure(agent)
         XCTAssertEqual(error.code, .rateLimited)
         XCTAssertEqual(error.headers["retry-after"], "30")
+        XCTAssertEqual(error.retryAfter, .seconds(30))
     }
 
     func testATimeoutOfTheTransportIsTimedOut() async throws {
