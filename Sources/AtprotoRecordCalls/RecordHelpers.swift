@@ -13,9 +13,10 @@ import XRPCCore
 /// ```
 ///
 /// Writes check the record first (its lexicon, and its key against the collection's key type)
-/// unless `XRPCClient.validatesInput` is off; an invalid record throws `LexiconValidationError`
-/// (or ``RecordKeyError``) and nothing is sent. Server errors are `XRPCError`s; read their code
-/// with the endpoint: `error.code(for: ComAtprotoRepoGetRecord.self) == .recordNotFound`.
+/// unless `XRPCClient.validatesInput` is off; an invalid record throws `XRPCCallError` with code
+/// `invalidInput` (its `underlying` the `LexiconValidationError` or ``RecordKeyError``) and nothing is
+/// sent. Every helper throws `XRPCCallError`, as the generated calls do; read an endpoint's declared
+/// error typed: `error.declaredError(for: ComAtprotoRepoGetRecord.self) == .recordNotFound`.
 extension XRPCClient {
     /// Creates `record` in its collection of `repo` (`com.atproto.repo.createRecord`).
     ///
@@ -32,7 +33,7 @@ extension XRPCClient {
         repo: ATIdentifier,
         rkey: RecordKey? = nil,
         swapCommit: CIDString? = nil
-    ) async throws -> ComAtprotoRepoCreateRecord.Output {
+    ) async throws(XRPCCallError) -> ComAtprotoRepoCreateRecord.Output {
         let key = rkey ?? R.recordKey.literalKey
         try check(record, key: key, nsid: ComAtprotoRepoCreateRecord.nsid)
         return try await com.atproto.repo.createRecord(
@@ -49,24 +50,27 @@ extension XRPCClient {
     ///   - cid: Reads that version of the record.
     ///   - validating: Whether the record must also pass its lexicon's rules (the default), or only
     ///     decode.
-    /// - Throws: `XRPCError` from the server (`RecordNotFound` for a missing record), or
-    ///   ``InvalidRecordError`` with the record as read when it is not a valid `R`.
+    /// - Throws: `XRPCCallError`: the declared error `RecordNotFound` for a missing record, or code
+    ///   `invalidOutput` with an ``InvalidRecordError`` as `underlying` (the record as read) when it is
+    ///   not a valid `R`.
     public func getRecord<R: LexiconRecord>(
         _ type: R.Type,
         repo: ATIdentifier,
         rkey: RecordKey,
         cid: CIDString? = nil,
         validating: Bool = true
-    ) async throws -> RepositoryRecord<R> {
+    ) async throws(XRPCCallError) -> RepositoryRecord<R> {
         let output = try await com.atproto.repo.getRecord(
             repo: repo, collection: R.collection, rkey: rkey, cid: cid)
         switch Self.read(R.self, output.value, validating: validating) {
         case .success(let value):
             return RepositoryRecord(uri: output.uri, cid: output.cid, value: value)
         case .failure(let problem):
-            throw InvalidRecordError(
+            let invalid = InvalidRecordError(
                 collection: R.collection,
                 record: InvalidRecord(uri: output.uri, cid: output.cid, value: output.value, problem: problem))
+            throw XRPCCallError(
+                .invalidOutput, nsid: ComAtprotoRepoGetRecord.nsid, message: "\(invalid)", underlying: invalid)
         }
     }
 
@@ -88,7 +92,7 @@ extension XRPCClient {
         cursor: String? = nil,
         reverse: Bool? = nil,
         validating: Bool = true
-    ) async throws -> RecordPage<R> {
+    ) async throws(XRPCCallError) -> RecordPage<R> {
         let output = try await com.atproto.repo.listRecords(
             repo: repo, collection: R.collection, cursor: cursor, limit: limit, reverse: reverse)
         var page = RecordPage<R>(records: [], invalidRecords: [], cursor: output.cursor)
@@ -121,11 +125,13 @@ extension XRPCClient {
         rkey: RecordKey? = nil,
         swapRecord: LexiconNullable<CIDString>? = nil,
         swapCommit: CIDString? = nil
-    ) async throws -> ComAtprotoRepoPutRecord.Output {
+    ) async throws(XRPCCallError) -> ComAtprotoRepoPutRecord.Output {
         guard let key = rkey ?? R.recordKey.literalKey else {
-            throw RecordKeyError(
+            let error = RecordKeyError(
                 .missingKey, nsid: ComAtprotoRepoPutRecord.nsid, collection: R.collection, rkey: nil,
                 message: "needs a record key: the collection's keys are not a literal")
+            throw XRPCCallError(
+                .invalidInput, nsid: ComAtprotoRepoPutRecord.nsid, message: "\(error)", underlying: error)
         }
         try check(record, key: key, nsid: ComAtprotoRepoPutRecord.nsid)
         return try await com.atproto.repo.putRecord(
@@ -143,7 +149,7 @@ extension XRPCClient {
         rkey: RecordKey,
         swapRecord: CIDString? = nil,
         swapCommit: CIDString? = nil
-    ) async throws -> ComAtprotoRepoDeleteRecord.Output {
+    ) async throws(XRPCCallError) -> ComAtprotoRepoDeleteRecord.Output {
         try await com.atproto.repo.deleteRecord(
             repo: repo, collection: R.collection, rkey: rkey, swapCommit: swapCommit,
             swapRecord: swapRecord)
@@ -159,7 +165,7 @@ extension XRPCClient {
         _ writes: [RecordWrite],
         repo: ATIdentifier,
         swapCommit: CIDString? = nil
-    ) async throws -> ComAtprotoRepoApplyWrites.Output {
+    ) async throws(XRPCCallError) -> ComAtprotoRepoApplyWrites.Output {
         for write in writes {
             guard let record = write.record else { continue }
             try check(record, key: write.rkey, nsid: ComAtprotoRepoApplyWrites.nsid)
@@ -174,19 +180,26 @@ extension XRPCClient {
     /// - Parameters:
     ///   - data: The blob's bytes.
     ///   - mimeType: The content's MIME type, e.g. `image/png`.
-    public func uploadBlob(_ data: Data, mimeType: String) async throws -> Blob {
+    public func uploadBlob(_ data: Data, mimeType: String) async throws(XRPCCallError) -> Blob {
         try await com.atproto.repo.uploadBlob(RawBody(data: data, contentType: mimeType)).blob
     }
 
     // MARK: Checks and reading
 
     /// Checks a record to write and its key, unless ``validatesInput`` is off.
-    private func check<R: LexiconRecord>(_ record: R, key: RecordKey?, nsid: NSID) throws {
+    private func check<R: LexiconRecord>(_ record: R, key: RecordKey?, nsid: NSID) throws(XRPCCallError) {
         guard validatesInput else { return }
         if let key, let reason = R.recordKey.problem(with: key) {
-            throw RecordKeyError(.invalidKey, nsid: nsid, collection: R.collection, rkey: key, message: reason)
+            let error = RecordKeyError(.invalidKey, nsid: nsid, collection: R.collection, rkey: key, message: reason)
+            throw XRPCCallError(.invalidInput, nsid: nsid, message: "\(error)", underlying: error)
         }
-        if let validatable = record as? any LexiconValidatable { try validatable.validate() }
+        guard let validatable = record as? any LexiconValidatable else { return }
+        do {
+            try validatable.validate()
+        } catch {
+            throw XRPCCallError(
+                .invalidInput, nsid: nsid, message: "the record breaks its lexicon: \(error)", underlying: error)
+        }
     }
 
     /// `json` as an `R`, or why it is not one.

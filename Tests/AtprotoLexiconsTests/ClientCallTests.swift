@@ -109,16 +109,17 @@ final class ClientCallTests: XCTestCase {
                 record: UnknownValue(.object([:]))
             )
             XCTFail("expected an error")
-        } catch let error as XRPCError {
+        } catch {
             XCTAssertEqual(error.status, 400)
-            XCTAssertEqual(error.code(for: ComAtprotoRepoCreateRecord.self), .invalidSwap)
+            XCTAssertEqual(error.declaredError(for: ComAtprotoRepoCreateRecord.self), .invalidSwap)
             XCTAssertEqual(error.message, "nope")
         }
         do {
             _ = try await client.app.bsky.feed.getTimeline()
             XCTFail("expected an error")
-        } catch let error as XRPCError {
-            XCTAssertEqual(error.code(for: AppBskyFeedGetTimeline.self).name, "ExpiredToken")
+        } catch {
+            XCTAssertEqual(error.code, .serverError)
+            XCTAssertEqual(error.serverError?.code(for: AppBskyFeedGetTimeline.self).name, "ExpiredToken")
         }
     }
 

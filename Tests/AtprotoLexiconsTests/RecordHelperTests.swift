@@ -49,7 +49,9 @@ final class RecordHelperTests: XCTestCase {
         do {
             try await XRPCClient(agent: agent).createRecord(tooLong, repo: did)
             XCTFail("a 301-grapheme post was accepted")
-        } catch let error as LexiconValidationError {
+        } catch let call {
+            XCTAssertEqual(call.code, .invalidInput)
+            let error = try XCTUnwrap(call.underlying as? LexiconValidationError, "\(call)")
             XCTAssertEqual(error.violations.map(\.path), ["$.text"])
         }
         XCTAssertTrue(agent.requests.isEmpty, "nothing is sent for an invalid record")
@@ -64,7 +66,9 @@ final class RecordHelperTests: XCTestCase {
         do {
             try await client.createRecord(post, repo: did, rkey: "not-a-tid")
             XCTFail("a post with a non-TID key was accepted")
-        } catch let error as RecordKeyError {
+        } catch let call {
+            XCTAssertEqual(call.code, .invalidInput)
+            let error = try XCTUnwrap(call.underlying as? RecordKeyError, "\(call)")
             XCTAssertEqual(error.rkey, "not-a-tid")
             XCTAssertEqual(error.code, .invalidKey)
             XCTAssertEqual(error.collection, "app.bsky.feed.post")
@@ -73,7 +77,9 @@ final class RecordHelperTests: XCTestCase {
         do {
             try await client.putRecord(AppBskyActorProfile(), repo: did, rkey: "other")
             XCTFail("a profile at a key other than self was accepted")
-        } catch let error as RecordKeyError {
+        } catch let call {
+            XCTAssertEqual(call.code, .invalidInput)
+            let error = try XCTUnwrap(call.underlying as? RecordKeyError, "\(call)")
             XCTAssertTrue(error.description.contains("\"self\""), error.description)
         }
         XCTAssertTrue(agent.requests.isEmpty)
@@ -113,7 +119,9 @@ final class RecordHelperTests: XCTestCase {
         do {
             _ = try await XRPCClient(agent: agent).getRecord(AppBskyFeedPost.self, repo: did, rkey: "3k")
             XCTFail("a post whose text is a number decoded")
-        } catch let error as InvalidRecordError {
+        } catch let call {
+            XCTAssertEqual(call.code, .invalidOutput)
+            let error = try XCTUnwrap(call.underlying as? InvalidRecordError, "\(call)")
             XCTAssertEqual(error.record.value.json, try JSONValue.parse(Data(raw.utf8)))
             guard case .doesNotDecode(let reason) = error.record.problem else {
                 return XCTFail("expected a decoding problem, got \(error.record.problem)")
@@ -127,7 +135,9 @@ final class RecordHelperTests: XCTestCase {
         do {
             _ = try await XRPCClient(agent: agent).getRecord(AppBskyFeedPost.self, repo: did, rkey: "3k")
             XCTFail("a missing record was returned")
-        } catch let error as XRPCError {
+        } catch let call {
+            XCTAssertEqual(call.declaredError(for: ComAtprotoRepoGetRecord.self), .recordNotFound)
+            let error = try XCTUnwrap(call.serverError, "\(call)")
             XCTAssertEqual(error.code(for: ComAtprotoRepoGetRecord.self), .recordNotFound)
             XCTAssertEqual(error.status, 400)
         }
@@ -205,7 +215,9 @@ final class RecordHelperTests: XCTestCase {
         do {
             try await client.putRecord(post, repo: did)
             XCTFail("a post was put without a key")
-        } catch let error as RecordKeyError {
+        } catch let call {
+            XCTAssertEqual(call.code, .invalidInput)
+            let error = try XCTUnwrap(call.underlying as? RecordKeyError, "\(call)")
             XCTAssertNil(error.rkey)
             XCTAssertEqual(error.code, .missingKey)
         }
@@ -267,13 +279,17 @@ final class RecordHelperTests: XCTestCase {
         do {
             try await XRPCClient(agent: agent).applyWrites([.create(post), .create(bad)], repo: did)
             XCTFail("an invalid write was accepted")
-        } catch let error as LexiconValidationError {
+        } catch let call {
+            XCTAssertEqual(call.code, .invalidInput)
+            let error = try XCTUnwrap(call.underlying as? LexiconValidationError, "\(call)")
             XCTAssertEqual(error.violations.map(\.path), ["$.createdAt"])
         }
         do {
             try await XRPCClient(agent: agent).applyWrites([.update(AppBskyActorProfile(), rkey: "other")], repo: did)
             XCTFail("a profile update at a key other than self was accepted")
-        } catch let error as RecordKeyError {
+        } catch let call {
+            XCTAssertEqual(call.code, .invalidInput)
+            let error = try XCTUnwrap(call.underlying as? RecordKeyError, "\(call)")
             XCTAssertEqual(error.collection, "app.bsky.actor.profile")
             XCTAssertEqual(error.nsid, "com.atproto.repo.applyWrites")
         }

@@ -30,9 +30,10 @@ final class TypedIdentifierTests: XCTestCase {
         let agent = StubAgent(status: 400, json: #"{"error":"InvalidRequest","message":"no"}"#)
         do {
             _ = try await XRPCClient(agent: agent).app.bsky.feed.getTimeline()
-            XCTFail("expected an XRPCError")
-        } catch let error as XRPCError {
+            XCTFail("expected an XRPCCallError")
+        } catch {
             XCTAssertEqual(error.nsid, AppBskyFeedGetTimeline.nsid)
+            XCTAssertEqual(error.serverError?.nsid, AppBskyFeedGetTimeline.nsid)
         }
         XCTAssertEqual(agent.requests.map(\.nsid), [AppBskyFeedGetTimeline.nsid])
         XCTAssertEqual(agent.requests.first?.path, "/xrpc/app.bsky.feed.getTimeline")

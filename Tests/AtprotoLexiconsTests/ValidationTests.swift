@@ -68,9 +68,11 @@ final class ValidationTests: XCTestCase {
             _ = try await XRPCClient(agent: agent).com.atproto.repo.createRecord(
                 repo: "not an identifier", collection: "app.bsky.feed.post", record: invalid)
             XCTFail("an invalid input was sent")
-        } catch let error as LexiconValidationError {
-            XCTAssertEqual(error.violations.map(\.path), ["$.repo"])
-            XCTAssertEqual(error.definition, "com.atproto.repo.createRecord#main/input/schema")
+        } catch {
+            XCTAssertEqual(error.code, .invalidInput)
+            let validation = try XCTUnwrap(error.underlying as? LexiconValidationError)
+            XCTAssertEqual(validation.violations.map(\.path), ["$.repo"])
+            XCTAssertEqual(validation.definition, "com.atproto.repo.createRecord#main/input/schema")
         }
         XCTAssertEqual(agent.requests.count, 0, "nothing is sent when the input is invalid")
 

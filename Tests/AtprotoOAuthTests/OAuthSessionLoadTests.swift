@@ -39,7 +39,10 @@ final class OAuthSessionLoadTests: XCTestCase {
     static func label(_ error: any Error) -> String {
         switch error {
         case let error as XRPCTransportError: return "transport.\(error.code)"
-        case let error as XRPCClientError: return "client.\(error.code)"
+        // A call's error is labelled by its cause; a failure on this side by its code.
+        case let error as XRPCCallError where error.code == .invalidOutput || error.code == .encodingFailed:
+            return "client.\(error.code)"
+        case let error as XRPCCallError: return label(error.underlying)
         case let error as XRPCError: return "xrpc.\(error.status.map(String.init) ?? "none").\(error.name ?? "-")"
         case let error as OAuthSessionError: return "session.\(error.code)"
         case let error as OAuthError: return "oauth.\(error.code)"

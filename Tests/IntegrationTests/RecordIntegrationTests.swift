@@ -66,7 +66,8 @@ final class RecordIntegrationTests: XCTestCase {
             _ = try await client.com.atproto.repo.createRecord(
                 repo: account.repo, collection: "app.bsky.feed.post", record: UnknownValue(bad), rkey: badKey)
             storedBad = true
-        } catch let error as XRPCError where error.status == 400 {
+        } catch {
+            guard error.status == 400 else { throw error }
             storedBad = false
         }
 
@@ -136,7 +137,8 @@ final class RecordIntegrationTests: XCTestCase {
         do {
             try await unchecked.createRecord(tooLong, repo: account.repo)
             XCTFail("the server accepted a 301-grapheme post")
-        } catch let error as XRPCError {
+        } catch let call {
+            let error = try XCTUnwrap(call.serverError, "\(call)")
             XCTAssertEqual(error.status, 400)
             XCTAssertEqual(error.nsid, "com.atproto.repo.createRecord")
         }
@@ -148,12 +150,11 @@ final class RecordIntegrationTests: XCTestCase {
         do {
             let found = try await client.getRecord(AppBskyFeedPost.self, repo: repo, rkey: rkey)
             XCTFail("expected RecordNotFound, read \(found.uri)", file: file, line: line)
-        } catch let error as XRPCError {
-            XCTAssertEqual(
-                error.code(for: ComAtprotoRepoGetRecord.self), .recordNotFound, "\(error)", file: file, line: line)
-            XCTAssertEqual(error.status, 400, file: file, line: line)
         } catch {
-            XCTFail("expected an XRPCError, got \(error)", file: file, line: line)
+            XCTAssertEqual(
+                error.declaredError(for: ComAtprotoRepoGetRecord.self), .recordNotFound, "\(error)", file: file,
+                line: line)
+            XCTAssertEqual(error.status, 400, file: file, line: line)
         }
     }
 }

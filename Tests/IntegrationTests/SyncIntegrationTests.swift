@@ -43,7 +43,8 @@ final class SyncIntegrationTests: XCTestCase {
             _ = try await account.client.com.atproto.sync.getBlob(
                 did: account.did, cid: CIDString(rawValue: missing.string))
             XCTFail("a blob never uploaded was found")
-        } catch let error as XRPCError {
+        } catch let call {
+            let error = try XCTUnwrap(call.serverError, "\(call)")
             XCTAssertEqual(error.code(for: ComAtprotoSyncGetBlob.self), .blobNotFound)
         }
     }
@@ -58,7 +59,8 @@ final class SyncIntegrationTests: XCTestCase {
         do {
             _ = try await account.client.com.atproto.identity.resolveHandle(handle: "nobody.invalid")
             XCTFail("an unknown handle resolved")
-        } catch let error as XRPCError {
+        } catch let call {
+            let error = try XCTUnwrap(call.serverError, "\(call)")
             XCTAssertEqual(error.status, 400)
         }
     }

@@ -19,7 +19,7 @@ final class MethodFormTests: XCTestCase {
             swift,
             """
             /// This form takes the parameters as a whole value.
-            public func getThing(_ parameters: ComExampleGetThing.Parameters) async throws -> ComExampleGetThing.Output {
+            public func getThing(_ parameters: ComExampleGetThing.Parameters) async throws(XRPCCore.XRPCCallError) -> ComExampleGetThing.Output {
             """)
         XCTAssertFalse(swift.contains("input"), swift)
     }
@@ -34,7 +34,7 @@ final class MethodFormTests: XCTestCase {
             inputOnly,
             """
             /// This form takes the input as a whole value.
-            public func putThing(_ input: ComExamplePutThing.Input) async throws -> ComExamplePutThing.Output {
+            public func putThing(_ input: ComExamplePutThing.Input) async throws(XRPCCore.XRPCCallError) -> ComExamplePutThing.Output {
             """)
         let parametersOnly = generatedSwift(
             """
@@ -45,7 +45,7 @@ final class MethodFormTests: XCTestCase {
             parametersOnly,
             """
             /// This form takes the parameters as a whole value.
-            public func touchThing(_ parameters: ComExampleTouchThing.Parameters) async throws -> ComExampleTouchThing.Output {
+            public func touchThing(_ parameters: ComExampleTouchThing.Parameters) async throws(XRPCCore.XRPCCallError) -> ComExampleTouchThing.Output {
             """)
         let both = generatedSwift(
             """
@@ -56,7 +56,7 @@ final class MethodFormTests: XCTestCase {
             both,
             """
             /// This form takes the parameters and the input as whole values.
-            public func moveThing(_ input: ComExampleMoveThing.Input, parameters: ComExampleMoveThing.Parameters) async throws -> ComExampleMoveThing.Output {
+            public func moveThing(_ input: ComExampleMoveThing.Input, parameters: ComExampleMoveThing.Parameters) async throws(XRPCCore.XRPCCallError) -> ComExampleMoveThing.Output {
             """)
     }
 }

@@ -220,6 +220,8 @@ final class SnippetTests: XCTestCase {
         )
         assertContainsLines(swift, "case notFound")
         assertContainsLines(swift, "case `default`")
+        // A refusal with a declared name is told apart from any other by the names listed here.
+        assertContainsLines(swift, #"public static var declaredNames: [Swift.String] { ["NotFound", "default"] }"#)
         assertContainsLines(
             swift, "public nonisolated struct Parameters: XRPCCore.XRPCParameters, _LexiconsValidatable {")
         assertContainsLines(swift, "public nonisolated struct Output: XRPCCore.LexiconObject, _LexiconsValidatable {")
@@ -228,14 +230,14 @@ final class SnippetTests: XCTestCase {
             """
             nonisolated extension XRPCCore.XRPCClient.Com.Example.Feed {
             /// Calls `ComExampleFeedGetThings`.
-            public func getThings(actor: XRPCCore.DID, limit: Swift.Int? = nil) async throws -> ComExampleFeedGetThings.Output {
+            public func getThings(actor: XRPCCore.DID, limit: Swift.Int? = nil) async throws(XRPCCore.XRPCCallError) -> ComExampleFeedGetThings.Output {
             try await client.query(ComExampleFeedGetThings.self, parameters: .init(actor: actor, limit: limit))
             }
             """
         )
         assertContainsLines(
             swift,
-            "public func getThings(_ parameters: ComExampleFeedGetThings.Parameters) async throws -> ComExampleFeedGetThings.Output {"
+            "public func getThings(_ parameters: ComExampleFeedGetThings.Parameters) async throws(XRPCCore.XRPCCallError) -> ComExampleFeedGetThings.Output {"
         )
     }
 
@@ -252,7 +254,7 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(
             swift,
             """
-            public func upload(_ input: ComExampleUpload.Input) async throws -> ComExampleUpload.Output {
+            public func upload(_ input: ComExampleUpload.Input) async throws(XRPCCore.XRPCCallError) -> ComExampleUpload.Output {
             try await client.procedure(ComExampleUpload.self, parameters: .init(), input: input)
             """
         )

@@ -213,6 +213,8 @@
                 case .other(let name): return name
                 }
             }
+
+            static var declaredNames: [String] { ["FutureCursor", "ConsumerTooSlow"] }
         }
     }
 

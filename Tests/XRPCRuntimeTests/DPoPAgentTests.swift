@@ -72,7 +72,8 @@ final class DPoPAgentTests: XCTestCase {
         do {
             _ = try await client.query(TestQuery.self, parameters: NoParameters())
             XCTFail("expected the challenge to surface")
-        } catch let error as XRPCError {
+        } catch let call {
+            let error = try XCTUnwrap(call.serverError, "\(call)")
             XCTAssertEqual(error.status, 401)
             XCTAssertEqual(error.name, "use_dpop_nonce")
         }

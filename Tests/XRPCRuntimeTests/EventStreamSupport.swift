@@ -78,6 +78,7 @@ enum TestStream: XRPCSubscription {
             case .unknown(let name): return name
             }
         }
+        static var declaredNames: [String] { ["FutureCursor"] }
     }
 }
 

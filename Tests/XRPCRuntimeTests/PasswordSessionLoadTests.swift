@@ -26,7 +26,10 @@ enum FaultProcedure: XRPCProcedure {
 func outcomeLabel(_ error: any Error) -> String {
     switch error {
     case let error as XRPCTransportError: return "transport.\(error.code)"
-    case let error as XRPCClientError: return "client.\(error.code)"
+    // A call's error is labelled by its cause; a failure on this side by its code.
+    case let error as XRPCCallError where error.code == .invalidOutput || error.code == .encodingFailed:
+        return "client.\(error.code)"
+    case let error as XRPCCallError: return outcomeLabel(error.underlying)
     case let error as XRPCError: return "xrpc.\(error.status.map(String.init) ?? "none").\(error.name ?? "-")"
     case let error as PasswordSessionError: return "session.\(error.code)"
     default: return "untyped.\(type(of: error))"

@@ -87,14 +87,16 @@ final class AuthenticatedRouteTests: XCTestCase {
             ])
     }
 
-    func testAPDSRefusalIsAnXRPCError() async throws {
+    func testAPDSRefusalIsAServerError() async throws {
         let agent = StubAgent(status: 400, json: #"{"error":"BadExpiration","message":"too far"}"#)
         do {
             _ = try await ServiceAuthTokens(agent: agent).token(for: "did:web:x.example", method: nil)
             XCTFail("no error")
-        } catch let error as XRPCError {
+        } catch {
+            XCTAssertEqual(error.code, .serverError)
             XCTAssertEqual(error.status, 400)
             XCTAssertEqual(error.name, "BadExpiration")
+            XCTAssertEqual(error.serverError?.name, "BadExpiration")
         }
     }
 }

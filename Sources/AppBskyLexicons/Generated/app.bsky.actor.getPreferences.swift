@@ -66,7 +66,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
     /// Calls `AppBskyActorGetPreferences`.
-    public func getPreferences() async throws -> AppBskyActorGetPreferences.Output {
+    public func getPreferences() async throws(XRPCCore.XRPCCallError) -> AppBskyActorGetPreferences.Output {
         try await client.query(AppBskyActorGetPreferences.self, parameters: .init())
     }
 }

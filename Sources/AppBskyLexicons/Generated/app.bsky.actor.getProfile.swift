@@ -49,12 +49,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
     /// Calls `AppBskyActorGetProfile`.
-    public func getProfile(actor: XRPCCore.ATIdentifier) async throws -> AppBskyActorGetProfile.Output {
+    public func getProfile(actor: XRPCCore.ATIdentifier) async throws(XRPCCore.XRPCCallError) -> AppBskyActorGetProfile.Output {
         try await client.query(AppBskyActorGetProfile.self, parameters: .init(actor: actor))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getProfile(_ parameters: AppBskyActorGetProfile.Parameters) async throws -> AppBskyActorGetProfile.Output {
+    public func getProfile(_ parameters: AppBskyActorGetProfile.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyActorGetProfile.Output {
         try await client.query(AppBskyActorGetProfile.self, parameters: parameters)
     }
 }

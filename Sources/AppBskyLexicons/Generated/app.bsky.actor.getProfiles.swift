@@ -72,12 +72,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
     /// Calls `AppBskyActorGetProfiles`.
-    public func getProfiles(actors: [XRPCCore.ATIdentifier]) async throws -> AppBskyActorGetProfiles.Output {
+    public func getProfiles(actors: [XRPCCore.ATIdentifier]) async throws(XRPCCore.XRPCCallError) -> AppBskyActorGetProfiles.Output {
         try await client.query(AppBskyActorGetProfiles.self, parameters: .init(actors: actors))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getProfiles(_ parameters: AppBskyActorGetProfiles.Parameters) async throws -> AppBskyActorGetProfiles.Output {
+    public func getProfiles(_ parameters: AppBskyActorGetProfiles.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyActorGetProfiles.Output {
         try await client.query(AppBskyActorGetProfiles.self, parameters: parameters)
     }
 }

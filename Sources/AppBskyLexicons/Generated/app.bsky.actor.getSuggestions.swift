@@ -92,12 +92,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
     /// Calls `AppBskyActorGetSuggestions`.
-    public func getSuggestions(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyActorGetSuggestions.Output {
+    public func getSuggestions(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyActorGetSuggestions.Output {
         try await client.query(AppBskyActorGetSuggestions.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestions(_ parameters: AppBskyActorGetSuggestions.Parameters = .init()) async throws -> AppBskyActorGetSuggestions.Output {
+    public func getSuggestions(_ parameters: AppBskyActorGetSuggestions.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyActorGetSuggestions.Output {
         try await client.query(AppBskyActorGetSuggestions.self, parameters: parameters)
     }
 }

@@ -51,12 +51,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
     /// Calls `AppBskyActorPutPreferences`.
-    public func putPreferences(preferences: AppBskyActorDefs.Preferences) async throws -> AppBskyActorPutPreferences.Output {
+    public func putPreferences(preferences: AppBskyActorDefs.Preferences) async throws(XRPCCore.XRPCCallError) -> AppBskyActorPutPreferences.Output {
         try await client.procedure(AppBskyActorPutPreferences.self, parameters: .init(), input: .init(preferences: preferences))
     }
 
     /// This form takes the input as a whole value.
-    public func putPreferences(_ input: AppBskyActorPutPreferences.Input) async throws -> AppBskyActorPutPreferences.Output {
+    public func putPreferences(_ input: AppBskyActorPutPreferences.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyActorPutPreferences.Output {
         try await client.procedure(AppBskyActorPutPreferences.self, parameters: .init(), input: input)
     }
 }

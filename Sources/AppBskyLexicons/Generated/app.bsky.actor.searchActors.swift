@@ -92,12 +92,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
     /// Calls `AppBskyActorSearchActors`.
-    public func searchActors(cursor: Swift.String? = nil, limit: Swift.Int? = 25, q: Swift.String? = nil, term: Swift.String? = nil) async throws -> AppBskyActorSearchActors.Output {
+    public func searchActors(cursor: Swift.String? = nil, limit: Swift.Int? = 25, q: Swift.String? = nil, term: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyActorSearchActors.Output {
         try await client.query(AppBskyActorSearchActors.self, parameters: .init(cursor: cursor, limit: limit, q: q, term: term))
     }
 
     /// This form takes the parameters as a whole value.
-    public func searchActors(_ parameters: AppBskyActorSearchActors.Parameters = .init()) async throws -> AppBskyActorSearchActors.Output {
+    public func searchActors(_ parameters: AppBskyActorSearchActors.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyActorSearchActors.Output {
         try await client.query(AppBskyActorSearchActors.self, parameters: parameters)
     }
 }

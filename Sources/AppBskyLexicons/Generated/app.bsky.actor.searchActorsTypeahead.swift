@@ -82,12 +82,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Actor {
     /// Calls `AppBskyActorSearchActorsTypeahead`.
-    public func searchActorsTypeahead(limit: Swift.Int? = 10, q: Swift.String? = nil, term: Swift.String? = nil) async throws -> AppBskyActorSearchActorsTypeahead.Output {
+    public func searchActorsTypeahead(limit: Swift.Int? = 10, q: Swift.String? = nil, term: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyActorSearchActorsTypeahead.Output {
         try await client.query(AppBskyActorSearchActorsTypeahead.self, parameters: .init(limit: limit, q: q, term: term))
     }
 
     /// This form takes the parameters as a whole value.
-    public func searchActorsTypeahead(_ parameters: AppBskyActorSearchActorsTypeahead.Parameters = .init()) async throws -> AppBskyActorSearchActorsTypeahead.Output {
+    public func searchActorsTypeahead(_ parameters: AppBskyActorSearchActorsTypeahead.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyActorSearchActorsTypeahead.Output {
         try await client.query(AppBskyActorSearchActorsTypeahead.self, parameters: parameters)
     }
 }

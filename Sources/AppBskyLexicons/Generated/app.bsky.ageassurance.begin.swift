@@ -42,6 +42,9 @@ public nonisolated enum AppBskyAgeassuranceBegin: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidEmail", "DidTooLong", "InvalidInitiation", "RegionNotSupported"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -99,12 +102,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Ageassurance {
     /// Calls `AppBskyAgeassuranceBegin`.
-    public func begin(email: Swift.String, language: Swift.String, countryCode: Swift.String, regionCode: Swift.String? = nil) async throws -> AppBskyAgeassuranceBegin.Output {
+    public func begin(email: Swift.String, language: Swift.String, countryCode: Swift.String, regionCode: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyAgeassuranceBegin.Output {
         try await client.procedure(AppBskyAgeassuranceBegin.self, parameters: .init(), input: .init(email: email, language: language, countryCode: countryCode, regionCode: regionCode))
     }
 
     /// This form takes the input as a whole value.
-    public func begin(_ input: AppBskyAgeassuranceBegin.Input) async throws -> AppBskyAgeassuranceBegin.Output {
+    public func begin(_ input: AppBskyAgeassuranceBegin.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyAgeassuranceBegin.Output {
         try await client.procedure(AppBskyAgeassuranceBegin.self, parameters: .init(), input: input)
     }
 }

@@ -25,7 +25,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Ageassurance {
     /// Calls `AppBskyAgeassuranceGetConfig`.
-    public func getConfig() async throws -> AppBskyAgeassuranceGetConfig.Output {
+    public func getConfig() async throws(XRPCCore.XRPCCallError) -> AppBskyAgeassuranceGetConfig.Output {
         try await client.query(AppBskyAgeassuranceGetConfig.self, parameters: .init())
     }
 }

@@ -83,12 +83,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Ageassurance {
     /// Calls `AppBskyAgeassuranceGetState`.
-    public func getState(countryCode: Swift.String, regionCode: Swift.String? = nil) async throws -> AppBskyAgeassuranceGetState.Output {
+    public func getState(countryCode: Swift.String, regionCode: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyAgeassuranceGetState.Output {
         try await client.query(AppBskyAgeassuranceGetState.self, parameters: .init(countryCode: countryCode, regionCode: regionCode))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getState(_ parameters: AppBskyAgeassuranceGetState.Parameters) async throws -> AppBskyAgeassuranceGetState.Output {
+    public func getState(_ parameters: AppBskyAgeassuranceGetState.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyAgeassuranceGetState.Output {
         try await client.query(AppBskyAgeassuranceGetState.self, parameters: parameters)
     }
 }

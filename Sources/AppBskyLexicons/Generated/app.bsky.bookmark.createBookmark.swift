@@ -30,6 +30,9 @@ public nonisolated enum AppBskyBookmarkCreateBookmark: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["UnsupportedCollection"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -79,12 +82,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Bookmark {
     /// Calls `AppBskyBookmarkCreateBookmark`.
-    public func createBookmark(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString) async throws -> AppBskyBookmarkCreateBookmark.Output {
+    public func createBookmark(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString) async throws(XRPCCore.XRPCCallError) -> AppBskyBookmarkCreateBookmark.Output {
         try await client.procedure(AppBskyBookmarkCreateBookmark.self, parameters: .init(), input: .init(uri: uri, cid: cid))
     }
 
     /// This form takes the input as a whole value.
-    public func createBookmark(_ input: AppBskyBookmarkCreateBookmark.Input) async throws -> AppBskyBookmarkCreateBookmark.Output {
+    public func createBookmark(_ input: AppBskyBookmarkCreateBookmark.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyBookmarkCreateBookmark.Output {
         try await client.procedure(AppBskyBookmarkCreateBookmark.self, parameters: .init(), input: input)
     }
 }

@@ -30,6 +30,9 @@ public nonisolated enum AppBskyBookmarkDeleteBookmark: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["UnsupportedCollection"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -73,12 +76,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Bookmark {
     /// Calls `AppBskyBookmarkDeleteBookmark`.
-    public func deleteBookmark(uri: XRPCCore.ATURI) async throws -> AppBskyBookmarkDeleteBookmark.Output {
+    public func deleteBookmark(uri: XRPCCore.ATURI) async throws(XRPCCore.XRPCCallError) -> AppBskyBookmarkDeleteBookmark.Output {
         try await client.procedure(AppBskyBookmarkDeleteBookmark.self, parameters: .init(), input: .init(uri: uri))
     }
 
     /// This form takes the input as a whole value.
-    public func deleteBookmark(_ input: AppBskyBookmarkDeleteBookmark.Input) async throws -> AppBskyBookmarkDeleteBookmark.Output {
+    public func deleteBookmark(_ input: AppBskyBookmarkDeleteBookmark.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyBookmarkDeleteBookmark.Output {
         try await client.procedure(AppBskyBookmarkDeleteBookmark.self, parameters: .init(), input: input)
     }
 }

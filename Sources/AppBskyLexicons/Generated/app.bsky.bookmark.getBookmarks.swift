@@ -82,12 +82,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Bookmark {
     /// Calls `AppBskyBookmarkGetBookmarks`.
-    public func getBookmarks(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyBookmarkGetBookmarks.Output {
+    public func getBookmarks(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyBookmarkGetBookmarks.Output {
         try await client.query(AppBskyBookmarkGetBookmarks.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getBookmarks(_ parameters: AppBskyBookmarkGetBookmarks.Parameters = .init()) async throws -> AppBskyBookmarkGetBookmarks.Output {
+    public func getBookmarks(_ parameters: AppBskyBookmarkGetBookmarks.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyBookmarkGetBookmarks.Output {
         try await client.query(AppBskyBookmarkGetBookmarks.self, parameters: parameters)
     }
 }

@@ -34,6 +34,9 @@ public nonisolated enum AppBskyContactDismissMatch: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidDid", "InternalError"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -95,12 +98,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactDismissMatch`.
-    public func dismissMatch(subject: XRPCCore.DID) async throws -> AppBskyContactDismissMatch.Output {
+    public func dismissMatch(subject: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> AppBskyContactDismissMatch.Output {
         try await client.procedure(AppBskyContactDismissMatch.self, parameters: .init(), input: .init(subject: subject))
     }
 
     /// This form takes the input as a whole value.
-    public func dismissMatch(_ input: AppBskyContactDismissMatch.Input) async throws -> AppBskyContactDismissMatch.Output {
+    public func dismissMatch(_ input: AppBskyContactDismissMatch.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyContactDismissMatch.Output {
         try await client.procedure(AppBskyContactDismissMatch.self, parameters: .init(), input: input)
     }
 }

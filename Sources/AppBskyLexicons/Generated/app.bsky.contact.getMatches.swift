@@ -42,6 +42,9 @@ public nonisolated enum AppBskyContactGetMatches: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidDid", "InvalidLimit", "InvalidCursor", "InternalError"] }
     }
 
     /// The parameters `app.bsky.contact.getMatches#main/parameters`.
@@ -115,12 +118,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactGetMatches`.
-    public func getMatches(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyContactGetMatches.Output {
+    public func getMatches(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyContactGetMatches.Output {
         try await client.query(AppBskyContactGetMatches.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getMatches(_ parameters: AppBskyContactGetMatches.Parameters = .init()) async throws -> AppBskyContactGetMatches.Output {
+    public func getMatches(_ parameters: AppBskyContactGetMatches.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyContactGetMatches.Output {
         try await client.query(AppBskyContactGetMatches.self, parameters: parameters)
     }
 }

@@ -34,6 +34,9 @@ public nonisolated enum AppBskyContactGetSyncStatus: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidDid", "InternalError"] }
     }
 
     /// The parameters `app.bsky.contact.getSyncStatus#main/parameters`.
@@ -92,7 +95,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactGetSyncStatus`.
-    public func getSyncStatus() async throws -> AppBskyContactGetSyncStatus.Output {
+    public func getSyncStatus() async throws(XRPCCore.XRPCCallError) -> AppBskyContactGetSyncStatus.Output {
         try await client.query(AppBskyContactGetSyncStatus.self, parameters: .init())
     }
 }

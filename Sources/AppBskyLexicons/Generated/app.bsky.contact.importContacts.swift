@@ -46,6 +46,9 @@ public nonisolated enum AppBskyContactImportContacts: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidDid", "InvalidContacts", "TooManyContacts", "InvalidToken", "InternalError"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -117,12 +120,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactImportContacts`.
-    public func importContacts(token: Swift.String, contacts: [Swift.String]) async throws -> AppBskyContactImportContacts.Output {
+    public func importContacts(token: Swift.String, contacts: [Swift.String]) async throws(XRPCCore.XRPCCallError) -> AppBskyContactImportContacts.Output {
         try await client.procedure(AppBskyContactImportContacts.self, parameters: .init(), input: .init(token: token, contacts: contacts))
     }
 
     /// This form takes the input as a whole value.
-    public func importContacts(_ input: AppBskyContactImportContacts.Input) async throws -> AppBskyContactImportContacts.Output {
+    public func importContacts(_ input: AppBskyContactImportContacts.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyContactImportContacts.Output {
         try await client.procedure(AppBskyContactImportContacts.self, parameters: .init(), input: input)
     }
 }

@@ -34,6 +34,9 @@ public nonisolated enum AppBskyContactRemoveData: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidDid", "InternalError"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -89,12 +92,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactRemoveData`.
-    public func removeData() async throws -> AppBskyContactRemoveData.Output {
+    public func removeData() async throws(XRPCCore.XRPCCallError) -> AppBskyContactRemoveData.Output {
         try await client.procedure(AppBskyContactRemoveData.self, parameters: .init(), input: .init())
     }
 
     /// This form takes the input as a whole value.
-    public func removeData(_ input: AppBskyContactRemoveData.Input) async throws -> AppBskyContactRemoveData.Output {
+    public func removeData(_ input: AppBskyContactRemoveData.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyContactRemoveData.Output {
         try await client.procedure(AppBskyContactRemoveData.self, parameters: .init(), input: input)
     }
 }

@@ -76,12 +76,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactSendNotification`.
-    public func sendNotification(from: XRPCCore.DID, to: XRPCCore.DID) async throws -> AppBskyContactSendNotification.Output {
+    public func sendNotification(from: XRPCCore.DID, to: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> AppBskyContactSendNotification.Output {
         try await client.procedure(AppBskyContactSendNotification.self, parameters: .init(), input: .init(from: from, to: to))
     }
 
     /// This form takes the input as a whole value.
-    public func sendNotification(_ input: AppBskyContactSendNotification.Input) async throws -> AppBskyContactSendNotification.Output {
+    public func sendNotification(_ input: AppBskyContactSendNotification.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyContactSendNotification.Output {
         try await client.procedure(AppBskyContactSendNotification.self, parameters: .init(), input: input)
     }
 }

@@ -42,6 +42,9 @@ public nonisolated enum AppBskyContactStartPhoneVerification: XRPCCore.XRPCProce
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["RateLimitExceeded", "InvalidDid", "InvalidPhone", "InternalError"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -102,12 +105,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactStartPhoneVerification`.
-    public func startPhoneVerification(phone: Swift.String) async throws -> AppBskyContactStartPhoneVerification.Output {
+    public func startPhoneVerification(phone: Swift.String) async throws(XRPCCore.XRPCCallError) -> AppBskyContactStartPhoneVerification.Output {
         try await client.procedure(AppBskyContactStartPhoneVerification.self, parameters: .init(), input: .init(phone: phone))
     }
 
     /// This form takes the input as a whole value.
-    public func startPhoneVerification(_ input: AppBskyContactStartPhoneVerification.Input) async throws -> AppBskyContactStartPhoneVerification.Output {
+    public func startPhoneVerification(_ input: AppBskyContactStartPhoneVerification.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyContactStartPhoneVerification.Output {
         try await client.procedure(AppBskyContactStartPhoneVerification.self, parameters: .init(), input: input)
     }
 }

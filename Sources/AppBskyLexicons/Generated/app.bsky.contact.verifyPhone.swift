@@ -46,6 +46,9 @@ public nonisolated enum AppBskyContactVerifyPhone: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["RateLimitExceeded", "InvalidDid", "InvalidPhone", "InvalidCode", "InternalError"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -116,12 +119,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Contact {
     /// Calls `AppBskyContactVerifyPhone`.
-    public func verifyPhone(phone: Swift.String, code: Swift.String) async throws -> AppBskyContactVerifyPhone.Output {
+    public func verifyPhone(phone: Swift.String, code: Swift.String) async throws(XRPCCore.XRPCCallError) -> AppBskyContactVerifyPhone.Output {
         try await client.procedure(AppBskyContactVerifyPhone.self, parameters: .init(), input: .init(phone: phone, code: code))
     }
 
     /// This form takes the input as a whole value.
-    public func verifyPhone(_ input: AppBskyContactVerifyPhone.Input) async throws -> AppBskyContactVerifyPhone.Output {
+    public func verifyPhone(_ input: AppBskyContactVerifyPhone.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyContactVerifyPhone.Output {
         try await client.procedure(AppBskyContactVerifyPhone.self, parameters: .init(), input: input)
     }
 }

@@ -30,6 +30,9 @@ public nonisolated enum AppBskyDraftCreateDraft: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["DraftLimitReached"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -97,12 +100,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Draft {
     /// Calls `AppBskyDraftCreateDraft`.
-    public func createDraft(draft: AppBskyDraftDefs.Draft) async throws -> AppBskyDraftCreateDraft.Output {
+    public func createDraft(draft: AppBskyDraftDefs.Draft) async throws(XRPCCore.XRPCCallError) -> AppBskyDraftCreateDraft.Output {
         try await client.procedure(AppBskyDraftCreateDraft.self, parameters: .init(), input: .init(draft: draft))
     }
 
     /// This form takes the input as a whole value.
-    public func createDraft(_ input: AppBskyDraftCreateDraft.Input) async throws -> AppBskyDraftCreateDraft.Output {
+    public func createDraft(_ input: AppBskyDraftCreateDraft.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyDraftCreateDraft.Output {
         try await client.procedure(AppBskyDraftCreateDraft.self, parameters: .init(), input: input)
     }
 }

@@ -52,12 +52,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Draft {
     /// Calls `AppBskyDraftDeleteDraft`.
-    public func deleteDraft(id: XRPCCore.TID) async throws -> AppBskyDraftDeleteDraft.Output {
+    public func deleteDraft(id: XRPCCore.TID) async throws(XRPCCore.XRPCCallError) -> AppBskyDraftDeleteDraft.Output {
         try await client.procedure(AppBskyDraftDeleteDraft.self, parameters: .init(), input: .init(id: id))
     }
 
     /// This form takes the input as a whole value.
-    public func deleteDraft(_ input: AppBskyDraftDeleteDraft.Input) async throws -> AppBskyDraftDeleteDraft.Output {
+    public func deleteDraft(_ input: AppBskyDraftDeleteDraft.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyDraftDeleteDraft.Output {
         try await client.procedure(AppBskyDraftDeleteDraft.self, parameters: .init(), input: input)
     }
 }

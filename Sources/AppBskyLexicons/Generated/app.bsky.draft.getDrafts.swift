@@ -82,12 +82,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Draft {
     /// Calls `AppBskyDraftGetDrafts`.
-    public func getDrafts(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyDraftGetDrafts.Output {
+    public func getDrafts(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyDraftGetDrafts.Output {
         try await client.query(AppBskyDraftGetDrafts.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getDrafts(_ parameters: AppBskyDraftGetDrafts.Parameters = .init()) async throws -> AppBskyDraftGetDrafts.Output {
+    public func getDrafts(_ parameters: AppBskyDraftGetDrafts.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyDraftGetDrafts.Output {
         try await client.query(AppBskyDraftGetDrafts.self, parameters: parameters)
     }
 }

@@ -52,12 +52,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Draft {
     /// Calls `AppBskyDraftUpdateDraft`.
-    public func updateDraft(draft: AppBskyDraftDefs.DraftWithId) async throws -> AppBskyDraftUpdateDraft.Output {
+    public func updateDraft(draft: AppBskyDraftDefs.DraftWithId) async throws(XRPCCore.XRPCCallError) -> AppBskyDraftUpdateDraft.Output {
         try await client.procedure(AppBskyDraftUpdateDraft.self, parameters: .init(), input: .init(draft: draft))
     }
 
     /// This form takes the input as a whole value.
-    public func updateDraft(_ input: AppBskyDraftUpdateDraft.Input) async throws -> AppBskyDraftUpdateDraft.Output {
+    public func updateDraft(_ input: AppBskyDraftUpdateDraft.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyDraftUpdateDraft.Output {
         try await client.procedure(AppBskyDraftUpdateDraft.self, parameters: .init(), input: input)
     }
 }

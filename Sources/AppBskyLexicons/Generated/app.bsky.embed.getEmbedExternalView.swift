@@ -89,12 +89,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Embed {
     /// Calls `AppBskyEmbedGetEmbedExternalView`.
-    public func getEmbedExternalView(url: XRPCCore.URIString, uris: [XRPCCore.ATURI]) async throws -> AppBskyEmbedGetEmbedExternalView.Output {
+    public func getEmbedExternalView(url: XRPCCore.URIString, uris: [XRPCCore.ATURI]) async throws(XRPCCore.XRPCCallError) -> AppBskyEmbedGetEmbedExternalView.Output {
         try await client.query(AppBskyEmbedGetEmbedExternalView.self, parameters: .init(url: url, uris: uris))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getEmbedExternalView(_ parameters: AppBskyEmbedGetEmbedExternalView.Parameters) async throws -> AppBskyEmbedGetEmbedExternalView.Output {
+    public func getEmbedExternalView(_ parameters: AppBskyEmbedGetEmbedExternalView.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyEmbedGetEmbedExternalView.Output {
         try await client.query(AppBskyEmbedGetEmbedExternalView.self, parameters: parameters)
     }
 }

@@ -118,7 +118,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedDescribeFeedGenerator`.
-    public func describeFeedGenerator() async throws -> AppBskyFeedDescribeFeedGenerator.Output {
+    public func describeFeedGenerator() async throws(XRPCCore.XRPCCallError) -> AppBskyFeedDescribeFeedGenerator.Output {
         try await client.query(AppBskyFeedDescribeFeedGenerator.self, parameters: .init())
     }
 }

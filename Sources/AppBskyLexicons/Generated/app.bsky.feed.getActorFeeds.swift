@@ -88,12 +88,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetActorFeeds`.
-    public func getActorFeeds(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetActorFeeds.Output {
+    public func getActorFeeds(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetActorFeeds.Output {
         try await client.query(AppBskyFeedGetActorFeeds.self, parameters: .init(actor: actor, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getActorFeeds(_ parameters: AppBskyFeedGetActorFeeds.Parameters) async throws -> AppBskyFeedGetActorFeeds.Output {
+    public func getActorFeeds(_ parameters: AppBskyFeedGetActorFeeds.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetActorFeeds.Output {
         try await client.query(AppBskyFeedGetActorFeeds.self, parameters: parameters)
     }
 }

@@ -34,6 +34,9 @@ public nonisolated enum AppBskyFeedGetActorLikes: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["BlockedActor", "BlockedByActor"] }
     }
 
     /// The parameters `app.bsky.feed.getActorLikes#main/parameters`.
@@ -113,12 +116,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetActorLikes`.
-    public func getActorLikes(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetActorLikes.Output {
+    public func getActorLikes(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetActorLikes.Output {
         try await client.query(AppBskyFeedGetActorLikes.self, parameters: .init(actor: actor, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getActorLikes(_ parameters: AppBskyFeedGetActorLikes.Parameters) async throws -> AppBskyFeedGetActorLikes.Output {
+    public func getActorLikes(_ parameters: AppBskyFeedGetActorLikes.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetActorLikes.Output {
         try await client.query(AppBskyFeedGetActorLikes.self, parameters: parameters)
     }
 }

@@ -34,6 +34,9 @@ public nonisolated enum AppBskyFeedGetAuthorFeed: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["BlockedActor", "BlockedByActor"] }
     }
 
     /// The parameters `app.bsky.feed.getAuthorFeed#main/parameters`.
@@ -147,12 +150,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetAuthorFeed`.
-    public func getAuthorFeed(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, filter: AppBskyFeedGetAuthorFeed.Parameters.Filter? = "posts_with_replies", includePins: Swift.Bool? = false, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetAuthorFeed.Output {
+    public func getAuthorFeed(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, filter: AppBskyFeedGetAuthorFeed.Parameters.Filter? = "posts_with_replies", includePins: Swift.Bool? = false, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetAuthorFeed.Output {
         try await client.query(AppBskyFeedGetAuthorFeed.self, parameters: .init(actor: actor, cursor: cursor, filter: filter, includePins: includePins, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getAuthorFeed(_ parameters: AppBskyFeedGetAuthorFeed.Parameters) async throws -> AppBskyFeedGetAuthorFeed.Output {
+    public func getAuthorFeed(_ parameters: AppBskyFeedGetAuthorFeed.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetAuthorFeed.Output {
         try await client.query(AppBskyFeedGetAuthorFeed.self, parameters: parameters)
     }
 }

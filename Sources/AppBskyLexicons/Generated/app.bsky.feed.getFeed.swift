@@ -30,6 +30,9 @@ public nonisolated enum AppBskyFeedGetFeed: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["UnknownFeed"] }
     }
 
     /// The parameters `app.bsky.feed.getFeed#main/parameters`.
@@ -109,12 +112,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetFeed`.
-    public func getFeed(feed: XRPCCore.ATURI, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetFeed.Output {
+    public func getFeed(feed: XRPCCore.ATURI, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetFeed.Output {
         try await client.query(AppBskyFeedGetFeed.self, parameters: .init(feed: feed, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getFeed(_ parameters: AppBskyFeedGetFeed.Parameters) async throws -> AppBskyFeedGetFeed.Output {
+    public func getFeed(_ parameters: AppBskyFeedGetFeed.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetFeed.Output {
         try await client.query(AppBskyFeedGetFeed.self, parameters: parameters)
     }
 }

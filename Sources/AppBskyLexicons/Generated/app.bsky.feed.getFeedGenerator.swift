@@ -83,12 +83,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetFeedGenerator`.
-    public func getFeedGenerator(feed: XRPCCore.ATURI) async throws -> AppBskyFeedGetFeedGenerator.Output {
+    public func getFeedGenerator(feed: XRPCCore.ATURI) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetFeedGenerator.Output {
         try await client.query(AppBskyFeedGetFeedGenerator.self, parameters: .init(feed: feed))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getFeedGenerator(_ parameters: AppBskyFeedGetFeedGenerator.Parameters) async throws -> AppBskyFeedGetFeedGenerator.Output {
+    public func getFeedGenerator(_ parameters: AppBskyFeedGetFeedGenerator.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetFeedGenerator.Output {
         try await client.query(AppBskyFeedGetFeedGenerator.self, parameters: parameters)
     }
 }

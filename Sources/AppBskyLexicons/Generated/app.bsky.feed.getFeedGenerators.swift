@@ -71,12 +71,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetFeedGenerators`.
-    public func getFeedGenerators(feeds: [XRPCCore.ATURI]) async throws -> AppBskyFeedGetFeedGenerators.Output {
+    public func getFeedGenerators(feeds: [XRPCCore.ATURI]) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetFeedGenerators.Output {
         try await client.query(AppBskyFeedGetFeedGenerators.self, parameters: .init(feeds: feeds))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getFeedGenerators(_ parameters: AppBskyFeedGetFeedGenerators.Parameters) async throws -> AppBskyFeedGetFeedGenerators.Output {
+    public func getFeedGenerators(_ parameters: AppBskyFeedGetFeedGenerators.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetFeedGenerators.Output {
         try await client.query(AppBskyFeedGetFeedGenerators.self, parameters: parameters)
     }
 }

@@ -30,6 +30,9 @@ public nonisolated enum AppBskyFeedGetFeedSkeleton: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["UnknownFeed"] }
     }
 
     /// The parameters `app.bsky.feed.getFeedSkeleton#main/parameters`.
@@ -115,12 +118,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetFeedSkeleton`.
-    public func getFeedSkeleton(feed: XRPCCore.ATURI, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetFeedSkeleton.Output {
+    public func getFeedSkeleton(feed: XRPCCore.ATURI, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetFeedSkeleton.Output {
         try await client.query(AppBskyFeedGetFeedSkeleton.self, parameters: .init(feed: feed, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getFeedSkeleton(_ parameters: AppBskyFeedGetFeedSkeleton.Parameters) async throws -> AppBskyFeedGetFeedSkeleton.Output {
+    public func getFeedSkeleton(_ parameters: AppBskyFeedGetFeedSkeleton.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetFeedSkeleton.Output {
         try await client.query(AppBskyFeedGetFeedSkeleton.self, parameters: parameters)
     }
 }

@@ -145,12 +145,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetLikes`.
-    public func getLikes(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetLikes.Output {
+    public func getLikes(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetLikes.Output {
         try await client.query(AppBskyFeedGetLikes.self, parameters: .init(uri: uri, cid: cid, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getLikes(_ parameters: AppBskyFeedGetLikes.Parameters) async throws -> AppBskyFeedGetLikes.Output {
+    public func getLikes(_ parameters: AppBskyFeedGetLikes.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetLikes.Output {
         try await client.query(AppBskyFeedGetLikes.self, parameters: parameters)
     }
 }

@@ -30,6 +30,9 @@ public nonisolated enum AppBskyFeedGetListFeed: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["UnknownList"] }
     }
 
     /// The parameters `app.bsky.feed.getListFeed#main/parameters`.
@@ -109,12 +112,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetListFeed`.
-    public func getListFeed(list: XRPCCore.ATURI, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetListFeed.Output {
+    public func getListFeed(list: XRPCCore.ATURI, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetListFeed.Output {
         try await client.query(AppBskyFeedGetListFeed.self, parameters: .init(list: list, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getListFeed(_ parameters: AppBskyFeedGetListFeed.Parameters) async throws -> AppBskyFeedGetListFeed.Output {
+    public func getListFeed(_ parameters: AppBskyFeedGetListFeed.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetListFeed.Output {
         try await client.query(AppBskyFeedGetListFeed.self, parameters: parameters)
     }
 }

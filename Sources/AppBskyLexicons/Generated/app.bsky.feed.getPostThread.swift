@@ -30,6 +30,9 @@ public nonisolated enum AppBskyFeedGetPostThread: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["NotFound"] }
     }
 
     /// The parameters `app.bsky.feed.getPostThread#main/parameters`.
@@ -160,12 +163,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetPostThread`.
-    public func getPostThread(uri: XRPCCore.ATURI, depth: Swift.Int? = 6, parentHeight: Swift.Int? = 80) async throws -> AppBskyFeedGetPostThread.Output {
+    public func getPostThread(uri: XRPCCore.ATURI, depth: Swift.Int? = 6, parentHeight: Swift.Int? = 80) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetPostThread.Output {
         try await client.query(AppBskyFeedGetPostThread.self, parameters: .init(uri: uri, depth: depth, parentHeight: parentHeight))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getPostThread(_ parameters: AppBskyFeedGetPostThread.Parameters) async throws -> AppBskyFeedGetPostThread.Output {
+    public func getPostThread(_ parameters: AppBskyFeedGetPostThread.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetPostThread.Output {
         try await client.query(AppBskyFeedGetPostThread.self, parameters: parameters)
     }
 }

@@ -72,12 +72,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetPosts`.
-    public func getPosts(uris: [XRPCCore.ATURI]) async throws -> AppBskyFeedGetPosts.Output {
+    public func getPosts(uris: [XRPCCore.ATURI]) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetPosts.Output {
         try await client.query(AppBskyFeedGetPosts.self, parameters: .init(uris: uris))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getPosts(_ parameters: AppBskyFeedGetPosts.Parameters) async throws -> AppBskyFeedGetPosts.Output {
+    public func getPosts(_ parameters: AppBskyFeedGetPosts.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetPosts.Output {
         try await client.query(AppBskyFeedGetPosts.self, parameters: parameters)
     }
 }

@@ -106,12 +106,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetQuotes`.
-    public func getQuotes(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetQuotes.Output {
+    public func getQuotes(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetQuotes.Output {
         try await client.query(AppBskyFeedGetQuotes.self, parameters: .init(uri: uri, cid: cid, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getQuotes(_ parameters: AppBskyFeedGetQuotes.Parameters) async throws -> AppBskyFeedGetQuotes.Output {
+    public func getQuotes(_ parameters: AppBskyFeedGetQuotes.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetQuotes.Output {
         try await client.query(AppBskyFeedGetQuotes.self, parameters: parameters)
     }
 }

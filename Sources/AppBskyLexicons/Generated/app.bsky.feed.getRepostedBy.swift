@@ -106,12 +106,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetRepostedBy`.
-    public func getRepostedBy(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetRepostedBy.Output {
+    public func getRepostedBy(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetRepostedBy.Output {
         try await client.query(AppBskyFeedGetRepostedBy.self, parameters: .init(uri: uri, cid: cid, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getRepostedBy(_ parameters: AppBskyFeedGetRepostedBy.Parameters) async throws -> AppBskyFeedGetRepostedBy.Output {
+    public func getRepostedBy(_ parameters: AppBskyFeedGetRepostedBy.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetRepostedBy.Output {
         try await client.query(AppBskyFeedGetRepostedBy.self, parameters: parameters)
     }
 }

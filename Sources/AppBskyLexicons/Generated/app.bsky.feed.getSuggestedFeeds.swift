@@ -82,12 +82,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetSuggestedFeeds`.
-    public func getSuggestedFeeds(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetSuggestedFeeds.Output {
+    public func getSuggestedFeeds(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetSuggestedFeeds.Output {
         try await client.query(AppBskyFeedGetSuggestedFeeds.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedFeeds(_ parameters: AppBskyFeedGetSuggestedFeeds.Parameters = .init()) async throws -> AppBskyFeedGetSuggestedFeeds.Output {
+    public func getSuggestedFeeds(_ parameters: AppBskyFeedGetSuggestedFeeds.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetSuggestedFeeds.Output {
         try await client.query(AppBskyFeedGetSuggestedFeeds.self, parameters: parameters)
     }
 }

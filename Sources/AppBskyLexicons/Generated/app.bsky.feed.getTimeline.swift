@@ -87,12 +87,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedGetTimeline`.
-    public func getTimeline(algorithm: Swift.String? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyFeedGetTimeline.Output {
+    public func getTimeline(algorithm: Swift.String? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetTimeline.Output {
         try await client.query(AppBskyFeedGetTimeline.self, parameters: .init(algorithm: algorithm, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getTimeline(_ parameters: AppBskyFeedGetTimeline.Parameters = .init()) async throws -> AppBskyFeedGetTimeline.Output {
+    public func getTimeline(_ parameters: AppBskyFeedGetTimeline.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedGetTimeline.Output {
         try await client.query(AppBskyFeedGetTimeline.self, parameters: parameters)
     }
 }

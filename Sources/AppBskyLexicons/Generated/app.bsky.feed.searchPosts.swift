@@ -30,6 +30,9 @@ public nonisolated enum AppBskyFeedSearchPosts: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["BadQueryString"] }
     }
 
     /// The parameters `app.bsky.feed.searchPosts#main/parameters`.
@@ -179,12 +182,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedSearchPosts`.
-    public func searchPosts(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyFeedSearchPosts.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URIString? = nil) async throws -> AppBskyFeedSearchPosts.Output {
+    public func searchPosts(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyFeedSearchPosts.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URIString? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedSearchPosts.Output {
         try await client.query(AppBskyFeedSearchPosts.self, parameters: .init(q: q, author: author, cursor: cursor, domain: domain, lang: lang, limit: limit, mentions: mentions, since: since, sort: sort, tag: tag, until: until, url: url))
     }
 
     /// This form takes the parameters as a whole value.
-    public func searchPosts(_ parameters: AppBskyFeedSearchPosts.Parameters) async throws -> AppBskyFeedSearchPosts.Output {
+    public func searchPosts(_ parameters: AppBskyFeedSearchPosts.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedSearchPosts.Output {
         try await client.query(AppBskyFeedSearchPosts.self, parameters: parameters)
     }
 }

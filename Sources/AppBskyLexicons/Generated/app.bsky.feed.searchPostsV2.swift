@@ -30,6 +30,9 @@ public nonisolated enum AppBskyFeedSearchPostsV2: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["BadQueryString"] }
     }
 
     /// The parameters `app.bsky.feed.searchPostsV2#main/parameters`.
@@ -312,12 +315,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedSearchPostsV2`.
-    public func searchPostsV2(allTime: Swift.Bool? = nil, authors: [XRPCCore.ATIdentifier]? = nil, cursor: Swift.String? = nil, domains: [Swift.String]? = nil, embeddedAtUris: [XRPCCore.ATURI]? = nil, excludeAuthors: [XRPCCore.ATIdentifier]? = nil, excludeDomains: [Swift.String]? = nil, excludeEmbeddedAtUris: [XRPCCore.ATURI]? = nil, excludeHashtags: [Swift.String]? = nil, excludeLanguages: [XRPCCore.LanguageTag]? = nil, excludeMentions: [XRPCCore.ATIdentifier]? = nil, excludeReplies: Swift.Bool? = nil, excludeUrls: [XRPCCore.URIString]? = nil, following: Swift.Bool? = nil, hasMedia: Swift.Bool? = nil, hasVideo: Swift.Bool? = nil, hashtags: [Swift.String]? = nil, languages: [XRPCCore.LanguageTag]? = nil, limit: Swift.Int? = 25, mentions: [XRPCCore.ATIdentifier]? = nil, query: Swift.String? = nil, queryLanguage: AppBskyFeedSearchPostsV2.Parameters.QueryLanguage? = nil, repliesOnly: Swift.Bool? = nil, replyParentUri: XRPCCore.ATURI? = nil, since: Swift.String? = nil, sort: AppBskyFeedSearchPostsV2.Parameters.Sort? = nil, threadRootUri: XRPCCore.ATURI? = nil, until: Swift.String? = nil, urls: [XRPCCore.URIString]? = nil) async throws -> AppBskyFeedSearchPostsV2.Output {
+    public func searchPostsV2(allTime: Swift.Bool? = nil, authors: [XRPCCore.ATIdentifier]? = nil, cursor: Swift.String? = nil, domains: [Swift.String]? = nil, embeddedAtUris: [XRPCCore.ATURI]? = nil, excludeAuthors: [XRPCCore.ATIdentifier]? = nil, excludeDomains: [Swift.String]? = nil, excludeEmbeddedAtUris: [XRPCCore.ATURI]? = nil, excludeHashtags: [Swift.String]? = nil, excludeLanguages: [XRPCCore.LanguageTag]? = nil, excludeMentions: [XRPCCore.ATIdentifier]? = nil, excludeReplies: Swift.Bool? = nil, excludeUrls: [XRPCCore.URIString]? = nil, following: Swift.Bool? = nil, hasMedia: Swift.Bool? = nil, hasVideo: Swift.Bool? = nil, hashtags: [Swift.String]? = nil, languages: [XRPCCore.LanguageTag]? = nil, limit: Swift.Int? = 25, mentions: [XRPCCore.ATIdentifier]? = nil, query: Swift.String? = nil, queryLanguage: AppBskyFeedSearchPostsV2.Parameters.QueryLanguage? = nil, repliesOnly: Swift.Bool? = nil, replyParentUri: XRPCCore.ATURI? = nil, since: Swift.String? = nil, sort: AppBskyFeedSearchPostsV2.Parameters.Sort? = nil, threadRootUri: XRPCCore.ATURI? = nil, until: Swift.String? = nil, urls: [XRPCCore.URIString]? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedSearchPostsV2.Output {
         try await client.query(AppBskyFeedSearchPostsV2.self, parameters: .init(allTime: allTime, authors: authors, cursor: cursor, domains: domains, embeddedAtUris: embeddedAtUris, excludeAuthors: excludeAuthors, excludeDomains: excludeDomains, excludeEmbeddedAtUris: excludeEmbeddedAtUris, excludeHashtags: excludeHashtags, excludeLanguages: excludeLanguages, excludeMentions: excludeMentions, excludeReplies: excludeReplies, excludeUrls: excludeUrls, following: following, hasMedia: hasMedia, hasVideo: hasVideo, hashtags: hashtags, languages: languages, limit: limit, mentions: mentions, query: query, queryLanguage: queryLanguage, repliesOnly: repliesOnly, replyParentUri: replyParentUri, since: since, sort: sort, threadRootUri: threadRootUri, until: until, urls: urls))
     }
 
     /// This form takes the parameters as a whole value.
-    public func searchPostsV2(_ parameters: AppBskyFeedSearchPostsV2.Parameters = .init()) async throws -> AppBskyFeedSearchPostsV2.Output {
+    public func searchPostsV2(_ parameters: AppBskyFeedSearchPostsV2.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedSearchPostsV2.Output {
         try await client.query(AppBskyFeedSearchPostsV2.self, parameters: parameters)
     }
 }

@@ -75,12 +75,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedSendInteractions`.
-    public func sendInteractions(interactions: [AppBskyFeedDefs.Interaction], feed: XRPCCore.ATURI? = nil) async throws -> AppBskyFeedSendInteractions.Output {
+    public func sendInteractions(interactions: [AppBskyFeedDefs.Interaction], feed: XRPCCore.ATURI? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedSendInteractions.Output {
         try await client.procedure(AppBskyFeedSendInteractions.self, parameters: .init(), input: .init(interactions: interactions, feed: feed))
     }
 
     /// This form takes the input as a whole value.
-    public func sendInteractions(_ input: AppBskyFeedSendInteractions.Input) async throws -> AppBskyFeedSendInteractions.Output {
+    public func sendInteractions(_ input: AppBskyFeedSendInteractions.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedSendInteractions.Output {
         try await client.procedure(AppBskyFeedSendInteractions.self, parameters: .init(), input: input)
     }
 }

@@ -88,12 +88,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetActorStarterPacks`.
-    public func getActorStarterPacks(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetActorStarterPacks.Output {
+    public func getActorStarterPacks(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetActorStarterPacks.Output {
         try await client.query(AppBskyGraphGetActorStarterPacks.self, parameters: .init(actor: actor, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getActorStarterPacks(_ parameters: AppBskyGraphGetActorStarterPacks.Parameters) async throws -> AppBskyGraphGetActorStarterPacks.Output {
+    public func getActorStarterPacks(_ parameters: AppBskyGraphGetActorStarterPacks.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetActorStarterPacks.Output {
         try await client.query(AppBskyGraphGetActorStarterPacks.self, parameters: parameters)
     }
 }

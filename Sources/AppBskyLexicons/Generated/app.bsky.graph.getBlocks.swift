@@ -82,12 +82,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetBlocks`.
-    public func getBlocks(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetBlocks.Output {
+    public func getBlocks(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetBlocks.Output {
         try await client.query(AppBskyGraphGetBlocks.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getBlocks(_ parameters: AppBskyGraphGetBlocks.Parameters = .init()) async throws -> AppBskyGraphGetBlocks.Output {
+    public func getBlocks(_ parameters: AppBskyGraphGetBlocks.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetBlocks.Output {
         try await client.query(AppBskyGraphGetBlocks.self, parameters: parameters)
     }
 }

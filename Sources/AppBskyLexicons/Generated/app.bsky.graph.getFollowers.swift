@@ -116,12 +116,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetFollowers`.
-    public func getFollowers(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50, sort: AppBskyGraphGetFollowers.Parameters.Sort? = nil) async throws -> AppBskyGraphGetFollowers.Output {
+    public func getFollowers(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50, sort: AppBskyGraphGetFollowers.Parameters.Sort? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetFollowers.Output {
         try await client.query(AppBskyGraphGetFollowers.self, parameters: .init(actor: actor, cursor: cursor, limit: limit, sort: sort))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getFollowers(_ parameters: AppBskyGraphGetFollowers.Parameters) async throws -> AppBskyGraphGetFollowers.Output {
+    public func getFollowers(_ parameters: AppBskyGraphGetFollowers.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetFollowers.Output {
         try await client.query(AppBskyGraphGetFollowers.self, parameters: parameters)
     }
 }

@@ -116,12 +116,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetFollows`.
-    public func getFollows(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50, sort: AppBskyGraphGetFollows.Parameters.Sort? = nil) async throws -> AppBskyGraphGetFollows.Output {
+    public func getFollows(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50, sort: AppBskyGraphGetFollows.Parameters.Sort? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetFollows.Output {
         try await client.query(AppBskyGraphGetFollows.self, parameters: .init(actor: actor, cursor: cursor, limit: limit, sort: sort))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getFollows(_ parameters: AppBskyGraphGetFollows.Parameters) async throws -> AppBskyGraphGetFollows.Output {
+    public func getFollows(_ parameters: AppBskyGraphGetFollows.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetFollows.Output {
         try await client.query(AppBskyGraphGetFollows.self, parameters: parameters)
     }
 }

@@ -94,12 +94,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetKnownFollowers`.
-    public func getKnownFollowers(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetKnownFollowers.Output {
+    public func getKnownFollowers(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetKnownFollowers.Output {
         try await client.query(AppBskyGraphGetKnownFollowers.self, parameters: .init(actor: actor, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getKnownFollowers(_ parameters: AppBskyGraphGetKnownFollowers.Parameters) async throws -> AppBskyGraphGetKnownFollowers.Output {
+    public func getKnownFollowers(_ parameters: AppBskyGraphGetKnownFollowers.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetKnownFollowers.Output {
         try await client.query(AppBskyGraphGetKnownFollowers.self, parameters: parameters)
     }
 }

@@ -94,12 +94,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetList`.
-    public func getList(list: XRPCCore.ATURI, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetList.Output {
+    public func getList(list: XRPCCore.ATURI, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetList.Output {
         try await client.query(AppBskyGraphGetList.self, parameters: .init(list: list, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getList(_ parameters: AppBskyGraphGetList.Parameters) async throws -> AppBskyGraphGetList.Output {
+    public func getList(_ parameters: AppBskyGraphGetList.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetList.Output {
         try await client.query(AppBskyGraphGetList.self, parameters: parameters)
     }
 }

@@ -82,12 +82,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetListBlocks`.
-    public func getListBlocks(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetListBlocks.Output {
+    public func getListBlocks(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetListBlocks.Output {
         try await client.query(AppBskyGraphGetListBlocks.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getListBlocks(_ parameters: AppBskyGraphGetListBlocks.Parameters = .init()) async throws -> AppBskyGraphGetListBlocks.Output {
+    public func getListBlocks(_ parameters: AppBskyGraphGetListBlocks.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetListBlocks.Output {
         try await client.query(AppBskyGraphGetListBlocks.self, parameters: parameters)
     }
 }

@@ -82,12 +82,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetListMutes`.
-    public func getListMutes(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetListMutes.Output {
+    public func getListMutes(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetListMutes.Output {
         try await client.query(AppBskyGraphGetListMutes.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getListMutes(_ parameters: AppBskyGraphGetListMutes.Parameters = .init()) async throws -> AppBskyGraphGetListMutes.Output {
+    public func getListMutes(_ parameters: AppBskyGraphGetListMutes.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetListMutes.Output {
         try await client.query(AppBskyGraphGetListMutes.self, parameters: parameters)
     }
 }

@@ -109,12 +109,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetLists`.
-    public func getLists(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50, purposes: [AppBskyGraphGetLists.Parameters.PurposesItem]? = nil) async throws -> AppBskyGraphGetLists.Output {
+    public func getLists(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50, purposes: [AppBskyGraphGetLists.Parameters.PurposesItem]? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetLists.Output {
         try await client.query(AppBskyGraphGetLists.self, parameters: .init(actor: actor, cursor: cursor, limit: limit, purposes: purposes))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getLists(_ parameters: AppBskyGraphGetLists.Parameters) async throws -> AppBskyGraphGetLists.Output {
+    public func getLists(_ parameters: AppBskyGraphGetLists.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetLists.Output {
         try await client.query(AppBskyGraphGetLists.self, parameters: parameters)
     }
 }

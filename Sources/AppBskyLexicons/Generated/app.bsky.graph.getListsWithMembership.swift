@@ -142,12 +142,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetListsWithMembership`.
-    public func getListsWithMembership(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50, purposes: [AppBskyGraphGetListsWithMembership.Parameters.PurposesItem]? = nil) async throws -> AppBskyGraphGetListsWithMembership.Output {
+    public func getListsWithMembership(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50, purposes: [AppBskyGraphGetListsWithMembership.Parameters.PurposesItem]? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetListsWithMembership.Output {
         try await client.query(AppBskyGraphGetListsWithMembership.self, parameters: .init(actor: actor, cursor: cursor, limit: limit, purposes: purposes))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getListsWithMembership(_ parameters: AppBskyGraphGetListsWithMembership.Parameters) async throws -> AppBskyGraphGetListsWithMembership.Output {
+    public func getListsWithMembership(_ parameters: AppBskyGraphGetListsWithMembership.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetListsWithMembership.Output {
         try await client.query(AppBskyGraphGetListsWithMembership.self, parameters: parameters)
     }
 }

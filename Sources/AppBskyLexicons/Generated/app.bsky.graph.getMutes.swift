@@ -82,12 +82,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetMutes`.
-    public func getMutes(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetMutes.Output {
+    public func getMutes(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetMutes.Output {
         try await client.query(AppBskyGraphGetMutes.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getMutes(_ parameters: AppBskyGraphGetMutes.Parameters = .init()) async throws -> AppBskyGraphGetMutes.Output {
+    public func getMutes(_ parameters: AppBskyGraphGetMutes.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetMutes.Output {
         try await client.query(AppBskyGraphGetMutes.self, parameters: parameters)
     }
 }

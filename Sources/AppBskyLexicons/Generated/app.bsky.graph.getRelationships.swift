@@ -30,6 +30,9 @@ public nonisolated enum AppBskyGraphGetRelationships: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["ActorNotFound"] }
     }
 
     /// The parameters `app.bsky.graph.getRelationships#main/parameters`.
@@ -150,12 +153,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetRelationships`.
-    public func getRelationships(actor: XRPCCore.ATIdentifier, others: [XRPCCore.ATIdentifier]? = nil) async throws -> AppBskyGraphGetRelationships.Output {
+    public func getRelationships(actor: XRPCCore.ATIdentifier, others: [XRPCCore.ATIdentifier]? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetRelationships.Output {
         try await client.query(AppBskyGraphGetRelationships.self, parameters: .init(actor: actor, others: others))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getRelationships(_ parameters: AppBskyGraphGetRelationships.Parameters) async throws -> AppBskyGraphGetRelationships.Output {
+    public func getRelationships(_ parameters: AppBskyGraphGetRelationships.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetRelationships.Output {
         try await client.query(AppBskyGraphGetRelationships.self, parameters: parameters)
     }
 }

@@ -73,12 +73,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetStarterPack`.
-    public func getStarterPack(starterPack: XRPCCore.ATURI) async throws -> AppBskyGraphGetStarterPack.Output {
+    public func getStarterPack(starterPack: XRPCCore.ATURI) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetStarterPack.Output {
         try await client.query(AppBskyGraphGetStarterPack.self, parameters: .init(starterPack: starterPack))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getStarterPack(_ parameters: AppBskyGraphGetStarterPack.Parameters) async throws -> AppBskyGraphGetStarterPack.Output {
+    public func getStarterPack(_ parameters: AppBskyGraphGetStarterPack.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetStarterPack.Output {
         try await client.query(AppBskyGraphGetStarterPack.self, parameters: parameters)
     }
 }

@@ -72,12 +72,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetStarterPacks`.
-    public func getStarterPacks(uris: [XRPCCore.ATURI]) async throws -> AppBskyGraphGetStarterPacks.Output {
+    public func getStarterPacks(uris: [XRPCCore.ATURI]) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetStarterPacks.Output {
         try await client.query(AppBskyGraphGetStarterPacks.self, parameters: .init(uris: uris))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getStarterPacks(_ parameters: AppBskyGraphGetStarterPacks.Parameters) async throws -> AppBskyGraphGetStarterPacks.Output {
+    public func getStarterPacks(_ parameters: AppBskyGraphGetStarterPacks.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetStarterPacks.Output {
         try await client.query(AppBskyGraphGetStarterPacks.self, parameters: parameters)
     }
 }

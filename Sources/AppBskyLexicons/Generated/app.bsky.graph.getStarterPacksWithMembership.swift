@@ -121,12 +121,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetStarterPacksWithMembership`.
-    public func getStarterPacksWithMembership(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyGraphGetStarterPacksWithMembership.Output {
+    public func getStarterPacksWithMembership(actor: XRPCCore.ATIdentifier, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetStarterPacksWithMembership.Output {
         try await client.query(AppBskyGraphGetStarterPacksWithMembership.self, parameters: .init(actor: actor, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getStarterPacksWithMembership(_ parameters: AppBskyGraphGetStarterPacksWithMembership.Parameters) async throws -> AppBskyGraphGetStarterPacksWithMembership.Output {
+    public func getStarterPacksWithMembership(_ parameters: AppBskyGraphGetStarterPacksWithMembership.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetStarterPacksWithMembership.Output {
         try await client.query(AppBskyGraphGetStarterPacksWithMembership.self, parameters: parameters)
     }
 }

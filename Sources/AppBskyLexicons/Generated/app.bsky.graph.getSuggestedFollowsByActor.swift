@@ -93,12 +93,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphGetSuggestedFollowsByActor`.
-    public func getSuggestedFollowsByActor(actor: XRPCCore.ATIdentifier) async throws -> AppBskyGraphGetSuggestedFollowsByActor.Output {
+    public func getSuggestedFollowsByActor(actor: XRPCCore.ATIdentifier) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetSuggestedFollowsByActor.Output {
         try await client.query(AppBskyGraphGetSuggestedFollowsByActor.self, parameters: .init(actor: actor))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedFollowsByActor(_ parameters: AppBskyGraphGetSuggestedFollowsByActor.Parameters) async throws -> AppBskyGraphGetSuggestedFollowsByActor.Output {
+    public func getSuggestedFollowsByActor(_ parameters: AppBskyGraphGetSuggestedFollowsByActor.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphGetSuggestedFollowsByActor.Output {
         try await client.query(AppBskyGraphGetSuggestedFollowsByActor.self, parameters: parameters)
     }
 }

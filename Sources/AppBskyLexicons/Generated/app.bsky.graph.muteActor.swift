@@ -62,12 +62,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphMuteActor`.
-    public func muteActor(actor: XRPCCore.ATIdentifier, onlyQuoteposts: Swift.Bool? = nil, onlyReposts: Swift.Bool? = nil) async throws -> AppBskyGraphMuteActor.Output {
+    public func muteActor(actor: XRPCCore.ATIdentifier, onlyQuoteposts: Swift.Bool? = nil, onlyReposts: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphMuteActor.Output {
         try await client.procedure(AppBskyGraphMuteActor.self, parameters: .init(), input: .init(actor: actor, onlyQuoteposts: onlyQuoteposts, onlyReposts: onlyReposts))
     }
 
     /// This form takes the input as a whole value.
-    public func muteActor(_ input: AppBskyGraphMuteActor.Input) async throws -> AppBskyGraphMuteActor.Output {
+    public func muteActor(_ input: AppBskyGraphMuteActor.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphMuteActor.Output {
         try await client.procedure(AppBskyGraphMuteActor.self, parameters: .init(), input: input)
     }
 }

@@ -52,12 +52,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphMuteActorList`.
-    public func muteActorList(list: XRPCCore.ATURI) async throws -> AppBskyGraphMuteActorList.Output {
+    public func muteActorList(list: XRPCCore.ATURI) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphMuteActorList.Output {
         try await client.procedure(AppBskyGraphMuteActorList.self, parameters: .init(), input: .init(list: list))
     }
 
     /// This form takes the input as a whole value.
-    public func muteActorList(_ input: AppBskyGraphMuteActorList.Input) async throws -> AppBskyGraphMuteActorList.Output {
+    public func muteActorList(_ input: AppBskyGraphMuteActorList.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphMuteActorList.Output {
         try await client.procedure(AppBskyGraphMuteActorList.self, parameters: .init(), input: input)
     }
 }

@@ -52,12 +52,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphMuteThread`.
-    public func muteThread(root: XRPCCore.ATURI) async throws -> AppBskyGraphMuteThread.Output {
+    public func muteThread(root: XRPCCore.ATURI) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphMuteThread.Output {
         try await client.procedure(AppBskyGraphMuteThread.self, parameters: .init(), input: .init(root: root))
     }
 
     /// This form takes the input as a whole value.
-    public func muteThread(_ input: AppBskyGraphMuteThread.Input) async throws -> AppBskyGraphMuteThread.Output {
+    public func muteThread(_ input: AppBskyGraphMuteThread.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphMuteThread.Output {
         try await client.procedure(AppBskyGraphMuteThread.self, parameters: .init(), input: input)
     }
 }

@@ -87,12 +87,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphSearchStarterPacks`.
-    public func searchStarterPacks(q: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 25) async throws -> AppBskyGraphSearchStarterPacks.Output {
+    public func searchStarterPacks(q: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 25) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphSearchStarterPacks.Output {
         try await client.query(AppBskyGraphSearchStarterPacks.self, parameters: .init(q: q, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func searchStarterPacks(_ parameters: AppBskyGraphSearchStarterPacks.Parameters) async throws -> AppBskyGraphSearchStarterPacks.Output {
+    public func searchStarterPacks(_ parameters: AppBskyGraphSearchStarterPacks.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphSearchStarterPacks.Output {
         try await client.query(AppBskyGraphSearchStarterPacks.self, parameters: parameters)
     }
 }

@@ -92,12 +92,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphSearchStarterPacksV2`.
-    public func searchStarterPacksV2(q: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 25) async throws -> AppBskyGraphSearchStarterPacksV2.Output {
+    public func searchStarterPacksV2(q: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 25) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphSearchStarterPacksV2.Output {
         try await client.query(AppBskyGraphSearchStarterPacksV2.self, parameters: .init(q: q, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func searchStarterPacksV2(_ parameters: AppBskyGraphSearchStarterPacksV2.Parameters) async throws -> AppBskyGraphSearchStarterPacksV2.Output {
+    public func searchStarterPacksV2(_ parameters: AppBskyGraphSearchStarterPacksV2.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphSearchStarterPacksV2.Output {
         try await client.query(AppBskyGraphSearchStarterPacksV2.self, parameters: parameters)
     }
 }

@@ -52,12 +52,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphUnmuteActor`.
-    public func unmuteActor(actor: XRPCCore.ATIdentifier) async throws -> AppBskyGraphUnmuteActor.Output {
+    public func unmuteActor(actor: XRPCCore.ATIdentifier) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphUnmuteActor.Output {
         try await client.procedure(AppBskyGraphUnmuteActor.self, parameters: .init(), input: .init(actor: actor))
     }
 
     /// This form takes the input as a whole value.
-    public func unmuteActor(_ input: AppBskyGraphUnmuteActor.Input) async throws -> AppBskyGraphUnmuteActor.Output {
+    public func unmuteActor(_ input: AppBskyGraphUnmuteActor.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphUnmuteActor.Output {
         try await client.procedure(AppBskyGraphUnmuteActor.self, parameters: .init(), input: input)
     }
 }

@@ -52,12 +52,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphUnmuteActorList`.
-    public func unmuteActorList(list: XRPCCore.ATURI) async throws -> AppBskyGraphUnmuteActorList.Output {
+    public func unmuteActorList(list: XRPCCore.ATURI) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphUnmuteActorList.Output {
         try await client.procedure(AppBskyGraphUnmuteActorList.self, parameters: .init(), input: .init(list: list))
     }
 
     /// This form takes the input as a whole value.
-    public func unmuteActorList(_ input: AppBskyGraphUnmuteActorList.Input) async throws -> AppBskyGraphUnmuteActorList.Output {
+    public func unmuteActorList(_ input: AppBskyGraphUnmuteActorList.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphUnmuteActorList.Output {
         try await client.procedure(AppBskyGraphUnmuteActorList.self, parameters: .init(), input: input)
     }
 }

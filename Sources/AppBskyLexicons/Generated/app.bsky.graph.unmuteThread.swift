@@ -52,12 +52,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Graph {
     /// Calls `AppBskyGraphUnmuteThread`.
-    public func unmuteThread(root: XRPCCore.ATURI) async throws -> AppBskyGraphUnmuteThread.Output {
+    public func unmuteThread(root: XRPCCore.ATURI) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphUnmuteThread.Output {
         try await client.procedure(AppBskyGraphUnmuteThread.self, parameters: .init(), input: .init(root: root))
     }
 
     /// This form takes the input as a whole value.
-    public func unmuteThread(_ input: AppBskyGraphUnmuteThread.Input) async throws -> AppBskyGraphUnmuteThread.Output {
+    public func unmuteThread(_ input: AppBskyGraphUnmuteThread.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyGraphUnmuteThread.Output {
         try await client.procedure(AppBskyGraphUnmuteThread.self, parameters: .init(), input: input)
     }
 }

@@ -122,12 +122,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Labeler {
     /// Calls `AppBskyLabelerGetServices`.
-    public func getServices(dids: [XRPCCore.DID], detailed: Swift.Bool? = false) async throws -> AppBskyLabelerGetServices.Output {
+    public func getServices(dids: [XRPCCore.DID], detailed: Swift.Bool? = false) async throws(XRPCCore.XRPCCallError) -> AppBskyLabelerGetServices.Output {
         try await client.query(AppBskyLabelerGetServices.self, parameters: .init(dids: dids, detailed: detailed))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getServices(_ parameters: AppBskyLabelerGetServices.Parameters) async throws -> AppBskyLabelerGetServices.Output {
+    public func getServices(_ parameters: AppBskyLabelerGetServices.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyLabelerGetServices.Output {
         try await client.query(AppBskyLabelerGetServices.self, parameters: parameters)
     }
 }

@@ -67,7 +67,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationGetPreferences`.
-    public func getPreferences() async throws -> AppBskyNotificationGetPreferences.Output {
+    public func getPreferences() async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationGetPreferences.Output {
         try await client.query(AppBskyNotificationGetPreferences.self, parameters: .init())
     }
 }

@@ -77,12 +77,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationGetUnreadCount`.
-    public func getUnreadCount(priority: Swift.Bool? = nil, seenAt: XRPCCore.Datetime? = nil) async throws -> AppBskyNotificationGetUnreadCount.Output {
+    public func getUnreadCount(priority: Swift.Bool? = nil, seenAt: XRPCCore.Datetime? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationGetUnreadCount.Output {
         try await client.query(AppBskyNotificationGetUnreadCount.self, parameters: .init(priority: priority, seenAt: seenAt))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getUnreadCount(_ parameters: AppBskyNotificationGetUnreadCount.Parameters = .init()) async throws -> AppBskyNotificationGetUnreadCount.Output {
+    public func getUnreadCount(_ parameters: AppBskyNotificationGetUnreadCount.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationGetUnreadCount.Output {
         try await client.query(AppBskyNotificationGetUnreadCount.self, parameters: parameters)
     }
 }

@@ -82,12 +82,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationListActivitySubscriptions`.
-    public func listActivitySubscriptions(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> AppBskyNotificationListActivitySubscriptions.Output {
+    public func listActivitySubscriptions(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationListActivitySubscriptions.Output {
         try await client.query(AppBskyNotificationListActivitySubscriptions.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listActivitySubscriptions(_ parameters: AppBskyNotificationListActivitySubscriptions.Parameters = .init()) async throws -> AppBskyNotificationListActivitySubscriptions.Output {
+    public func listActivitySubscriptions(_ parameters: AppBskyNotificationListActivitySubscriptions.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationListActivitySubscriptions.Output {
         try await client.query(AppBskyNotificationListActivitySubscriptions.self, parameters: parameters)
     }
 }

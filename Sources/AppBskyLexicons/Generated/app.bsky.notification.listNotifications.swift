@@ -225,12 +225,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationListNotifications`.
-    public func listNotifications(cursor: Swift.String? = nil, limit: Swift.Int? = 50, priority: Swift.Bool? = nil, reasons: [Swift.String]? = nil, seenAt: XRPCCore.Datetime? = nil) async throws -> AppBskyNotificationListNotifications.Output {
+    public func listNotifications(cursor: Swift.String? = nil, limit: Swift.Int? = 50, priority: Swift.Bool? = nil, reasons: [Swift.String]? = nil, seenAt: XRPCCore.Datetime? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationListNotifications.Output {
         try await client.query(AppBskyNotificationListNotifications.self, parameters: .init(cursor: cursor, limit: limit, priority: priority, reasons: reasons, seenAt: seenAt))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listNotifications(_ parameters: AppBskyNotificationListNotifications.Parameters = .init()) async throws -> AppBskyNotificationListNotifications.Output {
+    public func listNotifications(_ parameters: AppBskyNotificationListNotifications.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationListNotifications.Output {
         try await client.query(AppBskyNotificationListNotifications.self, parameters: parameters)
     }
 }

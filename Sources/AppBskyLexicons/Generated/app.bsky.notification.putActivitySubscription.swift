@@ -88,12 +88,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationPutActivitySubscription`.
-    public func putActivitySubscription(subject: XRPCCore.DID, activitySubscription: AppBskyNotificationDefs.ActivitySubscription) async throws -> AppBskyNotificationPutActivitySubscription.Output {
+    public func putActivitySubscription(subject: XRPCCore.DID, activitySubscription: AppBskyNotificationDefs.ActivitySubscription) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationPutActivitySubscription.Output {
         try await client.procedure(AppBskyNotificationPutActivitySubscription.self, parameters: .init(), input: .init(subject: subject, activitySubscription: activitySubscription))
     }
 
     /// This form takes the input as a whole value.
-    public func putActivitySubscription(_ input: AppBskyNotificationPutActivitySubscription.Input) async throws -> AppBskyNotificationPutActivitySubscription.Output {
+    public func putActivitySubscription(_ input: AppBskyNotificationPutActivitySubscription.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationPutActivitySubscription.Output {
         try await client.procedure(AppBskyNotificationPutActivitySubscription.self, parameters: .init(), input: input)
     }
 }

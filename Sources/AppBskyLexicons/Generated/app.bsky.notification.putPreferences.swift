@@ -51,12 +51,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationPutPreferences`.
-    public func putPreferences(priority: Swift.Bool) async throws -> AppBskyNotificationPutPreferences.Output {
+    public func putPreferences(priority: Swift.Bool) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationPutPreferences.Output {
         try await client.procedure(AppBskyNotificationPutPreferences.self, parameters: .init(), input: .init(priority: priority))
     }
 
     /// This form takes the input as a whole value.
-    public func putPreferences(_ input: AppBskyNotificationPutPreferences.Input) async throws -> AppBskyNotificationPutPreferences.Output {
+    public func putPreferences(_ input: AppBskyNotificationPutPreferences.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationPutPreferences.Output {
         try await client.procedure(AppBskyNotificationPutPreferences.self, parameters: .init(), input: input)
     }
 }

@@ -148,12 +148,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationPutPreferencesV2`.
-    public func putPreferencesV2(chat: AppBskyNotificationDefs.ChatPreference? = nil, follow: AppBskyNotificationDefs.FilterablePreference? = nil, like: AppBskyNotificationDefs.FilterablePreference? = nil, likeViaRepost: AppBskyNotificationDefs.FilterablePreference? = nil, mention: AppBskyNotificationDefs.FilterablePreference? = nil, quote: AppBskyNotificationDefs.FilterablePreference? = nil, reply: AppBskyNotificationDefs.FilterablePreference? = nil, repost: AppBskyNotificationDefs.FilterablePreference? = nil, repostViaRepost: AppBskyNotificationDefs.FilterablePreference? = nil, starterpackJoined: AppBskyNotificationDefs.Preference? = nil, subscribedPost: AppBskyNotificationDefs.Preference? = nil, unverified: AppBskyNotificationDefs.Preference? = nil, verified: AppBskyNotificationDefs.Preference? = nil) async throws -> AppBskyNotificationPutPreferencesV2.Output {
+    public func putPreferencesV2(chat: AppBskyNotificationDefs.ChatPreference? = nil, follow: AppBskyNotificationDefs.FilterablePreference? = nil, like: AppBskyNotificationDefs.FilterablePreference? = nil, likeViaRepost: AppBskyNotificationDefs.FilterablePreference? = nil, mention: AppBskyNotificationDefs.FilterablePreference? = nil, quote: AppBskyNotificationDefs.FilterablePreference? = nil, reply: AppBskyNotificationDefs.FilterablePreference? = nil, repost: AppBskyNotificationDefs.FilterablePreference? = nil, repostViaRepost: AppBskyNotificationDefs.FilterablePreference? = nil, starterpackJoined: AppBskyNotificationDefs.Preference? = nil, subscribedPost: AppBskyNotificationDefs.Preference? = nil, unverified: AppBskyNotificationDefs.Preference? = nil, verified: AppBskyNotificationDefs.Preference? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationPutPreferencesV2.Output {
         try await client.procedure(AppBskyNotificationPutPreferencesV2.self, parameters: .init(), input: .init(chat: chat, follow: follow, like: like, likeViaRepost: likeViaRepost, mention: mention, quote: quote, reply: reply, repost: repost, repostViaRepost: repostViaRepost, starterpackJoined: starterpackJoined, subscribedPost: subscribedPost, unverified: unverified, verified: verified))
     }
 
     /// This form takes the input as a whole value.
-    public func putPreferencesV2(_ input: AppBskyNotificationPutPreferencesV2.Input) async throws -> AppBskyNotificationPutPreferencesV2.Output {
+    public func putPreferencesV2(_ input: AppBskyNotificationPutPreferencesV2.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationPutPreferencesV2.Output {
         try await client.procedure(AppBskyNotificationPutPreferencesV2.self, parameters: .init(), input: input)
     }
 }

@@ -91,12 +91,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationRegisterPush`.
-    public func registerPush(serviceDid: XRPCCore.DID, token: Swift.String, platform: AppBskyNotificationRegisterPush.Input.Platform, appId: Swift.String, ageRestricted: Swift.Bool? = nil) async throws -> AppBskyNotificationRegisterPush.Output {
+    public func registerPush(serviceDid: XRPCCore.DID, token: Swift.String, platform: AppBskyNotificationRegisterPush.Input.Platform, appId: Swift.String, ageRestricted: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationRegisterPush.Output {
         try await client.procedure(AppBskyNotificationRegisterPush.self, parameters: .init(), input: .init(serviceDid: serviceDid, token: token, platform: platform, appId: appId, ageRestricted: ageRestricted))
     }
 
     /// This form takes the input as a whole value.
-    public func registerPush(_ input: AppBskyNotificationRegisterPush.Input) async throws -> AppBskyNotificationRegisterPush.Output {
+    public func registerPush(_ input: AppBskyNotificationRegisterPush.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationRegisterPush.Output {
         try await client.procedure(AppBskyNotificationRegisterPush.self, parameters: .init(), input: input)
     }
 }

@@ -86,12 +86,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationUnregisterPush`.
-    public func unregisterPush(serviceDid: XRPCCore.DID, token: Swift.String, platform: AppBskyNotificationUnregisterPush.Input.Platform, appId: Swift.String) async throws -> AppBskyNotificationUnregisterPush.Output {
+    public func unregisterPush(serviceDid: XRPCCore.DID, token: Swift.String, platform: AppBskyNotificationUnregisterPush.Input.Platform, appId: Swift.String) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationUnregisterPush.Output {
         try await client.procedure(AppBskyNotificationUnregisterPush.self, parameters: .init(), input: .init(serviceDid: serviceDid, token: token, platform: platform, appId: appId))
     }
 
     /// This form takes the input as a whole value.
-    public func unregisterPush(_ input: AppBskyNotificationUnregisterPush.Input) async throws -> AppBskyNotificationUnregisterPush.Output {
+    public func unregisterPush(_ input: AppBskyNotificationUnregisterPush.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationUnregisterPush.Output {
         try await client.procedure(AppBskyNotificationUnregisterPush.self, parameters: .init(), input: input)
     }
 }

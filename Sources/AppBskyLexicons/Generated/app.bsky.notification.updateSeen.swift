@@ -52,12 +52,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationUpdateSeen`.
-    public func updateSeen(seenAt: XRPCCore.Datetime) async throws -> AppBskyNotificationUpdateSeen.Output {
+    public func updateSeen(seenAt: XRPCCore.Datetime) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationUpdateSeen.Output {
         try await client.procedure(AppBskyNotificationUpdateSeen.self, parameters: .init(), input: .init(seenAt: seenAt))
     }
 
     /// This form takes the input as a whole value.
-    public func updateSeen(_ input: AppBskyNotificationUpdateSeen.Input) async throws -> AppBskyNotificationUpdateSeen.Output {
+    public func updateSeen(_ input: AppBskyNotificationUpdateSeen.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationUpdateSeen.Output {
         try await client.procedure(AppBskyNotificationUpdateSeen.self, parameters: .init(), input: input)
     }
 }

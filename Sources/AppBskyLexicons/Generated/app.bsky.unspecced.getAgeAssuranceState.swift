@@ -25,7 +25,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetAgeAssuranceState`.
-    public func getAgeAssuranceState() async throws -> AppBskyUnspeccedGetAgeAssuranceState.Output {
+    public func getAgeAssuranceState() async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetAgeAssuranceState.Output {
         try await client.query(AppBskyUnspeccedGetAgeAssuranceState.self, parameters: .init())
     }
 }

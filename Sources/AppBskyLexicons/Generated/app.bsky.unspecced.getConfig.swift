@@ -85,7 +85,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetConfig`.
-    public func getConfig() async throws -> AppBskyUnspeccedGetConfig.Output {
+    public func getConfig() async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetConfig.Output {
         try await client.query(AppBskyUnspeccedGetConfig.self, parameters: .init())
     }
 }

@@ -72,12 +72,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetOnboardingSuggestedStarterPacks`.
-    public func getOnboardingSuggestedStarterPacks(limit: Swift.Int? = 10) async throws -> AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.Output {
+    public func getOnboardingSuggestedStarterPacks(limit: Swift.Int? = 10) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.self, parameters: .init(limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getOnboardingSuggestedStarterPacks(_ parameters: AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.Parameters = .init()) async throws -> AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.Output {
+    public func getOnboardingSuggestedStarterPacks(_ parameters: AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedStarterPacks.self, parameters: parameters)
     }
 }

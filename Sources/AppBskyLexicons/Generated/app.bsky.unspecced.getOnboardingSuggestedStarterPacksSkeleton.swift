@@ -78,12 +78,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton`.
-    public func getOnboardingSuggestedStarterPacksSkeleton(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.Output {
+    public func getOnboardingSuggestedStarterPacksSkeleton(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getOnboardingSuggestedStarterPacksSkeleton(_ parameters: AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.Output {
+    public func getOnboardingSuggestedStarterPacksSkeleton(_ parameters: AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedStarterPacksSkeleton.self, parameters: parameters)
     }
 }

@@ -93,12 +93,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton`.
-    public func getOnboardingSuggestedUsersSkeleton(category: Swift.String? = nil, limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.Output {
+    public func getOnboardingSuggestedUsersSkeleton(category: Swift.String? = nil, limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.self, parameters: .init(category: category, limit: limit, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getOnboardingSuggestedUsersSkeleton(_ parameters: AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.Output {
+    public func getOnboardingSuggestedUsersSkeleton(_ parameters: AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton.self, parameters: parameters)
     }
 }

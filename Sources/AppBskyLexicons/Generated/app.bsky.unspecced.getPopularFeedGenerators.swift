@@ -87,12 +87,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetPopularFeedGenerators`.
-    public func getPopularFeedGenerators(cursor: Swift.String? = nil, limit: Swift.Int? = 50, query: Swift.String? = nil) async throws -> AppBskyUnspeccedGetPopularFeedGenerators.Output {
+    public func getPopularFeedGenerators(cursor: Swift.String? = nil, limit: Swift.Int? = 50, query: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetPopularFeedGenerators.Output {
         try await client.query(AppBskyUnspeccedGetPopularFeedGenerators.self, parameters: .init(cursor: cursor, limit: limit, query: query))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getPopularFeedGenerators(_ parameters: AppBskyUnspeccedGetPopularFeedGenerators.Parameters = .init()) async throws -> AppBskyUnspeccedGetPopularFeedGenerators.Output {
+    public func getPopularFeedGenerators(_ parameters: AppBskyUnspeccedGetPopularFeedGenerators.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetPopularFeedGenerators.Output {
         try await client.query(AppBskyUnspeccedGetPopularFeedGenerators.self, parameters: parameters)
     }
 }

@@ -152,12 +152,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetPostThreadOtherV2`.
-    public func getPostThreadOtherV2(anchor: XRPCCore.ATURI) async throws -> AppBskyUnspeccedGetPostThreadOtherV2.Output {
+    public func getPostThreadOtherV2(anchor: XRPCCore.ATURI) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetPostThreadOtherV2.Output {
         try await client.query(AppBskyUnspeccedGetPostThreadOtherV2.self, parameters: .init(anchor: anchor))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getPostThreadOtherV2(_ parameters: AppBskyUnspeccedGetPostThreadOtherV2.Parameters) async throws -> AppBskyUnspeccedGetPostThreadOtherV2.Output {
+    public func getPostThreadOtherV2(_ parameters: AppBskyUnspeccedGetPostThreadOtherV2.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetPostThreadOtherV2.Output {
         try await client.query(AppBskyUnspeccedGetPostThreadOtherV2.self, parameters: parameters)
     }
 }

@@ -214,12 +214,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetPostThreadV2`.
-    public func getPostThreadV2(anchor: XRPCCore.ATURI, above: Swift.Bool? = true, below: Swift.Int? = 6, branchingFactor: Swift.Int? = 10, sort: AppBskyUnspeccedGetPostThreadV2.Parameters.Sort? = "oldest") async throws -> AppBskyUnspeccedGetPostThreadV2.Output {
+    public func getPostThreadV2(anchor: XRPCCore.ATURI, above: Swift.Bool? = true, below: Swift.Int? = 6, branchingFactor: Swift.Int? = 10, sort: AppBskyUnspeccedGetPostThreadV2.Parameters.Sort? = "oldest") async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetPostThreadV2.Output {
         try await client.query(AppBskyUnspeccedGetPostThreadV2.self, parameters: .init(anchor: anchor, above: above, below: below, branchingFactor: branchingFactor, sort: sort))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getPostThreadV2(_ parameters: AppBskyUnspeccedGetPostThreadV2.Parameters) async throws -> AppBskyUnspeccedGetPostThreadV2.Output {
+    public func getPostThreadV2(_ parameters: AppBskyUnspeccedGetPostThreadV2.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetPostThreadV2.Output {
         try await client.query(AppBskyUnspeccedGetPostThreadV2.self, parameters: parameters)
     }
 }

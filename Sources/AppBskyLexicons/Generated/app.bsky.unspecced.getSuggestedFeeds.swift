@@ -72,12 +72,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedFeeds`.
-    public func getSuggestedFeeds(limit: Swift.Int? = 10) async throws -> AppBskyUnspeccedGetSuggestedFeeds.Output {
+    public func getSuggestedFeeds(limit: Swift.Int? = 10) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedFeeds.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedFeeds.self, parameters: .init(limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedFeeds(_ parameters: AppBskyUnspeccedGetSuggestedFeeds.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedFeeds.Output {
+    public func getSuggestedFeeds(_ parameters: AppBskyUnspeccedGetSuggestedFeeds.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedFeeds.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedFeeds.self, parameters: parameters)
     }
 }

@@ -78,12 +78,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedFeedsSkeleton`.
-    public func getSuggestedFeedsSkeleton(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetSuggestedFeedsSkeleton.Output {
+    public func getSuggestedFeedsSkeleton(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedFeedsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedFeedsSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedFeedsSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedFeedsSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedFeedsSkeleton.Output {
+    public func getSuggestedFeedsSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedFeedsSkeleton.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedFeedsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedFeedsSkeleton.self, parameters: parameters)
     }
 }

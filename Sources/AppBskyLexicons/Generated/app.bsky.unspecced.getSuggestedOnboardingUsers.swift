@@ -87,12 +87,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedOnboardingUsers`.
-    public func getSuggestedOnboardingUsers(category: Swift.String? = nil, limit: Swift.Int? = 25) async throws -> AppBskyUnspeccedGetSuggestedOnboardingUsers.Output {
+    public func getSuggestedOnboardingUsers(category: Swift.String? = nil, limit: Swift.Int? = 25) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedOnboardingUsers.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedOnboardingUsers.self, parameters: .init(category: category, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedOnboardingUsers(_ parameters: AppBskyUnspeccedGetSuggestedOnboardingUsers.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedOnboardingUsers.Output {
+    public func getSuggestedOnboardingUsers(_ parameters: AppBskyUnspeccedGetSuggestedOnboardingUsers.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedOnboardingUsers.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedOnboardingUsers.self, parameters: parameters)
     }
 }

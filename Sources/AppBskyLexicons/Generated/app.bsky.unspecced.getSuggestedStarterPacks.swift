@@ -72,12 +72,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedStarterPacks`.
-    public func getSuggestedStarterPacks(limit: Swift.Int? = 10) async throws -> AppBskyUnspeccedGetSuggestedStarterPacks.Output {
+    public func getSuggestedStarterPacks(limit: Swift.Int? = 10) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedStarterPacks.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedStarterPacks.self, parameters: .init(limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedStarterPacks(_ parameters: AppBskyUnspeccedGetSuggestedStarterPacks.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedStarterPacks.Output {
+    public func getSuggestedStarterPacks(_ parameters: AppBskyUnspeccedGetSuggestedStarterPacks.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedStarterPacks.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedStarterPacks.self, parameters: parameters)
     }
 }

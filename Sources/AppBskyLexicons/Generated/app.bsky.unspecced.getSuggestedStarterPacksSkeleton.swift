@@ -78,12 +78,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedStarterPacksSkeleton`.
-    public func getSuggestedStarterPacksSkeleton(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.Output {
+    public func getSuggestedStarterPacksSkeleton(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedStarterPacksSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.Output {
+    public func getSuggestedStarterPacksSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedStarterPacksSkeleton.self, parameters: parameters)
     }
 }

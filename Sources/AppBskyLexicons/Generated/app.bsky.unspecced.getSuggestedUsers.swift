@@ -87,12 +87,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedUsers`.
-    public func getSuggestedUsers(category: Swift.String? = nil, limit: Swift.Int? = 25) async throws -> AppBskyUnspeccedGetSuggestedUsers.Output {
+    public func getSuggestedUsers(category: Swift.String? = nil, limit: Swift.Int? = 25) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsers.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsers.self, parameters: .init(category: category, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedUsers(_ parameters: AppBskyUnspeccedGetSuggestedUsers.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsers.Output {
+    public func getSuggestedUsers(_ parameters: AppBskyUnspeccedGetSuggestedUsers.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsers.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsers.self, parameters: parameters)
     }
 }

@@ -77,12 +77,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedUsersForDiscover`.
-    public func getSuggestedUsersForDiscover(limit: Swift.Int? = 25) async throws -> AppBskyUnspeccedGetSuggestedUsersForDiscover.Output {
+    public func getSuggestedUsersForDiscover(limit: Swift.Int? = 25) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsersForDiscover.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForDiscover.self, parameters: .init(limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedUsersForDiscover(_ parameters: AppBskyUnspeccedGetSuggestedUsersForDiscover.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForDiscover.Output {
+    public func getSuggestedUsersForDiscover(_ parameters: AppBskyUnspeccedGetSuggestedUsersForDiscover.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsersForDiscover.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForDiscover.self, parameters: parameters)
     }
 }

@@ -83,12 +83,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton`.
-    public func getSuggestedUsersForDiscoverSkeleton(limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.Output {
+    public func getSuggestedUsersForDiscoverSkeleton(limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedUsersForDiscoverSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.Output {
+    public func getSuggestedUsersForDiscoverSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton.self, parameters: parameters)
     }
 }

@@ -82,12 +82,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedUsersForExplore`.
-    public func getSuggestedUsersForExplore(category: Swift.String? = nil, limit: Swift.Int? = 25) async throws -> AppBskyUnspeccedGetSuggestedUsersForExplore.Output {
+    public func getSuggestedUsersForExplore(category: Swift.String? = nil, limit: Swift.Int? = 25) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsersForExplore.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForExplore.self, parameters: .init(category: category, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedUsersForExplore(_ parameters: AppBskyUnspeccedGetSuggestedUsersForExplore.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForExplore.Output {
+    public func getSuggestedUsersForExplore(_ parameters: AppBskyUnspeccedGetSuggestedUsersForExplore.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsersForExplore.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForExplore.self, parameters: parameters)
     }
 }

@@ -88,12 +88,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton`.
-    public func getSuggestedUsersForExploreSkeleton(category: Swift.String? = nil, limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton.Output {
+    public func getSuggestedUsersForExploreSkeleton(category: Swift.String? = nil, limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton.self, parameters: .init(category: category, limit: limit, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedUsersForExploreSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton.Output {
+    public func getSuggestedUsersForExploreSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton.self, parameters: parameters)
     }
 }

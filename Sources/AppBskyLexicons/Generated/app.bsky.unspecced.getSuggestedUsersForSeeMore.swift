@@ -82,12 +82,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedUsersForSeeMore`.
-    public func getSuggestedUsersForSeeMore(category: Swift.String? = nil, limit: Swift.Int? = 25) async throws -> AppBskyUnspeccedGetSuggestedUsersForSeeMore.Output {
+    public func getSuggestedUsersForSeeMore(category: Swift.String? = nil, limit: Swift.Int? = 25) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsersForSeeMore.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForSeeMore.self, parameters: .init(category: category, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedUsersForSeeMore(_ parameters: AppBskyUnspeccedGetSuggestedUsersForSeeMore.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForSeeMore.Output {
+    public func getSuggestedUsersForSeeMore(_ parameters: AppBskyUnspeccedGetSuggestedUsersForSeeMore.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsersForSeeMore.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForSeeMore.self, parameters: parameters)
     }
 }

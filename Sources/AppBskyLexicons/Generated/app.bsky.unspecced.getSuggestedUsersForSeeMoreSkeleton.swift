@@ -88,12 +88,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton`.
-    public func getSuggestedUsersForSeeMoreSkeleton(category: Swift.String? = nil, limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.Output {
+    public func getSuggestedUsersForSeeMoreSkeleton(category: Swift.String? = nil, limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.self, parameters: .init(category: category, limit: limit, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedUsersForSeeMoreSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.Output {
+    public func getSuggestedUsersForSeeMoreSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersForSeeMoreSkeleton.self, parameters: parameters)
     }
 }

@@ -93,12 +93,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestedUsersSkeleton`.
-    public func getSuggestedUsersSkeleton(category: Swift.String? = nil, limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetSuggestedUsersSkeleton.Output {
+    public func getSuggestedUsersSkeleton(category: Swift.String? = nil, limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsersSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersSkeleton.self, parameters: .init(category: category, limit: limit, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestedUsersSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedUsersSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestedUsersSkeleton.Output {
+    public func getSuggestedUsersSkeleton(_ parameters: AppBskyUnspeccedGetSuggestedUsersSkeleton.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestedUsersSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestedUsersSkeleton.self, parameters: parameters)
     }
 }

@@ -110,12 +110,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetSuggestionsSkeleton`.
-    public func getSuggestionsSkeleton(cursor: Swift.String? = nil, limit: Swift.Int? = 50, relativeToDid: XRPCCore.DID? = nil, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetSuggestionsSkeleton.Output {
+    public func getSuggestionsSkeleton(cursor: Swift.String? = nil, limit: Swift.Int? = 50, relativeToDid: XRPCCore.DID? = nil, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestionsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestionsSkeleton.self, parameters: .init(cursor: cursor, limit: limit, relativeToDid: relativeToDid, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSuggestionsSkeleton(_ parameters: AppBskyUnspeccedGetSuggestionsSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetSuggestionsSkeleton.Output {
+    public func getSuggestionsSkeleton(_ parameters: AppBskyUnspeccedGetSuggestionsSkeleton.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetSuggestionsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetSuggestionsSkeleton.self, parameters: parameters)
     }
 }

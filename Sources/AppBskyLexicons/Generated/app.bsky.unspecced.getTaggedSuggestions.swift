@@ -120,7 +120,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetTaggedSuggestions`.
-    public func getTaggedSuggestions() async throws -> AppBskyUnspeccedGetTaggedSuggestions.Output {
+    public func getTaggedSuggestions() async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetTaggedSuggestions.Output {
         try await client.query(AppBskyUnspeccedGetTaggedSuggestions.self, parameters: .init())
     }
 }

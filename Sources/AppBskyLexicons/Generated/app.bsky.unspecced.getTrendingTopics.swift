@@ -83,12 +83,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetTrendingTopics`.
-    public func getTrendingTopics(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetTrendingTopics.Output {
+    public func getTrendingTopics(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetTrendingTopics.Output {
         try await client.query(AppBskyUnspeccedGetTrendingTopics.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getTrendingTopics(_ parameters: AppBskyUnspeccedGetTrendingTopics.Parameters = .init()) async throws -> AppBskyUnspeccedGetTrendingTopics.Output {
+    public func getTrendingTopics(_ parameters: AppBskyUnspeccedGetTrendingTopics.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetTrendingTopics.Output {
         try await client.query(AppBskyUnspeccedGetTrendingTopics.self, parameters: parameters)
     }
 }

@@ -77,12 +77,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetTrends`.
-    public func getTrends(limit: Swift.Int? = 10) async throws -> AppBskyUnspeccedGetTrends.Output {
+    public func getTrends(limit: Swift.Int? = 10) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetTrends.Output {
         try await client.query(AppBskyUnspeccedGetTrends.self, parameters: .init(limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getTrends(_ parameters: AppBskyUnspeccedGetTrends.Parameters = .init()) async throws -> AppBskyUnspeccedGetTrends.Output {
+    public func getTrends(_ parameters: AppBskyUnspeccedGetTrends.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetTrends.Output {
         try await client.query(AppBskyUnspeccedGetTrends.self, parameters: parameters)
     }
 }

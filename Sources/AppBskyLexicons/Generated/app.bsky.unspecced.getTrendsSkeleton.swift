@@ -83,12 +83,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedGetTrendsSkeleton`.
-    public func getTrendsSkeleton(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedGetTrendsSkeleton.Output {
+    public func getTrendsSkeleton(limit: Swift.Int? = 10, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetTrendsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetTrendsSkeleton.self, parameters: .init(limit: limit, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getTrendsSkeleton(_ parameters: AppBskyUnspeccedGetTrendsSkeleton.Parameters = .init()) async throws -> AppBskyUnspeccedGetTrendsSkeleton.Output {
+    public func getTrendsSkeleton(_ parameters: AppBskyUnspeccedGetTrendsSkeleton.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedGetTrendsSkeleton.Output {
         try await client.query(AppBskyUnspeccedGetTrendsSkeleton.self, parameters: parameters)
     }
 }

@@ -38,6 +38,9 @@ public nonisolated enum AppBskyUnspeccedInitAgeAssurance: XRPCCore.XRPCProcedure
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidEmail", "DidTooLong", "InvalidInitiation"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -90,12 +93,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedInitAgeAssurance`.
-    public func initAgeAssurance(email: Swift.String, language: Swift.String, countryCode: Swift.String) async throws -> AppBskyUnspeccedInitAgeAssurance.Output {
+    public func initAgeAssurance(email: Swift.String, language: Swift.String, countryCode: Swift.String) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedInitAgeAssurance.Output {
         try await client.procedure(AppBskyUnspeccedInitAgeAssurance.self, parameters: .init(), input: .init(email: email, language: language, countryCode: countryCode))
     }
 
     /// This form takes the input as a whole value.
-    public func initAgeAssurance(_ input: AppBskyUnspeccedInitAgeAssurance.Input) async throws -> AppBskyUnspeccedInitAgeAssurance.Output {
+    public func initAgeAssurance(_ input: AppBskyUnspeccedInitAgeAssurance.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedInitAgeAssurance.Output {
         try await client.procedure(AppBskyUnspeccedInitAgeAssurance.self, parameters: .init(), input: input)
     }
 }

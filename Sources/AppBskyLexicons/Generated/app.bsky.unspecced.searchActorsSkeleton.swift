@@ -30,6 +30,9 @@ public nonisolated enum AppBskyUnspeccedSearchActorsSkeleton: XRPCCore.XRPCQuery
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["BadQueryString"] }
     }
 
     /// The parameters `app.bsky.unspecced.searchActorsSkeleton#main/parameters`.
@@ -124,12 +127,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedSearchActorsSkeleton`.
-    public func searchActorsSkeleton(q: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 25, typeahead: Swift.Bool? = nil, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedSearchActorsSkeleton.Output {
+    public func searchActorsSkeleton(q: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 25, typeahead: Swift.Bool? = nil, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedSearchActorsSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchActorsSkeleton.self, parameters: .init(q: q, cursor: cursor, limit: limit, typeahead: typeahead, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func searchActorsSkeleton(_ parameters: AppBskyUnspeccedSearchActorsSkeleton.Parameters) async throws -> AppBskyUnspeccedSearchActorsSkeleton.Output {
+    public func searchActorsSkeleton(_ parameters: AppBskyUnspeccedSearchActorsSkeleton.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedSearchActorsSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchActorsSkeleton.self, parameters: parameters)
     }
 }

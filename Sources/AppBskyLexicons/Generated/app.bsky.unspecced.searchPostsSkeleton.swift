@@ -30,6 +30,9 @@ public nonisolated enum AppBskyUnspeccedSearchPostsSkeleton: XRPCCore.XRPCQuery 
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["BadQueryString"] }
     }
 
     /// The parameters `app.bsky.unspecced.searchPostsSkeleton#main/parameters`.
@@ -185,12 +188,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedSearchPostsSkeleton`.
-    public func searchPostsSkeleton(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyUnspeccedSearchPostsSkeleton.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URIString? = nil, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedSearchPostsSkeleton.Output {
+    public func searchPostsSkeleton(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyUnspeccedSearchPostsSkeleton.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URIString? = nil, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedSearchPostsSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchPostsSkeleton.self, parameters: .init(q: q, author: author, cursor: cursor, domain: domain, lang: lang, limit: limit, mentions: mentions, since: since, sort: sort, tag: tag, until: until, url: url, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func searchPostsSkeleton(_ parameters: AppBskyUnspeccedSearchPostsSkeleton.Parameters) async throws -> AppBskyUnspeccedSearchPostsSkeleton.Output {
+    public func searchPostsSkeleton(_ parameters: AppBskyUnspeccedSearchPostsSkeleton.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedSearchPostsSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchPostsSkeleton.self, parameters: parameters)
     }
 }

@@ -30,6 +30,9 @@ public nonisolated enum AppBskyUnspeccedSearchStarterPacksSkeleton: XRPCCore.XRP
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["BadQueryString"] }
     }
 
     /// The parameters `app.bsky.unspecced.searchStarterPacksSkeleton#main/parameters`.
@@ -119,12 +122,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedSearchStarterPacksSkeleton`.
-    public func searchStarterPacksSkeleton(q: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws -> AppBskyUnspeccedSearchStarterPacksSkeleton.Output {
+    public func searchStarterPacksSkeleton(q: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 25, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedSearchStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchStarterPacksSkeleton.self, parameters: .init(q: q, cursor: cursor, limit: limit, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func searchStarterPacksSkeleton(_ parameters: AppBskyUnspeccedSearchStarterPacksSkeleton.Parameters) async throws -> AppBskyUnspeccedSearchStarterPacksSkeleton.Output {
+    public func searchStarterPacksSkeleton(_ parameters: AppBskyUnspeccedSearchStarterPacksSkeleton.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedSearchStarterPacksSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchStarterPacksSkeleton.self, parameters: parameters)
     }
 }

@@ -34,6 +34,9 @@ public nonisolated enum AppBskyVideoAbortUpload: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["UploadNotFound", "UploadNotReady"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -133,12 +136,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoAbortUpload`.
-    public func abortUpload(jobId: Swift.String) async throws -> AppBskyVideoAbortUpload.Output {
+    public func abortUpload(jobId: Swift.String) async throws(XRPCCore.XRPCCallError) -> AppBskyVideoAbortUpload.Output {
         try await client.procedure(AppBskyVideoAbortUpload.self, parameters: .init(), input: .init(jobId: jobId))
     }
 
     /// This form takes the input as a whole value.
-    public func abortUpload(_ input: AppBskyVideoAbortUpload.Input) async throws -> AppBskyVideoAbortUpload.Output {
+    public func abortUpload(_ input: AppBskyVideoAbortUpload.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyVideoAbortUpload.Output {
         try await client.procedure(AppBskyVideoAbortUpload.self, parameters: .init(), input: input)
     }
 }

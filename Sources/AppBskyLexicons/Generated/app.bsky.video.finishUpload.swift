@@ -58,6 +58,9 @@ public nonisolated enum AppBskyVideoFinishUpload: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["UploadNotFound", "UploadExpired", "MissingParts", "UploadNotReady", "UnsupportedContentType", "UploadFailed", "UploadAborted", "ServiceOverloaded"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -131,12 +134,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoFinishUpload`.
-    public func finishUpload(jobId: Swift.String) async throws -> AppBskyVideoFinishUpload.Output {
+    public func finishUpload(jobId: Swift.String) async throws(XRPCCore.XRPCCallError) -> AppBskyVideoFinishUpload.Output {
         try await client.procedure(AppBskyVideoFinishUpload.self, parameters: .init(), input: .init(jobId: jobId))
     }
 
     /// This form takes the input as a whole value.
-    public func finishUpload(_ input: AppBskyVideoFinishUpload.Input) async throws -> AppBskyVideoFinishUpload.Output {
+    public func finishUpload(_ input: AppBskyVideoFinishUpload.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyVideoFinishUpload.Output {
         try await client.procedure(AppBskyVideoFinishUpload.self, parameters: .init(), input: input)
     }
 }

@@ -72,12 +72,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoGetJobStatus`.
-    public func getJobStatus(jobId: Swift.String) async throws -> AppBskyVideoGetJobStatus.Output {
+    public func getJobStatus(jobId: Swift.String) async throws(XRPCCore.XRPCCallError) -> AppBskyVideoGetJobStatus.Output {
         try await client.query(AppBskyVideoGetJobStatus.self, parameters: .init(jobId: jobId))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getJobStatus(_ parameters: AppBskyVideoGetJobStatus.Parameters) async throws -> AppBskyVideoGetJobStatus.Output {
+    public func getJobStatus(_ parameters: AppBskyVideoGetJobStatus.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyVideoGetJobStatus.Output {
         try await client.query(AppBskyVideoGetJobStatus.self, parameters: parameters)
     }
 }

@@ -68,7 +68,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoGetUploadLimits`.
-    public func getUploadLimits() async throws -> AppBskyVideoGetUploadLimits.Output {
+    public func getUploadLimits() async throws(XRPCCore.XRPCCallError) -> AppBskyVideoGetUploadLimits.Output {
         try await client.query(AppBskyVideoGetUploadLimits.self, parameters: .init())
     }
 }

@@ -30,6 +30,9 @@ public nonisolated enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["UploadNotFound"] }
     }
 
     /// The parameters `app.bsky.video.getUploadStatus#main/parameters`.
@@ -163,12 +166,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoGetUploadStatus`.
-    public func getUploadStatus(jobId: Swift.String) async throws -> AppBskyVideoGetUploadStatus.Output {
+    public func getUploadStatus(jobId: Swift.String) async throws(XRPCCore.XRPCCallError) -> AppBskyVideoGetUploadStatus.Output {
         try await client.query(AppBskyVideoGetUploadStatus.self, parameters: .init(jobId: jobId))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getUploadStatus(_ parameters: AppBskyVideoGetUploadStatus.Parameters) async throws -> AppBskyVideoGetUploadStatus.Output {
+    public func getUploadStatus(_ parameters: AppBskyVideoGetUploadStatus.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyVideoGetUploadStatus.Output {
         try await client.query(AppBskyVideoGetUploadStatus.self, parameters: parameters)
     }
 }

@@ -58,6 +58,9 @@ public nonisolated enum AppBskyVideoStartUpload: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["UnsupportedContentType", "VideoTooLarge", "VideoTooLong", "BadAspectRatio", "DailyLimitExceeded", "TooManyOpenUploads", "UploadForbidden", "ServiceOverloaded"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -168,12 +171,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoStartUpload`.
-    public func startUpload(sizeBytes: Swift.Int, mimeType: Swift.String, durationMs: Swift.Int? = nil, height: Swift.Int? = nil, name: Swift.String? = nil, width: Swift.Int? = nil) async throws -> AppBskyVideoStartUpload.Output {
+    public func startUpload(sizeBytes: Swift.Int, mimeType: Swift.String, durationMs: Swift.Int? = nil, height: Swift.Int? = nil, name: Swift.String? = nil, width: Swift.Int? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyVideoStartUpload.Output {
         try await client.procedure(AppBskyVideoStartUpload.self, parameters: .init(), input: .init(sizeBytes: sizeBytes, mimeType: mimeType, durationMs: durationMs, height: height, name: name, width: width))
     }
 
     /// This form takes the input as a whole value.
-    public func startUpload(_ input: AppBskyVideoStartUpload.Input) async throws -> AppBskyVideoStartUpload.Output {
+    public func startUpload(_ input: AppBskyVideoStartUpload.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyVideoStartUpload.Output {
         try await client.procedure(AppBskyVideoStartUpload.self, parameters: .init(), input: input)
     }
 }

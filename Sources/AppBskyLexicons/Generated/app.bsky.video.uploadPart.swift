@@ -62,6 +62,9 @@ public nonisolated enum AppBskyVideoUploadPart: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["UploadNotFound", "UploadExpired", "InvalidPartNumber", "PartSizeMismatch", "UploadNotReady", "UploadFailed", "UploadAborted", "UploadAlreadyCompleted", "ServiceOverloaded"] }
     }
 
     /// The parameters `app.bsky.video.uploadPart#main/parameters`.
@@ -140,12 +143,12 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoUploadPart`.
-    public func uploadPart(_ input: AppBskyVideoUploadPart.Input, jobId: Swift.String, partNumber: Swift.Int) async throws -> AppBskyVideoUploadPart.Output {
+    public func uploadPart(_ input: AppBskyVideoUploadPart.Input, jobId: Swift.String, partNumber: Swift.Int) async throws(XRPCCore.XRPCCallError) -> AppBskyVideoUploadPart.Output {
         try await client.procedure(AppBskyVideoUploadPart.self, parameters: .init(jobId: jobId, partNumber: partNumber), input: input)
     }
 
     /// This form takes the parameters and the input as whole values.
-    public func uploadPart(_ input: AppBskyVideoUploadPart.Input, parameters: AppBskyVideoUploadPart.Parameters) async throws -> AppBskyVideoUploadPart.Output {
+    public func uploadPart(_ input: AppBskyVideoUploadPart.Input, parameters: AppBskyVideoUploadPart.Parameters) async throws(XRPCCore.XRPCCallError) -> AppBskyVideoUploadPart.Output {
         try await client.procedure(AppBskyVideoUploadPart.self, parameters: parameters, input: input)
     }
 }

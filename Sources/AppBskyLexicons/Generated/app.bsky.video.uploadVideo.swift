@@ -52,7 +52,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Video {
     /// Calls `AppBskyVideoUploadVideo`.
-    public func uploadVideo(_ input: AppBskyVideoUploadVideo.Input) async throws -> AppBskyVideoUploadVideo.Output {
+    public func uploadVideo(_ input: AppBskyVideoUploadVideo.Input) async throws(XRPCCore.XRPCCallError) -> AppBskyVideoUploadVideo.Output {
         try await client.procedure(AppBskyVideoUploadVideo.self, parameters: .init(), input: input)
     }
 }

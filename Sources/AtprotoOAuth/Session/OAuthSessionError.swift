@@ -1,6 +1,7 @@
 import AtprotoSyntax
 import Foundation
 import OAuthCore
+import XRPCCore
 
 /// Why an ``OAuthSession`` could not send a call, refresh, or sign out. Never contains a token.
 public struct OAuthSessionError: AtprotoError, Hashable {
@@ -55,5 +56,13 @@ public enum OAuthSessionUpdate: Sendable, Hashable, CustomStringConvertible {
         case .ended(let error): return "ended: \(error)"
         case .signedOut: return "signed out"
         }
+    }
+}
+
+extension OAuthSessionError: XRPCCallFailure {
+    /// ``XRPCCallError/Code/sessionEnded`` when the session ended, ``XRPCCallError/Code/sessionFailed``
+    /// for any other failure of the session.
+    package var callErrorCode: XRPCCallError.Code {
+        code == .sessionEnded ? .sessionEnded : .sessionFailed
     }
 }

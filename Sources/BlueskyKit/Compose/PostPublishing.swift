@@ -64,12 +64,11 @@ extension XRPCClient {
         guard problems.isEmpty else { throw .invalidDraft(problems) }
 
         let output: ComAtprotoRepoApplyWrites.Output
-        do {
+        do throws(XRPCCallError) {
             output = try await applyWrites(
                 [.create(post, rkey: rkey)] + gates, repo: ATIdentifier(rawValue: repo.rawValue))
-        } catch let error as XRPCError {
-            throw .writeRefused(error)
         } catch {
+            if let refusal = error.serverError { throw .writeRefused(refusal) }
             throw .notSent(stage: "com.atproto.repo.applyWrites", underlying: error)
         }
         let strongRef: ComAtprotoRepoStrongRef
@@ -125,11 +124,10 @@ extension XRPCClient {
     }
 
     private func upload(_ data: Data, mimeType: String, attachment: String) async throws(PostComposeError) -> Blob {
-        do {
+        do throws(XRPCCallError) {
             return try await uploadBlob(data, mimeType: mimeType)
-        } catch let error as XRPCError {
-            throw .uploadRefused(attachment: attachment, error)
         } catch {
+            if let refusal = error.serverError { throw .uploadRefused(attachment: attachment, refusal) }
             throw .notSent(stage: "uploading \(attachment)", underlying: error)
         }
     }

@@ -47,7 +47,7 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Actor {
     /// Calls `ChatBskyActorDeleteAccount`.
-    public func deleteAccount() async throws -> ChatBskyActorDeleteAccount.Output {
+    public func deleteAccount() async throws(XRPCCore.XRPCCallError) -> ChatBskyActorDeleteAccount.Output {
         try await client.procedure(ChatBskyActorDeleteAccount.self, parameters: .init(), input: .init())
     }
 }

@@ -26,7 +26,7 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Actor {
     /// Calls `ChatBskyActorExportAccountData`.
-    public func exportAccountData() async throws -> ChatBskyActorExportAccountData.Output {
+    public func exportAccountData() async throws(XRPCCore.XRPCCallError) -> ChatBskyActorExportAccountData.Output {
         try await client.query(ChatBskyActorExportAccountData.self, parameters: .init())
     }
 }

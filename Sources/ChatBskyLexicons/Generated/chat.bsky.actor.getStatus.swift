@@ -59,7 +59,7 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Actor {
     /// Calls `ChatBskyActorGetStatus`.
-    public func getStatus() async throws -> ChatBskyActorGetStatus.Output {
+    public func getStatus() async throws(XRPCCore.XRPCCallError) -> ChatBskyActorGetStatus.Output {
         try await client.query(ChatBskyActorGetStatus.self, parameters: .init())
     }
 }

@@ -31,6 +31,9 @@ public nonisolated enum ChatBskyConvoAcceptConvo: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -96,12 +99,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoAcceptConvo`.
-    public func acceptConvo(convoId: Swift.String) async throws -> ChatBskyConvoAcceptConvo.Output {
+    public func acceptConvo(convoId: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoAcceptConvo.Output {
         try await client.procedure(ChatBskyConvoAcceptConvo.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
     /// This form takes the input as a whole value.
-    public func acceptConvo(_ input: ChatBskyConvoAcceptConvo.Input) async throws -> ChatBskyConvoAcceptConvo.Output {
+    public func acceptConvo(_ input: ChatBskyConvoAcceptConvo.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoAcceptConvo.Output {
         try await client.procedure(ChatBskyConvoAcceptConvo.self, parameters: .init(), input: input)
     }
 }

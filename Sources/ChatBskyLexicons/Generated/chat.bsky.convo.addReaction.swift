@@ -47,6 +47,9 @@ public nonisolated enum ChatBskyConvoAddReaction: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo", "ReactionNotAllowed", "ReactionMessageDeleted", "ReactionLimitReached", "ReactionInvalidValue"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -124,12 +127,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoAddReaction`.
-    public func addReaction(convoId: Swift.String, messageId: Swift.String, value: Swift.String) async throws -> ChatBskyConvoAddReaction.Output {
+    public func addReaction(convoId: Swift.String, messageId: Swift.String, value: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoAddReaction.Output {
         try await client.procedure(ChatBskyConvoAddReaction.self, parameters: .init(), input: .init(convoId: convoId, messageId: messageId, value: value))
     }
 
     /// This form takes the input as a whole value.
-    public func addReaction(_ input: ChatBskyConvoAddReaction.Input) async throws -> ChatBskyConvoAddReaction.Output {
+    public func addReaction(_ input: ChatBskyConvoAddReaction.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoAddReaction.Output {
         try await client.procedure(ChatBskyConvoAddReaction.self, parameters: .init(), input: input)
     }
 }

@@ -35,6 +35,9 @@ public nonisolated enum ChatBskyConvoDeleteMessageForSelf: XRPCCore.XRPCProcedur
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo", "MessageDeleteNotAllowed"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -82,12 +85,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoDeleteMessageForSelf`.
-    public func deleteMessageForSelf(convoId: Swift.String, messageId: Swift.String) async throws -> ChatBskyConvoDeleteMessageForSelf.Output {
+    public func deleteMessageForSelf(convoId: Swift.String, messageId: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoDeleteMessageForSelf.Output {
         try await client.procedure(ChatBskyConvoDeleteMessageForSelf.self, parameters: .init(), input: .init(convoId: convoId, messageId: messageId))
     }
 
     /// This form takes the input as a whole value.
-    public func deleteMessageForSelf(_ input: ChatBskyConvoDeleteMessageForSelf.Input) async throws -> ChatBskyConvoDeleteMessageForSelf.Output {
+    public func deleteMessageForSelf(_ input: ChatBskyConvoDeleteMessageForSelf.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoDeleteMessageForSelf.Output {
         try await client.procedure(ChatBskyConvoDeleteMessageForSelf.self, parameters: .init(), input: input)
     }
 }

@@ -31,6 +31,9 @@ public nonisolated enum ChatBskyConvoGetConvo: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo"] }
     }
 
     /// The parameters `chat.bsky.convo.getConvo#main/parameters`.
@@ -94,12 +97,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoGetConvo`.
-    public func getConvo(convoId: Swift.String) async throws -> ChatBskyConvoGetConvo.Output {
+    public func getConvo(convoId: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoGetConvo.Output {
         try await client.query(ChatBskyConvoGetConvo.self, parameters: .init(convoId: convoId))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getConvo(_ parameters: ChatBskyConvoGetConvo.Parameters) async throws -> ChatBskyConvoGetConvo.Output {
+    public func getConvo(_ parameters: ChatBskyConvoGetConvo.Parameters) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoGetConvo.Output {
         try await client.query(ChatBskyConvoGetConvo.self, parameters: parameters)
     }
 }

@@ -79,12 +79,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoGetConvoAvailability`.
-    public func getConvoAvailability(members: [XRPCCore.DID]) async throws -> ChatBskyConvoGetConvoAvailability.Output {
+    public func getConvoAvailability(members: [XRPCCore.DID]) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoGetConvoAvailability.Output {
         try await client.query(ChatBskyConvoGetConvoAvailability.self, parameters: .init(members: members))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getConvoAvailability(_ parameters: ChatBskyConvoGetConvoAvailability.Parameters) async throws -> ChatBskyConvoGetConvoAvailability.Output {
+    public func getConvoAvailability(_ parameters: ChatBskyConvoGetConvoAvailability.Parameters) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoGetConvoAvailability.Output {
         try await client.query(ChatBskyConvoGetConvoAvailability.self, parameters: parameters)
     }
 }

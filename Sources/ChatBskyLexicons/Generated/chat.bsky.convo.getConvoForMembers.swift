@@ -51,6 +51,9 @@ public nonisolated enum ChatBskyConvoGetConvoForMembers: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["AccountSuspended", "BlockedActor", "BlockedSubject", "MessagesDisabled", "NotFollowedBySender", "RecipientNotFound"] }
     }
 
     /// The parameters `chat.bsky.convo.getConvoForMembers#main/parameters`.
@@ -115,12 +118,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoGetConvoForMembers`.
-    public func getConvoForMembers(members: [XRPCCore.DID]) async throws -> ChatBskyConvoGetConvoForMembers.Output {
+    public func getConvoForMembers(members: [XRPCCore.DID]) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoGetConvoForMembers.Output {
         try await client.query(ChatBskyConvoGetConvoForMembers.self, parameters: .init(members: members))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getConvoForMembers(_ parameters: ChatBskyConvoGetConvoForMembers.Parameters) async throws -> ChatBskyConvoGetConvoForMembers.Output {
+    public func getConvoForMembers(_ parameters: ChatBskyConvoGetConvoForMembers.Parameters) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoGetConvoForMembers.Output {
         try await client.query(ChatBskyConvoGetConvoForMembers.self, parameters: parameters)
     }
 }

@@ -31,6 +31,9 @@ public nonisolated enum ChatBskyConvoGetConvoMembers: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo"] }
     }
 
     /// The parameters `chat.bsky.convo.getConvoMembers#main/parameters`.
@@ -109,12 +112,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoGetConvoMembers`.
-    public func getConvoMembers(convoId: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ChatBskyConvoGetConvoMembers.Output {
+    public func getConvoMembers(convoId: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoGetConvoMembers.Output {
         try await client.query(ChatBskyConvoGetConvoMembers.self, parameters: .init(convoId: convoId, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getConvoMembers(_ parameters: ChatBskyConvoGetConvoMembers.Parameters) async throws -> ChatBskyConvoGetConvoMembers.Output {
+    public func getConvoMembers(_ parameters: ChatBskyConvoGetConvoMembers.Parameters) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoGetConvoMembers.Output {
         try await client.query(ChatBskyConvoGetConvoMembers.self, parameters: parameters)
     }
 }

@@ -206,12 +206,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoGetLog`.
-    public func getLog(cursor: Swift.String? = nil) async throws -> ChatBskyConvoGetLog.Output {
+    public func getLog(cursor: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoGetLog.Output {
         try await client.query(ChatBskyConvoGetLog.self, parameters: .init(cursor: cursor))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getLog(_ parameters: ChatBskyConvoGetLog.Parameters = .init()) async throws -> ChatBskyConvoGetLog.Output {
+    public func getLog(_ parameters: ChatBskyConvoGetLog.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoGetLog.Output {
         try await client.query(ChatBskyConvoGetLog.self, parameters: parameters)
     }
 }

@@ -31,6 +31,9 @@ public nonisolated enum ChatBskyConvoGetMessages: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo"] }
     }
 
     /// The parameters `chat.bsky.convo.getMessages#main/parameters`.
@@ -162,12 +165,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoGetMessages`.
-    public func getMessages(convoId: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ChatBskyConvoGetMessages.Output {
+    public func getMessages(convoId: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoGetMessages.Output {
         try await client.query(ChatBskyConvoGetMessages.self, parameters: .init(convoId: convoId, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getMessages(_ parameters: ChatBskyConvoGetMessages.Parameters) async throws -> ChatBskyConvoGetMessages.Output {
+    public func getMessages(_ parameters: ChatBskyConvoGetMessages.Parameters) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoGetMessages.Output {
         try await client.query(ChatBskyConvoGetMessages.self, parameters: parameters)
     }
 }

@@ -78,12 +78,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoGetUnreadCounts`.
-    public func getUnreadCounts(includeGroupChats: Swift.Bool? = true) async throws -> ChatBskyConvoGetUnreadCounts.Output {
+    public func getUnreadCounts(includeGroupChats: Swift.Bool? = true) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoGetUnreadCounts.Output {
         try await client.query(ChatBskyConvoGetUnreadCounts.self, parameters: .init(includeGroupChats: includeGroupChats))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getUnreadCounts(_ parameters: ChatBskyConvoGetUnreadCounts.Parameters = .init()) async throws -> ChatBskyConvoGetUnreadCounts.Output {
+    public func getUnreadCounts(_ parameters: ChatBskyConvoGetUnreadCounts.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoGetUnreadCounts.Output {
         try await client.query(ChatBskyConvoGetUnreadCounts.self, parameters: parameters)
     }
 }

@@ -35,6 +35,9 @@ public nonisolated enum ChatBskyConvoLeaveConvo: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo", "OwnerCannotLeave"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -105,12 +108,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoLeaveConvo`.
-    public func leaveConvo(convoId: Swift.String) async throws -> ChatBskyConvoLeaveConvo.Output {
+    public func leaveConvo(convoId: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoLeaveConvo.Output {
         try await client.procedure(ChatBskyConvoLeaveConvo.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
     /// This form takes the input as a whole value.
-    public func leaveConvo(_ input: ChatBskyConvoLeaveConvo.Input) async throws -> ChatBskyConvoLeaveConvo.Output {
+    public func leaveConvo(_ input: ChatBskyConvoLeaveConvo.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoLeaveConvo.Output {
         try await client.procedure(ChatBskyConvoLeaveConvo.self, parameters: .init(), input: input)
     }
 }

@@ -128,12 +128,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoListConvoRequests`.
-    public func listConvoRequests(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ChatBskyConvoListConvoRequests.Output {
+    public func listConvoRequests(cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoListConvoRequests.Output {
         try await client.query(ChatBskyConvoListConvoRequests.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listConvoRequests(_ parameters: ChatBskyConvoListConvoRequests.Parameters = .init()) async throws -> ChatBskyConvoListConvoRequests.Output {
+    public func listConvoRequests(_ parameters: ChatBskyConvoListConvoRequests.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoListConvoRequests.Output {
         try await client.query(ChatBskyConvoListConvoRequests.self, parameters: parameters)
     }
 }

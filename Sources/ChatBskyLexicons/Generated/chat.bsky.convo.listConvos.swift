@@ -171,12 +171,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoListConvos`.
-    public func listConvos(cursor: Swift.String? = nil, kind: ChatBskyConvoListConvos.Parameters.Kind? = nil, limit: Swift.Int? = 50, lockStatus: ChatBskyConvoListConvos.Parameters.LockStatus? = nil, readState: ChatBskyConvoListConvos.Parameters.ReadState? = nil, status: ChatBskyConvoListConvos.Parameters.Status? = nil) async throws -> ChatBskyConvoListConvos.Output {
+    public func listConvos(cursor: Swift.String? = nil, kind: ChatBskyConvoListConvos.Parameters.Kind? = nil, limit: Swift.Int? = 50, lockStatus: ChatBskyConvoListConvos.Parameters.LockStatus? = nil, readState: ChatBskyConvoListConvos.Parameters.ReadState? = nil, status: ChatBskyConvoListConvos.Parameters.Status? = nil) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoListConvos.Output {
         try await client.query(ChatBskyConvoListConvos.self, parameters: .init(cursor: cursor, kind: kind, limit: limit, lockStatus: lockStatus, readState: readState, status: status))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listConvos(_ parameters: ChatBskyConvoListConvos.Parameters = .init()) async throws -> ChatBskyConvoListConvos.Output {
+    public func listConvos(_ parameters: ChatBskyConvoListConvos.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoListConvos.Output {
         try await client.query(ChatBskyConvoListConvos.self, parameters: parameters)
     }
 }

@@ -39,6 +39,9 @@ public nonisolated enum ChatBskyConvoLockConvo: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["ConvoLocked", "InvalidConvo", "InsufficientRole"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -105,12 +108,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoLockConvo`.
-    public func lockConvo(convoId: Swift.String) async throws -> ChatBskyConvoLockConvo.Output {
+    public func lockConvo(convoId: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoLockConvo.Output {
         try await client.procedure(ChatBskyConvoLockConvo.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
     /// This form takes the input as a whole value.
-    public func lockConvo(_ input: ChatBskyConvoLockConvo.Input) async throws -> ChatBskyConvoLockConvo.Output {
+    public func lockConvo(_ input: ChatBskyConvoLockConvo.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoLockConvo.Output {
         try await client.procedure(ChatBskyConvoLockConvo.self, parameters: .init(), input: input)
     }
 }

@@ -31,6 +31,9 @@ public nonisolated enum ChatBskyConvoMuteConvo: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -97,12 +100,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoMuteConvo`.
-    public func muteConvo(convoId: Swift.String) async throws -> ChatBskyConvoMuteConvo.Output {
+    public func muteConvo(convoId: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoMuteConvo.Output {
         try await client.procedure(ChatBskyConvoMuteConvo.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
     /// This form takes the input as a whole value.
-    public func muteConvo(_ input: ChatBskyConvoMuteConvo.Input) async throws -> ChatBskyConvoMuteConvo.Output {
+    public func muteConvo(_ input: ChatBskyConvoMuteConvo.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoMuteConvo.Output {
         try await client.procedure(ChatBskyConvoMuteConvo.self, parameters: .init(), input: input)
     }
 }

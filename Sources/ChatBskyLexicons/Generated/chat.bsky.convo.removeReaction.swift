@@ -43,6 +43,9 @@ public nonisolated enum ChatBskyConvoRemoveReaction: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo", "ReactionNotAllowed", "ReactionMessageDeleted", "ReactionInvalidValue"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -120,12 +123,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoRemoveReaction`.
-    public func removeReaction(convoId: Swift.String, messageId: Swift.String, value: Swift.String) async throws -> ChatBskyConvoRemoveReaction.Output {
+    public func removeReaction(convoId: Swift.String, messageId: Swift.String, value: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoRemoveReaction.Output {
         try await client.procedure(ChatBskyConvoRemoveReaction.self, parameters: .init(), input: .init(convoId: convoId, messageId: messageId, value: value))
     }
 
     /// This form takes the input as a whole value.
-    public func removeReaction(_ input: ChatBskyConvoRemoveReaction.Input) async throws -> ChatBskyConvoRemoveReaction.Output {
+    public func removeReaction(_ input: ChatBskyConvoRemoveReaction.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoRemoveReaction.Output {
         try await client.procedure(ChatBskyConvoRemoveReaction.self, parameters: .init(), input: input)
     }
 }

@@ -39,6 +39,9 @@ public nonisolated enum ChatBskyConvoSendMessage: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["ConvoLocked", "InvalidConvo", "ReplyTargetNotFound"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -87,12 +90,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoSendMessage`.
-    public func sendMessage(convoId: Swift.String, message: ChatBskyConvoDefs.MessageInput) async throws -> ChatBskyConvoSendMessage.Output {
+    public func sendMessage(convoId: Swift.String, message: ChatBskyConvoDefs.MessageInput) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoSendMessage.Output {
         try await client.procedure(ChatBskyConvoSendMessage.self, parameters: .init(), input: .init(convoId: convoId, message: message))
     }
 
     /// This form takes the input as a whole value.
-    public func sendMessage(_ input: ChatBskyConvoSendMessage.Input) async throws -> ChatBskyConvoSendMessage.Output {
+    public func sendMessage(_ input: ChatBskyConvoSendMessage.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoSendMessage.Output {
         try await client.procedure(ChatBskyConvoSendMessage.self, parameters: .init(), input: input)
     }
 }

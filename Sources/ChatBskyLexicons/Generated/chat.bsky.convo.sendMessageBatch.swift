@@ -39,6 +39,9 @@ public nonisolated enum ChatBskyConvoSendMessageBatch: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["ConvoLocked", "InvalidConvo", "ReplyTargetNotFound"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -137,12 +140,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoSendMessageBatch`.
-    public func sendMessageBatch(items: [ChatBskyConvoSendMessageBatch.BatchItem]) async throws -> ChatBskyConvoSendMessageBatch.Output {
+    public func sendMessageBatch(items: [ChatBskyConvoSendMessageBatch.BatchItem]) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoSendMessageBatch.Output {
         try await client.procedure(ChatBskyConvoSendMessageBatch.self, parameters: .init(), input: .init(items: items))
     }
 
     /// This form takes the input as a whole value.
-    public func sendMessageBatch(_ input: ChatBskyConvoSendMessageBatch.Input) async throws -> ChatBskyConvoSendMessageBatch.Output {
+    public func sendMessageBatch(_ input: ChatBskyConvoSendMessageBatch.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoSendMessageBatch.Output {
         try await client.procedure(ChatBskyConvoSendMessageBatch.self, parameters: .init(), input: input)
     }
 }

@@ -39,6 +39,9 @@ public nonisolated enum ChatBskyConvoUnlockConvo: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo", "InsufficientRole", "ConvoLockedByModeration"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -105,12 +108,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoUnlockConvo`.
-    public func unlockConvo(convoId: Swift.String) async throws -> ChatBskyConvoUnlockConvo.Output {
+    public func unlockConvo(convoId: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoUnlockConvo.Output {
         try await client.procedure(ChatBskyConvoUnlockConvo.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
     /// This form takes the input as a whole value.
-    public func unlockConvo(_ input: ChatBskyConvoUnlockConvo.Input) async throws -> ChatBskyConvoUnlockConvo.Output {
+    public func unlockConvo(_ input: ChatBskyConvoUnlockConvo.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoUnlockConvo.Output {
         try await client.procedure(ChatBskyConvoUnlockConvo.self, parameters: .init(), input: input)
     }
 }

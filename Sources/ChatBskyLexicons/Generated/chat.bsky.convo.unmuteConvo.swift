@@ -31,6 +31,9 @@ public nonisolated enum ChatBskyConvoUnmuteConvo: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -97,12 +100,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoUnmuteConvo`.
-    public func unmuteConvo(convoId: Swift.String) async throws -> ChatBskyConvoUnmuteConvo.Output {
+    public func unmuteConvo(convoId: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoUnmuteConvo.Output {
         try await client.procedure(ChatBskyConvoUnmuteConvo.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
     /// This form takes the input as a whole value.
-    public func unmuteConvo(_ input: ChatBskyConvoUnmuteConvo.Input) async throws -> ChatBskyConvoUnmuteConvo.Output {
+    public func unmuteConvo(_ input: ChatBskyConvoUnmuteConvo.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoUnmuteConvo.Output {
         try await client.procedure(ChatBskyConvoUnmuteConvo.self, parameters: .init(), input: input)
     }
 }

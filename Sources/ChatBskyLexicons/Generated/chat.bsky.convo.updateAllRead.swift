@@ -92,12 +92,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoUpdateAllRead`.
-    public func updateAllRead(status: ChatBskyConvoUpdateAllRead.Input.Status? = nil) async throws -> ChatBskyConvoUpdateAllRead.Output {
+    public func updateAllRead(status: ChatBskyConvoUpdateAllRead.Input.Status? = nil) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoUpdateAllRead.Output {
         try await client.procedure(ChatBskyConvoUpdateAllRead.self, parameters: .init(), input: .init(status: status))
     }
 
     /// This form takes the input as a whole value.
-    public func updateAllRead(_ input: ChatBskyConvoUpdateAllRead.Input) async throws -> ChatBskyConvoUpdateAllRead.Output {
+    public func updateAllRead(_ input: ChatBskyConvoUpdateAllRead.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoUpdateAllRead.Output {
         try await client.procedure(ChatBskyConvoUpdateAllRead.self, parameters: .init(), input: input)
     }
 }

@@ -31,6 +31,9 @@ public nonisolated enum ChatBskyConvoUpdateRead: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -102,12 +105,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Convo {
     /// Calls `ChatBskyConvoUpdateRead`.
-    public func updateRead(convoId: Swift.String, messageId: Swift.String? = nil) async throws -> ChatBskyConvoUpdateRead.Output {
+    public func updateRead(convoId: Swift.String, messageId: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoUpdateRead.Output {
         try await client.procedure(ChatBskyConvoUpdateRead.self, parameters: .init(), input: .init(convoId: convoId, messageId: messageId))
     }
 
     /// This form takes the input as a whole value.
-    public func updateRead(_ input: ChatBskyConvoUpdateRead.Input) async throws -> ChatBskyConvoUpdateRead.Output {
+    public func updateRead(_ input: ChatBskyConvoUpdateRead.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyConvoUpdateRead.Output {
         try await client.procedure(ChatBskyConvoUpdateRead.self, parameters: .init(), input: input)
     }
 }

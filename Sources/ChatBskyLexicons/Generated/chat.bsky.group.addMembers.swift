@@ -67,6 +67,9 @@ public nonisolated enum ChatBskyGroupAddMembers: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["AccountSuspended", "BlockedActor", "BlockedSubject", "ConvoLocked", "InsufficientRole", "InvalidConvo", "MemberLimitReached", "NotFollowedBySender", "RecipientNotFound", "UserForbidsGroups"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -144,12 +147,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupAddMembers`.
-    public func addMembers(convoId: Swift.String, members: [XRPCCore.DID]) async throws -> ChatBskyGroupAddMembers.Output {
+    public func addMembers(convoId: Swift.String, members: [XRPCCore.DID]) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupAddMembers.Output {
         try await client.procedure(ChatBskyGroupAddMembers.self, parameters: .init(), input: .init(convoId: convoId, members: members))
     }
 
     /// This form takes the input as a whole value.
-    public func addMembers(_ input: ChatBskyGroupAddMembers.Input) async throws -> ChatBskyGroupAddMembers.Output {
+    public func addMembers(_ input: ChatBskyGroupAddMembers.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupAddMembers.Output {
         try await client.procedure(ChatBskyGroupAddMembers.self, parameters: .init(), input: input)
     }
 }

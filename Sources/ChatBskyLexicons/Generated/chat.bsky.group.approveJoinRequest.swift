@@ -39,6 +39,9 @@ public nonisolated enum ChatBskyGroupApproveJoinRequest: XRPCCore.XRPCProcedure 
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo", "InsufficientRole", "MemberLimitReached"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -111,12 +114,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupApproveJoinRequest`.
-    public func approveJoinRequest(convoId: Swift.String, member: XRPCCore.DID) async throws -> ChatBskyGroupApproveJoinRequest.Output {
+    public func approveJoinRequest(convoId: Swift.String, member: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupApproveJoinRequest.Output {
         try await client.procedure(ChatBskyGroupApproveJoinRequest.self, parameters: .init(), input: .init(convoId: convoId, member: member))
     }
 
     /// This form takes the input as a whole value.
-    public func approveJoinRequest(_ input: ChatBskyGroupApproveJoinRequest.Input) async throws -> ChatBskyGroupApproveJoinRequest.Output {
+    public func approveJoinRequest(_ input: ChatBskyGroupApproveJoinRequest.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupApproveJoinRequest.Output {
         try await client.procedure(ChatBskyGroupApproveJoinRequest.self, parameters: .init(), input: input)
     }
 }

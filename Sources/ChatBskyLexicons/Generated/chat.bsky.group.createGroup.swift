@@ -55,6 +55,9 @@ public nonisolated enum ChatBskyGroupCreateGroup: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["AccountSuspended", "BlockedActor", "BlockedSubject", "NewAccountCannotCreateGroup", "NotFollowedBySender", "RecipientNotFound", "UserForbidsGroups"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -128,12 +131,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupCreateGroup`.
-    public func createGroup(members: [XRPCCore.DID], name: Swift.String) async throws -> ChatBskyGroupCreateGroup.Output {
+    public func createGroup(members: [XRPCCore.DID], name: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupCreateGroup.Output {
         try await client.procedure(ChatBskyGroupCreateGroup.self, parameters: .init(), input: .init(members: members, name: name))
     }
 
     /// This form takes the input as a whole value.
-    public func createGroup(_ input: ChatBskyGroupCreateGroup.Input) async throws -> ChatBskyGroupCreateGroup.Output {
+    public func createGroup(_ input: ChatBskyGroupCreateGroup.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupCreateGroup.Output {
         try await client.procedure(ChatBskyGroupCreateGroup.self, parameters: .init(), input: input)
     }
 }

@@ -39,6 +39,9 @@ public nonisolated enum ChatBskyGroupCreateJoinLink: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["EnabledJoinLinkAlreadyExists", "InvalidConvo", "InsufficientRole"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -121,12 +124,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupCreateJoinLink`.
-    public func createJoinLink(convoId: Swift.String, joinRule: ChatBskyGroupDefs.JoinRule, requireApproval: Swift.Bool = false) async throws -> ChatBskyGroupCreateJoinLink.Output {
+    public func createJoinLink(convoId: Swift.String, joinRule: ChatBskyGroupDefs.JoinRule, requireApproval: Swift.Bool = false) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupCreateJoinLink.Output {
         try await client.procedure(ChatBskyGroupCreateJoinLink.self, parameters: .init(), input: .init(convoId: convoId, joinRule: joinRule, requireApproval: requireApproval))
     }
 
     /// This form takes the input as a whole value.
-    public func createJoinLink(_ input: ChatBskyGroupCreateJoinLink.Input) async throws -> ChatBskyGroupCreateJoinLink.Output {
+    public func createJoinLink(_ input: ChatBskyGroupCreateJoinLink.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupCreateJoinLink.Output {
         try await client.procedure(ChatBskyGroupCreateJoinLink.self, parameters: .init(), input: input)
     }
 }

@@ -39,6 +39,9 @@ public nonisolated enum ChatBskyGroupDisableJoinLink: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo", "InsufficientRole", "NoJoinLink"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -105,12 +108,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupDisableJoinLink`.
-    public func disableJoinLink(convoId: Swift.String) async throws -> ChatBskyGroupDisableJoinLink.Output {
+    public func disableJoinLink(convoId: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupDisableJoinLink.Output {
         try await client.procedure(ChatBskyGroupDisableJoinLink.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
     /// This form takes the input as a whole value.
-    public func disableJoinLink(_ input: ChatBskyGroupDisableJoinLink.Input) async throws -> ChatBskyGroupDisableJoinLink.Output {
+    public func disableJoinLink(_ input: ChatBskyGroupDisableJoinLink.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupDisableJoinLink.Output {
         try await client.procedure(ChatBskyGroupDisableJoinLink.self, parameters: .init(), input: input)
     }
 }

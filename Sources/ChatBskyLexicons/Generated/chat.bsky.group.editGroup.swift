@@ -39,6 +39,9 @@ public nonisolated enum ChatBskyGroupEditGroup: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["ConvoLocked", "InvalidConvo", "InsufficientRole"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -111,12 +114,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupEditGroup`.
-    public func editGroup(convoId: Swift.String, name: Swift.String) async throws -> ChatBskyGroupEditGroup.Output {
+    public func editGroup(convoId: Swift.String, name: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupEditGroup.Output {
         try await client.procedure(ChatBskyGroupEditGroup.self, parameters: .init(), input: .init(convoId: convoId, name: name))
     }
 
     /// This form takes the input as a whole value.
-    public func editGroup(_ input: ChatBskyGroupEditGroup.Input) async throws -> ChatBskyGroupEditGroup.Output {
+    public func editGroup(_ input: ChatBskyGroupEditGroup.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupEditGroup.Output {
         try await client.procedure(ChatBskyGroupEditGroup.self, parameters: .init(), input: input)
     }
 }

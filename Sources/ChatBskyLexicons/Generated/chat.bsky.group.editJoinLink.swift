@@ -39,6 +39,9 @@ public nonisolated enum ChatBskyGroupEditJoinLink: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo", "InsufficientRole", "NoJoinLink"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -115,12 +118,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupEditJoinLink`.
-    public func editJoinLink(convoId: Swift.String, joinRule: ChatBskyGroupDefs.JoinRule? = nil, requireApproval: Swift.Bool? = nil) async throws -> ChatBskyGroupEditJoinLink.Output {
+    public func editJoinLink(convoId: Swift.String, joinRule: ChatBskyGroupDefs.JoinRule? = nil, requireApproval: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupEditJoinLink.Output {
         try await client.procedure(ChatBskyGroupEditJoinLink.self, parameters: .init(), input: .init(convoId: convoId, joinRule: joinRule, requireApproval: requireApproval))
     }
 
     /// This form takes the input as a whole value.
-    public func editJoinLink(_ input: ChatBskyGroupEditJoinLink.Input) async throws -> ChatBskyGroupEditJoinLink.Output {
+    public func editJoinLink(_ input: ChatBskyGroupEditJoinLink.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupEditJoinLink.Output {
         try await client.procedure(ChatBskyGroupEditJoinLink.self, parameters: .init(), input: input)
     }
 }

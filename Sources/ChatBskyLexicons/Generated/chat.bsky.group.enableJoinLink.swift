@@ -43,6 +43,9 @@ public nonisolated enum ChatBskyGroupEnableJoinLink: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo", "InsufficientRole", "NoJoinLink", "LinkAlreadyEnabled"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -109,12 +112,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupEnableJoinLink`.
-    public func enableJoinLink(convoId: Swift.String) async throws -> ChatBskyGroupEnableJoinLink.Output {
+    public func enableJoinLink(convoId: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupEnableJoinLink.Output {
         try await client.procedure(ChatBskyGroupEnableJoinLink.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
     /// This form takes the input as a whole value.
-    public func enableJoinLink(_ input: ChatBskyGroupEnableJoinLink.Input) async throws -> ChatBskyGroupEnableJoinLink.Output {
+    public func enableJoinLink(_ input: ChatBskyGroupEnableJoinLink.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupEnableJoinLink.Output {
         try await client.procedure(ChatBskyGroupEnableJoinLink.self, parameters: .init(), input: input)
     }
 }

@@ -121,12 +121,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupGetJoinLinkPreviews`.
-    public func getJoinLinkPreviews(codes: [Swift.String]) async throws -> ChatBskyGroupGetJoinLinkPreviews.Output {
+    public func getJoinLinkPreviews(codes: [Swift.String]) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupGetJoinLinkPreviews.Output {
         try await client.query(ChatBskyGroupGetJoinLinkPreviews.self, parameters: .init(codes: codes))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getJoinLinkPreviews(_ parameters: ChatBskyGroupGetJoinLinkPreviews.Parameters) async throws -> ChatBskyGroupGetJoinLinkPreviews.Output {
+    public func getJoinLinkPreviews(_ parameters: ChatBskyGroupGetJoinLinkPreviews.Parameters) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupGetJoinLinkPreviews.Output {
         try await client.query(ChatBskyGroupGetJoinLinkPreviews.self, parameters: parameters)
     }
 }

@@ -35,6 +35,9 @@ public nonisolated enum ChatBskyGroupListJoinRequests: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo", "InsufficientRole"] }
     }
 
     /// The parameters `chat.bsky.group.listJoinRequests#main/parameters`.
@@ -113,12 +116,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupListJoinRequests`.
-    public func listJoinRequests(convoId: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ChatBskyGroupListJoinRequests.Output {
+    public func listJoinRequests(convoId: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupListJoinRequests.Output {
         try await client.query(ChatBskyGroupListJoinRequests.self, parameters: .init(convoId: convoId, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listJoinRequests(_ parameters: ChatBskyGroupListJoinRequests.Parameters) async throws -> ChatBskyGroupListJoinRequests.Output {
+    public func listJoinRequests(_ parameters: ChatBskyGroupListJoinRequests.Parameters) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupListJoinRequests.Output {
         try await client.query(ChatBskyGroupListJoinRequests.self, parameters: parameters)
     }
 }

@@ -89,12 +89,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupListMutualGroups`.
-    public func listMutualGroups(subject: XRPCCore.DID, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ChatBskyGroupListMutualGroups.Output {
+    public func listMutualGroups(subject: XRPCCore.DID, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupListMutualGroups.Output {
         try await client.query(ChatBskyGroupListMutualGroups.self, parameters: .init(subject: subject, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listMutualGroups(_ parameters: ChatBskyGroupListMutualGroups.Parameters) async throws -> ChatBskyGroupListMutualGroups.Output {
+    public func listMutualGroups(_ parameters: ChatBskyGroupListMutualGroups.Parameters) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupListMutualGroups.Output {
         try await client.query(ChatBskyGroupListMutualGroups.self, parameters: parameters)
     }
 }

@@ -35,6 +35,9 @@ public nonisolated enum ChatBskyGroupRejectJoinRequest: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo", "InsufficientRole"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -101,12 +104,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupRejectJoinRequest`.
-    public func rejectJoinRequest(convoId: Swift.String, member: XRPCCore.DID) async throws -> ChatBskyGroupRejectJoinRequest.Output {
+    public func rejectJoinRequest(convoId: Swift.String, member: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupRejectJoinRequest.Output {
         try await client.procedure(ChatBskyGroupRejectJoinRequest.self, parameters: .init(), input: .init(convoId: convoId, member: member))
     }
 
     /// This form takes the input as a whole value.
-    public func rejectJoinRequest(_ input: ChatBskyGroupRejectJoinRequest.Input) async throws -> ChatBskyGroupRejectJoinRequest.Output {
+    public func rejectJoinRequest(_ input: ChatBskyGroupRejectJoinRequest.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupRejectJoinRequest.Output {
         try await client.procedure(ChatBskyGroupRejectJoinRequest.self, parameters: .init(), input: input)
     }
 }

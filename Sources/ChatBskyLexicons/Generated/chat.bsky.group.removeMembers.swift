@@ -35,6 +35,9 @@ public nonisolated enum ChatBskyGroupRemoveMembers: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo", "InsufficientRole"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -107,12 +110,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupRemoveMembers`.
-    public func removeMembers(convoId: Swift.String, members: [XRPCCore.DID]) async throws -> ChatBskyGroupRemoveMembers.Output {
+    public func removeMembers(convoId: Swift.String, members: [XRPCCore.DID]) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupRemoveMembers.Output {
         try await client.procedure(ChatBskyGroupRemoveMembers.self, parameters: .init(), input: .init(convoId: convoId, members: members))
     }
 
     /// This form takes the input as a whole value.
-    public func removeMembers(_ input: ChatBskyGroupRemoveMembers.Input) async throws -> ChatBskyGroupRemoveMembers.Output {
+    public func removeMembers(_ input: ChatBskyGroupRemoveMembers.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupRemoveMembers.Output {
         try await client.procedure(ChatBskyGroupRemoveMembers.self, parameters: .init(), input: input)
     }
 }

@@ -51,6 +51,9 @@ public nonisolated enum ChatBskyGroupRequestJoin: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["ConvoLocked", "FollowRequired", "InvalidCode", "LinkDisabled", "MemberLimitReached", "UserKicked"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -139,12 +142,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupRequestJoin`.
-    public func requestJoin(code: Swift.String) async throws -> ChatBskyGroupRequestJoin.Output {
+    public func requestJoin(code: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupRequestJoin.Output {
         try await client.procedure(ChatBskyGroupRequestJoin.self, parameters: .init(), input: .init(code: code))
     }
 
     /// This form takes the input as a whole value.
-    public func requestJoin(_ input: ChatBskyGroupRequestJoin.Input) async throws -> ChatBskyGroupRequestJoin.Output {
+    public func requestJoin(_ input: ChatBskyGroupRequestJoin.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupRequestJoin.Output {
         try await client.procedure(ChatBskyGroupRequestJoin.self, parameters: .init(), input: input)
     }
 }

@@ -35,6 +35,9 @@ public nonisolated enum ChatBskyGroupUpdateJoinRequestsRead: XRPCCore.XRPCProced
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo", "InsufficientRole"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -95,12 +98,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupUpdateJoinRequestsRead`.
-    public func updateJoinRequestsRead(convoId: Swift.String) async throws -> ChatBskyGroupUpdateJoinRequestsRead.Output {
+    public func updateJoinRequestsRead(convoId: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupUpdateJoinRequestsRead.Output {
         try await client.procedure(ChatBskyGroupUpdateJoinRequestsRead.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
     /// This form takes the input as a whole value.
-    public func updateJoinRequestsRead(_ input: ChatBskyGroupUpdateJoinRequestsRead.Input) async throws -> ChatBskyGroupUpdateJoinRequestsRead.Output {
+    public func updateJoinRequestsRead(_ input: ChatBskyGroupUpdateJoinRequestsRead.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupUpdateJoinRequestsRead.Output {
         try await client.procedure(ChatBskyGroupUpdateJoinRequestsRead.self, parameters: .init(), input: input)
     }
 }

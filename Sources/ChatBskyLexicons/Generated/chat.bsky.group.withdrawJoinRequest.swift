@@ -31,6 +31,9 @@ public nonisolated enum ChatBskyGroupWithdrawJoinRequest: XRPCCore.XRPCProcedure
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidJoinRequest"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -91,12 +94,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Group {
     /// Calls `ChatBskyGroupWithdrawJoinRequest`.
-    public func withdrawJoinRequest(convoId: Swift.String) async throws -> ChatBskyGroupWithdrawJoinRequest.Output {
+    public func withdrawJoinRequest(convoId: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupWithdrawJoinRequest.Output {
         try await client.procedure(ChatBskyGroupWithdrawJoinRequest.self, parameters: .init(), input: .init(convoId: convoId))
     }
 
     /// This form takes the input as a whole value.
-    public func withdrawJoinRequest(_ input: ChatBskyGroupWithdrawJoinRequest.Input) async throws -> ChatBskyGroupWithdrawJoinRequest.Output {
+    public func withdrawJoinRequest(_ input: ChatBskyGroupWithdrawJoinRequest.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyGroupWithdrawJoinRequest.Output {
         try await client.procedure(ChatBskyGroupWithdrawJoinRequest.self, parameters: .init(), input: input)
     }
 }

@@ -127,12 +127,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
     /// Calls `ChatBskyModerationGetActorMetadata`.
-    public func getActorMetadata(actor: XRPCCore.DID) async throws -> ChatBskyModerationGetActorMetadata.Output {
+    public func getActorMetadata(actor: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ChatBskyModerationGetActorMetadata.Output {
         try await client.query(ChatBskyModerationGetActorMetadata.self, parameters: .init(actor: actor))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getActorMetadata(_ parameters: ChatBskyModerationGetActorMetadata.Parameters) async throws -> ChatBskyModerationGetActorMetadata.Output {
+    public func getActorMetadata(_ parameters: ChatBskyModerationGetActorMetadata.Parameters) async throws(XRPCCore.XRPCCallError) -> ChatBskyModerationGetActorMetadata.Output {
         try await client.query(ChatBskyModerationGetActorMetadata.self, parameters: parameters)
     }
 }

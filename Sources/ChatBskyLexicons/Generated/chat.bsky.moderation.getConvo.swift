@@ -31,6 +31,9 @@ public nonisolated enum ChatBskyModerationGetConvo: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo"] }
     }
 
     /// The parameters `chat.bsky.moderation.getConvo#main/parameters`.
@@ -94,12 +97,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
     /// Calls `ChatBskyModerationGetConvo`.
-    public func getConvo(convoId: Swift.String) async throws -> ChatBskyModerationGetConvo.Output {
+    public func getConvo(convoId: Swift.String) async throws(XRPCCore.XRPCCallError) -> ChatBskyModerationGetConvo.Output {
         try await client.query(ChatBskyModerationGetConvo.self, parameters: .init(convoId: convoId))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getConvo(_ parameters: ChatBskyModerationGetConvo.Parameters) async throws -> ChatBskyModerationGetConvo.Output {
+    public func getConvo(_ parameters: ChatBskyModerationGetConvo.Parameters) async throws(XRPCCore.XRPCCallError) -> ChatBskyModerationGetConvo.Output {
         try await client.query(ChatBskyModerationGetConvo.self, parameters: parameters)
     }
 }

@@ -31,6 +31,9 @@ public nonisolated enum ChatBskyModerationGetConvoMembers: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidConvo"] }
     }
 
     /// The parameters `chat.bsky.moderation.getConvoMembers#main/parameters`.
@@ -109,12 +112,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
     /// Calls `ChatBskyModerationGetConvoMembers`.
-    public func getConvoMembers(convoId: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ChatBskyModerationGetConvoMembers.Output {
+    public func getConvoMembers(convoId: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> ChatBskyModerationGetConvoMembers.Output {
         try await client.query(ChatBskyModerationGetConvoMembers.self, parameters: .init(convoId: convoId, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getConvoMembers(_ parameters: ChatBskyModerationGetConvoMembers.Parameters) async throws -> ChatBskyModerationGetConvoMembers.Output {
+    public func getConvoMembers(_ parameters: ChatBskyModerationGetConvoMembers.Parameters) async throws(XRPCCore.XRPCCallError) -> ChatBskyModerationGetConvoMembers.Output {
         try await client.query(ChatBskyModerationGetConvoMembers.self, parameters: parameters)
     }
 }

@@ -73,12 +73,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
     /// Calls `ChatBskyModerationGetConvos`.
-    public func getConvos(convoIds: [Swift.String]) async throws -> ChatBskyModerationGetConvos.Output {
+    public func getConvos(convoIds: [Swift.String]) async throws(XRPCCore.XRPCCallError) -> ChatBskyModerationGetConvos.Output {
         try await client.query(ChatBskyModerationGetConvos.self, parameters: .init(convoIds: convoIds))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getConvos(_ parameters: ChatBskyModerationGetConvos.Parameters) async throws -> ChatBskyModerationGetConvos.Output {
+    public func getConvos(_ parameters: ChatBskyModerationGetConvos.Parameters) async throws(XRPCCore.XRPCCallError) -> ChatBskyModerationGetConvos.Output {
         try await client.query(ChatBskyModerationGetConvos.self, parameters: parameters)
     }
 }

@@ -140,12 +140,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
     /// Calls `ChatBskyModerationGetMessageContext`.
-    public func getMessageContext(messageId: Swift.String, after: Swift.Int? = 5, before: Swift.Int? = 5, convoId: Swift.String? = nil, maxInterleavedSystemMessages: Swift.Int? = 10) async throws -> ChatBskyModerationGetMessageContext.Output {
+    public func getMessageContext(messageId: Swift.String, after: Swift.Int? = 5, before: Swift.Int? = 5, convoId: Swift.String? = nil, maxInterleavedSystemMessages: Swift.Int? = 10) async throws(XRPCCore.XRPCCallError) -> ChatBskyModerationGetMessageContext.Output {
         try await client.query(ChatBskyModerationGetMessageContext.self, parameters: .init(messageId: messageId, after: after, before: before, convoId: convoId, maxInterleavedSystemMessages: maxInterleavedSystemMessages))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getMessageContext(_ parameters: ChatBskyModerationGetMessageContext.Parameters) async throws -> ChatBskyModerationGetMessageContext.Output {
+    public func getMessageContext(_ parameters: ChatBskyModerationGetMessageContext.Parameters) async throws(XRPCCore.XRPCCallError) -> ChatBskyModerationGetMessageContext.Output {
         try await client.query(ChatBskyModerationGetMessageContext.self, parameters: parameters)
     }
 }

@@ -35,6 +35,9 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["FutureCursor", "ConsumerTooSlow"] }
     }
 
     /// The parameters `chat.bsky.moderation.subscribeModEvents#main/parameters`.

@@ -63,12 +63,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Moderation {
     /// Calls `ChatBskyModerationUpdateActorAccess`.
-    public func updateActorAccess(actor: XRPCCore.DID, allowAccess: Swift.Bool, ref: Swift.String? = nil) async throws -> ChatBskyModerationUpdateActorAccess.Output {
+    public func updateActorAccess(actor: XRPCCore.DID, allowAccess: Swift.Bool, ref: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ChatBskyModerationUpdateActorAccess.Output {
         try await client.procedure(ChatBskyModerationUpdateActorAccess.self, parameters: .init(), input: .init(actor: actor, allowAccess: allowAccess, ref: ref))
     }
 
     /// This form takes the input as a whole value.
-    public func updateActorAccess(_ input: ChatBskyModerationUpdateActorAccess.Input) async throws -> ChatBskyModerationUpdateActorAccess.Output {
+    public func updateActorAccess(_ input: ChatBskyModerationUpdateActorAccess.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyModerationUpdateActorAccess.Output {
         try await client.procedure(ChatBskyModerationUpdateActorAccess.self, parameters: .init(), input: input)
     }
 }

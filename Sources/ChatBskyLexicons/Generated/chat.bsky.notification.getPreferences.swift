@@ -50,7 +50,7 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Notification {
     /// Calls `ChatBskyNotificationGetPreferences`.
-    public func getPreferences() async throws -> ChatBskyNotificationGetPreferences.Output {
+    public func getPreferences() async throws(XRPCCore.XRPCCallError) -> ChatBskyNotificationGetPreferences.Output {
         try await client.query(ChatBskyNotificationGetPreferences.self, parameters: .init())
     }
 }

@@ -83,12 +83,12 @@ nonisolated extension ChatBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Chat.Bsky.Notification {
     /// Calls `ChatBskyNotificationPutPreferences`.
-    public func putPreferences(chat: ChatBskyNotificationDefs.ChatPreference? = nil, chatRequest: ChatBskyNotificationDefs.ChatPreference? = nil) async throws -> ChatBskyNotificationPutPreferences.Output {
+    public func putPreferences(chat: ChatBskyNotificationDefs.ChatPreference? = nil, chatRequest: ChatBskyNotificationDefs.ChatPreference? = nil) async throws(XRPCCore.XRPCCallError) -> ChatBskyNotificationPutPreferences.Output {
         try await client.procedure(ChatBskyNotificationPutPreferences.self, parameters: .init(), input: .init(chat: chat, chatRequest: chatRequest))
     }
 
     /// This form takes the input as a whole value.
-    public func putPreferences(_ input: ChatBskyNotificationPutPreferences.Input) async throws -> ChatBskyNotificationPutPreferences.Output {
+    public func putPreferences(_ input: ChatBskyNotificationPutPreferences.Input) async throws(XRPCCore.XRPCCallError) -> ChatBskyNotificationPutPreferences.Output {
         try await client.procedure(ChatBskyNotificationPutPreferences.self, parameters: .init(), input: input)
     }
 }

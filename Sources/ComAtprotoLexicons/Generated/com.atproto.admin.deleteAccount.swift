@@ -51,12 +51,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminDeleteAccount`.
-    public func deleteAccount(did: XRPCCore.DID) async throws -> ComAtprotoAdminDeleteAccount.Output {
+    public func deleteAccount(did: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminDeleteAccount.Output {
         try await client.procedure(ComAtprotoAdminDeleteAccount.self, parameters: .init(), input: .init(did: did))
     }
 
     /// This form takes the input as a whole value.
-    public func deleteAccount(_ input: ComAtprotoAdminDeleteAccount.Input) async throws -> ComAtprotoAdminDeleteAccount.Output {
+    public func deleteAccount(_ input: ComAtprotoAdminDeleteAccount.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminDeleteAccount.Output {
         try await client.procedure(ComAtprotoAdminDeleteAccount.self, parameters: .init(), input: input)
     }
 }

@@ -56,12 +56,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminDisableAccountInvites`.
-    public func disableAccountInvites(account: XRPCCore.DID, note: Swift.String? = nil) async throws -> ComAtprotoAdminDisableAccountInvites.Output {
+    public func disableAccountInvites(account: XRPCCore.DID, note: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminDisableAccountInvites.Output {
         try await client.procedure(ComAtprotoAdminDisableAccountInvites.self, parameters: .init(), input: .init(account: account, note: note))
     }
 
     /// This form takes the input as a whole value.
-    public func disableAccountInvites(_ input: ComAtprotoAdminDisableAccountInvites.Input) async throws -> ComAtprotoAdminDisableAccountInvites.Output {
+    public func disableAccountInvites(_ input: ComAtprotoAdminDisableAccountInvites.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminDisableAccountInvites.Output {
         try await client.procedure(ComAtprotoAdminDisableAccountInvites.self, parameters: .init(), input: input)
     }
 }

@@ -55,12 +55,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminDisableInviteCodes`.
-    public func disableInviteCodes(accounts: [Swift.String]? = nil, codes: [Swift.String]? = nil) async throws -> ComAtprotoAdminDisableInviteCodes.Output {
+    public func disableInviteCodes(accounts: [Swift.String]? = nil, codes: [Swift.String]? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminDisableInviteCodes.Output {
         try await client.procedure(ComAtprotoAdminDisableInviteCodes.self, parameters: .init(), input: .init(accounts: accounts, codes: codes))
     }
 
     /// This form takes the input as a whole value.
-    public func disableInviteCodes(_ input: ComAtprotoAdminDisableInviteCodes.Input) async throws -> ComAtprotoAdminDisableInviteCodes.Output {
+    public func disableInviteCodes(_ input: ComAtprotoAdminDisableInviteCodes.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminDisableInviteCodes.Output {
         try await client.procedure(ComAtprotoAdminDisableInviteCodes.self, parameters: .init(), input: input)
     }
 }

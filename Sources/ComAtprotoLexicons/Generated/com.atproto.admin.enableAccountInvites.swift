@@ -56,12 +56,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminEnableAccountInvites`.
-    public func enableAccountInvites(account: XRPCCore.DID, note: Swift.String? = nil) async throws -> ComAtprotoAdminEnableAccountInvites.Output {
+    public func enableAccountInvites(account: XRPCCore.DID, note: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminEnableAccountInvites.Output {
         try await client.procedure(ComAtprotoAdminEnableAccountInvites.self, parameters: .init(), input: .init(account: account, note: note))
     }
 
     /// This form takes the input as a whole value.
-    public func enableAccountInvites(_ input: ComAtprotoAdminEnableAccountInvites.Input) async throws -> ComAtprotoAdminEnableAccountInvites.Output {
+    public func enableAccountInvites(_ input: ComAtprotoAdminEnableAccountInvites.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminEnableAccountInvites.Output {
         try await client.procedure(ComAtprotoAdminEnableAccountInvites.self, parameters: .init(), input: input)
     }
 }

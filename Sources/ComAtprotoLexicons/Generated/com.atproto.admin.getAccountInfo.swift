@@ -48,12 +48,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminGetAccountInfo`.
-    public func getAccountInfo(did: XRPCCore.DID) async throws -> ComAtprotoAdminGetAccountInfo.Output {
+    public func getAccountInfo(did: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminGetAccountInfo.Output {
         try await client.query(ComAtprotoAdminGetAccountInfo.self, parameters: .init(did: did))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getAccountInfo(_ parameters: ComAtprotoAdminGetAccountInfo.Parameters) async throws -> ComAtprotoAdminGetAccountInfo.Output {
+    public func getAccountInfo(_ parameters: ComAtprotoAdminGetAccountInfo.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminGetAccountInfo.Output {
         try await client.query(ComAtprotoAdminGetAccountInfo.self, parameters: parameters)
     }
 }

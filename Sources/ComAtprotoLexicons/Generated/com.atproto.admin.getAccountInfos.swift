@@ -70,12 +70,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminGetAccountInfos`.
-    public func getAccountInfos(dids: [XRPCCore.DID]) async throws -> ComAtprotoAdminGetAccountInfos.Output {
+    public func getAccountInfos(dids: [XRPCCore.DID]) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminGetAccountInfos.Output {
         try await client.query(ComAtprotoAdminGetAccountInfos.self, parameters: .init(dids: dids))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getAccountInfos(_ parameters: ComAtprotoAdminGetAccountInfos.Parameters) async throws -> ComAtprotoAdminGetAccountInfos.Output {
+    public func getAccountInfos(_ parameters: ComAtprotoAdminGetAccountInfos.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminGetAccountInfos.Output {
         try await client.query(ComAtprotoAdminGetAccountInfos.self, parameters: parameters)
     }
 }

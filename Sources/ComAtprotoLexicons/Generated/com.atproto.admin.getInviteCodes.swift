@@ -103,12 +103,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminGetInviteCodes`.
-    public func getInviteCodes(cursor: Swift.String? = nil, limit: Swift.Int? = 100, sort: ComAtprotoAdminGetInviteCodes.Parameters.Sort? = "recent") async throws -> ComAtprotoAdminGetInviteCodes.Output {
+    public func getInviteCodes(cursor: Swift.String? = nil, limit: Swift.Int? = 100, sort: ComAtprotoAdminGetInviteCodes.Parameters.Sort? = "recent") async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminGetInviteCodes.Output {
         try await client.query(ComAtprotoAdminGetInviteCodes.self, parameters: .init(cursor: cursor, limit: limit, sort: sort))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getInviteCodes(_ parameters: ComAtprotoAdminGetInviteCodes.Parameters = .init()) async throws -> ComAtprotoAdminGetInviteCodes.Output {
+    public func getInviteCodes(_ parameters: ComAtprotoAdminGetInviteCodes.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminGetInviteCodes.Output {
         try await client.query(ComAtprotoAdminGetInviteCodes.self, parameters: parameters)
     }
 }

@@ -144,12 +144,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminGetSubjectStatus`.
-    public func getSubjectStatus(blob: XRPCCore.CIDString? = nil, did: XRPCCore.DID? = nil, uri: XRPCCore.ATURI? = nil) async throws -> ComAtprotoAdminGetSubjectStatus.Output {
+    public func getSubjectStatus(blob: XRPCCore.CIDString? = nil, did: XRPCCore.DID? = nil, uri: XRPCCore.ATURI? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminGetSubjectStatus.Output {
         try await client.query(ComAtprotoAdminGetSubjectStatus.self, parameters: .init(blob: blob, did: did, uri: uri))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSubjectStatus(_ parameters: ComAtprotoAdminGetSubjectStatus.Parameters = .init()) async throws -> ComAtprotoAdminGetSubjectStatus.Output {
+    public func getSubjectStatus(_ parameters: ComAtprotoAdminGetSubjectStatus.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminGetSubjectStatus.Output {
         try await client.query(ComAtprotoAdminGetSubjectStatus.self, parameters: parameters)
     }
 }

@@ -86,12 +86,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminSearchAccounts`.
-    public func searchAccounts(cursor: Swift.String? = nil, email: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ComAtprotoAdminSearchAccounts.Output {
+    public func searchAccounts(cursor: Swift.String? = nil, email: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminSearchAccounts.Output {
         try await client.query(ComAtprotoAdminSearchAccounts.self, parameters: .init(cursor: cursor, email: email, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func searchAccounts(_ parameters: ComAtprotoAdminSearchAccounts.Parameters = .init()) async throws -> ComAtprotoAdminSearchAccounts.Output {
+    public func searchAccounts(_ parameters: ComAtprotoAdminSearchAccounts.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminSearchAccounts.Output {
         try await client.query(ComAtprotoAdminSearchAccounts.self, parameters: parameters)
     }
 }

@@ -95,12 +95,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminSendEmail`.
-    public func sendEmail(recipientDid: XRPCCore.DID, content: Swift.String, senderDid: XRPCCore.DID, comment: Swift.String? = nil, subject: Swift.String? = nil) async throws -> ComAtprotoAdminSendEmail.Output {
+    public func sendEmail(recipientDid: XRPCCore.DID, content: Swift.String, senderDid: XRPCCore.DID, comment: Swift.String? = nil, subject: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminSendEmail.Output {
         try await client.procedure(ComAtprotoAdminSendEmail.self, parameters: .init(), input: .init(recipientDid: recipientDid, content: content, senderDid: senderDid, comment: comment, subject: subject))
     }
 
     /// This form takes the input as a whole value.
-    public func sendEmail(_ input: ComAtprotoAdminSendEmail.Input) async throws -> ComAtprotoAdminSendEmail.Output {
+    public func sendEmail(_ input: ComAtprotoAdminSendEmail.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminSendEmail.Output {
         try await client.procedure(ComAtprotoAdminSendEmail.self, parameters: .init(), input: input)
     }
 }

@@ -56,12 +56,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminUpdateAccountEmail`.
-    public func updateAccountEmail(account: XRPCCore.ATIdentifier, email: Swift.String) async throws -> ComAtprotoAdminUpdateAccountEmail.Output {
+    public func updateAccountEmail(account: XRPCCore.ATIdentifier, email: Swift.String) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminUpdateAccountEmail.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountEmail.self, parameters: .init(), input: .init(account: account, email: email))
     }
 
     /// This form takes the input as a whole value.
-    public func updateAccountEmail(_ input: ComAtprotoAdminUpdateAccountEmail.Input) async throws -> ComAtprotoAdminUpdateAccountEmail.Output {
+    public func updateAccountEmail(_ input: ComAtprotoAdminUpdateAccountEmail.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminUpdateAccountEmail.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountEmail.self, parameters: .init(), input: input)
     }
 }

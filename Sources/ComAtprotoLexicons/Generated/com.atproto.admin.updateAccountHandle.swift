@@ -57,12 +57,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminUpdateAccountHandle`.
-    public func updateAccountHandle(did: XRPCCore.DID, handle: XRPCCore.ATHandle) async throws -> ComAtprotoAdminUpdateAccountHandle.Output {
+    public func updateAccountHandle(did: XRPCCore.DID, handle: XRPCCore.ATHandle) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminUpdateAccountHandle.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountHandle.self, parameters: .init(), input: .init(did: did, handle: handle))
     }
 
     /// This form takes the input as a whole value.
-    public func updateAccountHandle(_ input: ComAtprotoAdminUpdateAccountHandle.Input) async throws -> ComAtprotoAdminUpdateAccountHandle.Output {
+    public func updateAccountHandle(_ input: ComAtprotoAdminUpdateAccountHandle.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminUpdateAccountHandle.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountHandle.self, parameters: .init(), input: input)
     }
 }

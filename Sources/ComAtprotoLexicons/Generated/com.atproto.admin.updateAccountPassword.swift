@@ -56,12 +56,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminUpdateAccountPassword`.
-    public func updateAccountPassword(did: XRPCCore.DID, password: Swift.String) async throws -> ComAtprotoAdminUpdateAccountPassword.Output {
+    public func updateAccountPassword(did: XRPCCore.DID, password: Swift.String) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminUpdateAccountPassword.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountPassword.self, parameters: .init(), input: .init(did: did, password: password))
     }
 
     /// This form takes the input as a whole value.
-    public func updateAccountPassword(_ input: ComAtprotoAdminUpdateAccountPassword.Input) async throws -> ComAtprotoAdminUpdateAccountPassword.Output {
+    public func updateAccountPassword(_ input: ComAtprotoAdminUpdateAccountPassword.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminUpdateAccountPassword.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountPassword.self, parameters: .init(), input: input)
     }
 }

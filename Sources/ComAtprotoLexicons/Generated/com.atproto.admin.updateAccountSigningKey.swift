@@ -57,12 +57,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminUpdateAccountSigningKey`.
-    public func updateAccountSigningKey(did: XRPCCore.DID, signingKey: XRPCCore.DID) async throws -> ComAtprotoAdminUpdateAccountSigningKey.Output {
+    public func updateAccountSigningKey(did: XRPCCore.DID, signingKey: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminUpdateAccountSigningKey.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountSigningKey.self, parameters: .init(), input: .init(did: did, signingKey: signingKey))
     }
 
     /// This form takes the input as a whole value.
-    public func updateAccountSigningKey(_ input: ComAtprotoAdminUpdateAccountSigningKey.Input) async throws -> ComAtprotoAdminUpdateAccountSigningKey.Output {
+    public func updateAccountSigningKey(_ input: ComAtprotoAdminUpdateAccountSigningKey.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminUpdateAccountSigningKey.Output {
         try await client.procedure(ComAtprotoAdminUpdateAccountSigningKey.self, parameters: .init(), input: input)
     }
 }

@@ -189,12 +189,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Admin {
     /// Calls `ComAtprotoAdminUpdateSubjectStatus`.
-    public func updateSubjectStatus(subject: ComAtprotoAdminUpdateSubjectStatus.Input.Subject, deactivated: ComAtprotoAdminDefs.StatusAttr? = nil, takedown: ComAtprotoAdminDefs.StatusAttr? = nil) async throws -> ComAtprotoAdminUpdateSubjectStatus.Output {
+    public func updateSubjectStatus(subject: ComAtprotoAdminUpdateSubjectStatus.Input.Subject, deactivated: ComAtprotoAdminDefs.StatusAttr? = nil, takedown: ComAtprotoAdminDefs.StatusAttr? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminUpdateSubjectStatus.Output {
         try await client.procedure(ComAtprotoAdminUpdateSubjectStatus.self, parameters: .init(), input: .init(subject: subject, deactivated: deactivated, takedown: takedown))
     }
 
     /// This form takes the input as a whole value.
-    public func updateSubjectStatus(_ input: ComAtprotoAdminUpdateSubjectStatus.Input) async throws -> ComAtprotoAdminUpdateSubjectStatus.Output {
+    public func updateSubjectStatus(_ input: ComAtprotoAdminUpdateSubjectStatus.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoAdminUpdateSubjectStatus.Output {
         try await client.procedure(ComAtprotoAdminUpdateSubjectStatus.self, parameters: .init(), input: input)
     }
 }

@@ -62,7 +62,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityGetRecommendedDidCredentials`.
-    public func getRecommendedDidCredentials() async throws -> ComAtprotoIdentityGetRecommendedDidCredentials.Output {
+    public func getRecommendedDidCredentials() async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentityGetRecommendedDidCredentials.Output {
         try await client.query(ComAtprotoIdentityGetRecommendedDidCredentials.self, parameters: .init())
     }
 }

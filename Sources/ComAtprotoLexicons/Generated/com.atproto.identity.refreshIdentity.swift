@@ -37,6 +37,9 @@ public nonisolated enum ComAtprotoIdentityRefreshIdentity: XRPCCore.XRPCProcedur
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["HandleNotFound", "DidNotFound", "DidDeactivated"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -80,12 +83,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityRefreshIdentity`.
-    public func refreshIdentity(identifier: XRPCCore.ATIdentifier) async throws -> ComAtprotoIdentityRefreshIdentity.Output {
+    public func refreshIdentity(identifier: XRPCCore.ATIdentifier) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentityRefreshIdentity.Output {
         try await client.procedure(ComAtprotoIdentityRefreshIdentity.self, parameters: .init(), input: .init(identifier: identifier))
     }
 
     /// This form takes the input as a whole value.
-    public func refreshIdentity(_ input: ComAtprotoIdentityRefreshIdentity.Input) async throws -> ComAtprotoIdentityRefreshIdentity.Output {
+    public func refreshIdentity(_ input: ComAtprotoIdentityRefreshIdentity.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentityRefreshIdentity.Output {
         try await client.procedure(ComAtprotoIdentityRefreshIdentity.self, parameters: .init(), input: input)
     }
 }

@@ -27,7 +27,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityRequestPlcOperationSignature`.
-    public func requestPlcOperationSignature() async throws -> ComAtprotoIdentityRequestPlcOperationSignature.Output {
+    public func requestPlcOperationSignature() async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentityRequestPlcOperationSignature.Output {
         try await client.procedure(ComAtprotoIdentityRequestPlcOperationSignature.self, parameters: .init(), input: .init())
     }
 }

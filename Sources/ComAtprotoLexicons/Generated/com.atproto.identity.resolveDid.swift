@@ -33,6 +33,9 @@ public nonisolated enum ComAtprotoIdentityResolveDid: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["DidNotFound", "DidDeactivated"] }
     }
 
     /// The parameters `com.atproto.identity.resolveDid#main/parameters`.
@@ -96,12 +99,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityResolveDid`.
-    public func resolveDid(did: XRPCCore.DID) async throws -> ComAtprotoIdentityResolveDid.Output {
+    public func resolveDid(did: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentityResolveDid.Output {
         try await client.query(ComAtprotoIdentityResolveDid.self, parameters: .init(did: did))
     }
 
     /// This form takes the parameters as a whole value.
-    public func resolveDid(_ parameters: ComAtprotoIdentityResolveDid.Parameters) async throws -> ComAtprotoIdentityResolveDid.Output {
+    public func resolveDid(_ parameters: ComAtprotoIdentityResolveDid.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentityResolveDid.Output {
         try await client.query(ComAtprotoIdentityResolveDid.self, parameters: parameters)
     }
 }

@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoIdentityResolveHandle: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["HandleNotFound"] }
     }
 
     /// The parameters `com.atproto.identity.resolveHandle#main/parameters`.
@@ -93,12 +96,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityResolveHandle`.
-    public func resolveHandle(handle: XRPCCore.ATHandle) async throws -> ComAtprotoIdentityResolveHandle.Output {
+    public func resolveHandle(handle: XRPCCore.ATHandle) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentityResolveHandle.Output {
         try await client.query(ComAtprotoIdentityResolveHandle.self, parameters: .init(handle: handle))
     }
 
     /// This form takes the parameters as a whole value.
-    public func resolveHandle(_ parameters: ComAtprotoIdentityResolveHandle.Parameters) async throws -> ComAtprotoIdentityResolveHandle.Output {
+    public func resolveHandle(_ parameters: ComAtprotoIdentityResolveHandle.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentityResolveHandle.Output {
         try await client.query(ComAtprotoIdentityResolveHandle.self, parameters: parameters)
     }
 }

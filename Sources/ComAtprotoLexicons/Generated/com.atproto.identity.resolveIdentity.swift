@@ -37,6 +37,9 @@ public nonisolated enum ComAtprotoIdentityResolveIdentity: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["HandleNotFound", "DidNotFound", "DidDeactivated"] }
     }
 
     /// The parameters `com.atproto.identity.resolveIdentity#main/parameters`.
@@ -77,12 +80,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityResolveIdentity`.
-    public func resolveIdentity(identifier: XRPCCore.ATIdentifier) async throws -> ComAtprotoIdentityResolveIdentity.Output {
+    public func resolveIdentity(identifier: XRPCCore.ATIdentifier) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentityResolveIdentity.Output {
         try await client.query(ComAtprotoIdentityResolveIdentity.self, parameters: .init(identifier: identifier))
     }
 
     /// This form takes the parameters as a whole value.
-    public func resolveIdentity(_ parameters: ComAtprotoIdentityResolveIdentity.Parameters) async throws -> ComAtprotoIdentityResolveIdentity.Output {
+    public func resolveIdentity(_ parameters: ComAtprotoIdentityResolveIdentity.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentityResolveIdentity.Output {
         try await client.query(ComAtprotoIdentityResolveIdentity.self, parameters: parameters)
     }
 }

@@ -93,12 +93,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentitySignPlcOperation`.
-    public func signPlcOperation(alsoKnownAs: [Swift.String]? = nil, rotationKeys: [Swift.String]? = nil, services: XRPCCore.UnknownValue? = nil, token: Swift.String? = nil, verificationMethods: XRPCCore.UnknownValue? = nil) async throws -> ComAtprotoIdentitySignPlcOperation.Output {
+    public func signPlcOperation(alsoKnownAs: [Swift.String]? = nil, rotationKeys: [Swift.String]? = nil, services: XRPCCore.UnknownValue? = nil, token: Swift.String? = nil, verificationMethods: XRPCCore.UnknownValue? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentitySignPlcOperation.Output {
         try await client.procedure(ComAtprotoIdentitySignPlcOperation.self, parameters: .init(), input: .init(alsoKnownAs: alsoKnownAs, rotationKeys: rotationKeys, services: services, token: token, verificationMethods: verificationMethods))
     }
 
     /// This form takes the input as a whole value.
-    public func signPlcOperation(_ input: ComAtprotoIdentitySignPlcOperation.Input) async throws -> ComAtprotoIdentitySignPlcOperation.Output {
+    public func signPlcOperation(_ input: ComAtprotoIdentitySignPlcOperation.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentitySignPlcOperation.Output {
         try await client.procedure(ComAtprotoIdentitySignPlcOperation.self, parameters: .init(), input: input)
     }
 }

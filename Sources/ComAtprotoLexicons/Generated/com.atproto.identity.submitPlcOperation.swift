@@ -50,12 +50,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentitySubmitPlcOperation`.
-    public func submitPlcOperation(operation: XRPCCore.UnknownValue) async throws -> ComAtprotoIdentitySubmitPlcOperation.Output {
+    public func submitPlcOperation(operation: XRPCCore.UnknownValue) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentitySubmitPlcOperation.Output {
         try await client.procedure(ComAtprotoIdentitySubmitPlcOperation.self, parameters: .init(), input: .init(operation: operation))
     }
 
     /// This form takes the input as a whole value.
-    public func submitPlcOperation(_ input: ComAtprotoIdentitySubmitPlcOperation.Input) async throws -> ComAtprotoIdentitySubmitPlcOperation.Output {
+    public func submitPlcOperation(_ input: ComAtprotoIdentitySubmitPlcOperation.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentitySubmitPlcOperation.Output {
         try await client.procedure(ComAtprotoIdentitySubmitPlcOperation.self, parameters: .init(), input: input)
     }
 }

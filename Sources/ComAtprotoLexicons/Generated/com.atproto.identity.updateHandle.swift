@@ -51,12 +51,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentityUpdateHandle`.
-    public func updateHandle(handle: XRPCCore.ATHandle) async throws -> ComAtprotoIdentityUpdateHandle.Output {
+    public func updateHandle(handle: XRPCCore.ATHandle) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentityUpdateHandle.Output {
         try await client.procedure(ComAtprotoIdentityUpdateHandle.self, parameters: .init(), input: .init(handle: handle))
     }
 
     /// This form takes the input as a whole value.
-    public func updateHandle(_ input: ComAtprotoIdentityUpdateHandle.Input) async throws -> ComAtprotoIdentityUpdateHandle.Output {
+    public func updateHandle(_ input: ComAtprotoIdentityUpdateHandle.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentityUpdateHandle.Output {
         try await client.procedure(ComAtprotoIdentityUpdateHandle.self, parameters: .init(), input: input)
     }
 }

@@ -91,12 +91,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Label {
     /// Calls `ComAtprotoLabelQueryLabels`.
-    public func queryLabels(uriPatterns: [Swift.String], cursor: Swift.String? = nil, limit: Swift.Int? = 50, sources: [XRPCCore.DID]? = nil) async throws -> ComAtprotoLabelQueryLabels.Output {
+    public func queryLabels(uriPatterns: [Swift.String], cursor: Swift.String? = nil, limit: Swift.Int? = 50, sources: [XRPCCore.DID]? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoLabelQueryLabels.Output {
         try await client.query(ComAtprotoLabelQueryLabels.self, parameters: .init(uriPatterns: uriPatterns, cursor: cursor, limit: limit, sources: sources))
     }
 
     /// This form takes the parameters as a whole value.
-    public func queryLabels(_ parameters: ComAtprotoLabelQueryLabels.Parameters) async throws -> ComAtprotoLabelQueryLabels.Output {
+    public func queryLabels(_ parameters: ComAtprotoLabelQueryLabels.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoLabelQueryLabels.Output {
         try await client.query(ComAtprotoLabelQueryLabels.self, parameters: parameters)
     }
 }

@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscriptio
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["FutureCursor"] }
     }
 
     /// The parameters `com.atproto.label.subscribeLabels#main/parameters`.

@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoLexiconResolveLexicon: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["LexiconNotFound"] }
     }
 
     /// The parameters `com.atproto.lexicon.resolveLexicon#main/parameters`.
@@ -105,12 +108,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Lexicon {
     /// Calls `ComAtprotoLexiconResolveLexicon`.
-    public func resolveLexicon(nsid: XRPCCore.NSID) async throws -> ComAtprotoLexiconResolveLexicon.Output {
+    public func resolveLexicon(nsid: XRPCCore.NSID) async throws(XRPCCore.XRPCCallError) -> ComAtprotoLexiconResolveLexicon.Output {
         try await client.query(ComAtprotoLexiconResolveLexicon.self, parameters: .init(nsid: nsid))
     }
 
     /// This form takes the parameters as a whole value.
-    public func resolveLexicon(_ parameters: ComAtprotoLexiconResolveLexicon.Parameters) async throws -> ComAtprotoLexiconResolveLexicon.Output {
+    public func resolveLexicon(_ parameters: ComAtprotoLexiconResolveLexicon.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoLexiconResolveLexicon.Output {
         try await client.query(ComAtprotoLexiconResolveLexicon.self, parameters: parameters)
     }
 }

@@ -241,12 +241,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Moderation {
     /// Calls `ComAtprotoModerationCreateReport`.
-    public func createReport(reasonType: ComAtprotoModerationDefs.ReasonType, subject: ComAtprotoModerationCreateReport.Input.Subject, modTool: ComAtprotoModerationCreateReport.ModTool? = nil, reason: Swift.String? = nil) async throws -> ComAtprotoModerationCreateReport.Output {
+    public func createReport(reasonType: ComAtprotoModerationDefs.ReasonType, subject: ComAtprotoModerationCreateReport.Input.Subject, modTool: ComAtprotoModerationCreateReport.ModTool? = nil, reason: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoModerationCreateReport.Output {
         try await client.procedure(ComAtprotoModerationCreateReport.self, parameters: .init(), input: .init(reasonType: reasonType, subject: subject, modTool: modTool, reason: reason))
     }
 
     /// This form takes the input as a whole value.
-    public func createReport(_ input: ComAtprotoModerationCreateReport.Input) async throws -> ComAtprotoModerationCreateReport.Output {
+    public func createReport(_ input: ComAtprotoModerationCreateReport.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoModerationCreateReport.Output {
         try await client.procedure(ComAtprotoModerationCreateReport.self, parameters: .init(), input: input)
     }
 }

@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidSwap"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -447,12 +450,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoApplyWrites`.
-    public func applyWrites(repo: XRPCCore.ATIdentifier, writes: [ComAtprotoRepoApplyWrites.Input.WritesItem], swapCommit: XRPCCore.CIDString? = nil, validate: Swift.Bool? = nil) async throws -> ComAtprotoRepoApplyWrites.Output {
+    public func applyWrites(repo: XRPCCore.ATIdentifier, writes: [ComAtprotoRepoApplyWrites.Input.WritesItem], swapCommit: XRPCCore.CIDString? = nil, validate: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoApplyWrites.Output {
         try await client.procedure(ComAtprotoRepoApplyWrites.self, parameters: .init(), input: .init(repo: repo, writes: writes, swapCommit: swapCommit, validate: validate))
     }
 
     /// This form takes the input as a whole value.
-    public func applyWrites(_ input: ComAtprotoRepoApplyWrites.Input) async throws -> ComAtprotoRepoApplyWrites.Output {
+    public func applyWrites(_ input: ComAtprotoRepoApplyWrites.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoApplyWrites.Output {
         try await client.procedure(ComAtprotoRepoApplyWrites.self, parameters: .init(), input: input)
     }
 }

@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidSwap"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -158,12 +161,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoCreateRecord`.
-    public func createRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, record: XRPCCore.UnknownValue, rkey: XRPCCore.RecordKey? = nil, swapCommit: XRPCCore.CIDString? = nil, validate: Swift.Bool? = nil) async throws -> ComAtprotoRepoCreateRecord.Output {
+    public func createRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, record: XRPCCore.UnknownValue, rkey: XRPCCore.RecordKey? = nil, swapCommit: XRPCCore.CIDString? = nil, validate: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoCreateRecord.Output {
         try await client.procedure(ComAtprotoRepoCreateRecord.self, parameters: .init(), input: .init(repo: repo, collection: collection, record: record, rkey: rkey, swapCommit: swapCommit, validate: validate))
     }
 
     /// This form takes the input as a whole value.
-    public func createRecord(_ input: ComAtprotoRepoCreateRecord.Input) async throws -> ComAtprotoRepoCreateRecord.Output {
+    public func createRecord(_ input: ComAtprotoRepoCreateRecord.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoCreateRecord.Output {
         try await client.procedure(ComAtprotoRepoCreateRecord.self, parameters: .init(), input: input)
     }
 }

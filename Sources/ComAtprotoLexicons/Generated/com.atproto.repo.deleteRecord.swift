@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoRepoDeleteRecord: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidSwap"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -120,12 +123,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoDeleteRecord`.
-    public func deleteRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, swapCommit: XRPCCore.CIDString? = nil, swapRecord: XRPCCore.CIDString? = nil) async throws -> ComAtprotoRepoDeleteRecord.Output {
+    public func deleteRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, swapCommit: XRPCCore.CIDString? = nil, swapRecord: XRPCCore.CIDString? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoDeleteRecord.Output {
         try await client.procedure(ComAtprotoRepoDeleteRecord.self, parameters: .init(), input: .init(repo: repo, collection: collection, rkey: rkey, swapCommit: swapCommit, swapRecord: swapRecord))
     }
 
     /// This form takes the input as a whole value.
-    public func deleteRecord(_ input: ComAtprotoRepoDeleteRecord.Input) async throws -> ComAtprotoRepoDeleteRecord.Output {
+    public func deleteRecord(_ input: ComAtprotoRepoDeleteRecord.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoDeleteRecord.Output {
         try await client.procedure(ComAtprotoRepoDeleteRecord.self, parameters: .init(), input: input)
     }
 }

@@ -93,12 +93,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoDescribeRepo`.
-    public func describeRepo(repo: XRPCCore.ATIdentifier) async throws -> ComAtprotoRepoDescribeRepo.Output {
+    public func describeRepo(repo: XRPCCore.ATIdentifier) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoDescribeRepo.Output {
         try await client.query(ComAtprotoRepoDescribeRepo.self, parameters: .init(repo: repo))
     }
 
     /// This form takes the parameters as a whole value.
-    public func describeRepo(_ parameters: ComAtprotoRepoDescribeRepo.Parameters) async throws -> ComAtprotoRepoDescribeRepo.Output {
+    public func describeRepo(_ parameters: ComAtprotoRepoDescribeRepo.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoDescribeRepo.Output {
         try await client.query(ComAtprotoRepoDescribeRepo.self, parameters: parameters)
     }
 }

@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoRepoGetRecord: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["RecordNotFound"] }
     }
 
     /// The parameters `com.atproto.repo.getRecord#main/parameters`.
@@ -122,12 +125,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoGetRecord`.
-    public func getRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, cid: XRPCCore.CIDString? = nil) async throws -> ComAtprotoRepoGetRecord.Output {
+    public func getRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, cid: XRPCCore.CIDString? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoGetRecord.Output {
         try await client.query(ComAtprotoRepoGetRecord.self, parameters: .init(repo: repo, collection: collection, rkey: rkey, cid: cid))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getRecord(_ parameters: ComAtprotoRepoGetRecord.Parameters) async throws -> ComAtprotoRepoGetRecord.Output {
+    public func getRecord(_ parameters: ComAtprotoRepoGetRecord.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoGetRecord.Output {
         try await client.query(ComAtprotoRepoGetRecord.self, parameters: parameters)
     }
 }

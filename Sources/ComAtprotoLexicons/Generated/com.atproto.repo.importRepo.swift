@@ -27,7 +27,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoImportRepo`.
-    public func importRepo(_ input: ComAtprotoRepoImportRepo.Input) async throws -> ComAtprotoRepoImportRepo.Output {
+    public func importRepo(_ input: ComAtprotoRepoImportRepo.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoImportRepo.Output {
         try await client.procedure(ComAtprotoRepoImportRepo.self, parameters: .init(), input: input)
     }
 }

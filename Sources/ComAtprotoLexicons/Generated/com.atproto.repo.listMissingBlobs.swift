@@ -114,12 +114,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoListMissingBlobs`.
-    public func listMissingBlobs(cursor: Swift.String? = nil, limit: Swift.Int? = 500) async throws -> ComAtprotoRepoListMissingBlobs.Output {
+    public func listMissingBlobs(cursor: Swift.String? = nil, limit: Swift.Int? = 500) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoListMissingBlobs.Output {
         try await client.query(ComAtprotoRepoListMissingBlobs.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listMissingBlobs(_ parameters: ComAtprotoRepoListMissingBlobs.Parameters = .init()) async throws -> ComAtprotoRepoListMissingBlobs.Output {
+    public func listMissingBlobs(_ parameters: ComAtprotoRepoListMissingBlobs.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoListMissingBlobs.Output {
         try await client.query(ComAtprotoRepoListMissingBlobs.self, parameters: parameters)
     }
 }

@@ -136,12 +136,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoListRecords`.
-    public func listRecords(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, cursor: Swift.String? = nil, limit: Swift.Int? = 50, reverse: Swift.Bool? = nil) async throws -> ComAtprotoRepoListRecords.Output {
+    public func listRecords(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, cursor: Swift.String? = nil, limit: Swift.Int? = 50, reverse: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoListRecords.Output {
         try await client.query(ComAtprotoRepoListRecords.self, parameters: .init(repo: repo, collection: collection, cursor: cursor, limit: limit, reverse: reverse))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listRecords(_ parameters: ComAtprotoRepoListRecords.Parameters) async throws -> ComAtprotoRepoListRecords.Output {
+    public func listRecords(_ parameters: ComAtprotoRepoListRecords.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoListRecords.Output {
         try await client.query(ComAtprotoRepoListRecords.self, parameters: parameters)
     }
 }

@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidSwap"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -164,12 +167,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoPutRecord`.
-    public func putRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, record: XRPCCore.UnknownValue, swapCommit: XRPCCore.CIDString? = nil, swapRecord: XRPCCore.LexiconNullable<XRPCCore.CIDString>? = nil, validate: Swift.Bool? = nil) async throws -> ComAtprotoRepoPutRecord.Output {
+    public func putRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, record: XRPCCore.UnknownValue, swapCommit: XRPCCore.CIDString? = nil, swapRecord: XRPCCore.LexiconNullable<XRPCCore.CIDString>? = nil, validate: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoPutRecord.Output {
         try await client.procedure(ComAtprotoRepoPutRecord.self, parameters: .init(), input: .init(repo: repo, collection: collection, rkey: rkey, record: record, swapCommit: swapCommit, swapRecord: swapRecord, validate: validate))
     }
 
     /// This form takes the input as a whole value.
-    public func putRecord(_ input: ComAtprotoRepoPutRecord.Input) async throws -> ComAtprotoRepoPutRecord.Output {
+    public func putRecord(_ input: ComAtprotoRepoPutRecord.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoPutRecord.Output {
         try await client.procedure(ComAtprotoRepoPutRecord.self, parameters: .init(), input: input)
     }
 }

@@ -50,7 +50,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoUploadBlob`.
-    public func uploadBlob(_ input: ComAtprotoRepoUploadBlob.Input) async throws -> ComAtprotoRepoUploadBlob.Output {
+    public func uploadBlob(_ input: ComAtprotoRepoUploadBlob.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoUploadBlob.Output {
         try await client.procedure(ComAtprotoRepoUploadBlob.self, parameters: .init(), input: input)
     }
 }

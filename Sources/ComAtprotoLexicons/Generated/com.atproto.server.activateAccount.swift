@@ -27,7 +27,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerActivateAccount`.
-    public func activateAccount() async throws -> ComAtprotoServerActivateAccount.Output {
+    public func activateAccount() async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerActivateAccount.Output {
         try await client.procedure(ComAtprotoServerActivateAccount.self, parameters: .init(), input: .init())
     }
 }

@@ -88,7 +88,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerCheckAccountStatus`.
-    public func checkAccountStatus() async throws -> ComAtprotoServerCheckAccountStatus.Output {
+    public func checkAccountStatus() async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerCheckAccountStatus.Output {
         try await client.query(ComAtprotoServerCheckAccountStatus.self, parameters: .init())
     }
 }

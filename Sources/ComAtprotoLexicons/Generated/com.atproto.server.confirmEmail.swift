@@ -41,6 +41,9 @@ public nonisolated enum ComAtprotoServerConfirmEmail: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["AccountNotFound", "ExpiredToken", "InvalidToken", "InvalidEmail"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -88,12 +91,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerConfirmEmail`.
-    public func confirmEmail(email: Swift.String, token: Swift.String) async throws -> ComAtprotoServerConfirmEmail.Output {
+    public func confirmEmail(email: Swift.String, token: Swift.String) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerConfirmEmail.Output {
         try await client.procedure(ComAtprotoServerConfirmEmail.self, parameters: .init(), input: .init(email: email, token: token))
     }
 
     /// This form takes the input as a whole value.
-    public func confirmEmail(_ input: ComAtprotoServerConfirmEmail.Input) async throws -> ComAtprotoServerConfirmEmail.Output {
+    public func confirmEmail(_ input: ComAtprotoServerConfirmEmail.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerConfirmEmail.Output {
         try await client.procedure(ComAtprotoServerConfirmEmail.self, parameters: .init(), input: input)
     }
 }

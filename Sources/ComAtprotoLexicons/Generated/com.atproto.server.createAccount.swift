@@ -53,6 +53,9 @@ public nonisolated enum ComAtprotoServerCreateAccount: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidHandle", "InvalidPassword", "InvalidInviteCode", "HandleNotAvailable", "UnsupportedDomain", "UnresolvableDid", "IncompatibleDidDoc"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -182,12 +185,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerCreateAccount`.
-    public func createAccount(handle: XRPCCore.ATHandle, did: XRPCCore.DID? = nil, email: Swift.String? = nil, inviteCode: Swift.String? = nil, password: Swift.String? = nil, plcOp: XRPCCore.UnknownValue? = nil, recoveryKey: Swift.String? = nil, verificationCode: Swift.String? = nil, verificationPhone: Swift.String? = nil) async throws -> ComAtprotoServerCreateAccount.Output {
+    public func createAccount(handle: XRPCCore.ATHandle, did: XRPCCore.DID? = nil, email: Swift.String? = nil, inviteCode: Swift.String? = nil, password: Swift.String? = nil, plcOp: XRPCCore.UnknownValue? = nil, recoveryKey: Swift.String? = nil, verificationCode: Swift.String? = nil, verificationPhone: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerCreateAccount.Output {
         try await client.procedure(ComAtprotoServerCreateAccount.self, parameters: .init(), input: .init(handle: handle, did: did, email: email, inviteCode: inviteCode, password: password, plcOp: plcOp, recoveryKey: recoveryKey, verificationCode: verificationCode, verificationPhone: verificationPhone))
     }
 
     /// This form takes the input as a whole value.
-    public func createAccount(_ input: ComAtprotoServerCreateAccount.Input) async throws -> ComAtprotoServerCreateAccount.Output {
+    public func createAccount(_ input: ComAtprotoServerCreateAccount.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerCreateAccount.Output {
         try await client.procedure(ComAtprotoServerCreateAccount.self, parameters: .init(), input: input)
     }
 }

@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoServerCreateAppPassword: XRPCCore.XRPCProcedur
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["AccountTakedown"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -118,12 +121,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerCreateAppPassword`.
-    public func createAppPassword(name: Swift.String, privileged: Swift.Bool? = nil) async throws -> ComAtprotoServerCreateAppPassword.Output {
+    public func createAppPassword(name: Swift.String, privileged: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerCreateAppPassword.Output {
         try await client.procedure(ComAtprotoServerCreateAppPassword.self, parameters: .init(), input: .init(name: name, privileged: privileged))
     }
 
     /// This form takes the input as a whole value.
-    public func createAppPassword(_ input: ComAtprotoServerCreateAppPassword.Input) async throws -> ComAtprotoServerCreateAppPassword.Output {
+    public func createAppPassword(_ input: ComAtprotoServerCreateAppPassword.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerCreateAppPassword.Output {
         try await client.procedure(ComAtprotoServerCreateAppPassword.self, parameters: .init(), input: input)
     }
 }

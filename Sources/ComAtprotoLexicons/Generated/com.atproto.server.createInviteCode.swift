@@ -79,12 +79,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerCreateInviteCode`.
-    public func createInviteCode(useCount: Swift.Int, forAccount: XRPCCore.DID? = nil) async throws -> ComAtprotoServerCreateInviteCode.Output {
+    public func createInviteCode(useCount: Swift.Int, forAccount: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerCreateInviteCode.Output {
         try await client.procedure(ComAtprotoServerCreateInviteCode.self, parameters: .init(), input: .init(useCount: useCount, forAccount: forAccount))
     }
 
     /// This form takes the input as a whole value.
-    public func createInviteCode(_ input: ComAtprotoServerCreateInviteCode.Input) async throws -> ComAtprotoServerCreateInviteCode.Output {
+    public func createInviteCode(_ input: ComAtprotoServerCreateInviteCode.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerCreateInviteCode.Output {
         try await client.procedure(ComAtprotoServerCreateInviteCode.self, parameters: .init(), input: input)
     }
 }

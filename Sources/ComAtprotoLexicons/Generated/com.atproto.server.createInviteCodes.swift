@@ -115,12 +115,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerCreateInviteCodes`.
-    public func createInviteCodes(codeCount: Swift.Int = 1, useCount: Swift.Int, forAccounts: [XRPCCore.DID]? = nil) async throws -> ComAtprotoServerCreateInviteCodes.Output {
+    public func createInviteCodes(codeCount: Swift.Int = 1, useCount: Swift.Int, forAccounts: [XRPCCore.DID]? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerCreateInviteCodes.Output {
         try await client.procedure(ComAtprotoServerCreateInviteCodes.self, parameters: .init(), input: .init(codeCount: codeCount, useCount: useCount, forAccounts: forAccounts))
     }
 
     /// This form takes the input as a whole value.
-    public func createInviteCodes(_ input: ComAtprotoServerCreateInviteCodes.Input) async throws -> ComAtprotoServerCreateInviteCodes.Output {
+    public func createInviteCodes(_ input: ComAtprotoServerCreateInviteCodes.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerCreateInviteCodes.Output {
         try await client.procedure(ComAtprotoServerCreateInviteCodes.self, parameters: .init(), input: input)
     }
 }

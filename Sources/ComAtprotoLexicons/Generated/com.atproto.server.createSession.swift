@@ -33,6 +33,9 @@ public nonisolated enum ComAtprotoServerCreateSession: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["AccountTakedown", "AuthFactorTokenRequired"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -179,12 +182,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerCreateSession`.
-    public func createSession(identifier: Swift.String, password: Swift.String, allowTakendown: Swift.Bool? = nil, authFactorToken: Swift.String? = nil) async throws -> ComAtprotoServerCreateSession.Output {
+    public func createSession(identifier: Swift.String, password: Swift.String, allowTakendown: Swift.Bool? = nil, authFactorToken: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerCreateSession.Output {
         try await client.procedure(ComAtprotoServerCreateSession.self, parameters: .init(), input: .init(identifier: identifier, password: password, allowTakendown: allowTakendown, authFactorToken: authFactorToken))
     }
 
     /// This form takes the input as a whole value.
-    public func createSession(_ input: ComAtprotoServerCreateSession.Input) async throws -> ComAtprotoServerCreateSession.Output {
+    public func createSession(_ input: ComAtprotoServerCreateSession.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerCreateSession.Output {
         try await client.procedure(ComAtprotoServerCreateSession.self, parameters: .init(), input: input)
     }
 }

@@ -51,12 +51,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerDeactivateAccount`.
-    public func deactivateAccount(deleteAfter: XRPCCore.Datetime? = nil) async throws -> ComAtprotoServerDeactivateAccount.Output {
+    public func deactivateAccount(deleteAfter: XRPCCore.Datetime? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerDeactivateAccount.Output {
         try await client.procedure(ComAtprotoServerDeactivateAccount.self, parameters: .init(), input: .init(deleteAfter: deleteAfter))
     }
 
     /// This form takes the input as a whole value.
-    public func deactivateAccount(_ input: ComAtprotoServerDeactivateAccount.Input) async throws -> ComAtprotoServerDeactivateAccount.Output {
+    public func deactivateAccount(_ input: ComAtprotoServerDeactivateAccount.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerDeactivateAccount.Output {
         try await client.procedure(ComAtprotoServerDeactivateAccount.self, parameters: .init(), input: input)
     }
 }

@@ -33,6 +33,9 @@ public nonisolated enum ComAtprotoServerDeleteAccount: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["ExpiredToken", "InvalidToken"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -86,12 +89,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerDeleteAccount`.
-    public func deleteAccount(did: XRPCCore.DID, password: Swift.String, token: Swift.String) async throws -> ComAtprotoServerDeleteAccount.Output {
+    public func deleteAccount(did: XRPCCore.DID, password: Swift.String, token: Swift.String) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerDeleteAccount.Output {
         try await client.procedure(ComAtprotoServerDeleteAccount.self, parameters: .init(), input: .init(did: did, password: password, token: token))
     }
 
     /// This form takes the input as a whole value.
-    public func deleteAccount(_ input: ComAtprotoServerDeleteAccount.Input) async throws -> ComAtprotoServerDeleteAccount.Output {
+    public func deleteAccount(_ input: ComAtprotoServerDeleteAccount.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerDeleteAccount.Output {
         try await client.procedure(ComAtprotoServerDeleteAccount.self, parameters: .init(), input: input)
     }
 }

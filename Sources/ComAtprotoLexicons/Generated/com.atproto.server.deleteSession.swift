@@ -33,6 +33,9 @@ public nonisolated enum ComAtprotoServerDeleteSession: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidToken", "ExpiredToken"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -52,7 +55,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerDeleteSession`.
-    public func deleteSession() async throws -> ComAtprotoServerDeleteSession.Output {
+    public func deleteSession() async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerDeleteSession.Output {
         try await client.procedure(ComAtprotoServerDeleteSession.self, parameters: .init(), input: .init())
     }
 }

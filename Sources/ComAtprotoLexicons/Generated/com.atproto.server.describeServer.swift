@@ -139,7 +139,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerDescribeServer`.
-    public func describeServer() async throws -> ComAtprotoServerDescribeServer.Output {
+    public func describeServer() async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerDescribeServer.Output {
         try await client.query(ComAtprotoServerDescribeServer.self, parameters: .init())
     }
 }

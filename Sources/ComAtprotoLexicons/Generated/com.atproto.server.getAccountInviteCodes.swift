@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoServerGetAccountInviteCodes: XRPCCore.XRPCQuer
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["DuplicateCreate"] }
     }
 
     /// The parameters `com.atproto.server.getAccountInviteCodes#main/parameters`.
@@ -98,12 +101,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerGetAccountInviteCodes`.
-    public func getAccountInviteCodes(createAvailable: Swift.Bool? = true, includeUsed: Swift.Bool? = true) async throws -> ComAtprotoServerGetAccountInviteCodes.Output {
+    public func getAccountInviteCodes(createAvailable: Swift.Bool? = true, includeUsed: Swift.Bool? = true) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerGetAccountInviteCodes.Output {
         try await client.query(ComAtprotoServerGetAccountInviteCodes.self, parameters: .init(createAvailable: createAvailable, includeUsed: includeUsed))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getAccountInviteCodes(_ parameters: ComAtprotoServerGetAccountInviteCodes.Parameters = .init()) async throws -> ComAtprotoServerGetAccountInviteCodes.Output {
+    public func getAccountInviteCodes(_ parameters: ComAtprotoServerGetAccountInviteCodes.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerGetAccountInviteCodes.Output {
         try await client.query(ComAtprotoServerGetAccountInviteCodes.self, parameters: parameters)
     }
 }

@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoServerGetServiceAuth: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["BadExpiration"] }
     }
 
     /// The parameters `com.atproto.server.getServiceAuth#main/parameters`.
@@ -103,12 +106,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerGetServiceAuth`.
-    public func getServiceAuth(aud: Swift.String, exp: Swift.Int? = nil, lxm: XRPCCore.NSID? = nil) async throws -> ComAtprotoServerGetServiceAuth.Output {
+    public func getServiceAuth(aud: Swift.String, exp: Swift.Int? = nil, lxm: XRPCCore.NSID? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerGetServiceAuth.Output {
         try await client.query(ComAtprotoServerGetServiceAuth.self, parameters: .init(aud: aud, exp: exp, lxm: lxm))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getServiceAuth(_ parameters: ComAtprotoServerGetServiceAuth.Parameters) async throws -> ComAtprotoServerGetServiceAuth.Output {
+    public func getServiceAuth(_ parameters: ComAtprotoServerGetServiceAuth.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerGetServiceAuth.Output {
         try await client.query(ComAtprotoServerGetServiceAuth.self, parameters: parameters)
     }
 }

@@ -103,7 +103,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerGetSession`.
-    public func getSession() async throws -> ComAtprotoServerGetSession.Output {
+    public func getSession() async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerGetSession.Output {
         try await client.query(ComAtprotoServerGetSession.self, parameters: .init())
     }
 }

@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoServerListAppPasswords: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["AccountTakedown"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -105,7 +108,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerListAppPasswords`.
-    public func listAppPasswords() async throws -> ComAtprotoServerListAppPasswords.Output {
+    public func listAppPasswords() async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerListAppPasswords.Output {
         try await client.query(ComAtprotoServerListAppPasswords.self, parameters: .init())
     }
 }

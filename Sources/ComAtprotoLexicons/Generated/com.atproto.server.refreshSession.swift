@@ -37,6 +37,9 @@ public nonisolated enum ComAtprotoServerRefreshSession: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["AccountTakedown", "InvalidToken", "ExpiredToken"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -145,7 +148,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerRefreshSession`.
-    public func refreshSession() async throws -> ComAtprotoServerRefreshSession.Output {
+    public func refreshSession() async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerRefreshSession.Output {
         try await client.procedure(ComAtprotoServerRefreshSession.self, parameters: .init(), input: .init())
     }
 }

@@ -27,7 +27,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerRequestAccountDelete`.
-    public func requestAccountDelete() async throws -> ComAtprotoServerRequestAccountDelete.Output {
+    public func requestAccountDelete() async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerRequestAccountDelete.Output {
         try await client.procedure(ComAtprotoServerRequestAccountDelete.self, parameters: .init(), input: .init())
     }
 }

@@ -27,7 +27,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerRequestEmailConfirmation`.
-    public func requestEmailConfirmation() async throws -> ComAtprotoServerRequestEmailConfirmation.Output {
+    public func requestEmailConfirmation() async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerRequestEmailConfirmation.Output {
         try await client.procedure(ComAtprotoServerRequestEmailConfirmation.self, parameters: .init(), input: .init())
     }
 }

@@ -50,7 +50,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerRequestEmailUpdate`.
-    public func requestEmailUpdate() async throws -> ComAtprotoServerRequestEmailUpdate.Output {
+    public func requestEmailUpdate() async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerRequestEmailUpdate.Output {
         try await client.procedure(ComAtprotoServerRequestEmailUpdate.self, parameters: .init(), input: .init())
     }
 }

@@ -50,12 +50,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerRequestPasswordReset`.
-    public func requestPasswordReset(email: Swift.String) async throws -> ComAtprotoServerRequestPasswordReset.Output {
+    public func requestPasswordReset(email: Swift.String) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerRequestPasswordReset.Output {
         try await client.procedure(ComAtprotoServerRequestPasswordReset.self, parameters: .init(), input: .init(email: email))
     }
 
     /// This form takes the input as a whole value.
-    public func requestPasswordReset(_ input: ComAtprotoServerRequestPasswordReset.Input) async throws -> ComAtprotoServerRequestPasswordReset.Output {
+    public func requestPasswordReset(_ input: ComAtprotoServerRequestPasswordReset.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerRequestPasswordReset.Output {
         try await client.procedure(ComAtprotoServerRequestPasswordReset.self, parameters: .init(), input: input)
     }
 }

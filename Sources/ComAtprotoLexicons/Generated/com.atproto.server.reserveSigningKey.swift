@@ -74,12 +74,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerReserveSigningKey`.
-    public func reserveSigningKey(did: XRPCCore.DID? = nil) async throws -> ComAtprotoServerReserveSigningKey.Output {
+    public func reserveSigningKey(did: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerReserveSigningKey.Output {
         try await client.procedure(ComAtprotoServerReserveSigningKey.self, parameters: .init(), input: .init(did: did))
     }
 
     /// This form takes the input as a whole value.
-    public func reserveSigningKey(_ input: ComAtprotoServerReserveSigningKey.Input) async throws -> ComAtprotoServerReserveSigningKey.Output {
+    public func reserveSigningKey(_ input: ComAtprotoServerReserveSigningKey.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerReserveSigningKey.Output {
         try await client.procedure(ComAtprotoServerReserveSigningKey.self, parameters: .init(), input: input)
     }
 }

@@ -33,6 +33,9 @@ public nonisolated enum ComAtprotoServerResetPassword: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["ExpiredToken", "InvalidToken"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -80,12 +83,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerResetPassword`.
-    public func resetPassword(token: Swift.String, password: Swift.String) async throws -> ComAtprotoServerResetPassword.Output {
+    public func resetPassword(token: Swift.String, password: Swift.String) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerResetPassword.Output {
         try await client.procedure(ComAtprotoServerResetPassword.self, parameters: .init(), input: .init(token: token, password: password))
     }
 
     /// This form takes the input as a whole value.
-    public func resetPassword(_ input: ComAtprotoServerResetPassword.Input) async throws -> ComAtprotoServerResetPassword.Output {
+    public func resetPassword(_ input: ComAtprotoServerResetPassword.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerResetPassword.Output {
         try await client.procedure(ComAtprotoServerResetPassword.self, parameters: .init(), input: input)
     }
 }

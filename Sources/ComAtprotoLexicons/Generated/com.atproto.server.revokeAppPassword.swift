@@ -50,12 +50,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerRevokeAppPassword`.
-    public func revokeAppPassword(name: Swift.String) async throws -> ComAtprotoServerRevokeAppPassword.Output {
+    public func revokeAppPassword(name: Swift.String) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerRevokeAppPassword.Output {
         try await client.procedure(ComAtprotoServerRevokeAppPassword.self, parameters: .init(), input: .init(name: name))
     }
 
     /// This form takes the input as a whole value.
-    public func revokeAppPassword(_ input: ComAtprotoServerRevokeAppPassword.Input) async throws -> ComAtprotoServerRevokeAppPassword.Output {
+    public func revokeAppPassword(_ input: ComAtprotoServerRevokeAppPassword.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerRevokeAppPassword.Output {
         try await client.procedure(ComAtprotoServerRevokeAppPassword.self, parameters: .init(), input: input)
     }
 }

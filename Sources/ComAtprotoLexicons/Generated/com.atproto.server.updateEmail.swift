@@ -37,6 +37,9 @@ public nonisolated enum ComAtprotoServerUpdateEmail: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["ExpiredToken", "InvalidToken", "TokenRequired"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -89,12 +92,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerUpdateEmail`.
-    public func updateEmail(email: Swift.String, emailAuthFactor: Swift.Bool? = nil, token: Swift.String? = nil) async throws -> ComAtprotoServerUpdateEmail.Output {
+    public func updateEmail(email: Swift.String, emailAuthFactor: Swift.Bool? = nil, token: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerUpdateEmail.Output {
         try await client.procedure(ComAtprotoServerUpdateEmail.self, parameters: .init(), input: .init(email: email, emailAuthFactor: emailAuthFactor, token: token))
     }
 
     /// This form takes the input as a whole value.
-    public func updateEmail(_ input: ComAtprotoServerUpdateEmail.Input) async throws -> ComAtprotoServerUpdateEmail.Output {
+    public func updateEmail(_ input: ComAtprotoServerUpdateEmail.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerUpdateEmail.Output {
         try await client.procedure(ComAtprotoServerUpdateEmail.self, parameters: .init(), input: input)
     }
 }

@@ -45,6 +45,9 @@ public nonisolated enum ComAtprotoSyncGetBlob: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["BlobNotFound", "RepoNotFound", "RepoTakendown", "RepoSuspended", "RepoDeactivated"] }
     }
 
     /// The parameters `com.atproto.sync.getBlob#main/parameters`.
@@ -91,12 +94,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetBlob`.
-    public func getBlob(did: XRPCCore.DID, cid: XRPCCore.CIDString) async throws -> ComAtprotoSyncGetBlob.Output {
+    public func getBlob(did: XRPCCore.DID, cid: XRPCCore.CIDString) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetBlob.Output {
         try await client.query(ComAtprotoSyncGetBlob.self, parameters: .init(did: did, cid: cid))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getBlob(_ parameters: ComAtprotoSyncGetBlob.Parameters) async throws -> ComAtprotoSyncGetBlob.Output {
+    public func getBlob(_ parameters: ComAtprotoSyncGetBlob.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetBlob.Output {
         try await client.query(ComAtprotoSyncGetBlob.self, parameters: parameters)
     }
 }

@@ -45,6 +45,9 @@ public nonisolated enum ComAtprotoSyncGetBlocks: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["BlockNotFound", "RepoNotFound", "RepoTakendown", "RepoSuspended", "RepoDeactivated"] }
     }
 
     /// The parameters `com.atproto.sync.getBlocks#main/parameters`.
@@ -90,12 +93,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetBlocks`.
-    public func getBlocks(did: XRPCCore.DID, cids: [XRPCCore.CIDString]) async throws -> ComAtprotoSyncGetBlocks.Output {
+    public func getBlocks(did: XRPCCore.DID, cids: [XRPCCore.CIDString]) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetBlocks.Output {
         try await client.query(ComAtprotoSyncGetBlocks.self, parameters: .init(did: did, cids: cids))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getBlocks(_ parameters: ComAtprotoSyncGetBlocks.Parameters) async throws -> ComAtprotoSyncGetBlocks.Output {
+    public func getBlocks(_ parameters: ComAtprotoSyncGetBlocks.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetBlocks.Output {
         try await client.query(ComAtprotoSyncGetBlocks.self, parameters: parameters)
     }
 }

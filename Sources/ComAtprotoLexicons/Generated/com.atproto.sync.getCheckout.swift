@@ -48,12 +48,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetCheckout`.
-    public func getCheckout(did: XRPCCore.DID) async throws -> ComAtprotoSyncGetCheckout.Output {
+    public func getCheckout(did: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetCheckout.Output {
         try await client.query(ComAtprotoSyncGetCheckout.self, parameters: .init(did: did))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getCheckout(_ parameters: ComAtprotoSyncGetCheckout.Parameters) async throws -> ComAtprotoSyncGetCheckout.Output {
+    public func getCheckout(_ parameters: ComAtprotoSyncGetCheckout.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetCheckout.Output {
         try await client.query(ComAtprotoSyncGetCheckout.self, parameters: parameters)
     }
 }

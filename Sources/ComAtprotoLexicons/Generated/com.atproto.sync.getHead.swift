@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoSyncGetHead: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["HeadNotFound"] }
     }
 
     /// The parameters `com.atproto.sync.getHead#main/parameters`.
@@ -93,12 +96,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetHead`.
-    public func getHead(did: XRPCCore.DID) async throws -> ComAtprotoSyncGetHead.Output {
+    public func getHead(did: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetHead.Output {
         try await client.query(ComAtprotoSyncGetHead.self, parameters: .init(did: did))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getHead(_ parameters: ComAtprotoSyncGetHead.Parameters) async throws -> ComAtprotoSyncGetHead.Output {
+    public func getHead(_ parameters: ComAtprotoSyncGetHead.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetHead.Output {
         try await client.query(ComAtprotoSyncGetHead.self, parameters: parameters)
     }
 }

@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoSyncGetHostStatus: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["HostNotFound"] }
     }
 
     /// The parameters `com.atproto.sync.getHostStatus#main/parameters`.
@@ -106,12 +109,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetHostStatus`.
-    public func getHostStatus(hostname: Swift.String) async throws -> ComAtprotoSyncGetHostStatus.Output {
+    public func getHostStatus(hostname: Swift.String) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetHostStatus.Output {
         try await client.query(ComAtprotoSyncGetHostStatus.self, parameters: .init(hostname: hostname))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getHostStatus(_ parameters: ComAtprotoSyncGetHostStatus.Parameters) async throws -> ComAtprotoSyncGetHostStatus.Output {
+    public func getHostStatus(_ parameters: ComAtprotoSyncGetHostStatus.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetHostStatus.Output {
         try await client.query(ComAtprotoSyncGetHostStatus.self, parameters: parameters)
     }
 }

@@ -41,6 +41,9 @@ public nonisolated enum ComAtprotoSyncGetLatestCommit: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["RepoNotFound", "RepoTakendown", "RepoSuspended", "RepoDeactivated"] }
     }
 
     /// The parameters `com.atproto.sync.getLatestCommit#main/parameters`.
@@ -111,12 +114,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetLatestCommit`.
-    public func getLatestCommit(did: XRPCCore.DID) async throws -> ComAtprotoSyncGetLatestCommit.Output {
+    public func getLatestCommit(did: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetLatestCommit.Output {
         try await client.query(ComAtprotoSyncGetLatestCommit.self, parameters: .init(did: did))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getLatestCommit(_ parameters: ComAtprotoSyncGetLatestCommit.Parameters) async throws -> ComAtprotoSyncGetLatestCommit.Output {
+    public func getLatestCommit(_ parameters: ComAtprotoSyncGetLatestCommit.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetLatestCommit.Output {
         try await client.query(ComAtprotoSyncGetLatestCommit.self, parameters: parameters)
     }
 }

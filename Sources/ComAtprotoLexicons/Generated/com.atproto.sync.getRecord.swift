@@ -45,6 +45,9 @@ public nonisolated enum ComAtprotoSyncGetRecord: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["RecordNotFound", "RepoNotFound", "RepoTakendown", "RepoSuspended", "RepoDeactivated"] }
     }
 
     /// The parameters `com.atproto.sync.getRecord#main/parameters`.
@@ -97,12 +100,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetRecord`.
-    public func getRecord(did: XRPCCore.DID, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey) async throws -> ComAtprotoSyncGetRecord.Output {
+    public func getRecord(did: XRPCCore.DID, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetRecord.Output {
         try await client.query(ComAtprotoSyncGetRecord.self, parameters: .init(did: did, collection: collection, rkey: rkey))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getRecord(_ parameters: ComAtprotoSyncGetRecord.Parameters) async throws -> ComAtprotoSyncGetRecord.Output {
+    public func getRecord(_ parameters: ComAtprotoSyncGetRecord.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetRecord.Output {
         try await client.query(ComAtprotoSyncGetRecord.self, parameters: parameters)
     }
 }

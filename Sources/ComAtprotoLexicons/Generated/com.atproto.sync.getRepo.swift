@@ -41,6 +41,9 @@ public nonisolated enum ComAtprotoSyncGetRepo: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["RepoNotFound", "RepoTakendown", "RepoSuspended", "RepoDeactivated"] }
     }
 
     /// The parameters `com.atproto.sync.getRepo#main/parameters`.
@@ -87,12 +90,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetRepo`.
-    public func getRepo(did: XRPCCore.DID, since: XRPCCore.TID? = nil) async throws -> ComAtprotoSyncGetRepo.Output {
+    public func getRepo(did: XRPCCore.DID, since: XRPCCore.TID? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetRepo.Output {
         try await client.query(ComAtprotoSyncGetRepo.self, parameters: .init(did: did, since: since))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getRepo(_ parameters: ComAtprotoSyncGetRepo.Parameters) async throws -> ComAtprotoSyncGetRepo.Output {
+    public func getRepo(_ parameters: ComAtprotoSyncGetRepo.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetRepo.Output {
         try await client.query(ComAtprotoSyncGetRepo.self, parameters: parameters)
     }
 }

@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoSyncGetRepoStatus: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["RepoNotFound"] }
     }
 
     /// The parameters `com.atproto.sync.getRepoStatus#main/parameters`.
@@ -134,12 +137,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncGetRepoStatus`.
-    public func getRepoStatus(did: XRPCCore.DID) async throws -> ComAtprotoSyncGetRepoStatus.Output {
+    public func getRepoStatus(did: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetRepoStatus.Output {
         try await client.query(ComAtprotoSyncGetRepoStatus.self, parameters: .init(did: did))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getRepoStatus(_ parameters: ComAtprotoSyncGetRepoStatus.Parameters) async throws -> ComAtprotoSyncGetRepoStatus.Output {
+    public func getRepoStatus(_ parameters: ComAtprotoSyncGetRepoStatus.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncGetRepoStatus.Output {
         try await client.query(ComAtprotoSyncGetRepoStatus.self, parameters: parameters)
     }
 }

@@ -41,6 +41,9 @@ public nonisolated enum ComAtprotoSyncListBlobs: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["RepoNotFound", "RepoTakendown", "RepoSuspended", "RepoDeactivated"] }
     }
 
     /// The parameters `com.atproto.sync.listBlobs#main/parameters`.
@@ -126,12 +129,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncListBlobs`.
-    public func listBlobs(did: XRPCCore.DID, cursor: Swift.String? = nil, limit: Swift.Int? = 500, since: XRPCCore.TID? = nil) async throws -> ComAtprotoSyncListBlobs.Output {
+    public func listBlobs(did: XRPCCore.DID, cursor: Swift.String? = nil, limit: Swift.Int? = 500, since: XRPCCore.TID? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncListBlobs.Output {
         try await client.query(ComAtprotoSyncListBlobs.self, parameters: .init(did: did, cursor: cursor, limit: limit, since: since))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listBlobs(_ parameters: ComAtprotoSyncListBlobs.Parameters) async throws -> ComAtprotoSyncListBlobs.Output {
+    public func listBlobs(_ parameters: ComAtprotoSyncListBlobs.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncListBlobs.Output {
         try await client.query(ComAtprotoSyncListBlobs.self, parameters: parameters)
     }
 }

@@ -122,12 +122,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncListHosts`.
-    public func listHosts(cursor: Swift.String? = nil, limit: Swift.Int? = 200) async throws -> ComAtprotoSyncListHosts.Output {
+    public func listHosts(cursor: Swift.String? = nil, limit: Swift.Int? = 200) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncListHosts.Output {
         try await client.query(ComAtprotoSyncListHosts.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listHosts(_ parameters: ComAtprotoSyncListHosts.Parameters = .init()) async throws -> ComAtprotoSyncListHosts.Output {
+    public func listHosts(_ parameters: ComAtprotoSyncListHosts.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncListHosts.Output {
         try await client.query(ComAtprotoSyncListHosts.self, parameters: parameters)
     }
 }

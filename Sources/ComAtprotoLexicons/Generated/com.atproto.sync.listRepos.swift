@@ -155,12 +155,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncListRepos`.
-    public func listRepos(cursor: Swift.String? = nil, limit: Swift.Int? = 500) async throws -> ComAtprotoSyncListRepos.Output {
+    public func listRepos(cursor: Swift.String? = nil, limit: Swift.Int? = 500) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncListRepos.Output {
         try await client.query(ComAtprotoSyncListRepos.self, parameters: .init(cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listRepos(_ parameters: ComAtprotoSyncListRepos.Parameters = .init()) async throws -> ComAtprotoSyncListRepos.Output {
+    public func listRepos(_ parameters: ComAtprotoSyncListRepos.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncListRepos.Output {
         try await client.query(ComAtprotoSyncListRepos.self, parameters: parameters)
     }
 }

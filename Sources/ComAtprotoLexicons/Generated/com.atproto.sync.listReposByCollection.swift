@@ -114,12 +114,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncListReposByCollection`.
-    public func listReposByCollection(collection: XRPCCore.NSID, cursor: Swift.String? = nil, limit: Swift.Int? = 500) async throws -> ComAtprotoSyncListReposByCollection.Output {
+    public func listReposByCollection(collection: XRPCCore.NSID, cursor: Swift.String? = nil, limit: Swift.Int? = 500) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncListReposByCollection.Output {
         try await client.query(ComAtprotoSyncListReposByCollection.self, parameters: .init(collection: collection, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listReposByCollection(_ parameters: ComAtprotoSyncListReposByCollection.Parameters) async throws -> ComAtprotoSyncListReposByCollection.Output {
+    public func listReposByCollection(_ parameters: ComAtprotoSyncListReposByCollection.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncListReposByCollection.Output {
         try await client.query(ComAtprotoSyncListReposByCollection.self, parameters: parameters)
     }
 }

@@ -50,12 +50,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncNotifyOfUpdate`.
-    public func notifyOfUpdate(hostname: Swift.String) async throws -> ComAtprotoSyncNotifyOfUpdate.Output {
+    public func notifyOfUpdate(hostname: Swift.String) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncNotifyOfUpdate.Output {
         try await client.procedure(ComAtprotoSyncNotifyOfUpdate.self, parameters: .init(), input: .init(hostname: hostname))
     }
 
     /// This form takes the input as a whole value.
-    public func notifyOfUpdate(_ input: ComAtprotoSyncNotifyOfUpdate.Input) async throws -> ComAtprotoSyncNotifyOfUpdate.Output {
+    public func notifyOfUpdate(_ input: ComAtprotoSyncNotifyOfUpdate.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncNotifyOfUpdate.Output {
         try await client.procedure(ComAtprotoSyncNotifyOfUpdate.self, parameters: .init(), input: input)
     }
 }

@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoSyncRequestCrawl: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["HostBanned"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -71,12 +74,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Sync {
     /// Calls `ComAtprotoSyncRequestCrawl`.
-    public func requestCrawl(hostname: Swift.String) async throws -> ComAtprotoSyncRequestCrawl.Output {
+    public func requestCrawl(hostname: Swift.String) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncRequestCrawl.Output {
         try await client.procedure(ComAtprotoSyncRequestCrawl.self, parameters: .init(), input: .init(hostname: hostname))
     }
 
     /// This form takes the input as a whole value.
-    public func requestCrawl(_ input: ComAtprotoSyncRequestCrawl.Input) async throws -> ComAtprotoSyncRequestCrawl.Output {
+    public func requestCrawl(_ input: ComAtprotoSyncRequestCrawl.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoSyncRequestCrawl.Output {
         try await client.procedure(ComAtprotoSyncRequestCrawl.self, parameters: .init(), input: input)
     }
 }

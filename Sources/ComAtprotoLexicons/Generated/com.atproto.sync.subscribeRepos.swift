@@ -33,6 +33,9 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["FutureCursor", "ConsumerTooSlow"] }
     }
 
     /// The parameters `com.atproto.sync.subscribeRepos#main/parameters`.

@@ -68,12 +68,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempAddReservedHandle`.
-    public func addReservedHandle(handle: Swift.String) async throws -> ComAtprotoTempAddReservedHandle.Output {
+    public func addReservedHandle(handle: Swift.String) async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempAddReservedHandle.Output {
         try await client.procedure(ComAtprotoTempAddReservedHandle.self, parameters: .init(), input: .init(handle: handle))
     }
 
     /// This form takes the input as a whole value.
-    public func addReservedHandle(_ input: ComAtprotoTempAddReservedHandle.Input) async throws -> ComAtprotoTempAddReservedHandle.Output {
+    public func addReservedHandle(_ input: ComAtprotoTempAddReservedHandle.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempAddReservedHandle.Output {
         try await client.procedure(ComAtprotoTempAddReservedHandle.self, parameters: .init(), input: input)
     }
 }

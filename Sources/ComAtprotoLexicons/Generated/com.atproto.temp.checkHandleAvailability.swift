@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuer
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidEmail"] }
     }
 
     /// The parameters `com.atproto.temp.checkHandleAvailability#main/parameters`.
@@ -234,12 +237,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempCheckHandleAvailability`.
-    public func checkHandleAvailability(handle: XRPCCore.ATHandle, birthDate: XRPCCore.Datetime? = nil, email: Swift.String? = nil) async throws -> ComAtprotoTempCheckHandleAvailability.Output {
+    public func checkHandleAvailability(handle: XRPCCore.ATHandle, birthDate: XRPCCore.Datetime? = nil, email: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempCheckHandleAvailability.Output {
         try await client.query(ComAtprotoTempCheckHandleAvailability.self, parameters: .init(handle: handle, birthDate: birthDate, email: email))
     }
 
     /// This form takes the parameters as a whole value.
-    public func checkHandleAvailability(_ parameters: ComAtprotoTempCheckHandleAvailability.Parameters) async throws -> ComAtprotoTempCheckHandleAvailability.Output {
+    public func checkHandleAvailability(_ parameters: ComAtprotoTempCheckHandleAvailability.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempCheckHandleAvailability.Output {
         try await client.query(ComAtprotoTempCheckHandleAvailability.self, parameters: parameters)
     }
 }

@@ -57,7 +57,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempCheckSignupQueue`.
-    public func checkSignupQueue() async throws -> ComAtprotoTempCheckSignupQueue.Output {
+    public func checkSignupQueue() async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempCheckSignupQueue.Output {
         try await client.query(ComAtprotoTempCheckSignupQueue.self, parameters: .init())
     }
 }

@@ -29,6 +29,9 @@ public nonisolated enum ComAtprotoTempDereferenceScope: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidScopeReference"] }
     }
 
     /// The parameters `com.atproto.temp.dereferenceScope#main/parameters`.
@@ -91,12 +94,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempDereferenceScope`.
-    public func dereferenceScope(scope: Swift.String) async throws -> ComAtprotoTempDereferenceScope.Output {
+    public func dereferenceScope(scope: Swift.String) async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempDereferenceScope.Output {
         try await client.query(ComAtprotoTempDereferenceScope.self, parameters: .init(scope: scope))
     }
 
     /// This form takes the parameters as a whole value.
-    public func dereferenceScope(_ parameters: ComAtprotoTempDereferenceScope.Parameters) async throws -> ComAtprotoTempDereferenceScope.Output {
+    public func dereferenceScope(_ parameters: ComAtprotoTempDereferenceScope.Parameters) async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempDereferenceScope.Output {
         try await client.query(ComAtprotoTempDereferenceScope.self, parameters: parameters)
     }
 }

@@ -76,12 +76,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempFetchLabels`.
-    public func fetchLabels(limit: Swift.Int? = 50, since: Swift.Int? = nil) async throws -> ComAtprotoTempFetchLabels.Output {
+    public func fetchLabels(limit: Swift.Int? = 50, since: Swift.Int? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempFetchLabels.Output {
         try await client.query(ComAtprotoTempFetchLabels.self, parameters: .init(limit: limit, since: since))
     }
 
     /// This form takes the parameters as a whole value.
-    public func fetchLabels(_ parameters: ComAtprotoTempFetchLabels.Parameters = .init()) async throws -> ComAtprotoTempFetchLabels.Output {
+    public func fetchLabels(_ parameters: ComAtprotoTempFetchLabels.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempFetchLabels.Output {
         try await client.query(ComAtprotoTempFetchLabels.self, parameters: parameters)
     }
 }

@@ -50,12 +50,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempRequestPhoneVerification`.
-    public func requestPhoneVerification(phoneNumber: Swift.String) async throws -> ComAtprotoTempRequestPhoneVerification.Output {
+    public func requestPhoneVerification(phoneNumber: Swift.String) async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempRequestPhoneVerification.Output {
         try await client.procedure(ComAtprotoTempRequestPhoneVerification.self, parameters: .init(), input: .init(phoneNumber: phoneNumber))
     }
 
     /// This form takes the input as a whole value.
-    public func requestPhoneVerification(_ input: ComAtprotoTempRequestPhoneVerification.Input) async throws -> ComAtprotoTempRequestPhoneVerification.Output {
+    public func requestPhoneVerification(_ input: ComAtprotoTempRequestPhoneVerification.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempRequestPhoneVerification.Output {
         try await client.procedure(ComAtprotoTempRequestPhoneVerification.self, parameters: .init(), input: input)
     }
 }

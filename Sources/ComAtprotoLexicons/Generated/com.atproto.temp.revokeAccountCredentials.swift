@@ -51,12 +51,12 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempRevokeAccountCredentials`.
-    public func revokeAccountCredentials(account: XRPCCore.ATIdentifier) async throws -> ComAtprotoTempRevokeAccountCredentials.Output {
+    public func revokeAccountCredentials(account: XRPCCore.ATIdentifier) async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempRevokeAccountCredentials.Output {
         try await client.procedure(ComAtprotoTempRevokeAccountCredentials.self, parameters: .init(), input: .init(account: account))
     }
 
     /// This form takes the input as a whole value.
-    public func revokeAccountCredentials(_ input: ComAtprotoTempRevokeAccountCredentials.Input) async throws -> ComAtprotoTempRevokeAccountCredentials.Output {
+    public func revokeAccountCredentials(_ input: ComAtprotoTempRevokeAccountCredentials.Input) async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempRevokeAccountCredentials.Output {
         try await client.procedure(ComAtprotoTempRevokeAccountCredentials.self, parameters: .init(), input: input)
     }
 }

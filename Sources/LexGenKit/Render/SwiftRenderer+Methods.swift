@@ -4,9 +4,11 @@ extension SwiftRenderer {
         let endpoint = method.endpointType
         let call: String
         let returns: String
+        // Every call throws the one error type, whatever failed.
+        let throwing = "async throws(XRPCCore.XRPCCallError) -> \(method.outputType)"
         switch method.kind {
-        case .query: (call, returns) = ("try await client.query", "async throws -> \(method.outputType)")
-        case .procedure: (call, returns) = ("try await client.procedure", "async throws -> \(method.outputType)")
+        case .query: (call, returns) = ("try await client.query", throwing)
+        case .procedure: (call, returns) = ("try await client.procedure", throwing)
         case .subscription: (call, returns) = ("client.subscribe", "-> \(method.outputType)")
         }
         let parameterLabels = Set(method.parameterArguments.map(\.label))

@@ -342,6 +342,10 @@ struct SwiftRenderer {
                 getter.line("case .unknown(let name): return name")
                 getter.line("}")
             }
+            body.line("")
+            body.line("/// The names the lexicon declares.")
+            let names = errors.map { $0.wireName.swiftLiteral }.joined(separator: ", ")
+            body.line("\(access)static var declaredNames: [Swift.String] { [\(names)] }")
         }
     }
 }

@@ -91,12 +91,12 @@ nonisolated extension OtherAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Internal.Bsky.Actor {
     /// Calls `InternalBskyActorGetProfiles`.
-    public func getProfiles(dids: [XRPCCore.DID], includeTakedowns: Swift.Bool? = false, socialProof: [XRPCCore.DID]? = nil, viewer: XRPCCore.DID? = nil) async throws -> InternalBskyActorGetProfiles.Output {
+    public func getProfiles(dids: [XRPCCore.DID], includeTakedowns: Swift.Bool? = false, socialProof: [XRPCCore.DID]? = nil, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> InternalBskyActorGetProfiles.Output {
         try await client.query(InternalBskyActorGetProfiles.self, parameters: .init(dids: dids, includeTakedowns: includeTakedowns, socialProof: socialProof, viewer: viewer))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getProfiles(_ parameters: InternalBskyActorGetProfiles.Parameters) async throws -> InternalBskyActorGetProfiles.Output {
+    public func getProfiles(_ parameters: InternalBskyActorGetProfiles.Parameters) async throws(XRPCCore.XRPCCallError) -> InternalBskyActorGetProfiles.Output {
         try await client.query(InternalBskyActorGetProfiles.self, parameters: parameters)
     }
 }

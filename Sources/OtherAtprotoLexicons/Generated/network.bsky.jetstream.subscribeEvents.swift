@@ -41,6 +41,9 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["ConsumerTooSlow", "CursorTooOld", "UnknownZstdDictionary"] }
     }
 
     /// The parameters `network.bsky.jetstream.subscribeEvents#main/parameters`.

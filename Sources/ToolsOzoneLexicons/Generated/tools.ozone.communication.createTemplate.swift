@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneCommunicationCreateTemplate: XRPCCore.XRPCProc
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["DuplicateTemplateName"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -96,12 +99,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
     /// Calls `ToolsOzoneCommunicationCreateTemplate`.
-    public func createTemplate(subject: Swift.String, contentMarkdown: Swift.String, name: Swift.String, createdBy: XRPCCore.DID? = nil, lang: XRPCCore.LanguageTag? = nil) async throws -> ToolsOzoneCommunicationCreateTemplate.Output {
+    public func createTemplate(subject: Swift.String, contentMarkdown: Swift.String, name: Swift.String, createdBy: XRPCCore.DID? = nil, lang: XRPCCore.LanguageTag? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneCommunicationCreateTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationCreateTemplate.self, parameters: .init(), input: .init(subject: subject, contentMarkdown: contentMarkdown, name: name, createdBy: createdBy, lang: lang))
     }
 
     /// This form takes the input as a whole value.
-    public func createTemplate(_ input: ToolsOzoneCommunicationCreateTemplate.Input) async throws -> ToolsOzoneCommunicationCreateTemplate.Output {
+    public func createTemplate(_ input: ToolsOzoneCommunicationCreateTemplate.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneCommunicationCreateTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationCreateTemplate.self, parameters: .init(), input: input)
     }
 }

@@ -53,12 +53,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
     /// Calls `ToolsOzoneCommunicationDeleteTemplate`.
-    public func deleteTemplate(id: Swift.String) async throws -> ToolsOzoneCommunicationDeleteTemplate.Output {
+    public func deleteTemplate(id: Swift.String) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneCommunicationDeleteTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationDeleteTemplate.self, parameters: .init(), input: .init(id: id))
     }
 
     /// This form takes the input as a whole value.
-    public func deleteTemplate(_ input: ToolsOzoneCommunicationDeleteTemplate.Input) async throws -> ToolsOzoneCommunicationDeleteTemplate.Output {
+    public func deleteTemplate(_ input: ToolsOzoneCommunicationDeleteTemplate.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneCommunicationDeleteTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationDeleteTemplate.self, parameters: .init(), input: input)
     }
 }

@@ -50,7 +50,7 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
     /// Calls `ToolsOzoneCommunicationListTemplates`.
-    public func listTemplates() async throws -> ToolsOzoneCommunicationListTemplates.Output {
+    public func listTemplates() async throws(XRPCCore.XRPCCallError) -> ToolsOzoneCommunicationListTemplates.Output {
         try await client.query(ToolsOzoneCommunicationListTemplates.self, parameters: .init())
     }
 }

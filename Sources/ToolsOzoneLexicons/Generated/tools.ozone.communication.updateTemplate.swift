@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneCommunicationUpdateTemplate: XRPCCore.XRPCProc
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["DuplicateTemplateName"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -106,12 +109,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
     /// Calls `ToolsOzoneCommunicationUpdateTemplate`.
-    public func updateTemplate(id: Swift.String, contentMarkdown: Swift.String? = nil, disabled: Swift.Bool? = nil, lang: XRPCCore.LanguageTag? = nil, name: Swift.String? = nil, subject: Swift.String? = nil, updatedBy: XRPCCore.DID? = nil) async throws -> ToolsOzoneCommunicationUpdateTemplate.Output {
+    public func updateTemplate(id: Swift.String, contentMarkdown: Swift.String? = nil, disabled: Swift.Bool? = nil, lang: XRPCCore.LanguageTag? = nil, name: Swift.String? = nil, subject: Swift.String? = nil, updatedBy: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneCommunicationUpdateTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationUpdateTemplate.self, parameters: .init(), input: .init(id: id, contentMarkdown: contentMarkdown, disabled: disabled, lang: lang, name: name, subject: subject, updatedBy: updatedBy))
     }
 
     /// This form takes the input as a whole value.
-    public func updateTemplate(_ input: ToolsOzoneCommunicationUpdateTemplate.Input) async throws -> ToolsOzoneCommunicationUpdateTemplate.Output {
+    public func updateTemplate(_ input: ToolsOzoneCommunicationUpdateTemplate.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneCommunicationUpdateTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationUpdateTemplate.self, parameters: .init(), input: input)
     }
 }

@@ -341,12 +341,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Hosting {
     /// Calls `ToolsOzoneHostingGetAccountHistory`.
-    public func getAccountHistory(did: XRPCCore.DID, cursor: Swift.String? = nil, events: [ToolsOzoneHostingGetAccountHistory.Parameters.EventsItem]? = nil, limit: Swift.Int? = 50) async throws -> ToolsOzoneHostingGetAccountHistory.Output {
+    public func getAccountHistory(did: XRPCCore.DID, cursor: Swift.String? = nil, events: [ToolsOzoneHostingGetAccountHistory.Parameters.EventsItem]? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneHostingGetAccountHistory.Output {
         try await client.query(ToolsOzoneHostingGetAccountHistory.self, parameters: .init(did: did, cursor: cursor, events: events, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getAccountHistory(_ parameters: ToolsOzoneHostingGetAccountHistory.Parameters) async throws -> ToolsOzoneHostingGetAccountHistory.Output {
+    public func getAccountHistory(_ parameters: ToolsOzoneHostingGetAccountHistory.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneHostingGetAccountHistory.Output {
         try await client.query(ToolsOzoneHostingGetAccountHistory.self, parameters: parameters)
     }
 }

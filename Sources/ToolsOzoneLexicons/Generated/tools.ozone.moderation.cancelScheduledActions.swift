@@ -127,12 +127,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationCancelScheduledActions`.
-    public func cancelScheduledActions(subjects: [XRPCCore.DID], comment: Swift.String? = nil) async throws -> ToolsOzoneModerationCancelScheduledActions.Output {
+    public func cancelScheduledActions(subjects: [XRPCCore.DID], comment: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationCancelScheduledActions.Output {
         try await client.procedure(ToolsOzoneModerationCancelScheduledActions.self, parameters: .init(), input: .init(subjects: subjects, comment: comment))
     }
 
     /// This form takes the input as a whole value.
-    public func cancelScheduledActions(_ input: ToolsOzoneModerationCancelScheduledActions.Input) async throws -> ToolsOzoneModerationCancelScheduledActions.Output {
+    public func cancelScheduledActions(_ input: ToolsOzoneModerationCancelScheduledActions.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationCancelScheduledActions.Output {
         try await client.procedure(ToolsOzoneModerationCancelScheduledActions.self, parameters: .init(), input: input)
     }
 }

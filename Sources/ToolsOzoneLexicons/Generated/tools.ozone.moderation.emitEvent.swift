@@ -36,6 +36,9 @@ public nonisolated enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["SubjectHasAction", "DuplicateExternalId"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -313,12 +316,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationEmitEvent`.
-    public func emitEvent(event: ToolsOzoneModerationEmitEvent.Input.Event, subject: ToolsOzoneModerationEmitEvent.Input.Subject, createdBy: XRPCCore.DID, externalId: Swift.String? = nil, modTool: ToolsOzoneModerationDefs.ModTool? = nil, reportAction: ToolsOzoneModerationEmitEvent.ReportAction? = nil, subjectBlobCids: [XRPCCore.CIDString]? = nil) async throws -> ToolsOzoneModerationEmitEvent.Output {
+    public func emitEvent(event: ToolsOzoneModerationEmitEvent.Input.Event, subject: ToolsOzoneModerationEmitEvent.Input.Subject, createdBy: XRPCCore.DID, externalId: Swift.String? = nil, modTool: ToolsOzoneModerationDefs.ModTool? = nil, reportAction: ToolsOzoneModerationEmitEvent.ReportAction? = nil, subjectBlobCids: [XRPCCore.CIDString]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationEmitEvent.Output {
         try await client.procedure(ToolsOzoneModerationEmitEvent.self, parameters: .init(), input: .init(event: event, subject: subject, createdBy: createdBy, externalId: externalId, modTool: modTool, reportAction: reportAction, subjectBlobCids: subjectBlobCids))
     }
 
     /// This form takes the input as a whole value.
-    public func emitEvent(_ input: ToolsOzoneModerationEmitEvent.Input) async throws -> ToolsOzoneModerationEmitEvent.Output {
+    public func emitEvent(_ input: ToolsOzoneModerationEmitEvent.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationEmitEvent.Output {
         try await client.procedure(ToolsOzoneModerationEmitEvent.self, parameters: .init(), input: input)
     }
 }

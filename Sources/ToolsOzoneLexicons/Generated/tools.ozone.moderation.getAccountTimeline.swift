@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQue
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["RepoNotFound"] }
     }
 
     /// The parameters `tools.ozone.moderation.getAccountTimeline#main/parameters`.
@@ -256,12 +259,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetAccountTimeline`.
-    public func getAccountTimeline(did: XRPCCore.DID) async throws -> ToolsOzoneModerationGetAccountTimeline.Output {
+    public func getAccountTimeline(did: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetAccountTimeline.Output {
         try await client.query(ToolsOzoneModerationGetAccountTimeline.self, parameters: .init(did: did))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getAccountTimeline(_ parameters: ToolsOzoneModerationGetAccountTimeline.Parameters) async throws -> ToolsOzoneModerationGetAccountTimeline.Output {
+    public func getAccountTimeline(_ parameters: ToolsOzoneModerationGetAccountTimeline.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetAccountTimeline.Output {
         try await client.query(ToolsOzoneModerationGetAccountTimeline.self, parameters: parameters)
     }
 }

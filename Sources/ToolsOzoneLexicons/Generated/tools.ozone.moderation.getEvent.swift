@@ -50,12 +50,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetEvent`.
-    public func getEvent(id: Swift.Int) async throws -> ToolsOzoneModerationGetEvent.Output {
+    public func getEvent(id: Swift.Int) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetEvent.Output {
         try await client.query(ToolsOzoneModerationGetEvent.self, parameters: .init(id: id))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getEvent(_ parameters: ToolsOzoneModerationGetEvent.Parameters) async throws -> ToolsOzoneModerationGetEvent.Output {
+    public func getEvent(_ parameters: ToolsOzoneModerationGetEvent.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetEvent.Output {
         try await client.query(ToolsOzoneModerationGetEvent.self, parameters: parameters)
     }
 }

@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneModerationGetRecord: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["RecordNotFound"] }
     }
 
     /// The parameters `tools.ozone.moderation.getRecord#main/parameters`.
@@ -78,12 +81,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetRecord`.
-    public func getRecord(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil) async throws -> ToolsOzoneModerationGetRecord.Output {
+    public func getRecord(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetRecord.Output {
         try await client.query(ToolsOzoneModerationGetRecord.self, parameters: .init(uri: uri, cid: cid))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getRecord(_ parameters: ToolsOzoneModerationGetRecord.Parameters) async throws -> ToolsOzoneModerationGetRecord.Output {
+    public func getRecord(_ parameters: ToolsOzoneModerationGetRecord.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetRecord.Output {
         try await client.query(ToolsOzoneModerationGetRecord.self, parameters: parameters)
     }
 }

@@ -119,12 +119,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetRecords`.
-    public func getRecords(uris: [XRPCCore.ATURI]) async throws -> ToolsOzoneModerationGetRecords.Output {
+    public func getRecords(uris: [XRPCCore.ATURI]) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetRecords.Output {
         try await client.query(ToolsOzoneModerationGetRecords.self, parameters: .init(uris: uris))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getRecords(_ parameters: ToolsOzoneModerationGetRecords.Parameters) async throws -> ToolsOzoneModerationGetRecords.Output {
+    public func getRecords(_ parameters: ToolsOzoneModerationGetRecords.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetRecords.Output {
         try await client.query(ToolsOzoneModerationGetRecords.self, parameters: parameters)
     }
 }

@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneModerationGetRepo: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["RepoNotFound"] }
     }
 
     /// The parameters `tools.ozone.moderation.getRepo#main/parameters`.
@@ -72,12 +75,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetRepo`.
-    public func getRepo(did: XRPCCore.DID) async throws -> ToolsOzoneModerationGetRepo.Output {
+    public func getRepo(did: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetRepo.Output {
         try await client.query(ToolsOzoneModerationGetRepo.self, parameters: .init(did: did))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getRepo(_ parameters: ToolsOzoneModerationGetRepo.Parameters) async throws -> ToolsOzoneModerationGetRepo.Output {
+    public func getRepo(_ parameters: ToolsOzoneModerationGetRepo.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetRepo.Output {
         try await client.query(ToolsOzoneModerationGetRepo.self, parameters: parameters)
     }
 }

@@ -74,12 +74,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetReporterStats`.
-    public func getReporterStats(dids: [XRPCCore.DID]) async throws -> ToolsOzoneModerationGetReporterStats.Output {
+    public func getReporterStats(dids: [XRPCCore.DID]) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetReporterStats.Output {
         try await client.query(ToolsOzoneModerationGetReporterStats.self, parameters: .init(dids: dids))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getReporterStats(_ parameters: ToolsOzoneModerationGetReporterStats.Parameters) async throws -> ToolsOzoneModerationGetReporterStats.Output {
+    public func getReporterStats(_ parameters: ToolsOzoneModerationGetReporterStats.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetReporterStats.Output {
         try await client.query(ToolsOzoneModerationGetReporterStats.self, parameters: parameters)
     }
 }

@@ -119,12 +119,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetRepos`.
-    public func getRepos(dids: [XRPCCore.DID]) async throws -> ToolsOzoneModerationGetRepos.Output {
+    public func getRepos(dids: [XRPCCore.DID]) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetRepos.Output {
         try await client.query(ToolsOzoneModerationGetRepos.self, parameters: .init(dids: dids))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getRepos(_ parameters: ToolsOzoneModerationGetRepos.Parameters) async throws -> ToolsOzoneModerationGetRepos.Output {
+    public func getRepos(_ parameters: ToolsOzoneModerationGetRepos.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetRepos.Output {
         try await client.query(ToolsOzoneModerationGetRepos.self, parameters: parameters)
     }
 }

@@ -74,12 +74,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationGetSubjects`.
-    public func getSubjects(subjects: [Swift.String]) async throws -> ToolsOzoneModerationGetSubjects.Output {
+    public func getSubjects(subjects: [Swift.String]) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetSubjects.Output {
         try await client.query(ToolsOzoneModerationGetSubjects.self, parameters: .init(subjects: subjects))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getSubjects(_ parameters: ToolsOzoneModerationGetSubjects.Parameters) async throws -> ToolsOzoneModerationGetSubjects.Output {
+    public func getSubjects(_ parameters: ToolsOzoneModerationGetSubjects.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationGetSubjects.Output {
         try await client.query(ToolsOzoneModerationGetSubjects.self, parameters: parameters)
     }
 }

@@ -136,12 +136,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationListScheduledActions`.
-    public func listScheduledActions(statuses: [ToolsOzoneModerationListScheduledActions.Input.StatusesItem], cursor: Swift.String? = nil, endsBefore: XRPCCore.Datetime? = nil, limit: Swift.Int = 50, startsAfter: XRPCCore.Datetime? = nil, subjects: [XRPCCore.DID]? = nil) async throws -> ToolsOzoneModerationListScheduledActions.Output {
+    public func listScheduledActions(statuses: [ToolsOzoneModerationListScheduledActions.Input.StatusesItem], cursor: Swift.String? = nil, endsBefore: XRPCCore.Datetime? = nil, limit: Swift.Int = 50, startsAfter: XRPCCore.Datetime? = nil, subjects: [XRPCCore.DID]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationListScheduledActions.Output {
         try await client.procedure(ToolsOzoneModerationListScheduledActions.self, parameters: .init(), input: .init(statuses: statuses, cursor: cursor, endsBefore: endsBefore, limit: limit, startsAfter: startsAfter, subjects: subjects))
     }
 
     /// This form takes the input as a whole value.
-    public func listScheduledActions(_ input: ToolsOzoneModerationListScheduledActions.Input) async throws -> ToolsOzoneModerationListScheduledActions.Output {
+    public func listScheduledActions(_ input: ToolsOzoneModerationListScheduledActions.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationListScheduledActions.Output {
         try await client.procedure(ToolsOzoneModerationListScheduledActions.self, parameters: .init(), input: input)
     }
 }

@@ -295,12 +295,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationScheduleAction`.
-    public func scheduleAction(action: ToolsOzoneModerationScheduleAction.Input.Action, subjects: [XRPCCore.DID], createdBy: XRPCCore.DID, scheduling: ToolsOzoneModerationScheduleAction.SchedulingConfig, modTool: ToolsOzoneModerationDefs.ModTool? = nil) async throws -> ToolsOzoneModerationScheduleAction.Output {
+    public func scheduleAction(action: ToolsOzoneModerationScheduleAction.Input.Action, subjects: [XRPCCore.DID], createdBy: XRPCCore.DID, scheduling: ToolsOzoneModerationScheduleAction.SchedulingConfig, modTool: ToolsOzoneModerationDefs.ModTool? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationScheduleAction.Output {
         try await client.procedure(ToolsOzoneModerationScheduleAction.self, parameters: .init(), input: .init(action: action, subjects: subjects, createdBy: createdBy, scheduling: scheduling, modTool: modTool))
     }
 
     /// This form takes the input as a whole value.
-    public func scheduleAction(_ input: ToolsOzoneModerationScheduleAction.Input) async throws -> ToolsOzoneModerationScheduleAction.Output {
+    public func scheduleAction(_ input: ToolsOzoneModerationScheduleAction.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationScheduleAction.Output {
         try await client.procedure(ToolsOzoneModerationScheduleAction.self, parameters: .init(), input: input)
     }
 }

@@ -94,12 +94,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationSearchRepos`.
-    public func searchRepos(cursor: Swift.String? = nil, limit: Swift.Int? = 50, q: Swift.String? = nil, term: Swift.String? = nil) async throws -> ToolsOzoneModerationSearchRepos.Output {
+    public func searchRepos(cursor: Swift.String? = nil, limit: Swift.Int? = 50, q: Swift.String? = nil, term: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationSearchRepos.Output {
         try await client.query(ToolsOzoneModerationSearchRepos.self, parameters: .init(cursor: cursor, limit: limit, q: q, term: term))
     }
 
     /// This form takes the parameters as a whole value.
-    public func searchRepos(_ parameters: ToolsOzoneModerationSearchRepos.Parameters = .init()) async throws -> ToolsOzoneModerationSearchRepos.Output {
+    public func searchRepos(_ parameters: ToolsOzoneModerationSearchRepos.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationSearchRepos.Output {
         try await client.query(ToolsOzoneModerationSearchRepos.self, parameters: parameters)
     }
 }

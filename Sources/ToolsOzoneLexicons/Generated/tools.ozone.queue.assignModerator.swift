@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneQueueAssignModerator: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidAssignment"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -79,12 +82,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueAssignModerator`.
-    public func assignModerator(queueId: Swift.Int, did: Swift.String) async throws -> ToolsOzoneQueueAssignModerator.Output {
+    public func assignModerator(queueId: Swift.Int, did: Swift.String) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueAssignModerator.Output {
         try await client.procedure(ToolsOzoneQueueAssignModerator.self, parameters: .init(), input: .init(queueId: queueId, did: did))
     }
 
     /// This form takes the input as a whole value.
-    public func assignModerator(_ input: ToolsOzoneQueueAssignModerator.Input) async throws -> ToolsOzoneQueueAssignModerator.Output {
+    public func assignModerator(_ input: ToolsOzoneQueueAssignModerator.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueAssignModerator.Output {
         try await client.procedure(ToolsOzoneQueueAssignModerator.self, parameters: .init(), input: input)
     }
 }

@@ -36,6 +36,9 @@ public nonisolated enum ToolsOzoneQueueCreateQueue: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidRecommendedPolicies", "ConflictingQueue"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -149,12 +152,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueCreateQueue`.
-    public func createQueue(name: Swift.String, collection: XRPCCore.NSID? = nil, description: Swift.String? = nil, recommendedPolicies: [Swift.String]? = nil, reportTypes: [Swift.String]? = nil, subjectTypes: [ToolsOzoneQueueCreateQueue.Input.SubjectTypesItem]? = nil) async throws -> ToolsOzoneQueueCreateQueue.Output {
+    public func createQueue(name: Swift.String, collection: XRPCCore.NSID? = nil, description: Swift.String? = nil, recommendedPolicies: [Swift.String]? = nil, reportTypes: [Swift.String]? = nil, subjectTypes: [ToolsOzoneQueueCreateQueue.Input.SubjectTypesItem]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueCreateQueue.Output {
         try await client.procedure(ToolsOzoneQueueCreateQueue.self, parameters: .init(), input: .init(name: name, collection: collection, description: description, recommendedPolicies: recommendedPolicies, reportTypes: reportTypes, subjectTypes: subjectTypes))
     }
 
     /// This form takes the input as a whole value.
-    public func createQueue(_ input: ToolsOzoneQueueCreateQueue.Input) async throws -> ToolsOzoneQueueCreateQueue.Output {
+    public func createQueue(_ input: ToolsOzoneQueueCreateQueue.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueCreateQueue.Output {
         try await client.procedure(ToolsOzoneQueueCreateQueue.self, parameters: .init(), input: input)
     }
 }

@@ -86,12 +86,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueDeleteQueue`.
-    public func deleteQueue(queueId: Swift.Int, migrateToQueueId: Swift.Int? = nil) async throws -> ToolsOzoneQueueDeleteQueue.Output {
+    public func deleteQueue(queueId: Swift.Int, migrateToQueueId: Swift.Int? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueDeleteQueue.Output {
         try await client.procedure(ToolsOzoneQueueDeleteQueue.self, parameters: .init(), input: .init(queueId: queueId, migrateToQueueId: migrateToQueueId))
     }
 
     /// This form takes the input as a whole value.
-    public func deleteQueue(_ input: ToolsOzoneQueueDeleteQueue.Input) async throws -> ToolsOzoneQueueDeleteQueue.Output {
+    public func deleteQueue(_ input: ToolsOzoneQueueDeleteQueue.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueDeleteQueue.Output {
         try await client.procedure(ToolsOzoneQueueDeleteQueue.self, parameters: .init(), input: input)
     }
 }

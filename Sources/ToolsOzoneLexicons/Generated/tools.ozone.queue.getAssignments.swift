@@ -100,12 +100,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueGetAssignments`.
-    public func getAssignments(cursor: Swift.String? = nil, dids: [XRPCCore.DID]? = nil, limit: Swift.Int? = 50, onlyActive: Swift.Bool? = true, queueIds: [Swift.Int]? = nil) async throws -> ToolsOzoneQueueGetAssignments.Output {
+    public func getAssignments(cursor: Swift.String? = nil, dids: [XRPCCore.DID]? = nil, limit: Swift.Int? = 50, onlyActive: Swift.Bool? = true, queueIds: [Swift.Int]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueGetAssignments.Output {
         try await client.query(ToolsOzoneQueueGetAssignments.self, parameters: .init(cursor: cursor, dids: dids, limit: limit, onlyActive: onlyActive, queueIds: queueIds))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getAssignments(_ parameters: ToolsOzoneQueueGetAssignments.Parameters = .init()) async throws -> ToolsOzoneQueueGetAssignments.Output {
+    public func getAssignments(_ parameters: ToolsOzoneQueueGetAssignments.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueGetAssignments.Output {
         try await client.query(ToolsOzoneQueueGetAssignments.self, parameters: parameters)
     }
 }

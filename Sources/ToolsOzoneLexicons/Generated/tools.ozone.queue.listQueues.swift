@@ -105,12 +105,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueListQueues`.
-    public func listQueues(collection: Swift.String? = nil, cursor: Swift.String? = nil, enabled: Swift.Bool? = nil, limit: Swift.Int? = 50, reportTypes: [Swift.String]? = nil, subjectType: Swift.String? = nil) async throws -> ToolsOzoneQueueListQueues.Output {
+    public func listQueues(collection: Swift.String? = nil, cursor: Swift.String? = nil, enabled: Swift.Bool? = nil, limit: Swift.Int? = 50, reportTypes: [Swift.String]? = nil, subjectType: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueListQueues.Output {
         try await client.query(ToolsOzoneQueueListQueues.self, parameters: .init(collection: collection, cursor: cursor, enabled: enabled, limit: limit, reportTypes: reportTypes, subjectType: subjectType))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listQueues(_ parameters: ToolsOzoneQueueListQueues.Parameters = .init()) async throws -> ToolsOzoneQueueListQueues.Output {
+    public func listQueues(_ parameters: ToolsOzoneQueueListQueues.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueListQueues.Output {
         try await client.query(ToolsOzoneQueueListQueues.self, parameters: parameters)
     }
 }

@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneQueueRouteReports: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["OutOfRange"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -107,12 +110,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueRouteReports`.
-    public func routeReports(startReportId: Swift.Int, endReportId: Swift.Int) async throws -> ToolsOzoneQueueRouteReports.Output {
+    public func routeReports(startReportId: Swift.Int, endReportId: Swift.Int) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueRouteReports.Output {
         try await client.procedure(ToolsOzoneQueueRouteReports.self, parameters: .init(), input: .init(startReportId: startReportId, endReportId: endReportId))
     }
 
     /// This form takes the input as a whole value.
-    public func routeReports(_ input: ToolsOzoneQueueRouteReports.Input) async throws -> ToolsOzoneQueueRouteReports.Output {
+    public func routeReports(_ input: ToolsOzoneQueueRouteReports.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueRouteReports.Output {
         try await client.procedure(ToolsOzoneQueueRouteReports.self, parameters: .init(), input: input)
     }
 }

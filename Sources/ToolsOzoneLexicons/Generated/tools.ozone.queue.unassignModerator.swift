@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneQueueUnassignModerator: XRPCCore.XRPCProcedure
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidAssignment"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -80,12 +83,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueUnassignModerator`.
-    public func unassignModerator(queueId: Swift.Int, did: XRPCCore.DID) async throws -> ToolsOzoneQueueUnassignModerator.Output {
+    public func unassignModerator(queueId: Swift.Int, did: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueUnassignModerator.Output {
         try await client.procedure(ToolsOzoneQueueUnassignModerator.self, parameters: .init(), input: .init(queueId: queueId, did: did))
     }
 
     /// This form takes the input as a whole value.
-    public func unassignModerator(_ input: ToolsOzoneQueueUnassignModerator.Input) async throws -> ToolsOzoneQueueUnassignModerator.Output {
+    public func unassignModerator(_ input: ToolsOzoneQueueUnassignModerator.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueUnassignModerator.Output {
         try await client.procedure(ToolsOzoneQueueUnassignModerator.self, parameters: .init(), input: input)
     }
 }

@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneQueueUpdateQueue: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidRecommendedPolicies"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -118,12 +121,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Queue {
     /// Calls `ToolsOzoneQueueUpdateQueue`.
-    public func updateQueue(queueId: Swift.Int, description: Swift.String? = nil, enabled: Swift.Bool? = nil, name: Swift.String? = nil, recommendedPolicies: [Swift.String]? = nil) async throws -> ToolsOzoneQueueUpdateQueue.Output {
+    public func updateQueue(queueId: Swift.Int, description: Swift.String? = nil, enabled: Swift.Bool? = nil, name: Swift.String? = nil, recommendedPolicies: [Swift.String]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueUpdateQueue.Output {
         try await client.procedure(ToolsOzoneQueueUpdateQueue.self, parameters: .init(), input: .init(queueId: queueId, description: description, enabled: enabled, name: name, recommendedPolicies: recommendedPolicies))
     }
 
     /// This form takes the input as a whole value.
-    public func updateQueue(_ input: ToolsOzoneQueueUpdateQueue.Input) async throws -> ToolsOzoneQueueUpdateQueue.Output {
+    public func updateQueue(_ input: ToolsOzoneQueueUpdateQueue.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneQueueUpdateQueue.Output {
         try await client.procedure(ToolsOzoneQueueUpdateQueue.self, parameters: .init(), input: input)
     }
 }

@@ -36,6 +36,9 @@ public nonisolated enum ToolsOzoneReportAssignModerator: XRPCCore.XRPCProcedure 
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["AlreadyAssigned", "InvalidAssignment"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -94,12 +97,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportAssignModerator`.
-    public func assignModerator(reportId: Swift.Int, did: XRPCCore.DID? = nil, isPermanent: Swift.Bool? = nil, queueId: Swift.Int? = nil) async throws -> ToolsOzoneReportAssignModerator.Output {
+    public func assignModerator(reportId: Swift.Int, did: XRPCCore.DID? = nil, isPermanent: Swift.Bool? = nil, queueId: Swift.Int? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportAssignModerator.Output {
         try await client.procedure(ToolsOzoneReportAssignModerator.self, parameters: .init(), input: .init(reportId: reportId, did: did, isPermanent: isPermanent, queueId: queueId))
     }
 
     /// This form takes the input as a whole value.
-    public func assignModerator(_ input: ToolsOzoneReportAssignModerator.Input) async throws -> ToolsOzoneReportAssignModerator.Output {
+    public func assignModerator(_ input: ToolsOzoneReportAssignModerator.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportAssignModerator.Output {
         try await client.procedure(ToolsOzoneReportAssignModerator.self, parameters: .init(), input: input)
     }
 }

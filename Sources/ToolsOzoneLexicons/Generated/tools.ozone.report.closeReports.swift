@@ -103,12 +103,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportCloseReports`.
-    public func closeReports(subject: XRPCCore.URIString, internalNote: Swift.String? = nil, isAutomated: Swift.Bool = false, reportTypes: [Swift.String]? = nil) async throws -> ToolsOzoneReportCloseReports.Output {
+    public func closeReports(subject: XRPCCore.URIString, internalNote: Swift.String? = nil, isAutomated: Swift.Bool = false, reportTypes: [Swift.String]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportCloseReports.Output {
         try await client.procedure(ToolsOzoneReportCloseReports.self, parameters: .init(), input: .init(subject: subject, internalNote: internalNote, isAutomated: isAutomated, reportTypes: reportTypes))
     }
 
     /// This form takes the input as a whole value.
-    public func closeReports(_ input: ToolsOzoneReportCloseReports.Input) async throws -> ToolsOzoneReportCloseReports.Output {
+    public func closeReports(_ input: ToolsOzoneReportCloseReports.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportCloseReports.Output {
         try await client.procedure(ToolsOzoneReportCloseReports.self, parameters: .init(), input: input)
     }
 }

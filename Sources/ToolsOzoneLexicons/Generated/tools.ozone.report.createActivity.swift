@@ -40,6 +40,9 @@ public nonisolated enum ToolsOzoneReportCreateActivity: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["ReportNotFound", "InvalidStateTransition", "AlreadyInTargetState"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -195,12 +198,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportCreateActivity`.
-    public func createActivity(activity: ToolsOzoneReportCreateActivity.Input.Activity, eventId: Swift.Int? = nil, internalNote: Swift.String? = nil, isAutomated: Swift.Bool = false, publicNote: Swift.String? = nil, reportId: Swift.Int? = nil) async throws -> ToolsOzoneReportCreateActivity.Output {
+    public func createActivity(activity: ToolsOzoneReportCreateActivity.Input.Activity, eventId: Swift.Int? = nil, internalNote: Swift.String? = nil, isAutomated: Swift.Bool = false, publicNote: Swift.String? = nil, reportId: Swift.Int? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportCreateActivity.Output {
         try await client.procedure(ToolsOzoneReportCreateActivity.self, parameters: .init(), input: .init(activity: activity, eventId: eventId, internalNote: internalNote, isAutomated: isAutomated, publicNote: publicNote, reportId: reportId))
     }
 
     /// This form takes the input as a whole value.
-    public func createActivity(_ input: ToolsOzoneReportCreateActivity.Input) async throws -> ToolsOzoneReportCreateActivity.Output {
+    public func createActivity(_ input: ToolsOzoneReportCreateActivity.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportCreateActivity.Output {
         try await client.procedure(ToolsOzoneReportCreateActivity.self, parameters: .init(), input: input)
     }
 }

@@ -102,12 +102,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportGetAssignments`.
-    public func getAssignments(cursor: Swift.String? = nil, dids: [XRPCCore.DID]? = nil, limit: Swift.Int? = 50, onlyActive: Swift.Bool? = true, reportIds: [Swift.Int]? = nil) async throws -> ToolsOzoneReportGetAssignments.Output {
+    public func getAssignments(cursor: Swift.String? = nil, dids: [XRPCCore.DID]? = nil, limit: Swift.Int? = 50, onlyActive: Swift.Bool? = true, reportIds: [Swift.Int]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportGetAssignments.Output {
         try await client.query(ToolsOzoneReportGetAssignments.self, parameters: .init(cursor: cursor, dids: dids, limit: limit, onlyActive: onlyActive, reportIds: reportIds))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getAssignments(_ parameters: ToolsOzoneReportGetAssignments.Parameters = .init()) async throws -> ToolsOzoneReportGetAssignments.Output {
+    public func getAssignments(_ parameters: ToolsOzoneReportGetAssignments.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportGetAssignments.Output {
         try await client.query(ToolsOzoneReportGetAssignments.self, parameters: parameters)
     }
 }

@@ -112,12 +112,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportGetHistoricalStats`.
-    public func getHistoricalStats(cursor: Swift.String? = nil, endDate: XRPCCore.Datetime? = nil, limit: Swift.Int? = 30, moderatorDid: XRPCCore.DID? = nil, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, startDate: XRPCCore.Datetime? = nil) async throws -> ToolsOzoneReportGetHistoricalStats.Output {
+    public func getHistoricalStats(cursor: Swift.String? = nil, endDate: XRPCCore.Datetime? = nil, limit: Swift.Int? = 30, moderatorDid: XRPCCore.DID? = nil, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, startDate: XRPCCore.Datetime? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportGetHistoricalStats.Output {
         try await client.query(ToolsOzoneReportGetHistoricalStats.self, parameters: .init(cursor: cursor, endDate: endDate, limit: limit, moderatorDid: moderatorDid, queueId: queueId, reportTypes: reportTypes, startDate: startDate))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getHistoricalStats(_ parameters: ToolsOzoneReportGetHistoricalStats.Parameters = .init()) async throws -> ToolsOzoneReportGetHistoricalStats.Output {
+    public func getHistoricalStats(_ parameters: ToolsOzoneReportGetHistoricalStats.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportGetHistoricalStats.Output {
         try await client.query(ToolsOzoneReportGetHistoricalStats.self, parameters: parameters)
     }
 }

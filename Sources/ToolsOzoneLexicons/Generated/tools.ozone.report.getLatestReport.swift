@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneReportGetLatestReport: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["NotFound"] }
     }
 
     /// The parameters `tools.ozone.report.getLatestReport#main/parameters`.
@@ -90,7 +93,7 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportGetLatestReport`.
-    public func getLatestReport() async throws -> ToolsOzoneReportGetLatestReport.Output {
+    public func getLatestReport() async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportGetLatestReport.Output {
         try await client.query(ToolsOzoneReportGetLatestReport.self, parameters: .init())
     }
 }

@@ -85,12 +85,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportGetLiveStats`.
-    public func getLiveStats(moderatorDid: XRPCCore.DID? = nil, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil) async throws -> ToolsOzoneReportGetLiveStats.Output {
+    public func getLiveStats(moderatorDid: XRPCCore.DID? = nil, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportGetLiveStats.Output {
         try await client.query(ToolsOzoneReportGetLiveStats.self, parameters: .init(moderatorDid: moderatorDid, queueId: queueId, reportTypes: reportTypes))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getLiveStats(_ parameters: ToolsOzoneReportGetLiveStats.Parameters = .init()) async throws -> ToolsOzoneReportGetLiveStats.Output {
+    public func getLiveStats(_ parameters: ToolsOzoneReportGetLiveStats.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportGetLiveStats.Output {
         try await client.query(ToolsOzoneReportGetLiveStats.self, parameters: parameters)
     }
 }

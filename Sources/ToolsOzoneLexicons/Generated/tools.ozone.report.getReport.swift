@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneReportGetReport: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["NotFound"] }
     }
 
     /// The parameters `tools.ozone.report.getReport#main/parameters`.
@@ -71,12 +74,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportGetReport`.
-    public func getReport(id: Swift.Int) async throws -> ToolsOzoneReportGetReport.Output {
+    public func getReport(id: Swift.Int) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportGetReport.Output {
         try await client.query(ToolsOzoneReportGetReport.self, parameters: .init(id: id))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getReport(_ parameters: ToolsOzoneReportGetReport.Parameters) async throws -> ToolsOzoneReportGetReport.Output {
+    public func getReport(_ parameters: ToolsOzoneReportGetReport.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportGetReport.Output {
         try await client.query(ToolsOzoneReportGetReport.self, parameters: parameters)
     }
 }

@@ -89,12 +89,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportListActivities`.
-    public func listActivities(reportId: Swift.Int, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ToolsOzoneReportListActivities.Output {
+    public func listActivities(reportId: Swift.Int, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportListActivities.Output {
         try await client.query(ToolsOzoneReportListActivities.self, parameters: .init(reportId: reportId, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listActivities(_ parameters: ToolsOzoneReportListActivities.Parameters) async throws -> ToolsOzoneReportListActivities.Output {
+    public func listActivities(_ parameters: ToolsOzoneReportListActivities.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportListActivities.Output {
         try await client.query(ToolsOzoneReportListActivities.self, parameters: parameters)
     }
 }

@@ -126,12 +126,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportQueryActivities`.
-    public func queryActivities(activityTypes: [Swift.String]? = nil, createdAfter: XRPCCore.Datetime? = nil, createdBefore: XRPCCore.Datetime? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50, sortDirection: ToolsOzoneReportQueryActivities.Parameters.SortDirection? = "desc") async throws -> ToolsOzoneReportQueryActivities.Output {
+    public func queryActivities(activityTypes: [Swift.String]? = nil, createdAfter: XRPCCore.Datetime? = nil, createdBefore: XRPCCore.Datetime? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50, sortDirection: ToolsOzoneReportQueryActivities.Parameters.SortDirection? = "desc") async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportQueryActivities.Output {
         try await client.query(ToolsOzoneReportQueryActivities.self, parameters: .init(activityTypes: activityTypes, createdAfter: createdAfter, createdBefore: createdBefore, cursor: cursor, limit: limit, sortDirection: sortDirection))
     }
 
     /// This form takes the parameters as a whole value.
-    public func queryActivities(_ parameters: ToolsOzoneReportQueryActivities.Parameters = .init()) async throws -> ToolsOzoneReportQueryActivities.Output {
+    public func queryActivities(_ parameters: ToolsOzoneReportQueryActivities.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportQueryActivities.Output {
         try await client.query(ToolsOzoneReportQueryActivities.self, parameters: parameters)
     }
 }

@@ -240,12 +240,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportQueryReports`.
-    public func queryReports(status: ToolsOzoneReportQueryReports.Parameters.Status, assignedTo: XRPCCore.DID? = nil, collections: [XRPCCore.NSID]? = nil, cursor: Swift.String? = nil, did: XRPCCore.DID? = nil, isMuted: Swift.Bool? = false, limit: Swift.Int? = 50, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, reportedAfter: XRPCCore.Datetime? = nil, reportedBefore: XRPCCore.Datetime? = nil, sortDirection: ToolsOzoneReportQueryReports.Parameters.SortDirection? = "desc", sortField: ToolsOzoneReportQueryReports.Parameters.SortField? = "createdAt", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneReportQueryReports.Parameters.SubjectType? = nil) async throws -> ToolsOzoneReportQueryReports.Output {
+    public func queryReports(status: ToolsOzoneReportQueryReports.Parameters.Status, assignedTo: XRPCCore.DID? = nil, collections: [XRPCCore.NSID]? = nil, cursor: Swift.String? = nil, did: XRPCCore.DID? = nil, isMuted: Swift.Bool? = false, limit: Swift.Int? = 50, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, reportedAfter: XRPCCore.Datetime? = nil, reportedBefore: XRPCCore.Datetime? = nil, sortDirection: ToolsOzoneReportQueryReports.Parameters.SortDirection? = "desc", sortField: ToolsOzoneReportQueryReports.Parameters.SortField? = "createdAt", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneReportQueryReports.Parameters.SubjectType? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportQueryReports.Output {
         try await client.query(ToolsOzoneReportQueryReports.self, parameters: .init(status: status, assignedTo: assignedTo, collections: collections, cursor: cursor, did: did, isMuted: isMuted, limit: limit, queueId: queueId, reportTypes: reportTypes, reportedAfter: reportedAfter, reportedBefore: reportedBefore, sortDirection: sortDirection, sortField: sortField, subject: subject, subjectType: subjectType))
     }
 
     /// This form takes the parameters as a whole value.
-    public func queryReports(_ parameters: ToolsOzoneReportQueryReports.Parameters) async throws -> ToolsOzoneReportQueryReports.Output {
+    public func queryReports(_ parameters: ToolsOzoneReportQueryReports.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportQueryReports.Output {
         try await client.query(ToolsOzoneReportQueryReports.self, parameters: parameters)
     }
 }

@@ -48,6 +48,9 @@ public nonisolated enum ToolsOzoneReportReassignQueue: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["ReportNotFound", "ReportClosed", "AlreadyInTargetQueue", "QueueNotFound", "QueueDisabled"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -124,12 +127,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportReassignQueue`.
-    public func reassignQueue(reportId: Swift.Int, queueId: Swift.Int, comment: Swift.String? = nil) async throws -> ToolsOzoneReportReassignQueue.Output {
+    public func reassignQueue(reportId: Swift.Int, queueId: Swift.Int, comment: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportReassignQueue.Output {
         try await client.procedure(ToolsOzoneReportReassignQueue.self, parameters: .init(), input: .init(reportId: reportId, queueId: queueId, comment: comment))
     }
 
     /// This form takes the input as a whole value.
-    public func reassignQueue(_ input: ToolsOzoneReportReassignQueue.Input) async throws -> ToolsOzoneReportReassignQueue.Output {
+    public func reassignQueue(_ input: ToolsOzoneReportReassignQueue.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportReassignQueue.Output {
         try await client.procedure(ToolsOzoneReportReassignQueue.self, parameters: .init(), input: input)
     }
 }

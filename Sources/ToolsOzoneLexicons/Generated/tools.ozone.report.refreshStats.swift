@@ -81,12 +81,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportRefreshStats`.
-    public func refreshStats(startDate: Swift.String, endDate: Swift.String, queueIds: [Swift.Int]? = nil) async throws -> ToolsOzoneReportRefreshStats.Output {
+    public func refreshStats(startDate: Swift.String, endDate: Swift.String, queueIds: [Swift.Int]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportRefreshStats.Output {
         try await client.procedure(ToolsOzoneReportRefreshStats.self, parameters: .init(), input: .init(startDate: startDate, endDate: endDate, queueIds: queueIds))
     }
 
     /// This form takes the input as a whole value.
-    public func refreshStats(_ input: ToolsOzoneReportRefreshStats.Input) async throws -> ToolsOzoneReportRefreshStats.Output {
+    public func refreshStats(_ input: ToolsOzoneReportRefreshStats.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportRefreshStats.Output {
         try await client.procedure(ToolsOzoneReportRefreshStats.self, parameters: .init(), input: input)
     }
 }

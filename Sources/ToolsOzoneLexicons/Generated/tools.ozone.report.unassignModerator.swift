@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneReportUnassignModerator: XRPCCore.XRPCProcedur
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidAssignment"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -74,12 +77,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportUnassignModerator`.
-    public func unassignModerator(reportId: Swift.Int) async throws -> ToolsOzoneReportUnassignModerator.Output {
+    public func unassignModerator(reportId: Swift.Int) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportUnassignModerator.Output {
         try await client.procedure(ToolsOzoneReportUnassignModerator.self, parameters: .init(), input: .init(reportId: reportId))
     }
 
     /// This form takes the input as a whole value.
-    public func unassignModerator(_ input: ToolsOzoneReportUnassignModerator.Input) async throws -> ToolsOzoneReportUnassignModerator.Output {
+    public func unassignModerator(_ input: ToolsOzoneReportUnassignModerator.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportUnassignModerator.Output {
         try await client.procedure(ToolsOzoneReportUnassignModerator.self, parameters: .init(), input: input)
     }
 }

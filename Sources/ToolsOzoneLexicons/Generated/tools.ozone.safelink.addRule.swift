@@ -36,6 +36,9 @@ public nonisolated enum ToolsOzoneSafelinkAddRule: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["InvalidUrl", "RuleAlreadyExists"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -104,12 +107,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
     /// Calls `ToolsOzoneSafelinkAddRule`.
-    public func addRule(url: Swift.String, pattern: ToolsOzoneSafelinkDefs.PatternType, action: ToolsOzoneSafelinkDefs.ActionType, reason: ToolsOzoneSafelinkDefs.ReasonType, comment: Swift.String? = nil, createdBy: XRPCCore.DID? = nil) async throws -> ToolsOzoneSafelinkAddRule.Output {
+    public func addRule(url: Swift.String, pattern: ToolsOzoneSafelinkDefs.PatternType, action: ToolsOzoneSafelinkDefs.ActionType, reason: ToolsOzoneSafelinkDefs.ReasonType, comment: Swift.String? = nil, createdBy: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSafelinkAddRule.Output {
         try await client.procedure(ToolsOzoneSafelinkAddRule.self, parameters: .init(), input: .init(url: url, pattern: pattern, action: action, reason: reason, comment: comment, createdBy: createdBy))
     }
 
     /// This form takes the input as a whole value.
-    public func addRule(_ input: ToolsOzoneSafelinkAddRule.Input) async throws -> ToolsOzoneSafelinkAddRule.Output {
+    public func addRule(_ input: ToolsOzoneSafelinkAddRule.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSafelinkAddRule.Output {
         try await client.procedure(ToolsOzoneSafelinkAddRule.self, parameters: .init(), input: input)
     }
 }

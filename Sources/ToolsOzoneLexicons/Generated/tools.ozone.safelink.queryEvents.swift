@@ -125,12 +125,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
     /// Calls `ToolsOzoneSafelinkQueryEvents`.
-    public func queryEvents(cursor: Swift.String? = nil, limit: Swift.Int = 50, patternType: Swift.String? = nil, sortDirection: ToolsOzoneSafelinkQueryEvents.Input.SortDirection = "desc", urls: [Swift.String]? = nil) async throws -> ToolsOzoneSafelinkQueryEvents.Output {
+    public func queryEvents(cursor: Swift.String? = nil, limit: Swift.Int = 50, patternType: Swift.String? = nil, sortDirection: ToolsOzoneSafelinkQueryEvents.Input.SortDirection = "desc", urls: [Swift.String]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSafelinkQueryEvents.Output {
         try await client.procedure(ToolsOzoneSafelinkQueryEvents.self, parameters: .init(), input: .init(cursor: cursor, limit: limit, patternType: patternType, sortDirection: sortDirection, urls: urls))
     }
 
     /// This form takes the input as a whole value.
-    public func queryEvents(_ input: ToolsOzoneSafelinkQueryEvents.Input) async throws -> ToolsOzoneSafelinkQueryEvents.Output {
+    public func queryEvents(_ input: ToolsOzoneSafelinkQueryEvents.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSafelinkQueryEvents.Output {
         try await client.procedure(ToolsOzoneSafelinkQueryEvents.self, parameters: .init(), input: input)
     }
 }

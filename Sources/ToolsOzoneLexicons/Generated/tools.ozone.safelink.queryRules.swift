@@ -141,12 +141,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
     /// Calls `ToolsOzoneSafelinkQueryRules`.
-    public func queryRules(actions: [Swift.String]? = nil, createdBy: XRPCCore.DID? = nil, cursor: Swift.String? = nil, limit: Swift.Int = 50, patternType: Swift.String? = nil, reason: Swift.String? = nil, sortDirection: ToolsOzoneSafelinkQueryRules.Input.SortDirection = "desc", urls: [Swift.String]? = nil) async throws -> ToolsOzoneSafelinkQueryRules.Output {
+    public func queryRules(actions: [Swift.String]? = nil, createdBy: XRPCCore.DID? = nil, cursor: Swift.String? = nil, limit: Swift.Int = 50, patternType: Swift.String? = nil, reason: Swift.String? = nil, sortDirection: ToolsOzoneSafelinkQueryRules.Input.SortDirection = "desc", urls: [Swift.String]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSafelinkQueryRules.Output {
         try await client.procedure(ToolsOzoneSafelinkQueryRules.self, parameters: .init(), input: .init(actions: actions, createdBy: createdBy, cursor: cursor, limit: limit, patternType: patternType, reason: reason, sortDirection: sortDirection, urls: urls))
     }
 
     /// This form takes the input as a whole value.
-    public func queryRules(_ input: ToolsOzoneSafelinkQueryRules.Input) async throws -> ToolsOzoneSafelinkQueryRules.Output {
+    public func queryRules(_ input: ToolsOzoneSafelinkQueryRules.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSafelinkQueryRules.Output {
         try await client.procedure(ToolsOzoneSafelinkQueryRules.self, parameters: .init(), input: input)
     }
 }

@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneSafelinkRemoveRule: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["RuleNotFound"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -90,12 +93,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
     /// Calls `ToolsOzoneSafelinkRemoveRule`.
-    public func removeRule(url: Swift.String, pattern: ToolsOzoneSafelinkDefs.PatternType, comment: Swift.String? = nil, createdBy: XRPCCore.DID? = nil) async throws -> ToolsOzoneSafelinkRemoveRule.Output {
+    public func removeRule(url: Swift.String, pattern: ToolsOzoneSafelinkDefs.PatternType, comment: Swift.String? = nil, createdBy: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSafelinkRemoveRule.Output {
         try await client.procedure(ToolsOzoneSafelinkRemoveRule.self, parameters: .init(), input: .init(url: url, pattern: pattern, comment: comment, createdBy: createdBy))
     }
 
     /// This form takes the input as a whole value.
-    public func removeRule(_ input: ToolsOzoneSafelinkRemoveRule.Input) async throws -> ToolsOzoneSafelinkRemoveRule.Output {
+    public func removeRule(_ input: ToolsOzoneSafelinkRemoveRule.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSafelinkRemoveRule.Output {
         try await client.procedure(ToolsOzoneSafelinkRemoveRule.self, parameters: .init(), input: input)
     }
 }

@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneSafelinkUpdateRule: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["RuleNotFound"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -100,12 +103,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Safelink {
     /// Calls `ToolsOzoneSafelinkUpdateRule`.
-    public func updateRule(url: Swift.String, pattern: ToolsOzoneSafelinkDefs.PatternType, action: ToolsOzoneSafelinkDefs.ActionType, reason: ToolsOzoneSafelinkDefs.ReasonType, comment: Swift.String? = nil, createdBy: XRPCCore.DID? = nil) async throws -> ToolsOzoneSafelinkUpdateRule.Output {
+    public func updateRule(url: Swift.String, pattern: ToolsOzoneSafelinkDefs.PatternType, action: ToolsOzoneSafelinkDefs.ActionType, reason: ToolsOzoneSafelinkDefs.ReasonType, comment: Swift.String? = nil, createdBy: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSafelinkUpdateRule.Output {
         try await client.procedure(ToolsOzoneSafelinkUpdateRule.self, parameters: .init(), input: .init(url: url, pattern: pattern, action: action, reason: reason, comment: comment, createdBy: createdBy))
     }
 
     /// This form takes the input as a whole value.
-    public func updateRule(_ input: ToolsOzoneSafelinkUpdateRule.Input) async throws -> ToolsOzoneSafelinkUpdateRule.Output {
+    public func updateRule(_ input: ToolsOzoneSafelinkUpdateRule.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSafelinkUpdateRule.Output {
         try await client.procedure(ToolsOzoneSafelinkUpdateRule.self, parameters: .init(), input: input)
     }
 }

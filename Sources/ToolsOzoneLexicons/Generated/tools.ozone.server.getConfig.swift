@@ -155,7 +155,7 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Server {
     /// Calls `ToolsOzoneServerGetConfig`.
-    public func getConfig() async throws -> ToolsOzoneServerGetConfig.Output {
+    public func getConfig() async throws(XRPCCore.XRPCCallError) -> ToolsOzoneServerGetConfig.Output {
         try await client.query(ToolsOzoneServerGetConfig.self, parameters: .init())
     }
 }

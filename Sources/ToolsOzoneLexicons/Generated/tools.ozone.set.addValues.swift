@@ -59,12 +59,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
     /// Calls `ToolsOzoneSetAddValues`.
-    public func addValues(name: Swift.String, values: [Swift.String]) async throws -> ToolsOzoneSetAddValues.Output {
+    public func addValues(name: Swift.String, values: [Swift.String]) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSetAddValues.Output {
         try await client.procedure(ToolsOzoneSetAddValues.self, parameters: .init(), input: .init(name: name, values: values))
     }
 
     /// This form takes the input as a whole value.
-    public func addValues(_ input: ToolsOzoneSetAddValues.Input) async throws -> ToolsOzoneSetAddValues.Output {
+    public func addValues(_ input: ToolsOzoneSetAddValues.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSetAddValues.Output {
         try await client.procedure(ToolsOzoneSetAddValues.self, parameters: .init(), input: input)
     }
 }

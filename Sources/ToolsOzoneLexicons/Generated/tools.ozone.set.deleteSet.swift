@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneSetDeleteSet: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["SetNotFound"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -92,12 +95,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
     /// Calls `ToolsOzoneSetDeleteSet`.
-    public func deleteSet(name: Swift.String) async throws -> ToolsOzoneSetDeleteSet.Output {
+    public func deleteSet(name: Swift.String) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSetDeleteSet.Output {
         try await client.procedure(ToolsOzoneSetDeleteSet.self, parameters: .init(), input: .init(name: name))
     }
 
     /// This form takes the input as a whole value.
-    public func deleteSet(_ input: ToolsOzoneSetDeleteSet.Input) async throws -> ToolsOzoneSetDeleteSet.Output {
+    public func deleteSet(_ input: ToolsOzoneSetDeleteSet.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSetDeleteSet.Output {
         try await client.procedure(ToolsOzoneSetDeleteSet.self, parameters: .init(), input: input)
     }
 }

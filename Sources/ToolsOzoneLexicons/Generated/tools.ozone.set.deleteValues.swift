@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneSetDeleteValues: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["SetNotFound"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -80,12 +83,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
     /// Calls `ToolsOzoneSetDeleteValues`.
-    public func deleteValues(name: Swift.String, values: [Swift.String]) async throws -> ToolsOzoneSetDeleteValues.Output {
+    public func deleteValues(name: Swift.String, values: [Swift.String]) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSetDeleteValues.Output {
         try await client.procedure(ToolsOzoneSetDeleteValues.self, parameters: .init(), input: .init(name: name, values: values))
     }
 
     /// This form takes the input as a whole value.
-    public func deleteValues(_ input: ToolsOzoneSetDeleteValues.Input) async throws -> ToolsOzoneSetDeleteValues.Output {
+    public func deleteValues(_ input: ToolsOzoneSetDeleteValues.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSetDeleteValues.Output {
         try await client.procedure(ToolsOzoneSetDeleteValues.self, parameters: .init(), input: input)
     }
 }

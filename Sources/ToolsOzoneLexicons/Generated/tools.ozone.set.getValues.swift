@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneSetGetValues: XRPCCore.XRPCQuery {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["SetNotFound"] }
     }
 
     /// The parameters `tools.ozone.set.getValues#main/parameters`.
@@ -116,12 +119,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
     /// Calls `ToolsOzoneSetGetValues`.
-    public func getValues(name: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 100) async throws -> ToolsOzoneSetGetValues.Output {
+    public func getValues(name: Swift.String, cursor: Swift.String? = nil, limit: Swift.Int? = 100) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSetGetValues.Output {
         try await client.query(ToolsOzoneSetGetValues.self, parameters: .init(name: name, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func getValues(_ parameters: ToolsOzoneSetGetValues.Parameters) async throws -> ToolsOzoneSetGetValues.Output {
+    public func getValues(_ parameters: ToolsOzoneSetGetValues.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSetGetValues.Output {
         try await client.query(ToolsOzoneSetGetValues.self, parameters: parameters)
     }
 }

@@ -141,12 +141,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
     /// Calls `ToolsOzoneSetQuerySets`.
-    public func querySets(cursor: Swift.String? = nil, limit: Swift.Int? = 50, namePrefix: Swift.String? = nil, sortBy: ToolsOzoneSetQuerySets.Parameters.SortBy? = "name", sortDirection: ToolsOzoneSetQuerySets.Parameters.SortDirection? = "asc") async throws -> ToolsOzoneSetQuerySets.Output {
+    public func querySets(cursor: Swift.String? = nil, limit: Swift.Int? = 50, namePrefix: Swift.String? = nil, sortBy: ToolsOzoneSetQuerySets.Parameters.SortBy? = "name", sortDirection: ToolsOzoneSetQuerySets.Parameters.SortDirection? = "asc") async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSetQuerySets.Output {
         try await client.query(ToolsOzoneSetQuerySets.self, parameters: .init(cursor: cursor, limit: limit, namePrefix: namePrefix, sortBy: sortBy, sortDirection: sortDirection))
     }
 
     /// This form takes the parameters as a whole value.
-    public func querySets(_ parameters: ToolsOzoneSetQuerySets.Parameters = .init()) async throws -> ToolsOzoneSetQuerySets.Output {
+    public func querySets(_ parameters: ToolsOzoneSetQuerySets.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSetQuerySets.Output {
         try await client.query(ToolsOzoneSetQuerySets.self, parameters: parameters)
     }
 }

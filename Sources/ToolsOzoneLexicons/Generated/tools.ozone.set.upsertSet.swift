@@ -30,7 +30,7 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Set {
     /// Calls `ToolsOzoneSetUpsertSet`.
-    public func upsertSet(_ input: ToolsOzoneSetUpsertSet.Input) async throws -> ToolsOzoneSetUpsertSet.Output {
+    public func upsertSet(_ input: ToolsOzoneSetUpsertSet.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSetUpsertSet.Output {
         try await client.procedure(ToolsOzoneSetUpsertSet.self, parameters: .init(), input: input)
     }
 }

@@ -117,12 +117,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Setting {
     /// Calls `ToolsOzoneSettingListOptions`.
-    public func listOptions(cursor: Swift.String? = nil, keys: [XRPCCore.NSID]? = nil, limit: Swift.Int? = 50, prefix: Swift.String? = nil, scope: ToolsOzoneSettingListOptions.Parameters.Scope? = "instance") async throws -> ToolsOzoneSettingListOptions.Output {
+    public func listOptions(cursor: Swift.String? = nil, keys: [XRPCCore.NSID]? = nil, limit: Swift.Int? = 50, prefix: Swift.String? = nil, scope: ToolsOzoneSettingListOptions.Parameters.Scope? = "instance") async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSettingListOptions.Output {
         try await client.query(ToolsOzoneSettingListOptions.self, parameters: .init(cursor: cursor, keys: keys, limit: limit, prefix: prefix, scope: scope))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listOptions(_ parameters: ToolsOzoneSettingListOptions.Parameters = .init()) async throws -> ToolsOzoneSettingListOptions.Output {
+    public func listOptions(_ parameters: ToolsOzoneSettingListOptions.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSettingListOptions.Output {
         try await client.query(ToolsOzoneSettingListOptions.self, parameters: parameters)
     }
 }

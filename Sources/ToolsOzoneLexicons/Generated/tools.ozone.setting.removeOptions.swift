@@ -94,12 +94,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Setting {
     /// Calls `ToolsOzoneSettingRemoveOptions`.
-    public func removeOptions(keys: [XRPCCore.NSID], scope: ToolsOzoneSettingRemoveOptions.Input.Scope) async throws -> ToolsOzoneSettingRemoveOptions.Output {
+    public func removeOptions(keys: [XRPCCore.NSID], scope: ToolsOzoneSettingRemoveOptions.Input.Scope) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSettingRemoveOptions.Output {
         try await client.procedure(ToolsOzoneSettingRemoveOptions.self, parameters: .init(), input: .init(keys: keys, scope: scope))
     }
 
     /// This form takes the input as a whole value.
-    public func removeOptions(_ input: ToolsOzoneSettingRemoveOptions.Input) async throws -> ToolsOzoneSettingRemoveOptions.Output {
+    public func removeOptions(_ input: ToolsOzoneSettingRemoveOptions.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSettingRemoveOptions.Output {
         try await client.procedure(ToolsOzoneSettingRemoveOptions.self, parameters: .init(), input: input)
     }
 }

@@ -137,12 +137,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Setting {
     /// Calls `ToolsOzoneSettingUpsertOption`.
-    public func upsertOption(key: XRPCCore.NSID, scope: ToolsOzoneSettingUpsertOption.Input.Scope, value: XRPCCore.UnknownValue, description: Swift.String? = nil, managerRole: ToolsOzoneSettingUpsertOption.Input.ManagerRole? = nil) async throws -> ToolsOzoneSettingUpsertOption.Output {
+    public func upsertOption(key: XRPCCore.NSID, scope: ToolsOzoneSettingUpsertOption.Input.Scope, value: XRPCCore.UnknownValue, description: Swift.String? = nil, managerRole: ToolsOzoneSettingUpsertOption.Input.ManagerRole? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSettingUpsertOption.Output {
         try await client.procedure(ToolsOzoneSettingUpsertOption.self, parameters: .init(), input: .init(key: key, scope: scope, value: value, description: description, managerRole: managerRole))
     }
 
     /// This form takes the input as a whole value.
-    public func upsertOption(_ input: ToolsOzoneSettingUpsertOption.Input) async throws -> ToolsOzoneSettingUpsertOption.Output {
+    public func upsertOption(_ input: ToolsOzoneSettingUpsertOption.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSettingUpsertOption.Output {
         try await client.procedure(ToolsOzoneSettingUpsertOption.self, parameters: .init(), input: input)
     }
 }

@@ -73,12 +73,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Signature {
     /// Calls `ToolsOzoneSignatureFindCorrelation`.
-    public func findCorrelation(dids: [XRPCCore.DID]) async throws -> ToolsOzoneSignatureFindCorrelation.Output {
+    public func findCorrelation(dids: [XRPCCore.DID]) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSignatureFindCorrelation.Output {
         try await client.query(ToolsOzoneSignatureFindCorrelation.self, parameters: .init(dids: dids))
     }
 
     /// This form takes the parameters as a whole value.
-    public func findCorrelation(_ parameters: ToolsOzoneSignatureFindCorrelation.Parameters) async throws -> ToolsOzoneSignatureFindCorrelation.Output {
+    public func findCorrelation(_ parameters: ToolsOzoneSignatureFindCorrelation.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSignatureFindCorrelation.Output {
         try await client.query(ToolsOzoneSignatureFindCorrelation.self, parameters: parameters)
     }
 }

@@ -121,12 +121,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Signature {
     /// Calls `ToolsOzoneSignatureFindRelatedAccounts`.
-    public func findRelatedAccounts(did: XRPCCore.DID, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ToolsOzoneSignatureFindRelatedAccounts.Output {
+    public func findRelatedAccounts(did: XRPCCore.DID, cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSignatureFindRelatedAccounts.Output {
         try await client.query(ToolsOzoneSignatureFindRelatedAccounts.self, parameters: .init(did: did, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func findRelatedAccounts(_ parameters: ToolsOzoneSignatureFindRelatedAccounts.Parameters) async throws -> ToolsOzoneSignatureFindRelatedAccounts.Output {
+    public func findRelatedAccounts(_ parameters: ToolsOzoneSignatureFindRelatedAccounts.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSignatureFindRelatedAccounts.Output {
         try await client.query(ToolsOzoneSignatureFindRelatedAccounts.self, parameters: parameters)
     }
 }

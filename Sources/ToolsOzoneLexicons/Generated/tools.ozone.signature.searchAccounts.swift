@@ -89,12 +89,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Signature {
     /// Calls `ToolsOzoneSignatureSearchAccounts`.
-    public func searchAccounts(values: [Swift.String], cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws -> ToolsOzoneSignatureSearchAccounts.Output {
+    public func searchAccounts(values: [Swift.String], cursor: Swift.String? = nil, limit: Swift.Int? = 50) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSignatureSearchAccounts.Output {
         try await client.query(ToolsOzoneSignatureSearchAccounts.self, parameters: .init(values: values, cursor: cursor, limit: limit))
     }
 
     /// This form takes the parameters as a whole value.
-    public func searchAccounts(_ parameters: ToolsOzoneSignatureSearchAccounts.Parameters) async throws -> ToolsOzoneSignatureSearchAccounts.Output {
+    public func searchAccounts(_ parameters: ToolsOzoneSignatureSearchAccounts.Parameters) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSignatureSearchAccounts.Output {
         try await client.query(ToolsOzoneSignatureSearchAccounts.self, parameters: parameters)
     }
 }

@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneTeamAddMember: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["MemberAlreadyExists"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -101,12 +104,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Team {
     /// Calls `ToolsOzoneTeamAddMember`.
-    public func addMember(did: XRPCCore.DID, role: ToolsOzoneTeamAddMember.Input.Role) async throws -> ToolsOzoneTeamAddMember.Output {
+    public func addMember(did: XRPCCore.DID, role: ToolsOzoneTeamAddMember.Input.Role) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneTeamAddMember.Output {
         try await client.procedure(ToolsOzoneTeamAddMember.self, parameters: .init(), input: .init(did: did, role: role))
     }
 
     /// This form takes the input as a whole value.
-    public func addMember(_ input: ToolsOzoneTeamAddMember.Input) async throws -> ToolsOzoneTeamAddMember.Output {
+    public func addMember(_ input: ToolsOzoneTeamAddMember.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneTeamAddMember.Output {
         try await client.procedure(ToolsOzoneTeamAddMember.self, parameters: .init(), input: input)
     }
 }

@@ -36,6 +36,9 @@ public nonisolated enum ToolsOzoneTeamDeleteMember: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["MemberNotFound", "CannotDeleteSelf"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -79,12 +82,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Team {
     /// Calls `ToolsOzoneTeamDeleteMember`.
-    public func deleteMember(did: XRPCCore.DID) async throws -> ToolsOzoneTeamDeleteMember.Output {
+    public func deleteMember(did: XRPCCore.DID) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneTeamDeleteMember.Output {
         try await client.procedure(ToolsOzoneTeamDeleteMember.self, parameters: .init(), input: .init(did: did))
     }
 
     /// This form takes the input as a whole value.
-    public func deleteMember(_ input: ToolsOzoneTeamDeleteMember.Input) async throws -> ToolsOzoneTeamDeleteMember.Output {
+    public func deleteMember(_ input: ToolsOzoneTeamDeleteMember.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneTeamDeleteMember.Output {
         try await client.procedure(ToolsOzoneTeamDeleteMember.self, parameters: .init(), input: input)
     }
 }

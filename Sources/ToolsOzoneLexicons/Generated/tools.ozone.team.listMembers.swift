@@ -99,12 +99,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Team {
     /// Calls `ToolsOzoneTeamListMembers`.
-    public func listMembers(cursor: Swift.String? = nil, disabled: Swift.Bool? = nil, limit: Swift.Int? = 50, q: Swift.String? = nil, roles: [Swift.String]? = nil) async throws -> ToolsOzoneTeamListMembers.Output {
+    public func listMembers(cursor: Swift.String? = nil, disabled: Swift.Bool? = nil, limit: Swift.Int? = 50, q: Swift.String? = nil, roles: [Swift.String]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneTeamListMembers.Output {
         try await client.query(ToolsOzoneTeamListMembers.self, parameters: .init(cursor: cursor, disabled: disabled, limit: limit, q: q, roles: roles))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listMembers(_ parameters: ToolsOzoneTeamListMembers.Parameters = .init()) async throws -> ToolsOzoneTeamListMembers.Output {
+    public func listMembers(_ parameters: ToolsOzoneTeamListMembers.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneTeamListMembers.Output {
         try await client.query(ToolsOzoneTeamListMembers.self, parameters: parameters)
     }
 }

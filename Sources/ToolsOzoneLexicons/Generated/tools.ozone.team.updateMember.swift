@@ -32,6 +32,9 @@ public nonisolated enum ToolsOzoneTeamUpdateMember: XRPCCore.XRPCProcedure {
             case .unknown(let name): return name
             }
         }
+
+        /// The names the lexicon declares.
+        public static var declaredNames: [Swift.String] { ["MemberNotFound"] }
     }
 
     /// `Parameters` is `XRPCCore.NoParameters`.
@@ -106,12 +109,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Team {
     /// Calls `ToolsOzoneTeamUpdateMember`.
-    public func updateMember(did: XRPCCore.DID, disabled: Swift.Bool? = nil, role: ToolsOzoneTeamUpdateMember.Input.Role? = nil) async throws -> ToolsOzoneTeamUpdateMember.Output {
+    public func updateMember(did: XRPCCore.DID, disabled: Swift.Bool? = nil, role: ToolsOzoneTeamUpdateMember.Input.Role? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneTeamUpdateMember.Output {
         try await client.procedure(ToolsOzoneTeamUpdateMember.self, parameters: .init(), input: .init(did: did, disabled: disabled, role: role))
     }
 
     /// This form takes the input as a whole value.
-    public func updateMember(_ input: ToolsOzoneTeamUpdateMember.Input) async throws -> ToolsOzoneTeamUpdateMember.Output {
+    public func updateMember(_ input: ToolsOzoneTeamUpdateMember.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneTeamUpdateMember.Output {
         try await client.procedure(ToolsOzoneTeamUpdateMember.self, parameters: .init(), input: input)
     }
 }

@@ -158,12 +158,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Verification {
     /// Calls `ToolsOzoneVerificationGrantVerifications`.
-    public func grantVerifications(verifications: [ToolsOzoneVerificationGrantVerifications.VerificationInput]) async throws -> ToolsOzoneVerificationGrantVerifications.Output {
+    public func grantVerifications(verifications: [ToolsOzoneVerificationGrantVerifications.VerificationInput]) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneVerificationGrantVerifications.Output {
         try await client.procedure(ToolsOzoneVerificationGrantVerifications.self, parameters: .init(), input: .init(verifications: verifications))
     }
 
     /// This form takes the input as a whole value.
-    public func grantVerifications(_ input: ToolsOzoneVerificationGrantVerifications.Input) async throws -> ToolsOzoneVerificationGrantVerifications.Output {
+    public func grantVerifications(_ input: ToolsOzoneVerificationGrantVerifications.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneVerificationGrantVerifications.Output {
         try await client.procedure(ToolsOzoneVerificationGrantVerifications.self, parameters: .init(), input: input)
     }
 }

@@ -138,12 +138,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Verification {
     /// Calls `ToolsOzoneVerificationListVerifications`.
-    public func listVerifications(createdAfter: XRPCCore.Datetime? = nil, createdBefore: XRPCCore.Datetime? = nil, cursor: Swift.String? = nil, isRevoked: Swift.Bool? = nil, issuers: [XRPCCore.DID]? = nil, limit: Swift.Int? = 50, sortDirection: ToolsOzoneVerificationListVerifications.Parameters.SortDirection? = "desc", subjects: [XRPCCore.DID]? = nil) async throws -> ToolsOzoneVerificationListVerifications.Output {
+    public func listVerifications(createdAfter: XRPCCore.Datetime? = nil, createdBefore: XRPCCore.Datetime? = nil, cursor: Swift.String? = nil, isRevoked: Swift.Bool? = nil, issuers: [XRPCCore.DID]? = nil, limit: Swift.Int? = 50, sortDirection: ToolsOzoneVerificationListVerifications.Parameters.SortDirection? = "desc", subjects: [XRPCCore.DID]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneVerificationListVerifications.Output {
         try await client.query(ToolsOzoneVerificationListVerifications.self, parameters: .init(createdAfter: createdAfter, createdBefore: createdBefore, cursor: cursor, isRevoked: isRevoked, issuers: issuers, limit: limit, sortDirection: sortDirection, subjects: subjects))
     }
 
     /// This form takes the parameters as a whole value.
-    public func listVerifications(_ parameters: ToolsOzoneVerificationListVerifications.Parameters = .init()) async throws -> ToolsOzoneVerificationListVerifications.Output {
+    public func listVerifications(_ parameters: ToolsOzoneVerificationListVerifications.Parameters = .init()) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneVerificationListVerifications.Output {
         try await client.query(ToolsOzoneVerificationListVerifications.self, parameters: parameters)
     }
 }

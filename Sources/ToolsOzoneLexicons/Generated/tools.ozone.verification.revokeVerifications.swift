@@ -120,12 +120,12 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Verification {
     /// Calls `ToolsOzoneVerificationRevokeVerifications`.
-    public func revokeVerifications(uris: [XRPCCore.ATURI], revokeReason: Swift.String? = nil) async throws -> ToolsOzoneVerificationRevokeVerifications.Output {
+    public func revokeVerifications(uris: [XRPCCore.ATURI], revokeReason: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneVerificationRevokeVerifications.Output {
         try await client.procedure(ToolsOzoneVerificationRevokeVerifications.self, parameters: .init(), input: .init(uris: uris, revokeReason: revokeReason))
     }
 
     /// This form takes the input as a whole value.
-    public func revokeVerifications(_ input: ToolsOzoneVerificationRevokeVerifications.Input) async throws -> ToolsOzoneVerificationRevokeVerifications.Output {
+    public func revokeVerifications(_ input: ToolsOzoneVerificationRevokeVerifications.Input) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneVerificationRevokeVerifications.Output {
         try await client.procedure(ToolsOzoneVerificationRevokeVerifications.self, parameters: .init(), input: input)
     }
 }

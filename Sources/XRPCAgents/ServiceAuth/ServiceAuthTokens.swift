@@ -34,26 +34,38 @@ public struct ServiceAuthTokens: Sendable {
     ///     give a minute at most.
     ///   - expiration: When it expires; `nil` lets the PDS choose (60 s). PDSes refuse more than an
     ///     hour ahead, or more than a minute without a method (`BadExpiration`).
-    /// - Throws: `XRPCError` when the PDS refuses, `XRPCClientError` when its answer has no token,
-    ///   and what the agent throws when there is no answer.
-    public func token(for audience: String, method: NSID?, expiration: Date? = nil) async throws -> String {
+    /// - Throws: `XRPCCallError`, as a generated call does: `serverError` when the PDS refuses
+    ///   (`BadExpiration`...), `invalidOutput` when its answer has no token, and the agent's failure.
+    public func token(
+        for audience: String, method: NSID?, expiration: Date? = nil
+    ) async throws(XRPCCallError) -> String {
         var items = [URLQueryItem(name: "aud", value: audience)]
         if let expiration {
             items.append(URLQueryItem(name: "exp", value: String(UnixSeconds.of(expiration))))
         }
         if let method { items.append(URLQueryItem(name: "lxm", value: method.rawValue)) }
-        let response = try await agent.send(XRPCRequest(method: .get, nsid: Self.nsid, queryItems: items))
-        guard response.isSuccess else { throw XRPCError.fromResponse(response, nsid: Self.nsid) }
+        let response: XRPCResponse
+        do {
+            response = try await agent.send(XRPCRequest(method: .get, nsid: Self.nsid, queryItems: items))
+        } catch {
+            throw XRPCCallError.classifying(error, nsid: Self.nsid, declaredNames: [])
+        }
+        guard response.isSuccess else {
+            throw XRPCCallError.answered(
+                XRPCError.fromResponse(response, nsid: Self.nsid), response: response, declaredNames: [])
+        }
         let token: String?
         do {
             token = try JSONValue.parse(response.body).objectValue?["token"]?.stringValue
         } catch {
-            throw XRPCClientError(
-                .decodingFailed, nsid: Self.nsid, response: nil, message: "the answer is not JSON", underlying: error)
+            throw XRPCCallError(
+                .invalidOutput, nsid: Self.nsid, status: response.status, response: response,
+                message: "the answer is not JSON", underlying: error)
         }
         guard let token, !token.isEmpty else {
-            throw XRPCClientError(
-                .decodingFailed, nsid: Self.nsid, response: nil, message: "the answer has no string \"token\"",
+            throw XRPCCallError(
+                .invalidOutput, nsid: Self.nsid, status: response.status, response: response,
+                message: "the answer has no string \"token\"",
                 underlying: LexiconDecodingError(.missingField, path: ["token"], message: "missing"))
         }
         return token

@@ -126,3 +126,11 @@ extension PasswordSession {
             .requestFailed, message: "could not log in \(identifier)", underlying: serverError)
     }
 }
+
+extension PasswordSessionError: XRPCCallFailure {
+    /// ``XRPCCallError/Code/sessionEnded`` when the session ended, ``XRPCCallError/Code/sessionFailed``
+    /// for any other failure of the session.
+    package var callErrorCode: XRPCCallError.Code {
+        code == .sessionEnded ? .sessionEnded : .sessionFailed
+    }
+}

@@ -80,3 +80,16 @@ public struct XRPCTransportError: AtprotoError, Hashable {
         self.init(code, nsid: nsid, service: service, message: error.message, underlying: error)
     }
 }
+
+extension XRPCTransportError: XRPCCallFailure {
+    /// The same kind of failure, as a call's code; ``Code/other`` is the agent's own.
+    package var callErrorCode: XRPCCallError.Code {
+        switch code {
+        case .timedOut: return .timedOut
+        case .cancelled: return .cancelled
+        case .cannotConnect: return .cannotConnect
+        case .connectionLost: return .connectionLost
+        default: return .agentFailed
+        }
+    }
+}

@@ -120,3 +120,12 @@ extension XRPCError {
     /// The `retry-after` header of the error response, or `nil` when absent or unreadable.
     public var retryAfter: XRPCRetryAfter? { headers["retry-after"].flatMap(XRPCRetryAfter.init(headerValue:)) }
 }
+
+extension XRPCCallError {
+    /// The rate-limit headers of the server's answer, or `nil` when none arrived or it has none.
+    public var rateLimit: XRPCRateLimit? { XRPCRateLimit(headers: headers) }
+
+    /// The `retry-after` header of the server's answer (``Code/rateLimited``, a 503), or `nil` when
+    /// absent or unreadable.
+    public var retryAfter: XRPCRetryAfter? { headers["retry-after"].flatMap(XRPCRetryAfter.init(headerValue:)) }
+}

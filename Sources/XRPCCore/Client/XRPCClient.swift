@@ -12,7 +12,8 @@ public struct XRPCClient: Sendable {
     public var headers: [String: String]
     /// Whether a procedure checks its input against its lexicon before sending it (the default).
     ///
-    /// An invalid input then throws ``LexiconValidationError`` and nothing is sent. Turn it off to
+    /// An invalid input then throws ``XRPCCallError/Code/invalidInput`` (its underlying error the
+    /// ``LexiconValidationError``) and nothing is sent. Turn it off to
     /// send data as it is, for example to test how a server handles invalid input.
     public var validatesInput: Bool
     /// Where and how subscriptions (event streams) connect; see ``subscribe(_:parameters:)``.
@@ -31,45 +32,61 @@ public struct XRPCClient: Sendable {
     }
 
     /// Calls a query: `GET /xrpc/<nsid>?<parameters>`, and reads its output.
-    public func query<E: XRPCQuery>(_ endpoint: E.Type, parameters: E.Parameters) async throws -> E.Output {
+    ///
+    /// - Throws: ``XRPCCallError``, whatever failed; its ``XRPCCallError/code`` says what.
+    public func query<E: XRPCQuery>(
+        _ endpoint: E.Type,
+        parameters: E.Parameters
+    ) async throws(XRPCCallError) -> E.Output {
         try await queryResult(endpoint, parameters: parameters).output
     }
 
     /// Calls a query and returns its output with the response (headers such as rate limits and
     /// `atproto-content-labelers`).
+    ///
+    /// - Throws: ``XRPCCallError``, whatever failed; its ``XRPCCallError/code`` says what.
     public func queryResult<E: XRPCQuery>(
         _ endpoint: E.Type,
         parameters: E.Parameters
-    ) async throws -> XRPCResult<E.Output> {
+    ) async throws(XRPCCallError) -> XRPCResult<E.Output> {
         let request = XRPCRequest(
             method: .get,
             nsid: E.nsid,
             queryItems: parameters.queryItems,
             headers: headers
         )
-        return try await output(E.Output.self, of: request)
+        return try await output(E.Output.self, of: request, to: endpoint)
     }
 
     /// Calls a procedure: `POST /xrpc/<nsid>?<parameters>` with the input as body, and reads its output.
     ///
     /// Unless ``validatesInput`` is off, a JSON input is first checked against the lexicon, and an
-    /// invalid one throws ``LexiconValidationError`` without sending anything.
+    /// invalid one throws ``XRPCCallError/Code/invalidInput`` without sending anything.
+    ///
+    /// - Throws: ``XRPCCallError``, whatever failed; its ``XRPCCallError/code`` says what.
     public func procedure<E: XRPCProcedure>(
         _ endpoint: E.Type,
         parameters: E.Parameters,
         input: E.Input
-    ) async throws -> E.Output {
+    ) async throws(XRPCCallError) -> E.Output {
         try await procedureResult(endpoint, parameters: parameters, input: input).output
     }
 
     /// Calls a procedure and returns its output with the response.
+    ///
+    /// - Throws: ``XRPCCallError``, whatever failed; its ``XRPCCallError/code`` says what.
     public func procedureResult<E: XRPCProcedure>(
         _ endpoint: E.Type,
         parameters: E.Parameters,
         input: E.Input
-    ) async throws -> XRPCResult<E.Output> {
+    ) async throws(XRPCCallError) -> XRPCResult<E.Output> {
         if validatesInput, let checked = input as? any LexiconValidatable {
-            try checked.validate()
+            do {
+                try checked.validate()
+            } catch {
+                throw XRPCCallError(
+                    .invalidInput, nsid: E.nsid, message: "the input breaks its lexicon: \(error)", underlying: error)
+            }
         }
         var request = XRPCRequest(
             method: .post,
@@ -83,27 +100,35 @@ public struct XRPCClient: Sendable {
                 request.contentType = body.contentType
             }
         } catch {
-            throw XRPCClientError(
-                .encodingFailed, nsid: E.nsid, message: "could not encode the input", underlying: error)
+            throw XRPCCallError(
+                .encodingFailed, nsid: E.nsid, message: "could not encode the input: \(error)", underlying: error)
         }
-        return try await output(E.Output.self, of: request)
+        return try await output(E.Output.self, of: request, to: endpoint)
     }
 
-    private func output<Output: XRPCBody>(
+    private func output<Output: XRPCBody, E: XRPCEndpoint>(
         _ type: Output.Type,
-        of request: XRPCRequest
-    ) async throws -> XRPCResult<Output> {
-        let response = try await agent.send(request)
+        of request: XRPCRequest,
+        to endpoint: E.Type
+    ) async throws(XRPCCallError) -> XRPCResult<Output> {
+        let response: XRPCResponse
+        do {
+            response = try await agent.send(request)
+        } catch {
+            throw XRPCCallError.classifying(error, of: endpoint)
+        }
         guard response.isSuccess else {
-            throw XRPCError.fromResponse(response, nsid: request.nsid)
+            throw XRPCCallError.answered(
+                XRPCError.fromResponse(response, nsid: request.nsid), response: response,
+                declaredNames: E.Error.declaredNames)
         }
         do {
             let output = try Output(xrpcBody: response.body, contentType: response.header("content-type"))
             return XRPCResult(output: output, response: response)
         } catch {
-            throw XRPCClientError(
-                .decodingFailed, nsid: request.nsid, response: response, message: "could not read the response",
-                underlying: error)
+            throw XRPCCallError(
+                .invalidOutput, nsid: request.nsid, status: response.status, response: response,
+                message: "the answer is not the endpoint's output: \(error)", underlying: error)
         }
     }
 }

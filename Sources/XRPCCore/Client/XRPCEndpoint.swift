@@ -114,6 +114,9 @@ public protocol XRPCErrorName: Sendable, Hashable {
     init(name: String)
     /// The wire name.
     var name: String { get }
+    /// The names the endpoint's lexicon declares (`["InvalidSwap"]`): a server's refusal with one of
+    /// them is ``XRPCCallError/Code/declaredError``, with any other ``XRPCCallError/Code/serverError``.
+    static var declaredNames: [String] { get }
 }
 
 /// The errors of an endpoint that declares none: every name is open.
@@ -122,6 +125,8 @@ public struct UndeclaredError: XRPCErrorName {
     public let name: String
     /// Wraps a wire name.
     public init(name: String) { self.name = name }
+    /// None: the endpoint declares no errors.
+    public static var declaredNames: [String] { [] }
 }
 
 /// An XRPC endpoint: its NSID and the types of its parameters and errors.

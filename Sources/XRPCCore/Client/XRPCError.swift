@@ -1,10 +1,10 @@
 import AtprotoData
 import Foundation
 
-/// An XRPC call that the server answered with an error status (400 or more).
+/// The server's answer to an XRPC call with an error status (400 or more), as it came.
 ///
-/// A failure on this side (input that cannot be encoded, a successful answer that cannot be read) is
-/// an ``XRPCClientError`` instead. ``name`` is the `error` field of the body (`"InvalidSwap"`,
+/// A call through ``XRPCClient`` throws it inside its ``XRPCCallError`` (``XRPCCallError/serverError``,
+/// the ``XRPCCallError/underlying`` error). ``name`` is the `error` field of the body (`"InvalidSwap"`,
 /// `"ExpiredToken"`...); ``code(for:)`` maps it to the endpoint's declared error names.
 public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The endpoint's NSID.
