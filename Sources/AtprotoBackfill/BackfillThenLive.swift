@@ -17,7 +17,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// - **Proved.** A fetched repository is a ``VerifiedRepository``; every live commit is proved by
+/// - **Proved.** A fetched repository is a `VerifiedRepository`; every live commit is proved by
 ///   `FirehoseVerifier` and must follow from the last one delivered (`prevData` equal to its MST
 ///   root; a revision at or below it is one already delivered and is skipped).
 /// - **Ordered per repository**, with nothing missing or repeated at the cutover: held commits

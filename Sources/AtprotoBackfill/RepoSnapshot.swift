@@ -45,7 +45,7 @@ public protocol RepoSnapshotSource: Sendable {
 }
 
 /// Fetches each repository with `com.atproto.sync.getRepo` from the PDS its DID document names and
-/// proves it whole (``VerifiedRepository``: every block's hash, the commit's signature with the
+/// proves it whole (`VerifiedRepository`: every block's hash, the commit's signature with the
 /// account's key, the MST).
 public struct VerifiedRepoSource: RepoSnapshotSource {
     /// Resolves each DID to its PDS and signing key.
