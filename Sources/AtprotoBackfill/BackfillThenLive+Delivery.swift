@@ -66,11 +66,11 @@ extension BackfillThenLive {
         pendingSequences[sequence] = count > 1 ? count - 1 : nil
     }
 
-    /// Saves the cursor when it moved: just before the oldest `seq` whose effects are not saved, or
-    /// the last one handled.
-    func saveCursor() async throws {
+    /// Saves the cursor when it moved by `interval` or more: just before the oldest `seq` whose
+    /// effects are not saved, or the last one handled.
+    func saveCursor(interval: Int = 1) async throws {
         let candidate = pendingSequences.keys.min().map { $0 - 1 } ?? lastSequence
-        guard let candidate, candidate > (savedCursor ?? Int.min) else { return }
+        guard let candidate, candidate >= (savedCursor ?? Int.min) + interval else { return }
         savedCursor = candidate
         do {
             try await store.setCursor(candidate)

@@ -14,11 +14,10 @@ extension BackfillThenLive {
             startFetches()
             return
         }
-        tasks.append(
-            Task {
-                do { try await Task.sleep(for: delay) } catch { return }
-                self.queueFetch(did, epoch)
-            })
+        run { engine in
+            do { try await Task.sleep(for: delay) } catch { return }
+            engine.queueFetch(did, epoch)
+        }
     }
 
     func queueFetch(_ did: DID, _ epoch: UInt64) {
@@ -31,11 +30,10 @@ extension BackfillThenLive {
             let (did, epoch) = waitingFetches.removeFirst()
             guard repos[did]?.epoch == epoch else { continue }
             activeFetches += 1
-            tasks.append(
-                Task {
-                    await self.fetch(did, epoch)
-                    self.fetchEnded()
-                })
+            run { engine in
+                await engine.fetch(did, epoch)
+                engine.fetchEnded()
+            }
         }
     }
 

@@ -27,7 +27,7 @@ extension BackfillThenLive {
         }
         if let sequence { lastSequence = max(lastSequence ?? sequence, sequence) }
         do {
-            try await saveCursor()
+            try await saveCursor(interval: configuration.cursorSaveInterval)
         } catch {
             await finish(throwing: error)
             return false

@@ -51,13 +51,17 @@ public actor BackfillThenLive {
         public var maximumBackoff: Duration
         /// The most events waiting for the app to read them.
         public var maximumEventsAhead: Int
+        /// How far the firehose may move past the saved cursor before the cursor is saved again: a
+        /// restart repeats at most that many messages of repositories with nothing to acknowledge
+        /// (skipped by revision). An acknowledgement saves it whenever it moves.
+        public var cursorSaveInterval: Int
 
         /// Creates a configuration.
         public init(
             recordTypes: LexiconRecordTypes = .bluesky, collections: Set<NSID>? = nil,
             maximumBufferedCommits: Int = 1_000, maximumConcurrentFetches: Int = 2, maximumAttempts: Int = 8,
             initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(300),
-            maximumEventsAhead: Int = 256
+            maximumEventsAhead: Int = 256, cursorSaveInterval: Int = 100
         ) {
             self.recordTypes = recordTypes
             self.collections = collections
@@ -67,6 +71,7 @@ public actor BackfillThenLive {
             self.initialBackoff = initialBackoff
             self.maximumBackoff = maximumBackoff
             self.maximumEventsAhead = max(1, maximumEventsAhead)
+            self.cursorSaveInterval = max(1, cursorSaveInterval)
         }
     }
 
@@ -114,7 +119,9 @@ public actor BackfillThenLive {
     var waitingFetches: [(DID, UInt64)] = []
     var activeFetches = 0
     var counters = BackfillProgress()
-    var tasks: [Task<Void, Never>] = []
+    /// The firehose, the fetches and the backoff waits, by a number: each removes itself when done.
+    var tasks: [UInt64: Task<Void, Never>] = [:]
+    var stopped = false
     var started = false
 
     /// The events, in delivery order (per repository: historical, then live). One reader; it ends
@@ -175,16 +182,15 @@ public actor BackfillThenLive {
             if state.status != .live, state.status != .failed { scheduleFetch(did, after: .zero) }
         }
         let cursor = savedCursor
-        tasks.append(
-            Task {
-                do {
-                    try await firehose(cursor, self)
-                    await self.finish(throwing: nil)
-                } catch {
-                    await self.finish(
-                        throwing: BackfillError(.firehoseFailed, message: "the firehose ended", underlying: error))
-                }
-            })
+        run { engine in
+            do {
+                try await engine.firehose(cursor, engine)
+                await engine.finish(throwing: nil)
+            } catch {
+                await engine.finish(
+                    throwing: BackfillError(.firehoseFailed, message: "the firehose ended", underlying: error))
+            }
+        }
     }
 
     /// Stops: the firehose is closed, fetches are cancelled and ``events`` ends. Events not
@@ -192,9 +198,21 @@ public actor BackfillThenLive {
     public func stop() async { await finish(throwing: nil) }
 
     func finish(throwing error: (any Error)?) async {
-        for task in tasks { task.cancel() }
-        tasks = []
+        stopped = true
+        for task in tasks.values { task.cancel() }
+        tasks = [:]
         await channel.finish(throwing: error)
+    }
+
+    /// Runs `work` in a task of this actor, cancelled by ``stop()``.
+    func run(_ work: @escaping @Sendable (isolated BackfillThenLive) async -> Void) {
+        guard !stopped else { return }
+        let id = nextID
+        nextID += 1
+        tasks[id] = Task {
+            await work(self)
+            self.tasks[id] = nil
+        }
     }
 
     /// Tracks `repos`: each is fetched and delivered, then followed live. A repository already

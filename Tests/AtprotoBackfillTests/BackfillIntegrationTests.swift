@@ -138,9 +138,14 @@ final class BackfillIntegrationTests: XCTestCase {
         }
         defer { watchdog.cancel() }
         try await engine.start()
-        // The firehose is open once it handled a message (a write of the first account).
-        try await Self.write(accounts[0], 1, tag: "warm-up")
-        while await engine.firehoseSequence == nil { try await Task.sleep(for: .milliseconds(20)) }
+        // The firehose is open once it handled a message: write until it has (a write made before the
+        // socket opened is never sent to it).
+        for _ in 0..<100 where await engine.firehoseSequence == nil {
+            try await Self.write(accounts[0], 1, tag: "warm-up")
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let opened = await engine.firehoseSequence
+        XCTAssertNotNil(opened, "the firehose delivered nothing")
 
         // Writers go on while the repositories are fetched and delivered.
         try await engine.add(repos: accounts.map(\.did))
