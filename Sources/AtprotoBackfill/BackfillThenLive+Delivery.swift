@@ -21,6 +21,8 @@ extension BackfillThenLive {
         repos[did]?.outstanding.append(
             Pending(id: id, effect: .record(path: path, cid: cid), acknowledged: false, sequence: held))
         if historical { counters.records += 1 }
+        // Without leaving the actor while there is room; waits only when the app is behind.
+        if let sent = channel.offer(event) { return sent }
         return await channel.send(event)
     }
 

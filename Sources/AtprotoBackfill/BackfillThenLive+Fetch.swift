@@ -81,18 +81,33 @@ extension BackfillThenLive {
     func deliver(_ snapshot: RepoSnapshot, of did: DID, _ epoch: UInt64) async throws -> Bool {
         var held = try await deliveredCIDs(of: did)
         guard isCurrent(did, epoch) else { return false }
-        for (path, cid) in snapshot.index where wants(path) {
-            let before = held.removeValue(forKey: path)
-            if before == cid { continue }
-            let record = try snapshot.read(path).map {
-                configuration.recordTypes.record($0, collection: NSID(rawValue: String(path.prefix { $0 != "/" })))
+        if let repository = snapshot.repository, configuration.collections == nil {
+            // Every record wanted: read in key order, each decoded once.
+            for try await entry in repository.records(decoding: configuration.recordTypes) {
+                let before = held.removeValue(forKey: entry.path)
+                if before == entry.cid { continue }
+                guard
+                    await emit(
+                        did, action: before == nil ? .create : .update, path: entry.path, cid: entry.cid,
+                        record: entry.record, historical: true, rev: snapshot.rev, sequence: nil, holdsCursor: false),
+                    isCurrent(did, epoch)
+                else { return false }
             }
-            guard
-                await emit(
-                    did, action: before == nil ? .create : .update, path: path, cid: cid, record: record,
-                    historical: true, rev: snapshot.rev, sequence: nil, holdsCursor: false),
-                isCurrent(did, epoch)
-            else { return false }
+        } else {
+            for (path, cid) in snapshot.index where wants(path) {
+                let before = held.removeValue(forKey: path)
+                if before == cid { continue }
+                let collection = NSID(rawValue: String(path.prefix { $0 != "/" }))
+                let record = try snapshot.read(path).map {
+                    configuration.recordTypes.record($0, collection: collection)
+                }
+                guard
+                    await emit(
+                        did, action: before == nil ? .create : .update, path: path, cid: cid, record: record,
+                        historical: true, rev: snapshot.rev, sequence: nil, holdsCursor: false),
+                    isCurrent(did, epoch)
+                else { return false }
+            }
         }
         for path in held.keys.sorted() {
             guard

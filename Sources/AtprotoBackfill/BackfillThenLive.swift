@@ -201,7 +201,7 @@ public actor BackfillThenLive {
         stopped = true
         for task in tasks.values { task.cancel() }
         tasks = [:]
-        await channel.finish(throwing: error)
+        channel.finish(throwing: error)
     }
 
     /// Runs `work` in a task of this actor, cancelled by ``stop()``.

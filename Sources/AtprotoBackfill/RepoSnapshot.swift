@@ -17,6 +17,9 @@ public struct RepoSnapshot: Sendable {
     public var index: [(path: String, cid: CID)]
     /// Reads the record at a path of ``index``.
     public var read: @Sendable (String) throws -> JSONValue?
+    /// The proved repository it was read from, when it was: its records are then read in order
+    /// instead of looked up one by one.
+    public var repository: VerifiedRepository?
 
     /// Creates a snapshot from its parts.
     public init(
@@ -35,6 +38,7 @@ public struct RepoSnapshot: Sendable {
         self.init(
             rev: repository.commit.rev, data: repository.commit.data, byteCount: repository.byteCount,
             index: repository.index, read: { path in try repository.record(atPath: path)?.value.json })
+        self.repository = repository
     }
 }
 
