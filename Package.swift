@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "AtprotoOAuth", targets: ["AtprotoOAuth"]),
         .library(name: "AtprotoIdentityResolution", targets: ["AtprotoIdentityResolution"]),
         .library(name: "AtprotoVerification", targets: ["AtprotoVerification"]),
+        .library(name: "AtprotoBackfill", targets: ["AtprotoBackfill"]),
         .library(name: "AtprotoLexiconResolution", targets: ["AtprotoLexiconResolution"]),
         .library(name: "XRPCServer", targets: ["XRPCServer"]),
         .library(name: "XRPCRuntime", targets: ["XRPCRuntime"]),
@@ -83,6 +84,12 @@ let package = Package(
                 "AtprotoSyntax", "AtprotoData", "XRPCCore", "AtprotoRepository", "AtprotoCrypto",
                 "AtprotoIdentityResolution", "SHA2",
             ]),
+        // Backfill then live: repositories fetched whole and proved (getRepo), their live firehose commits
+        // held until then, resync when a commit does not follow; cursor and state through an app's store.
+        .target(
+            name: "AtprotoBackfill",
+            dependencies: ["AtprotoSyntax", "XRPCCore", "AtprotoLexicons", "AtprotoVerification", "AtprotoIdentityResolution"]
+        ),
         // Lexicons resolved over atproto: _lexicon DNS -> DID -> PDS -> proved com.atproto.lexicon.schema record.
         .target(
             name: "AtprotoLexiconResolution",
@@ -203,6 +210,9 @@ let package = Package(
             dependencies: [
                 "SeededRandom", "AtprotoVerification", "AtprotoLexicons", "AtprotoLexiconResolution", "XRPCTesting",
             ]),
+        // Backfill then live: offline over scripted firehoses and snapshots, and against the shared PDS
+        // (skipped unless ATPROTO_PDS_URL is set) with accounts writing while it runs.
+        .testTarget(name: "AtprotoBackfillTests", dependencies: ["AtprotoBackfill", "XRPCRuntime"]),
         // The runtime's layers, tested together (each file imports the layers it tests).
         .testTarget(
             name: "XRPCRuntimeTests",

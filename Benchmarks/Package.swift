@@ -69,6 +69,10 @@ let package = Package(
             name: "bluesky-bench", dependencies: [lexicons("BlueskyKit"), lexicons("AtprotoLexicons")],
             path: "RichTextBenchmark"),
         // Whole-repository and firehose verification figures against the shared PDS.
+        // Backfill then live beside the whole-repository verification of the same repository (the shared PDS).
+        .executableTarget(
+            name: "backfill-bench", dependencies: [lexicons("AtprotoBackfill"), lexicons("XRPCRuntime")],
+            path: "BackfillBenchmark"),
         .executableTarget(
             name: "verify-bench",
             dependencies: [

@@ -1,0 +1,148 @@
+import Foundation
+
+/// A bounded queue between the producers (the firehose loop, the fetches) and the one consumer (the
+/// app's loop over ``BackfillThenLive/events``): a producer waits while `capacity` events wait to be
+/// read, so nothing reads ahead of the app by more than that. A lock rather than an actor: a send
+/// costs no executor hop (measured: two hops per event were most of a backfill's delivery cost).
+// @unchecked Sendable: every stored property but `capacity` (a constant) is read and written under `lock`.
+final class EventChannel<Element: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let capacity: Int
+    private var queue: [Element] = []
+    private var head = 0
+    private var reader: CheckedContinuation<Element?, any Error>?
+    private var writers: [CheckedContinuation<Void, Never>] = []
+    private var ending: (any Error)??
+
+    init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    private var isFull: Bool { queue.count - head >= capacity }
+
+    private enum SendStep {
+        case done(Bool)
+        case handOver(CheckedContinuation<Element?, any Error>)
+        case wait
+    }
+
+    private enum ReceiveStep {
+        case element(Element, CheckedContinuation<Void, Never>?)
+        case ended((any Error)?)
+        case wait
+    }
+
+    /// Queues `element` when there is room, without suspending: `true` when queued (or handed to the
+    /// waiting reader), `false` when finished, `nil` when full (then ``send(_:)`` waits for room).
+    func offer(_ element: Element) -> Bool? {
+        let step: SendStep = lock.withLock {
+            if ending != nil { return .done(false) }
+            if let reader {
+                self.reader = nil
+                return .handOver(reader)
+            }
+            if isFull { return .wait }
+            queue.append(element)
+            return .done(true)
+        }
+        switch step {
+        case .done(let sent): return sent
+        case .handOver(let reader):
+            reader.resume(returning: element)
+            return true
+        case .wait: return nil
+        }
+    }
+
+    /// Queues `element`, first waiting for room; returns `false` when the channel is finished.
+    @discardableResult
+    func send(_ element: Element) async -> Bool {
+        while true {
+            let step: SendStep = lock.withLock {
+                if ending != nil { return .done(false) }
+                if let reader {
+                    self.reader = nil
+                    return .handOver(reader)
+                }
+                if isFull { return .wait }
+                queue.append(element)
+                return .done(true)
+            }
+            switch step {
+            case .done(let sent): return sent
+            case .handOver(let reader):
+                reader.resume(returning: element)
+                return true
+            case .wait:
+                await withCheckedContinuation { (writer: CheckedContinuation<Void, Never>) in
+                    let waits = lock.withLock {
+                        guard ending == nil, reader == nil, isFull else { return false }
+                        writers.append(writer)
+                        return true
+                    }
+                    if !waits { writer.resume() }
+                }
+            }
+        }
+    }
+
+    /// The next element; `nil` once finished and drained, or throws the error it finished with.
+    func receive() async throws -> Element? {
+        let step: ReceiveStep = lock.withLock { take() }
+        switch step {
+        case .element(let element, let writer):
+            writer?.resume()
+            return element
+        case .ended(let error):
+            if let error { throw error }
+            return nil
+        case .wait:
+            return try await withCheckedThrowingContinuation { (waiting: CheckedContinuation<Element?, any Error>) in
+                let now: ReceiveStep = lock.withLock {
+                    let now = take()
+                    if case .wait = now { reader = waiting }
+                    return now
+                }
+                switch now {
+                case .element(let element, let writer):
+                    writer?.resume()
+                    waiting.resume(returning: element)
+                case .ended(let error):
+                    if let error { waiting.resume(throwing: error) } else { waiting.resume(returning: nil) }
+                case .wait: break
+                }
+            }
+        }
+
+        /// Under the lock: the head element (and a writer to wake), the end, or nothing yet.
+        func take() -> ReceiveStep {
+            if head < queue.count {
+                let element = queue[head]
+                head += 1
+                if head > 64, head * 2 > queue.count {
+                    queue.removeFirst(head)
+                    head = 0
+                }
+                return .element(element, writers.isEmpty ? nil : writers.removeFirst())
+            }
+            if let ending { return .ended(ending) }
+            return .wait
+        }
+    }
+
+    /// Ends the channel: the reader gets what is queued and then `nil` (or `error`); waiting writers return.
+    func finish(throwing error: (any Error)? = nil) {
+        let (reader, writers): (CheckedContinuation<Element?, any Error>?, [CheckedContinuation<Void, Never>]) =
+            lock.withLock {
+                guard ending == nil else { return (nil, []) }
+                ending = .some(error)
+                defer {
+                    self.reader = nil
+                    self.writers = []
+                }
+                return (self.reader, self.writers)
+            }
+        for writer in writers { writer.resume() }
+        if let reader {
+            if let error { reader.resume(throwing: error) } else { reader.resume(returning: nil) }
+        }
+    }
+}
