@@ -88,7 +88,9 @@ let package = Package(
         // held until then, resync when a commit does not follow; cursor and state through an app's store.
         .target(
             name: "AtprotoBackfill",
-            dependencies: ["AtprotoSyntax", "XRPCCore", "AtprotoLexicons", "AtprotoVerification", "AtprotoIdentityResolution"]
+            dependencies: [
+                "AtprotoSyntax", "XRPCCore", "AtprotoLexicons", "AtprotoVerification", "AtprotoIdentityResolution",
+            ]
         ),
         // Lexicons resolved over atproto: _lexicon DNS -> DID -> PDS -> proved com.atproto.lexicon.schema record.
         .target(

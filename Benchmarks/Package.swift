@@ -68,11 +68,11 @@ let package = Package(
         .executableTarget(
             name: "bluesky-bench", dependencies: [lexicons("BlueskyKit"), lexicons("AtprotoLexicons")],
             path: "RichTextBenchmark"),
-        // Whole-repository and firehose verification figures against the shared PDS.
         // Backfill then live beside the whole-repository verification of the same repository (the shared PDS).
         .executableTarget(
             name: "backfill-bench", dependencies: [lexicons("AtprotoBackfill"), lexicons("XRPCRuntime")],
             path: "BackfillBenchmark"),
+        // Whole-repository and firehose verification figures against the shared PDS.
         .executableTarget(
             name: "verify-bench",
             dependencies: [
