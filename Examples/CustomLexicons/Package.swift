@@ -27,9 +27,10 @@ let package = Package(
                 .product(name: "AtprotoOAuth", package: "swift-atproto-lexicons"),
                 // The Bluesky client samples of docs/BlueskyClient.md and the moderation ones of docs/Moderation.md.
                 .product(name: "BlueskyKit", package: "swift-atproto-lexicons"),
-                // The Jetstream and Tap samples of docs/Streams.md.
+                // The Jetstream, Tap and backfill samples of docs/Streams.md.
                 .product(name: "Jetstream", package: "swift-atproto-lexicons"),
                 .product(name: "AtprotoTap", package: "swift-atproto-lexicons"),
+                .product(name: "AtprotoBackfill", package: "swift-atproto-lexicons"),
                 // StubAgent, in the testing sample of docs/SessionsAndAgents.md.
                 .product(name: "XRPCTesting", package: "swift-atproto-lexicons"),
                 // The getting-started articles of the catalogs (Sources/*/*.docc) of these products.
