@@ -68,6 +68,11 @@ let package = Package(
         .executableTarget(
             name: "bluesky-bench", dependencies: [lexicons("BlueskyKit"), lexicons("AtprotoLexicons")],
             path: "RichTextBenchmark"),
+        // Jetstream v2 events through the public client beside a raw JSON parse of the same frames.
+        .executableTarget(
+            name: "jetstream-bench",
+            dependencies: [lexicons("Jetstream"), lexicons("XRPCRuntime"), "BenchmarkSupport"],
+            path: "JetstreamBenchmark"),
         // Backfill then live beside the whole-repository verification of the same repository (the shared PDS).
         .executableTarget(
             name: "backfill-bench", dependencies: [lexicons("AtprotoBackfill"), lexicons("XRPCRuntime")],
