@@ -56,30 +56,14 @@ final class EventChannel<Element: Sendable>: @unchecked Sendable {
     @discardableResult
     func send(_ element: Element) async -> Bool {
         while true {
-            let step: SendStep = lock.withLock {
-                if ending != nil { return .done(false) }
-                if let reader {
-                    self.reader = nil
-                    return .handOver(reader)
+            if let sent = offer(element) { return sent }
+            await withCheckedContinuation { (writer: CheckedContinuation<Void, Never>) in
+                let waits = lock.withLock {
+                    guard ending == nil, reader == nil, isFull else { return false }
+                    writers.append(writer)
+                    return true
                 }
-                if isFull { return .wait }
-                queue.append(element)
-                return .done(true)
-            }
-            switch step {
-            case .done(let sent): return sent
-            case .handOver(let reader):
-                reader.resume(returning: element)
-                return true
-            case .wait:
-                await withCheckedContinuation { (writer: CheckedContinuation<Void, Never>) in
-                    let waits = lock.withLock {
-                        guard ending == nil, reader == nil, isFull else { return false }
-                        writers.append(writer)
-                        return true
-                    }
-                    if !waits { writer.resume() }
-                }
+                if !waits { writer.resume() }
             }
         }
     }

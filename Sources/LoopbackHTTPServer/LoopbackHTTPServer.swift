@@ -259,18 +259,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         head += "\r\n"
         var bytes = Array(head.utf8)
         bytes.append(contentsOf: response.body.prefix(max(0, sendingBodyBytes ?? response.body.count)))
-        var sent = 0
-        while sent < bytes.count {
-            #if canImport(Darwin)
-                let flags: Int32 = 0
-            #else
-                let flags = Int32(MSG_NOSIGNAL)
-            #endif
-            let count = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, flags) }
-            if count <= 0 { return false }
-            sent += count
-        }
-        return true
+        return LoopbackListener.sendAll(connection, bytes)
     }
 
     private static func reason(_ status: Int) -> String {

@@ -47,6 +47,24 @@ public struct LoopbackListener: Sendable {
         if let probe = dial(port: port) { close(probe) }
     }
 
+    /// Writes all of `bytes` to the connected socket `descriptor`; `false` when the peer is gone
+    /// (no SIGPIPE: `MSG_NOSIGNAL` on Linux, and the servers set `SO_NOSIGPIPE` on Darwin).
+    public static func sendAll(_ descriptor: Int32, _ bytes: some Collection<UInt8>) -> Bool {
+        #if canImport(Darwin)
+            let flags: Int32 = 0
+        #else
+            let flags = Int32(MSG_NOSIGNAL)
+        #endif
+        let bytes = Array(bytes)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, flags) }
+            if count <= 0 { return false }
+            sent += count
+        }
+        return true
+    }
+
     /// A TCP connection to `127.0.0.1:port`, or `nil` when it cannot be made.
     static func dial(port: Int) -> Int32? {
         let descriptor = socket(AF_INET, SocketAddress.socketType(stream: true), 0)

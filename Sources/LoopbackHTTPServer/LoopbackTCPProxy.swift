@@ -142,17 +142,7 @@ public final class LoopbackTCPProxy: @unchecked Sendable {
             let wanted = min(buffer.count, limit - forwarded)
             let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, wanted, 0) }
             if count <= 0 { return false }
-            var sent = 0
-            while sent < count {
-                #if canImport(Darwin)
-                    let flags: Int32 = 0
-                #else
-                    let flags = Int32(MSG_NOSIGNAL)
-                #endif
-                let written = buffer[sent..<count].withUnsafeBytes { send(target, $0.baseAddress, $0.count, flags) }
-                if written <= 0 { return false }
-                sent += written
-            }
+            guard LoopbackListener.sendAll(target, buffer[..<count]) else { return false }
             forwarded += count
         }
         return true

@@ -239,17 +239,7 @@ final class StandInPeer: @unchecked Sendable {
     func sendRaw(_ bytes: [UInt8]) {
         lock.withLock {
             guard !dropped else { return }
-            var sent = 0
-            while sent < bytes.count {
-                #if canImport(Darwin)
-                    let flags: Int32 = 0
-                #else
-                    let flags = Int32(MSG_NOSIGNAL)
-                #endif
-                let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, flags) }
-                if count <= 0 { return }
-                sent += count
-            }
+            _ = LoopbackListener.sendAll(descriptor, bytes)
         }
     }
 

@@ -45,33 +45,32 @@ public struct JetstreamFollower: Sendable {
         let filter = JetstreamFilter(collections: [AppBskyFeedPost.collection.rawValue], kinds: [.commit])
         var pause = Duration.seconds(1)
         var lastSave = ContinuousClock.now
-        var unsaved = false
+        var savedCursor = cursor
         while !Task.isCancelled {
             do {
                 for try await message in try client.subscribe(filter, after: cursor) {
                     guard let event = message.event else { continue }
                     if let commit = event.commit { await apply(commit, of: event.did) }
                     cursor = event.cursor
-                    unsaved = true
                     pause = .seconds(1)
                     if ContinuousClock.now - lastSave >= .seconds(1) {
                         await saveNow(cursor)
+                        savedCursor = cursor
                         lastSave = .now
-                        unsaved = false
                     }
                 }
             } catch {
                 if Task.isCancelled { break }
                 await onError(error)
             }
-            if unsaved {
+            if cursor != savedCursor {
                 await saveNow(cursor)
-                unsaved = false
+                savedCursor = cursor
             }
             try? await Task.sleep(for: pause)
             pause = min(pause * 2, .seconds(30))
         }
-        if unsaved { await saveNow(cursor) }
+        if cursor != savedCursor { await saveNow(cursor) }
     }
 
     /// Adds a created post, removes a deleted one.
