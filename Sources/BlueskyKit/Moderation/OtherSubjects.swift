@@ -33,7 +33,7 @@ extension ModerationOptions {
         return decision
     }
 
-    private func contentDecision(labels: [ComAtprotoLabelDefs.Label]?, author: some ModerationProfileSubject)
+    func contentDecision(labels: [ComAtprotoLabelDefs.Label]?, author: some ModerationProfileSubject)
         -> ModerationDecision
     {
         var decision = ModerationDecision(did: author.did, isMe: isViewer(author.did))
