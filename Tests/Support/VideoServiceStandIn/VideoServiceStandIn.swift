@@ -14,7 +14,7 @@ import XRPCServer
 /// Processing is simulated: a finished upload whose bytes start like an MP4 (`ftyp` at offset 4)
 /// becomes a job that answers `JOB_STATE_ENCODING` to ``Configuration/processingPolls`` polls, then
 /// `JOB_STATE_COMPLETED` with a blob (a raw CID of the bytes). Nothing is written to a PDS.
-public final class VideoServiceStandIn: @unchecked Sendable {
+public final class VideoServiceStandIn: Sendable {
     /// What the service allows and which faults it injects.
     public struct Configuration: Sendable {
         /// Each part's size (the last one is what is left).
