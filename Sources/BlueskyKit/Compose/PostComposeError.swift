@@ -70,7 +70,7 @@ public enum DraftProblem: Sendable, Hashable, CustomStringConvertible {
     case missingAspectRatio(attachment: String)
     /// A blob whose MIME type is not one of `accepted` (a video or a caption track).
     case unacceptedMediaType(attachment: String, mimeType: String, accepted: [String])
-    /// More caption tracks than the lexicon's `maxLength` (`max`, ``VideoLexiconLimits/maxCaptions``).
+    /// More caption tracks than the lexicon's `maxLength` (`max`, `VideoLexiconLimits.maxCaptions`).
     case tooManyCaptions(count: Int, max: Int)
     /// A record built from the draft fails its lexicon (formats such as a mention's DID, a link's URI,
     /// a language tag): the generated validator's findings.

@@ -26,7 +26,7 @@ public struct PostDraft: Sendable {
     /// A gallery (`app.bsky.embed.gallery`), at most ``PostLexiconLimits/maxGalleryItems`` images, each
     /// with its aspect ratio; not with other media.
     public var gallery: [ImageAttachment] = []
-    /// A processed video (``VideoUploader``) with its captions; not with other media.
+    /// A processed video (`VideoUploader`) with its captions; not with other media.
     public var video: VideoEmbed?
     /// The languages of the text (BCP 47), at most ``PostLexiconLimits/maxLanguages``.
     public var languages: [LanguageTag]
