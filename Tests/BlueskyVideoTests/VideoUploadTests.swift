@@ -201,3 +201,25 @@ final class VideoUploadTests: XCTestCase {
         }
     }
 }
+
+final class AbandonedUploadTests: XCTestCase {
+    func testDroppingTheIteratorAbortsTheUpload() async throws {
+        let aborted = expectation(description: "abortUpload called")
+        var configuration = VideoServiceStandIn.Configuration()
+        configuration.observer = { call in
+            if call.method == AppBskyVideoAbortUpload.nsid { aborted.fulfill() }
+        }
+        let fixture = try await VideoFixture.make(configuration)
+        do {
+            var iterator = fixture.uploader().upload(VideoFile(data: mp4Bytes(200 * 1024))).makeAsyncIterator()
+            // The app reads up to the first part sent, then lets the upload go without cancelling.
+            while let event = try await iterator.next() {
+                if case .sent = event { break }
+            }
+        }
+        // The abort is sent from the iterator's end, in a task of its own: waited for, not timed.
+        await fulfillment(of: [aborted], timeout: 60)
+        XCTAssertEqual(fixture.methods, ["getUploadLimits", "startUpload", "uploadPart", "abortUpload"])
+        XCTAssertEqual(fixture.service.uploadStates, ["job-1": "aborted"])
+    }
+}

@@ -32,6 +32,8 @@ public final class VideoServiceStandIn: Sendable {
         public var partsLost: Set<Int> = []
         /// A `failureCode` the job fails with instead of completing.
         public var jobFailure: String?
+        /// Told of each call accepted, after it is recorded (on the server's thread).
+        public var observer: (@Sendable (Call) -> Void)?
 
         /// The defaults: parts of 64 KiB, limits served, two processing polls, no faults.
         public init() {}
@@ -149,12 +151,17 @@ extension VideoServiceStandIn.Call {
 final class StandInStore: @unchecked Sendable {
     private let lock = NSLock()
     private var state: StandInState
+    private let observer: (@Sendable (VideoServiceStandIn.Call) -> Void)?
 
-    init(_ state: StandInState) { self.state = state }
+    init(_ state: StandInState) {
+        self.state = state
+        observer = state.configuration.observer
+    }
 
     /// Runs `body` on the state under the lock, after recording the call.
     func withState<T>(_ call: VideoServiceStandIn.Call, _ body: (inout StandInState) throws -> T) rethrows -> T {
-        try lock.withLock {
+        defer { observer?(call) }
+        return try lock.withLock {
             state.calls.append(call)
             return try body(&state)
         }
