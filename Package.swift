@@ -174,9 +174,12 @@ let package = Package(
             name: "BlueskyKit",
             dependencies: [
                 "XRPCRuntime", "ComAtprotoLexicons", "AppBskyLexicons", "AtprotoRecordCalls",
-                "AtprotoIdentityResolution",
+                "AtprotoIdentityResolution", "BlueskyVideo",
             ]
         ),
+        // Video upload to a video service (app.bsky.video: limits, multipart upload with service auth,
+        // progress, retries, abort, job polling); BlueskyKit re-exports it for the composer's video embed.
+        .target(name: "BlueskyVideo", dependencies: ["XRPCRuntime", "AppBskyLexicons"]),
         // BlueskyKit for the chat.bsky namespace (Bluesky's direct messages): chat profiles as moderation
         // subjects. A product of its own so that BlueskyKit compiles no chat.bsky.
         .target(name: "BlueskyChat", dependencies: ["BlueskyKit", "ChatBskyLexicons"]),
@@ -197,6 +200,12 @@ let package = Package(
         .target(
             name: "LoopbackFaultInjection", dependencies: ["LoopbackHTTPServer"],
             path: "Tests/Support/LoopbackFaultInjection"),
+        // A video service on loopback (app.bsky.video's multipart upload behind service auth) for the
+        // video upload tests: the real one is not on the shared PDS.
+        .target(
+            name: "VideoServiceStandIn",
+            dependencies: ["LoopbackHTTPServer", "XRPCServer", "AppBskyLexicons", "AtprotoIdentityResolution"],
+            path: "Tests/Support/VideoServiceStandIn"),
         .testTarget(
             name: "AtprotoCryptoTests", dependencies: ["AtprotoCrypto", "SeededRandom"],
             exclude: ["signature-vectors.json"]),
@@ -297,6 +306,13 @@ let package = Package(
         .testTarget(
             name: "AtprotoTapTests",
             dependencies: ["AtprotoTap", "XRPCWebSockets", "LoopbackHTTPServer", "SecretLeakTesting"]),
+        // Video upload against the loopback video service, with service-auth tokens from the shared PDS
+        // (skipped unless ATPROTO_PDS_URL is set), and its posts through BlueskyKit's composer.
+        .testTarget(
+            name: "BlueskyVideoTests",
+            dependencies: [
+                "BlueskyKit", "BlueskyVideo", "VideoServiceStandIn", "XRPCTesting", "AtprotoIdentityResolution",
+            ]),
         // Against a real PDS (scripts/pds.sh start): skipped unless ATPROTO_PDS_URL is set.
         .testTarget(
             name: "IntegrationTests",

@@ -9,7 +9,7 @@ extension PostDraft {
         var problems: [DraftProblem] = []
         let length = text.length
         if !length.fitsPost { problems.append(.textTooLong(length)) }
-        if length.bytes == 0, images.isEmpty, external == nil, quote == nil { problems.append(.empty) }
+        if length.bytes == 0, images.isEmpty, external == nil, quote == nil, !hasNewMedia { problems.append(.empty) }
         for (index, facet) in text.facets.enumerated() {
             let (start, end) = (facet.index.byteStart, facet.index.byteEnd)
             if start < 0 || start >= end || end > length.bytes {
@@ -18,6 +18,7 @@ extension PostDraft {
         }
         if images.count > PostLexiconLimits.maxImages { problems.append(.tooManyImages(images.count)) }
         if !images.isEmpty, external != nil { problems.append(.imagesWithExternal) }
+        problems += mediaProblems()
         for (index, image) in images.enumerated() {
             problems += Self.blobProblems(
                 "image \(index + 1)", bytes: image.data.count, mimeType: image.mimeType,
@@ -69,9 +70,8 @@ extension PostDraft {
         case (let quote?, let media?):
             embed = .appBskyEmbedRecordWithMedia(.init(record: AppBskyEmbedRecord(record: quote), media: media))
         case (let quote?, nil): embed = .appBskyEmbedRecord(AppBskyEmbedRecord(record: quote))
-        case (nil, .appBskyEmbedImages(let images)?): embed = .appBskyEmbedImages(images)
-        case (nil, .appBskyEmbedExternal(let external)?): embed = .appBskyEmbedExternal(external)
-        case (nil, _): embed = nil
+        case (nil, let media?): embed = media.postEmbed
+        case (nil, nil): embed = nil
         }
         let labels =
             selfLabels.isEmpty

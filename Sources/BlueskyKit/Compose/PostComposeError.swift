@@ -62,6 +62,16 @@ public enum DraftProblem: Sendable, Hashable, CustomStringConvertible {
     case tooManyReplyGateRules(Int)
     /// A reply gate on a reply: only a thread's root can be gated.
     case replyGateOnReply
+    /// A gallery of more items than the lexicon's `maxLength` (`max`, ``PostLexiconLimits/maxGalleryItems``).
+    case tooManyGalleryItems(count: Int, max: Int)
+    /// More than one media embed (images, gallery, video, link card: `kinds`); a post has one.
+    case moreThanOneMedia(kinds: [String])
+    /// An attachment whose lexicon requires an aspect ratio (`gallery image 1`...) without one.
+    case missingAspectRatio(attachment: String)
+    /// A blob whose MIME type is not one of `accepted` (a video or a caption track).
+    case unacceptedMediaType(attachment: String, mimeType: String, accepted: [String])
+    /// More caption tracks than the lexicon's `maxLength` (`max`, `VideoLexiconLimits.maxCaptions`).
+    case tooManyCaptions(count: Int, max: Int)
     /// A record built from the draft fails its lexicon (formats such as a mention's DID, a link's URI,
     /// a language tag): the generated validator's findings.
     case invalidRecord(collection: NSID, LexiconValidationError)
@@ -85,6 +95,12 @@ public enum DraftProblem: Sendable, Hashable, CustomStringConvertible {
         case .tooManyReplyGateRules(let count):
             return "\(count) reply-gate rules, over \(PostLexiconLimits.maxReplyGateRules)"
         case .replyGateOnReply: return "a reply cannot have a reply gate: only the thread's root can"
+        case .tooManyGalleryItems(let count, let max): return "a gallery of \(count) items, over the lexicon's \(max)"
+        case .moreThanOneMedia(let kinds): return "a post has one media embed, not \(kinds.joined(separator: " and "))"
+        case .missingAspectRatio(let attachment): return "\(attachment) needs an aspect ratio"
+        case .unacceptedMediaType(let attachment, let type, let accepted):
+            return "\(attachment) is \(type), not one of \(accepted)"
+        case .tooManyCaptions(let count, let max): return "\(count) caption tracks, over the lexicon's \(max)"
         case .invalidRecord(let collection, let error): return "the \(collection) record is invalid: \(error)"
         }
     }

@@ -23,6 +23,11 @@ public struct PostDraft: Sendable {
     public var images: [ImageAttachment]
     /// A link card, not with ``images``.
     public var external: ExternalCard?
+    /// A gallery (`app.bsky.embed.gallery`), at most ``PostLexiconLimits/maxGalleryItems`` images, each
+    /// with its aspect ratio; not with other media.
+    public var gallery: [ImageAttachment] = []
+    /// A processed video (`VideoUploader`) with its captions; not with other media.
+    public var video: VideoEmbed?
     /// The languages of the text (BCP 47), at most ``PostLexiconLimits/maxLanguages``.
     public var languages: [LanguageTag]
     /// Self-labels (content warnings such as `porn`, `sexual`, `nudity`, `graphic-media`), at most
@@ -114,6 +119,9 @@ public struct ExternalCard: Sendable, Hashable {
     public var title: String
     /// The card's description.
     public var description: String
+    /// The records (`uri` + CID) whose content the card shows, when it was made from atproto records
+    /// (a `site.standard` document, say); empty for a plain web page.
+    public var associatedRefs: [ComAtprotoRepoStrongRef] = []
     /// The thumbnail to upload: its bytes and MIME type.
     public var thumbnail: (data: Data, mimeType: String)? {
         get { thumbnailData.map { ($0, thumbnailMimeType) } }

@@ -105,6 +105,7 @@ extension XRPCClient {
 
     /// Uploads the draft's images or card thumbnail and returns the media embed.
     private func uploadMedia(of draft: PostDraft) async throws(PostComposeError) -> AppBskyEmbedRecordWithMedia.Media? {
+        if let media = try await uploadGalleryOrVideo(of: draft) { return media }
         if !draft.images.isEmpty {
             var images: [AppBskyEmbedImages.Image] = []
             for (index, image) in draft.images.enumerated() {
@@ -119,11 +120,12 @@ extension XRPCClient {
             thumb = try await upload(thumbnail.data, mimeType: thumbnail.mimeType, attachment: "thumbnail")
         }
         let external = AppBskyEmbedExternal.External(
-            uri: card.uri, title: card.title, description: card.description, thumb: thumb)
+            uri: card.uri, title: card.title, description: card.description,
+            associatedRefs: card.associatedRefs.isEmpty ? nil : card.associatedRefs, thumb: thumb)
         return .appBskyEmbedExternal(AppBskyEmbedExternal(external: external))
     }
 
-    private func upload(_ data: Data, mimeType: String, attachment: String) async throws(PostComposeError) -> Blob {
+    func upload(_ data: Data, mimeType: String, attachment: String) async throws(PostComposeError) -> Blob {
         do throws(XRPCCallError) {
             return try await uploadBlob(data, mimeType: mimeType)
         } catch {

@@ -1,0 +1,57 @@
+import AtprotoIdentityResolution
+import BlueskyKit
+import Foundation
+import VideoServiceStandIn
+import XCTest
+
+/// A new account on the shared PDS with a video stand-in that checks its tokens against the
+/// account's key (resolved through the PDS's `/plc` directory); skipped without ATPROTO_PDS_URL.
+struct VideoFixture {
+    let pds: URL
+    let session: PasswordSession
+    let client: XRPCClient
+    let did: DID
+    let service: VideoServiceStandIn
+
+    static func make(_ configuration: VideoServiceStandIn.Configuration = .init()) async throws -> VideoFixture {
+        guard let text = ProcessInfo.processInfo.environment["ATPROTO_PDS_URL"], !text.isEmpty else {
+            throw XCTSkip("ATPROTO_PDS_URL is not set: run eval \"$(scripts/pds.sh start)\" first")
+        }
+        let pds = try XCTUnwrap(URL(string: text))
+        let handle = "video\(UInt32.random(in: 0...UInt32.max)).test"
+        let password = "pw-\(UUID().uuidString)"
+        _ = try await XRPCClient(agent: URLSessionAgent(serviceURL: pds)).com.atproto.server.createAccount(
+            handle: ATHandle(rawValue: handle), email: "\(handle)@example.test", password: password)
+        let session = PasswordSession(service: pds)
+        let created = try await session.login(ATIdentifier(rawValue: handle), password: password)
+        let resolver = StandardIdentityResolver(nameservers: [], plcDirectory: pds.appendingPathComponent("plc"))
+        let service = try VideoServiceStandIn(resolver: resolver, configuration: configuration)
+        return VideoFixture(
+            pds: pds, session: session, client: XRPCClient(agent: session), did: created.did, service: service)
+    }
+
+    var videoService: VideoService { VideoService(did: service.did, url: service.url) }
+
+    /// An uploader to the stand-in with delays of zero (no test waits on a clock).
+    func uploader(attempts: Int = 3, maximumPolls: Int = 20, checksLimits: Bool = true) -> VideoUploader {
+        VideoUploader(
+            session: session, service: videoService,
+            policy: VideoUploadPolicy(
+                attempts: attempts, retryDelay: .zero, firstPollDelay: .zero, maximumPollDelay: .zero,
+                maximumPolls: maximumPolls, checksUploadLimits: checksLimits))
+    }
+
+    /// The methods the stand-in accepted, in order, as their last NSID segment.
+    var methods: [String] { service.calls.map { String($0.method.rawValue.split(separator: ".").last ?? "") } }
+}
+
+/// `count` bytes that start like an MP4 file (`ftyp` at offset 4), the rest from a seed.
+func mp4Bytes(_ count: Int, seed: UInt8 = 7) -> Data {
+    var data = Data([0, 0, 0, 0x18] + Array("ftypmp42".utf8))
+    var value = seed
+    while data.count < count {
+        value = value &* 31 &+ 17
+        data.append(value)
+    }
+    return data.prefix(count)
+}
