@@ -13,11 +13,16 @@ struct VideoFixture {
     let did: DID
     let service: VideoServiceStandIn
 
-    static func make(_ configuration: VideoServiceStandIn.Configuration = .init()) async throws -> VideoFixture {
+    /// The shared PDS's URL; skips the test when it is not running.
+    static func pdsURL() throws -> URL {
         guard let text = ProcessInfo.processInfo.environment["ATPROTO_PDS_URL"], !text.isEmpty else {
             throw XCTSkip("ATPROTO_PDS_URL is not set: run eval \"$(scripts/pds.sh start)\" first")
         }
-        let pds = try XCTUnwrap(URL(string: text))
+        return try XCTUnwrap(URL(string: text))
+    }
+
+    static func make(_ configuration: VideoServiceStandIn.Configuration = .init()) async throws -> VideoFixture {
+        let pds = try pdsURL()
         let handle = "video\(UInt32.random(in: 0...UInt32.max)).test"
         let password = "pw-\(UUID().uuidString)"
         _ = try await XRPCClient(agent: URLSessionAgent(serviceURL: pds)).com.atproto.server.createAccount(

@@ -204,6 +204,7 @@ final class VideoUploadTests: XCTestCase {
 
 final class AbandonedUploadTests: XCTestCase {
     func testDroppingTheIteratorAbortsTheUpload() async throws {
+        _ = try VideoFixture.pdsURL()  // skip before the expectation exists
         let aborted = expectation(description: "abortUpload called")
         var configuration = VideoServiceStandIn.Configuration()
         configuration.observer = { call in
