@@ -81,10 +81,11 @@ public struct HTTPHeaderFields: Sendable, Hashable {
     /// Removes every field named `name` (any case).
     public mutating func remove(_ name: String) { self[name] = nil }
 
-    /// The distinct names, lower-cased, in the order they first appear.
+    /// The distinct names (compared without regard to case), each as first written, in the order
+    /// they first appear.
     public var names: [String] {
         var seen: Set<String> = []
-        return fields.map { $0.name.lowercased() }.filter { seen.insert($0).inserted }
+        return fields.map { $0.name }.filter { seen.insert($0.lowercased()).inserted }
     }
 
     /// One entry per name (spelled as first written), the values of a repeated name joined by `, `,

@@ -15,7 +15,7 @@ final class HTTPHeaderFieldsTests: XCTestCase {
         XCTAssertEqual(fields["WWW-Authenticate"], "DPoP error=\"use_dpop_nonce\"", "the first of two")
         XCTAssertEqual(
             fields.values(for: "Www-Authenticate"), ["DPoP error=\"use_dpop_nonce\"", "Bearer realm=\"pds\""])
-        XCTAssertEqual(fields.names, ["content-type", "www-authenticate"])
+        XCTAssertEqual(fields.names, ["Content-Type", "WWW-Authenticate"], "each as first written")
         XCTAssertEqual(fields.joinedByName["WWW-Authenticate"], "DPoP error=\"use_dpop_nonce\", Bearer realm=\"pds\"")
 
         fields["www-authenticate"] = "Basic"
