@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "SocketAddresses"),
         // What generated code calls, and all it imports: lexicon value protocols, validation, the client,
         // endpoints, the agent protocol, event-stream framing. Re-exports syntax and data.
-        .target(name: "XRPCCore", dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets"]),
+        .target(name: "XRPCCore", dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "HTTPMessages"]),
         // Agents, sessions and transports: the URLSession agent, retries, logging, the password session.
         .target(
             name: "XRPCAgents",
@@ -71,7 +71,10 @@ let package = Package(
             ]),
         // The one HTTP transport protocol every exchange goes through (XRPC calls, identity fetches, OAuth
         // requests) and its URLSession default. No product: the modules that take a transport re-export it.
-        .target(name: "HTTPTransport", dependencies: ["AtprotoSyntax", "BoundedURLLoading"]),
+        .target(name: "HTTPTransport", dependencies: ["AtprotoSyntax", "BoundedURLLoading", "HTTPMessages"]),
+        // The HTTP message every layer shares (header fields kept in order, repeated names kept; the
+        // response): the transport, the XRPC client and server, the loopback test server. No dependencies.
+        .target(name: "HTTPMessages"),
         // The one bounded URLSession loader under URLSessionTransport, package-visible only.
         .target(name: "BoundedURLLoading"),
         // A repository's records as an app reads them: a commit's operations, records decoded into the app's
@@ -191,14 +194,14 @@ let package = Package(
         // acknowledged, repos added and removed. A product of its own, like Jetstream's client.
         .target(name: "AtprotoTap", dependencies: ["AtprotoLexicons"]),
         // A tiny loopback HTTP server (POSIX sockets) for the transport tests and the benchmarks.
-        .target(name: "LoopbackHTTPServer", dependencies: ["SocketAddresses"]),
+        .target(name: "LoopbackHTTPServer", dependencies: ["SocketAddresses", "HTTPMessages"]),
         // Test doubles: StubAgent, an XRPCAgent that answers from a closure and records requests.
         .target(name: "XRPCTesting", dependencies: ["XRPCCore"]),
         // Test support, in no product: SplitMix64, the seeded generator of the property tests; the load tests'
         // fault injection (seeded loopback faults, session fault figures, concurrent calls).
         .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
         .target(
-            name: "LoopbackFaultInjection", dependencies: ["LoopbackHTTPServer"],
+            name: "LoopbackFaultInjection", dependencies: ["LoopbackHTTPServer", "SeededRandom"],
             path: "Tests/Support/LoopbackFaultInjection"),
         // A video service on loopback (app.bsky.video's multipart upload behind service auth) for the
         // video upload tests: the real one is not on the shared PDS.

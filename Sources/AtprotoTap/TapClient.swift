@@ -132,7 +132,7 @@ public final class TapClient: Sendable, CustomStringConvertible, CustomReflectab
         if let authorization { fields["Authorization"] = authorization }
         let body = JSONValue.object(["dids": .array(dids.map { .string($0.rawValue) })]).serialized()
         let request = HTTPTransportRequest(
-            method: "POST", url: url, headers: fields, body: body, maximumResponseSize: 64 << 10,
+            method: "POST", url: url, headers: HTTPHeaderFields(fields), body: body, maximumResponseSize: 64 << 10,
             timeout: .seconds(60))
         let response: HTTPTransportResponse
         do {

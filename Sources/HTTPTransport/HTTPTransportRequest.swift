@@ -7,8 +7,8 @@ public struct HTTPTransportRequest: Sendable, Hashable, CustomStringConvertible 
     public var method: String
     /// The URL, query included.
     public var url: URL
-    /// Request header fields (`Authorization`, `Content-Type`, `Accept`, `Host`).
-    public var headers: [String: String]
+    /// Request header fields (`Authorization`, `Content-Type`, `Accept`, `Host`), in order.
+    public var headers: HTTPHeaderFields
     /// The body, or `nil`.
     public var body: Data?
     /// The most body bytes read from the answer; a longer one fails with
@@ -27,7 +27,7 @@ public struct HTTPTransportRequest: Sendable, Hashable, CustomStringConvertible 
     /// Creates a request. Defaults: no body, no bound on the answer's size, no deadline, no redirects
     /// followed.
     public init(
-        method: String, url: URL, headers: [String: String] = [:], body: Data? = nil,
+        method: String, url: URL, headers: HTTPHeaderFields = [:], body: Data? = nil,
         maximumResponseSize: Int = .max, timeout: Duration? = nil, idleTimeout: Duration? = nil,
         redirects: HTTPRedirectPolicy = .never
     ) {
@@ -42,15 +42,11 @@ public struct HTTPTransportRequest: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// A header's value, its name matched without regard to case.
-    public func header(_ name: String) -> String? {
-        if let value = headers[name] { return value }
-        let lowered = name.lowercased()
-        return headers.first { $0.key.lowercased() == lowered }?.value
-    }
+    public func header(_ name: String) -> String? { headers[name] }
 
     /// The method, the URL without its query and fragment, and the header names.
     public var description: String {
-        let names = headers.keys.sorted().joined(separator: ", ")
+        let names = headers.names.sorted().joined(separator: ", ")
         var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         components?.query = nil
         components?.fragment = nil

@@ -83,7 +83,9 @@ public final class URLSessionTransport: HTTPTransport, Sendable, CustomReflectab
     public func send(_ request: HTTPTransportRequest) async throws(HTTPTransportError) -> HTTPTransportResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        // URLRequest keeps one value per name: repeated fields go as one, joined by commas (RFC 9110
+        // section 5.3 makes that the same message).
+        for (name, value) in request.headers.joinedByName { urlRequest.setValue(value, forHTTPHeaderField: name) }
         urlRequest.httpBody = request.body
         if let idle = request.idleTimeout {
             // FoundationNetworking rounds this down to whole seconds (0.5 would time out at once), so
@@ -106,7 +108,9 @@ public final class URLSessionTransport: HTTPTransport, Sendable, CustomReflectab
         case .success(let answer) where answer.status == 0:
             throw HTTPTransportError(.other, request: request, message: "not an HTTP response")
         case .success(let answer):
-            return HTTPTransportResponse(status: answer.status, headers: answer.headers, body: answer.body)
+            // URLSession joins repeated fields into one value (commas between): each name comes once.
+            return HTTPTransportResponse(
+                status: answer.status, headers: HTTPHeaderFields(answer.headers), body: answer.body)
         case .failure(let failure):
             throw Self.error(failure, request)
         }

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import HTTPMessages
 
 #if canImport(Glibc)
     import Glibc
@@ -21,8 +22,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         public var method: String
         /// The request target: the path and the query, e.g. `/xrpc/a.b.c?x=1`.
         public var target: String
-        /// Header fields with lower-cased names.
-        public var headers: [String: String]
+        /// Header fields in order, names lower-cased, a repeated name once per field.
+        public var headers: HTTPHeaderFields
         /// The body, empty when there was none.
         public var body: Data
 
@@ -34,8 +35,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     public struct Response: Sendable {
         /// The status code.
         public var status: Int
-        /// Header fields to send besides `Content-Length` and `Connection`.
-        public var headers: [String: String]
+        /// Header fields to send besides `Content-Length` and `Connection`, in order (a repeated name
+        /// goes as that many fields).
+        public var headers: HTTPHeaderFields
         /// The body.
         public var body: Data
         /// Time to wait before answering, in seconds.
@@ -50,7 +52,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         /// Creates a response.
         public init(
             status: Int = 200,
-            headers: [String: String] = [:],
+            headers: HTTPHeaderFields = [:],
             body: Data = Data(),
             delay: Double = 0,
             dropConnection: Bool = false,
@@ -65,7 +67,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         }
 
         /// A JSON response.
-        public static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> Response {
+        public static func json(_ text: String, status: Int = 200, headers: HTTPHeaderFields = [:]) -> Response {
             var headers = headers
             headers["Content-Type"] = "application/json"
             return Response(status: status, headers: headers, body: Data(text.utf8))
@@ -229,11 +231,11 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         let head = String(decoding: buffer[0..<end], as: UTF8.self)
         let lines = head.components(separatedBy: "\r\n")
         let parts = (lines.first ?? "").split(separator: " ")
-        var headers: [String: String] = [:]
+        var headers = HTTPHeaderFields()
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased()
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers.append(
+                line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
         let length = Int(headers["content-length"] ?? "0") ?? 0
         let bodyStart = end + 4

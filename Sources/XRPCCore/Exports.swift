@@ -2,3 +2,4 @@
 // with it.
 @_exported import AtprotoData
 @_exported import AtprotoSyntax
+@_exported import HTTPMessages

@@ -225,19 +225,18 @@
 
         static func serverRequest(_ head: HTTPRequest, body: Data) -> XRPCServerRequest {
             let target = head.path ?? "/"
-            var headers: [String: String] = [:]
-            for field in head.headerFields {
-                let name = field.name.canonicalName
-                headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
-            }
+            // Every field in order, a repeated name once per field.
+            let headers = HTTPHeaderFields(
+                head.headerFields.map { HTTPHeaderFields.Field(name: $0.name.canonicalName, value: $0.value) })
             return XRPCServerRequest(method: head.method.rawValue, target: target, headers: headers, body: body)
         }
 
         static func response(_ answer: XRPCServerResponse) -> Response {
             var fields = HTTPFields()
-            for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) {
+            // Every field in order: two `WWW-Authenticate` fields go as two.
+            for (name, value) in answer.headers {
                 guard let fieldName = HTTPField.Name(name) else { continue }
-                fields[fieldName] = value
+                fields.append(HTTPField(name: fieldName, value: value))
             }
             fields[.contentLength] = String(answer.body.count)
             return Response(

@@ -60,17 +60,16 @@ public struct XRPCServerError: AtprotoError, Hashable {
     public var status: Int
     /// The body's `message`: what is wrong and where (the parameter, the field path). Never a token.
     public var message: String
-    /// Extra response headers (`Retry-After`, `WWW-Authenticate`, `Allow`), names lower-cased.
-    public var headers: [String: String]
+    /// Extra response header fields (`Retry-After`, `WWW-Authenticate`, `Allow`), in order.
+    public var headers: HTTPHeaderFields
 
     /// Creates an error; without a status, the spec's status for the code (400 for names it does
     /// not list, as for an endpoint's declared errors).
-    public init(_ code: Code, status: Int? = nil, headers: [String: String] = [:], message: String) {
+    public init(_ code: Code, status: Int? = nil, headers: HTTPHeaderFields = [:], message: String) {
         self.code = code
         self.status = status ?? Self.defaultStatus(of: code)
         self.message = message
-        self.headers = Dictionary(
-            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.headers = headers
     }
 
     /// One of an endpoint's declared errors (`AppBskyFeedGetFeedSkeleton.Error.unknownFeed`), by its

@@ -13,24 +13,23 @@ public struct XRPCServerRequest: Sendable {
     public var path: String
     /// The query string as sent, without the `?` (percent-encoded), or empty.
     public var query: String
-    /// The headers, names lower-cased.
-    public var headers: [String: String]
+    /// The header fields, in order, a repeated name once per field.
+    public var headers: HTTPHeaderFields
     /// The body's bytes; empty when there is none.
     public var body: Data
 
-    /// Creates a request; header names are lower-cased.
-    public init(method: String, path: String, query: String = "", headers: [String: String] = [:], body: Data = Data())
+    /// Creates a request.
+    public init(method: String, path: String, query: String = "", headers: HTTPHeaderFields = [:], body: Data = Data())
     {
         self.method = method
         self.path = path
         self.query = query
-        self.headers = Dictionary(
-            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.headers = headers
         self.body = body
     }
 
     /// Splits a request target (`/xrpc/x.y.z?limit=5`) into path and query.
-    public init(method: String, target: String, headers: [String: String] = [:], body: Data = Data()) {
+    public init(method: String, target: String, headers: HTTPHeaderFields = [:], body: Data = Data()) {
         if let mark = target.firstIndex(of: "?") {
             self.init(
                 method: method, path: String(target[..<mark]), query: String(target[target.index(after: mark)...]),
@@ -41,9 +40,7 @@ public struct XRPCServerRequest: Sendable {
     }
 
     /// A header's value, looked up without regard to case.
-    public func header(_ name: String) -> String? {
-        headers[name.lowercased()]
-    }
+    public func header(_ name: String) -> String? { headers[name] }
 }
 
 extension XRPCServerRequest: CustomStringConvertible {
@@ -51,9 +48,7 @@ extension XRPCServerRequest: CustomStringConvertible {
     public var description: String {
         var text = "\(method) \(path)"
         if !query.isEmpty { text += "?" + query }
-        let names = headers.keys.sorted().map { name in
-            Self.credentialHeaders.contains(name) ? "\(name): <redacted>" : "\(name): \(headers[name] ?? "")"
-        }
+        let names = headers.redacting(Self.credentialHeaders).map { "\($0.name.lowercased()): \($0.value)" }
         if !names.isEmpty { text += " [" + names.joined(separator: ", ") + "]" }
         if !body.isEmpty { text += " (\(body.count)-byte body)" }
         return text
@@ -63,23 +58,11 @@ extension XRPCServerRequest: CustomStringConvertible {
     static let credentialHeaders: Set<String> = ["authorization", "dpop", "cookie", "proxy-authorization"]
 }
 
-/// The answer to one request: status, headers and body, for the adapter to send.
-public struct XRPCServerResponse: Sendable, Hashable {
-    /// The HTTP status.
-    public var status: Int
-    /// The headers, names lower-cased.
-    public var headers: [String: String]
-    /// The body; empty for none.
-    public var body: Data
+/// The answer to one request: status, header fields in order (a repeated name once per field) and
+/// body, for the adapter to send. The package's one HTTP response, `HTTPResponseMessage`.
+public typealias XRPCServerResponse = HTTPResponseMessage
 
-    /// Creates a response; header names are lower-cased.
-    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
-        self.status = status
-        self.headers = Dictionary(
-            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
-        self.body = body
-    }
-
+extension HTTPResponseMessage {
     /// The `Content-Type`, when there is one.
     public var contentType: String? { headers["content-type"] }
 

@@ -30,12 +30,10 @@ final class CallErrorTests: XCTestCase {
         return try XCTUnwrap(error, "the call succeeded")
     }
 
-    private func answer(_ status: Int, _ json: String, headers: [String: String] = [:]) -> StubAgent {
-        StubAgent { _ in
-            XRPCResponse(
-                status: status, headers: headers.merging(["content-type": "application/json"]) { a, _ in a },
-                body: Data(json.utf8))
-        }
+    private func answer(_ status: Int, _ json: String, headers: HTTPHeaderFields = [:]) -> StubAgent {
+        var all = headers
+        if !all.contains("content-type") { all["content-type"] = "application/json" }
+        return StubAgent { [all] _ in XRPCResponse(status: status, headers: all, body: Data(json.utf8)) }
     }
 
     func testADeclaredErrorIsTypedByItsEndpoint() async throws {

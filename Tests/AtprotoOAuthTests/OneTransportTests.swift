@@ -134,7 +134,7 @@ struct FailingTransport: HTTPTransport {
 /// The header fields a server saw, in order.
 final class HeaderLog: @unchecked Sendable {
     private let lock = NSLock()
-    private var items: [[String: String]] = []
-    func append(_ headers: [String: String]) { lock.withLock { items.append(headers) } }
-    var all: [[String: String]] { lock.withLock { items } }
+    private var items: [HTTPHeaderFields] = []
+    func append(_ headers: HTTPHeaderFields) { lock.withLock { items.append(headers) } }
+    var all: [HTTPHeaderFields] { lock.withLock { items } }
 }

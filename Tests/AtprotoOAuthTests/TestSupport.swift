@@ -80,6 +80,9 @@ final class FakeOAuthServer: @unchecked Sendable {
         var refusedTokens: Set<String> = []
         /// Answer every resource call with a new `use_dpop_nonce` challenge.
         var challengeEveryCall = false
+        /// Answer a token's first resource call with two `WWW-Authenticate` fields: a `Bearer`
+        /// challenge, then the `DPoP` `use_dpop_nonce` one.
+        var challengeBehindBearer = false
         /// Answer revocations with 503.
         var revocationUnavailable = false
     }
@@ -89,7 +92,7 @@ final class FakeOAuthServer: @unchecked Sendable {
     private var counts: [String: Int] = [:]
     private var issued = 0
     private var challenged: Set<String> = []
-    private var seenHeaders: [[String: String]] = []
+    private var seenHeaders: [HTTPHeaderFields] = []
     private var revoked: [String] = []
     /// The one refresh token a refresh grant accepts: tokens rotate, a spent one is refused.
     private var liveRefreshToken: String?
@@ -113,7 +116,7 @@ final class FakeOAuthServer: @unchecked Sendable {
     }
 
     func count(_ path: String) -> Int { lock.withLock { counts[path] ?? 0 } }
-    var resourceHeaders: [[String: String]] { lock.withLock { seenHeaders } }
+    var resourceHeaders: [HTTPHeaderFields] { lock.withLock { seenHeaders } }
     /// The tokens revocation requests named, in order.
     var revokedTokens: [String] { lock.withLock { revoked } }
 
@@ -171,6 +174,13 @@ final class FakeOAuthServer: @unchecked Sendable {
             return .json(
                 #"{"error":"use_dpop_nonce"}"#, status: 401,
                 headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": "rs-n\(challenges)"])
+        }
+        if behaviour.challengeBehindBearer, first {
+            var fields = HTTPHeaderFields()
+            fields.append("WWW-Authenticate", #"Bearer realm="pds""#)
+            fields.append("WWW-Authenticate", #"DPoP error="use_dpop_nonce", algs="ES256""#)
+            fields.append("DPoP-Nonce", "rs-n1")
+            return .json(#"{"error":"use_dpop_nonce"}"#, status: 401, headers: fields)
         }
         if behaviour.challengeNonce, first {
             return .json(

@@ -13,7 +13,7 @@ final class RetryingAgentTests: XCTestCase {
     /// Answers with scripted outcomes in order (the last one repeats) and records the waits.
     private final class Script: @unchecked Sendable {
         enum Outcome {
-            case status(Int, [String: String])
+            case status(Int, HTTPHeaderFields)
             case transport(XRPCTransportError.Code)
         }
 

@@ -18,7 +18,7 @@ final class URLSessionAgentTests: XCTestCase {
     private static func echo(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
         let json = JSONValue.object([
             "method": .string(request.method), "target": .string(request.target),
-            "headers": .object(request.headers.mapValues { .string($0) }),
+            "headers": .object(request.headers.joinedByName.mapValues { .string($0) }),
             "body": .string(String(decoding: request.body, as: UTF8.self)),
         ])
         return .init(

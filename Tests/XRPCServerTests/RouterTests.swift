@@ -8,7 +8,7 @@ import XRPCServerTestLexicons
 final class RouterTests: XCTestCase {
     let router = TestRouter.make()
 
-    func get(_ target: String, headers: [String: String] = [:]) async -> XRPCServerResponse {
+    func get(_ target: String, headers: HTTPHeaderFields = [:]) async -> XRPCServerResponse {
         await router.respond(to: XRPCServerRequest(method: "GET", target: target, headers: headers))
     }
 
@@ -139,7 +139,7 @@ final class RouterTests: XCTestCase {
 
     func testInputThatIsNotJSONOrHasAnotherContentTypeIs400() async throws {
         for (type, body) in [("application/json", "{nope"), ("text/plain", #"{"text":"a"}"#), ("", "")] {
-            let headers = type.isEmpty ? [:] : ["content-type": type]
+            let headers: HTTPHeaderFields = type.isEmpty ? [:] : ["content-type": type]
             let response = await router.respond(
                 to: XRPCServerRequest(
                     method: "POST", path: "/xrpc/com.example.test.putItem", headers: headers, body: Data(body.utf8)))

@@ -329,7 +329,7 @@ final class ServiceAuthTests: XCTestCase {
 
     func testTheAuthorizationHeaderMustBeABearerToken() async throws {
         let verifier = verifier()
-        for headers in [[:], ["Authorization": "Basic abc"], ["Authorization": "Bearer"]] {
+        for headers: HTTPHeaderFields in [[:], ["Authorization": "Basic abc"], ["Authorization": "Bearer"]] {
             do {
                 _ = try await verifier.authenticate(
                     XRPCServerRequest(method: "GET", path: "/x", headers: headers), for: Self.method)

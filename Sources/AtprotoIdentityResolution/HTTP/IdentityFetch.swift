@@ -45,7 +45,7 @@ struct IdentityFetch {
         hostHeader: String? = nil
     ) async throws(IdentityError) -> HTTPTransportResponse {
         var current = url
-        var headers = ["Accept": accept]
+        var headers: HTTPHeaderFields = ["Accept": accept]
         if let hostHeader { headers["Host"] = hostHeader }
         let deadline = ContinuousClock.now + limits.timeout
         for _ in 0...limits.maximumRedirects {

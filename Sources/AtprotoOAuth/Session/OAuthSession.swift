@@ -167,7 +167,7 @@ public actor OAuthSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertible,
     /// `use_dpop_nonce`: 401 with a DPoP challenge (resource servers), or a 400 JSON error.
     static func isNonceChallenge(_ response: XRPCResponse) -> Bool {
         if response.status == 401,
-            WWWAuthenticateChallenge.dpopError(in: response.header("WWW-Authenticate")) == "use_dpop_nonce"
+            WWWAuthenticateChallenge.dpopError(in: response.headers) == "use_dpop_nonce"
         {
             return true
         }
@@ -177,14 +177,14 @@ public actor OAuthSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertible,
     /// The access token was refused: 401 `invalid_token`, or the XRPC `ExpiredToken` / `InvalidToken`.
     static func isTokenRejection(_ response: XRPCResponse) -> Bool {
         if response.status == 401 {
-            return WWWAuthenticateChallenge.dpopError(in: response.header("WWW-Authenticate")) == "invalid_token"
+            return WWWAuthenticateChallenge.dpopError(in: response.headers) == "invalid_token"
         }
         return response.status == 400 && ["ExpiredToken", "InvalidToken"].contains(errorName(response) ?? "")
     }
 
     /// The OAuth error of a PDS answer: its DPoP challenge's error, else its JSON `error`.
     static func serverError(_ response: XRPCResponse, _ nsid: NSID) -> OAuthError {
-        let code = WWWAuthenticateChallenge.dpopError(in: response.header("WWW-Authenticate")) ?? errorName(response)
+        let code = WWWAuthenticateChallenge.dpopError(in: response.headers) ?? errorName(response)
         return OAuthError(
             .server, serverCode: code, status: response.status,
             message: "\(nsid) failed with HTTP \(response.status)\(code.map { ": " + $0 } ?? "")")

@@ -74,9 +74,7 @@ public struct OAuthError: AtprotoError, Hashable {
             code = object["error"] as? String
             text = (object["error_description"] as? String) ?? (object["message"] as? String)
         }
-        if code == nil, let header = response.header("WWW-Authenticate"),
-            let challenge = WWWAuthenticateChallenge.parse(header).first
-        {
+        if code == nil, let challenge = WWWAuthenticateChallenge.parse(response.headers).first {
             code = challenge.parameters["error"]
             text = text ?? challenge.parameters["error_description"]
         }

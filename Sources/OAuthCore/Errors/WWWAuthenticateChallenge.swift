@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 
 /// One challenge of a `WWW-Authenticate` header (RFC 9110 section 11.6.1): a scheme and its
 /// parameters, as `DPoP error="use_dpop_nonce", error_description="..."`.
@@ -48,10 +49,22 @@ public struct WWWAuthenticateChallenge: Sendable, Hashable {
         return challenges
     }
 
+    /// Every challenge of every `WWW-Authenticate` field of `headers`, in order: a server may send
+    /// one field per challenge (a `DPoP` one and a `Bearer` one) or list them in one field. At most
+    /// 16 challenges are read.
+    public static func parse(_ headers: HTTPHeaderFields) -> [WWWAuthenticateChallenge] {
+        Array(headers.values(for: "WWW-Authenticate").lazy.flatMap { parse($0) }.prefix(16))
+    }
+
     /// The first `DPoP` challenge's `error`, if any.
     public static func dpopError(in header: String?) -> String? {
         guard let header else { return nil }
         return parse(header).first { $0.scheme.lowercased() == "dpop" }?.parameters["error"]
+    }
+
+    /// The `error` of the first `DPoP` challenge in any `WWW-Authenticate` field of `headers`, if any.
+    public static func dpopError(in headers: HTTPHeaderFields) -> String? {
+        parse(headers).first { $0.scheme.lowercased() == "dpop" }?.parameters["error"]
     }
 }
 

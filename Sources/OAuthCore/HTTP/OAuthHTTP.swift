@@ -12,7 +12,7 @@ import HTTPTransport
 extension HTTPTransportRequest {
     /// An OAuth request: at most 64 KiB of answer, 15 seconds, no redirect followed (metadata and
     /// token endpoints are never redirected in the atproto profile).
-    package static func oauth(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil)
+    package static func oauth(method: String, url: URL, headers: HTTPHeaderFields = [:], body: Data? = nil)
         -> HTTPTransportRequest
     {
         HTTPTransportRequest(
@@ -26,7 +26,7 @@ extension HTTPTransportRequest {
     }
 
     /// A form `POST` (`application/x-www-form-urlencoded`) expecting JSON.
-    package static func postForm(_ url: URL, _ fields: [(String, String)], headers: [String: String] = [:])
+    package static func postForm(_ url: URL, _ fields: [(String, String)], headers: HTTPHeaderFields = [:])
         -> HTTPTransportRequest
     {
         var all = headers

@@ -32,7 +32,7 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
     /// whole call.
     public let timeout: Duration
     /// Headers sent with every request (`User-Agent`, for example); a request's own headers win.
-    public let headers: [String: String]
+    public let headers: HTTPHeaderFields
     /// Where each call is logged (``XRPCLogRecord/Level/debug``: method, NSID, host, status, time;
     /// ``XRPCLogRecord/Level/warning``: a call without a response). Header values are never logged.
     public let logger: XRPCLogger
@@ -44,7 +44,7 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
     /// `URLSessionTransport` shared with identity resolution and OAuth.
     public init(
         serviceURL: URL, transport: any HTTPTransport, timeout: Duration = .seconds(60),
-        headers: [String: String] = [:], logger: XRPCLogger = .disabled
+        headers: HTTPHeaderFields = [:], logger: XRPCLogger = .disabled
     ) {
         self.serviceURL = serviceURL
         self.timeout = timeout
@@ -59,7 +59,7 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
     public convenience init(
         serviceURL: URL,
         timeout: Duration = .seconds(60),
-        headers: [String: String] = [:],
+        headers: HTTPHeaderFields = [:],
         configuration: URLSessionConfiguration = .ephemeral,
         logger: XRPCLogger = .disabled
     ) {
@@ -70,7 +70,7 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
 
     /// Creates an agent that sends through `session` (its delegate, redirects and cookies are yours).
     public convenience init(
-        serviceURL: URL, session: URLSession, timeout: Duration = .seconds(60), headers: [String: String] = [:],
+        serviceURL: URL, session: URLSession, timeout: Duration = .seconds(60), headers: HTTPHeaderFields = [:],
         logger: XRPCLogger = .disabled
     ) {
         self.init(
@@ -82,7 +82,7 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
     /// reaches the `URLSession`, whose requests in flight carry credentials.
     public var customMirror: Mirror {
         Mirror(
-            self, children: ["serviceURL": serviceURL, "timeout": timeout, "headerNames": headers.keys.sorted()],
+            self, children: ["serviceURL": serviceURL, "timeout": timeout, "headerNames": headers.names.sorted()],
             displayStyle: .class)
     }
 
@@ -94,7 +94,7 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
     public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
         guard let origin = ServiceOrigin.httpEquivalent(of: url), origin == ServiceOrigin.httpEquivalent(of: serviceURL)
         else { return [:] }
-        return headers
+        return headers.joinedByName
     }
 
     /// Sends the request and returns the response, whatever its status.
@@ -126,29 +126,17 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
                 message: "\"\(service.absoluteString)\" is not a service URL (scheme://host)")
         }
         do {
-            let answer = try await transport.send(httpRequest(request, url: url))
-            return XRPCResponse(status: answer.status, headers: answer.headers, body: answer.body)
+            return try await transport.send(httpRequest(request, url: url))
         } catch {
             throw XRPCTransportError(error, nsid: request.nsid, service: origin)
         }
     }
 
     private func httpRequest(_ request: XRPCRequest, url: URL) -> HTTPTransportRequest {
-        var fields: [String: String] = [:]
-        for (name, value) in headers where request.header(name) == nil { fields[name] = value }
-        for (name, value) in request.headers {
-            // One field per name, whatever its case: the request's own wins.
-            if let existing = fields.keys.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
-                fields[existing] = nil
-            }
-            fields[name] = value
-        }
-        if let contentType = request.contentType {
-            if let existing = fields.keys.first(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
-                fields[existing] = nil
-            }
-            fields["Content-Type"] = contentType
-        }
+        // The agent's fields, then the request's: a name the request sets replaces the agent's.
+        var fields = HTTPHeaderFields(headers.fields.filter { request.header($0.name) == nil })
+        for field in request.headers.fields { fields.append(field.name, field.value) }
+        if let contentType = request.contentType { fields["Content-Type"] = contentType }
         return HTTPTransportRequest(
             method: request.method.rawValue, url: url, headers: fields, body: request.body,
             timeout: request.timeout, idleTimeout: timeout, redirects: .followDroppingCredentialsAcrossOrigins)

@@ -121,9 +121,7 @@ extension XRPCClient {
     /// A copy whose calls carry `name: value` (any spelling of `name` replaced); `nil` removes it.
     public func withHeader(_ name: String, _ value: String?) -> XRPCClient {
         var copy = self
-        let lowered = name.lowercased()
-        for key in copy.headers.keys where key.lowercased() == lowered { copy.headers[key] = nil }
-        if let value { copy.headers[name] = value }
+        copy.headers[name] = value
         return copy
     }
 

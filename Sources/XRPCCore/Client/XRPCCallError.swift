@@ -114,8 +114,8 @@ public struct XRPCCallError: AtprotoError {
     /// The server's error answer, when the call got one: status, name, message, headers.
     public var serverError: XRPCError? { underlying as? XRPCError }
 
-    /// The headers of the server's answer (lower-cased names), empty when none arrived.
-    public var headers: [String: String] { response?.headers ?? serverError?.headers ?? [:] }
+    /// The header fields of the server's answer, empty when none arrived.
+    public var headers: HTTPHeaderFields { response?.headers ?? serverError?.headers ?? [:] }
 
     public var description: String {
         var text = "\(nsid) failed (\(code))"

@@ -9,7 +9,7 @@ public struct XRPCClient: Sendable {
     /// The agent that sends every request.
     public let agent: any XRPCAgent
     /// Headers added to every request (a call's own headers win).
-    public var headers: [String: String]
+    public var headers: HTTPHeaderFields
     /// Whether a procedure checks its input against its lexicon before sending it (the default).
     ///
     /// An invalid input then throws ``XRPCCallError/Code/invalidInput`` (its underlying error the
@@ -18,6 +18,9 @@ public struct XRPCClient: Sendable {
     public var validatesInput: Bool
     /// Where and how subscriptions (event streams) connect; see ``subscribe(_:parameters:)``.
     public var eventStreams = XRPCEventStreamOptions()
+    /// The latest `RateLimit-*` figures of each service this client's calls reached, success or
+    /// refusal; shared by the client's copies. Replace it to get a handler called with each reading.
+    public var rateLimits = XRPCRateLimitMonitor()
 
     /// Creates a client that sends through `agent`.
     ///
@@ -25,7 +28,7 @@ public struct XRPCClient: Sendable {
     ///   - agent: Sends every request: a transport, or a session wrapping one.
     ///   - headers: Headers added to every request.
     ///   - validatesInput: Whether procedures check their input before sending it.
-    public init(agent: any XRPCAgent, headers: [String: String] = [:], validatesInput: Bool = true) {
+    public init(agent: any XRPCAgent, headers: HTTPHeaderFields = [:], validatesInput: Bool = true) {
         self.agent = agent
         self.headers = headers
         self.validatesInput = validatesInput
@@ -117,6 +120,7 @@ public struct XRPCClient: Sendable {
         } catch {
             throw XRPCCallError.classifying(error, of: endpoint)
         }
+        await rateLimits.record(response, of: request, agent: agent)
         guard response.isSuccess else {
             throw XRPCCallError.answered(
                 XRPCError.fromResponse(response, nsid: request.nsid), response: response,

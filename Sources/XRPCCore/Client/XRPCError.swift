@@ -15,11 +15,11 @@ public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
     public var name: String?
     /// The human-readable message from the body, or a description of what went wrong.
     public var message: String?
-    /// The response headers (lower-cased names), empty when there was no response.
-    public var headers: [String: String]
+    /// The response's header fields, empty when there was no response.
+    public var headers: HTTPHeaderFields
 
     /// Creates an error.
-    public init(nsid: NSID, status: Int?, name: String?, message: String?, headers: [String: String] = [:]) {
+    public init(nsid: NSID, status: Int?, name: String?, message: String?, headers: HTTPHeaderFields = [:]) {
         self.nsid = nsid
         self.status = status
         self.name = name

@@ -12,8 +12,8 @@ public struct XRPCRequest: Sendable, Hashable {
     public var nsid: NSID
     /// Query parameters in order; an array parameter appears once per element.
     public var queryItems: [URLQueryItem]
-    /// Request headers (names as written; XRPC does not depend on case).
-    public var headers: [String: String]
+    /// Request header fields, in order (names as written; XRPC does not depend on case).
+    public var headers: HTTPHeaderFields
     /// The body, or `nil` for none.
     public var body: Data?
     /// The body's `Content-Type`, or `nil` without a body.
@@ -31,7 +31,7 @@ public struct XRPCRequest: Sendable, Hashable {
         method: XRPCMethod,
         nsid: NSID,
         queryItems: [URLQueryItem] = [],
-        headers: [String: String] = [:],
+        headers: HTTPHeaderFields = [:],
         body: Data? = nil,
         contentType: String? = nil,
         serviceURL: URL? = nil,
@@ -51,18 +51,10 @@ public struct XRPCRequest: Sendable, Hashable {
     public var path: String { "/xrpc/" + nsid.rawValue }
 
     /// A header's value, looked up without regard to case.
-    public func header(_ name: String) -> String? {
-        if let exact = headers[name] { return exact }
-        let lowered = name.lowercased()
-        return headers.first { $0.key.lowercased() == lowered }?.value
-    }
+    public func header(_ name: String) -> String? { headers[name] }
 
     /// Sets a header, replacing any spelling of the same name; `nil` removes it.
-    public mutating func setHeader(_ name: String, _ value: String?) {
-        let lowered = name.lowercased()
-        for key in headers.keys where key.lowercased() == lowered { headers[key] = nil }
-        if let value { headers[name] = value }
-    }
+    public mutating func setHeader(_ name: String, _ value: String?) { headers[name] = value }
 
     /// The full URL of the call on `service`: `<service>/xrpc/<nsid>?<query>`, with every query
     /// byte outside the URL-unreserved set percent-encoded (so `+` and `&` in values survive).
@@ -102,11 +94,7 @@ public struct XRPCRequest: Sendable, Hashable {
     static let credentialHeaders: Set<String> = ["authorization", "dpop", "cookie", "proxy-authorization"]
 
     /// The headers with credential values replaced by `<redacted>`.
-    var redactedHeaders: [String: String] {
-        var shown = headers
-        for key in headers.keys where Self.credentialHeaders.contains(key.lowercased()) { shown[key] = "<redacted>" }
-        return shown
-    }
+    var redactedHeaders: HTTPHeaderFields { headers.redacting(Self.credentialHeaders) }
 }
 
 extension XRPCRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
@@ -117,7 +105,7 @@ extension XRPCRequest: CustomStringConvertible, CustomDebugStringConvertible, Cu
             text += "?" + queryItems.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
         }
         if let serviceURL { text += " on \(serviceURL.absoluteString)" }
-        let headerText = redactedHeaders.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        let headerText = redactedHeaders.sorted { $0.name < $1.name }.map { "\($0.name): \($0.value)" }
         if !headerText.isEmpty { text += " [" + headerText.joined(separator: ", ") + "]" }
         if let body { text += " (\(body.count)-byte body)" }
         return text
@@ -131,7 +119,7 @@ extension XRPCRequest: CustomStringConvertible, CustomDebugStringConvertible, Cu
         Mirror(
             self,
             children: [
-                "method": method, "nsid": nsid, "queryItems": queryItems, "headers": redactedHeaders,
+                "method": method, "nsid": nsid, "queryItems": queryItems, "headers": redactedHeaders.fields,
                 "bodySize": body?.count as Any, "contentType": contentType as Any,
                 "serviceURL": serviceURL as Any, "timeout": timeout as Any,
             ],

@@ -1,30 +1,8 @@
 import Foundation
 
-/// What came back from the server for one XRPC call.
-public struct XRPCResponse: Sendable, Hashable {
-    /// The HTTP status code.
-    public var status: Int
-    /// Response headers, with lower-cased names.
-    public var headers: [String: String]
-    /// The body, empty when there was none.
-    public var body: Data
-
-    /// Creates a response; header names are lower-cased.
-    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
-        self.status = status
-        self.headers = Dictionary(
-            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
-        self.body = body
-    }
-
-    /// A header's value, looked up without regard to case.
-    public func header(_ name: String) -> String? {
-        headers[name.lowercased()]
-    }
-
-    /// Whether the status is 2xx.
-    public var isSuccess: Bool { (200..<300).contains(status) }
-}
+/// What came back from the server for one XRPC call: status, header fields in order (a repeated
+/// name kept once per field), body. The package's one HTTP response, `HTTPResponseMessage`.
+public typealias XRPCResponse = HTTPResponseMessage
 
 /// A decoded output together with the response it came from, for callers that need its headers
 /// (rate limits, `atproto-content-labelers`).

@@ -32,7 +32,7 @@ final class FeedGeneratorServiceTests: XCTestCase {
             verifier: ServiceAuthVerifier(audience: configuration.serviceDID, resolver: NobodyResolver()))
     }
 
-    func get(_ service: FeedGeneratorService, _ target: String, headers: [String: String] = [:]) async throws
+    func get(_ service: FeedGeneratorService, _ target: String, headers: HTTPHeaderFields = [:]) async throws
         -> (Int, [String: JSONValue])
     {
         let response = await service.router.respond(
