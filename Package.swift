@@ -177,12 +177,19 @@ let package = Package(
             name: "BlueskyKit",
             dependencies: [
                 "XRPCRuntime", "ComAtprotoLexicons", "AppBskyLexicons", "AtprotoRecordCalls",
-                "AtprotoIdentityResolution", "BlueskyVideo",
+                "AtprotoIdentityResolution", "BlueskyPreferences", "BlueskyVideo",
             ]
         ),
         // Video upload to a video service (app.bsky.video: limits, multipart upload with service auth,
         // progress, retries, abort, job polling); BlueskyKit re-exports it for the composer's video embed.
         .target(name: "BlueskyVideo", dependencies: ["XRPCRuntime", "AppBskyLexicons"]),
+        // The account's settings, under BlueskyKit (which re-exports it): every app.bsky.actor preference
+        // typed, read and edited through one serialized lane per account (unknown items kept byte for
+        // byte), and the profile record edited with compare-and-swap.
+        .target(
+            name: "BlueskyPreferences",
+            dependencies: ["XRPCRuntime", "ComAtprotoLexicons", "AppBskyLexicons", "AtprotoRecordCalls"]
+        ),
         // BlueskyKit for the chat.bsky namespace (Bluesky's direct messages): chat profiles as moderation
         // subjects. A product of its own so that BlueskyKit compiles no chat.bsky.
         .target(name: "BlueskyChat", dependencies: ["BlueskyKit", "ChatBskyLexicons"]),
@@ -281,7 +288,7 @@ let package = Package(
         .testTarget(
             name: "BlueskyKitTests",
             dependencies: [
-                "SeededRandom", "BlueskyKit", "BlueskyChat", "AtprotoLexicons", "XRPCRuntime",
+                "SeededRandom", "BlueskyKit", "BlueskyChat", "BlueskyPreferences", "AtprotoLexicons", "XRPCRuntime",
                 "AtprotoIdentityResolution", "XRPCTesting",
             ]),
         .testTarget(

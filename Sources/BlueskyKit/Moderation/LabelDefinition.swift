@@ -33,7 +33,7 @@ public struct LabelDefinition: Sendable, Hashable {
     public var identifier: String
     /// The labeler that defined the value, or `nil` for a built-in value.
     public var definedBy: DID?
-    /// Whether the user may choose a ``LabelPreference`` for the value.
+    /// Whether the user may choose a `LabelPreference` for the value.
     public var configurable: Bool
     /// The preference applied when the user has not chosen one.
     public var defaultSetting: LabelPreference

@@ -1,60 +1,12 @@
-// The network side of moderation: the user's preferences read and written through
-// `app.bsky.actor.getPreferences`/`putPreferences`, labelers' own label definitions from
-// `app.bsky.labeler.getServices`, and the labelers requests ask for (`atproto-accept-labelers`).
+// The network side of moderation: labelers' own label definitions from `app.bsky.labeler.getServices`,
+// and the labelers requests ask for (`atproto-accept-labelers`). The preferences are read and written
+// by BlueskyPreferences.
 
 import AppBskyLexicons
 import ComAtprotoLexicons
 import XRPCRuntime
 
 extension XRPCClient {
-    /// The signed-in user's preferences.
-    public func blueskyPreferences() async throws -> BlueskyPreferences {
-        BlueskyPreferences(try await app.bsky.actor.getPreferences().preferences)
-    }
-
-    /// Replaces the signed-in user's preferences with `preferences`: every item, unknown and
-    /// undecodable ones included, exactly as read.
-    ///
-    /// The items are sent without the client's input validation, so an item this SDK's lexicons reject
-    /// (one another client wrote, or one of a newer lexicon version) goes back unchanged instead of
-    /// failing the whole write or being dropped; the server has the last word and answers an item it
-    /// refuses with an error.
-    public func putBlueskyPreferences(_ preferences: BlueskyPreferences) async throws {
-        var unchecked = self
-        unchecked.validatesInput = false
-        _ = try await unchecked.app.bsky.actor.putPreferences(preferences: preferences.items)
-    }
-
-    /// Reads the preferences, applies `change`, writes them back and returns what was written.
-    ///
-    /// Edits of one account are serialized in the process: an update waits until the account's
-    /// previous one has written, so any number of overlapping updates (from several clients over one
-    /// session, or several sessions of the account) each keep their change. The account is the one the
-    /// client's agent acts as (a `PasswordSession`, an `OAuthSession`, or this package's wrappers of
-    /// one); updates through an agent that cannot name its account are serialized with every other
-    /// such agent's. Another process or device writing between the read and the write still wins
-    /// (the endpoint has no compare-and-swap). Throws `CancellationError` when the task is cancelled
-    /// while it waits; `change` then never runs.
-    ///
-    /// `change` runs on the caller's actor (`isolation`, which callers leave to its default), so a
-    /// closure of main-actor code (an app with MainActor default isolation, a view model) can read and
-    /// change that code's state: it is never sent to another isolation domain.
-    @discardableResult
-    public func updateBlueskyPreferences(
-        isolation: isolated (any Actor)? = #isolation, _ change: (inout BlueskyPreferences) throws -> Void
-    ) async throws -> BlueskyPreferences {
-        // Entered and left here rather than through a closure, so that `change` runs in this
-        // function's own isolation, the caller's.
-        let lanes = AccountEditLanes.shared
-        let lane = await AccountEditLanes.key(of: agent)
-        try await lanes.enter(lane)
-        defer { lanes.leave(lane) }
-        var preferences = try await blueskyPreferences()
-        try change(&preferences)
-        try await putBlueskyPreferences(preferences)
-        return preferences
-    }
-
     /// The custom label definitions of `labelers`, by labeler, from their service records.
     ///
     /// A labeler the service does not know, or whose view comes back without its policies, is missing

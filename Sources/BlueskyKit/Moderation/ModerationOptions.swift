@@ -22,7 +22,7 @@ public struct LabelerSettings: Sendable, Hashable {
 }
 
 /// The user's moderation preferences, as read from their `app.bsky.actor` preferences
-/// (``BlueskyPreferences/moderationPreferences(appLabelers:)``) or built by hand.
+/// (`BlueskyPreferences.moderationPreferences(appLabelers:)`) or built by hand.
 public struct ModerationPreferences: Sendable, Hashable {
     /// Whether the user enabled adult content. When off, adult labels hide, without override.
     public var adultContentEnabled: Bool

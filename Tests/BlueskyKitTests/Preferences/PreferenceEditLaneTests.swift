@@ -2,12 +2,13 @@
 // takes a moment (as a server's does): every edit is kept, whichever client or agent made it.
 
 import AtprotoLexicons
+import BlueskyKit
 import Foundation
 import XCTest
 import XRPCRuntime
 import XRPCTesting
 
-@testable import BlueskyKit
+@testable import BlueskyPreferences
 
 final class PreferenceEditLaneTests: XCTestCase {
     /// The preferences of one account as a server keeps them: `putPreferences` replaces the list.

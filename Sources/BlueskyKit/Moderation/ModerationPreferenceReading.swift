@@ -1,28 +1,12 @@
-// The user's `app.bsky.actor` preferences as a list of items, read for moderation and changed item by
-// item. Items this module does not change (other kinds, kinds newer than the SDK, items that did not
-// decode) stay as they were, in their place, so a read-change-write loses nothing.
+// The moderation preferences the user's `app.bsky.actor` preferences describe: the moderation half of
+// `BlueskyPreferences` (whose items and edits are BlueskyPreferences' own module's).
 
 import AppBskyLexicons
+import BlueskyPreferences
 import ComAtprotoLexicons
 import XRPCRuntime
 
-/// The user's Bluesky preferences (`app.bsky.actor.getPreferences`), with typed reading and changes
-/// of the moderation parts.
-///
-/// ```swift
-/// var preferences = try await client.blueskyPreferences()
-/// preferences.setLabelPreference(.warn, for: "graphic-media")
-/// try await client.putBlueskyPreferences(preferences)
-/// ```
-public struct BlueskyPreferences: Sendable, Hashable {
-    /// The preference items as read, in order; unknown and undecodable items included.
-    public var items: [AppBskyActorDefs.PreferencesItem]
-
-    /// Wraps the items of a `getPreferences` answer.
-    public init(_ items: [AppBskyActorDefs.PreferencesItem] = []) {
-        self.items = items
-    }
-
+extension BlueskyPreferences {
     /// The moderation preferences the items describe.
     ///
     /// Starts from a new account's (adult content off, the built-in label defaults, no labelers) with
@@ -66,42 +50,5 @@ public struct BlueskyPreferences: Sendable, Hashable {
         }
         for (name, visibility) in legacy { result.labels[name] = visibility }
         return result
-    }
-
-    /// The labelers the user subscribes to (the last valid labelers item), without app labelers.
-    public var labelers: [DID] {
-        for case .appBskyActorDefsLabelersPref(let pref) in items.reversed()
-        where Self.isValid(.appBskyActorDefsLabelersPref(pref)) {
-            return pref.labelers.map(\.did)
-        }
-        return []
-    }
-
-    /// The current name of each legacy label value, and back.
-    static let currentName = ["nsfw": "porn", "gore": "graphic-media", "suggestive": "sexual"]
-    static let legacyName = ["porn": "nsfw", "graphic-media": "gore", "sexual": "suggestive"]
-
-    /// Whether an item decoded and passes its lexicon's validation.
-    static func isValid(_ item: AppBskyActorDefs.PreferencesItem) -> Bool {
-        switch item {
-        case .invalid, .unknown: return false
-        default: return (try? item.validate()) != nil
-        }
-    }
-
-    /// The last valid item `extract` accepts.
-    func lastValid<T>(_ extract: (AppBskyActorDefs.PreferencesItem) -> T?) -> T? {
-        for item in items.reversed() where Self.isValid(item) {
-            if let value = extract(item) { return value }
-        }
-        return nil
-    }
-
-    /// Replaces every item of one kind (`isKind`, valid or not) by `replacement`, at the end.
-    mutating func replaceAll(
-        where isKind: (AppBskyActorDefs.PreferencesItem) -> Bool, with replacement: AppBskyActorDefs.PreferencesItem
-    ) {
-        items.removeAll(where: isKind)
-        items.append(replacement)
     }
 }

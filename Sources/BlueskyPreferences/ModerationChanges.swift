@@ -1,13 +1,29 @@
-// Changes to the moderation items of the preferences, as the reference client makes them: the last
-// valid item of a kind is changed (or a new one made), every item of that kind is removed, and the
-// changed item is appended.
+// The moderation items of the preferences (adult content, label preferences, labelers, hidden posts),
+// changed as the reference client changes them: the last valid item of a kind is changed (or a new
+// one made), every item of that kind is removed, and the changed item is appended.
 
 import AppBskyLexicons
 import ComAtprotoLexicons
-import Foundation
 import XRPCRuntime
 
 extension BlueskyPreferences {
+    /// Whether adult content is on (the last valid `adultContentPref`; off when none is stored).
+    public var adultContentEnabled: Bool {
+        lastValid { if case .appBskyActorDefsAdultContentPref(let p) = $0 { p.enabled } else { nil } } ?? false
+    }
+
+    /// The posts the user hid (the last valid `hiddenPostsPref`).
+    public var hiddenPosts: [ATURI] { hiddenPostsPref().items }
+
+    /// The labelers the user subscribes to (the last valid labelers item), without app labelers.
+    public var labelers: [DID] {
+        for case .appBskyActorDefsLabelersPref(let pref) in items.reversed()
+        where Self.isValid(.appBskyActorDefsLabelersPref(pref)) {
+            return pref.labelers.map(\.did)
+        }
+        return []
+    }
+
     /// Turns adult content on or off.
     public mutating func setAdultContentEnabled(_ enabled: Bool) {
         var pref =
@@ -72,54 +88,6 @@ extension BlueskyPreferences {
         return false
     }
 
-    /// Mutes a word or tag. The value is trimmed, loses a leading `#` and its first run of line breaks
-    /// and invisible joiners; a value left empty is not added. The word gets a new `id`, as do
-    /// stored words without one. Returns the word as stored, or `nil` when nothing was added.
-    @discardableResult
-    public mutating func addMutedWord(_ word: AppBskyActorDefs.MutedWord) -> AppBskyActorDefs.MutedWord? {
-        let value = Self.sanitizedMutedWord(word.value)
-        guard !value.isEmpty else { return nil }
-        var stored = word
-        stored.value = value
-        stored.id = TID.next().rawValue
-        var pref = mutedWordsPref() ?? AppBskyActorDefs.MutedWordsPref(items: [])
-        pref.items.append(stored)
-        pref.items = pref.items.map { item in
-            var copy = item
-            if copy.id == nil { copy.id = TID.next().rawValue }
-            return copy
-        }
-        replaceAll(where: Self.isMutedWordsPref, with: .appBskyActorDefsMutedWordsPref(pref))
-        return stored
-    }
-
-    /// Unmutes a word: the stored word with the same `id`, or, for stored words without one, the same
-    /// value. Nothing changes when there is no muted-words item.
-    public mutating func removeMutedWord(_ word: AppBskyActorDefs.MutedWord) {
-        guard var pref = mutedWordsPref() else { return }
-        if let index = pref.items.firstIndex(where: { stored in
-            if let id = stored.id { return id == word.id }
-            return stored.value == word.value
-        }) {
-            pref.items.remove(at: index)
-        }
-        pref.items = pref.items.map { item in
-            var copy = item
-            if copy.id == nil { copy.id = TID.next().rawValue }
-            return copy
-        }
-        replaceAll(where: Self.isMutedWordsPref, with: .appBskyActorDefsMutedWordsPref(pref))
-    }
-
-    private func mutedWordsPref() -> AppBskyActorDefs.MutedWordsPref? {
-        lastValid { if case .appBskyActorDefsMutedWordsPref(let p) = $0 { p } else { nil } }
-    }
-
-    private static func isMutedWordsPref(_ item: AppBskyActorDefs.PreferencesItem) -> Bool {
-        if case .appBskyActorDefsMutedWordsPref = item { return true }
-        return false
-    }
-
     /// Hides a post (once).
     public mutating func hidePost(_ uri: ATURI) {
         var pref = hiddenPostsPref()
@@ -142,18 +110,5 @@ extension BlueskyPreferences {
     private static func isHiddenPostsPref(_ item: AppBskyActorDefs.PreferencesItem) -> Bool {
         if case .appBskyActorDefsHiddenPostsPref = item { return true }
         return false
-    }
-
-    /// A muted word's value as stored: trimmed, without a leading `#` (unless it starts an emoji
-    /// keycap) and without its first run of line breaks, soft hyphens and zero-width characters.
-    static func sanitizedMutedWord(_ value: String) -> String {
-        var scalars = Array(value.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars)
-        if scalars.first == "#" && (scalars.count < 2 || scalars[1] != "\u{FE0F}") { scalars.removeFirst() }
-        let invisible: Set<Unicode.Scalar> = ["\r", "\n", "\u{AD}", "\u{2060}", "\u{200D}", "\u{200C}", "\u{200B}"]
-        if let start = scalars.firstIndex(where: invisible.contains) {
-            let end = scalars[start...].firstIndex(where: { !invisible.contains($0) }) ?? scalars.endIndex
-            scalars.removeSubrange(start..<end)
-        }
-        return String(String.UnicodeScalarView(scalars))
     }
 }
