@@ -15,7 +15,7 @@
 // one repository's plus the state store's entries, where holding them all would add eight CARs and indexes.
 //
 //     eval "$(scripts/pds.sh start)"
-//     swift run -c release --package-path Benchmarks backfill-bench [records] [rounds]   (10000, 7)
+//     swift run -c release --package-path Benchmarks backfill-bench [records] [rounds] [repositories]   (10000, 7, 8)
 
 import AtprotoBackfill
 import Foundation
@@ -97,6 +97,19 @@ struct CopiedCARSource: RepoSnapshotSource {
     }
 }
 
+/// Keeps nothing: the memory of a backfill of many repositories without the app's state growing with them
+/// (an in-memory store holds every record's CID, about 2 MB per 10,000-record repository).
+struct DiscardingStateStore: BackfillStateStore {
+    func cursor() async throws -> Int? { nil }
+    func setCursor(_ cursor: Int) async throws {}
+    func repositories() async throws -> [DID: RepoSyncState] { [:] }
+    func setState(_ state: RepoSyncState, of repo: DID) async throws {}
+    func removeRepository(_ repo: DID) async throws {}
+    func recordCIDs(of repo: DID) async throws -> [String: CID] { [:] }
+    func recordCID(at path: String, of repo: DID) async throws -> CID? { nil }
+    func setRecordCID(_ cid: CID?, at path: String, of repo: DID) async throws {}
+}
+
 /// Backfills `repositories` repositories (copies of the CAR under made-up DIDs), acknowledging every
 /// event: the peak memory after it, beside one repository's, says whether repositories are held
 /// one fetch at a time or all at once.
@@ -106,7 +119,7 @@ func backfillMany(
     var firehose = XRPCClient(agent: URLSessionAgent(serviceURL: pds))
     firehose.eventStreams.serviceURL = pds
     let engine = BackfillThenLive(
-        firehose: firehose, resolver: resolver, store: InMemoryBackfillStateStore(),
+        firehose: firehose, resolver: resolver, store: DiscardingStateStore(),
         source: CopiedCARSource(car: car, did: did, key: key))
     try await engine.start()
     try await engine.add(repos: (0..<repositories).map { DID(rawValue: "did:plc:backfillbenchcopy\($0)") })
@@ -224,7 +237,7 @@ do {
     }
     let afterBackfill = peakResidentMB()
 
-    let repositories = 8
+    let repositories = arguments.dropFirst(2).first ?? 8
     guard
         try await backfillMany(car, did, key, resolver: resolver, repositories: repositories, each: existing)
             == repositories * existing

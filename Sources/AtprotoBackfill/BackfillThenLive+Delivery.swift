@@ -126,7 +126,8 @@ struct PendingQueue {
         guard head < elements.count else { return }
         head += 1
         if head == elements.count {
-            elements.removeAll(keepingCapacity: true)
+            // A repository gone quiet keeps no more than a small buffer (an app may follow millions).
+            elements.removeAll(keepingCapacity: elements.capacity <= 64)
             head = 0
         } else if head >= 256, head * 2 >= elements.count {
             elements.removeFirst(head)
