@@ -10,9 +10,10 @@
 // and the backfill again with no acknowledgement (the cost of delivery alone); each as the median over the
 // rounds of the process's CPU time (every thread; other builds on the machine stretch wall time, not this)
 // and of wall time, the backfill's CPU time over the verification's in the same round, the peak resident
-// memory after one pass of each beside the CAR's size, and after a backfill of 8 repositories of that size
-// (copies of the CAR under made-up DIDs, two fetched at once): held one fetch at a time, the peak stays near
-// one repository's plus the state store's entries, where holding them all would add eight CARs and indexes.
+// memory after one pass of each beside the CAR's size, and after a backfill of `repositories` repositories of
+// that size (copies of the CAR under made-up DIDs, two fetched at once, into a store that keeps nothing): held
+// a fetch at a time, the peak does not grow with their number; held all at once, it would by a CAR and its
+// index each.
 //
 //     eval "$(scripts/pds.sh start)"
 //     swift run -c release --package-path Benchmarks backfill-bench [records] [rounds] [repositories]   (10000, 7, 8)
