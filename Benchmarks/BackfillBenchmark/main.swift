@@ -7,11 +7,16 @@
 // - the backfill: BackfillThenLive over a source that proves the same CAR (the same verification),
 //   every record delivered as a historical event, acknowledged, saved in an InMemoryBackfillStateStore;
 //
-// and the backfill again with no acknowledgement (the cost of delivery alone); each in MB/s of CAR (median wall time over the rounds), their ratio, and the peak resident memory
-// after one pass of each beside the CAR's size.
+// and the backfill again with no acknowledgement (the cost of delivery alone); each as the median over the
+// rounds of the process's CPU time (every thread; other builds on the machine stretch wall time, not this)
+// and of wall time, the backfill's CPU time over the verification's in the same round, the peak resident
+// memory after one pass of each beside the CAR's size, and after a backfill of `repositories` repositories of
+// that size (copies of the CAR under made-up DIDs, two fetched at once, into a store that keeps nothing): held
+// a fetch at a time, the peak does not grow with their number; held all at once, it would by a CAR and its
+// index each.
 //
 //     eval "$(scripts/pds.sh start)"
-//     swift run -c release --package-path Benchmarks backfill-bench [records] [rounds]   (10000, 7)
+//     swift run -c release --package-path Benchmarks backfill-bench [records] [rounds] [repositories]   (10000, 7, 8)
 
 import AtprotoBackfill
 import Foundation
@@ -80,6 +85,55 @@ struct FixedCARSource: RepoSnapshotSource {
     }
 }
 
+/// Serves a copy of the same CAR, proved, for whichever repository is asked: many repositories of
+/// the same size without writing them, each fetch holding its own bytes as a real fetch does.
+struct CopiedCARSource: RepoSnapshotSource {
+    let car: Data
+    let did: DID
+    let key: PublicKey
+
+    func snapshot(of asked: DID) async throws -> RepoSnapshot {
+        let copy = car.withUnsafeBytes { Data($0) }
+        return RepoSnapshot(try VerifiedRepository(car: copy, did: did, key: key))
+    }
+}
+
+/// Keeps nothing: the memory of a backfill of many repositories without the app's state growing with them
+/// (an in-memory store holds every record's CID, about 2 MB per 10,000-record repository).
+struct DiscardingStateStore: BackfillStateStore {
+    func cursor() async throws -> Int? { nil }
+    func setCursor(_ cursor: Int) async throws {}
+    func repositories() async throws -> [DID: RepoSyncState] { [:] }
+    func setState(_ state: RepoSyncState, of repo: DID) async throws {}
+    func removeRepository(_ repo: DID) async throws {}
+    func recordCIDs(of repo: DID) async throws -> [String: CID] { [:] }
+    func recordCID(at path: String, of repo: DID) async throws -> CID? { nil }
+    func setRecordCID(_ cid: CID?, at path: String, of repo: DID) async throws {}
+}
+
+/// Backfills `repositories` repositories (copies of the CAR under made-up DIDs), acknowledging every
+/// event: the peak memory after it, beside one repository's, says whether repositories are held
+/// one fetch at a time or all at once.
+func backfillMany(
+    _ car: Data, _ did: DID, _ key: PublicKey, resolver: any IdentityResolver, repositories: Int, each: Int
+) async throws -> Int {
+    var firehose = XRPCClient(agent: URLSessionAgent(serviceURL: pds))
+    firehose.eventStreams.serviceURL = pds
+    let engine = BackfillThenLive(
+        firehose: firehose, resolver: resolver, store: DiscardingStateStore(),
+        source: CopiedCARSource(car: car, did: did, key: key))
+    try await engine.start()
+    try await engine.add(repos: (0..<repositories).map { DID(rawValue: "did:plc:backfillbenchcopy\($0)") })
+    var count = 0
+    for try await event in engine.events {
+        try await event.ack()
+        count += 1
+        if count == repositories * each { break }
+    }
+    await engine.stop()
+    return count
+}
+
 func verifyWhole(_ car: Data, _ did: DID, _ key: PublicKey) async throws -> Int {
     let repository = try VerifiedRepository(car: car, did: did, key: key)
     var count = 0
@@ -126,6 +180,29 @@ func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
+/// The CPU time of the process so far, every thread's, in seconds.
+func processCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// One round: elapsed time, and CPU time of the process (which other builders on the machine do not
+/// inflate, where they stretch the elapsed time).
+struct Measure {
+    var wall: Double
+    var cpu: Double
+}
+
+func measure(_ body: () async throws -> Void) async throws -> Measure {
+    let clock = ContinuousClock()
+    let cpu = processCPUSeconds()
+    let wall = try await clock.measure { try await body() }
+    return Measure(wall: seconds(wall), cpu: processCPUSeconds() - cpu)
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
 do {
     let (session, did) = try await session(handle: "backfillbench.test", password: "backfill-bench")
     let resolver = CachingIdentityResolver(
@@ -161,43 +238,47 @@ do {
     }
     let afterBackfill = peakResidentMB()
 
-    let clock = ContinuousClock()
-    var verification: [Double] = []
-    var backfills: [Double] = []
-    var unacknowledged: [Double] = []
+    let repositories = arguments.dropFirst(2).first ?? 8
+    guard
+        try await backfillMany(car, did, key, resolver: resolver, repositories: repositories, each: existing)
+            == repositories * existing
+    else { fail("the backfill of \(repositories) repositories delivered another count") }
+    let afterMany = peakResidentMB()
+
+    var verification: [Measure] = []
+    var backfills: [Measure] = []
+    var unacknowledged: [Measure] = []
     for _ in 0..<rounds {
-        verification.append(seconds(try await clock.measure { _ = try await verifyWhole(car, did, key) }))
+        verification.append(try await measure { _ = try await verifyWhole(car, did, key) })
         backfills.append(
-            seconds(
-                try await clock.measure { _ = try await backfill(car, did, key, resolver: resolver, count: existing) }))
+            try await measure { _ = try await backfill(car, did, key, resolver: resolver, count: existing) })
         unacknowledged.append(
-            seconds(
-                try await clock.measure {
-                    _ = try await backfill(car, did, key, resolver: resolver, count: existing, ack: false)
-                }))
+            try await measure { _ = try await backfill(car, did, key, resolver: resolver, count: existing, ack: false) }
+        )
     }
-    let medianVerification = verification.sorted()[rounds / 2]
-    let medianBackfill = backfills.sorted()[rounds / 2]
-    print(
-        String(
-            format: "whole-repository verification + decode: %.1f MB/s (median %.1f ms of %d rounds)",
-            megabytes / medianVerification, medianVerification * 1000, rounds))
+    print("median of \(rounds) rounds; CPU is the process's (every thread), wall is elapsed time")
+    func line(_ name: String, _ measures: [Measure]) {
+        let wall = median(measures.map(\.wall))
+        let cpu = median(measures.map(\.cpu))
+        var text = name.padding(toLength: 48, withPad: " ", startingAt: 0)
+        text += String(format: "CPU %6.1f ms (%5.1f MB/s)  wall %6.1f ms", cpu * 1000, megabytes / cpu, wall * 1000)
+        if measures.count == verification.count, name != "whole-repository verification + decode" {
+            let ratios = zip(measures, verification).map { $0.cpu / $1.cpu }.sorted()
+            text += String(
+                format: "  CPU %.2fx the verification's (quartiles %.2f-%.2f)", median(ratios),
+                ratios[ratios.count / 4], ratios[(ratios.count * 3) / 4])
+        }
+        print(text)
+    }
+    line("whole-repository verification + decode", verification)
+    line("backfill (verify, decode, deliver, ack, store)", backfills)
+    line("backfill, events not acknowledged", unacknowledged)
     print(
         String(
             format:
-                "backfill (verify, decode, deliver, ack, store):  %.1f MB/s (median %.1f ms), %.2fx the verification",
-            megabytes / medianBackfill, medianBackfill * 1000, medianBackfill / medianVerification))
-    let medianUnacknowledged = unacknowledged.sorted()[rounds / 2]
-    print(
-        String(
-            format:
-                "backfill, events not acknowledged:              %.1f MB/s (median %.1f ms), %.2fx the verification",
-            megabytes / medianUnacknowledged, medianUnacknowledged * 1000, medianUnacknowledged / medianVerification))
-    print(
-        String(
-            format:
-                "peak RSS: %.0f MB before, %.0f MB after one verification, %.0f MB after one backfill (CAR %.1f MB)",
-            baseline, afterVerification, afterBackfill, megabytes))
+                "peak RSS: %.0f MB before, %.0f MB after one verification, %.0f MB after one backfill (CAR %.1f MB), "
+                + "%.0f MB after a backfill of %d such repositories",
+            baseline, afterVerification, afterBackfill, megabytes, afterMany, repositories))
 } catch {
     fail("\(error)")
 }

@@ -11,8 +11,10 @@ extension BackfillThenLive {
     ) async -> Bool {
         let id = nextID
         nextID += 1
-        let collection = NSID(rawValue: String(path.prefix { $0 != "/" }))
-        let key = RecordKey(rawValue: String(path.drop { $0 != "/" }.dropFirst()))
+        // Split on the UTF-8 bytes: a walk by Character (grapheme breaking) cost more than the rest of emit.
+        let slash = path.utf8.firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex
+        let collection = NSID(rawValue: String(path[..<slash]))
+        let key = RecordKey(rawValue: slash < path.endIndex ? String(path[path.utf8.index(after: slash)...]) : "")
         let event = BackfillEvent(
             repo: did, action: action, collection: collection, recordKey: key, cid: cid, record: record,
             isHistorical: historical, rev: rev, sequence: sequence, id: id, engine: self)
@@ -39,8 +41,7 @@ extension BackfillThenLive {
 
     /// Marks event `id` of `did` acknowledged and saves what is now acknowledged in order.
     func acknowledge(_ id: UInt64, repo did: DID) async throws {
-        guard let index = repos[did]?.outstanding.firstIndex(where: { $0.id == id }) else { return }
-        repos[did]?.outstanding[index].acknowledged = true
+        guard repos[did]?.outstanding.acknowledge(id) == true else { return }
         try await settle(did)
     }
 
@@ -85,7 +86,7 @@ extension BackfillThenLive {
     /// delivered and unsaved change, else what the store holds.
     func deliveredCID(at path: String, of did: DID) async throws -> CID? {
         let saved = try await store.recordCID(at: path, of: did)
-        for pending in (repos[did]?.outstanding ?? []).reversed() {
+        for pending in (repos[did]?.outstanding.waiting ?? []).reversed() {
             if case .record(path, let cid) = pending.effect { return cid }
         }
         return saved
@@ -94,7 +95,7 @@ extension BackfillThenLive {
     /// Every record the app will hold once it has handled what was delivered.
     func deliveredCIDs(of did: DID) async throws -> [String: CID] {
         var cids = try await store.recordCIDs(of: did)
-        for pending in repos[did]?.outstanding ?? [] {
+        for pending in repos[did]?.outstanding.waiting ?? [] {
             if case .record(let path, let cid) = pending.effect { cids[path] = cid }
         }
         return cids
@@ -103,5 +104,48 @@ extension BackfillThenLive {
     func wants(_ path: String) -> Bool {
         guard let collections = configuration.collections else { return true }
         return collections.contains(NSID(rawValue: String(path.prefix { $0 != "/" })))
+    }
+}
+
+/// A repository's delivered changes waiting for their acknowledgement, oldest first: appended at
+/// the end, settled from the front, looked up by id. The front is an index into the array, so
+/// settling one costs no shift of those behind it (an array's `removeFirst()` moved every pending
+/// change per acknowledgement).
+struct PendingQueue {
+    private var elements: [BackfillThenLive.Pending] = []
+    private var head = 0
+
+    /// The changes waiting, oldest first.
+    var waiting: ArraySlice<BackfillThenLive.Pending> { elements[head...] }
+
+    var first: BackfillThenLive.Pending? { head < elements.count ? elements[head] : nil }
+
+    mutating func append(_ pending: BackfillThenLive.Pending) { elements.append(pending) }
+
+    mutating func removeFirst() {
+        guard head < elements.count else { return }
+        head += 1
+        if head == elements.count {
+            // A repository gone quiet keeps no more than a small buffer (an app may follow millions).
+            elements.removeAll(keepingCapacity: elements.capacity <= 64)
+            head = 0
+        } else if head >= 256, head * 2 >= elements.count {
+            elements.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// Marks the change `id` acknowledged; `false` when it is not waiting. Ids grow in the order
+    /// changes are appended, so the lookup is a binary search.
+    mutating func acknowledge(_ id: UInt64) -> Bool {
+        var low = head
+        var high = elements.count
+        while low < high {
+            let middle = (low + high) / 2
+            if elements[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        guard low < elements.count, elements[low].id == id else { return false }
+        elements[low].acknowledged = true
+        return true
     }
 }

@@ -103,7 +103,7 @@ public actor BackfillThenLive {
         var attempts = 0
         /// Bumped by each fetch scheduled: an older fetch stops.
         var epoch: UInt64 = 0
-        var outstanding: [Pending] = []
+        var outstanding = PendingQueue()
     }
 
     let configuration: Configuration
@@ -233,7 +233,7 @@ public actor BackfillThenLive {
     public func remove(repos dids: [DID]) async throws {
         for did in dids {
             guard let repo = repos.removeValue(forKey: did) else { continue }
-            for pending in repo.outstanding { release(pending.sequence) }
+            for pending in repo.outstanding.waiting { release(pending.sequence) }
             try await store.removeRepository(did)
         }
         try await saveCursor()

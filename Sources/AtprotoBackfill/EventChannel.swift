@@ -4,6 +4,8 @@ import Foundation
 /// app's loop over ``BackfillThenLive/events``): a producer waits while `capacity` events wait to be
 /// read, so nothing reads ahead of the app by more than that. A lock rather than an actor: a send
 /// costs no executor hop (measured: two hops per event were most of a backfill's delivery cost).
+/// Waiting producers are woken once the queue is down to half its capacity, not at each event read,
+/// so a producer hands over events in runs of half the capacity instead of one per wake-up.
 // @unchecked Sendable: every stored property but `capacity` (a constant) is read and written under `lock`.
 final class EventChannel<Element: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
@@ -25,7 +27,7 @@ final class EventChannel<Element: Sendable>: @unchecked Sendable {
     }
 
     private enum ReceiveStep {
-        case element(Element, CheckedContinuation<Void, Never>?)
+        case element(Element, [CheckedContinuation<Void, Never>])
         case ended((any Error)?)
         case wait
     }
@@ -72,8 +74,8 @@ final class EventChannel<Element: Sendable>: @unchecked Sendable {
     func receive() async throws -> Element? {
         let step: ReceiveStep = lock.withLock { take() }
         switch step {
-        case .element(let element, let writer):
-            writer?.resume()
+        case .element(let element, let writers):
+            for writer in writers { writer.resume() }
             return element
         case .ended(let error):
             if let error { throw error }
@@ -86,8 +88,8 @@ final class EventChannel<Element: Sendable>: @unchecked Sendable {
                     return now
                 }
                 switch now {
-                case .element(let element, let writer):
-                    writer?.resume()
+                case .element(let element, let writers):
+                    for writer in writers { writer.resume() }
                     waiting.resume(returning: element)
                 case .ended(let error):
                     if let error { waiting.resume(throwing: error) } else { waiting.resume(returning: nil) }
@@ -96,7 +98,8 @@ final class EventChannel<Element: Sendable>: @unchecked Sendable {
             }
         }
 
-        /// Under the lock: the head element (and a writer to wake), the end, or nothing yet.
+        /// Under the lock: the head element (and the writers to wake, once the queue is down to half
+        /// its capacity), the end, or nothing yet.
         func take() -> ReceiveStep {
             if head < queue.count {
                 let element = queue[head]
@@ -105,7 +108,9 @@ final class EventChannel<Element: Sendable>: @unchecked Sendable {
                     queue.removeFirst(head)
                     head = 0
                 }
-                return .element(element, writers.isEmpty ? nil : writers.removeFirst())
+                guard !writers.isEmpty, queue.count - head <= capacity / 2 else { return .element(element, []) }
+                defer { writers = [] }
+                return .element(element, writers)
             }
             if let ending { return .ended(ending) }
             return .wait

@@ -10,6 +10,8 @@ import XRPCCore
 /// ```
 public struct LexiconRecordTypes: Sendable {
     private var decoders: [NSID: @Sendable (JSONValue) throws -> any LexiconRecord] = [:]
+    /// The same types read straight from JSON bytes (``LexiconDecoder``), with no tree in between.
+    private var byteDecoders: [NSID: @Sendable (Data) throws -> any LexiconRecord] = [:]
 
     /// A lookup of `types`; a later type replaces an earlier one of the same collection.
     public init(_ types: [any LexiconRecord.Type] = []) {
@@ -19,6 +21,12 @@ public struct LexiconRecordTypes: Sendable {
     /// Adds a record type.
     public mutating func add(_ type: any LexiconRecord.Type) {
         decoders[type.collection] = Self.decoder(for: type)
+        byteDecoders[type.collection] = Self.byteDecoder(for: type)
+    }
+
+    private static func byteDecoder<R: LexiconRecord>(for type: R.Type) -> @Sendable (Data) throws -> any LexiconRecord
+    {
+        { bytes in try LexiconDecoder().decode(R.self, from: bytes) }
     }
 
     private static func decoder<R: LexiconRecord>(for type: R.Type) -> @Sendable (JSONValue) throws -> any LexiconRecord
@@ -37,6 +45,20 @@ public struct LexiconRecordTypes: Sendable {
         } catch {
             let reason = error as? LexiconDecodingError ?? LexiconDecodingError(message: "\(error)")
             return .invalid(UnknownValue(json), reason)
+        }
+    }
+
+    /// Reads `bytes`, the JSON text of a record of `collection`, as ``record(_:collection:)`` reads
+    /// its tree: a known collection is decoded straight from the bytes; only an unknown collection or
+    /// a record that does not decode is built as a tree. Throws `JSONParseError` when `bytes` are not JSON.
+    package func record(jsonBytes bytes: Data, collection: NSID) throws -> DecodedRecord {
+        guard let decoder = byteDecoders[collection] else { return .unknown(UnknownValue(try JSONValue.parse(bytes))) }
+        do {
+            return .known(try decoder(bytes))
+        } catch let error as JSONParseError {
+            throw error
+        } catch {
+            return record(try JSONValue.parse(bytes), collection: collection)
         }
     }
 }
