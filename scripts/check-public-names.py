@@ -14,7 +14,7 @@ when one of its words is
 - one of the short list of atproto and OAuth terms below (TERMS), each a term of the specs this
   package implements, which on its own names that spec's concept.
 
-A single word passes only as a layer prefix or an acronym (`Blob`, `Handle`, `Record` do not).
+A single word passes only as a layer prefix or an acronym (`LexiconBlob`, `Handle`, `Record` do not).
 
     python3 scripts/check-public-names.py [api folder]   (default: api)
 

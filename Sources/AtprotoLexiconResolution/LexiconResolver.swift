@@ -40,7 +40,7 @@ public struct LexiconResolver: Sendable {
     /// Whether records are proved.
     public var verification: Verification
     /// Bounds on what a PDS may send.
-    public var limits: VerificationLimits
+    public var limits: AtprotoVerificationLimits
 
     /// Creates a resolver.
     ///
@@ -56,7 +56,7 @@ public struct LexiconResolver: Sendable {
         dns: (any DNSTXTLookup)? = nil,
         agent: (any XRPCAgent)? = nil,
         verification: Verification = .required,
-        limits: VerificationLimits = VerificationLimits()
+        limits: AtprotoVerificationLimits = AtprotoVerificationLimits()
     ) throws {
         self.init(
             identityResolver: identityResolver, lookup: try dns ?? UDPDNSClient.system(), agent: agent,
@@ -80,7 +80,7 @@ public struct LexiconResolver: Sendable {
         dnsLimits: DNSQueryLimits = DNSQueryLimits(),
         agent: (any XRPCAgent)? = nil,
         verification: Verification = .required,
-        limits: VerificationLimits = VerificationLimits()
+        limits: AtprotoVerificationLimits = AtprotoVerificationLimits()
     ) {
         self.init(
             identityResolver: identityResolver, lookup: UDPDNSClient(nameservers: nameservers, limits: dnsLimits),
@@ -90,7 +90,7 @@ public struct LexiconResolver: Sendable {
 
     private init(
         identityResolver: any IdentityResolver, lookup: any DNSTXTLookup, agent: (any XRPCAgent)?,
-        verification: Verification, limits: VerificationLimits
+        verification: Verification, limits: AtprotoVerificationLimits
     ) {
         self.identityResolver = identityResolver
         self.dns = lookup
@@ -162,18 +162,18 @@ public struct LexiconResolver: Sendable {
         do {
             proof = try await XRPCClient(agent: agent).proveRecord(
                 at: ATURI(rawValue: uri), resolver: identityResolver, limits: limits)
-        } catch let error as VerificationError where error.code == .brokenProof {
+        } catch let error as AtprotoVerificationError where error.code == .brokenProof {
             let (pds, identity) = try await pds(of: did, nsid: nsid)
-            let key: PublicKey
+            let key: AtprotoPublicKey
             do {
                 key = try identity.signingKey()
             } catch {
                 throw LexiconResolutionError(.identityUnavailable, nsid: nsid, message: "\(did.rawValue): \(error)")
             }
             return try await provedFromRepository(nsid, did: did, pds: pds, key: key, uri: uri)
-        } catch let error as VerificationError where error.code == .identityUnavailable {
+        } catch let error as AtprotoVerificationError where error.code == .identityUnavailable {
             throw LexiconResolutionError(.identityUnavailable, nsid: nsid, message: "\(uri): \(error)")
-        } catch let error as VerificationError {
+        } catch let error as AtprotoVerificationError {
             throw LexiconResolutionError(.verificationFailed, nsid: nsid, message: "\(uri): \(error)")
         } catch let error as XRPCError where error.name == "RecordNotFound" {
             throw LexiconResolutionError(.notPublished, nsid: nsid, message: "\(uri): the PDS has no such record")
@@ -230,7 +230,7 @@ public struct LexiconResolver: Sendable {
         }
     }
 
-    private func provedFromRepository(_ nsid: String, did: DID, pds: URL, key: PublicKey, uri: String)
+    private func provedFromRepository(_ nsid: String, did: DID, pds: URL, key: AtprotoPublicKey, uri: String)
         async throws(LexiconResolutionError) -> ResolvedLexicon
     {
         let car = try await get("com.atproto.sync.getRepo", nsid: nsid, pds: pds, ["did": did.rawValue], car: true)

@@ -113,7 +113,7 @@ final class ServiceAuthAgentTests: XCTestCase {
         let service = StubAgent(serviceURL: URL(string: "https://feeds.example.com")!) { _ in
             XRPCResponse(status: 200, headers: ["content-type": "application/json"], body: Data(#"{"items":[]}"#.utf8))
         }
-        let agent = ServiceAuthAgent(session: pds, audience: "did:web:feeds.example.com", transport: service)
+        let agent = ServiceAuthAgent(session: pds, audience: "did:web:feeds.example.com", agent: service)
         let client = XRPCClient(agent: agent)
         _ = try await client.query(
             ComExampleTestGetItems.self, parameters: .init(feed: "at://did:plc:a/app.bsky.feed.generator/r"))

@@ -57,7 +57,7 @@ public struct AtprotoOAuthClient: Sendable {
         resolver: any IdentityResolver,
         httpTransport: (any HTTPTransport)? = nil,
         transport: TransportFactory? = nil,
-        refreshLock: any OAuthRefreshLock = InProcessRefreshLock.shared,
+        refreshLock: any OAuthRefreshLock = OAuthInProcessRefreshLock.shared,
         store: (any OAuthSessionStore)? = nil,
         logger: XRPCLogger = .disabled
     ) {
@@ -78,7 +78,9 @@ public struct AtprotoOAuthClient: Sendable {
     }
 
     /// The whole sign-in: ``authorize(_:redirectURI:)``, the user step, ``complete(_:callback:)``.
-    public func signIn(_ start: SignInStart, with authenticator: any UserAuthenticator) async throws -> OAuthSession {
+    public func signIn(_ start: OAuthSignInStart, with authenticator: any OAuthUserAuthenticator) async throws
+        -> OAuthSession
+    {
         let redirectURI = try await authenticator.redirectURI(registered: configuration.redirectURI)
         let pending = try await authorize(start, redirectURI: redirectURI)
         let callback = try await authenticator.authenticate(pending.authorizationURL, redirectURI: redirectURI)
@@ -87,8 +89,10 @@ public struct AtprotoOAuthClient: Sendable {
 
     /// Finds the authorization server, pushes the request (PKCE, DPoP with a fresh key, `login_hint`,
     /// scopes) and returns the URL of the user step with what the callback will be checked against.
-    public func authorize(_ start: SignInStart, redirectURI: String? = nil) async throws -> PendingAuthorization {
-        let target: AuthorizationTarget
+    public func authorize(_ start: OAuthSignInStart, redirectURI: String? = nil) async throws
+        -> OAuthPendingAuthorization
+    {
+        let target: OAuthAuthorizationTarget
         var loginHint: String?
         switch start {
         case .account(let identifier):
@@ -109,7 +113,7 @@ public struct AtprotoOAuthClient: Sendable {
         let pushed = try await client.push(request, signer: signer)
         logger.log(.info, "AtprotoOAuthClient", "pushed the authorization request", ["issuer": target.issuer])
         let endpoint = try target.metadata.endpoint(target.metadata.authorizationEndpoint, "authorization_endpoint")
-        return PendingAuthorization(
+        return OAuthPendingAuthorization(
             authorizationURL: try pushed.authorizationURL(endpoint: endpoint, clientID: configuration.clientID),
             state: state, pkce: pkce, dpopKey: try signer.exportForArchive(), issuer: target.issuer,
             authorizationServer: target.metadata, redirectURI: redirect, expectedDID: target.identity?.did,
@@ -119,7 +123,7 @@ public struct AtprotoOAuthClient: Sendable {
     /// Checks the callback (`state`, `iss`), exchanges the code, checks the token's `sub` (the
     /// account asked for, and bound to this issuer through its PDS) and returns the session. Tokens
     /// that fail a check are revoked, best effort, before the check's error is thrown.
-    public func complete(_ pending: PendingAuthorization, callback: URL) async throws -> OAuthSession {
+    public func complete(_ pending: OAuthPendingAuthorization, callback: URL) async throws -> OAuthSession {
         let parameters = CallbackParameters(callback)
         guard parameters.state == pending.state else {
             throw OAuthError(.invalidCallback, message: "the callback's state does not belong to this sign-in")
@@ -161,7 +165,8 @@ public struct AtprotoOAuthClient: Sendable {
     /// The checks of the code exchange's tokens (their `sub` is the account asked for, bound to this
     /// issuer through its PDS; the scope has `atproto`) and the session state they give.
     private func checkedArchive(
-        _ tokens: TokenResponse, _ pending: PendingAuthorization, signer: any ES256Signer, nonces: DPoPNonceStore
+        _ tokens: OAuthTokenResponse, _ pending: OAuthPendingAuthorization, signer: any ES256Signer,
+        nonces: DPoPNonceStore
     ) async throws -> OAuthSessionArchive {
         let issuedAt = Date()
         guard let sub = tokens.sub, DID.syntaxError(in: sub) == nil else {
@@ -180,8 +185,8 @@ public struct AtprotoOAuthClient: Sendable {
         return OAuthSessionArchive(
             did: did, handle: identity.verifiedHandle, pdsEndpoint: pds, issuer: pending.issuer,
             authorizationServer: pending.authorizationServer, clientID: configuration.clientID,
-            scope: tokens.scope ?? pending.scope, accessToken: SessionToken(tokens.accessToken),
-            refreshToken: tokens.refreshToken.map(SessionToken.init), issuedAt: issuedAt,
+            scope: tokens.scope ?? pending.scope, accessToken: XRPCSessionToken(tokens.accessToken),
+            refreshToken: tokens.refreshToken.map(XRPCSessionToken.init), issuedAt: issuedAt,
             expiresAt: issuedAt.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 300)),
             dpopKey: try signer.exportForArchive(), nonces: nonces.snapshot)
     }

@@ -70,7 +70,7 @@ struct OAuthRefresher: Sendable {
                 error, "the refresh of \(account) failed", endsOn: [],
                 endingCodes: ["invalid_grant", "unauthorized_client", "invalid_client"])
         }
-        let tokens: TokenResponse
+        let tokens: OAuthTokenResponse
         switch answer.checked {
         case .success(let checked) where checked.sub == account:
             tokens = checked
@@ -94,7 +94,7 @@ struct OAuthRefresher: Sendable {
                         + "sent is spent", underlying: reason)
             }
             var kept = archive
-            kept.refreshToken = SessionToken(rotated)
+            kept.refreshToken = XRPCSessionToken(rotated)
             kept.nonces = nonces.snapshot
             try await save(kept)
             return .salvaged(
@@ -107,8 +107,8 @@ struct OAuthRefresher: Sendable {
         var next = archive
         let now = Date()
         next.pdsEndpoint = pds
-        next.accessToken = SessionToken(tokens.accessToken)
-        next.refreshToken = tokens.refreshToken.map(SessionToken.init) ?? archive.refreshToken
+        next.accessToken = XRPCSessionToken(tokens.accessToken)
+        next.refreshToken = tokens.refreshToken.map(XRPCSessionToken.init) ?? archive.refreshToken
         next.scope = tokens.scope ?? archive.scope
         next.issuedAt = now
         next.expiresAt = now.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 300))

@@ -32,7 +32,7 @@ extension XRPCClient {
     public func publishPost(_ draft: PostDraft, repo: DID) async throws(PostComposeError) -> PublishedPost {
         var problems = draft.problems()
         guard problems.isEmpty else { throw .invalidDraft(problems) }
-        let createdAt = draft.createdAt ?? Datetime.now()
+        let createdAt = draft.createdAt ?? LexiconDatetime.now()
         let rkey = RecordKey(rawValue: TID.next().rawValue)
         let uri = ATURI(rawValue: "at://\(repo.rawValue)/\(AppBskyFeedPost.collection)/\(rkey.rawValue)")
         var gates: [RecordWrite] = []
@@ -114,7 +114,7 @@ extension XRPCClient {
             return .appBskyEmbedImages(AppBskyEmbedImages(images: images))
         }
         guard let card = draft.external else { return nil }
-        var thumb: Blob?
+        var thumb: LexiconBlob?
         if let thumbnail = card.thumbnail {
             thumb = try await upload(thumbnail.data, mimeType: thumbnail.mimeType, attachment: "thumbnail")
         }
@@ -123,7 +123,9 @@ extension XRPCClient {
         return .appBskyEmbedExternal(AppBskyEmbedExternal(external: external))
     }
 
-    private func upload(_ data: Data, mimeType: String, attachment: String) async throws(PostComposeError) -> Blob {
+    private func upload(_ data: Data, mimeType: String, attachment: String) async throws(PostComposeError)
+        -> LexiconBlob
+    {
         do throws(XRPCCallError) {
             return try await uploadBlob(data, mimeType: mimeType)
         } catch {

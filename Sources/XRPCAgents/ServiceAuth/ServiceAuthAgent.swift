@@ -9,7 +9,7 @@ import XRPCCore
 /// ```swift
 /// let feeds = XRPCClient(agent: ServiceAuthAgent(
 ///     session: session, audience: "did:web:feeds.example.com",
-///     transport: URLSessionAgent(serviceURL: URL(string: "https://feeds.example.com")!)))
+///     agent: URLSessionAgent(serviceURL: URL(string: "https://feeds.example.com")!)))
 /// let page = try await feeds.app.bsky.feed.getFeedSkeleton(feed: feedURI)
 /// ```
 ///

@@ -27,7 +27,8 @@ import XRPCCore
 /// header goes to the PDS with them, as proxying requires.
 public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertible, CustomReflectable {
     /// Returns credentials for a new login, or `nil` to let the session end.
-    public typealias CredentialsProvider = @Sendable (CredentialsRequest) async -> PasswordCredentials?
+    public typealias CredentialsProvider =
+        @Sendable (PasswordSessionCredentialsRequest) async -> PasswordSessionCredentials?
     /// Checks every new session state before it is used, and may correct it: AtprotoIdentityResolution's
     /// resolvers check that the account's DID document names the PDS the server claimed, and route
     /// calls there. Throwing refuses the login, or ends the session after a refresh.
@@ -132,13 +133,14 @@ public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertib
         -> PasswordSessionArchive
     {
         try await login(
-            PasswordCredentials(identifier: identifier.rawValue, password: password, authFactorToken: authFactorToken))
+            PasswordSessionCredentials(
+                identifier: identifier.rawValue, password: password, authFactorToken: authFactorToken))
     }
 
     /// Logs in with `credentials`, whose identifier may also be the account's email; see
     /// ``login(_:password:authFactorToken:)``.
     @discardableResult
-    public func login(_ credentials: PasswordCredentials) async throws -> PasswordSessionArchive {
+    public func login(_ credentials: PasswordSessionCredentials) async throws -> PasswordSessionArchive {
         let response = try await transport.send(SessionEndpoints.createSessionRequest(credentials, service: service))
         guard response.isSuccess else {
             let error = Self.loginError(response, identifier: credentials.identifier)
@@ -329,10 +331,10 @@ public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertib
         guard let credentialsProvider else {
             throw end("the refresh token of \(account) was rejected and no credentials provider is set", refreshError)
         }
-        var reason = CredentialsRequest.Reason.sessionExpired
+        var reason = PasswordSessionCredentialsRequest.Reason.sessionExpired
         var lastError = refreshError
         while true {
-            let request = CredentialsRequest(did: archive.did, handle: archive.handle, reason: reason)
+            let request = PasswordSessionCredentialsRequest(did: archive.did, handle: archive.handle, reason: reason)
             logger.log(.info, "PasswordSession", "asking the app for a new login", ["reason": reason.rawValue])
             guard let credentials = await credentialsProvider(request) else {
                 throw end("the refresh token of \(account) was rejected and the app gave no new login", lastError)

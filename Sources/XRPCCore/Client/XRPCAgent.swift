@@ -22,7 +22,7 @@ public enum XRPCMethod: String, Sendable, Hashable {
 ///
 /// ```swift
 /// let transport = RetryingAgent(wrapping: URLSessionAgent(serviceURL: service))
-/// let session = PasswordSession(service: service, transport: transport)
+/// let session = PasswordSession(service: service, agent: transport)
 /// let client = XRPCClient(agent: session)
 /// ```
 public protocol XRPCAgent: Sendable {

@@ -103,10 +103,11 @@ final class PDSFeedGeneratorTests: XCTestCase {
         try await start(fixture)
         let client = XRPCClient(agent: fixture.session)
         let created = try await client.createRecord(
-            AppBskyFeedPost(text: "hello \(fixture.word) world", createdAt: Datetime.now()),
+            AppBskyFeedPost(text: "hello \(fixture.word) world", createdAt: LexiconDatetime.now()),
             repo: ATIdentifier(fixture.did))
         _ = try await client.createRecord(
-            AppBskyFeedPost(text: "not for this feed", createdAt: Datetime.now()), repo: ATIdentifier(fixture.did))
+            AppBskyFeedPost(text: "not for this feed", createdAt: LexiconDatetime.now()),
+            repo: ATIdentifier(fixture.did))
         // From cursor 0 the whole history the PDS keeps is proved first (a CI run has written many commits by now).
         let deadline = ContinuousClock.now + .seconds(90)
         var uris: [String] = []
@@ -140,7 +141,7 @@ final class PDSFeedGeneratorTests: XCTestCase {
         let feeds = XRPCClient(
             agent: ServiceAuthAgent(
                 session: fixture.session, audience: fixture.configuration.serviceDID.rawValue,
-                transport: URLSessionAgent(serviceURL: fixture.base)))
+                agent: URLSessionAgent(serviceURL: fixture.base)))
         for _ in 0..<2 {
             let page = try await feeds.app.bsky.feed.getFeedSkeleton(feed: fixture.configuration.feedURI, limit: 5)
             XCTAssertNil(page.cursor)
