@@ -105,6 +105,8 @@ public struct LexiconResolver: Sendable {
 
     /// The DID that publishes the lexicons of `nsid`'s authority (or of a pattern's, `app.bsky.feed.*`).
     ///
+    /// A `String`, not an ``NSID``, because it also takes a pattern; ``NSID/rawValue`` gives one's.
+    ///
     /// - Throws: ``LexiconResolutionError``: `invalidNSID`, `noAuthority`, `ambiguousAuthority`, `dnsFailed`.
     public func authority(of nsid: String) async throws(LexiconResolutionError) -> DID {
         let authority = try LexiconAuthority(of: nsid)
@@ -141,8 +143,8 @@ public struct LexiconResolver: Sendable {
     /// Resolves the current version of the lexicon `nsid`; see the type's description.
     ///
     /// - Throws: ``LexiconResolutionError`` naming the step that failed.
-    public func resolve(_ nsid: String) async throws(LexiconResolutionError) -> ResolvedLexicon {
-        let did = try await authority(of: nsid)
+    public func resolve(_ nsid: NSID) async throws(LexiconResolutionError) -> ResolvedLexicon {
+        let did = try await authority(of: nsid.rawValue)
         return try await fetch(nsid, from: did)
     }
 
@@ -150,7 +152,11 @@ public struct LexiconResolver: Sendable {
     /// for re-installing a lexicon pinned by its record URI.
     ///
     /// - Throws: ``LexiconResolutionError`` naming the step that failed.
-    public func fetch(_ nsid: String, from did: DID) async throws(LexiconResolutionError) -> ResolvedLexicon {
+    public func fetch(_ nsid: NSID, from did: DID) async throws(LexiconResolutionError) -> ResolvedLexicon {
+        try await fetchRecord(nsid.rawValue, from: did)
+    }
+
+    private func fetchRecord(_ nsid: String, from did: DID) async throws(LexiconResolutionError) -> ResolvedLexicon {
         let uri = "at://\(did.rawValue)/\(Self.schemaCollection)/\(nsid)"
         guard verification == .required else {
             let (cid, value) = try await unverifiedRecord(nsid, did: did, pds: try await pds(of: did, nsid: nsid).pds)
@@ -190,7 +196,7 @@ public struct LexiconResolver: Sendable {
     /// The NSIDs of the schema records in `did`'s repository whose key starts with `prefix` (`app.bsky.`).
     ///
     /// - Throws: ``LexiconResolutionError`` (`serverError`, `identityUnavailable`).
-    public func publishedNSIDs(of did: DID, prefix: String) async throws(LexiconResolutionError) -> [String] {
+    public func publishedNSIDs(of did: DID, prefix: String) async throws(LexiconResolutionError) -> [NSID] {
         let pds = try await pds(of: did, nsid: prefix + "*").pds
         var found: Set<String> = []
         var cursor: String?
@@ -213,7 +219,7 @@ public struct LexiconResolver: Sendable {
             if records.isEmpty || next == nil || next == cursor { break }
             cursor = next
         }
-        return found.sorted()
+        return found.sorted().map { NSID(rawValue: $0) }
     }
 
     // MARK: - Steps
@@ -282,7 +288,8 @@ public struct LexiconResolver: Sendable {
                 .invalidRecord, nsid: nsid, message: "\(uri) holds a lexicon whose id is \(id)")
         }
         return ResolvedLexicon(
-            nsid: nsid, uri: ATURI(rawValue: uri), cid: cid, document: .object(fields), provedAtRevision: revision)
+            nsid: NSID(rawValue: nsid), uri: ATURI(rawValue: uri), cid: cid, document: .object(fields),
+            provedAtRevision: revision)
     }
 
     private func get(_ method: NSID, nsid: String, pds: URL, _ query: [String: String], car: Bool)

@@ -18,8 +18,8 @@ import XRPCCore
 /// let agent: any XRPCAgent = session
 /// ```
 public struct AtprotoOAuthClient: Sendable {
-    /// Makes the transport of a session's calls to its PDS.
-    public typealias TransportFactory = @Sendable (URL) -> any XRPCAgent
+    /// Makes the agent that sends a session's calls to its PDS.
+    public typealias AgentFactory = @Sendable (URL) -> any XRPCAgent
 
     /// Who the app is.
     public var configuration: OAuthClientConfiguration
@@ -34,7 +34,7 @@ public struct AtprotoOAuthClient: Sendable {
     /// client assertion.
     public let logger: XRPCLogger
     private let discovery: OAuthDiscovery
-    private let transportFactory: TransportFactory
+    private let agentFactory: AgentFactory
 
     /// Creates a client.
     ///
@@ -43,10 +43,10 @@ public struct AtprotoOAuthClient: Sendable {
     ///   - keyFactory: Makes each session's DPoP key, and restores keys from archives.
     ///   - resolver: Resolves handles and DIDs to the account's PDS.
     ///   - httpTransport: The HTTP transport of OAuth requests (metadata, PAR, tokens, revocation)
-    ///     and, unless `transport` says otherwise, of each session's calls: an app's own HTTP stack
+    ///     and, unless `agentFactory` says otherwise, of each session's calls: an app's own HTTP stack
     ///     written once. By default OAuth requests go through a `URLSessionTransport` without cookies
     ///     or cache, and each session's calls through a `URLSessionAgent` of its own.
-    ///   - transport: The transport of each session's calls; a `URLSessionAgent` (logging to
+    ///   - agentFactory: Makes the agent of each session's calls; a `URLSessionAgent` (logging to
     ///     `logger`, sending through `httpTransport` when one is given) by default.
     ///   - refreshLock: Cross-process refresh coordination; in-process by default.
     ///   - store: The app's archive store, when refreshes must be persisted before they count.
@@ -56,7 +56,7 @@ public struct AtprotoOAuthClient: Sendable {
         keyFactory: any ES256KeyFactory,
         resolver: any IdentityResolver,
         httpTransport: (any HTTPTransport)? = nil,
-        transport: TransportFactory? = nil,
+        agentFactory: AgentFactory? = nil,
         refreshLock: any OAuthRefreshLock = OAuthInProcessRefreshLock.shared,
         store: (any OAuthSessionStore)? = nil,
         logger: XRPCLogger = .disabled
@@ -68,12 +68,12 @@ public struct AtprotoOAuthClient: Sendable {
         self.logger = logger
         let http = httpTransport ?? URLSessionTransport.oauthDefault()
         self.discovery = OAuthDiscovery(resolver: resolver, http: LoggingHTTPTransport(inner: http, logger: logger))
-        if let transport {
-            self.transportFactory = transport
+        if let agentFactory {
+            self.agentFactory = agentFactory
         } else if let httpTransport {
-            self.transportFactory = { URLSessionAgent(serviceURL: $0, transport: httpTransport, logger: logger) }
+            self.agentFactory = { URLSessionAgent(serviceURL: $0, transport: httpTransport, logger: logger) }
         } else {
-            self.transportFactory = { URLSessionAgent(serviceURL: $0, logger: logger) }
+            self.agentFactory = { URLSessionAgent(serviceURL: $0, logger: logger) }
         }
     }
 
@@ -203,7 +203,7 @@ public struct AtprotoOAuthClient: Sendable {
 
     private func context(for archive: OAuthSessionArchive) -> OAuthSessionContext {
         OAuthSessionContext(
-            transport: transportFactory(archive.pdsEndpoint), http: discovery.http, discovery: discovery,
+            agent: agentFactory(archive.pdsEndpoint), http: discovery.http, discovery: discovery,
             clientID: configuration.clientID, authentication: configuration.authentication, refreshLock: refreshLock,
             store: store, logger: logger)
     }

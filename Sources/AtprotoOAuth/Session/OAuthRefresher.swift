@@ -4,10 +4,10 @@ import OAuthCore
 import XRPCAgents
 import XRPCCore
 
-/// What a session needs besides its state: transports, discovery for the issuer check, client
-/// authentication, the refresh lock and the app's stored-archive reader.
+/// What a session needs besides its state: its agent and HTTP transport, discovery for the issuer
+/// check, client authentication, the refresh lock and the app's stored-archive reader.
 struct OAuthSessionContext: Sendable {
-    var transport: any XRPCAgent
+    var agent: any XRPCAgent
     var http: any HTTPTransport
     var discovery: OAuthDiscovery
     var clientID: String
