@@ -105,7 +105,7 @@ public struct LexiconResolver: Sendable {
 
     /// The DID that publishes the lexicons of `nsid`'s authority (or of a pattern's, `app.bsky.feed.*`).
     ///
-    /// A `String`, not an ``NSID``, because it also takes a pattern; ``NSID/rawValue`` gives one's.
+    /// A `String`, not an `NSID`, because it also takes a pattern; pass an NSID's `rawValue`.
     ///
     /// - Throws: ``LexiconResolutionError``: `invalidNSID`, `noAuthority`, `ambiguousAuthority`, `dnsFailed`.
     public func authority(of nsid: String) async throws(LexiconResolutionError) -> DID {

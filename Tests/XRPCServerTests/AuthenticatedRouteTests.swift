@@ -126,4 +126,18 @@ final class ServiceAuthAgentTests: XCTestCase {
             for: URL(string: "wss://feeds.example.com/xrpc/com.example.test.subscribeTicks")!, rejection: nil)
         XCTAssertEqual(headers["Authorization"], "Bearer token-for-com.example.test.subscribeTicks")
     }
+
+    func testAServiceIDAddressesTheTokenToTheDIDsEntry() async throws {
+        let pds = StubAgent { _ in XRPCResponse(status: 200, body: Data(#"{"token":"t"}"#.utf8)) }
+        let service = StubAgent(serviceURL: URL(string: "https://labeler.example.com")!) { _ in
+            XRPCResponse(status: 200, headers: ["content-type": "application/json"], body: Data(#"{"items":[]}"#.utf8))
+        }
+        let agent = ServiceAuthAgent(
+            session: pds, audience: "did:web:labeler.example.com", serviceID: "atproto_labeler", agent: service)
+        _ = try await XRPCClient(agent: agent).query(
+            ComExampleTestGetItems.self, parameters: .init(feed: "at://did:plc:a/app.bsky.feed.generator/r"))
+        XCTAssertEqual(
+            pds.requests.first?.queryItems.first { $0.name == "aud" }?.value,
+            "did:web:labeler.example.com#atproto_labeler")
+    }
 }

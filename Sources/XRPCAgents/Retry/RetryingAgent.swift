@@ -4,7 +4,7 @@ import XRPCCore
 /// An agent that retries failed calls of the agent it wraps, following an ``XRPCRetryPolicy``.
 ///
 /// ```swift
-/// let transport = RetryingAgent(wrapping: URLSessionAgent(serviceURL: service))
+/// let agent = RetryingAgent(wrapping: URLSessionAgent(serviceURL: service))
 /// ```
 ///
 /// Put it under a session (`PasswordSession(service:agent:)`) so each retry carries the current
