@@ -78,7 +78,7 @@ func grow(_ session: PasswordSession, _ did: DID, from existing: Int, to count: 
 /// Answers every fetch with the same CAR, proved as `VerifiedRepoSource` proves it.
 struct FixedCARSource: RepoSnapshotSource {
     let car: Data
-    let key: PublicKey
+    let key: AtprotoPublicKey
 
     func snapshot(of did: DID) async throws -> RepoSnapshot {
         RepoSnapshot(try VerifiedRepository(car: car, did: did, key: key))
@@ -142,7 +142,8 @@ func verifyWhole(_ car: Data, _ did: DID, _ key: PublicKey) async throws -> Int 
 }
 
 func backfill(
-    _ car: Data, _ did: DID, _ key: PublicKey, resolver: any IdentityResolver, count expected: Int, ack: Bool = true
+    _ car: Data, _ did: DID, _ key: AtprotoPublicKey, resolver: any IdentityResolver, count expected: Int,
+    ack: Bool = true
 ) async throws -> Int {
     // The PDS's firehose is open but quiet: nothing writes during the rounds.
     var firehose = XRPCClient(agent: URLSessionAgent(serviceURL: pds))

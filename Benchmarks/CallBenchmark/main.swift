@@ -53,7 +53,7 @@ struct ProfileParameters: XRPCParameters {
 
 enum GetProfile: XRPCQuery {
     typealias Parameters = ProfileParameters
-    typealias Error = UndeclaredError
+    typealias Error = XRPCUndeclaredError
     typealias Output = Profile
     static var nsid: NSID { "app.bsky.actor.getProfile" }
 }

@@ -18,7 +18,7 @@ let rounds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 15
 
 /// One signature to verify, decoded.
 struct Sample {
-    var key: PublicKey
+    var key: AtprotoPublicKey
     var message: [UInt8]
     var signature: [UInt8]
 }
@@ -30,9 +30,9 @@ func bytes(_ hex: String) -> [UInt8] {
     }
 }
 
-func samples(_ curve: KeyCurve) -> [Sample] {
+func samples(_ curve: AtprotoKeyCurve) -> [Sample] {
     benchmarkVectors.filter { $0.curve == curve.rawValue }.compactMap { vector in
-        guard let key = try? PublicKey(sec1: bytes(vector.publicKey), curve: curve) else { return nil }
+        guard let key = try? AtprotoPublicKey(sec1: bytes(vector.publicKey), curve: curve) else { return nil }
         return Sample(key: key, message: bytes(vector.message), signature: bytes(vector.r + vector.s))
     }
 }
@@ -101,9 +101,9 @@ do {
 
     let repeats = 25
     for (curve, name, task, label) in [
-        (KeyCurve.secp256k1, "secp256k1", "libsecp256k1", "libsecp256k1 (coincurve)"),
-        (KeyCurve.secp256k1, "secp256k1", "openssl-k256", "OpenSSL (cryptography)"),
-        (KeyCurve.p256, "P-256", "openssl-p256", "OpenSSL (cryptography)"),
+        (AtprotoKeyCurve.secp256k1, "secp256k1", "libsecp256k1", "libsecp256k1 (coincurve)"),
+        (AtprotoKeyCurve.secp256k1, "secp256k1", "openssl-k256", "OpenSSL (cryptography)"),
+        (AtprotoKeyCurve.p256, "P-256", "openssl-p256", "OpenSSL (cryptography)"),
     ] {
         let set = samples(curve)
         let comparison = try alternatingRounds(

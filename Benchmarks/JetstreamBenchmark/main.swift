@@ -18,23 +18,23 @@ import Jetstream
 import XRPCRuntime
 
 /// Replays `frames` as text messages on every connection, then closes normally.
-final class ReplayTransport: WebSocketTransport {
+final class ReplayTransport: XRPCWebSocketTransport {
     let frames: [String]
     init(frames: [String]) { self.frames = frames }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
+    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
         ReplayConnection(frames: frames)
     }
 }
 
 // @unchecked Sendable: `next` is read and written under `lock`.
-final class ReplayConnection: WebSocketConnection, @unchecked Sendable {
+final class ReplayConnection: XRPCWebSocketConnection, @unchecked Sendable {
     private let frames: [String]
     private let lock = NSLock()
     private var next = 0
     init(frames: [String]) { self.frames = frames }
 
-    func receive() async throws -> WebSocketMessage? {
+    func receive() async throws -> XRPCWebSocketMessage? {
         let index: Int = lock.withLock {
             defer { next += 1 }
             return next
@@ -42,9 +42,9 @@ final class ReplayConnection: WebSocketConnection, @unchecked Sendable {
         return index < frames.count ? .text(frames[index]) : nil
     }
 
-    func send(_ message: WebSocketMessage) async throws {}
+    func send(_ message: XRPCWebSocketMessage) async throws {}
 
-    func close(code: WebSocketCloseCode, reason: String) {}
+    func close(code: XRPCWebSocketCloseCode, reason: String) {}
 }
 
 struct BenchmarkError: Error, CustomStringConvertible {

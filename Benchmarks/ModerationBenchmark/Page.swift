@@ -10,7 +10,7 @@ import XRPCRuntime
 enum Page {
     static let labeler: DID = "did:plc:benchlabeler"
     static let viewer: DID = "did:plc:benchviewer"
-    static let time: Datetime = "2024-05-01T12:00:00.000Z"
+    static let time: LexiconDatetime = "2024-05-01T12:00:00.000Z"
     static let cid: CIDString = "bafyreiclp443lavogvhj3d2ob2cxbfuscni2k5jk7bebjzg7khl3esabwq"
 
     static let words = [
@@ -83,7 +83,7 @@ enum Page {
             let quotedAuthor = Page.author(index + 100)
             let quoted = AppBskyEmbedRecord.ViewRecord(
                 uri: ATURI(rawValue: "at://\(quotedAuthor.did)/app.bsky.feed.post/q\(index)"), cid: cid,
-                author: quotedAuthor, value: UnknownValue(encoding: record(index + 1)), indexedAt: time,
+                author: quotedAuthor, value: LexiconUnknownValue(encoding: record(index + 1)), indexedAt: time,
                 labels: index % 8 == 0 ? [label("porn", on: uri)] : nil)
             embed = .appBskyEmbedRecordView(AppBskyEmbedRecord.View(record: .appBskyEmbedRecordViewRecord(quoted)))
         case 1:
@@ -92,7 +92,7 @@ enum Page {
                 description: "About the sea and the sky")
             embed = .appBskyEmbedExternalView(AppBskyEmbedExternal.View(external: external))
         case 2:
-            let blob = Blob(ref: CIDLink(cid.rawValue), mimeType: "image/jpeg", size: 1000)
+            let blob = LexiconBlob(ref: CIDLink(cid.rawValue), mimeType: "image/jpeg", size: 1000)
             recordEmbed = .appBskyEmbedImages(
                 AppBskyEmbedImages(images: [AppBskyEmbedImages.Image(image: blob, alt: "a dog on a mountain path")]))
         default:
@@ -100,7 +100,7 @@ enum Page {
         }
         return AppBskyFeedDefs.PostView(
             uri: ATURI(rawValue: uri), cid: cid, author: author,
-            record: UnknownValue(encoding: record(index, embed: recordEmbed)), indexedAt: time, embed: embed,
+            record: LexiconUnknownValue(encoding: record(index, embed: recordEmbed)), indexedAt: time, embed: embed,
             labels: labels)
     }
 

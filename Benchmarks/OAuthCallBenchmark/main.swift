@@ -37,8 +37,8 @@
 
     let password = PasswordSession(
         restoring: PasswordSessionArchive(
-            service: base, did: did, handle: ATHandle(rawValue: "bench.test"), accessToken: SessionToken("access"),
-            refreshToken: SessionToken("refresh")))
+            service: base, did: did, handle: ATHandle(rawValue: "bench.test"), accessToken: XRPCSessionToken("access"),
+            refreshToken: XRPCSessionToken("refresh")))
 
     let factory = SwiftCryptoES256KeyFactory()
     let key = try await factory.makeKey()
@@ -51,8 +51,8 @@
     let oauthArchive = OAuthSessionArchive(
         did: did, handle: nil, pdsEndpoint: base, issuer: base.absoluteString, authorizationServer: metadata,
         clientID: OAuthClientConfiguration.development().clientID, scope: "atproto",
-        accessToken: SessionToken("access"),
-        refreshToken: SessionToken("refresh"), issuedAt: now, expiresAt: now.addingTimeInterval(3600),
+        accessToken: XRPCSessionToken("access"),
+        refreshToken: XRPCSessionToken("refresh"), issuedAt: now, expiresAt: now.addingTimeInterval(3600),
         dpopKey: try key.exportForArchive(), nonces: [:])
     let client = AtprotoOAuthClient(configuration: .development(), keyFactory: factory, resolver: NoResolver())
     let oauth = try await client.restore(oauthArchive)

@@ -144,7 +144,7 @@ for (name, token, issuer, multikey) in [
     ("k256", BenchmarkTokens.k256Token, BenchmarkTokens.k256Issuer, BenchmarkTokens.k256Key),
     ("P-256", BenchmarkTokens.p256Token, BenchmarkTokens.p256Issuer, BenchmarkTokens.p256Key),
 ] {
-    let key = try PublicKey(multikey: multikey)
+    let key = try AtprotoPublicKey(multikey: multikey)
     let parts = token.split(separator: ".")
     let signed = Array((parts[0] + "." + parts[1]).utf8)
     var base64 = String(parts[2]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

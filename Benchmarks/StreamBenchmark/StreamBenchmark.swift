@@ -5,34 +5,34 @@ import XRPCRuntime
 import XRPCTesting
 
 /// `subscribeRepos` as the runtime sees it without the generated types: the message is kept as an
-/// `UnknownValue` (its JSON form, `$type` set), which the generated union would read next.
+/// `LexiconUnknownValue` (its JSON form, `$type` set), which the generated union would read next.
 enum BenchSubscription: XRPCSubscription {
     static let nsid: NSID = "com.atproto.sync.subscribeRepos"
-    typealias Parameters = NoParameters
-    typealias Message = UnknownValue
-    typealias Error = UndeclaredError
+    typealias Parameters = XRPCNoParameters
+    typealias Message = LexiconUnknownValue
+    typealias Error = XRPCUndeclaredError
 }
 
 /// A transport whose one connection hands out recorded frames, then closes normally.
-final class MemoryTransport: WebSocketTransport {
+final class MemoryTransport: XRPCWebSocketTransport {
     let frames: [Data]
 
     init(frames: [Data]) { self.frames = frames }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
+    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
         MemoryConnection(frames: frames)
     }
 }
 
 // @unchecked Sendable: `index` is read and written under `lock`; `frames` is a `let`.
-final class MemoryConnection: WebSocketConnection, @unchecked Sendable {
+final class MemoryConnection: XRPCWebSocketConnection, @unchecked Sendable {
     private let lock = NSLock()
     private let frames: [Data]
     private var index = 0
 
     init(frames: [Data]) { self.frames = frames }
 
-    func receive() async throws -> WebSocketMessage? {
+    func receive() async throws -> XRPCWebSocketMessage? {
         lock.withLock {
             guard index < frames.count else { return nil }
             defer { index += 1 }
@@ -40,9 +40,9 @@ final class MemoryConnection: WebSocketConnection, @unchecked Sendable {
         }
     }
 
-    func send(_ message: WebSocketMessage) async throws {}
+    func send(_ message: XRPCWebSocketMessage) async throws {}
 
-    func close(code: WebSocketCloseCode, reason: String) {}
+    func close(code: XRPCWebSocketCloseCode, reason: String) {}
 }
 
 /// Reads every frame through `XRPCEventStream` (frame, `$type`, message JSON) and every commit's

@@ -56,24 +56,24 @@ struct SyntheticFirehose {
                 "sig": .bytes(Data((0..<64).map { _ in UInt8(truncatingIfNeeded: random.next()) })),
             ]))
         let car = CARFile(roots: [commit.cid], blocks: [commit] + records.map(\.block))
-        let ops: [DataModelValue] = records.map { record in
+        let ops: [AtprotoDataModelValue] = records.map { record in
             .map(["action": .string("create"), "path": .string(record.path), "cid": .link(record.block.cid)])
         }
-        let body = DataModelValue.map([
+        let body = AtprotoDataModelValue.map([
             "seq": .integer(seq), "rebase": .bool(false), "tooBig": .bool(false), "repo": .string(did),
             "commit": .link(commit.cid), "rev": .string(rev), "since": .string(tid()),
             "blocks": .bytes(Data(car.encoded())), "ops": .array(ops), "blobs": .array([]),
             "time": .string(datetime()), "prevData": .link(cid()),
         ])
-        let header = DataModelValue.map(["op": .integer(1), "t": .string("#commit")])
+        let header = AtprotoDataModelValue.map(["op": .integer(1), "t": .string("#commit")])
         return Data(DAGCBOR.encode(header) + DAGCBOR.encode(body))
     }
 
     /// An `app.bsky.feed.post` record; some are replies, some have facets or an image embed.
-    private mutating func post(did: String) -> DataModelValue {
+    private mutating func post(did: String) -> AtprotoDataModelValue {
         let text = (0..<random.next(in: 4...40)).map { _ in words[random.next(in: 0...words.count - 1)] }
             .joined(separator: " ")
-        var fields: [String: DataModelValue] = [
+        var fields: [String: AtprotoDataModelValue] = [
             "$type": .string("app.bsky.feed.post"), "text": .string(text), "createdAt": .string(datetime()),
             "langs": .array([.string("en")]),
         ]
@@ -91,7 +91,7 @@ struct SyntheticFirehose {
                 ])
             ])
         } else if kind == 3 {
-            let blob = DataModelValue.map([
+            let blob = AtprotoDataModelValue.map([
                 "$type": .string("blob"), "ref": .link(CID(sha256Of: Array(tid().utf8), codec: .raw)),
                 "mimeType": .string("image/jpeg"), "size": .integer(random.next(in: 10_000...900_000)),
             ])
@@ -103,7 +103,7 @@ struct SyntheticFirehose {
         return .map(fields)
     }
 
-    private mutating func strongRef(did: String) -> DataModelValue {
+    private mutating func strongRef(did: String) -> AtprotoDataModelValue {
         .map(["uri": .string("at://\(did)/app.bsky.feed.post/\(tid())"), "cid": .string(cid().string)])
     }
 

@@ -65,7 +65,7 @@ let resolver = CachingIdentityResolver(
         handles: WellKnownHandleResolver(transport: LocalHostTransport([handle: pds])),
         dids: StandardDIDResolver(
             plc: PLCDirectoryResolver(directory: pds.appendingPathComponent("plc")), web: WebDIDResolver())))
-let key: PublicKey
+let key: AtprotoPublicKey
 do {
     key = try await resolver.resolveIdentity(ATIdentifier(did)).signingKey()
 } catch { fail("resolving \(did.rawValue): \(error)") }
@@ -114,7 +114,7 @@ func replay(from cursor: Int, _ handle: (Data) throws -> Void) async throws {
     let connection = try await POSIXWebSocketTransport().connect(to: url, headers: [:])
     defer { connection.close(code: .normalClosure, reason: "") }
     while true {
-        let next = try await withThrowingTaskGroup(of: WebSocketMessage?.self) { group in
+        let next = try await withThrowingTaskGroup(of: XRPCWebSocketMessage?.self) { group in
             group.addTask { try await connection.receive() }
             group.addTask {
                 try await Task.sleep(for: .seconds(2))

@@ -57,11 +57,11 @@ public struct VerifiedRepoSource: RepoSnapshotSource {
     /// Makes the client that calls a PDS.
     public var client: @Sendable (URL) -> XRPCClient
     /// Bounds on each repository's CAR.
-    public var limits: VerificationLimits
+    public var limits: AtprotoVerificationLimits
 
     /// Creates a source; by default each PDS is called through a `URLSessionAgent`.
     public init(
-        resolver: any IdentityResolver, limits: VerificationLimits = VerificationLimits(),
+        resolver: any IdentityResolver, limits: AtprotoVerificationLimits = AtprotoVerificationLimits(),
         client: @escaping @Sendable (URL) -> XRPCClient = { XRPCClient(agent: URLSessionAgent(serviceURL: $0)) }
     ) {
         self.resolver = resolver

@@ -2,12 +2,12 @@
 enum CurvePointCheck {
     /// The compressed and uncompressed forms of a SEC1 point (33 or 65 bytes) checked to be on `curve`.
     ///
-    /// - Throws: ``PublicKeyError`` `.malformedPoint` for a wrong length or prefix, `.notOnCurve` for
+    /// - Throws: ``AtprotoPublicKeyError`` `.malformedPoint` for a wrong length or prefix, `.notOnCurve` for
     ///   a coordinate not below the field prime, a compressed x that no point has, or an uncompressed
     ///   (x, y) that does not satisfy the curve equation.
     static func checkedPoint(
-        _ bytes: [UInt8], on curve: KeyCurve
-    ) throws(PublicKeyError) -> (compressed: [UInt8], uncompressed: [UInt8]) {
+        _ bytes: [UInt8], on curve: AtprotoKeyCurve
+    ) throws(AtprotoPublicKeyError) -> (compressed: [UInt8], uncompressed: [UInt8]) {
         switch curve {
         case .secp256k1:
             let point = try AffinePoint<Secp256k1>(sec1: bytes)

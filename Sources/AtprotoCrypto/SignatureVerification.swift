@@ -1,6 +1,6 @@
 import SHA2
 
-extension PublicKey {
+extension AtprotoPublicKey {
     /// Whether `signature` is a valid atproto signature of `message` by this key.
     ///
     /// The message is hashed with SHA-256 and checked with ECDSA on the key's curve, by atproto's

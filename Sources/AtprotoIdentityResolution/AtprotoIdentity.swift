@@ -58,8 +58,8 @@ public struct AtprotoIdentity: Sendable, Hashable, Codable {
     ///
     /// - Throws: ``IdentityError/Code/missingSigningKey`` when the document lists none or it cannot be
     ///   read (the message says why).
-    public func signingKey() throws(IdentityError) -> PublicKey {
-        let key: PublicKey?
+    public func signingKey() throws(IdentityError) -> AtprotoPublicKey {
+        let key: AtprotoPublicKey?
         do {
             key = try document.signingKey()
         } catch {

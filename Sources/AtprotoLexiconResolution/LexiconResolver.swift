@@ -40,7 +40,7 @@ public struct LexiconResolver: Sendable {
     /// Whether records are proved.
     public var verification: Verification
     /// Bounds on what a PDS may send.
-    public var limits: VerificationLimits
+    public var limits: AtprotoVerificationLimits
 
     /// Creates a resolver.
     ///
@@ -56,7 +56,7 @@ public struct LexiconResolver: Sendable {
         dns: (any DNSTXTLookup)? = nil,
         agent: (any XRPCAgent)? = nil,
         verification: Verification = .required,
-        limits: VerificationLimits = VerificationLimits()
+        limits: AtprotoVerificationLimits = AtprotoVerificationLimits()
     ) throws {
         self.init(
             identityResolver: identityResolver, lookup: try dns ?? UDPDNSClient.system(), agent: agent,
@@ -80,7 +80,7 @@ public struct LexiconResolver: Sendable {
         dnsLimits: DNSQueryLimits = DNSQueryLimits(),
         agent: (any XRPCAgent)? = nil,
         verification: Verification = .required,
-        limits: VerificationLimits = VerificationLimits()
+        limits: AtprotoVerificationLimits = AtprotoVerificationLimits()
     ) {
         self.init(
             identityResolver: identityResolver, lookup: UDPDNSClient(nameservers: nameservers, limits: dnsLimits),
@@ -90,7 +90,7 @@ public struct LexiconResolver: Sendable {
 
     private init(
         identityResolver: any IdentityResolver, lookup: any DNSTXTLookup, agent: (any XRPCAgent)?,
-        verification: Verification, limits: VerificationLimits
+        verification: Verification, limits: AtprotoVerificationLimits
     ) {
         self.identityResolver = identityResolver
         self.dns = lookup
@@ -104,6 +104,8 @@ public struct LexiconResolver: Sendable {
     private static let placeholderService = URL(fileURLWithPath: "/")
 
     /// The DID that publishes the lexicons of `nsid`'s authority (or of a pattern's, `app.bsky.feed.*`).
+    ///
+    /// A `String`, not an `NSID`, because it also takes a pattern; pass an NSID's `rawValue`.
     ///
     /// - Throws: ``LexiconResolutionError``: `invalidNSID`, `noAuthority`, `ambiguousAuthority`, `dnsFailed`.
     public func authority(of nsid: String) async throws(LexiconResolutionError) -> DID {
@@ -141,8 +143,8 @@ public struct LexiconResolver: Sendable {
     /// Resolves the current version of the lexicon `nsid`; see the type's description.
     ///
     /// - Throws: ``LexiconResolutionError`` naming the step that failed.
-    public func resolve(_ nsid: String) async throws(LexiconResolutionError) -> ResolvedLexicon {
-        let did = try await authority(of: nsid)
+    public func resolve(_ nsid: NSID) async throws(LexiconResolutionError) -> ResolvedLexicon {
+        let did = try await authority(of: nsid.rawValue)
         return try await fetch(nsid, from: did)
     }
 
@@ -150,7 +152,11 @@ public struct LexiconResolver: Sendable {
     /// for re-installing a lexicon pinned by its record URI.
     ///
     /// - Throws: ``LexiconResolutionError`` naming the step that failed.
-    public func fetch(_ nsid: String, from did: DID) async throws(LexiconResolutionError) -> ResolvedLexicon {
+    public func fetch(_ nsid: NSID, from did: DID) async throws(LexiconResolutionError) -> ResolvedLexicon {
+        try await fetchRecord(nsid.rawValue, from: did)
+    }
+
+    private func fetchRecord(_ nsid: String, from did: DID) async throws(LexiconResolutionError) -> ResolvedLexicon {
         let uri = "at://\(did.rawValue)/\(Self.schemaCollection)/\(nsid)"
         guard verification == .required else {
             let (cid, value) = try await unverifiedRecord(nsid, did: did, pds: try await pds(of: did, nsid: nsid).pds)
@@ -162,18 +168,18 @@ public struct LexiconResolver: Sendable {
         do {
             proof = try await XRPCClient(agent: agent).proveRecord(
                 at: ATURI(rawValue: uri), resolver: identityResolver, limits: limits)
-        } catch let error as VerificationError where error.code == .brokenProof {
+        } catch let error as AtprotoVerificationError where error.code == .brokenProof {
             let (pds, identity) = try await pds(of: did, nsid: nsid)
-            let key: PublicKey
+            let key: AtprotoPublicKey
             do {
                 key = try identity.signingKey()
             } catch {
                 throw LexiconResolutionError(.identityUnavailable, nsid: nsid, message: "\(did.rawValue): \(error)")
             }
             return try await provedFromRepository(nsid, did: did, pds: pds, key: key, uri: uri)
-        } catch let error as VerificationError where error.code == .identityUnavailable {
+        } catch let error as AtprotoVerificationError where error.code == .identityUnavailable {
             throw LexiconResolutionError(.identityUnavailable, nsid: nsid, message: "\(uri): \(error)")
-        } catch let error as VerificationError {
+        } catch let error as AtprotoVerificationError {
             throw LexiconResolutionError(.verificationFailed, nsid: nsid, message: "\(uri): \(error)")
         } catch let error as XRPCError where error.name == "RecordNotFound" {
             throw LexiconResolutionError(.notPublished, nsid: nsid, message: "\(uri): the PDS has no such record")
@@ -190,7 +196,7 @@ public struct LexiconResolver: Sendable {
     /// The NSIDs of the schema records in `did`'s repository whose key starts with `prefix` (`app.bsky.`).
     ///
     /// - Throws: ``LexiconResolutionError`` (`serverError`, `identityUnavailable`).
-    public func publishedNSIDs(of did: DID, prefix: String) async throws(LexiconResolutionError) -> [String] {
+    public func publishedNSIDs(of did: DID, prefix: String) async throws(LexiconResolutionError) -> [NSID] {
         let pds = try await pds(of: did, nsid: prefix + "*").pds
         var found: Set<String> = []
         var cursor: String?
@@ -213,7 +219,7 @@ public struct LexiconResolver: Sendable {
             if records.isEmpty || next == nil || next == cursor { break }
             cursor = next
         }
-        return found.sorted()
+        return found.sorted().map { NSID(rawValue: $0) }
     }
 
     // MARK: - Steps
@@ -230,7 +236,7 @@ public struct LexiconResolver: Sendable {
         }
     }
 
-    private func provedFromRepository(_ nsid: String, did: DID, pds: URL, key: PublicKey, uri: String)
+    private func provedFromRepository(_ nsid: String, did: DID, pds: URL, key: AtprotoPublicKey, uri: String)
         async throws(LexiconResolutionError) -> ResolvedLexicon
     {
         let car = try await get("com.atproto.sync.getRepo", nsid: nsid, pds: pds, ["did": did.rawValue], car: true)
@@ -282,7 +288,8 @@ public struct LexiconResolver: Sendable {
                 .invalidRecord, nsid: nsid, message: "\(uri) holds a lexicon whose id is \(id)")
         }
         return ResolvedLexicon(
-            nsid: nsid, uri: ATURI(rawValue: uri), cid: cid, document: .object(fields), provedAtRevision: revision)
+            nsid: NSID(rawValue: nsid), uri: ATURI(rawValue: uri), cid: cid, document: .object(fields),
+            provedAtRevision: revision)
     }
 
     private func get(_ method: NSID, nsid: String, pds: URL, _ query: [String: String], car: Bool)

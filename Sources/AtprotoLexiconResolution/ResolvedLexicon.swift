@@ -5,7 +5,7 @@ import Foundation
 /// A lexicon resolved over atproto: the schema record, where it came from, and whether it was proved.
 public struct ResolvedLexicon: Sendable, Hashable {
     /// The lexicon's NSID (its `id`, and the record's key).
-    public var nsid: String
+    public var nsid: NSID
     /// The record's URI: `at://<did>/com.atproto.lexicon.schema/<nsid>`.
     public var uri: ATURI
     /// The record's CID.
@@ -16,7 +16,7 @@ public struct ResolvedLexicon: Sendable, Hashable {
     public var provedAtRevision: String?
 
     /// Creates a resolved lexicon (a resolver makes them; tests and caches may too).
-    public init(nsid: String, uri: ATURI, cid: CID, document: JSONValue, provedAtRevision: String?) {
+    public init(nsid: NSID, uri: ATURI, cid: CID, document: JSONValue, provedAtRevision: String?) {
         self.nsid = nsid
         self.uri = uri
         self.cid = cid

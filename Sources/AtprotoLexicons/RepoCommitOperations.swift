@@ -6,7 +6,7 @@ import AtprotoRepository
 extension ComAtprotoSyncSubscribeRepos.Commit {
     /// Each operation of the commit (action, path, CID) with the record it wrote, read from the
     /// commit's `blocks`: decoded into its type when `types` knows its collection, kept as an
-    /// `UnknownValue` otherwise.
+    /// `LexiconUnknownValue` otherwise.
     ///
     /// ```swift
     /// for try await message in client.com.atproto.sync.subscribeRepos() {
@@ -17,9 +17,9 @@ extension ComAtprotoSyncSubscribeRepos.Commit {
     /// }
     /// ```
     ///
-    /// - Throws: `BinaryDecodingError` for a malformed CAR file, a block that does not hash to
+    /// - Throws: `AtprotoBinaryDecodingError` for a malformed CAR file, a block that does not hash to
     ///   its CID, an op whose CID is not a valid CID, or a record block that is not DAG-CBOR.
-    public func operations(decoding types: LexiconRecordTypes = .bluesky) throws(BinaryDecodingError)
+    public func operations(decoding types: LexiconRecordTypes = .bluesky) throws(AtprotoBinaryDecodingError)
         -> [RepoOperation]
     {
         let blocks = try RepoCommitBlocks(car: self.blocks.data)
@@ -31,7 +31,7 @@ extension ComAtprotoSyncSubscribeRepos.Commit {
                 do {
                     cid = try CID(link)
                 } catch {
-                    throw BinaryDecodingError(
+                    throw AtprotoBinaryDecodingError(
                         error.code, offset: error.offset, message: "op \(op.path): cid: \(error.message)")
                 }
             }
@@ -43,7 +43,9 @@ extension ComAtprotoSyncSubscribeRepos.Commit {
     }
 
     /// The operations, with records of the collections of `types` decoded into them.
-    public func operations(decoding types: [any LexiconRecord.Type]) throws(BinaryDecodingError) -> [RepoOperation] {
+    public func operations(decoding types: [any LexiconRecord.Type]) throws(AtprotoBinaryDecodingError)
+        -> [RepoOperation]
+    {
         try operations(decoding: LexiconRecordTypes(types))
     }
 }

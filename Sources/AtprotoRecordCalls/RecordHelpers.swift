@@ -37,7 +37,7 @@ extension XRPCClient {
         let key = rkey ?? R.recordKey.literalKey
         try check(record, key: key, nsid: ComAtprotoRepoCreateRecord.nsid)
         return try await com.atproto.repo.createRecord(
-            repo: repo, collection: R.collection, record: UnknownValue(encoding: record), rkey: key,
+            repo: repo, collection: R.collection, record: LexiconUnknownValue(encoding: record), rkey: key,
             swapCommit: swapCommit)
     }
 
@@ -135,7 +135,7 @@ extension XRPCClient {
         }
         try check(record, key: key, nsid: ComAtprotoRepoPutRecord.nsid)
         return try await com.atproto.repo.putRecord(
-            repo: repo, collection: R.collection, rkey: key, record: UnknownValue(encoding: record),
+            repo: repo, collection: R.collection, rkey: key, record: LexiconUnknownValue(encoding: record),
             swapCommit: swapCommit, swapRecord: swapRecord)
     }
 
@@ -180,8 +180,8 @@ extension XRPCClient {
     /// - Parameters:
     ///   - data: The blob's bytes.
     ///   - mimeType: The content's MIME type, e.g. `image/png`.
-    public func uploadBlob(_ data: Data, mimeType: String) async throws(XRPCCallError) -> Blob {
-        try await com.atproto.repo.uploadBlob(RawBody(data: data, contentType: mimeType)).blob
+    public func uploadBlob(_ data: Data, mimeType: String) async throws(XRPCCallError) -> LexiconBlob {
+        try await com.atproto.repo.uploadBlob(XRPCRawBody(data: data, contentType: mimeType)).blob
     }
 
     // MARK: Checks and reading
@@ -203,7 +203,7 @@ extension XRPCClient {
     }
 
     /// `json` as an `R`, or why it is not one.
-    static func read<R: LexiconRecord>(_ type: R.Type, _ json: UnknownValue, validating: Bool) -> Result<
+    static func read<R: LexiconRecord>(_ type: R.Type, _ json: LexiconUnknownValue, validating: Bool) -> Result<
         R, RecordProblem
     > {
         let value: R

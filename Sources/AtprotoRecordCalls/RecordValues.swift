@@ -53,12 +53,12 @@ public struct InvalidRecord: Sendable, Hashable, CustomStringConvertible {
     /// The CID of the record's content, when the server sent one.
     public var cid: CIDString?
     /// The record as the server sent it.
-    public var value: UnknownValue
+    public var value: LexiconUnknownValue
     /// What is wrong with it.
     public var problem: RecordProblem
 
     /// Keeps a record that is not valid because of `problem`.
-    public init(uri: ATURI, cid: CIDString?, value: UnknownValue, problem: RecordProblem) {
+    public init(uri: ATURI, cid: CIDString?, value: LexiconUnknownValue, problem: RecordProblem) {
         self.uri = uri
         self.cid = cid
         self.value = value
@@ -136,14 +136,14 @@ public struct RecordWrite: Sendable, Hashable {
     public static func create<R: LexiconRecord>(_ record: R, rkey: RecordKey? = nil) -> RecordWrite {
         let key = rkey ?? R.recordKey.literalKey
         let create = ComAtprotoRepoApplyWrites.Create(
-            collection: R.collection, value: UnknownValue(encoding: record), rkey: key)
+            collection: R.collection, value: LexiconUnknownValue(encoding: record), rkey: key)
         return RecordWrite(.comAtprotoRepoApplyWritesCreate(create), record: record)
     }
 
     /// Replaces the record at `rkey` with `record` (it must exist).
     public static func update<R: LexiconRecord>(_ record: R, rkey: RecordKey) -> RecordWrite {
         let update = ComAtprotoRepoApplyWrites.Update(
-            collection: R.collection, rkey: rkey, value: UnknownValue(encoding: record))
+            collection: R.collection, rkey: rkey, value: LexiconUnknownValue(encoding: record))
         return RecordWrite(.comAtprotoRepoApplyWritesUpdate(update), record: record)
     }
 

@@ -39,12 +39,12 @@ public struct LexiconRecordTypes: Sendable {
 
     /// Reads `json`, a record of `collection`: into its type when the lookup has one.
     public func record(_ json: JSONValue, collection: NSID) -> DecodedRecord {
-        guard let decoder = decoders[collection] else { return .unknown(UnknownValue(json)) }
+        guard let decoder = decoders[collection] else { return .unknown(LexiconUnknownValue(json)) }
         do {
             return .known(try decoder(json))
         } catch {
             let reason = error as? LexiconDecodingError ?? LexiconDecodingError(message: "\(error)")
-            return .invalid(UnknownValue(json), reason)
+            return .invalid(LexiconUnknownValue(json), reason)
         }
     }
 
@@ -68,9 +68,9 @@ public enum DecodedRecord: Sendable {
     /// A record of a collection in the ``LexiconRecordTypes`` given, decoded into its type.
     case known(any LexiconRecord)
     /// A record of a collection the lookup does not know, as read.
-    case unknown(UnknownValue)
+    case unknown(LexiconUnknownValue)
     /// A record of a known collection that does not decode into its type, as read, with the reason.
-    case invalid(UnknownValue, LexiconDecodingError)
+    case invalid(LexiconUnknownValue, LexiconDecodingError)
 
     /// The record as `type`, when it was decoded into it.
     public func `as`<R: LexiconRecord>(_ type: R.Type) -> R? {
@@ -143,8 +143,8 @@ public struct RepoCommitBlocks: Sendable {
 
     /// Reads a commit's CAR file and checks that each block hashes to its CID.
     ///
-    /// - Throws: `BinaryDecodingError` for a malformed CAR file or a block that does not match its CID.
-    public init(car bytes: some ContiguousBytes) throws(BinaryDecodingError) {
+    /// - Throws: `AtprotoBinaryDecodingError` for a malformed CAR file or a block that does not match its CID.
+    public init(car bytes: some ContiguousBytes) throws(AtprotoBinaryDecodingError) {
         car = try CARFile(reading: bytes)
         blocks = car.blocksByCID
     }
@@ -156,17 +156,17 @@ public struct RepoCommitBlocks: Sendable {
     ///   - path: `<collection>/<record key>`; the collection selects the record type in `types`.
     ///   - cid: The record's CID; `nil` for a delete.
     ///   - types: The record types to decode into, by collection.
-    /// - Throws: `BinaryDecodingError` when the block is not valid DAG-CBOR, naming the path.
+    /// - Throws: `AtprotoBinaryDecodingError` when the block is not valid DAG-CBOR, naming the path.
     public func operation(
         action: RepoOperation.Action, path: String, cid: CID?, types: LexiconRecordTypes
-    ) throws(BinaryDecodingError) -> RepoOperation {
+    ) throws(AtprotoBinaryDecodingError) -> RepoOperation {
         var operation = RepoOperation(action: action, path: path, cid: cid, record: nil)
         guard action != .delete, let cid, let bytes = blocks[cid] else { return operation }
-        let value: DataModelValue
+        let value: AtprotoDataModelValue
         do {
             value = try DAGCBOR.decode(bytes)
         } catch {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 error.code, offset: error.offset, message: "record \(path) (\(cid)): \(error.message)")
         }
         operation.record = types.record(value.json, collection: operation.collection)

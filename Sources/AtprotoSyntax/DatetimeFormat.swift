@@ -135,7 +135,7 @@ enum CivilCalendar {
     }
 }
 
-extension Datetime {
+extension LexiconDatetime {
     /// `datetime`.
     public static var formatName: String { "datetime" }
 
@@ -181,7 +181,7 @@ extension Datetime {
     }
 
     /// The current time, with millisecond precision.
-    public static func now() -> Datetime { Datetime(Date()) }
+    public static func now() -> LexiconDatetime { LexiconDatetime(Date()) }
 }
 
 /// `value / divisor` rounded toward negative infinity (`divisor` is positive).

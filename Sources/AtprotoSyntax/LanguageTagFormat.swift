@@ -1,6 +1,6 @@
 // The `language` format: a well-formed BCP 47 language tag (RFC 5646 section 2.1, the `Language-Tag` rule).
 
-extension LanguageTag {
+extension LexiconLanguageTag {
     /// `language`.
     public static var formatName: String { "language" }
 

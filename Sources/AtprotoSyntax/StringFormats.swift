@@ -21,11 +21,11 @@ extension LexiconStringFormat {
     /// Whether the value is valid syntax for its format.
     public var isValid: Bool { Self.syntaxError(in: rawValue) == nil }
 
-    /// Creates the value from `string`, throwing ``StringFormatError`` when it is not valid syntax for
+    /// Creates the value from `string`, throwing ``LexiconStringFormatError`` when it is not valid syntax for
     /// the format. The value keeps `string` exactly.
-    public init(validating string: String) throws(StringFormatError) {
+    public init(validating string: String) throws(LexiconStringFormatError) {
         if let reason = Self.syntaxError(in: string) {
-            throw StringFormatError(format: Self.formatName, value: string, message: reason)
+            throw LexiconStringFormatError(format: Self.formatName, value: string, message: reason)
         }
         self.init(rawValue: string)
     }
@@ -51,7 +51,7 @@ extension LexiconStringFormat {
 ///
 /// Its ``code`` is ``Code/invalidSyntax``; ``format`` says which grammar the value broke and
 /// ``message`` where (the formats' checks, ``LexiconStringFormat/syntaxError(in:)``, say it in words).
-public struct StringFormatError: AtprotoError, Hashable {
+public struct LexiconStringFormatError: AtprotoError, Hashable {
     /// What is wrong. An open set: new codes may be added, so a `switch` needs a `default`.
     public struct Code: AtprotoErrorCode {
         /// The code's name.
@@ -144,7 +144,7 @@ public struct RecordKey: LexiconStringFormat {
 }
 
 /// A date and time (`format: datetime`), e.g. `2024-01-01T00:00:00.000Z`, kept as written.
-public struct Datetime: LexiconStringFormat {
+public struct LexiconDatetime: LexiconStringFormat {
     /// The string exactly as given.
     public let rawValue: String
     /// Wraps `rawValue` without checking its syntax.
@@ -160,7 +160,7 @@ public struct CIDString: LexiconStringFormat {
 }
 
 /// A BCP 47 language tag (`format: language`), e.g. `en` or `pt-BR`.
-public struct LanguageTag: LexiconStringFormat {
+public struct LexiconLanguageTag: LexiconStringFormat {
     /// The string exactly as given.
     public let rawValue: String
     /// Wraps `rawValue` without checking its syntax.

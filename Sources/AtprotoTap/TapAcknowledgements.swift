@@ -8,12 +8,12 @@ import Foundation
 /// Tap takes an ack on any connection (its outbox is one for all of them), so any open one will do.
 final class TapAcknowledgements: @unchecked Sendable {
     private let lock = NSLock()
-    private var open: [(token: Int, connection: any WebSocketConnection)] = []
+    private var open: [(token: Int, connection: any XRPCWebSocketConnection)] = []
     private var pending: [Int] = []
     private var nextToken = 0
 
     /// Tap's ack message for event `id`.
-    static func message(_ id: Int) -> WebSocketMessage { .text("{\"type\":\"ack\",\"id\":\(id)}") }
+    static func message(_ id: Int) -> XRPCWebSocketMessage { .text("{\"type\":\"ack\",\"id\":\(id)}") }
 
     /// Sends the ack of `id` on an open connection, or keeps it for the next one.
     func send(_ id: Int) async {
@@ -27,7 +27,7 @@ final class TapAcknowledgements: @unchecked Sendable {
 
     /// Registers a connection just opened and sends it the acks kept; returns its token for
     /// ``closed(_:)``.
-    func opened(_ connection: any WebSocketConnection) async -> Int {
+    func opened(_ connection: any XRPCWebSocketConnection) async -> Int {
         let (token, kept): (Int, [Int]) = lock.withLock {
             nextToken += 1
             open.append((nextToken, connection))

@@ -24,7 +24,7 @@ public final class TapClient: Sendable, CustomStringConvertible, CustomReflectab
     /// Opens the `/channel` connections. Its message bound (`maximumMessageSize`) bounds a frame, and
     /// its queue bound (`maximumQueuedMessages` of `POSIXWebSocketTransport`) what is read ahead of a
     /// slow app: nothing else is buffered, so a slow app holds the socket back.
-    public let webSocketTransport: any WebSocketTransport
+    public let webSocketTransport: any XRPCWebSocketTransport
     /// Sends the `/repos/add` and `/repos/remove` requests.
     public let httpTransport: any HTTPTransport
     /// Whether and how a dropped connection is opened again; `nil` ends the stream when the
@@ -55,7 +55,7 @@ public final class TapClient: Sendable, CustomStringConvertible, CustomReflectab
     ///   http(s) or ws(s) URL with a host.
     public init(
         service: URL, adminPassword: String? = nil,
-        webSocketTransport: any WebSocketTransport = PlatformWebSocketTransport(),
+        webSocketTransport: any XRPCWebSocketTransport = XRPCPlatformWebSocketTransport(),
         httpTransport: any HTTPTransport = URLSessionTransport(), reconnectPolicy: XRPCReconnectPolicy? = .default,
         recordTypes: LexiconRecordTypes = .bluesky, headers: [String: String] = [:]
     ) throws(TapError) {

@@ -39,7 +39,7 @@ public struct TapError: AtprotoError {
     public var status: Int?
     /// What went wrong and where, for people to read. Never the admin password.
     public var message: String
-    /// The error that caused this one (a `WebSocketError`, an `HTTPTransportError`, a
+    /// The error that caused this one (an `XRPCWebSocketError`, an `HTTPTransportError`, a
     /// `JSONParseError`), when there is one.
     public var underlying: (any Error)?
 

@@ -17,7 +17,7 @@ public struct TapEvent: Sendable, Identifiable {
         case identity(TapIdentityEvent)
         /// An event of a `type` this client does not know (a newer Tap's), kept as read: its
         /// `type` and the whole frame. Acknowledge it like any other.
-        case unknown(type: String, UnknownValue)
+        case unknown(type: String, LexiconUnknownValue)
     }
 
     /// Creates an event.
@@ -179,7 +179,7 @@ extension TapEvent {
             return TapEvent(
                 id: id, kind: .identity(TapIdentityEvent(did: did, handle: handle, isActive: isActive, status: status)))
         default:
-            return TapEvent(id: id, kind: .unknown(type: type, UnknownValue(json)))
+            return TapEvent(id: id, kind: .unknown(type: type, LexiconUnknownValue(json)))
         }
     }
 }

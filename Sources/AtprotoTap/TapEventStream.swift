@@ -47,7 +47,7 @@ enum TapConnectionEnd: Error {
 /// The mutable state of a ``TapEventStream`` iterator: the current connection, the failures in a row.
 final class TapIteratorState: @unchecked Sendable {
     private let client: TapClient
-    private var connection: (any WebSocketConnection)?
+    private var connection: (any XRPCWebSocketConnection)?
     private var token = 0
     private var connections = 0
     private var frames = 0
@@ -80,10 +80,10 @@ final class TapIteratorState: @unchecked Sendable {
     /// The next event of the open connection (opened first if need be); `nil` when the stream ends.
     private func read() async throws(TapConnectionEnd) -> TapEvent? {
         let connection = try await open()
-        let received: WebSocketMessage?
+        let received: XRPCWebSocketMessage?
         do {
             received = try await connection.receive()
-        } catch let error as WebSocketError {
+        } catch let error as XRPCWebSocketError {
             if error.code == .messageTooBig {
                 throw .fail(
                     TapError(
@@ -113,15 +113,15 @@ final class TapIteratorState: @unchecked Sendable {
     }
 
     /// The open connection, or a new one with the acks kept sent first.
-    private func open() async throws(TapConnectionEnd) -> any WebSocketConnection {
+    private func open() async throws(TapConnectionEnd) -> any XRPCWebSocketConnection {
         if let connection { return connection }
         var fields = client.headers
         if let authorization = client.authorization { fields["Authorization"] = authorization }
         let url = client.channelURL
-        let opened: any WebSocketConnection
+        let opened: any XRPCWebSocketConnection
         do {
             opened = try await client.webSocketTransport.connect(to: url, headers: fields)
-        } catch let error as WebSocketError {
+        } catch let error as XRPCWebSocketError {
             if error.code == .unsupportedURL {
                 throw .fail(TapError(.invalidService, message: error.message, underlying: error))
             }
@@ -148,7 +148,7 @@ final class TapIteratorState: @unchecked Sendable {
     }
 
     /// The `message` of a refused upgrade's JSON body, or its text.
-    private static func detail(_ error: WebSocketError) -> String {
+    private static func detail(_ error: XRPCWebSocketError) -> String {
         if case .object(let fields)? = try? JSONValue.parse(error.body), case .string(let text)? = fields["message"] {
             return text
         }

@@ -22,7 +22,7 @@ public struct JetstreamClient: Sendable {
     /// Opens the WebSocket connections. Its message bound (`maximumMessageSize`) bounds a frame,
     /// and its queue bound (`maximumQueuedMessages` of `POSIXWebSocketTransport`) what is read ahead
     /// of a slow app: nothing else is buffered, so a slow app holds the socket back.
-    public var transport: any WebSocketTransport
+    public var transport: any XRPCWebSocketTransport
     /// Whether and how a dropped connection (or a `ConsumerTooSlow` drop) is opened again from the
     /// last cursor delivered; `nil` ends the stream when the connection ends.
     public var reconnectPolicy: XRPCReconnectPolicy?
@@ -37,7 +37,7 @@ public struct JetstreamClient: Sendable {
     /// Creates a client.
     public init(
         service: URL, version: JetstreamEndpoint = .v2,
-        transport: any WebSocketTransport = PlatformWebSocketTransport(),
+        transport: any XRPCWebSocketTransport = XRPCPlatformWebSocketTransport(),
         reconnectPolicy: XRPCReconnectPolicy? = .default, recordTypes: LexiconRecordTypes = .bluesky,
         extraQueryItems: [URLQueryItem] = [], headers: [String: String] = [:]
     ) {

@@ -9,7 +9,7 @@ public enum JetstreamMessage: Sendable {
     /// server keeps was moved up to its oldest event, so events between were missed. No cursor.
     case info(name: String, message: String?)
     /// A message of a type this client does not know (a newer server's), kept as read. No cursor.
-    case unknown(UnknownValue)
+    case unknown(LexiconUnknownValue)
 
     /// The event, for ``event(_:)``.
     public var event: JetstreamEvent? {
@@ -29,7 +29,7 @@ public struct JetstreamEvent: Sendable {
     /// When Jetstream witnessed the event, in unix microseconds (v1 `time_us`; `nil` on v2).
     public var timeMicroseconds: Int?
     /// When Jetstream witnessed the event (v2 `time`; `nil` on v1).
-    public var time: Datetime?
+    public var time: LexiconDatetime?
     /// What happened.
     public var kind: Kind
 
@@ -137,14 +137,14 @@ extension JetstreamMessage {
             kind: .commit(JetstreamCommit(rev: "", operation: "", collection: "", rkey: "")))
         guard let body = fields[kind] else {
             if ["commit", "identity", "account"].contains(kind) { throw malformed("has no \"\(kind)\" object") }
-            return .unknown(UnknownValue(.object(fields)))
+            return .unknown(LexiconUnknownValue(.object(fields)))
         }
         do {
             switch kind {
             case "commit": event.kind = .commit(try commit(body, recordTypes: recordTypes))
             case "identity": event.kind = .identity(try ComAtprotoSyncSubscribeRepos.Identity(lexiconJSON: body))
             case "account": event.kind = .account(try ComAtprotoSyncSubscribeRepos.Account(lexiconJSON: body))
-            default: return .unknown(UnknownValue(.object(fields)))
+            default: return .unknown(LexiconUnknownValue(.object(fields)))
             }
         } catch let error as JetstreamError {
             throw error

@@ -6,21 +6,21 @@
 
     // @unchecked Sendable: `channel` is read and written under `lock`; `inbox` is a Sendable `let`.
     /// A connection made by ``NIOWebSocketTransport``: the event loop queues whole messages in a
-    /// ``WebSocketInbox``, which ``receive()`` hands out in order. Dropping it closes it.
-    final class NIOWebSocketConnection: WebSocketConnection, @unchecked Sendable {
+    /// ``XRPCWebSocketInbox``, which ``receive()`` hands out in order. Dropping it closes it.
+    final class NIOWebSocketConnection: XRPCWebSocketConnection, @unchecked Sendable {
         private let lock = NSLock()
         private var channel: (any Channel)?
-        private let inbox = WebSocketInbox()
+        private let inbox = XRPCWebSocketInbox()
 
         deinit { close(code: .goingAway, reason: "") }
 
         func attach(_ channel: any Channel) { lock.withLock { self.channel = channel } }
 
-        func receive() async throws -> WebSocketMessage? { try await inbox.receive() }
+        func receive() async throws -> XRPCWebSocketMessage? { try await inbox.receive() }
 
-        func send(_ message: WebSocketMessage) async throws {
+        func send(_ message: XRPCWebSocketMessage) async throws {
             guard !inbox.isClosedLocally, let channel = lock.withLock({ channel }) else {
-                throw WebSocketError(.closed, message: "cannot send: the connection is closed")
+                throw XRPCWebSocketError(.closed, message: "cannot send: the connection is closed")
             }
             let frame: WebSocketFrame
             switch message {
@@ -32,7 +32,7 @@
             try await channel.writeAndFlush(frame)
         }
 
-        func close(code: WebSocketCloseCode, reason: String) {
+        func close(code: XRPCWebSocketCloseCode, reason: String) {
             guard inbox.closeLocally(), let channel = lock.withLock({ channel }) else { return }
             var payload = ByteBuffer()
             payload.writeInteger(code.rawValue)
@@ -42,10 +42,10 @@
         }
 
         /// Called on the event loop with each whole message.
-        func deliver(_ message: WebSocketMessage) { inbox.deliver(message) }
+        func deliver(_ message: XRPCWebSocketMessage) { inbox.deliver(message) }
 
         /// Called on the event loop when the connection ends.
-        func finish(_ outcome: Result<WebSocketMessage?, WebSocketError>) { inbox.finish(outcome) }
+        func finish(_ outcome: Result<XRPCWebSocketMessage?, XRPCWebSocketError>) { inbox.finish(outcome) }
     }
 
     /// Turns aggregated frames into messages, answers pings, and ends the connection on a close frame.
@@ -68,7 +68,7 @@
             case .text:
                 guard let text = String(bytes: frame.unmaskedData.readableBytesView, encoding: .utf8) else {
                     connection.finish(
-                        .failure(WebSocketError(.invalidUTF8, message: "a text message is not valid UTF-8")))
+                        .failure(XRPCWebSocketError(.invalidUTF8, message: "a text message is not valid UTF-8")))
                     return close(context, code: .invalidPayload)
                 }
                 connection.deliver(.text(text))
@@ -77,14 +77,14 @@
                 context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
             case .connectionClose:
                 var payload = frame.unmaskedData
-                let code = payload.readInteger(as: UInt16.self).map(WebSocketCloseCode.init(rawValue:))
+                let code = payload.readInteger(as: UInt16.self).map(XRPCWebSocketCloseCode.init(rawValue:))
                 let reason = payload.readString(length: payload.readableBytes) ?? ""
                 if code == nil || code == .normalClosure {
                     connection.finish(.success(nil))
                 } else {
                     connection.finish(
                         .failure(
-                            WebSocketError(
+                            XRPCWebSocketError(
                                 .closedByPeer, closeCode: code,
                                 message: "the server closed the connection\(reason.isEmpty ? "" : ": " + reason)")))
                 }
@@ -95,18 +95,19 @@
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            let code: WebSocketError.Code = error is NIOWebSocketError ? .protocolViolation : .connectionLost
-            connection.finish(.failure(WebSocketError(code, message: "\(error)")))
+            let code: XRPCWebSocketError.Code = error is NIOWebSocketError ? .protocolViolation : .connectionLost
+            connection.finish(.failure(XRPCWebSocketError(code, message: "\(error)")))
             context.close(promise: nil)
         }
 
         func channelInactive(context: ChannelHandlerContext) {
             connection.finish(
-                .failure(WebSocketError(.connectionLost, message: "the connection ended without a closing handshake")))
+                .failure(
+                    XRPCWebSocketError(.connectionLost, message: "the connection ended without a closing handshake")))
             context.fireChannelInactive()
         }
 
-        private func close(_ context: ChannelHandlerContext, code: WebSocketCloseCode) {
+        private func close(_ context: ChannelHandlerContext, code: XRPCWebSocketCloseCode) {
             guard !sentClose else { return }
             sentClose = true
             var payload = context.channel.allocator.buffer(capacity: 2)

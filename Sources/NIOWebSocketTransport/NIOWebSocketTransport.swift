@@ -7,7 +7,7 @@
     import NIOWebSocket
     import XRPCRuntime
 
-    /// A `WebSocketTransport` over SwiftNIO: `ws://` and, with TLS from NIOSSL, `wss://` on Linux
+    /// An `XRPCWebSocketTransport` over SwiftNIO: `ws://` and, with TLS from NIOSSL, `wss://` on Linux
     /// and Apple platforms.
     ///
     /// ```swift
@@ -15,7 +15,7 @@
     /// client.eventStreams.transport = NIOWebSocketTransport()
     /// client.eventStreams.serviceURL = URL(string: "wss://bsky.network")
     /// ```
-    public struct NIOWebSocketTransport: WebSocketTransport {
+    public struct NIOWebSocketTransport: XRPCWebSocketTransport {
         /// The largest message accepted, all fragments together; also the largest frame.
         public var maximumMessageSize: Int
         /// The TLS settings for `wss://` (the system's trust roots by default).
@@ -38,8 +38,8 @@
             self.connectTimeout = connectTimeout
         }
 
-        public func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
-            let target = try WebSocketTarget(url)
+        public func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+            let target = try XRPCWebSocketTarget(url)
             let connection = NIOWebSocketConnection()
             let upgraded = group.next().makePromise(of: Void.self)
             let sslContext = target.secure ? try NIOSSLContext(configuration: tlsConfiguration) : nil
@@ -83,7 +83,7 @@
                 channel = try await bootstrap.connect(host: target.host, port: target.port).get()
             } catch {
                 upgraded.fail(error)
-                throw WebSocketError(
+                throw XRPCWebSocketError(
                     .cannotConnect, message: "cannot connect to \(target.host):\(target.port): \(error)")
             }
             var requestHeaders = HTTPHeaders([("Host", target.hostHeader)])
@@ -104,8 +104,8 @@
             } catch {
                 channel.close(promise: nil)
                 if Task.isCancelled { throw CancellationError() }
-                if let refusal = error as? WebSocketError { throw refusal }
-                throw WebSocketError(.handshakeFailed, message: "the WebSocket upgrade failed: \(error)")
+                if let refusal = error as? XRPCWebSocketError { throw refusal }
+                throw XRPCWebSocketError(.handshakeFailed, message: "the WebSocket upgrade failed: \(error)")
             }
             return connection
         }
@@ -132,7 +132,7 @@
             case .body(let buffer): if body.count < 65_536 { body.append(contentsOf: buffer.readableBytesView) }
             case .end:
                 promise.fail(
-                    WebSocketError(
+                    XRPCWebSocketError(
                         .handshakeFailed, status: status, body: body.prefix(65_536),
                         message: "the server answered the upgrade with status \(status ?? 0)"))
                 context.close(promise: nil)
@@ -140,12 +140,12 @@
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            promise.fail(WebSocketError(.handshakeFailed, message: "the WebSocket upgrade failed: \(error)"))
+            promise.fail(XRPCWebSocketError(.handshakeFailed, message: "the WebSocket upgrade failed: \(error)"))
             context.close(promise: nil)
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            promise.fail(WebSocketError(.connectionLost, message: "the connection closed before the upgrade"))
+            promise.fail(XRPCWebSocketError(.connectionLost, message: "the connection closed before the upgrade"))
             context.fireChannelInactive()
         }
     }

@@ -30,8 +30,8 @@
         }
 
         /// The raw 32-byte private scalar, for the session archive.
-        public func exportForArchive() throws -> SigningKeyArchive {
-            SigningKeyArchive(kind: SigningKeyArchive.p256Raw, data: box.key.rawRepresentation)
+        public func exportForArchive() throws -> OAuthSigningKeyArchive {
+            OAuthSigningKeyArchive(kind: OAuthSigningKeyArchive.p256Raw, data: box.key.rawRepresentation)
         }
     }
 
@@ -46,8 +46,8 @@
         }
 
         /// The key of a `p256-raw` archive.
-        public func restoreKey(from archive: SigningKeyArchive) async throws -> any ES256Signer {
-            guard archive.kind == SigningKeyArchive.p256Raw else {
+        public func restoreKey(from archive: OAuthSigningKeyArchive) async throws -> any ES256Signer {
+            guard archive.kind == OAuthSigningKeyArchive.p256Raw else {
                 throw OAuthError(
                     .invalidRequest, message: "a key archive of kind \(archive.kind) is not a swift-crypto P-256 key")
             }

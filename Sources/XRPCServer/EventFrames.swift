@@ -24,7 +24,7 @@ public enum XRPCEventFrameEncoder: Sendable {
 
     /// An error frame (`op: -1`) with `{error, message}`; the stream ends after it.
     public static func error(name: String, message: String?) -> Data {
-        var body: [String: DataModelValue] = ["error": .string(name)]
+        var body: [String: AtprotoDataModelValue] = ["error": .string(name)]
         if let message { body["message"] = .string(message) }
         return Data(DAGCBOR.encode(.map(["op": .integer(-1)])) + DAGCBOR.encode(.map(body)))
     }

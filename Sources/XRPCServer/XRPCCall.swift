@@ -4,7 +4,7 @@
 public struct XRPCCall<Parameters: Sendable, Input: Sendable, Caller: Sendable>: Sendable {
     /// The query parameters, typed.
     public var parameters: Parameters
-    /// The input (`EmptyBody` for queries and subscriptions).
+    /// The input (`XRPCEmptyBody` for queries and subscriptions).
     public var input: Input
     /// The caller: `Void` without an authenticator, the verified issuer with ``ServiceAuthVerifier``,
     /// an optional one with ``XRPCAuthenticator/optional``.

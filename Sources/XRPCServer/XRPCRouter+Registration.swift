@@ -6,16 +6,17 @@ extension XRPCRouter {
     /// Serves a query (`GET`) with no authentication: `call.caller` is `Void`.
     public mutating func query<Endpoint: XRPCQuery>(
         _ endpoint: Endpoint.Type,
-        handler: @escaping @Sendable (XRPCCall<Endpoint.Parameters, EmptyBody, Void>) async throws -> Endpoint.Output
+        handler:
+            @escaping @Sendable (XRPCCall<Endpoint.Parameters, XRPCEmptyBody, Void>) async throws -> Endpoint.Output
     ) {
-        query(endpoint, auth: NoAuthenticator(), handler: handler)
+        query(endpoint, auth: XRPCNoAuthenticator(), handler: handler)
     }
 
     /// Serves a query (`GET`) for the callers `auth` accepts.
     public mutating func query<Endpoint: XRPCQuery, Auth: XRPCAuthenticator>(
         _ endpoint: Endpoint.Type, auth: Auth,
         handler:
-            @escaping @Sendable (XRPCCall<Endpoint.Parameters, EmptyBody, Auth.Caller>) async throws ->
+            @escaping @Sendable (XRPCCall<Endpoint.Parameters, XRPCEmptyBody, Auth.Caller>) async throws ->
             Endpoint.Output
     ) {
         let parameters = ParameterDecoder<Endpoint.Parameters>(
@@ -28,7 +29,7 @@ extension XRPCRouter {
                 () async throws -> XRPCServerResponse in
                 let decoded = try parameters.decode(query: request.query)
                 let caller = try await auth.authenticate(request, for: Endpoint.nsid)
-                let call = XRPCCall(parameters: decoded, input: EmptyBody(), caller: caller, request: request)
+                let call = XRPCCall(parameters: decoded, input: XRPCEmptyBody(), caller: caller, request: request)
                 return try output.response(try await handler(call))
             }
         }
@@ -41,7 +42,7 @@ extension XRPCRouter {
             @escaping @Sendable (XRPCCall<Endpoint.Parameters, Endpoint.Input, Void>) async throws ->
             Endpoint.Output
     ) {
-        procedure(endpoint, auth: NoAuthenticator(), handler: handler)
+        procedure(endpoint, auth: XRPCNoAuthenticator(), handler: handler)
     }
 
     /// Serves a procedure (`POST`) for the callers `auth` accepts.
@@ -74,10 +75,10 @@ extension XRPCRouter {
     public mutating func subscription<Endpoint: XRPCSubscription>(
         _ endpoint: Endpoint.Type,
         handler:
-            @escaping @Sendable (XRPCCall<Endpoint.Parameters, EmptyBody, Void>) async throws ->
+            @escaping @Sendable (XRPCCall<Endpoint.Parameters, XRPCEmptyBody, Void>) async throws ->
             AsyncThrowingStream<Endpoint.Message, any Error>
     ) {
-        subscription(endpoint, auth: NoAuthenticator(), handler: handler)
+        subscription(endpoint, auth: XRPCNoAuthenticator(), handler: handler)
     }
 
     /// Serves a subscription (a WebSocket at `GET`) for the callers `auth` accepts.
@@ -94,7 +95,7 @@ extension XRPCRouter {
     public mutating func subscription<Endpoint: XRPCSubscription, Auth: XRPCAuthenticator>(
         _ endpoint: Endpoint.Type, auth: Auth,
         handler:
-            @escaping @Sendable (XRPCCall<Endpoint.Parameters, EmptyBody, Auth.Caller>) async throws ->
+            @escaping @Sendable (XRPCCall<Endpoint.Parameters, XRPCEmptyBody, Auth.Caller>) async throws ->
             AsyncThrowingStream<Endpoint.Message, any Error>
     ) {
         let parameters = ParameterDecoder<Endpoint.Parameters>(
@@ -104,7 +105,7 @@ extension XRPCRouter {
             do {
                 let decoded = try parameters.decode(query: request.query)
                 let caller = try await auth.authenticate(request, for: Endpoint.nsid)
-                let call = XRPCCall(parameters: decoded, input: EmptyBody(), caller: caller, request: request)
+                let call = XRPCCall(parameters: decoded, input: XRPCEmptyBody(), caller: caller, request: request)
                 let messages = try await handler(call)
                 return .eventStream(
                     XRPCEventFrameSequence(

@@ -31,12 +31,12 @@ enum POSIXSocket {
     /// - Returns: The connected descriptor, in blocking mode, with `TCP_NODELAY` set.
     static func open(
         host: String, port: Int, deadline: ContinuousClock.Instant, shouldStop: () -> Bool
-    ) throws(WebSocketError) -> Int32 {
+    ) throws(XRPCWebSocketError) -> Int32 {
         let addresses: [SocketAddress]
         switch SocketAddress.resolve(host: host, port: port, stream: true) {
         case .success(let found): addresses = found
         case .failure(let failure):
-            throw WebSocketError(.cannotConnect, message: "cannot resolve \(host): \(failure.reason)")
+            throw XRPCWebSocketError(.cannotConnect, message: "cannot resolve \(host): \(failure.reason)")
         }
         var lastError = "no address"
         for address in addresses {
@@ -55,26 +55,26 @@ enum POSIXSocket {
                 lastError = error.message
             }
         }
-        throw WebSocketError(.cannotConnect, message: "cannot connect to \(host):\(port): \(lastError)")
+        throw XRPCWebSocketError(.cannotConnect, message: "cannot connect to \(host):\(port): \(lastError)")
     }
 
     private static func establish(
         _ descriptor: Int32, to address: SocketAddress, deadline: ContinuousClock.Instant, shouldStop: () -> Bool
-    ) throws(WebSocketError) {
+    ) throws(XRPCWebSocketError) {
         let flags = fcntl(descriptor, F_GETFL, 0)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
         if address.withSockaddr({ connect(descriptor, $0, $1) }) != 0 {
-            guard errno == EINPROGRESS else { throw WebSocketError(.cannotConnect, message: errorText()) }
+            guard errno == EINPROGRESS else { throw XRPCWebSocketError(.cannotConnect, message: errorText()) }
             switch waitFor(descriptor, for: Int16(POLLOUT), until: deadline, shouldStop: shouldStop) {
             case .ready: break
-            case .timedOut: throw WebSocketError(.timedOut, message: "connecting took too long")
-            case .stopped: throw WebSocketError(.closed, message: "connecting was cancelled")
+            case .timedOut: throw XRPCWebSocketError(.timedOut, message: "connecting took too long")
+            case .stopped: throw XRPCWebSocketError(.closed, message: "connecting was cancelled")
             }
             var socketError: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &socketError, &length)
             guard socketError == 0 else {
-                throw WebSocketError(.cannotConnect, message: String(cString: strerror(socketError)))
+                throw XRPCWebSocketError(.cannotConnect, message: String(cString: strerror(socketError)))
             }
         }
         _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A connection made by ``POSIXWebSocketTransport``. Dropping it closes it.
-final class POSIXWebSocketConnection: WebSocketConnection {
+final class POSIXWebSocketConnection: XRPCWebSocketConnection {
     let core: Core
 
     init(core: Core) {
@@ -10,16 +10,16 @@ final class POSIXWebSocketConnection: WebSocketConnection {
 
     deinit { core.close(code: .goingAway, reason: "") }
 
-    func receive() async throws -> WebSocketMessage? { try await core.receive() }
+    func receive() async throws -> XRPCWebSocketMessage? { try await core.receive() }
 
-    func send(_ message: WebSocketMessage) async throws {
+    func send(_ message: XRPCWebSocketMessage) async throws {
         switch message {
         case .binary(let data): try core.send(WebSocketFrame(fin: true, opcode: .binary, payload: Array(data)))
         case .text(let text): try core.send(WebSocketFrame(fin: true, opcode: .text, payload: Array(text.utf8)))
         }
     }
 
-    func close(code: WebSocketCloseCode, reason: String) { core.close(code: code, reason: reason) }
+    func close(code: XRPCWebSocketCloseCode, reason: String) { core.close(code: code, reason: reason) }
 
     // @unchecked Sendable: `closeDeadline` is under `deadlineLock`, `sentClose` and `socketOpen` under `writeLock`.
     /// The state of a connection, shared by its reader thread and its users. `inbox` holds what was
@@ -28,7 +28,7 @@ final class POSIXWebSocketConnection: WebSocketConnection {
     final class Core: @unchecked Sendable {
         private let descriptor: Int32
         private let options: POSIXWebSocketTransport
-        private let inbox: WebSocketInbox
+        private let inbox: XRPCWebSocketInbox
         private let deadlineLock = NSLock()
         private let writeLock = NSLock()
         /// When a close was asked for on this side, the time by which the server must answer.
@@ -40,7 +40,7 @@ final class POSIXWebSocketConnection: WebSocketConnection {
         init(descriptor: Int32, leftover: [UInt8], options: POSIXWebSocketTransport) {
             self.descriptor = descriptor
             self.options = options
-            self.inbox = WebSocketInbox(capacity: options.maximumQueuedMessages)
+            self.inbox = XRPCWebSocketInbox(capacity: options.maximumQueuedMessages)
             let thread = Thread { [self] in readLoop(leftover) }
             thread.name = "WebSocket reader"
             thread.start()
@@ -48,30 +48,30 @@ final class POSIXWebSocketConnection: WebSocketConnection {
 
         // MARK: Users
 
-        func receive() async throws -> WebSocketMessage? { try await inbox.receive() }
+        func receive() async throws -> XRPCWebSocketMessage? { try await inbox.receive() }
 
         func send(_ frame: WebSocketFrame) throws {
             var generator = SystemRandomNumberGenerator()
             let mask = (0..<4).map { _ in UInt8.random(in: 0...255, using: &generator) }
             try writeLock.withLock {
                 guard socketOpen, !sentClose else {
-                    throw WebSocketError(.closed, message: "cannot send: the connection is closed")
+                    throw XRPCWebSocketError(.closed, message: "cannot send: the connection is closed")
                 }
                 if frame.opcode == .close { sentClose = true }
                 guard POSIXSocket.writeAll(descriptor, frame.encoded(maskKey: mask)) else {
-                    throw WebSocketError(
+                    throw XRPCWebSocketError(
                         .connectionLost, message: "sending a \(frame.opcode) frame failed: \(POSIXSocket.errorText())")
                 }
             }
         }
 
-        func close(code: WebSocketCloseCode, reason: String) {
+        func close(code: XRPCWebSocketCloseCode, reason: String) {
             guard inbox.closeLocally() else { return }
             deadlineLock.withLock { closeDeadline = ContinuousClock.now + options.closeTimeout }
             sendClose(code, reason)
         }
 
-        private func sendClose(_ code: WebSocketCloseCode, _ reason: String) {
+        private func sendClose(_ code: XRPCWebSocketCloseCode, _ reason: String) {
             let frame = WebSocketFrame(
                 fin: true, opcode: .close, payload: WebSocketFrame.closePayload(code: code, reason: reason))
             try? send(frame)
@@ -84,7 +84,7 @@ final class POSIXWebSocketConnection: WebSocketConnection {
             var assembler = WebSocketMessageAssembler(maximumMessageSize: options.maximumMessageSize)
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             parser.append(leftover)
-            let outcome: Result<WebSocketMessage?, WebSocketError>
+            let outcome: Result<XRPCWebSocketMessage?, XRPCWebSocketError>
             reading: while true {
                 do {
                     while let frame = try parser.next() {
@@ -98,7 +98,7 @@ final class POSIXWebSocketConnection: WebSocketConnection {
                         }
                     }
                 } catch {
-                    let code: WebSocketCloseCode =
+                    let code: XRPCWebSocketCloseCode =
                         error.code == .messageTooBig
                         ? .messageTooBig : error.code == .invalidUTF8 ? .invalidPayload : .protocolError
                     sendClose(code, "")
@@ -110,14 +110,14 @@ final class POSIXWebSocketConnection: WebSocketConnection {
                 case .ready: break
                 case .timedOut, .stopped:
                     outcome = .failure(
-                        WebSocketError(.closed, message: "the server did not answer the close frame in time"))
+                        XRPCWebSocketError(.closed, message: "the server did not answer the close frame in time"))
                     break reading
                 }
                 let count = POSIXSocket.readSome(descriptor, into: &chunk)
                 if count <= 0 {
                     let detail = count == 0 ? "the server closed the TCP connection" : POSIXSocket.errorText()
                     outcome = .failure(
-                        WebSocketError(.connectionLost, message: "\(detail) without a closing handshake"))
+                        XRPCWebSocketError(.connectionLost, message: "\(detail) without a closing handshake"))
                     break reading
                 }
                 parser.append(chunk[0..<count])
@@ -131,8 +131,8 @@ final class POSIXWebSocketConnection: WebSocketConnection {
         }
 
         /// Handles a control frame; returns how the connection ends when it is a close frame.
-        private func control(_ frame: WebSocketFrame) throws(WebSocketError) -> Result<
-            WebSocketMessage?, WebSocketError
+        private func control(_ frame: WebSocketFrame) throws(XRPCWebSocketError) -> Result<
+            XRPCWebSocketMessage?, XRPCWebSocketError
         >? {
             switch frame.opcode {
             case .ping:
@@ -141,19 +141,19 @@ final class POSIXWebSocketConnection: WebSocketConnection {
             case .close:
                 let payload = frame.payload
                 guard payload.count != 1 else {
-                    throw WebSocketError(.protocolViolation, message: "close frame with a one-byte payload")
+                    throw XRPCWebSocketError(.protocolViolation, message: "close frame with a one-byte payload")
                 }
                 guard payload.count >= 2 else {
                     sendClose(.normalClosure, "")
                     return .success(nil)
                 }
-                let code = WebSocketCloseCode(rawValue: UInt16(payload[0]) << 8 | UInt16(payload[1]))
+                let code = XRPCWebSocketCloseCode(rawValue: UInt16(payload[0]) << 8 | UInt16(payload[1]))
                 let reason = String(decoding: payload[2...], as: UTF8.self)
                 sendClose(code, "")
                 guard code != .normalClosure else { return .success(nil) }
                 let because = reason.isEmpty ? "" : ": \(reason)"
                 return .failure(
-                    WebSocketError(
+                    XRPCWebSocketError(
                         .closedByPeer, closeCode: code, message: "the server closed the connection\(because)"))
             default:
                 return nil  // a pong

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A small RFC 6455 WebSocket client of this package over POSIX sockets, for `ws://` URLs on Linux
-/// and Apple platforms (no TLS: `wss://` is refused with ``WebSocketError/Code/unsupportedURL``).
+/// and Apple platforms (no TLS: `wss://` is refused with ``XRPCWebSocketError/Code/unsupportedURL``).
 ///
 /// Each connection has a thread of its own that reads frames, answers pings, joins fragments and
 /// queues whole messages; when ``maximumQueuedMessages`` are waiting it stops reading, so a slow
@@ -11,16 +11,16 @@ import Foundation
 /// let connection = try await POSIXWebSocketTransport().connect(to: url, headers: [:])
 /// while let message = try await connection.receive() { ... }
 /// ```
-public struct POSIXWebSocketTransport: WebSocketTransport {
+public struct POSIXWebSocketTransport: XRPCWebSocketTransport {
     /// The largest frame accepted; a larger one fails the connection with close code 1009.
     public var maximumFrameSize: Int
     /// The largest message accepted, all fragments together.
     public var maximumMessageSize: Int
-    /// How many received messages may wait for ``WebSocketConnection/receive()`` before reading pauses.
+    /// How many received messages may wait for ``XRPCWebSocketConnection/receive()`` before reading pauses.
     public var maximumQueuedMessages: Int
     /// How long the TCP connection and the opening handshake may take together.
     public var connectTimeout: Duration
-    /// How long ``WebSocketConnection/close(code:reason:)`` waits for the server's close frame
+    /// How long ``XRPCWebSocketConnection/close(code:reason:)`` waits for the server's close frame
     /// before dropping the connection.
     public var closeTimeout: Duration
 
@@ -39,10 +39,10 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
         self.closeTimeout = closeTimeout
     }
 
-    public func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
-        let target = try WebSocketTarget(url)
+    public func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+        let target = try XRPCWebSocketTarget(url)
         guard !target.secure else {
-            throw WebSocketError(
+            throw XRPCWebSocketError(
                 .unsupportedURL,
                 message:
                     "\(url): POSIXWebSocketTransport has no TLS; use URLSessionWebSocketTransport or a TLS transport")
@@ -57,7 +57,7 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let thread = Thread {
                     attempt.finish(
-                        Result { () throws(WebSocketError) in
+                        Result { () throws(XRPCWebSocketError) in
                             try Self.open(target, headers: headers, options: options, attempt: attempt)
                         }.mapError { $0 as any Error })
                     continuation.resume()
@@ -78,17 +78,17 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
 
     /// Connects and shakes hands on the calling thread (blocking).
     private static func open(
-        _ target: WebSocketTarget, headers: [String: String], options: POSIXWebSocketTransport,
+        _ target: XRPCWebSocketTarget, headers: [String: String], options: POSIXWebSocketTransport,
         attempt: ConnectAttempt
-    ) throws(WebSocketError) -> POSIXWebSocketConnection.Core {
+    ) throws(XRPCWebSocketError) -> POSIXWebSocketConnection.Core {
         let deadline = ContinuousClock.now + options.connectTimeout
         let descriptor = try POSIXSocket.open(
             host: target.host, port: target.port, deadline: deadline, shouldStop: attempt.isCancelled)
-        do throws(WebSocketError) {
+        do throws(XRPCWebSocketError) {
             let key = WebSocketHandshake.makeKey()
             guard POSIXSocket.writeAll(descriptor, WebSocketHandshake.request(for: target, key: key, headers: headers))
             else {
-                throw WebSocketError(
+                throw XRPCWebSocketError(
                     .connectionLost, message: "sending the upgrade request failed: \(POSIXSocket.errorText())")
             }
             var received: [UInt8] = []
@@ -106,7 +106,7 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
                 try waitReadable(descriptor, deadline, attempt, "waiting for the upgrade response")
                 let count = POSIXSocket.readSome(descriptor, into: &chunk)
                 guard count > 0 else {
-                    throw WebSocketError(
+                    throw XRPCWebSocketError(
                         .connectionLost,
                         message: "the server closed the connection before answering the upgrade request")
                 }
@@ -120,11 +120,11 @@ public struct POSIXWebSocketTransport: WebSocketTransport {
 
     private static func waitReadable(
         _ descriptor: Int32, _ deadline: ContinuousClock.Instant, _ attempt: ConnectAttempt, _ doing: String
-    ) throws(WebSocketError) {
+    ) throws(XRPCWebSocketError) {
         switch POSIXSocket.waitFor(descriptor, for: Int16(POLLIN), until: deadline, shouldStop: attempt.isCancelled) {
         case .ready: return
-        case .timedOut: throw WebSocketError(.timedOut, message: "timed out \(doing)")
-        case .stopped: throw WebSocketError(.closed, message: "cancelled while \(doing)")
+        case .timedOut: throw XRPCWebSocketError(.timedOut, message: "timed out \(doing)")
+        case .stopped: throw XRPCWebSocketError(.closed, message: "cancelled while \(doing)")
         }
     }
 
@@ -166,7 +166,8 @@ private final class ConnectAttempt: @unchecked Sendable {
     /// The connect thread's result; called after it resumed the waiting task.
     func result() -> Result<POSIXWebSocketConnection.Core, any Error> {
         lock.withLock {
-            outcome ?? .failure(WebSocketError(.connectionLost, message: "the connect thread ended without a result"))
+            outcome
+                ?? .failure(XRPCWebSocketError(.connectionLost, message: "the connect thread ended without a result"))
         }
     }
 }

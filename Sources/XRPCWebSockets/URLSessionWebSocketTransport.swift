@@ -6,8 +6,8 @@ import Foundation
 
 /// WebSocket connections through `URLSessionWebSocketTask`: `ws://` and `wss://` on Apple
 /// platforms. On Linux it works only where the system's libcurl was built with WebSocket support;
-/// elsewhere connecting fails with a ``WebSocketError`` (use ``POSIXWebSocketTransport`` for `ws://`).
-public struct URLSessionWebSocketTransport: WebSocketTransport {
+/// elsewhere connecting fails with an ``XRPCWebSocketError`` (use ``POSIXWebSocketTransport`` for `ws://`).
+public struct URLSessionWebSocketTransport: XRPCWebSocketTransport {
     /// The largest message accepted.
     public var maximumMessageSize: Int
     /// How long the opening handshake may take.
@@ -19,12 +19,12 @@ public struct URLSessionWebSocketTransport: WebSocketTransport {
         self.connectTimeout = connectTimeout
     }
 
-    public func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
-        let target = try WebSocketTarget(url)
+    public func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+        let target = try XRPCWebSocketTarget(url)
         var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         components?.scheme = target.secure ? "wss" : "ws"
         guard let webSocketURL = components?.url else {
-            throw WebSocketError(.unsupportedURL, message: "\(url) is not a URL")
+            throw XRPCWebSocketError(.unsupportedURL, message: "\(url) is not a URL")
         }
         var request = URLRequest(url: webSocketURL)
         // URLSession's request timeout is an idle timeout: a quiet stream must not end after a minute.
@@ -53,12 +53,13 @@ public struct URLSessionWebSocketTransport: WebSocketTransport {
             connection.close(code: .goingAway, reason: "")
             if Task.isCancelled { throw CancellationError() }
             let status = (task.response as? HTTPURLResponse)?.statusCode
-            if let timeout = error as? WebSocketError, timeout.code == .timedOut { throw timeout }
+            if let timeout = error as? XRPCWebSocketError, timeout.code == .timedOut { throw timeout }
             if let status, status != 101 {
-                throw WebSocketError(
+                throw XRPCWebSocketError(
                     .handshakeFailed, status: status, message: "the server answered the upgrade with status \(status)")
             }
-            throw WebSocketError(.cannotConnect, message: "cannot open \(webSocketURL): \(error.localizedDescription)")
+            throw XRPCWebSocketError(
+                .cannotConnect, message: "cannot open \(webSocketURL): \(error.localizedDescription)")
         }
         return connection
     }
@@ -76,12 +77,13 @@ private final class OpeningDelegate: NSObject, URLSessionWebSocketDelegate, @unc
 
     private var timer: Task<Void, Never>?
 
-    /// Fails the connect call with ``WebSocketError/Code/timedOut`` and calls `cancel` unless the
+    /// Fails the connect call with ``XRPCWebSocketError/Code/timedOut`` and calls `cancel` unless the
     /// task opens or fails within `timeout`.
     func startTimer(_ timeout: Duration, cancel: @escaping @Sendable () -> Void) {
         let timer = Task { [weak self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            self?.finish(.failure(WebSocketError(.timedOut, message: "the WebSocket did not open within \(timeout)")))
+            self?.finish(
+                .failure(XRPCWebSocketError(.timedOut, message: "the WebSocket did not open within \(timeout)")))
             cancel()
         }
         lock.withLock { self.timer = timer }
@@ -106,17 +108,18 @@ private final class OpeningDelegate: NSObject, URLSessionWebSocketDelegate, @unc
         _ session: URLSession, webSocketTask: URLSessionWebSocketTask,
         didCloseWith closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?
     ) {
-        finish(.failure(WebSocketError(.closedByPeer, message: "the server closed the connection while opening it")))
+        finish(
+            .failure(XRPCWebSocketError(.closedByPeer, message: "the server closed the connection while opening it")))
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        finish(.failure(error ?? WebSocketError(.connectionLost, message: "the connection ended before it opened")))
+        finish(.failure(error ?? XRPCWebSocketError(.connectionLost, message: "the connection ended before it opened")))
     }
 }
 
 // @unchecked Sendable: `closed` is under `lock`; `task` and `session` are `let`s of thread-safe URLSession objects.
 /// A connection over a `URLSessionWebSocketTask`.
-private final class URLSessionWebSocketConnection: WebSocketConnection, @unchecked Sendable {
+private final class URLSessionWebSocketConnection: XRPCWebSocketConnection, @unchecked Sendable {
     private let task: URLSessionWebSocketTask
     private let session: URLSession
     private let lock = NSLock()
@@ -129,7 +132,7 @@ private final class URLSessionWebSocketConnection: WebSocketConnection, @uncheck
 
     deinit { close(code: .goingAway, reason: "") }
 
-    func receive() async throws -> WebSocketMessage? {
+    func receive() async throws -> XRPCWebSocketMessage? {
         do {
             let message = try await withTaskCancellationHandler {
                 try await task.receive()
@@ -139,33 +142,34 @@ private final class URLSessionWebSocketConnection: WebSocketConnection, @uncheck
             switch message {
             case .data(let data): return .binary(data)
             case .string(let text): return .text(text)
-            @unknown default: throw WebSocketError(.other, message: "URLSession returned a message of an unknown kind")
+            @unknown default:
+                throw XRPCWebSocketError(.other, message: "URLSession returned a message of an unknown kind")
             }
         } catch {
             if Task.isCancelled { throw CancellationError() }
             if lock.withLock({ closed }) {
-                throw WebSocketError(.closed, message: "the connection was closed on this side")
+                throw XRPCWebSocketError(.closed, message: "the connection was closed on this side")
             }
             let code = task.closeCode
             if code == .normalClosure { return nil }
             if code != .invalid {
                 let reason = task.closeReason.map { String(decoding: $0, as: UTF8.self) } ?? ""
-                throw WebSocketError(
-                    .closedByPeer, closeCode: WebSocketCloseCode(rawValue: UInt16(clamping: code.rawValue)),
+                throw XRPCWebSocketError(
+                    .closedByPeer, closeCode: XRPCWebSocketCloseCode(rawValue: UInt16(clamping: code.rawValue)),
                     message: "the server closed the connection\(reason.isEmpty ? "" : ": " + reason)")
             }
-            throw WebSocketError(.connectionLost, message: error.localizedDescription)
+            throw XRPCWebSocketError(.connectionLost, message: error.localizedDescription)
         }
     }
 
-    func send(_ message: WebSocketMessage) async throws {
+    func send(_ message: XRPCWebSocketMessage) async throws {
         switch message {
         case .binary(let data): try await task.send(.data(data))
         case .text(let text): try await task.send(.string(text))
         }
     }
 
-    func close(code: WebSocketCloseCode, reason: String) {
+    func close(code: XRPCWebSocketCloseCode, reason: String) {
         let first = lock.withLock {
             defer { closed = true }
             return !closed

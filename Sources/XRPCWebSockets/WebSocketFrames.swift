@@ -45,7 +45,7 @@ struct WebSocketFrame: Sendable, Hashable {
     }
 
     /// A close frame's payload: the code, big-endian, then the reason in UTF-8 (cut to fit 125 bytes).
-    static func closePayload(code: WebSocketCloseCode, reason: String) -> [UInt8] {
+    static func closePayload(code: XRPCWebSocketCloseCode, reason: String) -> [UInt8] {
         var reasonBytes = Array(reason.utf8.prefix(123))
         while !reasonBytes.isEmpty, checkedUTF8(reasonBytes) == nil {
             reasonBytes.removeLast()
@@ -77,20 +77,21 @@ struct WebSocketFrameParser {
     }
 
     /// The next whole frame, or `nil` when more bytes are needed.
-    mutating func next() throws(WebSocketError) -> WebSocketFrame? {
+    mutating func next() throws(XRPCWebSocketError) -> WebSocketFrame? {
         let available = buffer.count - start
         guard available >= 2 else { return nil }
         let first = buffer[start]
         let second = buffer[start + 1]
         guard first & 0x70 == 0 else {
-            throw WebSocketError(
+            throw XRPCWebSocketError(
                 .protocolViolation, message: "frame has reserved bits set (\(hex(first))); no extension was negotiated")
         }
         guard let opcode = WebSocketFrame.Opcode(rawValue: first & 0x0F) else {
-            throw WebSocketError(.protocolViolation, message: "frame has the reserved opcode \(first & 0x0F)")
+            throw XRPCWebSocketError(.protocolViolation, message: "frame has the reserved opcode \(first & 0x0F)")
         }
         guard second & 0x80 == 0 else {
-            throw WebSocketError(.protocolViolation, message: "the server sent a masked frame; servers must not mask")
+            throw XRPCWebSocketError(
+                .protocolViolation, message: "the server sent a masked frame; servers must not mask")
         }
         let fin = first & 0x80 != 0
         var headerLength = 2
@@ -105,20 +106,21 @@ struct WebSocketFrameParser {
             length = 0
             for index in 2..<10 { length = length << 8 | UInt64(buffer[start + index]) }
             guard length >> 63 == 0 else {
-                throw WebSocketError(.protocolViolation, message: "frame length has its most significant bit set")
+                throw XRPCWebSocketError(.protocolViolation, message: "frame length has its most significant bit set")
             }
         }
         if opcode.isControl {
             guard fin else {
-                throw WebSocketError(.protocolViolation, message: "control frame \(opcode) is fragmented")
+                throw XRPCWebSocketError(.protocolViolation, message: "control frame \(opcode) is fragmented")
             }
             guard length <= 125 else {
-                throw WebSocketError(
+                throw XRPCWebSocketError(
                     .protocolViolation, message: "control frame \(opcode) has \(length) bytes (at most 125)")
             }
         }
         guard length <= UInt64(maximumFrameSize) else {
-            throw WebSocketError(.messageTooBig, message: "frame of \(length) bytes is larger than \(maximumFrameSize)")
+            throw XRPCWebSocketError(
+                .messageTooBig, message: "frame of \(length) bytes is larger than \(maximumFrameSize)")
         }
         let total = headerLength + Int(length)
         guard available >= total else { return nil }
@@ -143,23 +145,24 @@ struct WebSocketMessageAssembler {
     }
 
     /// Adds a data frame; returns the message it completes, if any.
-    mutating func add(_ frame: WebSocketFrame) throws(WebSocketError) -> WebSocketMessage? {
+    mutating func add(_ frame: WebSocketFrame) throws(XRPCWebSocketError) -> XRPCWebSocketMessage? {
         switch frame.opcode {
         case .continuation:
             guard opcode != nil else {
-                throw WebSocketError(.protocolViolation, message: "continuation frame without a message to continue")
+                throw XRPCWebSocketError(
+                    .protocolViolation, message: "continuation frame without a message to continue")
             }
         case .text, .binary:
             guard opcode == nil else {
-                throw WebSocketError(
+                throw XRPCWebSocketError(
                     .protocolViolation, message: "new \(frame.opcode) frame while a fragmented message is open")
             }
             opcode = frame.opcode
         default:
-            throw WebSocketError(.protocolViolation, message: "control frame \(frame.opcode) given as data")
+            throw XRPCWebSocketError(.protocolViolation, message: "control frame \(frame.opcode) given as data")
         }
         guard parts.count + frame.payload.count <= maximumMessageSize else {
-            throw WebSocketError(
+            throw XRPCWebSocketError(
                 .messageTooBig,
                 message: "message of more than \(maximumMessageSize) bytes (\(parts.count + frame.payload.count))")
         }
@@ -173,11 +176,11 @@ struct WebSocketMessageAssembler {
         return try finish(payload)
     }
 
-    private mutating func finish(_ payload: [UInt8]) throws(WebSocketError) -> WebSocketMessage {
+    private mutating func finish(_ payload: [UInt8]) throws(XRPCWebSocketError) -> XRPCWebSocketMessage {
         defer { opcode = nil }
         guard opcode == .text else { return .binary(Data(payload)) }
         guard let text = checkedUTF8(payload) else {
-            throw WebSocketError(.invalidUTF8, message: "text message of \(payload.count) bytes is not valid UTF-8")
+            throw XRPCWebSocketError(.invalidUTF8, message: "text message of \(payload.count) bytes is not valid UTF-8")
         }
         return .text(text)
     }

@@ -20,7 +20,7 @@ package enum WebSocketHandshake {
     }
 
     /// The upgrade request's bytes. `headers` are added unless they would replace a handshake field.
-    static func request(for target: WebSocketTarget, key: String, headers: [String: String]) -> [UInt8] {
+    static func request(for target: XRPCWebSocketTarget, key: String, headers: [String: String]) -> [UInt8] {
         var lines = [
             "GET \(target.requestTarget) HTTP/1.1", "Host: \(target.hostHeader)", "Upgrade: websocket",
             "Connection: Upgrade", "Sec-WebSocket-Key: \(key)", "Sec-WebSocket-Version: 13",
@@ -49,10 +49,10 @@ package enum WebSocketHandshake {
     }
 
     /// Reads the response head at the start of `bytes`; `nil` when it is not complete yet.
-    static func parseResponse(_ bytes: [UInt8]) throws(WebSocketError) -> Response? {
+    static func parseResponse(_ bytes: [UInt8]) throws(XRPCWebSocketError) -> Response? {
         guard let end = headerEnd(in: bytes) else {
             guard bytes.count <= maximumHeaderSize else {
-                throw WebSocketError(
+                throw XRPCWebSocketError(
                     .handshakeFailed, message: "response headers are longer than \(maximumHeaderSize) bytes")
             }
             return nil
@@ -62,7 +62,8 @@ package enum WebSocketHandshake {
         let statusLine = lines.removeFirst()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
-            throw WebSocketError(.handshakeFailed, message: "not an HTTP/1.1 response: \"\(statusLine.prefix(80))\"")
+            throw XRPCWebSocketError(
+                .handshakeFailed, message: "not an HTTP/1.1 response: \"\(statusLine.prefix(80))\"")
         }
         var headers: [String: String] = [:]
         for line in lines {
@@ -79,29 +80,29 @@ package enum WebSocketHandshake {
     /// carrying its status; `body` is the part of its body already read.
     static func validate(
         _ response: Response, key: String, body: Data, headers: [String: String] = [:]
-    ) throws(WebSocketError) {
+    ) throws(XRPCWebSocketError) {
         guard response.status == 101 else {
-            throw WebSocketError(
+            throw XRPCWebSocketError(
                 .handshakeFailed, status: response.status, body: body,
                 message: "the server answered the upgrade with status \(response.status)")
         }
         guard response.headers["upgrade"]?.lowercased() == "websocket" else {
-            throw WebSocketError(
+            throw XRPCWebSocketError(
                 .handshakeFailed, status: 101, message: "the 101 response has no \"Upgrade: websocket\" header")
         }
         let connection = response.headers["connection"]?.lowercased().split(separator: ",") ?? []
         guard connection.contains(where: { $0.trimmingCharacters(in: .whitespaces) == "upgrade" }) else {
-            throw WebSocketError(
+            throw XRPCWebSocketError(
                 .handshakeFailed, status: 101, message: "the 101 response has no \"Connection: Upgrade\" header")
         }
         guard response.headers["sec-websocket-accept"] == acceptValue(forKey: key) else {
             let found = response.headers["sec-websocket-accept"].map { "\"\($0)\"" } ?? "none"
-            throw WebSocketError(
+            throw XRPCWebSocketError(
                 .handshakeFailed, status: 101,
                 message: "Sec-WebSocket-Accept is \(found), expected \"\(acceptValue(forKey: key))\"")
         }
         if let extensions = response.headers["sec-websocket-extensions"], !extensions.isEmpty {
-            throw WebSocketError(
+            throw XRPCWebSocketError(
                 .handshakeFailed, status: 101,
                 message: "the server chose extensions \"\(extensions)\" that were not offered")
         }
@@ -109,7 +110,7 @@ package enum WebSocketHandshake {
             let offered = headers.first { $0.key.lowercased() == "sec-websocket-protocol" }?.value ?? ""
             let names = offered.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             guard names.contains(chosen) else {
-                throw WebSocketError(
+                throw XRPCWebSocketError(
                     .handshakeFailed, status: 101,
                     message: "the server chose the subprotocol \"\(chosen)\", which was not offered"
                         + (offered.isEmpty ? "" : " (offered: \(offered))"))
@@ -131,7 +132,7 @@ package enum WebSocketHandshake {
 /// The target of a `ws://` or `wss://` URL: host, port, and request target (path and query).
 ///
 /// Shared by every WebSocket transport, including ones in other packages.
-public struct WebSocketTarget: Sendable, Hashable {
+public struct XRPCWebSocketTarget: Sendable, Hashable {
     /// The host, without brackets for IPv6.
     public var host: String
     /// The port, 80 or 443 when the URL names none.
@@ -147,15 +148,15 @@ public struct WebSocketTarget: Sendable, Hashable {
     }
 
     /// Reads a `ws://`, `wss://`, `http://` or `https://` URL.
-    public init(_ url: URL) throws(WebSocketError) {
+    public init(_ url: URL) throws(XRPCWebSocketError) {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
             let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty
-        else { throw WebSocketError(.unsupportedURL, message: "\(url) has no scheme or host") }
+        else { throw XRPCWebSocketError(.unsupportedURL, message: "\(url) has no scheme or host") }
         switch scheme {
         case "ws", "http": secure = false
         case "wss", "https": secure = true
-        default: throw WebSocketError(.unsupportedURL, message: "\(url): scheme \(scheme) is not ws or wss")
+        default: throw XRPCWebSocketError(.unsupportedURL, message: "\(url): scheme \(scheme) is not ws or wss")
         }
         self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         port = components.port ?? (secure ? 443 : 80)

@@ -50,7 +50,9 @@ struct AtprotoInstallSource: LexiconInstallSource {
 
     func lexicon(_ nsid: String) async throws -> FetchedLexicon? {
         try await Self.reaching {
-            fetched(try await resolver.fetch(nsid, from: try await authorities.did(of: nsid, resolver: resolver)))
+            fetched(
+                try await resolver.fetch(
+                    NSID(rawValue: nsid), from: try await authorities.did(of: nsid, resolver: resolver)))
         }
     }
 
@@ -77,7 +79,7 @@ struct AtprotoInstallSource: LexiconInstallSource {
         guard let did = authority.did else {
             throw InstallError(file: nil, message: "\(entry.nsid): the pinned URI \(record.uri) does not name a DID")
         }
-        return try await Self.reaching { fetched(try await resolver.fetch(entry.nsid, from: did)) }
+        return try await Self.reaching { fetched(try await resolver.fetch(NSID(rawValue: entry.nsid), from: did)) }
     }
 
     /// The schema records of the pattern's authority whose NSIDs match it and whose own authority is
@@ -86,7 +88,7 @@ struct AtprotoInstallSource: LexiconInstallSource {
         let did = try await Self.reaching { try await resolver.authority(of: pattern) }
         let prefix = String(pattern.dropLast())
         var matching: [String] = []
-        for nsid in try await resolver.publishedNSIDs(of: did, prefix: prefix) {
+        for nsid in try await resolver.publishedNSIDs(of: did, prefix: prefix).map({ $0.rawValue }) {
             guard let owner = try? await resolver.authority(of: nsid), owner == did else {
                 FileHandle.standardError.write(
                     Data(
@@ -101,7 +103,7 @@ struct AtprotoInstallSource: LexiconInstallSource {
 
     private func fetched(_ lexicon: ResolvedLexicon) -> FetchedLexicon {
         FetchedLexicon(
-            nsid: lexicon.nsid, path: FetchedLexicon.path(for: lexicon.nsid), data: lexicon.fileData,
+            nsid: lexicon.nsid.rawValue, path: FetchedLexicon.path(for: lexicon.nsid.rawValue), data: lexicon.fileData,
             record: LexiconManifest.RecordPin(uri: lexicon.uri.rawValue, cid: lexicon.cid.description))
     }
 }

@@ -56,11 +56,11 @@ final class BackfillIntegrationTests: XCTestCase {
     static func write(_ account: Account, _ count: Int, tag: String) async throws {
         var keys: [RecordKey] = []
         for index in 0..<count {
-            let post = AppBskyFeedPost(text: "\(tag) \(index)", createdAt: Datetime.now())
+            let post = AppBskyFeedPost(text: "\(tag) \(index)", createdAt: LexiconDatetime.now())
             switch index % 5 {
             case 3 where !keys.isEmpty:
                 _ = try await account.client.putRecord(
-                    AppBskyFeedPost(text: "\(tag) \(index) edited", createdAt: Datetime.now()),
+                    AppBskyFeedPost(text: "\(tag) \(index) edited", createdAt: LexiconDatetime.now()),
                     repo: ATIdentifier(account.did), rkey: keys[keys.count / 2])
             case 4 where !keys.isEmpty:
                 try await account.client.deleteRecord(

@@ -9,7 +9,7 @@ import XCTest
 struct ScriptedRepo {
     let did: DID
     var records: [String: CID] = [:]
-    var values: [String: DataModelValue] = [:]
+    var values: [String: AtprotoDataModelValue] = [:]
     var revision = 0
     var seq = 0
 
@@ -41,7 +41,7 @@ struct ScriptedRepo {
         var blocks: [CARBlock] = []
         var op: ComAtprotoSyncSubscribeRepos.RepoOp
         if let text {
-            let value = DataModelValue.map([
+            let value = AtprotoDataModelValue.map([
                 "$type": .string("app.bsky.feed.post"), "text": .string(text),
                 "createdAt": .string("2026-01-01T00:00:00.000Z"),
             ])
@@ -69,7 +69,7 @@ struct ScriptedRepo {
         return ComAtprotoSyncSubscribeRepos.Commit(
             seq: seq, rebase: false, tooBig: false, repo: did, commit: CIDLink(commitCID.string),
             rev: TID(rawValue: rev),
-            since: nil, blocks: LexiconBytes(Data(car)), ops: [op], blobs: [], time: Datetime.now(),
+            since: nil, blocks: LexiconBytes(Data(car)), ops: [op], blobs: [], time: LexiconDatetime.now(),
             prevData: CIDLink(prevData.string))
     }
 

@@ -21,11 +21,12 @@ final class PointCheckTests: XCTestCase {
         try checkW3C("w3c_didkey_P256.json", P256.self, .p256)
     }
 
-    private func checkW3C<Curve: ShortWeierstrassCurve>(_ file: String, _: Curve.Type, _ curve: KeyCurve) throws {
+    private func checkW3C<Curve: ShortWeierstrassCurve>(_ file: String, _: Curve.Type, _ curve: AtprotoKeyCurve) throws
+    {
         let vectors = try JSONDecoder().decode([W3CVector].self, from: try TestData.interop(file))
         XCTAssertFalse(vectors.isEmpty)
         for vector in vectors {
-            let key = try PublicKey(didKey: vector.publicDidKey)
+            let key = try AtprotoPublicKey(didKey: vector.publicDidKey)
             XCTAssertEqual(key.curve, curve)
             let secret: [UInt8]
             if let hex = vector.privateKeyBytesHex {
@@ -38,16 +39,17 @@ final class PointCheckTests: XCTestCase {
             XCTAssertEqual(derived.compressedBytes, key.compressedBytes, vector.publicDidKey)
             XCTAssertEqual(derived.uncompressedBytes, key.uncompressedBytes, vector.publicDidKey)
             // The same point read back from its uncompressed form.
-            let again = try PublicKey(sec1: key.uncompressedBytes, curve: curve)
+            let again = try AtprotoPublicKey(sec1: key.uncompressedBytes, curve: curve)
             XCTAssertEqual(again, key)
         }
     }
 
     func testAPointOffTheCurveIsRefused() throws {
         for (curve, point) in [
-            (KeyCurve.secp256k1, Secp256k1.generator.uncompressedBytes), (.p256, P256.generator.uncompressedBytes),
+            (AtprotoKeyCurve.secp256k1, Secp256k1.generator.uncompressedBytes),
+            (.p256, P256.generator.uncompressedBytes),
         ] {
-            XCTAssertNoThrow(try PublicKey(sec1: point, curve: curve))
+            XCTAssertNoThrow(try AtprotoPublicKey(sec1: point, curve: curve))
             var moved = point
             moved[64] ^= 1
             assertNotOnCurve(moved, curve, "y^2 != x^3 + ax + b")
@@ -73,25 +75,25 @@ final class PointCheckTests: XCTestCase {
         assertNotOnCurve([0x02] + UInt256(5, 0, 0, 0).bigEndianBytes, .secp256k1, "is not a square")
         assertNotOnCurve([0x03] + UInt256(1, 0, 0, 0).bigEndianBytes, .p256, "is not a square")
         // x = 1 on secp256k1 has a point (8 is a square): both parities decompress, to y and -y.
-        let even = try? PublicKey(sec1: [0x02] + UInt256(1, 0, 0, 0).bigEndianBytes, curve: .secp256k1)
-        let odd = try? PublicKey(sec1: [0x03] + UInt256(1, 0, 0, 0).bigEndianBytes, curve: .secp256k1)
+        let even = try? AtprotoPublicKey(sec1: [0x02] + UInt256(1, 0, 0, 0).bigEndianBytes, curve: .secp256k1)
+        let odd = try? AtprotoPublicKey(sec1: [0x03] + UInt256(1, 0, 0, 0).bigEndianBytes, curve: .secp256k1)
         XCTAssertEqual(even?.uncompressedBytes.last.map { $0 & 1 }, 0)
         XCTAssertEqual(odd?.uncompressedBytes.last.map { $0 & 1 }, 1)
     }
 
     func testAWrongLengthOrPrefixIsMalformed() {
         for bytes in [[0x00], [0x04] + [UInt8](repeating: 1, count: 32), [0x05] + [UInt8](repeating: 1, count: 32)] {
-            XCTAssertThrowsError(try PublicKey(sec1: bytes, curve: .p256)) {
-                XCTAssertEqual(($0 as? PublicKeyError)?.code, .malformedPoint)
+            XCTAssertThrowsError(try AtprotoPublicKey(sec1: bytes, curve: .p256)) {
+                XCTAssertEqual(($0 as? AtprotoPublicKeyError)?.code, .malformedPoint)
             }
         }
     }
 
     private func assertNotOnCurve(
-        _ bytes: [UInt8], _ curve: KeyCurve, _ reason: String, file: StaticString = #filePath, line: UInt = #line
+        _ bytes: [UInt8], _ curve: AtprotoKeyCurve, _ reason: String, file: StaticString = #filePath, line: UInt = #line
     ) {
-        XCTAssertThrowsError(try PublicKey(sec1: bytes, curve: curve), file: file, line: line) { error in
-            let keyError = error as? PublicKeyError
+        XCTAssertThrowsError(try AtprotoPublicKey(sec1: bytes, curve: curve), file: file, line: line) { error in
+            let keyError = error as? AtprotoPublicKeyError
             XCTAssertEqual(keyError?.code, .notOnCurve, "\(error)", file: file, line: line)
             XCTAssertTrue(keyError?.message.contains(reason) == true, "\(error)", file: file, line: line)
         }

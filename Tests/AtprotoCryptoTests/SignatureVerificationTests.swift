@@ -36,12 +36,12 @@ final class SignatureVerificationTests: XCTestCase {
         for fixture in fixtures {
             let message = try TestData.base64(fixture.messageBase64)
             let signature = try TestData.base64(fixture.signatureBase64)
-            var keys: [PublicKey] = []
+            var keys: [AtprotoPublicKey] = []
             if let did = fixture.publicKeyDid {
-                keys.append(try PublicKey(didKey: did))
+                keys.append(try AtprotoPublicKey(didKey: did))
             }
             if let multibase = fixture.publicKeyMultibase {
-                keys.append(try PublicKey(legacyType: fixture.didDocSuite, multibase: multibase))
+                keys.append(try AtprotoPublicKey(legacyType: fixture.didDocSuite, multibase: multibase))
             }
             XCTAssertFalse(keys.isEmpty, fixture.comment)
             for key in keys {
@@ -56,8 +56,8 @@ final class SignatureVerificationTests: XCTestCase {
         let file = try JSONDecoder().decode(VectorFile.self, from: try TestData.local("signature-vectors.json"))
         var seen: [String: Int] = [:]
         for vector in file.vectors {
-            let curve = try XCTUnwrap(KeyCurve(rawValue: vector.curve))
-            let key = try PublicKey(sec1: try TestData.hex(vector.publicKeyHex), curve: curve)
+            let curve = try XCTUnwrap(AtprotoKeyCurve(rawValue: vector.curve))
+            let key = try AtprotoPublicKey(sec1: try TestData.hex(vector.publicKeyHex), curve: curve)
             let signature = try TestData.hex(vector.signatureHex)
             let message = try TestData.hex(vector.messageHex)
             let label = "\(vector.curve) \(vector.case) \(vector.signatureHex)"
@@ -83,7 +83,7 @@ final class SignatureVerificationTests: XCTestCase {
     func testADigestOfTheWrongLengthIsInvalid() throws {
         let fixtures = try JSONDecoder().decode([Fixture].self, from: try TestData.interop("signature-fixtures.json"))
         let fixture = try XCTUnwrap(fixtures.first { $0.validSignature && $0.publicKeyDid != nil })
-        let key = try PublicKey(didKey: try XCTUnwrap(fixture.publicKeyDid))
+        let key = try AtprotoPublicKey(didKey: try XCTUnwrap(fixture.publicKeyDid))
         let signature = try TestData.base64(fixture.signatureBase64)
         let message = try TestData.base64(fixture.messageBase64)
         XCTAssertTrue(key.isValidSignature(signature, for: message))
@@ -99,8 +99,8 @@ final class SignatureVerificationTests: XCTestCase {
         let valid = fixtures.filter(\.validSignature)
         let k256 = try XCTUnwrap(valid.first { $0.didDocSuite == "EcdsaSecp256k1VerificationKey2019" })
         let p256 = try XCTUnwrap(valid.first { $0.didDocSuite == "EcdsaSecp256r1VerificationKey2019" })
-        let p256Key = try PublicKey(didKey: try XCTUnwrap(p256.publicKeyDid))
-        let k256Key = try PublicKey(didKey: try XCTUnwrap(k256.publicKeyDid))
+        let p256Key = try AtprotoPublicKey(didKey: try XCTUnwrap(p256.publicKeyDid))
+        let k256Key = try AtprotoPublicKey(didKey: try XCTUnwrap(k256.publicKeyDid))
         XCTAssertTrue(
             p256Key.isValidSignature(
                 try TestData.base64(p256.signatureBase64), for: try TestData.base64(p256.messageBase64)))

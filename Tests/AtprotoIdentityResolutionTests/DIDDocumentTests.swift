@@ -86,7 +86,7 @@ final class DIDDocumentTests: XCTestCase {
             id: "#atproto", type: "Ed25519VerificationKey2020", controller: "did:web:example.com",
             publicKeyMultibase: "z" + Base58Text.encode(generator))
         XCTAssertThrowsError(try unknown.publicKey()) {
-            XCTAssertEqual(($0 as? PublicKeyError)?.code, .unsupportedCurve)
+            XCTAssertEqual(($0 as? AtprotoPublicKeyError)?.code, .unsupportedCurve)
         }
     }
 

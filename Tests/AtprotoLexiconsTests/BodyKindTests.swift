@@ -31,7 +31,7 @@ final class BodyKindTests: XCTestCase {
             }
             let output: AppBskyActorPutPreferences.Output = try await XRPCClient(agent: agent).app.bsky.actor
                 .putPreferences(preferences: [])
-            XCTAssertEqual(output, EmptyBody())
+            XCTAssertEqual(output, XRPCEmptyBody())
             XCTAssertEqual(agent.requests.first?.contentType, "application/json")
         }
     }

@@ -15,7 +15,7 @@ final class CallErrorTests: XCTestCase {
         do throws(XRPCCallError) {
             _ = try await client.com.atproto.repo.putRecord(
                 repo: ATIdentifier(rawValue: repo), collection: "app.bsky.feed.post", rkey: "3k2aaa",
-                record: UnknownValue(.object(["text": .string("hi")])))
+                record: LexiconUnknownValue(.object(["text": .string("hi")])))
             return nil
         } catch {
             return error
@@ -128,9 +128,9 @@ final class CallErrorTests: XCTestCase {
         let pds = answer(400, #"{"error":"ExpiredToken","message":"expired"}"#)
         let service = try XCTUnwrap(URL(string: "https://pds.example"))
         let archive = PasswordSessionArchive(
-            service: service, did: "did:plc:abc", handle: "alice.test", accessToken: SessionToken("access"),
-            refreshToken: SessionToken("refresh"))
-        let session = PasswordSession(restoring: archive, transport: pds)
+            service: service, did: "did:plc:abc", handle: "alice.test", accessToken: XRPCSessionToken("access"),
+            refreshToken: XRPCSessionToken("refresh"))
+        let session = PasswordSession(restoring: archive, agent: pds)
         let first = try await putRecordFailure(session)
         XCTAssertEqual(first.code, .sessionEnded, first.description)
         XCTAssertEqual((first.underlying as? PasswordSessionError)?.code, .sessionEnded)
@@ -208,9 +208,9 @@ final class CallErrorTests: XCTestCase {
 /// A procedure whose input never encodes.
 private enum Unencodable: XRPCProcedure {
     static var nsid: NSID { "com.example.unencodable" }
-    typealias Parameters = NoParameters
-    typealias Error = UndeclaredError
-    typealias Output = EmptyBody
+    typealias Parameters = XRPCNoParameters
+    typealias Error = XRPCUndeclaredError
+    typealias Output = XRPCEmptyBody
 
     struct Refusal: Swift.Error {}
 

@@ -19,7 +19,7 @@ final class ClientCallTests: XCTestCase {
         let output = try await client.com.atproto.repo.createRecord(
             repo: "did:plc:abc",
             collection: "app.bsky.feed.post",
-            record: UnknownValue(encoding: post)
+            record: LexiconUnknownValue(encoding: post)
         )
         XCTAssertEqual(output.uri, "at://did:plc:abc/app.bsky.feed.post/3kabc")
         XCTAssertEqual(output.cid.rawValue, "bafyreia")
@@ -106,7 +106,7 @@ final class ClientCallTests: XCTestCase {
             _ = try await client.com.atproto.repo.createRecord(
                 repo: "did:plc:abc",
                 collection: "app.bsky.feed.post",
-                record: UnknownValue(.object([:]))
+                record: LexiconUnknownValue(.object([:]))
             )
             XCTFail("expected an error")
         } catch {

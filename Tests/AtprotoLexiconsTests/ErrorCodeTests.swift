@@ -52,7 +52,7 @@ final class ErrorCodeTests: XCTestCase {
 
     func testStringFormatErrorsHaveACodeAndAMessage() {
         XCTAssertThrowsError(try DID(validating: "did:Example")) { error in
-            guard let error = error as? StringFormatError else { return XCTFail("\(error)") }
+            guard let error = error as? LexiconStringFormatError else { return XCTFail("\(error)") }
             XCTAssertEqual(error.code, .invalidSyntax)
             XCTAssertEqual(error.format, "did")
             XCTAssertTrue(error.description.hasSuffix(error.message), error.description)

@@ -304,7 +304,7 @@ final class RecordHelperTests: XCTestCase {
         let bytes = Data([0x89, 0x50, 0x4E, 0x47])
         let blob = try await XRPCClient(agent: agent).uploadBlob(bytes, mimeType: "image/png")
 
-        XCTAssertEqual(blob, Blob(ref: CIDLink("bafkreib"), mimeType: "image/png", size: 4))
+        XCTAssertEqual(blob, LexiconBlob(ref: CIDLink("bafkreib"), mimeType: "image/png", size: 4))
         let request = try XCTUnwrap(agent.requests.first)
         XCTAssertEqual(request.path, "/xrpc/com.atproto.repo.uploadBlob")
         XCTAssertEqual(request.contentType, "image/png")

@@ -6,15 +6,15 @@ import XRPCTesting
 /// The generated `subscribeRepos` method and the commit helpers, on synthetic firehose frames.
 final class SubscribeReposTests: XCTestCase {
     private static let did = "did:plc:ewvi7nxzyoun6zhxrhs64oiz"
-    private static let post = DataModelValue.map([
+    private static let post = AtprotoDataModelValue.map([
         "$type": .string("app.bsky.feed.post"), "text": .string("hello firehose"),
         "createdAt": .string("2024-01-01T00:00:00.000Z"),
     ])
-    private static let like = DataModelValue.map([
+    private static let like = AtprotoDataModelValue.map([
         "$type": .string("app.bsky.feed.like"), "createdAt": .string("2024-01-01T00:00:00.000Z"),
         "subject": .map(["uri": .string("at://\(did)/app.bsky.feed.post/3k2a"), "cid": .string(cid.string)]),
     ])
-    private static let custom = DataModelValue.map(["$type": .string("com.example.custom"), "n": .integer(1)])
+    private static let custom = AtprotoDataModelValue.map(["$type": .string("com.example.custom"), "n": .integer(1)])
     private static let cid = CID(sha256Of: [1, 2, 3])
 
     /// A `#commit` frame that creates a post, a like and a custom record and deletes a post.
@@ -24,11 +24,11 @@ final class SubscribeReposTests: XCTestCase {
         if tamper { blocks[0].bytes = Data(DAGCBOR.encode(custom)) }
         let car = CARFile(roots: [commit.cid], blocks: [commit] + blocks)
         let paths = ["app.bsky.feed.post/3k2b", "app.bsky.feed.like/3k2c", "com.example.custom/self"]
-        var ops: [DataModelValue] = zip(paths, blocks).map { path, block in
+        var ops: [AtprotoDataModelValue] = zip(paths, blocks).map { path, block in
             .map(["action": .string("create"), "path": .string(path), "cid": .link(block.cid)])
         }
         ops.append(.map(["action": .string("delete"), "path": .string("app.bsky.feed.post/3k2a"), "cid": .null]))
-        let body = DataModelValue.map([
+        let body = AtprotoDataModelValue.map([
             "seq": .integer(seq), "rebase": .bool(false), "tooBig": .bool(false), "repo": .string(did),
             "commit": .link(commit.cid), "rev": .string("3k2d2222222aa"), "since": .null,
             "blocks": .bytes(Data(car.encoded())), "ops": .array(ops), "blobs": .array([]),
@@ -37,8 +37,8 @@ final class SubscribeReposTests: XCTestCase {
         return frame("#commit", body)
     }
 
-    private static func frame(_ type: String?, op: Int = 1, _ body: DataModelValue) -> Data {
-        var header: [String: DataModelValue] = ["op": .integer(op)]
+    private static func frame(_ type: String?, op: Int = 1, _ body: AtprotoDataModelValue) -> Data {
+        var header: [String: AtprotoDataModelValue] = ["op": .integer(op)]
         if let type { header["t"] = .string(type) }
         return Data(DAGCBOR.encode(.map(header)) + DAGCBOR.encode(body))
     }
@@ -52,7 +52,7 @@ final class SubscribeReposTests: XCTestCase {
     }
 
     func testGeneratedMethodStreamsTypedMessagesAndTheCommitsRecords() async throws {
-        let identity = DataModelValue.map([
+        let identity = AtprotoDataModelValue.map([
             "seq": .integer(2), "did": .string(Self.did), "time": .string("2024-01-01T00:00:00.000Z"),
         ])
         let (client, transport) = client([
@@ -101,7 +101,7 @@ final class SubscribeReposTests: XCTestCase {
         for try await message in client.com.atproto.sync.subscribeRepos() {
             guard case .comAtprotoSyncSubscribeReposCommit(let commit) = message else { return XCTFail("\(message)") }
             XCTAssertThrowsError(try commit.operations()) { error in
-                XCTAssertEqual((error as? BinaryDecodingError)?.code, .hashMismatch, "\(error)")
+                XCTAssertEqual((error as? AtprotoBinaryDecodingError)?.code, .hashMismatch, "\(error)")
             }
             return
         }
@@ -133,7 +133,7 @@ final class SubscribeReposTests: XCTestCase {
 
 // @unchecked Sendable: `connected` is read and written under `lock`; `frames` is a `let`.
 /// A transport whose one connection plays `frames`, then closes normally.
-final class FrameTransport: WebSocketTransport, @unchecked Sendable {
+final class FrameTransport: XRPCWebSocketTransport, @unchecked Sendable {
     private let lock = NSLock()
     private let frames: [Data]
     private var connected: [URL] = []
@@ -142,24 +142,24 @@ final class FrameTransport: WebSocketTransport, @unchecked Sendable {
 
     var urls: [URL] { lock.withLock { connected } }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
+    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
         lock.withLock { connected.append(url) }
         return Connection(frames)
     }
 
     // @unchecked Sendable: `frames` is read and written under `lock`.
-    final class Connection: WebSocketConnection, @unchecked Sendable {
+    final class Connection: XRPCWebSocketConnection, @unchecked Sendable {
         private let lock = NSLock()
         private var frames: [Data]
 
         init(_ frames: [Data]) { self.frames = frames }
 
-        func receive() async throws -> WebSocketMessage? {
+        func receive() async throws -> XRPCWebSocketMessage? {
             lock.withLock { frames.isEmpty ? nil : .binary(frames.removeFirst()) }
         }
 
-        func send(_ message: WebSocketMessage) async throws {}
+        func send(_ message: XRPCWebSocketMessage) async throws {}
 
-        func close(code: WebSocketCloseCode, reason: String) {}
+        func close(code: XRPCWebSocketCloseCode, reason: String) {}
     }
 }

@@ -17,13 +17,13 @@ final class TokenDecodingDifferentialTests: XCTestCase {
     /// What one path made of a document, compared across paths.
     struct Outcome: Equatable {
         var written: String?
-        var invalidMembers: [InvalidUnionMember] = []
+        var invalidMembers: [LexiconInvalidUnionMember] = []
         var failed: Bool { written == nil }
     }
 
     static func outcome<T: LexiconValue>(_ result: Result<T, any Error>) -> Outcome {
         guard case .success(let value) = result else { return Outcome(written: nil) }
-        var invalid: [InvalidUnionMember] = []
+        var invalid: [LexiconInvalidUnionMember] = []
         collectInvalidMembers(value, into: &invalid)
         return Outcome(
             written: String(decoding: value.lexiconJSON.serialized(sortedKeys: true), as: UTF8.self),
@@ -31,8 +31,8 @@ final class TokenDecodingDifferentialTests: XCTestCase {
     }
 
     /// The invalid union members inside a value, in field order.
-    static func collectInvalidMembers(_ value: Any, into members: inout [InvalidUnionMember]) {
-        if let member = value as? InvalidUnionMember {
+    static func collectInvalidMembers(_ value: Any, into members: inout [LexiconInvalidUnionMember]) {
+        if let member = value as? LexiconInvalidUnionMember {
             members.append(member)
             return
         }
@@ -138,7 +138,7 @@ final class TokenDecodingDifferentialTests: XCTestCase {
                     decoded += 1
                 }
             }
-            assertPathsAgree(UnknownValue.self, Array(json.serialized(sortedKeys: false)), name)
+            assertPathsAgree(LexiconUnknownValue.self, Array(json.serialized(sortedKeys: false)), name)
             assertPathsAgree(AppBskyFeedPost.self, Array(json.serialized(sortedKeys: false)), "\(name) as a post")
         }
         XCTAssertGreaterThan(decoded, documents.count, "most fixtures should decode inside a page")

@@ -27,13 +27,13 @@ final class TypedThrowsTests: XCTestCase {
     func testDataModelChecksThrowADecodingErrorWithThePath() {
         let value: JSONValue = .object(["list": .array([.integer(1), .number(1.5)])])
         do {
-            try DataModel.validate(value)
+            try AtprotoDataModel.validate(value)
             XCTFail("a float was accepted")
         } catch {
             XCTAssertEqual(error.path, ["list", "1"])
         }
         do {
-            _ = try DataModelValue(json: value)
+            _ = try AtprotoDataModelValue(json: value)
             XCTFail("a float was read")
         } catch {
             XCTAssertEqual(error.path, ["list", "1"])

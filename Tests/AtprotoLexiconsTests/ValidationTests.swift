@@ -5,7 +5,7 @@ import XRPCTesting
 
 /// Generated values check themselves against the lexicons embedded in the SDK.
 final class ValidationTests: XCTestCase {
-    private let blob = Blob(
+    private let blob = LexiconBlob(
         ref: CIDLink("bafkreibme22gw2h7y2h7tg2fhqotaqjucnbc24deqo72b6mkl2egezxhvy"), mimeType: "image/png", size: 1000)
 
     private func post(text: String = "hello", embed: AppBskyFeedPost.Embed? = nil) -> AppBskyFeedPost {
@@ -48,7 +48,9 @@ final class ValidationTests: XCTestCase {
         XCTAssertEqual(AppBskyFeedPost.Embed.lexiconDefinition, "app.bsky.feed.post#main/record/properties/embed")
         XCTAssertEqual(tooManyImages.lexiconViolations.map(\.path), ["$.images"])
         let wrongMime = AppBskyFeedPost.Embed.appBskyEmbedImages(
-            AppBskyEmbedImages(images: [.init(image: Blob(ref: blob.ref, mimeType: "text/plain", size: 10), alt: "")]))
+            AppBskyEmbedImages(images: [
+                .init(image: LexiconBlob(ref: blob.ref, mimeType: "text/plain", size: 10), alt: "")
+            ]))
         XCTAssertEqual(wrongMime.lexiconViolations.map(\.rule), [.accept])
     }
 
@@ -63,7 +65,7 @@ final class ValidationTests: XCTestCase {
 
     func testAProcedureValidatesItsInputBeforeSendingUnlessToldNotTo() async throws {
         let agent = StubAgent(json: #"{"uri": "at://did:plc:abc/app.bsky.feed.post/3kabc", "cid": "bafyreia"}"#)
-        let invalid = UnknownValue(encoding: post(text: String(repeating: "a", count: 301)))
+        let invalid = LexiconUnknownValue(encoding: post(text: String(repeating: "a", count: 301)))
         do {
             _ = try await XRPCClient(agent: agent).com.atproto.repo.createRecord(
                 repo: "not an identifier", collection: "app.bsky.feed.post", record: invalid)

@@ -6,7 +6,7 @@ import XCTest
 final class LoopbackAuthenticatorTests: XCTestCase {
     func testItTakesOneRedirectAndIgnoresOtherPaths() async throws {
         let visited = URLBox()
-        let authenticator = LoopbackAuthenticator(timeout: .seconds(10)) { url in visited.set(url) }
+        let authenticator = OAuthLoopbackAuthenticator(timeout: .seconds(10)) { url in visited.set(url) }
         let redirect = try await authenticator.redirectURI(registered: "http://127.0.0.1/callback")
         let port = try XCTUnwrap(URLComponents(string: redirect)?.port)
         XCTAssertEqual(redirect, "http://127.0.0.1:\(port)/callback")
@@ -31,7 +31,7 @@ final class LoopbackAuthenticatorTests: XCTestCase {
     /// only once the page answered, so the listener must accept before the closure returns.
     func testItListensWhileTheOpenerWaitsForTheRedirect() async throws {
         let page = StatusBox()
-        let authenticator = LoopbackAuthenticator(timeout: .seconds(10)) { url in
+        let authenticator = OAuthLoopbackAuthenticator(timeout: .seconds(10)) { url in
             let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value ?? ""
             let port = URLComponents(url: url, resolvingAgainstBaseURL: false)?.port ?? 0
             guard let redirect = URL(string: "http://127.0.0.1:\(port)/callback?code=c&state=\(state)") else { return }
@@ -51,7 +51,7 @@ final class LoopbackAuthenticatorTests: XCTestCase {
     }
 
     func testAnOpenerThatFailsEndsTheWaitAtOnce() async throws {
-        let authenticator = LoopbackAuthenticator(timeout: .seconds(30)) { _ in
+        let authenticator = OAuthLoopbackAuthenticator(timeout: .seconds(30)) { _ in
             throw OAuthError(.transport, message: "no browser")
         }
         let redirect = try await authenticator.redirectURI(registered: "http://127.0.0.1/cb")
@@ -67,7 +67,7 @@ final class LoopbackAuthenticatorTests: XCTestCase {
     }
 
     func testItTimesOutAndCanBeCancelled() async throws {
-        let authenticator = LoopbackAuthenticator(timeout: .milliseconds(400)) { _ in }
+        let authenticator = OAuthLoopbackAuthenticator(timeout: .milliseconds(400)) { _ in }
         let redirect = try await authenticator.redirectURI(registered: "http://127.0.0.1/cb")
         let url = try XCTUnwrap(URL(string: "https://a.example"))
         do {
@@ -76,7 +76,7 @@ final class LoopbackAuthenticatorTests: XCTestCase {
         } catch let error as OAuthError {
             XCTAssertEqual(error.code, .timedOut)
         }
-        let patient = LoopbackAuthenticator(timeout: .seconds(30)) { _ in }
+        let patient = OAuthLoopbackAuthenticator(timeout: .seconds(30)) { _ in }
         let second = try await patient.redirectURI(registered: "http://127.0.0.1/cb")
         let start = ContinuousClock.now
         let task = Task { try await patient.authenticate(url, redirectURI: second) }

@@ -17,13 +17,13 @@ private struct MarkedSigner: ES256Signer {
         publicJWK = try ECPublicJWK(x: Array(repeating: 1, count: 32), y: Array(repeating: 2, count: 32))
     }
     func sign(_ message: [UInt8]) async throws -> [UInt8] { Array(repeating: 0xAB, count: 64) }
-    func exportForArchive() throws -> SigningKeyArchive { SigningKeyArchive(kind: "test-marked", data: key) }
+    func exportForArchive() throws -> OAuthSigningKeyArchive { OAuthSigningKeyArchive(kind: "test-marked", data: key) }
 }
 
 private struct MarkedKeyFactory: ES256KeyFactory {
     let key = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
     func makeKey() async throws -> any ES256Signer { try MarkedSigner(key: key) }
-    func restoreKey(from archive: SigningKeyArchive) async throws -> any ES256Signer {
+    func restoreKey(from archive: OAuthSigningKeyArchive) async throws -> any ES256Signer {
         try MarkedSigner(key: archive.data)
     }
 
@@ -54,7 +54,7 @@ final class OAuthSecretLeakTests: XCTestCase {
             redirectURI: "https://app.example.com/callback", assertion: { _ in assertion })
         let client = AtprotoOAuthClient(
             configuration: configuration, keyFactory: keys,
-            resolver: TableResolver(pds: ["did:plc:alice": server.url]), refreshLock: InProcessRefreshLock(),
+            resolver: TableResolver(pds: ["did:plc:alice": server.url]), refreshLock: OAuthInProcessRefreshLock(),
             logger: capture.logger)
         var texts: [String] = []
         let code = "authorization-code-\(UUID().uuidString)"

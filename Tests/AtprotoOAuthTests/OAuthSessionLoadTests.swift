@@ -8,17 +8,17 @@ import XRPCRuntime
 @testable import AtprotoOAuth
 
 private enum FaultQuery: XRPCQuery {
-    typealias Parameters = NoParameters
-    typealias Error = UndeclaredError
-    typealias Output = NoParameters
+    typealias Parameters = XRPCNoParameters
+    typealias Error = XRPCUndeclaredError
+    typealias Output = XRPCNoParameters
     static var nsid: NSID { "com.example.fault.query" }
 }
 
 private enum FaultProcedure: XRPCProcedure {
-    typealias Parameters = NoParameters
-    typealias Error = UndeclaredError
-    typealias Input = RawBody
-    typealias Output = NoParameters
+    typealias Parameters = XRPCNoParameters
+    typealias Error = XRPCUndeclaredError
+    typealias Input = XRPCRawBody
+    typealias Output = XRPCNoParameters
     static var nsid: NSID { "com.example.fault.procedure" }
 }
 
@@ -51,16 +51,16 @@ final class OAuthSessionLoadTests: XCTestCase {
     }
 
     static func call(_ client: XRPCClient, _ index: Int) async -> String {
-        var parameters = NoParameters()
+        var parameters = XRPCNoParameters()
         parameters.unknownFields["id"] = .integer(index)
         let kind = index % 2 == 0 ? "query." : "procedure."
         do {
-            let output: NoParameters
+            let output: XRPCNoParameters
             if index % 2 == 0 {
                 output = try await client.query(FaultQuery.self, parameters: parameters)
             } else {
-                let body = RawBody(data: Data(#"{"id":\#(index)}"#.utf8), contentType: "application/json")
-                output = try await client.procedure(FaultProcedure.self, parameters: NoParameters(), input: body)
+                let body = XRPCRawBody(data: Data(#"{"id":\#(index)}"#.utf8), contentType: "application/json")
+                output = try await client.procedure(FaultProcedure.self, parameters: XRPCNoParameters(), input: body)
             }
             return kind + (output.unknownFields["id"] == .integer(index) ? "success" : "wrongAnswer")
         } catch {
@@ -70,10 +70,10 @@ final class OAuthSessionLoadTests: XCTestCase {
 
     /// Signs in, runs `count` calls, and returns the report, the session weakly (once this returns,
     /// nothing should hold it) and whether a refresh task or a refresh-lock waiter was left.
-    private func drive(_ server: FaultOAuthServer, count: Int, policy: RetryPolicy) async throws -> (
+    private func drive(_ server: FaultOAuthServer, count: Int, policy: XRPCRetryPolicy) async throws -> (
         ConcurrentCalls.Report, WeakSession, Bool
     ) {
-        let lock = InProcessRefreshLock()
+        let lock = OAuthInProcessRefreshLock()
         let client = AtprotoOAuthClient(
             configuration: .development(), keyFactory: FixedKeyFactory(),
             resolver: TableResolver(pds: ["did:plc:alice": server.url]),
@@ -84,7 +84,7 @@ final class OAuthSessionLoadTests: XCTestCase {
             // over 30 s twice (2026-11-27: 127 and 136 procedures timed out waiting in it, the queries
             // retried). The timeout bounds a hang, not the queue: a hang still shows as a call
             // pending at the run's deadline.
-            transport: {
+            agentFactory: {
                 RetryingAgent(wrapping: URLSessionAgent(serviceURL: $0, timeout: .seconds(150)), policy: policy)
             },
             refreshLock: lock)
@@ -104,7 +104,7 @@ final class OAuthSessionLoadTests: XCTestCase {
     func testAThousandConcurrentCallsUnderFaultsAllEndWithOneRefreshPerExpiry() async throws {
         let seed = ProcessInfo.processInfo.environment["FAULT_SEED"].flatMap { UInt64($0) } ?? 19
         let server = try FaultOAuthServer(faults: LoopbackFaults(seed: seed, rates: Self.rates))
-        let policy = RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(10), maxDelay: .milliseconds(100))
+        let policy = XRPCRetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(10), maxDelay: .milliseconds(100))
         let (report, watched, renewing) = try await drive(server, count: 1000, policy: policy)
         let figures = server.snapshot
         print("OAuth session load (seed \(seed)): \(report)\n  server: \(figures)")
@@ -129,7 +129,7 @@ final class OAuthSessionLoadTests: XCTestCase {
     /// The duplicate count can fail: with procedures retried (the app's opt-in), some arrive twice.
     func testProceduresRetriedByOptInAreSeenTwiceByTheCounter() async throws {
         let server = try FaultOAuthServer(faults: LoopbackFaults(seed: 7, rates: Self.rates))
-        let policy = RetryPolicy(
+        let policy = XRPCRetryPolicy(
             maxAttempts: 3, initialDelay: .milliseconds(10), maxDelay: .milliseconds(100), retriesProcedures: true)
         let (report, _, _) = try await drive(server, count: 200, policy: policy)
         print("OAuth session, procedures retried (seed 7): \(report)\n  server: \(server.snapshot)")

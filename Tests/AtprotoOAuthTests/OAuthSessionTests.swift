@@ -160,7 +160,7 @@ final class OAuthSessionTests: XCTestCase {
         let store = FlakyStore()
         let client = AtprotoOAuthClient(
             configuration: .development(), keyFactory: FixedKeyFactory(),
-            resolver: TableResolver(pds: ["did:plc:alice": server.url]), refreshLock: InProcessRefreshLock(),
+            resolver: TableResolver(pds: ["did:plc:alice": server.url]), refreshLock: OAuthInProcessRefreshLock(),
             store: store)
         let pending = try await client.authorize(.account("did:plc:alice"))
         let session = try await client.complete(pending, callback: callback(pending))

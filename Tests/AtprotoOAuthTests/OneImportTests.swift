@@ -11,7 +11,7 @@ final class OneImportTests: XCTestCase {
             AtprotoOAuthClient(
                 configuration: .development(scopes: [.transitionGeneric]), keyFactory: keys, resolver: resolver)
         }
-        let authenticator: any UserAuthenticator = LoopbackAuthenticator { _ in }
+        let authenticator: any OAuthUserAuthenticator = OAuthLoopbackAuthenticator { _ in }
         let call: (any XRPCAgent) -> XRPCClient = { XRPCClient(agent: $0) }
         XCTAssertNotNil(makeClient as Any)
         XCTAssertNotNil(authenticator as Any)

@@ -55,7 +55,7 @@ final class OneTransportTests: XCTestCase {
         let client = AtprotoOAuthClient(
             configuration: .development(), keyFactory: FixedKeyFactory(),
             resolver: TableResolver(pds: ["did:plc:alice": server.url]), httpTransport: transport,
-            refreshLock: InProcessRefreshLock())
+            refreshLock: OAuthInProcessRefreshLock())
         let pending = try await client.authorize(.account("did:plc:alice"))
         let session = try await client.complete(pending, callback: callback(pending))
         let call = try await session.send(XRPCRequest(method: .get, nsid: "com.atproto.server.getSession"))

@@ -13,12 +13,14 @@ struct FixedSignatureSigner: ES256Signer {
         publicJWK = try ECPublicJWK(x: Array(repeating: 1, count: 32), y: Array(repeating: 2, count: 32))
     }
     func sign(_ message: [UInt8]) async throws -> [UInt8] { Array(repeating: 0xAB, count: 64) }
-    func exportForArchive() throws -> SigningKeyArchive { SigningKeyArchive(kind: "test-fixed", data: Data([7])) }
+    func exportForArchive() throws -> OAuthSigningKeyArchive {
+        OAuthSigningKeyArchive(kind: "test-fixed", data: Data([7]))
+    }
 }
 
 struct FixedKeyFactory: ES256KeyFactory {
     func makeKey() async throws -> any ES256Signer { try FixedSignatureSigner() }
-    func restoreKey(from archive: SigningKeyArchive) async throws -> any ES256Signer { try FixedSignatureSigner() }
+    func restoreKey(from archive: OAuthSigningKeyArchive) async throws -> any ES256Signer { try FixedSignatureSigner() }
 }
 
 /// Identities from a table: DID -> PDS URL, handle -> DID.
@@ -223,11 +225,12 @@ final class FakeOAuthServer: @unchecked Sendable {
 func makeClient(resolver: TableResolver) -> AtprotoOAuthClient {
     AtprotoOAuthClient(
         configuration: .development(), keyFactory: FixedKeyFactory(), resolver: resolver,
-        refreshLock: InProcessRefreshLock())
+        refreshLock: OAuthInProcessRefreshLock())
 }
 
 /// The callback the server would send for `pending`.
-func callback(_ pending: PendingAuthorization, state: String? = nil, iss: String? = nil, code: String = "cod-1") -> URL
+func callback(_ pending: OAuthPendingAuthorization, state: String? = nil, iss: String? = nil, code: String = "cod-1")
+    -> URL
 {
     let query = FormEncoding.encode([("code", code), ("state", state ?? pending.state), ("iss", iss ?? pending.issuer)])
     return URL(string: pending.redirectURI + "?" + String(decoding: query, as: UTF8.self)) ?? URL(fileURLWithPath: "/")

@@ -74,34 +74,34 @@ final class TapAckTests: XCTestCase {
 
 // @unchecked Sendable: `count` is read and written under `lock`.
 /// The package's ws:// transport, counting the messages taken from its connections.
-final class CountingTransport: WebSocketTransport, @unchecked Sendable {
+final class CountingTransport: XRPCWebSocketTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
 
     var receives: Int { lock.withLock { count } }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
+    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
         Counted(inner: try await POSIXWebSocketTransport().connect(to: url, headers: headers), owner: self)
     }
 
     fileprivate func counted() { lock.withLock { count += 1 } }
 
-    private final class Counted: WebSocketConnection {
-        let inner: any WebSocketConnection
+    private final class Counted: XRPCWebSocketConnection {
+        let inner: any XRPCWebSocketConnection
         let owner: CountingTransport
 
-        init(inner: any WebSocketConnection, owner: CountingTransport) {
+        init(inner: any XRPCWebSocketConnection, owner: CountingTransport) {
             self.inner = inner
             self.owner = owner
         }
 
-        func receive() async throws -> WebSocketMessage? {
+        func receive() async throws -> XRPCWebSocketMessage? {
             let message = try await inner.receive()
             owner.counted()
             return message
         }
 
-        func send(_ message: WebSocketMessage) async throws { try await inner.send(message) }
-        func close(code: WebSocketCloseCode, reason: String) { inner.close(code: code, reason: reason) }
+        func send(_ message: XRPCWebSocketMessage) async throws { try await inner.send(message) }
+        func close(code: XRPCWebSocketCloseCode, reason: String) { inner.close(code: code, reason: reason) }
     }
 }

@@ -59,13 +59,13 @@ final class BlockMapTests: XCTestCase {
 
 // The tests build trees from dictionaries of blocks.
 extension MSTTree {
-    init(root: CID, blocks: [CID: Data]) throws(VerificationError) {
+    init(root: CID, blocks: [CID: Data]) throws(AtprotoVerificationError) {
         try self.init(root: root, blocks: BlockMap(blocks))
     }
 }
 
 extension VerifiedRepository {
-    static func provedIndex(root: CID, blocks: [CID: Data]) throws(VerificationError)
+    static func provedIndex(root: CID, blocks: [CID: Data]) throws(AtprotoVerificationError)
         -> [(path: String, cid: CID)]
     {
         try provedIndex(root: root, blocks: BlockMap(blocks))

@@ -52,7 +52,7 @@ final class MSTNodeDecodingTests: XCTestCase {
         XCTAssertNil(MSTNode.readCanonical(Data(bytes)))
         let cid = CID(sha256Of: bytes)
         XCTAssertThrowsError(try MSTNode(block: Data(bytes), cid: cid)) {
-            XCTAssertEqual(($0 as? VerificationError)?.code, .malformedData, "\($0)")
+            XCTAssertEqual(($0 as? AtprotoVerificationError)?.code, .malformedData, "\($0)")
         }
     }
 }

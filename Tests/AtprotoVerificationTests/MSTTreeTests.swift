@@ -51,7 +51,7 @@ final class MSTTreeTests: XCTestCase {
         // Keep the root only: any key below it needs a node that is not there.
         blocks = blocks.filter { $0.key == written.root }
         var partial = try MSTTree(root: written.root, blocks: blocks)
-        var errors: [VerificationError.Code] = []
+        var errors: [AtprotoVerificationError.Code] = []
         for key in keys {
             do { _ = try partial.value(for: key) } catch { errors.append(error.code) }
         }
@@ -68,7 +68,7 @@ final class MSTTreeTests: XCTestCase {
         let bytes = liar.encoded { _ in self.leaf }
         let cid = CID(sha256Of: bytes)
         XCTAssertThrowsError(try MSTTree(root: cid, blocks: [cid: Data(bytes)])) {
-            XCTAssertEqual(($0 as? VerificationError)?.code, .brokenProof, "\($0)")
+            XCTAssertEqual(($0 as? AtprotoVerificationError)?.code, .brokenProof, "\($0)")
         }
         // Keys out of order at one height.
         let zeros = (0..<10_000).lazy.map { Array("a/k\($0)".utf8) }.filter { MSTKey.height(of: $0) == 0 }.prefix(2)
@@ -79,14 +79,14 @@ final class MSTTreeTests: XCTestCase {
         let unorderedBytes = unordered.encoded { _ in self.leaf }
         let unorderedCID = CID(sha256Of: unorderedBytes)
         XCTAssertThrowsError(try MSTTree(root: unorderedCID, blocks: [unorderedCID: Data(unorderedBytes)])) {
-            XCTAssertEqual(($0 as? VerificationError)?.code, .brokenProof, "\($0)")
+            XCTAssertEqual(($0 as? AtprotoVerificationError)?.code, .brokenProof, "\($0)")
         }
         // Bytes that do not hash to their CID are refused when the CAR is read, before the tree sees
         // them (RepositoryInputTests.testAnMSTNodeThatDoesNotHashToItsCIDIsRefused).
     }
 
     func testMalformedNodeBlocksAreTypedErrors() throws {
-        for value: DataModelValue in [
+        for value: AtprotoDataModelValue in [
             .string("no"), .map(["e": .integer(1), "l": .null]), .map(["e": .array([]), "l": .integer(3)]),
             .map([
                 "e": .array([.map(["p": .integer(2), "k": .bytes(Data()), "v": .link(leaf), "t": .null])]), "l": .null,
@@ -96,7 +96,7 @@ final class MSTTreeTests: XCTestCase {
             let bytes = DAGCBOR.encode(value)
             let cid = CID(sha256Of: bytes)
             XCTAssertThrowsError(try MSTTree(root: cid, blocks: [cid: Data(bytes)]), "\(value)") {
-                let kind = ($0 as? VerificationError)?.code
+                let kind = ($0 as? AtprotoVerificationError)?.code
                 XCTAssertTrue(kind == .malformedData || kind == .brokenProof, "\($0)")
             }
         }

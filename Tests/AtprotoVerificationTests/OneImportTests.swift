@@ -14,7 +14,7 @@ final class LexiconResolutionOneImportTests: XCTestCase {
     }
 
     func testLexiconResolutionNeedsOneImport() {
-        let limits = VerificationLimits()
+        let limits = AtprotoVerificationLimits()
         XCTAssertGreaterThan(limits.maximumBlocks, 0)
     }
 }

@@ -108,7 +108,7 @@ final class ProvedIndexWalkTests: XCTestCase {
             let map = try carMap(blocks)
             XCTAssertNil(ProvedIndexWalk.index(root: root, height: height, blocks: map), name)
             XCTAssertThrowsError(try VerifiedRepository.provedIndex(root: root, blocks: map), name) { error in
-                XCTAssertEqual((error as? VerificationError)?.code, .brokenProof, "\(name): \(error)")
+                XCTAssertEqual((error as? AtprotoVerificationError)?.code, .brokenProof, "\(name): \(error)")
             }
         }
     }

@@ -8,10 +8,10 @@ import XRPCRuntime
 /// Hostile or broken repository data gives typed errors, without a signed commit from anywhere.
 final class RepositoryInputTests: XCTestCase {
     let did = DID(rawValue: "did:plc:ewvi7nxzyoun6zhxrhs64oiz")
-    let key = try? PublicKey(didKey: "did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme")
+    let key = try? AtprotoPublicKey(didKey: "did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme")
 
     func commitBlock(signature: [UInt8], version: Int = 3, drop: String? = nil) -> (CID, Data) {
-        var fields: [String: DataModelValue] = [
+        var fields: [String: AtprotoDataModelValue] = [
             "did": .string(did.rawValue), "version": .integer(version), "data": .link(MSTTree.emptyRoot),
             "rev": .string("3l3qo2vutsw2b"), "prev": .null, "sig": .bytes(Data(signature)),
         ]
@@ -24,11 +24,11 @@ final class RepositoryInputTests: XCTestCase {
         Data(CARFile(roots: [root], blocks: blocks.map { CARBlock(cid: $0.0, bytes: $0.1) }).encoded())
     }
 
-    func kind(_ body: () throws -> Void) -> VerificationError.Code? {
+    func kind(_ body: () throws -> Void) -> AtprotoVerificationError.Code? {
         do {
             try body()
             return nil
-        } catch { return (error as? VerificationError)?.code }
+        } catch { return (error as? AtprotoVerificationError)?.code }
     }
 
     /// The tree does not hash its nodes again: CommitCAR checked every block, the MST nodes included.
@@ -80,11 +80,11 @@ final class RepositoryInputTests: XCTestCase {
                 kind { _ = try RecordProof.verify(car: whole.prefix(cut), did: self.did, path: "a.b.c/x", key: key) },
                 .malformedData, "cut at \(cut)")
         }
-        let small = VerificationLimits(maximumCARSize: 16)
+        let small = AtprotoVerificationLimits(maximumCARSize: 16)
         XCTAssertEqual(
             kind { _ = try RecordProof.verify(car: whole, did: self.did, path: "a.b.c/x", key: key, limits: small) },
             .limitExceeded)
-        let fewBlocks = VerificationLimits(maximumBlocks: 0)
+        let fewBlocks = AtprotoVerificationLimits(maximumBlocks: 0)
         XCTAssertEqual(
             kind {
                 _ = try RecordProof.verify(car: whole, did: self.did, path: "a.b.c/x", key: key, limits: fewBlocks)
@@ -107,13 +107,14 @@ final class RepositoryInputTests: XCTestCase {
 
     func testFirehoseBodiesOfTheWrongShapeAreMalformed() {
         let (cid, bytes) = commitBlock(signature: Array(repeating: 1, count: 64))
-        let good: [String: DataModelValue] = [
+        let good: [String: AtprotoDataModelValue] = [
             "repo": .string(did.rawValue), "rev": .string("3l3qo2vutsw2b"), "commit": .link(cid),
             "blocks": .bytes(car([(cid, bytes)], root: cid)), "ops": .array([]),
         ]
         XCTAssertNoThrow(try CommitEvent(good))
         for (field, value) in [
-            ("repo", DataModelValue.integer(1)), ("commit", .string("x")), ("blocks", .string("x")), ("ops", .map([:])),
+            ("repo", AtprotoDataModelValue.integer(1)), ("commit", .string("x")), ("blocks", .string("x")),
+            ("ops", .map([:])),
         ] {
             var body = good
             body[field] = value

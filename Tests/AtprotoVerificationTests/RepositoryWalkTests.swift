@@ -49,7 +49,7 @@ final class RepositoryWalkTests: XCTestCase {
         let rootCID = CID(sha256Of: rootBytes)
         let blocks = [childCID: Data(childBytes), rootCID: Data(rootBytes), leaf: record]
         XCTAssertThrowsError(try VerifiedRepository.provedIndex(root: rootCID, blocks: blocks)) { error in
-            XCTAssertEqual((error as? VerificationError)?.code, .brokenProof, "\(error)")
+            XCTAssertEqual((error as? AtprotoVerificationError)?.code, .brokenProof, "\(error)")
         }
     }
 }

@@ -14,14 +14,16 @@ final class SignedCommitBytesTests: XCTestCase {
     let cid = CID(sha256Of: [0x01])
 
     /// The old computation: the decoded map without `sig`, encoded again.
-    func reencoded(_ fields: [String: DataModelValue]) -> [UInt8] {
+    func reencoded(_ fields: [String: AtprotoDataModelValue]) -> [UInt8] {
         var unsigned = fields
         unsigned["sig"] = nil
         return DAGCBOR.encode(.map(unsigned))
     }
 
-    func commitFields(extra: [String: DataModelValue] = [:], signature: Int = 64) -> [String: DataModelValue] {
-        var fields: [String: DataModelValue] = [
+    func commitFields(extra: [String: AtprotoDataModelValue] = [:], signature: Int = 64) -> [String:
+        AtprotoDataModelValue]
+    {
+        var fields: [String: AtprotoDataModelValue] = [
             "did": .string("did:plc:ewvi7nxzyoun6zhxrhs64oiz"), "version": .integer(3),
             "data": .link(MSTTree.emptyRoot), "rev": .string("3l3qo2vutsw2b"), "prev": .null,
             "sig": .bytes(Data(repeating: 9, count: signature)),
@@ -30,7 +32,7 @@ final class SignedCommitBytesTests: XCTestCase {
         return fields
     }
 
-    func assertCutMatchesReencoding(_ fields: [String: DataModelValue], _ note: String) throws {
+    func assertCutMatchesReencoding(_ fields: [String: AtprotoDataModelValue], _ note: String) throws {
         let block = DAGCBOR.encode(.map(fields))
         let commit = try SignedCommit(block: Data(block), cid: cid)
         XCTAssertEqual(commit.unsignedBytes, reencoded(fields), note)
@@ -41,7 +43,7 @@ final class SignedCommitBytesTests: XCTestCase {
         let fixtures = try InteropFixtures.json("data-model/data-model-fixtures.json").arrayItems
         XCTAssertFalse(fixtures.isEmpty)
         for (index, fixture) in fixtures.enumerated() {
-            let value = try DataModelValue(json: try XCTUnwrap(fixture["json"]))
+            let value = try AtprotoDataModelValue(json: try XCTUnwrap(fixture["json"]))
             // The fixture as a field of a commit, and (when a map) its fields as the commit's own.
             try assertCutMatchesReencoding(commitFields(extra: ["fixture": value]), "fixture \(index) as a field")
             if case .map(let entries) = value {
@@ -50,7 +52,7 @@ final class SignedCommitBytesTests: XCTestCase {
         }
     }
 
-    func randomValue(_ generator: inout SplitMix64, depth: Int = 0) -> DataModelValue {
+    func randomValue(_ generator: inout SplitMix64, depth: Int = 0) -> AtprotoDataModelValue {
         let lengths = [0, 1, 23, 24, 255, 256, 300, 65_536]
         func length() -> Int { lengths[Int.random(in: 0..<lengths.count, using: &generator)] }
         switch Int.random(in: 0..<(depth < 3 ? 9 : 7), using: &generator) {
@@ -70,7 +72,7 @@ final class SignedCommitBytesTests: XCTestCase {
                     randomValue(&generator, depth: depth + 1)
                 })
         default:
-            var entries: [String: DataModelValue] = [:]
+            var entries: [String: AtprotoDataModelValue] = [:]
             // A nested `sig` is not the commit's: only the top-level one is cut.
             for index in 0..<Int.random(in: 0...4, using: &generator) {
                 entries[index == 0 ? "sig" : "k\(index)"] = randomValue(&generator, depth: depth + 1)
@@ -85,7 +87,7 @@ final class SignedCommitBytesTests: XCTestCase {
         var generator = SplitMix64(seed: 2026)
         let names = ["a", "s", "si", "sif", "sih", "zz", "aaaa", "prevData", "x"]
         for round in 0..<200 {
-            var extra: [String: DataModelValue] = [:]
+            var extra: [String: AtprotoDataModelValue] = [:]
             let count = round < 30 ? 17 + round % 3 : Int.random(in: 0...25, using: &generator)
             for index in 0..<count {
                 let name = index < names.count ? names[index] : "f\(index)"
@@ -96,11 +98,11 @@ final class SignedCommitBytesTests: XCTestCase {
         }
     }
 
-    func kind(_ body: () throws -> Void) -> VerificationError.Code? {
+    func kind(_ body: () throws -> Void) -> AtprotoVerificationError.Code? {
         do {
             try body()
             return nil
-        } catch { return (error as? VerificationError)?.code }
+        } catch { return (error as? AtprotoVerificationError)?.code }
     }
 
     /// Blocks whose bytes differ from their re-encoding are refused at decoding, as before: nothing

@@ -24,10 +24,10 @@ final class SigningKeyCacheTests: XCTestCase {
     func testARotatedKeyIsReadAfreshNotTakenFromTheCache() throws {
         let cache = SigningKeyCache()
         let before = try cache.signingKey(of: document(first))
-        XCTAssertEqual(before, try PublicKey(multikey: first))
+        XCTAssertEqual(before, try AtprotoPublicKey(multikey: first))
         // The same DID, a new key: the cache must not answer with the old one.
         let after = try cache.signingKey(of: document(second))
-        XCTAssertEqual(after, try PublicKey(multikey: second))
+        XCTAssertEqual(after, try AtprotoPublicKey(multikey: second))
         XCTAssertNotEqual(before, after)
         XCTAssertEqual(try cache.signingKey(of: document(first)), before)
         XCTAssertEqual(cache.count, 2)
@@ -54,7 +54,7 @@ final class SigningKeyCacheTests: XCTestCase {
     func testTheCacheStaysWithinItsCapacity() throws {
         let cache = SigningKeyCache(capacity: 1)
         _ = try cache.signingKey(of: document(first))
-        XCTAssertEqual(try cache.signingKey(of: document(second)), try PublicKey(multikey: second))
+        XCTAssertEqual(try cache.signingKey(of: document(second)), try AtprotoPublicKey(multikey: second))
         XCTAssertEqual(cache.count, 1)
     }
 }

@@ -154,7 +154,7 @@ final class SplicedInversionTests: XCTestCase {
         let blocks = BlockMap([data: Data(bytes)])
         XCTAssertFalse(SplicedInversion.proves([create], data: data, blocks: blocks, prevData: prevData))
         XCTAssertThrowsError(try CommitInversion.check([create], data: data, blocks: blocks, prevData: prevData)) {
-            XCTAssertEqual(($0 as? VerificationError)?.code, .brokenProof, "\($0)")
+            XCTAssertEqual(($0 as? AtprotoVerificationError)?.code, .brokenProof, "\($0)")
         }
     }
 }

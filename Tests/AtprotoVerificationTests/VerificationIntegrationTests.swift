@@ -42,7 +42,7 @@ final class VerificationIntegrationTests: XCTestCase {
         let session = PasswordSession(service: pds.url)
         let archive = try await session.login(ATIdentifier(rawValue: pds.handle), password: pds.password)
         let client = XRPCClient(agent: session)
-        let post = AppBskyFeedPost(text: text, createdAt: Datetime.now())
+        let post = AppBskyFeedPost(text: text, createdAt: LexiconDatetime.now())
         let created = try await client.createRecord(post, repo: ATIdentifier(archive.did))
         return (client, created.uri, archive.did)
     }
@@ -106,7 +106,7 @@ final class VerificationIntegrationTests: XCTestCase {
         XCTAssertThrowsError(
             try VerifiedRepository(car: response.body, did: DID(rawValue: "did:plc:aaaaaaaaaaaaaaaaaaaaaaaa"), key: key)
         ) {
-            XCTAssertEqual(($0 as? VerificationError)?.code, .wrongDID)
+            XCTAssertEqual(($0 as? AtprotoVerificationError)?.code, .wrongDID)
         }
         // Drop one MST node below the root: the walk finds the hole.
         let car = try CARFile(reading: response.body)
@@ -118,7 +118,7 @@ final class VerificationIntegrationTests: XCTestCase {
         if let hole = holed {
             let without = CARFile(roots: car.roots, blocks: car.blocks.filter { $0.cid != hole.cid })
             XCTAssertThrowsError(try VerifiedRepository(car: Data(without.encoded()), did: did, key: key)) {
-                XCTAssertEqual(($0 as? VerificationError)?.code, .brokenProof, "\($0)")
+                XCTAssertEqual(($0 as? AtprotoVerificationError)?.code, .brokenProof, "\($0)")
             }
         }
     }
@@ -154,11 +154,11 @@ final class VerificationIntegrationTests: XCTestCase {
             XCTAssertEqual(error.code, .brokenProof, "\(error)")
         }
 
-        func kind(_ body: () throws -> RecordProof) -> VerificationError.Code? {
+        func kind(_ body: () throws -> RecordProof) -> AtprotoVerificationError.Code? {
             do {
                 _ = try body()
                 return nil
-            } catch { return (error as? VerificationError)?.code }
+            } catch { return (error as? AtprotoVerificationError)?.code }
         }
         // Another account's DID.
         XCTAssertEqual(
@@ -167,7 +167,7 @@ final class VerificationIntegrationTests: XCTestCase {
                     car: response.body, did: DID(rawValue: "did:plc:aaaaaaaaaaaaaaaaaaaaaaaa"), path: path, key: key)
             }, .wrongDID)
         // Another key (a P-256 key of the interop files).
-        let stranger = try PublicKey(didKey: "did:key:zDnaembgSGUhZULN2Caob4HLJPaxBh92N7rtH21TErzqf8HQo")
+        let stranger = try AtprotoPublicKey(didKey: "did:key:zDnaembgSGUhZULN2Caob4HLJPaxBh92N7rtH21TErzqf8HQo")
         XCTAssertEqual(
             kind { try RecordProof.verify(car: response.body, did: did, path: path, key: stranger) }, .badSignature)
         // A CAR without the MST nodes below the root: the path cannot be proved.
@@ -230,7 +230,7 @@ final class VerificationIntegrationTests: XCTestCase {
         let body = try XCTUnwrap(bodies.last, "a commit with prevData")
         let passes = try await verifier.check(type: "#commit", body: body, nsid: ComAtprotoSyncSubscribeRepos.nsid)
         XCTAssertTrue(passes)
-        func failure(_ altered: [String: DataModelValue]) async -> VerificationError.Code? {
+        func failure(_ altered: [String: AtprotoDataModelValue]) async -> AtprotoVerificationError.Code? {
             do {
                 _ = try await verifier.check(type: "#commit", body: altered, nsid: ComAtprotoSyncSubscribeRepos.nsid)
                 return nil
@@ -289,14 +289,14 @@ struct GetRecordFromRepoAgent: XRPCAgent {
 final class RecordingCheck: XRPCEventFrameCheck, @unchecked Sendable {
     let inner: any XRPCEventFrameCheck
     private let lock = NSLock()
-    private var bodies: [[String: DataModelValue]] = []
+    private var bodies: [[String: AtprotoDataModelValue]] = []
 
     init(inner: any XRPCEventFrameCheck) { self.inner = inner }
 
-    var commitBodies: [[String: DataModelValue]] { lock.withLock { bodies } }
+    var commitBodies: [[String: AtprotoDataModelValue]] { lock.withLock { bodies } }
     var count: Int { lock.withLock { bodies.count } }
 
-    func check(type: String, body: [String: DataModelValue], nsid: NSID) async throws -> Bool {
+    func check(type: String, body: [String: AtprotoDataModelValue], nsid: NSID) async throws -> Bool {
         let passed = try await inner.check(type: type, body: body, nsid: nsid)
         if type == "#commit" { lock.withLock { bodies.append(body) } }
         return passed

@@ -5,11 +5,11 @@ import XRPCRuntime
 
 @testable import AtprotoVerification
 
-/// ``VerificationLimits`` at each bound (the CAR goes on to its signature check) and one past it
-/// (``VerificationError/Code/limitExceeded``).
+/// ``AtprotoVerificationLimits`` at each bound (the CAR goes on to its signature check) and one past it
+/// (``AtprotoVerificationError/Code/limitExceeded``).
 final class VerificationLimitTests: XCTestCase {
     private let did = DID(rawValue: "did:plc:ewvi7nxzyoun6zhxrhs64oiz")
-    private let key = try? PublicKey(didKey: "did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme")
+    private let key = try? AtprotoPublicKey(didKey: "did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme")
 
     /// A commit by `did` with a signature of the right length that no key made.
     private func commitBlock() -> (CID, Data) {
@@ -26,7 +26,7 @@ final class VerificationLimitTests: XCTestCase {
     }
 
     /// The kind of error `RecordProof.verify` throws within `limits`.
-    private func verify(_ car: Data, _ limits: VerificationLimits) throws -> VerificationError.Code? {
+    private func verify(_ car: Data, _ limits: AtprotoVerificationLimits) throws -> AtprotoVerificationError.Code? {
         let key = try XCTUnwrap(key)
         do {
             _ = try RecordProof.verify(car: car, did: did, path: "a.b.c/x", key: key, limits: limits)
@@ -43,22 +43,22 @@ final class VerificationLimitTests: XCTestCase {
 
     func testCARSizeAtTheLimitIsReadAndOneByteLessIsExceeded() throws {
         let (car, _) = commitCAR()
-        XCTAssertEqual(try verify(car, VerificationLimits(maximumCARSize: car.count)), .badSignature)
-        XCTAssertEqual(try verify(car, VerificationLimits(maximumCARSize: car.count - 1)), .limitExceeded)
+        XCTAssertEqual(try verify(car, AtprotoVerificationLimits(maximumCARSize: car.count)), .badSignature)
+        XCTAssertEqual(try verify(car, AtprotoVerificationLimits(maximumCARSize: car.count - 1)), .limitExceeded)
     }
 
     func testBlockCountAtTheLimitIsReadAndOneMoreIsExceeded() throws {
         let (cid, bytes) = commitBlock()
         let extra = Data([0xF6])
         let file = car([(cid, bytes), (CID(sha256Of: extra), extra)], root: cid)
-        XCTAssertEqual(try verify(file, VerificationLimits(maximumBlocks: 2)), .badSignature)
-        XCTAssertEqual(try verify(file, VerificationLimits(maximumBlocks: 1)), .limitExceeded)
+        XCTAssertEqual(try verify(file, AtprotoVerificationLimits(maximumBlocks: 2)), .badSignature)
+        XCTAssertEqual(try verify(file, AtprotoVerificationLimits(maximumBlocks: 1)), .limitExceeded)
     }
 
     func testBlockSizeAtTheLimitIsReadAndOneByteMoreIsExceeded() throws {
         let (car, size) = commitCAR()
-        XCTAssertEqual(try verify(car, VerificationLimits(maximumBlockSize: size)), .badSignature)
-        XCTAssertEqual(try verify(car, VerificationLimits(maximumBlockSize: size - 1)), .limitExceeded)
-        XCTAssertEqual(VerificationLimits().maximumBlockSize, CARFile.Limits.default.maximumBlockSize)
+        XCTAssertEqual(try verify(car, AtprotoVerificationLimits(maximumBlockSize: size)), .badSignature)
+        XCTAssertEqual(try verify(car, AtprotoVerificationLimits(maximumBlockSize: size - 1)), .limitExceeded)
+        XCTAssertEqual(AtprotoVerificationLimits().maximumBlockSize, CARFile.Limits.default.maximumBlockSize)
     }
 }

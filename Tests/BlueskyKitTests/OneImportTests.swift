@@ -5,7 +5,7 @@ import XCTest
 /// compiles only while BlueskyKit re-exports the SDK and the handle resolver its signatures use.
 final class OneImportTests: XCTestCase {
     func testABlueskyClientNeedsOneImport() async throws {
-        let post = AppBskyFeedPost(text: "hi @alice.test", createdAt: Datetime.now())
+        let post = AppBskyFeedPost(text: "hi @alice.test", createdAt: LexiconDatetime.now())
         let resolver: any HandleResolver = DNSHandleResolver(lookup: StaticTXT())
         let rich = await RichText.detecting(post.text, resolver: resolver)
         XCTAssertEqual(rich.facets.count, 0, "the handle does not resolve: no mention facet")

@@ -32,10 +32,10 @@ final class AgentSubscriptionIntegrationTests: XCTestCase {
         let session = PasswordSession(service: url)
         let archive = try await session.login(ATIdentifier(rawValue: handle), password: password)
         let post = AppBskyFeedPost(
-            text: "agents \(UUID().uuidString)", createdAt: Datetime(rawValue: "2024-06-01T12:00:00.000Z"))
+            text: "agents \(UUID().uuidString)", createdAt: LexiconDatetime(rawValue: "2024-06-01T12:00:00.000Z"))
         let created = try await XRPCClient(agent: session).com.atproto.repo.createRecord(
             repo: ATIdentifier(rawValue: archive.did.rawValue), collection: "app.bsky.feed.post",
-            record: UnknownValue(encoding: post))
+            record: LexiconUnknownValue(encoding: post))
         let path = created.uri.rawValue.components(separatedBy: "/").suffix(2).joined(separator: "/")
         return Fixture(url: url, handle: handle, session: session, did: archive.did, postPath: path)
     }

@@ -81,10 +81,10 @@ final class FirehoseIntegrationTests: XCTestCase {
     }
 
     private static func createPost(_ account: Account, text: String) async throws -> ComAtprotoRepoCreateRecord.Output {
-        let post = AppBskyFeedPost(text: text, createdAt: Datetime(rawValue: "2024-06-01T12:00:00.000Z"))
+        let post = AppBskyFeedPost(text: text, createdAt: LexiconDatetime(rawValue: "2024-06-01T12:00:00.000Z"))
         return try await account.client.com.atproto.repo.createRecord(
             repo: ATIdentifier(rawValue: account.did.rawValue), collection: "app.bsky.feed.post",
-            record: UnknownValue(encoding: post))
+            record: LexiconUnknownValue(encoding: post))
     }
 
     func testRecordsWrittenThroughTheSDKArriveAsCommitOperationsWithTheirRecords() async throws {
@@ -95,7 +95,7 @@ final class FirehoseIntegrationTests: XCTestCase {
             subject: ComAtprotoRepoStrongRef(uri: post.uri, cid: post.cid), createdAt: "2024-06-01T12:00:01.000Z")
         let liked = try await account.client.com.atproto.repo.createRecord(
             repo: ATIdentifier(rawValue: account.did.rawValue), collection: "app.bsky.feed.like",
-            record: UnknownValue(encoding: like))
+            record: LexiconUnknownValue(encoding: like))
         let postPath = post.uri.rawValue.components(separatedBy: "/").suffix(2).joined(separator: "/")
         let likePath = liked.uri.rawValue.components(separatedBy: "/").suffix(2).joined(separator: "/")
 

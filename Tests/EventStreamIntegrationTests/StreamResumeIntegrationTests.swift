@@ -78,7 +78,7 @@ final class StreamResumeIntegrationTests: XCTestCase {
             let record = AppBskyFeedPost(text: "\(marker) \(number)", createdAt: "2024-06-01T12:00:00.000Z")
             _ = try await writer.com.atproto.repo.createRecord(
                 repo: ATIdentifier(rawValue: account.did.rawValue), collection: "app.bsky.feed.post",
-                record: UnknownValue(encoding: record))
+                record: LexiconUnknownValue(encoding: record))
         }
         for number in 0..<4 { try await post(number) }
 

@@ -48,7 +48,7 @@ struct PDSEnvironment {
     /// A session logged in to the test account, its transport, and a client over it.
     func loggedIn() async throws -> LoggedIn {
         let transport = recordingTransport()
-        let session = PasswordSession(service: url, transport: transport)
+        let session = PasswordSession(service: url, agent: transport)
         let archive = try await session.login(ATIdentifier(rawValue: handle), password: password)
         return LoggedIn(
             session: session, transport: transport, client: XRPCClient(agent: session), did: archive.did)
@@ -70,8 +70,8 @@ struct LoggedIn {
 }
 
 /// The current time as a record's `createdAt`.
-func now() -> Datetime {
+func now() -> LexiconDatetime {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return Datetime(rawValue: formatter.string(from: Date()))
+    return LexiconDatetime(rawValue: formatter.string(from: Date()))
 }

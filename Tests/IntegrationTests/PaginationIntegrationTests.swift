@@ -15,7 +15,7 @@ final class PaginationIntegrationTests: XCTestCase {
         for index in 0..<5 {
             let output = try await client.com.atproto.repo.createRecord(
                 repo: account.repo, collection: collection,
-                record: UnknownValue(.object(["$type": .string(collection.rawValue), "n": .integer(index)])),
+                record: LexiconUnknownValue(.object(["$type": .string(collection.rawValue), "n": .integer(index)])),
                 rkey: RecordKey(rawValue: TID.next().rawValue))
             created.insert(output.uri.rawValue)
         }
@@ -41,7 +41,8 @@ final class PaginationIntegrationTests: XCTestCase {
         for index in 0..<3 {
             let rkey = RecordKey(rawValue: TID.next().rawValue)
             try await client.createRecord(
-                AppBskyFeedPost(text: "paged \(index)", createdAt: Datetime.now()), repo: account.repo, rkey: rkey)
+                AppBskyFeedPost(text: "paged \(index)", createdAt: LexiconDatetime.now()), repo: account.repo,
+                rkey: rkey)
             keys.append(rkey.rawValue)
         }
         var counts: [String: Int] = [:]

@@ -64,7 +64,7 @@ final class RecordIntegrationTests: XCTestCase {
         let storedBad: Bool
         do {
             _ = try await client.com.atproto.repo.createRecord(
-                repo: account.repo, collection: "app.bsky.feed.post", record: UnknownValue(bad), rkey: badKey)
+                repo: account.repo, collection: "app.bsky.feed.post", record: LexiconUnknownValue(bad), rkey: badKey)
             storedBad = true
         } catch {
             guard error.status == 400 else { throw error }

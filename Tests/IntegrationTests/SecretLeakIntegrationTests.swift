@@ -16,7 +16,7 @@ final class SecretLeakIntegrationTests: XCTestCase {
         let wrongPassword = "wrong-\(UUID().uuidString)"
         let transport = RetryingAgent(
             wrapping: URLSessionAgent(serviceURL: environment.url, logger: capture.logger), logger: capture.logger)
-        let session = PasswordSession(service: environment.url, transport: transport, logger: capture.logger)
+        let session = PasswordSession(service: environment.url, agent: transport, logger: capture.logger)
         let updates = Task {
             var seen: [PasswordSessionUpdate] = []
             for await update in session.updates() { seen.append(update) }

@@ -22,7 +22,7 @@ final class SessionIntegrationTests: XCTestCase {
 
     func testAWrongPasswordIsAnAuthenticationFailure() async throws {
         let environment = try PDSEnvironment.current()
-        let session = PasswordSession(service: environment.url, transport: environment.recordingTransport())
+        let session = PasswordSession(service: environment.url, agent: environment.recordingTransport())
         do {
             try await session.login(
                 ATIdentifier(rawValue: environment.handle), password: environment.password + "-wrong")
@@ -72,7 +72,7 @@ final class SessionIntegrationTests: XCTestCase {
         let created = try await withThrowingTaskGroup(of: ATURI.self) { group in
             for index in 0..<5 {
                 group.addTask {
-                    let post = AppBskyFeedPost(text: "after expiry \(index)", createdAt: Datetime.now())
+                    let post = AppBskyFeedPost(text: "after expiry \(index)", createdAt: LexiconDatetime.now())
                     return try await client.createRecord(post, repo: repo).uri
                 }
             }
@@ -98,7 +98,7 @@ final class SessionIntegrationTests: XCTestCase {
         let archive = try await XCTUnwrapAsync(await account.session.archive)
         try await account.session.logout()
 
-        let restored = PasswordSession(restoring: archive, transport: environment.recordingTransport())
+        let restored = PasswordSession(restoring: archive, agent: environment.recordingTransport())
         do {
             try await restored.refresh()
             XCTFail("a logged-out refresh token still worked")
@@ -117,9 +117,9 @@ final class SessionIntegrationTests: XCTestCase {
 
         let transport = environment.recordingTransport()
         let asked = ProviderCalls()
-        let restored = PasswordSession(restoring: stale, transport: transport) { request in
+        let restored = PasswordSession(restoring: stale, agent: transport) { request in
             await asked.record(request)
-            return PasswordCredentials(identifier: environment.handle, password: environment.password)
+            return PasswordSessionCredentials(identifier: environment.handle, password: environment.password)
         }
         let read = try await XRPCClient(agent: restored).com.atproto.server.getSession()
 
@@ -154,9 +154,9 @@ func XCTUnwrapAsync<T>(
 
 /// The credentials requests a session made.
 actor ProviderCalls {
-    private(set) var requests: [CredentialsRequest] = []
+    private(set) var requests: [PasswordSessionCredentialsRequest] = []
 
-    func record(_ request: CredentialsRequest) {
+    func record(_ request: PasswordSessionCredentialsRequest) {
         requests.append(request)
     }
 }

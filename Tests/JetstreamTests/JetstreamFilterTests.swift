@@ -5,14 +5,14 @@ import XCTest
 
 // @unchecked Sendable: `count` is read and written under `lock`.
 /// A transport that refuses every connection and counts the attempts.
-final class CountingRefusingTransport: WebSocketTransport, @unchecked Sendable {
+final class CountingRefusingTransport: XRPCWebSocketTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     var attempts: Int { lock.withLock { count } }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
+    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
         lock.withLock { count += 1 }
-        throw WebSocketError(.cannotConnect, message: "refused by the test")
+        throw XRPCWebSocketError(.cannotConnect, message: "refused by the test")
     }
 }
 

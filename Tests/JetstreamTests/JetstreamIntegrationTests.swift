@@ -29,13 +29,15 @@ final class JetstreamIntegrationTests: XCTestCase {
 
     /// Writes a post and a record of a collection the SDK does not know; returns their rkeys.
     private func write(_ fixture: Fixture, tag: String) async throws -> (post: String, other: String) {
-        let post = AppBskyFeedPost(text: "jetstream \(tag)", createdAt: Datetime(rawValue: "2026-01-01T00:00:00.000Z"))
+        let post = AppBskyFeedPost(
+            text: "jetstream \(tag)", createdAt: LexiconDatetime(rawValue: "2026-01-01T00:00:00.000Z"))
         let repo = ATIdentifier(rawValue: fixture.did.rawValue)
         let made = try await fixture.client.com.atproto.repo.createRecord(
-            repo: repo, collection: "app.bsky.feed.post", record: UnknownValue(encoding: post))
+            repo: repo, collection: "app.bsky.feed.post", record: LexiconUnknownValue(encoding: post))
         let other = try await fixture.client.com.atproto.repo.createRecord(
             repo: repo, collection: "com.example.jetstream.thing",
-            record: UnknownValue(.object(["$type": .string("com.example.jetstream.thing"), "tag": .string(tag)])))
+            record: LexiconUnknownValue(
+                .object(["$type": .string("com.example.jetstream.thing"), "tag": .string(tag)])))
         return (
             String(made.uri.rawValue.split(separator: "/").last ?? ""),
             String(other.uri.rawValue.split(separator: "/").last ?? "")
@@ -128,37 +130,37 @@ final class JetstreamIntegrationTests: XCTestCase {
 
 // @unchecked Sendable: `count` is read and written under `lock`.
 /// A transport whose connections count the messages the client took from them.
-final class CountingTransport: WebSocketTransport, @unchecked Sendable {
-    private let wrapped: any WebSocketTransport
+final class CountingTransport: XRPCWebSocketTransport, @unchecked Sendable {
+    private let wrapped: any XRPCWebSocketTransport
     private let lock = NSLock()
     private var count = 0
 
-    init(_ wrapped: any WebSocketTransport) { self.wrapped = wrapped }
+    init(_ wrapped: any XRPCWebSocketTransport) { self.wrapped = wrapped }
 
     var received: Int { lock.withLock { count } }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
+    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
         Connection(try await wrapped.connect(to: url, headers: headers), owner: self)
     }
 
     fileprivate func add() { lock.withLock { count += 1 } }
 
-    private final class Connection: WebSocketConnection {
-        let wrapped: any WebSocketConnection
+    private final class Connection: XRPCWebSocketConnection {
+        let wrapped: any XRPCWebSocketConnection
         let owner: CountingTransport
 
-        init(_ wrapped: any WebSocketConnection, owner: CountingTransport) {
+        init(_ wrapped: any XRPCWebSocketConnection, owner: CountingTransport) {
             self.wrapped = wrapped
             self.owner = owner
         }
 
-        func receive() async throws -> WebSocketMessage? {
+        func receive() async throws -> XRPCWebSocketMessage? {
             let message = try await wrapped.receive()
             if message != nil { owner.add() }
             return message
         }
 
-        func send(_ message: WebSocketMessage) async throws { try await wrapped.send(message) }
-        func close(code: WebSocketCloseCode, reason: String) { wrapped.close(code: code, reason: reason) }
+        func send(_ message: XRPCWebSocketMessage) async throws { try await wrapped.send(message) }
+        func close(code: XRPCWebSocketCloseCode, reason: String) { wrapped.close(code: code, reason: reason) }
     }
 }

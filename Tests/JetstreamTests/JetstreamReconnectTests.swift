@@ -5,42 +5,42 @@ import XCTest
 
 // @unchecked Sendable: every `var` is read and written under `lock`.
 /// A transport that plays scripted connections (messages, then an end) and records the URLs.
-final class ScriptedJetstreamTransport: WebSocketTransport, @unchecked Sendable {
+final class ScriptedJetstreamTransport: XRPCWebSocketTransport, @unchecked Sendable {
     enum End {
         case clean
-        case failure(WebSocketError)
+        case failure(XRPCWebSocketError)
     }
 
     private let lock = NSLock()
-    private var scripts: [Result<([WebSocketMessage], End), WebSocketError>]
+    private var scripts: [Result<([XRPCWebSocketMessage], End), XRPCWebSocketError>]
     private var urls: [URL] = []
 
-    init(_ scripts: [Result<([WebSocketMessage], End), WebSocketError>]) { self.scripts = scripts }
+    init(_ scripts: [Result<([XRPCWebSocketMessage], End), XRPCWebSocketError>]) { self.scripts = scripts }
 
     var connectedURLs: [URL] { lock.withLock { urls } }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
+    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
         let script = lock.withLock {
             urls.append(url)
             return scripts.isEmpty
-                ? .failure(WebSocketError(.cannotConnect, message: "no more")) : scripts.removeFirst()
+                ? .failure(XRPCWebSocketError(.cannotConnect, message: "no more")) : scripts.removeFirst()
         }
         let (messages, end) = try script.get()
         return Connection(messages, end)
     }
 
     // @unchecked Sendable: `messages` is read and written under `lock`; `end` never changes.
-    private final class Connection: WebSocketConnection, @unchecked Sendable {
+    private final class Connection: XRPCWebSocketConnection, @unchecked Sendable {
         private let lock = NSLock()
-        private var messages: [WebSocketMessage]
+        private var messages: [XRPCWebSocketMessage]
         private let end: End
 
-        init(_ messages: [WebSocketMessage], _ end: End) {
+        init(_ messages: [XRPCWebSocketMessage], _ end: End) {
             self.messages = messages
             self.end = end
         }
 
-        func receive() async throws -> WebSocketMessage? {
+        func receive() async throws -> XRPCWebSocketMessage? {
             if let next = lock.withLock({ messages.isEmpty ? nil : messages.removeFirst() }) { return next }
             switch end {
             case .clean: return nil
@@ -48,8 +48,8 @@ final class ScriptedJetstreamTransport: WebSocketTransport, @unchecked Sendable 
             }
         }
 
-        func send(_ message: WebSocketMessage) async throws {}
-        func close(code: WebSocketCloseCode, reason: String) {}
+        func send(_ message: XRPCWebSocketMessage) async throws {}
+        func close(code: XRPCWebSocketCloseCode, reason: String) {}
     }
 }
 
@@ -58,14 +58,14 @@ final class JetstreamReconnectTests: XCTestCase {
     private let service = URL(string: "ws://jet.example")!
     private let fast = XRPCReconnectPolicy(maximumAttempts: 2, initialDelay: .milliseconds(1))
 
-    private static func v2(_ seq: Int) -> WebSocketMessage {
+    private static func v2(_ seq: Int) -> XRPCWebSocketMessage {
         .text(
             #"{"$type":"message","payload":{"$type":"network.bsky.jetstream.subscribeEvents#commit","seq":"#
                 + #"\#(seq),"did":"did:plc:abc","time":"2026-11-28T09:44:11.810157Z","rev":"3l","operation":"delete","#
                 + #""collection":"app.bsky.feed.post","rkey":"r\#(seq)"}}"#)
     }
 
-    private static func v1(_ time: Int) -> WebSocketMessage {
+    private static func v1(_ time: Int) -> XRPCWebSocketMessage {
         .text(
             #"{"did":"did:plc:abc","time_us":\#(time),"kind":"commit","commit":{"rev":"3l","operation":"delete","#
                 + #""collection":"app.bsky.feed.post","rkey":"r\#(time)"}}"#)
@@ -85,7 +85,7 @@ final class JetstreamReconnectTests: XCTestCase {
     }
 
     func testConsumerTooSlowOnV2ReconnectsFromTheLastCursorWithoutRepeats() async throws {
-        let slow = WebSocketMessage.text(#"{"$type":"error","error":"ConsumerTooSlow","message":"cursor=3"}"#)
+        let slow = XRPCWebSocketMessage.text(#"{"$type":"error","error":"ConsumerTooSlow","message":"cursor=3"}"#)
         let transport = ScriptedJetstreamTransport([
             .success(([Self.v2(1), Self.v2(2), slow], .clean)),
             .success(([Self.v2(2), Self.v2(3), Self.v2(4)], .clean)),
@@ -98,7 +98,7 @@ final class JetstreamReconnectTests: XCTestCase {
     }
 
     func testAV1CloseWithAnErrorCodeReconnectsFromTheLastTimeAndSkipsTheOverlap() async throws {
-        let dropped = WebSocketError(.closedByPeer, closeCode: .policyViolation, message: "ConsumerTooSlow")
+        let dropped = XRPCWebSocketError(.closedByPeer, closeCode: .policyViolation, message: "ConsumerTooSlow")
         let transport = ScriptedJetstreamTransport([
             .success(([Self.v1(1_000_000_000_000_010)], .failure(dropped))),
             .success(([Self.v1(1_000_000_000_000_010), Self.v1(1_000_000_000_000_020)], .clean)),
@@ -113,12 +113,12 @@ final class JetstreamReconnectTests: XCTestCase {
     }
 
     func testInfoFramesAndUnknownMessagesArriveWithoutMovingTheCursor() async throws {
-        let info = WebSocketMessage.text(
+        let info = XRPCWebSocketMessage.text(
             #"{"$type":"message","payload":{"$type":"network.bsky.jetstream.subscribeEvents#info","#
                 + #""name":"OutdatedCursor","message":"starting at seq 27"}}"#)
-        let later = WebSocketMessage.text(##"{"$type":"message","payload":{"$type":"#later","seq":99}}"##)
+        let later = XRPCWebSocketMessage.text(##"{"$type":"message","payload":{"$type":"#later","seq":99}}"##)
         let transport = ScriptedJetstreamTransport([
-            .success(([info, Self.v2(27), later], .failure(WebSocketError(.connectionLost, message: "cut")))),
+            .success(([info, Self.v2(27), later], .failure(XRPCWebSocketError(.connectionLost, message: "cut")))),
             .success(([Self.v2(27), Self.v2(28)], .clean)),
         ])
         let client = JetstreamClient(service: service, transport: transport, reconnectPolicy: fast)
@@ -138,7 +138,7 @@ final class JetstreamReconnectTests: XCTestCase {
     func testCursorTooOldEndsTheStreamTypedWithoutRetrying() async throws {
         let body = Data(#"{"error":"CursorTooOld","message":"the oldest event kept is seq 27"}"#.utf8)
         let transport = ScriptedJetstreamTransport([
-            .failure(WebSocketError(.handshakeFailed, status: 400, body: body, message: "400"))
+            .failure(XRPCWebSocketError(.handshakeFailed, status: 400, body: body, message: "400"))
         ])
         let client = JetstreamClient(service: service, transport: transport, reconnectPolicy: fast)
         let (seen, error) = await cursors(try client.subscribe(after: 3), limit: 1)

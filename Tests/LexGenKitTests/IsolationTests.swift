@@ -94,7 +94,7 @@ final class IsolationTests: XCTestCase {
         nonisolated func roundTrip() throws -> Bool {
             let quote = ComExampleGoldenPost.Quote(uri: "at://did:plc:abc/com.example.golden.post/1")
             let post = ComExampleGoldenPost(
-                text: "hi", createdAt: Datetime(rawValue: "2024-05-01T12:00:00.000Z"),
+                text: "hi", createdAt: LexiconDatetime(rawValue: "2024-05-01T12:00:00.000Z"),
                 embed: .comExampleGoldenPostQuote(quote), mood: .happy)
             try post.validate()
             let holder = ComExampleIsolationHolder(post: try ComExampleGoldenPost(jsonData: post.jsonData()))

@@ -132,7 +132,7 @@ final class SnippetTests: XCTestCase {
             case comExampleVideo(ComExampleVideo)
             case comExamplePostLocal(ComExamplePost.Local)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             """
         )
         assertContainsLines(
@@ -190,9 +190,10 @@ final class SnippetTests: XCTestCase {
             """
         )
         for line in [
-            "public var b: XRPCCore.LexiconBytes?", "public var c: XRPCCore.CIDLink?", "public var d: XRPCCore.Blob?",
-            "public var u: XRPCCore.UnknownValue?", "public var did: XRPCCore.DID?",
-            "public var at: XRPCCore.ATURI?", "public var when: XRPCCore.Datetime?",
+            "public var b: XRPCCore.LexiconBytes?", "public var c: XRPCCore.CIDLink?",
+            "public var d: XRPCCore.LexiconBlob?",
+            "public var u: XRPCCore.LexiconUnknownValue?", "public var did: XRPCCore.DID?",
+            "public var at: XRPCCore.ATURI?", "public var when: XRPCCore.LexiconDatetime?",
             "public var list: [Swift.Int]?",
         ] {
             assertContainsLines(swift, line)
@@ -248,9 +249,9 @@ final class SnippetTests: XCTestCase {
               "input": {"encoding": "*/*"}}}}
             """
         )
-        assertContainsLines(swift, "public typealias Input = XRPCCore.RawBody")
-        assertContainsLines(swift, "public typealias Output = XRPCCore.EmptyBody")
-        assertContainsLines(swift, "public typealias Error = XRPCCore.UndeclaredError")
+        assertContainsLines(swift, "public typealias Input = XRPCCore.XRPCRawBody")
+        assertContainsLines(swift, "public typealias Output = XRPCCore.XRPCEmptyBody")
+        assertContainsLines(swift, "public typealias Error = XRPCCore.XRPCUndeclaredError")
         assertContainsLines(
             swift,
             """

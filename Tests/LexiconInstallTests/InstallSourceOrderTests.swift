@@ -21,7 +21,7 @@ final class InstallSourceOrderTests: XCTestCase {
             throw XCTSkip("not a lexicon")
         }
         let lexicon = ResolvedLexicon(
-            nsid: id, uri: ATURI(rawValue: "at://did:plc:test/com.atproto.lexicon.schema/\(id)"),
+            nsid: NSID(rawValue: id), uri: ATURI(rawValue: "at://did:plc:test/com.atproto.lexicon.schema/\(id)"),
             cid: CID(sha256Of: Data(data)), document: document, provedAtRevision: nil)
         return [UInt8](lexicon.fileData)
     }

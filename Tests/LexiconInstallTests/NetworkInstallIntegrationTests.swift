@@ -105,7 +105,7 @@ final class NetworkInstallIntegrationTests: XCTestCase {
         let nsid = "test.statusphere.status\(suffix)"
         let authority = try await resolver.authority(of: nsid)
         XCTAssertEqual(authority, did)
-        let lexicon = try await resolver.resolve(nsid)
+        let lexicon = try await resolver.resolve(NSID(rawValue: nsid))
         XCTAssertTrue(lexicon.isVerified)
         XCTAssertEqual(lexicon.cid.description, cids[nsid])
         XCTAssertEqual(lexicon.uri.rawValue, "at://\(did.rawValue)/com.atproto.lexicon.schema/\(nsid)")
@@ -113,16 +113,18 @@ final class NetworkInstallIntegrationTests: XCTestCase {
         XCTAssertNil(lexicon.document.objectValue?["$type"], "the record's $type is not part of the lexicon")
 
         let published = try await resolver.publishedNSIDs(of: did, prefix: "test.statusphere.")
-        XCTAssertTrue(published.contains(nsid) && published.contains("test.statusphere.defs\(suffix)"), "\(published)")
+        XCTAssertTrue(
+            published.contains(NSID(rawValue: nsid))
+                && published.contains(NSID(rawValue: "test.statusphere.defs\(suffix)")), "\(published)")
 
         var unverified = resolver
         unverified.verification = .skipped
-        let read = try await unverified.resolve(nsid)
+        let read = try await unverified.resolve(NSID(rawValue: nsid))
         XCTAssertFalse(read.isVerified)
         XCTAssertEqual(read.cid, lexicon.cid)
 
         do {
-            _ = try await resolver.resolve("test.statusphere.absent\(suffix)")
+            _ = try await resolver.resolve(NSID(rawValue: "test.statusphere.absent\(suffix)"))
             XCTFail("an unpublished lexicon resolved")
         } catch {
             XCTAssertEqual(error.code, .notPublished, "\(error)")
@@ -172,7 +174,7 @@ final class NetworkInstallIntegrationTests: XCTestCase {
         let resolver = try LexiconResolver(
             identityResolver: SwappedKeyResolver(base: base, keySource: other), dns: environment.dns)
         do {
-            let lexicon = try await resolver.resolve("test.statusphere.status\(suffix)")
+            let lexicon = try await resolver.resolve(NSID(rawValue: "test.statusphere.status\(suffix)"))
             XCTFail("a record was accepted under another account's key: \(lexicon.uri)")
         } catch {
             XCTAssertEqual(error.code, .verificationFailed, "\(error)")

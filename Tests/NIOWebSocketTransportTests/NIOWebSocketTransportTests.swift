@@ -10,9 +10,9 @@
     final class NIOWebSocketTransportTests: XCTestCase {
         enum Repos: XRPCSubscription {
             static let nsid: NSID = "com.atproto.sync.subscribeRepos"
-            typealias Parameters = NoParameters
-            typealias Message = UnknownValue
-            typealias Error = UndeclaredError
+            typealias Parameters = XRPCNoParameters
+            typealias Message = LexiconUnknownValue
+            typealias Error = XRPCUndeclaredError
         }
 
         private func pds() throws -> URL {
@@ -54,7 +54,7 @@
             do {
                 _ = try await NIOWebSocketTransport().connect(to: url, headers: [:])
                 XCTFail("describeServer does not upgrade")
-            } catch let error as WebSocketError {
+            } catch let error as XRPCWebSocketError {
                 XCTAssertEqual(error.code, .handshakeFailed, "\(error)")
                 XCTAssertNotNil(error.status, "the server's answer is reported: \(error)")
                 XCTAssertNotEqual(error.status, 101)
@@ -69,7 +69,7 @@
             do {
                 _ = try await NIOWebSocketTransport().connect(to: url, headers: [:])
                 XCTFail("a plain HTTP server cannot complete a TLS handshake")
-            } catch let error as WebSocketError {
+            } catch let error as XRPCWebSocketError {
                 XCTAssertEqual(error.code, .handshakeFailed, "\(error)")
             }
         }

@@ -124,7 +124,7 @@
                     try await NIOWebSocketTransport(connectTimeout: .seconds(10)).connect(to: url, headers: [:])
                 }
                 XCTFail("the system's trust roots do not include a self-signed certificate")
-            } catch let error as WebSocketError {
+            } catch let error as XRPCWebSocketError {
                 XCTAssertEqual(error.code, .handshakeFailed, "\(error)")
                 XCTAssertNil(error.status, "no HTTP answer: the handshake failed before it: \(error)")
                 XCTAssertTrue(
@@ -155,7 +155,7 @@
                     try await transport.connect(to: url, headers: [:])
                 }
                 XCTFail("the server answers 404 to other paths")
-            } catch let error as WebSocketError {
+            } catch let error as XRPCWebSocketError {
                 XCTAssertEqual(error.code, .handshakeFailed, "\(error)")
                 XCTAssertEqual(error.status, 404, "\(error)")
                 XCTAssertEqual(String(decoding: error.body, as: UTF8.self), "no such event stream\n")
@@ -240,7 +240,7 @@
     enum RepoEvent: LexiconJSONBacked {
         case identity(Identity)
         case info(Info)
-        case unknown(UnknownValue)
+        case unknown(LexiconUnknownValue)
 
         init(lexiconJSON json: JSONValue) throws {
             guard case .object(let fields) = json else {
@@ -249,7 +249,7 @@
             switch fields["$type"]?.stringValue {
             case "com.atproto.sync.subscribeRepos#identity": self = .identity(try Identity(lexiconJSON: json))
             case "com.atproto.sync.subscribeRepos#info": self = .info(try Info(lexiconJSON: json))
-            default: self = .unknown(UnknownValue(json))
+            default: self = .unknown(LexiconUnknownValue(json))
             }
         }
 

@@ -48,7 +48,7 @@ final class ErrorTests: XCTestCase {
     func testTokenResponsesAreCheckedAndNeverPrintTokens() throws {
         let text =
             #"{"access_token":"AT-secret","token_type":"DPoP","expires_in":300,"refresh_token":"RT-secret","scope":"atproto","sub":"did:plc:abc"}"#
-        let answer = try JSONDecoder().decode(TokenResponse.self, from: Data(text.utf8))
+        let answer = try JSONDecoder().decode(OAuthTokenResponse.self, from: Data(text.utf8))
         XCTAssertNoThrow(try answer.validate())
         var dumped = ""
         dump(answer, to: &dumped)

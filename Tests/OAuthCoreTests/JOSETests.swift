@@ -81,7 +81,7 @@ final class JOSETests: XCTestCase {
     }
 
     func testKeyArchivesNeverPrintTheirBytes() {
-        let archive = SigningKeyArchive(kind: SigningKeyArchive.p256Raw, data: Data("secret-scalar".utf8))
+        let archive = OAuthSigningKeyArchive(kind: OAuthSigningKeyArchive.p256Raw, data: Data("secret-scalar".utf8))
         for text in [
             "\(archive)", String(reflecting: archive),
             {

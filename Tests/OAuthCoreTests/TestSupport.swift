@@ -21,8 +21,8 @@ struct FixedSignatureSigner: ES256Signer {
         return signature
     }
 
-    func exportForArchive() throws -> SigningKeyArchive {
-        SigningKeyArchive(kind: "test-fixed", data: Data([1, 2, 3]))
+    func exportForArchive() throws -> OAuthSigningKeyArchive {
+        OAuthSigningKeyArchive(kind: "test-fixed", data: Data([1, 2, 3]))
     }
 }
 

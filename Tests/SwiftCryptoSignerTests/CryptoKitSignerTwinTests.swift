@@ -25,7 +25,7 @@
             let swiftCrypto = SwiftCryptoES256KeyFactory()
             let kitKey = try await kit.makeKey()
             let kitArchive = try kitKey.exportForArchive()
-            XCTAssertEqual(kitArchive.kind, SigningKeyArchive.p256Raw)
+            XCTAssertEqual(kitArchive.kind, OAuthSigningKeyArchive.p256Raw)
             let asSwiftCrypto = try await swiftCrypto.restoreKey(from: kitArchive)
             XCTAssertEqual(asSwiftCrypto.publicJWK, kitKey.publicJWK)
             let swiftCryptoKey = try await swiftCrypto.makeKey()
@@ -41,14 +41,14 @@
             let kit = CryptoKitSignerTwin.CryptoKitES256KeyFactory(secureEnclave: true)
             // No Secure Enclave here: a software key, never a crash.
             let key = try await kit.makeKey()
-            XCTAssertEqual(try key.exportForArchive().kind, SigningKeyArchive.p256Raw)
+            XCTAssertEqual(try key.exportForArchive().kind, OAuthSigningKeyArchive.p256Raw)
             #if !canImport(CryptoKit)
                 do {
                     _ = try await kit.restoreKey(
-                        from: SigningKeyArchive(kind: SigningKeyArchive.secureEnclave, data: Data([1, 2, 3])))
+                        from: OAuthSigningKeyArchive(kind: OAuthSigningKeyArchive.secureEnclave, data: Data([1, 2, 3])))
                     XCTFail("an enclave archive was read where there is no enclave")
                 } catch let error as OAuthError {
-                    XCTAssertTrue("\(error)".contains(SigningKeyArchive.secureEnclave), "\(error)")
+                    XCTAssertTrue("\(error)".contains(OAuthSigningKeyArchive.secureEnclave), "\(error)")
                 }
             #endif
         }

@@ -5,7 +5,7 @@
 
     /// The user step without a user: reads the shared PDS's login form and posts it with a password, the
     /// way a person would press "Allow", and returns the redirect it answers with.
-    struct HeadlessAuthenticator: UserAuthenticator {
+    struct HeadlessAuthenticator: OAuthUserAuthenticator {
         var identifier: String
         var password: String
         var action = "allow"

@@ -13,9 +13,9 @@
         /// The firehose as its frames come, each message kept as JSON (no generated SDK here).
         enum SubscribeRepos: XRPCSubscription {
             static let nsid: NSID = "com.atproto.sync.subscribeRepos"
-            typealias Parameters = NoParameters
-            typealias Message = UnknownValue
-            typealias Error = UndeclaredError
+            typealias Parameters = XRPCNoParameters
+            typealias Message = LexiconUnknownValue
+            typealias Error = XRPCUndeclaredError
         }
 
         private struct TimedOut: Swift.Error {}
@@ -36,7 +36,7 @@
 
         /// Replays the firehose from the start through `client` until a commit holds `path`.
         private func seesCommit(of path: String, through client: XRPCClient) async throws {
-            var parameters = NoParameters()
+            var parameters = XRPCNoParameters()
             parameters.unknownFields["cursor"] = .integer(0)
             let stream = client.subscribe(SubscribeRepos.self, parameters: parameters)
             let found = try await withThrowingTaskGroup(of: Bool.self) { group in

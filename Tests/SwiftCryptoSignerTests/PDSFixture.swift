@@ -46,7 +46,7 @@
         ) -> AtprotoOAuthClient {
             AtprotoOAuthClient(
                 configuration: configuration, keyFactory: SwiftCryptoES256KeyFactory(), resolver: resolver,
-                refreshLock: InProcessRefreshLock(), store: store)
+                refreshLock: OAuthInProcessRefreshLock(), store: store)
         }
 
         func authenticator(_ identifier: String) -> HeadlessAuthenticator {

@@ -47,7 +47,7 @@
             let input = Array(parts.prefix(2).joined(separator: ".").utf8)
             let signature = try XCTUnwrap(Base64URL.decode(String(parts[2])))
             XCTAssertEqual(signature.count, 64, file: file, line: line)
-            let key = try PublicKey(sec1: try XCTUnwrap(signer.publicJWK.uncompressed), curve: .p256)
+            let key = try AtprotoPublicKey(sec1: try XCTUnwrap(signer.publicJWK.uncompressed), curve: .p256)
             XCTAssertTrue(
                 key.isValidSignature(lowS(signature), for: input), "AtprotoCrypto accepts it", file: file, line: line)
             var tampered = input
@@ -82,7 +82,7 @@
             let factory = SwiftCryptoES256KeyFactory()
             let signer = try await factory.makeKey()
             let archive = try signer.exportForArchive()
-            XCTAssertEqual(archive.kind, SigningKeyArchive.p256Raw)
+            XCTAssertEqual(archive.kind, OAuthSigningKeyArchive.p256Raw)
             XCTAssertEqual(archive.data.count, 32)
             let restored = try await factory.restoreKey(from: archive)
             XCTAssertEqual(restored.publicJWK, signer.publicJWK)
@@ -94,7 +94,7 @@
             let other = try await factory.makeKey()
             XCTAssertNotEqual(other.publicJWK.thumbprint, signer.publicJWK.thumbprint, "a fresh key per session")
             do {
-                _ = try await factory.restoreKey(from: SigningKeyArchive(kind: "secure-enclave", data: Data()))
+                _ = try await factory.restoreKey(from: OAuthSigningKeyArchive(kind: "secure-enclave", data: Data()))
                 XCTFail("a foreign archive kind was read")
             } catch {}
             XCTAssertFalse("\(archive)".contains(archive.data.base64EncodedString()))

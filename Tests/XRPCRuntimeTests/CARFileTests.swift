@@ -20,8 +20,10 @@ private func encodedSize(_ block: CARBlock) -> Int {
 }
 
 /// The error reading `bytes` gives.
-private func readError(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) -> BinaryDecodingError? {
-    binaryError({ () throws(BinaryDecodingError) in try CARFile(reading: bytes) }, file: file, line: line)
+private func readError(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line)
+    -> AtprotoBinaryDecodingError?
+{
+    binaryError({ () throws(AtprotoBinaryDecodingError) in try CARFile(reading: bytes) }, file: file, line: line)
 }
 
 final class CARFileTests: XCTestCase {
@@ -81,12 +83,12 @@ final class CARFileTests: XCTestCase {
     }
 
     func testRejectsBadHeaders() {
-        func car(header: DataModelValue) -> [UInt8] {
+        func car(header: AtprotoDataModelValue) -> [UInt8] {
             let encoded = DAGCBOR.encode(header)
             return [UInt8(encoded.count)] + encoded
         }
         let cid = CID(sha256Of: [UInt8]())
-        let cases: [(DataModelValue, String)] = [
+        let cases: [(AtprotoDataModelValue, String)] = [
             (.array([]), "not a map"),
             (.map(["roots": .array([.link(cid)])]), "no version"),
             (.map(["version": .integer(2), "roots": .array([.link(cid)])]), "version 2"),

@@ -7,11 +7,11 @@ import XCTest
 
 /// The error `body` throws, failing the test when it throws none.
 func binaryError<T>(
-    _ body: () throws(BinaryDecodingError) -> T, file: StaticString = #filePath, line: UInt = #line
-) -> BinaryDecodingError? {
+    _ body: () throws(AtprotoBinaryDecodingError) -> T, file: StaticString = #filePath, line: UInt = #line
+) -> AtprotoBinaryDecodingError? {
     do {
         let value = try body()
-        XCTFail("expected a BinaryDecodingError, got \(value)", file: file, line: line)
+        XCTFail("expected an AtprotoBinaryDecodingError, got \(value)", file: file, line: line)
     } catch {
         return error
     }
@@ -41,7 +41,7 @@ final class CIDTests: XCTestCase {
         XCTAssertEqual(CIDString(v0).rawValue, "QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG")
         // A string field is kept as written; parsing is where a malformed one is found.
         let malformed = CIDString(rawValue: "bafy!")
-        XCTAssertEqual(binaryError { () throws(BinaryDecodingError) in try CID(malformed) }?.code, .invalidCID)
+        XCTAssertEqual(binaryError { () throws(AtprotoBinaryDecodingError) in try CID(malformed) }?.code, .invalidCID)
     }
 
     func testParsesRawCodec() throws {
@@ -111,46 +111,46 @@ final class CIDTests: XCTestCase {
     }
 
     func testRejectsTextWithItsOffset() {
-        let bad = binaryError { () throws(BinaryDecodingError) in
+        let bad = binaryError { () throws(AtprotoBinaryDecodingError) in
             try CID("bafyreidfayvfuwqa7qlnopdjiqrxzs6blmoeu4rujcjtnci5beludirz1a")
         }
         XCTAssertEqual(bad?.code, .invalidCID)
         XCTAssertEqual(bad?.offset, 57)
 
-        let uppercase = binaryError { () throws(BinaryDecodingError) in
+        let uppercase = binaryError { () throws(AtprotoBinaryDecodingError) in
             try CID("bAfyreidfayvfuwqa7qlnopdjiqrxzs6blmoeu4rujcjtnci5beludirz2a")
         }
         XCTAssertEqual(uppercase?.offset, 1)
 
         for text in ["", "zb2rhe5P4gXftAwvA4eXQ5HJwsER2owDyS9sKaQRRVQPn93bA", "Qm", "b", "bafyrei"] {
             XCTAssertEqual(
-                binaryError { () throws(BinaryDecodingError) in try CID(text) }?.code, .invalidCID, text)
+                binaryError { () throws(AtprotoBinaryDecodingError) in try CID(text) }?.code, .invalidCID, text)
         }
     }
 
     func testRejectsBinaryForms() {
         // Version 2.
         XCTAssertEqual(
-            binaryError { () throws(BinaryDecodingError) in try CID(bytes: [0x02, 0x71, 0x12, 0x20]) }?.code,
+            binaryError { () throws(AtprotoBinaryDecodingError) in try CID(bytes: [0x02, 0x71, 0x12, 0x20]) }?.code,
             .invalidCID)
         // A SHA-256 digest of 31 bytes.
         XCTAssertEqual(
-            binaryError { () throws(BinaryDecodingError) in
+            binaryError { () throws(AtprotoBinaryDecodingError) in
                 try CID(bytes: [0x01, 0x71, 0x12, 0x1F] + [UInt8](repeating: 0, count: 31))
             }?.offset, 3)
         // Digest cut short.
-        let short = binaryError { () throws(BinaryDecodingError) in
+        let short = binaryError { () throws(AtprotoBinaryDecodingError) in
             try CID(bytes: [0x01, 0x71, 0x12, 0x20, 0xAA])
         }
         XCTAssertEqual(short?.code, .truncated)
         // Non-minimal varint codec (0x71 written in two bytes).
-        let varint = binaryError { () throws(BinaryDecodingError) in
+        let varint = binaryError { () throws(AtprotoBinaryDecodingError) in
             try CID(bytes: [0x01, 0xF1, 0x00, 0x12, 0x20] + [UInt8](repeating: 0, count: 32))
         }
         XCTAssertEqual(varint?.code, .invalidVarint)
         XCTAssertEqual(varint?.offset, 1)
         // A byte after the digest.
-        let trailing = binaryError { () throws(BinaryDecodingError) in
+        let trailing = binaryError { () throws(AtprotoBinaryDecodingError) in
             try CID(bytes: [0x01, 0x55, 0x00, 0x01, 0x61, 0x62])
         }
         XCTAssertEqual(trailing?.code, .trailingBytes)
@@ -164,6 +164,7 @@ final class CIDTests: XCTestCase {
         // sha2-512 (0x13), which cannot be checked here.
         let sha512 = try CID(bytes: [0x01, 0x55, 0x13, 0x02, 0x00, 0x00])
         XCTAssertEqual(
-            binaryError { () throws(BinaryDecodingError) in try sha512.matches([UInt8]()) }?.code, .unsupportedHash)
+            binaryError { () throws(AtprotoBinaryDecodingError) in try sha512.matches([UInt8]()) }?.code,
+            .unsupportedHash)
     }
 }

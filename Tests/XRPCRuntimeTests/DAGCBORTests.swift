@@ -20,15 +20,17 @@ private func fixtureCases() throws -> [(json: JSONValue, cbor: Data, cid: String
     }
     return try entries.enumerated().map { index, entry in
         guard let json = entry.objectValue?["json"], let base64 = entry.objectValue?["cbor_base64"]?.stringValue,
-            let cbor = DataModel.decodeBase64(base64), let cid = entry.objectValue?["cid"]?.stringValue
+            let cbor = AtprotoDataModel.decodeBase64(base64), let cid = entry.objectValue?["cid"]?.stringValue
         else { throw LexiconDecodingError(path: [String(index)], message: "fixture lacks json, cbor_base64 or cid") }
         return (json, cbor, cid)
     }
 }
 
 /// The error decoding `bytes` gives.
-private func decodeError(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) -> BinaryDecodingError? {
-    binaryError({ () throws(BinaryDecodingError) in try DAGCBOR.decode(bytes) }, file: file, line: line)
+private func decodeError(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line)
+    -> AtprotoBinaryDecodingError?
+{
+    binaryError({ () throws(AtprotoBinaryDecodingError) in try DAGCBOR.decode(bytes) }, file: file, line: line)
 }
 
 /// The bytes of a CID link to `cid`: tag 42, a byte string of 0x00 and the CID.
@@ -46,7 +48,7 @@ final class DAGCBORFixtureTests: XCTestCase {
 
     func testFixturesEncodeToTheirBytesAndCID() throws {
         for (index, fixture) in try fixtureCases().enumerated() {
-            let value = try DataModelValue(json: fixture.json)
+            let value = try AtprotoDataModelValue(json: fixture.json)
             XCTAssertEqual(DAGCBOR.encode(value), Array(fixture.cbor), "fixture \(index)")
             XCTAssertEqual(try DAGCBOR.encode(json: fixture.json), Array(fixture.cbor), "fixture \(index)")
             XCTAssertEqual(DAGCBOR.cid(of: value).string, fixture.cid, "fixture \(index)")
@@ -100,7 +102,7 @@ final class DAGCBORTests: XCTestCase {
     }
 
     func testEncodesMapKeysShorterFirstThenBytewise() {
-        let value = DataModelValue.map(["bb": .null, "a": .null, "b": .null, "aaa": .null, "B": .null])
+        let value = AtprotoDataModelValue.map(["bb": .null, "a": .null, "b": .null, "aaa": .null, "B": .null])
         // B (0x42) < a < b, then bb, then aaa.
         XCTAssertEqual(
             DAGCBOR.encode(value),
@@ -113,13 +115,13 @@ final class DAGCBORTests: XCTestCase {
 
     func testRoundTripsEveryKind() throws {
         let cid = try CID("bafyreidfayvfuwqa7qlnopdjiqrxzs6blmoeu4rujcjtnci5beludirz2a")
-        let value = DataModelValue.map([
+        let value = AtprotoDataModelValue.map([
             "null": .null, "true": .bool(true), "false": .bool(false), "text": .string("héllo 😀"),
             "bytes": .bytes(Data([0, 1, 2, 255])), "empty": .bytes(Data()), "link": .link(cid),
             "list": .array([.integer(-3), .array([]), .map([:])]), "long": .string(String(repeating: "x", count: 300)),
         ])
         XCTAssertEqual(try DAGCBOR.decode(DAGCBOR.encode(value)), value)
-        XCTAssertEqual(try DataModelValue(json: value.json), value)
+        XCTAssertEqual(try AtprotoDataModelValue(json: value.json), value)
     }
 
     func testDecodesLinkBytes() throws {
@@ -140,7 +142,7 @@ final class DAGCBORTests: XCTestCase {
     }
 
     func testRejectsNonCanonicalAndForbiddenForms() {
-        let cases: [(bytes: [UInt8], kind: BinaryDecodingError.Code, offset: Int, note: String)] = [
+        let cases: [(bytes: [UInt8], kind: AtprotoBinaryDecodingError.Code, offset: Int, note: String)] = [
             ([], .truncated, 0, "empty input"),
             ([0x18, 0x17], .nonCanonical, 0, "23 written in two bytes"),
             ([0x19, 0x00, 0xFF], .nonCanonical, 0, "255 written in three bytes"),
@@ -208,13 +210,13 @@ final class DAGCBORTests: XCTestCase {
     }
 
     func testJSONFormRejectsFloatsAndBadLinks() {
-        XCTAssertThrowsError(try DataModelValue(json: .number(1.5)))
-        XCTAssertEqual(try DataModelValue(json: .number(123.0)), .integer(123))
-        XCTAssertThrowsError(try DataModelValue(json: .object(["$link": .string("not a cid")])))
-        XCTAssertThrowsError(try DataModelValue(json: .object(["$bytes": .string("!!")])))
+        XCTAssertThrowsError(try AtprotoDataModelValue(json: .number(1.5)))
+        XCTAssertEqual(try AtprotoDataModelValue(json: .number(123.0)), .integer(123))
+        XCTAssertThrowsError(try AtprotoDataModelValue(json: .object(["$link": .string("not a cid")])))
+        XCTAssertThrowsError(try AtprotoDataModelValue(json: .object(["$bytes": .string("!!")])))
         // With a second key, "$link" is an ordinary field.
         XCTAssertEqual(
-            try DataModelValue(json: .object(["$link": .integer(1), "x": .null])),
+            try AtprotoDataModelValue(json: .object(["$link": .integer(1), "x": .null])),
             .map(["$link": .integer(1), "x": .null]))
     }
 }

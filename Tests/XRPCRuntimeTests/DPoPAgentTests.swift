@@ -52,14 +52,14 @@ final class DPoPAgentTests: XCTestCase {
         }
         let agent = DPoPLikeAgent(wrapping: server)
         let client = XRPCClient(agent: agent)
-        _ = try await client.query(TestQuery.self, parameters: NoParameters())
+        _ = try await client.query(TestQuery.self, parameters: XRPCNoParameters())
         XCTAssertEqual(
             server.requests.map { $0.header("DPoP") }, ["proof(htm=GET,nonce=none)", "proof(htm=GET,nonce=n-1)"])
         XCTAssertEqual(server.requests.last?.header("Authorization"), "DPoP access-token")
         let nonce = await agent.nonce
         XCTAssertEqual(nonce, "n-1")
 
-        _ = try await client.query(TestQuery.self, parameters: NoParameters())
+        _ = try await client.query(TestQuery.self, parameters: XRPCNoParameters())
         XCTAssertEqual(server.requests.count, 3, "the stored nonce is used at once on the next call")
     }
 
@@ -70,7 +70,7 @@ final class DPoPAgentTests: XCTestCase {
         }
         let client = XRPCClient(agent: DPoPLikeAgent(wrapping: server))
         do {
-            _ = try await client.query(TestQuery.self, parameters: NoParameters())
+            _ = try await client.query(TestQuery.self, parameters: XRPCNoParameters())
             XCTFail("expected the challenge to surface")
         } catch let call {
             let error = try XCTUnwrap(call.serverError, "\(call)")

@@ -63,7 +63,7 @@ final class DataModelInteropTests: XCTestCase {
         let cases = try interopCases("data-model-valid.json")
         XCTAssertFalse(cases.isEmpty)
         for entry in cases {
-            XCTAssertNoThrow(try DataModel.validate(entry.json), "valid case rejected: \(entry.note)")
+            XCTAssertNoThrow(try AtprotoDataModel.validate(entry.json), "valid case rejected: \(entry.note)")
         }
     }
 
@@ -71,7 +71,7 @@ final class DataModelInteropTests: XCTestCase {
         let cases = try interopCases("data-model-invalid.json")
         XCTAssertFalse(cases.isEmpty)
         for entry in cases {
-            XCTAssertThrowsError(try DataModel.validate(entry.json), "invalid case accepted: \(entry.note)") {
+            XCTAssertThrowsError(try AtprotoDataModel.validate(entry.json), "invalid case accepted: \(entry.note)") {
                 XCTAssertTrue($0 is LexiconDecodingError, "\(entry.note): wrong error type \($0)")
             }
         }
@@ -81,7 +81,7 @@ final class DataModelInteropTests: XCTestCase {
         let cases = try interopCases("data-model-fixtures.json")
         XCTAssertFalse(cases.isEmpty)
         for entry in cases {
-            XCTAssertNoThrow(try DataModel.validate(entry.json), "fixture rejected: \(entry.note)")
+            XCTAssertNoThrow(try AtprotoDataModel.validate(entry.json), "fixture rejected: \(entry.note)")
         }
     }
 
@@ -95,7 +95,7 @@ final class DataModelInteropTests: XCTestCase {
             "link with extra fields": ["lnk"],
         ]
         for entry in try interopCases("data-model-invalid.json") {
-            let error = decodingError { try DataModel.validate(entry.json) }
+            let error = decodingError { try AtprotoDataModel.validate(entry.json) }
             if let path = expected[entry.note] {
                 XCTAssertEqual(error?.path, path, "\(entry.note): \(error.map(String.init(describing:)) ?? "")")
             }
@@ -105,27 +105,27 @@ final class DataModelInteropTests: XCTestCase {
 
 final class DataModelValidationTests: XCTestCase {
     func testNumbersMustBeIntegersThatReadExactly() throws {
-        XCTAssertNoThrow(try DataModel.validateValue(json("[0, -1, 123.0, 1e3, -9223372036854775808]")))
-        XCTAssertThrowsError(try DataModel.validateValue(.number(0.5)))
-        XCTAssertThrowsError(try DataModel.validateValue(json("18446744073709551616")))
-        XCTAssertThrowsError(try DataModel.validateValue(.number(1e16)))
-        XCTAssertEqual(decodingError { try DataModel.validateValue(json("[1, [2, 3.5]]")) }?.path, ["1", "1"])
+        XCTAssertNoThrow(try AtprotoDataModel.validateValue(json("[0, -1, 123.0, 1e3, -9223372036854775808]")))
+        XCTAssertThrowsError(try AtprotoDataModel.validateValue(.number(0.5)))
+        XCTAssertThrowsError(try AtprotoDataModel.validateValue(json("18446744073709551616")))
+        XCTAssertThrowsError(try AtprotoDataModel.validateValue(.number(1e16)))
+        XCTAssertEqual(decodingError { try AtprotoDataModel.validateValue(json("[1, [2, 3.5]]")) }?.path, ["1", "1"])
     }
 
     func testTopLevelValueMustBeAnOrdinaryObject() throws {
         let blob = try json(#"{"$type":"blob","ref":{"$link":"\#(cid)"},"mimeType":"image/png","size":1}"#)
         for special in [blob, try json(#"{"$link":"\#(cid)"}"#), try json(#"{"$bytes":"AAEC"}"#)] {
-            XCTAssertNoThrow(try DataModel.validateValue(special))
-            XCTAssertThrowsError(try DataModel.validate(special))
+            XCTAssertNoThrow(try AtprotoDataModel.validateValue(special))
+            XCTAssertThrowsError(try AtprotoDataModel.validate(special))
         }
-        XCTAssertThrowsError(try DataModel.validate(.array([])))
-        XCTAssertNoThrow(try DataModel.validate(json(#"{"cid":"\#(cid)","mimeType":"image/png"}"#)))
+        XCTAssertThrowsError(try AtprotoDataModel.validate(.array([])))
+        XCTAssertNoThrow(try AtprotoDataModel.validate(json(#"{"cid":"\#(cid)","mimeType":"image/png"}"#)))
     }
 
     func testBlobMustHaveExactlyItsFourValidFields() throws {
         func blob(_ fields: String) throws -> JSONValue { try json(#"{"b":{"$type":"blob",\#(fields)}}"#) }
         let ref = #""ref":{"$link":"\#(cid)"}"#
-        XCTAssertNoThrow(try DataModel.validate(blob(#"\#(ref),"mimeType":"a/b","size":0"#)))
+        XCTAssertNoThrow(try AtprotoDataModel.validate(blob(#"\#(ref),"mimeType":"a/b","size":0"#)))
         let cases: [(String, [String])] = [
             (#"\#(ref),"mimeType":"","size":1"#, ["b", "mimeType"]),
             (#"\#(ref),"mimeType":"a/b","size":-1"#, ["b", "size"]),
@@ -135,12 +135,12 @@ final class DataModelValidationTests: XCTestCase {
             (#""ref":"\#(cid)","mimeType":"a/b","size":1"#, ["b", "ref"]),
         ]
         for (fields, path) in cases {
-            XCTAssertEqual(decodingError { try DataModel.validate(blob(fields)) }?.path, path, fields)
+            XCTAssertEqual(decodingError { try AtprotoDataModel.validate(blob(fields)) }?.path, path, fields)
         }
     }
 
     func testErrorsCarryTheGivenPathPrefix() throws {
-        let error = decodingError { try DataModel.validate(json(#"{"a":[{"$type":""}]}"#), at: ["record"]) }
+        let error = decodingError { try AtprotoDataModel.validate(json(#"{"a":[{"$type":""}]}"#), at: ["record"]) }
         XCTAssertEqual(error?.path, ["record", "a", "0", "$type"])
         XCTAssertEqual(error?.pathDescription, "$.record.a.0.$type")
     }
@@ -148,13 +148,13 @@ final class DataModelValidationTests: XCTestCase {
     func testDeeplyNestedValuesAreCheckedWithoutRecursion() {
         var value = JSONValue.number(0.5)
         for _ in 0..<20_000 { value = .array([value]) }
-        let error = decodingError { try DataModel.validate(.object(["deep": value])) }
+        let error = decodingError { try AtprotoDataModel.validate(.object(["deep": value])) }
         XCTAssertEqual(error?.path.count, 20_001)
     }
 
     func testLinkCIDMustBeABase32CIDv1() {
         for valid in [cid, "bafyreidfayvfuwqa7qlnopdjiqrxzs6blmoeu4rujcjtnci5beludirz2a"] {
-            XCTAssertTrue(DataModel.isValidLinkCID(valid), valid)
+            XCTAssertTrue(AtprotoDataModel.isValidLinkCID(valid), valid)
         }
         let invalid = [
             "", ".", "b", "bafy", String(cid.dropLast()), cid + "a", cid.uppercased(), "B" + cid.dropFirst(),
@@ -162,7 +162,7 @@ final class DataModelValidationTests: XCTestCase {
             " " + cid, cid + "=",
         ]
         for text in invalid {
-            XCTAssertFalse(DataModel.isValidLinkCID(text), text)
+            XCTAssertFalse(AtprotoDataModel.isValidLinkCID(text), text)
         }
     }
 }
@@ -205,8 +205,8 @@ final class DataModelValueTests: XCTestCase {
 
     func testBlobRoundTripsTheCurrentForm() throws {
         let text = #"{"$type":"blob","ref":{"$link":"\#(cid)"},"mimeType":"image/jpeg","size":10000}"#
-        let blob = try Blob(lexiconJSON: json(text))
-        XCTAssertEqual(blob, Blob(ref: CIDLink(cid), mimeType: "image/jpeg", size: 10000))
+        let blob = try LexiconBlob(lexiconJSON: json(text))
+        XCTAssertEqual(blob, LexiconBlob(ref: CIDLink(cid), mimeType: "image/jpeg", size: 10000))
         XCTAssertFalse(blob.isLegacy)
         XCTAssertEqual(blob.lexiconJSON, try json(text))
         XCTAssertEqual(try JSONValue.parse(JSONEncoder().encode(blob)), try json(text))
@@ -214,7 +214,7 @@ final class DataModelValueTests: XCTestCase {
 
     func testLegacyBlobIsReadAndWrittenBackUnchanged() throws {
         let legacy = try json(#"{"cid":"\#(cid)","mimeType":"image/png"}"#)
-        var blob = try Blob(lexiconJSON: legacy)
+        var blob = try LexiconBlob(lexiconJSON: legacy)
         XCTAssertTrue(blob.isLegacy)
         XCTAssertNil(blob.size)
         XCTAssertEqual(blob.ref, CIDLink(cid))
@@ -222,8 +222,8 @@ final class DataModelValueTests: XCTestCase {
         XCTAssertEqual(blob.lexiconJSON, legacy)
         blob.size = 42
         XCTAssertFalse(blob.isLegacy)
-        XCTAssertEqual(blob.lexiconJSON, Blob(ref: CIDLink(cid), mimeType: "image/png", size: 42).lexiconJSON)
-        XCTAssertNoThrow(try DataModel.validateValue(blob.lexiconJSON))
+        XCTAssertEqual(blob.lexiconJSON, LexiconBlob(ref: CIDLink(cid), mimeType: "image/png", size: 42).lexiconJSON)
+        XCTAssertNoThrow(try AtprotoDataModel.validateValue(blob.lexiconJSON))
     }
 
     func testBlobDecodingErrorsNameTheField() throws {
@@ -235,19 +235,20 @@ final class DataModelValueTests: XCTestCase {
             (#"{"cid":"\#(cid)"}"#, ["mimeType"]),
         ]
         for (text, path) in cases {
-            XCTAssertEqual(decodingError { _ = try Blob(lexiconJSON: json(text)) }?.path, path, text)
+            XCTAssertEqual(decodingError { _ = try LexiconBlob(lexiconJSON: json(text)) }?.path, path, text)
         }
         let list = try json(#"[{"cid":"\#(cid)","mimeType":"a/b"},{"$type":"blob","ref":{"$link":"x"}}]"#)
-        XCTAssertEqual(decodingError { _ = try [Blob](lexiconJSON: list) }?.path, ["1", "mimeType"])
+        XCTAssertEqual(decodingError { _ = try [LexiconBlob](lexiconJSON: list) }?.path, ["1", "mimeType"])
     }
 
     func testUnknownValueKeepsAnyJSONAndEncodesItAsIs() throws {
         let record = try json(#"{"$type":"com.example.blah","a":123.0,"b":[null]}"#)
-        let value = try UnknownValue(lexiconJSON: record)
+        let value = try LexiconUnknownValue(lexiconJSON: record)
         XCTAssertEqual(value.type, "com.example.blah")
         XCTAssertEqual(value.lexiconJSON, record)
-        XCTAssertEqual(try JSONDecoder().decode(UnknownValue.self, from: JSONEncoder().encode(value)).type, value.type)
-        XCTAssertEqual(try UnknownValue(lexiconJSON: .string("x")).json, .string("x"))
+        XCTAssertEqual(
+            try JSONDecoder().decode(LexiconUnknownValue.self, from: JSONEncoder().encode(value)).type, value.type)
+        XCTAssertEqual(try LexiconUnknownValue(lexiconJSON: .string("x")).json, .string("x"))
         XCTAssertEqual(try value.decode(as: JSONValue.self), record)
     }
 }

@@ -14,7 +14,7 @@ final class DroppedProcedureTests: XCTestCase {
         let pds = try FaultPDS(faults: LoopbackFaults(seed: 3, rates: [.drop: 0.05]), dropsProcedures: true)
         // A timeout far above the deadline: a call that waits for it shows up as pending.
         let transport = URLSessionAgent(serviceURL: pds.url, timeout: .seconds(120))
-        let session = PasswordSession(service: pds.url, transport: transport)
+        let session = PasswordSession(service: pds.url, agent: transport)
         try await session.login("faulty.test", password: pds.password)
         let client = XRPCClient(agent: session)
         let report = await ConcurrentCalls.run(count: 400, deadline: .seconds(30)) { await faultCall(client, $0) }

@@ -67,10 +67,10 @@ final class EventStreamAgentTests: XCTestCase {
         -> PasswordSession
     {
         let service = try XCTUnwrap(service)
-        let login = PasswordSession(service: service, transport: pds.agent)
+        let login = PasswordSession(service: service, agent: pds.agent)
         var archive = try await login.login(ATIdentifier(rawValue: pds.handle), password: pds.password)
         archive.pdsEndpoint = pdsEndpoint
-        return PasswordSession(restoring: archive, transport: pds.agent)
+        return PasswordSession(restoring: archive, agent: pds.agent)
     }
 
     func testAPasswordSessionStreamsFromItsPDSWithItsAccessToken() async throws {
@@ -132,8 +132,8 @@ final class EventStreamAgentTests: XCTestCase {
     func testAnAppAgentNamesTheServiceAndARefusalEndsTheStreamWhenItsCredentialsDoNotChange() async throws {
         let refusal = Data(#"{"error":"AuthenticationRequired","message":"no"}"#.utf8)
         let transport = ScriptedTransport([
-            .failure(WebSocketError(.handshakeFailed, status: 401, body: refusal, message: "status 401")),
-            .failure(WebSocketError(.handshakeFailed, status: 401, body: refusal, message: "status 401")),
+            .failure(XRPCWebSocketError(.handshakeFailed, status: 401, body: refusal, message: "status 401")),
+            .failure(XRPCWebSocketError(.handshakeFailed, status: 401, body: refusal, message: "status 401")),
             .connection([.message(Frames.tick(1))]),
         ])
         var client = XRPCClient(agent: AppAgent(service: URL(string: "https://pds.example.com")))

@@ -44,13 +44,13 @@ enum TestStream: XRPCSubscription {
 
     enum Message: LexiconUnion {
         case tick(Tick)
-        case unknown(UnknownValue)
+        case unknown(LexiconUnknownValue)
 
         init(lexiconJSON json: JSONValue) throws {
             if try lexiconUnionType(of: json) == "com.example.stream#tick" {
                 self = .tick(try Tick(lexiconJSON: json))
             } else {
-                self = .unknown(UnknownValue(json))
+                self = .unknown(LexiconUnknownValue(json))
             }
         }
 
@@ -84,24 +84,24 @@ enum TestStream: XRPCSubscription {
 
 /// Event-stream frames for tests.
 enum Frames {
-    static func frame(op: Int = 1, type: String? = "#tick", _ body: [String: DataModelValue]) -> Data {
-        var header: [String: DataModelValue] = ["op": .integer(op)]
+    static func frame(op: Int = 1, type: String? = "#tick", _ body: [String: AtprotoDataModelValue]) -> Data {
+        var header: [String: AtprotoDataModelValue] = ["op": .integer(op)]
         if let type { header["t"] = .string(type) }
         return Data(DAGCBOR.encode(.map(header)) + DAGCBOR.encode(.map(body)))
     }
 
-    static func tick(_ seq: Int) -> WebSocketMessage {
+    static func tick(_ seq: Int) -> XRPCWebSocketMessage {
         .binary(frame(["seq": .integer(seq)]))
     }
 
-    static func error(_ name: String, _ message: String) -> WebSocketMessage {
+    static func error(_ name: String, _ message: String) -> XRPCWebSocketMessage {
         .binary(frame(op: -1, type: nil, ["error": .string(name), "message": .string(message)]))
     }
 }
 
 // @unchecked Sendable: every `var` is read and written under `lock`.
 /// A transport that serves scripted connections, one per connect call, and records the URLs.
-final class ScriptedTransport: WebSocketTransport, @unchecked Sendable {
+final class ScriptedTransport: XRPCWebSocketTransport, @unchecked Sendable {
     /// What one connect call gives: a connection that plays `events`, or an error.
     enum Script {
         case connection([ScriptedConnection.Event])
@@ -121,12 +121,12 @@ final class ScriptedTransport: WebSocketTransport, @unchecked Sendable {
     var connectedHeaders: [[String: String]] { lock.withLock { headerFields } }
     var connections: [ScriptedConnection] { lock.withLock { opened } }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
+    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
         let script: Script = lock.withLock {
             urls.append(url)
             headerFields.append(headers)
             return scripts.isEmpty
-                ? .failure(WebSocketError(.cannotConnect, message: "no more scripts")) : scripts.removeFirst()
+                ? .failure(XRPCWebSocketError(.cannotConnect, message: "no more scripts")) : scripts.removeFirst()
         }
         switch script {
         case .failure(let error): throw error
@@ -140,26 +140,26 @@ final class ScriptedTransport: WebSocketTransport, @unchecked Sendable {
 
 // @unchecked Sendable: `events` and `closeCodes` are read and written under `lock`.
 /// A connection that plays a list of events, then waits (until cancelled or closed).
-final class ScriptedConnection: WebSocketConnection, @unchecked Sendable {
+final class ScriptedConnection: XRPCWebSocketConnection, @unchecked Sendable {
     enum Event {
-        case message(WebSocketMessage)
+        case message(XRPCWebSocketMessage)
         case close
-        case failure(WebSocketError)
+        case failure(XRPCWebSocketError)
     }
 
     private let lock = NSLock()
     private var events: [Event]
-    private var closeCodes: [WebSocketCloseCode] = []
+    private var closeCodes: [XRPCWebSocketCloseCode] = []
 
     init(_ events: [Event]) { self.events = events }
 
     /// The codes of the close calls so far.
-    var closedWith: [WebSocketCloseCode] { lock.withLock { closeCodes } }
+    var closedWith: [XRPCWebSocketCloseCode] { lock.withLock { closeCodes } }
 
-    func receive() async throws -> WebSocketMessage? {
+    func receive() async throws -> XRPCWebSocketMessage? {
         while true {
             let next: Event? = lock.withLock { events.isEmpty ? nil : events.removeFirst() }
-            if lock.withLock({ !closeCodes.isEmpty }) { throw WebSocketError(.closed, message: "closed") }
+            if lock.withLock({ !closeCodes.isEmpty }) { throw XRPCWebSocketError(.closed, message: "closed") }
             switch next {
             case .message(let message): return message
             case .close: return nil
@@ -169,7 +169,7 @@ final class ScriptedConnection: WebSocketConnection, @unchecked Sendable {
         }
     }
 
-    func send(_ message: WebSocketMessage) async throws {}
+    func send(_ message: XRPCWebSocketMessage) async throws {}
 
-    func close(code: WebSocketCloseCode, reason: String) { lock.withLock { closeCodes.append(code) } }
+    func close(code: XRPCWebSocketCloseCode, reason: String) { lock.withLock { closeCodes.append(code) } }
 }

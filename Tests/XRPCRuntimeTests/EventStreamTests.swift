@@ -74,7 +74,7 @@ final class EventStreamTests: XCTestCase {
 
     func testMalformedFramesEndTheStreamSayingWhatIsWrong() async throws {
         let header = DAGCBOR.encode(.map(["op": .integer(1), "t": .string("#tick")]))
-        let cases: [(WebSocketMessage, String)] = [
+        let cases: [(XRPCWebSocketMessage, String)] = [
             (.binary(Data([0xFF, 0x00])), "break"),
             (.binary(Data(DAGCBOR.encode(.array([.integer(1)])) + DAGCBOR.encode(.map([:])))), "header is a array"),
             (.binary(Frames.frame(type: nil, ["seq": .integer(1)])), "no string \"t\""),
@@ -97,14 +97,14 @@ final class EventStreamTests: XCTestCase {
     }
 
     func testReconnectsAfterADropResumingAfterTheLastSeqSkippingRepeatsAndGivesUpAfterTheAttempts() async throws {
-        let lost = WebSocketError(.connectionLost, message: "reset by peer")
+        let lost = XRPCWebSocketError(.connectionLost, message: "reset by peer")
         let transport = ScriptedTransport([
             .connection([.message(Frames.tick(5)), .message(Frames.tick(6)), .failure(lost)]),
-            .failure(WebSocketError(.cannotConnect, message: "refused")),
+            .failure(XRPCWebSocketError(.cannotConnect, message: "refused")),
             .connection([.message(Frames.tick(6)), .message(Frames.tick(7)), .close]),
-            .failure(WebSocketError(.cannotConnect, message: "refused")),
-            .failure(WebSocketError(.timedOut, message: "slow")),
-            .failure(WebSocketError(.cannotConnect, message: "refused")),
+            .failure(XRPCWebSocketError(.cannotConnect, message: "refused")),
+            .failure(XRPCWebSocketError(.timedOut, message: "slow")),
+            .failure(XRPCWebSocketError(.cannotConnect, message: "refused")),
         ])
         let stream = client(transport, reconnect: fastRetry).subscribe(TestStream.self, parameters: .init(cursor: 2))
         let (messages, error) = await drain(stream)
@@ -119,7 +119,7 @@ final class EventStreamTests: XCTestCase {
 
     func testWithoutAPolicyADropIsAnErrorAndACleanCloseIsTheEnd() async throws {
         let transport = ScriptedTransport([
-            .connection([.message(Frames.tick(1)), .failure(WebSocketError(.connectionLost, message: "reset"))])
+            .connection([.message(Frames.tick(1)), .failure(XRPCWebSocketError(.connectionLost, message: "reset"))])
         ])
         let (messages, error) = await drain(client(transport).subscribe(TestStream.self, parameters: .init()))
         XCTAssertEqual(messages.map(\.seq), [1])
@@ -131,8 +131,8 @@ final class EventStreamTests: XCTestCase {
     func testARefusedSubscriptionReportsTheXRPCErrorAndServerErrorsAreRetried() async throws {
         let body = Data(#"{"error":"InvalidRequest","message":"cursor must be an integer"}"#.utf8)
         let transport = ScriptedTransport([
-            .failure(WebSocketError(.handshakeFailed, status: 503, message: "status 503")),
-            .failure(WebSocketError(.handshakeFailed, status: 400, body: body, message: "status 400")),
+            .failure(XRPCWebSocketError(.handshakeFailed, status: 503, message: "status 503")),
+            .failure(XRPCWebSocketError(.handshakeFailed, status: 400, body: body, message: "status 400")),
         ])
         let (_, error) = await drain(
             client(transport, reconnect: fastRetry).subscribe(TestStream.self, parameters: .init()))
@@ -198,7 +198,7 @@ final class EventStreamTests: XCTestCase {
         let header = DAGCBOR.encode(.map(["op": .integer(1), "t": .string("#tick")]))
         XCTAssertThrowsError(try XRPCEventFrame(decoding: Data(header + [0xA1, 0x01]))) { error in
             XCTAssertEqual(
-                (error as? BinaryDecodingError)?.offset, header.count, "the body's map starts there: \(error)")
+                (error as? AtprotoBinaryDecodingError)?.offset, header.count, "the body's map starts there: \(error)")
         }
         XCTAssertEqual(
             try XRPCEventFrame(decoding: Frames.frame(op: 9, type: nil, [:])), .unknown(op: 9))

@@ -43,20 +43,20 @@ final class InputLimitsTests: XCTestCase {
         XCTAssertEqual(limit, 512)
         XCTAssertNoThrow(try DAGCBOR.decode(nestedCBOR(limit)))
         XCTAssertThrowsError(try DAGCBOR.decode(nestedCBOR(limit + 1))) { error in
-            XCTAssertEqual((error as? BinaryDecodingError)?.code, .tooDeep)
-            XCTAssertEqual((error as? BinaryDecodingError)?.offset, limit)
+            XCTAssertEqual((error as? AtprotoBinaryDecodingError)?.code, .tooDeep)
+            XCTAssertEqual((error as? AtprotoBinaryDecodingError)?.offset, limit)
         }
     }
 
     func testDAGCBORNestingLimitIsTheCallersChoice() throws {
         XCTAssertEqual(try DAGCBOR.decode(nestedCBOR(2), maximumDepth: 2), .array([.array([])]))
         XCTAssertThrowsError(try DAGCBOR.decode(nestedCBOR(3), maximumDepth: 2)) { error in
-            XCTAssertEqual((error as? BinaryDecodingError)?.code, .tooDeep)
+            XCTAssertEqual((error as? AtprotoBinaryDecodingError)?.code, .tooDeep)
         }
         XCTAssertNoThrow(try DAGCBOR.decode(nestedCBOR(700), maximumDepth: 700))
         // The other rules still hold.
         XCTAssertThrowsError(try DAGCBOR.decode([0x80, 0x00], maximumDepth: 2)) { error in
-            XCTAssertEqual((error as? BinaryDecodingError)?.code, .trailingBytes)
+            XCTAssertEqual((error as? AtprotoBinaryDecodingError)?.code, .trailingBytes)
         }
     }
 
@@ -72,7 +72,7 @@ final class InputLimitsTests: XCTestCase {
         let bytes = carFile(blockSizes: [10, 20, 30])
         XCTAssertEqual(try CARFile(reading: bytes, limits: .init(maximumBlocks: 3)).blocks.count, 3)
         XCTAssertThrowsError(try CARFile(reading: bytes, limits: .init(maximumBlocks: 2))) { error in
-            XCTAssertEqual((error as? BinaryDecodingError)?.code, .limitExceeded)
+            XCTAssertEqual((error as? AtprotoBinaryDecodingError)?.code, .limitExceeded)
             XCTAssertTrue("\(error)".contains("more than 2 blocks"), "\(error)")
         }
         XCTAssertEqual(CARFile.Limits.default.maximumBlocks, .max)
@@ -82,14 +82,14 @@ final class InputLimitsTests: XCTestCase {
         let bytes = carFile(blockSizes: [5, 100, 7])
         XCTAssertEqual(try CARFile(reading: bytes, limits: .init(maximumBlockSize: 100)).blocks.count, 3)
         XCTAssertThrowsError(try CARFile(reading: bytes, limits: .init(maximumBlockSize: 99))) { error in
-            XCTAssertEqual((error as? BinaryDecodingError)?.code, .limitExceeded)
+            XCTAssertEqual((error as? AtprotoBinaryDecodingError)?.code, .limitExceeded)
             XCTAssertTrue("\(error)".contains("block 1 has 100 bytes"), "\(error)")
         }
         // The default bound: 4 MiB.
         let big = carFile(blockSizes: [4 << 20])
         XCTAssertNoThrow(try CARFile(reading: big, verifyingHashes: false, limits: .default))
         XCTAssertThrowsError(try CARFile(reading: carFile(blockSizes: [(4 << 20) + 1]), limits: .default)) { error in
-            XCTAssertEqual((error as? BinaryDecodingError)?.code, .limitExceeded)
+            XCTAssertEqual((error as? AtprotoBinaryDecodingError)?.code, .limitExceeded)
         }
     }
 
@@ -101,7 +101,7 @@ final class InputLimitsTests: XCTestCase {
         // Refused from the header alone: the 201 bytes are never waited for.
         parser.append([0x82, 0x7E, 0x00, 201])
         XCTAssertThrowsError(try parser.next()) { error in
-            XCTAssertEqual((error as? WebSocketError)?.code, .messageTooBig)
+            XCTAssertEqual((error as? XRPCWebSocketError)?.code, .messageTooBig)
         }
     }
 
@@ -115,7 +115,7 @@ final class InputLimitsTests: XCTestCase {
         assembler = WebSocketMessageAssembler(maximumMessageSize: 10)
         XCTAssertNil(try assembler.add(frame(.text, false, 6)))
         XCTAssertThrowsError(try assembler.add(frame(.continuation, true, 5))) { error in
-            XCTAssertEqual((error as? WebSocketError)?.code, .messageTooBig)
+            XCTAssertEqual((error as? XRPCWebSocketError)?.code, .messageTooBig)
         }
     }
 }

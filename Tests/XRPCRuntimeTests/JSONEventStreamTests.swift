@@ -77,7 +77,7 @@ final class JSONEventStreamTests: XCTestCase {
     }
 
     func testMalformedFramesEndTheStreamSayingWhatIsWrong() async throws {
-        let cases: [(WebSocketMessage, String)] = [
+        let cases: [(XRPCWebSocketMessage, String)] = [
             (.binary(Data([1, 2])), "xrpc.v1.json frames are text"),
             (.text("{"), "not JSON"),
             (.text("[1]"), "is a array, not an object"),
@@ -98,7 +98,7 @@ final class JSONEventStreamTests: XCTestCase {
 
     func testAReconnectionResumesFromTheLastSeqAndSkipsTheOverlap() async throws {
         let transport = ScriptedTransport([
-            .connection([Self.tick(1), Self.tick(2), .failure(WebSocketError(.connectionLost, message: "cut"))]),
+            .connection([Self.tick(1), Self.tick(2), .failure(XRPCWebSocketError(.connectionLost, message: "cut"))]),
             .connection([Self.tick(2), Self.tick(3), .close]),
         ])
         let policy = XRPCReconnectPolicy(maximumAttempts: 1, initialDelay: .milliseconds(1))
@@ -121,8 +121,8 @@ final class JSONEventStreamTests: XCTestCase {
         // @unchecked Sendable: `seen` is written under `lock`.
         final class Recorder: XRPCEventFrameCheck, @unchecked Sendable {
             let lock = NSLock()
-            var seen: [(String, [String: DataModelValue])] = []
-            func check(type: String, body: [String: DataModelValue], nsid: NSID) async throws -> Bool {
+            var seen: [(String, [String: AtprotoDataModelValue])] = []
+            func check(type: String, body: [String: AtprotoDataModelValue], nsid: NSID) async throws -> Bool {
                 lock.withLock { seen.append((type, body)) }
                 return true
             }
@@ -171,7 +171,7 @@ final class JSONEventStreamTests: XCTestCase {
                 let connection = try await transport.connect(to: server.url, headers: headers)
                 connection.close(code: .normalClosure, reason: "")
                 XCTAssertFalse(fails, "\(chosen ?? "none") answering \(headers) must fail")
-            } catch let error as WebSocketError {
+            } catch let error as XRPCWebSocketError {
                 XCTAssertTrue(fails, "\(error)")
                 XCTAssertEqual(error.code, .handshakeFailed)
                 XCTAssertTrue(error.message.contains("was not offered"), error.message)

@@ -12,11 +12,11 @@ final class POSIXWebSocketTests: XCTestCase {
 
     private func connect(
         _ server: TestWebSocketServer, path: String = "/", headers: [String: String] = [:]
-    ) async throws -> any WebSocketConnection {
+    ) async throws -> any XRPCWebSocketConnection {
         try await transport.connect(to: XCTUnwrap(URL(string: path, relativeTo: server.url)), headers: headers)
     }
 
-    private func kind(of error: any Error) -> WebSocketError.Code? { (error as? WebSocketError)?.code }
+    private func kind(of error: any Error) -> XRPCWebSocketError.Code? { (error as? XRPCWebSocketError)?.code }
 
     func testReceivesMessagesOfEveryLengthFormAndSendsPathQueryAndHeaders() async throws {
         let server = try TestWebSocketServer { peer in
@@ -29,7 +29,7 @@ final class POSIXWebSocketTests: XCTestCase {
             _ = try peer.readClose()
         }
         let connection = try await connect(server, path: "/xrpc/a.b.c?cursor=5", headers: ["X-Test": "yes"])
-        var received: [WebSocketMessage] = []
+        var received: [XRPCWebSocketMessage] = []
         while let message = try await connection.receive() { received.append(message) }
         XCTAssertEqual(
             received,
@@ -102,7 +102,7 @@ final class POSIXWebSocketTests: XCTestCase {
         do {
             _ = try await connection.receive()
             XCTFail("expected closedByPeer")
-        } catch let error as WebSocketError {
+        } catch let error as XRPCWebSocketError {
             XCTAssertEqual(error.code, .closedByPeer)
             XCTAssertEqual(error.closeCode, .internalError)
             XCTAssertTrue(error.message.contains("overloaded"), error.message)
@@ -137,7 +137,7 @@ final class POSIXWebSocketTests: XCTestCase {
         for (frame, expected, code) in [
             (
                 WebSocketFrame(fin: true, opcode: .binary, payload: [UInt8](repeating: 0, count: 100_001)),
-                WebSocketError.Code.messageTooBig, UInt16(1009)
+                XRPCWebSocketError.Code.messageTooBig, UInt16(1009)
             ),
             (WebSocketFrame(fin: true, opcode: .text, payload: [0xFF, 0xFE]), .invalidUTF8, 1007),
         ] {
@@ -183,7 +183,7 @@ final class POSIXWebSocketTests: XCTestCase {
         do {
             _ = try await connect(refusing)
             XCTFail("expected handshakeFailed")
-        } catch let error as WebSocketError {
+        } catch let error as XRPCWebSocketError {
             XCTAssertEqual(error.code, .handshakeFailed)
             XCTAssertEqual(error.status, 400)
             XCTAssertEqual(

@@ -8,17 +8,17 @@ import XCTest
 
 /// A query and a procedure of ``FaultPDS``, each carrying a call id.
 enum FaultQuery: XRPCQuery {
-    typealias Parameters = NoParameters
-    typealias Error = UndeclaredError
-    typealias Output = NoParameters
+    typealias Parameters = XRPCNoParameters
+    typealias Error = XRPCUndeclaredError
+    typealias Output = XRPCNoParameters
     static var nsid: NSID { FaultPDS.query }
 }
 
 enum FaultProcedure: XRPCProcedure {
-    typealias Parameters = NoParameters
-    typealias Error = UndeclaredError
-    typealias Input = RawBody
-    typealias Output = NoParameters
+    typealias Parameters = XRPCNoParameters
+    typealias Error = XRPCUndeclaredError
+    typealias Input = XRPCRawBody
+    typealias Output = XRPCNoParameters
     static var nsid: NSID { FaultPDS.procedure }
 }
 
@@ -43,15 +43,15 @@ func faultCall(_ client: XRPCClient, _ index: Int) async -> String {
 }
 
 private func unlabelledFaultCall(_ client: XRPCClient, _ index: Int) async -> String {
-    var parameters = NoParameters()
+    var parameters = XRPCNoParameters()
     parameters.unknownFields["id"] = .integer(index)
     do {
         if index % 2 == 0 {
             let output = try await client.query(FaultQuery.self, parameters: parameters)
             return output.unknownFields["id"] == .integer(index) ? "success" : "wrongAnswer"
         }
-        let body = RawBody(data: Data(#"{"id":\#(index)}"#.utf8), contentType: "application/json")
-        let output = try await client.procedure(FaultProcedure.self, parameters: NoParameters(), input: body)
+        let body = XRPCRawBody(data: Data(#"{"id":\#(index)}"#.utf8), contentType: "application/json")
+        let output = try await client.procedure(FaultProcedure.self, parameters: XRPCNoParameters(), input: body)
         return output.unknownFields["id"] == .integer(index) ? "success" : "wrongAnswer"
     } catch {
         return outcomeLabel(error)
@@ -74,7 +74,7 @@ final class PasswordSessionLoadTests: XCTestCase {
 
     /// Logs in, runs `count` calls, checks that no refresh task is left, and returns the session
     /// weakly: once this returns, nothing should hold it.
-    private func drive(_ pds: FaultPDS, count: Int, policy: RetryPolicy) async throws -> (
+    private func drive(_ pds: FaultPDS, count: Int, policy: XRPCRetryPolicy) async throws -> (
         ConcurrentCalls.Report, WeakSession, Bool
     ) {
         // The timeout bounds a hang, not URLSession's queue: on Linux the 500 procedures, each on a
@@ -86,7 +86,7 @@ final class PasswordSessionLoadTests: XCTestCase {
         let logger = XRPCLogger(minimumLevel: .info) { record in
             if ProcessInfo.processInfo.environment["LOAD_LOG"] != nil { print(record) }
         }
-        let session = PasswordSession(service: pds.url, transport: transport, logger: logger)
+        let session = PasswordSession(service: pds.url, agent: transport, logger: logger)
         try await session.login("faulty.test", password: pds.password)
         let client = XRPCClient(agent: session)
         let report = await ConcurrentCalls.run(count: count, deadline: .seconds(600)) { index in
@@ -98,7 +98,7 @@ final class PasswordSessionLoadTests: XCTestCase {
     }
 
     private func run(
-        seed: UInt64, count: Int, policy: RetryPolicy, file: StaticString = #filePath, line: UInt = #line
+        seed: UInt64, count: Int, policy: XRPCRetryPolicy, file: StaticString = #filePath, line: UInt = #line
     ) async throws -> (FaultPDS, ConcurrentCalls.Report) {
         let pds = try FaultPDS(faults: LoopbackFaults(seed: seed, rates: Self.rates))
         let (report, watched, renewing) = try await drive(pds, count: count, policy: policy)
@@ -112,7 +112,7 @@ final class PasswordSessionLoadTests: XCTestCase {
     }
 
     func testAThousandConcurrentCallsUnderFaultsAllEndWithOneRefreshPerExpiry() async throws {
-        let policy = RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(10), maxDelay: .milliseconds(100))
+        let policy = XRPCRetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(10), maxDelay: .milliseconds(100))
         let seed = ProcessInfo.processInfo.environment["FAULT_SEED"].flatMap { UInt64($0) } ?? 19
         let (pds, report) = try await run(seed: seed, count: 1000, policy: policy)
         let figures = pds.snapshot
@@ -131,7 +131,7 @@ final class PasswordSessionLoadTests: XCTestCase {
 
     /// The duplicate count can fail: with procedures retried (the app's opt-in), some arrive twice.
     func testProceduresRetriedByOptInAreSeenTwiceByTheCounter() async throws {
-        let policy = RetryPolicy(
+        let policy = XRPCRetryPolicy(
             maxAttempts: 3, initialDelay: .milliseconds(10), maxDelay: .milliseconds(100), retriesProcedures: true)
         let (pds, report) = try await run(seed: 7, count: 200, policy: policy)
         print("password session, procedures retried (seed 7): \(report)\n  server: \(pds.snapshot)")
@@ -157,7 +157,7 @@ final class FaultProbeTests: XCTestCase {
         }
         let pds = try FaultPDS(faults: LoopbackFaults(seed: 3, rates: rates), dropsProcedures: true)
         let transport = URLSessionAgent(serviceURL: pds.url, timeout: .seconds(10))
-        let session = PasswordSession(service: pds.url, transport: transport)
+        let session = PasswordSession(service: pds.url, agent: transport)
         try await session.login("faulty.test", password: pds.password)
         let client = XRPCClient(agent: session)
         let count = ProcessInfo.processInfo.environment["COUNT"].flatMap { Int($0) } ?? 200

@@ -18,14 +18,14 @@ final class PasswordSessionTests: XCTestCase {
         _ pds: FakePDS,
         provider: PasswordSession.CredentialsProvider? = nil
     ) async throws -> PasswordSession {
-        let session = PasswordSession(service: try service(), transport: pds.agent, credentialsProvider: provider)
+        let session = PasswordSession(service: try service(), agent: pds.agent, credentialsProvider: provider)
         try await session.login(ATIdentifier(rawValue: pds.handle), password: pds.password)
         return session
     }
 
     func testLoginPublishesTheStateAndCallsGoToThePDSWithTheAccessToken() async throws {
         let pds = FakePDS()
-        let session = PasswordSession(service: try service(), transport: pds.agent)
+        let session = PasswordSession(service: try service(), agent: pds.agent)
         var updates = session.updates().makeAsyncIterator()
         let archive = try await session.login("alice.test", password: "hunter2")
         XCTAssertEqual(archive.did, "did:plc:alice")
@@ -72,7 +72,7 @@ final class PasswordSessionTests: XCTestCase {
             return FakePDS.error(401, "AuthenticationRequired", "no")
         }
         let archive = try await XCTUnwrapAsync(await session.archive)
-        let other = PasswordSession(restoring: archive, transport: stubborn)
+        let other = PasswordSession(restoring: archive, agent: stubborn)
         let response = try await other.send(call)
         XCTAssertEqual(response.status, 401)
         let refresh: NSID = "com.atproto.server.refreshSession"
@@ -90,7 +90,7 @@ final class PasswordSessionTests: XCTestCase {
             return FakePDS.error(401, "AuthenticationRequired", "no")
         }
         let archive = try await XCTUnwrapAsync(await session.archive)
-        let other = PasswordSession(restoring: archive, transport: stubborn)
+        let other = PasswordSession(restoring: archive, agent: stubborn)
         let request = call
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<50 { group.addTask { try await other.send(request).status } }
@@ -112,7 +112,7 @@ final class PasswordSessionTests: XCTestCase {
             asked.increment()
             XCTAssertEqual(request.reason, .sessionExpired)
             XCTAssertEqual(request.did, "did:plc:alice")
-            return PasswordCredentials(identifier: "alice.test", password: "hunter2")
+            return PasswordSessionCredentials(identifier: "alice.test", password: "hunter2")
         }
         var updates = session.updates().makeAsyncIterator()
         pds.expireAccessTokens()
@@ -128,7 +128,9 @@ final class PasswordSessionTests: XCTestCase {
 
     func testWhenTheNewLoginFailsTooTheSessionEndsAndLaterCallsFailFast() async throws {
         let pds = FakePDS()
-        let session = try await loggedIn(pds) { _ in PasswordCredentials(identifier: "alice.test", password: "wrong") }
+        let session = try await loggedIn(pds) { _ in
+            PasswordSessionCredentials(identifier: "alice.test", password: "wrong")
+        }
         var updates = session.updates().makeAsyncIterator()
         pds.expireAccessTokens()
         pds.expireRefreshTokens()
@@ -196,8 +198,8 @@ final class PasswordSessionTests: XCTestCase {
     func testTwoFactorLoginSurfacesADistinctErrorAndTheProviderIsAskedForTheCode() async throws {
         let pds = FakePDS()
         pds.authFactorToken = "123456"
-        let session = PasswordSession(service: try service(), transport: pds.agent) { request in
-            PasswordCredentials(
+        let session = PasswordSession(service: try service(), agent: pds.agent) { request in
+            PasswordSessionCredentials(
                 identifier: "alice.test", password: "hunter2",
                 authFactorToken: request.reason == .authFactorTokenRequired ? "123456" : nil)
         }
@@ -228,7 +230,7 @@ final class PasswordSessionTests: XCTestCase {
         let restored = try JSONDecoder().decode(PasswordSessionArchive.self, from: stored)
         XCTAssertEqual(restored, archive)
 
-        let session = PasswordSession(restoring: restored, transport: pds.agent)
+        let session = PasswordSession(restoring: restored, agent: pds.agent)
         let response = try await session.send(call)
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(pds.count("com.atproto.server.createSession"), 1, "restoring needs no login")
@@ -236,7 +238,9 @@ final class PasswordSessionTests: XCTestCase {
 
     func testTokensNeverAppearInDescriptionsDumpsOrErrors() async throws {
         let pds = FakePDS()
-        let session = try await loggedIn(pds) { _ in PasswordCredentials(identifier: "alice.test", password: "wrong") }
+        let session = try await loggedIn(pds) { _ in
+            PasswordSessionCredentials(identifier: "alice.test", password: "wrong")
+        }
         let archive = try await XCTUnwrapAsync(await session.archive)
         XCTAssertTrue(archive.accessToken.value.contains(FakePDS.marker), "the fake tokens carry the marker")
         var texts = [
@@ -253,7 +257,7 @@ final class PasswordSessionTests: XCTestCase {
         } catch {
             texts += ["\(error)", String(reflecting: error), dumped(error)]
         }
-        let credentials = PasswordCredentials(identifier: "alice.test", password: FakePDS.marker)
+        let credentials = PasswordSessionCredentials(identifier: "alice.test", password: FakePDS.marker)
         texts += [credentials.description, String(reflecting: credentials), dumped(credentials)]
         for text in texts {
             XCTAssertFalse(text.contains(FakePDS.marker), text)
@@ -281,7 +285,7 @@ final class PasswordSessionTests: XCTestCase {
         XCTAssertNotNil(pds.requests.last?.header("authorization"), "same origin written differently")
 
         let client = XRPCClient(agent: session).proxied(to: .bskyChat)
-        _ = try await client.query(TestQuery.self, parameters: NoParameters())
+        _ = try await client.query(TestQuery.self, parameters: XRPCNoParameters())
         let proxied = try XCTUnwrap(pds.requests.last)
         XCTAssertEqual(proxied.serviceURL, FakePDS.pds, "a proxied call goes to the PDS...")
         XCTAssertNotNil(proxied.header("authorization"), "...with the token the PDS needs to proxy it")

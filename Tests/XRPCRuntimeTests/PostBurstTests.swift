@@ -182,8 +182,8 @@ final class PostBurstTests: XCTestCase {
 
     private static func procedure(_ client: XRPCClient, id: Int) async -> String {
         do {
-            let body = RawBody(data: Data(#"{"id":\#(id)}"#.utf8), contentType: "application/json")
-            let output = try await client.procedure(FaultProcedure.self, parameters: NoParameters(), input: body)
+            let body = XRPCRawBody(data: Data(#"{"id":\#(id)}"#.utf8), contentType: "application/json")
+            let output = try await client.procedure(FaultProcedure.self, parameters: XRPCNoParameters(), input: body)
             return output.unknownFields["id"] == .integer(id) ? "procedure.success" : "procedure.wrongAnswer"
         } catch {
             return "procedure.\(outcomeLabel(error))"

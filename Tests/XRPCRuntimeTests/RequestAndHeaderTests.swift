@@ -146,7 +146,7 @@ final class RequestAndHeaderTests: XCTestCase {
         let client = XRPCClient(agent: agent).acceptingLabelers([
             LabelerPreference(did: "did:plc:a", redact: true), LabelerPreference(did: "did:plc:b"),
         ])
-        let result = try await client.queryResult(TestQuery.self, parameters: NoParameters())
+        let result = try await client.queryResult(TestQuery.self, parameters: XRPCNoParameters())
         XCTAssertEqual(agent.requests.first?.header("atproto-accept-labelers"), "did:plc:a;redact, did:plc:b")
         XCTAssertEqual(
             result.response.contentLabelers,
@@ -157,9 +157,9 @@ final class RequestAndHeaderTests: XCTestCase {
 
 /// A query with no parameters and a raw output, for client tests.
 enum TestQuery: XRPCQuery {
-    typealias Parameters = NoParameters
-    typealias Error = UndeclaredError
-    typealias Output = RawBody
+    typealias Parameters = XRPCNoParameters
+    typealias Error = XRPCUndeclaredError
+    typealias Output = XRPCRawBody
     static var nsid: NSID { "com.example.test" }
 }
 

@@ -27,7 +27,9 @@ final class RetryingAgentTests: XCTestCase {
         var sleeps: [Duration] { lock.withLock { sleepsRecorded } }
         var requests: Int { lock.withLock { sent } }
 
-        func agent(policy: RetryPolicy, random: Double = 0.5, now: Date = Date(timeIntervalSince1970: 1_700_000_000))
+        func agent(
+            policy: XRPCRetryPolicy, random: Double = 0.5, now: Date = Date(timeIntervalSince1970: 1_700_000_000)
+        )
             -> RetryingAgent
         {
             let stub = StubAgent { [self] request in
@@ -54,7 +56,7 @@ final class RetryingAgentTests: XCTestCase {
 
     func testRetryableStatusesBackOffExponentiallyWithJitterThenSucceed() async throws {
         let script = Script([.status(503, [:]), .status(500, [:]), .status(502, [:]), .status(200, [:])])
-        let policy = RetryPolicy(maxAttempts: 4, initialDelay: .seconds(1), maxDelay: .seconds(3))
+        let policy = XRPCRetryPolicy(maxAttempts: 4, initialDelay: .seconds(1), maxDelay: .seconds(3))
         let response = try await script.agent(policy: policy, random: 0.5).send(query)
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(script.requests, 4)
@@ -64,17 +66,17 @@ final class RetryingAgentTests: XCTestCase {
 
     func testJitterStaysBetweenHalfAndAllOfTheBackoff() async throws {
         let low = Script([.status(429, [:]), .status(200, [:])])
-        _ = try await low.agent(policy: RetryPolicy(initialDelay: .seconds(2)), random: 0).send(query)
+        _ = try await low.agent(policy: XRPCRetryPolicy(initialDelay: .seconds(2)), random: 0).send(query)
         XCTAssertEqual(low.sleeps, [.seconds(1)])
         let high = Script([.status(429, [:]), .status(200, [:])])
-        _ = try await high.agent(policy: RetryPolicy(initialDelay: .seconds(2)), random: 0.999_999).send(query)
+        _ = try await high.agent(policy: XRPCRetryPolicy(initialDelay: .seconds(2)), random: 0.999_999).send(query)
         XCTAssertLessThanOrEqual(high.sleeps[0], .seconds(2))
         XCTAssertGreaterThan(high.sleeps[0], .milliseconds(1999))
     }
 
     func testGivesUpAfterMaxAttemptsAndReturnsTheLastResponse() async throws {
         let script = Script([.status(503, ["Content-Type": "text/plain"])])
-        let response = try await script.agent(policy: RetryPolicy(maxAttempts: 3)).send(query)
+        let response = try await script.agent(policy: XRPCRetryPolicy(maxAttempts: 3)).send(query)
         XCTAssertEqual(response.status, 503)
         XCTAssertEqual(script.requests, 3)
         XCTAssertEqual(script.sleeps.count, 2)
@@ -111,7 +113,7 @@ final class RetryingAgentTests: XCTestCase {
 
     func testAServerDelayLongerThanTheLimitIsNotWaitedFor() async throws {
         let script = Script([.status(429, ["Retry-After": "3600"]), .status(200, [:])])
-        let response = try await script.agent(policy: RetryPolicy(maxServerDelay: .seconds(60))).send(query)
+        let response = try await script.agent(policy: XRPCRetryPolicy(maxServerDelay: .seconds(60))).send(query)
         XCTAssertEqual(response.status, 429)
         XCTAssertEqual(response.retryAfter, .seconds(3600), "the caller can see how long to wait")
         XCTAssertEqual(script.requests, 1)
@@ -125,7 +127,7 @@ final class RetryingAgentTests: XCTestCase {
         XCTAssertEqual(off.requests, 1)
 
         let on = Script([.status(503, [:]), .status(200, [:])])
-        let second = try await on.agent(policy: RetryPolicy(retriesProcedures: true)).send(procedure)
+        let second = try await on.agent(policy: XRPCRetryPolicy(retriesProcedures: true)).send(procedure)
         XCTAssertEqual(second.status, 200)
         XCTAssertEqual(on.requests, 2)
     }
@@ -147,7 +149,7 @@ final class RetryingAgentTests: XCTestCase {
 
         let exhausted = Script([.transport(.connectionLost)])
         do {
-            _ = try await exhausted.agent(policy: RetryPolicy(maxAttempts: 2)).send(query)
+            _ = try await exhausted.agent(policy: XRPCRetryPolicy(maxAttempts: 2)).send(query)
             XCTFail("the last failure is thrown")
         } catch let error as XRPCTransportError {
             XCTAssertEqual(error.code, .connectionLost)
@@ -157,7 +159,7 @@ final class RetryingAgentTests: XCTestCase {
 
     func testCancellationDuringTheWaitStopsRetrying() async throws {
         let stub = StubAgent { _ in XRPCResponse(status: 503) }
-        let agent = RetryingAgent(wrapping: stub, policy: RetryPolicy(initialDelay: .seconds(30)))
+        let agent = RetryingAgent(wrapping: stub, policy: XRPCRetryPolicy(initialDelay: .seconds(30)))
         let request = query
         let task = Task { try await agent.send(request) }
         try await Task.sleep(for: .milliseconds(100))

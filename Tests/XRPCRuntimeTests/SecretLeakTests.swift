@@ -15,7 +15,7 @@ final class PasswordSecretLeakTests: XCTestCase {
         let secret = "eyJ.planted-\(UUID().uuidString)"
         XCTAssertEqual(secretLeaks(in: ["fine", "Bearer \(secret)"], of: [secret]).count, 1)
         XCTAssertEqual(secretLeaks(in: printedForms(["token": secret]), of: [secret]).count, 3)
-        XCTAssertEqual(secretLeaks(in: printedForms(SessionToken(secret)), of: [secret]), [])
+        XCTAssertEqual(secretLeaks(in: printedForms(XRPCSessionToken(secret)), of: [secret]), [])
     }
 
     func testNoSecretInLogsDescriptionsOrErrorsOfAWholePasswordFlow() async throws {
@@ -25,8 +25,9 @@ final class PasswordSecretLeakTests: XCTestCase {
         let transport = RetryingAgent(
             wrapping: URLSessionAgent(serviceURL: pds.url, logger: capture.logger), logger: capture.logger)
         let session = PasswordSession(
-            service: pds.url, transport: transport,
-            credentialsProvider: { _ in PasswordCredentials(identifier: "faulty.test", password: wrongPassword) },
+            service: pds.url, agent: transport,
+            credentialsProvider: { _ in PasswordSessionCredentials(identifier: "faulty.test", password: wrongPassword)
+            },
             logger: capture.logger)
         var texts: [String] = []
         let updates = Task {
@@ -47,13 +48,14 @@ final class PasswordSecretLeakTests: XCTestCase {
         for index in 4..<8 { texts.append(await faultCall(client, index)) }
         let refreshed = try await session.refresh()
         texts += printedForms(archive) + printedForms(refreshed) + printedForms(session)
-        texts += printedForms(PasswordCredentials(identifier: "faulty.test", password: pds.password))
+        texts += printedForms(PasswordSessionCredentials(identifier: "faulty.test", password: pds.password))
         texts += printedForms(refreshed.accessToken) + printedForms(refreshed.refreshToken) + printedForms(transport)
 
         // A restored session whose refresh token is dead and whose re-login is refused: it ends.
         let restored = PasswordSession(
-            restoring: refreshed, transport: transport,
-            credentialsProvider: { _ in PasswordCredentials(identifier: "faulty.test", password: wrongPassword) },
+            restoring: refreshed, agent: transport,
+            credentialsProvider: { _ in PasswordSessionCredentials(identifier: "faulty.test", password: wrongPassword)
+            },
             logger: capture.logger)
         try await session.logout()
         pds.expireAccessToken()

@@ -59,12 +59,12 @@ final class StringFormatTests: XCTestCase {
     }
 
     func testDatetimeSyntaxMatchesInteropFiles() throws {
-        try assertInterop(Datetime.self, "datetime_syntax_valid.txt", valid: true)
-        try assertInterop(Datetime.self, "datetime_syntax_invalid.txt", valid: false)
+        try assertInterop(LexiconDatetime.self, "datetime_syntax_valid.txt", valid: true)
+        try assertInterop(LexiconDatetime.self, "datetime_syntax_invalid.txt", valid: false)
     }
 
     func testDatetimeRejectsWellShapedButImpossibleValues() throws {
-        try assertInterop(Datetime.self, "datetime_parse_invalid.txt", valid: false)
+        try assertInterop(LexiconDatetime.self, "datetime_parse_invalid.txt", valid: false)
     }
 
     func testDIDSyntaxMatchesInteropFiles() throws {
@@ -78,12 +78,12 @@ final class StringFormatTests: XCTestCase {
     }
 
     func testLanguageSyntaxMatchesInteropFiles() throws {
-        try assertInterop(LanguageTag.self, "language_syntax_valid.txt", valid: true)
-        try assertInterop(LanguageTag.self, "language_syntax_invalid.txt", valid: false)
+        try assertInterop(LexiconLanguageTag.self, "language_syntax_valid.txt", valid: true)
+        try assertInterop(LexiconLanguageTag.self, "language_syntax_invalid.txt", valid: false)
     }
 
     func testLanguageAcceptsWellFormedTagsWithRepeatedSubtags() throws {
-        try assertInterop(LanguageTag.self, "language_parse_invalid.txt", valid: true)
+        try assertInterop(LexiconLanguageTag.self, "language_parse_invalid.txt", valid: true)
     }
 
     func testNSIDSyntaxMatchesInteropFiles() throws {
@@ -109,7 +109,7 @@ final class StringFormatTests: XCTestCase {
     func testValidatingInitializerThrowsErrorNamingFormatValueAndReason() {
         XCTAssertNoThrow(try DID(validating: "did:plc:z72i7hdynmk6r22z27h6tvur"))
         XCTAssertThrowsError(try ATHandle(validating: "john..test")) { error in
-            guard let error = error as? StringFormatError else { return XCTFail("unexpected error \(error)") }
+            guard let error = error as? LexiconStringFormatError else { return XCTFail("unexpected error \(error)") }
             XCTAssertEqual(error.format, "handle")
             XCTAssertEqual(error.value, "john..test")
             XCTAssertFalse(error.message.isEmpty)
@@ -120,12 +120,13 @@ final class StringFormatTests: XCTestCase {
     func testValuesKeepTheExactStringThroughValidationAndJSON() throws {
         let texts = ["1985-04-12T23:20:50.1230Z", "XX.LCS.MIT.EDU", "not a handle at all ", "at://a.b/c.d.e/%"]
         for text in texts {
-            XCTAssertEqual(Datetime(rawValue: text).rawValue, text)
+            XCTAssertEqual(LexiconDatetime(rawValue: text).rawValue, text)
             XCTAssertEqual(ATHandle(rawValue: text).lexiconJSON, .string(text))
             let decoded = try JSONDecoder().decode([ATURI].self, from: JSONEncoder().encode([ATURI(rawValue: text)]))
             XCTAssertEqual(decoded.first?.rawValue, text, "decoding never rejects or rewrites a value")
         }
-        XCTAssertEqual(try Datetime(validating: "1985-04-12T23:20:50.1230Z").rawValue, "1985-04-12T23:20:50.1230Z")
+        XCTAssertEqual(
+            try LexiconDatetime(validating: "1985-04-12T23:20:50.1230Z").rawValue, "1985-04-12T23:20:50.1230Z")
         XCTAssertEqual(try ATHandle(validating: "XX.LCS.MIT.EDU").description, "XX.LCS.MIT.EDU")
     }
 
@@ -167,23 +168,23 @@ final class StringFormatTests: XCTestCase {
             ("0000-01-01T00:00:00.000Z", -62_167_219_200_000_000),
         ]
         for (text, micros) in cases {
-            let date = try XCTUnwrap(Datetime(rawValue: text).date, text)
+            let date = try XCTUnwrap(LexiconDatetime(rawValue: text).date, text)
             XCTAssertEqual(Int64((date.timeIntervalSince1970 * 1e6).rounded()), micros, text)
         }
-        XCTAssertNil(Datetime(rawValue: "1985-02-29T00:00:00Z").date, "1985 is not a leap year")
-        XCTAssertNil(Datetime(rawValue: "1985-04-12T23:20:50.123-00:00").date)
+        XCTAssertNil(LexiconDatetime(rawValue: "1985-02-29T00:00:00Z").date, "1985 is not a leap year")
+        XCTAssertNil(LexiconDatetime(rawValue: "1985-04-12T23:20:50.123-00:00").date)
     }
 
     func testDatetimeWrittenFromDateIsValidAndReadsBack() throws {
         let date = Date(timeIntervalSince1970: 482_196_050.123456)
-        XCTAssertEqual(Datetime(date).rawValue, "1985-04-12T23:20:50.123Z")
-        XCTAssertEqual(Datetime(date, fractionalDigits: 6).rawValue, "1985-04-12T23:20:50.123456Z")
-        XCTAssertEqual(Datetime(date, fractionalDigits: 0).rawValue, "1985-04-12T23:20:50Z")
-        XCTAssertEqual(Datetime(Date(timeIntervalSince1970: -0.5)).rawValue, "1969-12-31T23:59:59.500Z")
-        XCTAssertEqual(Datetime(Date(timeIntervalSince1970: -1e15)).rawValue, "0000-01-01T00:00:00.000Z")
-        let now = Datetime.now()
+        XCTAssertEqual(LexiconDatetime(date).rawValue, "1985-04-12T23:20:50.123Z")
+        XCTAssertEqual(LexiconDatetime(date, fractionalDigits: 6).rawValue, "1985-04-12T23:20:50.123456Z")
+        XCTAssertEqual(LexiconDatetime(date, fractionalDigits: 0).rawValue, "1985-04-12T23:20:50Z")
+        XCTAssertEqual(LexiconDatetime(Date(timeIntervalSince1970: -0.5)).rawValue, "1969-12-31T23:59:59.500Z")
+        XCTAssertEqual(LexiconDatetime(Date(timeIntervalSince1970: -1e15)).rawValue, "0000-01-01T00:00:00.000Z")
+        let now = LexiconDatetime.now()
         XCTAssertTrue(now.isValid, now.rawValue)
-        let back = try XCTUnwrap(Datetime(date, fractionalDigits: 6).date)
+        let back = try XCTUnwrap(LexiconDatetime(date, fractionalDigits: 6).date)
         XCTAssertEqual(back.timeIntervalSince1970, date.timeIntervalSince1970, accuracy: 1e-6)
     }
 
@@ -202,6 +203,6 @@ final class StringFormatTests: XCTestCase {
         XCTAssertTrue(handle.isEquivalent(to: "alice.bsky.social"))
         XCTAssertFalse(handle.isEquivalent(to: "alice.bsky.socia"))
         XCTAssertTrue(ATHandle.invalid.isValid)
-        XCTAssertEqual(LanguageTag(rawValue: "PT-br").primaryLanguage, "pt")
+        XCTAssertEqual(LexiconLanguageTag(rawValue: "PT-br").primaryLanguage, "pt")
     }
 }

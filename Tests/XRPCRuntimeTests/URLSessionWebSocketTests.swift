@@ -16,10 +16,10 @@ final class URLSessionWebSocketTests: XCTestCase {
             _ = try peer.readClose()
         }
         let transport = URLSessionWebSocketTransport(connectTimeout: .seconds(20))
-        let connection: any WebSocketConnection
+        let connection: any XRPCWebSocketConnection
         do {
             connection = try await transport.connect(to: server.url, headers: [:])
-        } catch let error as WebSocketError where error.code == .cannotConnect {
+        } catch let error as XRPCWebSocketError where error.code == .cannotConnect {
             throw XCTSkip("URLSessionWebSocketTask cannot connect on this platform: \(error.message)")
         }
         let first = try await connection.receive()
@@ -41,10 +41,10 @@ final class URLSessionWebSocketTests: XCTestCase {
             _ = try peer.readClose()
         }
         let transport = URLSessionWebSocketTransport(connectTimeout: .seconds(1))
-        let connection: any WebSocketConnection
+        let connection: any XRPCWebSocketConnection
         do {
             connection = try await transport.connect(to: server.url, headers: [:])
-        } catch let error as WebSocketError where error.code == .cannotConnect {
+        } catch let error as XRPCWebSocketError where error.code == .cannotConnect {
             throw XCTSkip("URLSessionWebSocketTask cannot connect on this platform: \(error.message)")
         }
         let message = try await connection.receive()
@@ -59,7 +59,7 @@ final class URLSessionWebSocketTests: XCTestCase {
             _ = try await URLSessionWebSocketTransport(connectTimeout: .seconds(20)).connect(
                 to: server.url, headers: [:])
             XCTFail("a refused upgrade must throw")
-        } catch let error as WebSocketError {
+        } catch let error as XRPCWebSocketError {
             XCTAssertTrue([.handshakeFailed, .cannotConnect].contains(error.code), "\(error)")
         }
     }

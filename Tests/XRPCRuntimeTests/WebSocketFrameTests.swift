@@ -31,7 +31,7 @@ final class WebSocketFrameTests: XCTestCase {
     }
 
     func testUpgradeRequestNamesHostPathQueryAndKeepsHandshakeFieldsOurs() throws {
-        let target = try WebSocketTarget(XCTUnwrap(URL(string: "ws://example.com:8080/xrpc/a.b.c?cursor=5")))
+        let target = try XRPCWebSocketTarget(XCTUnwrap(URL(string: "ws://example.com:8080/xrpc/a.b.c?cursor=5")))
         let request = String(
             decoding: WebSocketHandshake.request(
                 for: target, key: "k", headers: ["X-Test": "1", "Upgrade": "h2c", "Bad": "a\r\nInjected: 1"]),
@@ -42,10 +42,10 @@ final class WebSocketFrameTests: XCTestCase {
         XCTAssertFalse(request.contains("h2c"), "a caller's header must not replace a handshake field")
         XCTAssertFalse(request.contains("Injected"), "header values with line breaks are dropped")
         XCTAssertTrue(request.hasSuffix("\r\n\r\n"))
-        let plain = try WebSocketTarget(XCTUnwrap(URL(string: "wss://[::1]")))
+        let plain = try XRPCWebSocketTarget(XCTUnwrap(URL(string: "wss://[::1]")))
         XCTAssertEqual(plain.hostHeader, "[::1]")
         XCTAssertEqual(plain.requestTarget, "/")
-        XCTAssertThrowsError(try WebSocketTarget(XCTUnwrap(URL(string: "ftp://example.com"))))
+        XCTAssertThrowsError(try XRPCWebSocketTarget(XCTUnwrap(URL(string: "ftp://example.com"))))
     }
 
     func testHandshakeResponseChecks() throws {
@@ -63,13 +63,13 @@ final class WebSocketFrameTests: XCTestCase {
         let wrongAccept = try response(
             "HTTP/1.1 101 OK\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: nope\r\n\r\n")
         XCTAssertThrowsError(try WebSocketHandshake.validate(wrongAccept, key: key, body: Data())) { error in
-            XCTAssertEqual((error as? WebSocketError)?.code, .handshakeFailed)
+            XCTAssertEqual((error as? XRPCWebSocketError)?.code, .handshakeFailed)
             XCTAssertTrue("\(error)".contains("Sec-WebSocket-Accept is \"nope\""), "\(error)")
         }
         let refused = try response("HTTP/1.1 400 Bad Request\r\nContent-Length: 2\r\n\r\n")
         XCTAssertThrowsError(try WebSocketHandshake.validate(refused, key: key, body: Data("{}".utf8))) { error in
-            XCTAssertEqual((error as? WebSocketError)?.status, 400)
-            XCTAssertEqual((error as? WebSocketError)?.body, Data("{}".utf8))
+            XCTAssertEqual((error as? XRPCWebSocketError)?.status, 400)
+            XCTAssertEqual((error as? XRPCWebSocketError)?.body, Data("{}".utf8))
         }
         XCTAssertThrowsError(try WebSocketHandshake.parseResponse(Array("garbage\r\n\r\n".utf8)))
     }
@@ -81,7 +81,7 @@ final class WebSocketFrameTests: XCTestCase {
             + [0x89, 0x05, 0x48, 0x65, 0x6c, 0x6c, 0x6f] + [0x80, 0x02, 0x6c, 0x6f]
         var parser = WebSocketFrameParser(maximumFrameSize: 1 << 20)
         var assembler = WebSocketMessageAssembler(maximumMessageSize: 1 << 20)
-        var messages: [WebSocketMessage] = []
+        var messages: [XRPCWebSocketMessage] = []
         var controls: [WebSocketFrame] = []
         for byte in bytes {
             parser.append([byte])
@@ -111,7 +111,7 @@ final class WebSocketFrameTests: XCTestCase {
     }
 
     func testRejectsWhatAServerMustNotSend() {
-        let cases: [(String, [UInt8], WebSocketError.Code)] = [
+        let cases: [(String, [UInt8], XRPCWebSocketError.Code)] = [
             ("masked frame", [0x82, 0x81, 1, 2, 3, 4, 5], .protocolViolation),
             ("reserved bit", [0xC2, 0x00], .protocolViolation),
             ("reserved opcode", [0x83, 0x00], .protocolViolation),
@@ -124,7 +124,7 @@ final class WebSocketFrameTests: XCTestCase {
             var parser = WebSocketFrameParser(maximumFrameSize: 1000)
             parser.append(bytes)
             XCTAssertThrowsError(try parser.next(), name) { error in
-                XCTAssertEqual((error as? WebSocketError)?.code, kind, name)
+                XCTAssertEqual((error as? XRPCWebSocketError)?.code, kind, name)
             }
         }
     }
@@ -135,21 +135,21 @@ final class WebSocketFrameTests: XCTestCase {
         }
         var assembler = WebSocketMessageAssembler(maximumMessageSize: 10)
         XCTAssertThrowsError(try assembler.add(frame(.continuation, true))) {
-            XCTAssertEqual(($0 as? WebSocketError)?.code, .protocolViolation)
+            XCTAssertEqual(($0 as? XRPCWebSocketError)?.code, .protocolViolation)
         }
         assembler = WebSocketMessageAssembler(maximumMessageSize: 10)
         XCTAssertNil(try assembler.add(frame(.binary, false)))
         XCTAssertThrowsError(try assembler.add(frame(.text, true))) {
-            XCTAssertEqual(($0 as? WebSocketError)?.code, .protocolViolation)
+            XCTAssertEqual(($0 as? XRPCWebSocketError)?.code, .protocolViolation)
         }
         assembler = WebSocketMessageAssembler(maximumMessageSize: 10)
         XCTAssertNil(try assembler.add(frame(.binary, false, 6)))
         XCTAssertThrowsError(try assembler.add(frame(.continuation, true, 6))) {
-            XCTAssertEqual(($0 as? WebSocketError)?.code, .messageTooBig)
+            XCTAssertEqual(($0 as? XRPCWebSocketError)?.code, .messageTooBig)
         }
         assembler = WebSocketMessageAssembler(maximumMessageSize: 10)
         XCTAssertThrowsError(try assembler.add(WebSocketFrame(fin: true, opcode: .text, payload: [0xC3, 0x28]))) {
-            XCTAssertEqual(($0 as? WebSocketError)?.code, .invalidUTF8)
+            XCTAssertEqual(($0 as? XRPCWebSocketError)?.code, .invalidUTF8)
         }
     }
 

@@ -6,11 +6,11 @@ import XCTest
 
 final class WebSocketInboxTests: XCTestCase {
     func testMessagesComeOutInOrderThenTheEnding() async throws {
-        let inbox = WebSocketInbox()
+        let inbox = XRPCWebSocketInbox()
         inbox.deliver(.text("a"))
         inbox.deliver(.binary(Data([1])))
         inbox.finish(.success(nil))
-        inbox.finish(.failure(WebSocketError(.connectionLost, message: "ignored: only the first ending counts")))
+        inbox.finish(.failure(XRPCWebSocketError(.connectionLost, message: "ignored: only the first ending counts")))
         inbox.deliver(.text("after the end is dropped"))
         let first = try await inbox.receive()
         let second = try await inbox.receive()
@@ -21,13 +21,13 @@ final class WebSocketInboxTests: XCTestCase {
     }
 
     func testAWaitingReceiverGetsTheNextMessageAndASecondOneIsRefused() async throws {
-        let inbox = WebSocketInbox()
+        let inbox = XRPCWebSocketInbox()
         let waiting = Task { try await inbox.receive() }
         try await Task.sleep(for: .milliseconds(50))
         do {
             _ = try await inbox.receive()
             XCTFail("a second receiver must be refused")
-        } catch let error as WebSocketError {
+        } catch let error as XRPCWebSocketError {
             XCTAssertEqual(error.code, .other)
         }
         inbox.deliver(.text("x"))
@@ -36,7 +36,7 @@ final class WebSocketInboxTests: XCTestCase {
     }
 
     func testClosingLocallyFailsTheReceiverOnceAndReleasesAFullQueue() async throws {
-        let inbox = WebSocketInbox(capacity: 1)
+        let inbox = XRPCWebSocketInbox(capacity: 1)
         inbox.deliver(.text("fills the queue"))
         let returned = LockedFlag()
         let released = expectation(description: "the blocked delivery returns")
@@ -54,13 +54,13 @@ final class WebSocketInboxTests: XCTestCase {
         do {
             _ = try await inbox.receive()
             XCTFail("receiving after a local close must fail")
-        } catch let error as WebSocketError {
+        } catch let error as XRPCWebSocketError {
             XCTAssertEqual(error.code, .closed)
         }
     }
 
     func testCancellingAWaitingReceiverThrowsCancellation() async throws {
-        let inbox = WebSocketInbox()
+        let inbox = XRPCWebSocketInbox()
         let waiting = Task { try await inbox.receive() }
         try await Task.sleep(for: .milliseconds(50))
         waiting.cancel()

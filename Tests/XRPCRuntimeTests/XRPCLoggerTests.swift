@@ -45,10 +45,10 @@ final class XRPCLoggerTests: XCTestCase {
             return try await pds.agent.send(request)
         }
         let retrying = RetryingAgent(
-            wrapping: flaky, policy: RetryPolicy(initialDelay: .milliseconds(1)),
+            wrapping: flaky, policy: XRPCRetryPolicy(initialDelay: .milliseconds(1)),
             environment: RetryingAgent.Environment(now: { Date() }, sleep: { _ in }, random: { 0 }), logger: logger)
         let service = try XCTUnwrap(FakePDS.service)
-        let session = PasswordSession(service: service, transport: retrying, logger: logger)
+        let session = PasswordSession(service: service, agent: retrying, logger: logger)
         try await session.login(ATIdentifier(rawValue: pds.handle), password: pds.password)
         pds.expireAccessTokens()
         let response = try await session.send(XRPCRequest(method: .get, nsid: "app.bsky.feed.getTimeline"))

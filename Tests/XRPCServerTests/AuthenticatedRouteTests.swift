@@ -113,7 +113,7 @@ final class ServiceAuthAgentTests: XCTestCase {
         let service = StubAgent(serviceURL: URL(string: "https://feeds.example.com")!) { _ in
             XRPCResponse(status: 200, headers: ["content-type": "application/json"], body: Data(#"{"items":[]}"#.utf8))
         }
-        let agent = ServiceAuthAgent(session: pds, audience: "did:web:feeds.example.com", transport: service)
+        let agent = ServiceAuthAgent(session: pds, audience: "did:web:feeds.example.com", agent: service)
         let client = XRPCClient(agent: agent)
         _ = try await client.query(
             ComExampleTestGetItems.self, parameters: .init(feed: "at://did:plc:a/app.bsky.feed.generator/r"))
@@ -125,5 +125,19 @@ final class ServiceAuthAgentTests: XCTestCase {
         let headers = try await agent.eventStreamHeaders(
             for: URL(string: "wss://feeds.example.com/xrpc/com.example.test.subscribeTicks")!, rejection: nil)
         XCTAssertEqual(headers["Authorization"], "Bearer token-for-com.example.test.subscribeTicks")
+    }
+
+    func testAServiceIDAddressesTheTokenToTheDIDsEntry() async throws {
+        let pds = StubAgent { _ in XRPCResponse(status: 200, body: Data(#"{"token":"t"}"#.utf8)) }
+        let service = StubAgent(serviceURL: URL(string: "https://labeler.example.com")!) { _ in
+            XRPCResponse(status: 200, headers: ["content-type": "application/json"], body: Data(#"{"items":[]}"#.utf8))
+        }
+        let agent = ServiceAuthAgent(
+            session: pds, audience: "did:web:labeler.example.com", serviceID: "atproto_labeler", agent: service)
+        _ = try await XRPCClient(agent: agent).query(
+            ComExampleTestGetItems.self, parameters: .init(feed: "at://did:plc:a/app.bsky.feed.generator/r"))
+        XCTAssertEqual(
+            pds.requests.first?.queryItems.first { $0.name == "aud" }?.value,
+            "did:web:labeler.example.com#atproto_labeler")
     }
 }

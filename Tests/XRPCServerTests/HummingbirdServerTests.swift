@@ -117,9 +117,9 @@
 
         /// The name of the error that ended `endpoint`'s stream.
         func refusal<E: XRPCSubscription>(_ client: XRPCClient, _ endpoint: E.Type) async -> String?
-        where E.Parameters == NoParameters {
+        where E.Parameters == XRPCNoParameters {
             do {
-                for try await _ in client.subscribe(endpoint, parameters: NoParameters()) {}
+                for try await _ in client.subscribe(endpoint, parameters: XRPCNoParameters()) {}
                 return nil
             } catch {
                 return error.name
@@ -159,16 +159,16 @@
 
     /// `com.example.test.getItems` (a query) as if it were a subscription.
     enum QueryAsSubscription: XRPCSubscription {
-        typealias Parameters = NoParameters
-        typealias Error = UndeclaredError
+        typealias Parameters = XRPCNoParameters
+        typealias Error = XRPCUndeclaredError
         typealias Message = ComExampleTestSubscribeTicks.Message
         static var nsid: NSID { "com.example.test.getItems" }
     }
 
     /// A subscription nobody serves.
     enum UnknownSubscription: XRPCSubscription {
-        typealias Parameters = NoParameters
-        typealias Error = UndeclaredError
+        typealias Parameters = XRPCNoParameters
+        typealias Error = XRPCUndeclaredError
         typealias Message = ComExampleTestSubscribeTicks.Message
         static var nsid: NSID { "com.example.test.nothing" }
     }

@@ -33,7 +33,7 @@ enum TestRouter {
         router.procedure(ComExampleTestPutItem.self) { call in
             ComExampleTestPutItem.Output(stored: "\(call.input.text)/\(call.input.count.map(String.init) ?? "-")")
         }
-        router.procedure(ComExampleTestPing.self) { _ in EmptyBody() }
+        router.procedure(ComExampleTestPing.self) { _ in XRPCEmptyBody() }
         return router
     }
 

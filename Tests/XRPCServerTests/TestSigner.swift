@@ -9,11 +9,11 @@ import SHA2
 /// the key comes from a seed, each nonce from the key and the message. Not constant-time, not for use
 /// outside tests.
 struct TestSigningKey: Sendable {
-    let curve: KeyCurve
+    let curve: AtprotoKeyCurve
     let secret: UInt256
-    let publicKey: PublicKey
+    let publicKey: AtprotoPublicKey
 
-    init(curve: KeyCurve, seed: String) throws {
+    init(curve: AtprotoKeyCurve, seed: String) throws {
         self.curve = curve
         let secret = Self.reduced(SHA256.hash(Array(seed.utf8)), curve: curve)
         self.secret = secret
@@ -22,7 +22,7 @@ struct TestSigningKey: Sendable {
         case .secp256k1: point = Self.publicPoint(secret, Secp256k1.self)
         case .p256: point = Self.publicPoint(secret, P256.self)
         }
-        self.publicKey = try PublicKey(sec1: point, curve: curve)
+        self.publicKey = try AtprotoPublicKey(sec1: point, curve: curve)
     }
 
     /// The `#atproto` multikey of a DID document.
@@ -38,7 +38,7 @@ struct TestSigningKey: Sendable {
         }
     }
 
-    private static func reduced(_ bytes: [UInt8], curve: KeyCurve) -> UInt256 {
+    private static func reduced(_ bytes: [UInt8], curve: AtprotoKeyCurve) -> UInt256 {
         let value = UInt256(bigEndian: bytes) ?? .one
         switch curve {
         case .secp256k1: return Secp256k1.Scalar(reducing: value).value

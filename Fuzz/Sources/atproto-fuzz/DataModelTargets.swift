@@ -13,7 +13,7 @@ let dataModelTargets: [FuzzTarget] = [
         } catch {
             fuzzCheck(false, "serialized JSON does not parse: \(error)")
         }
-        _ = try? DataModelValue(json: value)
+        _ = try? AtprotoDataModelValue(json: value)
     },
     FuzzTarget("dagcbor", "DAGCBOR.decode; what decodes encodes back to the same bytes") { bytes in
         guard let value = try? DAGCBOR.decode(bytes) else { return }

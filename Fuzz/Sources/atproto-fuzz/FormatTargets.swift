@@ -13,9 +13,9 @@ let formatTargets: [FuzzTarget] = [
         _ = ATIdentifier.syntaxError(in: text)
         _ = TID.syntaxError(in: text)
         _ = RecordKey.syntaxError(in: text)
-        _ = Datetime.syntaxError(in: text)
+        _ = LexiconDatetime.syntaxError(in: text)
         _ = CIDString.syntaxError(in: text)
-        _ = LanguageTag.syntaxError(in: text)
+        _ = LexiconLanguageTag.syntaxError(in: text)
         _ = URIString.syntaxError(in: text)
         _ = try? CID(text)
         _ = DID(rawValue: text).method
@@ -27,7 +27,7 @@ let formatTargets: [FuzzTarget] = [
         _ = (uri.authority, uri.collection, uri.rkey)
         _ = TID(rawValue: text).timestamp
         _ = TID(rawValue: text).date
-        _ = Datetime(rawValue: text).date
+        _ = LexiconDatetime(rawValue: text).date
         _ = ATIdentifier(rawValue: text).did
     }
 ]

@@ -9,11 +9,11 @@ import Foundation
 /// Deterministic (the key from a seed, each nonce from the key and the digest), not constant-time,
 /// for fuzzing only. The same construction as the server tests' `TestSigningKey`.
 struct FuzzSigningKey: Sendable {
-    let curve: KeyCurve
+    let curve: AtprotoKeyCurve
     let secret: UInt256
-    let publicKey: PublicKey
+    let publicKey: AtprotoPublicKey
 
-    init?(curve: KeyCurve, seed: String) {
+    init?(curve: AtprotoKeyCurve, seed: String) {
         self.curve = curve
         let digest = sha256(Array(seed.utf8))
         let point: [UInt8]
@@ -25,7 +25,7 @@ struct FuzzSigningKey: Sendable {
             secret = P256.Scalar(reducing: UInt256(bigEndian: digest) ?? .one).value
             point = Self.publicPoint(secret, P256.self)
         }
-        guard let key = try? PublicKey(sec1: point, curve: curve) else { return nil }
+        guard let key = try? AtprotoPublicKey(sec1: point, curve: curve) else { return nil }
         self.publicKey = key
     }
 

@@ -16,29 +16,30 @@ let identityTargets: [FuzzTarget] = [
         for method in document.verificationMethods.prefix(16) { _ = try? method.publicKey() }
         _ = document.jsonValue.serialized()
     },
-    FuzzTarget("multikey", "PublicKey(multikey:), (didKey:), (legacyType:multibase:); keys print back the same") {
+    FuzzTarget("multikey", "AtprotoPublicKey(multikey:), (didKey:), (legacyType:multibase:); keys print back the same")
+    {
         bytes in
         let text = String(decoding: bytes, as: UTF8.self)
-        if let key = try? PublicKey(multikey: text) {
-            fuzzCheck((try? PublicKey(multikey: key.multikey)) == key, "multikey round trip changed the key")
+        if let key = try? AtprotoPublicKey(multikey: text) {
+            fuzzCheck((try? AtprotoPublicKey(multikey: key.multikey)) == key, "multikey round trip changed the key")
         }
-        if let key = try? PublicKey(didKey: text) {
-            fuzzCheck((try? PublicKey(didKey: key.didKey)) == key, "did:key round trip changed the key")
+        if let key = try? AtprotoPublicKey(didKey: text) {
+            fuzzCheck((try? AtprotoPublicKey(didKey: key.didKey)) == key, "did:key round trip changed the key")
         }
         for type in ["EcdsaSecp256k1VerificationKey2019", "EcdsaSecp256r1VerificationKey2019"] {
-            _ = try? PublicKey(legacyType: type, multibase: text)
+            _ = try? AtprotoPublicKey(legacyType: type, multibase: text)
         }
     },
     FuzzTarget(
         "signature",
-        "PublicKey(sec1:) and isValidSignature: [curve][key length][key][signature length][signature][message]"
+        "AtprotoPublicKey(sec1:) and isValidSignature: [curve][key length][key][signature length][signature][message]"
     ) { bytes in
         var input = FuzzInput(bytes)
-        let curve: KeyCurve = input.byte() & 1 == 0 ? .p256 : .secp256k1
+        let curve: AtprotoKeyCurve = input.byte() & 1 == 0 ? .p256 : .secp256k1
         let keyBytes = input.take(Int(input.byte() % 66))
         let signature = input.take(64 + Int(input.byte() % 4) - 2)
         let message = input.rest()
-        guard let key = try? PublicKey(sec1: keyBytes, curve: curve) else { return }
+        guard let key = try? AtprotoPublicKey(sec1: keyBytes, curve: curve) else { return }
         _ = key.isValidSignature(signature, for: message)
         _ = key.isValidSignature(signature, forDigest: message.prefix(32))
     },

@@ -33,15 +33,15 @@ enum RehashedBlocks {
     }
 
     private static func relink(
-        _ value: DataModelValue, from position: Int, index: [CID: Int], real: [CID?]
-    ) -> DataModelValue {
+        _ value: AtprotoDataModelValue, from position: Int, index: [CID: Int], real: [CID?]
+    ) -> AtprotoDataModelValue {
         switch value {
         case .link(let cid):
             let later = real.count - position - 1
             guard later > 0 else { return value }
             var target = index[cid] ?? -1
             if target <= position { target = position + 1 + Int(cid.digest.last ?? 0) % later }
-            return real[target].map(DataModelValue.link) ?? value
+            return real[target].map(AtprotoDataModelValue.link) ?? value
         case .array(let items):
             return .array(items.map { relink($0, from: position, index: index, real: real) })
         case .map(let fields):
@@ -52,7 +52,7 @@ enum RehashedBlocks {
     }
 
     /// Key suffixes (`k`) of MST entries, as paths to look up.
-    private static func collectKeys(_ value: DataModelValue, into keys: inout [String]) {
+    private static func collectKeys(_ value: AtprotoDataModelValue, into keys: inout [String]) {
         guard keys.count < 16 else { return }
         switch value {
         case .map(let fields):

@@ -17,12 +17,13 @@ let oauthTargets: [FuzzTarget] = [
             _ = try? metadata.validate(fetchedFor: "https://pds.example.com")
         }
     },
-    FuzzTarget("oauth-token", "token and error answers: TokenResponse, OAuthError.fromResponse, WWW-Authenticate") {
+    FuzzTarget("oauth-token", "token and error answers: OAuthTokenResponse, OAuthError.fromResponse, WWW-Authenticate")
+    {
         bytes in
         var input = FuzzInput(bytes)
         let header = String(decoding: input.take(Int(input.byte())), as: UTF8.self)
         let body = Data(input.rest())
-        if let token = try? JSONDecoder().decode(TokenResponse.self, from: body) {
+        if let token = try? JSONDecoder().decode(OAuthTokenResponse.self, from: body) {
             _ = try? token.validate()
             _ = token.description
         }
@@ -40,7 +41,7 @@ let oauthTargets: [FuzzTarget] = [
         else { return }
         _ = try? JSONSerialization.jsonObject(with: Data(claims))
         guard let jwk = decoded.jwk, let x = Base64URL.decode(jwk.x), let y = Base64URL.decode(jwk.y),
-            let key = try? PublicKey(sec1: [4] + x + y, curve: .p256),
+            let key = try? AtprotoPublicKey(sec1: [4] + x + y, curve: .p256),
             let signingInput = text.split(separator: ".").prefix(2).joined(separator: ".").data(using: .utf8)
         else { return }
         _ = key.isValidSignature(signature, for: signingInput)

@@ -7,14 +7,14 @@ import XRPCRuntime
 
 /// A key no fuzzed commit is signed with: the harnesses go past the signature through internal entry
 /// points instead (`proof(of:under:blocks:)`, `CommitInversion.check`).
-private let fuzzKey = try? PublicKey(didKey: "did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme")
+private let fuzzKey = try? AtprotoPublicKey(didKey: "did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme")
 
 /// Repositories, record proofs, MSTs and firehose commits.
 let verificationTargets: [FuzzTarget] = [
     FuzzTarget("repository", "VerifiedRepository(car:did:key:) and RecordProof.verify over a CAR as given") { bytes in
         guard let key = fuzzKey else { return }
         let data = Data(bytes)
-        let limits = VerificationLimits(maximumCARSize: 1 << 20, maximumBlocks: 4096)
+        let limits = AtprotoVerificationLimits(maximumCARSize: 1 << 20, maximumBlocks: 4096)
         let did = (try? CommitCAR.read(data, limits: limits))?.0.did ?? DID(rawValue: "did:plc:fuzz")
         _ = try? VerifiedRepository(car: data, did: did, key: key, limits: limits)
         _ = try? RecordProof.verify(car: data, did: did, path: "app.bsky.feed.post/3k", key: key, limits: limits)
@@ -45,7 +45,7 @@ let verificationTargets: [FuzzTarget] = [
     FuzzTarget("firehose", "a #commit or #sync frame: the event, its CAR and the sync 1.1 inversion (no signature)") {
         bytes in
         guard case .message(let type, let body)? = try? XRPCEventFrame(decoding: bytes) else { return }
-        let limits = VerificationLimits(maximumCARSize: 2 << 20, maximumBlocks: 10_000)
+        let limits = AtprotoVerificationLimits(maximumCARSize: 2 << 20, maximumBlocks: 10_000)
         if type == "#sync", case .bytes(let blocks)? = body["blocks"] {
             _ = try? CommitCAR.read(blocks, root: nil, limits: limits)
             return

@@ -444,7 +444,7 @@ public nonisolated enum AppBskyActorDefs {
         public var actorTarget: AppBskyActorDefs.MutedWord.ActorTarget
         /// The `expiresAt` field (optional).
         /// Format: `datetime`.
-        public var expiresAt: XRPCCore.Datetime?
+        public var expiresAt: XRPCCore.LexiconDatetime?
         /// The `id` field (optional).
         public var id: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
@@ -453,7 +453,7 @@ public nonisolated enum AppBskyActorDefs {
         private var absentDefaults: Swift.Set<Swift.String> = []
 
         /// Creates a value from its fields.
-        public init(value: Swift.String, targets: [AppBskyActorDefs.MutedWordTarget], actorTarget: AppBskyActorDefs.MutedWord.ActorTarget = "all", expiresAt: XRPCCore.Datetime? = nil, id: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(value: Swift.String, targets: [AppBskyActorDefs.MutedWordTarget], actorTarget: AppBskyActorDefs.MutedWord.ActorTarget = "all", expiresAt: XRPCCore.LexiconDatetime? = nil, id: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.value = value
             self.targets = targets
             self.actorTarget = actorTarget
@@ -557,12 +557,12 @@ public nonisolated enum AppBskyActorDefs {
         public var data: Swift.String?
         /// The `expiresAt` field (optional).
         /// Format: `datetime`.
-        public var expiresAt: XRPCCore.Datetime?
+        public var expiresAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.String, completed: Swift.Bool = false, data: Swift.String? = nil, expiresAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.String, completed: Swift.Bool = false, data: Swift.String? = nil, expiresAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.completed = completed
             self.data = data
@@ -593,12 +593,12 @@ public nonisolated enum AppBskyActorDefs {
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#personalDetailsPref" }
         /// The `birthDate` field (optional).
         /// Format: `datetime`.
-        public var birthDate: XRPCCore.Datetime?
+        public var birthDate: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(birthDate: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(birthDate: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.birthDate = birthDate
             self.unknownFields = unknownFields
         }
@@ -652,9 +652,9 @@ public nonisolated enum AppBskyActorDefs {
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#postInteractionSettingsPref/properties/postgateEmbeddingRules/items" }
             case appBskyFeedPostgateDisableRule(AppBskyFeedPostgate.DisableRule)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -697,9 +697,9 @@ public nonisolated enum AppBskyActorDefs {
             case appBskyFeedThreadgateFollowingRule(AppBskyFeedThreadgate.FollowingRule)
             case appBskyFeedThreadgateListRule(AppBskyFeedThreadgate.ListRule)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -761,9 +761,9 @@ public nonisolated enum AppBskyActorDefs {
         case appBskyActorDefsVerificationPrefs(AppBskyActorDefs.VerificationPrefs)
         case appBskyActorDefsLiveEventPreferences(AppBskyActorDefs.LiveEventPreferences)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)
@@ -1070,9 +1070,9 @@ public nonisolated enum AppBskyActorDefs {
         public var avatar: XRPCCore.URIString?
         /// The `createdAt` field (optional).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime?
+        public var createdAt: XRPCCore.LexiconDatetime?
         /// The `debug` field (optional).
-        public var debug: XRPCCore.UnknownValue?
+        public var debug: XRPCCore.LexiconUnknownValue?
         /// The `description` field (optional).
         /// At most 2560 UTF-8 bytes. At most 256 graphemes.
         public var description: Swift.String?
@@ -1081,7 +1081,7 @@ public nonisolated enum AppBskyActorDefs {
         public var displayName: Swift.String?
         /// The `indexedAt` field (optional).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime?
+        public var indexedAt: XRPCCore.LexiconDatetime?
         /// The `labels` field (optional).
         public var labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]?
         /// The `pronouns` field (optional).
@@ -1099,7 +1099,7 @@ public nonisolated enum AppBskyActorDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, createdAt: XRPCCore.Datetime? = nil, debug: XRPCCore.UnknownValue? = nil, description: Swift.String? = nil, displayName: Swift.String? = nil, indexedAt: XRPCCore.Datetime? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, createdAt: XRPCCore.LexiconDatetime? = nil, debug: XRPCCore.LexiconUnknownValue? = nil, description: Swift.String? = nil, displayName: Swift.String? = nil, indexedAt: XRPCCore.LexiconDatetime? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self._associated = .init(wrappedValue: associated)
@@ -1172,9 +1172,9 @@ public nonisolated enum AppBskyActorDefs {
         public var avatar: XRPCCore.URIString?
         /// The `createdAt` field (optional).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime?
+        public var createdAt: XRPCCore.LexiconDatetime?
         /// The `debug` field (optional).
-        public var debug: XRPCCore.UnknownValue?
+        public var debug: XRPCCore.LexiconUnknownValue?
         /// The `displayName` field (optional).
         /// At most 640 UTF-8 bytes. At most 64 graphemes.
         public var displayName: Swift.String?
@@ -1195,7 +1195,7 @@ public nonisolated enum AppBskyActorDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, createdAt: XRPCCore.Datetime? = nil, debug: XRPCCore.UnknownValue? = nil, displayName: Swift.String? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, createdAt: XRPCCore.LexiconDatetime? = nil, debug: XRPCCore.LexiconUnknownValue? = nil, displayName: Swift.String? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self._associated = .init(wrappedValue: associated)
@@ -1265,9 +1265,9 @@ public nonisolated enum AppBskyActorDefs {
         public var banner: XRPCCore.URIString?
         /// The `createdAt` field (optional).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime?
+        public var createdAt: XRPCCore.LexiconDatetime?
         /// The `debug` field (optional).
-        public var debug: XRPCCore.UnknownValue?
+        public var debug: XRPCCore.LexiconUnknownValue?
         /// The `description` field (optional).
         /// At most 2560 UTF-8 bytes. At most 256 graphemes.
         public var description: Swift.String?
@@ -1280,7 +1280,7 @@ public nonisolated enum AppBskyActorDefs {
         public var followsCount: Swift.Int?
         /// The `indexedAt` field (optional).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime?
+        public var indexedAt: XRPCCore.LexiconDatetime?
         /// The `joinedViaStarterPack` field (optional).
         public var joinedViaStarterPack: AppBskyGraphDefs.StarterPackViewBasic? { get { _joinedViaStarterPack.wrappedValue } set { _joinedViaStarterPack.wrappedValue = newValue } }
         private var _joinedViaStarterPack: XRPCCore._LexiconBoxedOptional<AppBskyGraphDefs.StarterPackViewBasic>
@@ -1308,7 +1308,7 @@ public nonisolated enum AppBskyActorDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, banner: XRPCCore.URIString? = nil, createdAt: XRPCCore.Datetime? = nil, debug: XRPCCore.UnknownValue? = nil, description: Swift.String? = nil, displayName: Swift.String? = nil, followersCount: Swift.Int? = nil, followsCount: Swift.Int? = nil, indexedAt: XRPCCore.Datetime? = nil, joinedViaStarterPack: AppBskyGraphDefs.StarterPackViewBasic? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pinnedPost: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, postsCount: Swift.Int? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, website: XRPCCore.URIString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, banner: XRPCCore.URIString? = nil, createdAt: XRPCCore.LexiconDatetime? = nil, debug: XRPCCore.LexiconUnknownValue? = nil, description: Swift.String? = nil, displayName: Swift.String? = nil, followersCount: Swift.Int? = nil, followsCount: Swift.Int? = nil, indexedAt: XRPCCore.LexiconDatetime? = nil, joinedViaStarterPack: AppBskyGraphDefs.StarterPackViewBasic? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, pinnedPost: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, postsCount: Swift.Int? = nil, pronouns: Swift.String? = nil, status: AppBskyActorDefs.StatusView? = nil, verification: AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyActorDefs.ViewerState? = nil, website: XRPCCore.URIString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self._associated = .init(wrappedValue: associated)
@@ -1514,7 +1514,7 @@ public nonisolated enum AppBskyActorDefs {
         /// Known values: `"app.bsky.actor.status#live"`.
         public var status: AppBskyActorDefs.StatusView.Status
         /// The `record` field (required).
-        public var record: XRPCCore.UnknownValue
+        public var record: XRPCCore.LexiconUnknownValue
         /// The `cid` field (optional).
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString?
@@ -1523,7 +1523,7 @@ public nonisolated enum AppBskyActorDefs {
         public var embed: AppBskyActorDefs.StatusView.Embed?
         /// The `expiresAt` field (optional).
         /// Format: `datetime`.
-        public var expiresAt: XRPCCore.Datetime?
+        public var expiresAt: XRPCCore.LexiconDatetime?
         /// The `isActive` field (optional).
         public var isActive: Swift.Bool?
         /// The `isDisabled` field (optional).
@@ -1537,7 +1537,7 @@ public nonisolated enum AppBskyActorDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(status: AppBskyActorDefs.StatusView.Status, record: XRPCCore.UnknownValue, cid: XRPCCore.CIDString? = nil, embed: AppBskyActorDefs.StatusView.Embed? = nil, expiresAt: XRPCCore.Datetime? = nil, isActive: Swift.Bool? = nil, isDisabled: Swift.Bool? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(status: AppBskyActorDefs.StatusView.Status, record: XRPCCore.LexiconUnknownValue, cid: XRPCCore.CIDString? = nil, embed: AppBskyActorDefs.StatusView.Embed? = nil, expiresAt: XRPCCore.LexiconDatetime? = nil, isActive: Swift.Bool? = nil, isDisabled: Swift.Bool? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.status = status
             self.record = record
             self.cid = cid
@@ -1596,9 +1596,9 @@ public nonisolated enum AppBskyActorDefs {
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#statusView/properties/embed" }
             case appBskyEmbedExternalView(AppBskyEmbedExternal.View)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -1802,7 +1802,7 @@ public nonisolated enum AppBskyActorDefs {
         public var isValid: Swift.Bool
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `issuerDisplayName` field (optional).
         public var issuerDisplayName: Swift.String?
         /// The `issuerHandle` field (optional).
@@ -1812,7 +1812,7 @@ public nonisolated enum AppBskyActorDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(issuer: XRPCCore.DID, uri: XRPCCore.ATURI, isValid: Swift.Bool, createdAt: XRPCCore.Datetime, issuerDisplayName: Swift.String? = nil, issuerHandle: XRPCCore.ATHandle? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(issuer: XRPCCore.DID, uri: XRPCCore.ATURI, isValid: Swift.Bool, createdAt: XRPCCore.LexiconDatetime, issuerDisplayName: Swift.String? = nil, issuerHandle: XRPCCore.ATHandle? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.issuer = issuer
             self.uri = uri
             self.isValid = isValid

@@ -14,13 +14,13 @@ public nonisolated struct AppBskyActorProfile: XRPCCore.LexiconRecord, _AppBskyL
 
     /// The `avatar` field (optional).
     /// Accepts `image/png`, `image/jpeg`. At most 1000000 bytes.
-    public var avatar: XRPCCore.Blob?
+    public var avatar: XRPCCore.LexiconBlob?
     /// The `banner` field (optional).
     /// Accepts `image/png`, `image/jpeg`. At most 1000000 bytes.
-    public var banner: XRPCCore.Blob?
+    public var banner: XRPCCore.LexiconBlob?
     /// The `createdAt` field (optional).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime?
+    public var createdAt: XRPCCore.LexiconDatetime?
     /// The `description` field (optional).
     /// At most 2560 UTF-8 bytes. At most 256 graphemes.
     public var description: Swift.String?
@@ -44,7 +44,7 @@ public nonisolated struct AppBskyActorProfile: XRPCCore.LexiconRecord, _AppBskyL
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(avatar: XRPCCore.Blob? = nil, banner: XRPCCore.Blob? = nil, createdAt: XRPCCore.Datetime? = nil, description: Swift.String? = nil, displayName: Swift.String? = nil, joinedViaStarterPack: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, labels: AppBskyActorProfile.Labels? = nil, pinnedPost: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, pronouns: Swift.String? = nil, website: XRPCCore.URIString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(avatar: XRPCCore.LexiconBlob? = nil, banner: XRPCCore.LexiconBlob? = nil, createdAt: XRPCCore.LexiconDatetime? = nil, description: Swift.String? = nil, displayName: Swift.String? = nil, joinedViaStarterPack: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, labels: AppBskyActorProfile.Labels? = nil, pinnedPost: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, pronouns: Swift.String? = nil, website: XRPCCore.URIString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.avatar = avatar
         self.banner = banner
         self.createdAt = createdAt
@@ -92,9 +92,9 @@ public nonisolated struct AppBskyActorProfile: XRPCCore.LexiconRecord, _AppBskyL
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.profile#main/record/properties/labels" }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)

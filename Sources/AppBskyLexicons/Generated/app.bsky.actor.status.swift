@@ -17,7 +17,7 @@ public nonisolated struct AppBskyActorStatus: XRPCCore.LexiconRecord, _AppBskyLe
     public var status: AppBskyActorStatus.Status
     /// The `createdAt` field (required).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime
+    public var createdAt: XRPCCore.LexiconDatetime
     /// The `durationMinutes` field (optional).
     /// At least 1.
     public var durationMinutes: Swift.Int?
@@ -28,7 +28,7 @@ public nonisolated struct AppBskyActorStatus: XRPCCore.LexiconRecord, _AppBskyLe
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(status: AppBskyActorStatus.Status, createdAt: XRPCCore.Datetime, durationMinutes: Swift.Int? = nil, embed: AppBskyActorStatus.Embed? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(status: AppBskyActorStatus.Status, createdAt: XRPCCore.LexiconDatetime, durationMinutes: Swift.Int? = nil, embed: AppBskyActorStatus.Embed? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.status = status
         self.createdAt = createdAt
         self.durationMinutes = durationMinutes
@@ -77,9 +77,9 @@ public nonisolated struct AppBskyActorStatus: XRPCCore.LexiconRecord, _AppBskyLe
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.status#main/record/properties/embed" }
         case appBskyEmbedExternal(AppBskyEmbedExternal)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)

@@ -47,8 +47,8 @@ public nonisolated enum AppBskyAgeassuranceBegin: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["InvalidEmail", "DidTooLong", "InvalidInitiation", "RegionNotSupported"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {

@@ -114,9 +114,9 @@ public nonisolated enum AppBskyAgeassuranceDefs {
             case appBskyAgeassuranceDefsConfigRegionRuleIfAccountNewerThan(AppBskyAgeassuranceDefs.ConfigRegionRuleIfAccountNewerThan)
             case appBskyAgeassuranceDefsConfigRegionRuleIfAccountOlderThan(AppBskyAgeassuranceDefs.ConfigRegionRuleIfAccountOlderThan)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -227,14 +227,14 @@ public nonisolated enum AppBskyAgeassuranceDefs {
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleIfAccountNewerThan" }
         /// The `date` field (required).
         /// Format: `datetime`.
-        public var date: XRPCCore.Datetime
+        public var date: XRPCCore.LexiconDatetime
         /// The `access` field (required).
         public var access: AppBskyAgeassuranceDefs.Access
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(date: XRPCCore.Datetime, access: AppBskyAgeassuranceDefs.Access, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(date: XRPCCore.LexiconDatetime, access: AppBskyAgeassuranceDefs.Access, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.date = date
             self.access = access
             self.unknownFields = unknownFields
@@ -259,14 +259,14 @@ public nonisolated enum AppBskyAgeassuranceDefs {
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleIfAccountOlderThan" }
         /// The `date` field (required).
         /// Format: `datetime`.
-        public var date: XRPCCore.Datetime
+        public var date: XRPCCore.LexiconDatetime
         /// The `access` field (required).
         public var access: AppBskyAgeassuranceDefs.Access
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(date: XRPCCore.Datetime, access: AppBskyAgeassuranceDefs.Access, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(date: XRPCCore.LexiconDatetime, access: AppBskyAgeassuranceDefs.Access, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.date = date
             self.access = access
             self.unknownFields = unknownFields
@@ -415,7 +415,7 @@ public nonisolated enum AppBskyAgeassuranceDefs {
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#event" }
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `status` field (required).
         /// Known values: `"unknown"`, `"pending"`, `"assured"`, `"blocked"`.
         public var status: AppBskyAgeassuranceDefs.Event.Status
@@ -442,7 +442,7 @@ public nonisolated enum AppBskyAgeassuranceDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(createdAt: XRPCCore.Datetime, status: AppBskyAgeassuranceDefs.Event.Status, access: AppBskyAgeassuranceDefs.Event.Access, attemptId: Swift.String, countryCode: Swift.String, completeIp: Swift.String? = nil, completeUa: Swift.String? = nil, email: Swift.String? = nil, initIp: Swift.String? = nil, initUa: Swift.String? = nil, regionCode: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(createdAt: XRPCCore.LexiconDatetime, status: AppBskyAgeassuranceDefs.Event.Status, access: AppBskyAgeassuranceDefs.Event.Access, attemptId: Swift.String, countryCode: Swift.String, completeIp: Swift.String? = nil, completeUa: Swift.String? = nil, email: Swift.String? = nil, initIp: Swift.String? = nil, initUa: Swift.String? = nil, regionCode: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.createdAt = createdAt
             self.status = status
             self.access = access
@@ -538,12 +538,12 @@ public nonisolated enum AppBskyAgeassuranceDefs {
         public var access: AppBskyAgeassuranceDefs.Access
         /// The `lastInitiatedAt` field (optional).
         /// Format: `datetime`.
-        public var lastInitiatedAt: XRPCCore.Datetime?
+        public var lastInitiatedAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(status: AppBskyAgeassuranceDefs.Status, access: AppBskyAgeassuranceDefs.Access, lastInitiatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(status: AppBskyAgeassuranceDefs.Status, access: AppBskyAgeassuranceDefs.Access, lastInitiatedAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.status = status
             self.access = access
             self.lastInitiatedAt = lastInitiatedAt
@@ -571,12 +571,12 @@ public nonisolated enum AppBskyAgeassuranceDefs {
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#stateMetadata" }
         /// The `accountCreatedAt` field (optional).
         /// Format: `datetime`.
-        public var accountCreatedAt: XRPCCore.Datetime?
+        public var accountCreatedAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(accountCreatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(accountCreatedAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.accountCreatedAt = accountCreatedAt
             self.unknownFields = unknownFields
         }

@@ -42,12 +42,12 @@ public nonisolated enum AppBskyBookmarkDefs {
         public var item: AppBskyBookmarkDefs.BookmarkView.Item
         /// The `createdAt` field (optional).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime?
+        public var createdAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(subject: ComAtprotoLexicons.ComAtprotoRepoStrongRef, item: AppBskyBookmarkDefs.BookmarkView.Item, createdAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(subject: ComAtprotoLexicons.ComAtprotoRepoStrongRef, item: AppBskyBookmarkDefs.BookmarkView.Item, createdAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.subject = subject
             self.item = item
             self.createdAt = createdAt
@@ -76,9 +76,9 @@ public nonisolated enum AppBskyBookmarkDefs {
             case appBskyFeedDefsNotFoundPost(AppBskyFeedDefs.NotFoundPost)
             case appBskyFeedDefsPostView(AppBskyFeedDefs.PostView)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)

@@ -35,8 +35,8 @@ public nonisolated enum AppBskyBookmarkDeleteBookmark: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["UnsupportedCollection"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
@@ -66,7 +66,7 @@ public nonisolated enum AppBskyBookmarkDeleteBookmark: XRPCCore.XRPCProcedure {
     }
 
     /// The endpoint declares no output.
-    public typealias Output = XRPCCore.EmptyBody
+    public typealias Output = XRPCCore.XRPCEmptyBody
 }
 
 nonisolated extension AppBskyLexiconsSchemas {

@@ -77,7 +77,7 @@ public nonisolated enum AppBskyContactDefs {
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.defs#syncStatus" }
         /// The `syncedAt` field (required).
         /// Format: `datetime`.
-        public var syncedAt: XRPCCore.Datetime
+        public var syncedAt: XRPCCore.LexiconDatetime
         /// The `matchesCount` field (required).
         /// At least 0.
         public var matchesCount: Swift.Int
@@ -85,7 +85,7 @@ public nonisolated enum AppBskyContactDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(syncedAt: XRPCCore.Datetime, matchesCount: Swift.Int, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(syncedAt: XRPCCore.LexiconDatetime, matchesCount: Swift.Int, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.syncedAt = syncedAt
             self.matchesCount = matchesCount
             self.unknownFields = unknownFields

@@ -39,8 +39,8 @@ public nonisolated enum AppBskyContactDismissMatch: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["InvalidDid", "InternalError"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {

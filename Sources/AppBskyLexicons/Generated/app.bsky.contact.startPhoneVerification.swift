@@ -47,8 +47,8 @@ public nonisolated enum AppBskyContactStartPhoneVerification: XRPCCore.XRPCProce
         public static var declaredNames: [Swift.String] { ["RateLimitExceeded", "InvalidDid", "InvalidPhone", "InternalError"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {

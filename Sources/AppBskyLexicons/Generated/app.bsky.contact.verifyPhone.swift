@@ -51,8 +51,8 @@ public nonisolated enum AppBskyContactVerifyPhone: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["RateLimitExceeded", "InvalidDid", "InvalidPhone", "InvalidCode", "InternalError"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {

@@ -35,8 +35,8 @@ public nonisolated enum AppBskyDraftCreateDraft: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["DraftLimitReached"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {

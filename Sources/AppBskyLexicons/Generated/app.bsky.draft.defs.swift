@@ -20,7 +20,7 @@ public nonisolated enum AppBskyDraftDefs {
         public var deviceName: Swift.String?
         /// The `langs` field (optional).
         /// At most 3 items.
-        public var langs: [XRPCCore.LanguageTag]?
+        public var langs: [XRPCCore.LexiconLanguageTag]?
         /// The `postgateEmbeddingRules` field (optional).
         /// At most 5 items.
         public var postgateEmbeddingRules: [AppBskyDraftDefs.Draft.PostgateEmbeddingRulesItem]?
@@ -31,7 +31,7 @@ public nonisolated enum AppBskyDraftDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(posts: [AppBskyDraftDefs.DraftPost], deviceId: Swift.String? = nil, deviceName: Swift.String? = nil, langs: [XRPCCore.LanguageTag]? = nil, postgateEmbeddingRules: [AppBskyDraftDefs.Draft.PostgateEmbeddingRulesItem]? = nil, threadgateAllow: [AppBskyDraftDefs.Draft.ThreadgateAllowItem]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(posts: [AppBskyDraftDefs.DraftPost], deviceId: Swift.String? = nil, deviceName: Swift.String? = nil, langs: [XRPCCore.LexiconLanguageTag]? = nil, postgateEmbeddingRules: [AppBskyDraftDefs.Draft.PostgateEmbeddingRulesItem]? = nil, threadgateAllow: [AppBskyDraftDefs.Draft.ThreadgateAllowItem]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.posts = posts
             self.deviceId = deviceId
             self.deviceName = deviceName
@@ -67,9 +67,9 @@ public nonisolated enum AppBskyDraftDefs {
             public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draft/properties/postgateEmbeddingRules/items" }
             case appBskyFeedPostgateDisableRule(AppBskyFeedPostgate.DisableRule)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -112,9 +112,9 @@ public nonisolated enum AppBskyDraftDefs {
             case appBskyFeedThreadgateFollowingRule(AppBskyFeedThreadgate.FollowingRule)
             case appBskyFeedThreadgateListRule(AppBskyFeedThreadgate.ListRule)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -161,7 +161,7 @@ public nonisolated enum AppBskyDraftDefs {
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedCaption" }
         /// The `lang` field (required).
         /// Format: `language`.
-        public var lang: XRPCCore.LanguageTag
+        public var lang: XRPCCore.LexiconLanguageTag
         /// The `content` field (required).
         /// At most 10000 UTF-8 bytes.
         public var content: Swift.String
@@ -169,7 +169,7 @@ public nonisolated enum AppBskyDraftDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(lang: XRPCCore.LanguageTag, content: Swift.String, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(lang: XRPCCore.LexiconLanguageTag, content: Swift.String, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.lang = lang
             self.content = content
             self.unknownFields = unknownFields
@@ -247,9 +247,9 @@ public nonisolated enum AppBskyDraftDefs {
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedGalleryItems/items" }
         case appBskyDraftDefsDraftEmbedImage(AppBskyDraftDefs.DraftEmbedImage)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)
@@ -479,9 +479,9 @@ public nonisolated enum AppBskyDraftDefs {
             public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftPost/properties/labels" }
             case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -528,15 +528,15 @@ public nonisolated enum AppBskyDraftDefs {
         private var _draft: XRPCCore._LexiconBoxed<AppBskyDraftDefs.Draft>
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `updatedAt` field (required).
         /// Format: `datetime`.
-        public var updatedAt: XRPCCore.Datetime
+        public var updatedAt: XRPCCore.LexiconDatetime
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: XRPCCore.TID, draft: AppBskyDraftDefs.Draft, createdAt: XRPCCore.Datetime, updatedAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: XRPCCore.TID, draft: AppBskyDraftDefs.Draft, createdAt: XRPCCore.LexiconDatetime, updatedAt: XRPCCore.LexiconDatetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self._draft = .init(wrappedValue: draft)
             self.createdAt = createdAt

@@ -83,12 +83,12 @@ public nonisolated struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBsky
         public var associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]?
         /// The `thumb` field (optional).
         /// Accepts `image/*`. At most 1000000 bytes.
-        public var thumb: XRPCCore.Blob?
+        public var thumb: XRPCCore.LexiconBlob?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.URIString, title: Swift.String, description: Swift.String, associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]? = nil, thumb: XRPCCore.Blob? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.URIString, title: Swift.String, description: Swift.String, associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]? = nil, thumb: XRPCCore.LexiconBlob? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.title = title
             self.description = description
@@ -160,7 +160,7 @@ public nonisolated struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBsky
         public var associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]?
         /// The `createdAt` field (optional).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime?
+        public var createdAt: XRPCCore.LexiconDatetime?
         /// The `labels` field (optional).
         public var labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]?
         /// The `readingTime` field (optional).
@@ -173,12 +173,12 @@ public nonisolated struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBsky
         public var thumb: XRPCCore.URIString?
         /// The `updatedAt` field (optional).
         /// Format: `datetime`.
-        public var updatedAt: XRPCCore.Datetime?
+        public var updatedAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.URIString, title: Swift.String, description: Swift.String, associatedProfiles: [AppBskyActorDefs.ProfileViewBasic]? = nil, associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]? = nil, createdAt: XRPCCore.Datetime? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, readingTime: Swift.Int? = nil, source: AppBskyEmbedExternal.ViewExternalSource? = nil, thumb: XRPCCore.URIString? = nil, updatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.URIString, title: Swift.String, description: Swift.String, associatedProfiles: [AppBskyActorDefs.ProfileViewBasic]? = nil, associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]? = nil, createdAt: XRPCCore.LexiconDatetime? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, readingTime: Swift.Int? = nil, source: AppBskyEmbedExternal.ViewExternalSource? = nil, thumb: XRPCCore.URIString? = nil, updatedAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.title = title
             self.description = description

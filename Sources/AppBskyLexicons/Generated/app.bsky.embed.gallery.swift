@@ -35,7 +35,7 @@ public nonisolated struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyL
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#image" }
         /// The `image` field (required).
         /// Accepts `image/*`. At most 2000000 bytes.
-        public var image: XRPCCore.Blob
+        public var image: XRPCCore.LexiconBlob
         /// The `alt` field (required).
         public var alt: Swift.String
         /// The `aspectRatio` field (required).
@@ -45,7 +45,7 @@ public nonisolated struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyL
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(image: XRPCCore.Blob, alt: Swift.String, aspectRatio: AppBskyEmbedDefs.AspectRatio, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(image: XRPCCore.LexiconBlob, alt: Swift.String, aspectRatio: AppBskyEmbedDefs.AspectRatio, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.image = image
             self.alt = alt
             self._aspectRatio = .init(wrappedValue: aspectRatio)
@@ -98,9 +98,9 @@ public nonisolated struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyL
             public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#view/properties/items/items" }
             case appBskyEmbedGalleryViewImage(AppBskyEmbedGallery.ViewImage)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -185,9 +185,9 @@ public nonisolated struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyL
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#main/properties/items/items" }
         case appBskyEmbedGalleryImage(AppBskyEmbedGallery.Image)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)

@@ -9,7 +9,7 @@ public nonisolated enum AppBskyEmbedGetEmbedExternalView: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "app.bsky.embed.getEmbedExternalView" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.embed.getEmbedExternalView#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
@@ -49,7 +49,7 @@ public nonisolated enum AppBskyEmbedGetEmbedExternalView: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.getEmbedExternalView#main/output/schema" }
         /// The `associatedRecords` field (optional).
-        public var associatedRecords: [XRPCCore.UnknownValue]?
+        public var associatedRecords: [XRPCCore.LexiconUnknownValue]?
         /// The `associatedRefs` field (optional).
         public var associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]?
         /// The `view` field (optional).
@@ -59,7 +59,7 @@ public nonisolated enum AppBskyEmbedGetEmbedExternalView: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(associatedRecords: [XRPCCore.UnknownValue]? = nil, associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]? = nil, view: AppBskyEmbedExternal.View? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(associatedRecords: [XRPCCore.LexiconUnknownValue]? = nil, associatedRefs: [ComAtprotoLexicons.ComAtprotoRepoStrongRef]? = nil, view: AppBskyEmbedExternal.View? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.associatedRecords = associatedRecords
             self.associatedRefs = associatedRefs
             self._view = .init(wrappedValue: view)

@@ -35,7 +35,7 @@ public nonisolated struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLe
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.images#image" }
         /// The `image` field (required).
         /// Accepts `image/*`. At most 2000000 bytes.
-        public var image: XRPCCore.Blob
+        public var image: XRPCCore.LexiconBlob
         /// The `alt` field (required).
         public var alt: Swift.String
         /// The `aspectRatio` field (optional).
@@ -45,7 +45,7 @@ public nonisolated struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLe
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(image: XRPCCore.Blob, alt: Swift.String, aspectRatio: AppBskyEmbedDefs.AspectRatio? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(image: XRPCCore.LexiconBlob, alt: Swift.String, aspectRatio: AppBskyEmbedDefs.AspectRatio? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.image = image
             self.alt = alt
             self._aspectRatio = .init(wrappedValue: aspectRatio)

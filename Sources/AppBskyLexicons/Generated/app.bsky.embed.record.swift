@@ -67,9 +67,9 @@ public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLe
             case appBskyLabelerDefsLabelerView(AppBskyLabelerDefs.LabelerView)
             case appBskyGraphDefsStarterPackViewBasic(AppBskyGraphDefs.StarterPackViewBasic)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -237,10 +237,10 @@ public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLe
         public var author: AppBskyActorDefs.ProfileViewBasic { get { _author.wrappedValue } set { _author.wrappedValue = newValue } }
         private var _author: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileViewBasic>
         /// The `value` field (required).
-        public var value: XRPCCore.UnknownValue
+        public var value: XRPCCore.LexiconUnknownValue
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `embeds` field (optional).
         public var embeds: [AppBskyEmbedRecord.ViewRecord.EmbedsItem]?
         /// The `labels` field (optional).
@@ -257,7 +257,7 @@ public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLe
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, author: AppBskyActorDefs.ProfileViewBasic, value: XRPCCore.UnknownValue, indexedAt: XRPCCore.Datetime, embeds: [AppBskyEmbedRecord.ViewRecord.EmbedsItem]? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, quoteCount: Swift.Int? = nil, replyCount: Swift.Int? = nil, repostCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, author: AppBskyActorDefs.ProfileViewBasic, value: XRPCCore.LexiconUnknownValue, indexedAt: XRPCCore.LexiconDatetime, embeds: [AppBskyEmbedRecord.ViewRecord.EmbedsItem]? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, quoteCount: Swift.Int? = nil, replyCount: Swift.Int? = nil, repostCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self._author = .init(wrappedValue: author)
@@ -313,9 +313,9 @@ public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLe
             case appBskyEmbedRecordView(AppBskyEmbedRecord.View)
             case appBskyEmbedRecordWithMediaView(AppBskyEmbedRecordWithMedia.View)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)

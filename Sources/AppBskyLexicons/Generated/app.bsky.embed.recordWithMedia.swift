@@ -76,9 +76,9 @@ public nonisolated struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _
             case appBskyEmbedGalleryView(AppBskyEmbedGallery.View)
             case appBskyEmbedExternalView(AppBskyEmbedExternal.View)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -128,9 +128,9 @@ public nonisolated struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _
         case appBskyEmbedGallery(AppBskyEmbedGallery)
         case appBskyEmbedExternal(AppBskyEmbedExternal)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)

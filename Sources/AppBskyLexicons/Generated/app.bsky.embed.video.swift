@@ -9,7 +9,7 @@ public nonisolated struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLex
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.video#main" }
     /// The `video` field (required).
     /// Accepts `video/mp4`. At most 300000000 bytes.
-    public var video: XRPCCore.Blob
+    public var video: XRPCCore.LexiconBlob
     /// The `alt` field (optional).
     public var alt: Swift.String?
     /// The `aspectRatio` field (optional).
@@ -25,7 +25,7 @@ public nonisolated struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLex
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(video: XRPCCore.Blob, alt: Swift.String? = nil, aspectRatio: AppBskyEmbedDefs.AspectRatio? = nil, captions: [AppBskyEmbedVideo.Caption]? = nil, presentation: AppBskyEmbedVideo.Presentation? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(video: XRPCCore.LexiconBlob, alt: Swift.String? = nil, aspectRatio: AppBskyEmbedDefs.AspectRatio? = nil, captions: [AppBskyEmbedVideo.Caption]? = nil, presentation: AppBskyEmbedVideo.Presentation? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.video = video
         self.alt = alt
         self._aspectRatio = .init(wrappedValue: aspectRatio)
@@ -58,15 +58,15 @@ public nonisolated struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLex
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.video#caption" }
         /// The `lang` field (required).
         /// Format: `language`.
-        public var lang: XRPCCore.LanguageTag
+        public var lang: XRPCCore.LexiconLanguageTag
         /// The `file` field (required).
         /// Accepts `text/vtt`. At most 20000 bytes.
-        public var file: XRPCCore.Blob
+        public var file: XRPCCore.LexiconBlob
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(lang: XRPCCore.LanguageTag, file: XRPCCore.Blob, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(lang: XRPCCore.LexiconLanguageTag, file: XRPCCore.LexiconBlob, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.lang = lang
             self.file = file
             self.unknownFields = unknownFields

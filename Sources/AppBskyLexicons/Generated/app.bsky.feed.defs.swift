@@ -164,9 +164,9 @@ public nonisolated enum AppBskyFeedDefs {
             case appBskyFeedDefsReasonRepost(AppBskyFeedDefs.ReasonRepost)
             case appBskyFeedDefsReasonPin(AppBskyFeedDefs.ReasonPin)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -223,7 +223,7 @@ public nonisolated enum AppBskyFeedDefs {
         public var displayName: Swift.String
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `acceptsInteractions` field (optional).
         public var acceptsInteractions: Swift.Bool?
         /// The `avatar` field (optional).
@@ -249,7 +249,7 @@ public nonisolated enum AppBskyFeedDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, did: XRPCCore.DID, creator: AppBskyActorDefs.ProfileView, displayName: Swift.String, indexedAt: XRPCCore.Datetime, acceptsInteractions: Swift.Bool? = nil, avatar: XRPCCore.URIString? = nil, contentMode: AppBskyFeedDefs.GeneratorView.ContentMode? = nil, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, viewer: AppBskyFeedDefs.GeneratorViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, did: XRPCCore.DID, creator: AppBskyActorDefs.ProfileView, displayName: Swift.String, indexedAt: XRPCCore.LexiconDatetime, acceptsInteractions: Swift.Bool? = nil, avatar: XRPCCore.URIString? = nil, contentMode: AppBskyFeedDefs.GeneratorView.ContentMode? = nil, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, viewer: AppBskyFeedDefs.GeneratorViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.did = did
@@ -537,14 +537,14 @@ public nonisolated enum AppBskyFeedDefs {
         public var author: AppBskyActorDefs.ProfileViewBasic { get { _author.wrappedValue } set { _author.wrappedValue = newValue } }
         private var _author: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileViewBasic>
         /// The `record` field (required).
-        public var record: XRPCCore.UnknownValue
+        public var record: XRPCCore.LexiconUnknownValue
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `bookmarkCount` field (optional).
         public var bookmarkCount: Swift.Int?
         /// The `debug` field (optional).
-        public var debug: XRPCCore.UnknownValue?
+        public var debug: XRPCCore.LexiconUnknownValue?
         /// The `embed` field (optional).
         /// Open union of `app.bsky.embed.images#view`, `app.bsky.embed.video#view`, `app.bsky.embed.gallery#view`, `app.bsky.embed.external#view`, `app.bsky.embed.record#view`, `app.bsky.embed.recordWithMedia#view`; other types are kept as read.
         public var embed: AppBskyFeedDefs.PostView.Embed?
@@ -568,7 +568,7 @@ public nonisolated enum AppBskyFeedDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, author: AppBskyActorDefs.ProfileViewBasic, record: XRPCCore.UnknownValue, indexedAt: XRPCCore.Datetime, bookmarkCount: Swift.Int? = nil, debug: XRPCCore.UnknownValue? = nil, embed: AppBskyFeedDefs.PostView.Embed? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, quoteCount: Swift.Int? = nil, replyCount: Swift.Int? = nil, repostCount: Swift.Int? = nil, threadgate: AppBskyFeedDefs.ThreadgateView? = nil, viewer: AppBskyFeedDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, author: AppBskyActorDefs.ProfileViewBasic, record: XRPCCore.LexiconUnknownValue, indexedAt: XRPCCore.LexiconDatetime, bookmarkCount: Swift.Int? = nil, debug: XRPCCore.LexiconUnknownValue? = nil, embed: AppBskyFeedDefs.PostView.Embed? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, quoteCount: Swift.Int? = nil, replyCount: Swift.Int? = nil, repostCount: Swift.Int? = nil, threadgate: AppBskyFeedDefs.ThreadgateView? = nil, viewer: AppBskyFeedDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self._author = .init(wrappedValue: author)
@@ -636,9 +636,9 @@ public nonisolated enum AppBskyFeedDefs {
             case appBskyEmbedRecordView(AppBskyEmbedRecord.View)
             case appBskyEmbedRecordWithMediaView(AppBskyEmbedRecordWithMedia.View)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -713,7 +713,7 @@ public nonisolated enum AppBskyFeedDefs {
         private var _by: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileViewBasic>
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `cid` field (optional).
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString?
@@ -724,7 +724,7 @@ public nonisolated enum AppBskyFeedDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(by: AppBskyActorDefs.ProfileViewBasic, indexedAt: XRPCCore.Datetime, cid: XRPCCore.CIDString? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(by: AppBskyActorDefs.ProfileViewBasic, indexedAt: XRPCCore.LexiconDatetime, cid: XRPCCore.CIDString? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self._by = .init(wrappedValue: by)
             self.indexedAt = indexedAt
             self.cid = cid
@@ -795,9 +795,9 @@ public nonisolated enum AppBskyFeedDefs {
             case appBskyFeedDefsNotFoundPost(AppBskyFeedDefs.NotFoundPost)
             case appBskyFeedDefsBlockedPost(AppBskyFeedDefs.BlockedPost)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -843,9 +843,9 @@ public nonisolated enum AppBskyFeedDefs {
             case appBskyFeedDefsNotFoundPost(AppBskyFeedDefs.NotFoundPost)
             case appBskyFeedDefsBlockedPost(AppBskyFeedDefs.BlockedPost)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -939,9 +939,9 @@ public nonisolated enum AppBskyFeedDefs {
             case appBskyFeedDefsSkeletonReasonRepost(AppBskyFeedDefs.SkeletonReasonRepost)
             case appBskyFeedDefsSkeletonReasonPin(AppBskyFeedDefs.SkeletonReasonPin)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -1104,9 +1104,9 @@ public nonisolated enum AppBskyFeedDefs {
             case appBskyFeedDefsNotFoundPost(AppBskyFeedDefs.NotFoundPost)
             case appBskyFeedDefsBlockedPost(AppBskyFeedDefs.BlockedPost)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -1152,9 +1152,9 @@ public nonisolated enum AppBskyFeedDefs {
             case appBskyFeedDefsNotFoundPost(AppBskyFeedDefs.NotFoundPost)
             case appBskyFeedDefsBlockedPost(AppBskyFeedDefs.BlockedPost)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -1203,7 +1203,7 @@ public nonisolated enum AppBskyFeedDefs {
         /// The `lists` field (optional).
         public var lists: [AppBskyGraphDefs.ListViewBasic]?
         /// The `record` field (optional).
-        public var record: XRPCCore.UnknownValue?
+        public var record: XRPCCore.LexiconUnknownValue?
         /// The `uri` field (optional).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI?
@@ -1211,7 +1211,7 @@ public nonisolated enum AppBskyFeedDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(cid: XRPCCore.CIDString? = nil, lists: [AppBskyGraphDefs.ListViewBasic]? = nil, record: XRPCCore.UnknownValue? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(cid: XRPCCore.CIDString? = nil, lists: [AppBskyGraphDefs.ListViewBasic]? = nil, record: XRPCCore.LexiconUnknownValue? = nil, uri: XRPCCore.ATURI? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.cid = cid
             self.lists = lists
             self.record = record

@@ -20,12 +20,12 @@ public nonisolated struct AppBskyFeedGenerator: XRPCCore.LexiconRecord, _AppBsky
     public var displayName: Swift.String
     /// The `createdAt` field (required).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime
+    public var createdAt: XRPCCore.LexiconDatetime
     /// The `acceptsInteractions` field (optional).
     public var acceptsInteractions: Swift.Bool?
     /// The `avatar` field (optional).
     /// Accepts `image/png`, `image/jpeg`. At most 1000000 bytes.
-    public var avatar: XRPCCore.Blob?
+    public var avatar: XRPCCore.LexiconBlob?
     /// The `contentMode` field (optional).
     /// Known values: `"app.bsky.feed.defs#contentModeUnspecified"`, `"app.bsky.feed.defs#contentModeVideo"`.
     public var contentMode: AppBskyFeedGenerator.ContentMode?
@@ -41,7 +41,7 @@ public nonisolated struct AppBskyFeedGenerator: XRPCCore.LexiconRecord, _AppBsky
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(did: XRPCCore.DID, displayName: Swift.String, createdAt: XRPCCore.Datetime, acceptsInteractions: Swift.Bool? = nil, avatar: XRPCCore.Blob? = nil, contentMode: AppBskyFeedGenerator.ContentMode? = nil, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, labels: AppBskyFeedGenerator.Labels? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(did: XRPCCore.DID, displayName: Swift.String, createdAt: XRPCCore.LexiconDatetime, acceptsInteractions: Swift.Bool? = nil, avatar: XRPCCore.LexiconBlob? = nil, contentMode: AppBskyFeedGenerator.ContentMode? = nil, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, labels: AppBskyFeedGenerator.Labels? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.did = did
         self.displayName = displayName
         self.createdAt = createdAt
@@ -102,9 +102,9 @@ public nonisolated struct AppBskyFeedGenerator: XRPCCore.LexiconRecord, _AppBsky
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.generator#main/record/properties/labels" }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)

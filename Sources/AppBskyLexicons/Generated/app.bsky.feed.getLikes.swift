@@ -9,7 +9,7 @@ public nonisolated enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "app.bsky.feed.getLikes" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.feed.getLikes#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
@@ -104,10 +104,10 @@ public nonisolated enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getLikes#like" }
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `actor` field (required).
         public var actor: AppBskyActorDefs.ProfileView { get { _actor.wrappedValue } set { _actor.wrappedValue = newValue } }
         private var _actor: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileView>
@@ -115,7 +115,7 @@ public nonisolated enum AppBskyFeedGetLikes: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(indexedAt: XRPCCore.Datetime, createdAt: XRPCCore.Datetime, actor: AppBskyActorDefs.ProfileView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(indexedAt: XRPCCore.LexiconDatetime, createdAt: XRPCCore.LexiconDatetime, actor: AppBskyActorDefs.ProfileView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.indexedAt = indexedAt
             self.createdAt = createdAt
             self._actor = .init(wrappedValue: actor)

@@ -16,14 +16,14 @@ public nonisolated struct AppBskyFeedLike: XRPCCore.LexiconRecord, _AppBskyLexic
     public var subject: ComAtprotoLexicons.ComAtprotoRepoStrongRef
     /// The `createdAt` field (required).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime
+    public var createdAt: XRPCCore.LexiconDatetime
     /// The `via` field (optional).
     public var via: ComAtprotoLexicons.ComAtprotoRepoStrongRef?
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(subject: ComAtprotoLexicons.ComAtprotoRepoStrongRef, createdAt: XRPCCore.Datetime, via: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(subject: ComAtprotoLexicons.ComAtprotoRepoStrongRef, createdAt: XRPCCore.LexiconDatetime, via: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.subject = subject
         self.createdAt = createdAt
         self.via = via

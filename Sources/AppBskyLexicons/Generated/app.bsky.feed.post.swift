@@ -17,7 +17,7 @@ public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexic
     public var text: Swift.String
     /// The `createdAt` field (required).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime
+    public var createdAt: XRPCCore.LexiconDatetime
     /// The `embed` field (optional).
     /// Open union of `app.bsky.embed.images`, `app.bsky.embed.video`, `app.bsky.embed.gallery`, `app.bsky.embed.external`, `app.bsky.embed.record`, `app.bsky.embed.recordWithMedia`; other types are kept as read.
     public var embed: AppBskyFeedPost.Embed?
@@ -30,7 +30,7 @@ public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexic
     public var labels: AppBskyFeedPost.Labels?
     /// The `langs` field (optional).
     /// At most 3 items.
-    public var langs: [XRPCCore.LanguageTag]?
+    public var langs: [XRPCCore.LexiconLanguageTag]?
     /// The `reply` field (optional).
     public var reply: AppBskyFeedPost.ReplyRef? { get { _reply.wrappedValue } set { _reply.wrappedValue = newValue } }
     private var _reply: XRPCCore._LexiconBoxedOptional<AppBskyFeedPost.ReplyRef>
@@ -41,7 +41,7 @@ public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexic
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(text: Swift.String, createdAt: XRPCCore.Datetime, embed: AppBskyFeedPost.Embed? = nil, entities: [AppBskyFeedPost.Entity]? = nil, facets: [AppBskyRichtextFacet]? = nil, labels: AppBskyFeedPost.Labels? = nil, langs: [XRPCCore.LanguageTag]? = nil, reply: AppBskyFeedPost.ReplyRef? = nil, tags: [Swift.String]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(text: Swift.String, createdAt: XRPCCore.LexiconDatetime, embed: AppBskyFeedPost.Embed? = nil, entities: [AppBskyFeedPost.Entity]? = nil, facets: [AppBskyRichtextFacet]? = nil, labels: AppBskyFeedPost.Labels? = nil, langs: [XRPCCore.LexiconLanguageTag]? = nil, reply: AppBskyFeedPost.ReplyRef? = nil, tags: [Swift.String]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.text = text
         self.createdAt = createdAt
         self.embed = embed
@@ -192,9 +192,9 @@ public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexic
         case appBskyEmbedRecord(AppBskyEmbedRecord)
         case appBskyEmbedRecordWithMedia(AppBskyEmbedRecordWithMedia)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)
@@ -244,9 +244,9 @@ public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexic
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.post#main/record/properties/labels" }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)

@@ -17,7 +17,7 @@ public nonisolated struct AppBskyFeedPostgate: XRPCCore.LexiconRecord, _AppBskyL
     public var post: XRPCCore.ATURI
     /// The `createdAt` field (required).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime
+    public var createdAt: XRPCCore.LexiconDatetime
     /// The `detachedEmbeddingUris` field (optional).
     /// At most 50 items.
     public var detachedEmbeddingUris: [XRPCCore.ATURI]?
@@ -28,7 +28,7 @@ public nonisolated struct AppBskyFeedPostgate: XRPCCore.LexiconRecord, _AppBskyL
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(post: XRPCCore.ATURI, createdAt: XRPCCore.Datetime, detachedEmbeddingUris: [XRPCCore.ATURI]? = nil, embeddingRules: [AppBskyFeedPostgate.EmbeddingRulesItem]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(post: XRPCCore.ATURI, createdAt: XRPCCore.LexiconDatetime, detachedEmbeddingUris: [XRPCCore.ATURI]? = nil, embeddingRules: [AppBskyFeedPostgate.EmbeddingRulesItem]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.post = post
         self.createdAt = createdAt
         self.detachedEmbeddingUris = detachedEmbeddingUris
@@ -79,9 +79,9 @@ public nonisolated struct AppBskyFeedPostgate: XRPCCore.LexiconRecord, _AppBskyL
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.postgate#main/record/properties/embeddingRules/items" }
         case appBskyFeedPostgateDisableRule(AppBskyFeedPostgate.DisableRule)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)

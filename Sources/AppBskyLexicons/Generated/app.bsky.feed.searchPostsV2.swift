@@ -58,7 +58,7 @@ public nonisolated enum AppBskyFeedSearchPostsV2: XRPCCore.XRPCQuery {
         /// The `excludeHashtags` field (optional).
         public var excludeHashtags: [Swift.String]?
         /// The `excludeLanguages` field (optional).
-        public var excludeLanguages: [XRPCCore.LanguageTag]?
+        public var excludeLanguages: [XRPCCore.LexiconLanguageTag]?
         /// The `excludeMentions` field (optional).
         public var excludeMentions: [XRPCCore.ATIdentifier]?
         /// The `excludeReplies` field (optional).
@@ -74,7 +74,7 @@ public nonisolated enum AppBskyFeedSearchPostsV2: XRPCCore.XRPCQuery {
         /// The `hashtags` field (optional).
         public var hashtags: [Swift.String]?
         /// The `languages` field (optional).
-        public var languages: [XRPCCore.LanguageTag]?
+        public var languages: [XRPCCore.LexiconLanguageTag]?
         /// The `limit` field (optional).
         /// Default: `25`. From 1 to 100.
         public var limit: Swift.Int?
@@ -106,7 +106,7 @@ public nonisolated enum AppBskyFeedSearchPostsV2: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(allTime: Swift.Bool? = nil, authors: [XRPCCore.ATIdentifier]? = nil, cursor: Swift.String? = nil, domains: [Swift.String]? = nil, embeddedAtUris: [XRPCCore.ATURI]? = nil, excludeAuthors: [XRPCCore.ATIdentifier]? = nil, excludeDomains: [Swift.String]? = nil, excludeEmbeddedAtUris: [XRPCCore.ATURI]? = nil, excludeHashtags: [Swift.String]? = nil, excludeLanguages: [XRPCCore.LanguageTag]? = nil, excludeMentions: [XRPCCore.ATIdentifier]? = nil, excludeReplies: Swift.Bool? = nil, excludeUrls: [XRPCCore.URIString]? = nil, following: Swift.Bool? = nil, hasMedia: Swift.Bool? = nil, hasVideo: Swift.Bool? = nil, hashtags: [Swift.String]? = nil, languages: [XRPCCore.LanguageTag]? = nil, limit: Swift.Int? = 25, mentions: [XRPCCore.ATIdentifier]? = nil, query: Swift.String? = nil, queryLanguage: AppBskyFeedSearchPostsV2.Parameters.QueryLanguage? = nil, repliesOnly: Swift.Bool? = nil, replyParentUri: XRPCCore.ATURI? = nil, since: Swift.String? = nil, sort: AppBskyFeedSearchPostsV2.Parameters.Sort? = nil, threadRootUri: XRPCCore.ATURI? = nil, until: Swift.String? = nil, urls: [XRPCCore.URIString]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(allTime: Swift.Bool? = nil, authors: [XRPCCore.ATIdentifier]? = nil, cursor: Swift.String? = nil, domains: [Swift.String]? = nil, embeddedAtUris: [XRPCCore.ATURI]? = nil, excludeAuthors: [XRPCCore.ATIdentifier]? = nil, excludeDomains: [Swift.String]? = nil, excludeEmbeddedAtUris: [XRPCCore.ATURI]? = nil, excludeHashtags: [Swift.String]? = nil, excludeLanguages: [XRPCCore.LexiconLanguageTag]? = nil, excludeMentions: [XRPCCore.ATIdentifier]? = nil, excludeReplies: Swift.Bool? = nil, excludeUrls: [XRPCCore.URIString]? = nil, following: Swift.Bool? = nil, hasMedia: Swift.Bool? = nil, hasVideo: Swift.Bool? = nil, hashtags: [Swift.String]? = nil, languages: [XRPCCore.LexiconLanguageTag]? = nil, limit: Swift.Int? = 25, mentions: [XRPCCore.ATIdentifier]? = nil, query: Swift.String? = nil, queryLanguage: AppBskyFeedSearchPostsV2.Parameters.QueryLanguage? = nil, repliesOnly: Swift.Bool? = nil, replyParentUri: XRPCCore.ATURI? = nil, since: Swift.String? = nil, sort: AppBskyFeedSearchPostsV2.Parameters.Sort? = nil, threadRootUri: XRPCCore.ATURI? = nil, until: Swift.String? = nil, urls: [XRPCCore.URIString]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.allTime = allTime
             self.authors = authors
             self.cursor = cursor
@@ -315,7 +315,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Feed {
     /// Calls `AppBskyFeedSearchPostsV2`.
-    public func searchPostsV2(allTime: Swift.Bool? = nil, authors: [XRPCCore.ATIdentifier]? = nil, cursor: Swift.String? = nil, domains: [Swift.String]? = nil, embeddedAtUris: [XRPCCore.ATURI]? = nil, excludeAuthors: [XRPCCore.ATIdentifier]? = nil, excludeDomains: [Swift.String]? = nil, excludeEmbeddedAtUris: [XRPCCore.ATURI]? = nil, excludeHashtags: [Swift.String]? = nil, excludeLanguages: [XRPCCore.LanguageTag]? = nil, excludeMentions: [XRPCCore.ATIdentifier]? = nil, excludeReplies: Swift.Bool? = nil, excludeUrls: [XRPCCore.URIString]? = nil, following: Swift.Bool? = nil, hasMedia: Swift.Bool? = nil, hasVideo: Swift.Bool? = nil, hashtags: [Swift.String]? = nil, languages: [XRPCCore.LanguageTag]? = nil, limit: Swift.Int? = 25, mentions: [XRPCCore.ATIdentifier]? = nil, query: Swift.String? = nil, queryLanguage: AppBskyFeedSearchPostsV2.Parameters.QueryLanguage? = nil, repliesOnly: Swift.Bool? = nil, replyParentUri: XRPCCore.ATURI? = nil, since: Swift.String? = nil, sort: AppBskyFeedSearchPostsV2.Parameters.Sort? = nil, threadRootUri: XRPCCore.ATURI? = nil, until: Swift.String? = nil, urls: [XRPCCore.URIString]? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedSearchPostsV2.Output {
+    public func searchPostsV2(allTime: Swift.Bool? = nil, authors: [XRPCCore.ATIdentifier]? = nil, cursor: Swift.String? = nil, domains: [Swift.String]? = nil, embeddedAtUris: [XRPCCore.ATURI]? = nil, excludeAuthors: [XRPCCore.ATIdentifier]? = nil, excludeDomains: [Swift.String]? = nil, excludeEmbeddedAtUris: [XRPCCore.ATURI]? = nil, excludeHashtags: [Swift.String]? = nil, excludeLanguages: [XRPCCore.LexiconLanguageTag]? = nil, excludeMentions: [XRPCCore.ATIdentifier]? = nil, excludeReplies: Swift.Bool? = nil, excludeUrls: [XRPCCore.URIString]? = nil, following: Swift.Bool? = nil, hasMedia: Swift.Bool? = nil, hasVideo: Swift.Bool? = nil, hashtags: [Swift.String]? = nil, languages: [XRPCCore.LexiconLanguageTag]? = nil, limit: Swift.Int? = 25, mentions: [XRPCCore.ATIdentifier]? = nil, query: Swift.String? = nil, queryLanguage: AppBskyFeedSearchPostsV2.Parameters.QueryLanguage? = nil, repliesOnly: Swift.Bool? = nil, replyParentUri: XRPCCore.ATURI? = nil, since: Swift.String? = nil, sort: AppBskyFeedSearchPostsV2.Parameters.Sort? = nil, threadRootUri: XRPCCore.ATURI? = nil, until: Swift.String? = nil, urls: [XRPCCore.URIString]? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyFeedSearchPostsV2.Output {
         try await client.query(AppBskyFeedSearchPostsV2.self, parameters: .init(allTime: allTime, authors: authors, cursor: cursor, domains: domains, embeddedAtUris: embeddedAtUris, excludeAuthors: excludeAuthors, excludeDomains: excludeDomains, excludeEmbeddedAtUris: excludeEmbeddedAtUris, excludeHashtags: excludeHashtags, excludeLanguages: excludeLanguages, excludeMentions: excludeMentions, excludeReplies: excludeReplies, excludeUrls: excludeUrls, following: following, hasMedia: hasMedia, hasVideo: hasVideo, hashtags: hashtags, languages: languages, limit: limit, mentions: mentions, query: query, queryLanguage: queryLanguage, repliesOnly: repliesOnly, replyParentUri: replyParentUri, since: since, sort: sort, threadRootUri: threadRootUri, until: until, urls: urls))
     }
 

@@ -17,7 +17,7 @@ public nonisolated struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBsk
     public var post: XRPCCore.ATURI
     /// The `createdAt` field (required).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime
+    public var createdAt: XRPCCore.LexiconDatetime
     /// The `allow` field (optional).
     /// At most 5 items.
     public var allow: [AppBskyFeedThreadgate.AllowItem]?
@@ -28,7 +28,7 @@ public nonisolated struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBsk
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(post: XRPCCore.ATURI, createdAt: XRPCCore.Datetime, allow: [AppBskyFeedThreadgate.AllowItem]? = nil, hiddenReplies: [XRPCCore.ATURI]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(post: XRPCCore.ATURI, createdAt: XRPCCore.LexiconDatetime, allow: [AppBskyFeedThreadgate.AllowItem]? = nil, hiddenReplies: [XRPCCore.ATURI]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.post = post
         self.createdAt = createdAt
         self.allow = allow
@@ -151,9 +151,9 @@ public nonisolated struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBsk
         case appBskyFeedThreadgateFollowingRule(AppBskyFeedThreadgate.FollowingRule)
         case appBskyFeedThreadgateListRule(AppBskyFeedThreadgate.ListRule)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)

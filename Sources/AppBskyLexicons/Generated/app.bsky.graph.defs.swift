@@ -82,7 +82,7 @@ public nonisolated enum AppBskyGraphDefs {
         public var purpose: AppBskyGraphDefs.ListPurpose
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `avatar` field (optional).
         /// Format: `uri`.
         public var avatar: XRPCCore.URIString?
@@ -103,7 +103,7 @@ public nonisolated enum AppBskyGraphDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, creator: AppBskyActorDefs.ProfileView, name: Swift.String, purpose: AppBskyGraphDefs.ListPurpose, indexedAt: XRPCCore.Datetime, avatar: XRPCCore.URIString? = nil, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, listItemCount: Swift.Int? = nil, viewer: AppBskyGraphDefs.ListViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, creator: AppBskyActorDefs.ProfileView, name: Swift.String, purpose: AppBskyGraphDefs.ListPurpose, indexedAt: XRPCCore.LexiconDatetime, avatar: XRPCCore.URIString? = nil, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, listItemCount: Swift.Int? = nil, viewer: AppBskyGraphDefs.ListViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self._creator = .init(wrappedValue: creator)
@@ -172,7 +172,7 @@ public nonisolated enum AppBskyGraphDefs {
         public var avatar: XRPCCore.URIString?
         /// The `indexedAt` field (optional).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime?
+        public var indexedAt: XRPCCore.LexiconDatetime?
         /// The `labels` field (optional).
         public var labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]?
         /// The `listItemCount` field (optional).
@@ -185,7 +185,7 @@ public nonisolated enum AppBskyGraphDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, name: Swift.String, purpose: AppBskyGraphDefs.ListPurpose, avatar: XRPCCore.URIString? = nil, indexedAt: XRPCCore.Datetime? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, listItemCount: Swift.Int? = nil, viewer: AppBskyGraphDefs.ListViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, name: Swift.String, purpose: AppBskyGraphDefs.ListPurpose, avatar: XRPCCore.URIString? = nil, indexedAt: XRPCCore.LexiconDatetime? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, listItemCount: Swift.Int? = nil, viewer: AppBskyGraphDefs.ListViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.name = name
@@ -374,13 +374,13 @@ public nonisolated enum AppBskyGraphDefs {
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
         /// The `record` field (required).
-        public var record: XRPCCore.UnknownValue
+        public var record: XRPCCore.LexiconUnknownValue
         /// The `creator` field (required).
         public var creator: AppBskyActorDefs.ProfileViewBasic { get { _creator.wrappedValue } set { _creator.wrappedValue = newValue } }
         private var _creator: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileViewBasic>
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `feeds` field (optional).
         /// At most 3 items.
         public var feeds: [AppBskyFeedDefs.GeneratorView]?
@@ -402,7 +402,7 @@ public nonisolated enum AppBskyGraphDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, record: XRPCCore.UnknownValue, creator: AppBskyActorDefs.ProfileViewBasic, indexedAt: XRPCCore.Datetime, feeds: [AppBskyFeedDefs.GeneratorView]? = nil, joinedAllTimeCount: Swift.Int? = nil, joinedWeekCount: Swift.Int? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, list: AppBskyGraphDefs.ListViewBasic? = nil, listItemsSample: [AppBskyGraphDefs.ListItemView]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, record: XRPCCore.LexiconUnknownValue, creator: AppBskyActorDefs.ProfileViewBasic, indexedAt: XRPCCore.LexiconDatetime, feeds: [AppBskyFeedDefs.GeneratorView]? = nil, joinedAllTimeCount: Swift.Int? = nil, joinedWeekCount: Swift.Int? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, list: AppBskyGraphDefs.ListViewBasic? = nil, listItemsSample: [AppBskyGraphDefs.ListItemView]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.record = record
@@ -459,13 +459,13 @@ public nonisolated enum AppBskyGraphDefs {
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
         /// The `record` field (required).
-        public var record: XRPCCore.UnknownValue
+        public var record: XRPCCore.LexiconUnknownValue
         /// The `creator` field (required).
         public var creator: AppBskyActorDefs.ProfileViewBasic { get { _creator.wrappedValue } set { _creator.wrappedValue = newValue } }
         private var _creator: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileViewBasic>
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `joinedAllTimeCount` field (optional).
         /// At least 0.
         public var joinedAllTimeCount: Swift.Int?
@@ -481,7 +481,7 @@ public nonisolated enum AppBskyGraphDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, record: XRPCCore.UnknownValue, creator: AppBskyActorDefs.ProfileViewBasic, indexedAt: XRPCCore.Datetime, joinedAllTimeCount: Swift.Int? = nil, joinedWeekCount: Swift.Int? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, listItemCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, record: XRPCCore.LexiconUnknownValue, creator: AppBskyActorDefs.ProfileViewBasic, indexedAt: XRPCCore.LexiconDatetime, joinedAllTimeCount: Swift.Int? = nil, joinedWeekCount: Swift.Int? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, listItemCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.record = record

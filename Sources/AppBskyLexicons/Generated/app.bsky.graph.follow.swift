@@ -17,14 +17,14 @@ public nonisolated struct AppBskyGraphFollow: XRPCCore.LexiconRecord, _AppBskyLe
     public var subject: XRPCCore.DID
     /// The `createdAt` field (required).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime
+    public var createdAt: XRPCCore.LexiconDatetime
     /// The `via` field (optional).
     public var via: ComAtprotoLexicons.ComAtprotoRepoStrongRef?
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(subject: XRPCCore.DID, createdAt: XRPCCore.Datetime, via: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(subject: XRPCCore.DID, createdAt: XRPCCore.LexiconDatetime, via: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.subject = subject
         self.createdAt = createdAt
         self.via = via

@@ -9,7 +9,7 @@ public nonisolated enum AppBskyGraphGetKnownFollowers: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getKnownFollowers" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.graph.getKnownFollowers#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {

@@ -106,9 +106,9 @@ public nonisolated enum AppBskyGraphGetRelationships: XRPCCore.XRPCQuery {
             case appBskyGraphDefsRelationship(AppBskyGraphDefs.Relationship)
             case appBskyGraphDefsNotFoundActor(AppBskyGraphDefs.NotFoundActor)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)

@@ -9,7 +9,7 @@ public nonisolated enum AppBskyGraphGetStarterPack: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getStarterPack" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.graph.getStarterPack#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {

@@ -9,7 +9,7 @@ public nonisolated enum AppBskyGraphGetStarterPacksWithMembership: XRPCCore.XRPC
     public static var nsid: XRPCCore.NSID { "app.bsky.graph.getStarterPacksWithMembership" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.graph.getStarterPacksWithMembership#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {

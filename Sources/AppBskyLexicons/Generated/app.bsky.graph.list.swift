@@ -19,10 +19,10 @@ public nonisolated struct AppBskyGraphList: XRPCCore.LexiconRecord, _AppBskyLexi
     public var purpose: AppBskyGraphDefs.ListPurpose
     /// The `createdAt` field (required).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime
+    public var createdAt: XRPCCore.LexiconDatetime
     /// The `avatar` field (optional).
     /// Accepts `image/png`, `image/jpeg`. At most 1000000 bytes.
-    public var avatar: XRPCCore.Blob?
+    public var avatar: XRPCCore.LexiconBlob?
     /// The `description` field (optional).
     /// At most 3000 UTF-8 bytes. At most 300 graphemes.
     public var description: Swift.String?
@@ -35,7 +35,7 @@ public nonisolated struct AppBskyGraphList: XRPCCore.LexiconRecord, _AppBskyLexi
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(name: Swift.String, purpose: AppBskyGraphDefs.ListPurpose, createdAt: XRPCCore.Datetime, avatar: XRPCCore.Blob? = nil, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, labels: AppBskyGraphList.Labels? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(name: Swift.String, purpose: AppBskyGraphDefs.ListPurpose, createdAt: XRPCCore.LexiconDatetime, avatar: XRPCCore.LexiconBlob? = nil, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, labels: AppBskyGraphList.Labels? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.name = name
         self.purpose = purpose
         self.createdAt = createdAt
@@ -74,9 +74,9 @@ public nonisolated struct AppBskyGraphList: XRPCCore.LexiconRecord, _AppBskyLexi
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.list#main/record/properties/labels" }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)

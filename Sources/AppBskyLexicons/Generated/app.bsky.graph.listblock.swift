@@ -17,12 +17,12 @@ public nonisolated struct AppBskyGraphListblock: XRPCCore.LexiconRecord, _AppBsk
     public var subject: XRPCCore.ATURI
     /// The `createdAt` field (required).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime
+    public var createdAt: XRPCCore.LexiconDatetime
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(subject: XRPCCore.ATURI, createdAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(subject: XRPCCore.ATURI, createdAt: XRPCCore.LexiconDatetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.subject = subject
         self.createdAt = createdAt
         self.unknownFields = unknownFields

@@ -20,12 +20,12 @@ public nonisolated struct AppBskyGraphListitem: XRPCCore.LexiconRecord, _AppBsky
     public var list: XRPCCore.ATURI
     /// The `createdAt` field (required).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime
+    public var createdAt: XRPCCore.LexiconDatetime
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(subject: XRPCCore.DID, list: XRPCCore.ATURI, createdAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(subject: XRPCCore.DID, list: XRPCCore.ATURI, createdAt: XRPCCore.LexiconDatetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.subject = subject
         self.list = list
         self.createdAt = createdAt

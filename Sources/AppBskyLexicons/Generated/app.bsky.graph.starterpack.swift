@@ -20,7 +20,7 @@ public nonisolated struct AppBskyGraphStarterpack: XRPCCore.LexiconRecord, _AppB
     public var list: XRPCCore.ATURI
     /// The `createdAt` field (required).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime
+    public var createdAt: XRPCCore.LexiconDatetime
     /// The `description` field (optional).
     /// At most 3000 UTF-8 bytes. At most 300 graphemes.
     public var description: Swift.String?
@@ -33,7 +33,7 @@ public nonisolated struct AppBskyGraphStarterpack: XRPCCore.LexiconRecord, _AppB
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(name: Swift.String, list: XRPCCore.ATURI, createdAt: XRPCCore.Datetime, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, feeds: [AppBskyGraphStarterpack.FeedItem]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(name: Swift.String, list: XRPCCore.ATURI, createdAt: XRPCCore.LexiconDatetime, description: Swift.String? = nil, descriptionFacets: [AppBskyRichtextFacet]? = nil, feeds: [AppBskyGraphStarterpack.FeedItem]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.name = name
         self.list = list
         self.createdAt = createdAt

@@ -22,12 +22,12 @@ public nonisolated struct AppBskyGraphVerification: XRPCCore.LexiconRecord, _App
     public var displayName: Swift.String
     /// The `createdAt` field (required).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime
+    public var createdAt: XRPCCore.LexiconDatetime
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(subject: XRPCCore.DID, handle: XRPCCore.ATHandle, displayName: Swift.String, createdAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(subject: XRPCCore.DID, handle: XRPCCore.ATHandle, displayName: Swift.String, createdAt: XRPCCore.LexiconDatetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.subject = subject
         self.handle = handle
         self.displayName = displayName

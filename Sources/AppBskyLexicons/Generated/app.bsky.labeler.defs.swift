@@ -51,7 +51,7 @@ public nonisolated enum AppBskyLabelerDefs {
         private var _creator: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileView>
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `labels` field (optional).
         public var labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]?
         /// The `likeCount` field (optional).
@@ -64,7 +64,7 @@ public nonisolated enum AppBskyLabelerDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, creator: AppBskyActorDefs.ProfileView, indexedAt: XRPCCore.Datetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, viewer: AppBskyLabelerDefs.LabelerViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, creator: AppBskyActorDefs.ProfileView, indexedAt: XRPCCore.LexiconDatetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, viewer: AppBskyLabelerDefs.LabelerViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self._creator = .init(wrappedValue: creator)
@@ -116,7 +116,7 @@ public nonisolated enum AppBskyLabelerDefs {
         private var _policies: XRPCCore._LexiconBoxed<AppBskyLabelerDefs.LabelerPolicies>
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `labels` field (optional).
         public var labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]?
         /// The `likeCount` field (optional).
@@ -135,7 +135,7 @@ public nonisolated enum AppBskyLabelerDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, creator: AppBskyActorDefs.ProfileView, policies: AppBskyLabelerDefs.LabelerPolicies, indexedAt: XRPCCore.Datetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, reasonTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.ReasonType]? = nil, subjectCollections: [XRPCCore.NSID]? = nil, subjectTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.SubjectType]? = nil, viewer: AppBskyLabelerDefs.LabelerViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, creator: AppBskyActorDefs.ProfileView, policies: AppBskyLabelerDefs.LabelerPolicies, indexedAt: XRPCCore.LexiconDatetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, likeCount: Swift.Int? = nil, reasonTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.ReasonType]? = nil, subjectCollections: [XRPCCore.NSID]? = nil, subjectTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.SubjectType]? = nil, viewer: AppBskyLabelerDefs.LabelerViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self._creator = .init(wrappedValue: creator)

@@ -17,7 +17,7 @@ public nonisolated struct AppBskyLabelerService: XRPCCore.LexiconRecord, _AppBsk
     private var _policies: XRPCCore._LexiconBoxed<AppBskyLabelerDefs.LabelerPolicies>
     /// The `createdAt` field (required).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime
+    public var createdAt: XRPCCore.LexiconDatetime
     /// The `labels` field (optional).
     /// Open union of `com.atproto.label.defs#selfLabels`; other types are kept as read.
     public var labels: AppBskyLabelerService.Labels?
@@ -31,7 +31,7 @@ public nonisolated struct AppBskyLabelerService: XRPCCore.LexiconRecord, _AppBsk
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(policies: AppBskyLabelerDefs.LabelerPolicies, createdAt: XRPCCore.Datetime, labels: AppBskyLabelerService.Labels? = nil, reasonTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.ReasonType]? = nil, subjectCollections: [XRPCCore.NSID]? = nil, subjectTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.SubjectType]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(policies: AppBskyLabelerDefs.LabelerPolicies, createdAt: XRPCCore.LexiconDatetime, labels: AppBskyLabelerService.Labels? = nil, reasonTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.ReasonType]? = nil, subjectCollections: [XRPCCore.NSID]? = nil, subjectTypes: [ComAtprotoLexicons.ComAtprotoModerationDefs.SubjectType]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self._policies = .init(wrappedValue: policies)
         self.createdAt = createdAt
         self.labels = labels
@@ -67,9 +67,9 @@ public nonisolated struct AppBskyLabelerService: XRPCCore.LexiconRecord, _AppBsk
         public static var lexiconDefinition: Swift.String { "app.bsky.labeler.service#main/record/properties/labels" }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)

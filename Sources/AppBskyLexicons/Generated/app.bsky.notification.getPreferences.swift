@@ -9,7 +9,7 @@ public nonisolated enum AppBskyNotificationGetPreferences: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.getPreferences" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.notification.getPreferences#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {

@@ -9,7 +9,7 @@ public nonisolated enum AppBskyNotificationGetUnreadCount: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.getUnreadCount" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.notification.getUnreadCount#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
@@ -19,12 +19,12 @@ public nonisolated enum AppBskyNotificationGetUnreadCount: XRPCCore.XRPCQuery {
         public var priority: Swift.Bool?
         /// The `seenAt` field (optional).
         /// Format: `datetime`.
-        public var seenAt: XRPCCore.Datetime?
+        public var seenAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(priority: Swift.Bool? = nil, seenAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(priority: Swift.Bool? = nil, seenAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.priority = priority
             self.seenAt = seenAt
             self.unknownFields = unknownFields
@@ -77,7 +77,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationGetUnreadCount`.
-    public func getUnreadCount(priority: Swift.Bool? = nil, seenAt: XRPCCore.Datetime? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationGetUnreadCount.Output {
+    public func getUnreadCount(priority: Swift.Bool? = nil, seenAt: XRPCCore.LexiconDatetime? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationGetUnreadCount.Output {
         try await client.query(AppBskyNotificationGetUnreadCount.self, parameters: .init(priority: priority, seenAt: seenAt))
     }
 

@@ -9,7 +9,7 @@ public nonisolated enum AppBskyNotificationListActivitySubscriptions: XRPCCore.X
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.listActivitySubscriptions" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.notification.listActivitySubscriptions#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {

@@ -9,7 +9,7 @@ public nonisolated enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.listNotifications" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.notification.listNotifications#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
@@ -26,12 +26,12 @@ public nonisolated enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery
         public var reasons: [Swift.String]?
         /// The `seenAt` field (optional).
         /// Format: `datetime`.
-        public var seenAt: XRPCCore.Datetime?
+        public var seenAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(cursor: Swift.String? = nil, limit: Swift.Int? = 50, priority: Swift.Bool? = nil, reasons: [Swift.String]? = nil, seenAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(cursor: Swift.String? = nil, limit: Swift.Int? = 50, priority: Swift.Bool? = nil, reasons: [Swift.String]? = nil, seenAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.cursor = cursor
             self.limit = limit
             self.priority = priority
@@ -71,12 +71,12 @@ public nonisolated enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery
         public var priority: Swift.Bool?
         /// The `seenAt` field (optional).
         /// Format: `datetime`.
-        public var seenAt: XRPCCore.Datetime?
+        public var seenAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(notifications: [AppBskyNotificationListNotifications.Notification], cursor: Swift.String? = nil, priority: Swift.Bool? = nil, seenAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(notifications: [AppBskyNotificationListNotifications.Notification], cursor: Swift.String? = nil, priority: Swift.Bool? = nil, seenAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.notifications = notifications
             self.cursor = cursor
             self.priority = priority
@@ -118,12 +118,12 @@ public nonisolated enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery
         /// Known values: `"like"`, `"repost"`, `"follow"`, `"mention"`, `"reply"`, `"quote"`, `"starterpack-joined"`, `"verified"`, `"unverified"`, `"like-via-repost"`, `"repost-via-repost"`, `"subscribed-post"`, and 1 more.
         public var reason: AppBskyNotificationListNotifications.Notification.Reason
         /// The `record` field (required).
-        public var record: XRPCCore.UnknownValue
+        public var record: XRPCCore.LexiconUnknownValue
         /// The `isRead` field (required).
         public var isRead: Swift.Bool
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `labels` field (optional).
         public var labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]?
         /// The `reasonSubject` field (optional).
@@ -136,7 +136,7 @@ public nonisolated enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, author: AppBskyActorDefs.ProfileView, reason: AppBskyNotificationListNotifications.Notification.Reason, record: XRPCCore.UnknownValue, isRead: Swift.Bool, indexedAt: XRPCCore.Datetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, reasonSubject: XRPCCore.ATURI? = nil, starterPack: AppBskyGraphDefs.StarterPackViewBasic? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, author: AppBskyActorDefs.ProfileView, reason: AppBskyNotificationListNotifications.Notification.Reason, record: XRPCCore.LexiconUnknownValue, isRead: Swift.Bool, indexedAt: XRPCCore.LexiconDatetime, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, reasonSubject: XRPCCore.ATURI? = nil, starterPack: AppBskyGraphDefs.StarterPackViewBasic? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self._author = .init(wrappedValue: author)
@@ -225,7 +225,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationListNotifications`.
-    public func listNotifications(cursor: Swift.String? = nil, limit: Swift.Int? = 50, priority: Swift.Bool? = nil, reasons: [Swift.String]? = nil, seenAt: XRPCCore.Datetime? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationListNotifications.Output {
+    public func listNotifications(cursor: Swift.String? = nil, limit: Swift.Int? = 50, priority: Swift.Bool? = nil, reasons: [Swift.String]? = nil, seenAt: XRPCCore.LexiconDatetime? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationListNotifications.Output {
         try await client.query(AppBskyNotificationListNotifications.self, parameters: .init(cursor: cursor, limit: limit, priority: priority, reasons: reasons, seenAt: seenAt))
     }
 

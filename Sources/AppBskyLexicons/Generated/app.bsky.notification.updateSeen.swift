@@ -9,10 +9,10 @@ public nonisolated enum AppBskyNotificationUpdateSeen: XRPCCore.XRPCProcedure {
     public static var nsid: XRPCCore.NSID { "app.bsky.notification.updateSeen" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
@@ -20,12 +20,12 @@ public nonisolated enum AppBskyNotificationUpdateSeen: XRPCCore.XRPCProcedure {
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.updateSeen#main/input/schema" }
         /// The `seenAt` field (required).
         /// Format: `datetime`.
-        public var seenAt: XRPCCore.Datetime
+        public var seenAt: XRPCCore.LexiconDatetime
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(seenAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(seenAt: XRPCCore.LexiconDatetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.seenAt = seenAt
             self.unknownFields = unknownFields
         }
@@ -42,7 +42,7 @@ public nonisolated enum AppBskyNotificationUpdateSeen: XRPCCore.XRPCProcedure {
     }
 
     /// The endpoint declares no output.
-    public typealias Output = XRPCCore.EmptyBody
+    public typealias Output = XRPCCore.XRPCEmptyBody
 }
 
 nonisolated extension AppBskyLexiconsSchemas {
@@ -52,7 +52,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Notification {
     /// Calls `AppBskyNotificationUpdateSeen`.
-    public func updateSeen(seenAt: XRPCCore.Datetime) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationUpdateSeen.Output {
+    public func updateSeen(seenAt: XRPCCore.LexiconDatetime) async throws(XRPCCore.XRPCCallError) -> AppBskyNotificationUpdateSeen.Output {
         try await client.procedure(AppBskyNotificationUpdateSeen.self, parameters: .init(), input: .init(seenAt: seenAt))
     }
 

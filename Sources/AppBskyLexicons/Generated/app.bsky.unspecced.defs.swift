@@ -11,7 +11,7 @@ public nonisolated enum AppBskyUnspeccedDefs {
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#ageAssuranceEvent" }
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `status` field (required).
         /// Known values: `"unknown"`, `"pending"`, `"assured"`.
         public var status: AppBskyUnspeccedDefs.AgeAssuranceEvent.Status
@@ -31,7 +31,7 @@ public nonisolated enum AppBskyUnspeccedDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(createdAt: XRPCCore.Datetime, status: AppBskyUnspeccedDefs.AgeAssuranceEvent.Status, attemptId: Swift.String, completeIp: Swift.String? = nil, completeUa: Swift.String? = nil, email: Swift.String? = nil, initIp: Swift.String? = nil, initUa: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(createdAt: XRPCCore.LexiconDatetime, status: AppBskyUnspeccedDefs.AgeAssuranceEvent.Status, attemptId: Swift.String, completeIp: Swift.String? = nil, completeUa: Swift.String? = nil, email: Swift.String? = nil, initIp: Swift.String? = nil, initUa: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.createdAt = createdAt
             self.status = status
             self.attemptId = attemptId
@@ -95,12 +95,12 @@ public nonisolated enum AppBskyUnspeccedDefs {
         public var status: AppBskyUnspeccedDefs.AgeAssuranceState.Status
         /// The `lastInitiatedAt` field (optional).
         /// Format: `datetime`.
-        public var lastInitiatedAt: XRPCCore.Datetime?
+        public var lastInitiatedAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(status: AppBskyUnspeccedDefs.AgeAssuranceState.Status, lastInitiatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(status: AppBskyUnspeccedDefs.AgeAssuranceState.Status, lastInitiatedAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.status = status
             self.lastInitiatedAt = lastInitiatedAt
             self.unknownFields = unknownFields
@@ -232,7 +232,7 @@ public nonisolated enum AppBskyUnspeccedDefs {
         public var link: Swift.String
         /// The `startedAt` field (required).
         /// Format: `datetime`.
-        public var startedAt: XRPCCore.Datetime
+        public var startedAt: XRPCCore.LexiconDatetime
         /// The `postCount` field (required).
         public var postCount: Swift.Int
         /// The `dids` field (required).
@@ -248,7 +248,7 @@ public nonisolated enum AppBskyUnspeccedDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(topic: Swift.String, displayName: Swift.String, link: Swift.String, startedAt: XRPCCore.Datetime, postCount: Swift.Int, dids: [XRPCCore.DID], category: Swift.String? = nil, description: Swift.String? = nil, status: AppBskyUnspeccedDefs.SkeletonTrend.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(topic: Swift.String, displayName: Swift.String, link: Swift.String, startedAt: XRPCCore.LexiconDatetime, postCount: Swift.Int, dids: [XRPCCore.DID], category: Swift.String? = nil, description: Swift.String? = nil, status: AppBskyUnspeccedDefs.SkeletonTrend.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.topic = topic
             self.displayName = displayName
             self.link = link
@@ -445,7 +445,7 @@ public nonisolated enum AppBskyUnspeccedDefs {
         public var link: Swift.String
         /// The `startedAt` field (required).
         /// Format: `datetime`.
-        public var startedAt: XRPCCore.Datetime
+        public var startedAt: XRPCCore.LexiconDatetime
         /// The `postCount` field (required).
         public var postCount: Swift.Int
         /// The `actors` field (required).
@@ -461,7 +461,7 @@ public nonisolated enum AppBskyUnspeccedDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(topic: Swift.String, displayName: Swift.String, link: Swift.String, startedAt: XRPCCore.Datetime, postCount: Swift.Int, actors: [AppBskyActorDefs.ProfileViewBasic], category: Swift.String? = nil, description: Swift.String? = nil, status: AppBskyUnspeccedDefs.TrendView.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(topic: Swift.String, displayName: Swift.String, link: Swift.String, startedAt: XRPCCore.LexiconDatetime, postCount: Swift.Int, actors: [AppBskyActorDefs.ProfileViewBasic], category: Swift.String? = nil, description: Swift.String? = nil, status: AppBskyUnspeccedDefs.TrendView.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.topic = topic
             self.displayName = displayName
             self.link = link

@@ -9,7 +9,7 @@ public nonisolated enum AppBskyUnspeccedGetOnboardingSuggestedUsersSkeleton: XRP
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getOnboardingSuggestedUsersSkeleton" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.unspecced.getOnboardingSuggestedUsersSkeleton#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {

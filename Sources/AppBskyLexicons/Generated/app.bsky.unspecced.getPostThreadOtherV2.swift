@@ -9,7 +9,7 @@ public nonisolated enum AppBskyUnspeccedGetPostThreadOtherV2: XRPCCore.XRPCQuery
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getPostThreadOtherV2" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.unspecced.getPostThreadOtherV2#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
@@ -107,9 +107,9 @@ public nonisolated enum AppBskyUnspeccedGetPostThreadOtherV2: XRPCCore.XRPCQuery
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadOtherV2#threadItem/properties/value" }
             case appBskyUnspeccedDefsThreadItemPost(AppBskyUnspeccedDefs.ThreadItemPost)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)

@@ -9,7 +9,7 @@ public nonisolated enum AppBskyUnspeccedGetSuggestedStarterPacks: XRPCCore.XRPCQ
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getSuggestedStarterPacks" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedStarterPacks#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {

@@ -9,7 +9,7 @@ public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton: XR
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getSuggestedUsersForDiscoverSkeleton" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedUsersForDiscoverSkeleton#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {

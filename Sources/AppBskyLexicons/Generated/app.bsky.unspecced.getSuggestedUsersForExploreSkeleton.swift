@@ -9,7 +9,7 @@ public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton: XRP
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getSuggestedUsersForExploreSkeleton" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedUsersForExploreSkeleton#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {

@@ -9,7 +9,7 @@ public nonisolated enum AppBskyUnspeccedGetTaggedSuggestions: XRPCCore.XRPCQuery
     public static var nsid: XRPCCore.NSID { "app.bsky.unspecced.getTaggedSuggestions" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.unspecced.getTaggedSuggestions#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {

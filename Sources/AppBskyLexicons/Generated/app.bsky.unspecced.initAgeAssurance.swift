@@ -43,8 +43,8 @@ public nonisolated enum AppBskyUnspeccedInitAgeAssurance: XRPCCore.XRPCProcedure
         public static var declaredNames: [Swift.String] { ["InvalidEmail", "DidTooLong", "InvalidInitiation"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {

@@ -50,7 +50,7 @@ public nonisolated enum AppBskyUnspeccedSearchPostsSkeleton: XRPCCore.XRPCQuery 
         public var domain: Swift.String?
         /// The `lang` field (optional).
         /// Format: `language`.
-        public var lang: XRPCCore.LanguageTag?
+        public var lang: XRPCCore.LexiconLanguageTag?
         /// The `limit` field (optional).
         /// Default: `25`. From 1 to 100.
         public var limit: Swift.Int?
@@ -76,7 +76,7 @@ public nonisolated enum AppBskyUnspeccedSearchPostsSkeleton: XRPCCore.XRPCQuery 
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyUnspeccedSearchPostsSkeleton.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URIString? = nil, viewer: XRPCCore.DID? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LexiconLanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyUnspeccedSearchPostsSkeleton.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URIString? = nil, viewer: XRPCCore.DID? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.q = q
             self.author = author
             self.cursor = cursor
@@ -188,7 +188,7 @@ nonisolated extension AppBskyLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.App.Bsky.Unspecced {
     /// Calls `AppBskyUnspeccedSearchPostsSkeleton`.
-    public func searchPostsSkeleton(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyUnspeccedSearchPostsSkeleton.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URIString? = nil, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedSearchPostsSkeleton.Output {
+    public func searchPostsSkeleton(q: Swift.String, author: XRPCCore.ATIdentifier? = nil, cursor: Swift.String? = nil, domain: Swift.String? = nil, lang: XRPCCore.LexiconLanguageTag? = nil, limit: Swift.Int? = 25, mentions: XRPCCore.ATIdentifier? = nil, since: Swift.String? = nil, sort: AppBskyUnspeccedSearchPostsSkeleton.Parameters.Sort? = "latest", tag: [Swift.String]? = nil, until: Swift.String? = nil, url: XRPCCore.URIString? = nil, viewer: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> AppBskyUnspeccedSearchPostsSkeleton.Output {
         try await client.query(AppBskyUnspeccedSearchPostsSkeleton.self, parameters: .init(q: q, author: author, cursor: cursor, domain: domain, lang: lang, limit: limit, mentions: mentions, since: since, sort: sort, tag: tag, until: until, url: url, viewer: viewer))
     }
 

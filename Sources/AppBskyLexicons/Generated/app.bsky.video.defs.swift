@@ -18,7 +18,7 @@ public nonisolated enum AppBskyVideoDefs {
         /// Known values: `"JOB_STATE_CREATED"`, `"JOB_STATE_ENCODING"`, `"JOB_STATE_ENCODED"`, `"JOB_STATE_SCANNING"`, `"JOB_STATE_SCANNED"`, `"JOB_STATE_UPLOADING"`, `"JOB_STATE_UPLOADED"`, `"JOB_STATE_COMPLETED"`, `"JOB_STATE_FAILED"`.
         public var state: AppBskyVideoDefs.JobStatus.State
         /// The `blob` field (optional).
-        public var blob: XRPCCore.Blob?
+        public var blob: XRPCCore.LexiconBlob?
         /// The `error` field (optional).
         public var error: Swift.String?
         /// The `failureCode` field (optional).
@@ -33,7 +33,7 @@ public nonisolated enum AppBskyVideoDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(jobId: Swift.String, did: XRPCCore.DID, state: AppBskyVideoDefs.JobStatus.State, blob: XRPCCore.Blob? = nil, error: Swift.String? = nil, failureCode: AppBskyVideoDefs.JobStatus.FailureCode? = nil, message: Swift.String? = nil, progress: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(jobId: Swift.String, did: XRPCCore.DID, state: AppBskyVideoDefs.JobStatus.State, blob: XRPCCore.LexiconBlob? = nil, error: Swift.String? = nil, failureCode: AppBskyVideoDefs.JobStatus.FailureCode? = nil, message: Swift.String? = nil, progress: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.jobId = jobId
             self.did = did
             self.state = state

@@ -63,8 +63,8 @@ public nonisolated enum AppBskyVideoFinishUpload: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["UploadNotFound", "UploadExpired", "MissingParts", "UploadNotReady", "UnsupportedContentType", "UploadFailed", "UploadAborted", "ServiceOverloaded"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {

@@ -77,7 +77,7 @@ public nonisolated enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
         public var receivedParts: [Swift.Int]
         /// The `expiresAt` field (required).
         /// Format: `datetime`.
-        public var expiresAt: XRPCCore.Datetime
+        public var expiresAt: XRPCCore.LexiconDatetime
         /// The `state` field (required).
         /// Known values: `"created"`, `"finishing"`, `"completed"`, `"failed"`, `"aborted"`, `"expired"`. At most 32 UTF-8 bytes.
         public var state: AppBskyVideoGetUploadStatus.Output.State
@@ -94,7 +94,7 @@ public nonisolated enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(jobId: Swift.String, partSizeBytes: Swift.Int, partCount: Swift.Int, receivedParts: [Swift.Int], expiresAt: XRPCCore.Datetime, state: AppBskyVideoGetUploadStatus.Output.State, completedJobId: Swift.String? = nil, failureReason: Swift.String? = nil, jobStatus: AppBskyVideoDefs.JobStatus? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(jobId: Swift.String, partSizeBytes: Swift.Int, partCount: Swift.Int, receivedParts: [Swift.Int], expiresAt: XRPCCore.LexiconDatetime, state: AppBskyVideoGetUploadStatus.Output.State, completedJobId: Swift.String? = nil, failureReason: Swift.String? = nil, jobStatus: AppBskyVideoDefs.JobStatus? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.jobId = jobId
             self.partSizeBytes = partSizeBytes
             self.partCount = partCount

@@ -63,8 +63,8 @@ public nonisolated enum AppBskyVideoStartUpload: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["UnsupportedContentType", "VideoTooLarge", "VideoTooLong", "BadAspectRatio", "DailyLimitExceeded", "TooManyOpenUploads", "UploadForbidden", "ServiceOverloaded"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
@@ -133,12 +133,12 @@ public nonisolated enum AppBskyVideoStartUpload: XRPCCore.XRPCProcedure {
         public var partCount: Swift.Int
         /// The `expiresAt` field (required).
         /// Format: `datetime`.
-        public var expiresAt: XRPCCore.Datetime
+        public var expiresAt: XRPCCore.LexiconDatetime
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(jobId: Swift.String, partSizeBytes: Swift.Int, partCount: Swift.Int, expiresAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(jobId: Swift.String, partSizeBytes: Swift.Int, partCount: Swift.Int, expiresAt: XRPCCore.LexiconDatetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.jobId = jobId
             self.partSizeBytes = partSizeBytes
             self.partCount = partCount

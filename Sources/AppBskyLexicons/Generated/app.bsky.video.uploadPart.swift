@@ -101,7 +101,7 @@ public nonisolated enum AppBskyVideoUploadPart: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/octet-stream`.
-    public typealias Input = XRPCCore.RawBody
+    public typealias Input = XRPCCore.XRPCRawBody
 
     /// Encoding: `application/json`.
     public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {

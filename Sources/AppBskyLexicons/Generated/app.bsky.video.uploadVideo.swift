@@ -9,13 +9,13 @@ public nonisolated enum AppBskyVideoUploadVideo: XRPCCore.XRPCProcedure {
     public static var nsid: XRPCCore.NSID { "app.bsky.video.uploadVideo" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `video/mp4`.
-    public typealias Input = XRPCCore.RawBody
+    public typealias Input = XRPCCore.XRPCRawBody
 
     /// Encoding: `application/json`.
     public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {

@@ -35,14 +35,14 @@ struct AffinePoint<Curve: ShortWeierstrassCurve>: Sendable, Equatable {
     /// Reads a SEC1 point: compressed (33 bytes, `02`/`03` + x) or uncompressed (65 bytes,
     /// `04` + x + y), and checks that it is on the curve.
     ///
-    /// - Throws: ``PublicKeyError`` `.malformedPoint` for a wrong length or prefix, `.notOnCurve`
+    /// - Throws: ``AtprotoPublicKeyError`` `.malformedPoint` for a wrong length or prefix, `.notOnCurve`
     ///   for a coordinate not below p, a compressed x with no point, or an (x, y) off the curve.
-    init(sec1 bytes: [UInt8]) throws(PublicKeyError) {
+    init(sec1 bytes: [UInt8]) throws(AtprotoPublicKeyError) {
         switch (bytes.count, bytes.first) {
         case (33, 0x02?), (33, 0x03?):
             let x = try Self.coordinate(bytes[1...32], "x")
             guard let point = AffinePoint(x: x, yIsOdd: bytes[0] == 0x03) else {
-                throw PublicKeyError(
+                throw AtprotoPublicKeyError(
                     .notOnCurve, message: "no \(Curve.name) point has this x: x^3 + ax + b is not a square modulo p")
             }
             self = point
@@ -50,21 +50,23 @@ struct AffinePoint<Curve: ShortWeierstrassCurve>: Sendable, Equatable {
             let point = AffinePoint(
                 x: try Self.coordinate(bytes[1...32], "x"), y: try Self.coordinate(bytes[33...], "y"))
             guard point.isOnCurve else {
-                throw PublicKeyError(
+                throw AtprotoPublicKeyError(
                     .notOnCurve, message: "(x, y) is not on \(Curve.name): y^2 != x^3 + ax + b modulo p")
             }
             self = point
         default:
-            throw PublicKeyError(
+            throw AtprotoPublicKeyError(
                 .malformedPoint,
                 message: "a \(Curve.name) point is 33 bytes (02/03 + x) or 65 bytes (04 + x + y), not \(bytes.count)")
         }
     }
 
     /// A coordinate from 32 big-endian bytes, which must be below p.
-    private static func coordinate(_ bytes: ArraySlice<UInt8>, _ name: String) throws(PublicKeyError) -> Curve.Field {
+    private static func coordinate(_ bytes: ArraySlice<UInt8>, _ name: String) throws(AtprotoPublicKeyError)
+        -> Curve.Field
+    {
         guard let value = UInt256(bigEndian: bytes), let element = Curve.Field(value) else {
-            throw PublicKeyError(.notOnCurve, message: "\(name) is not below the \(Curve.name) field prime p")
+            throw AtprotoPublicKeyError(.notOnCurve, message: "\(name) is not below the \(Curve.name) field prime p")
         }
         return element
     }

@@ -24,12 +24,12 @@ public struct CARFile: Sendable, Hashable {
     ///   - bytes: The whole file.
     ///   - verifyingHashes: Whether to check that each block's bytes hash to its CID (SHA-256 and
     ///     identity CIDs can be checked; any other hash function is an error when checking).
-    /// - Throws: ``BinaryDecodingError`` saying what is wrong and at which byte of the file: a
+    /// - Throws: ``AtprotoBinaryDecodingError`` saying what is wrong and at which byte of the file: a
     ///   malformed or truncated header or block, a header that is not `{version: 1, roots}`, or
-    ///   (``BinaryDecodingError/Code/hashMismatch``) a block whose bytes do not match its CID.
+    ///   (``AtprotoBinaryDecodingError/Code/hashMismatch``) a block whose bytes do not match its CID.
     @inlinable
-    public init(reading bytes: some ContiguousBytes, verifyingHashes: Bool = true) throws(BinaryDecodingError) {
-        self = try bytes.withBytes { buffer throws(BinaryDecodingError) in
+    public init(reading bytes: some ContiguousBytes, verifyingHashes: Bool = true) throws(AtprotoBinaryDecodingError) {
+        self = try bytes.withBytes { buffer throws(AtprotoBinaryDecodingError) in
             try CARFile.read(buffer, verifyingHashes: verifyingHashes)
         }
     }
@@ -55,13 +55,13 @@ public struct CARFile: Sendable, Hashable {
 
     /// Reads a CAR v1 file within `limits`; otherwise as ``init(reading:verifyingHashes:)``.
     ///
-    /// - Throws: ``BinaryDecodingError`` as ``init(reading:verifyingHashes:)`` does, and
-    ///   ``BinaryDecodingError/Code/limitExceeded`` at the first block past `limits.maximumBlocks` or
+    /// - Throws: ``AtprotoBinaryDecodingError`` as ``init(reading:verifyingHashes:)`` does, and
+    ///   ``AtprotoBinaryDecodingError/Code/limitExceeded`` at the first block past `limits.maximumBlocks` or
     ///   larger than `limits.maximumBlockSize`.
     public init(
         reading bytes: some ContiguousBytes, verifyingHashes: Bool = true, limits: Limits
-    ) throws(BinaryDecodingError) {
-        self = try bytes.withBytes { buffer throws(BinaryDecodingError) in
+    ) throws(AtprotoBinaryDecodingError) {
+        self = try bytes.withBytes { buffer throws(AtprotoBinaryDecodingError) in
             try CARFile.read(buffer, verifyingHashes: verifyingHashes, limits: limits)
         }
     }
@@ -97,7 +97,7 @@ public struct CARFile: Sendable, Hashable {
     @usableFromInline
     static func read(
         _ buffer: UnsafeRawBufferPointer, verifyingHashes: Bool, limits: Limits = .default
-    ) throws(BinaryDecodingError) -> CARFile {
+    ) throws(AtprotoBinaryDecodingError) -> CARFile {
         var blocks: [CARBlock] = []
         let roots = try forEachBlock(in: buffer, verifyingHashes: verifyingHashes, limits: limits) { cid, range in
             blocks.append(CARBlock(cid: cid, bytes: Data(UnsafeRawBufferPointer(rebasing: buffer[range]))))
@@ -110,14 +110,14 @@ public struct CARFile: Sendable, Hashable {
     /// in `buffer`, in file order. Returns the roots.
     package static func forEachBlock(
         in buffer: UnsafeRawBufferPointer, verifyingHashes: Bool, limits: Limits,
-        _ body: (CID, Range<Int>) throws(BinaryDecodingError) -> Void
-    ) throws(BinaryDecodingError) -> [CID] {
+        _ body: (CID, Range<Int>) throws(AtprotoBinaryDecodingError) -> Void
+    ) throws(AtprotoBinaryDecodingError) -> [CID] {
         var offset = 0
         let roots = try readHeader(buffer, at: &offset)
         var count = 0
         while offset < buffer.count {
             guard count < limits.maximumBlocks else {
-                throw BinaryDecodingError(
+                throw AtprotoBinaryDecodingError(
                     .limitExceeded, offset: offset, message: "CAR holds more than \(limits.maximumBlocks) blocks")
             }
             let (cid, range) = try readBlock(
@@ -132,14 +132,14 @@ public struct CARFile: Sendable, Hashable {
     /// The part of `buffer` that a varint length at `offset` announces, moving `offset` past both.
     private static func section(
         _ buffer: UnsafeRawBufferPointer, at offset: inout Int, _ what: String
-    ) throws(BinaryDecodingError) -> (start: Int, bytes: UnsafeRawBufferPointer) {
+    ) throws(AtprotoBinaryDecodingError) -> (start: Int, bytes: UnsafeRawBufferPointer) {
         let lengthStart = offset
         let length = try Varint.read(buffer, at: &offset, "CAR \(what) length")
         guard length > 0 else {
-            throw BinaryDecodingError(.malformed, offset: lengthStart, message: "CAR \(what) is empty")
+            throw AtprotoBinaryDecodingError(.malformed, offset: lengthStart, message: "CAR \(what) is empty")
         }
         guard length <= UInt64(buffer.count - offset) else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .truncated, offset: lengthStart,
                 message: "CAR \(what) of \(length) bytes is truncated: \(buffer.count - offset) bytes remain")
         }
@@ -151,33 +151,35 @@ public struct CARFile: Sendable, Hashable {
     /// Reads the header at `offset` and returns its roots.
     private static func readHeader(
         _ buffer: UnsafeRawBufferPointer, at offset: inout Int
-    ) throws(BinaryDecodingError) -> [CID] {
+    ) throws(AtprotoBinaryDecodingError) -> [CID] {
         let (start, bytes) = try section(buffer, at: &offset, "header")
-        let header: DataModelValue
+        let header: AtprotoDataModelValue
         do {
             header = try DAGCBOR.decode(bytes)
         } catch {
-            throw BinaryDecodingError(error.code, offset: error.offset + start, message: "CAR header: \(error.message)")
+            throw AtprotoBinaryDecodingError(
+                error.code, offset: error.offset + start, message: "CAR header: \(error.message)")
         }
         guard case .map(let fields) = header else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .invalidCARHeader, offset: start, message: "CAR header is a \(header.kindName), not a map")
         }
         guard case .integer(let version)? = fields["version"] else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .invalidCARHeader, offset: start, message: "CAR header has no integer \"version\"")
         }
         guard version == 1 else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .invalidCARHeader, offset: start, message: "CAR version \(version) is not supported (only version 1)")
         }
         guard case .array(let items)? = fields["roots"] else {
-            throw BinaryDecodingError(.invalidCARHeader, offset: start, message: "CAR header has no \"roots\" array")
+            throw AtprotoBinaryDecodingError(
+                .invalidCARHeader, offset: start, message: "CAR header has no \"roots\" array")
         }
         var roots: [CID] = []
         for item in items {
             guard case .link(let cid) = item else {
-                throw BinaryDecodingError(
+                throw AtprotoBinaryDecodingError(
                     .invalidCARHeader, offset: start, message: "CAR header root is a \(item.kindName), not a CID link")
             }
             roots.append(cid)
@@ -188,7 +190,7 @@ public struct CARFile: Sendable, Hashable {
     /// Reads the block at `offset`, the `index`th of the file.
     private static func readBlock(
         _ buffer: UnsafeRawBufferPointer, at offset: inout Int, index: Int, verifyingHashes: Bool, maximumSize: Int
-    ) throws(BinaryDecodingError) -> (cid: CID, range: Range<Int>) {
+    ) throws(AtprotoBinaryDecodingError) -> (cid: CID, range: Range<Int>) {
         let blockStart = offset
         let (start, bytes) = try section(buffer, at: &offset, "block \(index)")
         var cidEnd = 0
@@ -196,12 +198,12 @@ public struct CARFile: Sendable, Hashable {
         do {
             cid = try CID.read(bytes, at: &cidEnd)
         } catch {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 error.code, offset: error.offset + start, message: "CAR block \(index): \(error.message)")
         }
         let content = UnsafeRawBufferPointer(rebasing: bytes[cidEnd...])
         guard content.count <= maximumSize else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .limitExceeded, offset: blockStart,
                 message: "CAR block \(index) has \(content.count) bytes, over the limit of \(maximumSize)")
         }
@@ -210,14 +212,14 @@ public struct CARFile: Sendable, Hashable {
             do {
                 matches = try cid.matches(content)
             } catch {
-                throw BinaryDecodingError(
+                throw AtprotoBinaryDecodingError(
                     error.code, offset: blockStart, message: "CAR block \(index): \(error.message)")
             }
             guard matches else {
                 let found =
                     cid.hashFunction == .sha256
                     ? "hash to \(CID(sha256Of: content, codec: cid.codec))" : "do not match its digest"
-                throw BinaryDecodingError(
+                throw AtprotoBinaryDecodingError(
                     .hashMismatch, offset: blockStart,
                     message: "CAR block \(index) has CID \(cid) but its \(content.count) bytes \(found)")
             }
@@ -240,7 +242,7 @@ public struct CARBlock: Sendable, Hashable {
     }
 
     /// A block of DAG-CBOR `value`, with the CID computed from its bytes.
-    public init(encoding value: DataModelValue) {
+    public init(encoding value: AtprotoDataModelValue) {
         let bytes = DAGCBOR.encode(value)
         self.init(cid: CID(sha256Of: bytes, codec: .dagCBOR), bytes: Data(bytes))
     }

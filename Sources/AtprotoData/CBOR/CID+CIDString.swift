@@ -6,9 +6,9 @@ import AtprotoSyntax
 extension CID {
     /// Parses a CID string field, e.g. a `strongRef`'s `cid` or an answer's `commit.cid`.
     ///
-    /// - Throws: ``BinaryDecodingError`` when the string is not a CID in base32 (CIDv1) or base58
+    /// - Throws: ``AtprotoBinaryDecodingError`` when the string is not a CID in base32 (CIDv1) or base58
     ///   (CIDv0), as parsing its text throws.
-    public init(_ string: CIDString) throws(BinaryDecodingError) {
+    public init(_ string: CIDString) throws(AtprotoBinaryDecodingError) {
         try self.init(string.rawValue)
     }
 }

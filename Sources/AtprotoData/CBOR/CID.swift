@@ -136,28 +136,28 @@ public struct CID: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the binary form of one CID, all of `bytes`.
     ///
-    /// - Throws: ``BinaryDecodingError`` (``BinaryDecodingError/Code/invalidCID``, `truncated` or
+    /// - Throws: ``AtprotoBinaryDecodingError`` (``AtprotoBinaryDecodingError/Code/invalidCID``, `truncated` or
     ///   `invalidVarint`) naming the faulty byte.
     @inlinable
-    public init(bytes: some ContiguousBytes) throws(BinaryDecodingError) {
-        self = try bytes.withBytes { buffer throws(BinaryDecodingError) in try CID.readWhole(buffer) }
+    public init(bytes: some ContiguousBytes) throws(AtprotoBinaryDecodingError) {
+        self = try bytes.withBytes { buffer throws(AtprotoBinaryDecodingError) in try CID.readWhole(buffer) }
     }
 
     /// Reads one binary CID that fills `buffer`.
     @usableFromInline
-    static func readWhole(_ buffer: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> CID {
+    static func readWhole(_ buffer: UnsafeRawBufferPointer) throws(AtprotoBinaryDecodingError) -> CID {
         var offset = 0
         let cid = try CID.read(buffer, at: &offset)
         guard offset == buffer.count else {
-            throw BinaryDecodingError(.trailingBytes, offset: offset, message: "CID: bytes follow the digest")
+            throw AtprotoBinaryDecodingError(.trailingBytes, offset: offset, message: "CID: bytes follow the digest")
         }
         return cid
     }
 
     /// Parses the text form: `b` and base32 for CIDv1, or base58btc `Qm...` for CIDv0.
     ///
-    /// - Throws: ``BinaryDecodingError`` whose offset is the faulty character's UTF-8 offset.
-    public init(_ text: String) throws(BinaryDecodingError) {
+    /// - Throws: ``AtprotoBinaryDecodingError`` whose offset is the faulty character's UTF-8 offset.
+    public init(_ text: String) throws(AtprotoBinaryDecodingError) {
         let utf8 = text.utf8
         let bytes: [UInt8]
         let isBase32: Bool
@@ -168,18 +168,18 @@ public struct CID: Sendable, Hashable, CustomStringConvertible {
             bytes = try Base32.decode(utf8.dropFirst(), textStart: 1)
             isBase32 = true
         } else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .invalidCID, offset: 0,
                 message: "CID text must be base32 behind \"b\" (CIDv1) or base58 \"Qm...\" (CIDv0)")
         }
         do {
             try self.init(bytes: bytes)
         } catch {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .invalidCID, offset: 0, message: "CID text decodes to an invalid CID: \(error.message)")
         }
         if isBase32, version == 0 {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .invalidCID, offset: 0, message: "a CIDv0 is written in base58 (\"Qm...\"), not base32")
         }
     }
@@ -214,15 +214,15 @@ public struct CID: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `content` hashes to this CID's digest, for SHA-256 and identity CIDs.
     ///
-    /// - Throws: ``BinaryDecodingError/Code/unsupportedHash`` for any other hash function.
+    /// - Throws: ``AtprotoBinaryDecodingError/Code/unsupportedHash`` for any other hash function.
     @inlinable
-    public func matches(_ content: some ContiguousBytes) throws(BinaryDecodingError) -> Bool {
-        try content.withBytes { buffer throws(BinaryDecodingError) in try matches(buffer) }
+    public func matches(_ content: some ContiguousBytes) throws(AtprotoBinaryDecodingError) -> Bool {
+        try content.withBytes { buffer throws(AtprotoBinaryDecodingError) in try matches(buffer) }
     }
 
     /// Whether `content` hashes to this CID's digest; see ``matches(_:)``.
     @usableFromInline
-    func matches(_ content: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> Bool {
+    func matches(_ content: UnsafeRawBufferPointer) throws(AtprotoBinaryDecodingError) -> Bool {
         switch hashFunction {
         case .sha256:
             let state = SHA256.digest(of: content)
@@ -242,7 +242,7 @@ public struct CID: Sendable, Hashable, CustomStringConvertible {
         case .identity:
             return digest.elementsEqual(content)
         default:
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .unsupportedHash, offset: 0,
                 message: "CID \(string): hash function 0x\(String(hashFunction.rawValue, radix: 16)) "
                     + "cannot be checked (only sha2-256 and identity)")
@@ -261,7 +261,7 @@ public struct CID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads one binary CID at `offset` in `buffer` (more may follow) and moves `offset` past it.
-    static func read(_ buffer: UnsafeRawBufferPointer, at offset: inout Int) throws(BinaryDecodingError) -> CID {
+    static func read(_ buffer: UnsafeRawBufferPointer, at offset: inout Int) throws(AtprotoBinaryDecodingError) -> CID {
         let start = offset
         if buffer.count - offset >= 36, buffer[offset] == 0x01,
             buffer[offset + 1] < 0x80, buffer[offset + 2] == 0x12, buffer[offset + 3] == 0x20
@@ -292,19 +292,20 @@ public struct CID: Sendable, Hashable, CustomStringConvertible {
     /// the offset of its digest in `buffer`.
     private static func parseFields(
         _ buffer: UnsafeRawBufferPointer, at offset: inout Int
-    ) throws(BinaryDecodingError) -> (codec: Codec, hash: HashFunction, digestStart: Int) {
+    ) throws(AtprotoBinaryDecodingError) -> (codec: Codec, hash: HashFunction, digestStart: Int) {
         let start = offset
         if buffer.count - offset >= 2, buffer[offset] == 0x12, buffer[offset + 1] == 0x20 {
             // CIDv0: a SHA-256 multihash of dag-pb content.
             guard buffer.count - offset >= 34 else {
-                throw BinaryDecodingError(.truncated, offset: start, message: "CIDv0: the input ends inside the digest")
+                throw AtprotoBinaryDecodingError(
+                    .truncated, offset: start, message: "CIDv0: the input ends inside the digest")
             }
             offset += 34
             return (.dagPB, .sha256, start + 2)
         }
         let version = try Varint.read(buffer, at: &offset, "CID version")
         guard version == 1 else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .invalidCID, offset: start, message: "CID version \(version) is not supported (only 0 and 1)")
         }
         let codec = Codec(rawValue: try Varint.read(buffer, at: &offset, "CID codec"))
@@ -313,11 +314,11 @@ public struct CID: Sendable, Hashable, CustomStringConvertible {
         let lengthStart = offset
         let length = try Varint.read(buffer, at: &offset, "CID digest length")
         if hash == .sha256, length != 32 {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .invalidCID, offset: lengthStart, message: "CID: a SHA-256 digest is 32 bytes, not \(length)")
         }
         guard length <= UInt64(buffer.count - offset) else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .truncated, offset: hashStart,
                 message: "CID: the digest needs \(length) bytes, \(buffer.count - offset) remain")
         }

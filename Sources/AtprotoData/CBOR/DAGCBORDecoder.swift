@@ -1,7 +1,7 @@
 import Foundation
 
 /// DAG-CBOR, the binary form of the atproto data model (atproto.com/specs/data-model): reading and
-/// writing ``DataModelValue``s.
+/// writing ``AtprotoDataModelValue``s.
 ///
 /// Reading is strict: it accepts only the canonical encoding that ``encode(_:)`` writes, so a
 /// value read and written again has the same bytes, and so the same CID.
@@ -19,23 +19,24 @@ public enum DAGCBOR {
     /// are repeated, or are not in canonical order (shorter first, then bytewise); invalid UTF-8;
     /// nesting deeper than ``maximumDepth``; and bytes after the value.
     @inlinable
-    public static func decode(_ bytes: some ContiguousBytes) throws(BinaryDecodingError) -> DataModelValue {
-        try bytes.withBytes { buffer throws(BinaryDecodingError) in
+    public static func decode(_ bytes: some ContiguousBytes) throws(AtprotoBinaryDecodingError) -> AtprotoDataModelValue
+    {
+        try bytes.withBytes { buffer throws(AtprotoBinaryDecodingError) in
             try decode(buffer)
         }
     }
 
     /// Reads one DAG-CBOR value that fills all of `bytes`, with a nesting limit of the caller's
     /// choosing; otherwise as ``decode(_:)``. A map or array deeper than `maximumDepth` levels is
-    /// ``BinaryDecodingError/Code/tooDeep`` at its header, found before anything deeper is read.
+    /// ``AtprotoBinaryDecodingError/Code/tooDeep`` at its header, found before anything deeper is read.
     public static func decode(
         _ bytes: some ContiguousBytes, maximumDepth: Int
-    ) throws(BinaryDecodingError) -> DataModelValue {
-        try bytes.withBytes { buffer throws(BinaryDecodingError) in
+    ) throws(AtprotoBinaryDecodingError) -> AtprotoDataModelValue {
+        try bytes.withBytes { buffer throws(AtprotoBinaryDecodingError) in
             var reader = DAGCBORReader(buffer, maximumDepth: maximumDepth)
             let value = try reader.readValue()
             guard reader.offset == buffer.count else {
-                throw BinaryDecodingError(
+                throw AtprotoBinaryDecodingError(
                     .trailingBytes, offset: reader.offset,
                     message: "\(buffer.count - reader.offset) bytes follow the value")
             }
@@ -51,26 +52,26 @@ public enum DAGCBOR {
     @inlinable
     public static func decodePrefix(
         _ bytes: some ContiguousBytes
-    ) throws(BinaryDecodingError) -> (value: DataModelValue, byteCount: Int) {
-        try bytes.withBytes { buffer throws(BinaryDecodingError) in try decodePrefix(buffer) }
+    ) throws(AtprotoBinaryDecodingError) -> (value: AtprotoDataModelValue, byteCount: Int) {
+        try bytes.withBytes { buffer throws(AtprotoBinaryDecodingError) in try decodePrefix(buffer) }
     }
 
     /// Reads the value at the start of `buffer`; see ``decodePrefix(_:)``.
     @usableFromInline
     static func decodePrefix(
         _ buffer: UnsafeRawBufferPointer
-    ) throws(BinaryDecodingError) -> (value: DataModelValue, byteCount: Int) {
+    ) throws(AtprotoBinaryDecodingError) -> (value: AtprotoDataModelValue, byteCount: Int) {
         var reader = DAGCBORReader(buffer)
         return (try reader.readValue(), reader.offset)
     }
 
     /// Reads one value that fills all of `buffer`; see ``decode(_:)``.
     @usableFromInline
-    static func decode(_ buffer: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> DataModelValue {
+    static func decode(_ buffer: UnsafeRawBufferPointer) throws(AtprotoBinaryDecodingError) -> AtprotoDataModelValue {
         var reader = DAGCBORReader(buffer)
         let value = try reader.readValue()
         guard reader.offset == buffer.count else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .trailingBytes, offset: reader.offset, message: "\(buffer.count - reader.offset) bytes follow the value"
             )
         }
@@ -95,7 +96,7 @@ struct DAGCBORReader {
 
     /// The major type, the argument of the header at `offset`, and moves past the header.
     @inline(__always)
-    private mutating func readHeader() throws(BinaryDecodingError) -> (major: UInt8, argument: UInt64) {
+    private mutating func readHeader() throws(AtprotoBinaryDecodingError) -> (major: UInt8, argument: UInt64) {
         let start = offset
         guard offset < count else { throw truncated(start, "expected a value") }
         let initial = bytes[offset]
@@ -112,17 +113,18 @@ struct DAGCBORReader {
         case 26: (size, minimum) = (4, 0x1_0000)
         case 27: (size, minimum) = (8, 0x1_0000_0000)
         case 31:
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .indefiniteLength, offset: start, message: "indefinite-length \(majorName(major))")
         default:
-            throw BinaryDecodingError(.malformed, offset: start, message: "reserved additional information \(info)")
+            throw AtprotoBinaryDecodingError(
+                .malformed, offset: start, message: "reserved additional information \(info)")
         }
         guard count - offset >= size else { throw truncated(start, "the input ends inside a header") }
         var argument: UInt64 = 0
         for index in 0..<size { argument = argument << 8 | UInt64(bytes[offset + index]) }
         offset += size
         guard argument >= minimum else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .nonCanonical, offset: start,
                 message: "\(majorName(major)) argument \(argument) is not in its shortest form")
         }
@@ -130,7 +132,7 @@ struct DAGCBORReader {
     }
 
     /// Reads the value at `offset`.
-    mutating func readValue() throws(BinaryDecodingError) -> DataModelValue {
+    mutating func readValue() throws(AtprotoBinaryDecodingError) -> AtprotoDataModelValue {
         let start = offset
         let (major, argument) = try readHeader()
         switch major {
@@ -173,30 +175,31 @@ struct DAGCBORReader {
     @inline(__always)
     private func contentLength(
         _ argument: UInt64, at start: Int, _ what: StaticString
-    ) throws(BinaryDecodingError) -> Int {
+    ) throws(AtprotoBinaryDecodingError) -> Int {
         guard argument <= UInt64(count - offset) else {
             throw truncated(start, "\(what) of \(argument) bytes, but \(count - offset) remain")
         }
         return Int(argument)
     }
 
-    private mutating func readText(length argument: UInt64, at start: Int) throws(BinaryDecodingError) -> String {
+    private mutating func readText(length argument: UInt64, at start: Int) throws(AtprotoBinaryDecodingError) -> String
+    {
         let length = try contentLength(argument, at: start, "text string")
         let text = slice(length)
         guard let string = UTF8Text.string(text) else {
-            throw BinaryDecodingError(.invalidUTF8, offset: start, message: "text string is not valid UTF-8")
+            throw AtprotoBinaryDecodingError(.invalidUTF8, offset: start, message: "text string is not valid UTF-8")
         }
         offset += length
         return string
     }
 
-    private mutating func readArray(count argument: UInt64, at start: Int) throws(BinaryDecodingError)
-        -> [DataModelValue]
+    private mutating func readArray(count argument: UInt64, at start: Int) throws(AtprotoBinaryDecodingError)
+        -> [AtprotoDataModelValue]
     {
         // Each element takes at least one byte, so a count beyond the remaining bytes is truncated.
         let length = try contentLength(argument, at: start, "array")
         try enter(at: start)
-        var items: [DataModelValue] = []
+        var items: [AtprotoDataModelValue] = []
         items.reserveCapacity(length)
         for _ in 0..<length { items.append(try readValue()) }
         depth -= 1
@@ -205,26 +208,26 @@ struct DAGCBORReader {
 
     private mutating func readMap(
         count argument: UInt64, at start: Int
-    ) throws(BinaryDecodingError) -> [String: DataModelValue] {
+    ) throws(AtprotoBinaryDecodingError) -> [String: AtprotoDataModelValue] {
         // Each entry takes at least two bytes.
         guard argument <= UInt64(count - offset) / 2 else {
             throw truncated(start, "map of \(argument) entries, but \(count - offset) bytes remain")
         }
         try enter(at: start)
-        var entries = [String: DataModelValue](minimumCapacity: Int(argument))
+        var entries = [String: AtprotoDataModelValue](minimumCapacity: Int(argument))
         var previous: UnsafeBufferPointer<UInt8>?
         for _ in 0..<argument {
             let keyStart = offset
             let (major, keyLength) = try readHeader()
             guard major == 3 else {
-                throw BinaryDecodingError(
+                throw AtprotoBinaryDecodingError(
                     .nonStringMapKey, offset: keyStart, message: "map key is a \(majorName(major)), not a text string")
             }
             let length = try contentLength(keyLength, at: keyStart, "map key")
             let key = slice(length)
             if let previous { try checkOrder(previous, key, at: keyStart) }
             guard let keyString = UTF8Text.string(key) else {
-                throw BinaryDecodingError(.invalidUTF8, offset: keyStart, message: "map key is not valid UTF-8")
+                throw AtprotoBinaryDecodingError(.invalidUTF8, offset: keyStart, message: "map key is not valid UTF-8")
             }
             offset += length
             previous = key
@@ -238,7 +241,7 @@ struct DAGCBORReader {
     @inline(__always)
     private func checkOrder(
         _ previous: UnsafeBufferPointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>, at keyStart: Int
-    ) throws(BinaryDecodingError) {
+    ) throws(AtprotoBinaryDecodingError) {
         if previous.count < key.count { return }
         if previous.count == key.count {
             var index = 0
@@ -246,31 +249,31 @@ struct DAGCBORReader {
             if index < key.count, previous[index] < key[index] { return }
             if index == key.count {
                 let name = String(decoding: key, as: UTF8.self)
-                throw BinaryDecodingError(
+                throw AtprotoBinaryDecodingError(
                     .duplicateMapKey, offset: keyStart, message: "map key \"\(name)\" appears twice")
             }
         }
-        throw BinaryDecodingError(
+        throw AtprotoBinaryDecodingError(
             .unsortedMapKeys, offset: keyStart,
             message: "map key \"\(String(decoding: key, as: UTF8.self))\" is out of canonical order "
                 + "(after \"\(String(decoding: previous, as: UTF8.self))\"; shorter keys first, then bytewise)")
     }
 
     /// Reads the content of tag `tag`, which must be 42: a byte string of `0x00` and a CIDv1.
-    private mutating func readLink(tag: UInt64, at start: Int) throws(BinaryDecodingError) -> CID {
+    private mutating func readLink(tag: UInt64, at start: Int) throws(AtprotoBinaryDecodingError) -> CID {
         guard tag == 42 else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .unsupportedTag, offset: start, message: "tag \(tag) is not allowed (only 42, a CID link)")
         }
         let contentStart = offset
         let (major, argument) = try readHeader()
         guard major == 2 else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .invalidCID, offset: contentStart, message: "tag 42 holds a \(majorName(major)), not a byte string")
         }
         let length = try contentLength(argument, at: contentStart, "CID link")
         guard length > 0, bytes[offset] == 0 else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .invalidCID, offset: offset, message: "CID link does not start with the 0x00 multibase prefix")
         }
         let cidStart = offset + 1
@@ -283,46 +286,50 @@ struct DAGCBORReader {
             throw error.shifted(by: cidStart)
         }
         guard end == content.count else {
-            throw BinaryDecodingError(.invalidCID, offset: cidStart + end, message: "CID link: bytes follow the digest")
+            throw AtprotoBinaryDecodingError(
+                .invalidCID, offset: cidStart + end, message: "CID link: bytes follow the digest")
         }
         guard cid.version == 1 else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .invalidCID, offset: cidStart, message: "CID link is a CIDv0; the data model links by CIDv1")
         }
         offset += length
         return cid
     }
 
-    private mutating func enter(at start: Int) throws(BinaryDecodingError) {
+    private mutating func enter(at start: Int) throws(AtprotoBinaryDecodingError) {
         depth += 1
         guard depth <= maximumDepth else {
-            throw BinaryDecodingError(.tooDeep, offset: start, message: "nesting is deeper than \(maximumDepth) levels")
+            throw AtprotoBinaryDecodingError(
+                .tooDeep, offset: start, message: "nesting is deeper than \(maximumDepth) levels")
         }
     }
 
-    private func truncated(_ start: Int, _ message: String) -> BinaryDecodingError {
-        BinaryDecodingError(.truncated, offset: start, message: "truncated: \(message)")
+    private func truncated(_ start: Int, _ message: String) -> AtprotoBinaryDecodingError {
+        AtprotoBinaryDecodingError(.truncated, offset: start, message: "truncated: \(message)")
     }
 
-    private func outOfRange(_ start: Int, _ value: String) -> BinaryDecodingError {
-        BinaryDecodingError(
+    private func outOfRange(_ start: Int, _ value: String) -> AtprotoBinaryDecodingError {
+        AtprotoBinaryDecodingError(
             .integerOutOfRange, offset: start, message: "integer \(value) is outside the signed 64-bit range")
     }
 
     /// The error for major type 7 with additional information `info`, other than false, true, null.
-    private func simpleValueError(_ info: UInt8, at start: Int) -> BinaryDecodingError {
+    private func simpleValueError(_ info: UInt8, at start: Int) -> AtprotoBinaryDecodingError {
         switch info {
         case 25, 26, 27:
-            return BinaryDecodingError(
+            return AtprotoBinaryDecodingError(
                 .float, offset: start, message: "floats are not allowed in the atproto data model")
         case 23:
-            return BinaryDecodingError(.unsupportedSimpleValue, offset: start, message: "undefined is not allowed")
+            return AtprotoBinaryDecodingError(
+                .unsupportedSimpleValue, offset: start, message: "undefined is not allowed")
         case 31:
-            return BinaryDecodingError(.indefiniteLength, offset: start, message: "unexpected \"break\" (0xFF)")
+            return AtprotoBinaryDecodingError(.indefiniteLength, offset: start, message: "unexpected \"break\" (0xFF)")
         case 28, 29, 30:
-            return BinaryDecodingError(.malformed, offset: start, message: "reserved additional information \(info)")
+            return AtprotoBinaryDecodingError(
+                .malformed, offset: start, message: "reserved additional information \(info)")
         default:
-            return BinaryDecodingError(
+            return AtprotoBinaryDecodingError(
                 .unsupportedSimpleValue, offset: start,
                 message: "simple values other than false, true and null are not allowed")
         }

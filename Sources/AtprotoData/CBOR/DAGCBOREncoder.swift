@@ -3,23 +3,23 @@ import Foundation
 extension DAGCBOR {
     /// Writes `value` as canonical DAG-CBOR: every length, integer and tag in its shortest form, map
     /// keys shorter first and then bytewise, links as tag 42 holding `0x00` and the CID's bytes.
-    public static func encode(_ value: DataModelValue) -> [UInt8] {
+    public static func encode(_ value: AtprotoDataModelValue) -> [UInt8] {
         var writer = DAGCBORWriter()
         writer.write(value)
         return writer.bytes
     }
 
     /// Writes a value in the data model's JSON form (with `$bytes` and `$link` objects) as canonical
-    /// DAG-CBOR; see ``DataModelValue/init(json:)`` for how it is read.
+    /// DAG-CBOR; see ``AtprotoDataModelValue/init(json:)`` for how it is read.
     ///
     /// - Throws: ``LexiconDecodingError`` when `json` is not in the data model (a float, a malformed
     ///   `$bytes` or `$link`).
     public static func encode(json: JSONValue) throws(LexiconDecodingError) -> [UInt8] {
-        encode(try DataModelValue(json: json))
+        encode(try AtprotoDataModelValue(json: json))
     }
 
     /// The CIDv1 of `value`: SHA-256 of its DAG-CBOR bytes, with the `dag-cbor` codec.
-    public static func cid(of value: DataModelValue) -> CID {
+    public static func cid(of value: AtprotoDataModelValue) -> CID {
         CID(sha256Of: encode(value), codec: .dagCBOR)
     }
 
@@ -42,7 +42,7 @@ struct DAGCBORWriter {
     }
 
     /// Appends `value`.
-    mutating func write(_ value: DataModelValue) {
+    mutating func write(_ value: AtprotoDataModelValue) {
         switch value {
         case .null: bytes.append(0xF6)
         case .bool(let flag): bytes.append(flag ? 0xF5 : 0xF4)

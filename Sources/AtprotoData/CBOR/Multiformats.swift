@@ -4,16 +4,16 @@
 package enum Varint {
     /// Reads the varint at `offset` in `buffer` and moves `offset` past it.
     ///
-    /// - Throws: ``BinaryDecodingError/Code/truncated`` when the buffer ends inside the varint,
-    ///   ``BinaryDecodingError/Code/invalidVarint`` when it is longer than 9 bytes or not minimal.
+    /// - Throws: ``AtprotoBinaryDecodingError/Code/truncated`` when the buffer ends inside the varint,
+    ///   ``AtprotoBinaryDecodingError/Code/invalidVarint`` when it is longer than 9 bytes or not minimal.
     package static func read(
         _ buffer: UnsafeRawBufferPointer, at offset: inout Int, _ what: @autoclosure () -> String
-    ) throws(BinaryDecodingError) -> UInt64 {
+    ) throws(AtprotoBinaryDecodingError) -> UInt64 {
         let start = offset
         var value: UInt64 = 0
         for index in 0..<9 {
             guard offset < buffer.count else {
-                throw BinaryDecodingError(
+                throw AtprotoBinaryDecodingError(
                     .truncated, offset: start, message: "\(what()): the input ends inside a varint")
             }
             let byte = buffer[offset]
@@ -21,13 +21,14 @@ package enum Varint {
             value |= UInt64(byte & 0x7F) << UInt64(7 * index)
             if byte & 0x80 == 0 {
                 guard byte != 0 || index == 0 else {
-                    throw BinaryDecodingError(
+                    throw AtprotoBinaryDecodingError(
                         .invalidVarint, offset: start, message: "\(what()): varint is not minimally encoded")
                 }
                 return value
             }
         }
-        throw BinaryDecodingError(.invalidVarint, offset: start, message: "\(what()): varint is longer than 9 bytes")
+        throw AtprotoBinaryDecodingError(
+            .invalidVarint, offset: start, message: "\(what()): varint is longer than 9 bytes")
     }
 
     /// Appends `value` as a varint.
@@ -67,10 +68,10 @@ enum Base32 {
 
     /// The bytes of `text`.
     ///
-    /// - Throws: ``BinaryDecodingError/Code/invalidCID`` at `textStart` plus the index of the first
+    /// - Throws: ``AtprotoBinaryDecodingError/Code/invalidCID`` at `textStart` plus the index of the first
     ///   wrong character: outside the alphabet, or a last one with non-zero unused bits or that makes
     ///   an impossible length.
-    static func decode(_ text: some Collection<UInt8>, textStart: Int) throws(BinaryDecodingError) -> [UInt8] {
+    static func decode(_ text: some Collection<UInt8>, textStart: Int) throws(AtprotoBinaryDecodingError) -> [UInt8] {
         var bytes = [UInt8]()
         bytes.reserveCapacity(text.count * 5 / 8)
         var buffer: UInt32 = 0
@@ -92,7 +93,7 @@ enum Base32 {
             index += 1
         }
         guard bits < 5, buffer & ((1 << bits) - 1) == 0 else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .invalidCID, offset: textStart + max(index - 1, 0), message: "base32 text ends with an incomplete byte")
         }
         return bytes
@@ -127,8 +128,8 @@ package enum Base58 {
 
     /// The bytes of `text`.
     ///
-    /// - Throws: ``BinaryDecodingError/Code/invalidCID`` at the first character outside the alphabet.
-    package static func decode(_ text: some Collection<UInt8>) throws(BinaryDecodingError) -> [UInt8] {
+    /// - Throws: ``AtprotoBinaryDecodingError/Code/invalidCID`` at the first character outside the alphabet.
+    package static func decode(_ text: some Collection<UInt8>) throws(AtprotoBinaryDecodingError) -> [UInt8] {
         var zeros = 0
         var counting = true
         // Base-256 digits, least significant first.
@@ -156,6 +157,6 @@ package enum Base58 {
 }
 
 /// The error for a character outside the alphabet of `encoding`.
-private func badCharacter(at offset: Int, _ encoding: String) -> BinaryDecodingError {
-    BinaryDecodingError(.invalidCID, offset: offset, message: "not a \(encoding) character")
+private func badCharacter(at offset: Int, _ encoding: String) -> AtprotoBinaryDecodingError {
+    AtprotoBinaryDecodingError(.invalidCID, offset: offset, message: "not a \(encoding) character")
 }

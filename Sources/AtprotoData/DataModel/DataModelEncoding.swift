@@ -2,7 +2,7 @@ import Foundation
 
 // The two text encodings the data model uses in JSON: base64 for `$bytes`, and base32 CIDs for `$link`.
 
-extension DataModel {
+extension AtprotoDataModel {
     /// Whether `cid` is a CID in the form the data model writes in JSON: a CIDv1 in base32 (the
     /// lowercase RFC 4648 alphabet without padding) behind the multibase prefix `b`, e.g. `bafyrei...`.
     ///

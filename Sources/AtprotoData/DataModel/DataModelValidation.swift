@@ -16,7 +16,7 @@
 ///   `$bytes` or `$link` objects (``validate(_:at:)``; ``validateValue(_:at:)`` checks any value).
 ///
 /// Errors are ``LexiconDecodingError``s whose path names the faulty value.
-public enum DataModel {
+public enum AtprotoDataModel {
     /// Checks a record, an `unknown` value or a whole data-model document: an object, not a blob,
     /// `$bytes` or `$link` object, whose contents follow the data-model rules.
     ///

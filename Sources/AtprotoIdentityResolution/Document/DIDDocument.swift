@@ -132,9 +132,9 @@ public struct DIDDocument: Sendable, Hashable {
     /// The key the account signs its repository with: the verification method `#atproto`, or `nil`
     /// when the document lists none.
     ///
-    /// - Throws: `PublicKeyError` when the method is there but its key cannot be read (a type atproto
+    /// - Throws: `AtprotoPublicKeyError` when the method is there but its key cannot be read (a type atproto
     ///   does not use, a bad encoding, a point off the curve).
-    public func signingKey() throws(PublicKeyError) -> PublicKey? {
+    public func signingKey() throws(AtprotoPublicKeyError) -> AtprotoPublicKey? {
         guard let method = verificationMethod(fragment: "atproto") else { return nil }
         return try method.publicKey()
     }

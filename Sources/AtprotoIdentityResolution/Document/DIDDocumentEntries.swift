@@ -43,15 +43,15 @@ extension DIDDocument {
 
         /// The method's key.
         ///
-        /// - Throws: `PublicKeyError` for a type atproto does not sign with, a missing or badly
+        /// - Throws: `AtprotoPublicKeyError` for a type atproto does not sign with, a missing or badly
         ///   encoded `publicKeyMultibase`, or a point that is not on the curve.
-        public func publicKey() throws(PublicKeyError) -> PublicKey {
+        public func publicKey() throws(AtprotoPublicKeyError) -> AtprotoPublicKey {
             guard let multibase = publicKeyMultibase else {
-                throw PublicKeyError(
+                throw AtprotoPublicKeyError(
                     .unsupportedEncoding, message: "verification method \(id) has no publicKeyMultibase")
             }
-            if type == "Multikey" { return try PublicKey(multikey: multibase) }
-            return try PublicKey(legacyType: type, multibase: multibase)
+            if type == "Multikey" { return try AtprotoPublicKey(multikey: multibase) }
+            return try AtprotoPublicKey(legacyType: type, multibase: multibase)
         }
     }
 

@@ -9,7 +9,7 @@ struct MiniDocAnswer {
     var did: DID
     var handle: ATHandle
     var pds: URL
-    var signingKey: PublicKey
+    var signingKey: AtprotoPublicKey
 
     /// Reads the answer to a question about `asked`; an unknown identifier is `handleNotFound` when
     /// `asked` is a handle and `didNotFound` when it is a DID.
@@ -62,7 +62,8 @@ struct MiniDocAnswer {
         }
         do {
             signingKey =
-                keyText.hasPrefix("did:key:") ? try PublicKey(didKey: keyText) : try PublicKey(multikey: keyText)
+                keyText.hasPrefix("did:key:")
+                ? try AtprotoPublicKey(didKey: keyText) : try AtprotoPublicKey(multikey: keyText)
         } catch {
             throw IdentityError(.malformedAnswer, identifier: asked, message: "\(place): $.signing_key: \(error)")
         }

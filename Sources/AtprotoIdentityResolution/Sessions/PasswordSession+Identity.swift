@@ -26,13 +26,13 @@ extension PasswordSession {
         password: String,
         authFactorToken: String? = nil,
         resolver: any IdentityResolver,
-        transport: (any XRPCAgent)? = nil,
+        agent: (any XRPCAgent)? = nil,
         credentialsProvider: CredentialsProvider? = nil
     ) async throws {
         let identity = try await resolver.resolveIdentity(identifier)
         let pds = try identity.requirePDS()
         self.init(
-            service: pds, transport: transport, credentialsProvider: credentialsProvider,
+            service: pds, agent: agent, credentialsProvider: credentialsProvider,
             accountCheck: resolver.accountCheck(expecting: identity.did))
         try await login(ATIdentifier(identity.did), password: password, authFactorToken: authFactorToken)
     }

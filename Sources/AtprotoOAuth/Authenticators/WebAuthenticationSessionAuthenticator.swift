@@ -14,7 +14,7 @@
     /// The redirect URI's scheme (`com.example.app` in `com.example.app:/oauth/callback`) is the
     /// callback scheme. Cancelling the calling task closes the sheet.
     @MainActor
-    public final class WebAuthenticationSessionAuthenticator: NSObject, UserAuthenticator,
+    public final class WebAuthenticationSessionAuthenticator: NSObject, OAuthUserAuthenticator,
         ASWebAuthenticationPresentationContextProviding
     {
         /// The window the sheet is shown over (read by the system on the main thread only).

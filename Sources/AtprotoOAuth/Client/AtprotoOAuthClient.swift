@@ -18,8 +18,8 @@ import XRPCCore
 /// let agent: any XRPCAgent = session
 /// ```
 public struct AtprotoOAuthClient: Sendable {
-    /// Makes the transport of a session's calls to its PDS.
-    public typealias TransportFactory = @Sendable (URL) -> any XRPCAgent
+    /// Makes the agent that sends a session's calls to its PDS.
+    public typealias AgentFactory = @Sendable (URL) -> any XRPCAgent
 
     /// Who the app is.
     public var configuration: OAuthClientConfiguration
@@ -34,7 +34,7 @@ public struct AtprotoOAuthClient: Sendable {
     /// client assertion.
     public let logger: XRPCLogger
     private let discovery: OAuthDiscovery
-    private let transportFactory: TransportFactory
+    private let agentFactory: AgentFactory
 
     /// Creates a client.
     ///
@@ -43,10 +43,10 @@ public struct AtprotoOAuthClient: Sendable {
     ///   - keyFactory: Makes each session's DPoP key, and restores keys from archives.
     ///   - resolver: Resolves handles and DIDs to the account's PDS.
     ///   - httpTransport: The HTTP transport of OAuth requests (metadata, PAR, tokens, revocation)
-    ///     and, unless `transport` says otherwise, of each session's calls: an app's own HTTP stack
+    ///     and, unless `agentFactory` says otherwise, of each session's calls: an app's own HTTP stack
     ///     written once. By default OAuth requests go through a `URLSessionTransport` without cookies
     ///     or cache, and each session's calls through a `URLSessionAgent` of its own.
-    ///   - transport: The transport of each session's calls; a `URLSessionAgent` (logging to
+    ///   - agentFactory: Makes the agent of each session's calls; a `URLSessionAgent` (logging to
     ///     `logger`, sending through `httpTransport` when one is given) by default.
     ///   - refreshLock: Cross-process refresh coordination; in-process by default.
     ///   - store: The app's archive store, when refreshes must be persisted before they count.
@@ -56,8 +56,8 @@ public struct AtprotoOAuthClient: Sendable {
         keyFactory: any ES256KeyFactory,
         resolver: any IdentityResolver,
         httpTransport: (any HTTPTransport)? = nil,
-        transport: TransportFactory? = nil,
-        refreshLock: any OAuthRefreshLock = InProcessRefreshLock.shared,
+        agentFactory: AgentFactory? = nil,
+        refreshLock: any OAuthRefreshLock = OAuthInProcessRefreshLock.shared,
         store: (any OAuthSessionStore)? = nil,
         logger: XRPCLogger = .disabled
     ) {
@@ -68,17 +68,19 @@ public struct AtprotoOAuthClient: Sendable {
         self.logger = logger
         let http = httpTransport ?? URLSessionTransport.oauthDefault()
         self.discovery = OAuthDiscovery(resolver: resolver, http: LoggingHTTPTransport(inner: http, logger: logger))
-        if let transport {
-            self.transportFactory = transport
+        if let agentFactory {
+            self.agentFactory = agentFactory
         } else if let httpTransport {
-            self.transportFactory = { URLSessionAgent(serviceURL: $0, transport: httpTransport, logger: logger) }
+            self.agentFactory = { URLSessionAgent(serviceURL: $0, transport: httpTransport, logger: logger) }
         } else {
-            self.transportFactory = { URLSessionAgent(serviceURL: $0, logger: logger) }
+            self.agentFactory = { URLSessionAgent(serviceURL: $0, logger: logger) }
         }
     }
 
     /// The whole sign-in: ``authorize(_:redirectURI:)``, the user step, ``complete(_:callback:)``.
-    public func signIn(_ start: SignInStart, with authenticator: any UserAuthenticator) async throws -> OAuthSession {
+    public func signIn(_ start: OAuthSignInStart, with authenticator: any OAuthUserAuthenticator) async throws
+        -> OAuthSession
+    {
         let redirectURI = try await authenticator.redirectURI(registered: configuration.redirectURI)
         let pending = try await authorize(start, redirectURI: redirectURI)
         let callback = try await authenticator.authenticate(pending.authorizationURL, redirectURI: redirectURI)
@@ -87,8 +89,10 @@ public struct AtprotoOAuthClient: Sendable {
 
     /// Finds the authorization server, pushes the request (PKCE, DPoP with a fresh key, `login_hint`,
     /// scopes) and returns the URL of the user step with what the callback will be checked against.
-    public func authorize(_ start: SignInStart, redirectURI: String? = nil) async throws -> PendingAuthorization {
-        let target: AuthorizationTarget
+    public func authorize(_ start: OAuthSignInStart, redirectURI: String? = nil) async throws
+        -> OAuthPendingAuthorization
+    {
+        let target: OAuthAuthorizationTarget
         var loginHint: String?
         switch start {
         case .account(let identifier):
@@ -109,7 +113,7 @@ public struct AtprotoOAuthClient: Sendable {
         let pushed = try await client.push(request, signer: signer)
         logger.log(.info, "AtprotoOAuthClient", "pushed the authorization request", ["issuer": target.issuer])
         let endpoint = try target.metadata.endpoint(target.metadata.authorizationEndpoint, "authorization_endpoint")
-        return PendingAuthorization(
+        return OAuthPendingAuthorization(
             authorizationURL: try pushed.authorizationURL(endpoint: endpoint, clientID: configuration.clientID),
             state: state, pkce: pkce, dpopKey: try signer.exportForArchive(), issuer: target.issuer,
             authorizationServer: target.metadata, redirectURI: redirect, expectedDID: target.identity?.did,
@@ -119,7 +123,7 @@ public struct AtprotoOAuthClient: Sendable {
     /// Checks the callback (`state`, `iss`), exchanges the code, checks the token's `sub` (the
     /// account asked for, and bound to this issuer through its PDS) and returns the session. Tokens
     /// that fail a check are revoked, best effort, before the check's error is thrown.
-    public func complete(_ pending: PendingAuthorization, callback: URL) async throws -> OAuthSession {
+    public func complete(_ pending: OAuthPendingAuthorization, callback: URL) async throws -> OAuthSession {
         let parameters = CallbackParameters(callback)
         guard parameters.state == pending.state else {
             throw OAuthError(.invalidCallback, message: "the callback's state does not belong to this sign-in")
@@ -161,7 +165,8 @@ public struct AtprotoOAuthClient: Sendable {
     /// The checks of the code exchange's tokens (their `sub` is the account asked for, bound to this
     /// issuer through its PDS; the scope has `atproto`) and the session state they give.
     private func checkedArchive(
-        _ tokens: TokenResponse, _ pending: PendingAuthorization, signer: any ES256Signer, nonces: DPoPNonceStore
+        _ tokens: OAuthTokenResponse, _ pending: OAuthPendingAuthorization, signer: any ES256Signer,
+        nonces: DPoPNonceStore
     ) async throws -> OAuthSessionArchive {
         let issuedAt = Date()
         guard let sub = tokens.sub, DID.syntaxError(in: sub) == nil else {
@@ -180,8 +185,8 @@ public struct AtprotoOAuthClient: Sendable {
         return OAuthSessionArchive(
             did: did, handle: identity.verifiedHandle, pdsEndpoint: pds, issuer: pending.issuer,
             authorizationServer: pending.authorizationServer, clientID: configuration.clientID,
-            scope: tokens.scope ?? pending.scope, accessToken: SessionToken(tokens.accessToken),
-            refreshToken: tokens.refreshToken.map(SessionToken.init), issuedAt: issuedAt,
+            scope: tokens.scope ?? pending.scope, accessToken: XRPCSessionToken(tokens.accessToken),
+            refreshToken: tokens.refreshToken.map(XRPCSessionToken.init), issuedAt: issuedAt,
             expiresAt: issuedAt.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 300)),
             dpopKey: try signer.exportForArchive(), nonces: nonces.snapshot)
     }
@@ -198,7 +203,7 @@ public struct AtprotoOAuthClient: Sendable {
 
     private func context(for archive: OAuthSessionArchive) -> OAuthSessionContext {
         OAuthSessionContext(
-            transport: transportFactory(archive.pdsEndpoint), http: discovery.http, discovery: discovery,
+            agent: agentFactory(archive.pdsEndpoint), http: discovery.http, discovery: discovery,
             clientID: configuration.clientID, authentication: configuration.authentication, refreshLock: refreshLock,
             store: store, logger: logger)
     }

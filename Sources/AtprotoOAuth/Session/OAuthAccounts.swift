@@ -28,7 +28,9 @@ public actor OAuthAccounts {
 
     /// Signs an account in; a session of the same DID is replaced (the old one is left to the app).
     @discardableResult
-    public func signIn(_ start: SignInStart, with authenticator: any UserAuthenticator) async throws -> OAuthSession {
+    public func signIn(_ start: OAuthSignInStart, with authenticator: any OAuthUserAuthenticator) async throws
+        -> OAuthSession
+    {
         let session = try await client.signIn(start, with: authenticator)
         sessions[session.did.rawValue] = session
         return session

@@ -9,9 +9,9 @@ public protocol OAuthRefreshLock: Sendable {
 }
 
 /// The in-process default: one waiting line per key.
-public actor InProcessRefreshLock: OAuthRefreshLock {
+public actor OAuthInProcessRefreshLock: OAuthRefreshLock {
     /// The lock shared by every session of this process that is not given another.
-    public static let shared = InProcessRefreshLock()
+    public static let shared = OAuthInProcessRefreshLock()
 
     private var held: Set<String> = []
     private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]

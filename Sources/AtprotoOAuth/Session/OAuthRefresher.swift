@@ -4,10 +4,10 @@ import OAuthCore
 import XRPCAgents
 import XRPCCore
 
-/// What a session needs besides its state: transports, discovery for the issuer check, client
-/// authentication, the refresh lock and the app's stored-archive reader.
+/// What a session needs besides its state: its agent and HTTP transport, discovery for the issuer
+/// check, client authentication, the refresh lock and the app's stored-archive reader.
 struct OAuthSessionContext: Sendable {
-    var transport: any XRPCAgent
+    var agent: any XRPCAgent
     var http: any HTTPTransport
     var discovery: OAuthDiscovery
     var clientID: String
@@ -70,7 +70,7 @@ struct OAuthRefresher: Sendable {
                 error, "the refresh of \(account) failed", endsOn: [],
                 endingCodes: ["invalid_grant", "unauthorized_client", "invalid_client"])
         }
-        let tokens: TokenResponse
+        let tokens: OAuthTokenResponse
         switch answer.checked {
         case .success(let checked) where checked.sub == account:
             tokens = checked
@@ -94,7 +94,7 @@ struct OAuthRefresher: Sendable {
                         + "sent is spent", underlying: reason)
             }
             var kept = archive
-            kept.refreshToken = SessionToken(rotated)
+            kept.refreshToken = XRPCSessionToken(rotated)
             kept.nonces = nonces.snapshot
             try await save(kept)
             return .salvaged(
@@ -107,8 +107,8 @@ struct OAuthRefresher: Sendable {
         var next = archive
         let now = Date()
         next.pdsEndpoint = pds
-        next.accessToken = SessionToken(tokens.accessToken)
-        next.refreshToken = tokens.refreshToken.map(SessionToken.init) ?? archive.refreshToken
+        next.accessToken = XRPCSessionToken(tokens.accessToken)
+        next.refreshToken = tokens.refreshToken.map(XRPCSessionToken.init) ?? archive.refreshToken
         next.scope = tokens.scope ?? archive.scope
         next.issuedAt = now
         next.expiresAt = now.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 300))

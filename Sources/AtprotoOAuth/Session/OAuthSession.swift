@@ -57,7 +57,7 @@ public actor OAuthSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertible,
 
     /// The account's DID only.
     public nonisolated var description: String { "OAuthSession(\(did.rawValue))" }
-    /// A mirror with the DID only: `dump` never reaches the tokens, the key or the transport's state
+    /// A mirror with the DID only: `dump` never reaches the tokens, the key or the agent's state
     /// (a `URLSession` holds the requests in flight, headers included).
     public nonisolated var customMirror: Mirror { Mirror(self, children: ["did": did], displayStyle: .class) }
 
@@ -86,7 +86,7 @@ public actor OAuthSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertible,
         guard let target = credentialTarget(request, archive) else {
             var routed = request
             routed.serviceURL = request.serviceURL ?? archive.pdsEndpoint
-            return try await context.transport.send(routed)
+            return try await context.agent.send(routed)
         }
         if needsRefresh(archive) {
             try await renew(after: generation)
@@ -151,7 +151,7 @@ public actor OAuthSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertible,
         sent.serviceURL = target
         sent.setHeader("Authorization", "DPoP " + token)
         sent.setHeader("DPoP", proof)
-        let response = try await context.transport.send(sent)
+        let response = try await context.agent.send(sent)
         if nonces.update(from: url, headerValue: response.header("DPoP-Nonce")) { publishNonces() }
         return response
     }

@@ -29,23 +29,23 @@ public struct OAuthSessionArchive: Sendable, Hashable, Codable, CustomStringConv
     /// The granted scopes, space-separated.
     public var scope: String
     /// The access token.
-    public var accessToken: SessionToken
+    public var accessToken: XRPCSessionToken
     /// The refresh token, when the server issued one.
-    public var refreshToken: SessionToken?
+    public var refreshToken: XRPCSessionToken?
     /// When the access token was issued.
     public var issuedAt: Date
     /// When the access token expires.
     public var expiresAt: Date
     /// The DPoP private key the tokens are bound to.
-    public var dpopKey: SigningKeyArchive
+    public var dpopKey: OAuthSigningKeyArchive
     /// The last DPoP nonce of each origin (authorization server, PDS).
     public var nonces: [String: String]
 
     /// Creates an archive.
     public init(
         did: DID, handle: ATHandle?, pdsEndpoint: URL, issuer: String, authorizationServer: AuthorizationServerMetadata,
-        clientID: String, scope: String, accessToken: SessionToken, refreshToken: SessionToken?, issuedAt: Date,
-        expiresAt: Date, dpopKey: SigningKeyArchive, nonces: [String: String]
+        clientID: String, scope: String, accessToken: XRPCSessionToken, refreshToken: XRPCSessionToken?, issuedAt: Date,
+        expiresAt: Date, dpopKey: OAuthSigningKeyArchive, nonces: [String: String]
     ) {
         self.version = 1
         self.did = did

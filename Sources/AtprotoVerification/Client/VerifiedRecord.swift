@@ -40,16 +40,16 @@ extension XRPCClient {
     /// When the signature does not verify, the DID is resolved once more (its key may have rotated) and
     /// the proof checked again before the failure is reported.
     ///
-    /// - Throws: ``VerificationError`` (`badSignature`, `wrongDID`, `brokenProof`, `hashMismatch`,
+    /// - Throws: ``AtprotoVerificationError`` (`badSignature`, `wrongDID`, `brokenProof`, `hashMismatch`,
     ///   `unsupportedKey`, `malformedData`, `identityUnavailable`), or the server's `XRPCError`.
     public func verifiedRecord<Record: LexiconRecord>(
         _ type: Record.Type,
         at uri: ATURI,
         resolver: any IdentityResolver,
-        limits: VerificationLimits = VerificationLimits()
+        limits: AtprotoVerificationLimits = AtprotoVerificationLimits()
     ) async throws -> VerifiedRecord<Record>? {
         guard uri.collection == Record.collection else {
-            throw VerificationError(
+            throw AtprotoVerificationError(
                 .malformedData,
                 message: "\(uri.rawValue) is not in the collection \(Record.collection) of \(Record.self)")
         }
@@ -59,7 +59,7 @@ extension XRPCClient {
         do {
             record = try Record(lexiconJSON: value.json)
         } catch {
-            throw VerificationError(
+            throw AtprotoVerificationError(
                 .malformedData, message: "\(uri.rawValue) is proved but is not a valid \(Record.collection): \(error)")
         }
         return VerifiedRecord(uri: canonical(uri, did: proof.commit.did), cid: cid, value: record, commit: proof.commit)
@@ -70,10 +70,10 @@ extension XRPCClient {
     public func proveRecord(
         at uri: ATURI,
         resolver: any IdentityResolver,
-        limits: VerificationLimits = VerificationLimits()
+        limits: AtprotoVerificationLimits = AtprotoVerificationLimits()
     ) async throws -> RecordProof {
         guard let collection = uri.collection, let rkey = uri.rkey else {
-            throw VerificationError(
+            throw AtprotoVerificationError(
                 .malformedData, message: "\(uri.rawValue) does not name a record (collection and rkey)")
         }
         let identity = try await Self.identity(of: uri.authority, resolver: resolver, fresh: false)
@@ -87,10 +87,10 @@ extension XRPCClient {
         return try Self.check(car, identity: fresh, path: path, limits: limits).get()
     }
 
-    private static func check(_ car: Data, identity: AtprotoIdentity, path: String, limits: VerificationLimits)
-        -> Result<RecordProof, VerificationError>
+    private static func check(_ car: Data, identity: AtprotoIdentity, path: String, limits: AtprotoVerificationLimits)
+        -> Result<RecordProof, AtprotoVerificationError>
     {
-        do throws(VerificationError) {
+        do throws(AtprotoVerificationError) {
             let key = try key(of: identity)
             return .success(try RecordProof.verify(car: car, did: identity.did, path: path, key: key, limits: limits))
         } catch {
@@ -105,7 +105,7 @@ extension XRPCClient {
         do {
             pds = try identity.requirePDS()
         } catch {
-            throw VerificationError(.identityUnavailable, message: "\(error)")
+            throw AtprotoVerificationError(.identityUnavailable, message: "\(error)")
         }
         let request = XRPCRequest(
             method: .get, nsid: "com.atproto.sync.getRecord",
@@ -126,15 +126,15 @@ extension XRPCClient {
         do {
             return try await resolver.resolveIdentity(identifier)
         } catch {
-            throw VerificationError(.identityUnavailable, message: "\(error)")
+            throw AtprotoVerificationError(.identityUnavailable, message: "\(error)")
         }
     }
 
-    static func key(of identity: AtprotoIdentity) throws(VerificationError) -> PublicKey {
+    static func key(of identity: AtprotoIdentity) throws(AtprotoVerificationError) -> AtprotoPublicKey {
         do {
             return try identity.signingKey()
         } catch {
-            throw VerificationError(.unsupportedKey, message: "\(error)")
+            throw AtprotoVerificationError(.unsupportedKey, message: "\(error)")
         }
     }
 

@@ -18,27 +18,29 @@ struct CommitEvent {
     var operations: [Operation]
     var prevData: CID?
 
-    init(_ body: [String: DataModelValue]) throws(VerificationError) {
+    init(_ body: [String: AtprotoDataModelValue]) throws(AtprotoVerificationError) {
         guard case .string(let repo)? = body["repo"], DID.syntaxError(in: repo) == nil else {
-            throw VerificationError(.malformedData, message: "#commit: repo is missing or not a DID")
+            throw AtprotoVerificationError(.malformedData, message: "#commit: repo is missing or not a DID")
         }
         guard case .string(let rev)? = body["rev"] else {
-            throw VerificationError(.malformedData, message: "#commit: rev is missing")
+            throw AtprotoVerificationError(.malformedData, message: "#commit: rev is missing")
         }
         guard case .link(let commit)? = body["commit"] else {
-            throw VerificationError(.malformedData, message: "#commit: commit is missing or not a link")
+            throw AtprotoVerificationError(.malformedData, message: "#commit: commit is missing or not a link")
         }
         guard case .bytes(let blocks)? = body["blocks"] else {
-            throw VerificationError(.malformedData, message: "#commit: blocks is missing or not bytes")
+            throw AtprotoVerificationError(.malformedData, message: "#commit: blocks is missing or not bytes")
         }
         guard case .array(let items)? = body["ops"] else {
-            throw VerificationError(.malformedData, message: "#commit: ops is missing")
+            throw AtprotoVerificationError(.malformedData, message: "#commit: ops is missing")
         }
         var operations: [Operation] = []
         for (index, item) in items.enumerated() {
             guard case .map(let op) = item, case .string(let action)? = op["action"],
                 case .string(let path)? = op["path"]
-            else { throw VerificationError(.malformedData, message: "#commit: ops[\(index)] needs action and path") }
+            else {
+                throw AtprotoVerificationError(.malformedData, message: "#commit: ops[\(index)] needs action and path")
+            }
             operations.append(
                 Operation(
                     action: action, path: path, cid: try Self.link(op["cid"], "ops[\(index)].cid"),
@@ -52,11 +54,11 @@ struct CommitEvent {
         self.prevData = try Self.link(body["prevData"], "prevData")
     }
 
-    private static func link(_ value: DataModelValue?, _ name: String) throws(VerificationError) -> CID? {
+    private static func link(_ value: AtprotoDataModelValue?, _ name: String) throws(AtprotoVerificationError) -> CID? {
         switch value {
         case nil, .null?: return nil
         case .link(let cid)?: return cid
-        default: throw VerificationError(.malformedData, message: "#commit: \(name) must be a link")
+        default: throw AtprotoVerificationError(.malformedData, message: "#commit: \(name) must be a link")
         }
     }
 }
@@ -69,7 +71,7 @@ struct CommitEvent {
 enum CommitInversion {
     static func check(
         _ operations: [CommitEvent.Operation], data: CID, blocks: BlockMap, prevData: CID
-    ) throws(VerificationError) {
+    ) throws(AtprotoVerificationError) {
         if SplicedInversion.proves(operations, data: data, blocks: blocks, prevData: prevData) { return }
         try checkWithTree(operations, data: data, blocks: blocks, prevData: prevData)
     }
@@ -77,37 +79,39 @@ enum CommitInversion {
     /// The proof on the whole tree: any shape, and an error that says what failed.
     static func checkWithTree(
         _ operations: [CommitEvent.Operation], data: CID, blocks: BlockMap, prevData: CID
-    ) throws(VerificationError) {
+    ) throws(AtprotoVerificationError) {
         var tree = try MSTTree(root: data, blocks: blocks)
         for op in operations {
             let key = Array(op.path.utf8)
             guard MSTKey.isRepositoryPath(key) else {
-                throw VerificationError(
+                throw AtprotoVerificationError(
                     .malformedData, message: "\(op.action) of \(op.path.debugDescription): not a repository path")
             }
             let present = try tree.value(for: key)
             switch op.action {
             case "create", "update":
                 guard let cid = op.cid, present == cid else {
-                    throw VerificationError(
+                    throw AtprotoVerificationError(
                         .brokenProof,
                         message:
                             "\(op.action) \(op.path): the commit's tree holds \(present?.string ?? "nothing"), not \(op.cid?.string ?? "?")"
                     )
                 }
                 if op.action == "update", op.prev == nil {
-                    throw VerificationError(.brokenProof, message: "update \(op.path) has no prev: it cannot be undone")
+                    throw AtprotoVerificationError(
+                        .brokenProof, message: "update \(op.path) has no prev: it cannot be undone")
                 }
             case "delete":
                 guard present == nil else {
-                    throw VerificationError(
+                    throw AtprotoVerificationError(
                         .brokenProof, message: "delete \(op.path): the commit's tree still holds it")
                 }
                 guard op.prev != nil else {
-                    throw VerificationError(.brokenProof, message: "delete \(op.path) has no prev: it cannot be undone")
+                    throw AtprotoVerificationError(
+                        .brokenProof, message: "delete \(op.path) has no prev: it cannot be undone")
                 }
             default:
-                throw VerificationError(
+                throw AtprotoVerificationError(
                     .malformedData, message: "an operation of unknown action \(op.action.debugDescription)")
             }
         }
@@ -121,7 +125,7 @@ enum CommitInversion {
         }
         let root = tree.rootCID
         guard root == prevData else {
-            throw VerificationError(
+            throw AtprotoVerificationError(
                 .brokenProof, message: "undoing the operations gives \(root), not prevData \(prevData)")
         }
     }

@@ -38,7 +38,7 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
     /// alone. Default `false`: it fails as unproved.
     public let acceptsCommitsWithoutPrevData: Bool
     /// Bounds on each commit's CAR.
-    public let limits: VerificationLimits
+    public let limits: AtprotoVerificationLimits
     /// The keys read from documents so far (shared by copies of this verifier).
     let keys = SigningKeyCache()
 
@@ -47,7 +47,7 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
         resolver: any IdentityResolver,
         policy: FailurePolicy = .endStream,
         acceptsCommitsWithoutPrevData: Bool = false,
-        limits: VerificationLimits = VerificationLimits(maximumCARSize: 2 << 20, maximumBlocks: 10_000)
+        limits: AtprotoVerificationLimits = AtprotoVerificationLimits(maximumCARSize: 2 << 20, maximumBlocks: 10_000)
     ) {
         self.resolver = resolver
         self.policy = policy
@@ -56,7 +56,7 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
     }
 
     /// Checks one message; see `XRPCEventFrameCheck`.
-    public func check(type: String, body: [String: DataModelValue], nsid: NSID) async throws -> Bool {
+    public func check(type: String, body: [String: AtprotoDataModelValue], nsid: NSID) async throws -> Bool {
         let name = type.hasPrefix("#") ? String(type.dropFirst()) : type.components(separatedBy: "#").last ?? type
         do {
             switch name {
@@ -67,7 +67,7 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
             default: break
             }
             return true
-        } catch let error as VerificationError {
+        } catch let error as AtprotoVerificationError {
             let failure = FirehoseFailure(
                 type: type, sequence: body["seq"].flatMap(Self.integer), repo: Self.text(body["repo"] ?? body["did"]),
                 underlying: error)
@@ -82,15 +82,15 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
 
     // MARK: #commit
 
-    func verifyCommit(_ body: [String: DataModelValue]) async throws {
+    func verifyCommit(_ body: [String: AtprotoDataModelValue]) async throws {
         let event = try CommitEvent(body)
         let (commit, blocks) = try CommitCAR.read(event.blocks, root: event.commit, limits: limits)
         guard commit.did == event.repo else {
-            throw VerificationError(
+            throw AtprotoVerificationError(
                 .wrongDID, message: "the commit is by \(commit.did.rawValue), the event names \(event.repo.rawValue)")
         }
         guard commit.rev == event.rev else {
-            throw VerificationError(
+            throw AtprotoVerificationError(
                 .malformedData, message: "the commit's rev \(commit.rev) is not the event's \(event.rev)")
         }
         try await checkSignature(commit)
@@ -102,7 +102,7 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
                     event.operations, data: commit.data, blocks: blocks, prevData: MSTTree.emptyRoot)
             } catch {
                 if acceptsCommitsWithoutPrevData { return }
-                throw VerificationError(
+                throw AtprotoVerificationError(
                     .brokenProof,
                     message:
                         "the commit has no prevData and is not the first of its repository (written before sync 1.1?): \(error.message)"
@@ -115,13 +115,14 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
 
     // MARK: #sync
 
-    func verifySync(_ body: [String: DataModelValue]) async throws {
+    func verifySync(_ body: [String: AtprotoDataModelValue]) async throws {
         guard case .string(let did)? = body["did"], case .bytes(let blocks)? = body["blocks"] else {
-            throw VerificationError(.malformedData, message: "a #sync event needs did (string) and blocks (bytes)")
+            throw AtprotoVerificationError(
+                .malformedData, message: "a #sync event needs did (string) and blocks (bytes)")
         }
         let (commit, _) = try CommitCAR.read(blocks, root: nil, limits: limits)
         guard commit.did.rawValue == did else {
-            throw VerificationError(
+            throw AtprotoVerificationError(
                 .wrongDID, message: "the #sync commit is by \(commit.did.rawValue), the event names \(did)")
         }
         try await checkSignature(commit)
@@ -132,38 +133,39 @@ public struct FirehoseVerifier: XRPCEventFrameCheck {
     private func checkSignature(_ commit: SignedCommit) async throws {
         if try await key(for: commit.did, fresh: false).map(commit.isSigned(by:)) == true { return }
         guard let key = try await key(for: commit.did, fresh: true) else {
-            throw VerificationError(.unsupportedKey, message: "\(commit.did.rawValue) has no usable #atproto key")
+            throw AtprotoVerificationError(
+                .unsupportedKey, message: "\(commit.did.rawValue) has no usable #atproto key")
         }
         try commit.checkSignature(by: key)
     }
 
-    private func key(for did: DID, fresh: Bool) async throws -> PublicKey? {
+    private func key(for did: DID, fresh: Bool) async throws -> AtprotoPublicKey? {
         if fresh { await resolver.invalidate(did: did) }
         let document: DIDDocument
         do {
             document = try await resolver.resolveDID(did)
         } catch {
-            throw VerificationError(.identityUnavailable, message: "\(error)")
+            throw AtprotoVerificationError(.identityUnavailable, message: "\(error)")
         }
         do {
             return try keys.signingKey(of: document)
         } catch {
-            throw VerificationError(.unsupportedKey, message: "\(did.rawValue): \(error)")
+            throw AtprotoVerificationError(.unsupportedKey, message: "\(did.rawValue): \(error)")
         }
     }
 
-    static func integer(_ value: DataModelValue) -> Int? {
+    static func integer(_ value: AtprotoDataModelValue) -> Int? {
         if case .integer(let number) = value { return number }
         return nil
     }
 
-    static func text(_ value: DataModelValue?) -> String? {
+    static func text(_ value: AtprotoDataModelValue?) -> String? {
         if case .string(let text)? = value { return text }
         return nil
     }
 }
 
-/// A firehose message that failed verification: the ``VerificationError`` behind it, and which
+/// A firehose message that failed verification: the ``AtprotoVerificationError`` behind it, and which
 /// message it was.
 public struct FirehoseFailure: AtprotoError {
     /// The message type (`#commit`, `#sync`).
@@ -173,10 +175,10 @@ public struct FirehoseFailure: AtprotoError {
     /// The account.
     public var repo: String?
     /// What failed.
-    public var underlying: VerificationError
+    public var underlying: AtprotoVerificationError
 
     /// Which claim failed: the underlying error's code.
-    public var code: VerificationError.Code { underlying.code }
+    public var code: AtprotoVerificationError.Code { underlying.code }
     /// What was being checked and what was wrong: the underlying error's message.
     public var message: String { underlying.message }
 

@@ -18,7 +18,7 @@ final class SigningKeyCache: @unchecked Sendable {
 
     let capacity: Int
     private let lock = NSLock()
-    private var keys: [Text: PublicKey] = [:]
+    private var keys: [Text: AtprotoPublicKey] = [:]
 
     init(capacity: Int = 65_536) {
         self.capacity = max(1, capacity)
@@ -29,7 +29,7 @@ final class SigningKeyCache: @unchecked Sendable {
 
     /// The `#atproto` key of `document`, or `nil` when it lists none; as
     /// `DIDDocument.signingKey()`, read once per distinct key text.
-    func signingKey(of document: DIDDocument) throws(PublicKeyError) -> PublicKey? {
+    func signingKey(of document: DIDDocument) throws(AtprotoPublicKeyError) -> AtprotoPublicKey? {
         guard let method = document.verificationMethod(fragment: "atproto") else { return nil }
         guard let multibase = method.publicKeyMultibase else { return try method.publicKey() }
         let text = Text(type: method.type, multibase: multibase)

@@ -23,19 +23,19 @@ final class MSTBlockStore {
     /// reads each node once (a node linked twice repeats its keys, which the walk refuses).
     func node(
         _ cid: CID, height: Int, isRoot: Bool = false, decoded: MSTNode? = nil, keep: Bool = true
-    ) throws(VerificationError) -> MSTNode {
+    ) throws(AtprotoVerificationError) -> MSTNode {
         if let known = checked[cid] {
             guard known.height == height else {
-                throw VerificationError(
+                throw AtprotoVerificationError(
                     .brokenProof, message: "MST node \(cid) is linked at heights \(known.height) and \(height)")
             }
             guard isRoot || known.isRoot == isRoot || !(known.node.entries.isEmpty && known.node.left == nil) else {
-                throw VerificationError(.brokenProof, message: "MST node \(cid): an empty node inside the tree")
+                throw AtprotoVerificationError(.brokenProof, message: "MST node \(cid): an empty node inside the tree")
             }
             return known.node
         }
         guard let bytes = blocks[cid] else {
-            throw VerificationError(.brokenProof, message: "MST node \(cid) is not among the blocks")
+            throw AtprotoVerificationError(.brokenProof, message: "MST node \(cid) is not among the blocks")
         }
         let node: MSTNode
         if let decoded { node = decoded } else { node = try MSTNode(block: bytes, cid: cid) }
@@ -43,26 +43,26 @@ final class MSTBlockStore {
         for entry in node.entries {
             let keyHeight = MSTKey.height(of: entry.key)
             guard keyHeight == height else {
-                throw VerificationError(
+                throw AtprotoVerificationError(
                     .brokenProof,
                     message:
                         "MST node \(cid): key \(Self.show(entry.key)) belongs at height \(keyHeight), found at \(height)"
                 )
             }
             if let previous, MSTKey.compare(previous, entry.key) >= 0 {
-                throw VerificationError(
+                throw AtprotoVerificationError(
                     .brokenProof, message: "MST node \(cid): key \(Self.show(entry.key)) is out of order or repeated")
             }
             if height == 0, entry.right != nil {
-                throw VerificationError(.brokenProof, message: "MST node \(cid): a subtree below height 0")
+                throw AtprotoVerificationError(.brokenProof, message: "MST node \(cid): a subtree below height 0")
             }
             previous = entry.key
         }
         if height == 0, node.left != nil {
-            throw VerificationError(.brokenProof, message: "MST node \(cid): a subtree below height 0")
+            throw AtprotoVerificationError(.brokenProof, message: "MST node \(cid): a subtree below height 0")
         }
         if !isRoot, node.entries.isEmpty, node.left == nil {
-            throw VerificationError(.brokenProof, message: "MST node \(cid): an empty node inside the tree")
+            throw AtprotoVerificationError(.brokenProof, message: "MST node \(cid): an empty node inside the tree")
         }
         if keep { checked[cid] = (node, height, isRoot) }
         return node

@@ -18,42 +18,42 @@ struct MSTNode: Sendable, Hashable {
     static let empty = MSTNode(left: nil, entries: [])
 
     /// Reads a node block: `{"l": link | null, "e": [{"p": int, "k": bytes, "v": link, "t": link | null}]}`.
-    init(block bytes: Data, cid: CID) throws(VerificationError) {
+    init(block bytes: Data, cid: CID) throws(AtprotoVerificationError) {
         if let canonical = Self.readCanonical(bytes) {
             self = canonical
             return
         }
-        let value: DataModelValue
+        let value: AtprotoDataModelValue
         do {
             value = try DAGCBOR.decode(bytes)
         } catch {
-            throw VerificationError(.malformedData, message: "MST node \(cid): not DAG-CBOR: \(error)")
+            throw AtprotoVerificationError(.malformedData, message: "MST node \(cid): not DAG-CBOR: \(error)")
         }
         guard case .map(let fields) = value else {
-            throw VerificationError(.malformedData, message: "MST node \(cid): not a map")
+            throw AtprotoVerificationError(.malformedData, message: "MST node \(cid): not a map")
         }
         guard fields.keys.allSatisfy({ $0 == "l" || $0 == "e" }) else {
-            throw VerificationError(.malformedData, message: "MST node \(cid): fields other than l and e")
+            throw AtprotoVerificationError(.malformedData, message: "MST node \(cid): fields other than l and e")
         }
         left = try Self.link(fields["l"], "l", in: cid)
         guard case .array(let items)? = fields["e"] else {
-            throw VerificationError(.malformedData, message: "MST node \(cid): e is missing or not an array")
+            throw AtprotoVerificationError(.malformedData, message: "MST node \(cid): e is missing or not an array")
         }
         var entries: [Entry] = []
         var previous: [UInt8] = []
         for (index, item) in items.enumerated() {
             guard case .map(let entry) = item, entry.count == 4 else {
-                throw VerificationError(
+                throw AtprotoVerificationError(
                     .malformedData, message: "MST node \(cid): e[\(index)] is not a map of p, k, v, t")
             }
             guard case .integer(let prefix)? = entry["p"], case .bytes(let suffix)? = entry["k"],
                 case .link(let value)? = entry["v"]
             else {
-                throw VerificationError(
+                throw AtprotoVerificationError(
                     .malformedData, message: "MST node \(cid): e[\(index)] needs p (int), k (bytes), v (link)")
             }
             guard prefix >= 0, prefix <= previous.count, index > 0 || prefix == 0 else {
-                throw VerificationError(
+                throw AtprotoVerificationError(
                     .brokenProof, message: "MST node \(cid): e[\(index)].p = \(prefix) does not fit the previous key")
             }
             var key = [UInt8]()
@@ -61,7 +61,7 @@ struct MSTNode: Sendable, Hashable {
             key.append(contentsOf: previous[..<prefix])
             key.append(contentsOf: suffix)
             guard key.count <= MSTKey.maximumLength else {
-                throw VerificationError(
+                throw AtprotoVerificationError(
                     .limitExceeded, message: "MST node \(cid): e[\(index)] has a key over \(MSTKey.maximumLength) bytes"
                 )
             }
@@ -76,13 +76,15 @@ struct MSTNode: Sendable, Hashable {
         self.entries = entries
     }
 
-    private static func link(_ value: DataModelValue?, _ name: String, in cid: CID) throws(VerificationError)
+    private static func link(_ value: AtprotoDataModelValue?, _ name: String, in cid: CID)
+        throws(AtprotoVerificationError)
         -> MSTPointer?
     {
         switch value {
         case .null?: return nil
         case .link(let target)?: return .stored(target)
-        default: throw VerificationError(.malformedData, message: "MST node \(cid): \(name) must be a link or null")
+        default:
+            throw AtprotoVerificationError(.malformedData, message: "MST node \(cid): \(name) must be a link or null")
         }
     }
 }

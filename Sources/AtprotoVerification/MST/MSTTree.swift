@@ -5,14 +5,14 @@ import Foundation
 /// memory, and written back as canonical blocks.
 ///
 /// A partial tree (the blocks of a proof) answers for the keys whose paths it holds; reaching a node
-/// that is not among the blocks is ``VerificationError/Code/brokenProof``.
+/// that is not among the blocks is ``AtprotoVerificationError/Code/brokenProof``.
 struct MSTTree {
     private(set) var root: MSTPointer
     private(set) var height: Int
     let store: MSTBlockStore
 
     /// The tree whose root node is `root`, reading from `blocks`.
-    init(root: CID, blocks: BlockMap) throws(VerificationError) {
+    init(root: CID, blocks: BlockMap) throws(AtprotoVerificationError) {
         store = MSTBlockStore(blocks)
         self.root = .stored(root)
         // A canonical root has entries (or is the empty tree); a root without entries over a subtree is
@@ -23,10 +23,10 @@ struct MSTTree {
         var rootNode: MSTNode?
         while height < 0 {
             guard depth <= 128 else {
-                throw VerificationError(.brokenProof, message: "MST root \(root): a chain of empty nodes")
+                throw AtprotoVerificationError(.brokenProof, message: "MST root \(root): a chain of empty nodes")
             }
             guard let bytes = blocks[pointer] else {
-                throw VerificationError(.brokenProof, message: "MST node \(pointer) is not among the blocks")
+                throw AtprotoVerificationError(.brokenProof, message: "MST node \(pointer) is not among the blocks")
             }
             let node = try MSTNode(block: bytes, cid: pointer)
             if depth == 0 { rootNode = node }
@@ -38,7 +38,8 @@ struct MSTTree {
             } else if node.left == nil, depth == 0 {
                 height = 0
             } else {
-                throw VerificationError(.brokenProof, message: "MST node \(pointer): an empty node inside the tree")
+                throw AtprotoVerificationError(
+                    .brokenProof, message: "MST node \(pointer): an empty node inside the tree")
             }
         }
         self.height = height
@@ -58,7 +59,7 @@ struct MSTTree {
     // MARK: Reading
 
     /// The value stored under `key`, or `nil` when the tree proves there is none.
-    mutating func value(for key: [UInt8]) throws(VerificationError) -> CID? {
+    mutating func value(for key: [UInt8]) throws(AtprotoVerificationError) -> CID? {
         var pointer: MSTPointer? = root
         var level = height
         while let current = pointer {
@@ -71,7 +72,7 @@ struct MSTTree {
         return nil
     }
 
-    func load(_ pointer: MSTPointer, height: Int, isRoot: Bool = false) throws(VerificationError) -> MSTNode {
+    func load(_ pointer: MSTPointer, height: Int, isRoot: Bool = false) throws(AtprotoVerificationError) -> MSTNode {
         switch pointer {
         case .loaded(let node): return node
         case .stored(let cid): return try store.node(cid, height: height, isRoot: isRoot)
@@ -81,7 +82,7 @@ struct MSTTree {
     // MARK: Writing
 
     /// Sets `key` to `value` (an insert, or an update when the key is there).
-    mutating func set(_ key: [UInt8], _ value: CID) throws(VerificationError) {
+    mutating func set(_ key: [UInt8], _ value: CID) throws(AtprotoVerificationError) {
         let keyHeight = MSTKey.height(of: key)
         if try isEmpty {
             root = .loaded(Self.chain(key, keyHeight, value, from: keyHeight))
@@ -105,7 +106,7 @@ struct MSTTree {
 
     /// Removes `key`; returns the value it had, or `nil` when it was not there.
     @discardableResult
-    mutating func remove(_ key: [UInt8]) throws(VerificationError) -> CID? {
+    mutating func remove(_ key: [UInt8]) throws(AtprotoVerificationError) -> CID? {
         guard let previous = try value(for: key) else { return nil }
         var newRoot = try remove(from: root, height: height, key, MSTKey.height(of: key))
         var level = height
@@ -122,7 +123,7 @@ struct MSTTree {
     }
 
     var isEmpty: Bool {
-        get throws(VerificationError) {
+        get throws(AtprotoVerificationError) {
             let node = try load(root, height: height, isRoot: true)
             return node.entries.isEmpty && node.left == nil
         }
@@ -137,7 +138,7 @@ struct MSTTree {
 
     private func insert(
         into pointer: MSTPointer?, height level: Int, _ key: [UInt8], _ keyHeight: Int, _ value: CID
-    ) throws(VerificationError) -> MSTPointer {
+    ) throws(AtprotoVerificationError) -> MSTPointer {
         guard let pointer else { return .loaded(Self.chain(key, keyHeight, value, from: level)) }
         var node = try load(pointer, height: level, isRoot: level == height)
         let index = node.lowerBound(key)
@@ -157,14 +158,14 @@ struct MSTTree {
     }
 
     /// The subtree cut at `key` (which it does not hold) into the part before and the part after.
-    private func split(_ pointer: MSTPointer?, height level: Int, at key: [UInt8]) throws(VerificationError)
+    private func split(_ pointer: MSTPointer?, height level: Int, at key: [UInt8]) throws(AtprotoVerificationError)
         -> (MSTPointer?, MSTPointer?)
     {
         guard let pointer, level >= 0 else { return (nil, nil) }
         let node = try load(pointer, height: level, isRoot: level == height)
         let index = node.upperBound(key)
         if index > 0, node.entries[index - 1].key == key {
-            throw VerificationError(
+            throw AtprotoVerificationError(
                 .brokenProof, message: "MST: cannot split at \(MSTBlockStore.show(key)), which is present")
         }
         let covering = index == 0 ? node.left : node.entries[index - 1].right
@@ -176,16 +177,16 @@ struct MSTTree {
     }
 
     private func remove(from pointer: MSTPointer?, height level: Int, _ key: [UInt8], _ keyHeight: Int)
-        throws(VerificationError) -> MSTPointer?
+        throws(AtprotoVerificationError) -> MSTPointer?
     {
         guard let pointer else {
-            throw VerificationError(.brokenProof, message: "MST: \(MSTBlockStore.show(key)) is not present")
+            throw AtprotoVerificationError(.brokenProof, message: "MST: \(MSTBlockStore.show(key)) is not present")
         }
         var node = try load(pointer, height: level, isRoot: level == height)
         if keyHeight == level {
             let index = node.lowerBound(key)
             guard index < node.entries.count, node.entries[index].key == key else {
-                throw VerificationError(.brokenProof, message: "MST: \(MSTBlockStore.show(key)) is not present")
+                throw AtprotoVerificationError(.brokenProof, message: "MST: \(MSTBlockStore.show(key)) is not present")
             }
             let before = index == 0 ? node.left : node.entries[index - 1].right
             let merged = try merge(before, node.entries[index].right, height: level - 1)
@@ -200,7 +201,7 @@ struct MSTTree {
     }
 
     /// Two adjacent subtrees (every key of `left` before every key of `right`) joined into one.
-    private func merge(_ left: MSTPointer?, _ right: MSTPointer?, height level: Int) throws(VerificationError)
+    private func merge(_ left: MSTPointer?, _ right: MSTPointer?, height level: Int) throws(AtprotoVerificationError)
         -> MSTPointer?
     {
         guard let left else { return right }
@@ -239,7 +240,7 @@ struct MSTTree {
     }
 
     /// The tree of `pairs` (any order; keys must differ), built in memory.
-    static func build(_ pairs: [([UInt8], CID)]) throws(VerificationError) -> MSTTree {
+    static func build(_ pairs: [([UInt8], CID)]) throws(AtprotoVerificationError) -> MSTTree {
         var tree = MSTTree()
         for (key, value) in pairs { try tree.set(key, value) }
         return tree

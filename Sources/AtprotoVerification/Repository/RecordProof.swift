@@ -10,29 +10,30 @@ public struct RecordProof: Sendable, Hashable {
     /// The record path proved: `collection/rkey`.
     public var path: String
     /// The record's CID and value when the repository holds it, `nil` when the proof shows it does not.
-    public var record: (cid: CID, value: DataModelValue)? {
+    public var record: (cid: CID, value: AtprotoDataModelValue)? {
         recordCID.flatMap { cid in recordValue.map { (cid, $0) } }
     }
 
     var recordCID: CID?
-    var recordValue: DataModelValue?
+    var recordValue: AtprotoDataModelValue?
 
     /// Checks a getRecord CAR against the account's DID and key: the root is a commit by `did`,
     /// signed by `key`; the MST path from its `data` to `path` is complete (the record's CID, or a
     /// proof that there is none); the record block hashes to that CID.
     ///
-    /// - Throws: ``VerificationError``: `malformedData` (not a CAR, no commit root), `hashMismatch`,
+    /// - Throws: ``AtprotoVerificationError``: `malformedData` (not a CAR, no commit root), `hashMismatch`,
     ///   `wrongDID`, `badSignature`, `brokenProof`, `limitExceeded`.
     public static func verify(
         car bytes: Data,
         did: DID,
         path: String,
-        key: PublicKey,
-        limits: VerificationLimits = VerificationLimits()
-    ) throws(VerificationError) -> RecordProof {
+        key: AtprotoPublicKey,
+        limits: AtprotoVerificationLimits = AtprotoVerificationLimits()
+    ) throws(AtprotoVerificationError) -> RecordProof {
         let (commit, blocks) = try CommitCAR.read(bytes, limits: limits)
         guard commit.did == did else {
-            throw VerificationError(.wrongDID, message: "the commit is by \(commit.did.rawValue), not \(did.rawValue)")
+            throw AtprotoVerificationError(
+                .wrongDID, message: "the commit is by \(commit.did.rawValue), not \(did.rawValue)")
         }
         try commit.checkSignature(by: key)
         return try proof(of: path, under: commit, blocks: blocks)
@@ -40,7 +41,7 @@ public struct RecordProof: Sendable, Hashable {
 
     /// The proof of `path` under an already checked commit, in `blocks` whose hashes are checked
     /// (CommitCAR read them).
-    static func proof(of path: String, under commit: SignedCommit, blocks: BlockMap) throws(VerificationError)
+    static func proof(of path: String, under commit: SignedCommit, blocks: BlockMap) throws(AtprotoVerificationError)
         -> RecordProof
     {
         var tree = try MSTTree(root: commit.data, blocks: blocks)
@@ -48,12 +49,13 @@ public struct RecordProof: Sendable, Hashable {
             return RecordProof(commit: commit, path: path, recordCID: nil, recordValue: nil)
         }
         guard let recordBytes = blocks[cid] else {
-            throw VerificationError(.brokenProof, message: "the record block \(cid) of \(path) is not in the CAR")
+            throw AtprotoVerificationError(
+                .brokenProof, message: "the record block \(cid) of \(path) is not in the CAR")
         }
         do {
             return RecordProof(commit: commit, path: path, recordCID: cid, recordValue: try DAGCBOR.decode(recordBytes))
         } catch {
-            throw VerificationError(.malformedData, message: "the record \(path) is not DAG-CBOR: \(error)")
+            throw AtprotoVerificationError(.malformedData, message: "the record \(path) is not DAG-CBOR: \(error)")
         }
     }
 
@@ -70,7 +72,7 @@ public struct RecordProof: Sendable, Hashable {
 }
 
 /// Bounds on what a verifier reads: hostile input costs little.
-public struct VerificationLimits: Sendable, Hashable {
+public struct AtprotoVerificationLimits: Sendable, Hashable {
     /// The largest CAR read, in bytes. Default 1 GiB (a whole repository); a record proof is far smaller.
     public var maximumCARSize: Int
     /// The most blocks a CAR may hold. Default 10 million. Reading stops at the first block past it.
@@ -90,12 +92,12 @@ public struct VerificationLimits: Sendable, Hashable {
 enum CommitCAR {
     /// The commit (the CAR's single root, or `root` when given, which the CAR's root must equal) and
     /// every block.
-    static func read(_ bytes: Data, root expected: CID? = nil, limits: VerificationLimits)
-        throws(VerificationError)
+    static func read(_ bytes: Data, root expected: CID? = nil, limits: AtprotoVerificationLimits)
+        throws(AtprotoVerificationError)
         -> (SignedCommit, BlockMap)
     {
         guard bytes.count <= limits.maximumCARSize else {
-            throw VerificationError(
+            throw AtprotoVerificationError(
                 .limitExceeded, message: "the CAR is \(bytes.count) bytes, over \(limits.maximumCARSize)")
         }
         // Each block stays in `bytes`, found by CID through the map's table.
@@ -103,7 +105,7 @@ enum CommitCAR {
         ranges.reserveCapacity(min(limits.maximumBlocks, bytes.count / 64))
         let roots: [CID]
         do {
-            roots = try bytes.withBytes { buffer throws(BinaryDecodingError) in
+            roots = try bytes.withBytes { buffer throws(AtprotoBinaryDecodingError) in
                 try CARFile.forEachBlock(
                     in: buffer, verifyingHashes: true,
                     limits: CARFile.Limits(
@@ -114,23 +116,24 @@ enum CommitCAR {
                 }
             }
         } catch {
-            let kind: VerificationError.Code =
+            let kind: AtprotoVerificationError.Code =
                 switch error.code {
                 case .hashMismatch: .hashMismatch
                 case .limitExceeded: .limitExceeded
                 default: .malformedData
                 }
-            throw VerificationError(kind, message: "the CAR: \(error)")
+            throw AtprotoVerificationError(kind, message: "the CAR: \(error)")
         }
         guard roots.count == 1, let root = roots.first else {
-            throw VerificationError(.malformedData, message: "the CAR has \(roots.count) roots, not one commit")
+            throw AtprotoVerificationError(.malformedData, message: "the CAR has \(roots.count) roots, not one commit")
         }
         if let expected, expected != root {
-            throw VerificationError(.malformedData, message: "the CAR's root \(root) is not the commit \(expected)")
+            throw AtprotoVerificationError(
+                .malformedData, message: "the CAR's root \(root) is not the commit \(expected)")
         }
         let blocks = BlockMap(car: bytes, blocks: ranges)
         guard let commitBytes = blocks[root] else {
-            throw VerificationError(.brokenProof, message: "the commit block \(root) is not in the CAR")
+            throw AtprotoVerificationError(.brokenProof, message: "the commit block \(root) is not in the CAR")
         }
         return (try SignedCommit(block: commitBytes, cid: root), blocks)
     }

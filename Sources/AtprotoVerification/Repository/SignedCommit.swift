@@ -24,36 +24,36 @@ public struct SignedCommit: Sendable, Hashable {
 
     /// Reads a commit block.
     ///
-    /// - Throws: ``VerificationError`` (``VerificationError/Code/malformedData``) naming the field.
-    public init(block bytes: Data, cid: CID) throws(VerificationError) {
-        let value: DataModelValue
+    /// - Throws: ``AtprotoVerificationError`` (``AtprotoVerificationError/Code/malformedData``) naming the field.
+    public init(block bytes: Data, cid: CID) throws(AtprotoVerificationError) {
+        let value: AtprotoDataModelValue
         do {
             value = try DAGCBOR.decode(bytes)
         } catch {
-            throw VerificationError(.malformedData, message: "commit \(cid): not DAG-CBOR: \(error)")
+            throw AtprotoVerificationError(.malformedData, message: "commit \(cid): not DAG-CBOR: \(error)")
         }
         guard case .map(var fields) = value else {
-            throw VerificationError(.malformedData, message: "commit \(cid): not a map")
+            throw AtprotoVerificationError(.malformedData, message: "commit \(cid): not a map")
         }
         guard case .string(let did)? = fields["did"], DID.syntaxError(in: did) == nil else {
-            throw VerificationError(.malformedData, message: "commit \(cid): did is missing or not a DID")
+            throw AtprotoVerificationError(.malformedData, message: "commit \(cid): did is missing or not a DID")
         }
         guard case .integer(let version)? = fields["version"], version == 3 || version == 2 else {
-            throw VerificationError(.malformedData, message: "commit \(cid): version must be 3 (or 2)")
+            throw AtprotoVerificationError(.malformedData, message: "commit \(cid): version must be 3 (or 2)")
         }
         guard case .link(let data)? = fields["data"] else {
-            throw VerificationError(.malformedData, message: "commit \(cid): data is missing or not a link")
+            throw AtprotoVerificationError(.malformedData, message: "commit \(cid): data is missing or not a link")
         }
         guard case .string(let rev)? = fields["rev"] else {
-            throw VerificationError(.malformedData, message: "commit \(cid): rev is missing or not a string")
+            throw AtprotoVerificationError(.malformedData, message: "commit \(cid): rev is missing or not a string")
         }
         guard case .bytes(let signature)? = fields.removeValue(forKey: "sig") else {
-            throw VerificationError(.malformedData, message: "commit \(cid): sig is missing or not bytes")
+            throw AtprotoVerificationError(.malformedData, message: "commit \(cid): sig is missing or not bytes")
         }
         switch fields["prev"] {
         case nil, .null?: prev = nil
         case .link(let link)?: prev = link
-        default: throw VerificationError(.malformedData, message: "commit \(cid): prev must be a link or null")
+        default: throw AtprotoVerificationError(.malformedData, message: "commit \(cid): prev must be a link or null")
         }
         self.cid = cid
         self.did = DID(rawValue: did)
@@ -101,18 +101,18 @@ public struct SignedCommit: Sendable, Hashable {
     }
 
     /// Checks the signature with `key`: 64-byte compact `r || s`, low-S, SHA-256 of ``unsignedBytes``.
-    public func isSigned(by key: PublicKey) -> Bool {
+    public func isSigned(by key: AtprotoPublicKey) -> Bool {
         signature.count == 64 && key.isValidSignature(signature, for: unsignedBytes)
     }
 
-    /// Throws ``VerificationError/Code/badSignature`` unless ``isSigned(by:)``.
-    public func checkSignature(by key: PublicKey) throws(VerificationError) {
+    /// Throws ``AtprotoVerificationError/Code/badSignature`` unless ``isSigned(by:)``.
+    public func checkSignature(by key: AtprotoPublicKey) throws(AtprotoVerificationError) {
         guard signature.count == 64 else {
-            throw VerificationError(
+            throw AtprotoVerificationError(
                 .badSignature, message: "commit \(cid): the signature is \(signature.count) bytes, not 64")
         }
         guard key.isValidSignature(signature, for: unsignedBytes) else {
-            throw VerificationError(
+            throw AtprotoVerificationError(
                 .badSignature, message: "commit \(cid) of \(did.rawValue) is not signed by \(key.didKey)")
         }
     }

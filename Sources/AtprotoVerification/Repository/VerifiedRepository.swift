@@ -43,14 +43,18 @@ public struct VerifiedRepository: Sendable {
 
     /// Proves the repository in `car`; see the type's description.
     ///
-    /// - Throws: ``VerificationError``: `malformedData`, `hashMismatch`, `wrongDID`, `badSignature`,
+    /// - Throws: ``AtprotoVerificationError``: `malformedData`, `hashMismatch`, `wrongDID`, `badSignature`,
     ///   `brokenProof` (naming the node and key), `limitExceeded`.
-    public init(car bytes: Data, did: DID, key: PublicKey, limits: VerificationLimits = VerificationLimits())
-        throws(VerificationError)
+    public init(
+        car bytes: Data, did: DID, key: AtprotoPublicKey,
+        limits: AtprotoVerificationLimits = AtprotoVerificationLimits()
+    )
+        throws(AtprotoVerificationError)
     {
         let (commit, blocks) = try CommitCAR.read(bytes, limits: limits)
         guard commit.did == did else {
-            throw VerificationError(.wrongDID, message: "the commit is by \(commit.did.rawValue), not \(did.rawValue)")
+            throw AtprotoVerificationError(
+                .wrongDID, message: "the commit is by \(commit.did.rawValue), not \(did.rawValue)")
         }
         try commit.checkSignature(by: key)
         self.commit = commit
@@ -63,14 +67,14 @@ public struct VerifiedRepository: Sendable {
     /// every node checked as it is read (heights, order, no empty node inside), keys in strictly
     /// increasing order across nodes (so no node is reached twice), every key a repository path, every
     /// record block present.
-    static func provedIndex(root: CID, blocks: BlockMap) throws(VerificationError)
+    static func provedIndex(root: CID, blocks: BlockMap) throws(AtprotoVerificationError)
         -> [(path: String, cid: CID)]
     {
         let tree = try MSTTree(root: root, blocks: blocks)
         if case .stored(let root) = tree.root {
             let node = try tree.store.node(root, height: tree.height, isRoot: true)
             if node.entries.isEmpty, node.left != nil {
-                throw VerificationError(
+                throw AtprotoVerificationError(
                     .brokenProof, message: "MST root \(root): a root without entries over a subtree (not trimmed)")
             }
         }
@@ -83,17 +87,17 @@ public struct VerifiedRepository: Sendable {
         index.reserveCapacity(blocks.count)
         var previous: [UInt8]?
         try Self.walk(tree.root, height: tree.height, isRoot: true, tree: tree) {
-            key, value throws(VerificationError) in
+            key, value throws(AtprotoVerificationError) in
             if let previous, MSTKey.compare(previous, key) >= 0 {
-                throw VerificationError(
+                throw AtprotoVerificationError(
                     .brokenProof, message: "MST key \(MSTBlockStore.show(key)) is out of order across nodes")
             }
             guard MSTKey.isRepositoryPath(key) else {
-                throw VerificationError(
+                throw AtprotoVerificationError(
                     .brokenProof, message: "MST key \(MSTBlockStore.show(key)) is not a repository path")
             }
             guard blocks.contains(value) else {
-                throw VerificationError(
+                throw AtprotoVerificationError(
                     .brokenProof, message: "the record block \(value) of \(MSTBlockStore.show(key)) is not in the CAR")
             }
             previous = key
@@ -105,10 +109,10 @@ public struct VerifiedRepository: Sendable {
     /// In-order walk of the subtree at `pointer`, each node checked as it is read.
     private static func walk(
         _ pointer: MSTPointer?, height: Int, isRoot: Bool, tree: MSTTree,
-        _ visit: ([UInt8], CID) throws(VerificationError) -> Void
-    ) throws(VerificationError) {
+        _ visit: ([UInt8], CID) throws(AtprotoVerificationError) -> Void
+    ) throws(AtprotoVerificationError) {
         guard let pointer else { return }
-        guard height >= 0 else { throw VerificationError(.brokenProof, message: "the MST goes below height 0") }
+        guard height >= 0 else { throw AtprotoVerificationError(.brokenProof, message: "the MST goes below height 0") }
         let node: MSTNode
         switch pointer {
         case .loaded(let loaded): node = loaded
@@ -125,7 +129,7 @@ public struct VerifiedRepository: Sendable {
     public var count: Int { index.count }
 
     /// The records in key order, decoded as they are read; typed where `types` knows the collection.
-    /// A record block that is not DAG-CBOR ends the sequence with ``VerificationError/Code/malformedData``.
+    /// A record block that is not DAG-CBOR ends the sequence with ``AtprotoVerificationError/Code/malformedData``.
     public func records(decoding types: LexiconRecordTypes = LexiconRecordTypes()) -> Records {
         Records(index: index, blocks: blocks, types: types)
     }
@@ -133,7 +137,7 @@ public struct VerifiedRepository: Sendable {
     /// The records of a ``VerifiedRepository``, in key order.
     public struct Records: AsyncSequence, Sendable {
         public typealias Element = Entry
-        public typealias Failure = VerificationError
+        public typealias Failure = AtprotoVerificationError
 
         let index: [(path: String, cid: CID)]
         let blocks: BlockMap
@@ -146,21 +150,22 @@ public struct VerifiedRepository: Sendable {
             let records: Records
             var position = 0
 
-            public mutating func next() async throws(VerificationError) -> Entry? {
+            public mutating func next() async throws(AtprotoVerificationError) -> Entry? {
                 try nextRecord()
             }
 
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(VerificationError) -> Entry?
+            public mutating func next(isolation actor: isolated (any Actor)?) async throws(AtprotoVerificationError)
+                -> Entry?
             {
                 try nextRecord()
             }
 
-            private mutating func nextRecord() throws(VerificationError) -> Entry? {
+            private mutating func nextRecord() throws(AtprotoVerificationError) -> Entry? {
                 guard position < records.index.count, !Task.isCancelled else { return nil }
                 let (path, cid) = records.index[position]
                 position += 1
                 guard let bytes = records.blocks[cid] else {
-                    throw VerificationError(
+                    throw AtprotoVerificationError(
                         .brokenProof, message: "the record block \(cid) of \(path) is not in the CAR")
                 }
                 do {
@@ -168,7 +173,8 @@ public struct VerifiedRepository: Sendable {
                     let collection = NSID(rawValue: String(path.prefix { $0 != "/" }))
                     return Entry(path: path, cid: cid, record: records.types.record(value.json, collection: collection))
                 } catch {
-                    throw VerificationError(.malformedData, message: "the record \(path) is not DAG-CBOR: \(error)")
+                    throw AtprotoVerificationError(
+                        .malformedData, message: "the record \(path) is not DAG-CBOR: \(error)")
                 }
             }
         }
@@ -178,8 +184,10 @@ public struct VerifiedRepository: Sendable {
 extension VerifiedRepository {
     /// The record at `path` (`collection/rkey`) with its CID, or `nil` when the repository has none.
     ///
-    /// - Throws: ``VerificationError`` (`malformedData`) when the record block is not DAG-CBOR.
-    public func record(atPath path: String) throws(VerificationError) -> (cid: CID, value: DataModelValue)? {
+    /// - Throws: ``AtprotoVerificationError`` (`malformedData`) when the record block is not DAG-CBOR.
+    public func record(atPath path: String) throws(AtprotoVerificationError) -> (
+        cid: CID, value: AtprotoDataModelValue
+    )? {
         let key = Array(path.utf8)
         var low = 0
         var high = index.count
@@ -195,7 +203,7 @@ extension VerifiedRepository {
         do {
             return (index[low].cid, try DAGCBOR.decode(bytes))
         } catch {
-            throw VerificationError(.malformedData, message: "the record \(path) is not DAG-CBOR: \(error)")
+            throw AtprotoVerificationError(.malformedData, message: "the record \(path) is not DAG-CBOR: \(error)")
         }
     }
 }

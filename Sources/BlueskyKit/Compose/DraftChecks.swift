@@ -64,7 +64,7 @@ extension PostDraft {
     }
 
     /// The post record, with `media` (the uploaded images or card) as its embed beside the quote.
-    func record(createdAt: Datetime, media: AppBskyEmbedRecordWithMedia.Media?) -> AppBskyFeedPost {
+    func record(createdAt: LexiconDatetime, media: AppBskyEmbedRecordWithMedia.Media?) -> AppBskyFeedPost {
         var embed: AppBskyFeedPost.Embed?
         switch (quote, media) {
         case (let quote?, let media?):

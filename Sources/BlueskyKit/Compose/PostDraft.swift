@@ -29,7 +29,7 @@ public struct PostDraft: Sendable {
     /// A processed video (`VideoUploader`) with its captions; not with other media.
     public var video: VideoEmbed?
     /// The languages of the text (BCP 47), at most ``PostLexiconLimits/maxLanguages``.
-    public var languages: [LanguageTag]
+    public var languages: [LexiconLanguageTag]
     /// Self-labels (content warnings such as `porn`, `sexual`, `nudity`, `graphic-media`), at most
     /// ``PostLexiconLimits/maxSelfLabels``.
     public var selfLabels: [String]
@@ -41,14 +41,14 @@ public struct PostDraft: Sendable {
     /// Who may quote (an `app.bsky.feed.postgate` written with the post), or `nil`: anyone.
     public var quoteGate: QuoteGate?
     /// The record's `createdAt`; `nil` for the time of sending.
-    public var createdAt: Datetime?
+    public var createdAt: LexiconDatetime?
 
     /// A draft with `text` and nothing else.
     public init(
         text: RichText, reply: ReplyTarget? = nil, quote: ComAtprotoRepoStrongRef? = nil,
-        images: [ImageAttachment] = [], external: ExternalCard? = nil, languages: [LanguageTag] = [],
+        images: [ImageAttachment] = [], external: ExternalCard? = nil, languages: [LexiconLanguageTag] = [],
         selfLabels: [String] = [], tags: [String] = [], replyGate: ReplyGate? = nil, quoteGate: QuoteGate? = nil,
-        createdAt: Datetime? = nil
+        createdAt: LexiconDatetime? = nil
     ) {
         self.text = text
         self.reply = reply

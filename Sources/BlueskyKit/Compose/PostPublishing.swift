@@ -32,7 +32,7 @@ extension XRPCClient {
     public func publishPost(_ draft: PostDraft, repo: DID) async throws(PostComposeError) -> PublishedPost {
         var problems = draft.problems()
         guard problems.isEmpty else { throw .invalidDraft(problems) }
-        let createdAt = draft.createdAt ?? Datetime.now()
+        let createdAt = draft.createdAt ?? LexiconDatetime.now()
         let rkey = RecordKey(rawValue: TID.next().rawValue)
         let uri = ATURI(rawValue: "at://\(repo.rawValue)/\(AppBskyFeedPost.collection)/\(rkey.rawValue)")
         var gates: [RecordWrite] = []
@@ -115,7 +115,7 @@ extension XRPCClient {
             return .appBskyEmbedImages(AppBskyEmbedImages(images: images))
         }
         guard let card = draft.external else { return nil }
-        var thumb: Blob?
+        var thumb: LexiconBlob?
         if let thumbnail = card.thumbnail {
             thumb = try await upload(thumbnail.data, mimeType: thumbnail.mimeType, attachment: "thumbnail")
         }

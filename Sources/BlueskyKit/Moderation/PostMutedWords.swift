@@ -110,7 +110,7 @@ extension ModerationOptions {
     }
 
     /// The record as a post, when it is one.
-    static func postRecord(_ value: UnknownValue) -> AppBskyFeedPost? {
+    static func postRecord(_ value: LexiconUnknownValue) -> AppBskyFeedPost? {
         guard value.type == AppBskyFeedPost.collection.rawValue else { return nil }
         return try? value.decode(as: AppBskyFeedPost.self)
     }

@@ -52,12 +52,12 @@ public struct NotificationPage: Sendable, Hashable {
     /// The cursor of the next page, `nil` on the last one.
     public var cursor: String?
     /// When the account last marked its notifications seen, when the server says.
-    public var seenAt: Datetime?
+    public var seenAt: LexiconDatetime?
     /// Whether the page holds only priority notifications, when the server says.
     public var priority: Bool?
 
     /// Creates a page.
-    public init(items: [NotificationItem], cursor: String?, seenAt: Datetime? = nil, priority: Bool? = nil) {
+    public init(items: [NotificationItem], cursor: String?, seenAt: LexiconDatetime? = nil, priority: Bool? = nil) {
         self.items = items
         self.cursor = cursor
         self.seenAt = seenAt
@@ -80,7 +80,7 @@ extension XRPCClient {
     /// those indexed then or earlier read as `isRead` and leave the unread count.
     ///
     /// - Parameter seenAt: The time to mark seen up to; now by default.
-    public func markNotificationsSeen(at seenAt: Datetime = .now()) async throws {
+    public func markNotificationsSeen(at seenAt: LexiconDatetime = .now()) async throws {
         _ = try await app.bsky.notification.updateSeen(seenAt: seenAt)
     }
 

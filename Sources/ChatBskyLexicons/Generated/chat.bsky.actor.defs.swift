@@ -116,7 +116,7 @@ public nonisolated enum ChatBskyActorDefs {
         public var chatDisabled: Swift.Bool?
         /// The `createdAt` field (optional).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime?
+        public var createdAt: XRPCCore.LexiconDatetime?
         /// The `displayName` field (optional).
         /// At most 640 UTF-8 bytes. At most 64 graphemes.
         public var displayName: Swift.String?
@@ -133,7 +133,7 @@ public nonisolated enum ChatBskyActorDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyLexicons.AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, chatDisabled: Swift.Bool? = nil, createdAt: XRPCCore.Datetime? = nil, displayName: Swift.String? = nil, kind: ChatBskyActorDefs.ProfileViewBasic.Kind? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, verification: AppBskyLexicons.AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyLexicons.AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, associated: AppBskyLexicons.AppBskyActorDefs.ProfileAssociated? = nil, avatar: XRPCCore.URIString? = nil, chatDisabled: Swift.Bool? = nil, createdAt: XRPCCore.LexiconDatetime? = nil, displayName: Swift.String? = nil, kind: ChatBskyActorDefs.ProfileViewBasic.Kind? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, verification: AppBskyLexicons.AppBskyActorDefs.VerificationState? = nil, viewer: AppBskyLexicons.AppBskyActorDefs.ViewerState? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self.associated = associated
@@ -186,9 +186,9 @@ public nonisolated enum ChatBskyActorDefs {
             case chatBskyActorDefsGroupConvoMember(ChatBskyActorDefs.GroupConvoMember)
             case chatBskyActorDefsPastGroupConvoMember(ChatBskyActorDefs.PastGroupConvoMember)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)

@@ -10,13 +10,13 @@ public nonisolated enum ChatBskyActorDeleteAccount: XRPCCore.XRPCProcedure {
     public static var nsid: XRPCCore.NSID { "chat.bsky.actor.deleteAccount" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// The endpoint declares no input.
-    public typealias Input = XRPCCore.EmptyBody
+    public typealias Input = XRPCCore.XRPCEmptyBody
 
     /// Encoding: `application/json`.
     public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {

@@ -10,13 +10,13 @@ public nonisolated enum ChatBskyActorExportAccountData: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "chat.bsky.actor.exportAccountData" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/jsonl`.
-    public typealias Output = XRPCCore.RawBody
+    public typealias Output = XRPCCore.XRPCRawBody
 }
 
 nonisolated extension ChatBskyLexiconsSchemas {

@@ -166,9 +166,9 @@ public nonisolated enum ChatBskyConvoDefs {
             case chatBskyConvoDefsDirectConvo(ChatBskyConvoDefs.DirectConvo)
             case chatBskyConvoDefsGroupConvo(ChatBskyConvoDefs.GroupConvo)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -212,9 +212,9 @@ public nonisolated enum ChatBskyConvoDefs {
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             case chatBskyConvoDefsSystemMessageView(ChatBskyConvoDefs.SystemMessageView)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -258,9 +258,9 @@ public nonisolated enum ChatBskyConvoDefs {
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoView/properties/lastReaction" }
             case chatBskyConvoDefsMessageAndReactionView(ChatBskyConvoDefs.MessageAndReactionView)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -308,12 +308,12 @@ public nonisolated enum ChatBskyConvoDefs {
         private var _sender: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.MessageViewSender>
         /// The `sentAt` field (required).
         /// Format: `datetime`.
-        public var sentAt: XRPCCore.Datetime
+        public var sentAt: XRPCCore.LexiconDatetime
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.String, rev: Swift.String, sender: ChatBskyConvoDefs.MessageViewSender, sentAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.String, rev: Swift.String, sender: ChatBskyConvoDefs.MessageViewSender, sentAt: XRPCCore.LexiconDatetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.rev = rev
             self._sender = .init(wrappedValue: sender)
@@ -365,7 +365,7 @@ public nonisolated enum ChatBskyConvoDefs {
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#groupConvo" }
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `lockStatus` field (required).
         public var lockStatus: ChatBskyConvoDefs.ConvoLockStatus
         /// The `lockStatusModerationOverride` field (required).
@@ -388,7 +388,7 @@ public nonisolated enum ChatBskyConvoDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(createdAt: XRPCCore.Datetime, lockStatus: ChatBskyConvoDefs.ConvoLockStatus, lockStatusModerationOverride: Swift.Bool, memberCount: Swift.Int, memberLimit: Swift.Int, name: Swift.String, joinLink: ChatBskyGroupDefs.JoinLinkView? = nil, joinRequestCount: Swift.Int? = nil, unreadJoinRequestCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(createdAt: XRPCCore.LexiconDatetime, lockStatus: ChatBskyConvoDefs.ConvoLockStatus, lockStatusModerationOverride: Swift.Bool, memberCount: Swift.Int, memberLimit: Swift.Int, name: Swift.String, joinLink: ChatBskyGroupDefs.JoinLinkView? = nil, joinRequestCount: Swift.Int? = nil, unreadJoinRequestCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.createdAt = createdAt
             self.lockStatus = lockStatus
             self.lockStatusModerationOverride = lockStatusModerationOverride
@@ -555,9 +555,9 @@ public nonisolated enum ChatBskyConvoDefs {
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -747,9 +747,9 @@ public nonisolated enum ChatBskyConvoDefs {
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -829,9 +829,9 @@ public nonisolated enum ChatBskyConvoDefs {
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -1358,9 +1358,9 @@ public nonisolated enum ChatBskyConvoDefs {
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             case chatBskyConvoDefsSystemMessageView(ChatBskyConvoDefs.SystemMessageView)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -1474,9 +1474,9 @@ public nonisolated enum ChatBskyConvoDefs {
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             case chatBskyConvoDefsSystemMessageView(ChatBskyConvoDefs.SystemMessageView)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -1648,9 +1648,9 @@ public nonisolated enum ChatBskyConvoDefs {
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -1932,9 +1932,9 @@ public nonisolated enum ChatBskyConvoDefs {
             case appBskyEmbedRecord(AppBskyLexicons.AppBskyEmbedRecord)
             case chatBskyEmbedJoinLink(ChatBskyEmbedJoinLink)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -2024,7 +2024,7 @@ public nonisolated enum ChatBskyConvoDefs {
         private var _sender: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.MessageViewSender>
         /// The `sentAt` field (required).
         /// Format: `datetime`.
-        public var sentAt: XRPCCore.Datetime
+        public var sentAt: XRPCCore.LexiconDatetime
         /// The `embed` field (optional).
         /// Open union of `app.bsky.embed.record#view`, `chat.bsky.embed.joinLink#view`; other types are kept as read.
         public var embed: ChatBskyConvoDefs.MessageView.Embed?
@@ -2039,7 +2039,7 @@ public nonisolated enum ChatBskyConvoDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.String, rev: Swift.String, text: Swift.String, sender: ChatBskyConvoDefs.MessageViewSender, sentAt: XRPCCore.Datetime, embed: ChatBskyConvoDefs.MessageView.Embed? = nil, facets: [AppBskyLexicons.AppBskyRichtextFacet]? = nil, reactions: [ChatBskyConvoDefs.ReactionView]? = nil, replyTo: ChatBskyConvoDefs.MessageView.ReplyTo? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.String, rev: Swift.String, text: Swift.String, sender: ChatBskyConvoDefs.MessageViewSender, sentAt: XRPCCore.LexiconDatetime, embed: ChatBskyConvoDefs.MessageView.Embed? = nil, facets: [AppBskyLexicons.AppBskyRichtextFacet]? = nil, reactions: [ChatBskyConvoDefs.ReactionView]? = nil, replyTo: ChatBskyConvoDefs.MessageView.ReplyTo? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.rev = rev
             self.text = text
@@ -2085,9 +2085,9 @@ public nonisolated enum ChatBskyConvoDefs {
             case appBskyEmbedRecordView(AppBskyLexicons.AppBskyEmbedRecord.View)
             case chatBskyEmbedJoinLinkView(ChatBskyEmbedJoinLink.View)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -2131,9 +2131,9 @@ public nonisolated enum ChatBskyConvoDefs {
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             case chatBskyConvoDefsMessageBeforeUserJoinedGroupView(ChatBskyConvoDefs.MessageBeforeUserJoinedGroupView)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -2210,12 +2210,12 @@ public nonisolated enum ChatBskyConvoDefs {
         private var _sender: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.ReactionViewSender>
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(value: Swift.String, sender: ChatBskyConvoDefs.ReactionViewSender, createdAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(value: Swift.String, sender: ChatBskyConvoDefs.ReactionViewSender, createdAt: XRPCCore.LexiconDatetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.value = value
             self._sender = .init(wrappedValue: sender)
             self.createdAt = createdAt
@@ -2659,7 +2659,7 @@ public nonisolated enum ChatBskyConvoDefs {
         public var rev: Swift.String
         /// The `sentAt` field (required).
         /// Format: `datetime`.
-        public var sentAt: XRPCCore.Datetime
+        public var sentAt: XRPCCore.LexiconDatetime
         /// The `data` field (required).
         /// Open union of `chat.bsky.convo.defs#systemMessageDataAddMember`, `chat.bsky.convo.defs#systemMessageDataRemoveMember`, `chat.bsky.convo.defs#systemMessageDataMemberJoin`, `chat.bsky.convo.defs#systemMessageDataMemberLeave`, `chat.bsky.convo.defs#systemMessageDataLockConvo`, `chat.bsky.convo.defs#systemMessageDataUnlockConvo`, `chat.bsky.convo.defs#systemMessageDataLockConvoPermanently`, `chat.bsky.convo.defs#systemMessageDataEditGroup`, `chat.bsky.convo.defs#systemMessageDataCreateJoinLink`, `chat.bsky.convo.defs#systemMessageDataEditJoinLink`, `chat.bsky.convo.defs#systemMessageDataEnableJoinLink`, `chat.bsky.convo.defs#systemMessageDataDisableJoinLink`; other types are kept as read.
         public var data: ChatBskyConvoDefs.SystemMessageView.Data
@@ -2667,7 +2667,7 @@ public nonisolated enum ChatBskyConvoDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.String, rev: Swift.String, sentAt: XRPCCore.Datetime, data: ChatBskyConvoDefs.SystemMessageView.Data, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.String, rev: Swift.String, sentAt: XRPCCore.LexiconDatetime, data: ChatBskyConvoDefs.SystemMessageView.Data, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.rev = rev
             self.sentAt = sentAt
@@ -2708,9 +2708,9 @@ public nonisolated enum ChatBskyConvoDefs {
             case chatBskyConvoDefsSystemMessageDataEnableJoinLink(ChatBskyConvoDefs.SystemMessageDataEnableJoinLink)
             case chatBskyConvoDefsSystemMessageDataDisableJoinLink(ChatBskyConvoDefs.SystemMessageDataDisableJoinLink)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)

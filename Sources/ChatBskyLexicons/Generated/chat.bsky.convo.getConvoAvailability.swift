@@ -10,7 +10,7 @@ public nonisolated enum ChatBskyConvoGetConvoAvailability: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.getConvoAvailability" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `chat.bsky.convo.getConvoAvailability#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {

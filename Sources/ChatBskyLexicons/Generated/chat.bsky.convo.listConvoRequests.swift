@@ -10,7 +10,7 @@ public nonisolated enum ChatBskyConvoListConvoRequests: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.listConvoRequests" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `chat.bsky.convo.listConvoRequests#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
@@ -81,9 +81,9 @@ public nonisolated enum ChatBskyConvoListConvoRequests: XRPCCore.XRPCQuery {
             case chatBskyConvoDefsConvoView(ChatBskyConvoDefs.ConvoView)
             case chatBskyGroupDefsJoinRequestConvoView(ChatBskyGroupDefs.JoinRequestConvoView)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)

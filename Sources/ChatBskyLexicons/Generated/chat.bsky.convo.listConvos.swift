@@ -10,7 +10,7 @@ public nonisolated enum ChatBskyConvoListConvos: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "chat.bsky.convo.listConvos" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `chat.bsky.convo.listConvos#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {

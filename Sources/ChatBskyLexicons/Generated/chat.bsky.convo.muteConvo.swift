@@ -36,8 +36,8 @@ public nonisolated enum ChatBskyConvoMuteConvo: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["InvalidConvo"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {

@@ -60,8 +60,8 @@ public nonisolated enum ChatBskyGroupCreateGroup: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["AccountSuspended", "BlockedActor", "BlockedSubject", "NewAccountCannotCreateGroup", "NotFollowedBySender", "RecipientNotFound", "UserForbidsGroups"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {

@@ -146,12 +146,12 @@ public nonisolated enum ChatBskyGroupDefs {
         public var joinRule: ChatBskyGroupDefs.JoinRule
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(code: Swift.String, enabledStatus: ChatBskyGroupDefs.LinkEnabledStatus, requireApproval: Swift.Bool, joinRule: ChatBskyGroupDefs.JoinRule, createdAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(code: Swift.String, enabledStatus: ChatBskyGroupDefs.LinkEnabledStatus, requireApproval: Swift.Bool, joinRule: ChatBskyGroupDefs.JoinRule, createdAt: XRPCCore.LexiconDatetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.code = code
             self.enabledStatus = enabledStatus
             self.requireApproval = requireApproval
@@ -185,12 +185,12 @@ public nonisolated enum ChatBskyGroupDefs {
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#joinLinkViewerState" }
         /// The `requestedAt` field (optional).
         /// Format: `datetime`.
-        public var requestedAt: XRPCCore.Datetime?
+        public var requestedAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(requestedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(requestedAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.requestedAt = requestedAt
             self.unknownFields = unknownFields
         }
@@ -270,12 +270,12 @@ public nonisolated enum ChatBskyGroupDefs {
         private var _requestedBy: XRPCCore._LexiconBoxed<ChatBskyActorDefs.ProfileViewBasic>
         /// The `requestedAt` field (required).
         /// Format: `datetime`.
-        public var requestedAt: XRPCCore.Datetime
+        public var requestedAt: XRPCCore.LexiconDatetime
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(convoId: Swift.String, requestedBy: ChatBskyActorDefs.ProfileViewBasic, requestedAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(convoId: Swift.String, requestedBy: ChatBskyActorDefs.ProfileViewBasic, requestedAt: XRPCCore.LexiconDatetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.convoId = convoId
             self._requestedBy = .init(wrappedValue: requestedBy)
             self.requestedAt = requestedAt

@@ -56,8 +56,8 @@ public nonisolated enum ChatBskyGroupRequestJoin: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["ConvoLocked", "FollowRequired", "InvalidCode", "LinkDisabled", "MemberLimitReached", "UserKicked"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {

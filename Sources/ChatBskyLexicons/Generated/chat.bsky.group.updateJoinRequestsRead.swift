@@ -40,8 +40,8 @@ public nonisolated enum ChatBskyGroupUpdateJoinRequestsRead: XRPCCore.XRPCProced
         public static var declaredNames: [Swift.String] { ["InvalidConvo", "InsufficientRole"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {

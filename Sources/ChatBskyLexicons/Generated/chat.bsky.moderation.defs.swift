@@ -49,9 +49,9 @@ public nonisolated enum ChatBskyModerationDefs {
             case chatBskyModerationDefsDirectConvo(ChatBskyModerationDefs.DirectConvo)
             case chatBskyModerationDefsGroupConvo(ChatBskyModerationDefs.GroupConvo)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -115,7 +115,7 @@ public nonisolated enum ChatBskyModerationDefs {
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.defs#groupConvo" }
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `joinRequestCount` field (required).
         public var joinRequestCount: Swift.Int
         /// The `lockStatus` field (required).
@@ -134,7 +134,7 @@ public nonisolated enum ChatBskyModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(createdAt: XRPCCore.Datetime, joinRequestCount: Swift.Int, lockStatus: ChatBskyConvoDefs.ConvoLockStatus, memberCount: Swift.Int, memberLimit: Swift.Int, name: Swift.String, joinLink: ChatBskyGroupDefs.JoinLinkView? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(createdAt: XRPCCore.LexiconDatetime, joinRequestCount: Swift.Int, lockStatus: ChatBskyConvoDefs.ConvoLockStatus, memberCount: Swift.Int, memberLimit: Swift.Int, name: Swift.String, joinLink: ChatBskyGroupDefs.JoinLinkView? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.createdAt = createdAt
             self.joinRequestCount = joinRequestCount
             self.lockStatus = lockStatus

@@ -10,7 +10,7 @@ public nonisolated enum ChatBskyModerationGetConvos: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "chat.bsky.moderation.getConvos" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `chat.bsky.moderation.getConvos#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {

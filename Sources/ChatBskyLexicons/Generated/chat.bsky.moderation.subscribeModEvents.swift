@@ -82,9 +82,9 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         case chatBskyModerationSubscribeModEventsEventGroupChatUpdated(ChatBskyModerationSubscribeModEvents.EventGroupChatUpdated)
         case chatBskyModerationSubscribeModEventsEventRateLimitExceeded(ChatBskyModerationSubscribeModEvents.EventRateLimitExceeded)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)
@@ -147,12 +147,12 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var actorDid: XRPCCore.DID
         /// The `convoCreatedAt` field (required).
         /// Format: `datetime`.
-        public var convoCreatedAt: XRPCCore.Datetime
+        public var convoCreatedAt: XRPCCore.LexiconDatetime
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `method` field (required).
         /// Known values: `"explicit"`, `"message"`.
         public var method: ChatBskyModerationSubscribeModEvents.EventChatAccepted.Method
@@ -169,7 +169,7 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.Datetime, convoId: Swift.String, createdAt: XRPCCore.Datetime, method: ChatBskyModerationSubscribeModEvents.EventChatAccepted.Method, rev: Swift.String, groupMemberCount: Swift.Int? = nil, groupName: Swift.String? = nil, ownerDid: XRPCCore.DID? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.LexiconDatetime, convoId: Swift.String, createdAt: XRPCCore.LexiconDatetime, method: ChatBskyModerationSubscribeModEvents.EventChatAccepted.Method, rev: Swift.String, groupMemberCount: Swift.Int? = nil, groupName: Swift.String? = nil, ownerDid: XRPCCore.DID? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.actorDid = actorDid
             self.convoCreatedAt = convoCreatedAt
             self.convoId = convoId
@@ -231,7 +231,7 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventConvoFirstMessage" }
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -247,7 +247,7 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(createdAt: XRPCCore.Datetime, rev: Swift.String, convoId: Swift.String, user: XRPCCore.DID, recipients: [XRPCCore.DID], messageId: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(createdAt: XRPCCore.LexiconDatetime, rev: Swift.String, convoId: Swift.String, user: XRPCCore.DID, recipients: [XRPCCore.DID], messageId: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.createdAt = createdAt
             self.rev = rev
             self.convoId = convoId
@@ -287,12 +287,12 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var actorDid: XRPCCore.DID
         /// The `convoCreatedAt` field (required).
         /// Format: `datetime`.
-        public var convoCreatedAt: XRPCCore.Datetime
+        public var convoCreatedAt: XRPCCore.LexiconDatetime
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `groupMemberCount` field (required).
         public var groupMemberCount: Swift.Int
         /// The `groupName` field (required).
@@ -308,7 +308,7 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.Datetime, convoId: Swift.String, createdAt: XRPCCore.Datetime, groupMemberCount: Swift.Int, groupName: Swift.String, initialMemberDids: [XRPCCore.DID], ownerDid: XRPCCore.DID, rev: Swift.String, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.LexiconDatetime, convoId: Swift.String, createdAt: XRPCCore.LexiconDatetime, groupMemberCount: Swift.Int, groupName: Swift.String, initialMemberDids: [XRPCCore.DID], ownerDid: XRPCCore.DID, rev: Swift.String, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.actorDid = actorDid
             self.convoCreatedAt = convoCreatedAt
             self.convoId = convoId
@@ -357,12 +357,12 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var actorDid: XRPCCore.DID
         /// The `convoCreatedAt` field (required).
         /// Format: `datetime`.
-        public var convoCreatedAt: XRPCCore.Datetime
+        public var convoCreatedAt: XRPCCore.LexiconDatetime
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `groupMemberCount` field (required).
         public var groupMemberCount: Swift.Int
         /// The `groupName` field (required).
@@ -380,7 +380,7 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.Datetime, convoId: Swift.String, createdAt: XRPCCore.Datetime, groupMemberCount: Swift.Int, groupName: Swift.String, joinLinkCode: Swift.String, ownerDid: XRPCCore.DID, rev: Swift.String, subjectFollowsOwner: Swift.Bool, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.LexiconDatetime, convoId: Swift.String, createdAt: XRPCCore.LexiconDatetime, groupMemberCount: Swift.Int, groupName: Swift.String, joinLinkCode: Swift.String, ownerDid: XRPCCore.DID, rev: Swift.String, subjectFollowsOwner: Swift.Bool, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.actorDid = actorDid
             self.convoCreatedAt = convoCreatedAt
             self.convoId = convoId
@@ -432,12 +432,12 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var actorDid: XRPCCore.DID
         /// The `convoCreatedAt` field (required).
         /// Format: `datetime`.
-        public var convoCreatedAt: XRPCCore.Datetime
+        public var convoCreatedAt: XRPCCore.LexiconDatetime
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `groupMemberCount` field (required).
         public var groupMemberCount: Swift.Int
         /// The `groupName` field (required).
@@ -454,7 +454,7 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.Datetime, convoId: Swift.String, createdAt: XRPCCore.Datetime, groupMemberCount: Swift.Int, groupName: Swift.String, ownerDid: XRPCCore.DID, rev: Swift.String, subjectDid: XRPCCore.DID, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.LexiconDatetime, convoId: Swift.String, createdAt: XRPCCore.LexiconDatetime, groupMemberCount: Swift.Int, groupName: Swift.String, ownerDid: XRPCCore.DID, rev: Swift.String, subjectDid: XRPCCore.DID, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.actorDid = actorDid
             self.convoCreatedAt = convoCreatedAt
             self.convoId = convoId
@@ -503,12 +503,12 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var actorDid: XRPCCore.DID
         /// The `convoCreatedAt` field (required).
         /// Format: `datetime`.
-        public var convoCreatedAt: XRPCCore.Datetime
+        public var convoCreatedAt: XRPCCore.LexiconDatetime
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `groupMemberCount` field (required).
         public var groupMemberCount: Swift.Int
         /// The `groupName` field (required).
@@ -525,7 +525,7 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.Datetime, convoId: Swift.String, createdAt: XRPCCore.Datetime, groupMemberCount: Swift.Int, groupName: Swift.String, ownerDid: XRPCCore.DID, rev: Swift.String, subjectDid: XRPCCore.DID, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.LexiconDatetime, convoId: Swift.String, createdAt: XRPCCore.LexiconDatetime, groupMemberCount: Swift.Int, groupName: Swift.String, ownerDid: XRPCCore.DID, rev: Swift.String, subjectDid: XRPCCore.DID, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.actorDid = actorDid
             self.convoCreatedAt = convoCreatedAt
             self.convoId = convoId
@@ -574,12 +574,12 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var actorDid: XRPCCore.DID
         /// The `convoCreatedAt` field (required).
         /// Format: `datetime`.
-        public var convoCreatedAt: XRPCCore.Datetime
+        public var convoCreatedAt: XRPCCore.LexiconDatetime
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `groupMemberCount` field (required).
         public var groupMemberCount: Swift.Int
         /// The `groupName` field (required).
@@ -600,7 +600,7 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.Datetime, convoId: Swift.String, createdAt: XRPCCore.Datetime, groupMemberCount: Swift.Int, groupName: Swift.String, ownerDid: XRPCCore.DID, requestMembersCount: Swift.Int, rev: Swift.String, subjectDid: XRPCCore.DID, subjectFollowsOwner: Swift.Bool, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.LexiconDatetime, convoId: Swift.String, createdAt: XRPCCore.LexiconDatetime, groupMemberCount: Swift.Int, groupName: Swift.String, ownerDid: XRPCCore.DID, requestMembersCount: Swift.Int, rev: Swift.String, subjectDid: XRPCCore.DID, subjectFollowsOwner: Swift.Bool, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.actorDid = actorDid
             self.convoCreatedAt = convoCreatedAt
             self.convoId = convoId
@@ -655,12 +655,12 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var actorDid: XRPCCore.DID
         /// The `convoCreatedAt` field (required).
         /// Format: `datetime`.
-        public var convoCreatedAt: XRPCCore.Datetime
+        public var convoCreatedAt: XRPCCore.LexiconDatetime
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `groupMemberCount` field (required).
         public var groupMemberCount: Swift.Int
         /// The `groupName` field (required).
@@ -678,7 +678,7 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.Datetime, convoId: Swift.String, createdAt: XRPCCore.Datetime, groupMemberCount: Swift.Int, groupName: Swift.String, joinLinkCode: Swift.String, ownerDid: XRPCCore.DID, rev: Swift.String, subjectFollowsOwner: Swift.Bool, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.LexiconDatetime, convoId: Swift.String, createdAt: XRPCCore.LexiconDatetime, groupMemberCount: Swift.Int, groupName: Swift.String, joinLinkCode: Swift.String, ownerDid: XRPCCore.DID, rev: Swift.String, subjectFollowsOwner: Swift.Bool, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.actorDid = actorDid
             self.convoCreatedAt = convoCreatedAt
             self.convoId = convoId
@@ -730,12 +730,12 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var actorDid: XRPCCore.DID
         /// The `convoCreatedAt` field (required).
         /// Format: `datetime`.
-        public var convoCreatedAt: XRPCCore.Datetime
+        public var convoCreatedAt: XRPCCore.LexiconDatetime
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `groupMemberCount` field (required).
         public var groupMemberCount: Swift.Int
         /// The `groupName` field (required).
@@ -755,7 +755,7 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.Datetime, convoId: Swift.String, createdAt: XRPCCore.Datetime, groupMemberCount: Swift.Int, groupName: Swift.String, leaveMethod: ChatBskyModerationSubscribeModEvents.EventGroupChatMemberLeft.LeaveMethod, ownerDid: XRPCCore.DID, rev: Swift.String, subjectDid: XRPCCore.DID, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.LexiconDatetime, convoId: Swift.String, createdAt: XRPCCore.LexiconDatetime, groupMemberCount: Swift.Int, groupName: Swift.String, leaveMethod: ChatBskyModerationSubscribeModEvents.EventGroupChatMemberLeft.LeaveMethod, ownerDid: XRPCCore.DID, rev: Swift.String, subjectDid: XRPCCore.DID, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.actorDid = actorDid
             self.convoCreatedAt = convoCreatedAt
             self.convoId = convoId
@@ -823,12 +823,12 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var actorDid: XRPCCore.DID
         /// The `convoCreatedAt` field (required).
         /// Format: `datetime`.
-        public var convoCreatedAt: XRPCCore.Datetime
+        public var convoCreatedAt: XRPCCore.LexiconDatetime
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `groupMemberCount` field (required).
         public var groupMemberCount: Swift.Int
         /// The `groupName` field (required).
@@ -858,7 +858,7 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.Datetime, convoId: Swift.String, createdAt: XRPCCore.Datetime, groupMemberCount: Swift.Int, groupName: Swift.String, ownerDid: XRPCCore.DID, rev: Swift.String, updateType: ChatBskyModerationSubscribeModEvents.EventGroupChatUpdated.UpdateType, joinLinkCode: Swift.String? = nil, joinLinkFollowersOnly: Swift.Bool? = nil, joinLinkRequiresApproval: Swift.Bool? = nil, lockReason: ChatBskyModerationSubscribeModEvents.EventGroupChatUpdated.LockReason? = nil, newName: Swift.String? = nil, oldName: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(actorDid: XRPCCore.DID, convoCreatedAt: XRPCCore.LexiconDatetime, convoId: Swift.String, createdAt: XRPCCore.LexiconDatetime, groupMemberCount: Swift.Int, groupName: Swift.String, ownerDid: XRPCCore.DID, rev: Swift.String, updateType: ChatBskyModerationSubscribeModEvents.EventGroupChatUpdated.UpdateType, joinLinkCode: Swift.String? = nil, joinLinkFollowersOnly: Swift.Bool? = nil, joinLinkRequiresApproval: Swift.Bool? = nil, lockReason: ChatBskyModerationSubscribeModEvents.EventGroupChatUpdated.LockReason? = nil, newName: Swift.String? = nil, oldName: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.actorDid = actorDid
             self.convoCreatedAt = convoCreatedAt
             self.convoId = convoId
@@ -979,7 +979,7 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var actorDid: XRPCCore.DID
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `endpoint` field (required).
         public var endpoint: Swift.String
         /// The `rev` field (required).
@@ -988,7 +988,7 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(actorDid: XRPCCore.DID, createdAt: XRPCCore.Datetime, endpoint: Swift.String, rev: Swift.String, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(actorDid: XRPCCore.DID, createdAt: XRPCCore.LexiconDatetime, endpoint: Swift.String, rev: Swift.String, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.actorDid = actorDid
             self.createdAt = createdAt
             self.endpoint = endpoint

@@ -10,10 +10,10 @@ public nonisolated enum ChatBskyModerationUpdateActorAccess: XRPCCore.XRPCProced
     public static var nsid: XRPCCore.NSID { "chat.bsky.moderation.updateActorAccess" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
@@ -53,7 +53,7 @@ public nonisolated enum ChatBskyModerationUpdateActorAccess: XRPCCore.XRPCProced
     }
 
     /// The endpoint declares no output.
-    public typealias Output = XRPCCore.EmptyBody
+    public typealias Output = XRPCCore.XRPCEmptyBody
 }
 
 nonisolated extension ChatBskyLexiconsSchemas {

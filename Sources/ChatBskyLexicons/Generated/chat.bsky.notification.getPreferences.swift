@@ -10,10 +10,10 @@ public nonisolated enum ChatBskyNotificationGetPreferences: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "chat.bsky.notification.getPreferences" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {

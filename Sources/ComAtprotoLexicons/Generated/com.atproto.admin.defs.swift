@@ -16,15 +16,15 @@ public nonisolated enum ComAtprotoAdminDefs {
         public var handle: XRPCCore.ATHandle
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `deactivatedAt` field (optional).
         /// Format: `datetime`.
-        public var deactivatedAt: XRPCCore.Datetime?
+        public var deactivatedAt: XRPCCore.LexiconDatetime?
         /// The `email` field (optional).
         public var email: Swift.String?
         /// The `emailConfirmedAt` field (optional).
         /// Format: `datetime`.
-        public var emailConfirmedAt: XRPCCore.Datetime?
+        public var emailConfirmedAt: XRPCCore.LexiconDatetime?
         /// The `inviteNote` field (optional).
         public var inviteNote: Swift.String?
         /// The `invitedBy` field (optional).
@@ -35,14 +35,14 @@ public nonisolated enum ComAtprotoAdminDefs {
         /// The `invitesDisabled` field (optional).
         public var invitesDisabled: Swift.Bool?
         /// The `relatedRecords` field (optional).
-        public var relatedRecords: [XRPCCore.UnknownValue]?
+        public var relatedRecords: [XRPCCore.LexiconUnknownValue]?
         /// The `threatSignatures` field (optional).
         public var threatSignatures: [ComAtprotoAdminDefs.ThreatSignature]?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, indexedAt: XRPCCore.Datetime, deactivatedAt: XRPCCore.Datetime? = nil, email: Swift.String? = nil, emailConfirmedAt: XRPCCore.Datetime? = nil, inviteNote: Swift.String? = nil, invitedBy: ComAtprotoServerDefs.InviteCode? = nil, invites: [ComAtprotoServerDefs.InviteCode]? = nil, invitesDisabled: Swift.Bool? = nil, relatedRecords: [XRPCCore.UnknownValue]? = nil, threatSignatures: [ComAtprotoAdminDefs.ThreatSignature]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, indexedAt: XRPCCore.LexiconDatetime, deactivatedAt: XRPCCore.LexiconDatetime? = nil, email: Swift.String? = nil, emailConfirmedAt: XRPCCore.LexiconDatetime? = nil, inviteNote: Swift.String? = nil, invitedBy: ComAtprotoServerDefs.InviteCode? = nil, invites: [ComAtprotoServerDefs.InviteCode]? = nil, invitesDisabled: Swift.Bool? = nil, relatedRecords: [XRPCCore.LexiconUnknownValue]? = nil, threatSignatures: [ComAtprotoAdminDefs.ThreatSignature]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self.indexedAt = indexedAt

@@ -8,7 +8,7 @@ public nonisolated enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.getSubjectStatus" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `com.atproto.admin.getSubjectStatus#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
@@ -95,9 +95,9 @@ public nonisolated enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
             case comAtprotoRepoStrongRef(ComAtprotoRepoStrongRef)
             case comAtprotoAdminDefsRepoBlobRef(ComAtprotoAdminDefs.RepoBlobRef)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)

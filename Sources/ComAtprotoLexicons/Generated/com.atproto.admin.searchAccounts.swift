@@ -8,7 +8,7 @@ public nonisolated enum ComAtprotoAdminSearchAccounts: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "com.atproto.admin.searchAccounts" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `com.atproto.admin.searchAccounts#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {

@@ -15,12 +15,12 @@ public nonisolated enum ComAtprotoIdentityDefs {
         /// Format: `handle`.
         public var handle: XRPCCore.ATHandle
         /// The `didDoc` field (required).
-        public var didDoc: XRPCCore.UnknownValue
+        public var didDoc: XRPCCore.LexiconUnknownValue
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, didDoc: XRPCCore.UnknownValue, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, didDoc: XRPCCore.LexiconUnknownValue, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self.didDoc = didDoc

@@ -8,10 +8,10 @@ public nonisolated enum ComAtprotoIdentityGetRecommendedDidCredentials: XRPCCore
     public static var nsid: XRPCCore.NSID { "com.atproto.identity.getRecommendedDidCredentials" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -22,14 +22,14 @@ public nonisolated enum ComAtprotoIdentityGetRecommendedDidCredentials: XRPCCore
         /// The `rotationKeys` field (optional).
         public var rotationKeys: [Swift.String]?
         /// The `services` field (optional).
-        public var services: XRPCCore.UnknownValue?
+        public var services: XRPCCore.LexiconUnknownValue?
         /// The `verificationMethods` field (optional).
-        public var verificationMethods: XRPCCore.UnknownValue?
+        public var verificationMethods: XRPCCore.LexiconUnknownValue?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(alsoKnownAs: [Swift.String]? = nil, rotationKeys: [Swift.String]? = nil, services: XRPCCore.UnknownValue? = nil, verificationMethods: XRPCCore.UnknownValue? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(alsoKnownAs: [Swift.String]? = nil, rotationKeys: [Swift.String]? = nil, services: XRPCCore.LexiconUnknownValue? = nil, verificationMethods: XRPCCore.LexiconUnknownValue? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.alsoKnownAs = alsoKnownAs
             self.rotationKeys = rotationKeys
             self.services = services

@@ -42,8 +42,8 @@ public nonisolated enum ComAtprotoIdentityRefreshIdentity: XRPCCore.XRPCProcedur
         public static var declaredNames: [Swift.String] { ["HandleNotFound", "DidNotFound", "DidDeactivated"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {

@@ -70,12 +70,12 @@ public nonisolated enum ComAtprotoIdentityResolveDid: XRPCCore.XRPCQuery {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.resolveDid#main/output/schema" }
         /// The `didDoc` field (required).
-        public var didDoc: XRPCCore.UnknownValue
+        public var didDoc: XRPCCore.LexiconUnknownValue
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(didDoc: XRPCCore.UnknownValue, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(didDoc: XRPCCore.LexiconUnknownValue, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.didDoc = didDoc
             self.unknownFields = unknownFields
         }

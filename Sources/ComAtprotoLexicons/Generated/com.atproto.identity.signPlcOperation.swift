@@ -8,10 +8,10 @@ public nonisolated enum ComAtprotoIdentitySignPlcOperation: XRPCCore.XRPCProcedu
     public static var nsid: XRPCCore.NSID { "com.atproto.identity.signPlcOperation" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -22,16 +22,16 @@ public nonisolated enum ComAtprotoIdentitySignPlcOperation: XRPCCore.XRPCProcedu
         /// The `rotationKeys` field (optional).
         public var rotationKeys: [Swift.String]?
         /// The `services` field (optional).
-        public var services: XRPCCore.UnknownValue?
+        public var services: XRPCCore.LexiconUnknownValue?
         /// The `token` field (optional).
         public var token: Swift.String?
         /// The `verificationMethods` field (optional).
-        public var verificationMethods: XRPCCore.UnknownValue?
+        public var verificationMethods: XRPCCore.LexiconUnknownValue?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(alsoKnownAs: [Swift.String]? = nil, rotationKeys: [Swift.String]? = nil, services: XRPCCore.UnknownValue? = nil, token: Swift.String? = nil, verificationMethods: XRPCCore.UnknownValue? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(alsoKnownAs: [Swift.String]? = nil, rotationKeys: [Swift.String]? = nil, services: XRPCCore.LexiconUnknownValue? = nil, token: Swift.String? = nil, verificationMethods: XRPCCore.LexiconUnknownValue? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.alsoKnownAs = alsoKnownAs
             self.rotationKeys = rotationKeys
             self.services = services
@@ -64,12 +64,12 @@ public nonisolated enum ComAtprotoIdentitySignPlcOperation: XRPCCore.XRPCProcedu
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.signPlcOperation#main/output/schema" }
         /// The `operation` field (required).
-        public var operation: XRPCCore.UnknownValue
+        public var operation: XRPCCore.LexiconUnknownValue
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(operation: XRPCCore.UnknownValue, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(operation: XRPCCore.LexiconUnknownValue, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.operation = operation
             self.unknownFields = unknownFields
         }
@@ -93,7 +93,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentitySignPlcOperation`.
-    public func signPlcOperation(alsoKnownAs: [Swift.String]? = nil, rotationKeys: [Swift.String]? = nil, services: XRPCCore.UnknownValue? = nil, token: Swift.String? = nil, verificationMethods: XRPCCore.UnknownValue? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentitySignPlcOperation.Output {
+    public func signPlcOperation(alsoKnownAs: [Swift.String]? = nil, rotationKeys: [Swift.String]? = nil, services: XRPCCore.LexiconUnknownValue? = nil, token: Swift.String? = nil, verificationMethods: XRPCCore.LexiconUnknownValue? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentitySignPlcOperation.Output {
         try await client.procedure(ComAtprotoIdentitySignPlcOperation.self, parameters: .init(), input: .init(alsoKnownAs: alsoKnownAs, rotationKeys: rotationKeys, services: services, token: token, verificationMethods: verificationMethods))
     }
 

@@ -8,22 +8,22 @@ public nonisolated enum ComAtprotoIdentitySubmitPlcOperation: XRPCCore.XRPCProce
     public static var nsid: XRPCCore.NSID { "com.atproto.identity.submitPlcOperation" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.submitPlcOperation#main/input/schema" }
         /// The `operation` field (required).
-        public var operation: XRPCCore.UnknownValue
+        public var operation: XRPCCore.LexiconUnknownValue
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(operation: XRPCCore.UnknownValue, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(operation: XRPCCore.LexiconUnknownValue, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.operation = operation
             self.unknownFields = unknownFields
         }
@@ -40,7 +40,7 @@ public nonisolated enum ComAtprotoIdentitySubmitPlcOperation: XRPCCore.XRPCProce
     }
 
     /// The endpoint declares no output.
-    public typealias Output = XRPCCore.EmptyBody
+    public typealias Output = XRPCCore.XRPCEmptyBody
 }
 
 nonisolated extension ComAtprotoLexiconsSchemas {
@@ -50,7 +50,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Identity {
     /// Calls `ComAtprotoIdentitySubmitPlcOperation`.
-    public func submitPlcOperation(operation: XRPCCore.UnknownValue) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentitySubmitPlcOperation.Output {
+    public func submitPlcOperation(operation: XRPCCore.LexiconUnknownValue) async throws(XRPCCore.XRPCCallError) -> ComAtprotoIdentitySubmitPlcOperation.Output {
         try await client.procedure(ComAtprotoIdentitySubmitPlcOperation.self, parameters: .init(), input: .init(operation: operation))
     }
 

@@ -19,13 +19,13 @@ public nonisolated enum ComAtprotoLabelDefs {
         public var val: Swift.String
         /// The `cts` field (required).
         /// Format: `datetime`.
-        public var cts: XRPCCore.Datetime
+        public var cts: XRPCCore.LexiconDatetime
         /// The `cid` field (optional).
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString?
         /// The `exp` field (optional).
         /// Format: `datetime`.
-        public var exp: XRPCCore.Datetime?
+        public var exp: XRPCCore.LexiconDatetime?
         /// The `neg` field (optional).
         public var neg: Swift.Bool?
         /// The `sig` field (optional).
@@ -36,7 +36,7 @@ public nonisolated enum ComAtprotoLabelDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(src: XRPCCore.DID, uri: XRPCCore.URIString, val: Swift.String, cts: XRPCCore.Datetime, cid: XRPCCore.CIDString? = nil, exp: XRPCCore.Datetime? = nil, neg: Swift.Bool? = nil, sig: XRPCCore.LexiconBytes? = nil, ver: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(src: XRPCCore.DID, uri: XRPCCore.URIString, val: Swift.String, cts: XRPCCore.LexiconDatetime, cid: XRPCCore.CIDString? = nil, exp: XRPCCore.LexiconDatetime? = nil, neg: Swift.Bool? = nil, sig: XRPCCore.LexiconBytes? = nil, ver: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.src = src
             self.uri = uri
             self.val = val
@@ -225,7 +225,7 @@ public nonisolated enum ComAtprotoLabelDefs {
         public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#labelValueDefinitionStrings" }
         /// The `lang` field (required).
         /// Format: `language`.
-        public var lang: XRPCCore.LanguageTag
+        public var lang: XRPCCore.LexiconLanguageTag
         /// The `name` field (required).
         /// At most 640 UTF-8 bytes. At most 64 graphemes.
         public var name: Swift.String
@@ -236,7 +236,7 @@ public nonisolated enum ComAtprotoLabelDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(lang: XRPCCore.LanguageTag, name: Swift.String, description: Swift.String, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(lang: XRPCCore.LexiconLanguageTag, name: Swift.String, description: Swift.String, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.lang = lang
             self.name = name
             self.description = description

@@ -8,7 +8,7 @@ public nonisolated enum ComAtprotoLabelQueryLabels: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "com.atproto.label.queryLabels" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `com.atproto.label.queryLabels#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {

@@ -67,9 +67,9 @@ public nonisolated enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscriptio
         case comAtprotoLabelSubscribeLabelsLabels(ComAtprotoLabelSubscribeLabels.Labels)
         case comAtprotoLabelSubscribeLabelsInfo(ComAtprotoLabelSubscribeLabels.Info)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)

@@ -8,10 +8,10 @@ public nonisolated enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure
     public static var nsid: XRPCCore.NSID { "com.atproto.moderation.createReport" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -63,9 +63,9 @@ public nonisolated enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure
             case comAtprotoAdminDefsRepoRef(ComAtprotoAdminDefs.RepoRef)
             case comAtprotoRepoStrongRef(ComAtprotoRepoStrongRef)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -118,7 +118,7 @@ public nonisolated enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure
         public var reportedBy: XRPCCore.DID
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `reason` field (optional).
         /// At most 20000 UTF-8 bytes. At most 2000 graphemes.
         public var reason: Swift.String?
@@ -126,7 +126,7 @@ public nonisolated enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.Int, reasonType: ComAtprotoModerationDefs.ReasonType, subject: ComAtprotoModerationCreateReport.Output.Subject, reportedBy: XRPCCore.DID, createdAt: XRPCCore.Datetime, reason: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.Int, reasonType: ComAtprotoModerationDefs.ReasonType, subject: ComAtprotoModerationCreateReport.Output.Subject, reportedBy: XRPCCore.DID, createdAt: XRPCCore.LexiconDatetime, reason: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.reasonType = reasonType
             self.subject = subject
@@ -163,9 +163,9 @@ public nonisolated enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure
             case comAtprotoAdminDefsRepoRef(ComAtprotoAdminDefs.RepoRef)
             case comAtprotoRepoStrongRef(ComAtprotoRepoStrongRef)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -209,12 +209,12 @@ public nonisolated enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure
         /// The `name` field (required).
         public var name: Swift.String
         /// The `meta` field (optional).
-        public var meta: XRPCCore.UnknownValue?
+        public var meta: XRPCCore.LexiconUnknownValue?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(name: Swift.String, meta: XRPCCore.UnknownValue? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(name: Swift.String, meta: XRPCCore.LexiconUnknownValue? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.name = name
             self.meta = meta
             self.unknownFields = unknownFields

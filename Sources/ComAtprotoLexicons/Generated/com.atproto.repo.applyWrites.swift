@@ -34,8 +34,8 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["InvalidSwap"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -87,7 +87,7 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
             case comAtprotoRepoApplyWritesUpdate(ComAtprotoRepoApplyWrites.Update)
             case comAtprotoRepoApplyWritesDelete(ComAtprotoRepoApplyWrites.Delete)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -164,7 +164,7 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
             case comAtprotoRepoApplyWritesUpdateResult(ComAtprotoRepoApplyWrites.UpdateResult)
             case comAtprotoRepoApplyWritesDeleteResult(ComAtprotoRepoApplyWrites.DeleteResult)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -210,7 +210,7 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         /// Format: `nsid`.
         public var collection: XRPCCore.NSID
         /// The `value` field (required).
-        public var value: XRPCCore.UnknownValue
+        public var value: XRPCCore.LexiconUnknownValue
         /// The `rkey` field (optional).
         /// Format: `record-key`. At most 512 UTF-8 bytes.
         public var rkey: XRPCCore.RecordKey?
@@ -218,7 +218,7 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(collection: XRPCCore.NSID, value: XRPCCore.UnknownValue, rkey: XRPCCore.RecordKey? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(collection: XRPCCore.NSID, value: XRPCCore.LexiconUnknownValue, rkey: XRPCCore.RecordKey? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.collection = collection
             self.value = value
             self.rkey = rkey
@@ -360,12 +360,12 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         /// Format: `record-key`.
         public var rkey: XRPCCore.RecordKey
         /// The `value` field (required).
-        public var value: XRPCCore.UnknownValue
+        public var value: XRPCCore.LexiconUnknownValue
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, value: XRPCCore.UnknownValue, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, value: XRPCCore.LexiconUnknownValue, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.collection = collection
             self.rkey = rkey
             self.value = value

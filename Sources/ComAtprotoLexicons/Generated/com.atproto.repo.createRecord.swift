@@ -34,8 +34,8 @@ public nonisolated enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["InvalidSwap"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -48,7 +48,7 @@ public nonisolated enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
         /// Format: `nsid`.
         public var collection: XRPCCore.NSID
         /// The `record` field (required).
-        public var record: XRPCCore.UnknownValue
+        public var record: XRPCCore.LexiconUnknownValue
         /// The `rkey` field (optional).
         /// Format: `record-key`. At most 512 UTF-8 bytes.
         public var rkey: XRPCCore.RecordKey?
@@ -61,7 +61,7 @@ public nonisolated enum ComAtprotoRepoCreateRecord: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, record: XRPCCore.UnknownValue, rkey: XRPCCore.RecordKey? = nil, swapCommit: XRPCCore.CIDString? = nil, validate: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, record: XRPCCore.LexiconUnknownValue, rkey: XRPCCore.RecordKey? = nil, swapCommit: XRPCCore.CIDString? = nil, validate: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.repo = repo
             self.collection = collection
             self.record = record
@@ -161,7 +161,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoCreateRecord`.
-    public func createRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, record: XRPCCore.UnknownValue, rkey: XRPCCore.RecordKey? = nil, swapCommit: XRPCCore.CIDString? = nil, validate: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoCreateRecord.Output {
+    public func createRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, record: XRPCCore.LexiconUnknownValue, rkey: XRPCCore.RecordKey? = nil, swapCommit: XRPCCore.CIDString? = nil, validate: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoCreateRecord.Output {
         try await client.procedure(ComAtprotoRepoCreateRecord.self, parameters: .init(), input: .init(repo: repo, collection: collection, record: record, rkey: rkey, swapCommit: swapCommit, validate: validate))
     }
 

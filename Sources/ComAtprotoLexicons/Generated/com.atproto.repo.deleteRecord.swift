@@ -34,8 +34,8 @@ public nonisolated enum ComAtprotoRepoDeleteRecord: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["InvalidSwap"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {

@@ -8,7 +8,7 @@ public nonisolated enum ComAtprotoRepoDescribeRepo: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "com.atproto.repo.describeRepo" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `com.atproto.repo.describeRepo#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
@@ -48,7 +48,7 @@ public nonisolated enum ComAtprotoRepoDescribeRepo: XRPCCore.XRPCQuery {
         /// Format: `did`.
         public var did: XRPCCore.DID
         /// The `didDoc` field (required).
-        public var didDoc: XRPCCore.UnknownValue
+        public var didDoc: XRPCCore.LexiconUnknownValue
         /// The `collections` field (required).
         public var collections: [XRPCCore.NSID]
         /// The `handleIsCorrect` field (required).
@@ -57,7 +57,7 @@ public nonisolated enum ComAtprotoRepoDescribeRepo: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(handle: XRPCCore.ATHandle, did: XRPCCore.DID, didDoc: XRPCCore.UnknownValue, collections: [XRPCCore.NSID], handleIsCorrect: Swift.Bool, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(handle: XRPCCore.ATHandle, did: XRPCCore.DID, didDoc: XRPCCore.LexiconUnknownValue, collections: [XRPCCore.NSID], handleIsCorrect: Swift.Bool, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.handle = handle
             self.did = did
             self.didDoc = didDoc

@@ -87,7 +87,7 @@ public nonisolated enum ComAtprotoRepoGetRecord: XRPCCore.XRPCQuery {
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
         /// The `value` field (required).
-        public var value: XRPCCore.UnknownValue
+        public var value: XRPCCore.LexiconUnknownValue
         /// The `cid` field (optional).
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString?
@@ -95,7 +95,7 @@ public nonisolated enum ComAtprotoRepoGetRecord: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, value: XRPCCore.UnknownValue, cid: XRPCCore.CIDString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, value: XRPCCore.LexiconUnknownValue, cid: XRPCCore.CIDString? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.value = value
             self.cid = cid

@@ -8,16 +8,16 @@ public nonisolated enum ComAtprotoRepoImportRepo: XRPCCore.XRPCProcedure {
     public static var nsid: XRPCCore.NSID { "com.atproto.repo.importRepo" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/vnd.ipld.car`.
-    public typealias Input = XRPCCore.RawBody
+    public typealias Input = XRPCCore.XRPCRawBody
 
     /// The endpoint declares no output.
-    public typealias Output = XRPCCore.EmptyBody
+    public typealias Output = XRPCCore.XRPCEmptyBody
 }
 
 nonisolated extension ComAtprotoLexiconsSchemas {

@@ -8,7 +8,7 @@ public nonisolated enum ComAtprotoRepoListRecords: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "com.atproto.repo.listRecords" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `com.atproto.repo.listRecords#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
@@ -101,12 +101,12 @@ public nonisolated enum ComAtprotoRepoListRecords: XRPCCore.XRPCQuery {
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
         /// The `value` field (required).
-        public var value: XRPCCore.UnknownValue
+        public var value: XRPCCore.LexiconUnknownValue
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, value: XRPCCore.UnknownValue, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, value: XRPCCore.LexiconUnknownValue, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.value = value

@@ -34,8 +34,8 @@ public nonisolated enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["InvalidSwap"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -51,7 +51,7 @@ public nonisolated enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
         /// Format: `record-key`. At most 512 UTF-8 bytes.
         public var rkey: XRPCCore.RecordKey
         /// The `record` field (required).
-        public var record: XRPCCore.UnknownValue
+        public var record: XRPCCore.LexiconUnknownValue
         /// The `swapCommit` field (optional).
         /// Format: `cid`.
         public var swapCommit: XRPCCore.CIDString?
@@ -64,7 +64,7 @@ public nonisolated enum ComAtprotoRepoPutRecord: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, record: XRPCCore.UnknownValue, swapCommit: XRPCCore.CIDString? = nil, swapRecord: XRPCCore.LexiconNullable<XRPCCore.CIDString>? = nil, validate: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, record: XRPCCore.LexiconUnknownValue, swapCommit: XRPCCore.CIDString? = nil, swapRecord: XRPCCore.LexiconNullable<XRPCCore.CIDString>? = nil, validate: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.repo = repo
             self.collection = collection
             self.rkey = rkey
@@ -167,7 +167,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Repo {
     /// Calls `ComAtprotoRepoPutRecord`.
-    public func putRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, record: XRPCCore.UnknownValue, swapCommit: XRPCCore.CIDString? = nil, swapRecord: XRPCCore.LexiconNullable<XRPCCore.CIDString>? = nil, validate: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoPutRecord.Output {
+    public func putRecord(repo: XRPCCore.ATIdentifier, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, record: XRPCCore.LexiconUnknownValue, swapCommit: XRPCCore.CIDString? = nil, swapRecord: XRPCCore.LexiconNullable<XRPCCore.CIDString>? = nil, validate: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoRepoPutRecord.Output {
         try await client.procedure(ComAtprotoRepoPutRecord.self, parameters: .init(), input: .init(repo: repo, collection: collection, rkey: rkey, record: record, swapCommit: swapCommit, swapRecord: swapRecord, validate: validate))
     }
 

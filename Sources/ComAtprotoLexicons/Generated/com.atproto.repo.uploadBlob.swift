@@ -8,25 +8,25 @@ public nonisolated enum ComAtprotoRepoUploadBlob: XRPCCore.XRPCProcedure {
     public static var nsid: XRPCCore.NSID { "com.atproto.repo.uploadBlob" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `*/*`.
-    public typealias Input = XRPCCore.RawBody
+    public typealias Input = XRPCCore.XRPCRawBody
 
     /// Encoding: `application/json`.
     public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.uploadBlob#main/output/schema" }
         /// The `blob` field (required).
-        public var blob: XRPCCore.Blob
+        public var blob: XRPCCore.LexiconBlob
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(blob: XRPCCore.Blob, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(blob: XRPCCore.LexiconBlob, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.blob = blob
             self.unknownFields = unknownFields
         }

@@ -46,8 +46,8 @@ public nonisolated enum ComAtprotoServerConfirmEmail: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["AccountNotFound", "ExpiredToken", "InvalidToken", "InvalidEmail"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -81,7 +81,7 @@ public nonisolated enum ComAtprotoServerConfirmEmail: XRPCCore.XRPCProcedure {
     }
 
     /// The endpoint declares no output.
-    public typealias Output = XRPCCore.EmptyBody
+    public typealias Output = XRPCCore.XRPCEmptyBody
 }
 
 nonisolated extension ComAtprotoLexiconsSchemas {

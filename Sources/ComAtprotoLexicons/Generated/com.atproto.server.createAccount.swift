@@ -58,8 +58,8 @@ public nonisolated enum ComAtprotoServerCreateAccount: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["InvalidHandle", "InvalidPassword", "InvalidInviteCode", "HandleNotAvailable", "UnsupportedDomain", "UnresolvableDid", "IncompatibleDidDoc"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -78,7 +78,7 @@ public nonisolated enum ComAtprotoServerCreateAccount: XRPCCore.XRPCProcedure {
         /// The `password` field (optional).
         public var password: Swift.String?
         /// The `plcOp` field (optional).
-        public var plcOp: XRPCCore.UnknownValue?
+        public var plcOp: XRPCCore.LexiconUnknownValue?
         /// The `recoveryKey` field (optional).
         public var recoveryKey: Swift.String?
         /// The `verificationCode` field (optional).
@@ -89,7 +89,7 @@ public nonisolated enum ComAtprotoServerCreateAccount: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(handle: XRPCCore.ATHandle, did: XRPCCore.DID? = nil, email: Swift.String? = nil, inviteCode: Swift.String? = nil, password: Swift.String? = nil, plcOp: XRPCCore.UnknownValue? = nil, recoveryKey: Swift.String? = nil, verificationCode: Swift.String? = nil, verificationPhone: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(handle: XRPCCore.ATHandle, did: XRPCCore.DID? = nil, email: Swift.String? = nil, inviteCode: Swift.String? = nil, password: Swift.String? = nil, plcOp: XRPCCore.LexiconUnknownValue? = nil, recoveryKey: Swift.String? = nil, verificationCode: Swift.String? = nil, verificationPhone: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.handle = handle
             self.did = did
             self.email = email
@@ -144,12 +144,12 @@ public nonisolated enum ComAtprotoServerCreateAccount: XRPCCore.XRPCProcedure {
         /// Format: `did`.
         public var did: XRPCCore.DID
         /// The `didDoc` field (optional).
-        public var didDoc: XRPCCore.UnknownValue?
+        public var didDoc: XRPCCore.LexiconUnknownValue?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(accessJwt: Swift.String, refreshJwt: Swift.String, handle: XRPCCore.ATHandle, did: XRPCCore.DID, didDoc: XRPCCore.UnknownValue? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(accessJwt: Swift.String, refreshJwt: Swift.String, handle: XRPCCore.ATHandle, did: XRPCCore.DID, didDoc: XRPCCore.LexiconUnknownValue? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.accessJwt = accessJwt
             self.refreshJwt = refreshJwt
             self.handle = handle
@@ -185,7 +185,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerCreateAccount`.
-    public func createAccount(handle: XRPCCore.ATHandle, did: XRPCCore.DID? = nil, email: Swift.String? = nil, inviteCode: Swift.String? = nil, password: Swift.String? = nil, plcOp: XRPCCore.UnknownValue? = nil, recoveryKey: Swift.String? = nil, verificationCode: Swift.String? = nil, verificationPhone: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerCreateAccount.Output {
+    public func createAccount(handle: XRPCCore.ATHandle, did: XRPCCore.DID? = nil, email: Swift.String? = nil, inviteCode: Swift.String? = nil, password: Swift.String? = nil, plcOp: XRPCCore.LexiconUnknownValue? = nil, recoveryKey: Swift.String? = nil, verificationCode: Swift.String? = nil, verificationPhone: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerCreateAccount.Output {
         try await client.procedure(ComAtprotoServerCreateAccount.self, parameters: .init(), input: .init(handle: handle, did: did, email: email, inviteCode: inviteCode, password: password, plcOp: plcOp, recoveryKey: recoveryKey, verificationCode: verificationCode, verificationPhone: verificationPhone))
     }
 

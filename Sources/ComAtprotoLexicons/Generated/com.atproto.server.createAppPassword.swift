@@ -34,8 +34,8 @@ public nonisolated enum ComAtprotoServerCreateAppPassword: XRPCCore.XRPCProcedur
         public static var declaredNames: [Swift.String] { ["AccountTakedown"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -81,14 +81,14 @@ public nonisolated enum ComAtprotoServerCreateAppPassword: XRPCCore.XRPCProcedur
         public var password: Swift.String
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `privileged` field (optional).
         public var privileged: Swift.Bool?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(name: Swift.String, password: Swift.String, createdAt: XRPCCore.Datetime, privileged: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(name: Swift.String, password: Swift.String, createdAt: XRPCCore.LexiconDatetime, privileged: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.name = name
             self.password = password
             self.createdAt = createdAt

@@ -38,8 +38,8 @@ public nonisolated enum ComAtprotoServerCreateSession: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["AccountTakedown", "AuthFactorTokenRequired"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -99,7 +99,7 @@ public nonisolated enum ComAtprotoServerCreateSession: XRPCCore.XRPCProcedure {
         /// The `active` field (optional).
         public var active: Swift.Bool?
         /// The `didDoc` field (optional).
-        public var didDoc: XRPCCore.UnknownValue?
+        public var didDoc: XRPCCore.LexiconUnknownValue?
         /// The `email` field (optional).
         public var email: Swift.String?
         /// The `emailAuthFactor` field (optional).
@@ -113,7 +113,7 @@ public nonisolated enum ComAtprotoServerCreateSession: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(accessJwt: Swift.String, refreshJwt: Swift.String, handle: XRPCCore.ATHandle, did: XRPCCore.DID, active: Swift.Bool? = nil, didDoc: XRPCCore.UnknownValue? = nil, email: Swift.String? = nil, emailAuthFactor: Swift.Bool? = nil, emailConfirmed: Swift.Bool? = nil, status: ComAtprotoServerCreateSession.Output.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(accessJwt: Swift.String, refreshJwt: Swift.String, handle: XRPCCore.ATHandle, did: XRPCCore.DID, active: Swift.Bool? = nil, didDoc: XRPCCore.LexiconUnknownValue? = nil, email: Swift.String? = nil, emailAuthFactor: Swift.Bool? = nil, emailConfirmed: Swift.Bool? = nil, status: ComAtprotoServerCreateSession.Output.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.accessJwt = accessJwt
             self.refreshJwt = refreshJwt
             self.handle = handle

@@ -8,10 +8,10 @@ public nonisolated enum ComAtprotoServerDeactivateAccount: XRPCCore.XRPCProcedur
     public static var nsid: XRPCCore.NSID { "com.atproto.server.deactivateAccount" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -19,12 +19,12 @@ public nonisolated enum ComAtprotoServerDeactivateAccount: XRPCCore.XRPCProcedur
         public static var lexiconDefinition: Swift.String { "com.atproto.server.deactivateAccount#main/input/schema" }
         /// The `deleteAfter` field (optional).
         /// Format: `datetime`.
-        public var deleteAfter: XRPCCore.Datetime?
+        public var deleteAfter: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(deleteAfter: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(deleteAfter: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.deleteAfter = deleteAfter
             self.unknownFields = unknownFields
         }
@@ -41,7 +41,7 @@ public nonisolated enum ComAtprotoServerDeactivateAccount: XRPCCore.XRPCProcedur
     }
 
     /// The endpoint declares no output.
-    public typealias Output = XRPCCore.EmptyBody
+    public typealias Output = XRPCCore.XRPCEmptyBody
 }
 
 nonisolated extension ComAtprotoLexiconsSchemas {
@@ -51,7 +51,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Server {
     /// Calls `ComAtprotoServerDeactivateAccount`.
-    public func deactivateAccount(deleteAfter: XRPCCore.Datetime? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerDeactivateAccount.Output {
+    public func deactivateAccount(deleteAfter: XRPCCore.LexiconDatetime? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoServerDeactivateAccount.Output {
         try await client.procedure(ComAtprotoServerDeactivateAccount.self, parameters: .init(), input: .init(deleteAfter: deleteAfter))
     }
 

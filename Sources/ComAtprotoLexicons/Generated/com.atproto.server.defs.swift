@@ -20,14 +20,14 @@ public nonisolated enum ComAtprotoServerDefs {
         public var createdBy: Swift.String
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `uses` field (required).
         public var uses: [ComAtprotoServerDefs.InviteCodeUse]
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(code: Swift.String, available: Swift.Int, disabled: Swift.Bool, forAccount: Swift.String, createdBy: Swift.String, createdAt: XRPCCore.Datetime, uses: [ComAtprotoServerDefs.InviteCodeUse], unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(code: Swift.String, available: Swift.Int, disabled: Swift.Bool, forAccount: Swift.String, createdBy: Swift.String, createdAt: XRPCCore.LexiconDatetime, uses: [ComAtprotoServerDefs.InviteCodeUse], unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.code = code
             self.available = available
             self.disabled = disabled
@@ -70,12 +70,12 @@ public nonisolated enum ComAtprotoServerDefs {
         public var usedBy: XRPCCore.DID
         /// The `usedAt` field (required).
         /// Format: `datetime`.
-        public var usedAt: XRPCCore.Datetime
+        public var usedAt: XRPCCore.LexiconDatetime
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(usedBy: XRPCCore.DID, usedAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(usedBy: XRPCCore.DID, usedAt: XRPCCore.LexiconDatetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.usedBy = usedBy
             self.usedAt = usedAt
             self.unknownFields = unknownFields

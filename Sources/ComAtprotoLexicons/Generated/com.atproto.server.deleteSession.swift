@@ -38,14 +38,14 @@ public nonisolated enum ComAtprotoServerDeleteSession: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["InvalidToken", "ExpiredToken"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// The endpoint declares no input.
-    public typealias Input = XRPCCore.EmptyBody
+    public typealias Input = XRPCCore.XRPCEmptyBody
 
     /// The endpoint declares no output.
-    public typealias Output = XRPCCore.EmptyBody
+    public typealias Output = XRPCCore.XRPCEmptyBody
 }
 
 nonisolated extension ComAtprotoLexiconsSchemas {

@@ -8,10 +8,10 @@ public nonisolated enum ComAtprotoServerGetSession: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "com.atproto.server.getSession" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -26,7 +26,7 @@ public nonisolated enum ComAtprotoServerGetSession: XRPCCore.XRPCQuery {
         /// The `active` field (optional).
         public var active: Swift.Bool?
         /// The `didDoc` field (optional).
-        public var didDoc: XRPCCore.UnknownValue?
+        public var didDoc: XRPCCore.LexiconUnknownValue?
         /// The `email` field (optional).
         public var email: Swift.String?
         /// The `emailAuthFactor` field (optional).
@@ -40,7 +40,7 @@ public nonisolated enum ComAtprotoServerGetSession: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(handle: XRPCCore.ATHandle, did: XRPCCore.DID, active: Swift.Bool? = nil, didDoc: XRPCCore.UnknownValue? = nil, email: Swift.String? = nil, emailAuthFactor: Swift.Bool? = nil, emailConfirmed: Swift.Bool? = nil, status: ComAtprotoServerGetSession.Output.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(handle: XRPCCore.ATHandle, did: XRPCCore.DID, active: Swift.Bool? = nil, didDoc: XRPCCore.LexiconUnknownValue? = nil, email: Swift.String? = nil, emailAuthFactor: Swift.Bool? = nil, emailConfirmed: Swift.Bool? = nil, status: ComAtprotoServerGetSession.Output.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.handle = handle
             self.did = did
             self.active = active

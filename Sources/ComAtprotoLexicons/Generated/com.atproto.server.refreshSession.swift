@@ -42,11 +42,11 @@ public nonisolated enum ComAtprotoServerRefreshSession: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["AccountTakedown", "InvalidToken", "ExpiredToken"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// The endpoint declares no input.
-    public typealias Input = XRPCCore.EmptyBody
+    public typealias Input = XRPCCore.XRPCEmptyBody
 
     /// Encoding: `application/json`.
     public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -65,7 +65,7 @@ public nonisolated enum ComAtprotoServerRefreshSession: XRPCCore.XRPCProcedure {
         /// The `active` field (optional).
         public var active: Swift.Bool?
         /// The `didDoc` field (optional).
-        public var didDoc: XRPCCore.UnknownValue?
+        public var didDoc: XRPCCore.LexiconUnknownValue?
         /// The `email` field (optional).
         public var email: Swift.String?
         /// The `emailAuthFactor` field (optional).
@@ -79,7 +79,7 @@ public nonisolated enum ComAtprotoServerRefreshSession: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(accessJwt: Swift.String, refreshJwt: Swift.String, handle: XRPCCore.ATHandle, did: XRPCCore.DID, active: Swift.Bool? = nil, didDoc: XRPCCore.UnknownValue? = nil, email: Swift.String? = nil, emailAuthFactor: Swift.Bool? = nil, emailConfirmed: Swift.Bool? = nil, status: ComAtprotoServerRefreshSession.Output.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(accessJwt: Swift.String, refreshJwt: Swift.String, handle: XRPCCore.ATHandle, did: XRPCCore.DID, active: Swift.Bool? = nil, didDoc: XRPCCore.LexiconUnknownValue? = nil, email: Swift.String? = nil, emailAuthFactor: Swift.Bool? = nil, emailConfirmed: Swift.Bool? = nil, status: ComAtprotoServerRefreshSession.Output.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.accessJwt = accessJwt
             self.refreshJwt = refreshJwt
             self.handle = handle

@@ -8,16 +8,16 @@ public nonisolated enum ComAtprotoServerRequestEmailConfirmation: XRPCCore.XRPCP
     public static var nsid: XRPCCore.NSID { "com.atproto.server.requestEmailConfirmation" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// The endpoint declares no input.
-    public typealias Input = XRPCCore.EmptyBody
+    public typealias Input = XRPCCore.XRPCEmptyBody
 
     /// The endpoint declares no output.
-    public typealias Output = XRPCCore.EmptyBody
+    public typealias Output = XRPCCore.XRPCEmptyBody
 }
 
 nonisolated extension ComAtprotoLexiconsSchemas {

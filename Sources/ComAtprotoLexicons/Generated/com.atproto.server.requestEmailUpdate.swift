@@ -8,13 +8,13 @@ public nonisolated enum ComAtprotoServerRequestEmailUpdate: XRPCCore.XRPCProcedu
     public static var nsid: XRPCCore.NSID { "com.atproto.server.requestEmailUpdate" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// The endpoint declares no input.
-    public typealias Input = XRPCCore.EmptyBody
+    public typealias Input = XRPCCore.XRPCEmptyBody
 
     /// Encoding: `application/json`.
     public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {

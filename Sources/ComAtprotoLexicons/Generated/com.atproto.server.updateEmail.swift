@@ -42,8 +42,8 @@ public nonisolated enum ComAtprotoServerUpdateEmail: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["ExpiredToken", "InvalidToken", "TokenRequired"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -82,7 +82,7 @@ public nonisolated enum ComAtprotoServerUpdateEmail: XRPCCore.XRPCProcedure {
     }
 
     /// The endpoint declares no output.
-    public typealias Output = XRPCCore.EmptyBody
+    public typealias Output = XRPCCore.XRPCEmptyBody
 }
 
 nonisolated extension ComAtprotoLexiconsSchemas {

@@ -84,7 +84,7 @@ public nonisolated enum ComAtprotoSyncGetBlob: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `*/*`.
-    public typealias Output = XRPCCore.RawBody
+    public typealias Output = XRPCCore.XRPCRawBody
 }
 
 nonisolated extension ComAtprotoLexiconsSchemas {

@@ -83,7 +83,7 @@ public nonisolated enum ComAtprotoSyncGetBlocks: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/vnd.ipld.car`.
-    public typealias Output = XRPCCore.RawBody
+    public typealias Output = XRPCCore.XRPCRawBody
 }
 
 nonisolated extension ComAtprotoLexiconsSchemas {

@@ -8,7 +8,7 @@ public nonisolated enum ComAtprotoSyncGetCheckout: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.getCheckout" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `com.atproto.sync.getCheckout#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
@@ -38,7 +38,7 @@ public nonisolated enum ComAtprotoSyncGetCheckout: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/vnd.ipld.car`.
-    public typealias Output = XRPCCore.RawBody
+    public typealias Output = XRPCCore.XRPCRawBody
 }
 
 nonisolated extension ComAtprotoLexiconsSchemas {

@@ -90,7 +90,7 @@ public nonisolated enum ComAtprotoSyncGetRecord: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/vnd.ipld.car`.
-    public typealias Output = XRPCCore.RawBody
+    public typealias Output = XRPCCore.XRPCRawBody
 }
 
 nonisolated extension ComAtprotoLexiconsSchemas {

@@ -80,7 +80,7 @@ public nonisolated enum ComAtprotoSyncGetRepo: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/vnd.ipld.car`.
-    public typealias Output = XRPCCore.RawBody
+    public typealias Output = XRPCCore.XRPCRawBody
 }
 
 nonisolated extension ComAtprotoLexiconsSchemas {

@@ -8,7 +8,7 @@ public nonisolated enum ComAtprotoSyncListReposByCollection: XRPCCore.XRPCQuery 
     public static var nsid: XRPCCore.NSID { "com.atproto.sync.listReposByCollection" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `com.atproto.sync.listReposByCollection#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {

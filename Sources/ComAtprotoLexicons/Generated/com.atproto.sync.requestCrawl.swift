@@ -34,8 +34,8 @@ public nonisolated enum ComAtprotoSyncRequestCrawl: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["HostBanned"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
@@ -64,7 +64,7 @@ public nonisolated enum ComAtprotoSyncRequestCrawl: XRPCCore.XRPCProcedure {
     }
 
     /// The endpoint declares no output.
-    public typealias Output = XRPCCore.EmptyBody
+    public typealias Output = XRPCCore.XRPCEmptyBody
 }
 
 nonisolated extension ComAtprotoLexiconsSchemas {

@@ -74,9 +74,9 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
         case comAtprotoSyncSubscribeReposAccount(ComAtprotoSyncSubscribeRepos.Account)
         case comAtprotoSyncSubscribeReposInfo(ComAtprotoSyncSubscribeRepos.Info)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)
@@ -129,7 +129,7 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
         public var did: XRPCCore.DID
         /// The `time` field (required).
         /// Format: `datetime`.
-        public var time: XRPCCore.Datetime
+        public var time: XRPCCore.LexiconDatetime
         /// The `active` field (required).
         public var active: Swift.Bool
         /// The `status` field (optional).
@@ -139,7 +139,7 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(seq: Swift.Int, did: XRPCCore.DID, time: XRPCCore.Datetime, active: Swift.Bool, status: ComAtprotoSyncSubscribeRepos.Account.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(seq: Swift.Int, did: XRPCCore.DID, time: XRPCCore.LexiconDatetime, active: Swift.Bool, status: ComAtprotoSyncSubscribeRepos.Account.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.seq = seq
             self.did = did
             self.time = time
@@ -222,14 +222,14 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
         public var blobs: [XRPCCore.CIDLink]
         /// The `time` field (required).
         /// Format: `datetime`.
-        public var time: XRPCCore.Datetime
+        public var time: XRPCCore.LexiconDatetime
         /// The `prevData` field (optional).
         public var prevData: XRPCCore.CIDLink?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(seq: Swift.Int, rebase: Swift.Bool, tooBig: Swift.Bool, repo: XRPCCore.DID, commit: XRPCCore.CIDLink, rev: XRPCCore.TID, since: XRPCCore.TID?, blocks: XRPCCore.LexiconBytes, ops: [ComAtprotoSyncSubscribeRepos.RepoOp], blobs: [XRPCCore.CIDLink], time: XRPCCore.Datetime, prevData: XRPCCore.CIDLink? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(seq: Swift.Int, rebase: Swift.Bool, tooBig: Swift.Bool, repo: XRPCCore.DID, commit: XRPCCore.CIDLink, rev: XRPCCore.TID, since: XRPCCore.TID?, blocks: XRPCCore.LexiconBytes, ops: [ComAtprotoSyncSubscribeRepos.RepoOp], blobs: [XRPCCore.CIDLink], time: XRPCCore.LexiconDatetime, prevData: XRPCCore.CIDLink? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.seq = seq
             self.rebase = rebase
             self.tooBig = tooBig
@@ -289,7 +289,7 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
         public var did: XRPCCore.DID
         /// The `time` field (required).
         /// Format: `datetime`.
-        public var time: XRPCCore.Datetime
+        public var time: XRPCCore.LexiconDatetime
         /// The `handle` field (optional).
         /// Format: `handle`.
         public var handle: XRPCCore.ATHandle?
@@ -297,7 +297,7 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(seq: Swift.Int, did: XRPCCore.DID, time: XRPCCore.Datetime, handle: XRPCCore.ATHandle? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(seq: Swift.Int, did: XRPCCore.DID, time: XRPCCore.LexiconDatetime, handle: XRPCCore.ATHandle? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.seq = seq
             self.did = did
             self.time = time
@@ -444,12 +444,12 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
         public var rev: Swift.String
         /// The `time` field (required).
         /// Format: `datetime`.
-        public var time: XRPCCore.Datetime
+        public var time: XRPCCore.LexiconDatetime
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(seq: Swift.Int, did: XRPCCore.DID, blocks: XRPCCore.LexiconBytes, rev: Swift.String, time: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(seq: Swift.Int, did: XRPCCore.DID, blocks: XRPCCore.LexiconBytes, rev: Swift.String, time: XRPCCore.LexiconDatetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.seq = seq
             self.did = did
             self.blocks = blocks

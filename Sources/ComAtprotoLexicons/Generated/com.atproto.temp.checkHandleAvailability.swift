@@ -43,14 +43,14 @@ public nonisolated enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuer
         public var handle: XRPCCore.ATHandle
         /// The `birthDate` field (optional).
         /// Format: `datetime`.
-        public var birthDate: XRPCCore.Datetime?
+        public var birthDate: XRPCCore.LexiconDatetime?
         /// The `email` field (optional).
         public var email: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(handle: XRPCCore.ATHandle, birthDate: XRPCCore.Datetime? = nil, email: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(handle: XRPCCore.ATHandle, birthDate: XRPCCore.LexiconDatetime? = nil, email: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.handle = handle
             self.birthDate = birthDate
             self.email = email
@@ -111,9 +111,9 @@ public nonisolated enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuer
             case comAtprotoTempCheckHandleAvailabilityResultAvailable(ComAtprotoTempCheckHandleAvailability.ResultAvailable)
             case comAtprotoTempCheckHandleAvailabilityResultUnavailable(ComAtprotoTempCheckHandleAvailability.ResultUnavailable)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -237,7 +237,7 @@ nonisolated extension ComAtprotoLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Com.Atproto.Temp {
     /// Calls `ComAtprotoTempCheckHandleAvailability`.
-    public func checkHandleAvailability(handle: XRPCCore.ATHandle, birthDate: XRPCCore.Datetime? = nil, email: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempCheckHandleAvailability.Output {
+    public func checkHandleAvailability(handle: XRPCCore.ATHandle, birthDate: XRPCCore.LexiconDatetime? = nil, email: Swift.String? = nil) async throws(XRPCCore.XRPCCallError) -> ComAtprotoTempCheckHandleAvailability.Output {
         try await client.query(ComAtprotoTempCheckHandleAvailability.self, parameters: .init(handle: handle, birthDate: birthDate, email: email))
     }
 

@@ -8,7 +8,7 @@ public nonisolated enum ComAtprotoTempFetchLabels: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "com.atproto.temp.fetchLabels" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `com.atproto.temp.fetchLabels#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {

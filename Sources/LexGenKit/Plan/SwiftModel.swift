@@ -7,7 +7,7 @@
 indirect enum TypeReference: Sendable, Hashable {
     /// A type the generator declares, fully qualified (`AppBskyFeedDefs.PostView`).
     case declared(String)
-    /// A standard or runtime type, written as is (`Swift.String`, `XRPCCore.Blob`).
+    /// A standard or runtime type, written as is (`Swift.String`, `XRPCCore.LexiconBlob`).
     case builtin(String)
     /// An array.
     case array(TypeReference)

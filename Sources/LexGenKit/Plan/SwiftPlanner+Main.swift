@@ -80,7 +80,7 @@ extension SwiftPlanner {
             parameterFields = model.fields
             nested.append(.structure(model))
         } else {
-            nested.append(.alias(name: "Parameters", target: .builtin("XRPCCore.NoParameters"), documentation: []))
+            nested.append(.alias(name: "Parameters", target: .builtin("XRPCCore.XRPCNoParameters"), documentation: []))
         }
         var inputFields: [FieldModel]?
         if role == .procedure {
@@ -99,7 +99,8 @@ extension SwiftPlanner {
                     nested.append(.alias(name: "Message", target: type, documentation: []))
                 }
             } else {
-                nested.append(.alias(name: "Message", target: .builtin("XRPCCore.UnknownValue"), documentation: []))
+                nested.append(
+                    .alias(name: "Message", target: .builtin("XRPCCore.LexiconUnknownValue"), documentation: []))
             }
         } else {
             nested.append(planBody(endpoint.output, name: "Output", typeName: typeName).declaration)
@@ -150,16 +151,18 @@ extension SwiftPlanner {
         guard let body else {
             return (
                 .alias(
-                    name: name, target: .builtin("XRPCCore.EmptyBody"),
+                    name: name, target: .builtin("XRPCCore.XRPCEmptyBody"),
                     documentation: ["The endpoint declares no \(name.lowercased())."]), nil
             )
         }
         let encodingDoc = ["Encoding: `\(body.encoding)`."]
         guard body.isJSON else {
-            return (.alias(name: name, target: .builtin("XRPCCore.RawBody"), documentation: encodingDoc), nil)
+            return (.alias(name: name, target: .builtin("XRPCCore.XRPCRawBody"), documentation: encodingDoc), nil)
         }
         guard let schema = body.schema else {
-            return (.alias(name: name, target: .builtin("XRPCCore.UnknownValue"), documentation: encodingDoc), nil)
+            return (
+                .alias(name: name, target: .builtin("XRPCCore.LexiconUnknownValue"), documentation: encodingDoc), nil
+            )
         }
         switch schema.kind {
         case .object(let object):
@@ -173,7 +176,9 @@ extension SwiftPlanner {
         case .ref(let reference):
             return (.alias(name: name, target: referenceType(reference), documentation: encodingDoc), nil)
         default:
-            return (.alias(name: name, target: .builtin("XRPCCore.UnknownValue"), documentation: encodingDoc), nil)
+            return (
+                .alias(name: name, target: .builtin("XRPCCore.LexiconUnknownValue"), documentation: encodingDoc), nil
+            )
         }
     }
 }

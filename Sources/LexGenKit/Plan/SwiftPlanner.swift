@@ -240,10 +240,10 @@ struct SwiftPlanner {
             return .builtin(Self.formatType(string.format))
         case .bytes: return .builtin("XRPCCore.LexiconBytes")
         case .cidLink: return .builtin("XRPCCore.CIDLink")
-        case .blob: return .builtin("XRPCCore.Blob")
-        case .unknown: return .builtin("XRPCCore.UnknownValue")
+        case .blob: return .builtin("XRPCCore.LexiconBlob")
+        case .unknown: return .builtin("XRPCCore.LexiconUnknownValue")
         case .token, .permission, .permissionSet, .query, .procedure, .subscription:
-            return .builtin("XRPCCore.UnknownValue")
+            return .builtin("XRPCCore.LexiconUnknownValue")
         case .array(let items, _, _):
             return .array(
                 fieldType(items, inlineName: inlineName + "Item", scopeName: scopeName, scope: &scope, nested: &nested))
@@ -268,11 +268,12 @@ struct SwiftPlanner {
     /// The Swift type a ref stands for.
     func referenceType(_ reference: DefReference) -> TypeReference {
         guard let def = graph.def(reference), let qualified = names.qualifiedName(of: reference) else {
-            return .builtin("XRPCCore.UnknownValue")
+            return .builtin("XRPCCore.LexiconUnknownValue")
         }
         switch def.schema.kind {
         case .token: return .builtin("Swift.String")
-        case .query, .procedure, .subscription, .permissionSet, .permission: return .builtin("XRPCCore.UnknownValue")
+        case .query, .procedure, .subscription, .permissionSet, .permission:
+            return .builtin("XRPCCore.LexiconUnknownValue")
         default: return .declared(qualified)
         }
     }
@@ -285,7 +286,7 @@ struct SwiftPlanner {
         for reference in refs where seen.insert(reference).inserted {
             let isToken: Bool
             if case .token? = graph.def(reference)?.schema.kind { isToken = true } else { isToken = false }
-            let type: TypeReference = isToken ? .builtin("XRPCCore.UnknownValue") : referenceType(reference)
+            let type: TypeReference = isToken ? .builtin("XRPCCore.LexiconUnknownValue") : referenceType(reference)
             members.append(
                 UnionMemberModel(
                     caseName: SwiftNaming.unionCaseName(reference),
@@ -349,9 +350,9 @@ struct SwiftPlanner {
         case "at-identifier": return "XRPCCore.ATIdentifier"
         case "tid": return "XRPCCore.TID"
         case "record-key": return "XRPCCore.RecordKey"
-        case "datetime": return "XRPCCore.Datetime"
+        case "datetime": return "XRPCCore.LexiconDatetime"
         case "cid": return "XRPCCore.CIDString"
-        case "language": return "XRPCCore.LanguageTag"
+        case "language": return "XRPCCore.LexiconLanguageTag"
         case "uri": return "XRPCCore.URIString"
         default: return "Swift.String"
         }

@@ -176,10 +176,10 @@ struct SwiftRenderer {
             }
             if !model.isClosed {
                 body.line("/// A member whose `$type` this union does not list, kept as read.")
-                body.line("case unknown(XRPCCore.UnknownValue)")
+                body.line("case unknown(XRPCCore.LexiconUnknownValue)")
             }
             body.line("/// A member of a listed `$type` whose content does not decode, kept as read with the reason.")
-            body.line("case invalid(XRPCCore.InvalidUnionMember)")
+            body.line("case invalid(XRPCCore.LexiconInvalidUnionMember)")
             body.line("")
             // Both readings (a tree, the text) go through one `switch`, over a `LexiconUnionSource`.
             body.block("\(access)init(lexiconJSON json: XRPCCore.JSONValue) throws") { initBody in
@@ -310,7 +310,7 @@ struct SwiftRenderer {
     private func renderErrors(_ errors: [ErrorCaseModel], into writer: inout CodeWriter) {
         guard !errors.isEmpty else {
             writer.line("/// The endpoint declares no errors; any name a server sends is kept.")
-            writer.line("\(access)typealias Error = XRPCCore.UndeclaredError")
+            writer.line("\(access)typealias Error = XRPCCore.XRPCUndeclaredError")
             return
         }
         writer.line("/// The errors the endpoint declares, and any other name a server sends.")

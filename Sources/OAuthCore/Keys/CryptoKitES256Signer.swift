@@ -60,13 +60,14 @@
         }
 
         /// The raw scalar, or the enclave's device-bound blob.
-        public func exportForArchive() throws -> SigningKeyArchive {
+        public func exportForArchive() throws -> OAuthSigningKeyArchive {
             switch key {
             case .software(let key):
-                return SigningKeyArchive(kind: SigningKeyArchive.p256Raw, data: key.rawRepresentation)
+                return OAuthSigningKeyArchive(kind: OAuthSigningKeyArchive.p256Raw, data: key.rawRepresentation)
             #if canImport(CryptoKit)
                 case .enclave(let key):
-                    return SigningKeyArchive(kind: SigningKeyArchive.secureEnclave, data: key.dataRepresentation)
+                    return OAuthSigningKeyArchive(
+                        kind: OAuthSigningKeyArchive.secureEnclave, data: key.dataRepresentation)
             #endif
             }
         }
@@ -94,12 +95,12 @@
         }
 
         /// The key of `archive`.
-        public func restoreKey(from archive: SigningKeyArchive) async throws -> any ES256Signer {
+        public func restoreKey(from archive: OAuthSigningKeyArchive) async throws -> any ES256Signer {
             switch archive.kind {
-            case SigningKeyArchive.p256Raw:
+            case OAuthSigningKeyArchive.p256Raw:
                 return try CryptoKitES256Signer(P256.Signing.PrivateKey(rawRepresentation: archive.data))
             #if canImport(CryptoKit)
-                case SigningKeyArchive.secureEnclave:
+                case OAuthSigningKeyArchive.secureEnclave:
                     return try CryptoKitES256Signer(
                         enclave: SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: archive.data))
             #endif

@@ -16,7 +16,7 @@ public protocol ES256Signer: Sendable {
     /// way a private key leaves its signer.
     ///
     /// - Throws: when the key cannot leave its store.
-    func exportForArchive() throws -> SigningKeyArchive
+    func exportForArchive() throws -> OAuthSigningKeyArchive
 }
 
 /// Makes the fresh key of each OAuth session and restores keys from archives.
@@ -27,14 +27,15 @@ public protocol ES256KeyFactory: Sendable {
     /// The key stored in `archive`.
     ///
     /// - Throws: when the archive is not one of this factory's kinds or is damaged.
-    func restoreKey(from archive: SigningKeyArchive) async throws -> any ES256Signer
+    func restoreKey(from archive: OAuthSigningKeyArchive) async throws -> any ES256Signer
 }
 
 /// A private key as a session archive stores it: a kind (`p256-raw`: the 32-byte scalar;
 /// `secure-enclave`: the enclave's wrapped blob, usable on that device only) and its bytes.
 ///
 /// Printing or dumping it never shows the bytes.
-public struct SigningKeyArchive: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+public struct OAuthSigningKeyArchive: Sendable, Hashable, Codable, CustomStringConvertible,
+    CustomDebugStringConvertible,
     CustomReflectable
 {
     /// The kind of key; the factory that made it knows how to read it.
@@ -54,7 +55,7 @@ public struct SigningKeyArchive: Sendable, Hashable, Codable, CustomStringConver
     }
 
     /// The kind only.
-    public var description: String { "SigningKeyArchive(\(kind), <redacted>)" }
+    public var description: String { "OAuthSigningKeyArchive(\(kind), <redacted>)" }
     /// The same as ``description``.
     public var debugDescription: String { description }
     /// A mirror with the kind only.

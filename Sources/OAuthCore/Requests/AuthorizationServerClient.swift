@@ -51,7 +51,7 @@ public struct AuthorizationServerClient: Sendable {
 
     /// Exchanges an authorization code (with its PKCE verifier) for tokens.
     public func exchange(code: String, redirectURI: String, pkce: PKCE, signer: any ES256Signer)
-        async throws(OAuthError) -> TokenResponse
+        async throws(OAuthError) -> OAuthTokenResponse
     {
         try await exchangeAnswer(code: code, redirectURI: redirectURI, pkce: pkce, signer: signer).checked.get()
     }
@@ -68,7 +68,7 @@ public struct AuthorizationServerClient: Sendable {
     }
 
     /// Uses `refreshToken` for new tokens (the answer carries the rotated refresh token).
-    public func refresh(refreshToken: String, signer: any ES256Signer) async throws(OAuthError) -> TokenResponse {
+    public func refresh(refreshToken: String, signer: any ES256Signer) async throws(OAuthError) -> OAuthTokenResponse {
         try await refreshAnswer(refreshToken: refreshToken, signer: signer).checked.get()
     }
 

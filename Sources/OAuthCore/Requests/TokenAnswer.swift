@@ -6,7 +6,7 @@ import Foundation
 /// Printing it never shows a token.
 package struct TokenAnswer: Sendable, CustomStringConvertible {
     /// The checked tokens, or why the answer is not usable (``OAuthError/Code/invalidResponse``).
-    package var checked: Result<TokenResponse, OAuthError>
+    package var checked: Result<OAuthTokenResponse, OAuthError>
     /// The `access_token` when the answer carries one as a non-empty string. Secret.
     package var accessToken: String?
     /// The `refresh_token` when the answer carries one as a non-empty string. Secret.
@@ -24,10 +24,10 @@ package struct TokenAnswer: Sendable, CustomStringConvertible {
         accessToken = token("access_token")
         refreshToken = token("refresh_token")
         tokenType = object?["token_type"] as? String
-        checked = Result { () throws(OAuthError) -> TokenResponse in
-            let answer: TokenResponse
+        checked = Result { () throws(OAuthError) -> OAuthTokenResponse in
+            let answer: OAuthTokenResponse
             do {
-                answer = try JSONDecoder().decode(TokenResponse.self, from: body)
+                answer = try JSONDecoder().decode(OAuthTokenResponse.self, from: body)
             } catch {
                 throw OAuthError(.invalidResponse, message: "the token answer is not usable JSON: \(type(of: error))")
             }

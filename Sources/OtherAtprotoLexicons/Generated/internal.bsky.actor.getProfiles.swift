@@ -10,7 +10,7 @@ public nonisolated enum InternalBskyActorGetProfiles: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "internal.bsky.actor.getProfiles" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `internal.bsky.actor.getProfiles#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _OtherAtprotoLexiconsValidatable {

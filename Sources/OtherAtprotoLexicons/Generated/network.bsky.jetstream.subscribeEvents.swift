@@ -135,9 +135,9 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
         case networkBskyJetstreamSubscribeEventsSync(NetworkBskyJetstreamSubscribeEvents.Sync)
         case networkBskyJetstreamSubscribeEventsInfo(NetworkBskyJetstreamSubscribeEvents.Info)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)
@@ -190,14 +190,14 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
         public var did: XRPCCore.DID
         /// The `time` field (required).
         /// Format: `datetime`.
-        public var time: XRPCCore.Datetime
+        public var time: XRPCCore.LexiconDatetime
         /// The `account` field (required).
         public var account: ComAtprotoLexicons.ComAtprotoSyncSubscribeRepos.Account
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(seq: Swift.Int, did: XRPCCore.DID, time: XRPCCore.Datetime, account: ComAtprotoLexicons.ComAtprotoSyncSubscribeRepos.Account, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(seq: Swift.Int, did: XRPCCore.DID, time: XRPCCore.LexiconDatetime, account: ComAtprotoLexicons.ComAtprotoSyncSubscribeRepos.Account, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.seq = seq
             self.did = did
             self.time = time
@@ -233,7 +233,7 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
         public var did: XRPCCore.DID
         /// The `time` field (required).
         /// Format: `datetime`.
-        public var time: XRPCCore.Datetime
+        public var time: XRPCCore.LexiconDatetime
         /// The `rev` field (required).
         /// Format: `tid`.
         public var rev: XRPCCore.TID
@@ -250,12 +250,12 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString?
         /// The `record` field (optional).
-        public var record: XRPCCore.UnknownValue?
+        public var record: XRPCCore.LexiconUnknownValue?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(seq: Swift.Int, did: XRPCCore.DID, time: XRPCCore.Datetime, rev: XRPCCore.TID, operation: NetworkBskyJetstreamSubscribeEvents.Commit.Operation, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, cid: XRPCCore.CIDString? = nil, record: XRPCCore.UnknownValue? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(seq: Swift.Int, did: XRPCCore.DID, time: XRPCCore.LexiconDatetime, rev: XRPCCore.TID, operation: NetworkBskyJetstreamSubscribeEvents.Commit.Operation, collection: XRPCCore.NSID, rkey: XRPCCore.RecordKey, cid: XRPCCore.CIDString? = nil, record: XRPCCore.LexiconUnknownValue? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.seq = seq
             self.did = did
             self.time = time
@@ -324,14 +324,14 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
         public var did: XRPCCore.DID
         /// The `time` field (required).
         /// Format: `datetime`.
-        public var time: XRPCCore.Datetime
+        public var time: XRPCCore.LexiconDatetime
         /// The `identity` field (required).
         public var identity: ComAtprotoLexicons.ComAtprotoSyncSubscribeRepos.Identity
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(seq: Swift.Int, did: XRPCCore.DID, time: XRPCCore.Datetime, identity: ComAtprotoLexicons.ComAtprotoSyncSubscribeRepos.Identity, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(seq: Swift.Int, did: XRPCCore.DID, time: XRPCCore.LexiconDatetime, identity: ComAtprotoLexicons.ComAtprotoSyncSubscribeRepos.Identity, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.seq = seq
             self.did = did
             self.time = time
@@ -413,14 +413,14 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
         public var did: XRPCCore.DID
         /// The `time` field (required).
         /// Format: `datetime`.
-        public var time: XRPCCore.Datetime
+        public var time: XRPCCore.LexiconDatetime
         /// The `sync` field (required).
         public var sync: ComAtprotoLexicons.ComAtprotoSyncSubscribeRepos.Sync
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(seq: Swift.Int, did: XRPCCore.DID, time: XRPCCore.Datetime, sync: ComAtprotoLexicons.ComAtprotoSyncSubscribeRepos.Sync, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(seq: Swift.Int, did: XRPCCore.DID, time: XRPCCore.LexiconDatetime, sync: ComAtprotoLexicons.ComAtprotoSyncSubscribeRepos.Sync, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.seq = seq
             self.did = did
             self.time = time

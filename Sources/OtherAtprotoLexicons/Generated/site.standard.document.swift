@@ -21,7 +21,7 @@ public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAt
     public var title: Swift.String
     /// The `publishedAt` field (required).
     /// Format: `datetime`.
-    public var publishedAt: XRPCCore.Datetime
+    public var publishedAt: XRPCCore.LexiconDatetime
     /// The `bskyPostRef` field (optional).
     public var bskyPostRef: ComAtprotoLexicons.ComAtprotoRepoStrongRef?
     /// The `content` field (optional).
@@ -31,7 +31,7 @@ public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAt
     public var contributors: [SiteStandardDocument.Contributor]?
     /// The `coverImage` field (optional).
     /// Accepts `image/*`. At most 1000000 bytes.
-    public var coverImage: XRPCCore.Blob?
+    public var coverImage: XRPCCore.LexiconBlob?
     /// The `description` field (optional).
     /// At most 30000 UTF-8 bytes. At most 3000 graphemes.
     public var description: Swift.String?
@@ -49,12 +49,12 @@ public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAt
     public var textContent: Swift.String?
     /// The `updatedAt` field (optional).
     /// Format: `datetime`.
-    public var updatedAt: XRPCCore.Datetime?
+    public var updatedAt: XRPCCore.LexiconDatetime?
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(site: XRPCCore.URIString, title: Swift.String, publishedAt: XRPCCore.Datetime, bskyPostRef: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, content: SiteStandardDocument.Content? = nil, contributors: [SiteStandardDocument.Contributor]? = nil, coverImage: XRPCCore.Blob? = nil, description: Swift.String? = nil, labels: SiteStandardDocument.Labels? = nil, links: SiteStandardDocument.Links? = nil, path: Swift.String? = nil, tags: [Swift.String]? = nil, textContent: Swift.String? = nil, updatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(site: XRPCCore.URIString, title: Swift.String, publishedAt: XRPCCore.LexiconDatetime, bskyPostRef: ComAtprotoLexicons.ComAtprotoRepoStrongRef? = nil, content: SiteStandardDocument.Content? = nil, contributors: [SiteStandardDocument.Contributor]? = nil, coverImage: XRPCCore.LexiconBlob? = nil, description: Swift.String? = nil, labels: SiteStandardDocument.Labels? = nil, links: SiteStandardDocument.Links? = nil, path: Swift.String? = nil, tags: [Swift.String]? = nil, textContent: Swift.String? = nil, updatedAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.site = site
         self.title = title
         self.publishedAt = publishedAt
@@ -152,9 +152,9 @@ public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAt
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.document#main/record/properties/content" }
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)
@@ -184,9 +184,9 @@ public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAt
         public static var lexiconDefinition: Swift.String { "site.standard.document#main/record/properties/labels" }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)
@@ -225,9 +225,9 @@ public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAt
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.document#main/record/properties/links" }
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)

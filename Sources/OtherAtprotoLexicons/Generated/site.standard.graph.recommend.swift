@@ -18,12 +18,12 @@ public nonisolated struct SiteStandardGraphRecommend: XRPCCore.LexiconRecord, _O
     public var document: XRPCCore.ATURI
     /// The `createdAt` field (required).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime
+    public var createdAt: XRPCCore.LexiconDatetime
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(document: XRPCCore.ATURI, createdAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(document: XRPCCore.ATURI, createdAt: XRPCCore.LexiconDatetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.document = document
         self.createdAt = createdAt
         self.unknownFields = unknownFields

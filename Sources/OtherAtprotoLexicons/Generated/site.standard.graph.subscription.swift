@@ -18,12 +18,12 @@ public nonisolated struct SiteStandardGraphSubscription: XRPCCore.LexiconRecord,
     public var publication: XRPCCore.ATURI
     /// The `createdAt` field (optional).
     /// Format: `datetime`.
-    public var createdAt: XRPCCore.Datetime?
+    public var createdAt: XRPCCore.LexiconDatetime?
     /// Fields the schema does not declare, kept as read and written back.
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(publication: XRPCCore.ATURI, createdAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(publication: XRPCCore.ATURI, createdAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.publication = publication
         self.createdAt = createdAt
         self.unknownFields = unknownFields

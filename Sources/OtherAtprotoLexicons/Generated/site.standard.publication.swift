@@ -27,7 +27,7 @@ public nonisolated struct SiteStandardPublication: XRPCCore.LexiconRecord, _Othe
     public var description: Swift.String?
     /// The `icon` field (optional).
     /// Accepts `image/*`. At most 1000000 bytes.
-    public var icon: XRPCCore.Blob?
+    public var icon: XRPCCore.LexiconBlob?
     /// The `labels` field (optional).
     /// Open union of `com.atproto.label.defs#selfLabels`; other types are kept as read.
     public var labels: SiteStandardPublication.Labels?
@@ -38,7 +38,7 @@ public nonisolated struct SiteStandardPublication: XRPCCore.LexiconRecord, _Othe
     public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
     /// Creates a value from its fields.
-    public init(url: XRPCCore.URIString, name: Swift.String, basicTheme: SiteStandardThemeBasic? = nil, description: Swift.String? = nil, icon: XRPCCore.Blob? = nil, labels: SiteStandardPublication.Labels? = nil, preferences: SiteStandardPublication.Preferences? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+    public init(url: XRPCCore.URIString, name: Swift.String, basicTheme: SiteStandardThemeBasic? = nil, description: Swift.String? = nil, icon: XRPCCore.LexiconBlob? = nil, labels: SiteStandardPublication.Labels? = nil, preferences: SiteStandardPublication.Preferences? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
         self.url = url
         self.name = name
         self._basicTheme = .init(wrappedValue: basicTheme)
@@ -109,9 +109,9 @@ public nonisolated struct SiteStandardPublication: XRPCCore.LexiconRecord, _Othe
         public static var lexiconDefinition: Swift.String { "site.standard.publication#main/record/properties/labels" }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)

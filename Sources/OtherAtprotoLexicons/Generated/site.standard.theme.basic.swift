@@ -59,9 +59,9 @@ public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _Other
         public static var lexiconDefinition: Swift.String { "site.standard.theme.basic#main/record/properties/background" }
         case siteStandardThemeColorRgb(SiteStandardThemeColor.Rgb)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)
@@ -101,9 +101,9 @@ public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _Other
         public static var lexiconDefinition: Swift.String { "site.standard.theme.basic#main/record/properties/foreground" }
         case siteStandardThemeColorRgb(SiteStandardThemeColor.Rgb)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)
@@ -143,9 +143,9 @@ public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _Other
         public static var lexiconDefinition: Swift.String { "site.standard.theme.basic#main/record/properties/accent" }
         case siteStandardThemeColorRgb(SiteStandardThemeColor.Rgb)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)
@@ -185,9 +185,9 @@ public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _Other
         public static var lexiconDefinition: Swift.String { "site.standard.theme.basic#main/record/properties/accentForeground" }
         case siteStandardThemeColorRgb(SiteStandardThemeColor.Rgb)
         /// A member whose `$type` this union does not list, kept as read.
-        case unknown(XRPCCore.UnknownValue)
+        case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-        case invalid(XRPCCore.InvalidUnionMember)
+        case invalid(XRPCCore.LexiconInvalidUnionMember)
 
         public init(lexiconJSON json: XRPCCore.JSONValue) throws {
             var source = try XRPCCore.LexiconUnionSource(json)

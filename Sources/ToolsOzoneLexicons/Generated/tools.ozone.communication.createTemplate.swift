@@ -37,8 +37,8 @@ public nonisolated enum ToolsOzoneCommunicationCreateTemplate: XRPCCore.XRPCProc
         public static var declaredNames: [Swift.String] { ["DuplicateTemplateName"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
@@ -55,12 +55,12 @@ public nonisolated enum ToolsOzoneCommunicationCreateTemplate: XRPCCore.XRPCProc
         public var createdBy: XRPCCore.DID?
         /// The `lang` field (optional).
         /// Format: `language`.
-        public var lang: XRPCCore.LanguageTag?
+        public var lang: XRPCCore.LexiconLanguageTag?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(subject: Swift.String, contentMarkdown: Swift.String, name: Swift.String, createdBy: XRPCCore.DID? = nil, lang: XRPCCore.LanguageTag? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(subject: Swift.String, contentMarkdown: Swift.String, name: Swift.String, createdBy: XRPCCore.DID? = nil, lang: XRPCCore.LexiconLanguageTag? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.subject = subject
             self.contentMarkdown = contentMarkdown
             self.name = name
@@ -99,7 +99,7 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
     /// Calls `ToolsOzoneCommunicationCreateTemplate`.
-    public func createTemplate(subject: Swift.String, contentMarkdown: Swift.String, name: Swift.String, createdBy: XRPCCore.DID? = nil, lang: XRPCCore.LanguageTag? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneCommunicationCreateTemplate.Output {
+    public func createTemplate(subject: Swift.String, contentMarkdown: Swift.String, name: Swift.String, createdBy: XRPCCore.DID? = nil, lang: XRPCCore.LexiconLanguageTag? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneCommunicationCreateTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationCreateTemplate.self, parameters: .init(), input: .init(subject: subject, contentMarkdown: contentMarkdown, name: name, createdBy: createdBy, lang: lang))
     }
 

@@ -24,20 +24,20 @@ public nonisolated enum ToolsOzoneCommunicationDefs {
         public var lastUpdatedBy: XRPCCore.DID
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `updatedAt` field (required).
         /// Format: `datetime`.
-        public var updatedAt: XRPCCore.Datetime
+        public var updatedAt: XRPCCore.LexiconDatetime
         /// The `lang` field (optional).
         /// Format: `language`.
-        public var lang: XRPCCore.LanguageTag?
+        public var lang: XRPCCore.LexiconLanguageTag?
         /// The `subject` field (optional).
         public var subject: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.String, name: Swift.String, contentMarkdown: Swift.String, disabled: Swift.Bool, lastUpdatedBy: XRPCCore.DID, createdAt: XRPCCore.Datetime, updatedAt: XRPCCore.Datetime, lang: XRPCCore.LanguageTag? = nil, subject: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.String, name: Swift.String, contentMarkdown: Swift.String, disabled: Swift.Bool, lastUpdatedBy: XRPCCore.DID, createdAt: XRPCCore.LexiconDatetime, updatedAt: XRPCCore.LexiconDatetime, lang: XRPCCore.LexiconLanguageTag? = nil, subject: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.name = name
             self.contentMarkdown = contentMarkdown

@@ -37,8 +37,8 @@ public nonisolated enum ToolsOzoneCommunicationUpdateTemplate: XRPCCore.XRPCProc
         public static var declaredNames: [Swift.String] { ["DuplicateTemplateName"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
@@ -52,7 +52,7 @@ public nonisolated enum ToolsOzoneCommunicationUpdateTemplate: XRPCCore.XRPCProc
         public var disabled: Swift.Bool?
         /// The `lang` field (optional).
         /// Format: `language`.
-        public var lang: XRPCCore.LanguageTag?
+        public var lang: XRPCCore.LexiconLanguageTag?
         /// The `name` field (optional).
         public var name: Swift.String?
         /// The `subject` field (optional).
@@ -64,7 +64,7 @@ public nonisolated enum ToolsOzoneCommunicationUpdateTemplate: XRPCCore.XRPCProc
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.String, contentMarkdown: Swift.String? = nil, disabled: Swift.Bool? = nil, lang: XRPCCore.LanguageTag? = nil, name: Swift.String? = nil, subject: Swift.String? = nil, updatedBy: XRPCCore.DID? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.String, contentMarkdown: Swift.String? = nil, disabled: Swift.Bool? = nil, lang: XRPCCore.LexiconLanguageTag? = nil, name: Swift.String? = nil, subject: Swift.String? = nil, updatedBy: XRPCCore.DID? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.contentMarkdown = contentMarkdown
             self.disabled = disabled
@@ -109,7 +109,7 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Communication {
     /// Calls `ToolsOzoneCommunicationUpdateTemplate`.
-    public func updateTemplate(id: Swift.String, contentMarkdown: Swift.String? = nil, disabled: Swift.Bool? = nil, lang: XRPCCore.LanguageTag? = nil, name: Swift.String? = nil, subject: Swift.String? = nil, updatedBy: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneCommunicationUpdateTemplate.Output {
+    public func updateTemplate(id: Swift.String, contentMarkdown: Swift.String? = nil, disabled: Swift.Bool? = nil, lang: XRPCCore.LexiconLanguageTag? = nil, name: Swift.String? = nil, subject: Swift.String? = nil, updatedBy: XRPCCore.DID? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneCommunicationUpdateTemplate.Output {
         try await client.procedure(ToolsOzoneCommunicationUpdateTemplate.self, parameters: .init(), input: .init(id: id, contentMarkdown: contentMarkdown, disabled: disabled, lang: lang, name: name, subject: subject, updatedBy: updatedBy))
     }
 

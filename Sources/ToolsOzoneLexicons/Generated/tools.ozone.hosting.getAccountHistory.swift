@@ -11,7 +11,7 @@ public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "tools.ozone.hosting.getAccountHistory" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.hosting.getAccountHistory#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
@@ -204,12 +204,12 @@ public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
         public var createdBy: Swift.String
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(details: ToolsOzoneHostingGetAccountHistory.Event.Details, createdBy: Swift.String, createdAt: XRPCCore.Datetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(details: ToolsOzoneHostingGetAccountHistory.Event.Details, createdBy: Swift.String, createdAt: XRPCCore.LexiconDatetime, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.details = details
             self.createdBy = createdBy
             self.createdAt = createdAt
@@ -240,9 +240,9 @@ public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
             case toolsOzoneHostingGetAccountHistoryPasswordUpdated(ToolsOzoneHostingGetAccountHistory.PasswordUpdated)
             case toolsOzoneHostingGetAccountHistoryHandleUpdated(ToolsOzoneHostingGetAccountHistory.HandleUpdated)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)

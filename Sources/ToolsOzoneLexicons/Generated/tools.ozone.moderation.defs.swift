@@ -13,7 +13,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#accountEvent" }
         /// The `timestamp` field (required).
         /// Format: `datetime`.
-        public var timestamp: XRPCCore.Datetime
+        public var timestamp: XRPCCore.LexiconDatetime
         /// The `active` field (required).
         public var active: Swift.Bool
         /// The `comment` field (optional).
@@ -25,7 +25,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(timestamp: XRPCCore.Datetime, active: Swift.Bool, comment: Swift.String? = nil, status: ToolsOzoneModerationDefs.AccountEvent.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(timestamp: XRPCCore.LexiconDatetime, active: Swift.Bool, comment: Swift.String? = nil, status: ToolsOzoneModerationDefs.AccountEvent.Status? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.timestamp = timestamp
             self.active = active
             self.comment = comment
@@ -83,24 +83,24 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var status: ToolsOzoneModerationDefs.AccountHosting.Status
         /// The `createdAt` field (optional).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime?
+        public var createdAt: XRPCCore.LexiconDatetime?
         /// The `deactivatedAt` field (optional).
         /// Format: `datetime`.
-        public var deactivatedAt: XRPCCore.Datetime?
+        public var deactivatedAt: XRPCCore.LexiconDatetime?
         /// The `deletedAt` field (optional).
         /// Format: `datetime`.
-        public var deletedAt: XRPCCore.Datetime?
+        public var deletedAt: XRPCCore.LexiconDatetime?
         /// The `reactivatedAt` field (optional).
         /// Format: `datetime`.
-        public var reactivatedAt: XRPCCore.Datetime?
+        public var reactivatedAt: XRPCCore.LexiconDatetime?
         /// The `updatedAt` field (optional).
         /// Format: `datetime`.
-        public var updatedAt: XRPCCore.Datetime?
+        public var updatedAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(status: ToolsOzoneModerationDefs.AccountHosting.Status, createdAt: XRPCCore.Datetime? = nil, deactivatedAt: XRPCCore.Datetime? = nil, deletedAt: XRPCCore.Datetime? = nil, reactivatedAt: XRPCCore.Datetime? = nil, updatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(status: ToolsOzoneModerationDefs.AccountHosting.Status, createdAt: XRPCCore.LexiconDatetime? = nil, deactivatedAt: XRPCCore.LexiconDatetime? = nil, deletedAt: XRPCCore.LexiconDatetime? = nil, reactivatedAt: XRPCCore.LexiconDatetime? = nil, updatedAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.status = status
             self.createdAt = createdAt
             self.deactivatedAt = deactivatedAt
@@ -207,17 +207,17 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var activeStrikeCount: Swift.Int?
         /// The `firstStrikeAt` field (optional).
         /// Format: `datetime`.
-        public var firstStrikeAt: XRPCCore.Datetime?
+        public var firstStrikeAt: XRPCCore.LexiconDatetime?
         /// The `lastStrikeAt` field (optional).
         /// Format: `datetime`.
-        public var lastStrikeAt: XRPCCore.Datetime?
+        public var lastStrikeAt: XRPCCore.LexiconDatetime?
         /// The `totalStrikeCount` field (optional).
         public var totalStrikeCount: Swift.Int?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(activeStrikeCount: Swift.Int? = nil, firstStrikeAt: XRPCCore.Datetime? = nil, lastStrikeAt: XRPCCore.Datetime? = nil, totalStrikeCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(activeStrikeCount: Swift.Int? = nil, firstStrikeAt: XRPCCore.LexiconDatetime? = nil, lastStrikeAt: XRPCCore.LexiconDatetime? = nil, totalStrikeCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.activeStrikeCount = activeStrikeCount
             self.firstStrikeAt = firstStrikeAt
             self.lastStrikeAt = lastStrikeAt
@@ -248,7 +248,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#ageAssuranceEvent" }
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `status` field (required).
         /// Known values: `"unknown"`, `"pending"`, `"assured"`.
         public var status: ToolsOzoneModerationDefs.AgeAssuranceEvent.Status
@@ -272,7 +272,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(createdAt: XRPCCore.Datetime, status: ToolsOzoneModerationDefs.AgeAssuranceEvent.Status, attemptId: Swift.String, access: AppBskyLexicons.AppBskyAgeassuranceDefs.Access? = nil, completeIp: Swift.String? = nil, completeUa: Swift.String? = nil, countryCode: Swift.String? = nil, initIp: Swift.String? = nil, initUa: Swift.String? = nil, regionCode: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(createdAt: XRPCCore.LexiconDatetime, status: ToolsOzoneModerationDefs.AgeAssuranceEvent.Status, attemptId: Swift.String, access: AppBskyLexicons.AppBskyAgeassuranceDefs.Access? = nil, completeIp: Swift.String? = nil, completeUa: Swift.String? = nil, countryCode: Swift.String? = nil, initIp: Swift.String? = nil, initUa: Swift.String? = nil, regionCode: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.createdAt = createdAt
             self.status = status
             self.attemptId = attemptId
@@ -429,7 +429,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var size: Swift.Int
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `details` field (optional).
         /// Open union of `tools.ozone.moderation.defs#imageDetails`, `tools.ozone.moderation.defs#videoDetails`; other types are kept as read.
         public var details: ToolsOzoneModerationDefs.BlobView.Details?
@@ -440,7 +440,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(cid: XRPCCore.CIDString, mimeType: Swift.String, size: Swift.Int, createdAt: XRPCCore.Datetime, details: ToolsOzoneModerationDefs.BlobView.Details? = nil, moderation: ToolsOzoneModerationDefs.Moderation? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(cid: XRPCCore.CIDString, mimeType: Swift.String, size: Swift.Int, createdAt: XRPCCore.LexiconDatetime, details: ToolsOzoneModerationDefs.BlobView.Details? = nil, moderation: ToolsOzoneModerationDefs.Moderation? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.cid = cid
             self.mimeType = mimeType
             self.size = size
@@ -477,9 +477,9 @@ public nonisolated enum ToolsOzoneModerationDefs {
             case toolsOzoneModerationDefsImageDetails(ToolsOzoneModerationDefs.ImageDetails)
             case toolsOzoneModerationDefsVideoDetails(ToolsOzoneModerationDefs.VideoDetails)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -580,7 +580,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#identityEvent" }
         /// The `timestamp` field (required).
         /// Format: `datetime`.
-        public var timestamp: XRPCCore.Datetime
+        public var timestamp: XRPCCore.LexiconDatetime
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// The `handle` field (optional).
@@ -595,7 +595,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(timestamp: XRPCCore.Datetime, comment: Swift.String? = nil, handle: XRPCCore.ATHandle? = nil, pdsHost: XRPCCore.URIString? = nil, tombstone: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(timestamp: XRPCCore.LexiconDatetime, comment: Swift.String? = nil, handle: XRPCCore.ATHandle? = nil, pdsHost: XRPCCore.URIString? = nil, tombstone: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.timestamp = timestamp
             self.comment = comment
             self.handle = handle
@@ -763,12 +763,12 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var strikeCount: Swift.Int?
         /// The `strikeExpiresAt` field (optional).
         /// Format: `datetime`.
-        public var strikeExpiresAt: XRPCCore.Datetime?
+        public var strikeExpiresAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(subjectLine: Swift.String, comment: Swift.String? = nil, content: Swift.String? = nil, isDelivered: Swift.Bool? = nil, policies: [Swift.String]? = nil, severityLevel: Swift.String? = nil, strikeCount: Swift.Int? = nil, strikeExpiresAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(subjectLine: Swift.String, comment: Swift.String? = nil, content: Swift.String? = nil, isDelivered: Swift.Bool? = nil, policies: [Swift.String]? = nil, severityLevel: Swift.String? = nil, strikeCount: Swift.Int? = nil, strikeExpiresAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.subjectLine = subjectLine
             self.comment = comment
             self.content = content
@@ -1130,14 +1130,14 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var strikeCount: Swift.Int?
         /// The `strikeExpiresAt` field (optional).
         /// Format: `datetime`.
-        public var strikeExpiresAt: XRPCCore.Datetime?
+        public var strikeExpiresAt: XRPCCore.LexiconDatetime?
         /// The `targetServices` field (optional).
         public var targetServices: [ToolsOzoneModerationDefs.ModEventTakedown.TargetServicesItem]?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(acknowledgeAccountSubjects: Swift.Bool? = nil, comment: Swift.String? = nil, durationInHours: Swift.Int? = nil, policies: [Swift.String]? = nil, severityLevel: Swift.String? = nil, strikeCount: Swift.Int? = nil, strikeExpiresAt: XRPCCore.Datetime? = nil, targetServices: [ToolsOzoneModerationDefs.ModEventTakedown.TargetServicesItem]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(acknowledgeAccountSubjects: Swift.Bool? = nil, comment: Swift.String? = nil, durationInHours: Swift.Int? = nil, policies: [Swift.String]? = nil, severityLevel: Swift.String? = nil, strikeCount: Swift.Int? = nil, strikeExpiresAt: XRPCCore.LexiconDatetime? = nil, targetServices: [ToolsOzoneModerationDefs.ModEventTakedown.TargetServicesItem]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.acknowledgeAccountSubjects = acknowledgeAccountSubjects
             self.comment = comment
             self.durationInHours = durationInHours
@@ -1261,7 +1261,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var createdBy: XRPCCore.DID
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `creatorHandle` field (optional).
         public var creatorHandle: Swift.String?
         /// The `modTool` field (optional).
@@ -1273,7 +1273,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.Int, event: ToolsOzoneModerationDefs.ModEventView.Event, subject: ToolsOzoneModerationDefs.ModEventView.Subject, subjectBlobCids: [Swift.String], createdBy: XRPCCore.DID, createdAt: XRPCCore.Datetime, creatorHandle: Swift.String? = nil, modTool: ToolsOzoneModerationDefs.ModTool? = nil, subjectHandle: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.Int, event: ToolsOzoneModerationDefs.ModEventView.Event, subject: ToolsOzoneModerationDefs.ModEventView.Subject, subjectBlobCids: [Swift.String], createdBy: XRPCCore.DID, createdAt: XRPCCore.LexiconDatetime, creatorHandle: Swift.String? = nil, modTool: ToolsOzoneModerationDefs.ModTool? = nil, subjectHandle: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.event = event
             self.subject = subject
@@ -1342,9 +1342,9 @@ public nonisolated enum ToolsOzoneModerationDefs {
             case toolsOzoneModerationDefsScheduleTakedownEvent(ToolsOzoneModerationDefs.ScheduleTakedownEvent)
             case toolsOzoneModerationDefsCancelScheduledTakedownEvent(ToolsOzoneModerationDefs.CancelScheduledTakedownEvent)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -1435,9 +1435,9 @@ public nonisolated enum ToolsOzoneModerationDefs {
             case chatBskyConvoDefsMessageRef(ChatBskyLexicons.ChatBskyConvoDefs.MessageRef)
             case chatBskyConvoDefsConvoRef(ChatBskyLexicons.ChatBskyConvoDefs.ConvoRef)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -1497,7 +1497,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var createdBy: XRPCCore.DID
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `modTool` field (optional).
         public var modTool: ToolsOzoneModerationDefs.ModTool? { get { _modTool.wrappedValue } set { _modTool.wrappedValue = newValue } }
         private var _modTool: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.ModTool>
@@ -1505,7 +1505,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.Int, event: ToolsOzoneModerationDefs.ModEventViewDetail.Event, subject: ToolsOzoneModerationDefs.ModEventViewDetail.Subject, subjectBlobs: [ToolsOzoneModerationDefs.BlobView], createdBy: XRPCCore.DID, createdAt: XRPCCore.Datetime, modTool: ToolsOzoneModerationDefs.ModTool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.Int, event: ToolsOzoneModerationDefs.ModEventViewDetail.Event, subject: ToolsOzoneModerationDefs.ModEventViewDetail.Subject, subjectBlobs: [ToolsOzoneModerationDefs.BlobView], createdBy: XRPCCore.DID, createdAt: XRPCCore.LexiconDatetime, modTool: ToolsOzoneModerationDefs.ModTool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.event = event
             self.subject = subject
@@ -1568,9 +1568,9 @@ public nonisolated enum ToolsOzoneModerationDefs {
             case toolsOzoneModerationDefsScheduleTakedownEvent(ToolsOzoneModerationDefs.ScheduleTakedownEvent)
             case toolsOzoneModerationDefsCancelScheduledTakedownEvent(ToolsOzoneModerationDefs.CancelScheduledTakedownEvent)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -1662,9 +1662,9 @@ public nonisolated enum ToolsOzoneModerationDefs {
             case toolsOzoneModerationDefsRecordViewNotFound(ToolsOzoneModerationDefs.RecordViewNotFound)
             case toolsOzoneModerationDefsConvoView(ToolsOzoneModerationDefs.ConvoView)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -1714,12 +1714,12 @@ public nonisolated enum ToolsOzoneModerationDefs {
         /// The `name` field (required).
         public var name: Swift.String
         /// The `meta` field (optional).
-        public var meta: XRPCCore.UnknownValue?
+        public var meta: XRPCCore.LexiconUnknownValue?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(name: Swift.String, meta: XRPCCore.UnknownValue? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(name: Swift.String, meta: XRPCCore.LexiconUnknownValue? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.name = name
             self.meta = meta
             self.unknownFields = unknownFields
@@ -1798,7 +1798,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordEvent" }
         /// The `timestamp` field (required).
         /// Format: `datetime`.
-        public var timestamp: XRPCCore.Datetime
+        public var timestamp: XRPCCore.LexiconDatetime
         /// The `op` field (required).
         /// Known values: `"create"`, `"update"`, `"delete"`.
         public var op: ToolsOzoneModerationDefs.RecordEvent.Op
@@ -1811,7 +1811,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(timestamp: XRPCCore.Datetime, op: ToolsOzoneModerationDefs.RecordEvent.Op, cid: XRPCCore.CIDString? = nil, comment: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(timestamp: XRPCCore.LexiconDatetime, op: ToolsOzoneModerationDefs.RecordEvent.Op, cid: XRPCCore.CIDString? = nil, comment: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.timestamp = timestamp
             self.op = op
             self.cid = cid
@@ -1863,18 +1863,18 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var status: ToolsOzoneModerationDefs.RecordHosting.Status
         /// The `createdAt` field (optional).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime?
+        public var createdAt: XRPCCore.LexiconDatetime?
         /// The `deletedAt` field (optional).
         /// Format: `datetime`.
-        public var deletedAt: XRPCCore.Datetime?
+        public var deletedAt: XRPCCore.LexiconDatetime?
         /// The `updatedAt` field (optional).
         /// Format: `datetime`.
-        public var updatedAt: XRPCCore.Datetime?
+        public var updatedAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(status: ToolsOzoneModerationDefs.RecordHosting.Status, createdAt: XRPCCore.Datetime? = nil, deletedAt: XRPCCore.Datetime? = nil, updatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(status: ToolsOzoneModerationDefs.RecordHosting.Status, createdAt: XRPCCore.LexiconDatetime? = nil, deletedAt: XRPCCore.LexiconDatetime? = nil, updatedAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.status = status
             self.createdAt = createdAt
             self.deletedAt = deletedAt
@@ -1926,12 +1926,12 @@ public nonisolated enum ToolsOzoneModerationDefs {
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
         /// The `value` field (required).
-        public var value: XRPCCore.UnknownValue
+        public var value: XRPCCore.LexiconUnknownValue
         /// The `blobCids` field (required).
         public var blobCids: [XRPCCore.CIDString]
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `moderation` field (required).
         public var moderation: ToolsOzoneModerationDefs.Moderation { get { _moderation.wrappedValue } set { _moderation.wrappedValue = newValue } }
         private var _moderation: XRPCCore._LexiconBoxed<ToolsOzoneModerationDefs.Moderation>
@@ -1942,7 +1942,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, value: XRPCCore.UnknownValue, blobCids: [XRPCCore.CIDString], indexedAt: XRPCCore.Datetime, moderation: ToolsOzoneModerationDefs.Moderation, repo: ToolsOzoneModerationDefs.RepoView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, value: XRPCCore.LexiconUnknownValue, blobCids: [XRPCCore.CIDString], indexedAt: XRPCCore.LexiconDatetime, moderation: ToolsOzoneModerationDefs.Moderation, repo: ToolsOzoneModerationDefs.RepoView, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.value = value
@@ -1987,12 +1987,12 @@ public nonisolated enum ToolsOzoneModerationDefs {
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
         /// The `value` field (required).
-        public var value: XRPCCore.UnknownValue
+        public var value: XRPCCore.LexiconUnknownValue
         /// The `blobs` field (required).
         public var blobs: [ToolsOzoneModerationDefs.BlobView]
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `moderation` field (required).
         public var moderation: ToolsOzoneModerationDefs.ModerationDetail { get { _moderation.wrappedValue } set { _moderation.wrappedValue = newValue } }
         private var _moderation: XRPCCore._LexiconBoxed<ToolsOzoneModerationDefs.ModerationDetail>
@@ -2005,7 +2005,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, value: XRPCCore.UnknownValue, blobs: [ToolsOzoneModerationDefs.BlobView], indexedAt: XRPCCore.Datetime, moderation: ToolsOzoneModerationDefs.ModerationDetail, repo: ToolsOzoneModerationDefs.RepoView, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(uri: XRPCCore.ATURI, cid: XRPCCore.CIDString, value: XRPCCore.LexiconUnknownValue, blobs: [ToolsOzoneModerationDefs.BlobView], indexedAt: XRPCCore.LexiconDatetime, moderation: ToolsOzoneModerationDefs.ModerationDetail, repo: ToolsOzoneModerationDefs.RepoView, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.uri = uri
             self.cid = cid
             self.value = value
@@ -2141,16 +2141,16 @@ public nonisolated enum ToolsOzoneModerationDefs {
         /// Format: `handle`.
         public var handle: XRPCCore.ATHandle
         /// The `relatedRecords` field (required).
-        public var relatedRecords: [XRPCCore.UnknownValue]
+        public var relatedRecords: [XRPCCore.LexiconUnknownValue]
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `moderation` field (required).
         public var moderation: ToolsOzoneModerationDefs.Moderation { get { _moderation.wrappedValue } set { _moderation.wrappedValue = newValue } }
         private var _moderation: XRPCCore._LexiconBoxed<ToolsOzoneModerationDefs.Moderation>
         /// The `deactivatedAt` field (optional).
         /// Format: `datetime`.
-        public var deactivatedAt: XRPCCore.Datetime?
+        public var deactivatedAt: XRPCCore.LexiconDatetime?
         /// The `email` field (optional).
         public var email: Swift.String?
         /// The `inviteNote` field (optional).
@@ -2165,7 +2165,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, relatedRecords: [XRPCCore.UnknownValue], indexedAt: XRPCCore.Datetime, moderation: ToolsOzoneModerationDefs.Moderation, deactivatedAt: XRPCCore.Datetime? = nil, email: Swift.String? = nil, inviteNote: Swift.String? = nil, invitedBy: ComAtprotoLexicons.ComAtprotoServerDefs.InviteCode? = nil, invitesDisabled: Swift.Bool? = nil, threatSignatures: [ComAtprotoLexicons.ComAtprotoAdminDefs.ThreatSignature]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, relatedRecords: [XRPCCore.LexiconUnknownValue], indexedAt: XRPCCore.LexiconDatetime, moderation: ToolsOzoneModerationDefs.Moderation, deactivatedAt: XRPCCore.LexiconDatetime? = nil, email: Swift.String? = nil, inviteNote: Swift.String? = nil, invitedBy: ComAtprotoLexicons.ComAtprotoServerDefs.InviteCode? = nil, invitesDisabled: Swift.Bool? = nil, threatSignatures: [ComAtprotoLexicons.ComAtprotoAdminDefs.ThreatSignature]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self.relatedRecords = relatedRecords
@@ -2222,21 +2222,21 @@ public nonisolated enum ToolsOzoneModerationDefs {
         /// Format: `handle`.
         public var handle: XRPCCore.ATHandle
         /// The `relatedRecords` field (required).
-        public var relatedRecords: [XRPCCore.UnknownValue]
+        public var relatedRecords: [XRPCCore.LexiconUnknownValue]
         /// The `indexedAt` field (required).
         /// Format: `datetime`.
-        public var indexedAt: XRPCCore.Datetime
+        public var indexedAt: XRPCCore.LexiconDatetime
         /// The `moderation` field (required).
         public var moderation: ToolsOzoneModerationDefs.ModerationDetail { get { _moderation.wrappedValue } set { _moderation.wrappedValue = newValue } }
         private var _moderation: XRPCCore._LexiconBoxed<ToolsOzoneModerationDefs.ModerationDetail>
         /// The `deactivatedAt` field (optional).
         /// Format: `datetime`.
-        public var deactivatedAt: XRPCCore.Datetime?
+        public var deactivatedAt: XRPCCore.LexiconDatetime?
         /// The `email` field (optional).
         public var email: Swift.String?
         /// The `emailConfirmedAt` field (optional).
         /// Format: `datetime`.
-        public var emailConfirmedAt: XRPCCore.Datetime?
+        public var emailConfirmedAt: XRPCCore.LexiconDatetime?
         /// The `inviteNote` field (optional).
         public var inviteNote: Swift.String?
         /// The `invitedBy` field (optional).
@@ -2253,7 +2253,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, relatedRecords: [XRPCCore.UnknownValue], indexedAt: XRPCCore.Datetime, moderation: ToolsOzoneModerationDefs.ModerationDetail, deactivatedAt: XRPCCore.Datetime? = nil, email: Swift.String? = nil, emailConfirmedAt: XRPCCore.Datetime? = nil, inviteNote: Swift.String? = nil, invitedBy: ComAtprotoLexicons.ComAtprotoServerDefs.InviteCode? = nil, invites: [ComAtprotoLexicons.ComAtprotoServerDefs.InviteCode]? = nil, invitesDisabled: Swift.Bool? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, threatSignatures: [ComAtprotoLexicons.ComAtprotoAdminDefs.ThreatSignature]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, handle: XRPCCore.ATHandle, relatedRecords: [XRPCCore.LexiconUnknownValue], indexedAt: XRPCCore.LexiconDatetime, moderation: ToolsOzoneModerationDefs.ModerationDetail, deactivatedAt: XRPCCore.LexiconDatetime? = nil, email: Swift.String? = nil, emailConfirmedAt: XRPCCore.LexiconDatetime? = nil, inviteNote: Swift.String? = nil, invitedBy: ComAtprotoLexicons.ComAtprotoServerDefs.InviteCode? = nil, invites: [ComAtprotoLexicons.ComAtprotoServerDefs.InviteCode]? = nil, invitesDisabled: Swift.Bool? = nil, labels: [ComAtprotoLexicons.ComAtprotoLabelDefs.Label]? = nil, threatSignatures: [ComAtprotoLexicons.ComAtprotoAdminDefs.ThreatSignature]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.handle = handle
             self.relatedRecords = relatedRecords
@@ -2457,18 +2457,18 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var comment: Swift.String?
         /// The `executeAfter` field (optional).
         /// Format: `datetime`.
-        public var executeAfter: XRPCCore.Datetime?
+        public var executeAfter: XRPCCore.LexiconDatetime?
         /// The `executeAt` field (optional).
         /// Format: `datetime`.
-        public var executeAt: XRPCCore.Datetime?
+        public var executeAt: XRPCCore.LexiconDatetime?
         /// The `executeUntil` field (optional).
         /// Format: `datetime`.
-        public var executeUntil: XRPCCore.Datetime?
+        public var executeUntil: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(comment: Swift.String? = nil, executeAfter: XRPCCore.Datetime? = nil, executeAt: XRPCCore.Datetime? = nil, executeUntil: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(comment: Swift.String? = nil, executeAfter: XRPCCore.LexiconDatetime? = nil, executeAt: XRPCCore.LexiconDatetime? = nil, executeUntil: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.comment = comment
             self.executeAfter = executeAfter
             self.executeAt = executeAt
@@ -2510,38 +2510,38 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var createdBy: XRPCCore.DID
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `status` field (required).
         /// Known values: `"pending"`, `"executed"`, `"cancelled"`, `"failed"`.
         public var status: ToolsOzoneModerationDefs.ScheduledActionView.Status
         /// The `eventData` field (optional).
-        public var eventData: XRPCCore.UnknownValue?
+        public var eventData: XRPCCore.LexiconUnknownValue?
         /// The `executeAfter` field (optional).
         /// Format: `datetime`.
-        public var executeAfter: XRPCCore.Datetime?
+        public var executeAfter: XRPCCore.LexiconDatetime?
         /// The `executeAt` field (optional).
         /// Format: `datetime`.
-        public var executeAt: XRPCCore.Datetime?
+        public var executeAt: XRPCCore.LexiconDatetime?
         /// The `executeUntil` field (optional).
         /// Format: `datetime`.
-        public var executeUntil: XRPCCore.Datetime?
+        public var executeUntil: XRPCCore.LexiconDatetime?
         /// The `executionEventId` field (optional).
         public var executionEventId: Swift.Int?
         /// The `lastExecutedAt` field (optional).
         /// Format: `datetime`.
-        public var lastExecutedAt: XRPCCore.Datetime?
+        public var lastExecutedAt: XRPCCore.LexiconDatetime?
         /// The `lastFailureReason` field (optional).
         public var lastFailureReason: Swift.String?
         /// The `randomizeExecution` field (optional).
         public var randomizeExecution: Swift.Bool?
         /// The `updatedAt` field (optional).
         /// Format: `datetime`.
-        public var updatedAt: XRPCCore.Datetime?
+        public var updatedAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.Int, action: ToolsOzoneModerationDefs.ScheduledActionView.Action, did: XRPCCore.DID, createdBy: XRPCCore.DID, createdAt: XRPCCore.Datetime, status: ToolsOzoneModerationDefs.ScheduledActionView.Status, eventData: XRPCCore.UnknownValue? = nil, executeAfter: XRPCCore.Datetime? = nil, executeAt: XRPCCore.Datetime? = nil, executeUntil: XRPCCore.Datetime? = nil, executionEventId: Swift.Int? = nil, lastExecutedAt: XRPCCore.Datetime? = nil, lastFailureReason: Swift.String? = nil, randomizeExecution: Swift.Bool? = nil, updatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.Int, action: ToolsOzoneModerationDefs.ScheduledActionView.Action, did: XRPCCore.DID, createdBy: XRPCCore.DID, createdAt: XRPCCore.LexiconDatetime, status: ToolsOzoneModerationDefs.ScheduledActionView.Status, eventData: XRPCCore.LexiconUnknownValue? = nil, executeAfter: XRPCCore.LexiconDatetime? = nil, executeAt: XRPCCore.LexiconDatetime? = nil, executeUntil: XRPCCore.LexiconDatetime? = nil, executionEventId: Swift.Int? = nil, lastExecutedAt: XRPCCore.LexiconDatetime? = nil, lastFailureReason: Swift.String? = nil, randomizeExecution: Swift.Bool? = nil, updatedAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.action = action
             self.did = did
@@ -2665,10 +2665,10 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var subject: ToolsOzoneModerationDefs.SubjectStatusView.Subject
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `updatedAt` field (required).
         /// Format: `datetime`.
-        public var updatedAt: XRPCCore.Datetime
+        public var updatedAt: XRPCCore.LexiconDatetime
         /// The `reviewState` field (required).
         public var reviewState: ToolsOzoneModerationDefs.SubjectReviewState
         /// The `accountStats` field (optional).
@@ -2692,22 +2692,22 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var hosting: ToolsOzoneModerationDefs.SubjectStatusView.Hosting?
         /// The `lastAppealedAt` field (optional).
         /// Format: `datetime`.
-        public var lastAppealedAt: XRPCCore.Datetime?
+        public var lastAppealedAt: XRPCCore.LexiconDatetime?
         /// The `lastReportedAt` field (optional).
         /// Format: `datetime`.
-        public var lastReportedAt: XRPCCore.Datetime?
+        public var lastReportedAt: XRPCCore.LexiconDatetime?
         /// The `lastReviewedAt` field (optional).
         /// Format: `datetime`.
-        public var lastReviewedAt: XRPCCore.Datetime?
+        public var lastReviewedAt: XRPCCore.LexiconDatetime?
         /// The `lastReviewedBy` field (optional).
         /// Format: `did`.
         public var lastReviewedBy: XRPCCore.DID?
         /// The `muteReportingUntil` field (optional).
         /// Format: `datetime`.
-        public var muteReportingUntil: XRPCCore.Datetime?
+        public var muteReportingUntil: XRPCCore.LexiconDatetime?
         /// The `muteUntil` field (optional).
         /// Format: `datetime`.
-        public var muteUntil: XRPCCore.Datetime?
+        public var muteUntil: XRPCCore.LexiconDatetime?
         /// The `priorityScore` field (optional).
         /// From 0 to 100.
         public var priorityScore: Swift.Int?
@@ -2720,7 +2720,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var subjectRepoHandle: Swift.String?
         /// The `suspendUntil` field (optional).
         /// Format: `datetime`.
-        public var suspendUntil: XRPCCore.Datetime?
+        public var suspendUntil: XRPCCore.LexiconDatetime?
         /// The `tags` field (optional).
         public var tags: [Swift.String]?
         /// The `takendown` field (optional).
@@ -2729,7 +2729,7 @@ public nonisolated enum ToolsOzoneModerationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.Int, subject: ToolsOzoneModerationDefs.SubjectStatusView.Subject, createdAt: XRPCCore.Datetime, updatedAt: XRPCCore.Datetime, reviewState: ToolsOzoneModerationDefs.SubjectReviewState, accountStats: ToolsOzoneModerationDefs.AccountStats? = nil, accountStrike: ToolsOzoneModerationDefs.AccountStrike? = nil, ageAssuranceState: ToolsOzoneModerationDefs.SubjectStatusView.AgeAssuranceState? = nil, ageAssuranceUpdatedBy: ToolsOzoneModerationDefs.SubjectStatusView.AgeAssuranceUpdatedBy? = nil, appealed: Swift.Bool? = nil, comment: Swift.String? = nil, hosting: ToolsOzoneModerationDefs.SubjectStatusView.Hosting? = nil, lastAppealedAt: XRPCCore.Datetime? = nil, lastReportedAt: XRPCCore.Datetime? = nil, lastReviewedAt: XRPCCore.Datetime? = nil, lastReviewedBy: XRPCCore.DID? = nil, muteReportingUntil: XRPCCore.Datetime? = nil, muteUntil: XRPCCore.Datetime? = nil, priorityScore: Swift.Int? = nil, recordsStats: ToolsOzoneModerationDefs.RecordsStats? = nil, subjectBlobCids: [XRPCCore.CIDString]? = nil, subjectRepoHandle: Swift.String? = nil, suspendUntil: XRPCCore.Datetime? = nil, tags: [Swift.String]? = nil, takendown: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.Int, subject: ToolsOzoneModerationDefs.SubjectStatusView.Subject, createdAt: XRPCCore.LexiconDatetime, updatedAt: XRPCCore.LexiconDatetime, reviewState: ToolsOzoneModerationDefs.SubjectReviewState, accountStats: ToolsOzoneModerationDefs.AccountStats? = nil, accountStrike: ToolsOzoneModerationDefs.AccountStrike? = nil, ageAssuranceState: ToolsOzoneModerationDefs.SubjectStatusView.AgeAssuranceState? = nil, ageAssuranceUpdatedBy: ToolsOzoneModerationDefs.SubjectStatusView.AgeAssuranceUpdatedBy? = nil, appealed: Swift.Bool? = nil, comment: Swift.String? = nil, hosting: ToolsOzoneModerationDefs.SubjectStatusView.Hosting? = nil, lastAppealedAt: XRPCCore.LexiconDatetime? = nil, lastReportedAt: XRPCCore.LexiconDatetime? = nil, lastReviewedAt: XRPCCore.LexiconDatetime? = nil, lastReviewedBy: XRPCCore.DID? = nil, muteReportingUntil: XRPCCore.LexiconDatetime? = nil, muteUntil: XRPCCore.LexiconDatetime? = nil, priorityScore: Swift.Int? = nil, recordsStats: ToolsOzoneModerationDefs.RecordsStats? = nil, subjectBlobCids: [XRPCCore.CIDString]? = nil, subjectRepoHandle: Swift.String? = nil, suspendUntil: XRPCCore.LexiconDatetime? = nil, tags: [Swift.String]? = nil, takendown: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.subject = subject
             self.createdAt = createdAt
@@ -2825,9 +2825,9 @@ public nonisolated enum ToolsOzoneModerationDefs {
             case chatBskyConvoDefsMessageRef(ChatBskyLexicons.ChatBskyConvoDefs.MessageRef)
             case chatBskyConvoDefsConvoRef(ChatBskyLexicons.ChatBskyConvoDefs.ConvoRef)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -2912,9 +2912,9 @@ public nonisolated enum ToolsOzoneModerationDefs {
             case toolsOzoneModerationDefsAccountHosting(ToolsOzoneModerationDefs.AccountHosting)
             case toolsOzoneModerationDefsRecordHosting(ToolsOzoneModerationDefs.RecordHosting)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -3010,9 +3010,9 @@ public nonisolated enum ToolsOzoneModerationDefs {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectView/properties/profile" }
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)

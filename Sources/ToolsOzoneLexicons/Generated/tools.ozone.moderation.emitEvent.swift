@@ -41,8 +41,8 @@ public nonisolated enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["SubjectHasAction", "DuplicateExternalId"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
@@ -134,9 +134,9 @@ public nonisolated enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
             case toolsOzoneModerationDefsScheduleTakedownEvent(ToolsOzoneModerationDefs.ScheduleTakedownEvent)
             case toolsOzoneModerationDefsCancelScheduledTakedownEvent(ToolsOzoneModerationDefs.CancelScheduledTakedownEvent)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -225,9 +225,9 @@ public nonisolated enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
             case comAtprotoAdminDefsRepoRef(ComAtprotoLexicons.ComAtprotoAdminDefs.RepoRef)
             case comAtprotoRepoStrongRef(ComAtprotoLexicons.ComAtprotoRepoStrongRef)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)

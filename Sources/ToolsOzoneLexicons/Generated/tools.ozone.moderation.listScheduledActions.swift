@@ -11,10 +11,10 @@ public nonisolated enum ToolsOzoneModerationListScheduledActions: XRPCCore.XRPCP
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.listScheduledActions" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
@@ -27,14 +27,14 @@ public nonisolated enum ToolsOzoneModerationListScheduledActions: XRPCCore.XRPCP
         public var cursor: Swift.String?
         /// The `endsBefore` field (optional).
         /// Format: `datetime`.
-        public var endsBefore: XRPCCore.Datetime?
+        public var endsBefore: XRPCCore.LexiconDatetime?
         /// The `limit` field (optional).
         /// Default: `50`. From 1 to 100.
         /// Absent in the data, it reads as the default (and is left out again when written back unchanged).
         public var limit: Swift.Int
         /// The `startsAfter` field (optional).
         /// Format: `datetime`.
-        public var startsAfter: XRPCCore.Datetime?
+        public var startsAfter: XRPCCore.LexiconDatetime?
         /// The `subjects` field (optional).
         /// At most 100 items.
         public var subjects: [XRPCCore.DID]?
@@ -44,7 +44,7 @@ public nonisolated enum ToolsOzoneModerationListScheduledActions: XRPCCore.XRPCP
         private var absentDefaults: Swift.Set<Swift.String> = []
 
         /// Creates a value from its fields.
-        public init(statuses: [ToolsOzoneModerationListScheduledActions.Input.StatusesItem], cursor: Swift.String? = nil, endsBefore: XRPCCore.Datetime? = nil, limit: Swift.Int = 50, startsAfter: XRPCCore.Datetime? = nil, subjects: [XRPCCore.DID]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(statuses: [ToolsOzoneModerationListScheduledActions.Input.StatusesItem], cursor: Swift.String? = nil, endsBefore: XRPCCore.LexiconDatetime? = nil, limit: Swift.Int = 50, startsAfter: XRPCCore.LexiconDatetime? = nil, subjects: [XRPCCore.DID]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.statuses = statuses
             self.cursor = cursor
             self.endsBefore = endsBefore
@@ -136,7 +136,7 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationListScheduledActions`.
-    public func listScheduledActions(statuses: [ToolsOzoneModerationListScheduledActions.Input.StatusesItem], cursor: Swift.String? = nil, endsBefore: XRPCCore.Datetime? = nil, limit: Swift.Int = 50, startsAfter: XRPCCore.Datetime? = nil, subjects: [XRPCCore.DID]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationListScheduledActions.Output {
+    public func listScheduledActions(statuses: [ToolsOzoneModerationListScheduledActions.Input.StatusesItem], cursor: Swift.String? = nil, endsBefore: XRPCCore.LexiconDatetime? = nil, limit: Swift.Int = 50, startsAfter: XRPCCore.LexiconDatetime? = nil, subjects: [XRPCCore.DID]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationListScheduledActions.Output {
         try await client.procedure(ToolsOzoneModerationListScheduledActions.self, parameters: .init(), input: .init(statuses: statuses, cursor: cursor, endsBefore: endsBefore, limit: limit, startsAfter: startsAfter, subjects: subjects))
     }
 

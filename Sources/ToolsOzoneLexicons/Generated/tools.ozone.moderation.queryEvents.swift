@@ -11,7 +11,7 @@ public nonisolated enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.queryEvents" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.moderation.queryEvents#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
@@ -33,10 +33,10 @@ public nonisolated enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
         public var comment: Swift.String?
         /// The `createdAfter` field (optional).
         /// Format: `datetime`.
-        public var createdAfter: XRPCCore.Datetime?
+        public var createdAfter: XRPCCore.LexiconDatetime?
         /// The `createdBefore` field (optional).
         /// Format: `datetime`.
-        public var createdBefore: XRPCCore.Datetime?
+        public var createdBefore: XRPCCore.LexiconDatetime?
         /// The `createdBy` field (optional).
         /// Format: `did`.
         public var createdBy: XRPCCore.DID?
@@ -77,7 +77,7 @@ public nonisolated enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(addedLabels: [Swift.String]? = nil, addedTags: [Swift.String]? = nil, ageAssuranceState: ToolsOzoneModerationQueryEvents.Parameters.AgeAssuranceState? = nil, batchId: Swift.String? = nil, collections: [XRPCCore.NSID]? = nil, comment: Swift.String? = nil, createdAfter: XRPCCore.Datetime? = nil, createdBefore: XRPCCore.Datetime? = nil, createdBy: XRPCCore.DID? = nil, cursor: Swift.String? = nil, hasComment: Swift.Bool? = nil, includeAllUserRecords: Swift.Bool? = false, limit: Swift.Int? = 50, modTool: [Swift.String]? = nil, policies: [Swift.String]? = nil, removedLabels: [Swift.String]? = nil, removedTags: [Swift.String]? = nil, reportTypes: [Swift.String]? = nil, sortDirection: ToolsOzoneModerationQueryEvents.Parameters.SortDirection? = "desc", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneModerationQueryEvents.Parameters.SubjectType? = nil, types: [Swift.String]? = nil, withStrike: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(addedLabels: [Swift.String]? = nil, addedTags: [Swift.String]? = nil, ageAssuranceState: ToolsOzoneModerationQueryEvents.Parameters.AgeAssuranceState? = nil, batchId: Swift.String? = nil, collections: [XRPCCore.NSID]? = nil, comment: Swift.String? = nil, createdAfter: XRPCCore.LexiconDatetime? = nil, createdBefore: XRPCCore.LexiconDatetime? = nil, createdBy: XRPCCore.DID? = nil, cursor: Swift.String? = nil, hasComment: Swift.Bool? = nil, includeAllUserRecords: Swift.Bool? = false, limit: Swift.Int? = 50, modTool: [Swift.String]? = nil, policies: [Swift.String]? = nil, removedLabels: [Swift.String]? = nil, removedTags: [Swift.String]? = nil, reportTypes: [Swift.String]? = nil, sortDirection: ToolsOzoneModerationQueryEvents.Parameters.SortDirection? = "desc", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneModerationQueryEvents.Parameters.SubjectType? = nil, types: [Swift.String]? = nil, withStrike: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.addedLabels = addedLabels
             self.addedTags = addedTags
             self.ageAssuranceState = ageAssuranceState
@@ -257,7 +257,7 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationQueryEvents`.
-    public func queryEvents(addedLabels: [Swift.String]? = nil, addedTags: [Swift.String]? = nil, ageAssuranceState: ToolsOzoneModerationQueryEvents.Parameters.AgeAssuranceState? = nil, batchId: Swift.String? = nil, collections: [XRPCCore.NSID]? = nil, comment: Swift.String? = nil, createdAfter: XRPCCore.Datetime? = nil, createdBefore: XRPCCore.Datetime? = nil, createdBy: XRPCCore.DID? = nil, cursor: Swift.String? = nil, hasComment: Swift.Bool? = nil, includeAllUserRecords: Swift.Bool? = false, limit: Swift.Int? = 50, modTool: [Swift.String]? = nil, policies: [Swift.String]? = nil, removedLabels: [Swift.String]? = nil, removedTags: [Swift.String]? = nil, reportTypes: [Swift.String]? = nil, sortDirection: ToolsOzoneModerationQueryEvents.Parameters.SortDirection? = "desc", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneModerationQueryEvents.Parameters.SubjectType? = nil, types: [Swift.String]? = nil, withStrike: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationQueryEvents.Output {
+    public func queryEvents(addedLabels: [Swift.String]? = nil, addedTags: [Swift.String]? = nil, ageAssuranceState: ToolsOzoneModerationQueryEvents.Parameters.AgeAssuranceState? = nil, batchId: Swift.String? = nil, collections: [XRPCCore.NSID]? = nil, comment: Swift.String? = nil, createdAfter: XRPCCore.LexiconDatetime? = nil, createdBefore: XRPCCore.LexiconDatetime? = nil, createdBy: XRPCCore.DID? = nil, cursor: Swift.String? = nil, hasComment: Swift.Bool? = nil, includeAllUserRecords: Swift.Bool? = false, limit: Swift.Int? = 50, modTool: [Swift.String]? = nil, policies: [Swift.String]? = nil, removedLabels: [Swift.String]? = nil, removedTags: [Swift.String]? = nil, reportTypes: [Swift.String]? = nil, sortDirection: ToolsOzoneModerationQueryEvents.Parameters.SortDirection? = "desc", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneModerationQueryEvents.Parameters.SubjectType? = nil, types: [Swift.String]? = nil, withStrike: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationQueryEvents.Output {
         try await client.query(ToolsOzoneModerationQueryEvents.self, parameters: .init(addedLabels: addedLabels, addedTags: addedTags, ageAssuranceState: ageAssuranceState, batchId: batchId, collections: collections, comment: comment, createdAfter: createdAfter, createdBefore: createdBefore, createdBy: createdBy, cursor: cursor, hasComment: hasComment, includeAllUserRecords: includeAllUserRecords, limit: limit, modTool: modTool, policies: policies, removedLabels: removedLabels, removedTags: removedTags, reportTypes: reportTypes, sortDirection: sortDirection, subject: subject, subjectType: subjectType, types: types, withStrike: withStrike))
     }
 

@@ -11,7 +11,7 @@ public nonisolated enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.queryStatuses" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.moderation.queryStatuses#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
@@ -33,18 +33,18 @@ public nonisolated enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
         public var excludeTags: [Swift.String]?
         /// The `hostingDeletedAfter` field (optional).
         /// Format: `datetime`.
-        public var hostingDeletedAfter: XRPCCore.Datetime?
+        public var hostingDeletedAfter: XRPCCore.LexiconDatetime?
         /// The `hostingDeletedBefore` field (optional).
         /// Format: `datetime`.
-        public var hostingDeletedBefore: XRPCCore.Datetime?
+        public var hostingDeletedBefore: XRPCCore.LexiconDatetime?
         /// The `hostingStatuses` field (optional).
         public var hostingStatuses: [Swift.String]?
         /// The `hostingUpdatedAfter` field (optional).
         /// Format: `datetime`.
-        public var hostingUpdatedAfter: XRPCCore.Datetime?
+        public var hostingUpdatedAfter: XRPCCore.LexiconDatetime?
         /// The `hostingUpdatedBefore` field (optional).
         /// Format: `datetime`.
-        public var hostingUpdatedBefore: XRPCCore.Datetime?
+        public var hostingUpdatedBefore: XRPCCore.LexiconDatetime?
         /// The `ignoreSubjects` field (optional).
         public var ignoreSubjects: [XRPCCore.URIString]?
         /// The `includeAllUserRecords` field (optional).
@@ -79,19 +79,19 @@ public nonisolated enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
         public var queueSeed: Swift.String?
         /// The `reportedAfter` field (optional).
         /// Format: `datetime`.
-        public var reportedAfter: XRPCCore.Datetime?
+        public var reportedAfter: XRPCCore.LexiconDatetime?
         /// The `reportedBefore` field (optional).
         /// Format: `datetime`.
-        public var reportedBefore: XRPCCore.Datetime?
+        public var reportedBefore: XRPCCore.LexiconDatetime?
         /// The `reviewState` field (optional).
         /// Known values: `"tools.ozone.moderation.defs#reviewOpen"`, `"tools.ozone.moderation.defs#reviewClosed"`, `"tools.ozone.moderation.defs#reviewEscalated"`, `"tools.ozone.moderation.defs#reviewNone"`.
         public var reviewState: ToolsOzoneModerationQueryStatuses.Parameters.ReviewState?
         /// The `reviewedAfter` field (optional).
         /// Format: `datetime`.
-        public var reviewedAfter: XRPCCore.Datetime?
+        public var reviewedAfter: XRPCCore.LexiconDatetime?
         /// The `reviewedBefore` field (optional).
         /// Format: `datetime`.
-        public var reviewedBefore: XRPCCore.Datetime?
+        public var reviewedBefore: XRPCCore.LexiconDatetime?
         /// The `sortDirection` field (optional).
         /// Default: `"desc"`. One of `"asc"`, `"desc"`.
         public var sortDirection: ToolsOzoneModerationQueryStatuses.Parameters.SortDirection?
@@ -113,7 +113,7 @@ public nonisolated enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(ageAssuranceState: ToolsOzoneModerationQueryStatuses.Parameters.AgeAssuranceState? = nil, appealed: Swift.Bool? = nil, collections: [XRPCCore.NSID]? = nil, comment: Swift.String? = nil, cursor: Swift.String? = nil, excludeTags: [Swift.String]? = nil, hostingDeletedAfter: XRPCCore.Datetime? = nil, hostingDeletedBefore: XRPCCore.Datetime? = nil, hostingStatuses: [Swift.String]? = nil, hostingUpdatedAfter: XRPCCore.Datetime? = nil, hostingUpdatedBefore: XRPCCore.Datetime? = nil, ignoreSubjects: [XRPCCore.URIString]? = nil, includeAllUserRecords: Swift.Bool? = nil, includeMuted: Swift.Bool? = nil, lastReviewedBy: XRPCCore.DID? = nil, limit: Swift.Int? = 50, minAccountSuspendCount: Swift.Int? = nil, minPriorityScore: Swift.Int? = nil, minReportedRecordsCount: Swift.Int? = nil, minStrikeCount: Swift.Int? = nil, minTakendownRecordsCount: Swift.Int? = nil, onlyMuted: Swift.Bool? = nil, queueCount: Swift.Int? = nil, queueIndex: Swift.Int? = nil, queueSeed: Swift.String? = nil, reportedAfter: XRPCCore.Datetime? = nil, reportedBefore: XRPCCore.Datetime? = nil, reviewState: ToolsOzoneModerationQueryStatuses.Parameters.ReviewState? = nil, reviewedAfter: XRPCCore.Datetime? = nil, reviewedBefore: XRPCCore.Datetime? = nil, sortDirection: ToolsOzoneModerationQueryStatuses.Parameters.SortDirection? = "desc", sortField: ToolsOzoneModerationQueryStatuses.Parameters.SortField? = "lastReportedAt", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneModerationQueryStatuses.Parameters.SubjectType? = nil, tags: [Swift.String]? = nil, takendown: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(ageAssuranceState: ToolsOzoneModerationQueryStatuses.Parameters.AgeAssuranceState? = nil, appealed: Swift.Bool? = nil, collections: [XRPCCore.NSID]? = nil, comment: Swift.String? = nil, cursor: Swift.String? = nil, excludeTags: [Swift.String]? = nil, hostingDeletedAfter: XRPCCore.LexiconDatetime? = nil, hostingDeletedBefore: XRPCCore.LexiconDatetime? = nil, hostingStatuses: [Swift.String]? = nil, hostingUpdatedAfter: XRPCCore.LexiconDatetime? = nil, hostingUpdatedBefore: XRPCCore.LexiconDatetime? = nil, ignoreSubjects: [XRPCCore.URIString]? = nil, includeAllUserRecords: Swift.Bool? = nil, includeMuted: Swift.Bool? = nil, lastReviewedBy: XRPCCore.DID? = nil, limit: Swift.Int? = 50, minAccountSuspendCount: Swift.Int? = nil, minPriorityScore: Swift.Int? = nil, minReportedRecordsCount: Swift.Int? = nil, minStrikeCount: Swift.Int? = nil, minTakendownRecordsCount: Swift.Int? = nil, onlyMuted: Swift.Bool? = nil, queueCount: Swift.Int? = nil, queueIndex: Swift.Int? = nil, queueSeed: Swift.String? = nil, reportedAfter: XRPCCore.LexiconDatetime? = nil, reportedBefore: XRPCCore.LexiconDatetime? = nil, reviewState: ToolsOzoneModerationQueryStatuses.Parameters.ReviewState? = nil, reviewedAfter: XRPCCore.LexiconDatetime? = nil, reviewedBefore: XRPCCore.LexiconDatetime? = nil, sortDirection: ToolsOzoneModerationQueryStatuses.Parameters.SortDirection? = "desc", sortField: ToolsOzoneModerationQueryStatuses.Parameters.SortField? = "lastReportedAt", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneModerationQueryStatuses.Parameters.SubjectType? = nil, tags: [Swift.String]? = nil, takendown: Swift.Bool? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.ageAssuranceState = ageAssuranceState
             self.appealed = appealed
             self.collections = collections
@@ -377,7 +377,7 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Moderation {
     /// Calls `ToolsOzoneModerationQueryStatuses`.
-    public func queryStatuses(ageAssuranceState: ToolsOzoneModerationQueryStatuses.Parameters.AgeAssuranceState? = nil, appealed: Swift.Bool? = nil, collections: [XRPCCore.NSID]? = nil, comment: Swift.String? = nil, cursor: Swift.String? = nil, excludeTags: [Swift.String]? = nil, hostingDeletedAfter: XRPCCore.Datetime? = nil, hostingDeletedBefore: XRPCCore.Datetime? = nil, hostingStatuses: [Swift.String]? = nil, hostingUpdatedAfter: XRPCCore.Datetime? = nil, hostingUpdatedBefore: XRPCCore.Datetime? = nil, ignoreSubjects: [XRPCCore.URIString]? = nil, includeAllUserRecords: Swift.Bool? = nil, includeMuted: Swift.Bool? = nil, lastReviewedBy: XRPCCore.DID? = nil, limit: Swift.Int? = 50, minAccountSuspendCount: Swift.Int? = nil, minPriorityScore: Swift.Int? = nil, minReportedRecordsCount: Swift.Int? = nil, minStrikeCount: Swift.Int? = nil, minTakendownRecordsCount: Swift.Int? = nil, onlyMuted: Swift.Bool? = nil, queueCount: Swift.Int? = nil, queueIndex: Swift.Int? = nil, queueSeed: Swift.String? = nil, reportedAfter: XRPCCore.Datetime? = nil, reportedBefore: XRPCCore.Datetime? = nil, reviewState: ToolsOzoneModerationQueryStatuses.Parameters.ReviewState? = nil, reviewedAfter: XRPCCore.Datetime? = nil, reviewedBefore: XRPCCore.Datetime? = nil, sortDirection: ToolsOzoneModerationQueryStatuses.Parameters.SortDirection? = "desc", sortField: ToolsOzoneModerationQueryStatuses.Parameters.SortField? = "lastReportedAt", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneModerationQueryStatuses.Parameters.SubjectType? = nil, tags: [Swift.String]? = nil, takendown: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationQueryStatuses.Output {
+    public func queryStatuses(ageAssuranceState: ToolsOzoneModerationQueryStatuses.Parameters.AgeAssuranceState? = nil, appealed: Swift.Bool? = nil, collections: [XRPCCore.NSID]? = nil, comment: Swift.String? = nil, cursor: Swift.String? = nil, excludeTags: [Swift.String]? = nil, hostingDeletedAfter: XRPCCore.LexiconDatetime? = nil, hostingDeletedBefore: XRPCCore.LexiconDatetime? = nil, hostingStatuses: [Swift.String]? = nil, hostingUpdatedAfter: XRPCCore.LexiconDatetime? = nil, hostingUpdatedBefore: XRPCCore.LexiconDatetime? = nil, ignoreSubjects: [XRPCCore.URIString]? = nil, includeAllUserRecords: Swift.Bool? = nil, includeMuted: Swift.Bool? = nil, lastReviewedBy: XRPCCore.DID? = nil, limit: Swift.Int? = 50, minAccountSuspendCount: Swift.Int? = nil, minPriorityScore: Swift.Int? = nil, minReportedRecordsCount: Swift.Int? = nil, minStrikeCount: Swift.Int? = nil, minTakendownRecordsCount: Swift.Int? = nil, onlyMuted: Swift.Bool? = nil, queueCount: Swift.Int? = nil, queueIndex: Swift.Int? = nil, queueSeed: Swift.String? = nil, reportedAfter: XRPCCore.LexiconDatetime? = nil, reportedBefore: XRPCCore.LexiconDatetime? = nil, reviewState: ToolsOzoneModerationQueryStatuses.Parameters.ReviewState? = nil, reviewedAfter: XRPCCore.LexiconDatetime? = nil, reviewedBefore: XRPCCore.LexiconDatetime? = nil, sortDirection: ToolsOzoneModerationQueryStatuses.Parameters.SortDirection? = "desc", sortField: ToolsOzoneModerationQueryStatuses.Parameters.SortField? = "lastReportedAt", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneModerationQueryStatuses.Parameters.SubjectType? = nil, tags: [Swift.String]? = nil, takendown: Swift.Bool? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneModerationQueryStatuses.Output {
         try await client.query(ToolsOzoneModerationQueryStatuses.self, parameters: .init(ageAssuranceState: ageAssuranceState, appealed: appealed, collections: collections, comment: comment, cursor: cursor, excludeTags: excludeTags, hostingDeletedAfter: hostingDeletedAfter, hostingDeletedBefore: hostingDeletedBefore, hostingStatuses: hostingStatuses, hostingUpdatedAfter: hostingUpdatedAfter, hostingUpdatedBefore: hostingUpdatedBefore, ignoreSubjects: ignoreSubjects, includeAllUserRecords: includeAllUserRecords, includeMuted: includeMuted, lastReviewedBy: lastReviewedBy, limit: limit, minAccountSuspendCount: minAccountSuspendCount, minPriorityScore: minPriorityScore, minReportedRecordsCount: minReportedRecordsCount, minStrikeCount: minStrikeCount, minTakendownRecordsCount: minTakendownRecordsCount, onlyMuted: onlyMuted, queueCount: queueCount, queueIndex: queueIndex, queueSeed: queueSeed, reportedAfter: reportedAfter, reportedBefore: reportedBefore, reviewState: reviewState, reviewedAfter: reviewedAfter, reviewedBefore: reviewedBefore, sortDirection: sortDirection, sortField: sortField, subject: subject, subjectType: subjectType, tags: tags, takendown: takendown))
     }
 

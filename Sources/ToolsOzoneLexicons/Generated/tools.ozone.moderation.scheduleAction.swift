@@ -11,10 +11,10 @@ public nonisolated enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedu
     public static var nsid: XRPCCore.NSID { "tools.ozone.moderation.scheduleAction" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
@@ -72,9 +72,9 @@ public nonisolated enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedu
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.scheduleAction#main/input/schema/properties/action" }
             case toolsOzoneModerationScheduleActionTakedown(ToolsOzoneModerationScheduleAction.Takedown)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -186,18 +186,18 @@ public nonisolated enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedu
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.scheduleAction#schedulingConfig" }
         /// The `executeAfter` field (optional).
         /// Format: `datetime`.
-        public var executeAfter: XRPCCore.Datetime?
+        public var executeAfter: XRPCCore.LexiconDatetime?
         /// The `executeAt` field (optional).
         /// Format: `datetime`.
-        public var executeAt: XRPCCore.Datetime?
+        public var executeAt: XRPCCore.LexiconDatetime?
         /// The `executeUntil` field (optional).
         /// Format: `datetime`.
-        public var executeUntil: XRPCCore.Datetime?
+        public var executeUntil: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(executeAfter: XRPCCore.Datetime? = nil, executeAt: XRPCCore.Datetime? = nil, executeUntil: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(executeAfter: XRPCCore.LexiconDatetime? = nil, executeAt: XRPCCore.LexiconDatetime? = nil, executeUntil: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.executeAfter = executeAfter
             self.executeAt = executeAt
             self.executeUntil = executeUntil
@@ -242,12 +242,12 @@ public nonisolated enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedu
         public var strikeCount: Swift.Int?
         /// The `strikeExpiresAt` field (optional).
         /// Format: `datetime`.
-        public var strikeExpiresAt: XRPCCore.Datetime?
+        public var strikeExpiresAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(acknowledgeAccountSubjects: Swift.Bool? = nil, comment: Swift.String? = nil, durationInHours: Swift.Int? = nil, emailContent: Swift.String? = nil, emailSubject: Swift.String? = nil, policies: [Swift.String]? = nil, severityLevel: Swift.String? = nil, strikeCount: Swift.Int? = nil, strikeExpiresAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(acknowledgeAccountSubjects: Swift.Bool? = nil, comment: Swift.String? = nil, durationInHours: Swift.Int? = nil, emailContent: Swift.String? = nil, emailSubject: Swift.String? = nil, policies: [Swift.String]? = nil, severityLevel: Swift.String? = nil, strikeCount: Swift.Int? = nil, strikeExpiresAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.acknowledgeAccountSubjects = acknowledgeAccountSubjects
             self.comment = comment
             self.durationInHours = durationInHours

@@ -21,10 +21,10 @@ public nonisolated enum ToolsOzoneQueueDefs {
         private var _queue: XRPCCore._LexiconBoxed<ToolsOzoneQueueDefs.QueueView>
         /// The `startAt` field (required).
         /// Format: `datetime`.
-        public var startAt: XRPCCore.Datetime
+        public var startAt: XRPCCore.LexiconDatetime
         /// The `endAt` field (optional).
         /// Format: `datetime`.
-        public var endAt: XRPCCore.Datetime?
+        public var endAt: XRPCCore.LexiconDatetime?
         /// The `moderator` field (optional).
         public var moderator: ToolsOzoneTeamDefs.Member? { get { _moderator.wrappedValue } set { _moderator.wrappedValue = newValue } }
         private var _moderator: XRPCCore._LexiconBoxedOptional<ToolsOzoneTeamDefs.Member>
@@ -32,7 +32,7 @@ public nonisolated enum ToolsOzoneQueueDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.Int, did: XRPCCore.DID, queue: ToolsOzoneQueueDefs.QueueView, startAt: XRPCCore.Datetime, endAt: XRPCCore.Datetime? = nil, moderator: ToolsOzoneTeamDefs.Member? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.Int, did: XRPCCore.DID, queue: ToolsOzoneQueueDefs.QueueView, startAt: XRPCCore.LexiconDatetime, endAt: XRPCCore.LexiconDatetime? = nil, moderator: ToolsOzoneTeamDefs.Member? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.did = did
             self._queue = .init(wrappedValue: queue)
@@ -79,14 +79,14 @@ public nonisolated enum ToolsOzoneQueueDefs {
         public var inboundCount: Swift.Int?
         /// The `lastUpdated` field (optional).
         /// Format: `datetime`.
-        public var lastUpdated: XRPCCore.Datetime?
+        public var lastUpdated: XRPCCore.LexiconDatetime?
         /// The `pendingCount` field (optional).
         public var pendingCount: Swift.Int?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(actionRate: Swift.Int? = nil, actionedCount: Swift.Int? = nil, avgHandlingTimeSec: Swift.Int? = nil, escalatedCount: Swift.Int? = nil, inboundCount: Swift.Int? = nil, lastUpdated: XRPCCore.Datetime? = nil, pendingCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(actionRate: Swift.Int? = nil, actionedCount: Swift.Int? = nil, avgHandlingTimeSec: Swift.Int? = nil, escalatedCount: Swift.Int? = nil, inboundCount: Swift.Int? = nil, lastUpdated: XRPCCore.LexiconDatetime? = nil, pendingCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.actionRate = actionRate
             self.actionedCount = actionedCount
             self.avgHandlingTimeSec = avgHandlingTimeSec
@@ -133,10 +133,10 @@ public nonisolated enum ToolsOzoneQueueDefs {
         public var createdBy: XRPCCore.DID
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `updatedAt` field (required).
         /// Format: `datetime`.
-        public var updatedAt: XRPCCore.Datetime
+        public var updatedAt: XRPCCore.LexiconDatetime
         /// The `enabled` field (required).
         public var enabled: Swift.Bool
         /// The `stats` field (required).
@@ -147,7 +147,7 @@ public nonisolated enum ToolsOzoneQueueDefs {
         public var collection: XRPCCore.NSID?
         /// The `deletedAt` field (optional).
         /// Format: `datetime`.
-        public var deletedAt: XRPCCore.Datetime?
+        public var deletedAt: XRPCCore.LexiconDatetime?
         /// The `description` field (optional).
         public var description: Swift.String?
         /// The `recommendedPolicies` field (optional).
@@ -160,7 +160,7 @@ public nonisolated enum ToolsOzoneQueueDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.Int, name: Swift.String, createdBy: XRPCCore.DID, createdAt: XRPCCore.Datetime, updatedAt: XRPCCore.Datetime, enabled: Swift.Bool, stats: ToolsOzoneQueueDefs.QueueStats, collection: XRPCCore.NSID? = nil, deletedAt: XRPCCore.Datetime? = nil, description: Swift.String? = nil, recommendedPolicies: [Swift.String]? = nil, reportTypes: [Swift.String]? = nil, subjectTypes: [ToolsOzoneQueueDefs.QueueView.SubjectTypesItem]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.Int, name: Swift.String, createdBy: XRPCCore.DID, createdAt: XRPCCore.LexiconDatetime, updatedAt: XRPCCore.LexiconDatetime, enabled: Swift.Bool, stats: ToolsOzoneQueueDefs.QueueStats, collection: XRPCCore.NSID? = nil, deletedAt: XRPCCore.LexiconDatetime? = nil, description: Swift.String? = nil, recommendedPolicies: [Swift.String]? = nil, reportTypes: [Swift.String]? = nil, subjectTypes: [ToolsOzoneQueueDefs.QueueView.SubjectTypesItem]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.name = name
             self.createdBy = createdBy

@@ -11,7 +11,7 @@ public nonisolated enum ToolsOzoneQueueGetAssignments: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "tools.ozone.queue.getAssignments" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.queue.getAssignments#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {

@@ -41,8 +41,8 @@ public nonisolated enum ToolsOzoneReportAssignModerator: XRPCCore.XRPCProcedure 
         public static var declaredNames: [Swift.String] { ["AlreadyAssigned", "InvalidAssignment"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {

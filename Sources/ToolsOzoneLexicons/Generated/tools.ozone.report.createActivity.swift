@@ -45,8 +45,8 @@ public nonisolated enum ToolsOzoneReportCreateActivity: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["ReportNotFound", "InvalidStateTransition", "AlreadyInTargetState"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
@@ -116,9 +116,9 @@ public nonisolated enum ToolsOzoneReportCreateActivity: XRPCCore.XRPCProcedure {
             case toolsOzoneReportDefsReopenActivity(ToolsOzoneReportDefs.ReopenActivity)
             case toolsOzoneReportDefsNoteActivity(ToolsOzoneReportDefs.NoteActivity)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)

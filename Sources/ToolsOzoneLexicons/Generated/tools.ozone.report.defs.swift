@@ -69,10 +69,10 @@ public nonisolated enum ToolsOzoneReportDefs {
         public var reportId: Swift.Int
         /// The `startAt` field (required).
         /// Format: `datetime`.
-        public var startAt: XRPCCore.Datetime
+        public var startAt: XRPCCore.LexiconDatetime
         /// The `endAt` field (optional).
         /// Format: `datetime`.
-        public var endAt: XRPCCore.Datetime?
+        public var endAt: XRPCCore.LexiconDatetime?
         /// The `moderator` field (optional).
         public var moderator: ToolsOzoneTeamDefs.Member? { get { _moderator.wrappedValue } set { _moderator.wrappedValue = newValue } }
         private var _moderator: XRPCCore._LexiconBoxedOptional<ToolsOzoneTeamDefs.Member>
@@ -83,7 +83,7 @@ public nonisolated enum ToolsOzoneReportDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.Int, did: XRPCCore.DID, reportId: Swift.Int, startAt: XRPCCore.Datetime, endAt: XRPCCore.Datetime? = nil, moderator: ToolsOzoneTeamDefs.Member? = nil, queue: ToolsOzoneQueueDefs.QueueView? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.Int, did: XRPCCore.DID, reportId: Swift.Int, startAt: XRPCCore.LexiconDatetime, endAt: XRPCCore.LexiconDatetime? = nil, moderator: ToolsOzoneTeamDefs.Member? = nil, queue: ToolsOzoneQueueDefs.QueueView? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.did = did
             self.reportId = reportId
@@ -229,7 +229,7 @@ public nonisolated enum ToolsOzoneReportDefs {
         public var avgHandlingTimeSec: Swift.Int?
         /// The `computedAt` field (optional).
         /// Format: `datetime`.
-        public var computedAt: XRPCCore.Datetime?
+        public var computedAt: XRPCCore.LexiconDatetime?
         /// The `escalatedCount` field (optional).
         public var escalatedCount: Swift.Int?
         /// The `inboundCount` field (optional).
@@ -240,7 +240,7 @@ public nonisolated enum ToolsOzoneReportDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(date: Swift.String, actionRate: Swift.Int? = nil, actionedCount: Swift.Int? = nil, avgHandlingTimeSec: Swift.Int? = nil, computedAt: XRPCCore.Datetime? = nil, escalatedCount: Swift.Int? = nil, inboundCount: Swift.Int? = nil, pendingCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(date: Swift.String, actionRate: Swift.Int? = nil, actionedCount: Swift.Int? = nil, avgHandlingTimeSec: Swift.Int? = nil, computedAt: XRPCCore.LexiconDatetime? = nil, escalatedCount: Swift.Int? = nil, inboundCount: Swift.Int? = nil, pendingCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.date = date
             self.actionRate = actionRate
             self.actionedCount = actionedCount
@@ -293,14 +293,14 @@ public nonisolated enum ToolsOzoneReportDefs {
         public var inboundCount: Swift.Int?
         /// The `lastUpdated` field (optional).
         /// Format: `datetime`.
-        public var lastUpdated: XRPCCore.Datetime?
+        public var lastUpdated: XRPCCore.LexiconDatetime?
         /// The `pendingCount` field (optional).
         public var pendingCount: Swift.Int?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(actionRate: Swift.Int? = nil, actionedCount: Swift.Int? = nil, avgHandlingTimeSec: Swift.Int? = nil, escalatedCount: Swift.Int? = nil, inboundCount: Swift.Int? = nil, lastUpdated: XRPCCore.Datetime? = nil, pendingCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(actionRate: Swift.Int? = nil, actionedCount: Swift.Int? = nil, avgHandlingTimeSec: Swift.Int? = nil, escalatedCount: Swift.Int? = nil, inboundCount: Swift.Int? = nil, lastUpdated: XRPCCore.LexiconDatetime? = nil, pendingCount: Swift.Int? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.actionRate = actionRate
             self.actionedCount = actionedCount
             self.avgHandlingTimeSec = avgHandlingTimeSec
@@ -764,11 +764,11 @@ public nonisolated enum ToolsOzoneReportDefs {
         public var createdBy: XRPCCore.DID
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `internalNote` field (optional).
         public var internalNote: Swift.String?
         /// The `meta` field (optional).
-        public var meta: XRPCCore.UnknownValue?
+        public var meta: XRPCCore.LexiconUnknownValue?
         /// The `moderator` field (optional).
         public var moderator: ToolsOzoneTeamDefs.Member? { get { _moderator.wrappedValue } set { _moderator.wrappedValue = newValue } }
         private var _moderator: XRPCCore._LexiconBoxedOptional<ToolsOzoneTeamDefs.Member>
@@ -781,7 +781,7 @@ public nonisolated enum ToolsOzoneReportDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.Int, reportId: Swift.Int, activity: ToolsOzoneReportDefs.ReportActivityView.Activity, isAutomated: Swift.Bool, createdBy: XRPCCore.DID, createdAt: XRPCCore.Datetime, internalNote: Swift.String? = nil, meta: XRPCCore.UnknownValue? = nil, moderator: ToolsOzoneTeamDefs.Member? = nil, publicNote: Swift.String? = nil, report: ToolsOzoneReportDefs.ReportView? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.Int, reportId: Swift.Int, activity: ToolsOzoneReportDefs.ReportActivityView.Activity, isAutomated: Swift.Bool, createdBy: XRPCCore.DID, createdAt: XRPCCore.LexiconDatetime, internalNote: Swift.String? = nil, meta: XRPCCore.LexiconUnknownValue? = nil, moderator: ToolsOzoneTeamDefs.Member? = nil, publicNote: Swift.String? = nil, report: ToolsOzoneReportDefs.ReportView? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.reportId = reportId
             self.activity = activity
@@ -837,9 +837,9 @@ public nonisolated enum ToolsOzoneReportDefs {
             case toolsOzoneReportDefsReopenActivity(ToolsOzoneReportDefs.ReopenActivity)
             case toolsOzoneReportDefsNoteActivity(ToolsOzoneReportDefs.NoteActivity)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -893,7 +893,7 @@ public nonisolated enum ToolsOzoneReportDefs {
         public var did: XRPCCore.DID
         /// The `assignedAt` field (required).
         /// Format: `datetime`.
-        public var assignedAt: XRPCCore.Datetime
+        public var assignedAt: XRPCCore.LexiconDatetime
         /// The `moderator` field (optional).
         public var moderator: ToolsOzoneTeamDefs.Member? { get { _moderator.wrappedValue } set { _moderator.wrappedValue = newValue } }
         private var _moderator: XRPCCore._LexiconBoxedOptional<ToolsOzoneTeamDefs.Member>
@@ -901,7 +901,7 @@ public nonisolated enum ToolsOzoneReportDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, assignedAt: XRPCCore.Datetime, moderator: ToolsOzoneTeamDefs.Member? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, assignedAt: XRPCCore.LexiconDatetime, moderator: ToolsOzoneTeamDefs.Member? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.assignedAt = assignedAt
             self._moderator = .init(wrappedValue: moderator)
@@ -947,7 +947,7 @@ public nonisolated enum ToolsOzoneReportDefs {
         private var _reporter: XRPCCore._LexiconBoxed<ToolsOzoneModerationDefs.SubjectView>
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `actionEventIds` field (optional).
         public var actionEventIds: [Swift.Int]?
         /// The `actionNote` field (optional).
@@ -970,7 +970,7 @@ public nonisolated enum ToolsOzoneReportDefs {
         private var _queue: XRPCCore._LexiconBoxedOptional<ToolsOzoneQueueDefs.QueueView>
         /// The `queuedAt` field (optional).
         /// Format: `datetime`.
-        public var queuedAt: XRPCCore.Datetime?
+        public var queuedAt: XRPCCore.LexiconDatetime?
         /// The `relatedReportCount` field (optional).
         public var relatedReportCount: Swift.Int?
         /// The `subjectStatus` field (optional).
@@ -978,14 +978,14 @@ public nonisolated enum ToolsOzoneReportDefs {
         private var _subjectStatus: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.SubjectStatusView>
         /// The `updatedAt` field (optional).
         /// Format: `datetime`.
-        public var updatedAt: XRPCCore.Datetime?
+        public var updatedAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
         /// Defaulted fields that were absent when read, so writing leaves them out again.
         private var absentDefaults: Swift.Set<Swift.String> = []
 
         /// Creates a value from its fields.
-        public init(id: Swift.Int, eventId: Swift.Int, status: ToolsOzoneReportDefs.ReportView.Status, subject: ToolsOzoneModerationDefs.SubjectView, reportType: ComAtprotoLexicons.ComAtprotoModerationDefs.ReasonType, reportedBy: XRPCCore.DID, reporter: ToolsOzoneModerationDefs.SubjectView, createdAt: XRPCCore.Datetime, actionEventIds: [Swift.Int]? = nil, actionNote: Swift.String? = nil, actions: [ToolsOzoneModerationDefs.ModEventView]? = nil, assignment: ToolsOzoneReportDefs.ReportAssignment? = nil, comment: Swift.String? = nil, isAutomated: Swift.Bool = false, isMuted: Swift.Bool? = nil, queue: ToolsOzoneQueueDefs.QueueView? = nil, queuedAt: XRPCCore.Datetime? = nil, relatedReportCount: Swift.Int? = nil, subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView? = nil, updatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.Int, eventId: Swift.Int, status: ToolsOzoneReportDefs.ReportView.Status, subject: ToolsOzoneModerationDefs.SubjectView, reportType: ComAtprotoLexicons.ComAtprotoModerationDefs.ReasonType, reportedBy: XRPCCore.DID, reporter: ToolsOzoneModerationDefs.SubjectView, createdAt: XRPCCore.LexiconDatetime, actionEventIds: [Swift.Int]? = nil, actionNote: Swift.String? = nil, actions: [ToolsOzoneModerationDefs.ModEventView]? = nil, assignment: ToolsOzoneReportDefs.ReportAssignment? = nil, comment: Swift.String? = nil, isAutomated: Swift.Bool = false, isMuted: Swift.Bool? = nil, queue: ToolsOzoneQueueDefs.QueueView? = nil, queuedAt: XRPCCore.LexiconDatetime? = nil, relatedReportCount: Swift.Int? = nil, subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView? = nil, updatedAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.eventId = eventId
             self.status = status

@@ -11,7 +11,7 @@ public nonisolated enum ToolsOzoneReportGetHistoricalStats: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.getHistoricalStats" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.report.getHistoricalStats#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
@@ -21,7 +21,7 @@ public nonisolated enum ToolsOzoneReportGetHistoricalStats: XRPCCore.XRPCQuery {
         public var cursor: Swift.String?
         /// The `endDate` field (optional).
         /// Format: `datetime`.
-        public var endDate: XRPCCore.Datetime?
+        public var endDate: XRPCCore.LexiconDatetime?
         /// The `limit` field (optional).
         /// Default: `30`. From 1 to 100.
         public var limit: Swift.Int?
@@ -34,12 +34,12 @@ public nonisolated enum ToolsOzoneReportGetHistoricalStats: XRPCCore.XRPCQuery {
         public var reportTypes: [Swift.String]?
         /// The `startDate` field (optional).
         /// Format: `datetime`.
-        public var startDate: XRPCCore.Datetime?
+        public var startDate: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(cursor: Swift.String? = nil, endDate: XRPCCore.Datetime? = nil, limit: Swift.Int? = 30, moderatorDid: XRPCCore.DID? = nil, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, startDate: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(cursor: Swift.String? = nil, endDate: XRPCCore.LexiconDatetime? = nil, limit: Swift.Int? = 30, moderatorDid: XRPCCore.DID? = nil, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, startDate: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.cursor = cursor
             self.endDate = endDate
             self.limit = limit
@@ -112,7 +112,7 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportGetHistoricalStats`.
-    public func getHistoricalStats(cursor: Swift.String? = nil, endDate: XRPCCore.Datetime? = nil, limit: Swift.Int? = 30, moderatorDid: XRPCCore.DID? = nil, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, startDate: XRPCCore.Datetime? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportGetHistoricalStats.Output {
+    public func getHistoricalStats(cursor: Swift.String? = nil, endDate: XRPCCore.LexiconDatetime? = nil, limit: Swift.Int? = 30, moderatorDid: XRPCCore.DID? = nil, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, startDate: XRPCCore.LexiconDatetime? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportGetHistoricalStats.Output {
         try await client.query(ToolsOzoneReportGetHistoricalStats.self, parameters: .init(cursor: cursor, endDate: endDate, limit: limit, moderatorDid: moderatorDid, queueId: queueId, reportTypes: reportTypes, startDate: startDate))
     }
 

@@ -11,7 +11,7 @@ public nonisolated enum ToolsOzoneReportGetLiveStats: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.getLiveStats" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.report.getLiveStats#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {

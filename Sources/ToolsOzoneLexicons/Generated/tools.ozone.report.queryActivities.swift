@@ -11,7 +11,7 @@ public nonisolated enum ToolsOzoneReportQueryActivities: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.queryActivities" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.report.queryActivities#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
@@ -21,10 +21,10 @@ public nonisolated enum ToolsOzoneReportQueryActivities: XRPCCore.XRPCQuery {
         public var activityTypes: [Swift.String]?
         /// The `createdAfter` field (optional).
         /// Format: `datetime`.
-        public var createdAfter: XRPCCore.Datetime?
+        public var createdAfter: XRPCCore.LexiconDatetime?
         /// The `createdBefore` field (optional).
         /// Format: `datetime`.
-        public var createdBefore: XRPCCore.Datetime?
+        public var createdBefore: XRPCCore.LexiconDatetime?
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// The `limit` field (optional).
@@ -37,7 +37,7 @@ public nonisolated enum ToolsOzoneReportQueryActivities: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(activityTypes: [Swift.String]? = nil, createdAfter: XRPCCore.Datetime? = nil, createdBefore: XRPCCore.Datetime? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50, sortDirection: ToolsOzoneReportQueryActivities.Parameters.SortDirection? = "desc", unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(activityTypes: [Swift.String]? = nil, createdAfter: XRPCCore.LexiconDatetime? = nil, createdBefore: XRPCCore.LexiconDatetime? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50, sortDirection: ToolsOzoneReportQueryActivities.Parameters.SortDirection? = "desc", unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.activityTypes = activityTypes
             self.createdAfter = createdAfter
             self.createdBefore = createdBefore
@@ -126,7 +126,7 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportQueryActivities`.
-    public func queryActivities(activityTypes: [Swift.String]? = nil, createdAfter: XRPCCore.Datetime? = nil, createdBefore: XRPCCore.Datetime? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50, sortDirection: ToolsOzoneReportQueryActivities.Parameters.SortDirection? = "desc") async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportQueryActivities.Output {
+    public func queryActivities(activityTypes: [Swift.String]? = nil, createdAfter: XRPCCore.LexiconDatetime? = nil, createdBefore: XRPCCore.LexiconDatetime? = nil, cursor: Swift.String? = nil, limit: Swift.Int? = 50, sortDirection: ToolsOzoneReportQueryActivities.Parameters.SortDirection? = "desc") async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportQueryActivities.Output {
         try await client.query(ToolsOzoneReportQueryActivities.self, parameters: .init(activityTypes: activityTypes, createdAfter: createdAfter, createdBefore: createdBefore, cursor: cursor, limit: limit, sortDirection: sortDirection))
     }
 

@@ -11,7 +11,7 @@ public nonisolated enum ToolsOzoneReportQueryReports: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "tools.ozone.report.queryReports" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.report.queryReports#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
@@ -43,10 +43,10 @@ public nonisolated enum ToolsOzoneReportQueryReports: XRPCCore.XRPCQuery {
         public var reportTypes: [Swift.String]?
         /// The `reportedAfter` field (optional).
         /// Format: `datetime`.
-        public var reportedAfter: XRPCCore.Datetime?
+        public var reportedAfter: XRPCCore.LexiconDatetime?
         /// The `reportedBefore` field (optional).
         /// Format: `datetime`.
-        public var reportedBefore: XRPCCore.Datetime?
+        public var reportedBefore: XRPCCore.LexiconDatetime?
         /// The `sortDirection` field (optional).
         /// Default: `"desc"`. One of `"asc"`, `"desc"`.
         public var sortDirection: ToolsOzoneReportQueryReports.Parameters.SortDirection?
@@ -63,7 +63,7 @@ public nonisolated enum ToolsOzoneReportQueryReports: XRPCCore.XRPCQuery {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(status: ToolsOzoneReportQueryReports.Parameters.Status, assignedTo: XRPCCore.DID? = nil, collections: [XRPCCore.NSID]? = nil, cursor: Swift.String? = nil, did: XRPCCore.DID? = nil, isMuted: Swift.Bool? = false, limit: Swift.Int? = 50, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, reportedAfter: XRPCCore.Datetime? = nil, reportedBefore: XRPCCore.Datetime? = nil, sortDirection: ToolsOzoneReportQueryReports.Parameters.SortDirection? = "desc", sortField: ToolsOzoneReportQueryReports.Parameters.SortField? = "createdAt", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneReportQueryReports.Parameters.SubjectType? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(status: ToolsOzoneReportQueryReports.Parameters.Status, assignedTo: XRPCCore.DID? = nil, collections: [XRPCCore.NSID]? = nil, cursor: Swift.String? = nil, did: XRPCCore.DID? = nil, isMuted: Swift.Bool? = false, limit: Swift.Int? = 50, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, reportedAfter: XRPCCore.LexiconDatetime? = nil, reportedBefore: XRPCCore.LexiconDatetime? = nil, sortDirection: ToolsOzoneReportQueryReports.Parameters.SortDirection? = "desc", sortField: ToolsOzoneReportQueryReports.Parameters.SortField? = "createdAt", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneReportQueryReports.Parameters.SubjectType? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.status = status
             self.assignedTo = assignedTo
             self.collections = collections
@@ -240,7 +240,7 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Report {
     /// Calls `ToolsOzoneReportQueryReports`.
-    public func queryReports(status: ToolsOzoneReportQueryReports.Parameters.Status, assignedTo: XRPCCore.DID? = nil, collections: [XRPCCore.NSID]? = nil, cursor: Swift.String? = nil, did: XRPCCore.DID? = nil, isMuted: Swift.Bool? = false, limit: Swift.Int? = 50, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, reportedAfter: XRPCCore.Datetime? = nil, reportedBefore: XRPCCore.Datetime? = nil, sortDirection: ToolsOzoneReportQueryReports.Parameters.SortDirection? = "desc", sortField: ToolsOzoneReportQueryReports.Parameters.SortField? = "createdAt", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneReportQueryReports.Parameters.SubjectType? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportQueryReports.Output {
+    public func queryReports(status: ToolsOzoneReportQueryReports.Parameters.Status, assignedTo: XRPCCore.DID? = nil, collections: [XRPCCore.NSID]? = nil, cursor: Swift.String? = nil, did: XRPCCore.DID? = nil, isMuted: Swift.Bool? = false, limit: Swift.Int? = 50, queueId: Swift.Int? = nil, reportTypes: [Swift.String]? = nil, reportedAfter: XRPCCore.LexiconDatetime? = nil, reportedBefore: XRPCCore.LexiconDatetime? = nil, sortDirection: ToolsOzoneReportQueryReports.Parameters.SortDirection? = "desc", sortField: ToolsOzoneReportQueryReports.Parameters.SortField? = "createdAt", subject: XRPCCore.URIString? = nil, subjectType: ToolsOzoneReportQueryReports.Parameters.SubjectType? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneReportQueryReports.Output {
         try await client.query(ToolsOzoneReportQueryReports.self, parameters: .init(status: status, assignedTo: assignedTo, collections: collections, cursor: cursor, did: did, isMuted: isMuted, limit: limit, queueId: queueId, reportTypes: reportTypes, reportedAfter: reportedAfter, reportedBefore: reportedBefore, sortDirection: sortDirection, sortField: sortField, subject: subject, subjectType: subjectType))
     }
 

@@ -53,8 +53,8 @@ public nonisolated enum ToolsOzoneReportReassignQueue: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["ReportNotFound", "ReportClosed", "AlreadyInTargetQueue", "QueueNotFound", "QueueDisabled"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {

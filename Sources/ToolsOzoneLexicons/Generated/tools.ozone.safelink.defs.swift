@@ -47,14 +47,14 @@ public nonisolated enum ToolsOzoneSafelinkDefs {
         public var createdBy: XRPCCore.DID
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(id: Swift.Int, eventType: ToolsOzoneSafelinkDefs.EventType, url: Swift.String, pattern: ToolsOzoneSafelinkDefs.PatternType, action: ToolsOzoneSafelinkDefs.ActionType, reason: ToolsOzoneSafelinkDefs.ReasonType, createdBy: XRPCCore.DID, createdAt: XRPCCore.Datetime, comment: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(id: Swift.Int, eventType: ToolsOzoneSafelinkDefs.EventType, url: Swift.String, pattern: ToolsOzoneSafelinkDefs.PatternType, action: ToolsOzoneSafelinkDefs.ActionType, reason: ToolsOzoneSafelinkDefs.ReasonType, createdBy: XRPCCore.DID, createdAt: XRPCCore.LexiconDatetime, comment: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.id = id
             self.eventType = eventType
             self.url = url
@@ -168,17 +168,17 @@ public nonisolated enum ToolsOzoneSafelinkDefs {
         public var createdBy: XRPCCore.DID
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `updatedAt` field (required).
         /// Format: `datetime`.
-        public var updatedAt: XRPCCore.Datetime
+        public var updatedAt: XRPCCore.LexiconDatetime
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(url: Swift.String, pattern: ToolsOzoneSafelinkDefs.PatternType, action: ToolsOzoneSafelinkDefs.ActionType, reason: ToolsOzoneSafelinkDefs.ReasonType, createdBy: XRPCCore.DID, createdAt: XRPCCore.Datetime, updatedAt: XRPCCore.Datetime, comment: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(url: Swift.String, pattern: ToolsOzoneSafelinkDefs.PatternType, action: ToolsOzoneSafelinkDefs.ActionType, reason: ToolsOzoneSafelinkDefs.ReasonType, createdBy: XRPCCore.DID, createdAt: XRPCCore.LexiconDatetime, updatedAt: XRPCCore.LexiconDatetime, comment: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.url = url
             self.pattern = pattern
             self.action = action

@@ -37,8 +37,8 @@ public nonisolated enum ToolsOzoneSafelinkRemoveRule: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["RuleNotFound"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {

@@ -51,10 +51,10 @@ public nonisolated enum ToolsOzoneSetDefs {
         public var setSize: Swift.Int
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `updatedAt` field (required).
         /// Format: `datetime`.
-        public var updatedAt: XRPCCore.Datetime
+        public var updatedAt: XRPCCore.LexiconDatetime
         /// The `description` field (optional).
         /// At most 10240 UTF-8 bytes. At most 1024 graphemes.
         public var description: Swift.String?
@@ -62,7 +62,7 @@ public nonisolated enum ToolsOzoneSetDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(name: Swift.String, setSize: Swift.Int, createdAt: XRPCCore.Datetime, updatedAt: XRPCCore.Datetime, description: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(name: Swift.String, setSize: Swift.Int, createdAt: XRPCCore.LexiconDatetime, updatedAt: XRPCCore.LexiconDatetime, description: Swift.String? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.name = name
             self.setSize = setSize
             self.createdAt = createdAt

@@ -37,8 +37,8 @@ public nonisolated enum ToolsOzoneSetDeleteValues: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["SetNotFound"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
@@ -73,7 +73,7 @@ public nonisolated enum ToolsOzoneSetDeleteValues: XRPCCore.XRPCProcedure {
     }
 
     /// The endpoint declares no output.
-    public typealias Output = XRPCCore.EmptyBody
+    public typealias Output = XRPCCore.XRPCEmptyBody
 }
 
 nonisolated extension ToolsOzoneLexiconsSchemas {

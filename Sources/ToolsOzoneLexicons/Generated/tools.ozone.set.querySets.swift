@@ -11,7 +11,7 @@ public nonisolated enum ToolsOzoneSetQuerySets: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "tools.ozone.set.querySets" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.set.querySets#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {

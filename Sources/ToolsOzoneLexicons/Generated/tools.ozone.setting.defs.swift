@@ -15,7 +15,7 @@ public nonisolated enum ToolsOzoneSettingDefs {
         /// Format: `nsid`.
         public var key: XRPCCore.NSID
         /// The `value` field (required).
-        public var value: XRPCCore.UnknownValue
+        public var value: XRPCCore.LexiconUnknownValue
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -30,7 +30,7 @@ public nonisolated enum ToolsOzoneSettingDefs {
         public var lastUpdatedBy: XRPCCore.DID
         /// The `createdAt` field (optional).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime?
+        public var createdAt: XRPCCore.LexiconDatetime?
         /// The `description` field (optional).
         /// At most 10240 UTF-8 bytes. At most 1024 graphemes.
         public var description: Swift.String?
@@ -39,12 +39,12 @@ public nonisolated enum ToolsOzoneSettingDefs {
         public var managerRole: ToolsOzoneSettingDefs.Option.ManagerRole?
         /// The `updatedAt` field (optional).
         /// Format: `datetime`.
-        public var updatedAt: XRPCCore.Datetime?
+        public var updatedAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(key: XRPCCore.NSID, value: XRPCCore.UnknownValue, did: XRPCCore.DID, scope: ToolsOzoneSettingDefs.Option.Scope, createdBy: XRPCCore.DID, lastUpdatedBy: XRPCCore.DID, createdAt: XRPCCore.Datetime? = nil, description: Swift.String? = nil, managerRole: ToolsOzoneSettingDefs.Option.ManagerRole? = nil, updatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(key: XRPCCore.NSID, value: XRPCCore.LexiconUnknownValue, did: XRPCCore.DID, scope: ToolsOzoneSettingDefs.Option.Scope, createdBy: XRPCCore.DID, lastUpdatedBy: XRPCCore.DID, createdAt: XRPCCore.LexiconDatetime? = nil, description: Swift.String? = nil, managerRole: ToolsOzoneSettingDefs.Option.ManagerRole? = nil, updatedAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.key = key
             self.value = value
             self.did = did

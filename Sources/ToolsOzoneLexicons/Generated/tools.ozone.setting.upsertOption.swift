@@ -11,10 +11,10 @@ public nonisolated enum ToolsOzoneSettingUpsertOption: XRPCCore.XRPCProcedure {
     public static var nsid: XRPCCore.NSID { "tools.ozone.setting.upsertOption" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
@@ -27,7 +27,7 @@ public nonisolated enum ToolsOzoneSettingUpsertOption: XRPCCore.XRPCProcedure {
         /// Known values: `"instance"`, `"personal"`.
         public var scope: ToolsOzoneSettingUpsertOption.Input.Scope
         /// The `value` field (required).
-        public var value: XRPCCore.UnknownValue
+        public var value: XRPCCore.LexiconUnknownValue
         /// The `description` field (optional).
         /// At most 2000 UTF-8 bytes.
         public var description: Swift.String?
@@ -38,7 +38,7 @@ public nonisolated enum ToolsOzoneSettingUpsertOption: XRPCCore.XRPCProcedure {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(key: XRPCCore.NSID, scope: ToolsOzoneSettingUpsertOption.Input.Scope, value: XRPCCore.UnknownValue, description: Swift.String? = nil, managerRole: ToolsOzoneSettingUpsertOption.Input.ManagerRole? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(key: XRPCCore.NSID, scope: ToolsOzoneSettingUpsertOption.Input.Scope, value: XRPCCore.LexiconUnknownValue, description: Swift.String? = nil, managerRole: ToolsOzoneSettingUpsertOption.Input.ManagerRole? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.key = key
             self.scope = scope
             self.value = value
@@ -137,7 +137,7 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Setting {
     /// Calls `ToolsOzoneSettingUpsertOption`.
-    public func upsertOption(key: XRPCCore.NSID, scope: ToolsOzoneSettingUpsertOption.Input.Scope, value: XRPCCore.UnknownValue, description: Swift.String? = nil, managerRole: ToolsOzoneSettingUpsertOption.Input.ManagerRole? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSettingUpsertOption.Output {
+    public func upsertOption(key: XRPCCore.NSID, scope: ToolsOzoneSettingUpsertOption.Input.Scope, value: XRPCCore.LexiconUnknownValue, description: Swift.String? = nil, managerRole: ToolsOzoneSettingUpsertOption.Input.ManagerRole? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneSettingUpsertOption.Output {
         try await client.procedure(ToolsOzoneSettingUpsertOption.self, parameters: .init(), input: .init(key: key, scope: scope, value: value, description: description, managerRole: managerRole))
     }
 

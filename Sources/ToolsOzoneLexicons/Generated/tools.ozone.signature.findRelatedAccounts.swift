@@ -11,7 +11,7 @@ public nonisolated enum ToolsOzoneSignatureFindRelatedAccounts: XRPCCore.XRPCQue
     public static var nsid: XRPCCore.NSID { "tools.ozone.signature.findRelatedAccounts" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.signature.findRelatedAccounts#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {

@@ -19,7 +19,7 @@ public nonisolated enum ToolsOzoneTeamDefs {
         public var role: ToolsOzoneTeamDefs.Member.Role
         /// The `createdAt` field (optional).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime?
+        public var createdAt: XRPCCore.LexiconDatetime?
         /// The `disabled` field (optional).
         public var disabled: Swift.Bool?
         /// The `lastUpdatedBy` field (optional).
@@ -28,12 +28,12 @@ public nonisolated enum ToolsOzoneTeamDefs {
         public var profile: AppBskyLexicons.AppBskyActorDefs.ProfileViewDetailed?
         /// The `updatedAt` field (optional).
         /// Format: `datetime`.
-        public var updatedAt: XRPCCore.Datetime?
+        public var updatedAt: XRPCCore.LexiconDatetime?
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(did: XRPCCore.DID, role: ToolsOzoneTeamDefs.Member.Role, createdAt: XRPCCore.Datetime? = nil, disabled: Swift.Bool? = nil, lastUpdatedBy: Swift.String? = nil, profile: AppBskyLexicons.AppBskyActorDefs.ProfileViewDetailed? = nil, updatedAt: XRPCCore.Datetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(did: XRPCCore.DID, role: ToolsOzoneTeamDefs.Member.Role, createdAt: XRPCCore.LexiconDatetime? = nil, disabled: Swift.Bool? = nil, lastUpdatedBy: Swift.String? = nil, profile: AppBskyLexicons.AppBskyActorDefs.ProfileViewDetailed? = nil, updatedAt: XRPCCore.LexiconDatetime? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.did = did
             self.role = role
             self.createdAt = createdAt

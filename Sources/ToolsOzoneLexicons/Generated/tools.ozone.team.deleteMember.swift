@@ -41,8 +41,8 @@ public nonisolated enum ToolsOzoneTeamDeleteMember: XRPCCore.XRPCProcedure {
         public static var declaredNames: [Swift.String] { ["MemberNotFound", "CannotDeleteSelf"] }
     }
 
-    /// `Parameters` is `XRPCCore.NoParameters`.
-    public typealias Parameters = XRPCCore.NoParameters
+    /// `Parameters` is `XRPCCore.XRPCNoParameters`.
+    public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
     public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
@@ -72,7 +72,7 @@ public nonisolated enum ToolsOzoneTeamDeleteMember: XRPCCore.XRPCProcedure {
     }
 
     /// The endpoint declares no output.
-    public typealias Output = XRPCCore.EmptyBody
+    public typealias Output = XRPCCore.XRPCEmptyBody
 }
 
 nonisolated extension ToolsOzoneLexiconsSchemas {

@@ -11,7 +11,7 @@ public nonisolated enum ToolsOzoneTeamListMembers: XRPCCore.XRPCQuery {
     public static var nsid: XRPCCore.NSID { "tools.ozone.team.listMembers" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.team.listMembers#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {

@@ -27,7 +27,7 @@ public nonisolated enum ToolsOzoneVerificationDefs {
         public var displayName: Swift.String
         /// The `createdAt` field (required).
         /// Format: `datetime`.
-        public var createdAt: XRPCCore.Datetime
+        public var createdAt: XRPCCore.LexiconDatetime
         /// The `issuerProfile` field (optional).
         /// Open union of ; other types are kept as read.
         public var issuerProfile: ToolsOzoneVerificationDefs.VerificationView.IssuerProfile?
@@ -38,7 +38,7 @@ public nonisolated enum ToolsOzoneVerificationDefs {
         public var revokeReason: Swift.String?
         /// The `revokedAt` field (optional).
         /// Format: `datetime`.
-        public var revokedAt: XRPCCore.Datetime?
+        public var revokedAt: XRPCCore.LexiconDatetime?
         /// The `revokedBy` field (optional).
         /// Format: `did`.
         public var revokedBy: XRPCCore.DID?
@@ -52,7 +52,7 @@ public nonisolated enum ToolsOzoneVerificationDefs {
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(issuer: XRPCCore.DID, uri: XRPCCore.ATURI, subject: XRPCCore.DID, handle: XRPCCore.ATHandle, displayName: Swift.String, createdAt: XRPCCore.Datetime, issuerProfile: ToolsOzoneVerificationDefs.VerificationView.IssuerProfile? = nil, issuerRepo: ToolsOzoneVerificationDefs.VerificationView.IssuerRepo? = nil, revokeReason: Swift.String? = nil, revokedAt: XRPCCore.Datetime? = nil, revokedBy: XRPCCore.DID? = nil, subjectProfile: ToolsOzoneVerificationDefs.VerificationView.SubjectProfile? = nil, subjectRepo: ToolsOzoneVerificationDefs.VerificationView.SubjectRepo? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(issuer: XRPCCore.DID, uri: XRPCCore.ATURI, subject: XRPCCore.DID, handle: XRPCCore.ATHandle, displayName: Swift.String, createdAt: XRPCCore.LexiconDatetime, issuerProfile: ToolsOzoneVerificationDefs.VerificationView.IssuerProfile? = nil, issuerRepo: ToolsOzoneVerificationDefs.VerificationView.IssuerRepo? = nil, revokeReason: Swift.String? = nil, revokedAt: XRPCCore.LexiconDatetime? = nil, revokedBy: XRPCCore.DID? = nil, subjectProfile: ToolsOzoneVerificationDefs.VerificationView.SubjectProfile? = nil, subjectRepo: ToolsOzoneVerificationDefs.VerificationView.SubjectRepo? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.issuer = issuer
             self.uri = uri
             self.subject = subject
@@ -108,9 +108,9 @@ public nonisolated enum ToolsOzoneVerificationDefs {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.verification.defs#verificationView/properties/issuerProfile" }
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -141,9 +141,9 @@ public nonisolated enum ToolsOzoneVerificationDefs {
             case toolsOzoneModerationDefsRepoViewDetail(ToolsOzoneModerationDefs.RepoViewDetail)
             case toolsOzoneModerationDefsRepoViewNotFound(ToolsOzoneModerationDefs.RepoViewNotFound)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -184,9 +184,9 @@ public nonisolated enum ToolsOzoneVerificationDefs {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.verification.defs#verificationView/properties/subjectProfile" }
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)
@@ -217,9 +217,9 @@ public nonisolated enum ToolsOzoneVerificationDefs {
             case toolsOzoneModerationDefsRepoViewDetail(ToolsOzoneModerationDefs.RepoViewDetail)
             case toolsOzoneModerationDefsRepoViewNotFound(ToolsOzoneModerationDefs.RepoViewNotFound)
             /// A member whose `$type` this union does not list, kept as read.
-            case unknown(XRPCCore.UnknownValue)
+            case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
-            case invalid(XRPCCore.InvalidUnionMember)
+            case invalid(XRPCCore.LexiconInvalidUnionMember)
 
             public init(lexiconJSON json: XRPCCore.JSONValue) throws {
                 var source = try XRPCCore.LexiconUnionSource(json)

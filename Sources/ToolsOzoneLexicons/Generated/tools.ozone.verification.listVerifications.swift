@@ -11,7 +11,7 @@ public nonisolated enum ToolsOzoneVerificationListVerifications: XRPCCore.XRPCQu
     public static var nsid: XRPCCore.NSID { "tools.ozone.verification.listVerifications" }
 
     /// The endpoint declares no errors; any name a server sends is kept.
-    public typealias Error = XRPCCore.UndeclaredError
+    public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.verification.listVerifications#main/parameters`.
     public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
@@ -19,10 +19,10 @@ public nonisolated enum ToolsOzoneVerificationListVerifications: XRPCCore.XRPCQu
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.listVerifications#main/parameters" }
         /// The `createdAfter` field (optional).
         /// Format: `datetime`.
-        public var createdAfter: XRPCCore.Datetime?
+        public var createdAfter: XRPCCore.LexiconDatetime?
         /// The `createdBefore` field (optional).
         /// Format: `datetime`.
-        public var createdBefore: XRPCCore.Datetime?
+        public var createdBefore: XRPCCore.LexiconDatetime?
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// The `isRevoked` field (optional).
@@ -43,7 +43,7 @@ public nonisolated enum ToolsOzoneVerificationListVerifications: XRPCCore.XRPCQu
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
         /// Creates a value from its fields.
-        public init(createdAfter: XRPCCore.Datetime? = nil, createdBefore: XRPCCore.Datetime? = nil, cursor: Swift.String? = nil, isRevoked: Swift.Bool? = nil, issuers: [XRPCCore.DID]? = nil, limit: Swift.Int? = 50, sortDirection: ToolsOzoneVerificationListVerifications.Parameters.SortDirection? = "desc", subjects: [XRPCCore.DID]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
+        public init(createdAfter: XRPCCore.LexiconDatetime? = nil, createdBefore: XRPCCore.LexiconDatetime? = nil, cursor: Swift.String? = nil, isRevoked: Swift.Bool? = nil, issuers: [XRPCCore.DID]? = nil, limit: Swift.Int? = 50, sortDirection: ToolsOzoneVerificationListVerifications.Parameters.SortDirection? = "desc", subjects: [XRPCCore.DID]? = nil, unknownFields: [Swift.String: XRPCCore.JSONValue] = [:]) {
             self.createdAfter = createdAfter
             self.createdBefore = createdBefore
             self.cursor = cursor
@@ -138,7 +138,7 @@ nonisolated extension ToolsOzoneLexiconsSchemas {
 
 nonisolated extension XRPCCore.XRPCClient.Tools.Ozone.Verification {
     /// Calls `ToolsOzoneVerificationListVerifications`.
-    public func listVerifications(createdAfter: XRPCCore.Datetime? = nil, createdBefore: XRPCCore.Datetime? = nil, cursor: Swift.String? = nil, isRevoked: Swift.Bool? = nil, issuers: [XRPCCore.DID]? = nil, limit: Swift.Int? = 50, sortDirection: ToolsOzoneVerificationListVerifications.Parameters.SortDirection? = "desc", subjects: [XRPCCore.DID]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneVerificationListVerifications.Output {
+    public func listVerifications(createdAfter: XRPCCore.LexiconDatetime? = nil, createdBefore: XRPCCore.LexiconDatetime? = nil, cursor: Swift.String? = nil, isRevoked: Swift.Bool? = nil, issuers: [XRPCCore.DID]? = nil, limit: Swift.Int? = 50, sortDirection: ToolsOzoneVerificationListVerifications.Parameters.SortDirection? = "desc", subjects: [XRPCCore.DID]? = nil) async throws(XRPCCore.XRPCCallError) -> ToolsOzoneVerificationListVerifications.Output {
         try await client.query(ToolsOzoneVerificationListVerifications.self, parameters: .init(createdAfter: createdAfter, createdBefore: createdBefore, cursor: cursor, isRevoked: isRevoked, issuers: issuers, limit: limit, sortDirection: sortDirection, subjects: subjects))
     }
 

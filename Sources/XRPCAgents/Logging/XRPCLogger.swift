@@ -60,8 +60,8 @@ public struct XRPCLogRecord: Sendable, Hashable, CustomStringConvertible {
 ///
 /// ```swift
 /// let logger = XRPCLogger(minimumLevel: .debug) { record in print(record) }
-/// let transport = RetryingAgent(wrapping: URLSessionAgent(serviceURL: service, logger: logger), logger: logger)
-/// let session = PasswordSession(service: service, transport: transport, logger: logger)
+/// let agent = RetryingAgent(wrapping: URLSessionAgent(serviceURL: service, logger: logger), logger: logger)
+/// let session = PasswordSession(service: service, agent: agent, logger: logger)
 /// ```
 ///
 /// The default everywhere is ``disabled``: nothing is formatted and nothing is written.

@@ -1,13 +1,13 @@
 import Foundation
 import XRPCCore
 
-/// An agent that retries failed calls of the agent it wraps, following a ``RetryPolicy``.
+/// An agent that retries failed calls of the agent it wraps, following an ``XRPCRetryPolicy``.
 ///
 /// ```swift
-/// let transport = RetryingAgent(wrapping: URLSessionAgent(serviceURL: service))
+/// let agent = RetryingAgent(wrapping: URLSessionAgent(serviceURL: service))
 /// ```
 ///
-/// Put it under a session (`PasswordSession(service:transport:)`) so each retry carries the current
+/// Put it under a session (`PasswordSession(service:agent:)`) so each retry carries the current
 /// token, or over one to retry the session's own calls too.
 public struct RetryingAgent: XRPCAgent, XRPCAccountAgent {
     /// What the agent waits with: the clock, the sleep and the jitter source. Tests inject their own.
@@ -43,7 +43,7 @@ public struct RetryingAgent: XRPCAgent, XRPCAccountAgent {
     /// The agent that sends each attempt.
     public let inner: any XRPCAgent
     /// When and how long to wait.
-    public let policy: RetryPolicy
+    public let policy: XRPCRetryPolicy
     /// Where each retry is logged (``XRPCLogRecord/Level/warning``: the NSID, the attempt, why and
     /// the wait).
     public let logger: XRPCLogger
@@ -51,7 +51,7 @@ public struct RetryingAgent: XRPCAgent, XRPCAccountAgent {
 
     /// Creates an agent that retries `inner`'s calls.
     public init(
-        wrapping inner: any XRPCAgent, policy: RetryPolicy = .default, environment: Environment = .system,
+        wrapping inner: any XRPCAgent, policy: XRPCRetryPolicy = .default, environment: Environment = .system,
         logger: XRPCLogger = .disabled
     ) {
         self.inner = inner

@@ -26,10 +26,12 @@ public struct ServiceAuthTokens: Sendable {
         self.agent = agent
     }
 
-    /// A token for `audience` (the service's DID, or `did#service`), bound to `method`.
+    /// A token for `audience` (the service's DID, and its `#serviceID` when given), bound to `method`.
     ///
     /// - Parameters:
-    ///   - audience: The service's DID, or `did#service`.
+    ///   - audience: The service's DID.
+    ///   - serviceID: The service's entry in its DID document (`atproto_labeler`), when the token is
+    ///     for `did#serviceID` rather than the DID alone.
     ///   - method: The method the token is for (`lxm`); `nil` for a token of any method, which PDSes
     ///     give a minute at most.
     ///   - expiration: When it expires; `nil` lets the PDS choose (60 s). PDSes refuse more than an
@@ -37,9 +39,10 @@ public struct ServiceAuthTokens: Sendable {
     /// - Throws: `XRPCCallError`, as a generated call does: `serverError` when the PDS refuses
     ///   (`BadExpiration`...), `invalidOutput` when its answer has no token, and the agent's failure.
     public func token(
-        for audience: String, method: NSID?, expiration: Date? = nil
+        for audience: DID, serviceID: String? = nil, method: NSID?, expiration: Date? = nil
     ) async throws(XRPCCallError) -> String {
-        var items = [URLQueryItem(name: "aud", value: audience)]
+        let aud = serviceID.map { audience.rawValue + "#" + $0 } ?? audience.rawValue
+        var items = [URLQueryItem(name: "aud", value: aud)]
         if let expiration {
             items.append(URLQueryItem(name: "exp", value: String(UnixSeconds.of(expiration))))
         }

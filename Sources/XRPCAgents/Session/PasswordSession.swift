@@ -27,7 +27,8 @@ import XRPCCore
 /// header goes to the PDS with them, as proxying requires.
 public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertible, CustomReflectable {
     /// Returns credentials for a new login, or `nil` to let the session end.
-    public typealias CredentialsProvider = @Sendable (CredentialsRequest) async -> PasswordCredentials?
+    public typealias CredentialsProvider =
+        @Sendable (PasswordSessionCredentialsRequest) async -> PasswordSessionCredentials?
     /// Checks every new session state before it is used, and may correct it: AtprotoIdentityResolution's
     /// resolvers check that the account's DID document names the PDS the server claimed, and route
     /// calls there. Throwing refuses the login, or ends the session after a refresh.
@@ -42,7 +43,7 @@ public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertib
     /// The service logins go to (`https://bsky.social`).
     public nonisolated let service: URL
     /// The agent every request goes through.
-    public nonisolated let transport: any XRPCAgent
+    public nonisolated let agent: any XRPCAgent
     private let credentialsProvider: CredentialsProvider?
     private let accountCheck: AccountCheck?
     /// Where logins, refreshes, re-logins, the end and logout are logged; never a token or password.
@@ -60,17 +61,17 @@ public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertib
 
     /// Creates a logged-out session for `service`; call ``login(_:password:authFactorToken:)``.
     ///
-    /// Without `transport`, requests go through a ``URLSessionAgent`` (logging to `logger` too).
+    /// Without `agent`, requests go through a ``URLSessionAgent`` (logging to `logger` too).
     /// Until login, calls are sent without credentials.
     public init(
         service: URL,
-        transport: (any XRPCAgent)? = nil,
+        agent: (any XRPCAgent)? = nil,
         credentialsProvider: CredentialsProvider? = nil,
         accountCheck: AccountCheck? = nil,
         logger: XRPCLogger = .disabled
     ) {
         self.service = service
-        self.transport = transport ?? URLSessionAgent(serviceURL: service, logger: logger)
+        self.agent = agent ?? URLSessionAgent(serviceURL: service, logger: logger)
         self.credentialsProvider = credentialsProvider
         self.accountCheck = accountCheck
         self.logger = logger
@@ -81,13 +82,13 @@ public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertib
     /// first call.
     public init(
         restoring archive: PasswordSessionArchive,
-        transport: (any XRPCAgent)? = nil,
+        agent: (any XRPCAgent)? = nil,
         credentialsProvider: CredentialsProvider? = nil,
         accountCheck: AccountCheck? = nil,
         logger: XRPCLogger = .disabled
     ) {
         self.service = archive.service
-        self.transport = transport ?? URLSessionAgent(serviceURL: archive.service, logger: logger)
+        self.agent = agent ?? URLSessionAgent(serviceURL: archive.service, logger: logger)
         self.credentialsProvider = credentialsProvider
         self.accountCheck = accountCheck
         self.logger = logger
@@ -96,7 +97,7 @@ public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertib
 
     /// The service and nothing else: never tokens.
     public nonisolated var description: String { "PasswordSession(\(service.absoluteString))" }
-    /// A mirror with the service only: `dump` never reaches the tokens or the transport's state.
+    /// A mirror with the service only: `dump` never reaches the tokens or the state of its agent.
     public nonisolated var customMirror: Mirror { Mirror(self, children: ["service": service], displayStyle: .class) }
 
     /// A stream of every later change: new states to persist, the end, logout.
@@ -132,14 +133,15 @@ public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertib
         -> PasswordSessionArchive
     {
         try await login(
-            PasswordCredentials(identifier: identifier.rawValue, password: password, authFactorToken: authFactorToken))
+            PasswordSessionCredentials(
+                identifier: identifier.rawValue, password: password, authFactorToken: authFactorToken))
     }
 
     /// Logs in with `credentials`, whose identifier may also be the account's email; see
     /// ``login(_:password:authFactorToken:)``.
     @discardableResult
-    public func login(_ credentials: PasswordCredentials) async throws -> PasswordSessionArchive {
-        let response = try await transport.send(SessionEndpoints.createSessionRequest(credentials, service: service))
+    public func login(_ credentials: PasswordSessionCredentials) async throws -> PasswordSessionArchive {
+        let response = try await agent.send(SessionEndpoints.createSessionRequest(credentials, service: service))
         guard response.isSuccess else {
             let error = Self.loginError(response, identifier: credentials.identifier)
             logger.log(.warning, "PasswordSession", "login failed: \(error.code)", ["status": String(response.status)])
@@ -164,7 +166,7 @@ public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertib
         broadcaster.yield(.loggedOut)
         guard case .active(let archive) = previous else { return }
         logger.log(.info, "PasswordSession", "logged out", ["did": archive.did.rawValue])
-        let response = try await transport.send(
+        let response = try await agent.send(
             SessionEndpoints.tokenRequest(
                 SessionEndpoints.deleteSession, token: archive.refreshToken, service: archive.service))
         if !response.isSuccess, !SessionEndpoints.isTokenRejection(response) {
@@ -213,13 +215,13 @@ public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertib
         case .loggedOut:
             var routed = request
             routed.serviceURL = request.serviceURL ?? service
-            return try await transport.send(routed)
+            return try await agent.send(routed)
         case .active(let current): archive = current
         }
         guard let first = authorized(request, with: archive) else {
             var routed = request
             routed.serviceURL = request.serviceURL ?? archive.callServiceURL
-            return try await transport.send(routed)
+            return try await agent.send(routed)
         }
         callsInFlight += 1
         defer {
@@ -227,7 +229,7 @@ public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertib
             if callsInFlight == 0 { spentRefreshes = 0 }
         }
         var sentGeneration = generation
-        var response = try await transport.send(first)
+        var response = try await agent.send(first)
         // Two refreshes per session, not per call: joining one in progress, or finding the token
         // replaced while out, is free, so however many callers wait, a server that rejects every
         // token costs two refreshes; the budget comes back when a call is accepted or none is out.
@@ -241,7 +243,7 @@ public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertib
             }
             guard let retry = authorized(request, with: try activeArchive()) else { return response }
             sentGeneration = generation
-            response = try await transport.send(retry)
+            response = try await agent.send(retry)
         }
         if sentGeneration == generation { spentRefreshes = 0 }
         return response
@@ -300,7 +302,7 @@ public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertib
         let startGeneration = generation
         let start = ContinuousClock.now
         logger.log(.info, "PasswordSession", "refreshing the session", ["did": archive.did.rawValue])
-        let response = try await transport.send(
+        let response = try await agent.send(
             SessionEndpoints.tokenRequest(
                 SessionEndpoints.refreshSession, token: archive.refreshToken, service: archive.service))
         guard generation == startGeneration else { return }
@@ -329,16 +331,16 @@ public actor PasswordSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertib
         guard let credentialsProvider else {
             throw end("the refresh token of \(account) was rejected and no credentials provider is set", refreshError)
         }
-        var reason = CredentialsRequest.Reason.sessionExpired
+        var reason = PasswordSessionCredentialsRequest.Reason.sessionExpired
         var lastError = refreshError
         while true {
-            let request = CredentialsRequest(did: archive.did, handle: archive.handle, reason: reason)
+            let request = PasswordSessionCredentialsRequest(did: archive.did, handle: archive.handle, reason: reason)
             logger.log(.info, "PasswordSession", "asking the app for a new login", ["reason": reason.rawValue])
             guard let credentials = await credentialsProvider(request) else {
                 throw end("the refresh token of \(account) was rejected and the app gave no new login", lastError)
             }
             guard generation == startGeneration else { return }
-            let response = try await transport.send(
+            let response = try await agent.send(
                 SessionEndpoints.createSessionRequest(credentials, service: archive.service))
             guard generation == startGeneration else { return }
             if response.isSuccess {

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// `Codable` writes the bare string, so an archive can be stored; read ``value`` only to hand the
 /// token to code that needs it.
-public struct SessionToken: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+public struct XRPCSessionToken: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
     /// The token itself. Never log it.
@@ -28,8 +28,8 @@ public struct SessionToken: Sendable, Hashable, Codable, CustomStringConvertible
 
     /// `<redacted>`.
     public var description: String { "<redacted>" }
-    /// `SessionToken(<redacted>)`.
-    public var debugDescription: String { "SessionToken(<redacted>)" }
+    /// `XRPCSessionToken(<redacted>)`.
+    public var debugDescription: String { "XRPCSessionToken(<redacted>)" }
     /// A mirror without children.
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 
@@ -39,7 +39,7 @@ public struct SessionToken: Sendable, Hashable, Codable, CustomStringConvertible
 
 /// Everything needed to resume a password session: store it (in the keychain or equivalent) each
 /// time ``PasswordSession/updates()`` yields a new one, and pass it to
-/// ``PasswordSession/init(restoring:transport:credentialsProvider:accountCheck:logger:)`` on the next launch.
+/// ``PasswordSession/init(restoring:agent:credentialsProvider:accountCheck:logger:)`` on the next launch.
 ///
 /// Printing or dumping an archive never shows its tokens.
 public struct PasswordSessionArchive: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible
@@ -51,9 +51,9 @@ public struct PasswordSessionArchive: Sendable, Hashable, Codable, CustomStringC
     /// The account's handle.
     public var handle: ATHandle
     /// The access token (`accessJwt`).
-    public var accessToken: SessionToken
+    public var accessToken: XRPCSessionToken
     /// The refresh token (`refreshJwt`).
-    public var refreshToken: SessionToken
+    public var refreshToken: XRPCSessionToken
     /// The account's PDS from its DID document (`#atproto_pds`), or `nil` when the server sent none;
     /// calls go there when set.
     public var pdsEndpoint: URL?
@@ -69,8 +69,8 @@ public struct PasswordSessionArchive: Sendable, Hashable, Codable, CustomStringC
         service: URL,
         did: DID,
         handle: ATHandle,
-        accessToken: SessionToken,
-        refreshToken: SessionToken,
+        accessToken: XRPCSessionToken,
+        refreshToken: XRPCSessionToken,
         pdsEndpoint: URL? = nil,
         email: String? = nil,
         active: Bool? = nil,

@@ -51,7 +51,7 @@ public struct PasswordSessionError: AtprotoError, Hashable {
 /// An identifier (handle, DID or email) and password to log in with.
 ///
 /// Its description never shows the password.
-public struct PasswordCredentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+public struct PasswordSessionCredentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
     /// The handle, DID or email.
@@ -69,7 +69,7 @@ public struct PasswordCredentials: Sendable, Hashable, CustomStringConvertible, 
     }
 
     /// The identifier only.
-    public var description: String { "PasswordCredentials(\(identifier), password: <redacted>)" }
+    public var description: String { "PasswordSessionCredentials(\(identifier), password: <redacted>)" }
     /// The same as ``description``.
     public var debugDescription: String { description }
     /// A mirror with the identifier only.
@@ -77,7 +77,7 @@ public struct PasswordCredentials: Sendable, Hashable, CustomStringConvertible, 
 }
 
 /// What a ``PasswordSession`` asks its credentials provider for.
-public struct CredentialsRequest: Sendable, Hashable {
+public struct PasswordSessionCredentialsRequest: Sendable, Hashable {
     /// Why new credentials are needed. An open set.
     public struct Reason: Sendable, Hashable, CustomStringConvertible {
         /// The reason's name.

@@ -13,7 +13,7 @@ enum SessionEndpoints {
     static let getSession: NSID = "com.atproto.server.getSession"
     static let deleteSession: NSID = "com.atproto.server.deleteSession"
 
-    static func createSessionRequest(_ credentials: PasswordCredentials, service: URL) -> XRPCRequest {
+    static func createSessionRequest(_ credentials: PasswordSessionCredentials, service: URL) -> XRPCRequest {
         var fields: [String: JSONValue] = [
             "identifier": .string(credentials.identifier), "password": .string(credentials.password),
         ]
@@ -24,7 +24,7 @@ enum SessionEndpoints {
     }
 
     /// A session call that carries `token` (the refresh token for refresh and delete).
-    static func tokenRequest(_ nsid: NSID, token: SessionToken, service: URL) -> XRPCRequest {
+    static func tokenRequest(_ nsid: NSID, token: XRPCSessionToken, service: URL) -> XRPCRequest {
         XRPCRequest(method: .post, nsid: nsid, headers: ["Authorization": token.bearer], serviceURL: service)
     }
 
@@ -54,7 +54,7 @@ enum SessionEndpoints {
         let handle = try string("handle", in: fields, nsid: nsid)
         var archive = PasswordSessionArchive(
             service: service, did: DID(rawValue: did), handle: ATHandle(rawValue: handle),
-            accessToken: SessionToken(access), refreshToken: SessionToken(refresh),
+            accessToken: XRPCSessionToken(access), refreshToken: XRPCSessionToken(refresh),
             pdsEndpoint: previous?.did.rawValue == did ? previous?.pdsEndpoint : nil,
             email: previous?.email, active: previous?.active, status: previous?.status)
         applyAccountFields(fields, to: &archive)

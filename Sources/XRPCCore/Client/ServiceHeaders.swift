@@ -11,25 +11,25 @@ public struct AtprotoProxy: Sendable, Hashable, CustomStringConvertible {
     /// The service id in the DID document, without `#` (`atproto_labeler`, `bsky_chat`).
     public let serviceID: String
 
-    /// Creates a proxy target; throws `StringFormatError` when the DID or the service id is invalid.
+    /// Creates a proxy target; throws `LexiconStringFormatError` when the DID or the service id is invalid.
     ///
     /// A service id may start with `#`; it must be non-empty and made of URI fragment characters.
-    public init(did: DID, serviceID: String) throws(StringFormatError) {
+    public init(did: DID, serviceID: String) throws(LexiconStringFormatError) {
         if let reason = DID.syntaxError(in: did.rawValue) {
-            throw StringFormatError(format: "did", value: did.rawValue, message: reason)
+            throw LexiconStringFormatError(format: "did", value: did.rawValue, message: reason)
         }
         let id = serviceID.hasPrefix("#") ? String(serviceID.dropFirst()) : serviceID
         if let reason = Self.serviceIDError(id) {
-            throw StringFormatError(format: "atproto-proxy service id", value: serviceID, message: reason)
+            throw LexiconStringFormatError(format: "atproto-proxy service id", value: serviceID, message: reason)
         }
         self.did = did
         self.serviceID = id
     }
 
-    /// Reads an `atproto-proxy` header value; throws `StringFormatError` when it is not `<did>#<id>`.
-    public init(headerValue: String) throws(StringFormatError) {
+    /// Reads an `atproto-proxy` header value; throws `LexiconStringFormatError` when it is not `<did>#<id>`.
+    public init(headerValue: String) throws(LexiconStringFormatError) {
         guard let hash = headerValue.firstIndex(of: "#") else {
-            throw StringFormatError(
+            throw LexiconStringFormatError(
                 format: "atproto-proxy", value: headerValue, message: "has no \"#<service id>\" after the DID")
         }
         try self.init(
@@ -135,7 +135,7 @@ extension XRPCClient {
     }
 
     /// A copy whose calls the PDS proxies to the service `service` of `did`; throws
-    /// `StringFormatError` when either is invalid.
+    /// `LexiconStringFormatError` when either is invalid.
     public func proxied(to did: DID, service: String) throws -> XRPCClient {
         proxied(to: try AtprotoProxy(did: did, serviceID: service))
     }

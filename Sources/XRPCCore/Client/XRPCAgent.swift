@@ -10,8 +10,9 @@ public enum XRPCMethod: String, Sendable, Hashable {
 
 /// Sends XRPC requests: the one seam between generated code and the network.
 ///
-/// An agent owns transport and authentication. Agents compose by wrapping: a session agent adds
-/// tokens and refreshes them, then hands the request to a transport agent. Tests inject
+/// An agent owns sending and authentication. Agents compose by wrapping: a session agent adds
+/// tokens and refreshes them, then hands the request to the agent it wraps, down to the one that
+/// sends it over HTTP (`URLSessionAgent`, through an `HTTPTransport`). Tests inject
 /// `StubAgent` (the XRPCTesting module).
 ///
 /// Every requirement is explicit, with no default: an agent that wraps another one must decide, for
@@ -21,8 +22,8 @@ public enum XRPCMethod: String, Sendable, Hashable {
 /// requirements to its inner agent, as `RetryingAgent` does.
 ///
 /// ```swift
-/// let transport = RetryingAgent(wrapping: URLSessionAgent(serviceURL: service))
-/// let session = PasswordSession(service: service, transport: transport)
+/// let agent = RetryingAgent(wrapping: URLSessionAgent(serviceURL: service))
+/// let session = PasswordSession(service: service, agent: agent)
 /// let client = XRPCClient(agent: session)
 /// ```
 public protocol XRPCAgent: Sendable {
@@ -35,7 +36,7 @@ public protocol XRPCAgent: Sendable {
     /// the agent cannot say.
     ///
     /// Event streams connect there unless ``XRPCEventStreamOptions/serviceURL`` names another
-    /// service: a transport answers with its service, a session with its account's PDS, a wrapper
+    /// service: a `URLSessionAgent` answers with its service, a session with its account's PDS, a wrapper
     /// with its inner agent's answer (or the service it routes to).
     func defaultServiceURL() async -> URL?
 

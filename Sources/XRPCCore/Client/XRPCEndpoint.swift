@@ -20,7 +20,7 @@ extension LexiconValue {
 }
 
 /// A body that is not JSON (a blob, a CAR file, JSON lines): the bytes and their content type.
-public struct RawBody: XRPCBody, Hashable {
+public struct XRPCRawBody: XRPCBody, Hashable {
     /// The bytes.
     public var data: Data
     /// The content type, e.g. `image/png` or `application/vnd.ipld.car`.
@@ -43,7 +43,7 @@ public struct RawBody: XRPCBody, Hashable {
 }
 
 /// The body of an endpoint that declares none. Whatever a server sends back is ignored.
-public struct EmptyBody: XRPCBody, Hashable {
+public struct XRPCEmptyBody: XRPCBody, Hashable {
     /// The empty body.
     public init() {}
 
@@ -88,7 +88,7 @@ extension JSONValue {
 }
 
 /// The parameters of an endpoint that declares none.
-public struct NoParameters: XRPCParameters {
+public struct XRPCNoParameters: XRPCParameters {
     /// Query items to send anyway, by name.
     public var unknownFields: [String: JSONValue]
 
@@ -120,7 +120,7 @@ public protocol XRPCErrorName: Sendable, Hashable {
 }
 
 /// The errors of an endpoint that declares none: every name is open.
-public struct UndeclaredError: XRPCErrorName {
+public struct XRPCUndeclaredError: XRPCErrorName {
     /// The wire name.
     public let name: String
     /// Wraps a wire name.

@@ -6,7 +6,7 @@ import XRPCWebSockets
 /// holding a DAG-CBOR header `{op, t}` followed by a DAG-CBOR body.
 public enum XRPCEventFrame: Sendable, Hashable {
     /// `op: 1`: a message of type `t` (`"#commit"`, or a full `nsid#name`), and its body.
-    case message(type: String, body: [String: DataModelValue])
+    case message(type: String, body: [String: AtprotoDataModelValue])
     /// `op: -1`: an error; the server closes the stream after it.
     case error(name: String, message: String?)
     /// Any other `op`: the spec says to ignore the frame.
@@ -14,16 +14,16 @@ public enum XRPCEventFrame: Sendable, Hashable {
 
     /// Reads a frame.
     ///
-    /// - Throws: `BinaryDecodingError` with the byte offset in the frame: DAG-CBOR faults in the
-    ///   header or the body, bytes after the body, or (`BinaryDecodingError.Code.invalidEventFrame`)
+    /// - Throws: `AtprotoBinaryDecodingError` with the byte offset in the frame: DAG-CBOR faults in the
+    ///   header or the body, bytes after the body, or (`AtprotoBinaryDecodingError.Code.invalidEventFrame`)
     ///   a header or body of the wrong shape: a header that is not a map with an integer `op`, a
     ///   message without a string `t` or whose body is not a map, an error body without a string
     ///   `error`.
-    public init(decoding bytes: some ContiguousBytes) throws(BinaryDecodingError) {
-        self = try bytes.withBytes { buffer throws(BinaryDecodingError) in try Self.read(buffer) }
+    public init(decoding bytes: some ContiguousBytes) throws(AtprotoBinaryDecodingError) {
+        self = try bytes.withBytes { buffer throws(AtprotoBinaryDecodingError) in try Self.read(buffer) }
     }
 
-    private static func read(_ buffer: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> XRPCEventFrame {
+    private static func read(_ buffer: UnsafeRawBufferPointer) throws(AtprotoBinaryDecodingError) -> XRPCEventFrame {
         let (header, headerLength) = try DAGCBOR.decodePrefix(buffer)
         guard case .map(let fields) = header else {
             throw invalid(0, "the header is a \(header.kindName), not a map")
@@ -33,10 +33,10 @@ public enum XRPCEventFrame: Sendable, Hashable {
         }
         guard op == 1 || op == -1 else { return .unknown(op: op) }
         guard headerLength < buffer.count else {
-            throw BinaryDecodingError(
+            throw AtprotoBinaryDecodingError(
                 .truncated, offset: headerLength, message: "truncated: the frame has a header but no body")
         }
-        let body: DataModelValue
+        let body: AtprotoDataModelValue
         do {
             body = try DAGCBOR.decode(UnsafeRawBufferPointer(rebasing: buffer[headerLength...]))
         } catch {
@@ -57,8 +57,8 @@ public enum XRPCEventFrame: Sendable, Hashable {
         return .message(type: type, body: entries)
     }
 
-    private static func invalid(_ offset: Int, _ message: String) -> BinaryDecodingError {
-        BinaryDecodingError(.invalidEventFrame, offset: offset, message: "event-stream frame: \(message)")
+    private static func invalid(_ offset: Int, _ message: String) -> AtprotoBinaryDecodingError {
+        AtprotoBinaryDecodingError(.invalidEventFrame, offset: offset, message: "event-stream frame: \(message)")
     }
 
     /// The message in the JSON form a generated message union reads: the body with `$type` set to
@@ -78,7 +78,7 @@ public enum XRPCEventFrame: Sendable, Hashable {
     }
 }
 
-extension BinaryDecodingError.Code {
+extension AtprotoBinaryDecodingError.Code {
     /// An event-stream frame whose header or body has the wrong shape.
-    public static let invalidEventFrame = BinaryDecodingError.Code(rawValue: "invalidEventFrame")
+    public static let invalidEventFrame = AtprotoBinaryDecodingError.Code(rawValue: "invalidEventFrame")
 }

@@ -76,7 +76,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
     private let options: XRPCEventStreamOptions
     private let agent: (any XRPCAgent)?
     private let queryItems: [URLQueryItem]?
-    private var connection: (any WebSocketConnection)?
+    private var connection: (any XRPCWebSocketConnection)?
     private var lastSequence: Int?
     /// After a reconnection, the `seq` it resumed after: messages up to it are ones already
     /// delivered, which a server that reads `cursor` inclusively sends again.
@@ -100,7 +100,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
         while !finished {
             guard !Task.isCancelled else { return end() }
             guard let connection = try await currentConnection() else { return end() }
-            let received: WebSocketMessage?
+            let received: XRPCWebSocketMessage?
             do {
                 received = try await connection.receive()
             } catch {
@@ -118,7 +118,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
     }
 
     /// The message in `received`, `nil` for a frame to skip; throws for error and malformed frames.
-    private func decode(_ received: WebSocketMessage) async throws(XRPCEventStreamError) -> Endpoint.Message? {
+    private func decode(_ received: XRPCWebSocketMessage) async throws(XRPCEventStreamError) -> Endpoint.Message? {
         if Endpoint.framing == .json { return try await decodeJSON(received) }
         guard case .binary(let data) = received else {
             throw fail(.malformedFrame, "a text WebSocket message; event-stream frames are binary")
@@ -141,7 +141,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
     }
 
     /// The message in a text frame of the `xrpc.v1.json` framing, `nil` for a frame to skip.
-    private func decodeJSON(_ received: WebSocketMessage) async throws(XRPCEventStreamError) -> Endpoint.Message? {
+    private func decodeJSON(_ received: XRPCWebSocketMessage) async throws(XRPCEventStreamError) -> Endpoint.Message? {
         guard case .text(let text) = received else {
             throw fail(
                 .malformedFrame,
@@ -161,10 +161,10 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
         case .message(let type, let payload):
             guard let json = frame.messageJSON(nsid: nsid) else { return nil }
             return try await deliver(type: type, sequence: frame.sequence, json: json) {
-                () throws(LexiconDecodingError) -> [String: DataModelValue] in
+                () throws(LexiconDecodingError) -> [String: AtprotoDataModelValue] in
                 var body = payload
                 body["$type"] = nil
-                guard case .map(let entries) = try DataModelValue(json: .object(body)) else { return [:] }
+                guard case .map(let entries) = try AtprotoDataModelValue(json: .object(body)) else { return [:] }
                 return entries
             }
         }
@@ -174,7 +174,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
     /// the message; `body` is the message as DAG-CBOR, for the check.
     private func deliver(
         type: String, sequence: Int?, json: JSONValue,
-        body: () throws(LexiconDecodingError) -> [String: DataModelValue]
+        body: () throws(LexiconDecodingError) -> [String: AtprotoDataModelValue]
     ) async throws(XRPCEventStreamError) -> Endpoint.Message? {
         if let resumedAfter, let sequence {
             if sequence <= resumedAfter { return nil }
@@ -202,7 +202,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
     }
 
     /// The open connection, or a new one (resuming after the last `seq`); `nil` when cancelled.
-    private func currentConnection() async throws(XRPCEventStreamError) -> (any WebSocketConnection)? {
+    private func currentConnection() async throws(XRPCEventStreamError) -> (any XRPCWebSocketConnection)? {
         if let connection { return connection }
         let url = try await streamURL()
         var rejection: XRPCEventStreamError?
@@ -226,7 +226,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
                 return opened
             } catch {
                 if error is CancellationError || Task.isCancelled { return nil }
-                guard let socketError = error as? WebSocketError else {
+                guard let socketError = error as? XRPCWebSocketError else {
                     try await retry(after: "cannot connect to \(target): \(error)")
                     continue
                 }
@@ -313,7 +313,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
         try? await Task.sleep(for: delay)
     }
 
-    private func rejected(_ error: WebSocketError, status: Int, ending: Bool = true) -> XRPCEventStreamError {
+    private func rejected(_ error: XRPCWebSocketError, status: Int, ending: Bool = true) -> XRPCEventStreamError {
         var name: String?
         var message = "the server refused the subscription"
         if let json = try? JSONValue.parse(error.body), case .object(let fields) = json {

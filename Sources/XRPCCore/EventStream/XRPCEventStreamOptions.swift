@@ -16,7 +16,7 @@ public struct XRPCEventStreamOptions: Sendable {
     /// names (``XRPCAgent/defaultServiceURL()``: a transport's service, a session's PDS).
     public var serviceURL: URL?
     /// Opens the WebSocket connections.
-    public var transport: any WebSocketTransport
+    public var transport: any XRPCWebSocketTransport
     /// Whether and how a dropped connection is opened again, resuming after the last `seq` seen;
     /// `nil` ends the stream when the connection ends.
     public var reconnectPolicy: XRPCReconnectPolicy?
@@ -30,7 +30,7 @@ public struct XRPCEventStreamOptions: Sendable {
     /// Creates options.
     public init(
         serviceURL: URL? = nil,
-        transport: any WebSocketTransport = PlatformWebSocketTransport(),
+        transport: any XRPCWebSocketTransport = XRPCPlatformWebSocketTransport(),
         reconnectPolicy: XRPCReconnectPolicy? = nil,
         headers: [String: String] = [:]
     ) {
@@ -48,7 +48,7 @@ public struct XRPCEventStreamOptions: Sendable {
 /// ``XRPCEventStreamError/Code/frameCheckFailed``.
 public protocol XRPCEventFrameCheck: Sendable {
     /// Checks one message: its type (`#commit`, or a full `nsid#name`) and its body, as DAG-CBOR.
-    func check(type: String, body: [String: DataModelValue], nsid: NSID) async throws -> Bool
+    func check(type: String, body: [String: AtprotoDataModelValue], nsid: NSID) async throws -> Bool
 }
 
 /// When an event stream opens its connection again after it dropped, and how long it waits.

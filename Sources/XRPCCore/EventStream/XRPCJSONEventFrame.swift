@@ -35,10 +35,10 @@ public enum XRPCJSONEventFrame: Sendable, Hashable {
 
     /// Reads a frame from the text of a WebSocket message.
     ///
-    /// - Throws: `BinaryDecodingError` (`BinaryDecodingError.Code.invalidEventFrame`, offset 0) for
+    /// - Throws: `AtprotoBinaryDecodingError` (`AtprotoBinaryDecodingError.Code.invalidEventFrame`, offset 0) for
     ///   text that is not a JSON object with a string `$type`, a message without an object `payload`
     ///   that has a string `$type`, or an error frame without a string `error`.
-    public init(text: String) throws(BinaryDecodingError) {
+    public init(text: String) throws(AtprotoBinaryDecodingError) {
         let value: JSONValue
         do {
             value = try JSONValue.parse(text)
@@ -68,8 +68,9 @@ public enum XRPCJSONEventFrame: Sendable, Hashable {
         }
     }
 
-    private static func invalid(_ message: String) -> BinaryDecodingError {
-        BinaryDecodingError(.invalidEventFrame, offset: 0, message: "xrpc.v1.json event-stream frame: \(message)")
+    private static func invalid(_ message: String) -> AtprotoBinaryDecodingError {
+        AtprotoBinaryDecodingError(
+            .invalidEventFrame, offset: 0, message: "xrpc.v1.json event-stream frame: \(message)")
     }
 
     /// The message as a generated message union reads it: the payload with `$type` made full

@@ -2,7 +2,7 @@ import AtprotoData
 
 extension CID {
     /// Parses the CID of a lexicon `cid-link` value.
-    public init(_ link: CIDLink) throws(BinaryDecodingError) {
+    public init(_ link: CIDLink) throws(AtprotoBinaryDecodingError) {
         try self.init(link.cid)
     }
 

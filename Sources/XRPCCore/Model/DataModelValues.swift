@@ -25,21 +25,21 @@ public struct LexiconBytes: LexiconJSONBacked {
     /// outside the standard alphabet (including whitespace and the URL-safe `-` and `_`) are errors,
     /// as is a length no base64 text can have.
     public init(lexiconJSON json: JSONValue) throws {
-        (data, textAsRead) = try DataModel.bytesObject(json)
+        (data, textAsRead) = try AtprotoDataModel.bytesObject(json)
     }
 
     /// Writes `{"$bytes": "..."}`: the text as read, or for new bytes base64 without padding, as the
     /// data model prefers.
     public var lexiconJSON: JSONValue {
         if let textAsRead { return .object(["$bytes": .string(textAsRead)]) }
-        return DataModel.bytesObject(data)
+        return AtprotoDataModel.bytesObject(data)
     }
 }
 
 /// A lexicon `cid-link` value: a link to content by CID, written as `{"$link": "<cid>"}`.
 ///
 /// Reading checks the shape only: any string is kept as the CID, and written back as read.
-/// `DataModel.validate(_:at:)` checks that it is a CID (`DataModel.isValidLinkCID(_:)`).
+/// `AtprotoDataModel.validate(_:at:)` checks that it is a CID (`AtprotoDataModel.isValidLinkCID(_:)`).
 /// Equality, hashing and `Codable` go through the JSON form.
 public struct CIDLink: LexiconJSONBacked {
     /// The CID in its string form (`bafy...`).
@@ -52,7 +52,7 @@ public struct CIDLink: LexiconJSONBacked {
 
     /// Reads `{"$link": "..."}`, an object with exactly that one field holding a string.
     public init(lexiconJSON json: JSONValue) throws {
-        self.cid = try DataModel.specialField("$link", of: json)
+        self.cid = try AtprotoDataModel.specialField("$link", of: json)
     }
 
     /// Writes `{"$link": "..."}`.
@@ -69,11 +69,11 @@ public struct CIDLink: LexiconJSONBacked {
 /// blob (``isLegacy``, no size) is written back in the legacy form, unchanged: the current form
 /// requires a size, and inventing one would corrupt the record. Set ``size`` to upgrade it.
 ///
-/// Reading checks the shape; `DataModel.validate(_:at:)` also checks that the MIME type is not
+/// Reading checks the shape; `AtprotoDataModel.validate(_:at:)` also checks that the MIME type is not
 /// empty, that the size is not negative and that the CID is valid. Fields beyond those of the form
 /// are ignored when reading and not written back (the data model allows none). Equality, hashing
 /// and `Codable` go through the JSON form.
-public struct Blob: LexiconJSONBacked {
+public struct LexiconBlob: LexiconJSONBacked {
     /// The content's CID.
     public var ref: CIDLink
     /// The content's MIME type.
@@ -130,10 +130,10 @@ public struct Blob: LexiconJSONBacked {
 /// generated type with ``decode(as:)``.
 ///
 /// Reading accepts any JSON, so a response never fails on it, and the value is written back exactly
-/// as read. `DataModel.validate(_:at:)` checks the data-model rules, including that an `unknown`
+/// as read. `AtprotoDataModel.validate(_:at:)` checks the data-model rules, including that an `unknown`
 /// value is an object (and not a blob, `$bytes` or `$link` object). Equality, hashing and `Codable`
 /// go through the JSON as it is.
-public struct UnknownValue: LexiconJSONBacked {
+public struct LexiconUnknownValue: LexiconJSONBacked {
     /// The value as read.
     public var json: JSONValue
 

@@ -228,7 +228,7 @@ extension JSONValue {
     }
 }
 
-extension UnknownValue {
+extension LexiconUnknownValue {
     /// Keeps the value as read, built as a tree.
     @_spi(Generated) public init(lexiconTokens tokens: LexiconJSONTokens) throws {
         self.init(try tokens.readJSONValue())

@@ -57,14 +57,14 @@ import AtprotoData
 
     /// The member kept as read, for a listed type it does not decode as (`error`). Rethrows an error
     /// of the JSON text itself, which fails the whole decoding.
-    public mutating func invalidMember(_ error: any Error) throws -> InvalidUnionMember {
+    public mutating func invalidMember(_ error: any Error) throws -> LexiconInvalidUnionMember {
         if error is JSONParseError { throw error }
-        return InvalidUnionMember(json: try tree(), error: error)
+        return LexiconInvalidUnionMember(json: try tree(), error: error)
     }
 
     /// The member kept as read, for a type the union does not list.
-    public mutating func unknownMember() throws -> UnknownValue {
-        UnknownValue(try tree())
+    public mutating func unknownMember() throws -> LexiconUnknownValue {
+        LexiconUnknownValue(try tree())
     }
 
     /// The member as a tree: as given, as built after a failed ``member()``, or read now (nothing

@@ -4,7 +4,7 @@ import Foundation
 /// A value that has a lexicon type: it reads itself from a `JSONValue` and writes itself back.
 ///
 /// Generated objects, records, unions and string types conform, as do the scalar types, the data-model
-/// types (``LexiconBytes``, ``CIDLink``, ``Blob``, ``UnknownValue``), the string formats and arrays of them.
+/// types (``LexiconBytes``, ``CIDLink``, ``LexiconBlob``, ``LexiconUnknownValue``), the string formats and arrays of them.
 public protocol LexiconValue: XRPCBody, Hashable, Codable {
     /// Reads the value from JSON. Throws `LexiconDecodingError` when the shape is wrong; never
     /// because of a lexicon constraint (length, range, format), which `validate()` checks.
@@ -194,7 +194,7 @@ public protocol LexiconToken {
 ///
 /// Unions keep such a member as read, with the reason, instead of failing the whole response: one
 /// malformed feed item never loses the page. It is written back unchanged.
-public struct InvalidUnionMember: Sendable, Hashable {
+public struct LexiconInvalidUnionMember: Sendable, Hashable {
     /// The member as read.
     public var json: JSONValue
     /// Why it did not decode.

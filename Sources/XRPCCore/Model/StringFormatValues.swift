@@ -24,7 +24,7 @@ extension ATURI: LexiconValue {}
 extension ATIdentifier: LexiconValue {}
 extension TID: LexiconValue {}
 extension RecordKey: LexiconValue {}
-extension Datetime: LexiconValue {}
+extension LexiconDatetime: LexiconValue {}
 extension CIDString: LexiconValue {}
-extension LanguageTag: LexiconValue {}
+extension LexiconLanguageTag: LexiconValue {}
 extension URIString: LexiconValue {}

@@ -74,7 +74,7 @@ extension ValidationWalk {
             report(.type, "expected bytes ({\"$bytes\": base64}), found \(Self.describe(value))")
             return
         }
-        guard let data = DataModel.decodeBase64(text) else {
+        guard let data = AtprotoDataModel.decodeBase64(text) else {
             report(.type, "\"$bytes\" is not base64")
             return
         }
@@ -86,7 +86,7 @@ extension ValidationWalk {
             report(.type, "expected a cid-link ({\"$link\": cid}), found \(Self.describe(value))")
             return
         }
-        if !DataModel.isValidLinkCID(cid) { report(.type, "\"$link\" is not a valid CID: \"\(cid)\"") }
+        if !AtprotoDataModel.isValidLinkCID(cid) { report(.type, "\"$link\" is not a valid CID: \"\(cid)\"") }
     }
 
     mutating func checkBlob(_ value: JSONValue, schema: [String: JSONValue]) {
@@ -134,7 +134,7 @@ extension ValidationWalk {
 
     mutating func checkDataModel(_ value: JSONValue) {
         do {
-            try DataModel.validateValue(value)
+            try AtprotoDataModel.validateValue(value)
         } catch {
             report(.dataModel, "not a data-model value: \(error)")
         }
@@ -152,7 +152,7 @@ extension ValidationWalk {
         guard let fields = value.objectValue, fields.count == 1, let cid = fields["$link"]?.stringValue else {
             return false
         }
-        return DataModel.isValidLinkCID(cid)
+        return AtprotoDataModel.isValidLinkCID(cid)
     }
 
     private static func describe(_ value: JSONValue) -> String {
@@ -170,9 +170,9 @@ extension ValidationWalk {
         case "at-identifier": return ATIdentifier.syntaxError(in: string)
         case "tid": return TID.syntaxError(in: string)
         case "record-key": return RecordKey.syntaxError(in: string)
-        case "datetime": return Datetime.syntaxError(in: string)
+        case "datetime": return LexiconDatetime.syntaxError(in: string)
         case "cid": return CIDString.syntaxError(in: string)
-        case "language": return LanguageTag.syntaxError(in: string)
+        case "language": return LexiconLanguageTag.syntaxError(in: string)
         case "uri": return URIString.syntaxError(in: string)
         default: return nil  // A format this runtime does not know is not checked (the spec allows new ones).
         }

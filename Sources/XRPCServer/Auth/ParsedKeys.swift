@@ -17,12 +17,12 @@ import Foundation
 final class ParsedKeys: @unchecked Sendable {
     // Safety: `keys` and `recent` are touched only under `lock`; the rest is immutable.
     private let lock = NSLock()
-    private var keys: [String: PublicKey] = [:]
-    private var recent: [String: (key: PublicKey, until: Int)] = [:]
+    private var keys: [String: AtprotoPublicKey] = [:]
+    private var recent: [String: (key: AtprotoPublicKey, until: Int)] = [:]
     let capacity: Int
 
     /// The key `keyID` of `did` that last proved a token, while it is remembered.
-    func recentKey(of did: DID, keyID: String, now: Int) -> PublicKey? {
+    func recentKey(of did: DID, keyID: String, now: Int) -> AtprotoPublicKey? {
         lock.withLock {
             guard let entry = recent[Self.recentKey(did, keyID)], now < entry.until else { return nil }
             return entry.key
@@ -30,7 +30,7 @@ final class ParsedKeys: @unchecked Sendable {
     }
 
     /// Remembers `key` as `did`'s key `keyID` until `until` (Unix seconds).
-    func remember(_ key: PublicKey, of did: DID, keyID: String, until: Int) {
+    func remember(_ key: AtprotoPublicKey, of did: DID, keyID: String, until: Int) {
         lock.withLock {
             if recent.count >= capacity { recent.removeAll(keepingCapacity: true) }
             recent[Self.recentKey(did, keyID)] = (key, until)
@@ -53,7 +53,7 @@ final class ParsedKeys: @unchecked Sendable {
 
     /// The key `keyID` (`atproto`, `atproto_label`) of `document`, or `nil` when it has none that can
     /// be read.
-    func signingKey(of document: DIDDocument, keyID: String) -> PublicKey? {
+    func signingKey(of document: DIDDocument, keyID: String) -> AtprotoPublicKey? {
         guard let method = document.verificationMethod(fragment: keyID) else { return nil }
         guard let multibase = method.publicKeyMultibase else { return try? method.publicKey() }
         let text = method.type + " " + multibase

@@ -7,7 +7,7 @@ import Foundation
 /// and the bytes the signature covers.
 struct ServiceAuthToken: Sendable {
     /// The curve of `alg`: `ES256K` is secp256k1, `ES256` is P-256.
-    var curve: KeyCurve
+    var curve: AtprotoKeyCurve
     /// `iss`: the DID, without any `#service` fragment.
     var issuer: DID
     /// `iss` as sent (`did:plc:...#atproto_labeler` keeps its fragment here).

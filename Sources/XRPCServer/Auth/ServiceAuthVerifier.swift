@@ -211,17 +211,18 @@ public struct ServiceAuthVerifier: XRPCAuthenticator {
         remember(key, of: did, keyID: keyID, now: now)
     }
 
-    private func remember(_ key: PublicKey, of did: DID, keyID: String, now: Int) {
+    private func remember(_ key: AtprotoPublicKey, of did: DID, keyID: String, now: Int) {
         let lifetime = UnixSeconds.of(recentKeyLifetime)
         if lifetime > 0 { keys.remember(key, of: did, keyID: keyID, until: UnixSeconds.adding(now, lifetime)) }
     }
 
-    static func signs(_ key: PublicKey, _ token: ServiceAuthToken) -> Bool {
+    static func signs(_ key: AtprotoPublicKey, _ token: ServiceAuthToken) -> Bool {
         key.curve == token.curve && key.isValidSignature(token.signature, for: token.signedBytes)
     }
 
     /// The issuer's key `keyID`, or `nil` when its document has none that can be read.
-    private func signingKey(of did: DID, keyID: String, fresh: Bool) async throws(XRPCServerError) -> PublicKey? {
+    private func signingKey(of did: DID, keyID: String, fresh: Bool) async throws(XRPCServerError) -> AtprotoPublicKey?
+    {
         if fresh { await resolver.invalidate(did: did) }
         let document: DIDDocument
         do {

@@ -21,12 +21,12 @@ extension XRPCAuthenticator {
     /// The same check, but a request without an `Authorization` header passes with a `nil` caller
     /// (credentials that are sent must still hold): for methods whose auth is optional, such as
     /// `getFeedSkeleton`.
-    public var optional: OptionalAuthenticator<Self> { OptionalAuthenticator(self) }
+    public var optional: XRPCOptionalAuthenticator<Self> { XRPCOptionalAuthenticator(self) }
 }
 
 /// An authenticator that lets calls without credentials through with a `nil` caller; see
 /// ``XRPCAuthenticator/optional``.
-public struct OptionalAuthenticator<Wrapped: XRPCAuthenticator>: XRPCAuthenticator {
+public struct XRPCOptionalAuthenticator<Wrapped: XRPCAuthenticator>: XRPCAuthenticator {
     /// The authenticator that checks credentials when there are some.
     public let wrapped: Wrapped
 
@@ -45,7 +45,7 @@ public struct OptionalAuthenticator<Wrapped: XRPCAuthenticator>: XRPCAuthenticat
 }
 
 /// The authenticator of routes registered without one: every call passes, with no caller.
-public struct NoAuthenticator: XRPCAuthenticator {
+public struct XRPCNoAuthenticator: XRPCAuthenticator {
     /// Lets every call through.
     public init() {}
 

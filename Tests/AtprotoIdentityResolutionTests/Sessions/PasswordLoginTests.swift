@@ -51,7 +51,7 @@ final class PasswordLoginTests: XCTestCase {
             return XRPCResponse(status: 200, headers: ["content-type": "application/json"], body: Data("{}".utf8))
         }
         let session = try await PasswordSession(
-            loggingIn: ATIdentifier(rawValue: "Alice.test"), password: "pw", resolver: resolver, transport: agent)
+            loggingIn: ATIdentifier(rawValue: "Alice.test"), password: "pw", resolver: resolver, agent: agent)
         XCTAssertEqual(session.service.absoluteString, Self.pds)
         let archive = try await XCTUnwrapAsync(await session.archive)
         XCTAssertEqual(archive.pdsEndpoint?.absoluteString, Self.pds)
@@ -68,7 +68,7 @@ final class PasswordLoginTests: XCTestCase {
         let agent = StubAgent { _ in Self.sessionAnswer(did: "did:plc:mmmmmmmmmmmmmmmmmmmmmmmm", pds: nil) }
         do {
             _ = try await PasswordSession(
-                loggingIn: ATIdentifier(rawValue: "alice.test"), password: "pw", resolver: resolver, transport: agent)
+                loggingIn: ATIdentifier(rawValue: "alice.test"), password: "pw", resolver: resolver, agent: agent)
             XCTFail("expected a service mismatch")
         } catch {
             XCTAssertEqual((error as? IdentityError)?.code, .serviceMismatch, "\(error)")
@@ -78,7 +78,7 @@ final class PasswordLoginTests: XCTestCase {
     func testAnEntrywayThatNamesAnotherPDSThanTheDocumentIsRefused() async throws {
         let entryway = try XCTUnwrap(URL(string: "https://entryway.example"))
         let agent = StubAgent { _ in Self.sessionAnswer(did: Self.alice, pds: "https://evil.example") }
-        let session = PasswordSession(service: entryway, transport: agent, accountCheck: resolver.accountCheck())
+        let session = PasswordSession(service: entryway, agent: agent, accountCheck: resolver.accountCheck())
         do {
             try await session.login("alice.test", password: "pw")
             XCTFail("expected a service mismatch")
@@ -93,7 +93,7 @@ final class PasswordLoginTests: XCTestCase {
     func testAnEntrywayWhoseAnswerMatchesTheDocumentRoutesToThePDS() async throws {
         let entryway = try XCTUnwrap(URL(string: "https://entryway.example"))
         let agent = StubAgent { _ in Self.sessionAnswer(did: Self.alice, pds: Self.pds) }
-        let session = PasswordSession(service: entryway, transport: agent, accountCheck: resolver.accountCheck())
+        let session = PasswordSession(service: entryway, agent: agent, accountCheck: resolver.accountCheck())
         let archive = try await session.login("alice.test", password: "pw")
         XCTAssertEqual(archive.callServiceURL.absoluteString, Self.pds)
     }
@@ -106,7 +106,7 @@ final class PasswordLoginTests: XCTestCase {
             default: return Self.sessionAnswer(did: Self.alice, pds: "https://evil.example")
             }
         }
-        let session = PasswordSession(service: entryway, transport: agent, accountCheck: resolver.accountCheck())
+        let session = PasswordSession(service: entryway, agent: agent, accountCheck: resolver.accountCheck())
         try await session.login("alice.test", password: "pw")
         do {
             try await session.refresh()

@@ -67,9 +67,9 @@ final class ModerationBadInputTests: XCTestCase {
     func testARecordThatIsNotAPostContributesNoText() {
         let options = Mock.options(mutedWords: [Mock.mutedWord("hello")])
         var notAPost = Mock.postView(Mock.post("hello"), author: bob)
-        notAPost.record = UnknownValue(.object(["$type": .string("app.bsky.feed.post"), "text": .integer(5)]))
+        notAPost.record = LexiconUnknownValue(.object(["$type": .string("app.bsky.feed.post"), "text": .integer(5)]))
         XCTAssertEqual(options.decide(post: notAPost).causes, [])
-        notAPost.record = UnknownValue(.array([.string("hello")]))
+        notAPost.record = LexiconUnknownValue(.array([.string("hello")]))
         XCTAssertEqual(options.decide(post: notAPost).causes, [])
     }
 

@@ -7,7 +7,7 @@ import XRPCRuntime
 
 enum Mock {
     static let cid: CIDString = "bafyreiclp443lavogvhj3d2ob2cxbfuscni2k5jk7bebjzg7khl3esabwq"
-    static let time: Datetime = "2024-05-01T12:00:00.000Z"
+    static let time: LexiconDatetime = "2024-05-01T12:00:00.000Z"
     static let labeler: DID = "did:plc:fake-labeler"
 
     static func label(_ value: String, uri: String, src: DID = labeler, neg: Bool? = nil) -> ComAtprotoLabelDefs.Label {
@@ -16,7 +16,7 @@ enum Mock {
 
     static func post(
         _ text: String, facets: [AppBskyRichtextFacet]? = nil, embed: AppBskyFeedPost.Embed? = nil,
-        langs: [LanguageTag]? = ["en"], tags: [String]? = nil
+        langs: [LexiconLanguageTag]? = ["en"], tags: [String]? = nil
     ) -> AppBskyFeedPost {
         AppBskyFeedPost(text: text, createdAt: time, embed: embed, facets: facets, langs: langs, tags: tags)
     }
@@ -43,7 +43,7 @@ enum Mock {
     ) -> AppBskyFeedDefs.PostView {
         AppBskyFeedDefs.PostView(
             uri: ATURI(rawValue: "at://\(author.did)/app.bsky.feed.post/fake"), cid: cid, author: author,
-            record: UnknownValue(encoding: record), indexedAt: time, embed: embed, labels: labels)
+            record: LexiconUnknownValue(encoding: record), indexedAt: time, embed: embed, labels: labels)
     }
 
     static func quoteRecord(
@@ -53,7 +53,7 @@ enum Mock {
     ) -> AppBskyEmbedRecord.ViewRecord {
         AppBskyEmbedRecord.ViewRecord(
             uri: ATURI(rawValue: uri ?? "at://\(author.did)/app.bsky.feed.post/fake"), cid: cid, author: author,
-            value: UnknownValue(encoding: record), indexedAt: time, labels: labels)
+            value: LexiconUnknownValue(encoding: record), indexedAt: time, labels: labels)
     }
 
     static func quote(
@@ -73,7 +73,7 @@ enum Mock {
 
     static func mutedWord(
         _ value: String, targets: [AppBskyActorDefs.MutedWordTarget] = ["content"], actorTarget: String = "all",
-        expiresAt: Datetime? = nil
+        expiresAt: LexiconDatetime? = nil
     ) -> AppBskyActorDefs.MutedWord {
         AppBskyActorDefs.MutedWord(
             value: value, targets: targets, actorTarget: AppBskyActorDefs.MutedWord.ActorTarget(rawValue: actorTarget),

@@ -121,7 +121,7 @@ final class MutedWordMatchingTests: XCTestCase {
 
     func testATagBesideAFeatureOfAnotherLexiconStillMatches() throws {
         let other = AppBskyRichtextFacet.FeaturesItem.unknown(
-            UnknownValue(.object(["$type": .string("com.example.richtext.facet#other"), "foo": .string("bar")])))
+            LexiconUnknownValue(.object(["$type": .string("com.example.richtext.facet#other"), "foo": .string("bar")])))
         let facet = AppBskyRichtextFacet(
             index: AppBskyRichtextFacet.ByteSlice(byteStart: 0, byteEnd: 4),
             features: [other, .appBskyRichtextFacetTag(AppBskyRichtextFacet.Tag(tag: "bad"))])

@@ -40,8 +40,8 @@ final class MutedWordPostTests: XCTestCase {
 
     func testAWordMutesUntilItExpires() {
         let now = Date()
-        let later = Mock.mutedWord("words", expiresAt: Datetime(now.addingTimeInterval(1)))
-        let earlier = Mock.mutedWord("words", expiresAt: Datetime(now.addingTimeInterval(-1)))
+        let later = Mock.mutedWord("words", expiresAt: LexiconDatetime(now.addingTimeInterval(1)))
+        let earlier = Mock.mutedWord("words", expiresAt: LexiconDatetime(now.addingTimeInterval(-1)))
         let post = Mock.postView(Mock.post("Mute words!"), author: bob)
         XCTAssertTrue(options([later]).decide(post: post).causes.first.map(isMutedWord) ?? false)
         XCTAssertEqual(options([earlier]).decide(post: post).causes.count, 0)
@@ -62,7 +62,7 @@ final class MutedWordPostTests: XCTestCase {
     // Galleries.
 
     static func gallery(_ alts: [String]) -> AppBskyEmbedGallery {
-        let blob = Blob(ref: CIDLink(Mock.cid.rawValue), mimeType: "image/jpeg", size: 1234)
+        let blob = LexiconBlob(ref: CIDLink(Mock.cid.rawValue), mimeType: "image/jpeg", size: 1234)
         return AppBskyEmbedGallery(
             items: alts.map {
                 .appBskyEmbedGalleryImage(

@@ -17,7 +17,7 @@ final class OtherSubjectTests: XCTestCase {
         let author = Mock.fullProfile(Mock.profile("bob.test", viewer: AppBskyActorDefs.ViewerState(muted: true)))
         let notification = AppBskyNotificationListNotifications.Notification(
             uri: "at://did:web:bob.test/app.bsky.feed.post/fake", cid: Mock.cid, author: author, reason: "reply",
-            record: UnknownValue(encoding: Mock.post("hi")), isRead: false, indexedAt: Mock.time)
+            record: LexiconUnknownValue(encoding: Mock.post("hi")), isRead: false, indexedAt: Mock.time)
         XCTAssertEqual(options.decide(notification: notification).ui(.contentList).flags, [.filter, .blur])
         var labeled = notification
         labeled.author = Mock.fullProfile(Mock.profile("bob.test"))

@@ -135,7 +135,7 @@ final class PreferencesIntegrationTests: XCTestCase {
     func testAnItemOfAKindThisSDKDoesNotKnowSurvivesAChange() async throws {
         let client = try await freshAccount()
         let future = AppBskyActorDefs.PreferencesItem.unknown(
-            UnknownValue(
+            LexiconUnknownValue(
                 .object([
                     "$type": .string("app.bsky.actor.defs#futurePref"), "dials": .array([.integer(1), .bool(true)]),
                 ])))

@@ -19,11 +19,11 @@ public struct FirehoseFollower: Sendable {
     public let onFailure: @Sendable (FirehoseFailure) async -> Void
     /// The WebSocket client, or `nil` for the platform's (on Linux: `ws://` only; `wss://` needs the
     /// trait NIOWebSocketTransport's transport).
-    public let transport: (any WebSocketTransport)?
+    public let transport: (any XRPCWebSocketTransport)?
 
     /// A follower of `service`'s firehose.
     public init(
-        service: URL, resolver: any IdentityResolver, index: FeedIndex, transport: (any WebSocketTransport)? = nil,
+        service: URL, resolver: any IdentityResolver, index: FeedIndex, transport: (any XRPCWebSocketTransport)? = nil,
         onFailure: @escaping @Sendable (FirehoseFailure) async -> Void = { _ in }
     ) {
         self.transport = transport

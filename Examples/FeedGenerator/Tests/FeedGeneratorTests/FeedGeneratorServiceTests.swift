@@ -25,7 +25,7 @@ final class FeedGeneratorServiceTests: XCTestCase {
             publisherDID: "did:plc:publisher", feedName: "swift", requiresAuth: requiresAuth)
         let index = FeedIndex(rule: FeedIndex.containing(word: "swift"))
         await index.consider(
-            AppBskyFeedPost(text: "swift", createdAt: Datetime.now()),
+            AppBskyFeedPost(text: "swift", createdAt: LexiconDatetime.now()),
             at: "at://did:plc:author/app.bsky.feed.post/3abc")
         return FeedGeneratorService(
             configuration: configuration, index: index,

@@ -6,7 +6,7 @@ import XCTest
 /// The index: the rule, newest first, pages without repeats or gaps, bounded.
 final class FeedIndexTests: XCTestCase {
     func post(_ text: String) -> AppBskyFeedPost {
-        AppBskyFeedPost(text: text, createdAt: Datetime.now())
+        AppBskyFeedPost(text: text, createdAt: LexiconDatetime.now())
     }
 
     func uri(_ n: Int) -> ATURI { ATURI(rawValue: "at://did:plc:a/app.bsky.feed.post/\(n)") }

@@ -26,7 +26,8 @@ final class JetstreamRestartTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: file.url) }
         func post(_ text: String) async throws -> ATURI {
             try await client.createRecord(
-                AppBskyFeedPost(text: "\(text) \(word)", createdAt: Datetime.now()), repo: ATIdentifier(account.did)
+                AppBskyFeedPost(text: "\(text) \(word)", createdAt: LexiconDatetime.now()),
+                repo: ATIdentifier(account.did)
             ).uri
         }
         func follow(_ index: FeedIndex, from cursor: Int?) -> Task<Void, any Error> {

@@ -103,10 +103,11 @@ final class PDSFeedGeneratorTests: XCTestCase {
         try await start(fixture)
         let client = XRPCClient(agent: fixture.session)
         let created = try await client.createRecord(
-            AppBskyFeedPost(text: "hello \(fixture.word) world", createdAt: Datetime.now()),
+            AppBskyFeedPost(text: "hello \(fixture.word) world", createdAt: LexiconDatetime.now()),
             repo: ATIdentifier(fixture.did))
         _ = try await client.createRecord(
-            AppBskyFeedPost(text: "not for this feed", createdAt: Datetime.now()), repo: ATIdentifier(fixture.did))
+            AppBskyFeedPost(text: "not for this feed", createdAt: LexiconDatetime.now()),
+            repo: ATIdentifier(fixture.did))
         // From cursor 0 the whole history the PDS keeps is proved first (a CI run has written many commits by now).
         let deadline = ContinuousClock.now + .seconds(90)
         var uris: [String] = []
@@ -131,7 +132,7 @@ final class PDSFeedGeneratorTests: XCTestCase {
         let fixture = try await fixture()
         try await start(fixture)
         let token = try await fixture.tokens.token(
-            for: fixture.configuration.serviceDID.rawValue, method: Self.skeleton)
+            for: fixture.configuration.serviceDID, method: Self.skeleton)
         let (accepted, _) = try await get(fixture, skeletonTarget(fixture), token: token)
         XCTAssertEqual(accepted, 200)
         try await expectRefusal(fixture, token: token, "JwtReplayed")
@@ -139,8 +140,8 @@ final class PDSFeedGeneratorTests: XCTestCase {
         // A client's typed calls through ServiceAuthAgent: a fresh token for each, so none is a replay.
         let feeds = XRPCClient(
             agent: ServiceAuthAgent(
-                session: fixture.session, audience: fixture.configuration.serviceDID.rawValue,
-                transport: URLSessionAgent(serviceURL: fixture.base)))
+                session: fixture.session, audience: fixture.configuration.serviceDID,
+                agent: URLSessionAgent(serviceURL: fixture.base)))
         for _ in 0..<2 {
             let page = try await feeds.app.bsky.feed.getFeedSkeleton(feed: fixture.configuration.feedURI, limit: 5)
             XCTAssertNil(page.cursor)
@@ -150,11 +151,11 @@ final class PDSFeedGeneratorTests: XCTestCase {
         try await expectRefusal(fixture, token: otherAudience, "BadJwtAudience")
 
         let otherMethod = try await fixture.tokens.token(
-            for: fixture.configuration.serviceDID.rawValue, method: "app.bsky.feed.describeFeedGenerator")
+            for: fixture.configuration.serviceDID, method: "app.bsky.feed.describeFeedGenerator")
         try await expectRefusal(fixture, token: otherMethod, "BadJwtLexiconMethod")
 
         let fresh = try await fixture.tokens.token(
-            for: fixture.configuration.serviceDID.rawValue, method: Self.skeleton)
+            for: fixture.configuration.serviceDID, method: Self.skeleton)
         try await expectRefusal(fixture, token: Self.forged(fresh), "BadJwtSignature")
     }
 
@@ -167,7 +168,7 @@ final class PDSFeedGeneratorTests: XCTestCase {
                 audience: fixture.configuration.serviceDID, resolver: fixture.resolver,
                 now: { Date().addingTimeInterval(120) }))
         let token = try await fixture.tokens.token(
-            for: fixture.configuration.serviceDID.rawValue, method: Self.skeleton)
+            for: fixture.configuration.serviceDID, method: Self.skeleton)
         let response = await later.router.respond(to: request(fixture, token: token))
         try assertRefusal(response, "JwtExpired")
     }
@@ -191,7 +192,7 @@ final class PDSFeedGeneratorTests: XCTestCase {
             configuration: fixture.configuration, index: fixture.index,
             verifier: ServiceAuthVerifier(audience: fixture.configuration.serviceDID, resolver: rotated))
         let token = try await fixture.tokens.token(
-            for: fixture.configuration.serviceDID.rawValue, method: Self.skeleton)
+            for: fixture.configuration.serviceDID, method: Self.skeleton)
         let response = await service.router.respond(to: request(fixture, token: token))
         try assertRefusal(response, "BadJwtSignature")
         let invalidations = await rotated.invalidations

@@ -5,6 +5,7 @@ extension ComExampleFeedreaderBookmark {
     /// A bookmark of `post` made now.
     public static func saving(_ post: AppBskyFeedDefs.PostView, note: String? = nil) -> ComExampleFeedreaderBookmark {
         ComExampleFeedreaderBookmark(
-            subject: ComAtprotoRepoStrongRef(uri: post.uri, cid: post.cid), createdAt: Datetime.now(), note: note)
+            subject: ComAtprotoRepoStrongRef(uri: post.uri, cid: post.cid), createdAt: LexiconDatetime.now(), note: note
+        )
     }
 }

@@ -60,10 +60,10 @@ final class FeedReaderPDSTests: XCTestCase {
             subject: ComAtprotoRepoStrongRef(
                 uri: "at://did:plc:a/app.bsky.feed.post/3k",
                 cid: "bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm"),
-            createdAt: Datetime.now(), note: note)
+            createdAt: LexiconDatetime.now(), note: note)
         let created = try await client.com.atproto.repo.createRecord(
             repo: ATIdentifier(archive.did), collection: ComExampleFeedreaderBookmark.collection,
-            record: UnknownValue(encoding: bookmark))
+            record: LexiconUnknownValue(encoding: bookmark))
         XCTAssertTrue(created.uri.rawValue.hasPrefix("at://\(archive.did.rawValue)/"), created.uri.rawValue)
         let page = try await client.com.atproto.repo.listRecords(
             repo: ATIdentifier(archive.did), collection: ComExampleFeedreaderBookmark.collection,

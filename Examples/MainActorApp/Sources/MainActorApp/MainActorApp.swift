@@ -33,7 +33,8 @@ nonisolated func roundTrip(postViewJSON: Data) throws -> RoundTrip {
     let link = AppBskyEmbedExternal.External(
         uri: "https://example.com/notes", title: "Notes", description: "Where the notes are")
     let note = ComExampleMainactorNote(
-        text: "A note about \(post.text)", subject: subject, createdAt: Datetime(rawValue: "2026-01-01T00:00:00.000Z"),
+        text: "A note about \(post.text)", subject: subject,
+        createdAt: LexiconDatetime(rawValue: "2026-01-01T00:00:00.000Z"),
         embed: .appBskyEmbedExternal(AppBskyEmbedExternal(external: link)))
     try note.validate()
     let noteReadBack = try ComExampleMainactorNote(jsonData: note.jsonData())

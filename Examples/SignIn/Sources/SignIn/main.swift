@@ -47,7 +47,7 @@ func run(_ options: Options) async throws {
     let client = AtprotoOAuthClient(
         configuration: .development(), keyFactory: SwiftCryptoES256KeyFactory(), resolver: resolver)
     let browser = options.browser
-    let authenticator = LoopbackAuthenticator(timeout: .seconds(300)) { url in
+    let authenticator = OAuthLoopbackAuthenticator(timeout: .seconds(300)) { url in
         guard let browser else {
             print("Open this page to sign in:\n\(url.absoluteString)")
             return
@@ -57,7 +57,7 @@ func run(_ options: Options) async throws {
         process.arguments = [url.absoluteString]
         try process.run()  // the browser follows the redirect to the listener; no need to wait
     }
-    let start: SignInStart =
+    let start: OAuthSignInStart =
         if let url = URL(string: options.account), url.scheme == "http" || url.scheme == "https" {
             .server(url)
         } else {
@@ -70,10 +70,10 @@ func run(_ options: Options) async throws {
     let me = try await xrpc.com.atproto.server.getSession()
     print("signed in as \(me.handle.rawValue) (\(me.did.rawValue))")
     if let text = options.post {
-        let post = AppBskyFeedPost(text: text, createdAt: Datetime.now())
+        let post = AppBskyFeedPost(text: text, createdAt: LexiconDatetime.now())
         let created = try await xrpc.com.atproto.repo.createRecord(
             repo: ATIdentifier(me.did), collection: AppBskyFeedPost.collection,
-            record: UnknownValue(encoding: post))
+            record: LexiconUnknownValue(encoding: post))
         print("posted \(created.uri.rawValue)")
     }
     try await session.signOut()

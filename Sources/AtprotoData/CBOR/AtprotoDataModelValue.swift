@@ -5,7 +5,7 @@ import Foundation
 /// In JSON the same values are written with the data model's conventions: bytes as
 /// `{"$bytes": "<base64>"}` and links as `{"$link": "<cid>"}`. ``json`` and ``init(json:)``
 /// convert between the two forms; ``DAGCBOR`` reads and writes this one.
-public enum DataModelValue: Sendable, Hashable {
+public enum AtprotoDataModelValue: Sendable, Hashable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -19,12 +19,12 @@ public enum DataModelValue: Sendable, Hashable {
     /// A link to other content by CID.
     case link(CID)
     /// An array.
-    case array([DataModelValue])
+    case array([AtprotoDataModelValue])
     /// A map with string keys; key order carries no meaning.
-    case map([String: DataModelValue])
+    case map([String: AtprotoDataModelValue])
 }
 
-extension DataModelValue {
+extension AtprotoDataModelValue {
     /// A short name of the value's kind, used in error messages.
     public var kindName: String {
         switch self {
@@ -40,7 +40,7 @@ extension DataModelValue {
     }
 
     /// The map's entries, or `nil` when the value is not a map.
-    public var mapValue: [String: DataModelValue]? {
+    public var mapValue: [String: AtprotoDataModelValue]? {
         if case .map(let entries) = self { return entries }
         return nil
     }
@@ -52,7 +52,7 @@ extension DataModelValue {
     }
 
     /// The entry for `key` when the value is a map.
-    public subscript(key: String) -> DataModelValue? {
+    public subscript(key: String) -> AtprotoDataModelValue? {
         mapValue?[key]
     }
 
@@ -64,7 +64,7 @@ extension DataModelValue {
         case .bool(let value): return .bool(value)
         case .integer(let value): return .integer(value)
         case .string(let value): return .string(value)
-        case .bytes(let data): return DataModel.bytesObject(data)
+        case .bytes(let data): return AtprotoDataModel.bytesObject(data)
         case .link(let cid): return .object(["$link": .string(cid.string)])
         case .array(let items): return .array(items.map(\.json))
         case .map(let entries): return .object(entries.mapValues(\.json))
@@ -91,26 +91,26 @@ extension DataModelValue {
             }
             self = .integer(Int(number))
         case .array(let items):
-            var values: [DataModelValue] = []
+            var values: [AtprotoDataModelValue] = []
             values.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
                 do throws(LexiconDecodingError) {
-                    values.append(try DataModelValue(json: item))
+                    values.append(try AtprotoDataModelValue(json: item))
                 } catch {
                     throw error.nested(in: String(index))
                 }
             }
             self = .array(values)
         case .object(let fields):
-            if fields.count == 1, let special = try DataModelValue.special(fields) {
+            if fields.count == 1, let special = try AtprotoDataModelValue.special(fields) {
                 self = special
                 return
             }
-            var entries: [String: DataModelValue] = [:]
+            var entries: [String: AtprotoDataModelValue] = [:]
             entries.reserveCapacity(fields.count)
             for (key, value) in fields {
                 do throws(LexiconDecodingError) {
-                    entries[key] = try DataModelValue(json: value)
+                    entries[key] = try AtprotoDataModelValue(json: value)
                 } catch {
                     throw error.nested(in: key)
                 }
@@ -120,9 +120,9 @@ extension DataModelValue {
     }
 
     /// The bytes or link that a one-key object stands for, or `nil` for an ordinary object.
-    private static func special(_ fields: [String: JSONValue]) throws(LexiconDecodingError) -> DataModelValue? {
+    private static func special(_ fields: [String: JSONValue]) throws(LexiconDecodingError) -> AtprotoDataModelValue? {
         if fields["$bytes"] != nil {
-            return .bytes(try DataModel.bytesObject(.object(fields)).data)
+            return .bytes(try AtprotoDataModel.bytesObject(.object(fields)).data)
         }
         if let link = fields["$link"] {
             guard case .string(let text) = link else {

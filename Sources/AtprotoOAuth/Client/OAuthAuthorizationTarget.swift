@@ -11,7 +11,7 @@ extension OAuthError.Code {
 
 /// Where a sign-in goes: the authorization server (checked metadata) and, when the flow started from
 /// a handle or DID, the account and its PDS.
-public struct AuthorizationTarget: Sendable, Hashable {
+public struct OAuthAuthorizationTarget: Sendable, Hashable {
     /// The account, when the flow started from a handle or DID.
     public var identity: AtprotoIdentity?
     /// The account's PDS, or the PDS / entryway the flow started from.
@@ -37,17 +37,17 @@ struct OAuthDiscovery: Sendable {
     var http: any HTTPTransport
 
     /// The target for a handle or DID.
-    func target(for identifier: String) async throws(OAuthError) -> AuthorizationTarget {
+    func target(for identifier: String) async throws(OAuthError) -> OAuthAuthorizationTarget {
         let identity = try await resolve(ATIdentifier(rawValue: identifier), identifier)
         let pds = try requirePDS(identity)
         let (issuer, metadata) = try await authorizationServer(of: pds)
-        return AuthorizationTarget(identity: identity, resource: pds, issuer: issuer, metadata: metadata)
+        return OAuthAuthorizationTarget(identity: identity, resource: pds, issuer: issuer, metadata: metadata)
     }
 
     /// The target for a PDS or entryway URL: its resource metadata's authorization server, or, when it
     /// publishes no resource metadata, the URL itself as an authorization server (an entryway). Once a
     /// resource names its server, that server it is: a failure there is not retried elsewhere.
-    func target(forServer url: URL) async throws(OAuthError) -> AuthorizationTarget {
+    func target(forServer url: URL) async throws(OAuthError) -> OAuthAuthorizationTarget {
         _ = try SecureURL.require(url, "the server")
         let resource: ProtectedResourceMetadata
         do {
@@ -55,13 +55,13 @@ struct OAuthDiscovery: Sendable {
         } catch  where error.code == .invalidMetadata {
             let issuer = SecureURL.origin(of: url)
             let metadata = try await AuthorizationServerMetadata.fetch(issuer: issuer, using: http)
-            return AuthorizationTarget(identity: nil, resource: url, issuer: issuer, metadata: metadata)
+            return OAuthAuthorizationTarget(identity: nil, resource: url, issuer: issuer, metadata: metadata)
         }
         guard let issuer = resource.authorizationServer else {
             throw OAuthError(.invalidMetadata, message: "\(url.absoluteString) names no authorization server")
         }
         let metadata = try await AuthorizationServerMetadata.fetch(issuer: issuer, using: http)
-        return AuthorizationTarget(identity: nil, resource: url, issuer: issuer, metadata: metadata)
+        return OAuthAuthorizationTarget(identity: nil, resource: url, issuer: issuer, metadata: metadata)
     }
 
     /// The issuer a PDS names and that issuer's checked metadata.

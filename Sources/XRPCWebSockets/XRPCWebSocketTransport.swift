@@ -2,7 +2,7 @@ import AtprotoSyntax
 import Foundation
 
 /// A whole WebSocket message: the payload of one data frame, or of a fragmented run of them.
-public enum WebSocketMessage: Sendable, Hashable {
+public enum XRPCWebSocketMessage: Sendable, Hashable {
     /// A binary message (atproto event streams send only these).
     case binary(Data)
     /// A text message, valid UTF-8.
@@ -10,7 +10,7 @@ public enum WebSocketMessage: Sendable, Hashable {
 }
 
 /// A WebSocket close status code (RFC 6455 section 7.4).
-public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct XRPCWebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The code on the wire.
     public var rawValue: UInt16
 
@@ -22,62 +22,62 @@ public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomSt
     public var description: String { String(rawValue) }
 
     /// 1000: the purpose of the connection is fulfilled.
-    public static let normalClosure = WebSocketCloseCode(rawValue: 1000)
+    public static let normalClosure = XRPCWebSocketCloseCode(rawValue: 1000)
     /// 1001: the endpoint is going away (a server shutting down, a client leaving).
-    public static let goingAway = WebSocketCloseCode(rawValue: 1001)
+    public static let goingAway = XRPCWebSocketCloseCode(rawValue: 1001)
     /// 1002: the peer broke the protocol.
-    public static let protocolError = WebSocketCloseCode(rawValue: 1002)
+    public static let protocolError = XRPCWebSocketCloseCode(rawValue: 1002)
     /// 1003: a kind of data the endpoint cannot accept.
-    public static let unsupportedData = WebSocketCloseCode(rawValue: 1003)
+    public static let unsupportedData = XRPCWebSocketCloseCode(rawValue: 1003)
     /// 1007: a text message that is not valid UTF-8.
-    public static let invalidPayload = WebSocketCloseCode(rawValue: 1007)
+    public static let invalidPayload = XRPCWebSocketCloseCode(rawValue: 1007)
     /// 1008: a message that violates the endpoint's policy.
-    public static let policyViolation = WebSocketCloseCode(rawValue: 1008)
+    public static let policyViolation = XRPCWebSocketCloseCode(rawValue: 1008)
     /// 1009: a frame or message larger than the endpoint accepts.
-    public static let messageTooBig = WebSocketCloseCode(rawValue: 1009)
+    public static let messageTooBig = XRPCWebSocketCloseCode(rawValue: 1009)
     /// 1011: the server met an unexpected condition.
-    public static let internalError = WebSocketCloseCode(rawValue: 1011)
+    public static let internalError = XRPCWebSocketCloseCode(rawValue: 1011)
 }
 
-/// An open WebSocket connection, as a ``WebSocketTransport`` made it.
+/// An open WebSocket connection, as an ``XRPCWebSocketTransport`` made it.
 ///
 /// One task receives at a time. Cancelling the receiving task makes ``receive()`` throw
 /// `CancellationError`; the connection stays usable until ``close(code:reason:)``.
-public protocol WebSocketConnection: AnyObject, Sendable {
+public protocol XRPCWebSocketConnection: AnyObject, Sendable {
     /// The next message, or `nil` once the server has closed the connection with a close frame
     /// carrying code 1000 or no code.
     ///
     /// Pings are answered by the connection itself and never returned.
     ///
-    /// - Throws: ``WebSocketError`` when the connection broke, the server broke the protocol, or
-    ///   the server closed with another code (``WebSocketError/Code/closedByPeer``), or
-    ///   ``close(code:reason:)`` was called on this side (``WebSocketError/Code/closed``);
+    /// - Throws: ``XRPCWebSocketError`` when the connection broke, the server broke the protocol, or
+    ///   the server closed with another code (``XRPCWebSocketError/Code/closedByPeer``), or
+    ///   ``close(code:reason:)`` was called on this side (``XRPCWebSocketError/Code/closed``);
     ///   `CancellationError` when the calling task was cancelled.
-    func receive() async throws -> WebSocketMessage?
+    func receive() async throws -> XRPCWebSocketMessage?
 
     /// Sends a message.
-    func send(_ message: WebSocketMessage) async throws
+    func send(_ message: XRPCWebSocketMessage) async throws
 
     /// Starts the closing handshake and releases the connection; never blocks for long and may be
     /// called more than once. A receive in progress ends.
-    func close(code: WebSocketCloseCode, reason: String)
+    func close(code: XRPCWebSocketCloseCode, reason: String)
 }
 
 /// Opens WebSocket connections: the seam between event streams and the network, so that tests and
 /// apps can supply their own (a TLS client on Linux, a test double).
-public protocol WebSocketTransport: Sendable {
+public protocol XRPCWebSocketTransport: Sendable {
     /// Opens a connection to `url` (`ws://` or `wss://`) with the opening handshake, sending
     /// `headers` with the upgrade request.
     ///
-    /// - Throws: ``WebSocketError``: ``WebSocketError/Code/handshakeFailed`` with the status and
+    /// - Throws: ``XRPCWebSocketError``: ``XRPCWebSocketError/Code/handshakeFailed`` with the status and
     ///   body when the server answered without upgrading (an XRPC error body, for example),
-    ///   ``WebSocketError/Code/cannotConnect`` when no connection was made,
-    ///   ``WebSocketError/Code/unsupportedURL`` for a scheme the transport cannot open.
-    func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection
+    ///   ``XRPCWebSocketError/Code/cannotConnect`` when no connection was made,
+    ///   ``XRPCWebSocketError/Code/unsupportedURL`` for a scheme the transport cannot open.
+    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection
 }
 
 /// A WebSocket failure: what went wrong and, where known, the close code or HTTP answer.
-public struct WebSocketError: AtprotoError, Hashable {
+public struct XRPCWebSocketError: AtprotoError, Hashable {
     /// What went wrong, for code to act on. An open set: match with `==`.
     public struct Code: AtprotoErrorCode {
         /// The code's name.
@@ -92,7 +92,7 @@ public struct WebSocketError: AtprotoError, Hashable {
         /// The connection or the handshake took longer than allowed.
         public static let timedOut: Code = "timedOut"
         /// The server answered the upgrade request without switching protocols, or with a wrong
-        /// `Sec-WebSocket-Accept`; ``WebSocketError/status`` and ``WebSocketError/body`` hold its answer.
+        /// `Sec-WebSocket-Accept`; ``XRPCWebSocketError/status`` and ``XRPCWebSocketError/body`` hold its answer.
         public static let handshakeFailed: Code = "handshakeFailed"
         /// The server broke RFC 6455 (a masked frame, reserved bits, a bad opcode, a bad fragment).
         public static let protocolViolation: Code = "protocolViolation"
@@ -100,7 +100,7 @@ public struct WebSocketError: AtprotoError, Hashable {
         public static let messageTooBig: Code = "messageTooBig"
         /// A text message that is not valid UTF-8.
         public static let invalidUTF8: Code = "invalidUTF8"
-        /// The server closed with a code other than 1000; ``WebSocketError/closeCode`` holds it.
+        /// The server closed with a code other than 1000; ``XRPCWebSocketError/closeCode`` holds it.
         public static let closedByPeer: Code = "closedByPeer"
         /// The connection ended without a closing handshake.
         public static let connectionLost: Code = "connectionLost"
@@ -115,7 +115,7 @@ public struct WebSocketError: AtprotoError, Hashable {
     /// Details for people to read: where, and what the system said.
     public var message: String
     /// The close code the server sent, for ``Code/closedByPeer``.
-    public var closeCode: WebSocketCloseCode?
+    public var closeCode: XRPCWebSocketCloseCode?
     /// The HTTP status of a failed handshake.
     public var status: Int?
     /// The body of a failed handshake's response (cut to 64 KiB).
@@ -123,7 +123,7 @@ public struct WebSocketError: AtprotoError, Hashable {
 
     /// Creates an error.
     public init(
-        _ code: Code, closeCode: WebSocketCloseCode? = nil, status: Int? = nil, body: Data = Data(), message: String
+        _ code: Code, closeCode: XRPCWebSocketCloseCode? = nil, status: Int? = nil, body: Data = Data(), message: String
     ) {
         self.code = code
         self.message = message

@@ -4,7 +4,7 @@ import Foundation
 /// Linux this package's ``POSIXWebSocketTransport`` for `ws://` and `URLSessionWebSocketTask` for
 /// `wss://`, which works only where the system's libcurl supports WebSockets (otherwise use a TLS
 /// transport, such as `NIOWebSocketTransport`, the product behind the trait of the same name).
-public struct PlatformWebSocketTransport: WebSocketTransport {
+public struct XRPCPlatformWebSocketTransport: XRPCWebSocketTransport {
     /// The largest message accepted.
     public var maximumMessageSize: Int
 
@@ -13,7 +13,7 @@ public struct PlatformWebSocketTransport: WebSocketTransport {
         self.maximumMessageSize = maximumMessageSize
     }
 
-    public func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection {
+    public func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
         #if canImport(Darwin)
             return try await URLSessionWebSocketTransport(maximumMessageSize: maximumMessageSize)
                 .connect(to: url, headers: headers)

@@ -2,7 +2,7 @@ import AtprotoSyntax
 
 /// Why repository data failed verification: a distinct kind per claim that did not hold, and what
 /// was being checked.
-public struct VerificationError: AtprotoError, Hashable {
+public struct AtprotoVerificationError: AtprotoError, Hashable {
     /// Which claim failed. An open set: new codes may be added.
     public struct Code: AtprotoErrorCode {
         /// The code's name.

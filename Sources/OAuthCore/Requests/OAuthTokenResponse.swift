@@ -1,7 +1,7 @@
 import Foundation
 
 /// A token endpoint's answer (RFC 6749 section 5.1 with DPoP): printing it never shows a token.
-public struct TokenResponse: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+public struct OAuthTokenResponse: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
     /// The access token. Secret.
@@ -54,7 +54,7 @@ public struct TokenResponse: Sendable, Hashable, Codable, CustomStringConvertibl
 
     /// The scopes, the subject and the expiry; never the tokens.
     public var description: String {
-        "TokenResponse(sub: \(sub ?? "-"), scope: \(scope ?? "-"), expires_in: \(expiresIn.map(String.init) ?? "-"), "
+        "OAuthTokenResponse(sub: \(sub ?? "-"), scope: \(scope ?? "-"), expires_in: \(expiresIn.map(String.init) ?? "-"), "
             + "tokens: <redacted>)"
     }
     /// The same as ``description``.

@@ -1,21 +1,21 @@
 import Foundation
 
 // @unchecked Sendable: every mutable field is read and written under `condition` (an NSCondition, its lock).
-/// The receiving side of a WebSocket connection, for ``WebSocketConnection`` implementations: whole
+/// The receiving side of a WebSocket connection, for ``XRPCWebSocketConnection`` implementations: whole
 /// messages queued in order for one receiver at a time, then how the connection ended.
 ///
 /// The transport's reading side calls ``deliver(_:)`` with each message and ``finish(_:)`` once;
-/// the connection's ``WebSocketConnection/receive()`` is ``receive()``, and its `close` starts with
+/// the connection's ``XRPCWebSocketConnection/receive()`` is ``receive()``, and its `close` starts with
 /// ``closeLocally()``. The POSIX transport and the SwiftNIO one both use it.
-public final class WebSocketInbox: @unchecked Sendable {
+public final class XRPCWebSocketInbox: @unchecked Sendable {
     /// Guards every variable below; waited on by ``deliver(_:)`` while the queue is full.
     private let condition = NSCondition()
     private let capacity: Int?
-    private var queue: [WebSocketMessage] = []
+    private var queue: [XRPCWebSocketMessage] = []
     private var queueHead = 0
     /// How the connection ended, once it has: a `nil` message for a normal close.
-    private var ending: Result<WebSocketMessage?, WebSocketError>?
-    private var waiter: CheckedContinuation<WebSocketMessage?, any Error>?
+    private var ending: Result<XRPCWebSocketMessage?, XRPCWebSocketError>?
+    private var waiter: CheckedContinuation<XRPCWebSocketMessage?, any Error>?
     private var closedHere = false
 
     /// Creates an empty inbox. With a `capacity`, ``deliver(_:)`` blocks its thread while that many
@@ -30,14 +30,14 @@ public final class WebSocketInbox: @unchecked Sendable {
     /// The next message, in order; `nil` after a normal close. Throws how the connection ended
     /// otherwise, `CancellationError` when the task is cancelled, and an error when another task is
     /// already receiving or the connection was closed on this side.
-    public func receive() async throws -> WebSocketMessage? {
+    public func receive() async throws -> XRPCWebSocketMessage? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 condition.lock()
                 if closedHere {
                     condition.unlock()
                     continuation.resume(
-                        throwing: WebSocketError(.closed, message: "the connection was closed on this side"))
+                        throwing: XRPCWebSocketError(.closed, message: "the connection was closed on this side"))
                 } else if queueHead < queue.count {
                     let message = queue[queueHead]
                     queueHead += 1
@@ -56,7 +56,8 @@ public final class WebSocketInbox: @unchecked Sendable {
                     continuation.resume(throwing: CancellationError())
                 } else if waiter != nil {
                     condition.unlock()
-                    continuation.resume(throwing: WebSocketError(.other, message: "another task is already receiving"))
+                    continuation.resume(
+                        throwing: XRPCWebSocketError(.other, message: "another task is already receiving"))
                 } else {
                     waiter = continuation
                     condition.unlock()
@@ -73,7 +74,7 @@ public final class WebSocketInbox: @unchecked Sendable {
 
     /// Hands a message to the waiting receiver or queues it, first waiting (with a capacity) while
     /// the queue is full. A message arriving after ``closeLocally()`` or ``finish(_:)`` is dropped.
-    public func deliver(_ message: WebSocketMessage) {
+    public func deliver(_ message: XRPCWebSocketMessage) {
         condition.lock()
         if let capacity {
             while queue.count - queueHead >= capacity, !closedHere {
@@ -96,7 +97,7 @@ public final class WebSocketInbox: @unchecked Sendable {
 
     /// Records how the connection ended; receivers get it once the queue is drained. Only the first
     /// call counts.
-    public func finish(_ outcome: Result<WebSocketMessage?, WebSocketError>) {
+    public func finish(_ outcome: Result<XRPCWebSocketMessage?, XRPCWebSocketError>) {
         condition.lock()
         guard ending == nil else {
             condition.unlock()
@@ -124,7 +125,7 @@ public final class WebSocketInbox: @unchecked Sendable {
         waiter = nil
         condition.broadcast()
         condition.unlock()
-        pending?.resume(throwing: WebSocketError(.closed, message: "the connection was closed on this side"))
+        pending?.resume(throwing: XRPCWebSocketError(.closed, message: "the connection was closed on this side"))
         return true
     }
 }

@@ -8,7 +8,7 @@ import XRPCCore
 /// ``retriesProcedures`` is set (a procedure that reached the server may have taken effect).
 /// The wait is the server's `Retry-After`, else for 429 its `RateLimit-Reset`, else exponential
 /// backoff with jitter.
-public struct RetryPolicy: Sendable, Hashable {
+public struct XRPCRetryPolicy: Sendable, Hashable {
     /// The most attempts per call, the first included; 1 turns retries off.
     public var maxAttempts: Int
     /// The backoff before the first retry; it doubles for each next one.
@@ -41,7 +41,7 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 
     /// Three attempts, from 0.5 s backoff, queries only.
-    public static var `default`: RetryPolicy { RetryPolicy() }
+    public static var `default`: XRPCRetryPolicy { XRPCRetryPolicy() }
 
     /// Whether the policy allows retrying `request` at all.
     func allowsRetry(of request: XRPCRequest) -> Bool {

@@ -2,7 +2,7 @@ import AtprotoData
 import AtprotoSyntax
 
 /// The elliptic curve of an atproto signing key: atproto allows exactly these two.
-public enum KeyCurve: String, Sendable, Hashable, Codable, CaseIterable {
+public enum AtprotoKeyCurve: String, Sendable, Hashable, Codable, CaseIterable {
     /// secp256k1 ("k256"), multicodec `0xe7`.
     case secp256k1
     /// NIST P-256 ("p256"), multicodec `0x1200`.
@@ -23,9 +23,9 @@ public enum KeyCurve: String, Sendable, Hashable, Codable, CaseIterable {
 /// the legacy `EcdsaSecp256k1VerificationKey2019` / `EcdsaSecp256r1VerificationKey2019` forms, and
 /// check signatures with ``isValidSignature(_:for:)``. Public data only: no private key ever passes
 /// through this type.
-public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
+public struct AtprotoPublicKey: Sendable, Hashable, CustomStringConvertible {
     /// The curve of the key.
-    public let curve: KeyCurve
+    public let curve: AtprotoKeyCurve
     /// The point in SEC1 compressed form (33 bytes: `02` or `03`, then x).
     public let compressedBytes: [UInt8]
     /// The point in SEC1 uncompressed form (65 bytes: `04`, x, then y).
@@ -33,8 +33,8 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a SEC1 point, compressed (33 bytes) or uncompressed (65 bytes), and checks it is on `curve`.
     ///
-    /// - Throws: ``PublicKeyError`` when the length or prefix is wrong or the point is not on the curve.
-    public init(sec1 bytes: some Collection<UInt8>, curve: KeyCurve) throws(PublicKeyError) {
+    /// - Throws: ``AtprotoPublicKeyError`` when the length or prefix is wrong or the point is not on the curve.
+    public init(sec1 bytes: some Collection<UInt8>, curve: AtprotoKeyCurve) throws(AtprotoPublicKeyError) {
         let point = try CurvePointCheck.checkedPoint(Array(bytes), on: curve)
         self.curve = curve
         self.compressedBytes = point.compressed
@@ -43,38 +43,39 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a `Multikey` value (`publicKeyMultibase`): multibase `z` (base58btc) of the multicodec
     /// varint of the curve followed by the compressed point.
-    public init(multikey: String) throws(PublicKeyError) {
+    public init(multikey: String) throws(AtprotoPublicKeyError) {
         let utf8 = Array(multikey.utf8)
         guard utf8.first == UInt8(ascii: "z") else {
-            throw PublicKeyError(.unsupportedEncoding, message: "a multikey must be base58btc (start with \"z\")")
+            throw AtprotoPublicKeyError(
+                .unsupportedEncoding, message: "a multikey must be base58btc (start with \"z\")")
         }
         let decoded: [UInt8]
         do {
             decoded = try Base58.decode(utf8.dropFirst())
         } catch {
-            throw PublicKeyError(.unsupportedEncoding, message: "not base58btc: \(error.message)")
+            throw AtprotoPublicKeyError(.unsupportedEncoding, message: "not base58btc: \(error.message)")
         }
         var offset = 0
         let read = decoded.withUnsafeBytes { buffer in
-            Result { () throws(BinaryDecodingError) in try Varint.read(buffer, at: &offset, "multicodec") }
+            Result { () throws(AtprotoBinaryDecodingError) in try Varint.read(buffer, at: &offset, "multicodec") }
         }
         let code: UInt64
         switch read {
         case .success(let value): code = value
         case .failure(let error):
-            throw PublicKeyError(.unsupportedEncoding, message: "no multicodec prefix: \(error.message)")
+            throw AtprotoPublicKeyError(.unsupportedEncoding, message: "no multicodec prefix: \(error.message)")
         }
-        guard let curve = KeyCurve.allCases.first(where: { $0.multicodec == code }) else {
-            throw PublicKeyError(
+        guard let curve = AtprotoKeyCurve.allCases.first(where: { $0.multicodec == code }) else {
+            throw AtprotoPublicKeyError(
                 .unsupportedCurve, message: "multicodec 0x\(String(code, radix: 16)) is not a supported key type")
         }
         try self.init(sec1: decoded[offset...], curve: curve)
     }
 
     /// Reads a `did:key:z...` string.
-    public init(didKey: String) throws(PublicKeyError) {
+    public init(didKey: String) throws(AtprotoPublicKeyError) {
         guard didKey.hasPrefix("did:key:") else {
-            throw PublicKeyError(.unsupportedEncoding, message: "a did:key string starts with \"did:key:\"")
+            throw AtprotoPublicKeyError(.unsupportedEncoding, message: "a did:key string starts with \"did:key:\"")
         }
         try self.init(multikey: String(didKey.dropFirst("did:key:".count)))
     }
@@ -82,22 +83,24 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
     /// Reads a verification method of the legacy kinds, whose `publicKeyMultibase` holds an
     /// uncompressed point with no multicodec prefix: `EcdsaSecp256k1VerificationKey2019` or
     /// `EcdsaSecp256r1VerificationKey2019`.
-    public init(legacyType type: String, multibase: String) throws(PublicKeyError) {
-        let curve: KeyCurve
+    public init(legacyType type: String, multibase: String) throws(AtprotoPublicKeyError) {
+        let curve: AtprotoKeyCurve
         switch type {
         case "EcdsaSecp256k1VerificationKey2019": curve = .secp256k1
         case "EcdsaSecp256r1VerificationKey2019": curve = .p256
-        default: throw PublicKeyError(.unsupportedCurve, message: "verification method type \(type) is not supported")
+        default:
+            throw AtprotoPublicKeyError(.unsupportedCurve, message: "verification method type \(type) is not supported")
         }
         let utf8 = Array(multibase.utf8)
         guard utf8.first == UInt8(ascii: "z") else {
-            throw PublicKeyError(.unsupportedEncoding, message: "a legacy key must be base58btc (start with \"z\")")
+            throw AtprotoPublicKeyError(
+                .unsupportedEncoding, message: "a legacy key must be base58btc (start with \"z\")")
         }
         let decoded: [UInt8]
         do {
             decoded = try Base58.decode(utf8.dropFirst())
         } catch {
-            throw PublicKeyError(.unsupportedEncoding, message: "not base58btc: \(error.message)")
+            throw AtprotoPublicKeyError(.unsupportedEncoding, message: "not base58btc: \(error.message)")
         }
         try self.init(sec1: decoded, curve: curve)
     }
@@ -116,7 +119,7 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why a public key could not be read.
-public struct PublicKeyError: AtprotoError, Hashable {
+public struct AtprotoPublicKeyError: AtprotoError, Hashable {
     /// The kind of problem, for code to act on.
     public var code: Code
     /// What is wrong, for a person to read.

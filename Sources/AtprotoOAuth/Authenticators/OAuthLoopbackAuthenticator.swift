@@ -19,7 +19,7 @@ import SocketAddresses
 /// per sign-in. It accepts the redirect while the opener runs, so an opener may wait for the browser
 /// (and the redirect) before it returns. It gives up `timeout` after the opener is called, when the
 /// opener throws, and when its task is cancelled.
-public final class LoopbackAuthenticator: UserAuthenticator, @unchecked Sendable {
+public final class OAuthLoopbackAuthenticator: OAuthUserAuthenticator, @unchecked Sendable {
     /// Opens `url` in the user's browser.
     public typealias BrowserOpener = @Sendable (URL) async throws -> Void
 

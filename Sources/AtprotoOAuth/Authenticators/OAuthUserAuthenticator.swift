@@ -3,9 +3,9 @@ import Foundation
 /// The user step of a sign-in: shows the authorization URL (a browser, a web view, a test's form
 /// filler) and returns the callback URL the server redirected to.
 ///
-/// `ASWebAuthenticationSession` on Apple platforms, ``LoopbackAuthenticator`` for command-line tools,
+/// `ASWebAuthenticationSession` on Apple platforms, ``OAuthLoopbackAuthenticator`` for command-line tools,
 /// a headless one in tests.
-public protocol UserAuthenticator: Sendable {
+public protocol OAuthUserAuthenticator: Sendable {
     /// The redirect URI for this sign-in, given the client's registered one. A loopback
     /// authenticator starts listening here and puts its port in; others return `registered`.
     func redirectURI(registered: String) async throws -> String
@@ -14,7 +14,7 @@ public protocol UserAuthenticator: Sendable {
     func authenticate(_ url: URL, redirectURI: String) async throws -> URL
 }
 
-extension UserAuthenticator {
+extension OAuthUserAuthenticator {
     /// The registered redirect URI, unchanged.
     public func redirectURI(registered: String) async throws -> String { registered }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 /// Binary data-model input (DAG-CBOR, a CID, a CAR file) that could not be read: what is wrong and
 /// at which byte.
-public struct BinaryDecodingError: AtprotoError, Hashable {
+public struct AtprotoBinaryDecodingError: AtprotoError, Hashable {
     /// The kind of problem, for code to act on; ``message`` says more.
     public var code: Code
     /// The byte offset of the problem from the start of the input (for a CID string, of the text).
@@ -21,8 +21,8 @@ public struct BinaryDecodingError: AtprotoError, Hashable {
     public var description: String { "byte \(offset): \(message)" }
 
     /// The same error with its offset moved by `base`, for input read from inside a larger one.
-    package func shifted(by base: Int) -> BinaryDecodingError {
-        BinaryDecodingError(code, offset: offset + base, message: message)
+    package func shifted(by base: Int) -> AtprotoBinaryDecodingError {
+        AtprotoBinaryDecodingError(code, offset: offset + base, message: message)
     }
 
     /// A kind of problem. An open set: new codes may be added, so a `switch` needs a `default`.
@@ -80,10 +80,10 @@ extension ContiguousBytes {
     /// Inlinable, so that a call with `Data` or `[UInt8]` is specialised for it.
     @inlinable
     package func withBytes<T>(
-        _ body: (UnsafeRawBufferPointer) throws(BinaryDecodingError) -> T
-    ) throws(BinaryDecodingError) -> T {
+        _ body: (UnsafeRawBufferPointer) throws(AtprotoBinaryDecodingError) -> T
+    ) throws(AtprotoBinaryDecodingError) -> T {
         try withUnsafeBytes { buffer in
-            Result { () throws(BinaryDecodingError) -> T in try body(buffer) }
+            Result { () throws(AtprotoBinaryDecodingError) -> T in try body(buffer) }
         }.get()
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// A sign-in between the pushed request and the callback: the URL for the user step and what the
 /// callback is checked against. `Codable`, so an app that is suspended during the user step can keep
 /// it; printing or dumping it never shows the state, the verifier or the key.
-public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringConvertible,
+public struct OAuthPendingAuthorization: Sendable, Hashable, Codable, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable
 {
     /// Where the user signs in.
@@ -15,7 +15,7 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
     /// The PKCE pair; the verifier goes in the code exchange.
     public var pkce: PKCE
     /// The session's fresh DPoP key.
-    public var dpopKey: SigningKeyArchive
+    public var dpopKey: OAuthSigningKeyArchive
     /// The issuer the callback's `iss` must equal.
     public var issuer: String
     /// Its checked metadata.
@@ -35,7 +35,7 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
 
     /// The issuer and account only.
     public var description: String {
-        "PendingAuthorization(issuer: \(issuer), account: \(expectedDID?.rawValue ?? loginHint ?? "any"))"
+        "OAuthPendingAuthorization(issuer: \(issuer), account: \(expectedDID?.rawValue ?? loginHint ?? "any"))"
     }
     /// The same as ``description``.
     public var debugDescription: String { description }
@@ -52,7 +52,7 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
 }
 
 /// What a sign-in starts from.
-public enum SignInStart: Sendable, Hashable {
+public enum OAuthSignInStart: Sendable, Hashable {
     /// A handle or DID: its PDS and authorization server are resolved, and the account is checked.
     case account(String)
     /// A PDS or entryway URL, when the user gave no handle.
