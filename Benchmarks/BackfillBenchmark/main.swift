@@ -90,7 +90,7 @@ struct FixedCARSource: RepoSnapshotSource {
 struct CopiedCARSource: RepoSnapshotSource {
     let car: Data
     let did: DID
-    let key: PublicKey
+    let key: AtprotoPublicKey
 
     func snapshot(of asked: DID) async throws -> RepoSnapshot {
         let copy = car.withUnsafeBytes { Data($0) }
@@ -115,7 +115,7 @@ struct DiscardingStateStore: BackfillStateStore {
 /// event: the peak memory after it, beside one repository's, says whether repositories are held
 /// one fetch at a time or all at once.
 func backfillMany(
-    _ car: Data, _ did: DID, _ key: PublicKey, resolver: any IdentityResolver, repositories: Int, each: Int
+    _ car: Data, _ did: DID, _ key: AtprotoPublicKey, resolver: any IdentityResolver, repositories: Int, each: Int
 ) async throws -> Int {
     var firehose = XRPCClient(agent: URLSessionAgent(serviceURL: pds))
     firehose.eventStreams.serviceURL = pds
@@ -134,7 +134,7 @@ func backfillMany(
     return count
 }
 
-func verifyWhole(_ car: Data, _ did: DID, _ key: PublicKey) async throws -> Int {
+func verifyWhole(_ car: Data, _ did: DID, _ key: AtprotoPublicKey) async throws -> Int {
     let repository = try VerifiedRepository(car: car, did: did, key: key)
     var count = 0
     for try await entry in repository.records(decoding: .bluesky) where !entry.path.isEmpty { count += 1 }

@@ -52,7 +52,9 @@ public struct LexiconRecordTypes: Sendable {
     /// its tree: a known collection is decoded straight from the bytes; only an unknown collection or
     /// a record that does not decode is built as a tree. Throws `JSONParseError` when `bytes` are not JSON.
     package func record(jsonBytes bytes: Data, collection: NSID) throws -> DecodedRecord {
-        guard let decoder = byteDecoders[collection] else { return .unknown(UnknownValue(try JSONValue.parse(bytes))) }
+        guard let decoder = byteDecoders[collection] else {
+            return .unknown(LexiconUnknownValue(try JSONValue.parse(bytes)))
+        }
         do {
             return .known(try decoder(bytes))
         } catch let error as JSONParseError {

@@ -17,7 +17,7 @@ extension BlueskyPreferences {
     }
 
     /// Sets the account owner's birth date (kept in the personal details, other fields as they were).
-    public mutating func setBirthDate(_ birthDate: Datetime) throws(PreferenceEditError) {
+    public mutating func setBirthDate(_ birthDate: LexiconDatetime) throws(PreferenceEditError) {
         var pref = personalDetails ?? AppBskyActorDefs.PersonalDetailsPref()
         pref.birthDate = birthDate
         try replaceChecked(.appBskyActorDefsPersonalDetailsPref(pref), preference: "personalDetailsPref") {

@@ -14,7 +14,7 @@ extension XRPCClient {
     /// ``putBlueskyPreferences(_:)`` or ``updateBlueskyPreferences(isolation:_:)``), it is sent as those
     /// bytes, so an item of a kind this SDK does not know keeps its key order, numbers and escapes.
     public func blueskyPreferences() async throws -> BlueskyPreferences {
-        try await query(PreferencesRead.self, parameters: NoParameters()).preferences
+        try await query(PreferencesRead.self, parameters: XRPCNoParameters()).preferences
     }
 
     /// Replaces the signed-in user's preferences with `preferences`: every item, unknown and
@@ -26,7 +26,8 @@ extension XRPCClient {
     /// failing the whole write or being dropped; the server has the last word and answers an item it
     /// refuses with an error.
     public func putBlueskyPreferences(_ preferences: BlueskyPreferences) async throws {
-        _ = try await procedure(PreferencesWrite.self, parameters: NoParameters(), input: PreferenceList(preferences))
+        _ = try await procedure(
+            PreferencesWrite.self, parameters: XRPCNoParameters(), input: PreferenceList(preferences))
     }
 
     /// Reads the preferences, applies `change`, writes them back and returns what was written.
@@ -74,18 +75,18 @@ extension XRPCClient {
 
 /// `getPreferences` read as bytes.
 enum PreferencesRead: XRPCQuery {
-    typealias Parameters = NoParameters
-    typealias Error = UndeclaredError
+    typealias Parameters = XRPCNoParameters
+    typealias Error = XRPCUndeclaredError
     typealias Output = PreferenceList
     static var nsid: NSID { AppBskyActorGetPreferences.nsid }
 }
 
 /// `putPreferences` written as bytes.
 enum PreferencesWrite: XRPCProcedure {
-    typealias Parameters = NoParameters
-    typealias Error = UndeclaredError
+    typealias Parameters = XRPCNoParameters
+    typealias Error = XRPCUndeclaredError
     typealias Input = PreferenceList
-    typealias Output = EmptyBody
+    typealias Output = XRPCEmptyBody
     static var nsid: NSID { AppBskyActorPutPreferences.nsid }
 }
 

@@ -71,7 +71,9 @@ extension XRPCClient {
     ///
     /// - Throws: ``ProfileEditError`` (`imageTypeNotAccepted`, `imageTooLarge`) before anything is
     ///   sent, then the errors of `uploadBlob` (`XRPCCallError`).
-    public func uploadProfileImage(_ data: Data, mimeType: String, for field: ProfileImageField) async throws -> Blob {
+    public func uploadProfileImage(_ data: Data, mimeType: String, for field: ProfileImageField) async throws
+        -> LexiconBlob
+    {
         try field.check(byteCount: data.count, mimeType: mimeType)
         return try await uploadBlob(data, mimeType: mimeType)
     }

@@ -86,7 +86,7 @@ public struct VideoFile: Sendable, Hashable {
 /// `app.bsky.embed.video` (the captions uploaded as blobs to the PDS first).
 public struct VideoEmbed: Sendable, Hashable {
     /// The processed video's blob (``UploadedVideo/blob``).
-    public var video: Blob
+    public var video: LexiconBlob
     /// The alt text.
     public var alt: String?
     /// Width and height (any unit, at least 1).
@@ -98,7 +98,7 @@ public struct VideoEmbed: Sendable, Hashable {
 
     /// A video embed; `width` and `height` give its aspect ratio.
     public init(
-        video: Blob, alt: String? = nil, width: Int? = nil, height: Int? = nil, captions: [VideoCaption] = [],
+        video: LexiconBlob, alt: String? = nil, width: Int? = nil, height: Int? = nil, captions: [VideoCaption] = [],
         presentation: AppBskyEmbedVideo.Presentation? = nil
     ) {
         self.video = video
@@ -112,14 +112,14 @@ public struct VideoEmbed: Sendable, Hashable {
 /// A caption track (`app.bsky.embed.video#caption`): a WebVTT file in one language.
 public struct VideoCaption: Sendable, Hashable {
     /// The language of the captions (BCP 47).
-    public var lang: LanguageTag
+    public var lang: LexiconLanguageTag
     /// The WebVTT file, at most ``VideoLexiconLimits/maxCaptionBytes`` bytes.
     public var data: Data
     /// Its MIME type, `text/vtt`.
     public var mimeType: String
 
     /// A caption track.
-    public init(lang: LanguageTag, data: Data, mimeType: String = "text/vtt") {
+    public init(lang: LexiconLanguageTag, data: Data, mimeType: String = "text/vtt") {
         self.lang = lang
         self.data = data
         self.mimeType = mimeType

@@ -85,10 +85,10 @@ public struct UploadedVideo: Sendable, Hashable {
     /// The job that processed it (`completedJobId`, which may differ from the upload's on deduplication).
     public var jobId: String
     /// The blob to embed.
-    public var blob: Blob
+    public var blob: LexiconBlob
 
     /// A processed video.
-    public init(jobId: String, blob: Blob) {
+    public init(jobId: String, blob: LexiconBlob) {
         self.jobId = jobId
         self.blob = blob
     }

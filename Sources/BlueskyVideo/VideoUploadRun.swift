@@ -177,7 +177,7 @@ actor VideoUploadRun {
         let output: AppBskyVideoUploadPart.Output
         do throws(XRPCCallError) {
             output = try await client.app.bsky.video.uploadPart(
-                RawBody(data: bytes, contentType: "application/octet-stream"), jobId: jobId, partNumber: number)
+                XRPCRawBody(data: bytes, contentType: "application/octet-stream"), jobId: jobId, partNumber: number)
         } catch {
             try await retry(after: error, attempt: attempt, "sending part \(number)") {
                 .uploading(attempt: attempt + 1)

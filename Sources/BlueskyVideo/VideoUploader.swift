@@ -38,15 +38,14 @@ public struct VideoUploader: Sendable {
     /// - Parameters:
     ///   - session: The signed-in account's agent; only `getServiceAuth` goes through it.
     ///   - service: The video service; Bluesky's by default.
-    ///   - transport: What sends the calls to the service; a `URLSessionAgent` to `service.url` by default.
+    ///   - agent: What sends the calls to the service; a `URLSessionAgent` to `service.url` by default.
     ///   - policy: Retries and polls.
     public init(
-        session: any XRPCAgent, service: VideoService = .bluesky, transport: (any XRPCAgent)? = nil,
+        session: any XRPCAgent, service: VideoService = .bluesky, agent: (any XRPCAgent)? = nil,
         policy: VideoUploadPolicy = VideoUploadPolicy()
     ) {
-        let transport = transport ?? URLSessionAgent(serviceURL: service.url)
-        self.client = XRPCClient(
-            agent: ServiceAuthAgent(session: session, audience: service.did.rawValue, transport: transport))
+        let agent = agent ?? URLSessionAgent(serviceURL: service.url)
+        self.client = XRPCClient(agent: ServiceAuthAgent(session: session, audience: service.did, agent: agent))
         self.policy = policy
     }
 

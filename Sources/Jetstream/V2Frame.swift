@@ -66,7 +66,7 @@ extension JetstreamMessage {
         return .event(
             JetstreamEvent(
                 cursor: fields.seq, did: DID(rawValue: scanner.string(did)),
-                time: Datetime(rawValue: scanner.string(time)),
+                time: LexiconDatetime(rawValue: scanner.string(time)),
                 kind: .commit(commit)))
     }
 }

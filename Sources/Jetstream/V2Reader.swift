@@ -9,11 +9,11 @@ import Foundation
 /// each frame into a `JSONValue` tree before decoding it: here a commit, nearly every frame, is
 /// read straight from the text and its record decoded from its bytes in the frame.
 final class V2Reader: JetstreamConnectionReader, @unchecked Sendable {
-    private let transport: any WebSocketTransport
+    private let transport: any XRPCWebSocketTransport
     private let url: URL
     private let headers: [String: String]
     private let recordTypes: LexiconRecordTypes
-    private var connection: (any WebSocketConnection)?
+    private var connection: (any XRPCWebSocketConnection)?
 
     init(client: JetstreamClient, url: URL) {
         transport = client.transport
@@ -31,7 +31,7 @@ final class V2Reader: JetstreamConnectionReader, @unchecked Sendable {
     func next() async throws(JetstreamConnectionEnd) -> JetstreamMessage? {
         while true {
             let connection = try await open()
-            let received: WebSocketMessage?
+            let received: XRPCWebSocketMessage?
             do {
                 received = try await connection.receive()
             } catch {
@@ -51,13 +51,13 @@ final class V2Reader: JetstreamConnectionReader, @unchecked Sendable {
         }
     }
 
-    private func open() async throws(JetstreamConnectionEnd) -> any WebSocketConnection {
+    private func open() async throws(JetstreamConnectionEnd) -> any XRPCWebSocketConnection {
         if let connection { return connection }
         do {
             let opened = try await transport.connect(to: url, headers: headers)
             connection = opened
             return opened
-        } catch let error as WebSocketError {
+        } catch let error as XRPCWebSocketError {
             if error.code == .unsupportedURL { throw .fail(JetstreamError(.invalidService, message: error.message)) }
             if error.code == .handshakeFailed, let status = error.status, status != 101,
                 status < 500, status != 408, status != 429

@@ -21,7 +21,7 @@ final class VideoServiceAuthTests: XCTestCase {
     func testTokensAreCheckedForAudienceMethodReplayAndSignature() async throws {
         let fixture = try await VideoFixture.make()
         let tokens = ServiceAuthTokens(agent: fixture.session)
-        let audience = fixture.service.did.rawValue
+        let audience = fixture.service.did
 
         let good = try await tokens.token(for: audience, method: "app.bsky.video.getUploadLimits")
         let accepted = try await limits(fixture, token: good)
@@ -61,7 +61,7 @@ final class VideoServiceAuthTests: XCTestCase {
         // The PDS refuses to mint a token expiring in the past: an expired one is forged from a good
         // one by hand, so its signature no longer holds either; the verifier checks exp first.
         let good = try await ServiceAuthTokens(agent: fixture.session).token(
-            for: fixture.service.did.rawValue, method: "app.bsky.video.getUploadLimits")
+            for: fixture.service.did, method: "app.bsky.video.getUploadLimits")
         var parts = good.split(separator: ".").map(String.init)
         var payload = try XCTUnwrap(
             try JSONValue.parse(try XCTUnwrap(Data(base64URL: parts[1]))).objectValue)

@@ -38,7 +38,7 @@ final class RateLimitMonitorTests: XCTestCase {
         client.rateLimits = XRPCRateLimitMonitor { seen.append($0) }
         XCTAssertNil(client.rateLimits.latest(), "nothing before the first answer")
 
-        _ = try await client.query(TestQuery.self, parameters: NoParameters())
+        _ = try await client.query(TestQuery.self, parameters: XRPCNoParameters())
         let first = try XCTUnwrap(client.rateLimits.latest())
         XCTAssertEqual(first.status, 200)
         XCTAssertEqual(first.nsid, TestQuery.nsid)
@@ -51,7 +51,7 @@ final class RateLimitMonitorTests: XCTestCase {
 
         // A copy of the client (another header, a proxy) reports to the same monitor.
         do {
-            _ = try await client.withHeader("X-Copy", "1").query(TestQuery.self, parameters: NoParameters())
+            _ = try await client.withHeader("X-Copy", "1").query(TestQuery.self, parameters: XRPCNoParameters())
             XCTFail("the second call is refused")
         } catch {
             XCTAssertEqual(error.code, .rateLimited)
@@ -73,8 +73,8 @@ final class RateLimitMonitorTests: XCTestCase {
         }
         defer { server.stop() }
         let client = XRPCClient(agent: URLSessionAgent(serviceURL: server.baseURL))
-        _ = try await client.query(TestQuery.self, parameters: NoParameters())
-        _ = try await client.query(TestQuery.self, parameters: NoParameters())
+        _ = try await client.query(TestQuery.self, parameters: XRPCNoParameters())
+        _ = try await client.query(TestQuery.self, parameters: XRPCNoParameters())
         XCTAssertEqual(client.rateLimits.latest()?.rateLimit.remaining, 9)
     }
 }

@@ -125,7 +125,7 @@ extension XRPCClient {
         return .appBskyEmbedExternal(AppBskyEmbedExternal(external: external))
     }
 
-    func upload(_ data: Data, mimeType: String, attachment: String) async throws(PostComposeError) -> Blob {
+    func upload(_ data: Data, mimeType: String, attachment: String) async throws(PostComposeError) -> LexiconBlob {
         do throws(XRPCCallError) {
             return try await uploadBlob(data, mimeType: mimeType)
         } catch {

@@ -93,7 +93,7 @@ final class GalleryAndCardTests: XCTestCase {
     }
 
     func testVideoEmbedProblemsAreFoundBeforeSending() async throws {
-        let video = Blob(ref: CIDLink(PublishPostTests.blobCID), mimeType: "video/quicktime", size: 300_000_001)
+        let video = LexiconBlob(ref: CIDLink(PublishPostTests.blobCID), mimeType: "video/quicktime", size: 300_000_001)
         let vtt = Data("WEBVTT\n".utf8)
         var draft = PostDraft(text: RichText(text: "a video"))
         draft.video = VideoEmbed(
@@ -126,7 +126,7 @@ final class GalleryAndCardTests: XCTestCase {
 
     func testAVideoEmbedUploadsItsCaptionsAndKeepsTheVideoBlob() async throws {
         let agent = PublishPostTests.server()
-        let video = Blob(ref: CIDLink(PublishPostTests.blobCID), mimeType: "video/mp4", size: 1234)
+        let video = LexiconBlob(ref: CIDLink(PublishPostTests.blobCID), mimeType: "video/mp4", size: 1234)
         var draft = PostDraft(text: RichText(text: "a video"), quote: quoted)
         draft.video = VideoEmbed(
             video: video, alt: "a cat", width: 16, height: 9,

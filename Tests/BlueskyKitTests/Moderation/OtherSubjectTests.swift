@@ -62,14 +62,14 @@ final class OtherSubjectTests: XCTestCase {
         let statusURI = "at://did:web:bob.test/app.bsky.actor.status/self"
         var profile = Mock.profile("bob.test")
         profile.status = AppBskyActorDefs.StatusView(
-            status: "app.bsky.actor.status#live", record: UnknownValue(encoding: Mock.post("live")),
+            status: "app.bsky.actor.status#live", record: LexiconUnknownValue(encoding: Mock.post("live")),
             labels: [hide(statusURI)], uri: ATURI(rawValue: statusURI))
         XCTAssertEqual(options.decide(status: profile).ui(.contentList).flags, [.filter, .blur, .noOverride])
         XCTAssertEqual(
             options.decide(profile: profile).ui(.contentList).flags, [], "the status's label is not the profile's")
         var muted = Mock.profile("bob.test", viewer: AppBskyActorDefs.ViewerState(muted: true))
         muted.status = AppBskyActorDefs.StatusView(
-            status: "app.bsky.actor.status#live", record: UnknownValue(encoding: Mock.post("live")))
+            status: "app.bsky.actor.status#live", record: LexiconUnknownValue(encoding: Mock.post("live")))
         XCTAssertEqual(options.decide(status: muted).ui(.contentList).flags, [.filter, .blur])
         XCTAssertEqual(options.decide(status: Mock.fullProfile(Mock.profile("bob.test"))).ui(.contentList).flags, [])
     }

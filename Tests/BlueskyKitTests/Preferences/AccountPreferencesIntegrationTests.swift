@@ -144,7 +144,7 @@ final class AccountPreferencesIntegrationTests: XCTestCase {
 
     func testEveryOtherKindRoundTrips() async throws {
         let client = try await freshPDSAccount("kinds").client
-        let birth = Datetime(rawValue: "1990-04-05T00:00:00.000Z")
+        let birth = LexiconDatetime(rawValue: "1990-04-05T00:00:00.000Z")
         try await client.updateBlueskyPreferences {
             try $0.setBirthDate(birth)
             var home = $0.feedViewPreferences(for: "home")

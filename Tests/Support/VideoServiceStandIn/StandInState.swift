@@ -9,11 +9,11 @@ struct UploadSession {
     var size: Int
     var partSize: Int
     var partCount: Int
-    var expiresAt: Datetime
+    var expiresAt: LexiconDatetime
     var parts: [Int: Data] = [:]
     var state = "created"
     var polls = 0
-    var blob: Blob?
+    var blob: LexiconBlob?
 }
 
 /// The stand-in's sessions and calls, each method's rules as its lexicon states them.
@@ -45,7 +45,7 @@ struct StandInState {
         let size = configuration.partSize
         let session = UploadSession(
             did: did, size: input.sizeBytes, partSize: size, partCount: (input.sizeBytes + size - 1) / size,
-            expiresAt: Datetime(Date().addingTimeInterval(3600)))
+            expiresAt: LexiconDatetime(Date().addingTimeInterval(3600)))
         sessions[jobId] = session
         return .init(jobId: jobId, partSizeBytes: size, partCount: session.partCount, expiresAt: session.expiresAt)
     }
@@ -98,7 +98,7 @@ struct StandInState {
                 throw Self.error("UnsupportedContentType", "the bytes are not an MP4 file")
             }
             session.state = "completed"
-            session.blob = Blob(
+            session.blob = LexiconBlob(
                 ref: CIDLink(CID(sha256Of: bytes, codec: .raw).string), mimeType: "video/mp4", size: bytes.count)
             sessions[jobId] = session
         }
