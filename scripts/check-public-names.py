@@ -46,7 +46,8 @@ TERMS = {
     "ClientAuthentication",
 }
 
-# BlueskyKit and BlueskyChat are the Bluesky app's layer: their names are that app's own vocabulary
+# BlueskyKit and BlueskyChat are the Bluesky app's layer (BlueskyPreferences and BlueskyVideo, under it, are
+# checked): their names are that app's own vocabulary
 # (feed, post, reply gate, moderation, labels, muted words, rich text), imported by a Bluesky client
 # on purpose; docs/Glossary.md ("Naming rule") says why and which of them would still be renamed.
 UNCHECKED_PRODUCTS = {"BlueskyKit", "BlueskyChat"}

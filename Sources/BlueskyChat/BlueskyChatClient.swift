@@ -31,17 +31,17 @@ public struct BlueskyChatClient: Sendable {
     ///
     /// - Parameters:
     ///   - limit: At most this many (the lexicon's range is 1...100).
-    ///   - cursor: The ``ChatConversationPage/cursor`` of the page before, or `nil` for the first.
+    ///   - cursor: The ``BlueskyChatConversationPage/cursor`` of the page before, or `nil` for the first.
     ///   - readState: Only the conversations with unread messages, when `.unread`.
     ///   - status: Only accepted conversations or only requests.
     public func conversations(
         limit: Int = 50, cursor: String? = nil,
         readState: ChatBskyConvoListConvos.Parameters.ReadState? = nil,
         status: ChatBskyConvoListConvos.Parameters.Status? = nil
-    ) async throws(XRPCCallError) -> ChatConversationPage {
+    ) async throws(XRPCCallError) -> BlueskyChatConversationPage {
         let output = try await client.chat.bsky.convo.listConvos(
             cursor: cursor, limit: limit, readState: readState, status: status)
-        return ChatConversationPage(conversations: output.convos, cursor: output.cursor)
+        return BlueskyChatConversationPage(conversations: output.convos, cursor: output.cursor)
     }
 
     /// The conversation between the account and `members` (other accounts, at most 9), created
@@ -59,13 +59,13 @@ public struct BlueskyChatClient: Sendable {
 
     /// Sends `text` (with its facets: mentions, links, tags) to the conversation `conversationID`.
     ///
-    /// - Throws: ``ChatMessageError`` before sending when the text is over the lexicon's limits
-    ///   (``ChatMessageLimits``) or a facet's byte range is outside the text; then the call's
+    /// - Throws: ``BlueskyChatMessageError`` before sending when the text is over the lexicon's limits
+    ///   (``BlueskyChatMessageLimits``) or a facet's byte range is outside the text; then the call's
     ///   `XRPCCallError` (`ConvoLocked`, `InvalidConvo` as declared errors).
     public func send(
         _ text: RichText, to conversationID: String, replyTo: ChatBskyConvoDefs.ReplyRef? = nil
     ) async throws -> ChatBskyConvoDefs.MessageView {
-        try ChatMessageLimits.check(text)
+        try BlueskyChatMessageLimits.check(text)
         let message = ChatBskyConvoDefs.MessageInput(
             text: text.text, facets: text.recordFacets, replyTo: replyTo)
         return try await client.chat.bsky.convo.sendMessage(convoId: conversationID, message: message)
@@ -73,7 +73,7 @@ public struct BlueskyChatClient: Sendable {
 }
 
 /// A page of conversations and the cursor of the next one.
-public struct ChatConversationPage: Sendable, Hashable {
+public struct BlueskyChatConversationPage: Sendable, Hashable {
     /// The conversations, the most recently active first.
     public var conversations: [ChatBskyConvoDefs.ConvoView]
     /// The cursor of the next page; `nil` on the last.

@@ -17,7 +17,7 @@ extension BlueskyPreferences {
     }
 
     /// Sets the account owner's birth date (kept in the personal details, other fields as they were).
-    public mutating func setBirthDate(_ birthDate: LexiconDatetime) throws(PreferenceEditError) {
+    public mutating func setBirthDate(_ birthDate: LexiconDatetime) throws(BlueskyPreferenceError) {
         var pref = personalDetails ?? AppBskyActorDefs.PersonalDetailsPref()
         pref.birthDate = birthDate
         try replaceChecked(.appBskyActorDefsPersonalDetailsPref(pref), preference: "personalDetailsPref") {
@@ -44,13 +44,13 @@ extension BlueskyPreferences {
 
     /// Stores the view settings of `preferences.feed`, replacing that feed's items (other feeds' stay).
     ///
-    /// - Throws: ``PreferenceEditError`` `invalidValue` when the feed is empty or the item breaks its
+    /// - Throws: ``BlueskyPreferenceError`` `invalidValue` when the feed is empty or the item breaks its
     ///   lexicon; nothing is changed.
     public mutating func setFeedViewPreferences(_ preferences: AppBskyActorDefs.FeedViewPref)
-        throws(PreferenceEditError)
+        throws(BlueskyPreferenceError)
     {
         guard !preferences.feed.isEmpty else {
-            throw PreferenceEditError(.invalidValue, preference: "feedViewPref", message: "names no feed")
+            throw BlueskyPreferenceError(.invalidValue, preference: "feedViewPref", message: "names no feed")
         }
         try replaceChecked(.appBskyActorDefsFeedViewPref(preferences), preference: "feedViewPref") {
             if case .appBskyActorDefsFeedViewPref(let p) = $0 { p.feed == preferences.feed } else { false }
@@ -65,7 +65,7 @@ extension BlueskyPreferences {
 
     /// Stores how threads are shown.
     public mutating func setThreadViewPreferences(_ preferences: AppBskyActorDefs.ThreadViewPref)
-        throws(PreferenceEditError)
+        throws(BlueskyPreferenceError)
     {
         try replaceChecked(.appBskyActorDefsThreadViewPref(preferences), preference: "threadViewPref") {
             if case .appBskyActorDefsThreadViewPref = $0 { true } else { false }
@@ -81,9 +81,9 @@ extension BlueskyPreferences {
 
     /// Stores the account owner's interests.
     ///
-    /// - Throws: ``PreferenceEditError`` `invalidValue` over the lexicon's limits (100 tags, each 64
+    /// - Throws: ``BlueskyPreferenceError`` `invalidValue` over the lexicon's limits (100 tags, each 64
     ///   graphemes and 640 bytes); nothing is changed.
-    public mutating func setInterests(_ tags: [String]) throws(PreferenceEditError) {
+    public mutating func setInterests(_ tags: [String]) throws(BlueskyPreferenceError) {
         var pref =
             lastValid { if case .appBskyActorDefsInterestsPref(let p) = $0 { p } else { nil } }
             ?? AppBskyActorDefs.InterestsPref(tags: [])
@@ -106,10 +106,10 @@ extension BlueskyPreferences {
     /// Stores the defaults for new posts: `threadgateAllowRules` (`nil`: anyone may reply, empty:
     /// nobody) and `postgateEmbeddingRules` (a disable rule: nobody may quote).
     ///
-    /// - Throws: ``PreferenceEditError`` `invalidValue` over the lexicon's limits (5 rules of each) or
+    /// - Throws: ``BlueskyPreferenceError`` `invalidValue` over the lexicon's limits (5 rules of each) or
     ///   with a list rule whose URI is not an AT URI; nothing is changed.
     public mutating func setPostInteractionSettings(_ settings: AppBskyActorDefs.PostInteractionSettingsPref)
-        throws(PreferenceEditError)
+        throws(BlueskyPreferenceError)
     {
         try replaceChecked(
             .appBskyActorDefsPostInteractionSettingsPref(settings), preference: "postInteractionSettingsPref"

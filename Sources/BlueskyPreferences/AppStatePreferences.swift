@@ -14,9 +14,9 @@ extension BlueskyPreferences {
 
     /// Queues nudges (tokens of modals, tours, highlight dots) to show, each once.
     ///
-    /// - Throws: ``PreferenceEditError`` `invalidValue` over the lexicon's limits (1,000 nudges of at
+    /// - Throws: ``BlueskyPreferenceError`` `invalidValue` over the lexicon's limits (1,000 nudges of at
     ///   most 100 bytes); nothing is changed.
-    public mutating func queueNudges(_ nudges: [String]) throws(PreferenceEditError) {
+    public mutating func queueNudges(_ nudges: [String]) throws(BlueskyPreferenceError) {
         var state = appState
         var queued = state.queuedNudges ?? []
         for nudge in nudges where !queued.contains(nudge) { queued.append(nudge) }
@@ -25,7 +25,7 @@ extension BlueskyPreferences {
     }
 
     /// Removes nudges from the queue (shown, or dismissed).
-    public mutating func dismissNudges(_ nudges: [String]) throws(PreferenceEditError) {
+    public mutating func dismissNudges(_ nudges: [String]) throws(BlueskyPreferenceError) {
         var state = appState
         let dismissed = Set(nudges)
         state.queuedNudges = (state.queuedNudges ?? []).filter { !dismissed.contains($0) }
@@ -34,9 +34,9 @@ extension BlueskyPreferences {
 
     /// Sets the progress guide the user follows, or ends it (`nil`).
     ///
-    /// - Throws: ``PreferenceEditError`` `invalidValue` for a guide name over 100 bytes.
+    /// - Throws: ``BlueskyPreferenceError`` `invalidValue` for a guide name over 100 bytes.
     public mutating func setActiveProgressGuide(_ guide: AppBskyActorDefs.BskyAppProgressGuide?)
-        throws(PreferenceEditError)
+        throws(BlueskyPreferenceError)
     {
         var state = appState
         state.activeProgressGuide = guide
@@ -45,9 +45,9 @@ extension BlueskyPreferences {
 
     /// Adds a NUX, or replaces the one with its id.
     ///
-    /// - Throws: ``PreferenceEditError`` `invalidValue` over the lexicon's limits (100 NUXs; an id of
+    /// - Throws: ``BlueskyPreferenceError`` `invalidValue` over the lexicon's limits (100 NUXs; an id of
     ///   100 bytes, data of 300 graphemes); nothing is changed.
-    public mutating func upsertNux(_ nux: AppBskyActorDefs.Nux) throws(PreferenceEditError) {
+    public mutating func upsertNux(_ nux: AppBskyActorDefs.Nux) throws(BlueskyPreferenceError) {
         var state = appState
         var nuxs = state.nuxs ?? []
         if let index = nuxs.firstIndex(where: { $0.id == nux.id }) {
@@ -60,14 +60,14 @@ extension BlueskyPreferences {
     }
 
     /// Removes the NUXs with these ids.
-    public mutating func removeNuxs(ids: [String]) throws(PreferenceEditError) {
+    public mutating func removeNuxs(ids: [String]) throws(BlueskyPreferenceError) {
         var state = appState
         let removed = Set(ids)
         state.nuxs = (state.nuxs ?? []).filter { !removed.contains($0.id) }
         try storeAppState(state)
     }
 
-    private mutating func storeAppState(_ state: AppBskyActorDefs.BskyAppStatePref) throws(PreferenceEditError) {
+    private mutating func storeAppState(_ state: AppBskyActorDefs.BskyAppStatePref) throws(BlueskyPreferenceError) {
         try replaceChecked(.appBskyActorDefsBskyAppStatePref(state), preference: "bskyAppStatePref") {
             if case .appBskyActorDefsBskyAppStatePref = $0 { true } else { false }
         }

@@ -73,11 +73,11 @@ public struct BlueskyPreferences: Sendable, Hashable {
     mutating func replaceChecked(
         _ replacement: AppBskyActorDefs.PreferencesItem, preference: String,
         where isKind: (AppBskyActorDefs.PreferencesItem) -> Bool
-    ) throws(PreferenceEditError) {
+    ) throws(BlueskyPreferenceError) {
         do {
             try replacement.validate()
         } catch {
-            throw PreferenceEditError(
+            throw BlueskyPreferenceError(
                 .invalidValue, preference: preference, message: "breaks its lexicon: \(error)", underlying: error)
         }
         replaceAll(where: isKind, with: replacement)

@@ -38,14 +38,17 @@ extension BlueskyPreferences {
     /// Sets the preference for a label value, globally or for one labeler's labels. A global
     /// preference for `porn`, `graphic-media` or `sexual` is also written under its legacy name
     /// (`nsfw`, `gore`, `suggestive`) for older clients.
-    public mutating func setLabelPreference(_ preference: LabelPreference, for label: String, labeler: DID? = nil) {
+    public mutating func setLabelPreference(
+        _ preference: BlueskyLabelPreference, for label: String, labeler: DID? = nil
+    ) {
         setOneLabelPreference(preference, for: label, labeler: labeler)
         if labeler == nil, let legacy = Self.legacyName[label] {
             setOneLabelPreference(preference, for: legacy, labeler: nil)
         }
     }
 
-    private mutating func setOneLabelPreference(_ preference: LabelPreference, for label: String, labeler: DID?) {
+    private mutating func setOneLabelPreference(_ preference: BlueskyLabelPreference, for label: String, labeler: DID?)
+    {
         func matches(_ pref: AppBskyActorDefs.ContentLabelPref) -> Bool {
             pref.label == label && pref.labelerDid == labeler
         }

@@ -21,12 +21,12 @@ extension BlueskyPreferences {
     /// Mutes several words or tags at once, each as ``addMutedWord(_:)`` does (values left empty after
     /// sanitizing are skipped). Returns the words as stored, each with its new `id`.
     ///
-    /// - Throws: ``PreferenceEditError`` (`invalidValue`) when a word breaks its lexicon (a value over
+    /// - Throws: ``BlueskyPreferenceError`` (`invalidValue`) when a word breaks its lexicon (a value over
     ///   its length, a target over its length); nothing is changed.
     @discardableResult
     public mutating func addMutedWords(
         _ words: [AppBskyActorDefs.MutedWord]
-    ) throws(PreferenceEditError) -> [AppBskyActorDefs.MutedWord] {
+    ) throws(BlueskyPreferenceError) -> [AppBskyActorDefs.MutedWord] {
         var added: [AppBskyActorDefs.MutedWord] = []
         for word in words {
             let value = Self.sanitizedMutedWord(word.value)
@@ -46,18 +46,18 @@ extension BlueskyPreferences {
 
     /// Replaces the stored word with the same `id` by `word` (its value sanitized as when added).
     ///
-    /// - Throws: ``PreferenceEditError``: `missingID` when `word` has no id, `notFound` when no stored
+    /// - Throws: ``BlueskyPreferenceError``: `missingID` when `word` has no id, `notFound` when no stored
     ///   word has it, `invalidValue` when the word breaks its lexicon. Nothing is changed then.
-    public mutating func updateMutedWord(_ word: AppBskyActorDefs.MutedWord) throws(PreferenceEditError) {
+    public mutating func updateMutedWord(_ word: AppBskyActorDefs.MutedWord) throws(BlueskyPreferenceError) {
         guard let id = word.id else {
-            throw PreferenceEditError(
+            throw BlueskyPreferenceError(
                 .missingID, preference: "mutedWordsPref", value: word.value,
                 message: "has no id: only a stored word (with the id it was given) can be updated")
         }
         var pref = mutedWordsPref() ?? AppBskyActorDefs.MutedWordsPref(items: [])
         pref.items = Self.withIDs(pref.items)
         guard let index = pref.items.firstIndex(where: { $0.id == id }) else {
-            throw PreferenceEditError(
+            throw BlueskyPreferenceError(
                 .notFound, preference: "mutedWordsPref", value: id, message: "is the id of no muted word")
         }
         var updated = word

@@ -9,7 +9,7 @@ import Foundation
 import XRPCRuntime
 
 /// An image field of the profile record.
-public enum ProfileImageField: String, Sendable, Hashable, CaseIterable {
+public enum BlueskyProfileImageField: String, Sendable, Hashable, CaseIterable {
     /// The round picture (`avatar`).
     case avatar
     /// The wide picture over the profile (`banner`).
@@ -31,16 +31,16 @@ public enum ProfileImageField: String, Sendable, Hashable, CaseIterable {
 
     /// Checks an image against the field's limits.
     ///
-    /// - Throws: ``ProfileEditError`` `imageTypeNotAccepted` or `imageTooLarge`, naming the field.
-    public func check(byteCount: Int, mimeType: String) throws(ProfileEditError) {
+    /// - Throws: ``BlueskyProfileError`` `imageTypeNotAccepted` or `imageTooLarge`, naming the field.
+    public func check(byteCount: Int, mimeType: String) throws(BlueskyProfileError) {
         let accepted = acceptedTypes
         if !accepted.isEmpty, !accepted.contains(where: { Self.mimeType(mimeType, matches: $0) }) {
-            throw ProfileEditError(
+            throw BlueskyProfileError(
                 .imageTypeNotAccepted, field: rawValue,
                 message: "is \(mimeType), which the lexicon does not accept (\(accepted.joined(separator: ", ")))")
         }
         if let maxSize, byteCount > maxSize {
-            throw ProfileEditError(
+            throw BlueskyProfileError(
                 .imageTooLarge, field: rawValue, limit: maxSize,
                 message: "is \(byteCount) bytes, over the lexicon's \(maxSize)")
         }
@@ -69,9 +69,9 @@ extension XRPCClient {
     /// Uploads an image for the profile's `field`, after checking it against the field's limits, and
     /// returns the blob to set in the record (in ``updateProfile(repo:maxAttempts:isolation:_:)``).
     ///
-    /// - Throws: ``ProfileEditError`` (`imageTypeNotAccepted`, `imageTooLarge`) before anything is
+    /// - Throws: ``BlueskyProfileError`` (`imageTypeNotAccepted`, `imageTooLarge`) before anything is
     ///   sent, then the errors of `uploadBlob` (`XRPCCallError`).
-    public func uploadProfileImage(_ data: Data, mimeType: String, for field: ProfileImageField) async throws
+    public func uploadProfileImage(_ data: Data, mimeType: String, for field: BlueskyProfileImageField) async throws
         -> LexiconBlob
     {
         try field.check(byteCount: data.count, mimeType: mimeType)
@@ -89,7 +89,7 @@ extension XRPCClient {
     /// written.
     ///
     /// - Returns: The written profile's URI and CID.
-    /// - Throws: ``ProfileEditError`` `conflict` after `maxAttempts` lost swaps; the errors of
+    /// - Throws: ``BlueskyProfileError`` `conflict` after `maxAttempts` lost swaps; the errors of
     ///   `getRecord` and `putRecord` (`XRPCCallError`, `invalidInput` for a record that breaks its
     ///   lexicon, with nothing sent); what `change` throws.
     @discardableResult
@@ -120,7 +120,7 @@ extension XRPCClient {
                 lastConflict = error
             }
         }
-        throw ProfileEditError(
+        throw BlueskyProfileError(
             .conflict, limit: max(1, maxAttempts),
             message: "the profile changed under every one of \(max(1, maxAttempts)) attempts; nothing was written",
             underlying: lastConflict)

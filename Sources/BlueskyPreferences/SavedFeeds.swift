@@ -8,7 +8,7 @@ import ComAtprotoLexicons
 import XRPCRuntime
 
 /// A feed to save, without an id: ``BlueskyPreferences/addSavedFeeds(_:)`` gives it a new TID.
-public struct NewSavedFeed: Sendable, Hashable {
+public struct BlueskyNewSavedFeed: Sendable, Hashable {
     /// `feed` (a feed generator), `list` (a list's posts), `timeline` (the following timeline), or
     /// another type a newer client knows.
     public var type: AppBskyActorDefs.SavedFeed.Type_
@@ -25,18 +25,18 @@ public struct NewSavedFeed: Sendable, Hashable {
     }
 
     /// A feed generator (`app.bsky.feed.generator` record) to save.
-    public static func feed(_ uri: ATURI, pinned: Bool = false) -> NewSavedFeed {
-        NewSavedFeed(type: .feed, value: uri.rawValue, pinned: pinned)
+    public static func feed(_ uri: ATURI, pinned: Bool = false) -> BlueskyNewSavedFeed {
+        BlueskyNewSavedFeed(type: .feed, value: uri.rawValue, pinned: pinned)
     }
 
     /// A list (`app.bsky.graph.list` record) whose members' posts make the feed.
-    public static func list(_ uri: ATURI, pinned: Bool = false) -> NewSavedFeed {
-        NewSavedFeed(type: .list, value: uri.rawValue, pinned: pinned)
+    public static func list(_ uri: ATURI, pinned: Bool = false) -> BlueskyNewSavedFeed {
+        BlueskyNewSavedFeed(type: .list, value: uri.rawValue, pinned: pinned)
     }
 
     /// The following timeline.
-    public static func timeline(pinned: Bool = true) -> NewSavedFeed {
-        NewSavedFeed(type: .timeline, value: "following", pinned: pinned)
+    public static func timeline(pinned: Bool = true) -> BlueskyNewSavedFeed {
+        BlueskyNewSavedFeed(type: .timeline, value: "following", pinned: pinned)
     }
 }
 
@@ -56,11 +56,11 @@ extension BlueskyPreferences {
     /// already saved is not saved again (its stored form is returned).
     ///
     /// - Returns: The feeds as stored.
-    /// - Throws: ``PreferenceEditError`` (`invalidFeed`, `invalidValue`); nothing is changed.
+    /// - Throws: ``BlueskyPreferenceError`` (`invalidFeed`, `invalidValue`); nothing is changed.
     @discardableResult
     public mutating func addSavedFeeds(
-        _ feeds: [NewSavedFeed]
-    ) throws(PreferenceEditError) -> [AppBskyActorDefs.SavedFeed] {
+        _ feeds: [BlueskyNewSavedFeed]
+    ) throws(BlueskyPreferenceError) -> [AppBskyActorDefs.SavedFeed] {
         for feed in feeds { try Self.checkSavedFeed(type: feed.type, value: feed.value) }
         var saved = savedFeeds
         var result: [AppBskyActorDefs.SavedFeed] = []
@@ -79,21 +79,21 @@ extension BlueskyPreferences {
     }
 
     /// Removes the saved feeds with these ids; ids not saved are ignored.
-    public mutating func removeSavedFeeds(ids: [String]) throws(PreferenceEditError) {
+    public mutating func removeSavedFeeds(ids: [String]) throws(BlueskyPreferenceError) {
         let removed = Set(ids)
         try writeSavedFeeds(savedFeeds.filter { !removed.contains($0.id) })
     }
 
     /// Replaces each saved feed by the one of `feeds` with its id, in place.
     ///
-    /// - Throws: ``PreferenceEditError``: `notFound` for an id not saved, `invalidFeed`,
+    /// - Throws: ``BlueskyPreferenceError``: `notFound` for an id not saved, `invalidFeed`,
     ///   `invalidValue`; nothing is changed.
-    public mutating func updateSavedFeeds(_ feeds: [AppBskyActorDefs.SavedFeed]) throws(PreferenceEditError) {
+    public mutating func updateSavedFeeds(_ feeds: [AppBskyActorDefs.SavedFeed]) throws(BlueskyPreferenceError) {
         var saved = savedFeeds
         for feed in feeds {
             try Self.checkSavedFeed(type: feed.type, value: feed.value)
             guard let index = saved.firstIndex(where: { $0.id == feed.id }) else {
-                throw PreferenceEditError(
+                throw BlueskyPreferenceError(
                     .notFound, preference: "savedFeedsPrefV2", value: feed.id, message: "is the id of no saved feed")
             }
             saved[index] = feed
@@ -103,27 +103,27 @@ extension BlueskyPreferences {
 
     /// Pins the saved feeds with these ids (shown as tabs).
     ///
-    /// - Throws: ``PreferenceEditError`` `notFound` for an id not saved; nothing is changed.
-    public mutating func pinSavedFeeds(ids: [String]) throws(PreferenceEditError) {
+    /// - Throws: ``BlueskyPreferenceError`` `notFound` for an id not saved; nothing is changed.
+    public mutating func pinSavedFeeds(ids: [String]) throws(BlueskyPreferenceError) {
         try setPinned(true, ids: ids)
     }
 
     /// Unpins the saved feeds with these ids (they stay saved).
     ///
-    /// - Throws: ``PreferenceEditError`` `notFound` for an id not saved; nothing is changed.
-    public mutating func unpinSavedFeeds(ids: [String]) throws(PreferenceEditError) {
+    /// - Throws: ``BlueskyPreferenceError`` `notFound` for an id not saved; nothing is changed.
+    public mutating func unpinSavedFeeds(ids: [String]) throws(BlueskyPreferenceError) {
         try setPinned(false, ids: ids)
     }
 
     /// Puts the saved feeds with these ids first, in this order; the others follow in their order.
     ///
-    /// - Throws: ``PreferenceEditError`` `notFound` for an id not saved; nothing is changed.
-    public mutating func reorderSavedFeeds(ids: [String]) throws(PreferenceEditError) {
+    /// - Throws: ``BlueskyPreferenceError`` `notFound` for an id not saved; nothing is changed.
+    public mutating func reorderSavedFeeds(ids: [String]) throws(BlueskyPreferenceError) {
         let saved = savedFeeds
         var first: [AppBskyActorDefs.SavedFeed] = []
         for id in ids where !first.contains(where: { $0.id == id }) {
             guard let feed = saved.first(where: { $0.id == id }) else {
-                throw PreferenceEditError(
+                throw BlueskyPreferenceError(
                     .notFound, preference: "savedFeedsPrefV2", value: id, message: "is the id of no saved feed")
             }
             first.append(feed)
@@ -134,17 +134,17 @@ extension BlueskyPreferences {
 
     /// Replaces every saved feed by `feeds`, as given.
     ///
-    /// - Throws: ``PreferenceEditError``: `missingID` for an empty id, `duplicateID`, `invalidFeed`,
+    /// - Throws: ``BlueskyPreferenceError``: `missingID` for an empty id, `duplicateID`, `invalidFeed`,
     ///   `invalidValue`; nothing is changed.
-    public mutating func overwriteSavedFeeds(_ feeds: [AppBskyActorDefs.SavedFeed]) throws(PreferenceEditError) {
+    public mutating func overwriteSavedFeeds(_ feeds: [AppBskyActorDefs.SavedFeed]) throws(BlueskyPreferenceError) {
         var ids = Set<String>()
         for feed in feeds {
             guard !feed.id.isEmpty else {
-                throw PreferenceEditError(
+                throw BlueskyPreferenceError(
                     .missingID, preference: "savedFeedsPrefV2", value: feed.value, message: "has an empty id")
             }
             guard ids.insert(feed.id).inserted else {
-                throw PreferenceEditError(
+                throw BlueskyPreferenceError(
                     .duplicateID, preference: "savedFeedsPrefV2", value: feed.id, message: "is the id of two feeds")
             }
             try Self.checkSavedFeed(type: feed.type, value: feed.value)
@@ -155,7 +155,7 @@ extension BlueskyPreferences {
     /// Checks a saved feed's value fits its type.
     static func checkSavedFeed(
         type: AppBskyActorDefs.SavedFeed.Type_, value: String
-    ) throws(PreferenceEditError) {
+    ) throws(BlueskyPreferenceError) {
         let collection: NSID? =
             switch type {
             case .feed: "app.bsky.feed.generator"
@@ -164,29 +164,29 @@ extension BlueskyPreferences {
             }
         guard let collection else {
             guard !value.isEmpty else {
-                throw PreferenceEditError(
+                throw BlueskyPreferenceError(
                     .invalidFeed, preference: "savedFeedsPrefV2", value: value,
                     message: "is empty: a \(type.rawValue) feed needs a value")
             }
             return
         }
         if let reason = ATURI.syntaxError(in: value) {
-            throw PreferenceEditError(
+            throw BlueskyPreferenceError(
                 .invalidFeed, preference: "savedFeedsPrefV2", value: value, message: "is not an AT URI: \(reason)")
         }
         let uri = ATURI(rawValue: value)
         guard uri.collection == collection, uri.rkey != nil else {
-            throw PreferenceEditError(
+            throw BlueskyPreferenceError(
                 .invalidFeed, preference: "savedFeedsPrefV2", value: value,
                 message: "is not the URI of an \(collection) record, which a \(type.rawValue) feed needs")
         }
     }
 
-    private mutating func setPinned(_ pinned: Bool, ids: [String]) throws(PreferenceEditError) {
+    private mutating func setPinned(_ pinned: Bool, ids: [String]) throws(BlueskyPreferenceError) {
         var saved = savedFeeds
         for id in ids {
             guard let index = saved.firstIndex(where: { $0.id == id }) else {
-                throw PreferenceEditError(
+                throw BlueskyPreferenceError(
                     .notFound, preference: "savedFeedsPrefV2", value: id, message: "is the id of no saved feed")
             }
             saved[index].pinned = pinned
@@ -223,7 +223,7 @@ extension BlueskyPreferences {
     }
 
     /// Writes `feeds` as the one v2 item, and the legacy item (when there is one) to match.
-    private mutating func writeSavedFeeds(_ feeds: [AppBskyActorDefs.SavedFeed]) throws(PreferenceEditError) {
+    private mutating func writeSavedFeeds(_ feeds: [AppBskyActorDefs.SavedFeed]) throws(BlueskyPreferenceError) {
         let v2 = AppBskyActorDefs.PreferencesItem.appBskyActorDefsSavedFeedsPrefV2(.init(items: feeds))
         var next = self
         try next.replaceChecked(v2, preference: "savedFeedsPrefV2") {

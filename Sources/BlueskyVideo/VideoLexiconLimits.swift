@@ -30,7 +30,7 @@ public enum VideoLexiconLimits {
 }
 
 /// A video file to upload, with what the service may check early.
-public struct VideoFile: Sendable, Hashable {
+public struct BlueskyVideoFile: Sendable, Hashable {
     /// The encoded video.
     public var data: Data
     /// Its MIME type: ``VideoLexiconLimits/acceptedVideoTypes`` (`video/mp4`).
@@ -59,23 +59,23 @@ public struct VideoFile: Sendable, Hashable {
 
     /// Checks the file against the lexicons' limits, sending nothing.
     ///
-    /// - Throws: ``VideoUploadError`` with code ``VideoUploadError/Code/invalidVideo`` naming the
+    /// - Throws: ``BlueskyVideoUploadError`` with code ``BlueskyVideoUploadError/Code/invalidVideo`` naming the
     ///   limit: empty, over ``VideoLexiconLimits/maxVideoBytes``, a type not in
     ///   ``VideoLexiconLimits/acceptedVideoTypes``, a name over ``VideoLexiconLimits/maxFileNameBytes``.
-    public func check() throws(VideoUploadError) {
-        if data.isEmpty { throw VideoUploadError(.invalidVideo, message: "the video is empty") }
+    public func check() throws(BlueskyVideoUploadError) {
+        if data.isEmpty { throw BlueskyVideoUploadError(.invalidVideo, message: "the video is empty") }
         if data.count > VideoLexiconLimits.maxVideoBytes {
-            throw VideoUploadError(
+            throw BlueskyVideoUploadError(
                 .invalidVideo,
                 message: "the video is \(data.count) bytes, over the lexicon's \(VideoLexiconLimits.maxVideoBytes)")
         }
         if !VideoLexiconLimits.accepts(mimeType, VideoLexiconLimits.acceptedVideoTypes) {
-            throw VideoUploadError(
+            throw BlueskyVideoUploadError(
                 .invalidVideo,
                 message: "the video is \(mimeType), not one of \(VideoLexiconLimits.acceptedVideoTypes)")
         }
         if let name, name.utf8.count > VideoLexiconLimits.maxFileNameBytes {
-            throw VideoUploadError(
+            throw BlueskyVideoUploadError(
                 .invalidVideo,
                 message: "the file name is \(name.utf8.count) bytes, over \(VideoLexiconLimits.maxFileNameBytes)")
         }
@@ -84,21 +84,22 @@ public struct VideoFile: Sendable, Hashable {
 
 /// A processed video and what a post shows with it: what `publishPost` turns into an
 /// `app.bsky.embed.video` (the captions uploaded as blobs to the PDS first).
-public struct VideoEmbed: Sendable, Hashable {
-    /// The processed video's blob (``UploadedVideo/blob``).
+public struct BlueskyVideoEmbed: Sendable, Hashable {
+    /// The processed video's blob (``BlueskyUploadedVideo/blob``).
     public var video: LexiconBlob
     /// The alt text.
     public var alt: String?
     /// Width and height (any unit, at least 1).
     public var aspectRatio: AppBskyEmbedDefs.AspectRatio?
     /// Captions, at most ``VideoLexiconLimits/maxCaptions``.
-    public var captions: [VideoCaption]
+    public var captions: [BlueskyVideoCaption]
     /// How clients should show it (`default`, `gif`), or `nil`.
     public var presentation: AppBskyEmbedVideo.Presentation?
 
     /// A video embed; `width` and `height` give its aspect ratio.
     public init(
-        video: LexiconBlob, alt: String? = nil, width: Int? = nil, height: Int? = nil, captions: [VideoCaption] = [],
+        video: LexiconBlob, alt: String? = nil, width: Int? = nil, height: Int? = nil,
+        captions: [BlueskyVideoCaption] = [],
         presentation: AppBskyEmbedVideo.Presentation? = nil
     ) {
         self.video = video
@@ -110,7 +111,7 @@ public struct VideoEmbed: Sendable, Hashable {
 }
 
 /// A caption track (`app.bsky.embed.video#caption`): a WebVTT file in one language.
-public struct VideoCaption: Sendable, Hashable {
+public struct BlueskyVideoCaption: Sendable, Hashable {
     /// The language of the captions (BCP 47).
     public var lang: LexiconLanguageTag
     /// The WebVTT file, at most ``VideoLexiconLimits/maxCaptionBytes`` bytes.

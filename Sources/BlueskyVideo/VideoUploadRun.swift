@@ -14,10 +14,10 @@ actor VideoUploadRun {
     }
 
     private let client: XRPCClient
-    private let policy: VideoUploadPolicy
-    private let file: VideoFile
+    private let policy: BlueskyVideoUploadPolicy
+    private let file: BlueskyVideoFile
     private var phase = Phase.checking
-    private var pending: [VideoUploadEvent] = []
+    private var pending: [BlueskyVideoUploadEvent] = []
     private var jobId: String?
     private var partSize = 0
     private var partCount = 0
@@ -25,9 +25,9 @@ actor VideoUploadRun {
     private var partsToSend: [Int] = []
     /// Whether `finishUpload` succeeded: past it, nothing can be aborted.
     private var finished = false
-    private var lastProcessing: VideoUploadEvent?
+    private var lastProcessing: BlueskyVideoUploadEvent?
 
-    init(client: XRPCClient, policy: VideoUploadPolicy, file: VideoFile) {
+    init(client: XRPCClient, policy: BlueskyVideoUploadPolicy, file: BlueskyVideoFile) {
         self.client = client
         self.policy = policy
         self.file = file
@@ -51,12 +51,12 @@ actor VideoUploadRun {
     /// The attempt the next `finishUpload` is (after `MissingParts`, a retry).
     private var finishAttempt = 1
 
-    func next() async throws(VideoUploadError) -> VideoUploadEvent? {
+    func next() async throws(BlueskyVideoUploadError) -> BlueskyVideoUploadEvent? {
         while true {
             if !pending.isEmpty { return pending.removeFirst() }
             if isEnded { return nil }
-            do throws(VideoUploadError) {
-                if Task.isCancelled { throw VideoUploadError(.cancelled, message: "the task was cancelled") }
+            do throws(BlueskyVideoUploadError) {
+                if Task.isCancelled { throw BlueskyVideoUploadError(.cancelled, message: "the task was cancelled") }
                 try await step()
             } catch {
                 throw await end(with: error)
@@ -65,11 +65,11 @@ actor VideoUploadRun {
     }
 
     /// Ends the upload after `error`, aborting it when it is still in its upload phase.
-    private func end(with error: VideoUploadError) async -> VideoUploadError {
+    private func end(with error: BlueskyVideoUploadError) async -> BlueskyVideoUploadError {
         phase = .ended
         var error = error
         if Task.isCancelled || error.code == .cancelled || error.underlying?.code == .cancelled {
-            error = VideoUploadError(.cancelled, jobId: jobId, message: "the task was cancelled")
+            error = BlueskyVideoUploadError(.cancelled, jobId: jobId, message: "the task was cancelled")
         }
         error.jobId = jobId
         guard let jobId, !finished else {
@@ -91,7 +91,7 @@ actor VideoUploadRun {
         return error
     }
 
-    private func step() async throws(VideoUploadError) {
+    private func step() async throws(BlueskyVideoUploadError) {
         switch phase {
         case .checking: try await checkLimits()
         case .starting(let attempt): try await start(attempt: attempt)
@@ -102,7 +102,7 @@ actor VideoUploadRun {
         }
     }
 
-    private func checkLimits() async throws(VideoUploadError) {
+    private func checkLimits() async throws(BlueskyVideoUploadError) {
         try file.check()
         phase = .starting(attempt: 1)
         guard policy.checksUploadLimits else { return }
@@ -116,15 +116,15 @@ actor VideoUploadRun {
         }
         let size = file.data.count
         guard limits.canUpload else {
-            throw VideoUploadError(
+            throw BlueskyVideoUploadError(
                 .limitReached,
                 message: limits.message ?? limits.error ?? "the service does not let this account upload video now")
         }
         if let videos = limits.remainingDailyVideos, videos <= 0 {
-            throw VideoUploadError(.limitReached, message: "no videos left for today (remainingDailyVideos 0)")
+            throw BlueskyVideoUploadError(.limitReached, message: "no videos left for today (remainingDailyVideos 0)")
         }
         if let bytes = limits.remainingDailyBytes, bytes < size {
-            throw VideoUploadError(
+            throw BlueskyVideoUploadError(
                 .limitReached, message: "the video is \(size) bytes, over the \(bytes) bytes left for today")
         }
         pending.append(
@@ -132,7 +132,7 @@ actor VideoUploadRun {
                 remainingDailyVideos: limits.remainingDailyVideos, remainingDailyBytes: limits.remainingDailyBytes))
     }
 
-    private func start(attempt: Int) async throws(VideoUploadError) {
+    private func start(attempt: Int) async throws(BlueskyVideoUploadError) {
         let input = AppBskyVideoStartUpload.Input(
             sizeBytes: file.data.count, mimeType: file.mimeType, durationMs: file.durationMs, height: file.height,
             name: file.name, width: file.width)
@@ -147,7 +147,7 @@ actor VideoUploadRun {
         let size = file.data.count
         guard output.partSizeBytes > 0, output.partCount == (size + output.partSizeBytes - 1) / output.partSizeBytes
         else {
-            throw VideoUploadError(
+            throw BlueskyVideoUploadError(
                 .unexpectedAnswer,
                 message: "\(output.partCount) parts of \(output.partSizeBytes) bytes do not make \(size) bytes")
         }
@@ -168,7 +168,7 @@ actor VideoUploadRun {
         file.data.count - partsToSend.reduce(0) { $0 + part($1).count }
     }
 
-    private func sendPart(attempt: Int) async throws(VideoUploadError) {
+    private func sendPart(attempt: Int) async throws(BlueskyVideoUploadError) {
         guard let jobId, let number = partsToSend.first else {
             phase = .finishing(attempt: finishAttempt)
             return
@@ -186,7 +186,7 @@ actor VideoUploadRun {
             return
         }
         guard output.partNumber == number, output.sizeBytes == bytes.count else {
-            throw VideoUploadError(
+            throw BlueskyVideoUploadError(
                 .unexpectedAnswer,
                 message: "part \(number) of \(bytes.count) bytes was acknowledged as part \(output.partNumber) "
                     + "of \(output.sizeBytes) bytes")
@@ -196,7 +196,7 @@ actor VideoUploadRun {
         phase = partsToSend.isEmpty ? .finishing(attempt: finishAttempt) : .uploading(attempt: 1)
     }
 
-    private func finish(attempt: Int) async throws(VideoUploadError) {
+    private func finish(attempt: Int) async throws(BlueskyVideoUploadError) {
         guard let jobId else { return }
         let output: AppBskyVideoFinishUpload.Output
         do throws(XRPCCallError) {
@@ -215,7 +215,7 @@ actor VideoUploadRun {
 
     /// After `MissingParts`: the parts the service lacks (`getUploadStatus`), sent again.
     private func resendMissingParts(_ jobId: String, attempt: Int, after error: XRPCCallError)
-        async throws(VideoUploadError)
+        async throws(BlueskyVideoUploadError)
     {
         let status: AppBskyVideoGetUploadStatus.Output
         do throws(XRPCCallError) {
@@ -234,30 +234,30 @@ actor VideoUploadRun {
     }
 
     /// Takes a job status: done, failed, or still processing (polled next).
-    private func take(_ status: AppBskyVideoDefs.JobStatus, jobId: String, poll: Int) throws(VideoUploadError) {
+    private func take(_ status: AppBskyVideoDefs.JobStatus, jobId: String, poll: Int) throws(BlueskyVideoUploadError) {
         switch status.state {
         case .jobstatecompleted:
             guard let blob = status.blob else {
-                throw VideoUploadError(.unexpectedAnswer, message: "job \(jobId) completed without a blob")
+                throw BlueskyVideoUploadError(.unexpectedAnswer, message: "job \(jobId) completed without a blob")
             }
             pending.append(.processing(state: status.state.rawValue, progress: status.progress))
-            pending.append(.done(UploadedVideo(jobId: jobId, blob: blob)))
+            pending.append(.done(BlueskyUploadedVideo(jobId: jobId, blob: blob)))
             phase = .ended
         case .jobstatefailed:
-            throw VideoUploadError(
+            throw BlueskyVideoUploadError(
                 .processingFailed, failureCode: status.failureCode?.rawValue,
                 message: "processing failed: " + (status.error ?? status.message ?? "no reason given"))
         default:
-            let event = VideoUploadEvent.processing(state: status.state.rawValue, progress: status.progress)
+            let event = BlueskyVideoUploadEvent.processing(state: status.state.rawValue, progress: status.progress)
             if event != lastProcessing { pending.append(event) }
             lastProcessing = event
             phase = .polling(jobId: jobId, poll: poll)
         }
     }
 
-    private func poll(_ jobId: String, index: Int) async throws(VideoUploadError) {
+    private func poll(_ jobId: String, index: Int) async throws(BlueskyVideoUploadError) {
         guard index < policy.maximumPolls else {
-            throw VideoUploadError(
+            throw BlueskyVideoUploadError(
                 .processingTimedOut, message: "job \(jobId) was still processing after \(index) polls")
         }
         try await Self.sleep(policy.pollDelay(index))
@@ -275,7 +275,7 @@ actor VideoUploadRun {
     /// Moves to `next` after a wait when `error` may pass and attempts are left; throws otherwise.
     private func retry(
         after error: XRPCCallError, attempt: Int, _ stage: String, next: () -> Phase
-    ) async throws(VideoUploadError) {
+    ) async throws(BlueskyVideoUploadError) {
         guard Self.mayPass(error), attempt < policy.attempts else { throw Self.failure(error, stage) }
         try await Self.sleep(policy.retryDelay * (1 << min(attempt - 1, 16)))
         phase = next()
@@ -291,24 +291,25 @@ actor VideoUploadRun {
         }
     }
 
-    static func failure(_ error: XRPCCallError, _ stage: String) -> VideoUploadError {
+    static func failure(_ error: XRPCCallError, _ stage: String) -> BlueskyVideoUploadError {
         switch error.code {
-        case .cancelled: return VideoUploadError(.cancelled, message: "cancelled while \(stage)", underlying: error)
+        case .cancelled:
+            return BlueskyVideoUploadError(.cancelled, message: "cancelled while \(stage)", underlying: error)
         case .declaredError, .serverError, .rateLimited, .invalidInput:
-            return VideoUploadError(.refused, message: "the service refused \(stage)", underlying: error)
+            return BlueskyVideoUploadError(.refused, message: "the service refused \(stage)", underlying: error)
         case .invalidOutput:
-            return VideoUploadError(
+            return BlueskyVideoUploadError(
                 .unexpectedAnswer, message: "\(stage): the answer is not the lexicon's", underlying: error)
-        default: return VideoUploadError(.notSent, message: "\(stage) failed", underlying: error)
+        default: return BlueskyVideoUploadError(.notSent, message: "\(stage) failed", underlying: error)
         }
     }
 
-    static func sleep(_ duration: Duration) async throws(VideoUploadError) {
+    static func sleep(_ duration: Duration) async throws(BlueskyVideoUploadError) {
         guard duration > .zero else { return }
         do {
             try await Task.sleep(for: duration)
         } catch {
-            throw VideoUploadError(.cancelled, message: "the task was cancelled")
+            throw BlueskyVideoUploadError(.cancelled, message: "the task was cancelled")
         }
     }
 }

@@ -17,12 +17,12 @@ final class MediaPostIntegrationTests: XCTestCase {
         var configuration = VideoServiceStandIn.Configuration()
         configuration.processingPolls = 1
         let fixture = try await VideoFixture.make(configuration)
-        let video = try await fixture.uploader().upload(VideoFile(data: mp4Bytes(70_000), durationMs: 3000))
-        var draft = PostDraft(text: RichText(text: "a video with captions"))
+        let video = try await fixture.uploader().upload(BlueskyVideoFile(data: mp4Bytes(70_000), durationMs: 3000))
+        var draft = BlueskyPostDraft(text: RichText(text: "a video with captions"))
         let vtt = Data("WEBVTT\n\n00:00.000 --> 00:01.000\nmeow\n".utf8)
-        draft.video = VideoEmbed(
+        draft.video = BlueskyVideoEmbed(
             video: video.blob, alt: "a cat", width: 1280, height: 720,
-            captions: [VideoCaption(lang: "en", data: vtt), VideoCaption(lang: "ja", data: vtt)])
+            captions: [BlueskyVideoCaption(lang: "en", data: vtt), BlueskyVideoCaption(lang: "ja", data: vtt)])
         let published = try await fixture.client.publishPost(draft, repo: fixture.did)
         guard case .appBskyEmbedVideo(let embed)? = try await storedPost(published.strongRef, fixture).embed else {
             return XCTFail("no video embed stored")
@@ -44,9 +44,9 @@ final class MediaPostIntegrationTests: XCTestCase {
     func testAGalleryAndALinkCardWithAssociatedRefsAreWrittenAsDrafted() async throws {
         let fixture = try await VideoFixture.make()
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 40))
-        var draft = PostDraft(text: RichText(text: "a gallery"))
+        var draft = BlueskyPostDraft(text: RichText(text: "a gallery"))
         draft.gallery = (1...3).map {
-            ImageAttachment(
+            BlueskyImageAttachment(
                 data: png + Data([UInt8($0)]), mimeType: "image/png", alt: "image \($0)", width: $0, height: 2)
         }
         let gallery = try await fixture.client.publishPost(draft, repo: fixture.did)
@@ -59,8 +59,8 @@ final class MediaPostIntegrationTests: XCTestCase {
         XCTAssertEqual(items.map(\.alt), ["image 1", "image 2", "image 3"])
         XCTAssertEqual(items.map(\.aspectRatio.width), [1, 2, 3])
 
-        var card = PostDraft(text: RichText(text: "read the gallery"))
-        card.external = ExternalCard(
+        var card = BlueskyPostDraft(text: RichText(text: "read the gallery"))
+        card.external = BlueskyExternalCard(
             uri: "https://example.com/gallery", title: "Gallery", description: "From a record",
             associatedRefs: [gallery.strongRef], thumbnail: (png, "image/png"))
         let linked = try await fixture.client.publishPost(card, repo: fixture.did)

@@ -5,10 +5,10 @@ import XRPCTesting
 
 /// What the uploader refuses before sending anything, and its policy's arithmetic; no server.
 final class VideoInputTests: XCTestCase {
-    func refusal(_ file: VideoFile) async -> (VideoUploadError?, StubAgent) {
+    func refusal(_ file: BlueskyVideoFile) async -> (BlueskyVideoUploadError?, StubAgent) {
         let agent = StubAgent { _ in XRPCResponse(status: 500, headers: [:], body: Data()) }
         do {
-            _ = try await VideoUploader(client: XRPCClient(agent: agent)).upload(file)
+            _ = try await BlueskyVideoUploader(client: XRPCClient(agent: agent)).upload(file)
             return (nil, agent)
         } catch {
             return (error, agent)
@@ -17,15 +17,18 @@ final class VideoInputTests: XCTestCase {
 
     func testAVideoOverTheLimitsIsRefusedBeforeAnythingIsSent() async {
         // calloc'd: the pages are never touched, only the count is read.
-        let cases: [(VideoFile, String)] = [
-            (VideoFile(data: Data(count: 300_000_001)), "the video is 300000001 bytes, over the lexicon's 300000000"),
+        let cases: [(BlueskyVideoFile, String)] = [
             (
-                VideoFile(data: Data(count: 10), mimeType: "video/quicktime"),
+                BlueskyVideoFile(data: Data(count: 300_000_001)),
+                "the video is 300000001 bytes, over the lexicon's 300000000"
+            ),
+            (
+                BlueskyVideoFile(data: Data(count: 10), mimeType: "video/quicktime"),
                 "the video is video/quicktime, not one of [\"video/mp4\"]"
             ),
-            (VideoFile(data: Data()), "the video is empty"),
+            (BlueskyVideoFile(data: Data()), "the video is empty"),
             (
-                VideoFile(data: Data(count: 10), name: String(repeating: "n", count: 257)),
+                BlueskyVideoFile(data: Data(count: 10), name: String(repeating: "n", count: 257)),
                 "the file name is 257 bytes, over 256"
             ),
         ]
@@ -37,14 +40,14 @@ final class VideoInputTests: XCTestCase {
         }
         // At the limit, and with parameters on the type: checked, then sent.
         let (error, agent) = await refusal(
-            VideoFile(data: Data(count: 300_000_000), mimeType: "Video/MP4; codecs=avc1"))
+            BlueskyVideoFile(data: Data(count: 300_000_000), mimeType: "Video/MP4; codecs=avc1"))
         XCTAssertEqual(error?.code, .refused)
         XCTAssertEqual(agent.requests.first?.nsid, "app.bsky.video.getUploadLimits")
     }
 
     func testPollDelaysGrowToTheirBound() {
-        let policy = VideoUploadPolicy(firstPollDelay: .milliseconds(100), maximumPollDelay: .milliseconds(300))
+        let policy = BlueskyVideoUploadPolicy(firstPollDelay: .milliseconds(100), maximumPollDelay: .milliseconds(300))
         XCTAssertEqual((0..<5).map { policy.pollDelay($0) }, [100, 150, 225, 300, 300].map { .milliseconds($0) })
-        XCTAssertEqual(VideoUploadPolicy(attempts: 0, maximumPolls: -1).attempts, 1)
+        XCTAssertEqual(BlueskyVideoUploadPolicy(attempts: 0, maximumPolls: -1).attempts, 1)
     }
 }

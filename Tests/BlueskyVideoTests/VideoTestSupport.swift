@@ -35,13 +35,13 @@ struct VideoFixture {
             pds: pds, session: session, client: XRPCClient(agent: session), did: created.did, service: service)
     }
 
-    var videoService: VideoService { VideoService(did: service.did, url: service.url) }
+    var videoService: BlueskyVideoService { BlueskyVideoService(did: service.did, url: service.url) }
 
     /// An uploader to the stand-in with delays of zero (no test waits on a clock).
-    func uploader(attempts: Int = 3, maximumPolls: Int = 20, checksLimits: Bool = true) -> VideoUploader {
-        VideoUploader(
+    func uploader(attempts: Int = 3, maximumPolls: Int = 20, checksLimits: Bool = true) -> BlueskyVideoUploader {
+        BlueskyVideoUploader(
             session: session, service: videoService,
-            policy: VideoUploadPolicy(
+            policy: BlueskyVideoUploadPolicy(
                 attempts: attempts, retryDelay: .zero, firstPollDelay: .zero, maximumPollDelay: .zero,
                 maximumPolls: maximumPolls, checksUploadLimits: checksLimits))
     }

@@ -11,8 +11,8 @@ import VideoServiceStandIn
 import XCTest
 
 final class VideoUploadTests: XCTestCase {
-    func collect(_ upload: VideoUpload) async throws(VideoUploadError) -> [VideoUploadEvent] {
-        var events: [VideoUploadEvent] = []
+    func collect(_ upload: BlueskyVideoUpload) async throws(BlueskyVideoUploadError) -> [BlueskyVideoUploadEvent] {
+        var events: [BlueskyVideoUploadEvent] = []
         var iterator = upload.makeAsyncIterator()
         while let event = try await iterator.next() { events.append(event) }
         return events
@@ -21,7 +21,7 @@ final class VideoUploadTests: XCTestCase {
     func testUploadsInPartsWithServiceAuthAndReportsProgress() async throws {
         let fixture = try await VideoFixture.make()
         let data = mp4Bytes(150 * 1024)
-        let events = try await collect(fixture.uploader().upload(VideoFile(data: data, name: "cat.mp4")))
+        let events = try await collect(fixture.uploader().upload(BlueskyVideoFile(data: data, name: "cat.mp4")))
         XCTAssertEqual(events.first, .limitsChecked(remainingDailyVideos: 25, remainingDailyBytes: 1 << 30))
         XCTAssertEqual(events[1], .started(jobId: "job-1", partCount: 3, partSizeBytes: 64 * 1024))
         XCTAssertEqual(
@@ -58,7 +58,7 @@ final class VideoUploadTests: XCTestCase {
         configuration.limits = nil
         configuration.processingPolls = 0
         let fixture = try await VideoFixture.make(configuration)
-        let video = try await fixture.uploader().upload(VideoFile(data: mp4Bytes(1000)))
+        let video = try await fixture.uploader().upload(BlueskyVideoFile(data: mp4Bytes(1000)))
         XCTAssertEqual(video.blob.size, 1000)
         XCTAssertEqual(fixture.methods, ["startUpload", "uploadPart", "finishUpload"])
     }
@@ -68,7 +68,7 @@ final class VideoUploadTests: XCTestCase {
         configuration.limits = .init(canUpload: true, remainingDailyBytes: 999, remainingDailyVideos: 3)
         let fixture = try await VideoFixture.make(configuration)
         do {
-            _ = try await fixture.uploader().upload(VideoFile(data: mp4Bytes(1000)))
+            _ = try await fixture.uploader().upload(BlueskyVideoFile(data: mp4Bytes(1000)))
             XCTFail("uploaded over the daily bytes")
         } catch {
             XCTAssertEqual(error.code, .limitReached)
@@ -77,7 +77,7 @@ final class VideoUploadTests: XCTestCase {
         configuration.limits = .init(canUpload: false, message: "verify your email first")
         let refused = try await VideoFixture.make(configuration)
         do {
-            _ = try await refused.uploader().upload(VideoFile(data: mp4Bytes(1000)))
+            _ = try await refused.uploader().upload(BlueskyVideoFile(data: mp4Bytes(1000)))
             XCTFail("uploaded though the account may not")
         } catch {
             XCTAssertEqual(error.code, .limitReached)
@@ -92,7 +92,8 @@ final class VideoUploadTests: XCTestCase {
         configuration.partFailures = [2: 2]
         configuration.processingPolls = 0
         let fixture = try await VideoFixture.make(configuration)
-        let events = try await collect(fixture.uploader(attempts: 3).upload(VideoFile(data: mp4Bytes(150 * 1024))))
+        let events = try await collect(
+            fixture.uploader(attempts: 3).upload(BlueskyVideoFile(data: mp4Bytes(150 * 1024))))
         XCTAssertEqual(
             events.filter { if case .partRetried = $0 { true } else { false } },
             [.partRetried(partNumber: 2, attempt: 2), .partRetried(partNumber: 2, attempt: 3)])
@@ -105,7 +106,7 @@ final class VideoUploadTests: XCTestCase {
         configuration.partFailures = [2: 10]
         let fixture = try await VideoFixture.make(configuration)
         do {
-            _ = try await fixture.uploader(attempts: 3).upload(VideoFile(data: mp4Bytes(150 * 1024)))
+            _ = try await fixture.uploader(attempts: 3).upload(BlueskyVideoFile(data: mp4Bytes(150 * 1024)))
             XCTFail("uploaded")
         } catch {
             XCTAssertEqual(error.code, .refused)
@@ -122,9 +123,9 @@ final class VideoUploadTests: XCTestCase {
     func testCancellingTheTaskAbortsTheUpload() async throws {
         let fixture = try await VideoFixture.make()
         let uploader = fixture.uploader()
-        let task = Task { () throws(VideoUploadError) -> [VideoUploadEvent] in
-            var events: [VideoUploadEvent] = []
-            var iterator = uploader.upload(VideoFile(data: mp4Bytes(200 * 1024))).makeAsyncIterator()
+        let task = Task { () throws(BlueskyVideoUploadError) -> [BlueskyVideoUploadEvent] in
+            var events: [BlueskyVideoUploadEvent] = []
+            var iterator = uploader.upload(BlueskyVideoFile(data: mp4Bytes(200 * 1024))).makeAsyncIterator()
             while let event = try await iterator.next() {
                 events.append(event)
                 // The app gives up after the first part.
@@ -135,7 +136,7 @@ final class VideoUploadTests: XCTestCase {
         do {
             let events = try await task.value
             XCTFail("not cancelled: \(events)")
-        } catch let error as VideoUploadError {
+        } catch let error as BlueskyVideoUploadError {
             XCTAssertEqual(error.code, .cancelled)
             XCTAssertTrue(error.message.contains("aborted: aborted"), error.message)
         } catch {
@@ -151,7 +152,7 @@ final class VideoUploadTests: XCTestCase {
         configuration.processingPolls = 0
         let fixture = try await VideoFixture.make(configuration)
         let data = mp4Bytes(100 * 1024)
-        let video = try await fixture.uploader().upload(VideoFile(data: data))
+        let video = try await fixture.uploader().upload(BlueskyVideoFile(data: data))
         XCTAssertEqual(video.blob.ref.cid, CID(sha256Of: data, codec: .raw).string)
         XCTAssertEqual(
             fixture.methods,
@@ -166,7 +167,7 @@ final class VideoUploadTests: XCTestCase {
         configuration.jobFailure = "encoding_failure"
         let fixture = try await VideoFixture.make(configuration)
         do {
-            _ = try await fixture.uploader().upload(VideoFile(data: mp4Bytes(1000)))
+            _ = try await fixture.uploader().upload(BlueskyVideoFile(data: mp4Bytes(1000)))
             XCTFail("uploaded")
         } catch {
             XCTAssertEqual(error.code, .processingFailed)
@@ -181,7 +182,7 @@ final class VideoUploadTests: XCTestCase {
         configuration.processingPolls = 1000
         let fixture = try await VideoFixture.make(configuration)
         do {
-            _ = try await fixture.uploader(maximumPolls: 4).upload(VideoFile(data: mp4Bytes(1000)))
+            _ = try await fixture.uploader(maximumPolls: 4).upload(BlueskyVideoFile(data: mp4Bytes(1000)))
             XCTFail("uploaded")
         } catch {
             XCTAssertEqual(error.code, .processingTimedOut)
@@ -193,7 +194,7 @@ final class VideoUploadTests: XCTestCase {
         let fixture = try await VideoFixture.make()
         do {
             // Not an MP4 file inside: the service's probe refuses it at finishUpload.
-            _ = try await fixture.uploader().upload(VideoFile(data: Data(repeating: 1, count: 1000)))
+            _ = try await fixture.uploader().upload(BlueskyVideoFile(data: Data(repeating: 1, count: 1000)))
             XCTFail("uploaded")
         } catch {
             XCTAssertEqual(error.code, .refused)
@@ -212,7 +213,7 @@ final class AbandonedUploadTests: XCTestCase {
         }
         let fixture = try await VideoFixture.make(configuration)
         do {
-            var iterator = fixture.uploader().upload(VideoFile(data: mp4Bytes(200 * 1024))).makeAsyncIterator()
+            var iterator = fixture.uploader().upload(BlueskyVideoFile(data: mp4Bytes(200 * 1024))).makeAsyncIterator()
             // The app reads up to the first part sent, then lets the upload go without cancelling.
             while let event = try await iterator.next() {
                 if case .sent = event { break }

@@ -13,7 +13,8 @@ final class BlueskyKitIntegrationTests: XCTestCase {
                 "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
         ?? Data()
 
-    func read(_ published: PublishedPost, _ account: LoggedIn) async throws -> RepositoryRecord<AppBskyFeedPost> {
+    func read(_ published: BlueskyPublishedPost, _ account: LoggedIn) async throws -> RepositoryRecord<AppBskyFeedPost>
+    {
         let rkey = try XCTUnwrap(published.strongRef.uri.rkey)
         let read = try await account.client.getRecord(AppBskyFeedPost.self, repo: account.repo, rkey: rkey)
         XCTAssertEqual(read.cid, published.strongRef.cid)
@@ -29,8 +30,10 @@ final class BlueskyKitIntegrationTests: XCTestCase {
         let rich = await RichText.detecting(text) { handle in
             try? await client.com.atproto.identity.resolveHandle(handle: handle).did
         }.sanitized()
-        var draft = PostDraft(text: rich, languages: ["en"])
-        draft.images = [ImageAttachment(data: Self.png, mimeType: "image/png", alt: "one pixel", width: 1, height: 1)]
+        var draft = BlueskyPostDraft(text: rich, languages: ["en"])
+        draft.images = [
+            BlueskyImageAttachment(data: Self.png, mimeType: "image/png", alt: "one pixel", width: 1, height: 1)
+        ]
         let published = try await client.publishPost(draft, repo: account.did)
         let read = try await read(published, account)
 
@@ -55,18 +58,19 @@ final class BlueskyKitIntegrationTests: XCTestCase {
     func testReplyThreadAndQuote() async throws {
         let account = try await PDSEnvironment.current().loggedIn()
         let client = account.client
-        let root = try await client.publishPost(PostDraft(text: RichText(text: "root")), repo: account.did)
+        let root = try await client.publishPost(BlueskyPostDraft(text: RichText(text: "root")), repo: account.did)
         let first = try await client.publishPost(
-            PostDraft(
-                text: RichText(text: "first reply"), reply: ReplyTarget(parent: root.strongRef, record: root.record)),
+            BlueskyPostDraft(
+                text: RichText(text: "first reply"),
+                reply: BlueskyReplyTarget(parent: root.strongRef, record: root.record)),
             repo: account.did)
         let rootRead = try await read(root, account)
         let firstRead = try await read(first, account)
         // A reply to the reply: its root is the thread's root, taken from the parent's record as read.
         let second = try await client.publishPost(
-            PostDraft(
+            BlueskyPostDraft(
                 text: RichText(text: "second reply"),
-                reply: ReplyTarget(parent: try XCTUnwrap(firstRead.strongRef), record: firstRead.value)),
+                reply: BlueskyReplyTarget(parent: try XCTUnwrap(firstRead.strongRef), record: firstRead.value)),
             repo: account.did)
         let secondRead = try await read(second, account)
         XCTAssertEqual(firstRead.value.reply?.root, rootRead.strongRef)
@@ -74,15 +78,16 @@ final class BlueskyKitIntegrationTests: XCTestCase {
         XCTAssertEqual(secondRead.value.reply?.parent, firstRead.strongRef)
 
         let quote = try await client.publishPost(
-            PostDraft(text: RichText(text: "quoting"), quote: root.strongRef), repo: account.did)
+            BlueskyPostDraft(text: RichText(text: "quoting"), quote: root.strongRef), repo: account.did)
         guard case .appBskyEmbedRecord(let embed)? = try await read(quote, account).value.embed else {
             return XCTFail("no quote")
         }
         XCTAssertEqual(embed.record, root.strongRef)
         let quoteWithImage = try await client.publishPost(
-            PostDraft(
+            BlueskyPostDraft(
                 text: RichText(text: "quoting with a picture"), quote: root.strongRef,
-                images: [ImageAttachment(data: Self.png, mimeType: "image/png", alt: "pixel")]), repo: account.did)
+                images: [BlueskyImageAttachment(data: Self.png, mimeType: "image/png", alt: "pixel")]),
+            repo: account.did)
         guard case .appBskyEmbedRecordWithMedia(let both)? = try await read(quoteWithImage, account).value.embed else {
             return XCTFail("no quote with media")
         }
@@ -91,11 +96,11 @@ final class BlueskyKitIntegrationTests: XCTestCase {
 
     func testLinkCardWithThumbnail() async throws {
         let account = try await PDSEnvironment.current().loggedIn()
-        let card = ExternalCard(
+        let card = BlueskyExternalCard(
             uri: "https://example.com/article", title: "An article", description: "About things",
             thumbnail: (Self.png, "image/png"))
         let published = try await account.client.publishPost(
-            PostDraft(text: RichText.detectingLinksAndTags("read https://example.com/article"), external: card),
+            BlueskyPostDraft(text: RichText.detectingLinksAndTags("read https://example.com/article"), external: card),
             repo: account.did)
         guard case .appBskyEmbedExternal(let external)? = try await read(published, account).value.embed else {
             return XCTFail("no card")
@@ -108,7 +113,7 @@ final class BlueskyKitIntegrationTests: XCTestCase {
     func testGatedPostAndItsGatesAreWrittenTogether() async throws {
         let account = try await PDSEnvironment.current().loggedIn()
         let client = account.client
-        var draft = PostDraft(text: RichText(text: "only people I mention or follow may reply; no quotes"))
+        var draft = BlueskyPostDraft(text: RichText(text: "only people I mention or follow may reply; no quotes"))
         draft.selfLabels = ["graphic-media"]
         draft.replyGate = ReplyGate(allow: [.mentioned, .following])
         draft.quoteGate = QuoteGate(disableQuotes: true)
@@ -132,8 +137,8 @@ final class BlueskyKitIntegrationTests: XCTestCase {
         let account = try await PDSEnvironment.current().loggedIn()
         // A draft the lexicon refuses is never sent: no upload, no write.
         let before = account.transport.requests.count
-        var draft = PostDraft(text: RichText(text: String(repeating: "a", count: 301)))
-        draft.images = [ImageAttachment(data: Self.png, mimeType: "image/png", alt: "")]
+        var draft = BlueskyPostDraft(text: RichText(text: String(repeating: "a", count: 301)))
+        draft.images = [BlueskyImageAttachment(data: Self.png, mimeType: "image/png", alt: "")]
         do {
             _ = try await account.client.publishPost(draft, repo: account.did)
             XCTFail("a 301-grapheme post was sent")
@@ -144,7 +149,7 @@ final class BlueskyKitIntegrationTests: XCTestCase {
         // The server refuses a write to another account's repository: nothing of the post exists.
         do {
             _ = try await account.client.publishPost(
-                PostDraft(text: RichText(text: "not mine"), replyGate: ReplyGate(allow: [])),
+                BlueskyPostDraft(text: RichText(text: "not mine"), replyGate: ReplyGate(allow: [])),
                 repo: DID(rawValue: "did:plc:aaaaaaaaaaaaaaaaaaaaaaaa"))
             XCTFail("wrote to another repository")
         } catch .writeRefused(let error) {

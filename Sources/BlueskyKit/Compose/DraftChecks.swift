@@ -1,12 +1,12 @@
 import AppBskyLexicons
 import ComAtprotoLexicons
 
-extension PostDraft {
+extension BlueskyPostDraft {
     /// What the lexicons refuse in this draft (empty when it can be sent), found without sending
     /// anything: `XRPCClient.publishPost(_:repo:)` checks this first, then the
     /// records it builds with the generated validator.
-    public func problems() -> [DraftProblem] {
-        var problems: [DraftProblem] = []
+    public func problems() -> [BlueskyDraftProblem] {
+        var problems: [BlueskyDraftProblem] = []
         let length = text.length
         if !length.fitsPost { problems.append(.textTooLong(length)) }
         if length.bytes == 0, images.isEmpty, external == nil, quote == nil, !hasNewMedia { problems.append(.empty) }
@@ -54,8 +54,9 @@ extension PostDraft {
         return problems
     }
 
-    static func blobProblems(_ attachment: String, bytes: Int, mimeType: String, maxBytes: Int) -> [DraftProblem] {
-        var problems: [DraftProblem] = []
+    static func blobProblems(_ attachment: String, bytes: Int, mimeType: String, maxBytes: Int) -> [BlueskyDraftProblem]
+    {
+        var problems: [BlueskyDraftProblem] = []
         if !PostLexiconLimits.accepts(mimeType) {
             problems.append(.unacceptedMimeType(attachment: attachment, mimeType: mimeType))
         }

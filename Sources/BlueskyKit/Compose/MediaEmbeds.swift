@@ -11,7 +11,7 @@ extension PostLexiconLimits {
     public static let galleryAuthoringItems = 10
 }
 
-extension ExternalCard {
+extension BlueskyExternalCard {
     /// A card made from atproto records: `associatedRefs` are the records the card shows.
     public init(
         uri: URIString, title: String, description: String, associatedRefs: [ComAtprotoRepoStrongRef],
@@ -22,13 +22,13 @@ extension ExternalCard {
     }
 }
 
-extension PostDraft {
+extension BlueskyPostDraft {
     /// Whether the draft has a gallery or a video.
     var hasNewMedia: Bool { !gallery.isEmpty || video != nil }
 
     /// What the lexicons refuse in the gallery and the video, and in more than one media embed.
-    func mediaProblems() -> [DraftProblem] {
-        var problems: [DraftProblem] = []
+    func mediaProblems() -> [BlueskyDraftProblem] {
+        var problems: [BlueskyDraftProblem] = []
         let kinds = [
             images.isEmpty ? nil : "images", gallery.isEmpty ? nil : "a gallery", video == nil ? nil : "a video",
             external == nil ? nil : "a link card",
@@ -52,8 +52,8 @@ extension PostDraft {
         return problems
     }
 
-    static func videoProblems(_ video: VideoEmbed) -> [DraftProblem] {
-        var problems: [DraftProblem] = []
+    static func videoProblems(_ video: BlueskyVideoEmbed) -> [BlueskyDraftProblem] {
+        var problems: [BlueskyDraftProblem] = []
         if !VideoLexiconLimits.accepts(video.video.mimeType, VideoLexiconLimits.acceptedVideoTypes) {
             problems.append(
                 .unacceptedMediaType(
@@ -103,7 +103,8 @@ extension AppBskyEmbedRecordWithMedia.Media {
 extension XRPCClient {
     /// Uploads the gallery's images, or the video's caption tracks, and returns the embed; `nil`
     /// when the draft has neither.
-    func uploadGalleryOrVideo(of draft: PostDraft) async throws(PostComposeError) -> AppBskyEmbedRecordWithMedia.Media?
+    func uploadGalleryOrVideo(of draft: BlueskyPostDraft) async throws(BlueskyComposeError)
+        -> AppBskyEmbedRecordWithMedia.Media?
     {
         if !draft.gallery.isEmpty {
             var items: [AppBskyEmbedGallery.ItemsItem] = []

@@ -5,12 +5,14 @@ import AppBskyLexicons
 import BlueskyPreferences
 import ComAtprotoLexicons
 
-extension PostDraft {
+extension BlueskyPostDraft {
     /// The draft with `settings` filling the gates it names none of: a reply gate from
     /// `threadgateAllowRules` (not on a reply, which cannot be gated), a quote gate from
     /// `postgateEmbeddingRules`. A gate the draft names is kept; so is a draft's gate-less state when
     /// the settings name no rules. Rules of kinds this package does not know are left out.
-    public func applyingInteractionSettings(_ settings: AppBskyActorDefs.PostInteractionSettingsPref) -> PostDraft {
+    public func applyingInteractionSettings(_ settings: AppBskyActorDefs.PostInteractionSettingsPref)
+        -> BlueskyPostDraft
+    {
         var draft = self
         if draft.replyGate == nil, draft.reply == nil, let rules = settings.threadgateAllowRules {
             draft.replyGate = ReplyGate(
@@ -38,10 +40,10 @@ extension PostDraft {
 extension XRPCClient {
     /// Publishes `draft` as ``publishPost(_:repo:)`` does, with the account's default post-interaction
     /// settings (read from its preferences) filling the gates the draft names none of
-    /// (``PostDraft/applyingInteractionSettings(_:)``).
+    /// (``BlueskyPostDraft/applyingInteractionSettings(_:)``).
     ///
-    /// - Throws: the errors of `getPreferences` (`XRPCCallError`), then ``PostComposeError``.
-    public func publishPostWithDefaultGates(_ draft: PostDraft, repo: DID) async throws -> PublishedPost {
+    /// - Throws: the errors of `getPreferences` (`XRPCCallError`), then ``BlueskyComposeError``.
+    public func publishPostWithDefaultGates(_ draft: BlueskyPostDraft, repo: DID) async throws -> BlueskyPublishedPost {
         let settings = try await blueskyPreferences().postInteractionSettings
         return try await publishPost(draft.applyingInteractionSettings(settings), repo: repo)
     }

@@ -3,33 +3,35 @@ import ComAtprotoLexicons
 import Foundation
 
 /// A post just written, with its gates.
-public struct PublishedPost: Sendable, Hashable {
+public struct BlueskyPublishedPost: Sendable, Hashable {
     /// The post's reference: its AT URI and CID (for a reply to it, a quote, a like).
     public var strongRef: ComAtprotoRepoStrongRef
     /// The record as written.
     public var record: AppBskyFeedPost
-    /// The threadgate's URI, when the draft had a ``PostDraft/replyGate``.
+    /// The threadgate's URI, when the draft had a ``BlueskyPostDraft/replyGate``.
     public var threadgate: ATURI?
-    /// The postgate's URI, when the draft had a ``PostDraft/quoteGate``.
+    /// The postgate's URI, when the draft had a ``BlueskyPostDraft/quoteGate``.
     public var postgate: ATURI?
 }
 
 extension XRPCClient {
     /// Publishes `draft` as a post of `repo`, the signed-in account, in one call:
     ///
-    /// 1. The draft is checked against the lexicons (``PostDraft/problems()``, then the records it
+    /// 1. The draft is checked against the lexicons (``BlueskyPostDraft/problems()``, then the records it
     ///    makes, with the generated validator): nothing is sent when anything is refused.
     /// 2. Images and the card's thumbnail are uploaded as blobs (`com.atproto.repo.uploadBlob`).
     /// 3. The post, its threadgate and its postgate are written in one `com.atproto.repo.applyWrites`
     ///    under one new TID key, as the lexicons require: all or none, so a gated post never exists
     ///    ungated, not even for a moment.
     ///
-    /// - Throws: ``PostComposeError``: ``PostComposeError/invalidDraft(_:)`` before sending,
-    ///   ``PostComposeError/uploadRefused(attachment:_:)`` or ``PostComposeError/writeRefused(_:)``
-    ///   when the server refuses, ``PostComposeError/notSent(stage:underlying:)`` without an answer,
-    ///   ``PostComposeError/writtenWithoutReference(_:underlying:)`` when the post was written but its
+    /// - Throws: ``BlueskyComposeError``: ``BlueskyComposeError/invalidDraft(_:)`` before sending,
+    ///   ``BlueskyComposeError/uploadRefused(attachment:_:)`` or ``BlueskyComposeError/writeRefused(_:)``
+    ///   when the server refuses, ``BlueskyComposeError/notSent(stage:underlying:)`` without an answer,
+    ///   ``BlueskyComposeError/writtenWithoutReference(_:underlying:)`` when the post was written but its
     ///   CID could not be learnt (the answer had no result and reading the post back failed).
-    public func publishPost(_ draft: PostDraft, repo: DID) async throws(PostComposeError) -> PublishedPost {
+    public func publishPost(_ draft: BlueskyPostDraft, repo: DID) async throws(BlueskyComposeError)
+        -> BlueskyPublishedPost
+    {
         var problems = draft.problems()
         guard problems.isEmpty else { throw .invalidDraft(problems) }
         let createdAt = draft.createdAt ?? LexiconDatetime.now()
@@ -79,14 +81,14 @@ extension XRPCClient {
             // same, whose CID is then read back.
             strongRef = try await readBack(uri: uri, repo: repo, rkey: rkey)
         }
-        return PublishedPost(
+        return BlueskyPublishedPost(
             strongRef: strongRef, record: post,
             threadgate: threadgate.map { _ in Self.uri(repo, AppBskyFeedThreadgate.collection, rkey) },
             postgate: postgate.map { _ in Self.uri(repo, AppBskyFeedPostgate.collection, rkey) })
     }
 
     /// The reference of the post just written at `rkey`, read from the repository.
-    private func readBack(uri: ATURI, repo: DID, rkey: RecordKey) async throws(PostComposeError)
+    private func readBack(uri: ATURI, repo: DID, rkey: RecordKey) async throws(BlueskyComposeError)
         -> ComAtprotoRepoStrongRef
     {
         do {
@@ -104,7 +106,9 @@ extension XRPCClient {
     }
 
     /// Uploads the draft's images or card thumbnail and returns the media embed.
-    private func uploadMedia(of draft: PostDraft) async throws(PostComposeError) -> AppBskyEmbedRecordWithMedia.Media? {
+    private func uploadMedia(of draft: BlueskyPostDraft) async throws(BlueskyComposeError)
+        -> AppBskyEmbedRecordWithMedia.Media?
+    {
         if let media = try await uploadGalleryOrVideo(of: draft) { return media }
         if !draft.images.isEmpty {
             var images: [AppBskyEmbedImages.Image] = []
@@ -125,7 +129,7 @@ extension XRPCClient {
         return .appBskyEmbedExternal(AppBskyEmbedExternal(external: external))
     }
 
-    func upload(_ data: Data, mimeType: String, attachment: String) async throws(PostComposeError) -> LexiconBlob {
+    func upload(_ data: Data, mimeType: String, attachment: String) async throws(BlueskyComposeError) -> LexiconBlob {
         do throws(XRPCCallError) {
             return try await uploadBlob(data, mimeType: mimeType)
         } catch {
@@ -134,7 +138,7 @@ extension XRPCClient {
         }
     }
 
-    private static func validation(of record: some LexiconRecord & LexiconValidatable) -> [DraftProblem] {
+    private static func validation(of record: some LexiconRecord & LexiconValidatable) -> [BlueskyDraftProblem] {
         do {
             try record.validate()
             return []

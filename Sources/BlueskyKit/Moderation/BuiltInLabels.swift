@@ -15,8 +15,8 @@ extension LabelDefinition {
 
     /// The default preference of each configurable built-in value (`porn`: `hide`, `sexual`: `warn`,
     /// `nudity`: `ignore`, `graphic-media`: `warn`), what preferences start from.
-    public static let defaultLabelSettings: [String: LabelPreference] = {
-        var settings: [String: LabelPreference] = [:]
+    public static let defaultLabelSettings: [String: BlueskyLabelPreference] = {
+        var settings: [String: BlueskyLabelPreference] = [:]
         for definition in builtInList where definition.configurable {
             settings[definition.identifier] = definition.defaultSetting
         }
@@ -38,7 +38,7 @@ extension LabelDefinition {
 
     /// A value the user cannot configure that covers the whole subject.
     private static func imperative(
-        _ value: String, setting: LabelPreference, flags: LabelDefinitionFlags, severity: String,
+        _ value: String, setting: BlueskyLabelPreference, flags: LabelDefinitionFlags, severity: String,
         accountDisplayName: Bool
     ) -> LabelDefinition {
         var account = ModerationBehavior([
@@ -54,7 +54,7 @@ extension LabelDefinition {
     }
 
     /// A configurable value that covers media: images in content, avatar and banner on accounts.
-    private static func media(_ value: String, setting: LabelPreference, flags: LabelDefinitionFlags)
+    private static func media(_ value: String, setting: BlueskyLabelPreference, flags: LabelDefinitionFlags)
         -> LabelDefinition
     {
         let pictures = ModerationBehavior([.avatar: .blur, .banner: .blur])

@@ -33,10 +33,10 @@ public struct LabelDefinition: Sendable, Hashable {
     public var identifier: String
     /// The labeler that defined the value, or `nil` for a built-in value.
     public var definedBy: DID?
-    /// Whether the user may choose a `LabelPreference` for the value.
+    /// Whether the user may choose a `BlueskyLabelPreference` for the value.
     public var configurable: Bool
     /// The preference applied when the user has not chosen one.
-    public var defaultSetting: LabelPreference
+    public var defaultSetting: BlueskyLabelPreference
     /// Properties that change how the label is applied.
     public var flags: LabelDefinitionFlags
     /// The definition's `severity` as written (`alert`, `inform`, `none`), for display.
@@ -54,7 +54,7 @@ public struct LabelDefinition: Sendable, Hashable {
 
     /// Creates a definition from its parts.
     public init(
-        identifier: String, definedBy: DID? = nil, configurable: Bool, defaultSetting: LabelPreference,
+        identifier: String, definedBy: DID? = nil, configurable: Bool, defaultSetting: BlueskyLabelPreference,
         flags: LabelDefinitionFlags, severity: String, blurs: String,
         locales: [ComAtprotoLabelDefs.LabelValueDefinitionStrings] = [],
         account: ModerationBehavior, profile: ModerationBehavior, content: ModerationBehavior
@@ -132,7 +132,7 @@ public struct LabelDefinition: Sendable, Hashable {
         default:
             break
         }
-        let defaultSetting: LabelPreference =
+        let defaultSetting: BlueskyLabelPreference =
             switch definition.defaultSetting.rawValue {
             case "hide": .hide
             case "ignore": .ignore

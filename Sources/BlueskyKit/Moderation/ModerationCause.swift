@@ -24,7 +24,7 @@ public struct LabelModerationCause: Sendable, Hashable {
     /// What the label is on.
     public var target: LabelTarget
     /// The preference that applied (never `ignore`: ignored labels are no cause).
-    public var setting: LabelPreference
+    public var setting: BlueskyLabelPreference
     /// What the label does in each context.
     public var behavior: ModerationBehavior
     /// Whether a cover this label puts up may be lifted by the user.

@@ -12,10 +12,10 @@ public struct LabelerSettings: Sendable, Hashable {
     public var did: DID
     /// The user's preference per label value of this labeler; values not listed use the global
     /// preference, then the value's default.
-    public var labels: [String: LabelPreference]
+    public var labels: [String: BlueskyLabelPreference]
 
     /// Creates the settings of one labeler.
-    public init(did: DID, labels: [String: LabelPreference] = [:]) {
+    public init(did: DID, labels: [String: BlueskyLabelPreference] = [:]) {
         self.did = did
         self.labels = labels
     }
@@ -28,7 +28,7 @@ public struct ModerationPreferences: Sendable, Hashable {
     public var adultContentEnabled: Bool
     /// The global preference per label value (applies to self-labels and to labelers' values the user
     /// did not set per labeler).
-    public var labels: [String: LabelPreference]
+    public var labels: [String: BlueskyLabelPreference]
     /// The labelers whose labels apply; labels from any other labeler are ignored.
     public var labelers: [LabelerSettings]
     /// The muted words and tags.
@@ -39,7 +39,8 @@ public struct ModerationPreferences: Sendable, Hashable {
     /// Creates preferences; the defaults are a new account's (adult content off, the built-in label
     /// defaults, no labelers, nothing muted or hidden).
     public init(
-        adultContentEnabled: Bool = false, labels: [String: LabelPreference] = LabelDefinition.defaultLabelSettings,
+        adultContentEnabled: Bool = false,
+        labels: [String: BlueskyLabelPreference] = LabelDefinition.defaultLabelSettings,
         labelers: [LabelerSettings] = [], mutedWords: [AppBskyActorDefs.MutedWord] = [], hiddenPosts: [String] = []
     ) {
         self.adultContentEnabled = adultContentEnabled

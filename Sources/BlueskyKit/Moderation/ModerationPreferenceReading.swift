@@ -37,9 +37,9 @@ extension BlueskyPreferences {
                 break
             }
         }
-        var legacy: [(String, LabelPreference)] = []
+        var legacy: [(String, BlueskyLabelPreference)] = []
         for pref in labelPreferences {
-            guard let visibility = LabelPreference(storedValue: pref.visibility.rawValue) else { continue }
+            guard let visibility = BlueskyLabelPreference(storedValue: pref.visibility.rawValue) else { continue }
             if let labeler = pref.labelerDid {
                 guard let index = result.labelers.firstIndex(where: { $0.did == labeler }) else { continue }
                 result.labelers[index].labels[pref.label] = visibility

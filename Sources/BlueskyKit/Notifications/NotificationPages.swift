@@ -4,7 +4,7 @@ import XRPCRuntime
 
 /// One notification ready to show: the notification, its moderation decision, and the post it is
 /// about when it is about one.
-public struct NotificationItem: Sendable, Hashable {
+public struct BlueskyNotification: Sendable, Hashable {
     /// The notification as listed (`reason`, `author`, `record`, `isRead`, ...).
     public var notification: AppBskyNotificationListNotifications.Notification
     /// The decision for the notification (its labels, its author's relationships and labels):
@@ -46,9 +46,9 @@ public struct NotificationItem: Sendable, Hashable {
 }
 
 /// A page of notifications with their decisions and subject posts, and the cursor of the next.
-public struct NotificationPage: Sendable, Hashable {
+public struct BlueskyNotificationPage: Sendable, Hashable {
     /// The notifications, newest first, each with its decision and subject post.
-    public var items: [NotificationItem]
+    public var items: [BlueskyNotification]
     /// The cursor of the next page, `nil` on the last one.
     public var cursor: String?
     /// When the account last marked its notifications seen, when the server says.
@@ -57,7 +57,7 @@ public struct NotificationPage: Sendable, Hashable {
     public var priority: Bool?
 
     /// Creates a page.
-    public init(items: [NotificationItem], cursor: String?, seenAt: LexiconDatetime? = nil, priority: Bool? = nil) {
+    public init(items: [BlueskyNotification], cursor: String?, seenAt: LexiconDatetime? = nil, priority: Bool? = nil) {
         self.items = items
         self.cursor = cursor
         self.seenAt = seenAt
@@ -85,7 +85,7 @@ extension XRPCClient {
     }
 
     /// A page of the account's notifications, each with its moderation decision under `moderation`
-    /// and the post it is about (``NotificationItem/subject``), read in one `app.bsky.feed.getPosts`
+    /// and the post it is about (``BlueskyNotification/subject``), read in one `app.bsky.feed.getPosts`
     /// per 25 posts.
     ///
     /// Nothing is left out: a notification whose decision filters it in a list
@@ -94,24 +94,24 @@ extension XRPCClient {
     /// - Parameters:
     ///   - moderation: The viewer's moderation options (its preferences and label definitions).
     ///   - limit: At most this many notifications (1-100); the server's default (50) when `nil`.
-    ///   - cursor: The ``NotificationPage/cursor`` of the previous page.
+    ///   - cursor: The ``BlueskyNotificationPage/cursor`` of the previous page.
     ///   - reasons: Only notifications of these reasons (`.like`, `.follow`, ...).
     ///   - priority: Only priority notifications when `true`.
     /// - Throws: The errors of `listNotifications` and `getPosts`.
     public func notifications(
         moderation: ModerationOptions, limit: Int? = nil, cursor: String? = nil,
         reasons: [AppBskyNotificationListNotifications.Notification.Reason]? = nil, priority: Bool? = nil
-    ) async throws -> NotificationPage {
+    ) async throws -> BlueskyNotificationPage {
         let output = try await app.bsky.notification.listNotifications(
             cursor: cursor, limit: limit, priority: priority, reasons: reasons?.map { $0.rawValue })
-        let posts = try await postViews(output.notifications.compactMap { NotificationItem.subjectURI(of: $0) })
+        let posts = try await postViews(output.notifications.compactMap { BlueskyNotification.subjectURI(of: $0) })
         let items = output.notifications.map { notification in
-            let subject = NotificationItem.subjectURI(of: notification).flatMap { posts[$0] }
-            return NotificationItem(
+            let subject = BlueskyNotification.subjectURI(of: notification).flatMap { posts[$0] }
+            return BlueskyNotification(
                 notification: notification, decision: moderation.decide(notification: notification),
                 subject: subject, subjectDecision: subject.map { moderation.decide(post: $0) })
         }
-        return NotificationPage(
+        return BlueskyNotificationPage(
             items: items, cursor: output.cursor, seenAt: output.seenAt, priority: output.priority)
     }
 

@@ -33,12 +33,12 @@ extension XRPCClient {
     /// Mutes `actor` (a DID or handle) for the signed-in account: everything it posts, or only its
     /// reposts or its quote posts. Muting again replaces the scope.
     ///
-    /// - Throws: ``SocialActionError`` (`invalidActor`) before sending when `actor` is neither a DID nor
+    /// - Throws: ``BlueskyActionError`` (`invalidActor`) before sending when `actor` is neither a DID nor
     ///   a handle, then the errors of `app.bsky.graph.muteActor` (the server refuses the account
     ///   itself).
     public func mute(_ actor: ATIdentifier, scope: MuteScope = .everything) async throws {
         if let reason = ATIdentifier.syntaxError(in: actor.rawValue) {
-            throw SocialActionError(
+            throw BlueskyActionError(
                 .invalidActor, action: "mute", value: actor.rawValue,
                 message: "is neither a DID nor a handle: \(reason)")
         }
@@ -49,11 +49,11 @@ extension XRPCClient {
 
     /// Unmutes `actor`, whatever the scope of its mute.
     ///
-    /// - Throws: ``SocialActionError`` (`invalidActor`) before sending when `actor` is neither a DID nor
+    /// - Throws: ``BlueskyActionError`` (`invalidActor`) before sending when `actor` is neither a DID nor
     ///   a handle, then the errors of `app.bsky.graph.unmuteActor`.
     public func unmute(_ actor: ATIdentifier) async throws {
         if let reason = ATIdentifier.syntaxError(in: actor.rawValue) {
-            throw SocialActionError(
+            throw BlueskyActionError(
                 .invalidActor, action: "unmute", value: actor.rawValue,
                 message: "is neither a DID nor a handle: \(reason)")
         }
@@ -65,7 +65,7 @@ extension XRPCClient {
     /// Mutes every account on the list `list` (an `app.bsky.graph.list` record; a moderation list's
     /// mute hides its members, as muting each would). Private, like an account's mute.
     ///
-    /// - Throws: ``SocialActionError`` before sending when `list` is not the URI of a list record
+    /// - Throws: ``BlueskyActionError`` before sending when `list` is not the URI of a list record
     ///   (`invalidURI`, `wrongCollection`), then the errors of `app.bsky.graph.muteActorList`.
     public func muteList(_ list: ATURI) async throws {
         _ = try SocialInput.record(list, of: AppBskyGraphList.collection, action: "muteList")
@@ -74,7 +74,7 @@ extension XRPCClient {
 
     /// Undoes ``muteList(_:)``.
     ///
-    /// - Throws: ``SocialActionError`` before sending when `list` is not the URI of a list record.
+    /// - Throws: ``BlueskyActionError`` before sending when `list` is not the URI of a list record.
     public func unmuteList(_ list: ATURI) async throws {
         _ = try SocialInput.record(list, of: AppBskyGraphList.collection, action: "unmuteList")
         _ = try await app.bsky.graph.unmuteActorList(list: list)
@@ -85,7 +85,7 @@ extension XRPCClient {
     /// profiles `viewer.blockingByList`. A curation list's block blocks nobody.
     ///
     /// - Returns: The list block's URI and CID.
-    /// - Throws: ``SocialActionError`` before sending when `list` is not the URI of a list record
+    /// - Throws: ``BlueskyActionError`` before sending when `list` is not the URI of a list record
     ///   (`invalidURI`, `wrongCollection`), then the errors of `createRecord`.
     @discardableResult
     public func blockList(_ list: ATURI, repo: DID) async throws -> ComAtprotoRepoStrongRef {
@@ -97,7 +97,7 @@ extension XRPCClient {
     /// (`app.bsky.graph.getList`) and deletes that list block.
     ///
     /// - Returns: The URI of the list block deleted, or `nil` when the account did not block the list.
-    /// - Throws: ``SocialActionError`` before sending when `list` is not the URI of a list record,
+    /// - Throws: ``BlueskyActionError`` before sending when `list` is not the URI of a list record,
     ///   `unexpectedAnswer` when the list's `viewer.blocked` is not a list block (nothing is deleted),
     ///   then the errors of `getList` and `deleteRecord`.
     @discardableResult
@@ -106,7 +106,7 @@ extension XRPCClient {
         let view = try await app.bsky.graph.getList(list: list, limit: 1).list
         guard let blocked = view.viewer?.blocked else { return nil }
         guard blocked.collection == AppBskyGraphListblock.collection, blocked.rkey != nil else {
-            throw SocialActionError(
+            throw BlueskyActionError(
                 .unexpectedAnswer, action: "unblockList", value: blocked.rawValue,
                 expected: AppBskyGraphListblock.collection,
                 message: "is the list's viewer.blocked, and not a list block")

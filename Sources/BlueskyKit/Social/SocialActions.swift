@@ -10,7 +10,7 @@ import XRPCRuntime
 /// `profile.viewer?.blocking`. Each checks first that the URI names a record of the right collection
 /// and deletes it from the repository the URI names.
 ///
-/// Input is checked before anything is sent: a ``SocialActionError`` names what is wrong. The record
+/// Input is checked before anything is sent: a ``BlueskyActionError`` names what is wrong. The record
 /// is then checked against its lexicon (a `LexiconValidationError`, unless `validatesInput` is off)
 /// and written with `com.atproto.repo.createRecord`; the server's refusals and failures to reach it
 /// are the errors of any call (docs/Errors.md).
@@ -26,7 +26,7 @@ extension XRPCClient {
     ///     the reposter is told; must be an `app.bsky.feed.repost` record.
     ///   - repo: The signed-in account.
     /// - Returns: The like's URI and CID; `unlike(_:)` takes the URI.
-    /// - Throws: ``SocialActionError`` before sending (`invalidURI`, `wrongCollection` for a `via` that
+    /// - Throws: ``BlueskyActionError`` before sending (`invalidURI`, `wrongCollection` for a `via` that
     ///   is not a repost), then the errors of `createRecord`.
     @discardableResult
     public func like(_ subject: ComAtprotoRepoStrongRef, via: ComAtprotoRepoStrongRef? = nil, repo: DID)
@@ -48,7 +48,7 @@ extension XRPCClient {
     /// Undoes a like: deletes the `app.bsky.feed.like` record at `like` (the URI `like(_:via:repo:)`
     /// returned, or a post view's `viewer.like`).
     ///
-    /// - Throws: ``SocialActionError`` before sending when `like` is not the URI of a like record,
+    /// - Throws: ``BlueskyActionError`` before sending when `like` is not the URI of a like record,
     ///   then the errors of `deleteRecord`. Deleting a like that is already gone succeeds.
     public func unlike(_ like: ATURI) async throws {
         try await delete(AppBskyFeedLike.self, at: like, action: "unlike")
@@ -63,7 +63,7 @@ extension XRPCClient {
     ///   - via: The repost through which the account saw it, so that the reposter is told.
     ///   - repo: The signed-in account.
     /// - Returns: The repost's URI and CID; `unrepost(_:)` takes the URI.
-    /// - Throws: ``SocialActionError`` before sending (`invalidURI`, `wrongCollection`), then the errors
+    /// - Throws: ``BlueskyActionError`` before sending (`invalidURI`, `wrongCollection`), then the errors
     ///   of `createRecord`.
     @discardableResult
     public func repost(_ post: ComAtprotoRepoStrongRef, via: ComAtprotoRepoStrongRef? = nil, repo: DID)
@@ -85,7 +85,7 @@ extension XRPCClient {
     /// Undoes a repost: deletes the `app.bsky.feed.repost` record at `repost` (the URI
     /// `repost(_:via:repo:)` returned, or a post view's `viewer.repost`).
     ///
-    /// - Throws: ``SocialActionError`` when `repost` is not the URI of a repost record.
+    /// - Throws: ``BlueskyActionError`` when `repost` is not the URI of a repost record.
     public func unrepost(_ repost: ATURI) async throws {
         try await delete(AppBskyFeedRepost.self, at: repost, action: "unrepost")
     }
@@ -96,7 +96,7 @@ extension XRPCClient {
     /// record.
     ///
     /// - Returns: The follow's URI and CID; `unfollow(_:)` takes the URI.
-    /// - Throws: ``SocialActionError`` before sending (`invalidActor`, `subjectIsSelf`), then the
+    /// - Throws: ``BlueskyActionError`` before sending (`invalidActor`, `subjectIsSelf`), then the
     ///   errors of `createRecord`.
     @discardableResult
     public func follow(_ subject: DID, repo: DID) async throws -> ComAtprotoRepoStrongRef {
@@ -107,7 +107,7 @@ extension XRPCClient {
     /// Undoes a follow: deletes the `app.bsky.graph.follow` record at `follow` (the URI
     /// `follow(_:repo:)` returned, or a profile view's `viewer.following`).
     ///
-    /// - Throws: ``SocialActionError`` when `follow` is not the URI of a follow record.
+    /// - Throws: ``BlueskyActionError`` when `follow` is not the URI of a follow record.
     public func unfollow(_ follow: ATURI) async throws {
         try await delete(AppBskyGraphFollow.self, at: follow, action: "unfollow")
     }
@@ -116,7 +116,7 @@ extension XRPCClient {
     /// record. Neither account then sees the other's posts, replies or interactions.
     ///
     /// - Returns: The block's URI and CID; `unblock(_:)` takes the URI.
-    /// - Throws: ``SocialActionError`` before sending (`invalidActor`, `subjectIsSelf`), then the
+    /// - Throws: ``BlueskyActionError`` before sending (`invalidActor`, `subjectIsSelf`), then the
     ///   errors of `createRecord`.
     @discardableResult
     public func block(_ subject: DID, repo: DID) async throws -> ComAtprotoRepoStrongRef {
@@ -127,7 +127,7 @@ extension XRPCClient {
     /// Undoes a block: deletes the `app.bsky.graph.block` record at `block` (the URI
     /// `block(_:repo:)` returned, or a profile view's `viewer.blocking`).
     ///
-    /// - Throws: ``SocialActionError`` when `block` is not the URI of a block record.
+    /// - Throws: ``BlueskyActionError`` when `block` is not the URI of a block record.
     public func unblock(_ block: ATURI) async throws {
         try await delete(AppBskyGraphBlock.self, at: block, action: "unblock")
     }
@@ -136,7 +136,7 @@ extension XRPCClient {
 
     /// Deletes the post at `post` (its replies, likes and reposts stay, pointing at nothing).
     ///
-    /// - Throws: ``SocialActionError`` when `post` is not the URI of an `app.bsky.feed.post` record.
+    /// - Throws: ``BlueskyActionError`` when `post` is not the URI of an `app.bsky.feed.post` record.
     public func deletePost(_ post: ATURI) async throws {
         try await delete(AppBskyFeedPost.self, at: post, action: "deletePost")
     }
@@ -144,7 +144,7 @@ extension XRPCClient {
     /// Deletes the record at `uri`, of any collection, from the repository the URI names
     /// (`com.atproto.repo.deleteRecord`). Deleting a record that does not exist succeeds.
     ///
-    /// - Throws: ``SocialActionError`` (`invalidURI`) when `uri` does not name a record, then the
+    /// - Throws: ``BlueskyActionError`` (`invalidURI`) when `uri` does not name a record, then the
     ///   errors of the call.
     public func deleteRecord(at uri: ATURI) async throws {
         let (repo, collection, rkey) = try SocialInput.anyRecord(uri, action: "deleteRecord")

@@ -86,7 +86,7 @@ final class BlueskyChatClientTests: XCTestCase {
     func testAMessageOverTheLimitsIsRefusedBeforeSending() async throws {
         let agent = chatService()
         let chat = BlueskyChatClient(XRPCClient(agent: agent))
-        let cases: [(RichText, ChatMessageError.Code)] = [
+        let cases: [(RichText, BlueskyChatMessageError.Code)] = [
             (RichText(text: String(repeating: "a", count: 1_001)), .textTooLong),
             (
                 RichText(text: String(repeating: "é", count: 900) + String(repeating: "\u{1F600}", count: 2_100)),
@@ -101,7 +101,7 @@ final class BlueskyChatClientTests: XCTestCase {
             do {
                 _ = try await chat.send(text, to: "c1")
                 XCTFail("\(text.utf8Count) bytes sent")
-            } catch let error as ChatMessageError {
+            } catch let error as BlueskyChatMessageError {
                 XCTAssertEqual(error.code, code, error.description)
             }
         }

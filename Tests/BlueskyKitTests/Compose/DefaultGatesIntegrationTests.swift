@@ -16,15 +16,15 @@ final class DefaultGatesIntegrationTests: XCTestCase {
         ])
 
     func testADraftWithoutGatesGetsTheDefaultsAndOneWithGatesKeepsItsOwn() {
-        let plain = PostDraft(text: RichText(text: "hi")).applyingInteractionSettings(Self.settings)
+        let plain = BlueskyPostDraft(text: RichText(text: "hi")).applyingInteractionSettings(Self.settings)
         XCTAssertEqual(plain.replyGate, ReplyGate(allow: [.mentioned, .list("at://did:plc:x/app.bsky.graph.list/l")]))
         XCTAssertEqual(plain.quoteGate, QuoteGate(disableQuotes: true))
 
-        var own = PostDraft(text: RichText(text: "hi"), replyGate: ReplyGate(allow: []))
+        var own = BlueskyPostDraft(text: RichText(text: "hi"), replyGate: ReplyGate(allow: []))
         own = own.applyingInteractionSettings(Self.settings)
         XCTAssertEqual(own.replyGate, ReplyGate(allow: []))
 
-        let none = PostDraft(text: RichText(text: "hi")).applyingInteractionSettings(.init())
+        let none = BlueskyPostDraft(text: RichText(text: "hi")).applyingInteractionSettings(.init())
         XCTAssertNil(none.replyGate)
         XCTAssertNil(none.quoteGate)
     }
@@ -33,7 +33,7 @@ final class DefaultGatesIntegrationTests: XCTestCase {
         let account = try await freshPDSAccount("gates")
         try await account.client.updateBlueskyPreferences { try $0.setPostInteractionSettings(Self.settings) }
         let published = try await account.client.publishPostWithDefaultGates(
-            PostDraft(text: RichText(text: "gated by default")), repo: account.did)
+            BlueskyPostDraft(text: RichText(text: "gated by default")), repo: account.did)
         let threadgate = try XCTUnwrap(published.threadgate)
         XCTAssertNotNil(published.postgate)
         let gate = try await account.client.getRecord(

@@ -10,8 +10,8 @@ final class GalleryAndCardTests: XCTestCase {
     let quoted = ComAtprotoRepoStrongRef(
         uri: "at://did:plc:bob/app.bsky.feed.post/3kquoted", cid: CIDString(rawValue: PublishPostTests.cid))
 
-    func image(_ byte: UInt8, alt: String = "alt", ratio: Bool = true) -> ImageAttachment {
-        ImageAttachment(
+    func image(_ byte: UInt8, alt: String = "alt", ratio: Bool = true) -> BlueskyImageAttachment {
+        BlueskyImageAttachment(
             data: Data(repeating: byte, count: 10 + Int(byte)), mimeType: "image/png", alt: alt,
             width: ratio ? 4 : nil, height: ratio ? 3 : nil)
     }
@@ -26,7 +26,7 @@ final class GalleryAndCardTests: XCTestCase {
 
     func testAGalleryUploadsEachImageAndWritesThemInOrder() async throws {
         let agent = PublishPostTests.server()
-        var draft = PostDraft(text: RichText(text: "a gallery"))
+        var draft = BlueskyPostDraft(text: RichText(text: "a gallery"))
         draft.gallery = (1...12).map { image(UInt8($0), alt: "image \($0)") }
         _ = try await XRPCClient(agent: agent).publishPost(draft, repo: PublishPostTests.did)
         let uploads = agent.requests.filter { $0.path.hasSuffix("uploadBlob") }
@@ -42,7 +42,7 @@ final class GalleryAndCardTests: XCTestCase {
 
     func testAGalleryWithAQuoteIsRecordWithMedia() async throws {
         let agent = PublishPostTests.server()
-        var draft = PostDraft(text: RichText(text: "quoted with a gallery"), quote: quoted)
+        var draft = BlueskyPostDraft(text: RichText(text: "quoted with a gallery"), quote: quoted)
         draft.gallery = [image(1), image(2)]
         _ = try await XRPCClient(agent: agent).publishPost(draft, repo: PublishPostTests.did)
         guard case .appBskyEmbedRecordWithMedia(let embed)? = try sentPost(agent).embed,
@@ -54,7 +54,7 @@ final class GalleryAndCardTests: XCTestCase {
 
     func testAGalleryOf21IsRefusedNamingTheLimitBeforeSending() async throws {
         let agent = PublishPostTests.server()
-        var draft = PostDraft(text: RichText(text: "too many"))
+        var draft = BlueskyPostDraft(text: RichText(text: "too many"))
         draft.gallery = (1...21).map { image(UInt8($0)) }
         do {
             _ = try await XRPCClient(agent: agent).publishPost(draft, repo: PublishPostTests.did)
@@ -72,10 +72,10 @@ final class GalleryAndCardTests: XCTestCase {
     }
 
     func testGalleryProblemsAreFoundBeforeSending() {
-        var draft = PostDraft(text: RichText(text: "problems"))
+        var draft = BlueskyPostDraft(text: RichText(text: "problems"))
         draft.gallery = [
             image(1, ratio: false),
-            ImageAttachment(data: Data(count: 2_000_001), mimeType: "video/mp4", alt: "", width: 1, height: 1),
+            BlueskyImageAttachment(data: Data(count: 2_000_001), mimeType: "video/mp4", alt: "", width: 1, height: 1),
         ]
         draft.images = [image(3)]
         XCTAssertEqual(
@@ -87,7 +87,7 @@ final class GalleryAndCardTests: XCTestCase {
                 .blobTooLarge(attachment: "gallery image 2", bytes: 2_000_001, maxBytes: 2_000_000),
             ])
         // A gallery alone is a post's content: no text needed.
-        var alone = PostDraft(text: RichText(text: ""))
+        var alone = BlueskyPostDraft(text: RichText(text: ""))
         alone.gallery = [image(1)]
         XCTAssertEqual(alone.problems(), [])
     }
@@ -95,13 +95,13 @@ final class GalleryAndCardTests: XCTestCase {
     func testVideoEmbedProblemsAreFoundBeforeSending() async throws {
         let video = LexiconBlob(ref: CIDLink(PublishPostTests.blobCID), mimeType: "video/quicktime", size: 300_000_001)
         let vtt = Data("WEBVTT\n".utf8)
-        var draft = PostDraft(text: RichText(text: "a video"))
-        draft.video = VideoEmbed(
+        var draft = BlueskyPostDraft(text: RichText(text: "a video"))
+        draft.video = BlueskyVideoEmbed(
             video: video,
-            captions: (1...21).map { _ in VideoCaption(lang: "en", data: vtt) } + [
-                VideoCaption(lang: "fr", data: Data(count: 20_001), mimeType: "text/plain")
+            captions: (1...21).map { _ in BlueskyVideoCaption(lang: "en", data: vtt) } + [
+                BlueskyVideoCaption(lang: "fr", data: Data(count: 20_001), mimeType: "text/plain")
             ])
-        draft.external = ExternalCard(uri: "https://example.com", title: "t", description: "d")
+        draft.external = BlueskyExternalCard(uri: "https://example.com", title: "t", description: "d")
         let problems = draft.problems()
         XCTAssertTrue(problems.contains(.moreThanOneMedia(kinds: ["a video", "a link card"])))
         XCTAssertTrue(
@@ -127,12 +127,12 @@ final class GalleryAndCardTests: XCTestCase {
     func testAVideoEmbedUploadsItsCaptionsAndKeepsTheVideoBlob() async throws {
         let agent = PublishPostTests.server()
         let video = LexiconBlob(ref: CIDLink(PublishPostTests.blobCID), mimeType: "video/mp4", size: 1234)
-        var draft = PostDraft(text: RichText(text: "a video"), quote: quoted)
-        draft.video = VideoEmbed(
+        var draft = BlueskyPostDraft(text: RichText(text: "a video"), quote: quoted)
+        draft.video = BlueskyVideoEmbed(
             video: video, alt: "a cat", width: 16, height: 9,
             captions: [
-                VideoCaption(lang: "en", data: Data("WEBVTT\n\n1\n".utf8)),
-                VideoCaption(lang: "fr", data: Data("WEBVTT\n".utf8)),
+                BlueskyVideoCaption(lang: "en", data: Data("WEBVTT\n\n1\n".utf8)),
+                BlueskyVideoCaption(lang: "fr", data: Data("WEBVTT\n".utf8)),
             ],
             presentation: .init(rawValue: "gif"))
         _ = try await XRPCClient(agent: agent).publishPost(draft, repo: PublishPostTests.did)
@@ -152,8 +152,8 @@ final class GalleryAndCardTests: XCTestCase {
 
     func testALinkCardCarriesItsAssociatedRefs() async throws {
         let agent = PublishPostTests.server()
-        var draft = PostDraft(text: RichText(text: "an article"))
-        draft.external = ExternalCard(
+        var draft = BlueskyPostDraft(text: RichText(text: "an article"))
+        draft.external = BlueskyExternalCard(
             uri: "https://blog.example.com/post", title: "Post", description: "From a site.standard document",
             associatedRefs: [quoted], thumbnail: (Data(repeating: 9, count: 20), "image/jpeg"))
         _ = try await XRPCClient(agent: agent).publishPost(draft, repo: PublishPostTests.did)

@@ -63,16 +63,16 @@ final class PublishPostTests: XCTestCase {
         let agent = Self.server()
         let parentRecord = AppBskyFeedPost(
             text: "parent", createdAt: "2024-01-01T00:00:00.000Z", reply: .init(root: root, parent: root))
-        var draft = PostDraft(
+        var draft = BlueskyPostDraft(
             text: RichText(
                 text: "hi @bob.test",
                 facets: [AppBskyRichtextFacet(bytes: 3..<12, feature: .mention(DID(rawValue: "did:plc:bob")))]))
-        draft.reply = ReplyTarget(parent: parent, record: parentRecord)
+        draft.reply = BlueskyReplyTarget(parent: parent, record: parentRecord)
         draft.quote = parent
         draft.images = [
-            ImageAttachment(
+            BlueskyImageAttachment(
                 data: Data(repeating: 1, count: 100), mimeType: "image/png", alt: "one", width: 4, height: 3),
-            ImageAttachment(data: Data(repeating: 2, count: 50), mimeType: "image/jpeg", alt: "two"),
+            BlueskyImageAttachment(data: Data(repeating: 2, count: 50), mimeType: "image/jpeg", alt: "two"),
         ]
         draft.languages = ["en", "fr"]
         draft.selfLabels = ["graphic-media"]
@@ -114,8 +114,8 @@ final class PublishPostTests: XCTestCase {
 
     func testThreadgateAndExternalCard() async throws {
         let agent = Self.server()
-        var draft = PostDraft(text: RichText(text: "read this"))
-        draft.external = ExternalCard(
+        var draft = BlueskyPostDraft(text: RichText(text: "read this"))
+        draft.external = BlueskyExternalCard(
             uri: "https://example.com", title: "Example", description: "A page",
             thumbnail: (Data(repeating: 3, count: 10), "image/webp"))
         draft.replyGate = ReplyGate(allow: [.mentioned, .list("at://did:plc:alice/app.bsky.graph.list/3klist")])
@@ -130,7 +130,7 @@ final class PublishPostTests: XCTestCase {
         XCTAssertEqual(external.external.thumb?.mimeType, "image/webp")
         // Nobody may reply: an empty allow list is written as such, not left out.
         let nobody = Self.server()
-        var closed = PostDraft(text: RichText(text: "closed"))
+        var closed = BlueskyPostDraft(text: RichText(text: "closed"))
         closed.replyGate = ReplyGate(allow: [])
         _ = try await XRPCClient(agent: nobody).publishPost(closed, repo: Self.did)
         let closedWrites = try sentWrites(nobody)
@@ -138,66 +138,69 @@ final class PublishPostTests: XCTestCase {
     }
 
     func testWhatTheLexiconRefusesIsNeverSent() async throws {
-        let image = ImageAttachment(data: Data(count: 10), mimeType: "image/png", alt: "")
-        let cases: [(PostDraft, DraftProblem)] = [
+        let image = BlueskyImageAttachment(data: Data(count: 10), mimeType: "image/png", alt: "")
+        let cases: [(BlueskyPostDraft, BlueskyDraftProblem)] = [
             (
-                PostDraft(text: RichText(text: String(repeating: "é", count: 301))),
+                BlueskyPostDraft(text: RichText(text: String(repeating: "é", count: 301))),
                 .textTooLong(RichTextLength(of: String(repeating: "é", count: 301)))
             ),
-            (PostDraft(text: RichText(text: "")), .empty),
-            (PostDraft(text: RichText(text: "a"), images: Array(repeating: image, count: 5)), .tooManyImages(5)),
+            (BlueskyPostDraft(text: RichText(text: "")), .empty),
+            (BlueskyPostDraft(text: RichText(text: "a"), images: Array(repeating: image, count: 5)), .tooManyImages(5)),
             (
-                PostDraft(
+                BlueskyPostDraft(
                     text: RichText(text: "a"),
-                    images: [ImageAttachment(data: Data(count: 10), mimeType: "video/mp4", alt: "")]),
+                    images: [BlueskyImageAttachment(data: Data(count: 10), mimeType: "video/mp4", alt: "")]),
                 .unacceptedMimeType(attachment: "image 1", mimeType: "video/mp4")
             ),
             (
-                PostDraft(
+                BlueskyPostDraft(
                     text: RichText(text: "a"),
-                    images: [ImageAttachment(data: Data(count: 2_000_001), mimeType: "image/jpeg", alt: "")]),
+                    images: [BlueskyImageAttachment(data: Data(count: 2_000_001), mimeType: "image/jpeg", alt: "")]),
                 .blobTooLarge(attachment: "image 1", bytes: 2_000_001, maxBytes: 2_000_000)
             ),
             (
-                PostDraft(
+                BlueskyPostDraft(
                     text: RichText(text: "a"),
-                    images: [ImageAttachment(data: Data(count: 1), mimeType: "image/png", alt: "", width: 0, height: 3)]
+                    images: [
+                        BlueskyImageAttachment(
+                            data: Data(count: 1), mimeType: "image/png", alt: "", width: 0, height: 3)
+                    ]
                 ),
                 .invalidAspectRatio(attachment: "image 1")
             ),
             (
-                PostDraft(
+                BlueskyPostDraft(
                     text: RichText(text: "a"), images: [image],
-                    external: ExternalCard(uri: "https://a.com", title: "", description: "")),
+                    external: BlueskyExternalCard(uri: "https://a.com", title: "", description: "")),
                 .imagesWithExternal
             ),
             (
-                PostDraft(
+                BlueskyPostDraft(
                     text: RichText(text: "a"),
-                    external: ExternalCard(
+                    external: BlueskyExternalCard(
                         uri: "https://a.com", title: "", description: "",
                         thumbnail: (Data(count: 1_000_001), "image/png"))),
                 .blobTooLarge(attachment: "thumbnail", bytes: 1_000_001, maxBytes: 1_000_000)
             ),
-            (PostDraft(text: RichText(text: "a"), languages: ["en", "fr", "de", "it"]), .tooManyLanguages(4)),
+            (BlueskyPostDraft(text: RichText(text: "a"), languages: ["en", "fr", "de", "it"]), .tooManyLanguages(4)),
             (
-                PostDraft(text: RichText(text: "a", facets: [facet(0, 5)])),
+                BlueskyPostDraft(text: RichText(text: "a", facets: [facet(0, 5)])),
                 .facetOutsideText(index: 0, byteStart: 0, byteEnd: 5)
             ),
             (
-                PostDraft(
+                BlueskyPostDraft(
                     text: RichText(text: "a"),
-                    reply: ReplyTarget(
+                    reply: BlueskyReplyTarget(
                         parent: parent, record: AppBskyFeedPost(text: "", createdAt: "2024-01-01T00:00:00Z")),
                     replyGate: ReplyGate(allow: [])), .replyGateOnReply
             ),
             (
-                PostDraft(
+                BlueskyPostDraft(
                     text: RichText(text: "a"), replyGate: ReplyGate(allow: Array(repeating: .followers, count: 6))),
                 .tooManyReplyGateRules(6)
             ),
             (
-                PostDraft(text: RichText(text: "a"), tags: [String(repeating: "t", count: 65)]),
+                BlueskyPostDraft(text: RichText(text: "a"), tags: [String(repeating: "t", count: 65)]),
                 .invalidTags([String(repeating: "t", count: 65)])
             ),
         ]
@@ -217,10 +220,10 @@ final class PublishPostTests: XCTestCase {
 
     func testRecordsTheValidatorRefusesAreNeverSent() async throws {
         // A mention whose DID is not a DID; a link that is not a URI; a language that is not a tag.
-        let draft = PostDraft(
+        let draft = BlueskyPostDraft(
             text: RichText(
                 text: "@x", facets: [AppBskyRichtextFacet(bytes: 0..<2, feature: .mention(DID(rawValue: "x")))]),
-            images: [ImageAttachment(data: Data(count: 1), mimeType: "image/png", alt: "")],
+            images: [BlueskyImageAttachment(data: Data(count: 1), mimeType: "image/png", alt: "")],
             languages: ["not a language"])
         let agent = Self.server()
         do {
@@ -237,8 +240,9 @@ final class PublishPostTests: XCTestCase {
     }
 
     func testServerRefusals() async throws {
-        let draft = PostDraft(
-            text: RichText(text: "a"), images: [ImageAttachment(data: Data(count: 3), mimeType: "image/png", alt: "")])
+        let draft = BlueskyPostDraft(
+            text: RichText(text: "a"),
+            images: [BlueskyImageAttachment(data: Data(count: 3), mimeType: "image/png", alt: "")])
         let refusesUpload = Self.server(refuse: "com.atproto.repo.uploadBlob")
         do {
             _ = try await XRPCClient(agent: refusesUpload).publishPost(draft, repo: Self.did)
@@ -261,7 +265,8 @@ final class PublishPostTests: XCTestCase {
         }
         let broken = StubAgent { _ in throw URLError(.notConnectedToInternet) }
         do {
-            _ = try await XRPCClient(agent: broken).publishPost(PostDraft(text: RichText(text: "a")), repo: Self.did)
+            _ = try await XRPCClient(agent: broken).publishPost(
+                BlueskyPostDraft(text: RichText(text: "a")), repo: Self.did)
             XCTFail("accepted")
         } catch .notSent(let stage, _) {
             XCTAssertEqual(stage, "com.atproto.repo.applyWrites")
@@ -284,7 +289,7 @@ final class PublishPostTests: XCTestCase {
             }
         }
         let published = try await XRPCClient(agent: readable).publishPost(
-            PostDraft(text: RichText(text: "a")), repo: Self.did)
+            BlueskyPostDraft(text: RichText(text: "a")), repo: Self.did)
         XCTAssertEqual(published.strongRef.cid.rawValue, Self.cid)
         XCTAssertEqual(readable.requests.map(\.nsid), ["com.atproto.repo.applyWrites", "com.atproto.repo.getRecord"])
 
@@ -294,7 +299,7 @@ final class PublishPostTests: XCTestCase {
         }
         do {
             _ = try await XRPCClient(agent: unreadable).publishPost(
-                PostDraft(text: RichText(text: "a")), repo: Self.did)
+                BlueskyPostDraft(text: RichText(text: "a")), repo: Self.did)
             XCTFail("no reference, no error")
         } catch .writtenWithoutReference(let uri, _) {
             XCTAssertTrue(uri.rawValue.hasPrefix("at://did:plc:alice/app.bsky.feed.post/"))
@@ -317,7 +322,8 @@ final class PublishPostTests: XCTestCase {
             }
         }
         do {
-            _ = try await XRPCClient(agent: noCID).publishPost(PostDraft(text: RichText(text: "a")), repo: Self.did)
+            _ = try await XRPCClient(agent: noCID).publishPost(
+                BlueskyPostDraft(text: RichText(text: "a")), repo: Self.did)
             XCTFail("no reference, no error")
         } catch .writtenWithoutReference(_, let underlying) {
             XCTAssertFalse(underlying is XRPCError, "a 200 answer is not a server error: \(underlying)")

@@ -22,7 +22,7 @@ final class ModerationBehaviorSuiteTests: XCTestCase {
     struct Configuration {
         var signedIn = true
         var adultContentEnabled = false
-        var settings: [String: LabelPreference] = [:]
+        var settings: [String: BlueskyLabelPreference] = [:]
     }
 
     /// Label values per place.

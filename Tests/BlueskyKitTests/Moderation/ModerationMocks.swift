@@ -98,7 +98,8 @@ enum Mock {
     }
 
     static func options(
-        viewer: DID? = "did:web:alice.test", adultContentEnabled: Bool = true, labels: [String: LabelPreference] = [:],
+        viewer: DID? = "did:web:alice.test", adultContentEnabled: Bool = true,
+        labels: [String: BlueskyLabelPreference] = [:],
         labelers: [LabelerSettings] = [], mutedWords: [AppBskyActorDefs.MutedWord] = [], hiddenPosts: [String] = [],
         definitions: [DID: [LabelDefinition]] = [:]
     ) -> ModerationOptions {

@@ -67,24 +67,24 @@ final class AccountPreferencesIntegrationTests: XCTestCase {
 
     func testWrongSavedFeedsAreRefusedAndNothingIsWritten() async throws {
         let client = try await freshPDSAccount("badfeeds").client
-        let refusals: [(NewSavedFeed, PreferenceEditError.Code)] = [
+        let refusals: [(BlueskyNewSavedFeed, BlueskyPreferenceError.Code)] = [
             (.feed(Self.list), .invalidFeed),
             (.list(Self.feedA), .invalidFeed),
-            (NewSavedFeed(type: .feed, value: "not a uri", pinned: false), .invalidFeed),
-            (NewSavedFeed(type: .timeline, value: "", pinned: false), .invalidFeed),
+            (BlueskyNewSavedFeed(type: .feed, value: "not a uri", pinned: false), .invalidFeed),
+            (BlueskyNewSavedFeed(type: .timeline, value: "", pinned: false), .invalidFeed),
         ]
         for (feed, code) in refusals {
             do {
                 try await client.updateBlueskyPreferences { _ = try $0.addSavedFeeds([feed]) }
                 XCTFail("\(feed) was saved")
-            } catch let error as PreferenceEditError {
+            } catch let error as BlueskyPreferenceError {
                 XCTAssertEqual(error.code, code, "\(error)")
             }
         }
         do {
             try await client.updateBlueskyPreferences { try $0.pinSavedFeeds(ids: ["nope"]) }
             XCTFail("an unknown id was pinned")
-        } catch let error as PreferenceEditError {
+        } catch let error as BlueskyPreferenceError {
             XCTAssertEqual(error.code, .notFound)
         }
         let items = try await client.blueskyPreferences().items
@@ -136,7 +136,7 @@ final class AccountPreferencesIntegrationTests: XCTestCase {
                 try $0.addMutedWords([.init(value: String(repeating: "x", count: 10_001), targets: ["content"])])
             }
             XCTFail("a word over the lexicon's length was muted")
-        } catch let error as PreferenceEditError {
+        } catch let error as BlueskyPreferenceError {
             XCTAssertEqual(error.code, .invalidValue)
             XCTAssertNotNil(error.underlying)
         }
@@ -205,7 +205,7 @@ final class AccountPreferencesIntegrationTests: XCTestCase {
             do {
                 try await client.updateBlueskyPreferences(edit)
                 XCTFail("an edit over the limits was written")
-            } catch let error as PreferenceEditError {
+            } catch let error as BlueskyPreferenceError {
                 XCTAssertEqual(error.code, .invalidValue)
             }
         }

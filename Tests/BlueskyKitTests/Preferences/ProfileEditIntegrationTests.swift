@@ -63,7 +63,7 @@ final class ProfileEditIntegrationTests: XCTestCase {
                 $0.displayName = "Mine"
             }
             XCTFail("an edit that lost every swap was written")
-        } catch let error as ProfileEditError {
+        } catch let error as BlueskyProfileError {
             XCTAssertEqual(error.code, .conflict)
             XCTAssertEqual(error.limit, 3)
             XCTAssertEqual(error.underlying?.declaredError(for: ComAtprotoRepoPutRecord.self), .invalidSwap)
@@ -73,15 +73,15 @@ final class ProfileEditIntegrationTests: XCTestCase {
     }
 
     func testImagesAreCheckedAgainstTheLexiconBeforeUpload() async throws {
-        XCTAssertEqual(ProfileImageField.avatar.maxSize, 1_000_000)
-        XCTAssertEqual(ProfileImageField.banner.acceptedTypes, ["image/png", "image/jpeg"])
+        XCTAssertEqual(BlueskyProfileImageField.avatar.maxSize, 1_000_000)
+        XCTAssertEqual(BlueskyProfileImageField.banner.acceptedTypes, ["image/png", "image/jpeg"])
         let sent = Counter()
         let stub = XRPCClient(
             agent: StubAgent { _ in
                 sent.increment()
                 return XRPCResponse(status: 500)
             })
-        let refusals: [(Data, String, ProfileImageField, ProfileEditError.Code)] = [
+        let refusals: [(Data, String, BlueskyProfileImageField, BlueskyProfileError.Code)] = [
             (Data(count: 1_000_001), "image/png", .avatar, .imageTooLarge),
             (Data(count: 10), "image/gif", .banner, .imageTypeNotAccepted),
             (Data(count: 10), "image/*", .avatar, .imageTypeNotAccepted),
@@ -90,7 +90,7 @@ final class ProfileEditIntegrationTests: XCTestCase {
             do {
                 _ = try await stub.uploadProfileImage(data, mimeType: type, for: field)
                 XCTFail("\(type) of \(data.count) bytes was sent")
-            } catch let error as ProfileEditError {
+            } catch let error as BlueskyProfileError {
                 XCTAssertEqual(error.code, code)
                 XCTAssertEqual(error.field, field.rawValue)
             }

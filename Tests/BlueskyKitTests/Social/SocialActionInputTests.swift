@@ -18,15 +18,15 @@ final class SocialActionInputTests: XCTestCase {
         return (XRPCClient(agent: agent), agent)
     }
 
-    /// Runs `action`, which must throw a `SocialActionError` of `code`, and returns it.
+    /// Runs `action`, which must throw a `BlueskyActionError` of `code`, and returns it.
     func refused(
-        _ code: SocialActionError.Code, file: StaticString = #filePath, line: UInt = #line,
+        _ code: BlueskyActionError.Code, file: StaticString = #filePath, line: UInt = #line,
         _ action: () async throws -> Void
-    ) async -> SocialActionError? {
+    ) async -> BlueskyActionError? {
         do {
             try await action()
             XCTFail("not refused", file: file, line: line)
-        } catch let error as SocialActionError {
+        } catch let error as BlueskyActionError {
             XCTAssertEqual(error.code, code, "\(error)", file: file, line: line)
             return error
         } catch {
@@ -138,26 +138,26 @@ final class SocialActionInputTests: XCTestCase {
         let mine = "at://did:plc:me/app.bsky.feed.post/3k2a"
         let theirs = "at://did:plc:other/app.bsky.feed.post/3k2e"
         XCTAssertEqual(
-            NotificationItem.subjectURI(
+            BlueskyNotification.subjectURI(
                 of: try notification("like", uri: "at://did:plc:other/app.bsky.feed.like/3k2f", subject: mine)),
             ATURI(rawValue: mine))
         XCTAssertEqual(
-            NotificationItem.subjectURI(
+            BlueskyNotification.subjectURI(
                 of: try notification(
                     "repost-via-repost", uri: "at://did:plc:other/app.bsky.feed.repost/3k", subject: mine)),
             ATURI(rawValue: mine))
         XCTAssertEqual(
-            NotificationItem.subjectURI(of: try notification("reply", uri: theirs, subject: mine)),
+            BlueskyNotification.subjectURI(of: try notification("reply", uri: theirs, subject: mine)),
             ATURI(rawValue: theirs))
         XCTAssertEqual(
-            NotificationItem.subjectURI(of: try notification("quote", uri: theirs, subject: mine)),
+            BlueskyNotification.subjectURI(of: try notification("quote", uri: theirs, subject: mine)),
             ATURI(rawValue: theirs))
         XCTAssertNil(
-            NotificationItem.subjectURI(
+            BlueskyNotification.subjectURI(
                 of: try notification("follow", uri: "at://did:plc:other/app.bsky.graph.follow/3k", subject: nil)))
         // A like of a feed generator has a subject that is not a post.
         XCTAssertNil(
-            NotificationItem.subjectURI(
+            BlueskyNotification.subjectURI(
                 of: try notification(
                     "like", uri: "at://did:plc:other/app.bsky.feed.like/3k",
                     subject: "at://did:plc:me/app.bsky.feed.generator/hot")))

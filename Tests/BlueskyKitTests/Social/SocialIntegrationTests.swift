@@ -31,7 +31,7 @@ final class SocialIntegrationTests: XCTestCase {
     }
 
     func publish(_ text: String, by account: Account) async throws -> ComAtprotoRepoStrongRef {
-        try await account.client.publishPost(PostDraft(text: RichText(text: text)), repo: account.did).strongRef
+        try await account.client.publishPost(BlueskyPostDraft(text: RichText(text: text)), repo: account.did).strongRef
     }
 
     /// `uri` as `viewer` sees it.
@@ -216,7 +216,7 @@ final class SocialIntegrationTests: XCTestCase {
         try await alice.client.follow(bob.did, repo: alice.did)
         let postView = try await view(post.uri, by: alice)
         let reply = try await alice.client.publishPost(
-            PostDraft(text: RichText(text: "a reply"), reply: try ReplyTarget(postView)), repo: alice.did)
+            BlueskyPostDraft(text: RichText(text: "a reply"), reply: try BlueskyReplyTarget(postView)), repo: alice.did)
 
         let read17 = try await bob.client.unreadNotificationCount()
         XCTAssertEqual(read17, 3)

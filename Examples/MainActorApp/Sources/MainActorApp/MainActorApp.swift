@@ -45,9 +45,9 @@ nonisolated func roundTrip(postViewJSON: Data) throws -> RoundTrip {
     let viewReadBack = try LexiconDecoder().decode(
         ComExampleMainactorDefs.NoteView.self, from: LexiconEncoder().encode(view))
 
-    var draft = PostDraft(text: RichText.detectingLinksAndTags("Read this #notes https://example.com"))
+    var draft = BlueskyPostDraft(text: RichText.detectingLinksAndTags("Read this #notes https://example.com"))
     draft.quote = subject
-    draft.reply = try ReplyTarget(postView)
+    draft.reply = try BlueskyReplyTarget(postView)
     guard draft.problems().isEmpty else { throw RoundTripError(problems: draft.problems().map { "\($0)" }) }
 
     let options = ModerationOptions(viewer: "did:plc:viewer", preferences: ModerationPreferences())

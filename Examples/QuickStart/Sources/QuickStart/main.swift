@@ -25,7 +25,7 @@ let text = "Hello from Swift, @\(handle)! The SDK: https://example.com/swift-atp
 let rich = await RichText.detecting(text) { mentioned in
     try? await client.com.atproto.identity.resolveHandle(handle: mentioned).did
 }
-let published = try await client.publishPost(PostDraft(text: rich, languages: ["en"]), repo: account.did)
+let published = try await client.publishPost(BlueskyPostDraft(text: rich, languages: ["en"]), repo: account.did)
 print("posted \(published.strongRef.uri) with \(rich.facets.compactMap(\.feature))")
 
 // The timeline, and a moderation decision for each post under the user's own preferences.

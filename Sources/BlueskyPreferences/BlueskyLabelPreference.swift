@@ -1,5 +1,5 @@
 /// What the user wants done with content carrying a label.
-public enum LabelPreference: String, Sendable, Hashable, CaseIterable {
+public enum BlueskyLabelPreference: String, Sendable, Hashable, CaseIterable {
     /// Show the content as if unlabeled.
     case ignore
     /// Show the content with a warning or behind a cover.

@@ -34,7 +34,7 @@ public enum PostLexiconLimits {
 }
 
 /// What in a draft the lexicons refuse, found before anything is sent.
-public enum DraftProblem: Sendable, Hashable, CustomStringConvertible {
+public enum BlueskyDraftProblem: Sendable, Hashable, CustomStringConvertible {
     /// The text is over ``RichTextLimits/postGraphemes`` graphemes or ``RichTextLimits/postBytes`` bytes.
     case textTooLong(RichTextLength)
     /// No text and nothing attached.
@@ -107,9 +107,9 @@ public enum DraftProblem: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why publishing a post failed.
-public enum PostComposeError: Error, Sendable, CustomStringConvertible {
+public enum BlueskyComposeError: Error, Sendable, CustomStringConvertible {
     /// The draft breaks the lexicons; nothing was sent.
-    case invalidDraft([DraftProblem])
+    case invalidDraft([BlueskyDraftProblem])
     /// The server refused a blob upload (`attachment`: `image 1`..., `thumbnail`); no record was written.
     case uploadRefused(attachment: String, XRPCError)
     /// The server refused the write of the post and its gates (`com.atproto.repo.applyWrites`); none

@@ -2,7 +2,7 @@ import Foundation
 import XRPCRuntime
 
 /// A video service: its DID, the audience of the service-auth tokens its calls carry, and its URL.
-public struct VideoService: Sendable, Hashable {
+public struct BlueskyVideoService: Sendable, Hashable {
     /// The service's DID: each token's `aud`.
     public var did: DID
     /// Where its XRPC calls go.
@@ -15,13 +15,13 @@ public struct VideoService: Sendable, Hashable {
     }
 
     /// Bluesky's video service, `did:web:video.bsky.app` at `https://video.bsky.app`.
-    public static let bluesky = VideoService(
+    public static let bluesky = BlueskyVideoService(
         did: DID(rawValue: "did:web:video.bsky.app"),
         url: URL(string: "https://video.bsky.app") ?? URL(fileURLWithPath: "/"))
 }
 
 /// How an upload retries and waits: every loop is bounded.
-public struct VideoUploadPolicy: Sendable, Hashable {
+public struct BlueskyVideoUploadPolicy: Sendable, Hashable {
     /// Attempts per part (and per `finishUpload`), the first included: a part that fails for a
     /// reason that may pass (no answer, 5xx, `ServiceOverloaded`, 429) is sent again up to this many
     /// times in all. Default 3.
@@ -33,7 +33,7 @@ public struct VideoUploadPolicy: Sendable, Hashable {
     public var firstPollDelay: Duration
     /// The longest wait between polls. Default 5 s.
     public var maximumPollDelay: Duration
-    /// The most `getJobStatus` polls before ``VideoUploadError/Code/processingTimedOut``. Default
+    /// The most `getJobStatus` polls before ``BlueskyVideoUploadError/Code/processingTimedOut``. Default
     /// 180 (about 14 minutes with the default delays).
     public var maximumPolls: Int
     /// Whether `app.bsky.video.getUploadLimits` is asked first (a service that does not serve it is
@@ -64,8 +64,8 @@ public struct VideoUploadPolicy: Sendable, Hashable {
     }
 }
 
-/// What an upload reports as it goes, for an app to show: an ``VideoUpload`` yields these in order.
-public enum VideoUploadEvent: Sendable, Hashable {
+/// What an upload reports as it goes, for an app to show: a ``BlueskyVideoUpload`` yields these in order.
+public enum BlueskyVideoUploadEvent: Sendable, Hashable {
     /// The service's limits for the account, read before starting (`nil`s: not given).
     case limitsChecked(remainingDailyVideos: Int?, remainingDailyBytes: Int?)
     /// The upload started: the service's job and how the file is split.
@@ -76,12 +76,12 @@ public enum VideoUploadEvent: Sendable, Hashable {
     case partRetried(partNumber: Int, attempt: Int)
     /// The job is processing: its state (`JOB_STATE_ENCODING`...) and progress in it (0...100).
     case processing(state: String, progress: Int?)
-    /// Done: the video's blob, for ``VideoEmbed/video``.
-    case done(UploadedVideo)
+    /// Done: the video's blob, for ``BlueskyVideoEmbed/video``.
+    case done(BlueskyUploadedVideo)
 }
 
 /// A processed video: its job and its blob on the account's PDS.
-public struct UploadedVideo: Sendable, Hashable {
+public struct BlueskyUploadedVideo: Sendable, Hashable {
     /// The job that processed it (`completedJobId`, which may differ from the upload's on deduplication).
     public var jobId: String
     /// The blob to embed.

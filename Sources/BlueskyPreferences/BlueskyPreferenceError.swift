@@ -8,7 +8,7 @@ import XRPCRuntime
 /// A change made inside `updateBlueskyPreferences` throws it out of the closure, so nothing is
 /// written; the calls on `XRPCClient` that take the change's input check it before sending anything.
 /// The server's own refusals are not this error: they come through as the call's errors.
-public struct PreferenceEditError: AtprotoError {
+public struct BlueskyPreferenceError: AtprotoError {
     /// What is wrong. An open set: new codes may be added, so a `switch` needs a `default`.
     public struct Code: AtprotoErrorCode {
         /// The code's name.
@@ -16,7 +16,7 @@ public struct PreferenceEditError: AtprotoError {
         /// Wraps a code's name.
         public init(rawValue: String) { self.rawValue = rawValue }
 
-        /// The preference item made from the input fails its lexicon (``PreferenceEditError/underlying``
+        /// The preference item made from the input fails its lexicon (``BlueskyPreferenceError/underlying``
         /// has every violation).
         public static let invalidValue: Code = "invalidValue"
         /// A saved feed's value is not what its type needs: a feed generator's AT URI for `feed`, a

@@ -2,7 +2,7 @@ import XRPCRuntime
 
 /// Why a video upload failed: input refused before sending, a limit the service reports, the
 /// service's refusal, no answer, a failed or endless processing job, or the task cancelled.
-public struct VideoUploadError: AtprotoError {
+public struct BlueskyVideoUploadError: AtprotoError {
     /// What failed. An open set: a `switch` needs a `default`.
     public struct Code: AtprotoErrorCode {
         /// The code's name.
@@ -15,7 +15,7 @@ public struct VideoUploadError: AtprotoError {
         /// `app.bsky.video.getUploadLimits` says the account cannot upload this video now (not
         /// allowed, or its daily videos or bytes spent): nothing was uploaded.
         public static let limitReached: Code = "limitReached"
-        /// The service refused a call (``VideoUploadError/underlying`` says which and why, typed with
+        /// The service refused a call (``BlueskyVideoUploadError/underlying`` says which and why, typed with
         /// `declaredError(for:)`); the upload was aborted when it had started.
         public static let refused: Code = "refused"
         /// No answer, after the retries the policy allows; the upload was aborted when it had started.
@@ -23,7 +23,7 @@ public struct VideoUploadError: AtprotoError {
         /// The service's answer does not fit the upload (a part count that does not match the size,
         /// a completed job without a blob).
         public static let unexpectedAnswer: Code = "unexpectedAnswer"
-        /// Processing failed (`JOB_STATE_FAILED`): ``VideoUploadError/failureCode`` says why.
+        /// Processing failed (`JOB_STATE_FAILED`): ``BlueskyVideoUploadError/failureCode`` says why.
         public static let processingFailed: Code = "processingFailed"
         /// The job was still processing after the policy's polls.
         public static let processingTimedOut: Code = "processingTimedOut"

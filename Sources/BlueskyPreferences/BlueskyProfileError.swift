@@ -6,7 +6,7 @@ import XRPCRuntime
 ///
 /// The server's own refusals are not this error: they come through as the call's errors
 /// (`XRPCCallError`).
-public struct ProfileEditError: AtprotoError {
+public struct BlueskyProfileError: AtprotoError {
     /// What is wrong. An open set: new codes may be added, so a `switch` needs a `default`.
     public struct Code: AtprotoErrorCode {
         /// The code's name.
@@ -14,12 +14,12 @@ public struct ProfileEditError: AtprotoError {
         /// Wraps a code's name.
         public init(rawValue: String) { self.rawValue = rawValue }
 
-        /// The image is larger than the field's `maxSize` (``ProfileEditError/limit`` in bytes).
+        /// The image is larger than the field's `maxSize` (``BlueskyProfileError/limit`` in bytes).
         public static let imageTooLarge: Code = "imageTooLarge"
         /// The image's MIME type is none of the field's `accept` patterns.
         public static let imageTypeNotAccepted: Code = "imageTypeNotAccepted"
         /// Every attempt's write found the record changed since it was read (`InvalidSwap`); the
-        /// profile was not written. ``ProfileEditError/limit`` is the number of attempts.
+        /// profile was not written. ``BlueskyProfileError/limit`` is the number of attempts.
         public static let conflict: Code = "conflict"
     }
 

@@ -6,28 +6,28 @@ import Foundation
 /// turns into records and blobs.
 ///
 /// ```swift
-/// var draft = PostDraft(text: await RichText.detecting("hi @alice.test", resolver: resolver))
-/// draft.images = [ImageAttachment(data: png, mimeType: "image/png", alt: "A cat", width: 800, height: 600)]
+/// var draft = BlueskyPostDraft(text: await RichText.detecting("hi @alice.test", resolver: resolver))
+/// draft.images = [BlueskyImageAttachment(data: png, mimeType: "image/png", alt: "A cat", width: 800, height: 600)]
 /// draft.replyGate = ReplyGate(allow: [.mentioned, .following])
 /// let published = try await client.publishPost(draft, repo: did)
 /// ```
-public struct PostDraft: Sendable {
+public struct BlueskyPostDraft: Sendable {
     /// The text and its facets (``RichText/detecting(_:resolver:)`` finds them; sanitize first with
     /// ``RichText/sanitized(trimming:collapsingBlankLines:)`` to post as the official client does).
     public var text: RichText
     /// The post replied to, or `nil` for a new thread.
-    public var reply: ReplyTarget?
+    public var reply: BlueskyReplyTarget?
     /// The post quoted, or `nil`.
     public var quote: ComAtprotoRepoStrongRef?
     /// Images, at most ``PostLexiconLimits/maxImages``; not with ``external``.
-    public var images: [ImageAttachment]
+    public var images: [BlueskyImageAttachment]
     /// A link card, not with ``images``.
-    public var external: ExternalCard?
+    public var external: BlueskyExternalCard?
     /// A gallery (`app.bsky.embed.gallery`), at most ``PostLexiconLimits/maxGalleryItems`` images, each
     /// with its aspect ratio; not with other media.
-    public var gallery: [ImageAttachment] = []
-    /// A processed video (`VideoUploader`) with its captions; not with other media.
-    public var video: VideoEmbed?
+    public var gallery: [BlueskyImageAttachment] = []
+    /// A processed video (`BlueskyVideoUploader`) with its captions; not with other media.
+    public var video: BlueskyVideoEmbed?
     /// The languages of the text (BCP 47), at most ``PostLexiconLimits/maxLanguages``.
     public var languages: [LexiconLanguageTag]
     /// Self-labels (content warnings such as `porn`, `sexual`, `nudity`, `graphic-media`), at most
@@ -45,8 +45,9 @@ public struct PostDraft: Sendable {
 
     /// A draft with `text` and nothing else.
     public init(
-        text: RichText, reply: ReplyTarget? = nil, quote: ComAtprotoRepoStrongRef? = nil,
-        images: [ImageAttachment] = [], external: ExternalCard? = nil, languages: [LexiconLanguageTag] = [],
+        text: RichText, reply: BlueskyReplyTarget? = nil, quote: ComAtprotoRepoStrongRef? = nil,
+        images: [BlueskyImageAttachment] = [], external: BlueskyExternalCard? = nil,
+        languages: [LexiconLanguageTag] = [],
         selfLabels: [String] = [], tags: [String] = [], replyGate: ReplyGate? = nil, quoteGate: QuoteGate? = nil,
         createdAt: LexiconDatetime? = nil
     ) {
@@ -65,7 +66,7 @@ public struct PostDraft: Sendable {
 }
 
 /// The post a reply answers: its reference (the reply's `parent`) and its thread's root.
-public struct ReplyTarget: Sendable, Hashable {
+public struct BlueskyReplyTarget: Sendable, Hashable {
     /// The post replied to.
     public var parent: ComAtprotoRepoStrongRef
     /// The thread's first post: the parent's own root when the parent is a reply, else the parent.
@@ -92,7 +93,7 @@ public struct ReplyTarget: Sendable, Hashable {
 }
 
 /// An image to upload and attach, with its alt text.
-public struct ImageAttachment: Sendable, Hashable {
+public struct BlueskyImageAttachment: Sendable, Hashable {
     /// The encoded image.
     public var data: Data
     /// Its MIME type, e.g. `image/jpeg`; it must be an `image/` type.
@@ -112,7 +113,7 @@ public struct ImageAttachment: Sendable, Hashable {
 }
 
 /// A link card (`app.bsky.embed.external`).
-public struct ExternalCard: Sendable, Hashable {
+public struct BlueskyExternalCard: Sendable, Hashable {
     /// The page linked to.
     public var uri: URIString
     /// The card's title.

@@ -7,7 +7,7 @@ import XRPCRuntime
 ///
 /// The server's own refusals are not this error: they come through as the call's errors
 /// (`XRPCError` and the others of docs/Errors.md).
-public struct SocialActionError: AtprotoError, Hashable {
+public struct BlueskyActionError: AtprotoError, Hashable {
     /// What is wrong. An open set: new codes may be added, so a `switch` needs a `default`.
     public struct Code: AtprotoErrorCode {
         /// The code's name.
@@ -18,7 +18,7 @@ public struct SocialActionError: AtprotoError, Hashable {
         /// The value is not a valid AT URI of a record (`at://<repo>/<collection>/<rkey>`).
         public static let invalidURI: Code = "invalidURI"
         /// The AT URI names a record of another collection than the action works on
-        /// (``SocialActionError/expected`` names the one it needs).
+        /// (``BlueskyActionError/expected`` names the one it needs).
         public static let wrongCollection: Code = "wrongCollection"
         /// The account is not a valid DID (or, where a handle is taken too, neither a DID nor a handle).
         public static let invalidActor: Code = "invalidActor"
@@ -53,13 +53,13 @@ public struct SocialActionError: AtprotoError, Hashable {
     public var description: String { "\(action): \"\(value)\" \(message)" }
 }
 
-/// The checks of the actions' input, each throwing ``SocialActionError``.
+/// The checks of the actions' input, each throwing ``BlueskyActionError``.
 enum SocialInput {
     /// `uri` split into its repository and record key, when it names a record of `collection`.
     static func record(_ uri: ATURI, of collection: NSID, action: String) throws -> (ATIdentifier, RecordKey) {
         let (repo, found, rkey) = try anyRecord(uri, action: action)
         guard found == collection else {
-            throw SocialActionError(
+            throw BlueskyActionError(
                 .wrongCollection, action: action, value: uri.rawValue, expected: collection,
                 message: "is a record of \(found), not of \(collection)")
         }
@@ -69,11 +69,11 @@ enum SocialInput {
     /// `uri` split into its repository, collection and record key, when it names a record.
     static func anyRecord(_ uri: ATURI, action: String) throws -> (ATIdentifier, NSID, RecordKey) {
         if let reason = ATURI.syntaxError(in: uri.rawValue) {
-            throw SocialActionError(
+            throw BlueskyActionError(
                 .invalidURI, action: action, value: uri.rawValue, message: "is not an AT URI: \(reason)")
         }
         guard let collection = uri.collection, let rkey = uri.rkey else {
-            throw SocialActionError(
+            throw BlueskyActionError(
                 .invalidURI, action: action, value: uri.rawValue,
                 message: "names no record: it needs a collection and a record key")
         }
@@ -92,11 +92,11 @@ enum SocialInput {
     /// Checks `subject` is a DID other than `repo`.
     static func otherAccount(_ subject: DID, repo: DID, action: String) throws {
         if let reason = DID.syntaxError(in: subject.rawValue) {
-            throw SocialActionError(
+            throw BlueskyActionError(
                 .invalidActor, action: action, value: subject.rawValue, message: "is not a DID: \(reason)")
         }
         guard subject != repo else {
-            throw SocialActionError(
+            throw BlueskyActionError(
                 .subjectIsSelf, action: action, value: subject.rawValue, message: "is the account itself")
         }
     }

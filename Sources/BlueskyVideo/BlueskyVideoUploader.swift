@@ -10,14 +10,14 @@ import XRPCRuntime
 /// the session's own credentials.
 ///
 /// ```swift
-/// let uploader = VideoUploader(session: session)                       // Bluesky's video service
-/// for try await event in uploader.upload(VideoFile(data: mp4, durationMs: 12_000)) {
+/// let uploader = BlueskyVideoUploader(session: session)                       // Bluesky's video service
+/// for try await event in uploader.upload(BlueskyVideoFile(data: mp4, durationMs: 12_000)) {
 ///     switch event {
 ///     case .sent(let bytes, let total): print("sent \(bytes) of \(total)")
 ///     case .processing(let state, let progress): print(state, progress ?? 0)
 ///     case .done(let video):
-///         var draft = PostDraft(text: RichText(text: "my video"))
-///         draft.video = VideoEmbed(video: video.blob, alt: "a cat", width: 1920, height: 1080)
+///         var draft = BlueskyPostDraft(text: RichText(text: "my video"))
+///         draft.video = BlueskyVideoEmbed(video: video.blob, alt: "a cat", width: 1920, height: 1080)
 ///         _ = try await client.publishPost(draft, repo: did)
 ///     default: break
 ///     }
@@ -27,11 +27,11 @@ import XRPCRuntime
 /// Cancelling the task that iterates aborts an upload still in its upload phase
 /// (`app.bsky.video.abortUpload`, releasing the service's quota); so does dropping the iterator
 /// before the end. A part that fails for a reason that may pass is sent again, as the policy bounds.
-public struct VideoUploader: Sendable {
+public struct BlueskyVideoUploader: Sendable {
     /// The client of the video service, its agent adding service auth.
     public let client: XRPCClient
     /// Retries and polls.
-    public let policy: VideoUploadPolicy
+    public let policy: BlueskyVideoUploadPolicy
 
     /// An uploader to `service` with tokens from `session`'s PDS (a password or OAuth session).
     ///
@@ -41,8 +41,8 @@ public struct VideoUploader: Sendable {
     ///   - agent: What sends the calls to the service; a `URLSessionAgent` to `service.url` by default.
     ///   - policy: Retries and polls.
     public init(
-        session: any XRPCAgent, service: VideoService = .bluesky, agent: (any XRPCAgent)? = nil,
-        policy: VideoUploadPolicy = VideoUploadPolicy()
+        session: any XRPCAgent, service: BlueskyVideoService = .bluesky, agent: (any XRPCAgent)? = nil,
+        policy: BlueskyVideoUploadPolicy = BlueskyVideoUploadPolicy()
     ) {
         let agent = agent ?? URLSessionAgent(serviceURL: service.url)
         self.client = XRPCClient(agent: ServiceAuthAgent(session: session, audience: service.did, agent: agent))
@@ -50,44 +50,46 @@ public struct VideoUploader: Sendable {
     }
 
     /// An uploader through `client`, whose agent already reaches the service with service auth.
-    public init(client: XRPCClient, policy: VideoUploadPolicy = VideoUploadPolicy()) {
+    public init(client: XRPCClient, policy: BlueskyVideoUploadPolicy = BlueskyVideoUploadPolicy()) {
         self.client = client
         self.policy = policy
     }
 
     /// The upload of `file`, as the events an app shows; nothing is sent until it is iterated.
-    /// The sequence throws ``VideoUploadError``: ``VideoUploadError/Code/invalidVideo`` at the first
+    /// The sequence throws ``BlueskyVideoUploadError``: ``BlueskyVideoUploadError/Code/invalidVideo`` at the first
     /// `next()`, before anything is sent, when the file breaks the lexicons' limits.
-    public func upload(_ file: VideoFile) -> VideoUpload { VideoUpload(uploader: self, file: file) }
+    public func upload(_ file: BlueskyVideoFile) -> BlueskyVideoUpload {
+        BlueskyVideoUpload(uploader: self, file: file)
+    }
 
     /// Uploads `file` and waits for the processed video, telling `progress` each event.
     ///
-    /// - Throws: ``VideoUploadError``.
+    /// - Throws: ``BlueskyVideoUploadError``.
     public func upload(
-        _ file: VideoFile, progress: @Sendable (VideoUploadEvent) -> Void = { _ in }
-    ) async throws(VideoUploadError) -> UploadedVideo {
+        _ file: BlueskyVideoFile, progress: @Sendable (BlueskyVideoUploadEvent) -> Void = { _ in }
+    ) async throws(BlueskyVideoUploadError) -> BlueskyUploadedVideo {
         var events = upload(file).makeAsyncIterator()
         while let event = try await events.next() {
             progress(event)
             if case .done(let video) = event { return video }
         }
-        throw VideoUploadError(.unexpectedAnswer, message: "the upload ended without a processed video")
+        throw BlueskyVideoUploadError(.unexpectedAnswer, message: "the upload ended without a processed video")
     }
 }
 
-/// The events of one upload (``VideoUploader/upload(_:)``), ending after ``VideoUploadEvent/done(_:)``.
+/// The events of one upload (``BlueskyVideoUploader/upload(_:)``), ending after ``BlueskyVideoUploadEvent/done(_:)``.
 ///
 /// Each iterator runs an upload of its own, step by step as it is asked: one part per `next()` (or
 /// one retry, or one status poll). Cancelling the iterating task, or dropping the iterator, aborts an
 /// upload still in its upload phase.
-public struct VideoUpload: AsyncSequence, Sendable {
+public struct BlueskyVideoUpload: AsyncSequence, Sendable {
     /// Each element is one event.
-    public typealias Element = VideoUploadEvent
-    /// A sequence ends with a ``VideoUploadError``.
-    public typealias Failure = VideoUploadError
+    public typealias Element = BlueskyVideoUploadEvent
+    /// A sequence ends with a ``BlueskyVideoUploadError``.
+    public typealias Failure = BlueskyVideoUploadError
 
-    let uploader: VideoUploader
-    let file: VideoFile
+    let uploader: BlueskyVideoUploader
+    let file: BlueskyVideoFile
 
     /// An iterator running its own upload.
     public func makeAsyncIterator() -> Iterator {
@@ -98,12 +100,14 @@ public struct VideoUpload: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         let run: VideoUploadRun
 
-        /// The next event; `nil` after ``VideoUploadEvent/done(_:)``.
-        public mutating func next() async throws(VideoUploadError) -> VideoUploadEvent? { try await run.next() }
+        /// The next event; `nil` after ``BlueskyVideoUploadEvent/done(_:)``.
+        public mutating func next() async throws(BlueskyVideoUploadError) -> BlueskyVideoUploadEvent? {
+            try await run.next()
+        }
 
-        /// The next event; `nil` after ``VideoUploadEvent/done(_:)``.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(VideoUploadError)
-            -> VideoUploadEvent?
+        /// The next event; `nil` after ``BlueskyVideoUploadEvent/done(_:)``.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(BlueskyVideoUploadError)
+            -> BlueskyVideoUploadEvent?
         {
             try await run.next()
         }
