@@ -9,7 +9,7 @@ import XRPCCore
 /// let types = LexiconRecordTypes([AppBskyFeedPost.self, AppBskyFeedLike.self])
 /// ```
 public struct LexiconRecordTypes: Sendable {
-    private var decoders: [NSID: @Sendable (JSONValue) throws -> any LexiconRecord] = [:]
+    private var decoders: [NSID: any LexiconRecord.Type] = [:]
 
     /// A lookup of `types`; a later type replaces an earlier one of the same collection.
     public init(_ types: [any LexiconRecord.Type] = []) {
@@ -18,12 +18,7 @@ public struct LexiconRecordTypes: Sendable {
 
     /// Adds a record type.
     public mutating func add(_ type: any LexiconRecord.Type) {
-        decoders[type.collection] = Self.decoder(for: type)
-    }
-
-    private static func decoder<R: LexiconRecord>(for type: R.Type) -> @Sendable (JSONValue) throws -> any LexiconRecord
-    {
-        { json in try R(lexiconJSON: json) }
+        decoders[type.collection] = type
     }
 
     /// The collections it knows, sorted.
@@ -31,12 +26,25 @@ public struct LexiconRecordTypes: Sendable {
 
     /// Reads `json`, a record of `collection`: into its type when the lookup has one.
     public func record(_ json: JSONValue, collection: NSID) -> DecodedRecord {
-        guard let decoder = decoders[collection] else { return .unknown(UnknownValue(json)) }
+        guard let type = decoders[collection] else { return .unknown(UnknownValue(json)) }
         do {
-            return .known(try decoder(json))
+            return .known(try type.init(lexiconJSON: json))
         } catch {
             let reason = error as? LexiconDecodingError ?? LexiconDecodingError(message: "\(error)")
             return .invalid(UnknownValue(json), reason)
+        }
+    }
+
+    /// Reads `value`, a record of `collection` as decoded from DAG-CBOR, into its type when the lookup
+    /// has one, without writing it as JSON first; otherwise, and when it does not decode, as
+    /// ``record(_:collection:)-(JSONValue,_)`` reads its JSON form, with the same reason.
+    public func record(_ value: DataModelValue, collection: NSID) -> DecodedRecord {
+        guard let type = decoders[collection] else { return .unknown(UnknownValue(value.json)) }
+        do {
+            return .known(try type.init(dataModel: value))
+        } catch {
+            let reason = error as? LexiconDecodingError ?? LexiconDecodingError(message: "\(error)")
+            return .invalid(UnknownValue(value.json), reason)
         }
     }
 }
@@ -147,7 +155,7 @@ public struct RepoCommitBlocks: Sendable {
             throw BinaryDecodingError(
                 error.code, offset: error.offset, message: "record \(path) (\(cid)): \(error.message)")
         }
-        operation.record = types.record(value.json, collection: operation.collection)
+        operation.record = types.record(value, collection: operation.collection)
         return operation
     }
 }

@@ -135,8 +135,10 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
         case .error(let name, let message):
             throw fail(.errorFrame, message ?? "", name: name)
         case .message(let type, let body):
-            guard let json = frame.messageJSON(nsid: nsid) else { return nil }
-            return try await deliver(type: type, sequence: frame.sequence, json: json) { body }
+            guard let value = frame.messageDataModel(nsid: nsid) else { return nil }
+            return try await deliver(type: type, sequence: frame.sequence, body: { body }) {
+                try Endpoint.Message(dataModel: value)
+            }
         }
     }
 
@@ -160,21 +162,22 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
             throw fail(.errorFrame, message ?? "", name: name)
         case .message(let type, let payload):
             guard let json = frame.messageJSON(nsid: nsid) else { return nil }
-            return try await deliver(type: type, sequence: frame.sequence, json: json) {
-                () throws(LexiconDecodingError) -> [String: DataModelValue] in
-                var body = payload
-                body["$type"] = nil
-                guard case .map(let entries) = try DataModelValue(json: .object(body)) else { return [:] }
-                return entries
-            }
+            return try await deliver(
+                type: type, sequence: frame.sequence,
+                body: { () throws(LexiconDecodingError) -> [String: DataModelValue] in
+                    var body = payload
+                    body["$type"] = nil
+                    guard case .map(let entries) = try DataModelValue(json: .object(body)) else { return [:] }
+                    return entries
+                }, message: { try Endpoint.Message(lexiconJSON: json) })
         }
     }
 
     /// Skips a message already delivered before a reconnection, runs the frame check, and decodes
-    /// the message; `body` is the message as DAG-CBOR, for the check.
+    /// the message; `body` is the message as DAG-CBOR, for the check, and `message` decodes it.
     private func deliver(
-        type: String, sequence: Int?, json: JSONValue,
-        body: () throws(LexiconDecodingError) -> [String: DataModelValue]
+        type: String, sequence: Int?, body: () throws(LexiconDecodingError) -> [String: DataModelValue],
+        message decodeMessage: () throws -> Endpoint.Message
     ) async throws(XRPCEventStreamError) -> Endpoint.Message? {
         if let resumedAfter, let sequence {
             if sequence <= resumedAfter { return nil }
@@ -192,7 +195,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
             }
         }
         do {
-            let message = try Endpoint.Message(lexiconJSON: json)
+            let message = try decodeMessage()
             if let sequence { lastSequence = sequence }
             failures = 0
             return message
