@@ -131,6 +131,29 @@ final class DataModelDecodingDifferentialTests: XCTestCase {
         XCTAssertGreaterThan(decoded, compared / 3)
     }
 
+    /// Maps past the size searched key by key (64 members) and below it, with `null` in optional
+    /// fields (kept among the unknown fields) and unknown members of every kind, agree.
+    func testSmallAndLargeMapsWithNullsAgree() {
+        for extra in [0, 3, 63, 64, 65, 200] {
+            var post: [String: DataModelValue] = [
+                "$type": .string("app.bsky.feed.post"), "text": .string("t"),
+                "createdAt": .string("2024-01-01T00:00:00Z"),
+                "langs": .null, "embed": .null, "reply": .map(["root": .null]),
+            ]
+            for index in 0..<extra {
+                post["x\(index)"] =
+                    [.null, .bytes(Data([UInt8(index % 256)])), .link(CID(sha256Of: [1])), .integer(index)][
+                        index % 4]
+            }
+            assertPathsAgree(AppBskyFeedPost.self, .map(post), "a post with \(extra) unknown members")
+            post["reply"] = nil
+            XCTAssertTrue(assertPathsAgree(AppBskyFeedPost.self, .map(post), "\(extra) unknown members, no reply"))
+            let decoded = try? AppBskyFeedPost(dataModel: .map(post))
+            XCTAssertEqual(
+                decoded?.unknownFields.count, extra + 3, "the nulls, `$type` and the unknown members are kept")
+        }
+    }
+
     // MARK: Firehose commits
 
     static let did = "did:plc:ewvi7nxzyoun6zhxrhs64oiz"

@@ -11,13 +11,20 @@ import Foundation
 /// it meets no syntax errors: a value of the wrong kind reads as `nil` or `false`, and the caller
 /// reports the mismatch.
 package struct DataModelTokenReader {
-    /// A map open: its entries and the keys read, by slot.
+    /// A map open: its entries and the members read.
+    ///
+    /// A map of up to ``scanLimit`` members (nearly all) is searched by comparing keys in turn,
+    /// which costs less than hashing the key, and its reads are bits by position (the slot); a
+    /// larger one is looked up by hash, and its slots index `readKeys`.
     struct MapFrame {
         let entries: [String: DataModelValue]
-        /// The keys read in the order sought; a slot given back by ``keepUnread(_:)`` is `nil`.
+        var readBits: UInt64 = 0
+        /// For a large map, the keys read in the order sought; a slot given back is `nil`.
         var readKeys: [String?] = []
         var readCount = 0
     }
+
+    static var scanLimit: Int { 64 }
 
     /// The value the next read takes.
     var next: DataModelValue
@@ -120,19 +127,40 @@ package struct DataModelTokenReader {
     /// Moves to the value of the open map's member `name` and returns the member's slot, or returns
     /// `nil` when the map has no such member.
     package mutating func seekMember(_ name: String) -> Int? {
-        guard let top = maps.indices.last, let value = maps[top].entries[name] else { return nil }
-        maps[top].readKeys.append(name)
-        maps[top].readCount += 1
-        next = value
-        return maps[top].readKeys.count - 1
+        guard let top = maps.indices.last else { return nil }
+        let entries = maps[top].entries
+        guard entries.count <= Self.scanLimit else {
+            guard let value = entries[name] else { return nil }
+            maps[top].readKeys.append(name)
+            maps[top].readCount += 1
+            next = value
+            return maps[top].readKeys.count - 1
+        }
+        var index = entries.startIndex
+        var position = 0
+        while index != entries.endIndex {
+            if entries.keys[index] == name {
+                maps[top].readBits |= 1 &<< UInt64(position)
+                maps[top].readCount += 1
+                next = entries.values[index]
+                return position
+            }
+            entries.formIndex(after: &index)
+            position += 1
+        }
+        return nil
     }
 
     /// Counts the member in `slot` as not read, so that it is among the unknown fields.
     package mutating func keepUnread(_ slot: Int) {
-        guard let top = maps.indices.last, slot < maps[top].readKeys.count, maps[top].readKeys[slot] != nil else {
-            return
+        guard let top = maps.indices.last, slot >= 0 else { return }
+        if maps[top].entries.count <= Self.scanLimit {
+            guard slot < Self.scanLimit, maps[top].readBits & (1 &<< UInt64(slot)) != 0 else { return }
+            maps[top].readBits &= ~(1 &<< UInt64(slot))
+        } else {
+            guard slot < maps[top].readKeys.count, maps[top].readKeys[slot] != nil else { return }
+            maps[top].readKeys[slot] = nil
         }
-        maps[top].readKeys[slot] = nil
         maps[top].readCount -= 1
     }
 
@@ -141,10 +169,18 @@ package struct DataModelTokenReader {
         guard collecting, let frame = maps.last, frame.readCount < frame.entries.count else {
             return [:]
         }
-        var read = Set<String>(minimumCapacity: frame.readCount)
-        for case let key? in frame.readKeys { read.insert(key) }
-        var fields = [String: JSONValue](minimumCapacity: frame.entries.count - read.count)
-        for (key, value) in frame.entries where !read.contains(key) { fields[key] = value.json }
+        var fields = [String: JSONValue](minimumCapacity: frame.entries.count - frame.readCount)
+        guard frame.entries.count <= Self.scanLimit else {
+            var read = Set<String>(minimumCapacity: frame.readCount)
+            for case let key? in frame.readKeys { read.insert(key) }
+            for (key, value) in frame.entries where !read.contains(key) { fields[key] = value.json }
+            return fields
+        }
+        var position: UInt64 = 0
+        for (key, value) in frame.entries {
+            if frame.readBits & (1 &<< position) == 0 { fields[key] = value.json }
+            position += 1
+        }
         return fields
     }
 
