@@ -43,7 +43,8 @@ let package = Package(
         .executableTarget(
             name: "xrpc-bench",
             dependencies: [
-                lexicons("XRPCRuntime"), lexicons("AtprotoVerification"), lexicons("XRPCTesting"), "BenchmarkSupport",
+                lexicons("XRPCRuntime"), lexicons("AtprotoVerification"), lexicons("XRPCTesting"),
+                lexicons("AtprotoLexicons"), "BenchmarkSupport",
             ],
             path: "StreamBenchmark"),
         // The runtime's per-call overhead over raw URLSession.

@@ -1,6 +1,8 @@
+import AtprotoLexicons
 import AtprotoVerification
 import BenchmarkSupport
 import Foundation
+@_spi(Generated) import XRPCCore
 import XRPCRuntime
 import XRPCTesting
 
@@ -79,6 +81,93 @@ func streamFrames(_ frames: [Data]) async throws -> Tally {
     return tally
 }
 
+/// The generated message read from its JSON form, as the stream read every message before it read
+/// them from the decoded DAG-CBOR: `init(lexiconJSON:)` only, so the stream's data-model value is
+/// written as JSON (the `blocks` as base64) and the message read from that.
+struct MessageThroughJSON: LexiconJSONBacked {
+    let message: ComAtprotoSyncSubscribeRepos.Message
+    init(lexiconJSON json: JSONValue) throws { message = try ComAtprotoSyncSubscribeRepos.Message(lexiconJSON: json) }
+    var lexiconJSON: JSONValue { message.lexiconJSON }
+}
+
+enum BenchSubscriptionThroughJSON: XRPCSubscription {
+    static let nsid: NSID = "com.atproto.sync.subscribeRepos"
+    typealias Parameters = NoParameters
+    typealias Message = MessageThroughJSON
+    typealias Error = UndeclaredError
+}
+
+/// ``streamTypedFrames(_:)`` the way it ran before messages and records were read from the decoded
+/// DAG-CBOR: each message and each record read from its JSON form.
+func streamTypedFramesThroughJSON(_ frames: [Data]) async throws -> Tally {
+    var client = XRPCClient(agent: StubAgent { _ in XRPCResponse(status: 501) })
+    client.eventStreams = XRPCEventStreamOptions(
+        serviceURL: URL(string: "ws://bench.invalid"), transport: MemoryTransport(frames: frames))
+    var tally = Tally()
+    let types = LexiconRecordTypes.bluesky
+    for try await message in client.subscribe(BenchSubscriptionThroughJSON.self, parameters: .init()) {
+        guard case .comAtprotoSyncSubscribeReposCommit(let commit) = message.message else {
+            throw BenchmarkError(description: "not a commit: \(message)")
+        }
+        let car = try CARFile(reading: commit.blocks.data)
+        let blocks = car.blocksByCID
+        for op in commit.ops {
+            guard let link = op.cid else { continue }  // a delete names no record
+            guard let block = blocks[try CID(link.cid)] else {
+                throw BenchmarkError(description: "the record of \(op.path) is missing")
+            }
+            let collection = NSID(rawValue: String(op.path.prefix { $0 != "/" }))
+            switch types.record(try DAGCBOR.decode(block).json, collection: collection) {
+            case .known(let record):
+                tally.records += 1
+                tally.textBytes += (record as? AppBskyFeedPost)?.text.utf8.count ?? 0
+            case .unknown:
+                tally.records += 1
+            case .invalid(_, let reason):
+                throw BenchmarkError(description: "the record of \(op.path) does not decode: \(reason)")
+            }
+        }
+        tally.blocks += car.blocks.count
+        tally.frames += 1
+    }
+    return tally
+}
+
+/// `subscribeRepos` through the generated method, as an app reads it: each message typed
+/// (`ComAtprotoSyncSubscribeRepos.Message`, read from the decoded DAG-CBOR), then each commit's
+/// `blocks` read by `RepoCommitBlocks` and each record typed by `LexiconRecordTypes.bluesky`.
+func streamTypedFrames(_ frames: [Data]) async throws -> Tally {
+    var client = XRPCClient(agent: StubAgent { _ in XRPCResponse(status: 501) })
+    client.eventStreams = XRPCEventStreamOptions(
+        serviceURL: URL(string: "ws://bench.invalid"), transport: MemoryTransport(frames: frames))
+    var tally = Tally()
+    let types = LexiconRecordTypes.bluesky
+    for try await message in client.com.atproto.sync.subscribeRepos() {
+        guard case .comAtprotoSyncSubscribeReposCommit(let commit) = message else {
+            throw BenchmarkError(description: "not a commit: \(message)")
+        }
+        let blocks = try RepoCommitBlocks(car: commit.blocks.data)
+        for op in commit.ops {
+            guard let link = op.cid else { continue }  // a delete names no record
+            let operation = try blocks.operation(action: .create, path: op.path, cid: try CID(link.cid), types: types)
+            switch operation.record {
+            case .known(let record)?:
+                tally.records += 1
+                tally.textBytes += (record as? AppBskyFeedPost)?.text.utf8.count ?? 0
+            case .unknown?:
+                tally.records += 1
+            case .invalid(_, let reason)?:
+                throw BenchmarkError(description: "the record of \(op.path) does not decode: \(reason)")
+            case nil:
+                throw BenchmarkError(description: "the record of \(op.path) is missing")
+            }
+        }
+        tally.blocks += blocks.car.blocks.count
+        tally.frames += 1
+    }
+    return tally
+}
+
 /// The raw decode of a frame, for the stream's reference: the header, the body, the CAR with every
 /// block's CID checked, and the record of each operation to a data-model value (the blocks the stream
 /// reads too; the MST nodes of a real commit are left as bytes by both), with no typing.
@@ -104,19 +193,22 @@ func rawDecode(_ frame: Data, into tally: inout Tally) throws {
     tally.frames += 1
 }
 
-/// Times ``streamFrames(_:)`` over the stream in `runs` rounds after a warm-up, alternating with the
-/// raw decode of the same frames (``rawDecode(_:into:)``), and prints both with the ratio.
-func benchmarkStream(_ frames: [Data], runs: Int) async throws {
+/// Times `stream` (``streamFrames(_:)`` or ``streamTypedFrames(_:)``) over the stream in `runs`
+/// rounds after a warm-up, alternating with the raw decode of the same frames
+/// (``rawDecode(_:into:)``), and prints both with the ratio under `title`.
+func benchmarkStream(
+    _ frames: [Data], runs: Int, title: String, stream: @escaping ([Data]) async throws -> Tally
+) async throws {
     let totalBytes = frames.reduce(0) { $0 + $1.count }
     var tally = Tally()
     var raw = Tally()
     let comparison = try await alternatingAsyncRounds(
-        rounds: runs, operations: frames.count, ours: { tally = try await streamFrames(frames) },
+        rounds: runs, operations: frames.count, ours: { tally = try await stream(frames) },
         inProcessReference: {
             raw = Tally()
             for frame in frames { try rawDecode(frame, into: &raw) }
         })
-    print("XRPCEventStream (frames to messages, then each commit's CAR + CID check + records), process CPU time")
+    print(title)
     let report = Report(unit: "frames", bytesPerOperation: totalBytes / frames.count)
     print(report.line("  XRPCRuntime (ours)", comparison.ours))
     if let reference = comparison.reference, let ratio = comparison.ratio {

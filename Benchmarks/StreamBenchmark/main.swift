@@ -147,7 +147,19 @@ func format(_ value: Double) -> String {
 
 do {
     let (frames, runs) = try run()
-    try await benchmarkStream(frames, runs: runs)
+    try await benchmarkStream(
+        frames, runs: runs,
+        title: "XRPCEventStream, untyped (messages as UnknownValue, records as JSON), process CPU time",
+        stream: streamFrames)
+    try await benchmarkStream(
+        frames, runs: runs,
+        title: "XRPCEventStream, typed through the JSON form (as before), process CPU time",
+        stream: streamTypedFramesThroughJSON)
+    try await benchmarkStream(
+        frames, runs: runs,
+        title: "XRPCEventStream, typed (the generated Message, records by LexiconRecordTypes.bluesky), "
+            + "process CPU time",
+        stream: streamTypedFrames)
     try await benchmarkLoopbackStream(frames, runs: runs)
 } catch {
     print("xrpc-bench: \(error)")

@@ -41,7 +41,7 @@ public struct LexiconRecordTypes: Sendable {
     public func record(_ json: JSONValue, collection: NSID) -> DecodedRecord {
         guard let decoder = decoders[collection] else { return .unknown(LexiconUnknownValue(json)) }
         do {
-            return .known(try decoder(json))
+            return .known(try type.init(lexiconJSON: json))
         } catch {
             let reason = error as? LexiconDecodingError ?? LexiconDecodingError(message: "\(error)")
             return .invalid(LexiconUnknownValue(json), reason)
@@ -61,6 +61,19 @@ public struct LexiconRecordTypes: Sendable {
             throw error
         } catch {
             return record(try JSONValue.parse(bytes), collection: collection)
+        }
+    }
+
+    /// Reads `value`, a record of `collection` as decoded from DAG-CBOR, into its type when the lookup
+    /// has one, without writing it as JSON first; otherwise, and when it does not decode, as
+    /// ``record(_:collection:)-(JSONValue,_)`` reads its JSON form, with the same reason.
+    public func record(_ value: DataModelValue, collection: NSID) -> DecodedRecord {
+        guard let type = decoders[collection] else { return .unknown(UnknownValue(value.json)) }
+        do {
+            return .known(try type.init(dataModel: value))
+        } catch {
+            let reason = error as? LexiconDecodingError ?? LexiconDecodingError(message: "\(error)")
+            return .invalid(UnknownValue(value.json), reason)
         }
     }
 }
@@ -171,7 +184,7 @@ public struct RepoCommitBlocks: Sendable {
             throw AtprotoBinaryDecodingError(
                 error.code, offset: error.offset, message: "record \(path) (\(cid)): \(error.message)")
         }
-        operation.record = types.record(value.json, collection: operation.collection)
+        operation.record = types.record(value, collection: operation.collection)
         return operation
     }
 }

@@ -171,7 +171,7 @@ public struct VerifiedRepository: Sendable {
                 do {
                     let value = try DAGCBOR.decode(bytes)
                     let collection = NSID(rawValue: String(path.prefix { $0 != "/" }))
-                    return Entry(path: path, cid: cid, record: records.types.record(value.json, collection: collection))
+                    return Entry(path: path, cid: cid, record: records.types.record(value, collection: collection))
                 } catch {
                     throw AtprotoVerificationError(
                         .malformedData, message: "the record \(path) is not DAG-CBOR: \(error)")

@@ -71,6 +71,15 @@ public enum XRPCEventFrame: Sendable, Hashable {
         return .object(object)
     }
 
+    /// The message as the data-model value a generated message union reads
+    /// (`Message(dataModel:)`): the body with `$type` set as in ``messageJSON(nsid:)``, its bytes and
+    /// links as decoded. `nil` for other frames.
+    public func messageDataModel(nsid: NSID) -> DataModelValue? {
+        guard case .message(let type, var body) = self else { return nil }
+        body["$type"] = .string(type.hasPrefix("#") ? nsid.rawValue + type : type)
+        return .map(body)
+    }
+
     /// The message's `seq`, when its body has an integer one: the cursor to resume after it.
     public var sequence: Int? {
         guard case .message(_, let body) = self, case .integer(let seq)? = body["seq"] else { return nil }

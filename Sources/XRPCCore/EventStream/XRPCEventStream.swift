@@ -135,8 +135,10 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
         case .error(let name, let message):
             throw fail(.errorFrame, message ?? "", name: name)
         case .message(let type, let body):
-            guard let json = frame.messageJSON(nsid: nsid) else { return nil }
-            return try await deliver(type: type, sequence: frame.sequence, json: json) { body }
+            guard let value = frame.messageDataModel(nsid: nsid) else { return nil }
+            return try await deliver(type: type, sequence: frame.sequence, body: { body }) {
+                try Endpoint.Message(dataModel: value)
+            }
         }
     }
 
@@ -171,7 +173,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
     }
 
     /// Skips a message already delivered before a reconnection, runs the frame check, and decodes
-    /// the message; `body` is the message as DAG-CBOR, for the check.
+    /// the message; `body` is the message as DAG-CBOR, for the check, and `message` decodes it.
     private func deliver(
         type: String, sequence: Int?, json: JSONValue,
         body: () throws(LexiconDecodingError) -> [String: AtprotoDataModelValue]
@@ -192,7 +194,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
             }
         }
         do {
-            let message = try Endpoint.Message(lexiconJSON: json)
+            let message = try decodeMessage()
             if let sequence { lastSequence = sequence }
             failures = 0
             return message

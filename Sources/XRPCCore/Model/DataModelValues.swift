@@ -28,6 +28,15 @@ public struct LexiconBytes: LexiconJSONBacked {
         (data, textAsRead) = try AtprotoDataModel.bytesObject(json)
     }
 
+    /// Takes bytes decoded from DAG-CBOR as they are; reads anything else as ``init(lexiconJSON:)``.
+    @_spi(Generated) public init(lexiconTokens tokens: LexiconJSONTokens) throws {
+        guard let data = tokens.readDecodedBytes() else {
+            try self.init(lexiconJSON: tokens.readJSONValue())
+            return
+        }
+        self.init(data)
+    }
+
     /// Writes `{"$bytes": "..."}`: the text as read, or for new bytes base64 without padding, as the
     /// data model prefers.
     public var lexiconJSON: JSONValue {
@@ -53,6 +62,15 @@ public struct CIDLink: LexiconJSONBacked {
     /// Reads `{"$link": "..."}`, an object with exactly that one field holding a string.
     public init(lexiconJSON json: JSONValue) throws {
         self.cid = try AtprotoDataModel.specialField("$link", of: json)
+    }
+
+    /// Takes a link decoded from DAG-CBOR as its CID; reads anything else as ``init(lexiconJSON:)``.
+    @_spi(Generated) public init(lexiconTokens tokens: LexiconJSONTokens) throws {
+        guard let cid = tokens.readDecodedLink() else {
+            try self.init(lexiconJSON: tokens.readJSONValue())
+            return
+        }
+        self.init(cid.string)
     }
 
     /// Writes `{"$link": "..."}`.
@@ -113,6 +131,16 @@ public struct LexiconBlob: LexiconJSONBacked {
         ref = try reader.required("ref")
         mimeType = try reader.required("mimeType")
         size = try reader.required("size") as Int
+    }
+
+    /// Takes a blob decoded from DAG-CBOR in the current form as it is (its `ref` as the link
+    /// decoded); reads anything else as ``init(lexiconJSON:)``.
+    @_spi(Generated) public init(lexiconTokens tokens: LexiconJSONTokens) throws {
+        guard let blob = tokens.readDecodedBlob() else {
+            try self.init(lexiconJSON: tokens.readJSONValue())
+            return
+        }
+        self.init(ref: CIDLink(blob.ref.string), mimeType: blob.mimeType, size: blob.size)
     }
 
     /// The current form when there is a ``size``; the legacy form `{"cid", "mimeType"}` otherwise.

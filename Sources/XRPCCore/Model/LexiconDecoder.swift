@@ -37,6 +37,14 @@ public struct LexiconDecoder: Sendable {
     public func decode<T: LexiconValue>(_ type: T.Type, from json: JSONValue) throws -> T {
         try T(lexiconJSON: json)
     }
+
+    /// Decodes a value of `type` from a decoded DAG-CBOR value (``DAGCBOR/decode(_:)``), such as a
+    /// repository record or an event-stream message, without writing it as JSON first: bytes and
+    /// links are taken as decoded. The value, its unknown fields and any error are those of
+    /// decoding `value.json`.
+    public func decode<T: LexiconValue>(_ type: T.Type, fromDataModel value: DataModelValue) throws -> T {
+        try LexiconJSONTokens.decode(T.self, fromDataModel: value)
+    }
 }
 
 /// Writes lexicon values as JSON bytes with this runtime's serializer; the counterpart of
@@ -57,6 +65,12 @@ public struct LexiconEncoder: Sendable {
 }
 
 extension LexiconValue {
+    /// Decodes the value from a decoded DAG-CBOR value without its JSON form
+    /// (``LexiconDecoder/decode(_:fromDataModel:)``).
+    public init(dataModel value: DataModelValue) throws {
+        self = try LexiconJSONTokens.decode(Self.self, fromDataModel: value)
+    }
+
     /// Decodes the value from JSON bytes, the fast way (``LexiconDecoder``, not `JSONDecoder`).
     ///
     /// ```swift

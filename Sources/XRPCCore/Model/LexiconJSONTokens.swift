@@ -12,8 +12,14 @@ import Foundation
 ///
 /// It points at a reader that lives only for one decoding call and is used by one thread, inside
 /// that call; it is `Sendable` only so that ``LexiconObjectReader`` stays `Sendable`.
+/// The tokens come from JSON text or from a decoded DAG-CBOR value (``LexiconValue/init(dataModel:)``),
+/// where bytes and links are read as they were decoded, with no base64 or `$link` text in between.
 @_spi(Generated) public struct LexiconJSONTokens: @unchecked Sendable {
-    let reader: UnsafeMutablePointer<JSONTokenReader>
+    enum Source {
+        case text(UnsafeMutablePointer<JSONTokenReader>)
+        case dataModel(UnsafeMutablePointer<DataModelTokenReader>)
+    }
+    let source: Source
     /// Whether objects keep the fields their schema does not know.
     @usableFromInline let keepsUnknownFields: Bool
 
@@ -24,7 +30,7 @@ import Foundation
     ) throws -> T {
         var reader = JSONTokenReader(bytes: bytes)
         return try withUnsafeMutablePointer(to: &reader) { pointer in
-            let tokens = LexiconJSONTokens(reader: pointer, keepsUnknownFields: keepsUnknownFields)
+            let tokens = LexiconJSONTokens(source: .text(pointer), keepsUnknownFields: keepsUnknownFields)
             let value = try T(lexiconTokens: tokens)
             try pointer.pointee.end()
             return value
@@ -42,6 +48,28 @@ import Foundation
         }
     }
 
+    /// Decodes a value of `type` from a decoded DAG-CBOR value, its bytes and links as decoded. The
+    /// error thrown, if any, need not be the one the tree path reports.
+    package static func decodeWithoutFallback<T: LexiconValue>(
+        _ type: T.Type, fromDataModel value: DataModelValue, keepsUnknownFields: Bool
+    ) throws -> T {
+        var reader = DataModelTokenReader(value)
+        return try withUnsafeMutablePointer(to: &reader) { pointer in
+            try T(lexiconTokens: LexiconJSONTokens(source: .dataModel(pointer), keepsUnknownFields: keepsUnknownFields))
+        }
+    }
+
+    /// Decodes a value of `type` from a decoded DAG-CBOR value, reporting any error as
+    /// `T(lexiconJSON: value.json)` does (on an error the value is decoded that way).
+    static func decode<T: LexiconValue>(_ type: T.Type, fromDataModel value: DataModelValue) throws -> T {
+        do {
+            return try decodeWithoutFallback(
+                T.self, fromDataModel: value, keepsUnknownFields: LexiconDecoder.keepsUnknownFields)
+        } catch {
+            return try T(lexiconJSON: value.json)
+        }
+    }
+
     /// ``decode(_:from:)-(_,UnsafeBufferPointer<UInt8>)`` for bytes in a `Data`.
     static func decode<T: LexiconValue>(_ type: T.Type, from data: Data) throws -> T {
         try data.withUnsafeBytes { raw in try decode(T.self, from: raw.assumingMemoryBound(to: UInt8.self)) }
@@ -51,16 +79,47 @@ import Foundation
 
     /// Reads the next value whole, as a tree.
     @usableFromInline func readJSONValue() throws -> JSONValue {
-        try reader.pointee.readValue()
+        switch source {
+        case .text(let reader): return try reader.pointee.readValue()
+        case .dataModel(let reader): return reader.pointee.readValue()
+        }
     }
 
     @usableFromInline func readString() throws -> String {
-        guard let string = try reader.pointee.readString() else { throw Self.mismatch("string") }
+        let string: String?
+        switch source {
+        case .text(let reader): string = try reader.pointee.readString()
+        case .dataModel(let reader): string = reader.pointee.readString()
+        }
+        guard let string else { throw Self.mismatch("string") }
         return string
     }
 
+    /// Reads bytes as decoded from DAG-CBOR; `nil` (reading nothing) from text or for other values.
+    func readDecodedBytes() -> Data? {
+        guard case .dataModel(let reader) = source else { return nil }
+        return reader.pointee.readBytes()
+    }
+
+    /// Reads a link as decoded from DAG-CBOR; `nil` (reading nothing) from text or for other values.
+    func readDecodedLink() -> CID? {
+        guard case .dataModel(let reader) = source else { return nil }
+        return reader.pointee.readLink()
+    }
+
+    /// Reads a blob of the current form as decoded from DAG-CBOR; `nil` (reading nothing) otherwise.
+    func readDecodedBlob() -> (ref: CID, mimeType: String, size: Int)? {
+        guard case .dataModel(let reader) = source else { return nil }
+        return reader.pointee.readBlob()
+    }
+
     @usableFromInline func readInt() throws -> Int {
-        switch try reader.pointee.readNumber() {
+        let number: JSONValue?
+        switch source {
+        case .text(let reader): number = try reader.pointee.readNumber()
+        case .dataModel(let reader): number = reader.pointee.readInteger().map(JSONValue.integer)
+        }
+        switch number {
         case .integer(let value)?:
             return value
         case .number(let value)? where value.rounded() == value && abs(value) < 9.007_199_254_740_992e15:
@@ -71,35 +130,57 @@ import Foundation
     }
 
     @usableFromInline func readBool() throws -> Bool {
-        guard let value = try reader.pointee.readBool() else { throw Self.mismatch("boolean") }
+        let value: Bool?
+        switch source {
+        case .text(let reader): value = try reader.pointee.readBool()
+        case .dataModel(let reader): value = reader.pointee.readBool()
+        }
+        guard let value else { throw Self.mismatch("boolean") }
         return value
     }
 
     /// Reads a `null` and returns `true`, or returns `false` when the next value is something else.
     @usableFromInline func readNull() throws -> Bool {
-        try reader.pointee.readNull()
+        switch source {
+        case .text(let reader): return try reader.pointee.readNull()
+        case .dataModel(let reader): return reader.pointee.readNull()
+        }
     }
 
     // MARK: Arrays
 
     @usableFromInline func beginArray() throws {
-        guard try reader.pointee.beginArray() else { throw Self.mismatch("array") }
+        let began: Bool
+        switch source {
+        case .text(let reader): began = try reader.pointee.beginArray()
+        case .dataModel(let reader): began = reader.pointee.beginArray()
+        }
+        guard began else { throw Self.mismatch("array") }
     }
 
     /// Moves to the next element and returns `true`, or reads the end of the array.
     @usableFromInline func nextElement(first: Bool) throws -> Bool {
-        try reader.pointee.nextElement(first: first)
+        switch source {
+        case .text(let reader): return try reader.pointee.nextElement(first: first)
+        case .dataModel(let reader): return reader.pointee.nextElement()
+        }
     }
 
     // MARK: Objects
 
     @usableFromInline func beginObject() throws {
-        guard try reader.pointee.beginObject() else { throw Self.mismatch("object") }
+        let began: Bool
+        switch source {
+        case .text(let reader): began = try reader.pointee.beginObject()
+        case .dataModel(let reader): began = reader.pointee.beginObject()
+        }
+        guard began else { throw Self.mismatch("object") }
     }
 
     /// Moves to the value of the open object's member `key` and says what is there (a `null` is read).
     /// One call per field, for what three calls found.
     @usableFromInline func seekField(_ key: String) throws -> LexiconTokenField {
+        guard case .text(let reader) = source else { return seekDecodedField(key) }
         guard let slot = try reader.pointee.seekMember(key) else {
             return LexiconTokenField(slot: -1, isNull: false, isOutOfOrder: false)
         }
@@ -107,26 +188,45 @@ import Foundation
         return LexiconTokenField(slot: slot, isNull: isNull, isOutOfOrder: reader.pointee.isReadingOutOfOrder)
     }
 
+    private func seekDecodedField(_ key: String) -> LexiconTokenField {
+        guard case .dataModel(let reader) = source, let slot = reader.pointee.seekMember(key) else {
+            return LexiconTokenField(slot: -1, isNull: false, isOutOfOrder: false)
+        }
+        return LexiconTokenField(slot: slot, isNull: reader.pointee.readNull(), isOutOfOrder: false)
+    }
+
     /// Returns to the text after a member read out of order (checking that it was read whole).
     @usableFromInline func endMember() throws {
-        try reader.pointee.endMember()
+        if case .text(let reader) = source { try reader.pointee.endMember() }
     }
 
     @usableFromInline func keepUnread(_ slot: Int) {
-        reader.pointee.keepUnread(slot)
+        switch source {
+        case .text(let reader): reader.pointee.keepUnread(slot)
+        case .dataModel(let reader): reader.pointee.keepUnread(slot)
+        }
     }
 
     /// The open object's members not read, read to its end; an error is kept for ``closeObject()``.
     @usableFromInline func remainingFields() -> [String: JSONValue] {
-        do {
-            return try reader.pointee.finishObject(collecting: keepsUnknownFields)
-        } catch {
-            reader.pointee.deferredError = error
-            return [:]
+        switch source {
+        case .dataModel(let reader):
+            return reader.pointee.finishObject(collecting: keepsUnknownFields)
+        case .text(let reader):
+            do {
+                return try reader.pointee.finishObject(collecting: keepsUnknownFields)
+            } catch {
+                reader.pointee.deferredError = error
+                return [:]
+            }
         }
     }
 
     @usableFromInline func closeObject() throws {
+        guard case .text(let reader) = source else {
+            if case .dataModel(let reader) = source { reader.pointee.closeObject() }
+            return
+        }
         if let error = reader.pointee.deferredError { throw error }
         try reader.pointee.closeObject()
     }
@@ -135,13 +235,31 @@ import Foundation
 
     /// The `$type` of the object that is the next value, read without moving.
     func peekType() throws -> String? {
-        try reader.pointee.peekType()
+        switch source {
+        case .text(let reader): return try reader.pointee.peekType()
+        case .dataModel(let reader): return reader.pointee.peekType()
+        }
     }
 
-    var mark: JSONTokenReader.Mark { reader.pointee.mark }
+    /// A place to return to, to read a value again as a tree.
+    enum Mark {
+        case text(JSONTokenReader.Mark)
+        case dataModel(DataModelTokenReader.Mark)
+    }
 
-    func rewind(to mark: JSONTokenReader.Mark) {
-        reader.pointee.rewind(to: mark)
+    var mark: Mark {
+        switch source {
+        case .text(let reader): return .text(reader.pointee.mark)
+        case .dataModel(let reader): return .dataModel(reader.pointee.mark)
+        }
+    }
+
+    func rewind(to mark: Mark) {
+        switch (source, mark) {
+        case (.text(let reader), .text(let mark)): reader.pointee.rewind(to: mark)
+        case (.dataModel(let reader), .dataModel(let mark)): reader.pointee.rewind(to: mark)
+        default: break
+        }
     }
 
     @usableFromInline static func mismatch(_ expected: String) -> LexiconDecodingError {

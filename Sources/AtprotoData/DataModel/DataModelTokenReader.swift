@@ -1,0 +1,215 @@
+import Foundation
+
+/// Reads a decoded DAG-CBOR value (a ``DataModelValue``) value by value, with the operations of
+/// ``JSONTokenReader``, for typed readers that know what they expect: strings, integers, arrays and
+/// maps are taken from the tree as they are, and bytes and links are handed over as they were decoded
+/// (``readBytes()``, ``readLink()``). Only what a typed reader does not take (unknown members,
+/// `unknown` values) is converted to the JSON form, where bytes become `{"$bytes": ...}` and links
+/// `{"$link": ...}`.
+///
+/// The value was checked when it was decoded (canonical DAG-CBOR, no duplicate keys), so reading
+/// it meets no syntax errors: a value of the wrong kind reads as `nil` or `false`, and the caller
+/// reports the mismatch.
+package struct DataModelTokenReader {
+    /// A map open: its entries and the members read.
+    ///
+    /// A map of up to ``scanLimit`` members (nearly all) is searched by comparing keys in turn,
+    /// which costs less than hashing the key, and its reads are bits by position (the slot); a
+    /// larger one is looked up by hash, and its slots index `readKeys`.
+    struct MapFrame {
+        let entries: [String: DataModelValue]
+        var readBits: UInt64 = 0
+        /// For a large map, the keys read in the order sought; a slot given back is `nil`.
+        var readKeys: [String?] = []
+        var readCount = 0
+    }
+
+    static var scanLimit: Int { 64 }
+
+    /// The value the next read takes.
+    var next: DataModelValue
+    /// The arrays open, innermost last: the elements and the index of the next. (Typed readers
+    /// nest their reads, so arrays and maps keep stacks of their own.)
+    var arrays: [(items: [DataModelValue], next: Int)] = []
+    /// The maps open, innermost last.
+    var maps: [MapFrame] = []
+
+    /// Reads `value`.
+    package init(_ value: DataModelValue) {
+        next = value
+    }
+
+    // MARK: Scalars
+
+    /// Reads a string, or returns `nil` when the next value is not one.
+    package func readString() -> String? {
+        if case .string(let string) = next { return string }
+        return nil
+    }
+
+    /// Reads an integer, or returns `nil`.
+    package func readInteger() -> Int? {
+        if case .integer(let value) = next { return value }
+        return nil
+    }
+
+    /// Reads `true` or `false`, or returns `nil`.
+    package func readBool() -> Bool? {
+        if case .bool(let value) = next { return value }
+        return nil
+    }
+
+    /// Whether the next value is `null` (which is then read).
+    package func readNull() -> Bool {
+        if case .null = next { return true }
+        return false
+    }
+
+    /// Reads a byte string as the bytes it is, or returns `nil`.
+    package func readBytes() -> Data? {
+        if case .bytes(let data) = next { return data }
+        return nil
+    }
+
+    /// Reads a link as the CID it is, or returns `nil`.
+    package func readLink() -> CID? {
+        if case .link(let cid) = next { return cid }
+        return nil
+    }
+
+    /// Reads a blob in its current form (`$type` `blob`, a link `ref`, a string `mimeType` and an
+    /// integer `size`; other members ignored, as blobs read them), or returns `nil`.
+    package func readBlob() -> (ref: CID, mimeType: String, size: Int)? {
+        guard case .map(let entries) = next, entries["$type"] == .string("blob"), case .link(let ref)? = entries["ref"],
+            case .string(let mimeType)? = entries["mimeType"], case .integer(let size)? = entries["size"]
+        else { return nil }
+        return (ref, mimeType, size)
+    }
+
+    /// Reads the next value whole, in the data model's JSON form.
+    package func readValue() -> JSONValue {
+        next.json
+    }
+
+    // MARK: Arrays
+
+    /// Opens the array that is the next value, or returns `false` when the next value is not one.
+    package mutating func beginArray() -> Bool {
+        guard case .array(let items) = next else { return false }
+        arrays.append((items, 0))
+        return true
+    }
+
+    /// Moves to the open array's next element and returns `true`, or closes the array and returns
+    /// `false` after its last element.
+    package mutating func nextElement() -> Bool {
+        guard let top = arrays.indices.last else { return false }
+        let index = arrays[top].next
+        guard index < arrays[top].items.count else {
+            arrays.removeLast()
+            return false
+        }
+        arrays[top].next = index + 1
+        next = arrays[top].items[index]
+        return true
+    }
+
+    // MARK: Maps
+
+    /// Opens the map that is the next value, which becomes the one ``seekMember(_:)`` looks in until
+    /// ``closeObject()``; returns `false` when the next value is not a map.
+    package mutating func beginObject() -> Bool {
+        guard case .map(let entries) = next else { return false }
+        maps.append(MapFrame(entries: entries))
+        return true
+    }
+
+    /// Moves to the value of the open map's member `name` and returns the member's slot, or returns
+    /// `nil` when the map has no such member.
+    package mutating func seekMember(_ name: String) -> Int? {
+        guard let top = maps.indices.last else { return nil }
+        let entries = maps[top].entries
+        guard entries.count <= Self.scanLimit else {
+            guard let value = entries[name] else { return nil }
+            maps[top].readKeys.append(name)
+            maps[top].readCount += 1
+            next = value
+            return maps[top].readKeys.count - 1
+        }
+        var index = entries.startIndex
+        var position = 0
+        while index != entries.endIndex {
+            if entries.keys[index] == name {
+                maps[top].readBits |= 1 &<< UInt64(position)
+                maps[top].readCount += 1
+                next = entries.values[index]
+                return position
+            }
+            entries.formIndex(after: &index)
+            position += 1
+        }
+        return nil
+    }
+
+    /// Counts the member in `slot` as not read, so that it is among the unknown fields.
+    package mutating func keepUnread(_ slot: Int) {
+        guard let top = maps.indices.last, slot >= 0 else { return }
+        if maps[top].entries.count <= Self.scanLimit {
+            guard slot < Self.scanLimit, maps[top].readBits & (1 &<< UInt64(slot)) != 0 else { return }
+            maps[top].readBits &= ~(1 &<< UInt64(slot))
+        } else {
+            guard slot < maps[top].readKeys.count, maps[top].readKeys[slot] != nil else { return }
+            maps[top].readKeys[slot] = nil
+        }
+        maps[top].readCount -= 1
+    }
+
+    /// The open map's members not read, in the JSON form (none when `collecting` is `false`).
+    package func finishObject(collecting: Bool) -> [String: JSONValue] {
+        guard collecting, let frame = maps.last, frame.readCount < frame.entries.count else {
+            return [:]
+        }
+        var fields = [String: JSONValue](minimumCapacity: frame.entries.count - frame.readCount)
+        guard frame.entries.count <= Self.scanLimit else {
+            var read = Set<String>(minimumCapacity: frame.readCount)
+            for case let key? in frame.readKeys { read.insert(key) }
+            for (key, value) in frame.entries where !read.contains(key) { fields[key] = value.json }
+            return fields
+        }
+        var position: UInt64 = 0
+        for (key, value) in frame.entries {
+            if frame.readBits & (1 &<< position) == 0 { fields[key] = value.json }
+            position += 1
+        }
+        return fields
+    }
+
+    /// Closes the open map.
+    package mutating func closeObject() {
+        if !maps.isEmpty { maps.removeLast() }
+    }
+
+    /// The `$type` of the map that is the next value, when it has one that is a string.
+    package func peekType() -> String? {
+        next["$type"]?.stringValue
+    }
+
+    // MARK: Returning
+
+    /// A place to return to after a value failed to read as a type, to read it as a tree instead.
+    package struct Mark {
+        let next: DataModelValue
+        let arrayCount: Int
+        let mapCount: Int
+    }
+
+    /// Where the reader is now.
+    package var mark: Mark { Mark(next: next, arrayCount: arrays.count, mapCount: maps.count) }
+
+    /// Returns to `mark`, forgetting the arrays and maps opened since.
+    package mutating func rewind(to mark: Mark) {
+        next = mark.next
+        if arrays.count > mark.arrayCount { arrays.removeSubrange(mark.arrayCount...) }
+        if maps.count > mark.mapCount { maps.removeSubrange(mark.mapCount...) }
+    }
+}
