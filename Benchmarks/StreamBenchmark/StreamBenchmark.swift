@@ -92,9 +92,9 @@ struct MessageThroughJSON: LexiconJSONBacked {
 
 enum BenchSubscriptionThroughJSON: XRPCSubscription {
     static let nsid: NSID = "com.atproto.sync.subscribeRepos"
-    typealias Parameters = NoParameters
+    typealias Parameters = XRPCNoParameters
     typealias Message = MessageThroughJSON
-    typealias Error = UndeclaredError
+    typealias Error = XRPCUndeclaredError
 }
 
 /// ``streamTypedFrames(_:)`` the way it ran before messages and records were read from the decoded

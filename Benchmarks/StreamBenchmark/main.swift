@@ -149,7 +149,7 @@ do {
     let (frames, runs) = try run()
     try await benchmarkStream(
         frames, runs: runs,
-        title: "XRPCEventStream, untyped (messages as UnknownValue, records as JSON), process CPU time",
+        title: "XRPCEventStream, untyped (messages as LexiconUnknownValue, records as JSON), process CPU time",
         stream: streamFrames)
     try await benchmarkStream(
         frames, runs: runs,

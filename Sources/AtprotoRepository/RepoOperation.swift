@@ -9,7 +9,7 @@ import XRPCCore
 /// let types = LexiconRecordTypes([AppBskyFeedPost.self, AppBskyFeedLike.self])
 /// ```
 public struct LexiconRecordTypes: Sendable {
-    private var decoders: [NSID: @Sendable (JSONValue) throws -> any LexiconRecord] = [:]
+    private var decoders: [NSID: any LexiconRecord.Type] = [:]
     /// The same types read straight from JSON bytes (``LexiconDecoder``), with no tree in between.
     private var byteDecoders: [NSID: @Sendable (Data) throws -> any LexiconRecord] = [:]
 
@@ -20,7 +20,7 @@ public struct LexiconRecordTypes: Sendable {
 
     /// Adds a record type.
     public mutating func add(_ type: any LexiconRecord.Type) {
-        decoders[type.collection] = Self.decoder(for: type)
+        decoders[type.collection] = type
         byteDecoders[type.collection] = Self.byteDecoder(for: type)
     }
 
@@ -29,17 +29,12 @@ public struct LexiconRecordTypes: Sendable {
         { bytes in try LexiconDecoder().decode(R.self, from: bytes) }
     }
 
-    private static func decoder<R: LexiconRecord>(for type: R.Type) -> @Sendable (JSONValue) throws -> any LexiconRecord
-    {
-        { json in try R(lexiconJSON: json) }
-    }
-
     /// The collections it knows, sorted.
     public var collections: [NSID] { decoders.keys.sorted { $0.rawValue < $1.rawValue } }
 
     /// Reads `json`, a record of `collection`: into its type when the lookup has one.
     public func record(_ json: JSONValue, collection: NSID) -> DecodedRecord {
-        guard let decoder = decoders[collection] else { return .unknown(LexiconUnknownValue(json)) }
+        guard let type = decoders[collection] else { return .unknown(LexiconUnknownValue(json)) }
         do {
             return .known(try type.init(lexiconJSON: json))
         } catch {
@@ -67,13 +62,13 @@ public struct LexiconRecordTypes: Sendable {
     /// Reads `value`, a record of `collection` as decoded from DAG-CBOR, into its type when the lookup
     /// has one, without writing it as JSON first; otherwise, and when it does not decode, as
     /// ``record(_:collection:)-(JSONValue,_)`` reads its JSON form, with the same reason.
-    public func record(_ value: DataModelValue, collection: NSID) -> DecodedRecord {
-        guard let type = decoders[collection] else { return .unknown(UnknownValue(value.json)) }
+    public func record(_ value: AtprotoDataModelValue, collection: NSID) -> DecodedRecord {
+        guard let type = decoders[collection] else { return .unknown(LexiconUnknownValue(value.json)) }
         do {
             return .known(try type.init(dataModel: value))
         } catch {
             let reason = error as? LexiconDecodingError ?? LexiconDecodingError(message: "\(error)")
-            return .invalid(UnknownValue(value.json), reason)
+            return .invalid(LexiconUnknownValue(value.json), reason)
         }
     }
 }

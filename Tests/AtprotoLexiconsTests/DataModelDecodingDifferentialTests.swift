@@ -5,7 +5,7 @@ import XCTest
 @_spi(Generated) import XRPCCore
 import XRPCTesting
 
-/// Typed values read straight from decoded DAG-CBOR (`LexiconJSONTokens` over a `DataModelValue`,
+/// Typed values read straight from decoded DAG-CBOR (`LexiconJSONTokens` over an `AtprotoDataModelValue`,
 /// what `T(dataModel:)`, the event stream and `RepoCommitBlocks` do) and read from the value's JSON
 /// form (`T(lexiconJSON: value.json)`, what they did before) agree: the same values, written back to
 /// the same JSON (unknown fields included), the same invalid union members, and the same errors
@@ -18,7 +18,7 @@ final class DataModelDecodingDifferentialTests: XCTestCase {
     /// that they agree; returns whether it decoded.
     @discardableResult
     func assertPathsAgree<T: LexiconValue>(
-        _ type: T.Type, _ value: DataModelValue, _ label: @autoclosure () -> String,
+        _ type: T.Type, _ value: AtprotoDataModelValue, _ label: @autoclosure () -> String,
         file: StaticString = #filePath, line: UInt = #line
     ) -> Bool {
         var decoded = false
@@ -59,11 +59,11 @@ final class DataModelDecodingDifferentialTests: XCTestCase {
     /// value, as a post, as an unknown field of a page, inside a timeline item, as unknown and listed
     /// union members, and as a firehose message.
     func testTheUpstreamFixturesDecodeTheSameFromCBORAndFromJSON() throws {
-        var documents: [(String, DataModelValue)] = []
+        var documents: [(String, AtprotoDataModelValue)] = []
         for file in ["data-model-fixtures.json", "data-model-valid.json"] {
             guard case .array(let items) = try Paths.interopJSON("data-model/\(file)") else { continue }
             for (index, item) in items.enumerated() {
-                guard let json = item.objectValue?["json"], let value = try? DataModelValue(json: json) else {
+                guard let json = item.objectValue?["json"], let value = try? AtprotoDataModelValue(json: json) else {
                     continue
                 }
                 if let base64 = item.objectValue?["cbor_base64"]?.stringValue,
@@ -77,7 +77,7 @@ final class DataModelDecodingDifferentialTests: XCTestCase {
         for file in ["record-data-valid.json", "record-data-invalid.json"] {
             guard case .array(let items) = try Paths.interopJSON("lexicon/\(file)") else { continue }
             for (index, item) in items.enumerated() {
-                if let data = item.objectValue?["data"], let value = try? DataModelValue(json: data) {
+                if let data = item.objectValue?["data"], let value = try? AtprotoDataModelValue(json: data) {
                     documents.append(("\(file)[\(index)]", value))
                 }
             }
@@ -88,23 +88,23 @@ final class DataModelDecodingDifferentialTests: XCTestCase {
             let fields = value.mapValue ?? ["value": value]
             var page = fields
             page["feed"] = .array([])
-            var post = try DataModelValue(json: .object(Paths.minimalPost)).mapValue ?? [:]
+            var post = try AtprotoDataModelValue(json: .object(Paths.minimalPost)).mapValue ?? [:]
             post["record"] = value
             var unknownMember = fields
             unknownMember["$type"] = .string("com.example.notListed")
             var invalidMember = fields
             invalidMember["$type"] = .string("app.bsky.embed.external#view")
             post["embed"] = .map(unknownMember)
-            var item: [String: DataModelValue] = ["post": .map(post), "reason": .map(invalidMember)]
+            var item: [String: AtprotoDataModelValue] = ["post": .map(post), "reason": .map(invalidMember)]
             item.merge(fields) { known, _ in known }
-            let pages: [DataModelValue] = [
+            let pages: [AtprotoDataModelValue] = [
                 .map(page), .map(["feed": .array([.map(item), .map(["post": .map(post)])])]),
             ]
             for (index, variant) in pages.enumerated()
             where assertPathsAgree(AppBskyFeedGetTimeline.Output.self, variant, "\(name) variant \(index)") {
                 decoded += 1
             }
-            assertPathsAgree(UnknownValue.self, value, name)
+            assertPathsAgree(LexiconUnknownValue.self, value, name)
             assertPathsAgree(AppBskyFeedPost.self, value, "\(name) as a post")
             var message = fields
             message["$type"] = .string("com.atproto.sync.subscribeRepos#commit")
@@ -120,7 +120,7 @@ final class DataModelDecodingDifferentialTests: XCTestCase {
         for seed in 0..<UInt64(400) {
             var random = RandomPage(seed: seed)
             guard let json = try? JSONValue.parse(Data(random.page())),
-                let value = try? DataModelValue(json: json)
+                let value = try? AtprotoDataModelValue(json: json)
             else { continue }
             // Through DAG-CBOR and back, as a value read from the wire would be.
             let read = try DAGCBOR.decode(DAGCBOR.encode(value))
@@ -135,7 +135,7 @@ final class DataModelDecodingDifferentialTests: XCTestCase {
     /// fields (kept among the unknown fields) and unknown members of every kind, agree.
     func testSmallAndLargeMapsWithNullsAgree() {
         for extra in [0, 3, 63, 64, 65, 200] {
-            var post: [String: DataModelValue] = [
+            var post: [String: AtprotoDataModelValue] = [
                 "$type": .string("app.bsky.feed.post"), "text": .string("t"),
                 "createdAt": .string("2024-01-01T00:00:00Z"),
                 "langs": .null, "embed": .null, "reply": .map(["root": .null]),
@@ -157,7 +157,7 @@ final class DataModelDecodingDifferentialTests: XCTestCase {
     // MARK: Firehose commits
 
     static let did = "did:plc:ewvi7nxzyoun6zhxrhs64oiz"
-    static let records: [(String, DataModelValue)] = [
+    static let records: [(String, AtprotoDataModelValue)] = [
         (
             "app.bsky.feed.post/3k2b",
             .map([
@@ -194,10 +194,10 @@ final class DataModelDecodingDifferentialTests: XCTestCase {
         let blocks = records.map { CARBlock(encoding: $0.1) }
         let commit = CARBlock(encoding: .map(["did": .string(did), "version": .integer(3)]))
         let car = CARFile(roots: [commit.cid], blocks: [commit] + blocks)
-        let ops: [DataModelValue] = zip(records, blocks).map { record, block in
+        let ops: [AtprotoDataModelValue] = zip(records, blocks).map { record, block in
             .map(["action": .string("create"), "path": .string(record.0), "cid": .link(block.cid)])
         }
-        let body = DataModelValue.map([
+        let body = AtprotoDataModelValue.map([
             "seq": .integer(7), "rebase": .bool(false), "tooBig": .bool(false), "repo": .string(did),
             "commit": .link(commit.cid), "rev": .string("3k2d2222222aa"), "since": .null,
             "blocks": .bytes(Data(car.encoded())), "ops": .array(ops), "blobs": .array([]),

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads a decoded DAG-CBOR value (a ``DataModelValue``) value by value, with the operations of
+/// Reads a decoded DAG-CBOR value (an ``AtprotoDataModelValue``) value by value, with the operations of
 /// ``JSONTokenReader``, for typed readers that know what they expect: strings, integers, arrays and
 /// maps are taken from the tree as they are, and bytes and links are handed over as they were decoded
 /// (``readBytes()``, ``readLink()``). Only what a typed reader does not take (unknown members,
@@ -17,7 +17,7 @@ package struct DataModelTokenReader {
     /// which costs less than hashing the key, and its reads are bits by position (the slot); a
     /// larger one is looked up by hash, and its slots index `readKeys`.
     struct MapFrame {
-        let entries: [String: DataModelValue]
+        let entries: [String: AtprotoDataModelValue]
         var readBits: UInt64 = 0
         /// For a large map, the keys read in the order sought; a slot given back is `nil`.
         var readKeys: [String?] = []
@@ -27,15 +27,15 @@ package struct DataModelTokenReader {
     static var scanLimit: Int { 64 }
 
     /// The value the next read takes.
-    var next: DataModelValue
+    var next: AtprotoDataModelValue
     /// The arrays open, innermost last: the elements and the index of the next. (Typed readers
     /// nest their reads, so arrays and maps keep stacks of their own.)
-    var arrays: [(items: [DataModelValue], next: Int)] = []
+    var arrays: [(items: [AtprotoDataModelValue], next: Int)] = []
     /// The maps open, innermost last.
     var maps: [MapFrame] = []
 
     /// Reads `value`.
-    package init(_ value: DataModelValue) {
+    package init(_ value: AtprotoDataModelValue) {
         next = value
     }
 
@@ -198,7 +198,7 @@ package struct DataModelTokenReader {
 
     /// A place to return to after a value failed to read as a type, to read it as a tree instead.
     package struct Mark {
-        let next: DataModelValue
+        let next: AtprotoDataModelValue
         let arrayCount: Int
         let mapCount: Int
     }

@@ -74,7 +74,7 @@ public enum XRPCEventFrame: Sendable, Hashable {
     /// The message as the data-model value a generated message union reads
     /// (`Message(dataModel:)`): the body with `$type` set as in ``messageJSON(nsid:)``, its bytes and
     /// links as decoded. `nil` for other frames.
-    public func messageDataModel(nsid: NSID) -> DataModelValue? {
+    public func messageDataModel(nsid: NSID) -> AtprotoDataModelValue? {
         guard case .message(let type, var body) = self else { return nil }
         body["$type"] = .string(type.hasPrefix("#") ? nsid.rawValue + type : type)
         return .map(body)

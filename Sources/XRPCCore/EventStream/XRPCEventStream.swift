@@ -162,21 +162,22 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
             throw fail(.errorFrame, message ?? "", name: name)
         case .message(let type, let payload):
             guard let json = frame.messageJSON(nsid: nsid) else { return nil }
-            return try await deliver(type: type, sequence: frame.sequence, json: json) {
-                () throws(LexiconDecodingError) -> [String: AtprotoDataModelValue] in
-                var body = payload
-                body["$type"] = nil
-                guard case .map(let entries) = try AtprotoDataModelValue(json: .object(body)) else { return [:] }
-                return entries
-            }
+            return try await deliver(
+                type: type, sequence: frame.sequence,
+                body: { () throws(LexiconDecodingError) -> [String: AtprotoDataModelValue] in
+                    var body = payload
+                    body["$type"] = nil
+                    guard case .map(let entries) = try AtprotoDataModelValue(json: .object(body)) else { return [:] }
+                    return entries
+                }, message: { try Endpoint.Message(lexiconJSON: json) })
         }
     }
 
     /// Skips a message already delivered before a reconnection, runs the frame check, and decodes
     /// the message; `body` is the message as DAG-CBOR, for the check, and `message` decodes it.
     private func deliver(
-        type: String, sequence: Int?, json: JSONValue,
-        body: () throws(LexiconDecodingError) -> [String: AtprotoDataModelValue]
+        type: String, sequence: Int?, body: () throws(LexiconDecodingError) -> [String: AtprotoDataModelValue],
+        message decodeMessage: () throws -> Endpoint.Message
     ) async throws(XRPCEventStreamError) -> Endpoint.Message? {
         if let resumedAfter, let sequence {
             if sequence <= resumedAfter { return nil }

@@ -42,7 +42,7 @@ public struct LexiconDecoder: Sendable {
     /// repository record or an event-stream message, without writing it as JSON first: bytes and
     /// links are taken as decoded. The value, its unknown fields and any error are those of
     /// decoding `value.json`.
-    public func decode<T: LexiconValue>(_ type: T.Type, fromDataModel value: DataModelValue) throws -> T {
+    public func decode<T: LexiconValue>(_ type: T.Type, fromDataModel value: AtprotoDataModelValue) throws -> T {
         try LexiconJSONTokens.decode(T.self, fromDataModel: value)
     }
 }
@@ -67,7 +67,7 @@ public struct LexiconEncoder: Sendable {
 extension LexiconValue {
     /// Decodes the value from a decoded DAG-CBOR value without its JSON form
     /// (``LexiconDecoder/decode(_:fromDataModel:)``).
-    public init(dataModel value: DataModelValue) throws {
+    public init(dataModel value: AtprotoDataModelValue) throws {
         self = try LexiconJSONTokens.decode(Self.self, fromDataModel: value)
     }
 

@@ -51,7 +51,7 @@ import Foundation
     /// Decodes a value of `type` from a decoded DAG-CBOR value, its bytes and links as decoded. The
     /// error thrown, if any, need not be the one the tree path reports.
     package static func decodeWithoutFallback<T: LexiconValue>(
-        _ type: T.Type, fromDataModel value: DataModelValue, keepsUnknownFields: Bool
+        _ type: T.Type, fromDataModel value: AtprotoDataModelValue, keepsUnknownFields: Bool
     ) throws -> T {
         var reader = DataModelTokenReader(value)
         return try withUnsafeMutablePointer(to: &reader) { pointer in
@@ -61,7 +61,7 @@ import Foundation
 
     /// Decodes a value of `type` from a decoded DAG-CBOR value, reporting any error as
     /// `T(lexiconJSON: value.json)` does (on an error the value is decoded that way).
-    static func decode<T: LexiconValue>(_ type: T.Type, fromDataModel value: DataModelValue) throws -> T {
+    static func decode<T: LexiconValue>(_ type: T.Type, fromDataModel value: AtprotoDataModelValue) throws -> T {
         do {
             return try decodeWithoutFallback(
                 T.self, fromDataModel: value, keepsUnknownFields: LexiconDecoder.keepsUnknownFields)
