@@ -38,7 +38,7 @@ public struct LexiconDecoder: Sendable {
         try T(lexiconJSON: json)
     }
 
-    /// Decodes a value of `type` from a decoded DAG-CBOR value (``DAGCBOR/decode(_:)``), such as a
+    /// Decodes a value of `type` from a decoded DAG-CBOR value (`DAGCBOR.decode(_:)`), such as a
     /// repository record or an event-stream message, without writing it as JSON first: bytes and
     /// links are taken as decoded. The value, its unknown fields and any error are those of
     /// decoding `value.json`.
