@@ -111,10 +111,10 @@ public enum BlueskyComposeError: Error, Sendable, CustomStringConvertible {
     /// The draft breaks the lexicons; nothing was sent.
     case invalidDraft([BlueskyDraftProblem])
     /// The server refused a blob upload (`attachment`: `image 1`..., `thumbnail`); no record was written.
-    case uploadRefused(attachment: String, XRPCError)
+    case uploadRefused(attachment: String, XRPCCallError)
     /// The server refused the write of the post and its gates (`com.atproto.repo.applyWrites`); none
-    /// of them exists. `error.code(for: ComAtprotoRepoApplyWrites.self)` names declared errors.
-    case writeRefused(XRPCError)
+    /// of them exists. `error.declaredError(for: ComAtprotoRepoApplyWrites.self)` names declared errors.
+    case writeRefused(XRPCCallError)
     /// No answer: the connection failed or the call was cancelled (`underlying`). When it happened
     /// during the write, the post may or may not exist.
     case notSent(stage: String, underlying: any Error)

@@ -70,7 +70,7 @@ extension XRPCClient {
             output = try await applyWrites(
                 [.create(post, rkey: rkey)] + gates, repo: ATIdentifier(rawValue: repo.rawValue))
         } catch {
-            if let refusal = error.serverError { throw .writeRefused(refusal) }
+            if error.serverError != nil { throw .writeRefused(error) }
             throw .notSent(stage: "com.atproto.repo.applyWrites", underlying: error)
         }
         let strongRef: ComAtprotoRepoStrongRef
@@ -133,7 +133,7 @@ extension XRPCClient {
         do throws(XRPCCallError) {
             return try await uploadBlob(data, mimeType: mimeType)
         } catch {
-            if let refusal = error.serverError { throw .uploadRefused(attachment: attachment, refusal) }
+            if error.serverError != nil { throw .uploadRefused(attachment: attachment, error) }
             throw .notSent(stage: "uploading \(attachment)", underlying: error)
         }
     }

@@ -259,7 +259,8 @@ final class PublishPostTests: XCTestCase {
             _ = try await XRPCClient(agent: refusesWrite).publishPost(draft, repo: Self.did)
             XCTFail("accepted")
         } catch .writeRefused(let error) {
-            XCTAssertEqual(error.code(for: ComAtprotoRepoApplyWrites.self), .invalidSwap)
+            XCTAssertEqual(error.declaredError(for: ComAtprotoRepoApplyWrites.self), .invalidSwap)
+            XCTAssertEqual(error.code, .declaredError)
         } catch {
             XCTFail("\(error)")
         }
