@@ -42,36 +42,45 @@ package struct DataModelTokenReader {
     // MARK: Scalars
 
     /// Reads a string, or returns `nil` when the next value is not one.
+    // Not inlined into callers across modules: Swift 6.3.1 crashes (SIL ownership verifier, CopyPropagation)
+    // on these reads of a borrowed `pointee` inlined into `LexiconJSONTokens` in an optimized build with
+    // sanitizers (the fuzz build). The call costs next to nothing beside the value's switch.
+    @inline(never)
     package func readString() -> String? {
         if case .string(let string) = next { return string }
         return nil
     }
 
     /// Reads an integer, or returns `nil`.
+    @inline(never)
     package func readInteger() -> Int? {
         if case .integer(let value) = next { return value }
         return nil
     }
 
     /// Reads `true` or `false`, or returns `nil`.
+    @inline(never)
     package func readBool() -> Bool? {
         if case .bool(let value) = next { return value }
         return nil
     }
 
     /// Whether the next value is `null` (which is then read).
+    @inline(never)
     package func readNull() -> Bool {
         if case .null = next { return true }
         return false
     }
 
     /// Reads a byte string as the bytes it is, or returns `nil`.
+    @inline(never)
     package func readBytes() -> Data? {
         if case .bytes(let data) = next { return data }
         return nil
     }
 
     /// Reads a link as the CID it is, or returns `nil`.
+    @inline(never)
     package func readLink() -> CID? {
         if case .link(let cid) = next { return cid }
         return nil
@@ -79,6 +88,7 @@ package struct DataModelTokenReader {
 
     /// Reads a blob in its current form (`$type` `blob`, a link `ref`, a string `mimeType` and an
     /// integer `size`; other members ignored, as blobs read them), or returns `nil`.
+    @inline(never)
     package func readBlob() -> (ref: CID, mimeType: String, size: Int)? {
         guard case .map(let entries) = next, entries["$type"] == .string("blob"), case .link(let ref)? = entries["ref"],
             case .string(let mimeType)? = entries["mimeType"], case .integer(let size)? = entries["size"]
@@ -87,6 +97,7 @@ package struct DataModelTokenReader {
     }
 
     /// Reads the next value whole, in the data model's JSON form.
+    @inline(never)
     package func readValue() -> JSONValue {
         next.json
     }
@@ -165,6 +176,7 @@ package struct DataModelTokenReader {
     }
 
     /// The open map's members not read, in the JSON form (none when `collecting` is `false`).
+    @inline(never)
     package func finishObject(collecting: Bool) -> [String: JSONValue] {
         guard collecting, let frame = maps.last, frame.readCount < frame.entries.count else {
             return [:]
@@ -190,6 +202,7 @@ package struct DataModelTokenReader {
     }
 
     /// The `$type` of the map that is the next value, when it has one that is a string.
+    @inline(never)
     package func peekType() -> String? {
         next["$type"]?.stringValue
     }
