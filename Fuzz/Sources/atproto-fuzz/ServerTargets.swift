@@ -141,7 +141,7 @@ enum RouterHarness {
         let text = input.rest()
         var lines = text.split(separator: UInt8(ascii: "\n"), maxSplits: 64, omittingEmptySubsequences: false)
         let target = lines.isEmpty ? "/" : String(decoding: lines.removeFirst(), as: UTF8.self)
-        var headers: [String: String] = [:]
+        var headers = HTTPHeaderFields()
         var bodyStart = text.endIndex
         for line in lines {
             if line.isEmpty {
