@@ -94,8 +94,7 @@ final class JetstreamIteratorState: @unchecked Sendable {
                 (components.queryItems ?? []) + [URLQueryItem(name: "cursor", value: String(cursor))]
             target = components.url ?? url
         }
-        let made: any JetstreamConnectionReader =
-            client.version == .v2 ? V2Reader(client: client, url: target) : V1Reader(client: client, url: target)
+        let made: any JetstreamConnectionReader = JetstreamSocketReader(client: client, url: target)
         reader = made
         return made
     }
