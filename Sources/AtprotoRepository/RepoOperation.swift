@@ -10,8 +10,6 @@ import XRPCCore
 /// ```
 public struct LexiconRecordTypes: Sendable {
     private var decoders: [NSID: any LexiconRecord.Type] = [:]
-    /// The same types read straight from JSON bytes (``LexiconDecoder``), with no tree in between.
-    private var byteDecoders: [NSID: @Sendable (Data) throws -> any LexiconRecord] = [:]
 
     /// A lookup of `types`; a later type replaces an earlier one of the same collection.
     public init(_ types: [any LexiconRecord.Type] = []) {
@@ -21,12 +19,11 @@ public struct LexiconRecordTypes: Sendable {
     /// Adds a record type.
     public mutating func add(_ type: any LexiconRecord.Type) {
         decoders[type.collection] = type
-        byteDecoders[type.collection] = Self.byteDecoder(for: type)
     }
 
-    private static func byteDecoder<R: LexiconRecord>(for type: R.Type) -> @Sendable (Data) throws -> any LexiconRecord
-    {
-        { bytes in try LexiconDecoder().decode(R.self, from: bytes) }
+    /// `bytes` read straight into `type` (``LexiconDecoder``), with no tree in between.
+    private static func decode<R: LexiconRecord>(_ type: R.Type, from bytes: Data) throws -> any LexiconRecord {
+        try LexiconDecoder().decode(R.self, from: bytes)
     }
 
     /// The collections it knows, sorted.
@@ -47,11 +44,11 @@ public struct LexiconRecordTypes: Sendable {
     /// its tree: a known collection is decoded straight from the bytes; only an unknown collection or
     /// a record that does not decode is built as a tree. Throws `JSONParseError` when `bytes` are not JSON.
     package func record(jsonBytes bytes: Data, collection: NSID) throws -> DecodedRecord {
-        guard let decoder = byteDecoders[collection] else {
+        guard let type = decoders[collection] else {
             return .unknown(LexiconUnknownValue(try JSONValue.parse(bytes)))
         }
         do {
-            return .known(try decoder(bytes))
+            return .known(try Self.decode(type, from: bytes))
         } catch let error as JSONParseError {
             throw error
         } catch {
