@@ -10,12 +10,13 @@ public enum BlueskyChatMessageLimits {
 
     /// Throws ``BlueskyChatMessageError`` when `text` is over a limit or a facet lies outside it.
     static func check(_ text: RichText) throws(BlueskyChatMessageError) {
-        let bytes = text.utf8Count
+        let length = text.length  // the same count of graphemes and bytes as a post's limits
+        let bytes = length.bytes
         if bytes > maxBytes {
             throw BlueskyChatMessageError(
                 .textTooLong, message: "the text is \(bytes) UTF-8 bytes; a message takes at most \(maxBytes)")
         }
-        let graphemes = text.text.count
+        let graphemes = length.graphemes
         if graphemes > maxGraphemes {
             throw BlueskyChatMessageError(
                 .textTooLong, message: "the text is \(graphemes) characters; a message takes at most \(maxGraphemes)")
