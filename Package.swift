@@ -38,7 +38,7 @@ let package = Package(
         // Data: JSON, DAG-CBOR, CIDs, CAR files, multiformats, the data-model rules.
         .target(name: "AtprotoData", dependencies: ["AtprotoSyntax", "SHA2"]),
         // WebSocket clients behind one protocol (URLSession; POSIX sockets for ws:// on Linux); no atproto.
-        .target(name: "XRPCWebSockets", dependencies: ["AtprotoSyntax", "SocketAddresses"]),
+        .target(name: "XRPCWebSockets", dependencies: ["AtprotoSyntax", "SocketAddresses", "HTTPMessages"]),
         // IPv4/IPv6 socket addresses for the package's POSIX sockets (literals, name lookup, binding),
         // package-visible only: the WebSocket client, DNS, the OAuth loopback redirect, the test server.
         .target(name: "SocketAddresses"),

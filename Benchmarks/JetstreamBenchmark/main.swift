@@ -22,7 +22,7 @@ final class ReplayTransport: XRPCWebSocketTransport {
     let frames: [String]
     init(frames: [String]) { self.frames = frames }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+    func connect(to url: URL, headers: HTTPHeaderFields) async throws -> any XRPCWebSocketConnection {
         ReplayConnection(frames: frames)
     }
 }

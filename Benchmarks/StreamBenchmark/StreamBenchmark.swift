@@ -21,7 +21,7 @@ final class MemoryTransport: XRPCWebSocketTransport {
 
     init(frames: [Data]) { self.frames = frames }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+    func connect(to url: URL, headers: HTTPHeaderFields) async throws -> any XRPCWebSocketConnection {
         MemoryConnection(frames: frames)
     }
 }

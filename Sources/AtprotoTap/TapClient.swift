@@ -33,7 +33,7 @@ public final class TapClient: Sendable, CustomStringConvertible, CustomReflectab
     /// The record types record events are decoded into (default: the SDK's standard record types).
     public let recordTypes: LexiconRecordTypes
     /// Header fields sent with each request and upgrade request, besides the admin authorization.
-    public let headers: [String: String]
+    public let headers: HTTPHeaderFields
     /// `Authorization: Basic` of `admin` and the admin password, when there is one.
     let authorization: String?
     /// The service as an http(s) URL without a trailing `/`, query or fragment.
@@ -57,7 +57,7 @@ public final class TapClient: Sendable, CustomStringConvertible, CustomReflectab
         service: URL, adminPassword: String? = nil,
         webSocketTransport: any XRPCWebSocketTransport = XRPCPlatformWebSocketTransport(),
         httpTransport: any HTTPTransport = URLSessionTransport(), reconnectPolicy: XRPCReconnectPolicy? = .default,
-        recordTypes: LexiconRecordTypes = .bluesky, headers: [String: String] = [:]
+        recordTypes: LexiconRecordTypes = .bluesky, headers: HTTPHeaderFields = [:]
     ) throws(TapError) {
         guard var components = URLComponents(url: service, resolvingAgainstBaseURL: true), components.host != nil
         else { throw TapError(.invalidService, message: "\(service) has no host") }
@@ -132,7 +132,7 @@ public final class TapClient: Sendable, CustomStringConvertible, CustomReflectab
         if let authorization { fields["Authorization"] = authorization }
         let body = JSONValue.object(["dids": .array(dids.map { .string($0.rawValue) })]).serialized()
         let request = HTTPTransportRequest(
-            method: "POST", url: url, headers: HTTPHeaderFields(fields), body: body, maximumResponseSize: 64 << 10,
+            method: "POST", url: url, headers: fields, body: body, maximumResponseSize: 64 << 10,
             timeout: .seconds(60))
         let response: HTTPTransportResponse
         do {

@@ -78,6 +78,14 @@ public struct HTTPHeaderFields: Sendable, Hashable {
         fields.append(Field(name: name, value: value))
     }
 
+    /// Adds `other`'s fields after these, first removing every field of a name that `other` has (any
+    /// case): where both name a field, `other`'s values are the ones kept.
+    public mutating func merge(_ other: HTTPHeaderFields) {
+        let replaced = Set(other.fields.map { $0.name.lowercased() })
+        fields.removeAll { replaced.contains($0.name.lowercased()) }
+        fields.append(contentsOf: other.fields)
+    }
+
     /// Removes every field named `name` (any case).
     public mutating func remove(_ name: String) { self[name] = nil }
 

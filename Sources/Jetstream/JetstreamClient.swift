@@ -32,14 +32,14 @@ public struct JetstreamClient: Sendable {
     /// client's). A parameter of the other version or a compression request is refused.
     public var extraQueryItems: [URLQueryItem]
     /// Header fields sent with each upgrade request.
-    public var headers: [String: String]
+    public var headers: HTTPHeaderFields
 
     /// Creates a client.
     public init(
         service: URL, version: JetstreamEndpoint = .v2,
         transport: any XRPCWebSocketTransport = XRPCPlatformWebSocketTransport(),
         reconnectPolicy: XRPCReconnectPolicy? = .default, recordTypes: LexiconRecordTypes = .bluesky,
-        extraQueryItems: [URLQueryItem] = [], headers: [String: String] = [:]
+        extraQueryItems: [URLQueryItem] = [], headers: HTTPHeaderFields = [:]
     ) {
         self.service = service
         self.version = version

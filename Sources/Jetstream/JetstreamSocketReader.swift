@@ -15,7 +15,7 @@ final class JetstreamSocketReader: JetstreamConnectionReader, @unchecked Sendabl
     private let endpoint: JetstreamEndpoint
     private let transport: any XRPCWebSocketTransport
     private let url: URL
-    private let headers: [String: String]
+    private let headers: HTTPHeaderFields
     private let recordTypes: LexiconRecordTypes
     private var connection: (any XRPCWebSocketConnection)?
 

@@ -38,7 +38,7 @@
             self.connectTimeout = connectTimeout
         }
 
-        public func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+        public func connect(to url: URL, headers: HTTPHeaderFields) async throws -> any XRPCWebSocketConnection {
             let target = try XRPCWebSocketTarget(url)
             let connection = NIOWebSocketConnection()
             let upgraded = group.next().makePromise(of: Void.self)
@@ -88,7 +88,7 @@
             }
             var requestHeaders = HTTPHeaders([("Host", target.hostHeader)])
             let reserved: Set<String> = ["host", "upgrade", "connection", "sec-websocket-key", "sec-websocket-version"]
-            for (name, value) in headers.sorted(by: { $0.key < $1.key }) where !reserved.contains(name.lowercased()) {
+            for (name, value) in headers where !reserved.contains(name.lowercased()) {
                 requestHeaders.add(name: name, value: value)
             }
             let head = HTTPRequestHead(

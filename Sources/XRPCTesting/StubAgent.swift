@@ -20,11 +20,11 @@ public final class StubAgent: XRPCAgent, @unchecked Sendable {
     /// The service event streams of a client over this agent connect to (``defaultServiceURL()``).
     public let serviceURL: URL?
     /// The header fields this agent gives the upgrade request of a stream on ``serviceURL``'s host.
-    public let streamHeaders: [String: String]
+    public let streamHeaders: HTTPHeaderFields
 
     /// Creates an agent that answers with `handler`; event streams go to `serviceURL` (none by
     /// default) with `streamHeaders` on its host.
-    public init(serviceURL: URL? = nil, streamHeaders: [String: String] = [:], handler: @escaping Handler) {
+    public init(serviceURL: URL? = nil, streamHeaders: HTTPHeaderFields = [:], handler: @escaping Handler) {
         self.handler = handler
         self.serviceURL = serviceURL
         self.streamHeaders = streamHeaders
@@ -53,7 +53,7 @@ public final class StubAgent: XRPCAgent, @unchecked Sendable {
 
     /// ``streamHeaders`` for a stream on ``serviceURL``'s host (`ws`/`wss` count as `http`/`https`),
     /// none for any other host or without a service.
-    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> HTTPHeaderFields {
         guard let serviceURL, let origin = ServiceOrigin.httpEquivalent(of: url),
             origin == ServiceOrigin.httpEquivalent(of: serviceURL)
         else { return [:] }

@@ -39,7 +39,7 @@ public struct POSIXWebSocketTransport: XRPCWebSocketTransport {
         self.closeTimeout = closeTimeout
     }
 
-    public func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+    public func connect(to url: URL, headers: HTTPHeaderFields) async throws -> any XRPCWebSocketConnection {
         let target = try XRPCWebSocketTarget(url)
         guard !target.secure else {
             throw XRPCWebSocketError(
@@ -78,7 +78,7 @@ public struct POSIXWebSocketTransport: XRPCWebSocketTransport {
 
     /// Connects and shakes hands on the calling thread (blocking).
     private static func open(
-        _ target: XRPCWebSocketTarget, headers: [String: String], options: POSIXWebSocketTransport,
+        _ target: XRPCWebSocketTarget, headers: HTTPHeaderFields, options: POSIXWebSocketTransport,
         attempt: ConnectAttempt
     ) throws(XRPCWebSocketError) -> POSIXWebSocketConnection.Core {
         let deadline = ContinuousClock.now + options.connectTimeout

@@ -19,7 +19,7 @@ public struct URLSessionWebSocketTransport: XRPCWebSocketTransport {
         self.connectTimeout = connectTimeout
     }
 
-    public func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+    public func connect(to url: URL, headers: HTTPHeaderFields) async throws -> any XRPCWebSocketConnection {
         let target = try XRPCWebSocketTarget(url)
         var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         components?.scheme = target.secure ? "wss" : "ws"

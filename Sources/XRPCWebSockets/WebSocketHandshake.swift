@@ -19,8 +19,9 @@ package enum WebSocketHandshake {
         Data(SHA1.hash(Array((key + acceptGUID).utf8))).base64EncodedString()
     }
 
-    /// The upgrade request's bytes. `headers` are added unless they would replace a handshake field.
-    static func request(for target: XRPCWebSocketTarget, key: String, headers: [String: String]) -> [UInt8] {
+    /// The upgrade request's bytes. `headers` are added in their order unless they would replace a
+    /// handshake field; a field whose name or value holds a line break is left out.
+    static func request(for target: XRPCWebSocketTarget, key: String, headers: HTTPHeaderFields) -> [UInt8] {
         var lines = [
             "GET \(target.requestTarget) HTTP/1.1", "Host: \(target.hostHeader)", "Upgrade: websocket",
             "Connection: Upgrade", "Sec-WebSocket-Key: \(key)", "Sec-WebSocket-Version: 13",
@@ -28,12 +29,8 @@ package enum WebSocketHandshake {
         let reserved: Set<String> = [
             "host", "upgrade", "connection", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions",
         ]
-        for name in headers.keys.sorted() where !reserved.contains(name.lowercased()) {
-            guard let value = headers[name],
-                !(name + value).unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" })
-            else {
-                continue
-            }
+        for (name, value) in headers where !reserved.contains(name.lowercased()) {
+            guard !(name + value).unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) else { continue }
             lines.append("\(name): \(value)")
         }
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
@@ -79,7 +76,7 @@ package enum WebSocketHandshake {
     /// offered in `headers` (`Sec-WebSocket-Protocol`). A response that does not is an error
     /// carrying its status; `body` is the part of its body already read.
     static func validate(
-        _ response: Response, key: String, body: Data, headers: [String: String] = [:]
+        _ response: Response, key: String, body: Data, headers: HTTPHeaderFields = [:]
     ) throws(XRPCWebSocketError) {
         guard response.status == 101 else {
             throw XRPCWebSocketError(
@@ -107,7 +104,7 @@ package enum WebSocketHandshake {
                 message: "the server chose extensions \"\(extensions)\" that were not offered")
         }
         if let chosen = response.headers["sec-websocket-protocol"]?.trimmingCharacters(in: .whitespaces) {
-            let offered = headers.first { $0.key.lowercased() == "sec-websocket-protocol" }?.value ?? ""
+            let offered = headers.values(for: "Sec-WebSocket-Protocol").joined(separator: ", ")
             let names = offered.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             guard names.contains(chosen) else {
                 throw XRPCWebSocketError(

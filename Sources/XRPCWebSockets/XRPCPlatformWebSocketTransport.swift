@@ -13,7 +13,7 @@ public struct XRPCPlatformWebSocketTransport: XRPCWebSocketTransport {
         self.maximumMessageSize = maximumMessageSize
     }
 
-    public func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+    public func connect(to url: URL, headers: HTTPHeaderFields) async throws -> any XRPCWebSocketConnection {
         #if canImport(Darwin)
             return try await URLSessionWebSocketTransport(maximumMessageSize: maximumMessageSize)
                 .connect(to: url, headers: headers)

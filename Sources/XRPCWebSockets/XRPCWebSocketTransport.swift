@@ -73,7 +73,7 @@ public protocol XRPCWebSocketTransport: Sendable {
     ///   body when the server answered without upgrading (an XRPC error body, for example),
     ///   ``XRPCWebSocketError/Code/cannotConnect`` when no connection was made,
     ///   ``XRPCWebSocketError/Code/unsupportedURL`` for a scheme the transport cannot open.
-    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection
+    func connect(to url: URL, headers: HTTPHeaderFields) async throws -> any XRPCWebSocketConnection
 }
 
 /// A WebSocket failure: what went wrong and, where known, the close code or HTTP answer.

@@ -142,7 +142,7 @@ final class FrameTransport: XRPCWebSocketTransport, @unchecked Sendable {
 
     var urls: [URL] { lock.withLock { connected } }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+    func connect(to url: URL, headers: HTTPHeaderFields) async throws -> any XRPCWebSocketConnection {
         lock.withLock { connected.append(url) }
         return Connection(frames)
     }

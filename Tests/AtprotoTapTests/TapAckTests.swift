@@ -80,7 +80,7 @@ final class CountingTransport: XRPCWebSocketTransport, @unchecked Sendable {
 
     var receives: Int { lock.withLock { count } }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+    func connect(to url: URL, headers: HTTPHeaderFields) async throws -> any XRPCWebSocketConnection {
         Counted(inner: try await POSIXWebSocketTransport().connect(to: url, headers: headers), owner: self)
     }
 

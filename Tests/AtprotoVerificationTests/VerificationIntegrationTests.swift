@@ -281,7 +281,7 @@ struct GetRecordFromRepoAgent: XRPCAgent {
 
     func defaultServiceURL() async -> URL? { await wrapped.defaultServiceURL() }
 
-    func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+    func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> HTTPHeaderFields {
         try await wrapped.eventStreamHeaders(for: url, rejection: rejection)
     }
 }

@@ -27,6 +27,19 @@ final class HTTPHeaderFieldsTests: XCTestCase {
         XCTAssertNotEqual(fields, ["WWW-Authenticate": "basic"], "values compare exactly")
     }
 
+    func testMergingReplacesEveryFieldOfANameTheOtherHasAndKeepsTheRest() {
+        var fields: HTTPHeaderFields = ["Authorization": "Bearer old", "X-Trace": "a"]
+        fields.append("authorization", "Bearer older")
+        var own: HTTPHeaderFields = ["AUTHORIZATION": "Bearer mine"]
+        own.append("Sec-WebSocket-Protocol", "xrpc.v1.json")
+        fields.merge(own)
+        XCTAssertEqual(
+            fields.map { "\($0.name): \($0.value)" },
+            ["X-Trace: a", "AUTHORIZATION: Bearer mine", "Sec-WebSocket-Protocol: xrpc.v1.json"])
+        fields.merge([:])
+        XCTAssertEqual(fields.count, 3, "merging nothing changes nothing")
+    }
+
     func testTheDescriptionShowsNamesOnly() {
         let fields: HTTPHeaderFields = ["Authorization": "Bearer secret", "DPoP": "proof"]
         XCTAssertEqual(fields.description, "[Authorization, DPoP]")

@@ -10,7 +10,7 @@ final class CountingRefusingTransport: XRPCWebSocketTransport, @unchecked Sendab
     private var count = 0
     var attempts: Int { lock.withLock { count } }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+    func connect(to url: URL, headers: HTTPHeaderFields) async throws -> any XRPCWebSocketConnection {
         lock.withLock { count += 1 }
         throw XRPCWebSocketError(.cannotConnect, message: "refused by the test")
     }

@@ -139,7 +139,7 @@ final class CountingTransport: XRPCWebSocketTransport, @unchecked Sendable {
 
     var received: Int { lock.withLock { count } }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+    func connect(to url: URL, headers: HTTPHeaderFields) async throws -> any XRPCWebSocketConnection {
         Connection(try await wrapped.connect(to: url, headers: headers), owner: self)
     }
 

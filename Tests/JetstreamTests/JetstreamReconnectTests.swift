@@ -19,7 +19,7 @@ final class ScriptedJetstreamTransport: XRPCWebSocketTransport, @unchecked Senda
 
     var connectedURLs: [URL] { lock.withLock { urls } }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+    func connect(to url: URL, headers: HTTPHeaderFields) async throws -> any XRPCWebSocketConnection {
         let script = lock.withLock {
             urls.append(url)
             return scripts.isEmpty

@@ -18,7 +18,7 @@ final class DPoPAgentTests: XCTestCase {
 
         func defaultServiceURL() async -> URL? { await inner.defaultServiceURL() }
 
-        func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+        func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> HTTPHeaderFields {
             ["Authorization": "DPoP access-token", "DPoP": "proof(htm=GET,nonce=\(nonce ?? "none"))"]
         }
 

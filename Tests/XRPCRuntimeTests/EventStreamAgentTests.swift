@@ -124,7 +124,7 @@ final class EventStreamAgentTests: XCTestCase {
         var service: URL?
         func send(_ request: XRPCRequest) async throws -> XRPCResponse { XRPCResponse(status: 500) }
         func defaultServiceURL() async -> URL? { service }
-        func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+        func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> HTTPHeaderFields {
             ["Authorization": "DPoP token", "DPoP": "proof for \(url.absoluteString)"]
         }
     }
@@ -151,9 +151,10 @@ final class EventStreamAgentTests: XCTestCase {
         XCTAssertEqual(
             transport.connectedHeaders.first,
             [
-                "Authorization": "DPoP token", "X-App": "mine",
-                "DPoP": "proof for wss://pds.example.com/xrpc/com.example.stream?cursor=4",
-            ])
+                "Authorization": "DPoP token",
+                "DPoP": "proof for wss://pds.example.com/xrpc/com.example.stream?cursor=4", "X-App": "mine",
+            ],
+            "the agent's fields in its order, then the app's")
     }
 
     func testAnAgentThatNamesNoServiceStillFailsClearly() async throws {

@@ -111,17 +111,17 @@ final class ScriptedTransport: XRPCWebSocketTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var scripts: [Script]
     private var urls: [URL] = []
-    private var headerFields: [[String: String]] = []
+    private var headerFields: [HTTPHeaderFields] = []
     private var opened: [ScriptedConnection] = []
 
     init(_ scripts: [Script]) { self.scripts = scripts }
 
     var connectedURLs: [URL] { lock.withLock { urls } }
     /// The header fields of each connect call.
-    var connectedHeaders: [[String: String]] { lock.withLock { headerFields } }
+    var connectedHeaders: [HTTPHeaderFields] { lock.withLock { headerFields } }
     var connections: [ScriptedConnection] { lock.withLock { opened } }
 
-    func connect(to url: URL, headers: [String: String]) async throws -> any XRPCWebSocketConnection {
+    func connect(to url: URL, headers: HTTPHeaderFields) async throws -> any XRPCWebSocketConnection {
         let script: Script = lock.withLock {
             urls.append(url)
             headerFields.append(headers)

@@ -160,11 +160,11 @@ final class JSONEventStreamTests: XCTestCase {
                 // Nothing more: a client that refused the handshake has closed its socket.
             }
         }
-        let offered = ["Sec-WebSocket-Protocol": "xrpc.v1.json"]
+        let offered: HTTPHeaderFields = ["Sec-WebSocket-Protocol": "xrpc.v1.json"]
         for (chosen, headers, fails) in [
             ("xrpc.v1.cbor", offered, true), ("xrpc.v1.json", [:], true), ("xrpc.v1.json", offered, false),
             (nil, offered, false),
-        ] as [(String?, [String: String], Bool)] {
+        ] as [(String?, HTTPHeaderFields, Bool)] {
             let server = try serve(chosen)
             defer { server.stop() }
             do {

@@ -11,7 +11,7 @@ final class POSIXWebSocketTests: XCTestCase {
     private let transport = POSIXWebSocketTransport(maximumFrameSize: 100_000, maximumMessageSize: 200_000)
 
     private func connect(
-        _ server: TestWebSocketServer, path: String = "/", headers: [String: String] = [:]
+        _ server: TestWebSocketServer, path: String = "/", headers: HTTPHeaderFields = [:]
     ) async throws -> any XRPCWebSocketConnection {
         try await transport.connect(to: XCTUnwrap(URL(string: path, relativeTo: server.url)), headers: headers)
     }
@@ -40,6 +40,27 @@ final class POSIXWebSocketTests: XCTestCase {
         XCTAssertEqual(server.requestTargets, ["/xrpc/a.b.c?cursor=5"])
         let again = try await connection.receive()
         XCTAssertNil(again, "after a normal close, receive keeps returning nil")
+    }
+
+    func testUpgradeHeadersGoOutInTheirOrderWithRepeatsAndNoHandshakeOverrides() async throws {
+        let seen = LockedLines()
+        let server = try TestWebSocketServer { peer in
+            seen.set(peer.headerLines)
+            peer.acceptUpgrade()
+            peer.sendClose(1000)
+            _ = try peer.readClose()
+        }
+        var headers: HTTPHeaderFields = ["X-Trace": "first", "Authorization": "Bearer t"]
+        headers.append("x-trace", "second")
+        headers.append("Sec-WebSocket-Key", "not-mine")
+        headers.append("X-Injected", "a\r\nX-Evil: 1")
+        let connection = try await connect(server, headers: headers)
+        while try await connection.receive() != nil {}
+        let sent = seen.lines.filter { !$0.lowercased().hasPrefix("sec-websocket-key: ") || $0.hasSuffix("not-mine") }
+        let names = ["x-trace", "authorization", "x-injected", "x-evil"]
+        let own = sent.filter { line in names.contains { line.lowercased().hasPrefix($0) } }
+        XCTAssertEqual(own, ["X-Trace: first", "Authorization: Bearer t", "x-trace: second"])
+        XCTAssertFalse(sent.contains { $0.hasSuffix("not-mine") }, "a handshake field is never replaced")
     }
 
     func testJoinsFragmentsAroundAPingAndAnswersThePingWithAMaskedPong() async throws {
@@ -260,4 +281,13 @@ final class POSIXWebSocketTests: XCTestCase {
         let done = await sent.value()
         XCTAssertEqual(done, 200)
     }
+}
+
+// @unchecked Sendable: `stored` is read and written under `lock`.
+/// Header lines a server script saw, read by the test after the connection.
+private final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func set(_ lines: [String]) { lock.withLock { stored = lines } }
+    var lines: [String] { lock.withLock { stored } }
 }

@@ -98,6 +98,8 @@ final class TestWebSocketPeer: @unchecked Sendable {
     private var dropped = false
     /// The upgrade request's header fields, lower-cased names.
     private(set) var headers: [String: String] = [:]
+    /// The upgrade request's header lines as sent, in order.
+    private(set) var headerLines: [String] = []
     private(set) var key = ""
     var scriptError: String?
 
@@ -113,6 +115,7 @@ final class TestWebSocketPeer: @unchecked Sendable {
             if let end = firstIndex(of: [13, 10, 13, 10]) {
                 let lines = String(decoding: buffer[..<end], as: UTF8.self).components(separatedBy: "\r\n")
                 buffer.removeFirst(end + 4)
+                headerLines = Array(lines.dropFirst())
                 for line in lines.dropFirst() {
                     guard let colon = line.firstIndex(of: ":") else { continue }
                     headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]

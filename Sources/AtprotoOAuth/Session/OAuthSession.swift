@@ -237,7 +237,7 @@ public actor OAuthSession: XRPCAgent, XRPCAccountAgent, CustomStringConvertible,
     ///
     /// After an upgrade refused as unauthorized, the tokens are refreshed first (joining a refresh in
     /// progress), so the stream's next attempt carries the new token.
-    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> HTTPHeaderFields {
         var archive = try activeArchive()
         guard let target = Self.httpEquivalent(of: url),
             SecureURL.origin(of: target) == SecureURL.origin(of: archive.pdsEndpoint)

@@ -68,7 +68,7 @@ public struct RetryingAgent: XRPCAgent, XRPCAccountAgent {
 
     /// The wrapped agent's headers: a connection attempt of a stream is not retried here (the
     /// stream's `XRPCReconnectPolicy` does that).
-    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> HTTPHeaderFields {
         try await inner.eventStreamHeaders(for: url, rejection: rejection)
     }
 

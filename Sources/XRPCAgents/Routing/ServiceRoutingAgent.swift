@@ -44,7 +44,7 @@ public struct ServiceRoutingAgent: XRPCAgent, XRPCAccountAgent {
 
     /// The wrapped agent's header fields for `url` (it knows whether `url` is on one of its hosts),
     /// renewed by it after a `rejection`.
-    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> HTTPHeaderFields {
         try await wrapped.eventStreamHeaders(for: url, rejection: rejection)
     }
 }

@@ -50,7 +50,7 @@ public struct ServiceAuthAgent: XRPCAgent {
 
     /// The headers of the agent it sends through, with a token bound to the subscription's method (the last segment
     /// of `/xrpc/<nsid>`); a new token for each connection.
-    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> HTTPHeaderFields {
         var headers = try await agent.eventStreamHeaders(for: url, rejection: rejection)
         let method = NSID(rawValue: url.lastPathComponent)
         headers["Authorization"] =

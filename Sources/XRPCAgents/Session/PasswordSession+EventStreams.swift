@@ -14,7 +14,7 @@ extension PasswordSession {
     ///
     /// After an upgrade refused as unauthorized, the tokens are refreshed first (with the same
     /// fallback to a new login as a call), so the stream's next attempt carries the new token.
-    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> HTTPHeaderFields {
         guard let current = archive, let origin = ServiceOrigin.httpEquivalent(of: url) else { return [:] }
         let own = [service, current.service, current.pdsEndpoint].compactMap { $0.flatMap(ServiceOrigin.init) }
         guard own.contains(origin) else { return [:] }

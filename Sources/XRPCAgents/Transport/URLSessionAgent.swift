@@ -91,10 +91,10 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
 
     /// The agent's ``headers`` for a stream on its own service (`ws`/`wss` count as `http`/`https`),
     /// none for any other host.
-    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+    public func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> HTTPHeaderFields {
         guard let origin = ServiceOrigin.httpEquivalent(of: url), origin == ServiceOrigin.httpEquivalent(of: serviceURL)
         else { return [:] }
-        return headers.joinedByName
+        return headers
     }
 
     /// Sends the request and returns the response, whatever its status.

@@ -49,7 +49,7 @@ public protocol XRPCAgent: Sendable {
     /// the server refuses an upgrade as unauthorized (status 401, or `ExpiredToken` /
     /// `InvalidToken`), the stream asks once more with that refusal as `rejection`: refresh the
     /// credentials and return the new headers, or the same ones to let the refusal end the stream.
-    func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String]
+    func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> HTTPHeaderFields
 }
 
 /// An agent whose service is fixed when it is made (the URLSession agent of XRPCAgents), so an event

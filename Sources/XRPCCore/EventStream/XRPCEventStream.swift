@@ -209,7 +209,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
         if let connection { return connection }
         let url = try await streamURL()
         var rejection: XRPCEventStreamError?
-        var sentHeaders: [String: String]?
+        var sentHeaders: HTTPHeaderFields?
         while true {
             guard !Task.isCancelled else { return nil }
             let target = Self.url(url, resumingAfter: lastSequence)
@@ -273,11 +273,11 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
     /// The upgrade request's header fields: the agent's for `target`, then the options' (which win).
     private func upgradeHeaders(
         for target: URL, rejection: XRPCEventStreamError?
-    ) async throws(XRPCEventStreamError) -> [String: String] {
+    ) async throws(XRPCEventStreamError) -> HTTPHeaderFields {
         var own = options.headers
         if let subprotocol = Endpoint.framing.subprotocol { own["Sec-WebSocket-Protocol"] = subprotocol }
         guard let agent else { return own }
-        var headers: [String: String]
+        var headers: HTTPHeaderFields
         do {
             headers = try await agent.eventStreamHeaders(for: target, rejection: rejection)
         } catch {
@@ -286,7 +286,7 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
             throw fail(
                 .rejected, rejection.message + " (" + reason + ")", name: rejection.name, status: rejection.status)
         }
-        headers.merge(own) { _, own in own }
+        headers.merge(own)
         return headers
     }
 

@@ -22,7 +22,7 @@ public struct XRPCEventStreamOptions: Sendable {
     public var reconnectPolicy: XRPCReconnectPolicy?
     /// Header fields sent with each upgrade request, over those the agent gives
     /// (``XRPCAgent/eventStreamHeaders(for:rejection:)``, such as a session's `Authorization`).
-    public var headers: [String: String]
+    public var headers: HTTPHeaderFields
     /// Checks every message frame before it is decoded and delivered: `AtprotoVerification`'s
     /// `FirehoseVerifier` proves each `#commit` of `subscribeRepos` with it. `nil` checks nothing.
     public var frameCheck: (any XRPCEventFrameCheck)?
@@ -32,7 +32,7 @@ public struct XRPCEventStreamOptions: Sendable {
         serviceURL: URL? = nil,
         transport: any XRPCWebSocketTransport = XRPCPlatformWebSocketTransport(),
         reconnectPolicy: XRPCReconnectPolicy? = nil,
-        headers: [String: String] = [:]
+        headers: HTTPHeaderFields = [:]
     ) {
         self.serviceURL = serviceURL
         self.transport = transport

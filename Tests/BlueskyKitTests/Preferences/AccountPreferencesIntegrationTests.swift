@@ -293,7 +293,7 @@ actor RecordingAgent: XRPCAgent {
 
     nonisolated func defaultServiceURL() async -> URL? { await inner.defaultServiceURL() }
 
-    nonisolated func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String]
+    nonisolated func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> HTTPHeaderFields
     {
         try await inner.eventStreamHeaders(for: url, rejection: rejection)
     }

@@ -43,7 +43,7 @@ final class PreferenceEditLaneTests: XCTestCase {
         let inner: StubAgent
         func send(_ request: XRPCRequest) async throws -> XRPCResponse { try await inner.send(request) }
         func defaultServiceURL() async -> URL? { nil }
-        func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String] {
+        func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> HTTPHeaderFields {
             [:]
         }
         func accountDID() async -> DID? { did }

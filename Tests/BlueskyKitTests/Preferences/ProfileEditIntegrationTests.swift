@@ -163,7 +163,7 @@ actor SwapCheckingAgent: XRPCAgent {
 
     nonisolated func defaultServiceURL() async -> URL? { await inner.defaultServiceURL() }
 
-    nonisolated func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> [String: String]
+    nonisolated func eventStreamHeaders(for url: URL, rejection: XRPCEventStreamError?) async throws -> HTTPHeaderFields
     {
         try await inner.eventStreamHeaders(for: url, rejection: rejection)
     }

@@ -1,0 +1,3 @@
+// A transport's upgrade headers are `HTTPHeaderFields`: whoever implements or calls one gets the type
+// with this module.
+@_exported import HTTPMessages
