@@ -76,7 +76,10 @@ let package = Package(
         // response): the transport, the XRPC client and server, the loopback test server. No dependencies.
         .target(name: "HTTPMessages"),
         // The one bounded URLSession loader under URLSessionTransport, package-visible only.
-        .target(name: "BoundedURLLoading"),
+        .target(name: "BoundedURLLoading", dependencies: ["AdmissionGates"]),
+        // A keyed first-come-first-served gate with a limit per key (hosts of a loader, accounts whose
+        // preferences are edited), package-visible only. No dependencies.
+        .target(name: "AdmissionGates"),
         // A repository's records as an app reads them: a commit's operations, records decoded into the app's
         // types (LexiconRecordTypes, DecodedRecord). Small, so the SDK takes it without the verification.
         .target(name: "AtprotoRepository", dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCCore"]),
@@ -188,7 +191,9 @@ let package = Package(
         // byte), and the profile record edited with compare-and-swap.
         .target(
             name: "BlueskyPreferences",
-            dependencies: ["XRPCRuntime", "ComAtprotoLexicons", "AppBskyLexicons", "AtprotoRecordCalls"]
+            dependencies: [
+                "XRPCRuntime", "ComAtprotoLexicons", "AppBskyLexicons", "AtprotoRecordCalls", "AdmissionGates",
+            ]
         ),
         // BlueskyKit for the chat.bsky namespace (Bluesky's direct messages): chat profiles as moderation
         // subjects. A product of its own so that BlueskyKit compiles no chat.bsky.
@@ -259,6 +264,7 @@ let package = Package(
         // The secret-leak checks (where a secret shows in logs, descriptions, dumps) the session tests share.
         .target(name: "SecretLeakTesting", dependencies: ["XRPCAgents"], path: "Tests/Support/SecretLeakTesting"),
         .testTarget(name: "BoundedURLLoadingTests", dependencies: ["BoundedURLLoading", "LoopbackHTTPServer"]),
+        .testTarget(name: "AdmissionGatesTests", dependencies: ["AdmissionGates"]),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "LoopbackHTTPServer"]),
         .testTarget(
             name: "AtprotoOAuthTests",

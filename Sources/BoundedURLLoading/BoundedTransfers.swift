@@ -18,7 +18,7 @@ final class BoundedTransfers: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     private let redirect: BoundedURLLoader.RedirectPolicy?
     /// Called when each task of the session ends, answered or abandoned (a session per request gives
-    /// its place back to the loader's ``HostGate``).
+    /// its place back to the loader's `KeyedAdmissionGate`).
     private let taskEnded: (@Sendable () -> Void)?
     private let lock = NSLock()
     private var running: [Int: Transfer] = [:]

@@ -1,3 +1,4 @@
+import AdmissionGates
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -60,7 +61,7 @@ package final class BoundedURLLoader: @unchecked Sendable {
         case shared(URLSession, owned: Bool)
         /// A session made for each request from this configuration, as many at once to one host as
         /// the gate lets through.
-        case perRequest(URLSessionConfiguration, HostGate)
+        case perRequest(URLSessionConfiguration, KeyedAdmissionGate)
     }
 
     private let sessions: Sessions
@@ -101,7 +102,7 @@ package final class BoundedURLLoader: @unchecked Sendable {
         }
         self.transfers = BoundedTransfers(redirect: redirect)
         self.redirect = redirect
-        self.sessions = .perRequest(own, HostGate(limit: own.httpMaximumConnectionsPerHost))
+        self.sessions = .perRequest(own, KeyedAdmissionGate(limit: own.httpMaximumConnectionsPerHost))
     }
 
     /// A loader over an app's `session`, left as it is (its delegate, redirects and cookies stay the
@@ -165,7 +166,7 @@ extension BoundedURLLoader {
     /// then, under one lock with the cancellation (`PendingStart`): a task made but never started
     /// would keep its session from ever being invalidated.
     private func loadAlone(
-        _ request: URLRequest, _ configuration: URLSessionConfiguration, _ gate: HostGate, limit: Int,
+        _ request: URLRequest, _ configuration: URLSessionConfiguration, _ gate: KeyedAdmissionGate, limit: Int,
         timeout: Duration?, redirect: RedirectPolicy?
     ) async -> Result<BoundedURLResponse, BoundedURLFailure> {
         let arrival = ContinuousClock.now

@@ -1,14 +1,15 @@
 import Foundation
 
 // @unchecked Sendable: `running`, `waiting`, `states` and `nextID` are read and written under `lock`; `limit` is a `let`.
-/// At most `limit` transfers at once to one host, the others waiting in line, first come first
-/// served: what a shared `URLSession` does with its `httpMaximumConnectionsPerHost`, kept for
-/// requests that each have a session of their own (``BoundedURLLoader/init(sessionPerRequest:resourceTimeout:redirect:)``),
-/// so that a burst of them never opens more connections to a server than one session would.
-final class HostGate: @unchecked Sendable {
+/// At most `limit` holders at once per key, the others waiting in line for that key, first come
+/// first served; a wait ends when a place comes, when its task is cancelled, or after its bound.
+///
+/// Package-visible: `BoundedURLLoader` keeps its per-host connection limit with it (keyed by host),
+/// BlueskyPreferences serializes each account's preference edits with it (keyed by account, limit 1).
+package final class KeyedAdmissionGate: @unchecked Sendable {
     /// How a wait for a place ended.
-    enum Admission: Sendable, Equatable {
-        /// The caller has a place; it must ``leave(_:)`` once its transfer ended.
+    package enum Admission: Sendable, Equatable {
+        /// The caller has a place; it must ``leave(_:)`` once it is done.
         case admitted
         /// The caller's task was cancelled while it waited.
         case cancelled
@@ -21,25 +22,33 @@ final class HostGate: @unchecked Sendable {
         case pending
         /// Cancelled before it could wait.
         case cancelledEarly
-        /// Waiting for a place at `host`.
-        case waiting(host: String, continuation: CheckedContinuation<Admission, Never>)
+        /// Waiting for a place at `key`.
+        case waiting(key: String, continuation: CheckedContinuation<Admission, Never>)
     }
 
     private let limit: Int
     private let lock = NSLock()
+    /// The places taken, per key with at least one.
     private var running: [String: Int] = [:]
-    /// The ids waiting for each host, oldest first.
+    /// The ids waiting for each key, oldest first.
     private var waiting: [String: [Int]] = [:]
     /// Every wait not yet answered.
     private var states: [Int: State] = [:]
     private var nextID = 0
 
-    init(limit: Int) {
+    /// A gate of `limit` places per key (at least one).
+    package init(limit: Int) {
         self.limit = max(1, limit)
     }
 
-    /// Takes a place for `host`, waiting at most `bound` for one.
-    func enter(_ host: String, within bound: Duration) async -> Admission {
+    /// How many keys have a place taken (tests check that none is left behind).
+    package var busyKeys: Int { lock.withLock { running.count } }
+
+    /// How many callers wait for a place at `key`.
+    package func waiting(on key: String) -> Int { lock.withLock { waiting[key]?.count ?? 0 } }
+
+    /// Takes a place for `key`, waiting at most `bound` for one (`nil`: as long as it takes).
+    package func enter(_ key: String, within bound: Duration? = nil) async -> Admission {
         let id = lock.withLock {
             nextID += 1
             states[nextID] = .pending
@@ -52,16 +61,17 @@ final class HostGate: @unchecked Sendable {
                         states[id] = nil
                         return .cancelled
                     }
-                    if running[host, default: 0] < limit {
+                    if running[key, default: 0] < limit {
                         states[id] = nil
-                        running[host, default: 0] += 1
+                        running[key, default: 0] += 1
                         return .admitted
                     }
-                    states[id] = .waiting(host: host, continuation: continuation)
-                    waiting[host, default: []].append(id)
+                    states[id] = .waiting(key: key, continuation: continuation)
+                    waiting[key, default: []].append(id)
                     return nil
                 }
                 if let answer { return continuation.resume(returning: answer) }
+                guard let bound else { return }
                 let nanoseconds =
                     bound.components.seconds * 1_000_000_000 + bound.components.attoseconds / 1_000_000_000
                 DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(max(0, nanoseconds)))) {
@@ -73,16 +83,16 @@ final class HostGate: @unchecked Sendable {
         }
     }
 
-    /// Gives a place back: the oldest caller waiting for `host` takes it.
-    func leave(_ host: String) {
+    /// Gives a place back: the oldest caller waiting for `key` takes it.
+    package func leave(_ key: String) {
         let next: CheckedContinuation<Admission, Never>? = lock.withLock {
-            while let id = waiting[host]?.first {
-                waiting[host]?.removeFirst()
+            while let id = waiting[key]?.first {
+                waiting[key]?.removeFirst()
                 if case .waiting(_, let continuation)? = states.removeValue(forKey: id) { return continuation }
             }
-            waiting[host] = nil
-            running[host] = max(0, running[host, default: 1] - 1)
-            if running[host] == 0 { running[host] = nil }
+            waiting[key] = nil
+            running[key] = max(0, running[key, default: 1] - 1)
+            if running[key] == 0 { running[key] = nil }
             return nil
         }
         next?.resume(returning: .admitted)
@@ -95,10 +105,10 @@ final class HostGate: @unchecked Sendable {
             case .pending?:
                 if outcome == .cancelled { states[id] = .cancelledEarly }
                 return nil
-            case .waiting(let host, let continuation)?:
+            case .waiting(let key, let continuation)?:
                 states[id] = nil
-                waiting[host]?.removeAll { $0 == id }
-                if waiting[host]?.isEmpty == true { waiting[host] = nil }
+                waiting[key]?.removeAll { $0 == id }
+                if waiting[key]?.isEmpty == true { waiting[key] = nil }
                 return continuation
             case .cancelledEarly?, nil:
                 return nil
