@@ -3,7 +3,9 @@ import XRPCRuntime
 
 /// Uploads videos to a video service the way the `app.bsky.video` lexicons define it: limits
 /// checked first, then `startUpload`, each part with `uploadPart`, `finishUpload`, and
-/// `getJobStatus` polled until the processed video's blob is ready.
+/// `getJobStatus` polled until the processed video's blob is ready; or, with
+/// ``BlueskyVideoUploadMethod/singleRequest``, the whole file in one `uploadVideo` request as
+/// Bluesky's own app does.
 ///
 /// Every call to the service carries a service-auth token from the account's PDS
 /// (`com.atproto.server.getServiceAuth`, `aud` the service's DID, `lxm` the method called), never
@@ -32,6 +34,10 @@ public struct BlueskyVideoUploader: Sendable {
     public let client: XRPCClient
     /// Retries and polls.
     public let policy: BlueskyVideoUploadPolicy
+    /// How the file is sent: in parts, or in one request as Bluesky's app does.
+    public let method: BlueskyVideoUploadMethod
+    /// The session and the service's own agent, for ``BlueskyVideoUploadMethod/singleRequest``.
+    let singleRequest: SingleRequestRoute?
 
     /// An uploader to `service` with tokens from `session`'s PDS (a password or OAuth session).
     ///
@@ -39,20 +45,26 @@ public struct BlueskyVideoUploader: Sendable {
     ///   - session: The signed-in account's agent; only `getServiceAuth` goes through it.
     ///   - service: The video service; Bluesky's by default.
     ///   - agent: What sends the calls to the service; a `URLSessionAgent` to `service.url` by default.
+    ///   - method: In parts (the default) or in one `uploadVideo` request.
     ///   - policy: Retries and polls.
     public init(
         session: any XRPCAgent, service: BlueskyVideoService = .bluesky, agent: (any XRPCAgent)? = nil,
-        policy: BlueskyVideoUploadPolicy = BlueskyVideoUploadPolicy()
+        method: BlueskyVideoUploadMethod = .multipart, policy: BlueskyVideoUploadPolicy = BlueskyVideoUploadPolicy()
     ) {
         let agent = agent ?? URLSessionAgent(serviceURL: service.url)
         self.client = XRPCClient(agent: ServiceAuthAgent(session: session, audience: service.did, agent: agent))
         self.policy = policy
+        self.method = method
+        self.singleRequest = method == .singleRequest ? SingleRequestRoute(session: session, serviceAgent: agent) : nil
     }
 
-    /// An uploader through `client`, whose agent already reaches the service with service auth.
+    /// An uploader through `client`, whose agent already reaches the service with service auth; it
+    /// uploads in parts (the single request needs the session: the other initializer).
     public init(client: XRPCClient, policy: BlueskyVideoUploadPolicy = BlueskyVideoUploadPolicy()) {
         self.client = client
         self.policy = policy
+        self.method = .multipart
+        self.singleRequest = nil
     }
 
     /// The upload of `file`, as the events an app shows; nothing is sent until it is iterated.
@@ -93,7 +105,9 @@ public struct BlueskyVideoUpload: AsyncSequence, Sendable {
 
     /// An iterator running its own upload.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(run: VideoUploadRun(client: uploader.client, policy: uploader.policy, file: file))
+        Iterator(
+            run: VideoUploadRun(
+                client: uploader.client, policy: uploader.policy, file: file, singleRequest: uploader.singleRequest))
     }
 
     /// Runs the upload one step per event.

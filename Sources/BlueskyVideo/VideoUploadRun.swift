@@ -2,9 +2,10 @@ import AppBskyLexicons
 import Foundation
 import XRPCRuntime
 
-/// One upload's state, advanced one step per `next()`: check, start, parts, finish, polls.
+/// One upload's state, advanced one step per `next()`: check, start, parts (or the whole file in one
+/// request), finish, polls.
 actor VideoUploadRun {
-    private enum Phase {
+    enum Phase {
         case checking
         case starting(attempt: Int)
         case uploading(attempt: Int)
@@ -15,22 +16,27 @@ actor VideoUploadRun {
 
     private let client: XRPCClient
     private let policy: BlueskyVideoUploadPolicy
-    private let file: BlueskyVideoFile
+    let file: BlueskyVideoFile
+    /// Set for ``BlueskyVideoUploadMethod/singleRequest``.
+    private let singleRequest: SingleRequestRoute?
     private var phase = Phase.checking
-    private var pending: [BlueskyVideoUploadEvent] = []
-    private var jobId: String?
+    var pending: [BlueskyVideoUploadEvent] = []
+    var jobId: String?
     private var partSize = 0
     private var partCount = 0
     /// The parts still to send, in order.
     private var partsToSend: [Int] = []
     /// Whether `finishUpload` succeeded: past it, nothing can be aborted.
-    private var finished = false
+    var finished = false
     private var lastProcessing: BlueskyVideoUploadEvent?
 
-    init(client: XRPCClient, policy: BlueskyVideoUploadPolicy, file: BlueskyVideoFile) {
+    init(
+        client: XRPCClient, policy: BlueskyVideoUploadPolicy, file: BlueskyVideoFile, singleRequest: SingleRequestRoute?
+    ) {
         self.client = client
         self.policy = policy
         self.file = file
+        self.singleRequest = singleRequest
     }
 
     deinit {
@@ -133,6 +139,7 @@ actor VideoUploadRun {
     }
 
     private func start(attempt: Int) async throws(BlueskyVideoUploadError) {
+        if let singleRequest { return try await sendWhole(singleRequest, attempt: attempt) }
         let input = AppBskyVideoStartUpload.Input(
             sizeBytes: file.data.count, mimeType: file.mimeType, durationMs: file.durationMs, height: file.height,
             name: file.name, width: file.width)
@@ -234,7 +241,7 @@ actor VideoUploadRun {
     }
 
     /// Takes a job status: done, failed, or still processing (polled next).
-    private func take(_ status: AppBskyVideoDefs.JobStatus, jobId: String, poll: Int) throws(BlueskyVideoUploadError) {
+    func take(_ status: AppBskyVideoDefs.JobStatus, jobId: String, poll: Int) throws(BlueskyVideoUploadError) {
         switch status.state {
         case .jobstatecompleted:
             guard let blob = status.blob else {
@@ -273,7 +280,7 @@ actor VideoUploadRun {
     }
 
     /// Moves to `next` after a wait when `error` may pass and attempts are left; throws otherwise.
-    private func retry(
+    func retry(
         after error: XRPCCallError, attempt: Int, _ stage: String, next: () -> Phase
     ) async throws(BlueskyVideoUploadError) {
         guard Self.mayPass(error), attempt < policy.attempts else { throw Self.failure(error, stage) }

@@ -30,7 +30,7 @@ struct VideoFixture {
         let session = PasswordSession(service: pds)
         let created = try await session.login(ATIdentifier(rawValue: handle), password: password)
         let resolver = StandardIdentityResolver(nameservers: [], plcDirectory: pds.appendingPathComponent("plc"))
-        let service = try VideoServiceStandIn(resolver: resolver, configuration: configuration)
+        let service = try VideoServiceStandIn(resolver: resolver, pds: pds, configuration: configuration)
         return VideoFixture(
             pds: pds, session: session, client: XRPCClient(agent: session), did: created.did, service: service)
     }
@@ -38,9 +38,12 @@ struct VideoFixture {
     var videoService: BlueskyVideoService { BlueskyVideoService(did: service.did, url: service.url) }
 
     /// An uploader to the stand-in with delays of zero (no test waits on a clock).
-    func uploader(attempts: Int = 3, maximumPolls: Int = 20, checksLimits: Bool = true) -> BlueskyVideoUploader {
+    func uploader(
+        attempts: Int = 3, maximumPolls: Int = 20, checksLimits: Bool = true,
+        method: BlueskyVideoUploadMethod = .multipart
+    ) -> BlueskyVideoUploader {
         BlueskyVideoUploader(
-            session: session, service: videoService,
+            session: session, service: videoService, method: method,
             policy: BlueskyVideoUploadPolicy(
                 attempts: attempts, retryDelay: .zero, firstPollDelay: .zero, maximumPollDelay: .zero,
                 maximumPolls: maximumPolls, checksUploadLimits: checksLimits))

@@ -137,6 +137,35 @@ struct StandInState {
             completedJobId: completed ? jobId : nil, jobStatus: completed ? jobStatus(jobId, session) : nil)
     }
 
+    /// `uploadVideo`: the whole file in one request for `account` (the `did` query parameter, which
+    /// must be the token's issuer), processed as a finished multipart upload is.
+    mutating func uploadWhole(_ data: Data, account: String?, by did: DID) throws -> AppBskyVideoUploadVideo.Output {
+        // Part 1's faults apply to the one request.
+        if let failures = partFailures[1], failures > 0 {
+            partFailures[1] = failures - 1
+            throw Self.error("ServiceOverloaded", status: 503, "try again")
+        }
+        guard account == did.rawValue else {
+            throw Self.error("InvalidRequest", "the did parameter \(account ?? "(none)") is not the token's issuer")
+        }
+        guard data.count <= configuration.maxBytes else {
+            throw Self.error("VideoTooLarge", "\(data.count) bytes, over \(configuration.maxBytes)")
+        }
+        guard data.count >= 8, data[data.startIndex + 4..<data.startIndex + 8] == Data("ftyp".utf8) else {
+            throw Self.error("UnsupportedContentType", "the bytes are not an MP4 file")
+        }
+        let jobId = "job-\(nextJob)"
+        nextJob += 1
+        var session = UploadSession(
+            did: did, size: data.count, partSize: data.count, partCount: 1,
+            expiresAt: LexiconDatetime(Date().addingTimeInterval(3600)))
+        session.state = "completed"
+        session.blob = LexiconBlob(
+            ref: CIDLink(CID(sha256Of: data, codec: .raw).string), mimeType: "video/mp4", size: data.count)
+        sessions[jobId] = session
+        return .init(jobStatus: jobStatus(jobId, session))
+    }
+
     mutating func abort(_ jobId: String, by did: DID) throws -> AppBskyVideoAbortUpload.Output {
         var session = try session(jobId, of: did)
         switch session.state {

@@ -11,6 +11,10 @@ import XRPCServer
 /// service's DID, `lxm` the method called, `exp` in the future, its `jti` unused, and its signature
 /// the issuer's `#atproto` key, resolved through `resolver` (the shared PDS's `/plc` directory).
 ///
+/// With `pds`, it also serves `uploadVideo` as Bluesky's service does: the whole file in one request,
+/// the token for the account's PDS (`did:web:<its host>`) bound to `com.atproto.repo.uploadBlob`, and
+/// the `did` query parameter the token's issuer.
+///
 /// Processing is simulated: a finished upload whose bytes start like an MP4 (`ftyp` at offset 4)
 /// becomes a job that answers `JOB_STATE_ENCODING` to ``Configuration/processingPolls`` polls, then
 /// `JOB_STATE_COMPLETED` with a blob (a raw CID of the bytes). Nothing is written to a PDS.
@@ -64,15 +68,28 @@ public final class VideoServiceStandIn: Sendable {
     private let server: LoopbackHTTPServer
 
     /// Starts the service on a free loopback port.
-    public init(did: DID = "did:web:video.test", resolver: any IdentityResolver, configuration: Configuration = .init())
-        throws
-    {
+    public init(
+        did: DID = "did:web:video.test", resolver: any IdentityResolver, pds: URL? = nil,
+        configuration: Configuration = .init()
+    ) throws {
         self.did = did
         let store = StandInStore(StandInState(configuration: configuration))
         self.store = store
         let verifier = ServiceAuthVerifier(audience: did, resolver: resolver)
         var router = XRPCRouter(configuration: .init(maximumBodySize: 16 << 20, validatesOutput: true))
         Self.register(on: &router, verifier: verifier, store: store, limits: configuration.limits)
+        if let host = pds?.host {
+            let pdsTokens = UploadBlobTokens(
+                verifier: ServiceAuthVerifier(audience: DID(rawValue: "did:web:" + host), resolver: resolver))
+            router.procedure(AppBskyVideoUploadVideo.self, auth: pdsTokens) { call in
+                var query = URLComponents()
+                query.percentEncodedQuery = call.request.query
+                let account = query.queryItems?.first { $0.name == "did" }?.value
+                return try store.withState(.init(call.caller, AppBskyVideoUploadVideo.nsid)) { state in
+                    try state.uploadWhole(call.input.data, account: account, by: call.caller.did)
+                }
+            }
+        }
         let routes = router
         server = try LoopbackHTTPServer { request in Self.bridge(request, to: routes) }
     }
@@ -143,6 +160,16 @@ public final class VideoServiceStandIn: Sendable {
 extension VideoServiceStandIn.Call {
     init(_ caller: ServiceAuthCaller, _ method: NSID) {
         self.init(method: method, issuer: caller.did, audience: caller.audience, boundMethod: caller.method)
+    }
+}
+
+/// `uploadVideo`'s tokens: for the account's PDS, bound to `com.atproto.repo.uploadBlob` (the PDS
+/// takes the processed video with it), whatever the method called.
+private struct UploadBlobTokens: XRPCAuthenticator {
+    let verifier: ServiceAuthVerifier
+
+    func authenticate(_ request: XRPCServerRequest, for nsid: NSID) async throws(XRPCServerError) -> ServiceAuthCaller {
+        try await verifier.authenticate(request, for: "com.atproto.repo.uploadBlob")
     }
 }
 
