@@ -11,15 +11,6 @@ import VideoServiceStandIn
 import XCTest
 
 final class SingleRequestUploadTests: XCTestCase {
-    private func collect(_ upload: BlueskyVideoUpload) async throws(BlueskyVideoUploadError)
-        -> [BlueskyVideoUploadEvent]
-    {
-        var events: [BlueskyVideoUploadEvent] = []
-        var iterator = upload.makeAsyncIterator()
-        while let event = try await iterator.next() { events.append(event) }
-        return events
-    }
-
     func testTheWholeFileGoesInOneRequestWithATokenForThePDSBoundToUploadBlob() async throws {
         let fixture = try await VideoFixture.make()
         let data = mp4Bytes(150 * 1024)

@@ -63,3 +63,11 @@ func mp4Bytes(_ count: Int, seed: UInt8 = 7) -> Data {
     }
     return data.prefix(count)
 }
+
+/// Every event of `upload`, read to its end.
+func collect(_ upload: BlueskyVideoUpload) async throws(BlueskyVideoUploadError) -> [BlueskyVideoUploadEvent] {
+    var events: [BlueskyVideoUploadEvent] = []
+    var iterator = upload.makeAsyncIterator()
+    while let event = try await iterator.next() { events.append(event) }
+    return events
+}
