@@ -113,7 +113,7 @@ func streamTypedFramesThroughJSON(_ frames: [Data]) async throws -> Tally {
         let blocks = car.blocksByCID
         for op in commit.ops {
             guard let link = op.cid else { continue }  // a delete names no record
-            guard let block = blocks[try CID(link.cid)] else {
+            guard let block = blocks[try CID(link)] else {
                 throw BenchmarkError(description: "the record of \(op.path) is missing")
             }
             let collection = NSID(rawValue: String(op.path.prefix { $0 != "/" }))
@@ -149,7 +149,7 @@ func streamTypedFrames(_ frames: [Data]) async throws -> Tally {
         let blocks = try RepoCommitBlocks(car: commit.blocks.data)
         for op in commit.ops {
             guard let link = op.cid else { continue }  // a delete names no record
-            let operation = try blocks.operation(action: .create, path: op.path, cid: try CID(link.cid), types: types)
+            let operation = try blocks.operation(action: .create, path: op.path, cid: try CID(link), types: types)
             switch operation.record {
             case .known(let record)?:
                 tally.records += 1

@@ -68,6 +68,11 @@ final class JetstreamV2FrameTests: XCTestCase {
             ),
             Self.frame(#""operation":"create","collection":"com.example.thing","rkey":"c","record":{"n":[1,2.5,"x"]}"#),
             Self.frame(#""operation":"delete","collection":"app.bsky.feed.post","rkey":"d""#),
+            // A record with fields after it: an unknown field, nested values, brackets in strings,
+            // white space.
+            Self.frame(
+                #""operation":"create","collection":"app.bsky.feed.post","record" : {"text":"}{","#
+                    + #""createdAt":"2026-01-01T00:00:00Z","x":[1,{"y":"]"}]} ,"rkey":"e","cid":"bafy""#),
         ]
         for text in frames {
             let direct = direct(text)
@@ -84,6 +89,13 @@ final class JetstreamV2FrameTests: XCTestCase {
         }
         XCTAssertEqual(unknown.json.objectValue?["n"], .array([.integer(1), .number(2.5), .string("x")]))
         XCTAssertEqual(direct(frames[0])?.event?.commit?.record?.as(AppBskyFeedPost.self)?.text, "hi")
+        let middle = direct(frames[5])?.event?.commit
+        XCTAssertEqual(middle?.record?.as(AppBskyFeedPost.self)?.text, "}{")
+        XCTAssertEqual(
+            middle?.record?.as(AppBskyFeedPost.self)?.unknownFields["x"],
+            .array([.integer(1), .object(["y": .string("]")])]))
+        XCTAssertEqual(middle?.rkey, "e")
+        XCTAssertEqual(middle?.cid?.rawValue, "bafy")
     }
 
     func testFramesNotOfTheUsualShapeGoTheGeneralWay() throws {

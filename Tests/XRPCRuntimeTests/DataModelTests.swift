@@ -203,6 +203,33 @@ final class DataModelValueTests: XCTestCase {
         XCTAssertEqual(try JSONValue.parse(JSONEncoder().encode(link)), link.lexiconJSON)
     }
 
+    func testCIDLinkDecodedFromDAGCBORKeepsTheBinaryCID() throws {
+        let binary = try CID(cid)
+        let decoded = try CIDLink(dataModel: .link(binary))
+        guard case .binary(let kept) = decoded.form else { return XCTFail("a decoded link keeps its binary CID") }
+        XCTAssertEqual(kept, binary)
+        XCTAssertEqual(try CID(decoded), binary)
+        XCTAssertEqual(decoded.cid, cid)
+        XCTAssertEqual(decoded, CIDLink(cid))
+        XCTAssertEqual(decoded.hashValue, CIDLink(cid).hashValue)
+        XCTAssertEqual(decoded.lexiconJSON, .object(["$link": .string(cid)]))
+        XCTAssertEqual(binary.link, decoded)
+        // Setting the text replaces the binary CID.
+        var changed = decoded
+        changed.cid = "bafyreidfayvfuwqa7qlnopdjiqrxzs6blmoeu4rujcjtnci5beludirz2a"
+        guard case .text = changed.form else { return XCTFail("setting the text replaces the binary CID") }
+        XCTAssertEqual(try CID(changed), try CID(changed.cid))
+        changed.cid = "not a cid"
+        XCTAssertThrowsError(try CID(changed))
+        let blob = try LexiconBlob(
+            dataModel: .map([
+                "$type": .string("blob"), "ref": .link(binary), "mimeType": .string("image/png"), "size": .integer(3),
+            ]))
+        guard case .binary = blob.ref.form else { return XCTFail("a decoded blob keeps its binary CID") }
+        XCTAssertEqual(try CID(blob.ref), binary)
+        XCTAssertEqual(blob.ref.cid, cid)
+    }
+
     func testBlobRoundTripsTheCurrentForm() throws {
         let text = #"{"$type":"blob","ref":{"$link":"\#(cid)"},"mimeType":"image/jpeg","size":10000}"#
         let blob = try LexiconBlob(lexiconJSON: json(text))

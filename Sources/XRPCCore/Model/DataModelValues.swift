@@ -49,19 +49,36 @@ public struct LexiconBytes: LexiconJSONBacked {
 ///
 /// Reading checks the shape only: any string is kept as the CID, and written back as read.
 /// `AtprotoDataModel.validate(_:at:)` checks that it is a CID (`AtprotoDataModel.isValidLinkCID(_:)`).
-/// Equality, hashing and `Codable` go through the JSON form.
+/// A link decoded from DAG-CBOR keeps the binary CID, its text made only when ``cid`` is read (so
+/// `CID(link)` of a firehose op costs nothing). Equality, hashing and `Codable` go through the JSON form.
 public struct CIDLink: LexiconJSONBacked {
     /// The CID in its string form (`bafy...`).
-    public var cid: String
+    public var cid: String {
+        get {
+            switch form {
+            case .text(let text): return text
+            case .binary(let cid): return cid.string
+            }
+        }
+        set { form = .text(newValue) }
+    }
+    /// The CID as read: text (JSON) or binary (DAG-CBOR, or a `CID`).
+    var form: Form
+    enum Form: Sendable {
+        case text(String)
+        case binary(CID)
+    }
 
     /// Wraps a CID string.
     public init(_ cid: String) {
-        self.cid = cid
+        form = .text(cid)
     }
+
+    init(form: Form) { self.form = form }
 
     /// Reads `{"$link": "..."}`, an object with exactly that one field holding a string.
     public init(lexiconJSON json: JSONValue) throws {
-        self.cid = try AtprotoDataModel.specialField("$link", of: json)
+        form = .text(try AtprotoDataModel.specialField("$link", of: json))
     }
 
     /// Takes a link decoded from DAG-CBOR as its CID; reads anything else as ``init(lexiconJSON:)``.
@@ -70,7 +87,7 @@ public struct CIDLink: LexiconJSONBacked {
             try self.init(lexiconJSON: tokens.readJSONValue())
             return
         }
-        self.init(cid.string)
+        self.init(form: .binary(cid))
     }
 
     /// Writes `{"$link": "..."}`.
@@ -140,7 +157,7 @@ public struct LexiconBlob: LexiconJSONBacked {
             try self.init(lexiconJSON: tokens.readJSONValue())
             return
         }
-        self.init(ref: CIDLink(blob.ref.string), mimeType: blob.mimeType, size: blob.size)
+        self.init(ref: CIDLink(form: .binary(blob.ref)), mimeType: blob.mimeType, size: blob.size)
     }
 
     /// The current form when there is a ``size``; the legacy form `{"cid", "mimeType"}` otherwise.
