@@ -196,7 +196,10 @@ final class BatchAcknowledgementTests: XCTestCase {
                 try await group.waitForAll()
             }
         }
-        while await engine.settleWaiters[ivy.did]?.count ?? 0 < 3 { await Task.yield() }
+        // Until the three wait for the save (or, when they do not wait, write past it: the test then fails).
+        while await engine.settleWaiters[ivy.did]?.count ?? 0 < 3, await store.base.recorder.runs.count < 2 {
+            await Task.yield()
+        }
         await store.base.recorder.open()
         try await first.value
         try await others.value
