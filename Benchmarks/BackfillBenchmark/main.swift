@@ -7,6 +7,7 @@
 // - the backfill: BackfillThenLive over a source that proves the same CAR (the same verification),
 //   every record delivered as a historical event, acknowledged, saved in an InMemoryBackfillStateStore;
 //
+// the backfill again read in batches (`eventBatches`), each batch acknowledged at once (`acknowledge(_:)`),
 // and the backfill again with no acknowledgement (the cost of delivery alone); each as the median over the
 // rounds of the process's CPU time (every thread; other builds on the machine stretch wall time, not this)
 // and of wall time, the backfill's CPU time over the verification's in the same round, the peak resident
@@ -141,9 +142,19 @@ func verifyWhole(_ car: Data, _ did: DID, _ key: AtprotoPublicKey) async throws 
     return count
 }
 
+/// How the app of a backfill round reads and acknowledges.
+enum Acknowledging {
+    /// Each event read from `events` and acknowledged with `ack()`.
+    case each
+    /// Each batch read from `eventBatches` and acknowledged with `acknowledge(_:)`.
+    case batches
+    /// Each event read from `events`, none acknowledged.
+    case none
+}
+
 func backfill(
     _ car: Data, _ did: DID, _ key: AtprotoPublicKey, resolver: any IdentityResolver, count expected: Int,
-    ack: Bool = true
+    acknowledging: Acknowledging = .each
 ) async throws -> Int {
     // The PDS's firehose is open but quiet: nothing writes during the rounds.
     var firehose = XRPCClient(agent: URLSessionAgent(serviceURL: pds))
@@ -154,10 +165,18 @@ func backfill(
     try await engine.start()
     try await engine.add(repos: [did])
     var count = 0
-    for try await event in engine.events {
-        if ack { try await event.ack() }
-        count += 1
-        if count == expected { break }
+    if acknowledging == .batches {
+        for try await batch in engine.eventBatches {
+            try await engine.acknowledge(batch)
+            count += batch.count
+            if count >= expected { break }
+        }
+    } else {
+        for try await event in engine.events {
+            if acknowledging == .each { try await event.ack() }
+            count += 1
+            if count == expected { break }
+        }
     }
     await engine.stop()
     return count
@@ -248,14 +267,20 @@ do {
 
     var verification: [Measure] = []
     var backfills: [Measure] = []
+    var batched: [Measure] = []
     var unacknowledged: [Measure] = []
     for _ in 0..<rounds {
         verification.append(try await measure { _ = try await verifyWhole(car, did, key) })
         backfills.append(
             try await measure { _ = try await backfill(car, did, key, resolver: resolver, count: existing) })
+        batched.append(
+            try await measure {
+                _ = try await backfill(car, did, key, resolver: resolver, count: existing, acknowledging: .batches)
+            })
         unacknowledged.append(
-            try await measure { _ = try await backfill(car, did, key, resolver: resolver, count: existing, ack: false) }
-        )
+            try await measure {
+                _ = try await backfill(car, did, key, resolver: resolver, count: existing, acknowledging: .none)
+            })
     }
     print("median of \(rounds) rounds; CPU is the process's (every thread), wall is elapsed time")
     func line(_ name: String, _ measures: [Measure]) {
@@ -273,6 +298,7 @@ do {
     }
     line("whole-repository verification + decode", verification)
     line("backfill (verify, decode, deliver, ack, store)", backfills)
+    line("backfill, batches acknowledged (eventBatches)", batched)
     line("backfill, events not acknowledged", unacknowledged)
     print(
         String(

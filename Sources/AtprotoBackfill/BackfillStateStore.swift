@@ -61,6 +61,18 @@ public protocol BackfillStateStore: Sendable {
     func recordCID(at path: String, of repo: DID) async throws -> CID?
     /// Saves the CID of the record at `path` (`nil`: deleted) once the app acknowledged it.
     func setRecordCID(_ cid: CID?, at path: String, of repo: DID) async throws
+    /// Saves the CIDs of records the app acknowledged, in the order given (a path given twice ends
+    /// at its later CID; `nil`: deleted): a run of acknowledged events in one call, so that a store
+    /// over a database writes them in one transaction. The default calls
+    /// ``setRecordCID(_:at:of:)`` for each.
+    func setRecordCIDs(_ changes: [(path: String, cid: CID?)], of repo: DID) async throws
+}
+
+extension BackfillStateStore {
+    /// Calls ``setRecordCID(_:at:of:)`` for each change, in order.
+    public func setRecordCIDs(_ changes: [(path: String, cid: CID?)], of repo: DID) async throws {
+        for change in changes { try await setRecordCID(change.cid, at: change.path, of: repo) }
+    }
 }
 
 /// A ``BackfillStateStore`` in memory: everything is lost with the process (so a new process
@@ -87,4 +99,11 @@ public actor InMemoryBackfillStateStore: BackfillStateStore {
     public func recordCIDs(of repo: DID) -> [String: CID] { records[repo] ?? [:] }
     public func recordCID(at path: String, of repo: DID) -> CID? { records[repo]?[path] }
     public func setRecordCID(_ cid: CID?, at path: String, of repo: DID) { records[repo, default: [:]][path] = cid }
+
+    public func setRecordCIDs(_ changes: [(path: String, cid: CID?)], of repo: DID) {
+        // One look-up of the repository's table for the whole run.
+        var table = records.removeValue(forKey: repo) ?? [:]
+        for change in changes { table[change.path] = change.cid }
+        if !table.isEmpty { records[repo] = table }
+    }
 }

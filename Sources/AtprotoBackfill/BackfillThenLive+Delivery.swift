@@ -9,6 +9,21 @@ extension BackfillThenLive {
         _ did: DID, action: RepoOperation.Action, path: String, cid: CID?, record: DecodedRecord?,
         historical: Bool, rev: String, sequence: Int?, holdsCursor: Bool
     ) async -> Bool {
+        let (event, pending) = prepare(
+            did, action: action, path: path, cid: cid, record: record, historical: historical, rev: rev,
+            sequence: sequence, holdsCursor: holdsCursor)
+        repos[did]?.outstanding.append(pending)
+        // Without leaving the actor while there is room; waits only when the app is behind.
+        if let sent = channel.offer(event) { return sent }
+        return await channel.send(event)
+    }
+
+    /// An event to deliver and the change its acknowledgement saves, counted; the change must be
+    /// queued (`outstanding`) before the event is sent.
+    func prepare(
+        _ did: DID, action: RepoOperation.Action, path: String, cid: CID?, record: DecodedRecord?,
+        historical: Bool, rev: String, sequence: Int?, holdsCursor: Bool
+    ) -> (BackfillEvent, Pending) {
         let id = nextID
         nextID += 1
         // Split on the UTF-8 bytes: a walk by Character (grapheme breaking) cost more than the rest of emit.
@@ -20,12 +35,19 @@ extension BackfillThenLive {
             isHistorical: historical, rev: rev, sequence: sequence, id: id, engine: self)
         let held = holdsCursor ? sequence : nil
         if let held { pendingSequences[held, default: 0] += 1 }
-        repos[did]?.outstanding.append(
-            Pending(id: id, effect: .record(path: path, cid: cid), acknowledged: false, sequence: held))
         if historical { counters.records += 1 }
-        // Without leaving the actor while there is room; waits only when the app is behind.
-        if let sent = channel.offer(event) { return sent }
-        return await channel.send(event)
+        return (event, Pending(id: id, effect: .record(path: path, cid: cid), acknowledged: false, sequence: held))
+    }
+
+    /// Delivers the events prepared in `run` (their changes queued first, in one step) and empties
+    /// it; `false` when the backfill stopped or the fetch of `did` was superseded.
+    func handOver(_ run: inout DeliveryRun, of did: DID, _ epoch: UInt64) async -> Bool {
+        guard !run.events.isEmpty else { return isCurrent(did, epoch) }
+        repos[did]?.outstanding.append(contentsOf: run.pending)
+        let sent = await channel.send(contentsOf: run.events)
+        run.events.removeAll(keepingCapacity: true)
+        run.pending.removeAll(keepingCapacity: true)
+        return sent && isCurrent(did, epoch)
     }
 
     /// Queues a state change of `did`, saved once every event before it is acknowledged; `sequence`
@@ -45,23 +67,58 @@ extension BackfillThenLive {
         try await settle(did)
     }
 
+    /// Tells the backfill that `events` are handled, as ``BackfillEvent/ack()`` does for each, in
+    /// one step: what is then acknowledged in order is saved, each repository's record CIDs in one
+    /// ``BackfillStateStore/setRecordCIDs(_:of:)``, and it returns once that is saved. Events of
+    /// another backfill, or already acknowledged, are passed over.
+    ///
+    /// - Throws: ``BackfillError`` (`storeFailed`) when the state store throws.
+    public func acknowledge(_ events: [BackfillEvent]) async throws {
+        var touched: [DID] = []
+        var seen: Set<DID> = []
+        for event in events where event.engine === self {
+            guard repos[event.repo]?.outstanding.acknowledge(event.id) == true else { continue }
+            if touched.last != event.repo, seen.insert(event.repo).inserted { touched.append(event.repo) }
+        }
+        for did in touched { try await settle(did) }
+    }
+
     /// Saves the effects of the acknowledged events at the head of `did`'s queue, then the cursor.
+    /// One save of a repository runs at a time: an acknowledgement that comes while one runs waits
+    /// for it, and it takes that acknowledgement in its next write.
     func settle(_ did: DID) async throws {
-        while let head = repos[did]?.outstanding.first, head.acknowledged {
+        if settling.contains(did) {
+            try await withCheckedThrowingContinuation { settleWaiters[did, default: []].append($0) }
+            return
+        }
+        settling.insert(did)
+        var failure: (any Error)?
+        do {
+            try await settleRuns(did)
+            try await saveCursor()
+        } catch {
+            failure = error
+        }
+        settling.remove(did)
+        for waiter in settleWaiters.removeValue(forKey: did) ?? [] {
+            if let failure { waiter.resume(throwing: failure) } else { waiter.resume() }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Saves each run of acknowledged effects at the head of `did`'s queue and takes it off the queue.
+    private func settleRuns(_ did: DID) async throws {
+        while let run = repos[did]?.outstanding.acknowledgedRun() {
             do {
-                switch head.effect {
-                case .record(let path, let cid): try await store.setRecordCID(cid, at: path, of: did)
+                switch run.effect {
+                case .records(let changes): try await store.setRecordCIDs(changes, of: did)
                 case .state(let state): try await store.setState(state, of: did)
                 }
             } catch {
                 throw BackfillError(.storeFailed, message: "saving the state of \(did.rawValue)", underlying: error)
             }
-            // The store call suspended: the head may have been settled by another acknowledgement.
-            guard repos[did]?.outstanding.first?.id == head.id else { continue }
-            repos[did]?.outstanding.removeFirst()
-            release(head.sequence)
+            for sequence in repos[did]?.outstanding.removeFirst(through: run.last) ?? [] { release(sequence) }
         }
-        try await saveCursor()
     }
 
     func release(_ sequence: Int?) {
@@ -107,6 +164,22 @@ extension BackfillThenLive {
     }
 }
 
+/// Historical events of one repository prepared for delivery, handed to the app together: one
+/// wake-up of the app's reader, and one look-up of the repository, for the run rather than for each.
+struct DeliveryRun {
+    /// The most events prepared before they are delivered.
+    static let limit = 64
+    var events: [BackfillEvent] = []
+    var pending: [BackfillThenLive.Pending] = []
+
+    mutating func add(_ prepared: (BackfillEvent, BackfillThenLive.Pending)) {
+        events.append(prepared.0)
+        pending.append(prepared.1)
+    }
+
+    var isFull: Bool { events.count >= Self.limit }
+}
+
 /// A repository's delivered changes waiting for their acknowledgement, oldest first: appended at
 /// the end, settled from the front, looked up by id. The front is an index into the array, so
 /// settling one costs no shift of those behind it (an array's `removeFirst()` moved every pending
@@ -118,13 +191,41 @@ struct PendingQueue {
     /// The changes waiting, oldest first.
     var waiting: ArraySlice<BackfillThenLive.Pending> { elements[head...] }
 
-    var first: BackfillThenLive.Pending? { head < elements.count ? elements[head] : nil }
+    /// What a run of acknowledged changes at the front saves: records' CIDs, or a state.
+    enum RunEffect {
+        case records([(path: String, cid: CID?)])
+        case state(RepoSyncState)
+    }
+
+    /// The acknowledged changes at the front, up to the first not acknowledged: a run of record
+    /// changes, or the state change at the front alone; with the id of the last. Nil when the front
+    /// is not acknowledged (or nothing waits).
+    func acknowledgedRun() -> (effect: RunEffect, last: UInt64)? {
+        guard head < elements.count, elements[head].acknowledged else { return nil }
+        if case .state(let state) = elements[head].effect { return (.state(state), elements[head].id) }
+        var changes: [(path: String, cid: CID?)] = []
+        var index = head
+        while index < elements.count, elements[index].acknowledged,
+            case .record(let path, let cid) = elements[index].effect
+        {
+            changes.append((path, cid))
+            index += 1
+        }
+        return (.records(changes), elements[index - 1].id)
+    }
 
     mutating func append(_ pending: BackfillThenLive.Pending) { elements.append(pending) }
 
-    mutating func removeFirst() {
-        guard head < elements.count else { return }
-        head += 1
+    mutating func append(contentsOf pending: [BackfillThenLive.Pending]) { elements.append(contentsOf: pending) }
+
+    /// Takes the changes up to id `last` off the front (those another save has not taken already);
+    /// returns the firehose sequences they held.
+    mutating func removeFirst(through last: UInt64) -> [Int] {
+        var sequences: [Int] = []
+        while head < elements.count, elements[head].id <= last {
+            if let sequence = elements[head].sequence { sequences.append(sequence) }
+            head += 1
+        }
         if head == elements.count {
             // A repository gone quiet keeps no more than a small buffer (an app may follow millions).
             elements.removeAll(keepingCapacity: elements.capacity <= 64)
@@ -133,6 +234,7 @@ struct PendingQueue {
             elements.removeFirst(head)
             head = 0
         }
+        return sequences
     }
 
     /// Marks the change `id` acknowledged; `false` when it is not waiting. Ids grow in the order

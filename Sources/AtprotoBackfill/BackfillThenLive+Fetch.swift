@@ -81,17 +81,18 @@ extension BackfillThenLive {
     func deliver(_ snapshot: RepoSnapshot, of did: DID, _ epoch: UInt64) async throws -> Bool {
         var held = try await deliveredCIDs(of: did)
         guard isCurrent(did, epoch) else { return false }
+        // Prepared in runs: nothing suspends between preparing an event and the run's delivery.
+        var run = DeliveryRun()
         if let repository = snapshot.repository, configuration.collections == nil {
             // Every record wanted: read in key order, each decoded once.
             for try await entry in repository.records(decoding: configuration.recordTypes) {
                 let before = held.removeValue(forKey: entry.path)
                 if before == entry.cid { continue }
-                guard
-                    await emit(
+                run.add(
+                    prepare(
                         did, action: before == nil ? .create : .update, path: entry.path, cid: entry.cid,
-                        record: entry.record, historical: true, rev: snapshot.rev, sequence: nil, holdsCursor: false),
-                    isCurrent(did, epoch)
-                else { return false }
+                        record: entry.record, historical: true, rev: snapshot.rev, sequence: nil, holdsCursor: false))
+                if run.isFull { guard await handOver(&run, of: did, epoch) else { return false } }
             }
         } else {
             for (path, cid) in snapshot.index where wants(path) {
@@ -101,23 +102,21 @@ extension BackfillThenLive {
                 let record = try snapshot.read(path).map {
                     configuration.recordTypes.record($0, collection: collection)
                 }
-                guard
-                    await emit(
+                run.add(
+                    prepare(
                         did, action: before == nil ? .create : .update, path: path, cid: cid, record: record,
-                        historical: true, rev: snapshot.rev, sequence: nil, holdsCursor: false),
-                    isCurrent(did, epoch)
-                else { return false }
+                        historical: true, rev: snapshot.rev, sequence: nil, holdsCursor: false))
+                if run.isFull { guard await handOver(&run, of: did, epoch) else { return false } }
             }
         }
         for path in held.keys.sorted() {
-            guard
-                await emit(
+            run.add(
+                prepare(
                     did, action: .delete, path: path, cid: nil, record: nil, historical: true, rev: snapshot.rev,
-                    sequence: nil, holdsCursor: false),
-                isCurrent(did, epoch)
-            else { return false }
+                    sequence: nil, holdsCursor: false))
+            if run.isFull { guard await handOver(&run, of: did, epoch) else { return false } }
         }
-        return true
+        return await handOver(&run, of: did, epoch)
     }
 
     /// Delivers the held commits in order, then (the buffer empty, nothing awaited in between) the

@@ -123,6 +123,10 @@ public actor BackfillThenLive {
     var tasks: [UInt64: Task<Void, Never>] = [:]
     var stopped = false
     var started = false
+    /// Repositories whose acknowledged effects are being saved, and the acknowledgements waiting for
+    /// that save to take theirs too (in its next write, rather than each in a write of its own).
+    var settling: Set<DID> = []
+    var settleWaiters: [DID: [CheckedContinuation<Void, any Error>]] = [:]
 
     /// The events, in delivery order (per repository: historical, then live). One reader; it ends
     /// when the backfill is stopped, or throws ``BackfillError`` when the firehose or the store fails.
@@ -273,6 +277,37 @@ public actor BackfillThenLive {
     /// `nil` when it is not tracked.
     public func state(of repo: DID) -> RepoSyncState? {
         repos[repo].map { RepoSyncState(status: $0.status, rev: $0.rev, data: $0.data) }
+    }
+
+    /// The events in batches: each step gives every event waiting (at most
+    /// ``Configuration/maximumEventsAhead``, at least one), in delivery order. Read either this or
+    /// ``events``, with one reader; acknowledge a batch with ``acknowledge(_:)``.
+    ///
+    /// ```swift
+    /// for try await batch in backfill.eventBatches {
+    ///     try index(batch)
+    ///     try await backfill.acknowledge(batch)
+    /// }
+    /// ```
+    public nonisolated var eventBatches: EventBatches {
+        EventBatches(channel: events.channel, limit: configuration.maximumEventsAhead)
+    }
+
+    /// The events of a ``BackfillThenLive`` in batches.
+    public struct EventBatches: AsyncSequence, Sendable {
+        public typealias Element = [BackfillEvent]
+        let channel: EventChannel<BackfillEvent>
+        let limit: Int
+
+        public func makeAsyncIterator() -> Iterator { Iterator(channel: channel, limit: limit) }
+
+        /// Reads the events waiting per step.
+        public struct Iterator: AsyncIteratorProtocol {
+            let channel: EventChannel<BackfillEvent>
+            let limit: Int
+
+            public mutating func next() async throws -> [BackfillEvent]? { try await channel.receive(upTo: limit) }
+        }
     }
 
     /// The events of a ``BackfillThenLive``.

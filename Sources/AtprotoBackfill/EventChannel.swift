@@ -59,14 +59,43 @@ final class EventChannel<Element: Sendable>: @unchecked Sendable {
     func send(_ element: Element) async -> Bool {
         while true {
             if let sent = offer(element) { return sent }
-            await withCheckedContinuation { (writer: CheckedContinuation<Void, Never>) in
-                let waits = lock.withLock {
-                    guard ending == nil, reader == nil, isFull else { return false }
-                    writers.append(writer)
-                    return true
-                }
-                if !waits { writer.resume() }
+            await waitForRoom()
+        }
+    }
+
+    /// Queues `elements` in order, as many at a time as there is room for, waiting for room in
+    /// between; the reader, when it waits, is woken once for all that fit rather than once per
+    /// element. `false` when the channel is finished.
+    func send(contentsOf elements: [Element]) async -> Bool {
+        var next = 0
+        while next < elements.count {
+            let (sent, reader): (Int?, CheckedContinuation<Element?, any Error>?) = lock.withLock {
+                if ending != nil { return (nil, nil) }
+                // A waiting reader has an empty queue: it takes the first, the queue the rest that fit.
+                let reader = self.reader
+                self.reader = nil
+                let first = reader == nil ? next : next + 1
+                let end = min(elements.count, first + capacity - (queue.count - head))
+                if first < end { queue.append(contentsOf: elements[first..<end]) }
+                return (max(first, end) - next, reader)
             }
+            guard let sent else { return false }
+            reader?.resume(returning: elements[next])
+            next += sent
+            if next < elements.count { await waitForRoom() }
+        }
+        return true
+    }
+
+    /// Returns once there may be room (or the channel is finished, or a reader waits).
+    private func waitForRoom() async {
+        await withCheckedContinuation { (writer: CheckedContinuation<Void, Never>) in
+            let waits = lock.withLock {
+                guard ending == nil, reader == nil, isFull else { return false }
+                writers.append(writer)
+                return true
+            }
+            if !waits { writer.resume() }
         }
     }
 
@@ -98,23 +127,48 @@ final class EventChannel<Element: Sendable>: @unchecked Sendable {
             }
         }
 
-        /// Under the lock: the head element (and the writers to wake, once the queue is down to half
-        /// its capacity), the end, or nothing yet.
+        /// Under the lock: the head element (and the writers to wake), the end, or nothing yet.
         func take() -> ReceiveStep {
             if head < queue.count {
                 let element = queue[head]
                 head += 1
-                if head > 64, head * 2 > queue.count {
-                    queue.removeFirst(head)
-                    head = 0
-                }
-                guard !writers.isEmpty, queue.count - head <= capacity / 2 else { return .element(element, []) }
-                defer { writers = [] }
-                return .element(element, writers)
+                return .element(element, taken())
             }
             if let ending { return .ended(ending) }
             return .wait
         }
+    }
+
+    /// The elements queued, oldest first, at most `limit` (at least one, waiting for it when none
+    /// is queued); `nil` once finished and drained, or throws the error it finished with.
+    func receive(upTo limit: Int) async throws -> [Element]? {
+        guard let first = try await receive() else { return nil }
+        guard limit > 1 else { return [first] }
+        var batch = [first]
+        let writers: [CheckedContinuation<Void, Never>] = lock.withLock {
+            let end = min(queue.count, head + limit - 1)
+            guard head < end else { return [] }
+            batch.append(contentsOf: queue[head..<end])
+            head = end
+            return taken()
+        }
+        for writer in writers { writer.resume() }
+        return batch
+    }
+
+    /// Under the lock, after elements were taken from the head: the queue's storage compacted once
+    /// most of it is read, and the writers to wake once it is down to half its capacity.
+    private func taken() -> [CheckedContinuation<Void, Never>] {
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 64, head * 2 > queue.count {
+            queue.removeFirst(head)
+            head = 0
+        }
+        guard !writers.isEmpty, queue.count - head <= capacity / 2 else { return [] }
+        defer { writers = [] }
+        return writers
     }
 
     /// Ends the channel: the reader gets what is queued and then `nil` (or `error`); waiting writers return.
