@@ -72,6 +72,10 @@ struct ValidationWalk {
     }
 
     mutating func checkDefinition(_ value: JSONValue, definition: String) {
+        if let (schema, owner) = catalog.resolvedNode(definition) {
+            check(value, schema: schema, in: owner)
+            return
+        }
         var steps = definition.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
             String(Substring($0))
         }
@@ -87,6 +91,7 @@ struct ValidationWalk {
             }
             schema = inner
         }
+        catalog.keepResolvedNode(definition, schema, owner: reference)
         check(value, schema: schema, in: reference)
     }
 
