@@ -17,7 +17,12 @@
             var headers: [String]
         }
 
-        static func run(router: XRPCRouter, bareBody: Data, query: String, token: String, rounds: Int) async throws {
+        /// `signatureCheck` is one ECDSA verification of the token's signature: each round also times it,
+        /// for the service-auth target (at most 1.15x the bare route plus one verification).
+        static func run(
+            router: XRPCRouter, bareBody: Data, query: String, token: String, rounds: Int,
+            signatureCheck: () -> Bool
+        ) async throws {
             guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
                 print("over HTTP: not measured (needs /usr/bin/wrk: apt-get install wrk)")
                 return
@@ -46,6 +51,8 @@
                 Side(label: "bare Hummingbird route, same bytes", port: barePort, target: target, headers: []),
             ]
             var perRequest = [[Double]](repeating: [], count: sides.count)
+            var perSignature: [Double] = []
+            let signatures = 1000
             for round in 0...rounds {
                 for (index, side) in sides.enumerated() {
                     let start = processCPUTime()
@@ -53,6 +60,11 @@
                     let cpu = processCPUTime() - start
                     if round > 0 { perRequest[index].append(cpu / Double(answered)) }
                 }
+                let start = processCPUTime()
+                for _ in 0..<signatures where !signatureCheck() {
+                    throw Failure(description: "the signature did not verify")
+                }
+                if round > 0 { perSignature.append((processCPUTime() - start) / Double(signatures)) }
             }
             print("over HTTP (XRPCHTTPServer vs a bare Hummingbird route; wrk -t1 -c8, 1 s a round; server CPU only):")
             let report = Report(unit: "requests")
@@ -65,6 +77,13 @@
                         format: "  CPU per request: %.2fx the bare route (+%.0f %%), IQR %.2f-%.2f", ratios.median,
                         (ratios.median - 1) * 100, ratios.quantile(0.25), ratios.quantile(0.75)))
             }
+            print(report.line("one ECDSA verification (k256)", Figures(perOperation: perSignature)))
+            let authRatios = Figures(
+                perOperation: perRequest[0].indices.map { perRequest[0][$0] / (perRequest[2][$0] + perSignature[$0]) })
+            print(
+                String(
+                    format: "  service auth: %.2fx the bare route plus one ECDSA verification, IQR %.2f-%.2f",
+                    authRatios.median, authRatios.quantile(0.25), authRatios.quantile(0.75)))
         }
 
         /// Starts a server in a task; returns its port once it listens.

@@ -165,7 +165,39 @@ for (name, token, issuer, multikey) in [
     { print(line) }
 }
 
+// The output alone: written as text straight from the generated types (what the router sends) beside
+// its JSON tree built and then serialized (how it was written before).
+let writes = 2000
+guard output.lexiconJSON.serialized() == outputBytes else {
+    throw Failure(description: "the output written as text is not the bytes of its tree serialized")
+}
+let writing = try alternatingRounds(
+    rounds: rounds, operations: writes,
+    ours: {
+        for _ in 0..<writes where output.jsonData().count != outputBytes.count {
+            throw Failure(description: "not the same bytes")
+        }
+    },
+    reference: {
+        let start = threadCPUTime()
+        for _ in 0..<writes where output.lexiconJSON.serialized().count != outputBytes.count {
+            throw Failure(description: "not the same bytes")
+        }
+        return threadCPUTime() - start
+    })
+for line in Report(unit: "writes").lines(
+    writing, ours: "output written as text (50 posts)", reference: "output as a tree, then serialized")
+{ print(line) }
+
 #if XRPCHummingbird
+    let k256 = try AtprotoPublicKey(multikey: BenchmarkTokens.k256Key)
+    let tokenParts = BenchmarkTokens.k256Token.split(separator: ".")
+    let signedPart = Array((tokenParts[0] + "." + tokenParts[1]).utf8)
+    var signature64 = String(tokenParts[2]).replacingOccurrences(of: "-", with: "+")
+        .replacingOccurrences(of: "_", with: "/")
+    signature64 += String(repeating: "=", count: (4 - signature64.count % 4) % 4)
+    let k256Signature = Array(Data(base64Encoded: signature64) ?? Data())
     try await HTTPComparison.run(
-        router: router, bareBody: outputBytes, query: query, token: BenchmarkTokens.k256Token, rounds: rounds)
+        router: router, bareBody: outputBytes, query: query, token: BenchmarkTokens.k256Token, rounds: rounds,
+        signatureCheck: { k256.isValidSignature(k256Signature, for: signedPart) })
 #endif

@@ -10,17 +10,19 @@ enum QueryString {
     ///   naming the parameter, and for more than `maximumItems` pairs.
     static func parse(_ query: String, maximumItems: Int) throws(XRPCServerError) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
-        for piece in query.split(separator: "&", omittingEmptySubsequences: true) {
+        // Split on the bytes `&` and `=`, not on characters: reading the query as characters (grapheme
+        // breaking) was most of the cost of a request's parameters.
+        for piece in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             guard pairs.count < maximumItems else {
                 throw XRPCServerError(.invalidRequest, message: "the query has more than \(maximumItems) parameters")
             }
             let name: Substring
             let value: Substring
-            if let equals = piece.firstIndex(of: "=") {
-                name = piece[..<equals]
-                value = piece[piece.index(after: equals)...]
+            if let equals = piece.firstIndex(of: UInt8(ascii: "=")) {
+                name = Substring(piece[..<equals])
+                value = Substring(piece[piece.index(after: equals)...])
             } else {
-                name = piece
+                name = Substring(piece)
                 value = ""
             }
             let decodedName = try decode(name, what: "a parameter name")

@@ -30,7 +30,8 @@ public struct XRPCServerRequest: Sendable {
 
     /// Splits a request target (`/xrpc/x.y.z?limit=5`) into path and query.
     public init(method: String, target: String, headers: HTTPHeaderFields = [:], body: Data = Data()) {
-        if let mark = target.firstIndex(of: "?") {
+        // The byte `?`: looking for the character took grapheme breaking over the whole target.
+        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
             self.init(
                 method: method, path: String(target[..<mark]), query: String(target[target.index(after: mark)...]),
                 headers: headers, body: body)

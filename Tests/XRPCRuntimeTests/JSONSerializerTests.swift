@@ -51,6 +51,27 @@ struct JSONSerializerTests {
         #expect(text(.string("")) == #""""#)
     }
 
+    @Test("escapes a byte that needs it wherever it stands in a long string")
+    func escapesAtEveryPosition() {
+        // Strings are scanned eight bytes at a time: each byte to escape, at each position of the first
+        // words and of the tail, among ASCII and non-ASCII (bytes with the high bit set) text.
+        let specials: [(Unicode.Scalar, String)] =
+            [("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{0}", #"\u0000"#), ("\u{1F}", #"\u001f"#)]
+        for filler in ["abcdefgh", "é~ü!\u{7F} ", "😀 ]"] {
+            let base = String(repeating: filler, count: 4)
+            for position in 0..<base.unicodeScalars.count {
+                for (special, escaped) in specials {
+                    var scalars = Array(base.unicodeScalars)
+                    scalars[position] = special
+                    var string = ""
+                    string.unicodeScalars.append(contentsOf: scalars)
+                    let expected = string.unicodeScalars.map { $0 == special ? escaped : String($0) }.joined()
+                    #expect(text(.string(string)) == "\"" + expected + "\"", "\(position) in \(filler)")
+                }
+            }
+        }
+    }
+
     @Test("writes integers in decimal")
     func integers() {
         #expect(

@@ -106,7 +106,17 @@ private enum JSONTextWriter {
         var string = string
         string.withUTF8 { utf8 in
             var runStart = 0
-            for position in utf8.indices {
+            // Eight bytes at a time while none of them needs an escape (most text): a byte below 0x20,
+            // `"` or `\` shows as a high bit in `needsEscape`.
+            var plain = 0
+            if let base = utf8.baseAddress {
+                while plain + 8 <= utf8.count {
+                    let word = UnsafeRawPointer(base + plain).loadUnaligned(as: UInt64.self)
+                    guard needsEscape(word) == 0 else { break }
+                    plain += 8
+                }
+            }
+            for position in plain..<utf8.count {
                 let byte = utf8[position]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
@@ -129,6 +139,16 @@ private enum JSONTextWriter {
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// Nonzero when a byte of `word` is below 0x20, a quote or a backslash (the bytes a string escapes).
+    static func needsEscape(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let below = (word &- ones &* 0x20) & ~word
+        return (below | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs
     }
 
     /// Whether `left` sorts before `right` when compared byte by byte in UTF-8.

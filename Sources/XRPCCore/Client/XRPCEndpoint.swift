@@ -15,7 +15,7 @@ extension LexiconValue {
     }
 
     public func xrpcBody() throws -> (data: Data, contentType: String)? {
-        (lexiconJSON.serialized(), "application/json")
+        (Data(lexiconJSONText()), "application/json")
     }
 }
 

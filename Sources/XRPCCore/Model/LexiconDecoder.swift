@@ -58,9 +58,10 @@ public struct LexiconEncoder: Sendable {
         self.sortsKeys = sortsKeys
     }
 
-    /// The value's JSON form, with its unknown fields, as UTF-8 bytes.
+    /// The value's JSON form, with its unknown fields, as UTF-8 bytes, written straight from the value.
+    /// With ``sortsKeys`` off, each object's keys come in the order its type writes them.
     public func encode(_ value: some LexiconValue) -> Data {
-        value.lexiconJSON.serialized(sortedKeys: sortsKeys)
+        Data(value.lexiconJSONText(sortsKeys: sortsKeys))
     }
 }
 
@@ -82,6 +83,6 @@ extension LexiconValue {
 
     /// The value's JSON form as UTF-8 bytes, keys sorted (``LexiconEncoder``).
     public func jsonData() -> Data {
-        lexiconJSON.serialized()
+        Data(lexiconJSONText())
     }
 }

@@ -185,27 +185,52 @@ import AtprotoData
     }
 }
 
-/// Writes the fields of a generated struct into a JSON object.
+/// Writes the fields of a generated struct into a JSON object, or as JSON text straight into a
+/// ``LexiconJSONOutput`` (the writer then keeps no `fields`).
 @_spi(Generated) public struct LexiconObjectWriter: Sendable {
-    /// The fields written so far.
+    /// The fields written so far (when building a tree).
     public var fields: [String: JSONValue]
+    /// Where text is written, when it is (``LexiconJSONOutput/isActive``).
+    @usableFromInline var output: LexiconJSONOutput
+    /// The object's first member among the output's members.
+    @usableFromInline var object = 0
 
     /// Creates an empty writer.
     @inlinable public init() {
         self.fields = [:]
+        self.output = LexiconJSONOutput()
+    }
+
+    /// A writer that takes `output` over, opening an object in it; ``finish(into:)`` closes the object
+    /// and hands the output back.
+    init(writingTo output: inout LexiconJSONOutput) {
+        self.fields = [:]
+        self.output = LexiconJSONOutput()
+        swap(&self.output, &output)
+        object = self.output.beginObject()
+    }
+
+    /// Closes the object and hands the output back.
+    mutating func finish(into output: inout LexiconJSONOutput) {
+        self.output.endObject(object)
+        swap(&self.output, &output)
     }
 
     /// Writes a field. (The writes are inlinable, as the reader's reads are: generated modules then
     /// specialize them for their field types instead of calling them generically.)
     @inlinable public mutating func write<T: LexiconValue>(_ key: String, _ value: T) {
-        fields[key] = value.lexiconJSON
+        guard output.isActive else {
+            fields[key] = value.lexiconJSON
+            return
+        }
+        output.beginMember(key, in: object)
+        value.writeJSON(to: &output)
+        output.endMember()
     }
 
     /// Writes a field when it has a value; `nil` writes nothing.
     @inlinable public mutating func write<T: LexiconValue>(_ key: String, _ value: T?) {
-        if let value {
-            fields[key] = value.lexiconJSON
-        }
+        if let value { write(key, value) }
     }
 
     /// Writes a field that has a lexicon `default`. A field that was absent when read and still holds
@@ -214,28 +239,43 @@ import AtprotoData
         _ key: String, _ value: T, default defaultValue: T, absentKeys: Set<String>
     ) {
         if absentKeys.contains(key) && value == defaultValue { return }
-        fields[key] = value.lexiconJSON
+        write(key, value)
     }
 
     /// Writes a required nullable field: `nil` is written as `null`.
     @inlinable public mutating func writeNullable<T: LexiconValue>(_ key: String, _ value: T?) {
-        fields[key] = value?.lexiconJSON ?? .null
+        if let value { write(key, value) } else { writeNull(key) }
     }
 
     /// Writes an optional nullable field: `nil` writes nothing, `.null` writes `null`.
     @inlinable public mutating func write<T: LexiconValue>(_ key: String, _ value: LexiconNullable<T>?) {
         switch value {
         case nil: break
-        case .null?: fields[key] = .null
-        case .value(let wrapped)?: fields[key] = wrapped.lexiconJSON
+        case .null?: writeNull(key)
+        case .value(let wrapped)?: write(key, wrapped)
         }
+    }
+
+    @usableFromInline mutating func writeNull(_ key: String) {
+        guard output.isActive else {
+            fields[key] = .null
+            return
+        }
+        output.beginMember(key, in: object)
+        output.write(.null)
+        output.endMember()
     }
 
     /// Writes the fields a struct kept from reading without knowing them. Known fields win.
     @inlinable public mutating func writeUnknown(_ unknown: [String: JSONValue]) {
-        for (key, value) in unknown where fields[key] == nil {
-            fields[key] = value
+        guard !unknown.isEmpty else { return }
+        guard output.isActive else {
+            for (key, value) in unknown where fields[key] == nil {
+                fields[key] = value
+            }
+            return
         }
+        output.writeUnknown(unknown, in: object)
     }
 }
 

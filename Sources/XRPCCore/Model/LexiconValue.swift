@@ -16,6 +16,10 @@ public protocol LexiconValue: XRPCBody, Hashable, Codable {
     @_spi(Generated) init(lexiconTokens tokens: LexiconJSONTokens) throws
     /// The value as JSON, including any fields it carried that its schema does not know.
     var lexiconJSON: JSONValue { get }
+    /// Writes the value as JSON text, the bytes its ``lexiconJSON`` would serialize to, without
+    /// building it: objects write their fields through ``LexiconObjectWriter``, other values their
+    /// JSON form.
+    @_spi(Generated) func writeJSON(to output: inout LexiconJSONOutput)
 }
 
 /// A lexicon value whose `Codable` and `Hashable` conformances go through its JSON form.

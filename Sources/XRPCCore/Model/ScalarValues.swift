@@ -61,6 +61,16 @@ extension Array: LexiconValue where Element: LexiconValue {
     // at run time (`swift_getAtKeyPath`), which cost two thirds of writing a 50-post feed skeleton;
     // inlinable, as the reading side is, so generated modules specialize it for their element types.
     @inlinable public var lexiconJSON: JSONValue { .array(map { $0.lexiconJSON }) }
+
+    /// Writes each element as text, with no tree (inlinable for the same reason).
+    @_spi(Generated) @inlinable public func writeJSON(to output: inout LexiconJSONOutput) {
+        output.bytes.append(UInt8(ascii: "["))
+        for index in indices {
+            if index > startIndex { output.bytes.append(UInt8(ascii: ",")) }
+            self[index].writeJSON(to: &output)
+        }
+        output.bytes.append(UInt8(ascii: "]"))
+    }
 }
 
 extension JSONValue: LexiconValue {

@@ -1,7 +1,7 @@
 import AtprotoData
 import Foundation
 
-// @unchecked Sendable: `state` is read and written only under `lock`; `imports` is a `let`.
+// @unchecked Sendable: `state` and `resolved` are read and written only under `lock`; `imports` is a `let`.
 /// The lexicon documents a validator looks definitions up in.
 ///
 /// A generated module carries the documents it was generated from (descriptions left out) and makes
@@ -12,6 +12,10 @@ public final class LexiconSchemaCatalog: @unchecked Sendable {
     private var state: State
     /// Catalogs searched, in order, for NSIDs this one does not hold.
     public let imports: [LexiconSchemaCatalog]
+    /// Definition paths already resolved (`nsid#def/key/key`), under `lock`: a server checks the same
+    /// few on every request. At most ``resolvedLimit``, so that paths from input cannot grow it.
+    private var resolved: [String: (node: JSONValue, owner: LexiconReference)] = [:]
+    private static let resolvedLimit = 4096
 
     private enum State {
         case unparsed([String])
@@ -70,6 +74,20 @@ public final class LexiconSchemaCatalog: @unchecked Sendable {
             if let found = catalog.definition(nsid: nsid, name: name) { return found }
         }
         return nil
+    }
+
+    /// The node a definition path resolved to before, with the definition it belongs to.
+    func resolvedNode(_ path: String) -> (node: JSONValue, owner: LexiconReference)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return resolved[path]
+    }
+
+    /// Keeps what a definition path resolved to (while there is room).
+    func keepResolvedNode(_ path: String, _ node: JSONValue, owner: LexiconReference) {
+        lock.lock()
+        defer { lock.unlock() }
+        if resolved.count < Self.resolvedLimit { resolved[path] = (node, owner) }
     }
 
     private func parsed() -> (documents: [String: [String: JSONValue]], problems: [String]) {

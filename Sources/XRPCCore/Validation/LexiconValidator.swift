@@ -72,7 +72,13 @@ struct ValidationWalk {
     }
 
     mutating func checkDefinition(_ value: JSONValue, definition: String) {
-        var steps = definition.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if let (schema, owner) = catalog.resolvedNode(definition) {
+            check(value, schema: schema, in: owner)
+            return
+        }
+        var steps = definition.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
+            String(Substring($0))
+        }
         let reference = LexiconReference(steps.removeFirst(), relativeTo: "")
         guard var schema = catalog.definition(nsid: reference.nsid, name: reference.name) else {
             report(.unresolvedReference, "no definition \(reference) in the lexicon catalog")
@@ -85,6 +91,7 @@ struct ValidationWalk {
             }
             schema = inner
         }
+        catalog.keepResolvedNode(definition, schema, owner: reference)
         check(value, schema: schema, in: reference)
     }
 
@@ -144,8 +151,9 @@ struct ValidationWalk {
             return
         }
         let properties = schema["properties"]?.objectValue ?? [:]
-        let required = Set(schema["required"]?.stringArray ?? [])
-        let nullable = Set(schema["nullable"]?.stringArray ?? [])
+        // Arrays, not sets: a schema lists a few names, and a set cost a hashed copy on every check.
+        let required = schema["required"]?.stringArray ?? []
+        let nullable = schema["nullable"]?.stringArray ?? []
         for (key, property) in properties.sorted(by: { $0.key < $1.key }) {
             at(.key(key)) { walk in
                 switch fields[key] {
@@ -158,7 +166,7 @@ struct ValidationWalk {
                 }
             }
         }
-        for key in required.sorted() where properties[key] == nil && fields[key] == nil {
+        for key in Set(required.filter { properties[$0] == nil && fields[$0] == nil }).sorted() {
             at(.key(key)) { $0.report(.required, "required field \"\(key)\" is missing") }
         }
     }

@@ -47,15 +47,18 @@ extension ValidationWalk {
         checkConstAndEnum(value, schema: schema, shown: String(flag))
     }
 
-    mutating func checkConstAndEnum(_ value: JSONValue, schema: [String: JSONValue], shown: String) {
+    /// `shown` is how a violation names the value, written only for a violation.
+    mutating func checkConstAndEnum(
+        _ value: JSONValue, schema: [String: JSONValue], shown: @autoclosure () -> String
+    ) {
         if let constant = schema["const"], constant != value,
             !(constant.integerValue.map { .integer($0) == value } ?? false)
         {
-            report(.const, "\(shown) is not the constant \(constant.serializedString())")
+            report(.const, "\(shown()) is not the constant \(constant.serializedString())")
         }
         if case .array(let allowed)? = schema["enum"], !allowed.contains(value) {
             let list = allowed.map { $0.serializedString() }.joined(separator: ", ")
-            report(.enum, "\(shown) is not one of the allowed values: \(list)")
+            report(.enum, "\(shown()) is not one of the allowed values: \(list)")
         }
     }
 
