@@ -44,7 +44,12 @@ let package = Package(
         .target(name: "SocketAddresses"),
         // What generated code calls, and all it imports: lexicon value protocols, validation, the client,
         // endpoints, the agent protocol, event-stream framing. Re-exports syntax and data.
-        .target(name: "XRPCCore", dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "HTTPMessages"]),
+        .target(
+            name: "XRPCCore",
+            dependencies: ["AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "HTTPMessages", "LexiconValidation"]),
+        // Lexicon validation of JSON values against their schemas (the catalog, the validator, its
+        // errors), under XRPCCore, which re-exports it: generated code still imports XRPCCore alone.
+        .target(name: "LexiconValidation", dependencies: ["AtprotoSyntax", "AtprotoData"]),
         // Agents, sessions and transports: the URLSession agent, retries, logging, the password session.
         .target(
             name: "XRPCAgents",
@@ -245,7 +250,7 @@ let package = Package(
             dependencies: [
                 "LoopbackFaultInjection",
                 "XRPCRuntime", "AtprotoSyntax", "AtprotoData", "XRPCWebSockets", "XRPCCore", "XRPCAgents", "SHA2",
-                "XRPCTesting", "LoopbackHTTPServer", "SecretLeakTesting",
+                "XRPCTesting", "LoopbackHTTPServer", "SecretLeakTesting", "LexiconValidation",
             ]),
         // The server core and the service-auth verifier; test tokens are signed with AtprotoCrypto's
         // curve arithmetic (@testable), in test code only.

@@ -3,3 +3,4 @@
 @_exported import AtprotoData
 @_exported import AtprotoSyntax
 @_exported import HTTPMessages
+@_exported import LexiconValidation

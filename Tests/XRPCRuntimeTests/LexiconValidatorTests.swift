@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import AtprotoData
+@testable import LexiconValidation
 @testable import XRPCCore
 
 /// The schema-driven validator on small catalogs written here.

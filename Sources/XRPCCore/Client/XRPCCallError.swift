@@ -10,7 +10,7 @@ import Foundation
 /// ``Code/cannotConnect``...), the session cannot authenticate the call (``Code/sessionEnded``), or the
 /// call failed on this side (``Code/invalidInput``, ``Code/invalidOutput``...). ``underlying`` keeps the
 /// error that caused it (the server's ``XRPCError``, the agent's transport or session error, a
-/// ``LexiconValidationError``, a `LexiconDecodingError`), so nothing is lost.
+/// `LexiconValidationError`, a `LexiconDecodingError`), so nothing is lost.
 ///
 /// ```swift
 /// do throws(XRPCCallError) {
@@ -58,12 +58,12 @@ public struct XRPCCallError: AtprotoError {
         /// failed); it is kept and the next call tries again.
         public static let sessionFailed: Code = "sessionFailed"
         /// The input breaks its lexicon's constraints (``XRPCClient/validatesInput``); nothing was sent.
-        /// The ``XRPCCallError/underlying`` ``LexiconValidationError`` lists every violation.
+        /// The ``XRPCCallError/underlying`` `LexiconValidationError` lists every violation.
         public static let invalidInput: Code = "invalidInput"
         /// The input could not be encoded into a request body; nothing was sent.
         public static let encodingFailed: Code = "encodingFailed"
-        /// The server answered with a success status, but the body is not the endpoint's output
-        /// (``XRPCCallError/response`` is the answer, ``XRPCCallError/underlying`` the decoder's error).
+        /// The server answered with a success status, but the body is not the endpoint's output: the
+        /// answer is in ``XRPCCallError/response``, the decoder's error in ``XRPCCallError/underlying``.
         public static let invalidOutput: Code = "invalidOutput"
         /// The agent failed with an error of its own (an app's agent, a transport without a response
         /// of another kind); ``XRPCCallError/underlying`` is that error.
@@ -85,7 +85,7 @@ public struct XRPCCallError: AtprotoError {
     public var message: String
     /// The error that caused this one: the server's ``XRPCError``, the agent's error (a transport's
     /// `XRPCTransportError`, a session's `PasswordSessionError` or `OAuthSessionError`), a
-    /// ``LexiconValidationError``, the decoder's error, `CancellationError`.
+    /// `LexiconValidationError`, the decoder's error, `CancellationError`.
     public var underlying: any Error
 
     /// Creates an error.

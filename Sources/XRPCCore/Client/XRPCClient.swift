@@ -13,7 +13,7 @@ public struct XRPCClient: Sendable {
     /// Whether a procedure checks its input against its lexicon before sending it (the default).
     ///
     /// An invalid input then throws ``XRPCCallError/Code/invalidInput`` (its underlying error the
-    /// ``LexiconValidationError``) and nothing is sent. Turn it off to
+    /// `LexiconValidationError`) and nothing is sent. Turn it off to
     /// send data as it is, for example to test how a server handles invalid input.
     public var validatesInput: Bool
     /// Where and how subscriptions (event streams) connect; see ``subscribe(_:parameters:)``.

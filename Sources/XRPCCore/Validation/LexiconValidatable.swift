@@ -18,7 +18,7 @@ extension LexiconValidatable {
     /// graphemes), ranges, `enum`, `const`, formats, array and bytes lengths, blob size and MIME type,
     /// closed unions, and the `$type` of a record.
     ///
-    /// - Throws: ``LexiconValidationError`` listing every violation with its path and rule.
+    /// - Throws: `LexiconValidationError` listing every violation with its path and rule.
     public func validate() throws(LexiconValidationError) {
         try LexiconValidator(catalog: Self.lexiconCatalog).validate(lexiconJSON, against: Self.lexiconDefinition)
     }
@@ -34,7 +34,7 @@ extension LexiconValidatable {
     /// data that may not even decode (a string where an integer belongs is a violation here, with
     /// its path and rule, rather than a decoding error).
     ///
-    /// - Throws: ``LexiconValidationError`` listing every violation with its path and rule.
+    /// - Throws: `LexiconValidationError` listing every violation with its path and rule.
     public static func validate(json: JSONValue) throws(LexiconValidationError) {
         try LexiconValidator(catalog: lexiconCatalog).validate(json, against: lexiconDefinition)
     }

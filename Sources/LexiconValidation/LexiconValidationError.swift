@@ -1,6 +1,6 @@
 /// A value that breaks the rules of its lexicon schema: every violation found, each with where and why.
 ///
-/// Thrown by ``LexiconValidatable/validate()`` and ``LexiconValidator/validate(_:against:)``.
+/// Thrown by `LexiconValidatable.validate()` (XRPCCore) and ``LexiconValidator/validate(_:against:)``.
 /// Validation reports every violation it finds in one pass, not only the first.
 public struct LexiconValidationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The lexicon definition the value was checked against, `nsid#name`.
