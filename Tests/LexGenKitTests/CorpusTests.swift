@@ -21,7 +21,7 @@ final class CorpusTests: XCTestCase {
         let feed = first.files.first { $0.name == "app.bsky.feed.defs.swift" }?.contents ?? ""
         XCTAssertTrue(
             feed.contains(
-                "public nonisolated indirect enum Parent: XRPCCore.LexiconUnion, _AtprotoLexiconsValidatable {"))
+                "public nonisolated indirect enum Parent: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {"))
         XCTAssertTrue(feed.contains("private var _post: XRPCCore._LexiconBoxed<AppBskyFeedDefs.PostView>\n"))
         XCTAssertTrue(
             feed.contains("private var _viewer: XRPCCore._LexiconBoxedOptional<AppBskyFeedDefs.ViewerState>\n"))

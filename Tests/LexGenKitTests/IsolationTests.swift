@@ -45,12 +45,12 @@ final class IsolationTests: XCTestCase {
             XCTAssertFalse(file.contents.contains("nonisolated typealias"), file.name)
         }
         XCTAssertEqual(unmarked, [], "declarations without `nonisolated`")
-        XCTAssertEqual(kinds, ["struct", "enum", "protocol", "extension"])
+        XCTAssertEqual(kinds, ["struct", "enum", "extension"])
         let holder = try XCTUnwrap(result.files.first { $0.name == "holder.swift" }?.contents)
         assertContainsLines(
             holder,
             """
-            public nonisolated struct ComExampleIsolationHolder: XRPCCore.LexiconRecord, _IsolationCheckValidatable {
+            public nonisolated struct ComExampleIsolationHolder: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
             """)
         assertContainsLines(
             holder,
@@ -58,11 +58,11 @@ final class IsolationTests: XCTestCase {
             public var post: ComExampleGoldenPost { get { _post.wrappedValue } set { _post.wrappedValue = newValue } }
             private var _post: XRPCCore._LexiconBoxed<ComExampleGoldenPost>
             """)
-        let namespaces = try XCTUnwrap(
-            result.files.first { $0.name == LexiconOutputNaming.namespacesFileName }?.contents)
         assertContainsLines(
-            namespaces, "public nonisolated protocol _IsolationCheckValidatable: XRPCCore.LexiconValidatable {}")
-        assertContainsLines(namespaces, "nonisolated extension _IsolationCheckValidatable {")
+            holder,
+            """
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { IsolationCheckSchemas.catalog }
+            """)
     }
 
     /// Compiled as an app target compiles it (`-default-isolation MainActor`), then used from a

@@ -19,9 +19,11 @@ final class SnippetTests: XCTestCase {
             swift,
             """
             /// A note.
-            public nonisolated struct ComExampleNote: XRPCCore.LexiconRecord, _LexiconsValidatable {
+            public nonisolated struct ComExampleNote: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.example.note#main" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { LexiconsSchemas.catalog }
             /// The collection NSID, which is also the record's `$type`.
             public static var collection: XRPCCore.NSID { "com.example.note" }
             /// The kind of record key the collection uses.
@@ -87,7 +89,7 @@ final class SnippetTests: XCTestCase {
             """
         )
         assertContainsLines(
-            swift, "public nonisolated struct Sort: XRPCCore.LexiconStringValue, _LexiconsValidatable {")
+            swift, "public nonisolated struct Sort: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {")
         for line in [
             #"public static var hide: Self { Self(rawValue: "!hide") }"#,
             #"public static var mostLikes: Self { Self(rawValue: "most-likes") }"#,
@@ -125,9 +127,11 @@ final class SnippetTests: XCTestCase {
         assertContainsLines(
             swift,
             """
-            public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, _LexiconsValidatable {
+            public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.example.post#main/properties/embed" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { LexiconsSchemas.catalog }
             case comExampleImages(ComExampleImages)
             case comExampleVideo(ComExampleVideo)
             case comExamplePostLocal(ComExamplePost.Local)
@@ -224,8 +228,9 @@ final class SnippetTests: XCTestCase {
         // A refusal with a declared name is told apart from any other by the names listed here.
         assertContainsLines(swift, #"public static var declaredNames: [Swift.String] { ["NotFound", "default"] }"#)
         assertContainsLines(
-            swift, "public nonisolated struct Parameters: XRPCCore.XRPCParameters, _LexiconsValidatable {")
-        assertContainsLines(swift, "public nonisolated struct Output: XRPCCore.LexiconObject, _LexiconsValidatable {")
+            swift, "public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {")
+        assertContainsLines(
+            swift, "public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {")
         assertContainsLines(
             swift,
             """
@@ -272,7 +277,7 @@ final class SnippetTests: XCTestCase {
         )
         assertContainsLines(swift, "public nonisolated enum ComExampleStream: XRPCCore.XRPCSubscription {")
         assertContainsLines(
-            swift, "public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _LexiconsValidatable {")
+            swift, "public nonisolated indirect enum Message: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {")
         assertContainsLines(swift, "case comExampleStreamTick(ComExampleStream.Tick)")
     }
 
@@ -330,7 +335,8 @@ final class SnippetTests: XCTestCase {
             """
         )
         assertContainsLines(
-            swift, "public nonisolated indirect enum PreferencesItem: XRPCCore.LexiconUnion, _LexiconsValidatable {")
+            swift,
+            "public nonisolated indirect enum PreferencesItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {")
         assertContainsLines(swift, "public typealias Preferences = [ComExamplePrefs.PreferencesItem]")
     }
 
@@ -366,7 +372,7 @@ final class SnippetTests: XCTestCase {
         // Every union is indirect; the field holding it stays a plain stored property.
         assertContainsLines(swift, "public var parent: ComExampleThread.Node.Parent?")
         assertContainsLines(
-            swift, "public nonisolated indirect enum Parent: XRPCCore.LexiconUnion, _LexiconsValidatable {")
+            swift, "public nonisolated indirect enum Parent: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {")
         // A field holding a struct is boxed, required or optional: a computed property over its box...
         assertContainsLines(
             swift,

@@ -200,14 +200,6 @@ public nonisolated enum AppBskyLexiconsSchemas {
     ]
 }
 
-/// Gives this module's generated types the module's catalog; generated code conforms to it.
-public nonisolated protocol _AppBskyLexiconsValidatable: XRPCCore.LexiconValidatable {}
-
-nonisolated extension _AppBskyLexiconsValidatable {
-    /// The catalog of the module that declares the type.
-    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
-}
-
 nonisolated extension XRPCCore.XRPCClient {
     /// The methods of the `app.*` lexicons.
     public nonisolated struct App: Sendable {

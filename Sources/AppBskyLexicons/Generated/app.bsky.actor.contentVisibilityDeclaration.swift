@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.actor.contentVisibilityDeclaration`: a collection of records with `literal:self` keys.
-public nonisolated struct AppBskyActorContentVisibilityDeclaration: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyActorContentVisibilityDeclaration: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.actor.contentVisibilityDeclaration#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "app.bsky.actor.contentVisibilityDeclaration" }
     /// The kind of record key the collection uses.

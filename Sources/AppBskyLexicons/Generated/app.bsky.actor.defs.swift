@@ -6,9 +6,11 @@ import ComAtprotoLexicons
 /// The lexicon `app.bsky.actor.defs`.
 public nonisolated enum AppBskyActorDefs {
     /// The lexicon object `app.bsky.actor.defs#adultContentPref`.
-    public nonisolated struct AdultContentPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct AdultContentPref: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#adultContentPref" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `enabled` field (required).
         /// Default: `false`.
         public var enabled: Swift.Bool
@@ -33,9 +35,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#bskyAppProgressGuide`.
-    public nonisolated struct BskyAppProgressGuide: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct BskyAppProgressGuide: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#bskyAppProgressGuide" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `guide` field (required).
         /// At most 100 UTF-8 bytes.
         public var guide: Swift.String
@@ -60,9 +64,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#bskyAppStatePref`.
-    public nonisolated struct BskyAppStatePref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct BskyAppStatePref: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#bskyAppStatePref" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `activeProgressGuide` field (optional).
         public var activeProgressGuide: AppBskyActorDefs.BskyAppProgressGuide? { get { _activeProgressGuide.wrappedValue } set { _activeProgressGuide.wrappedValue = newValue } }
         private var _activeProgressGuide: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.BskyAppProgressGuide>
@@ -104,9 +110,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#contentLabelPref`.
-    public nonisolated struct ContentLabelPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ContentLabelPref: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#contentLabelPref" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `label` field (required).
         public var label: Swift.String
         /// The `visibility` field (required).
@@ -141,9 +149,11 @@ public nonisolated enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Visibility: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Visibility: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#contentLabelPref/properties/visibility" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -162,9 +172,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#declaredAgePref`.
-    public nonisolated struct DeclaredAgePref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DeclaredAgePref: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#declaredAgePref" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `isOverAge13` field (optional).
         public var isOverAge13: Swift.Bool?
         /// The `isOverAge16` field (optional).
@@ -198,9 +210,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#feedViewPref`.
-    public nonisolated struct FeedViewPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct FeedViewPref: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#feedViewPref" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `feed` field (required).
         public var feed: Swift.String
         /// The `hideQuotePosts` field (optional).
@@ -255,9 +269,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#hiddenPostsPref`.
-    public nonisolated struct HiddenPostsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct HiddenPostsPref: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#hiddenPostsPref" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `items` field (required).
         public var items: [XRPCCore.ATURI]
         /// Fields the schema does not declare, kept as read and written back.
@@ -281,9 +297,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#interestsPref`.
-    public nonisolated struct InterestsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct InterestsPref: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#interestsPref" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `tags` field (required).
         /// At most 100 items.
         public var tags: [Swift.String]
@@ -308,9 +326,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#knownFollowers`.
-    public nonisolated struct KnownFollowers: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct KnownFollowers: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#knownFollowers" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `count` field (required).
         public var count: Swift.Int
         /// The `followers` field (required).
@@ -340,9 +360,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#labelerPrefItem`.
-    public nonisolated struct LabelerPrefItem: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LabelerPrefItem: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#labelerPrefItem" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -367,9 +389,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#labelersPref`.
-    public nonisolated struct LabelersPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LabelersPref: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#labelersPref" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `labelers` field (required).
         public var labelers: [AppBskyActorDefs.LabelerPrefItem]
         /// Fields the schema does not declare, kept as read and written back.
@@ -393,9 +417,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#liveEventPreferences`.
-    public nonisolated struct LiveEventPreferences: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LiveEventPreferences: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#liveEventPreferences" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `hiddenFeedIds` field (optional).
         public var hiddenFeedIds: [Swift.String]?
         /// The `hideAllFeeds` field (optional).
@@ -430,9 +456,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#mutedWord`.
-    public nonisolated struct MutedWord: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct MutedWord: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#mutedWord" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `value` field (required).
         /// At most 10000 UTF-8 bytes. At most 1000 graphemes.
         public var value: Swift.String
@@ -483,9 +511,11 @@ public nonisolated enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct ActorTarget: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct ActorTarget: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#mutedWord/properties/actorTarget" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -501,9 +531,11 @@ public nonisolated enum AppBskyActorDefs {
 
     /// Known values: `"content"`, `"tag"`. At most 640 UTF-8 bytes. At most 64 graphemes.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct MutedWordTarget: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+    public nonisolated struct MutedWordTarget: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#mutedWordTarget" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -517,9 +549,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#mutedWordsPref`.
-    public nonisolated struct MutedWordsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct MutedWordsPref: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#mutedWordsPref" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `items` field (required).
         public var items: [AppBskyActorDefs.MutedWord]
         /// Fields the schema does not declare, kept as read and written back.
@@ -543,9 +577,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#nux`.
-    public nonisolated struct Nux: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Nux: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#nux" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `id` field (required).
         /// At most 100 UTF-8 bytes.
         public var id: Swift.String
@@ -588,9 +624,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#personalDetailsPref`.
-    public nonisolated struct PersonalDetailsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct PersonalDetailsPref: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#personalDetailsPref" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `birthDate` field (optional).
         /// Format: `datetime`.
         public var birthDate: XRPCCore.LexiconDatetime?
@@ -615,9 +653,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#postInteractionSettingsPref`.
-    public nonisolated struct PostInteractionSettingsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct PostInteractionSettingsPref: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#postInteractionSettingsPref" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `postgateEmbeddingRules` field (optional).
         /// At most 5 items.
         public var postgateEmbeddingRules: [AppBskyActorDefs.PostInteractionSettingsPref.PostgateEmbeddingRulesItem]?
@@ -647,9 +687,11 @@ public nonisolated enum AppBskyActorDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum PostgateEmbeddingRulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum PostgateEmbeddingRulesItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#postInteractionSettingsPref/properties/postgateEmbeddingRules/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyFeedPostgateDisableRule(AppBskyFeedPostgate.DisableRule)
             /// A member whose `$type` this union does not list, kept as read.
             case unknown(XRPCCore.LexiconUnknownValue)
@@ -689,9 +731,11 @@ public nonisolated enum AppBskyActorDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum ThreadgateAllowRulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum ThreadgateAllowRulesItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#postInteractionSettingsPref/properties/threadgateAllowRules/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyFeedThreadgateMentionRule(AppBskyFeedThreadgate.MentionRule)
             case appBskyFeedThreadgateFollowerRule(AppBskyFeedThreadgate.FollowerRule)
             case appBskyFeedThreadgateFollowingRule(AppBskyFeedThreadgate.FollowingRule)
@@ -741,9 +785,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum PreferencesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum PreferencesItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#preferences/items" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         case appBskyActorDefsAdultContentPref(AppBskyActorDefs.AdultContentPref)
         case appBskyActorDefsContentLabelPref(AppBskyActorDefs.ContentLabelPref)
         case appBskyActorDefsSavedFeedsPref(AppBskyActorDefs.SavedFeedsPref)
@@ -831,9 +877,11 @@ public nonisolated enum AppBskyActorDefs {
     public typealias Preferences = [AppBskyActorDefs.PreferencesItem]
 
     /// The lexicon object `app.bsky.actor.defs#profileAssociated`.
-    public nonisolated struct ProfileAssociated: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ProfileAssociated: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociated" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `activitySubscription` field (optional).
         public var activitySubscription: AppBskyActorDefs.ProfileAssociatedActivitySubscription? { get { _activitySubscription.wrappedValue } set { _activitySubscription.wrappedValue = newValue } }
         private var _activitySubscription: XRPCCore._LexiconBoxedOptional<AppBskyActorDefs.ProfileAssociatedActivitySubscription>
@@ -890,9 +938,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#profileAssociatedActivitySubscription`.
-    public nonisolated struct ProfileAssociatedActivitySubscription: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ProfileAssociatedActivitySubscription: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociatedActivitySubscription" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `allowSubscriptions` field (required).
         /// Known values: `"followers"`, `"mutuals"`, `"none"`.
         public var allowSubscriptions: AppBskyActorDefs.ProfileAssociatedActivitySubscription.AllowSubscriptions
@@ -916,9 +966,11 @@ public nonisolated enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct AllowSubscriptions: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct AllowSubscriptions: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociatedActivitySubscription/properties/allowSubscriptions" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -935,9 +987,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#profileAssociatedChat`.
-    public nonisolated struct ProfileAssociatedChat: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ProfileAssociatedChat: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociatedChat" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `allowIncoming` field (required).
         /// Known values: `"all"`, `"none"`, `"following"`.
         public var allowIncoming: AppBskyActorDefs.ProfileAssociatedChat.AllowIncoming
@@ -967,9 +1021,11 @@ public nonisolated enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct AllowIncoming: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct AllowIncoming: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociatedChat/properties/allowIncoming" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -985,9 +1041,11 @@ public nonisolated enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct AllowGroupInvites: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct AllowGroupInvites: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociatedChat/properties/allowGroupInvites" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -1004,9 +1062,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#profileAssociatedGerm`.
-    public nonisolated struct ProfileAssociatedGerm: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ProfileAssociatedGerm: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociatedGerm" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `showButtonTo` field (required).
         /// Known values: `"usersIFollow"`, `"everyone"`.
         public var showButtonTo: AppBskyActorDefs.ProfileAssociatedGerm.ShowButtonTo
@@ -1036,9 +1096,11 @@ public nonisolated enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct ShowButtonTo: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct ShowButtonTo: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileAssociatedGerm/properties/showButtonTo" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -1053,9 +1115,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#profileView`.
-    public nonisolated struct ProfileView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ProfileView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -1155,9 +1219,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#profileViewBasic`.
-    public nonisolated struct ProfileViewBasic: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ProfileViewBasic: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileViewBasic" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -1245,9 +1311,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#profileViewDetailed`.
-    public nonisolated struct ProfileViewDetailed: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ProfileViewDetailed: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#profileViewDetailed" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -1385,9 +1453,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#savedFeed`.
-    public nonisolated struct SavedFeed: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SavedFeed: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#savedFeed" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.String
         /// The `type` field (required).
@@ -1426,9 +1496,11 @@ public nonisolated enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Type_: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Type_: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#savedFeed/properties/type" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -1445,9 +1517,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#savedFeedsPref`.
-    public nonisolated struct SavedFeedsPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SavedFeedsPref: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#savedFeedsPref" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `pinned` field (required).
         public var pinned: [XRPCCore.ATURI]
         /// The `saved` field (required).
@@ -1481,9 +1555,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#savedFeedsPrefV2`.
-    public nonisolated struct SavedFeedsPrefV2: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SavedFeedsPrefV2: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#savedFeedsPrefV2" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `items` field (required).
         public var items: [AppBskyActorDefs.SavedFeed]
         /// Fields the schema does not declare, kept as read and written back.
@@ -1507,9 +1583,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#statusView`.
-    public nonisolated struct StatusView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct StatusView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#statusView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `status` field (required).
         /// Known values: `"app.bsky.actor.status#live"`.
         public var status: AppBskyActorDefs.StatusView.Status
@@ -1577,9 +1655,11 @@ public nonisolated enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#statusView/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -1591,9 +1671,11 @@ public nonisolated enum AppBskyActorDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#statusView/properties/embed" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyEmbedExternalView(AppBskyEmbedExternal.View)
             /// A member whose `$type` this union does not list, kept as read.
             case unknown(XRPCCore.LexiconUnknownValue)
@@ -1634,9 +1716,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#threadViewPref`.
-    public nonisolated struct ThreadViewPref: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadViewPref: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#threadViewPref" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `sort` field (optional).
         /// Known values: `"oldest"`, `"newest"`, `"most-likes"`, `"random"`, `"hotness"`.
         public var sort: AppBskyActorDefs.ThreadViewPref.Sort?
@@ -1660,9 +1744,11 @@ public nonisolated enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Sort: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Sort: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#threadViewPref/properties/sort" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -1683,9 +1769,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#verificationPrefs`.
-    public nonisolated struct VerificationPrefs: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct VerificationPrefs: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#verificationPrefs" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `hideBadges` field (optional).
         /// Default: `false`.
         /// Absent in the data, it reads as the default (and is left out again when written back unchanged).
@@ -1715,9 +1803,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#verificationState`.
-    public nonisolated struct VerificationState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct VerificationState: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#verificationState" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `verifications` field (required).
         public var verifications: [AppBskyActorDefs.VerificationView]
         /// The `verifiedStatus` field (required).
@@ -1752,9 +1842,11 @@ public nonisolated enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct VerifiedStatus: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct VerifiedStatus: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#verificationState/properties/verifiedStatus" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -1770,9 +1862,11 @@ public nonisolated enum AppBskyActorDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct TrustedVerifierStatus: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct TrustedVerifierStatus: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#verificationState/properties/trustedVerifierStatus" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -1789,9 +1883,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#verificationView`.
-    public nonisolated struct VerificationView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct VerificationView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#verificationView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `issuer` field (required).
         /// Format: `did`.
         public var issuer: XRPCCore.DID
@@ -1844,9 +1940,11 @@ public nonisolated enum AppBskyActorDefs {
     }
 
     /// The lexicon object `app.bsky.actor.defs#viewerState`.
-    public nonisolated struct ViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewerState: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.actor.defs#viewerState" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `activitySubscription` field (optional).
         public var activitySubscription: AppBskyNotificationDefs.ActivitySubscription? { get { _activitySubscription.wrappedValue } set { _activitySubscription.wrappedValue = newValue } }
         private var _activitySubscription: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.ActivitySubscription>

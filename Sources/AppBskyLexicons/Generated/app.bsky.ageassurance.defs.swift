@@ -7,9 +7,11 @@ import ComAtprotoLexicons
 public nonisolated enum AppBskyAgeassuranceDefs {
     /// Known values: `"unknown"`, `"none"`, `"safe"`, `"full"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct Access: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+    public nonisolated struct Access: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#access" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -27,9 +29,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#config`.
-    public nonisolated struct Config: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Config: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#config" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `regions` field (required).
         public var regions: [AppBskyAgeassuranceDefs.ConfigRegion]
         /// Fields the schema does not declare, kept as read and written back.
@@ -53,9 +57,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegion`.
-    public nonisolated struct ConfigRegion: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegion: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegion" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `countryCode` field (required).
         public var countryCode: Swift.String
         /// The `minAccessAge` field (required).
@@ -103,9 +109,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum RulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum RulesItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegion/properties/rules/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyAgeassuranceDefsConfigRegionRuleDefault(AppBskyAgeassuranceDefs.ConfigRegionRuleDefault)
             case appBskyAgeassuranceDefsConfigRegionRuleIfDeclaredOverAge(AppBskyAgeassuranceDefs.ConfigRegionRuleIfDeclaredOverAge)
             case appBskyAgeassuranceDefsConfigRegionRuleIfDeclaredUnderAge(AppBskyAgeassuranceDefs.ConfigRegionRuleIfDeclaredUnderAge)
@@ -163,9 +171,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct AdditionalVerificationMethodsItem: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct AdditionalVerificationMethodsItem: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegion/properties/additionalVerificationMethods/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -177,9 +187,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct PlatformsItem: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct PlatformsItem: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegion/properties/platforms/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -196,9 +208,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegionRuleDefault`.
-    public nonisolated struct ConfigRegionRuleDefault: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegionRuleDefault: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleDefault" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `access` field (required).
         public var access: AppBskyAgeassuranceDefs.Access
         /// Fields the schema does not declare, kept as read and written back.
@@ -222,9 +236,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegionRuleIfAccountNewerThan`.
-    public nonisolated struct ConfigRegionRuleIfAccountNewerThan: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegionRuleIfAccountNewerThan: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleIfAccountNewerThan" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `date` field (required).
         /// Format: `datetime`.
         public var date: XRPCCore.LexiconDatetime
@@ -254,9 +270,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegionRuleIfAccountOlderThan`.
-    public nonisolated struct ConfigRegionRuleIfAccountOlderThan: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegionRuleIfAccountOlderThan: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleIfAccountOlderThan" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `date` field (required).
         /// Format: `datetime`.
         public var date: XRPCCore.LexiconDatetime
@@ -286,9 +304,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegionRuleIfAssuredOverAge`.
-    public nonisolated struct ConfigRegionRuleIfAssuredOverAge: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegionRuleIfAssuredOverAge: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleIfAssuredOverAge" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `age` field (required).
         public var age: Swift.Int
         /// The `access` field (required).
@@ -317,9 +337,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegionRuleIfAssuredUnderAge`.
-    public nonisolated struct ConfigRegionRuleIfAssuredUnderAge: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegionRuleIfAssuredUnderAge: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleIfAssuredUnderAge" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `age` field (required).
         public var age: Swift.Int
         /// The `access` field (required).
@@ -348,9 +370,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegionRuleIfDeclaredOverAge`.
-    public nonisolated struct ConfigRegionRuleIfDeclaredOverAge: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegionRuleIfDeclaredOverAge: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleIfDeclaredOverAge" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `age` field (required).
         public var age: Swift.Int
         /// The `access` field (required).
@@ -379,9 +403,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#configRegionRuleIfDeclaredUnderAge`.
-    public nonisolated struct ConfigRegionRuleIfDeclaredUnderAge: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ConfigRegionRuleIfDeclaredUnderAge: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#configRegionRuleIfDeclaredUnderAge" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `age` field (required).
         public var age: Swift.Int
         /// The `access` field (required).
@@ -410,9 +436,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#event`.
-    public nonisolated struct Event: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Event: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#event" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `createdAt` field (required).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.LexiconDatetime
@@ -488,9 +516,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#event/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -508,9 +538,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Access: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Access: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#event/properties/access" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -529,9 +561,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#state`.
-    public nonisolated struct State: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct State: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#state" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `status` field (required).
         public var status: AppBskyAgeassuranceDefs.Status
         /// The `access` field (required).
@@ -566,9 +600,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
     }
 
     /// The lexicon object `app.bsky.ageassurance.defs#stateMetadata`.
-    public nonisolated struct StateMetadata: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct StateMetadata: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#stateMetadata" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `accountCreatedAt` field (optional).
         /// Format: `datetime`.
         public var accountCreatedAt: XRPCCore.LexiconDatetime?
@@ -594,9 +630,11 @@ public nonisolated enum AppBskyAgeassuranceDefs {
 
     /// Known values: `"unknown"`, `"pending"`, `"assured"`, `"blocked"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+    public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.defs#status" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 

@@ -12,9 +12,11 @@ public nonisolated enum AppBskyAgeassuranceGetState: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.ageassurance.getState#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.getState#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `countryCode` field (required).
         public var countryCode: Swift.String
         /// The `regionCode` field (optional).
@@ -43,9 +45,11 @@ public nonisolated enum AppBskyAgeassuranceGetState: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.ageassurance.getState#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `state` field (required).
         public var state: AppBskyAgeassuranceDefs.State { get { _state.wrappedValue } set { _state.wrappedValue = newValue } }
         private var _state: XRPCCore._LexiconBoxed<AppBskyAgeassuranceDefs.State>

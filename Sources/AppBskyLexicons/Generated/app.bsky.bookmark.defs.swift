@@ -6,9 +6,11 @@ import ComAtprotoLexicons
 /// The lexicon `app.bsky.bookmark.defs`.
 public nonisolated enum AppBskyBookmarkDefs {
     /// The lexicon object `app.bsky.bookmark.defs#bookmark`.
-    public nonisolated struct Bookmark: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Bookmark: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.bookmark.defs#bookmark" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `subject` field (required).
         public var subject: ComAtprotoLexicons.ComAtprotoRepoStrongRef
         /// Fields the schema does not declare, kept as read and written back.
@@ -32,9 +34,11 @@ public nonisolated enum AppBskyBookmarkDefs {
     }
 
     /// The lexicon object `app.bsky.bookmark.defs#bookmarkView`.
-    public nonisolated struct BookmarkView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct BookmarkView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.bookmark.defs#bookmarkView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `subject` field (required).
         public var subject: ComAtprotoLexicons.ComAtprotoRepoStrongRef
         /// The `item` field (required).
@@ -69,9 +73,11 @@ public nonisolated enum AppBskyBookmarkDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Item: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Item: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.bookmark.defs#bookmarkView/properties/item" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyFeedDefsBlockedPost(AppBskyFeedDefs.BlockedPost)
             case appBskyFeedDefsNotFoundPost(AppBskyFeedDefs.NotFoundPost)
             case appBskyFeedDefsPostView(AppBskyFeedDefs.PostView)

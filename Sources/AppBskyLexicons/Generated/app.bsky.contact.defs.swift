@@ -6,9 +6,11 @@ import ComAtprotoLexicons
 /// The lexicon `app.bsky.contact.defs`.
 public nonisolated enum AppBskyContactDefs {
     /// The lexicon object `app.bsky.contact.defs#matchAndContactIndex`.
-    public nonisolated struct MatchAndContactIndex: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct MatchAndContactIndex: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.defs#matchAndContactIndex" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `match` field (required).
         public var match: AppBskyActorDefs.ProfileView { get { _match.wrappedValue } set { _match.wrappedValue = newValue } }
         private var _match: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileView>
@@ -39,9 +41,11 @@ public nonisolated enum AppBskyContactDefs {
     }
 
     /// The lexicon object `app.bsky.contact.defs#notification`.
-    public nonisolated struct Notification: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Notification: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.defs#notification" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `from` field (required).
         /// Format: `did`.
         public var from: XRPCCore.DID
@@ -72,9 +76,11 @@ public nonisolated enum AppBskyContactDefs {
     }
 
     /// The lexicon object `app.bsky.contact.defs#syncStatus`.
-    public nonisolated struct SyncStatus: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SyncStatus: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.defs#syncStatus" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `syncedAt` field (required).
         /// Format: `datetime`.
         public var syncedAt: XRPCCore.LexiconDatetime

@@ -48,9 +48,11 @@ public nonisolated enum AppBskyContactGetMatches: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.contact.getMatches#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.getMatches#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// The `limit` field (optional).
@@ -80,9 +82,11 @@ public nonisolated enum AppBskyContactGetMatches: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.getMatches#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `matches` field (required).
         public var matches: [AppBskyActorDefs.ProfileView]
         /// The `cursor` field (optional).

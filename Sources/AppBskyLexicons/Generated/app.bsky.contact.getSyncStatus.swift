@@ -40,9 +40,11 @@ public nonisolated enum AppBskyContactGetSyncStatus: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.contact.getSyncStatus#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.getSyncStatus#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -61,9 +63,11 @@ public nonisolated enum AppBskyContactGetSyncStatus: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.contact.getSyncStatus#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `syncStatus` field (optional).
         public var syncStatus: AppBskyContactDefs.SyncStatus? { get { _syncStatus.wrappedValue } set { _syncStatus.wrappedValue = newValue } }
         private var _syncStatus: XRPCCore._LexiconBoxedOptional<AppBskyContactDefs.SyncStatus>

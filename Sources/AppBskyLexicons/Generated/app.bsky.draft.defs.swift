@@ -6,9 +6,11 @@ import ComAtprotoLexicons
 /// The lexicon `app.bsky.draft.defs`.
 public nonisolated enum AppBskyDraftDefs {
     /// The lexicon object `app.bsky.draft.defs#draft`.
-    public nonisolated struct Draft: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Draft: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draft" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `posts` field (required).
         /// At least 1 items. At most 100 items.
         public var posts: [AppBskyDraftDefs.DraftPost]
@@ -62,9 +64,11 @@ public nonisolated enum AppBskyDraftDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum PostgateEmbeddingRulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum PostgateEmbeddingRulesItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draft/properties/postgateEmbeddingRules/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyFeedPostgateDisableRule(AppBskyFeedPostgate.DisableRule)
             /// A member whose `$type` this union does not list, kept as read.
             case unknown(XRPCCore.LexiconUnknownValue)
@@ -104,9 +108,11 @@ public nonisolated enum AppBskyDraftDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum ThreadgateAllowItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum ThreadgateAllowItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draft/properties/threadgateAllow/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyFeedThreadgateMentionRule(AppBskyFeedThreadgate.MentionRule)
             case appBskyFeedThreadgateFollowerRule(AppBskyFeedThreadgate.FollowerRule)
             case appBskyFeedThreadgateFollowingRule(AppBskyFeedThreadgate.FollowingRule)
@@ -156,9 +162,11 @@ public nonisolated enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftEmbedCaption`.
-    public nonisolated struct DraftEmbedCaption: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftEmbedCaption: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedCaption" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `lang` field (required).
         /// Format: `language`.
         public var lang: XRPCCore.LexiconLanguageTag
@@ -189,9 +197,11 @@ public nonisolated enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftEmbedExternal`.
-    public nonisolated struct DraftEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftEmbedExternal: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedExternal" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `uri`.
         public var uri: XRPCCore.URIString
@@ -216,9 +226,11 @@ public nonisolated enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftEmbedGallery`.
-    public nonisolated struct DraftEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftEmbedGallery: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedGallery" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `items` field (required).
         public var items: AppBskyDraftDefs.DraftEmbedGalleryItems
         /// Fields the schema does not declare, kept as read and written back.
@@ -242,9 +254,11 @@ public nonisolated enum AppBskyDraftDefs {
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum DraftEmbedGalleryItemsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum DraftEmbedGalleryItemsItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedGalleryItems/items" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         case appBskyDraftDefsDraftEmbedImage(AppBskyDraftDefs.DraftEmbedImage)
         /// A member whose `$type` this union does not list, kept as read.
         case unknown(XRPCCore.LexiconUnknownValue)
@@ -287,9 +301,11 @@ public nonisolated enum AppBskyDraftDefs {
     public typealias DraftEmbedGalleryItems = [AppBskyDraftDefs.DraftEmbedGalleryItemsItem]
 
     /// The lexicon object `app.bsky.draft.defs#draftEmbedImage`.
-    public nonisolated struct DraftEmbedImage: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftEmbedImage: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedImage" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `localRef` field (required).
         public var localRef: AppBskyDraftDefs.DraftEmbedLocalRef { get { _localRef.wrappedValue } set { _localRef.wrappedValue = newValue } }
         private var _localRef: XRPCCore._LexiconBoxed<AppBskyDraftDefs.DraftEmbedLocalRef>
@@ -320,9 +336,11 @@ public nonisolated enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftEmbedLocalRef`.
-    public nonisolated struct DraftEmbedLocalRef: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftEmbedLocalRef: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedLocalRef" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `path` field (required).
         /// At least 1 UTF-8 bytes. At most 1024 UTF-8 bytes.
         public var path: Swift.String
@@ -347,9 +365,11 @@ public nonisolated enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftEmbedRecord`.
-    public nonisolated struct DraftEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftEmbedRecord: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedRecord" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `record` field (required).
         public var record: ComAtprotoLexicons.ComAtprotoRepoStrongRef
         /// Fields the schema does not declare, kept as read and written back.
@@ -373,9 +393,11 @@ public nonisolated enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftEmbedVideo`.
-    public nonisolated struct DraftEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftEmbedVideo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftEmbedVideo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `localRef` field (required).
         public var localRef: AppBskyDraftDefs.DraftEmbedLocalRef { get { _localRef.wrappedValue } set { _localRef.wrappedValue = newValue } }
         private var _localRef: XRPCCore._LexiconBoxed<AppBskyDraftDefs.DraftEmbedLocalRef>
@@ -412,9 +434,11 @@ public nonisolated enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftPost`.
-    public nonisolated struct DraftPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftPost: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftPost" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `text` field (required).
         /// At most 10000 UTF-8 bytes. At most 1000 graphemes.
         public var text: Swift.String
@@ -474,9 +498,11 @@ public nonisolated enum AppBskyDraftDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftPost/properties/labels" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
             /// A member whose `$type` this union does not list, kept as read.
             case unknown(XRPCCore.LexiconUnknownValue)
@@ -517,9 +543,11 @@ public nonisolated enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftView`.
-    public nonisolated struct DraftView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `id` field (required).
         /// Format: `tid`.
         public var id: XRPCCore.TID
@@ -562,9 +590,11 @@ public nonisolated enum AppBskyDraftDefs {
     }
 
     /// The lexicon object `app.bsky.draft.defs#draftWithId`.
-    public nonisolated struct DraftWithId: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DraftWithId: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.defs#draftWithId" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `id` field (required).
         /// Format: `tid`.
         public var id: XRPCCore.TID

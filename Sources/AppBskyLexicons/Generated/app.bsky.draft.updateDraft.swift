@@ -15,9 +15,11 @@ public nonisolated enum AppBskyDraftUpdateDraft: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.draft.updateDraft#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `draft` field (required).
         public var draft: AppBskyDraftDefs.DraftWithId { get { _draft.wrappedValue } set { _draft.wrappedValue = newValue } }
         private var _draft: XRPCCore._LexiconBoxed<AppBskyDraftDefs.DraftWithId>

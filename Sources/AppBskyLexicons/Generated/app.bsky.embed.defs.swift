@@ -6,9 +6,11 @@ import ComAtprotoLexicons
 /// The lexicon `app.bsky.embed.defs`.
 public nonisolated enum AppBskyEmbedDefs {
     /// The lexicon object `app.bsky.embed.defs#aspectRatio`.
-    public nonisolated struct AspectRatio: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct AspectRatio: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.defs#aspectRatio" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `width` field (required).
         /// At least 1.
         public var width: Swift.Int

@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The lexicon object `app.bsky.embed.external#main`.
-public nonisolated struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyEmbedExternal: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The `external` field (required).
     public var external: AppBskyEmbedExternal.External { get { _external.wrappedValue } set { _external.wrappedValue = newValue } }
     private var _external: XRPCCore._LexiconBoxed<AppBskyEmbedExternal.External>
@@ -30,9 +32,11 @@ public nonisolated struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBsky
     }
 
     /// The lexicon object `app.bsky.embed.external#colorRGB`.
-    public nonisolated struct ColorRGB: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ColorRGB: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#colorRGB" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `r` field (required).
         /// From 0 to 255.
         public var r: Swift.Int
@@ -69,9 +73,11 @@ public nonisolated struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBsky
     }
 
     /// The lexicon object `app.bsky.embed.external#external`.
-    public nonisolated struct External: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct External: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#external" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `uri`.
         public var uri: XRPCCore.URIString
@@ -117,9 +123,11 @@ public nonisolated struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBsky
     }
 
     /// The lexicon object `app.bsky.embed.external#view`.
-    public nonisolated struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct View: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#view" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `external` field (required).
         public var external: AppBskyEmbedExternal.ViewExternal { get { _external.wrappedValue } set { _external.wrappedValue = newValue } }
         private var _external: XRPCCore._LexiconBoxed<AppBskyEmbedExternal.ViewExternal>
@@ -144,9 +152,11 @@ public nonisolated struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBsky
     }
 
     /// The lexicon object `app.bsky.embed.external#viewExternal`.
-    public nonisolated struct ViewExternal: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewExternal: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#viewExternal" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `uri`.
         public var uri: XRPCCore.URIString
@@ -225,9 +235,11 @@ public nonisolated struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBsky
     }
 
     /// The lexicon object `app.bsky.embed.external#viewExternalSource`.
-    public nonisolated struct ViewExternalSource: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewExternalSource: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#viewExternalSource" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `uri`.
         public var uri: XRPCCore.URIString
@@ -274,9 +286,11 @@ public nonisolated struct AppBskyEmbedExternal: XRPCCore.LexiconObject, _AppBsky
     }
 
     /// The lexicon object `app.bsky.embed.external#viewExternalSourceTheme`.
-    public nonisolated struct ViewExternalSourceTheme: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewExternalSourceTheme: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.external#viewExternalSourceTheme" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `accentForegroundRGB` field (optional).
         public var accentForegroundRGB: AppBskyEmbedExternal.ColorRGB? { get { _accentForegroundRGB.wrappedValue } set { _accentForegroundRGB.wrappedValue = newValue } }
         private var _accentForegroundRGB: XRPCCore._LexiconBoxedOptional<AppBskyEmbedExternal.ColorRGB>

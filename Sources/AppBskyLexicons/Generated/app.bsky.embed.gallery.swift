@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The lexicon object `app.bsky.embed.gallery#main`.
-public nonisolated struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyEmbedGallery: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The `items` field (required).
     /// At most 20 items.
     public var items: [AppBskyEmbedGallery.ItemsItem]
@@ -30,9 +32,11 @@ public nonisolated struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyL
     }
 
     /// The lexicon object `app.bsky.embed.gallery#image`.
-    public nonisolated struct Image: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Image: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#image" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `image` field (required).
         /// Accepts `image/*`. At most 2000000 bytes.
         public var image: XRPCCore.LexiconBlob
@@ -68,9 +72,11 @@ public nonisolated struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyL
     }
 
     /// The lexicon object `app.bsky.embed.gallery#view`.
-    public nonisolated struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct View: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#view" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `items` field (required).
         public var items: [AppBskyEmbedGallery.View.ItemsItem]
         /// Fields the schema does not declare, kept as read and written back.
@@ -93,9 +99,11 @@ public nonisolated struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyL
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum ItemsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum ItemsItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#view/properties/items/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyEmbedGalleryViewImage(AppBskyEmbedGallery.ViewImage)
             /// A member whose `$type` this union does not list, kept as read.
             case unknown(XRPCCore.LexiconUnknownValue)
@@ -136,9 +144,11 @@ public nonisolated struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyL
     }
 
     /// The lexicon object `app.bsky.embed.gallery#viewImage`.
-    public nonisolated struct ViewImage: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewImage: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#viewImage" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `thumbnail` field (required).
         /// Format: `uri`.
         public var thumbnail: XRPCCore.URIString
@@ -180,9 +190,11 @@ public nonisolated struct AppBskyEmbedGallery: XRPCCore.LexiconObject, _AppBskyL
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum ItemsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum ItemsItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.gallery#main/properties/items/items" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         case appBskyEmbedGalleryImage(AppBskyEmbedGallery.Image)
         /// A member whose `$type` this union does not list, kept as read.
         case unknown(XRPCCore.LexiconUnknownValue)

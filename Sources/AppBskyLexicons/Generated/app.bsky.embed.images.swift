@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The lexicon object `app.bsky.embed.images#main`.
-public nonisolated struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyEmbedImages: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.images#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The `images` field (required).
     /// At most 4 items.
     public var images: [AppBskyEmbedImages.Image]
@@ -30,9 +32,11 @@ public nonisolated struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLe
     }
 
     /// The lexicon object `app.bsky.embed.images#image`.
-    public nonisolated struct Image: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Image: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.images#image" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `image` field (required).
         /// Accepts `image/*`. At most 2000000 bytes.
         public var image: XRPCCore.LexiconBlob
@@ -68,9 +72,11 @@ public nonisolated struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLe
     }
 
     /// The lexicon object `app.bsky.embed.images#view`.
-    public nonisolated struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct View: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.images#view" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `images` field (required).
         /// At most 4 items.
         public var images: [AppBskyEmbedImages.ViewImage]
@@ -95,9 +101,11 @@ public nonisolated struct AppBskyEmbedImages: XRPCCore.LexiconObject, _AppBskyLe
     }
 
     /// The lexicon object `app.bsky.embed.images#viewImage`.
-    public nonisolated struct ViewImage: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewImage: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.images#viewImage" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `thumb` field (required).
         /// Format: `uri`.
         public var thumb: XRPCCore.URIString

@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The lexicon object `app.bsky.embed.record#main`.
-public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The `record` field (required).
     public var record: ComAtprotoLexicons.ComAtprotoRepoStrongRef
     /// Fields the schema does not declare, kept as read and written back.
@@ -29,9 +31,11 @@ public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLe
     }
 
     /// The lexicon object `app.bsky.embed.record#view`.
-    public nonisolated struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct View: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#view" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `record` field (required).
         /// Open union of `app.bsky.embed.record#viewRecord`, `app.bsky.embed.record#viewNotFound`, `app.bsky.embed.record#viewBlocked`, `app.bsky.embed.record#viewDetached`, `app.bsky.feed.defs#generatorView`, `app.bsky.graph.defs#listView`, `app.bsky.labeler.defs#labelerView`, `app.bsky.graph.defs#starterPackViewBasic`; other types are kept as read.
         public var record: AppBskyEmbedRecord.View.Record
@@ -55,9 +59,11 @@ public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLe
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Record: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Record: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#view/properties/record" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyEmbedRecordViewRecord(AppBskyEmbedRecord.ViewRecord)
             case appBskyEmbedRecordViewNotFound(AppBskyEmbedRecord.ViewNotFound)
             case appBskyEmbedRecordViewBlocked(AppBskyEmbedRecord.ViewBlocked)
@@ -119,9 +125,11 @@ public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLe
     }
 
     /// The lexicon object `app.bsky.embed.record#viewBlocked`.
-    public nonisolated struct ViewBlocked: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewBlocked: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#viewBlocked" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -158,9 +166,11 @@ public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLe
     }
 
     /// The lexicon object `app.bsky.embed.record#viewDetached`.
-    public nonisolated struct ViewDetached: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewDetached: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#viewDetached" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -191,9 +201,11 @@ public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLe
     }
 
     /// The lexicon object `app.bsky.embed.record#viewNotFound`.
-    public nonisolated struct ViewNotFound: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewNotFound: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#viewNotFound" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -224,9 +236,11 @@ public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLe
     }
 
     /// The lexicon object `app.bsky.embed.record#viewRecord`.
-    public nonisolated struct ViewRecord: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewRecord: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#viewRecord" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -303,9 +317,11 @@ public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, _AppBskyLe
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum EmbedsItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum EmbedsItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.embed.record#viewRecord/properties/embeds/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyEmbedImagesView(AppBskyEmbedImages.View)
             case appBskyEmbedVideoView(AppBskyEmbedVideo.View)
             case appBskyEmbedGalleryView(AppBskyEmbedGallery.View)

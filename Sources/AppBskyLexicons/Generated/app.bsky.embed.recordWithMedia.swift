@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The lexicon object `app.bsky.embed.recordWithMedia#main`.
-public nonisolated struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.recordWithMedia#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The `record` field (required).
     public var record: AppBskyEmbedRecord { get { _record.wrappedValue } set { _record.wrappedValue = newValue } }
     private var _record: XRPCCore._LexiconBoxed<AppBskyEmbedRecord>
@@ -36,9 +38,11 @@ public nonisolated struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _
     }
 
     /// The lexicon object `app.bsky.embed.recordWithMedia#view`.
-    public nonisolated struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct View: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.recordWithMedia#view" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `record` field (required).
         public var record: AppBskyEmbedRecord.View { get { _record.wrappedValue } set { _record.wrappedValue = newValue } }
         private var _record: XRPCCore._LexiconBoxed<AppBskyEmbedRecord.View>
@@ -68,9 +72,11 @@ public nonisolated struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Media: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Media: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.embed.recordWithMedia#view/properties/media" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyEmbedImagesView(AppBskyEmbedImages.View)
             case appBskyEmbedVideoView(AppBskyEmbedVideo.View)
             case appBskyEmbedGalleryView(AppBskyEmbedGallery.View)
@@ -120,9 +126,11 @@ public nonisolated struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, _
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Media: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum Media: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.recordWithMedia#main/properties/media" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         case appBskyEmbedImages(AppBskyEmbedImages)
         case appBskyEmbedVideo(AppBskyEmbedVideo)
         case appBskyEmbedGallery(AppBskyEmbedGallery)

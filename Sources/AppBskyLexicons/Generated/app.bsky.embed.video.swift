@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The lexicon object `app.bsky.embed.video#main`.
-public nonisolated struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyEmbedVideo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.embed.video#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The `video` field (required).
     /// Accepts `video/mp4`. At most 300000000 bytes.
     public var video: XRPCCore.LexiconBlob
@@ -53,9 +55,11 @@ public nonisolated struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLex
     }
 
     /// The lexicon object `app.bsky.embed.video#caption`.
-    public nonisolated struct Caption: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Caption: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.video#caption" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `lang` field (required).
         /// Format: `language`.
         public var lang: XRPCCore.LexiconLanguageTag
@@ -86,9 +90,11 @@ public nonisolated struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLex
     }
 
     /// The lexicon object `app.bsky.embed.video#view`.
-    public nonisolated struct View: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct View: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.video#view" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `cid` field (required).
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
@@ -141,9 +147,11 @@ public nonisolated struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLex
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Presentation: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Presentation: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.embed.video#view/properties/presentation" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -158,9 +166,11 @@ public nonisolated struct AppBskyEmbedVideo: XRPCCore.LexiconObject, _AppBskyLex
     }
 
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct Presentation: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+    public nonisolated struct Presentation: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.embed.video#main/properties/presentation" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 

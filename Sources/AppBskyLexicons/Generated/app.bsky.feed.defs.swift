@@ -6,9 +6,11 @@ import ComAtprotoLexicons
 /// The lexicon `app.bsky.feed.defs`.
 public nonisolated enum AppBskyFeedDefs {
     /// The lexicon object `app.bsky.feed.defs#blockedAuthor`.
-    public nonisolated struct BlockedAuthor: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct BlockedAuthor: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#blockedAuthor" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -39,9 +41,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#blockedPost`.
-    public nonisolated struct BlockedPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct BlockedPost: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#blockedPost" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -108,9 +112,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#feedViewPost`.
-    public nonisolated struct FeedViewPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct FeedViewPost: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#feedViewPost" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `post` field (required).
         public var post: AppBskyFeedDefs.PostView { get { _post.wrappedValue } set { _post.wrappedValue = newValue } }
         private var _post: XRPCCore._LexiconBoxed<AppBskyFeedDefs.PostView>
@@ -158,9 +164,11 @@ public nonisolated enum AppBskyFeedDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Reason: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Reason: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#feedViewPost/properties/reason" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyFeedDefsReasonRepost(AppBskyFeedDefs.ReasonRepost)
             case appBskyFeedDefsReasonPin(AppBskyFeedDefs.ReasonPin)
             /// A member whose `$type` this union does not list, kept as read.
@@ -204,9 +212,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#generatorView`.
-    public nonisolated struct GeneratorView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct GeneratorView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#generatorView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -304,9 +314,11 @@ public nonisolated enum AppBskyFeedDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct ContentMode: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct ContentMode: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#generatorView/properties/contentMode" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -321,9 +333,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#generatorViewerState`.
-    public nonisolated struct GeneratorViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct GeneratorViewerState: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#generatorViewerState" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `like` field (optional).
         /// Format: `at-uri`.
         public var like: XRPCCore.ATURI?
@@ -348,9 +362,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#interaction`.
-    public nonisolated struct Interaction: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Interaction: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#interaction" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `event` field (optional).
         /// Known values: `"app.bsky.feed.defs#requestLess"`, `"app.bsky.feed.defs#requestMore"`, `"app.bsky.feed.defs#clickthroughItem"`, `"app.bsky.feed.defs#clickthroughAuthor"`, `"app.bsky.feed.defs#clickthroughReposter"`, `"app.bsky.feed.defs#clickthroughEmbed"`, `"app.bsky.feed.defs#interactionSeen"`, `"app.bsky.feed.defs#interactionLike"`, `"app.bsky.feed.defs#interactionRepost"`, `"app.bsky.feed.defs#interactionReply"`, `"app.bsky.feed.defs#interactionQuote"`, `"app.bsky.feed.defs#interactionShare"`.
         public var event: AppBskyFeedDefs.Interaction.Event?
@@ -392,9 +408,11 @@ public nonisolated enum AppBskyFeedDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Event: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Event: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#interaction/properties/event" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -459,9 +477,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#knownLikers`.
-    public nonisolated struct KnownLikers: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct KnownLikers: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#knownLikers" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `count` field (required).
         public var count: Swift.Int
         /// The `actors` field (required).
@@ -491,9 +511,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#notFoundPost`.
-    public nonisolated struct NotFoundPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct NotFoundPost: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#notFoundPost" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -524,9 +546,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#postView`.
-    public nonisolated struct PostView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct PostView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#postView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -626,9 +650,11 @@ public nonisolated enum AppBskyFeedDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#postView/properties/embed" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyEmbedImagesView(AppBskyEmbedImages.View)
             case appBskyEmbedVideoView(AppBskyEmbedVideo.View)
             case appBskyEmbedGalleryView(AppBskyEmbedGallery.View)
@@ -684,9 +710,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#reasonPin`.
-    public nonisolated struct ReasonPin: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ReasonPin: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#reasonPin" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -705,9 +733,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#reasonRepost`.
-    public nonisolated struct ReasonRepost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ReasonRepost: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#reasonRepost" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `by` field (required).
         public var by: AppBskyActorDefs.ProfileViewBasic { get { _by.wrappedValue } set { _by.wrappedValue = newValue } }
         private var _by: XRPCCore._LexiconBoxed<AppBskyActorDefs.ProfileViewBasic>
@@ -750,9 +780,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#replyRef`.
-    public nonisolated struct ReplyRef: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ReplyRef: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#replyRef" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `root` field (required).
         /// Open union of `app.bsky.feed.defs#postView`, `app.bsky.feed.defs#notFoundPost`, `app.bsky.feed.defs#blockedPost`; other types are kept as read.
         public var root: AppBskyFeedDefs.ReplyRef.Root
@@ -788,9 +820,11 @@ public nonisolated enum AppBskyFeedDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Root: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Root: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#replyRef/properties/root" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyFeedDefsPostView(AppBskyFeedDefs.PostView)
             case appBskyFeedDefsNotFoundPost(AppBskyFeedDefs.NotFoundPost)
             case appBskyFeedDefsBlockedPost(AppBskyFeedDefs.BlockedPost)
@@ -836,9 +870,11 @@ public nonisolated enum AppBskyFeedDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Parent: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Parent: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#replyRef/properties/parent" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyFeedDefsPostView(AppBskyFeedDefs.PostView)
             case appBskyFeedDefsNotFoundPost(AppBskyFeedDefs.NotFoundPost)
             case appBskyFeedDefsBlockedPost(AppBskyFeedDefs.BlockedPost)
@@ -895,9 +931,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#skeletonFeedPost`.
-    public nonisolated struct SkeletonFeedPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SkeletonFeedPost: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#skeletonFeedPost" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `post` field (required).
         /// Format: `at-uri`.
         public var post: XRPCCore.ATURI
@@ -933,9 +971,11 @@ public nonisolated enum AppBskyFeedDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Reason: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Reason: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#skeletonFeedPost/properties/reason" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyFeedDefsSkeletonReasonRepost(AppBskyFeedDefs.SkeletonReasonRepost)
             case appBskyFeedDefsSkeletonReasonPin(AppBskyFeedDefs.SkeletonReasonPin)
             /// A member whose `$type` this union does not list, kept as read.
@@ -979,9 +1019,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#skeletonReasonPin`.
-    public nonisolated struct SkeletonReasonPin: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SkeletonReasonPin: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#skeletonReasonPin" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1000,9 +1042,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#skeletonReasonRepost`.
-    public nonisolated struct SkeletonReasonRepost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SkeletonReasonRepost: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#skeletonReasonRepost" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `repost` field (required).
         /// Format: `at-uri`.
         public var repost: XRPCCore.ATURI
@@ -1027,9 +1071,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#threadContext`.
-    public nonisolated struct ThreadContext: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadContext: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#threadContext" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `rootAuthorLike` field (optional).
         /// Format: `at-uri`.
         public var rootAuthorLike: XRPCCore.ATURI?
@@ -1054,9 +1100,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#threadViewPost`.
-    public nonisolated struct ThreadViewPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadViewPost: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#threadViewPost" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `post` field (required).
         public var post: AppBskyFeedDefs.PostView { get { _post.wrappedValue } set { _post.wrappedValue = newValue } }
         private var _post: XRPCCore._LexiconBoxed<AppBskyFeedDefs.PostView>
@@ -1097,9 +1145,11 @@ public nonisolated enum AppBskyFeedDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Parent: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Parent: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#threadViewPost/properties/parent" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyFeedDefsThreadViewPost(AppBskyFeedDefs.ThreadViewPost)
             case appBskyFeedDefsNotFoundPost(AppBskyFeedDefs.NotFoundPost)
             case appBskyFeedDefsBlockedPost(AppBskyFeedDefs.BlockedPost)
@@ -1145,9 +1195,11 @@ public nonisolated enum AppBskyFeedDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum RepliesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum RepliesItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#threadViewPost/properties/replies/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyFeedDefsThreadViewPost(AppBskyFeedDefs.ThreadViewPost)
             case appBskyFeedDefsNotFoundPost(AppBskyFeedDefs.NotFoundPost)
             case appBskyFeedDefsBlockedPost(AppBskyFeedDefs.BlockedPost)
@@ -1194,9 +1246,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#threadgateView`.
-    public nonisolated struct ThreadgateView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadgateView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#threadgateView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `cid` field (optional).
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString?
@@ -1237,9 +1291,11 @@ public nonisolated enum AppBskyFeedDefs {
     }
 
     /// The lexicon object `app.bsky.feed.defs#viewerState`.
-    public nonisolated struct ViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ViewerState: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.defs#viewerState" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `bookmarked` field (optional).
         public var bookmarked: Swift.Bool?
         /// The `embeddingDisabled` field (optional).

@@ -15,9 +15,11 @@ public nonisolated enum AppBskyFeedDescribeFeedGenerator: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.describeFeedGenerator#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -53,9 +55,11 @@ public nonisolated enum AppBskyFeedDescribeFeedGenerator: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.feed.describeFeedGenerator#feed`.
-    public nonisolated struct Feed: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Feed: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.describeFeedGenerator#feed" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -80,9 +84,11 @@ public nonisolated enum AppBskyFeedDescribeFeedGenerator: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.feed.describeFeedGenerator#links`.
-    public nonisolated struct Links: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Links: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.describeFeedGenerator#links" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `privacyPolicy` field (optional).
         public var privacyPolicy: Swift.String?
         /// The `termsOfService` field (optional).

@@ -40,9 +40,11 @@ public nonisolated enum AppBskyFeedGetActorLikes: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.feed.getActorLikes#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getActorLikes#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `actor` field (required).
         /// Format: `at-identifier`.
         public var actor: XRPCCore.ATIdentifier
@@ -78,9 +80,11 @@ public nonisolated enum AppBskyFeedGetActorLikes: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getActorLikes#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `feed` field (required).
         public var feed: [AppBskyFeedDefs.FeedViewPost]
         /// The `cursor` field (optional).

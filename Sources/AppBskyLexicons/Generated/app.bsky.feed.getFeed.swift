@@ -36,9 +36,11 @@ public nonisolated enum AppBskyFeedGetFeed: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.feed.getFeed#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getFeed#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `feed` field (required).
         /// Format: `at-uri`.
         public var feed: XRPCCore.ATURI
@@ -74,9 +76,11 @@ public nonisolated enum AppBskyFeedGetFeed: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getFeed#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `feed` field (required).
         public var feed: [AppBskyFeedDefs.FeedViewPost]
         /// The `cursor` field (optional).

@@ -36,9 +36,11 @@ public nonisolated enum AppBskyFeedGetPostThread: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.feed.getPostThread#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getPostThread#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -75,9 +77,11 @@ public nonisolated enum AppBskyFeedGetPostThread: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.getPostThread#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `thread` field (required).
         /// Open union of `app.bsky.feed.defs#threadViewPost`, `app.bsky.feed.defs#notFoundPost`, `app.bsky.feed.defs#blockedPost`; other types are kept as read.
         public var thread: AppBskyFeedGetPostThread.Output.Thread
@@ -107,9 +111,11 @@ public nonisolated enum AppBskyFeedGetPostThread: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Thread: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Thread: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.feed.getPostThread#main/output/schema/properties/thread" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyFeedDefsThreadViewPost(AppBskyFeedDefs.ThreadViewPost)
             case appBskyFeedDefsNotFoundPost(AppBskyFeedDefs.NotFoundPost)
             case appBskyFeedDefsBlockedPost(AppBskyFeedDefs.BlockedPost)

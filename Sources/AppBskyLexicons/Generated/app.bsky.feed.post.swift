@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.feed.post`: a collection of records with `tid` keys.
-public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.feed.post#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "app.bsky.feed.post" }
     /// The kind of record key the collection uses.
@@ -81,9 +83,11 @@ public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexic
     }
 
     /// The lexicon object `app.bsky.feed.post#entity`.
-    public nonisolated struct Entity: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Entity: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.post#entity" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `index` field (required).
         public var index: AppBskyFeedPost.TextSlice { get { _index.wrappedValue } set { _index.wrappedValue = newValue } }
         private var _index: XRPCCore._LexiconBoxed<AppBskyFeedPost.TextSlice>
@@ -118,9 +122,11 @@ public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexic
     }
 
     /// The lexicon object `app.bsky.feed.post#replyRef`.
-    public nonisolated struct ReplyRef: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ReplyRef: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.post#replyRef" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `root` field (required).
         public var root: ComAtprotoLexicons.ComAtprotoRepoStrongRef
         /// The `parent` field (required).
@@ -149,9 +155,11 @@ public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexic
     }
 
     /// The lexicon object `app.bsky.feed.post#textSlice`.
-    public nonisolated struct TextSlice: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct TextSlice: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.post#textSlice" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `start` field (required).
         /// At least 0.
         public var start: Swift.Int
@@ -182,9 +190,11 @@ public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexic
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.post#main/record/properties/embed" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         case appBskyEmbedImages(AppBskyEmbedImages)
         case appBskyEmbedVideo(AppBskyEmbedVideo)
         case appBskyEmbedGallery(AppBskyEmbedGallery)
@@ -239,9 +249,11 @@ public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, _AppBskyLexic
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.post#main/record/properties/labels" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
         /// A member whose `$type` this union does not list, kept as read.
         case unknown(XRPCCore.LexiconUnknownValue)

@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.feed.postgate`: a collection of records with `tid` keys.
-public nonisolated struct AppBskyFeedPostgate: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyFeedPostgate: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.feed.postgate#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "app.bsky.feed.postgate" }
     /// The kind of record key the collection uses.
@@ -53,9 +55,11 @@ public nonisolated struct AppBskyFeedPostgate: XRPCCore.LexiconRecord, _AppBskyL
     }
 
     /// The lexicon object `app.bsky.feed.postgate#disableRule`.
-    public nonisolated struct DisableRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct DisableRule: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.postgate#disableRule" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -74,9 +78,11 @@ public nonisolated struct AppBskyFeedPostgate: XRPCCore.LexiconRecord, _AppBskyL
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum EmbeddingRulesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum EmbeddingRulesItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.postgate#main/record/properties/embeddingRules/items" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         case appBskyFeedPostgateDisableRule(AppBskyFeedPostgate.DisableRule)
         /// A member whose `$type` this union does not list, kept as read.
         case unknown(XRPCCore.LexiconUnknownValue)

@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.feed.threadgate`: a collection of records with `tid` keys.
-public nonisolated struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.feed.threadgate#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "app.bsky.feed.threadgate" }
     /// The kind of record key the collection uses.
@@ -53,9 +55,11 @@ public nonisolated struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBsk
     }
 
     /// The lexicon object `app.bsky.feed.threadgate#followerRule`.
-    public nonisolated struct FollowerRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct FollowerRule: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.threadgate#followerRule" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -74,9 +78,11 @@ public nonisolated struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBsk
     }
 
     /// The lexicon object `app.bsky.feed.threadgate#followingRule`.
-    public nonisolated struct FollowingRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct FollowingRule: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.threadgate#followingRule" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -95,9 +101,11 @@ public nonisolated struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBsk
     }
 
     /// The lexicon object `app.bsky.feed.threadgate#listRule`.
-    public nonisolated struct ListRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ListRule: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.threadgate#listRule" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `list` field (required).
         /// Format: `at-uri`.
         public var list: XRPCCore.ATURI
@@ -122,9 +130,11 @@ public nonisolated struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBsk
     }
 
     /// The lexicon object `app.bsky.feed.threadgate#mentionRule`.
-    public nonisolated struct MentionRule: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct MentionRule: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.threadgate#mentionRule" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -143,9 +153,11 @@ public nonisolated struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, _AppBsk
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum AllowItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum AllowItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.feed.threadgate#main/record/properties/allow/items" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         case appBskyFeedThreadgateMentionRule(AppBskyFeedThreadgate.MentionRule)
         case appBskyFeedThreadgateFollowerRule(AppBskyFeedThreadgate.FollowerRule)
         case appBskyFeedThreadgateFollowingRule(AppBskyFeedThreadgate.FollowingRule)

@@ -11,9 +11,11 @@ public nonisolated enum AppBskyGraphDefs {
     }
 
     /// The lexicon object `app.bsky.graph.defs#listItemView`.
-    public nonisolated struct ListItemView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ListItemView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#listItemView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -45,9 +47,11 @@ public nonisolated enum AppBskyGraphDefs {
 
     /// Known values: `"app.bsky.graph.defs#modlist"`, `"app.bsky.graph.defs#curatelist"`, `"app.bsky.graph.defs#referencelist"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct ListPurpose: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+    public nonisolated struct ListPurpose: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#listPurpose" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -63,9 +67,11 @@ public nonisolated enum AppBskyGraphDefs {
     }
 
     /// The lexicon object `app.bsky.graph.defs#listView`.
-    public nonisolated struct ListView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ListView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#listView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -153,9 +159,11 @@ public nonisolated enum AppBskyGraphDefs {
     }
 
     /// The lexicon object `app.bsky.graph.defs#listViewBasic`.
-    public nonisolated struct ListViewBasic: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ListViewBasic: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#listViewBasic" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -226,9 +234,11 @@ public nonisolated enum AppBskyGraphDefs {
     }
 
     /// The lexicon object `app.bsky.graph.defs#listViewerState`.
-    public nonisolated struct ListViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ListViewerState: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#listViewerState" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `blocked` field (optional).
         /// Format: `at-uri`.
         public var blocked: XRPCCore.ATURI?
@@ -263,9 +273,11 @@ public nonisolated enum AppBskyGraphDefs {
     }
 
     /// The lexicon object `app.bsky.graph.defs#notFoundActor`.
-    public nonisolated struct NotFoundActor: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct NotFoundActor: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#notFoundActor" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `actor` field (required).
         /// Format: `at-identifier`.
         public var actor: XRPCCore.ATIdentifier
@@ -301,9 +313,11 @@ public nonisolated enum AppBskyGraphDefs {
     }
 
     /// The lexicon object `app.bsky.graph.defs#relationship`.
-    public nonisolated struct Relationship: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Relationship: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#relationship" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -364,9 +378,11 @@ public nonisolated enum AppBskyGraphDefs {
     }
 
     /// The lexicon object `app.bsky.graph.defs#starterPackView`.
-    public nonisolated struct StarterPackView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct StarterPackView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#starterPackView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -449,9 +465,11 @@ public nonisolated enum AppBskyGraphDefs {
     }
 
     /// The lexicon object `app.bsky.graph.defs#starterPackViewBasic`.
-    public nonisolated struct StarterPackViewBasic: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct StarterPackViewBasic: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.defs#starterPackViewBasic" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI

@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.graph.follow`: a collection of records with `tid` keys.
-public nonisolated struct AppBskyGraphFollow: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyGraphFollow: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.graph.follow#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "app.bsky.graph.follow" }
     /// The kind of record key the collection uses.

@@ -12,9 +12,11 @@ public nonisolated enum AppBskyGraphGetBlocks: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.graph.getBlocks#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getBlocks#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// The `limit` field (optional).
@@ -44,9 +46,11 @@ public nonisolated enum AppBskyGraphGetBlocks: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getBlocks#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `blocks` field (required).
         public var blocks: [AppBskyActorDefs.ProfileView]
         /// The `cursor` field (optional).

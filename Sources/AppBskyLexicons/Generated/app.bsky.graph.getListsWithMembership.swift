@@ -12,9 +12,11 @@ public nonisolated enum AppBskyGraphGetListsWithMembership: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.graph.getListsWithMembership#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getListsWithMembership#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `actor` field (required).
         /// Format: `at-identifier`.
         public var actor: XRPCCore.ATIdentifier
@@ -54,9 +56,11 @@ public nonisolated enum AppBskyGraphGetListsWithMembership: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct PurposesItem: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct PurposesItem: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.graph.getListsWithMembership#main/parameters/properties/purposes/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -71,9 +75,11 @@ public nonisolated enum AppBskyGraphGetListsWithMembership: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getListsWithMembership#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `listsWithMembership` field (required).
         public var listsWithMembership: [AppBskyGraphGetListsWithMembership.ListWithMembership]
         /// The `cursor` field (optional).
@@ -102,9 +108,11 @@ public nonisolated enum AppBskyGraphGetListsWithMembership: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.graph.getListsWithMembership#listWithMembership`.
-    public nonisolated struct ListWithMembership: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ListWithMembership: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getListsWithMembership#listWithMembership" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `list` field (required).
         public var list: AppBskyGraphDefs.ListView { get { _list.wrappedValue } set { _list.wrappedValue = newValue } }
         private var _list: XRPCCore._LexiconBoxed<AppBskyGraphDefs.ListView>

@@ -12,9 +12,11 @@ public nonisolated enum AppBskyGraphGetStarterPack: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.graph.getStarterPack#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getStarterPack#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `starterPack` field (required).
         /// Format: `at-uri`.
         public var starterPack: XRPCCore.ATURI
@@ -39,9 +41,11 @@ public nonisolated enum AppBskyGraphGetStarterPack: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getStarterPack#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `starterPack` field (required).
         public var starterPack: AppBskyGraphDefs.StarterPackView { get { _starterPack.wrappedValue } set { _starterPack.wrappedValue = newValue } }
         private var _starterPack: XRPCCore._LexiconBoxed<AppBskyGraphDefs.StarterPackView>

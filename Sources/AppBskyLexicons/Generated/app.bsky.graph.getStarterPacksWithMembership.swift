@@ -12,9 +12,11 @@ public nonisolated enum AppBskyGraphGetStarterPacksWithMembership: XRPCCore.XRPC
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.graph.getStarterPacksWithMembership#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getStarterPacksWithMembership#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `actor` field (required).
         /// Format: `at-identifier`.
         public var actor: XRPCCore.ATIdentifier
@@ -50,9 +52,11 @@ public nonisolated enum AppBskyGraphGetStarterPacksWithMembership: XRPCCore.XRPC
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getStarterPacksWithMembership#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `starterPacksWithMembership` field (required).
         public var starterPacksWithMembership: [AppBskyGraphGetStarterPacksWithMembership.StarterPackWithMembership]
         /// The `cursor` field (optional).
@@ -81,9 +85,11 @@ public nonisolated enum AppBskyGraphGetStarterPacksWithMembership: XRPCCore.XRPC
     }
 
     /// The lexicon object `app.bsky.graph.getStarterPacksWithMembership#starterPackWithMembership`.
-    public nonisolated struct StarterPackWithMembership: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct StarterPackWithMembership: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getStarterPacksWithMembership#starterPackWithMembership" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `starterPack` field (required).
         public var starterPack: AppBskyGraphDefs.StarterPackView { get { _starterPack.wrappedValue } set { _starterPack.wrappedValue = newValue } }
         private var _starterPack: XRPCCore._LexiconBoxed<AppBskyGraphDefs.StarterPackView>

@@ -12,9 +12,11 @@ public nonisolated enum AppBskyGraphGetSuggestedFollowsByActor: XRPCCore.XRPCQue
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.graph.getSuggestedFollowsByActor#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getSuggestedFollowsByActor#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `actor` field (required).
         /// Format: `at-identifier`.
         public var actor: XRPCCore.ATIdentifier
@@ -39,9 +41,11 @@ public nonisolated enum AppBskyGraphGetSuggestedFollowsByActor: XRPCCore.XRPCQue
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.getSuggestedFollowsByActor#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `suggestions` field (required).
         public var suggestions: [AppBskyActorDefs.ProfileView]
         /// The `isFallback` field (optional).

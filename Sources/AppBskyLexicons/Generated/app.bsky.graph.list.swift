@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.graph.list`: a collection of records with `tid` keys.
-public nonisolated struct AppBskyGraphList: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyGraphList: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.graph.list#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "app.bsky.graph.list" }
     /// The kind of record key the collection uses.
@@ -69,9 +71,11 @@ public nonisolated struct AppBskyGraphList: XRPCCore.LexiconRecord, _AppBskyLexi
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.list#main/record/properties/labels" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
         /// A member whose `$type` this union does not list, kept as read.
         case unknown(XRPCCore.LexiconUnknownValue)

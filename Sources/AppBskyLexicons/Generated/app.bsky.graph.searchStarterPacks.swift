@@ -12,9 +12,11 @@ public nonisolated enum AppBskyGraphSearchStarterPacks: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.graph.searchStarterPacks#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.searchStarterPacks#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `q` field (required).
         public var q: Swift.String
         /// The `cursor` field (optional).
@@ -49,9 +51,11 @@ public nonisolated enum AppBskyGraphSearchStarterPacks: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.searchStarterPacks#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `starterPacks` field (required).
         public var starterPacks: [AppBskyGraphDefs.StarterPackViewBasic]
         /// The `cursor` field (optional).

@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.graph.starterpack`: a collection of records with `tid` keys.
-public nonisolated struct AppBskyGraphStarterpack: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyGraphStarterpack: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.graph.starterpack#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "app.bsky.graph.starterpack" }
     /// The kind of record key the collection uses.
@@ -64,9 +66,11 @@ public nonisolated struct AppBskyGraphStarterpack: XRPCCore.LexiconRecord, _AppB
     }
 
     /// The lexicon object `app.bsky.graph.starterpack#feedItem`.
-    public nonisolated struct FeedItem: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct FeedItem: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.graph.starterpack#feedItem" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI

@@ -6,9 +6,11 @@ import ComAtprotoLexicons
 /// The lexicon `app.bsky.labeler.defs`.
 public nonisolated enum AppBskyLabelerDefs {
     /// The lexicon object `app.bsky.labeler.defs#labelerPolicies`.
-    public nonisolated struct LabelerPolicies: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LabelerPolicies: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.labeler.defs#labelerPolicies" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `labelValues` field (required).
         public var labelValues: [ComAtprotoLexicons.ComAtprotoLabelDefs.LabelValue]
         /// The `labelValueDefinitions` field (optional).
@@ -37,9 +39,11 @@ public nonisolated enum AppBskyLabelerDefs {
     }
 
     /// The lexicon object `app.bsky.labeler.defs#labelerView`.
-    public nonisolated struct LabelerView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LabelerView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.labeler.defs#labelerView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -99,9 +103,11 @@ public nonisolated enum AppBskyLabelerDefs {
     }
 
     /// The lexicon object `app.bsky.labeler.defs#labelerViewDetailed`.
-    public nonisolated struct LabelerViewDetailed: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LabelerViewDetailed: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.labeler.defs#labelerViewDetailed" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -182,9 +188,11 @@ public nonisolated enum AppBskyLabelerDefs {
     }
 
     /// The lexicon object `app.bsky.labeler.defs#labelerViewerState`.
-    public nonisolated struct LabelerViewerState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LabelerViewerState: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.labeler.defs#labelerViewerState" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `like` field (optional).
         /// Format: `at-uri`.
         public var like: XRPCCore.ATURI?

@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The record `app.bsky.notification.declaration`: a collection of records with `literal:self` keys.
-public nonisolated struct AppBskyNotificationDeclaration: XRPCCore.LexiconRecord, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyNotificationDeclaration: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.notification.declaration#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "app.bsky.notification.declaration" }
     /// The kind of record key the collection uses.
@@ -35,9 +37,11 @@ public nonisolated struct AppBskyNotificationDeclaration: XRPCCore.LexiconRecord
     }
 
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct AllowSubscriptions: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+    public nonisolated struct AllowSubscriptions: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.declaration#main/record/properties/allowSubscriptions" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 

@@ -6,9 +6,11 @@ import ComAtprotoLexicons
 /// The lexicon `app.bsky.notification.defs`.
 public nonisolated enum AppBskyNotificationDefs {
     /// The lexicon object `app.bsky.notification.defs#activitySubscription`.
-    public nonisolated struct ActivitySubscription: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ActivitySubscription: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#activitySubscription" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `post` field (required).
         public var post: Swift.Bool
         /// The `reply` field (required).
@@ -37,9 +39,11 @@ public nonisolated enum AppBskyNotificationDefs {
     }
 
     /// The lexicon object `app.bsky.notification.defs#chatPreference`.
-    public nonisolated struct ChatPreference: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ChatPreference: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#chatPreference" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `include` field (required).
         /// Known values: `"all"`, `"accepted"`.
         public var include: AppBskyNotificationDefs.ChatPreference.Include
@@ -68,9 +72,11 @@ public nonisolated enum AppBskyNotificationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Include: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Include: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#chatPreference/properties/include" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -85,9 +91,11 @@ public nonisolated enum AppBskyNotificationDefs {
     }
 
     /// The lexicon object `app.bsky.notification.defs#filterablePreference`.
-    public nonisolated struct FilterablePreference: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct FilterablePreference: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#filterablePreference" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `include` field (required).
         /// Known values: `"all"`, `"follows"`.
         public var include: AppBskyNotificationDefs.FilterablePreference.Include
@@ -121,9 +129,11 @@ public nonisolated enum AppBskyNotificationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Include: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Include: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#filterablePreference/properties/include" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -138,9 +148,11 @@ public nonisolated enum AppBskyNotificationDefs {
     }
 
     /// The lexicon object `app.bsky.notification.defs#preference`.
-    public nonisolated struct Preference: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Preference: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#preference" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `list` field (required).
         public var list: Swift.Bool
         /// The `push` field (required).
@@ -169,9 +181,11 @@ public nonisolated enum AppBskyNotificationDefs {
     }
 
     /// The lexicon object `app.bsky.notification.defs#preferences`.
-    public nonisolated struct Preferences: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Preferences: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#preferences" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `chat` field (required).
         public var chat: AppBskyNotificationDefs.ChatPreference { get { _chat.wrappedValue } set { _chat.wrappedValue = newValue } }
         private var _chat: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.ChatPreference>
@@ -268,9 +282,11 @@ public nonisolated enum AppBskyNotificationDefs {
     }
 
     /// The lexicon object `app.bsky.notification.defs#recordDeleted`.
-    public nonisolated struct RecordDeleted: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct RecordDeleted: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#recordDeleted" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -289,9 +305,11 @@ public nonisolated enum AppBskyNotificationDefs {
     }
 
     /// The lexicon object `app.bsky.notification.defs#subjectActivitySubscription`.
-    public nonisolated struct SubjectActivitySubscription: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SubjectActivitySubscription: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.defs#subjectActivitySubscription" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `subject` field (required).
         /// Format: `did`.
         public var subject: XRPCCore.DID

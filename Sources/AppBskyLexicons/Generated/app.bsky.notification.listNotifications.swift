@@ -12,9 +12,11 @@ public nonisolated enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.notification.listNotifications#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.listNotifications#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// The `limit` field (optional).
@@ -60,9 +62,11 @@ public nonisolated enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.listNotifications#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `notifications` field (required).
         public var notifications: [AppBskyNotificationListNotifications.Notification]
         /// The `cursor` field (optional).
@@ -102,9 +106,11 @@ public nonisolated enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery
     }
 
     /// The lexicon object `app.bsky.notification.listNotifications#notification`.
-    public nonisolated struct Notification: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Notification: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.listNotifications#notification" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -179,9 +185,11 @@ public nonisolated enum AppBskyNotificationListNotifications: XRPCCore.XRPCQuery
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Reason: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Reason: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.notification.listNotifications#notification/properties/reason" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 

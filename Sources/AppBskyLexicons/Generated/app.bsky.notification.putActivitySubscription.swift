@@ -15,9 +15,11 @@ public nonisolated enum AppBskyNotificationPutActivitySubscription: XRPCCore.XRP
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.putActivitySubscription#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `subject` field (required).
         /// Format: `did`.
         public var subject: XRPCCore.DID
@@ -48,9 +50,11 @@ public nonisolated enum AppBskyNotificationPutActivitySubscription: XRPCCore.XRP
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.putActivitySubscription#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `subject` field (required).
         /// Format: `did`.
         public var subject: XRPCCore.DID

@@ -15,9 +15,11 @@ public nonisolated enum AppBskyNotificationPutPreferencesV2: XRPCCore.XRPCProced
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.putPreferencesV2#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `chat` field (optional).
         public var chat: AppBskyNotificationDefs.ChatPreference? { get { _chat.wrappedValue } set { _chat.wrappedValue = newValue } }
         private var _chat: XRPCCore._LexiconBoxedOptional<AppBskyNotificationDefs.ChatPreference>
@@ -114,9 +116,11 @@ public nonisolated enum AppBskyNotificationPutPreferencesV2: XRPCCore.XRPCProced
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.putPreferencesV2#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `preferences` field (required).
         public var preferences: AppBskyNotificationDefs.Preferences { get { _preferences.wrappedValue } set { _preferences.wrappedValue = newValue } }
         private var _preferences: XRPCCore._LexiconBoxed<AppBskyNotificationDefs.Preferences>

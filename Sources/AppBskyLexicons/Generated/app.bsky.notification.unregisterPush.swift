@@ -15,9 +15,11 @@ public nonisolated enum AppBskyNotificationUnregisterPush: XRPCCore.XRPCProcedur
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.notification.unregisterPush#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `serviceDid` field (required).
         /// Format: `did`.
         public var serviceDid: XRPCCore.DID
@@ -57,9 +59,11 @@ public nonisolated enum AppBskyNotificationUnregisterPush: XRPCCore.XRPCProcedur
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Platform: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Platform: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.notification.unregisterPush#main/input/schema/properties/platform" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 

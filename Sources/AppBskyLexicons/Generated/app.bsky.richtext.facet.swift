@@ -4,9 +4,11 @@
 import ComAtprotoLexicons
 
 /// The lexicon object `app.bsky.richtext.facet#main`.
-public nonisolated struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+public nonisolated struct AppBskyRichtextFacet: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "app.bsky.richtext.facet#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
     /// The `index` field (required).
     public var index: AppBskyRichtextFacet.ByteSlice { get { _index.wrappedValue } set { _index.wrappedValue = newValue } }
     private var _index: XRPCCore._LexiconBoxed<AppBskyRichtextFacet.ByteSlice>
@@ -35,9 +37,11 @@ public nonisolated struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBsky
     }
 
     /// The lexicon object `app.bsky.richtext.facet#byteSlice`.
-    public nonisolated struct ByteSlice: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ByteSlice: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.richtext.facet#byteSlice" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `byteStart` field (required).
         /// At least 0.
         public var byteStart: Swift.Int
@@ -68,9 +72,11 @@ public nonisolated struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBsky
     }
 
     /// The lexicon object `app.bsky.richtext.facet#link`.
-    public nonisolated struct Link: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Link: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.richtext.facet#link" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `uri`.
         public var uri: XRPCCore.URIString
@@ -95,9 +101,11 @@ public nonisolated struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBsky
     }
 
     /// The lexicon object `app.bsky.richtext.facet#mention`.
-    public nonisolated struct Mention: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Mention: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.richtext.facet#mention" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -122,9 +130,11 @@ public nonisolated struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBsky
     }
 
     /// The lexicon object `app.bsky.richtext.facet#tag`.
-    public nonisolated struct Tag: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Tag: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.richtext.facet#tag" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `tag` field (required).
         /// At most 640 UTF-8 bytes. At most 64 graphemes.
         public var tag: Swift.String
@@ -149,9 +159,11 @@ public nonisolated struct AppBskyRichtextFacet: XRPCCore.LexiconObject, _AppBsky
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum FeaturesItem: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+    public nonisolated indirect enum FeaturesItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.richtext.facet#main/properties/features/items" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         case appBskyRichtextFacetMention(AppBskyRichtextFacet.Mention)
         case appBskyRichtextFacetLink(AppBskyRichtextFacet.Link)
         case appBskyRichtextFacetTag(AppBskyRichtextFacet.Tag)

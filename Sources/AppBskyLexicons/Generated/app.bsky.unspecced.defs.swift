@@ -6,9 +6,11 @@ import ComAtprotoLexicons
 /// The lexicon `app.bsky.unspecced.defs`.
 public nonisolated enum AppBskyUnspeccedDefs {
     /// The lexicon object `app.bsky.unspecced.defs#ageAssuranceEvent`.
-    public nonisolated struct AgeAssuranceEvent: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct AgeAssuranceEvent: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#ageAssuranceEvent" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `createdAt` field (required).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.LexiconDatetime
@@ -68,9 +70,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#ageAssuranceEvent/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -87,9 +91,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#ageAssuranceState`.
-    public nonisolated struct AgeAssuranceState: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct AgeAssuranceState: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#ageAssuranceState" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `status` field (required).
         /// Known values: `"unknown"`, `"pending"`, `"assured"`, `"blocked"`.
         public var status: AppBskyUnspeccedDefs.AgeAssuranceState.Status
@@ -119,9 +125,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#ageAssuranceState/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -140,9 +148,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#skeletonSearchActor`.
-    public nonisolated struct SkeletonSearchActor: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SkeletonSearchActor: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#skeletonSearchActor" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -167,9 +177,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#skeletonSearchPost`.
-    public nonisolated struct SkeletonSearchPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SkeletonSearchPost: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#skeletonSearchPost" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -194,9 +206,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#skeletonSearchStarterPack`.
-    public nonisolated struct SkeletonSearchStarterPack: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SkeletonSearchStarterPack: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#skeletonSearchStarterPack" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -221,9 +235,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#skeletonTrend`.
-    public nonisolated struct SkeletonTrend: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct SkeletonTrend: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#skeletonTrend" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `topic` field (required).
         public var topic: Swift.String
         /// The `displayName` field (required).
@@ -288,9 +304,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#skeletonTrend/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -303,9 +321,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#threadItemBlocked`.
-    public nonisolated struct ThreadItemBlocked: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadItemBlocked: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#threadItemBlocked" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `author` field (required).
         public var author: AppBskyFeedDefs.BlockedAuthor { get { _author.wrappedValue } set { _author.wrappedValue = newValue } }
         private var _author: XRPCCore._LexiconBoxed<AppBskyFeedDefs.BlockedAuthor>
@@ -330,9 +350,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#threadItemNoUnauthenticated`.
-    public nonisolated struct ThreadItemNoUnauthenticated: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadItemNoUnauthenticated: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#threadItemNoUnauthenticated" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -351,9 +373,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#threadItemNotFound`.
-    public nonisolated struct ThreadItemNotFound: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadItemNotFound: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#threadItemNotFound" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -372,9 +396,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#threadItemPost`.
-    public nonisolated struct ThreadItemPost: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadItemPost: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#threadItemPost" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `post` field (required).
         public var post: AppBskyFeedDefs.PostView { get { _post.wrappedValue } set { _post.wrappedValue = newValue } }
         private var _post: XRPCCore._LexiconBoxed<AppBskyFeedDefs.PostView>
@@ -434,9 +460,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#trendView`.
-    public nonisolated struct TrendView: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct TrendView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#trendView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `topic` field (required).
         public var topic: Swift.String
         /// The `displayName` field (required).
@@ -501,9 +529,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#trendView/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -516,9 +546,11 @@ public nonisolated enum AppBskyUnspeccedDefs {
     }
 
     /// The lexicon object `app.bsky.unspecced.defs#trendingTopic`.
-    public nonisolated struct TrendingTopic: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct TrendingTopic: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.defs#trendingTopic" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `topic` field (required).
         public var topic: Swift.String
         /// The `link` field (required).

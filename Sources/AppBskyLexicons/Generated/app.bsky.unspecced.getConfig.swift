@@ -15,9 +15,11 @@ public nonisolated enum AppBskyUnspeccedGetConfig: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getConfig#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `checkEmailConfirmed` field (optional).
         public var checkEmailConfirmed: Swift.Bool?
         /// The `liveNow` field (optional).
@@ -46,9 +48,11 @@ public nonisolated enum AppBskyUnspeccedGetConfig: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.unspecced.getConfig#liveNowConfig`.
-    public nonisolated struct LiveNowConfig: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct LiveNowConfig: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getConfig#liveNowConfig" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID

@@ -12,9 +12,11 @@ public nonisolated enum AppBskyUnspeccedGetPostThreadOtherV2: XRPCCore.XRPCQuery
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.unspecced.getPostThreadOtherV2#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadOtherV2#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `anchor` field (required).
         /// Format: `at-uri`.
         public var anchor: XRPCCore.ATURI
@@ -39,9 +41,11 @@ public nonisolated enum AppBskyUnspeccedGetPostThreadOtherV2: XRPCCore.XRPCQuery
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadOtherV2#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `thread` field (required).
         public var thread: [AppBskyUnspeccedGetPostThreadOtherV2.ThreadItem]
         /// Fields the schema does not declare, kept as read and written back.
@@ -65,9 +69,11 @@ public nonisolated enum AppBskyUnspeccedGetPostThreadOtherV2: XRPCCore.XRPCQuery
     }
 
     /// The lexicon object `app.bsky.unspecced.getPostThreadOtherV2#threadItem`.
-    public nonisolated struct ThreadItem: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadItem: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadOtherV2#threadItem" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -102,9 +108,11 @@ public nonisolated enum AppBskyUnspeccedGetPostThreadOtherV2: XRPCCore.XRPCQuery
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Value: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Value: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadOtherV2#threadItem/properties/value" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyUnspeccedDefsThreadItemPost(AppBskyUnspeccedDefs.ThreadItemPost)
             /// A member whose `$type` this union does not list, kept as read.
             case unknown(XRPCCore.LexiconUnknownValue)

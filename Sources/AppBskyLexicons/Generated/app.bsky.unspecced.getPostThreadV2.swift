@@ -12,9 +12,11 @@ public nonisolated enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.unspecced.getPostThreadV2#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadV2#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `anchor` field (required).
         /// Format: `at-uri`.
         public var anchor: XRPCCore.ATURI
@@ -62,9 +64,11 @@ public nonisolated enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Sort: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct Sort: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadV2#main/parameters/properties/sort" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -81,9 +85,11 @@ public nonisolated enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadV2#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `thread` field (required).
         public var thread: [AppBskyUnspeccedGetPostThreadV2.ThreadItem]
         /// The `hasOtherReplies` field (required).
@@ -118,9 +124,11 @@ public nonisolated enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `app.bsky.unspecced.getPostThreadV2#threadItem`.
-    public nonisolated struct ThreadItem: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct ThreadItem: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadV2#threadItem" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -155,9 +163,11 @@ public nonisolated enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Value: XRPCCore.LexiconUnion, _AppBskyLexiconsValidatable {
+        public nonisolated indirect enum Value: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getPostThreadV2#threadItem/properties/value" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             case appBskyUnspeccedDefsThreadItemPost(AppBskyUnspeccedDefs.ThreadItemPost)
             case appBskyUnspeccedDefsThreadItemNoUnauthenticated(AppBskyUnspeccedDefs.ThreadItemNoUnauthenticated)
             case appBskyUnspeccedDefsThreadItemNotFound(AppBskyUnspeccedDefs.ThreadItemNotFound)

@@ -12,9 +12,11 @@ public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForDiscover: XRPCCore.X
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedUsersForDiscover#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForDiscover#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `limit` field (optional).
         /// Default: `25`. From 1 to 50.
         public var limit: Swift.Int?
@@ -39,9 +41,11 @@ public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForDiscover: XRPCCore.X
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForDiscover#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `actors` field (required).
         public var actors: [AppBskyActorDefs.ProfileView]
         /// The `recIdStr` field (optional).

@@ -12,9 +12,11 @@ public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton: XR
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedUsersForDiscoverSkeleton#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForDiscoverSkeleton#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `limit` field (optional).
         /// Default: `25`. From 1 to 50.
         public var limit: Swift.Int?
@@ -45,9 +47,11 @@ public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForDiscoverSkeleton: XR
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForDiscoverSkeleton#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `dids` field (required).
         public var dids: [XRPCCore.DID]
         /// The `recIdStr` field (optional).

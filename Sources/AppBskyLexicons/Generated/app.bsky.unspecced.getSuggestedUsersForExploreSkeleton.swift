@@ -12,9 +12,11 @@ public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton: XRP
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedUsersForExploreSkeleton#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForExploreSkeleton#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `category` field (optional).
         public var category: Swift.String?
         /// The `limit` field (optional).
@@ -50,9 +52,11 @@ public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForExploreSkeleton: XRP
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForExploreSkeleton#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `dids` field (required).
         public var dids: [XRPCCore.DID]
         /// The `recIdStr` field (optional).

@@ -12,9 +12,11 @@ public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForSeeMore: XRPCCore.XR
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestedUsersForSeeMore#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForSeeMore#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `category` field (optional).
         public var category: Swift.String?
         /// The `limit` field (optional).
@@ -44,9 +46,11 @@ public nonisolated enum AppBskyUnspeccedGetSuggestedUsersForSeeMore: XRPCCore.XR
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestedUsersForSeeMore#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `actors` field (required).
         public var actors: [AppBskyActorDefs.ProfileView]
         /// The `recIdStr` field (optional).

@@ -12,9 +12,11 @@ public nonisolated enum AppBskyUnspeccedGetSuggestionsSkeleton: XRPCCore.XRPCQue
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.unspecced.getSuggestionsSkeleton#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestionsSkeleton#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// The `limit` field (optional).
@@ -56,9 +58,11 @@ public nonisolated enum AppBskyUnspeccedGetSuggestionsSkeleton: XRPCCore.XRPCQue
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getSuggestionsSkeleton#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `actors` field (required).
         public var actors: [AppBskyUnspeccedDefs.SkeletonSearchActor]
         /// The `cursor` field (optional).

@@ -12,9 +12,11 @@ public nonisolated enum AppBskyUnspeccedGetTaggedSuggestions: XRPCCore.XRPCQuery
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `app.bsky.unspecced.getTaggedSuggestions#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getTaggedSuggestions#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -33,9 +35,11 @@ public nonisolated enum AppBskyUnspeccedGetTaggedSuggestions: XRPCCore.XRPCQuery
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getTaggedSuggestions#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `suggestions` field (required).
         public var suggestions: [AppBskyUnspeccedGetTaggedSuggestions.Suggestion]
         /// Fields the schema does not declare, kept as read and written back.
@@ -59,9 +63,11 @@ public nonisolated enum AppBskyUnspeccedGetTaggedSuggestions: XRPCCore.XRPCQuery
     }
 
     /// The lexicon object `app.bsky.unspecced.getTaggedSuggestions#suggestion`.
-    public nonisolated struct Suggestion: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Suggestion: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getTaggedSuggestions#suggestion" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `tag` field (required).
         public var tag: Swift.String
         /// The `subjectType` field (required).
@@ -96,9 +102,11 @@ public nonisolated enum AppBskyUnspeccedGetTaggedSuggestions: XRPCCore.XRPCQuery
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct SubjectType: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct SubjectType: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.getTaggedSuggestions#suggestion/properties/subjectType" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 

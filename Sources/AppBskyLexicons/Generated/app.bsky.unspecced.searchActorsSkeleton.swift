@@ -36,9 +36,11 @@ public nonisolated enum AppBskyUnspeccedSearchActorsSkeleton: XRPCCore.XRPCQuery
     }
 
     /// The parameters `app.bsky.unspecced.searchActorsSkeleton#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.searchActorsSkeleton#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `q` field (required).
         public var q: Swift.String
         /// The `cursor` field (optional).
@@ -84,9 +86,11 @@ public nonisolated enum AppBskyUnspeccedSearchActorsSkeleton: XRPCCore.XRPCQuery
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.searchActorsSkeleton#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `actors` field (required).
         public var actors: [AppBskyUnspeccedDefs.SkeletonSearchActor]
         /// The `cursor` field (optional).

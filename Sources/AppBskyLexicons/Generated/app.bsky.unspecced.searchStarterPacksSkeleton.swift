@@ -36,9 +36,11 @@ public nonisolated enum AppBskyUnspeccedSearchStarterPacksSkeleton: XRPCCore.XRP
     }
 
     /// The parameters `app.bsky.unspecced.searchStarterPacksSkeleton#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.searchStarterPacksSkeleton#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `q` field (required).
         public var q: Swift.String
         /// The `cursor` field (optional).
@@ -79,9 +81,11 @@ public nonisolated enum AppBskyUnspeccedSearchStarterPacksSkeleton: XRPCCore.XRP
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.unspecced.searchStarterPacksSkeleton#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `starterPacks` field (required).
         public var starterPacks: [AppBskyUnspeccedDefs.SkeletonSearchStarterPack]
         /// The `cursor` field (optional).

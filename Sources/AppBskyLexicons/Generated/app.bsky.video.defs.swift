@@ -6,9 +6,11 @@ import ComAtprotoLexicons
 /// The lexicon `app.bsky.video.defs`.
 public nonisolated enum AppBskyVideoDefs {
     /// The lexicon object `app.bsky.video.defs#jobStatus`.
-    public nonisolated struct JobStatus: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct JobStatus: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.defs#jobStatus" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `jobId` field (required).
         public var jobId: Swift.String
         /// The `did` field (required).
@@ -70,9 +72,11 @@ public nonisolated enum AppBskyVideoDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct State: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct State: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.video.defs#jobStatus/properties/state" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -100,9 +104,11 @@ public nonisolated enum AppBskyVideoDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct FailureCode: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct FailureCode: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.video.defs#jobStatus/properties/failureCode" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 

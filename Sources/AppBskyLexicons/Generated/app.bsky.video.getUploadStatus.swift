@@ -36,9 +36,11 @@ public nonisolated enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `app.bsky.video.getUploadStatus#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.getUploadStatus#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `jobId` field (required).
         /// At least 1 UTF-8 bytes. At most 256 UTF-8 bytes.
         public var jobId: Swift.String
@@ -63,9 +65,11 @@ public nonisolated enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.getUploadStatus#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `jobId` field (required).
         /// At least 1 UTF-8 bytes. At most 256 UTF-8 bytes.
         public var jobId: Swift.String
@@ -134,9 +138,11 @@ public nonisolated enum AppBskyVideoGetUploadStatus: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct State: XRPCCore.LexiconStringValue, _AppBskyLexiconsValidatable {
+        public nonisolated struct State: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "app.bsky.video.getUploadStatus#main/output/schema/properties/state" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 

@@ -68,9 +68,11 @@ public nonisolated enum AppBskyVideoUploadPart: XRPCCore.XRPCProcedure {
     }
 
     /// The parameters `app.bsky.video.uploadPart#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _AppBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.uploadPart#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `jobId` field (required).
         /// At least 1 UTF-8 bytes. At most 256 UTF-8 bytes.
         public var jobId: Swift.String
@@ -104,9 +106,11 @@ public nonisolated enum AppBskyVideoUploadPart: XRPCCore.XRPCProcedure {
     public typealias Input = XRPCCore.XRPCRawBody
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.uploadPart#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `partNumber` field (required).
         /// At least 1.
         public var partNumber: Swift.Int

@@ -18,9 +18,11 @@ public nonisolated enum AppBskyVideoUploadVideo: XRPCCore.XRPCProcedure {
     public typealias Input = XRPCCore.XRPCRawBody
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _AppBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "app.bsky.video.uploadVideo#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { AppBskyLexiconsSchemas.catalog }
         /// The `jobStatus` field (required).
         public var jobStatus: AppBskyVideoDefs.JobStatus { get { _jobStatus.wrappedValue } set { _jobStatus.wrappedValue = newValue } }
         private var _jobStatus: XRPCCore._LexiconBoxed<AppBskyVideoDefs.JobStatus>

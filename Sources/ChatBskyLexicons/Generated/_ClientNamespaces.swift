@@ -78,14 +78,6 @@ public nonisolated enum ChatBskyLexiconsSchemas {
     ]
 }
 
-/// Gives this module's generated types the module's catalog; generated code conforms to it.
-public nonisolated protocol _ChatBskyLexiconsValidatable: XRPCCore.LexiconValidatable {}
-
-nonisolated extension _ChatBskyLexiconsValidatable {
-    /// The catalog of the module that declares the type.
-    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
-}
-
 nonisolated extension XRPCCore.XRPCClient {
     /// The methods of the `chat.*` lexicons.
     public nonisolated struct Chat: Sendable {

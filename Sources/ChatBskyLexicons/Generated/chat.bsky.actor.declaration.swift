@@ -5,9 +5,11 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The record `chat.bsky.actor.declaration`: a collection of records with `literal:self` keys.
-public nonisolated struct ChatBskyActorDeclaration: XRPCCore.LexiconRecord, _ChatBskyLexiconsValidatable {
+public nonisolated struct ChatBskyActorDeclaration: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "chat.bsky.actor.declaration#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "chat.bsky.actor.declaration" }
     /// The kind of record key the collection uses.
@@ -42,9 +44,11 @@ public nonisolated struct ChatBskyActorDeclaration: XRPCCore.LexiconRecord, _Cha
     }
 
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct AllowIncoming: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct AllowIncoming: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.declaration#main/record/properties/allowIncoming" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -60,9 +64,11 @@ public nonisolated struct ChatBskyActorDeclaration: XRPCCore.LexiconRecord, _Cha
     }
 
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct AllowGroupInvites: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct AllowGroupInvites: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.declaration#main/record/properties/allowGroupInvites" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 

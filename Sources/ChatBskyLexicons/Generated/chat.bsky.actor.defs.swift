@@ -7,9 +7,11 @@ import ComAtprotoLexicons
 /// The lexicon `chat.bsky.actor.defs`.
 public nonisolated enum ChatBskyActorDefs {
     /// The lexicon object `chat.bsky.actor.defs#directConvoMember`.
-    public nonisolated struct DirectConvoMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct DirectConvoMember: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.defs#directConvoMember" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -28,9 +30,11 @@ public nonisolated enum ChatBskyActorDefs {
     }
 
     /// The lexicon object `chat.bsky.actor.defs#groupConvoMember`.
-    public nonisolated struct GroupConvoMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct GroupConvoMember: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.defs#groupConvoMember" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `role` field (required).
         public var role: ChatBskyActorDefs.MemberRole
         /// The `addedBy` field (optional).
@@ -61,9 +65,11 @@ public nonisolated enum ChatBskyActorDefs {
 
     /// Known values: `"owner"`, `"standard"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct MemberRole: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct MemberRole: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.defs#memberRole" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -77,9 +83,11 @@ public nonisolated enum ChatBskyActorDefs {
     }
 
     /// The lexicon object `chat.bsky.actor.defs#pastGroupConvoMember`.
-    public nonisolated struct PastGroupConvoMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct PastGroupConvoMember: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.defs#pastGroupConvoMember" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -98,9 +106,11 @@ public nonisolated enum ChatBskyActorDefs {
     }
 
     /// The lexicon object `chat.bsky.actor.defs#profileViewBasic`.
-    public nonisolated struct ProfileViewBasic: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ProfileViewBasic: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.defs#profileViewBasic" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -179,9 +189,11 @@ public nonisolated enum ChatBskyActorDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Kind: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Kind: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.actor.defs#profileViewBasic/properties/kind" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyActorDefsDirectConvoMember(ChatBskyActorDefs.DirectConvoMember)
             case chatBskyActorDefsGroupConvoMember(ChatBskyActorDefs.GroupConvoMember)
             case chatBskyActorDefsPastGroupConvoMember(ChatBskyActorDefs.PastGroupConvoMember)

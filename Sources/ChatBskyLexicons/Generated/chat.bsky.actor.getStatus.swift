@@ -16,9 +16,11 @@ public nonisolated enum ChatBskyActorGetStatus: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.actor.getStatus#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `chatDisabled` field (required).
         public var chatDisabled: Swift.Bool
         /// The `canCreateGroups` field (required).

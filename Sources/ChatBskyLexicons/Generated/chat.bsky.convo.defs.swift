@@ -8,9 +8,11 @@ import ComAtprotoLexicons
 public nonisolated enum ChatBskyConvoDefs {
     /// Known values: `"direct"`, `"group"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct ConvoKind: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ConvoKind: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoKind" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -25,9 +27,11 @@ public nonisolated enum ChatBskyConvoDefs {
 
     /// Known values: `"unlocked"`, `"locked"`, `"locked-permanently"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct ConvoLockStatus: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ConvoLockStatus: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoLockStatus" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -43,9 +47,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#convoRef`.
-    public nonisolated struct ConvoRef: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ConvoRef: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoRef" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -76,9 +82,11 @@ public nonisolated enum ChatBskyConvoDefs {
 
     /// Known values: `"request"`, `"accepted"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct ConvoStatus: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ConvoStatus: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoStatus" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -92,9 +100,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#convoView`.
-    public nonisolated struct ConvoView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ConvoView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.String
         /// The `rev` field (required).
@@ -160,9 +170,11 @@ public nonisolated enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Kind: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Kind: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoView/properties/kind" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyConvoDefsDirectConvo(ChatBskyConvoDefs.DirectConvo)
             case chatBskyConvoDefsGroupConvo(ChatBskyConvoDefs.GroupConvo)
             /// A member whose `$type` this union does not list, kept as read.
@@ -205,9 +217,11 @@ public nonisolated enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum LastMessage: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum LastMessage: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoView/properties/lastMessage" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             case chatBskyConvoDefsSystemMessageView(ChatBskyConvoDefs.SystemMessageView)
@@ -253,9 +267,11 @@ public nonisolated enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum LastReaction: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum LastReaction: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#convoView/properties/lastReaction" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyConvoDefsMessageAndReactionView(ChatBskyConvoDefs.MessageAndReactionView)
             /// A member whose `$type` this union does not list, kept as read.
             case unknown(XRPCCore.LexiconUnknownValue)
@@ -296,9 +312,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#deletedMessageView`.
-    public nonisolated struct DeletedMessageView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct DeletedMessageView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#deletedMessageView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.String
         /// The `rev` field (required).
@@ -339,9 +357,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#directConvo`.
-    public nonisolated struct DirectConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct DirectConvo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#directConvo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -360,9 +380,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#groupConvo`.
-    public nonisolated struct GroupConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct GroupConvo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#groupConvo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `createdAt` field (required).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.LexiconDatetime
@@ -429,9 +451,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logAcceptConvo`.
-    public nonisolated struct LogAcceptConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogAcceptConvo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logAcceptConvo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -460,9 +484,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logAddMember`.
-    public nonisolated struct LogAddMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogAddMember: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logAddMember" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -502,9 +528,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logAddReaction`.
-    public nonisolated struct LogAddReaction: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogAddReaction: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logAddReaction" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -549,9 +577,11 @@ public nonisolated enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logAddReaction/properties/message" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             /// A member whose `$type` this union does not list, kept as read.
@@ -595,9 +625,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logApproveJoinRequest`.
-    public nonisolated struct LogApproveJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogApproveJoinRequest: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logApproveJoinRequest" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -632,9 +664,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logBeginConvo`.
-    public nonisolated struct LogBeginConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogBeginConvo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logBeginConvo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -663,9 +697,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logCreateJoinLink`.
-    public nonisolated struct LogCreateJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogCreateJoinLink: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logCreateJoinLink" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -700,9 +736,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logCreateMessage`.
-    public nonisolated struct LogCreateMessage: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogCreateMessage: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logCreateMessage" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -741,9 +779,11 @@ public nonisolated enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logCreateMessage/properties/message" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             /// A member whose `$type` this union does not list, kept as read.
@@ -787,9 +827,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logDeleteMessage`.
-    public nonisolated struct LogDeleteMessage: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogDeleteMessage: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logDeleteMessage" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -823,9 +865,11 @@ public nonisolated enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logDeleteMessage/properties/message" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             /// A member whose `$type` this union does not list, kept as read.
@@ -869,9 +913,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logDisableJoinLink`.
-    public nonisolated struct LogDisableJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogDisableJoinLink: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logDisableJoinLink" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -906,9 +952,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logEditGroup`.
-    public nonisolated struct LogEditGroup: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogEditGroup: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logEditGroup" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -943,9 +991,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logEditJoinLink`.
-    public nonisolated struct LogEditJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogEditJoinLink: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logEditJoinLink" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -980,9 +1030,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logEnableJoinLink`.
-    public nonisolated struct LogEnableJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogEnableJoinLink: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logEnableJoinLink" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1017,9 +1069,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logIncomingJoinRequest`.
-    public nonisolated struct LogIncomingJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogIncomingJoinRequest: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logIncomingJoinRequest" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1054,9 +1108,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logLeaveConvo`.
-    public nonisolated struct LogLeaveConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogLeaveConvo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logLeaveConvo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1085,9 +1141,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logLockConvo`.
-    public nonisolated struct LogLockConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogLockConvo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logLockConvo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1127,9 +1185,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logLockConvoPermanently`.
-    public nonisolated struct LogLockConvoPermanently: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogLockConvoPermanently: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logLockConvoPermanently" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1169,9 +1229,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logMemberJoin`.
-    public nonisolated struct LogMemberJoin: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogMemberJoin: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logMemberJoin" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1211,9 +1273,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logMemberLeave`.
-    public nonisolated struct LogMemberLeave: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogMemberLeave: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logMemberLeave" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1253,9 +1317,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logMuteConvo`.
-    public nonisolated struct LogMuteConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogMuteConvo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logMuteConvo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1284,9 +1350,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logOutgoingJoinRequest`.
-    public nonisolated struct LogOutgoingJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogOutgoingJoinRequest: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logOutgoingJoinRequest" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1315,9 +1383,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logReadConvo`.
-    public nonisolated struct LogReadConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogReadConvo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logReadConvo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1351,9 +1421,11 @@ public nonisolated enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logReadConvo/properties/message" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             case chatBskyConvoDefsSystemMessageView(ChatBskyConvoDefs.SystemMessageView)
@@ -1400,9 +1472,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logReadJoinRequests`.
-    public nonisolated struct LogReadJoinRequests: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogReadJoinRequests: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logReadJoinRequests" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1431,9 +1505,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logReadMessage`.
-    public nonisolated struct LogReadMessage: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogReadMessage: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logReadMessage" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1467,9 +1543,11 @@ public nonisolated enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logReadMessage/properties/message" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             case chatBskyConvoDefsSystemMessageView(ChatBskyConvoDefs.SystemMessageView)
@@ -1516,9 +1594,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logRejectJoinRequest`.
-    public nonisolated struct LogRejectJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogRejectJoinRequest: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logRejectJoinRequest" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1553,9 +1633,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logRemoveMember`.
-    public nonisolated struct LogRemoveMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogRemoveMember: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logRemoveMember" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1595,9 +1677,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logRemoveReaction`.
-    public nonisolated struct LogRemoveReaction: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogRemoveReaction: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logRemoveReaction" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1642,9 +1726,11 @@ public nonisolated enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Message: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logRemoveReaction/properties/message" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             /// A member whose `$type` this union does not list, kept as read.
@@ -1688,9 +1774,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logUnlockConvo`.
-    public nonisolated struct LogUnlockConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogUnlockConvo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logUnlockConvo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1730,9 +1818,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logUnmuteConvo`.
-    public nonisolated struct LogUnmuteConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogUnmuteConvo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logUnmuteConvo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1761,9 +1851,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logWithdrawIncomingJoinRequest`.
-    public nonisolated struct LogWithdrawIncomingJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogWithdrawIncomingJoinRequest: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logWithdrawIncomingJoinRequest" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1798,9 +1890,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#logWithdrawOutgoingJoinRequest`.
-    public nonisolated struct LogWithdrawOutgoingJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LogWithdrawOutgoingJoinRequest: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#logWithdrawOutgoingJoinRequest" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `rev` field (required).
         public var rev: Swift.String
         /// The `convoId` field (required).
@@ -1829,9 +1923,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#messageAndReactionView`.
-    public nonisolated struct MessageAndReactionView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct MessageAndReactionView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageAndReactionView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `message` field (required).
         public var message: ChatBskyConvoDefs.MessageView { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
         private var _message: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.MessageView>
@@ -1862,9 +1958,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#messageBeforeUserJoinedGroupView`.
-    public nonisolated struct MessageBeforeUserJoinedGroupView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct MessageBeforeUserJoinedGroupView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageBeforeUserJoinedGroupView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -1883,9 +1981,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#messageInput`.
-    public nonisolated struct MessageInput: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct MessageInput: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageInput" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `text` field (required).
         /// At most 10000 UTF-8 bytes. At most 1000 graphemes.
         public var text: Swift.String
@@ -1926,9 +2026,11 @@ public nonisolated enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageInput/properties/embed" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case appBskyEmbedRecord(AppBskyLexicons.AppBskyEmbedRecord)
             case chatBskyEmbedJoinLink(ChatBskyEmbedJoinLink)
             /// A member whose `$type` this union does not list, kept as read.
@@ -1972,9 +2074,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#messageRef`.
-    public nonisolated struct MessageRef: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct MessageRef: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageRef" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -2009,9 +2113,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#messageView`.
-    public nonisolated struct MessageView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct MessageView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.String
         /// The `rev` field (required).
@@ -2079,9 +2185,11 @@ public nonisolated enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Embed: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageView/properties/embed" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case appBskyEmbedRecordView(AppBskyLexicons.AppBskyEmbedRecord.View)
             case chatBskyEmbedJoinLinkView(ChatBskyEmbedJoinLink.View)
             /// A member whose `$type` this union does not list, kept as read.
@@ -2124,9 +2232,11 @@ public nonisolated enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum ReplyTo: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum ReplyTo: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageView/properties/replyTo" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             case chatBskyConvoDefsMessageBeforeUserJoinedGroupView(ChatBskyConvoDefs.MessageBeforeUserJoinedGroupView)
@@ -2173,9 +2283,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#messageViewSender`.
-    public nonisolated struct MessageViewSender: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct MessageViewSender: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#messageViewSender" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -2200,9 +2312,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#reactionView`.
-    public nonisolated struct ReactionView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ReactionView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#reactionView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `value` field (required).
         public var value: Swift.String
         /// The `sender` field (required).
@@ -2238,9 +2352,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#reactionViewSender`.
-    public nonisolated struct ReactionViewSender: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ReactionViewSender: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#reactionViewSender" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -2265,9 +2381,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#replyRef`.
-    public nonisolated struct ReplyRef: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ReplyRef: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#replyRef" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `messageId` field (required).
         public var messageId: Swift.String
         /// Fields the schema does not declare, kept as read and written back.
@@ -2291,9 +2409,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataAddMember`.
-    public nonisolated struct SystemMessageDataAddMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataAddMember: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataAddMember" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `member` field (required).
         public var member: ChatBskyConvoDefs.SystemMessageReferredUser { get { _member.wrappedValue } set { _member.wrappedValue = newValue } }
         private var _member: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
@@ -2329,9 +2449,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataCreateJoinLink`.
-    public nonisolated struct SystemMessageDataCreateJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataCreateJoinLink: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataCreateJoinLink" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -2350,9 +2472,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataDisableJoinLink`.
-    public nonisolated struct SystemMessageDataDisableJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataDisableJoinLink: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataDisableJoinLink" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -2371,9 +2495,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataEditGroup`.
-    public nonisolated struct SystemMessageDataEditGroup: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataEditGroup: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataEditGroup" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `newName` field (optional).
         public var newName: Swift.String?
         /// The `oldName` field (optional).
@@ -2402,9 +2528,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataEditJoinLink`.
-    public nonisolated struct SystemMessageDataEditJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataEditJoinLink: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataEditJoinLink" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -2423,9 +2551,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataEnableJoinLink`.
-    public nonisolated struct SystemMessageDataEnableJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataEnableJoinLink: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataEnableJoinLink" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -2444,9 +2574,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataLockConvo`.
-    public nonisolated struct SystemMessageDataLockConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataLockConvo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataLockConvo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `lockedBy` field (required).
         public var lockedBy: ChatBskyConvoDefs.SystemMessageReferredUser { get { _lockedBy.wrappedValue } set { _lockedBy.wrappedValue = newValue } }
         private var _lockedBy: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
@@ -2471,9 +2603,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataLockConvoPermanently`.
-    public nonisolated struct SystemMessageDataLockConvoPermanently: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataLockConvoPermanently: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataLockConvoPermanently" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `lockedBy` field (required).
         public var lockedBy: ChatBskyConvoDefs.SystemMessageReferredUser { get { _lockedBy.wrappedValue } set { _lockedBy.wrappedValue = newValue } }
         private var _lockedBy: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
@@ -2498,9 +2632,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataMemberJoin`.
-    public nonisolated struct SystemMessageDataMemberJoin: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataMemberJoin: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataMemberJoin" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `member` field (required).
         public var member: ChatBskyConvoDefs.SystemMessageReferredUser { get { _member.wrappedValue } set { _member.wrappedValue = newValue } }
         private var _member: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
@@ -2536,9 +2672,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataMemberLeave`.
-    public nonisolated struct SystemMessageDataMemberLeave: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataMemberLeave: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataMemberLeave" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `member` field (required).
         public var member: ChatBskyConvoDefs.SystemMessageReferredUser { get { _member.wrappedValue } set { _member.wrappedValue = newValue } }
         private var _member: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
@@ -2563,9 +2701,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataRemoveMember`.
-    public nonisolated struct SystemMessageDataRemoveMember: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataRemoveMember: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataRemoveMember" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `member` field (required).
         public var member: ChatBskyConvoDefs.SystemMessageReferredUser { get { _member.wrappedValue } set { _member.wrappedValue = newValue } }
         private var _member: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
@@ -2596,9 +2736,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageDataUnlockConvo`.
-    public nonisolated struct SystemMessageDataUnlockConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageDataUnlockConvo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageDataUnlockConvo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `unlockedBy` field (required).
         public var unlockedBy: ChatBskyConvoDefs.SystemMessageReferredUser { get { _unlockedBy.wrappedValue } set { _unlockedBy.wrappedValue = newValue } }
         private var _unlockedBy: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.SystemMessageReferredUser>
@@ -2623,9 +2765,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageReferredUser`.
-    public nonisolated struct SystemMessageReferredUser: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageReferredUser: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageReferredUser" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -2650,9 +2794,11 @@ public nonisolated enum ChatBskyConvoDefs {
     }
 
     /// The lexicon object `chat.bsky.convo.defs#systemMessageView`.
-    public nonisolated struct SystemMessageView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct SystemMessageView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.String
         /// The `rev` field (required).
@@ -2692,9 +2838,11 @@ public nonisolated enum ChatBskyConvoDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Data: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Data: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.defs#systemMessageView/properties/data" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyConvoDefsSystemMessageDataAddMember(ChatBskyConvoDefs.SystemMessageDataAddMember)
             case chatBskyConvoDefsSystemMessageDataRemoveMember(ChatBskyConvoDefs.SystemMessageDataRemoveMember)
             case chatBskyConvoDefsSystemMessageDataMemberJoin(ChatBskyConvoDefs.SystemMessageDataMemberJoin)

@@ -57,9 +57,11 @@ public nonisolated enum ChatBskyConvoGetConvoForMembers: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `chat.bsky.convo.getConvoForMembers#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getConvoForMembers#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `members` field (required).
         /// At least 1 items. At most 10 items.
         public var members: [XRPCCore.DID]
@@ -84,9 +86,11 @@ public nonisolated enum ChatBskyConvoGetConvoForMembers: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getConvoForMembers#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convo` field (required).
         public var convo: ChatBskyConvoDefs.ConvoView { get { _convo.wrappedValue } set { _convo.wrappedValue = newValue } }
         private var _convo: XRPCCore._LexiconBoxed<ChatBskyConvoDefs.ConvoView>

@@ -37,9 +37,11 @@ public nonisolated enum ChatBskyConvoGetConvoMembers: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `chat.bsky.convo.getConvoMembers#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getConvoMembers#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `cursor` field (optional).
@@ -74,9 +76,11 @@ public nonisolated enum ChatBskyConvoGetConvoMembers: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getConvoMembers#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `members` field (required).
         public var members: [ChatBskyActorDefs.ProfileViewBasic]
         /// The `cursor` field (optional).

@@ -37,9 +37,11 @@ public nonisolated enum ChatBskyConvoGetMessages: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `chat.bsky.convo.getMessages#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getMessages#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `cursor` field (optional).
@@ -74,9 +76,11 @@ public nonisolated enum ChatBskyConvoGetMessages: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getMessages#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `messages` field (required).
         public var messages: [ChatBskyConvoGetMessages.Output.MessagesItem]
         /// The `cursor` field (optional).
@@ -109,9 +113,11 @@ public nonisolated enum ChatBskyConvoGetMessages: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum MessagesItem: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum MessagesItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.getMessages#main/output/schema/properties/messages/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
             case chatBskyConvoDefsDeletedMessageView(ChatBskyConvoDefs.DeletedMessageView)
             case chatBskyConvoDefsSystemMessageView(ChatBskyConvoDefs.SystemMessageView)

@@ -44,9 +44,11 @@ public nonisolated enum ChatBskyConvoLeaveConvo: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.leaveConvo#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// Fields the schema does not declare, kept as read and written back.
@@ -70,9 +72,11 @@ public nonisolated enum ChatBskyConvoLeaveConvo: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.leaveConvo#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `rev` field (required).

@@ -13,9 +13,11 @@ public nonisolated enum ChatBskyConvoListConvoRequests: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `chat.bsky.convo.listConvoRequests#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.listConvoRequests#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// The `limit` field (optional).
@@ -45,9 +47,11 @@ public nonisolated enum ChatBskyConvoListConvoRequests: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.listConvoRequests#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `requests` field (required).
         public var requests: [ChatBskyConvoListConvoRequests.Output.RequestsItem]
         /// The `cursor` field (optional).
@@ -75,9 +79,11 @@ public nonisolated enum ChatBskyConvoListConvoRequests: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum RequestsItem: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum RequestsItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.convo.listConvoRequests#main/output/schema/properties/requests/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyConvoDefsConvoView(ChatBskyConvoDefs.ConvoView)
             case chatBskyGroupDefsJoinRequestConvoView(ChatBskyGroupDefs.JoinRequestConvoView)
             /// A member whose `$type` this union does not list, kept as read.

@@ -48,9 +48,11 @@ public nonisolated enum ChatBskyConvoSendMessageBatch: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.sendMessageBatch#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `items` field (required).
         /// At most 100 items.
         public var items: [ChatBskyConvoSendMessageBatch.BatchItem]
@@ -75,9 +77,11 @@ public nonisolated enum ChatBskyConvoSendMessageBatch: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.sendMessageBatch#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `items` field (required).
         public var items: [ChatBskyConvoDefs.MessageView]
         /// Fields the schema does not declare, kept as read and written back.
@@ -101,9 +105,11 @@ public nonisolated enum ChatBskyConvoSendMessageBatch: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `chat.bsky.convo.sendMessageBatch#batchItem`.
-    public nonisolated struct BatchItem: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct BatchItem: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.convo.sendMessageBatch#batchItem" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `message` field (required).

@@ -5,9 +5,11 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The lexicon object `chat.bsky.embed.joinLink#main`.
-public nonisolated struct ChatBskyEmbedJoinLink: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+public nonisolated struct ChatBskyEmbedJoinLink: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "chat.bsky.embed.joinLink#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
     /// The `code` field (required).
     public var code: Swift.String
     /// Fields the schema does not declare, kept as read and written back.
@@ -30,9 +32,11 @@ public nonisolated struct ChatBskyEmbedJoinLink: XRPCCore.LexiconObject, _ChatBs
     }
 
     /// The lexicon object `chat.bsky.embed.joinLink#view`.
-    public nonisolated struct View: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct View: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.embed.joinLink#view" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `joinLinkPreview` field (required).
         /// Open union of `chat.bsky.group.defs#joinLinkPreviewView`, `chat.bsky.group.defs#disabledJoinLinkPreviewView`, `chat.bsky.group.defs#invalidJoinLinkPreviewView`; other types are kept as read.
         public var joinLinkPreview: ChatBskyEmbedJoinLink.View.JoinLinkPreview
@@ -56,9 +60,11 @@ public nonisolated struct ChatBskyEmbedJoinLink: XRPCCore.LexiconObject, _ChatBs
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum JoinLinkPreview: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum JoinLinkPreview: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.embed.joinLink#view/properties/joinLinkPreview" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyGroupDefsJoinLinkPreviewView(ChatBskyGroupDefs.JoinLinkPreviewView)
             case chatBskyGroupDefsDisabledJoinLinkPreviewView(ChatBskyGroupDefs.DisabledJoinLinkPreviewView)
             case chatBskyGroupDefsInvalidJoinLinkPreviewView(ChatBskyGroupDefs.InvalidJoinLinkPreviewView)

@@ -48,9 +48,11 @@ public nonisolated enum ChatBskyGroupCreateJoinLink: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.createJoinLink#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `joinRule` field (required).
@@ -90,9 +92,11 @@ public nonisolated enum ChatBskyGroupCreateJoinLink: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.createJoinLink#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `joinLink` field (required).
         public var joinLink: ChatBskyGroupDefs.JoinLinkView { get { _joinLink.wrappedValue } set { _joinLink.wrappedValue = newValue } }
         private var _joinLink: XRPCCore._LexiconBoxed<ChatBskyGroupDefs.JoinLinkView>

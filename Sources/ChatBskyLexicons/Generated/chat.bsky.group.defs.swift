@@ -7,9 +7,11 @@ import ComAtprotoLexicons
 /// The lexicon `chat.bsky.group.defs`.
 public nonisolated enum ChatBskyGroupDefs {
     /// The lexicon object `chat.bsky.group.defs#disabledJoinLinkPreviewView`.
-    public nonisolated struct DisabledJoinLinkPreviewView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct DisabledJoinLinkPreviewView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#disabledJoinLinkPreviewView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `code` field (required).
         public var code: Swift.String
         /// Fields the schema does not declare, kept as read and written back.
@@ -33,9 +35,11 @@ public nonisolated enum ChatBskyGroupDefs {
     }
 
     /// The lexicon object `chat.bsky.group.defs#invalidJoinLinkPreviewView`.
-    public nonisolated struct InvalidJoinLinkPreviewView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct InvalidJoinLinkPreviewView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#invalidJoinLinkPreviewView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `code` field (required).
         public var code: Swift.String
         /// Fields the schema does not declare, kept as read and written back.
@@ -59,9 +63,11 @@ public nonisolated enum ChatBskyGroupDefs {
     }
 
     /// The lexicon object `chat.bsky.group.defs#joinLinkPreviewView`.
-    public nonisolated struct JoinLinkPreviewView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct JoinLinkPreviewView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#joinLinkPreviewView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `code` field (required).
@@ -133,9 +139,11 @@ public nonisolated enum ChatBskyGroupDefs {
     }
 
     /// The lexicon object `chat.bsky.group.defs#joinLinkView`.
-    public nonisolated struct JoinLinkView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct JoinLinkView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#joinLinkView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `code` field (required).
         public var code: Swift.String
         /// The `enabledStatus` field (required).
@@ -180,9 +188,11 @@ public nonisolated enum ChatBskyGroupDefs {
     }
 
     /// The lexicon object `chat.bsky.group.defs#joinLinkViewerState`.
-    public nonisolated struct JoinLinkViewerState: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct JoinLinkViewerState: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#joinLinkViewerState" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `requestedAt` field (optional).
         /// Format: `datetime`.
         public var requestedAt: XRPCCore.LexiconDatetime?
@@ -207,9 +217,11 @@ public nonisolated enum ChatBskyGroupDefs {
     }
 
     /// The lexicon object `chat.bsky.group.defs#joinRequestConvoView`.
-    public nonisolated struct JoinRequestConvoView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct JoinRequestConvoView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#joinRequestConvoView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `name` field (required).
@@ -260,9 +272,11 @@ public nonisolated enum ChatBskyGroupDefs {
     }
 
     /// The lexicon object `chat.bsky.group.defs#joinRequestView`.
-    public nonisolated struct JoinRequestView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct JoinRequestView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#joinRequestView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// The `requestedBy` field (required).
@@ -299,9 +313,11 @@ public nonisolated enum ChatBskyGroupDefs {
 
     /// Known values: `"anyone"`, `"followedByOwner"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct JoinRule: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct JoinRule: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#joinRule" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -316,9 +332,11 @@ public nonisolated enum ChatBskyGroupDefs {
 
     /// Known values: `"enabled"`, `"disabled"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct LinkEnabledStatus: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+    public nonisolated struct LinkEnabledStatus: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.defs#linkEnabledStatus" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 

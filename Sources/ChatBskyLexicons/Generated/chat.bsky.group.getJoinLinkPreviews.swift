@@ -13,9 +13,11 @@ public nonisolated enum ChatBskyGroupGetJoinLinkPreviews: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `chat.bsky.group.getJoinLinkPreviews#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.getJoinLinkPreviews#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `codes` field (required).
         /// At least 1 items. At most 50 items.
         public var codes: [Swift.String]
@@ -40,9 +42,11 @@ public nonisolated enum ChatBskyGroupGetJoinLinkPreviews: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.getJoinLinkPreviews#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `joinLinkPreviews` field (required).
         public var joinLinkPreviews: [ChatBskyGroupGetJoinLinkPreviews.Output.JoinLinkPreviewsItem]
         /// Fields the schema does not declare, kept as read and written back.
@@ -65,9 +69,11 @@ public nonisolated enum ChatBskyGroupGetJoinLinkPreviews: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum JoinLinkPreviewsItem: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum JoinLinkPreviewsItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.group.getJoinLinkPreviews#main/output/schema/properties/joinLinkPreviews/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyGroupDefsJoinLinkPreviewView(ChatBskyGroupDefs.JoinLinkPreviewView)
             case chatBskyGroupDefsDisabledJoinLinkPreviewView(ChatBskyGroupDefs.DisabledJoinLinkPreviewView)
             case chatBskyGroupDefsInvalidJoinLinkPreviewView(ChatBskyGroupDefs.InvalidJoinLinkPreviewView)

@@ -13,9 +13,11 @@ public nonisolated enum ChatBskyGroupListMutualGroups: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `chat.bsky.group.listMutualGroups#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.listMutualGroups#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `subject` field (required).
         /// Format: `did`.
         public var subject: XRPCCore.DID
@@ -51,9 +53,11 @@ public nonisolated enum ChatBskyGroupListMutualGroups: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.group.listMutualGroups#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convos` field (required).
         public var convos: [ChatBskyConvoDefs.ConvoView]
         /// The `cursor` field (optional).

@@ -7,9 +7,11 @@ import ComAtprotoLexicons
 /// The lexicon `chat.bsky.moderation.defs`.
 public nonisolated enum ChatBskyModerationDefs {
     /// The lexicon object `chat.bsky.moderation.defs#convoView`.
-    public nonisolated struct ConvoView: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ConvoView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.defs#convoView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.String
         /// The `rev` field (required).
@@ -43,9 +45,11 @@ public nonisolated enum ChatBskyModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Kind: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum Kind: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.defs#convoView/properties/kind" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyModerationDefsDirectConvo(ChatBskyModerationDefs.DirectConvo)
             case chatBskyModerationDefsGroupConvo(ChatBskyModerationDefs.GroupConvo)
             /// A member whose `$type` this union does not list, kept as read.
@@ -89,9 +93,11 @@ public nonisolated enum ChatBskyModerationDefs {
     }
 
     /// The lexicon object `chat.bsky.moderation.defs#directConvo`.
-    public nonisolated struct DirectConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct DirectConvo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.defs#directConvo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -110,9 +116,11 @@ public nonisolated enum ChatBskyModerationDefs {
     }
 
     /// The lexicon object `chat.bsky.moderation.defs#groupConvo`.
-    public nonisolated struct GroupConvo: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct GroupConvo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.defs#groupConvo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `createdAt` field (required).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.LexiconDatetime

@@ -13,9 +13,11 @@ public nonisolated enum ChatBskyModerationGetActorMetadata: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `chat.bsky.moderation.getActorMetadata#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getActorMetadata#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `actor` field (required).
         /// Format: `did`.
         public var actor: XRPCCore.DID
@@ -40,9 +42,11 @@ public nonisolated enum ChatBskyModerationGetActorMetadata: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getActorMetadata#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `day` field (required).
         public var day: ChatBskyModerationGetActorMetadata.Metadata { get { _day.wrappedValue } set { _day.wrappedValue = newValue } }
         private var _day: XRPCCore._LexiconBoxed<ChatBskyModerationGetActorMetadata.Metadata>
@@ -79,9 +83,11 @@ public nonisolated enum ChatBskyModerationGetActorMetadata: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `chat.bsky.moderation.getActorMetadata#metadata`.
-    public nonisolated struct Metadata: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Metadata: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getActorMetadata#metadata" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `messagesSent` field (required).
         public var messagesSent: Swift.Int
         /// The `messagesReceived` field (required).

@@ -37,9 +37,11 @@ public nonisolated enum ChatBskyModerationGetConvo: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `chat.bsky.moderation.getConvo#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getConvo#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convoId` field (required).
         public var convoId: Swift.String
         /// Fields the schema does not declare, kept as read and written back.
@@ -63,9 +65,11 @@ public nonisolated enum ChatBskyModerationGetConvo: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getConvo#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convo` field (required).
         public var convo: ChatBskyModerationDefs.ConvoView { get { _convo.wrappedValue } set { _convo.wrappedValue = newValue } }
         private var _convo: XRPCCore._LexiconBoxed<ChatBskyModerationDefs.ConvoView>

@@ -13,9 +13,11 @@ public nonisolated enum ChatBskyModerationGetConvos: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `chat.bsky.moderation.getConvos#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getConvos#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convoIds` field (required).
         /// At least 1 items. At most 100 items.
         public var convoIds: [Swift.String]
@@ -40,9 +42,11 @@ public nonisolated enum ChatBskyModerationGetConvos: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getConvos#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `convos` field (required).
         public var convos: [ChatBskyModerationDefs.ConvoView]
         /// Fields the schema does not declare, kept as read and written back.

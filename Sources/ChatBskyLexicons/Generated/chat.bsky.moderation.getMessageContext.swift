@@ -13,9 +13,11 @@ public nonisolated enum ChatBskyModerationGetMessageContext: XRPCCore.XRPCQuery 
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `chat.bsky.moderation.getMessageContext#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getMessageContext#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `messageId` field (required).
         public var messageId: Swift.String
         /// The `after` field (optional).
@@ -62,9 +64,11 @@ public nonisolated enum ChatBskyModerationGetMessageContext: XRPCCore.XRPCQuery 
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getMessageContext#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `messages` field (required).
         public var messages: [ChatBskyModerationGetMessageContext.Output.MessagesItem]
         /// Fields the schema does not declare, kept as read and written back.
@@ -87,9 +91,11 @@ public nonisolated enum ChatBskyModerationGetMessageContext: XRPCCore.XRPCQuery 
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum MessagesItem: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+        public nonisolated indirect enum MessagesItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.getMessageContext#main/output/schema/properties/messages/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             case chatBskyConvoDefsMessageView(ChatBskyConvoDefs.MessageView)
             case chatBskyConvoDefsSystemMessageView(ChatBskyConvoDefs.SystemMessageView)
             /// A member whose `$type` this union does not list, kept as read.

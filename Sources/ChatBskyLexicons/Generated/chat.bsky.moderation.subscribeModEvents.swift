@@ -41,9 +41,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
     }
 
     /// The parameters `chat.bsky.moderation.subscribeModEvents#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
@@ -67,9 +69,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ChatBskyLexiconsValidatable {
+    public nonisolated indirect enum Message: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#main/message/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         case chatBskyModerationSubscribeModEventsEventConvoFirstMessage(ChatBskyModerationSubscribeModEvents.EventConvoFirstMessage)
         case chatBskyModerationSubscribeModEventsEventGroupChatCreated(ChatBskyModerationSubscribeModEvents.EventGroupChatCreated)
         case chatBskyModerationSubscribeModEventsEventGroupChatMemberAdded(ChatBskyModerationSubscribeModEvents.EventGroupChatMemberAdded)
@@ -139,9 +143,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventChatAccepted`.
-    public nonisolated struct EventChatAccepted: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventChatAccepted: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventChatAccepted" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `actorDid` field (required).
         /// Format: `did`.
         public var actorDid: XRPCCore.DID
@@ -209,9 +215,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Method: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct Method: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventChatAccepted/properties/method" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -226,9 +234,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventConvoFirstMessage`.
-    public nonisolated struct EventConvoFirstMessage: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventConvoFirstMessage: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventConvoFirstMessage" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `createdAt` field (required).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.LexiconDatetime
@@ -279,9 +289,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatCreated`.
-    public nonisolated struct EventGroupChatCreated: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatCreated: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatCreated" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `actorDid` field (required).
         /// Format: `did`.
         public var actorDid: XRPCCore.DID
@@ -349,9 +361,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequest`.
-    public nonisolated struct EventGroupChatJoinRequest: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatJoinRequest: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequest" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `actorDid` field (required).
         /// Format: `did`.
         public var actorDid: XRPCCore.DID
@@ -424,9 +438,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequestApproved`.
-    public nonisolated struct EventGroupChatJoinRequestApproved: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatJoinRequestApproved: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequestApproved" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `actorDid` field (required).
         /// Format: `did`.
         public var actorDid: XRPCCore.DID
@@ -495,9 +511,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequestRejected`.
-    public nonisolated struct EventGroupChatJoinRequestRejected: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatJoinRequestRejected: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequestRejected" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `actorDid` field (required).
         /// Format: `did`.
         public var actorDid: XRPCCore.DID
@@ -566,9 +584,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberAdded`.
-    public nonisolated struct EventGroupChatMemberAdded: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatMemberAdded: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberAdded" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `actorDid` field (required).
         /// Format: `did`.
         public var actorDid: XRPCCore.DID
@@ -647,9 +667,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberJoined`.
-    public nonisolated struct EventGroupChatMemberJoined: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatMemberJoined: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberJoined" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `actorDid` field (required).
         /// Format: `did`.
         public var actorDid: XRPCCore.DID
@@ -722,9 +744,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberLeft`.
-    public nonisolated struct EventGroupChatMemberLeft: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatMemberLeft: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberLeft" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `actorDid` field (required).
         /// Format: `did`.
         public var actorDid: XRPCCore.DID
@@ -798,9 +822,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct LeaveMethod: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct LeaveMethod: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberLeft/properties/leaveMethod" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -815,9 +841,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventGroupChatUpdated`.
-    public nonisolated struct EventGroupChatUpdated: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventGroupChatUpdated: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatUpdated" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `actorDid` field (required).
         /// Format: `did`.
         public var actorDid: XRPCCore.DID
@@ -916,9 +944,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct UpdateType: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct UpdateType: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatUpdated/properties/updateType" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -942,9 +972,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct LockReason: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct LockReason: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventGroupChatUpdated/properties/lockReason" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -971,9 +1003,11 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventRateLimitExceeded`.
-    public nonisolated struct EventRateLimitExceeded: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct EventRateLimitExceeded: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.moderation.subscribeModEvents#eventRateLimitExceeded" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `actorDid` field (required).
         /// Format: `did`.
         public var actorDid: XRPCCore.DID

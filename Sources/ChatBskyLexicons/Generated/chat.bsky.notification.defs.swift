@@ -7,9 +7,11 @@ import ComAtprotoLexicons
 /// The lexicon `chat.bsky.notification.defs`.
 public nonisolated enum ChatBskyNotificationDefs {
     /// The lexicon object `chat.bsky.notification.defs#chatPreference`.
-    public nonisolated struct ChatPreference: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct ChatPreference: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.notification.defs#chatPreference" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `include` field (required).
         /// Known values: `"all"`, `"follows"`.
         public var include: ChatBskyNotificationDefs.ChatPreference.Include
@@ -38,9 +40,11 @@ public nonisolated enum ChatBskyNotificationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Include: XRPCCore.LexiconStringValue, _ChatBskyLexiconsValidatable {
+        public nonisolated struct Include: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "chat.bsky.notification.defs#chatPreference/properties/include" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -55,9 +59,11 @@ public nonisolated enum ChatBskyNotificationDefs {
     }
 
     /// The lexicon object `chat.bsky.notification.defs#preferences`.
-    public nonisolated struct Preferences: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Preferences: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.notification.defs#preferences" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `chat` field (required).
         public var chat: ChatBskyNotificationDefs.ChatPreference { get { _chat.wrappedValue } set { _chat.wrappedValue = newValue } }
         private var _chat: XRPCCore._LexiconBoxed<ChatBskyNotificationDefs.ChatPreference>

@@ -16,9 +16,11 @@ public nonisolated enum ChatBskyNotificationPutPreferences: XRPCCore.XRPCProcedu
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.notification.putPreferences#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `chat` field (optional).
         public var chat: ChatBskyNotificationDefs.ChatPreference? { get { _chat.wrappedValue } set { _chat.wrappedValue = newValue } }
         private var _chat: XRPCCore._LexiconBoxedOptional<ChatBskyNotificationDefs.ChatPreference>
@@ -49,9 +51,11 @@ public nonisolated enum ChatBskyNotificationPutPreferences: XRPCCore.XRPCProcedu
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ChatBskyLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "chat.bsky.notification.putPreferences#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ChatBskyLexiconsSchemas.catalog }
         /// The `preferences` field (required).
         public var preferences: ChatBskyNotificationDefs.Preferences { get { _preferences.wrappedValue } set { _preferences.wrappedValue = newValue } }
         private var _preferences: XRPCCore._LexiconBoxed<ChatBskyNotificationDefs.Preferences>

@@ -113,14 +113,6 @@ public nonisolated enum ComAtprotoLexiconsSchemas {
     ]
 }
 
-/// Gives this module's generated types the module's catalog; generated code conforms to it.
-public nonisolated protocol _ComAtprotoLexiconsValidatable: XRPCCore.LexiconValidatable {}
-
-nonisolated extension _ComAtprotoLexiconsValidatable {
-    /// The catalog of the module that declares the type.
-    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
-}
-
 nonisolated extension XRPCCore.XRPCClient {
     /// The methods of the `com.*` lexicons.
     public nonisolated struct Com: Sendable {

@@ -5,9 +5,11 @@
 /// The lexicon `com.atproto.admin.defs`.
 public nonisolated enum ComAtprotoAdminDefs {
     /// The lexicon object `com.atproto.admin.defs#accountView`.
-    public nonisolated struct AccountView: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct AccountView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.defs#accountView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -92,9 +94,11 @@ public nonisolated enum ComAtprotoAdminDefs {
     }
 
     /// The lexicon object `com.atproto.admin.defs#repoBlobRef`.
-    public nonisolated struct RepoBlobRef: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct RepoBlobRef: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.defs#repoBlobRef" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -131,9 +135,11 @@ public nonisolated enum ComAtprotoAdminDefs {
     }
 
     /// The lexicon object `com.atproto.admin.defs#repoRef`.
-    public nonisolated struct RepoRef: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct RepoRef: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.defs#repoRef" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -158,9 +164,11 @@ public nonisolated enum ComAtprotoAdminDefs {
     }
 
     /// The lexicon object `com.atproto.admin.defs#statusAttr`.
-    public nonisolated struct StatusAttr: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct StatusAttr: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.defs#statusAttr" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `applied` field (required).
         public var applied: Swift.Bool
         /// The `ref` field (optional).
@@ -189,9 +197,11 @@ public nonisolated enum ComAtprotoAdminDefs {
     }
 
     /// The lexicon object `com.atproto.admin.defs#threatSignature`.
-    public nonisolated struct ThreatSignature: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct ThreatSignature: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.defs#threatSignature" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `property` field (required).
         public var property: Swift.String
         /// The `value` field (required).

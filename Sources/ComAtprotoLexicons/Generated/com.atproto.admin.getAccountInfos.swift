@@ -11,9 +11,11 @@ public nonisolated enum ComAtprotoAdminGetAccountInfos: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `com.atproto.admin.getAccountInfos#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.getAccountInfos#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `dids` field (required).
         public var dids: [XRPCCore.DID]
         /// Fields the schema does not declare, kept as read and written back.
@@ -37,9 +39,11 @@ public nonisolated enum ComAtprotoAdminGetAccountInfos: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.getAccountInfos#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `infos` field (required).
         public var infos: [ComAtprotoAdminDefs.AccountView]
         /// Fields the schema does not declare, kept as read and written back.

@@ -11,9 +11,11 @@ public nonisolated enum ComAtprotoAdminGetInviteCodes: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `com.atproto.admin.getInviteCodes#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.getInviteCodes#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// The `limit` field (optional).
@@ -48,9 +50,11 @@ public nonisolated enum ComAtprotoAdminGetInviteCodes: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Sort: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Sort: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.admin.getInviteCodes#main/parameters/properties/sort" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -65,9 +69,11 @@ public nonisolated enum ComAtprotoAdminGetInviteCodes: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.getInviteCodes#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `codes` field (required).
         public var codes: [ComAtprotoServerDefs.InviteCode]
         /// The `cursor` field (optional).

@@ -11,9 +11,11 @@ public nonisolated enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `com.atproto.admin.getSubjectStatus#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.getSubjectStatus#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `blob` field (optional).
         /// Format: `cid`.
         public var blob: XRPCCore.CIDString?
@@ -50,9 +52,11 @@ public nonisolated enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.getSubjectStatus#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `subject` field (required).
         /// Open union of `com.atproto.admin.defs#repoRef`, `com.atproto.repo.strongRef`, `com.atproto.admin.defs#repoBlobRef`; other types are kept as read.
         public var subject: ComAtprotoAdminGetSubjectStatus.Output.Subject
@@ -88,9 +92,11 @@ public nonisolated enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.admin.getSubjectStatus#main/output/schema/properties/subject" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             case comAtprotoAdminDefsRepoRef(ComAtprotoAdminDefs.RepoRef)
             case comAtprotoRepoStrongRef(ComAtprotoRepoStrongRef)
             case comAtprotoAdminDefsRepoBlobRef(ComAtprotoAdminDefs.RepoBlobRef)

@@ -14,9 +14,11 @@ public nonisolated enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedu
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.updateSubjectStatus#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `subject` field (required).
         /// Open union of `com.atproto.admin.defs#repoRef`, `com.atproto.repo.strongRef`, `com.atproto.admin.defs#repoBlobRef`; other types are kept as read.
         public var subject: ComAtprotoAdminUpdateSubjectStatus.Input.Subject
@@ -52,9 +54,11 @@ public nonisolated enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedu
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.admin.updateSubjectStatus#main/input/schema/properties/subject" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             case comAtprotoAdminDefsRepoRef(ComAtprotoAdminDefs.RepoRef)
             case comAtprotoRepoStrongRef(ComAtprotoRepoStrongRef)
             case comAtprotoAdminDefsRepoBlobRef(ComAtprotoAdminDefs.RepoBlobRef)
@@ -101,9 +105,11 @@ public nonisolated enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedu
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.admin.updateSubjectStatus#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `subject` field (required).
         /// Open union of `com.atproto.admin.defs#repoRef`, `com.atproto.repo.strongRef`, `com.atproto.admin.defs#repoBlobRef`; other types are kept as read.
         public var subject: ComAtprotoAdminUpdateSubjectStatus.Output.Subject
@@ -133,9 +139,11 @@ public nonisolated enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedu
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.admin.updateSubjectStatus#main/output/schema/properties/subject" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             case comAtprotoAdminDefsRepoRef(ComAtprotoAdminDefs.RepoRef)
             case comAtprotoRepoStrongRef(ComAtprotoRepoStrongRef)
             case comAtprotoAdminDefsRepoBlobRef(ComAtprotoAdminDefs.RepoBlobRef)

@@ -5,9 +5,11 @@
 /// The lexicon `com.atproto.identity.defs`.
 public nonisolated enum ComAtprotoIdentityDefs {
     /// The lexicon object `com.atproto.identity.defs#identityInfo`.
-    public nonisolated struct IdentityInfo: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct IdentityInfo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.defs#identityInfo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID

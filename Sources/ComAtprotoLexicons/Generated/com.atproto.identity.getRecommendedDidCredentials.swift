@@ -14,9 +14,11 @@ public nonisolated enum ComAtprotoIdentityGetRecommendedDidCredentials: XRPCCore
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.getRecommendedDidCredentials#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `alsoKnownAs` field (optional).
         public var alsoKnownAs: [Swift.String]?
         /// The `rotationKeys` field (optional).

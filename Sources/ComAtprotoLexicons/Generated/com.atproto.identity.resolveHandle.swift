@@ -35,9 +35,11 @@ public nonisolated enum ComAtprotoIdentityResolveHandle: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.identity.resolveHandle#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.resolveHandle#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `handle` field (required).
         /// Format: `handle`.
         public var handle: XRPCCore.ATHandle
@@ -62,9 +64,11 @@ public nonisolated enum ComAtprotoIdentityResolveHandle: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.resolveHandle#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID

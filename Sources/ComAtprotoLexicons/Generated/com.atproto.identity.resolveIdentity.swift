@@ -43,9 +43,11 @@ public nonisolated enum ComAtprotoIdentityResolveIdentity: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.identity.resolveIdentity#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.resolveIdentity#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `identifier` field (required).
         /// Format: `at-identifier`.
         public var identifier: XRPCCore.ATIdentifier

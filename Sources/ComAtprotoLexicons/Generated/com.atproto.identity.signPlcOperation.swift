@@ -14,9 +14,11 @@ public nonisolated enum ComAtprotoIdentitySignPlcOperation: XRPCCore.XRPCProcedu
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.signPlcOperation#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `alsoKnownAs` field (optional).
         public var alsoKnownAs: [Swift.String]?
         /// The `rotationKeys` field (optional).
@@ -60,9 +62,11 @@ public nonisolated enum ComAtprotoIdentitySignPlcOperation: XRPCCore.XRPCProcedu
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.signPlcOperation#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `operation` field (required).
         public var operation: XRPCCore.LexiconUnknownValue
         /// Fields the schema does not declare, kept as read and written back.

@@ -14,9 +14,11 @@ public nonisolated enum ComAtprotoIdentitySubmitPlcOperation: XRPCCore.XRPCProce
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.identity.submitPlcOperation#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `operation` field (required).
         public var operation: XRPCCore.LexiconUnknownValue
         /// Fields the schema does not declare, kept as read and written back.

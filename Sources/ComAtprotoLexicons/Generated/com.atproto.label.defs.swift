@@ -5,9 +5,11 @@
 /// The lexicon `com.atproto.label.defs`.
 public nonisolated enum ComAtprotoLabelDefs {
     /// The lexicon object `com.atproto.label.defs#label`.
-    public nonisolated struct Label: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Label: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#label" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `src` field (required).
         /// Format: `did`.
         public var src: XRPCCore.DID
@@ -78,9 +80,11 @@ public nonisolated enum ComAtprotoLabelDefs {
 
     /// Known values: `"!hide"`, `"!warn"`, `"!no-unauthenticated"`, `"porn"`, `"sexual"`, `"nudity"`, `"graphic-media"`, `"bot"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct LabelValue: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct LabelValue: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#labelValue" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -106,9 +110,11 @@ public nonisolated enum ComAtprotoLabelDefs {
     }
 
     /// The lexicon object `com.atproto.label.defs#labelValueDefinition`.
-    public nonisolated struct LabelValueDefinition: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct LabelValueDefinition: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#labelValueDefinition" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `identifier` field (required).
         /// At most 100 UTF-8 bytes. At most 100 graphemes.
         public var identifier: Swift.String
@@ -165,9 +171,11 @@ public nonisolated enum ComAtprotoLabelDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Severity: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Severity: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#labelValueDefinition/properties/severity" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -183,9 +191,11 @@ public nonisolated enum ComAtprotoLabelDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Blurs: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Blurs: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#labelValueDefinition/properties/blurs" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -201,9 +211,11 @@ public nonisolated enum ComAtprotoLabelDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct DefaultSetting: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct DefaultSetting: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#labelValueDefinition/properties/defaultSetting" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -220,9 +232,11 @@ public nonisolated enum ComAtprotoLabelDefs {
     }
 
     /// The lexicon object `com.atproto.label.defs#labelValueDefinitionStrings`.
-    public nonisolated struct LabelValueDefinitionStrings: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct LabelValueDefinitionStrings: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#labelValueDefinitionStrings" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `lang` field (required).
         /// Format: `language`.
         public var lang: XRPCCore.LexiconLanguageTag
@@ -259,9 +273,11 @@ public nonisolated enum ComAtprotoLabelDefs {
     }
 
     /// The lexicon object `com.atproto.label.defs#selfLabel`.
-    public nonisolated struct SelfLabel: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct SelfLabel: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#selfLabel" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `val` field (required).
         /// At most 128 UTF-8 bytes.
         public var val: Swift.String
@@ -286,9 +302,11 @@ public nonisolated enum ComAtprotoLabelDefs {
     }
 
     /// The lexicon object `com.atproto.label.defs#selfLabels`.
-    public nonisolated struct SelfLabels: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct SelfLabels: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.defs#selfLabels" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `values` field (required).
         /// At most 10 items.
         public var values: [ComAtprotoLabelDefs.SelfLabel]

@@ -35,9 +35,11 @@ public nonisolated enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscriptio
     }
 
     /// The parameters `com.atproto.label.subscribeLabels#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.subscribeLabels#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `cursor` field (optional).
         public var cursor: Swift.Int?
         /// Fields the schema does not declare, kept as read and written back.
@@ -61,9 +63,11 @@ public nonisolated enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscriptio
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Message: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.subscribeLabels#main/message/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         case comAtprotoLabelSubscribeLabelsLabels(ComAtprotoLabelSubscribeLabels.Labels)
         case comAtprotoLabelSubscribeLabelsInfo(ComAtprotoLabelSubscribeLabels.Info)
         /// A member whose `$type` this union does not list, kept as read.
@@ -106,9 +110,11 @@ public nonisolated enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscriptio
     }
 
     /// The lexicon object `com.atproto.label.subscribeLabels#info`.
-    public nonisolated struct Info: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Info: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.subscribeLabels#info" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `name` field (required).
         /// Known values: `"OutdatedCursor"`.
         public var name: ComAtprotoLabelSubscribeLabels.Info.Name
@@ -137,9 +143,11 @@ public nonisolated enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscriptio
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Name: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Name: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.label.subscribeLabels#info/properties/name" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -152,9 +160,11 @@ public nonisolated enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscriptio
     }
 
     /// The lexicon object `com.atproto.label.subscribeLabels#labels`.
-    public nonisolated struct Labels: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Labels: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.label.subscribeLabels#labels" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `seq` field (required).
         public var seq: Swift.Int
         /// The `labels` field (required).

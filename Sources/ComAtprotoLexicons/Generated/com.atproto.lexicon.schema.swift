@@ -3,9 +3,11 @@
 @_spi(Generated) import XRPCCore
 
 /// The record `com.atproto.lexicon.schema`: a collection of records with `nsid` keys.
-public nonisolated struct ComAtprotoLexiconSchema: XRPCCore.LexiconRecord, _ComAtprotoLexiconsValidatable {
+public nonisolated struct ComAtprotoLexiconSchema: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "com.atproto.lexicon.schema#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "com.atproto.lexicon.schema" }
     /// The kind of record key the collection uses.

@@ -14,9 +14,11 @@ public nonisolated enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.moderation.createReport#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `reasonType` field (required).
         public var reasonType: ComAtprotoModerationDefs.ReasonType
         /// The `subject` field (required).
@@ -57,9 +59,11 @@ public nonisolated enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.moderation.createReport#main/input/schema/properties/subject" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             case comAtprotoAdminDefsRepoRef(ComAtprotoAdminDefs.RepoRef)
             case comAtprotoRepoStrongRef(ComAtprotoRepoStrongRef)
             /// A member whose `$type` this union does not list, kept as read.
@@ -103,9 +107,11 @@ public nonisolated enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.moderation.createReport#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.Int
         /// The `reasonType` field (required).
@@ -157,9 +163,11 @@ public nonisolated enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.moderation.createReport#main/output/schema/properties/subject" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             case comAtprotoAdminDefsRepoRef(ComAtprotoAdminDefs.RepoRef)
             case comAtprotoRepoStrongRef(ComAtprotoRepoStrongRef)
             /// A member whose `$type` this union does not list, kept as read.
@@ -203,9 +211,11 @@ public nonisolated enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure
     }
 
     /// The lexicon object `com.atproto.moderation.createReport#modTool`.
-    public nonisolated struct ModTool: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct ModTool: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.moderation.createReport#modTool" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `name` field (required).
         public var name: Swift.String
         /// The `meta` field (optional).

@@ -36,9 +36,11 @@ public nonisolated enum ComAtprotoModerationDefs {
 
     /// Known values: `"com.atproto.moderation.defs#reasonSpam"`, `"com.atproto.moderation.defs#reasonViolation"`, `"com.atproto.moderation.defs#reasonMisleading"`, `"com.atproto.moderation.defs#reasonSexual"`, `"com.atproto.moderation.defs#reasonRude"`, `"com.atproto.moderation.defs#reasonOther"`, `"com.atproto.moderation.defs#reasonAppeal"`, `"tools.ozone.report.defs#reasonAppeal"`, `"tools.ozone.report.defs#reasonOther"`, `"tools.ozone.report.defs#reasonViolenceAnimal"`, `"tools.ozone.report.defs#reasonViolenceThreats"`, `"tools.ozone.report.defs#reasonViolenceGraphicContent"`, and 35 more.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct ReasonType: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct ReasonType: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.moderation.defs#reasonType" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -148,9 +150,11 @@ public nonisolated enum ComAtprotoModerationDefs {
 
     /// Known values: `"account"`, `"record"`, `"chat"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct SubjectType: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct SubjectType: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.moderation.defs#subjectType" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 

@@ -38,9 +38,11 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `repo` field (required).
         /// Format: `at-identifier`.
         public var repo: XRPCCore.ATIdentifier
@@ -80,9 +82,11 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         }
 
         /// A closed union: a member of any other type is an error.
-        public nonisolated indirect enum WritesItem: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum WritesItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#main/input/schema/properties/writes/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             case comAtprotoRepoApplyWritesCreate(ComAtprotoRepoApplyWrites.Create)
             case comAtprotoRepoApplyWritesUpdate(ComAtprotoRepoApplyWrites.Update)
             case comAtprotoRepoApplyWritesDelete(ComAtprotoRepoApplyWrites.Delete)
@@ -126,9 +130,11 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `commit` field (optional).
         public var commit: ComAtprotoRepoDefs.CommitMeta? { get { _commit.wrappedValue } set { _commit.wrappedValue = newValue } }
         private var _commit: XRPCCore._LexiconBoxedOptional<ComAtprotoRepoDefs.CommitMeta>
@@ -157,9 +163,11 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         }
 
         /// A closed union: a member of any other type is an error.
-        public nonisolated indirect enum ResultsItem: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum ResultsItem: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#main/output/schema/properties/results/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             case comAtprotoRepoApplyWritesCreateResult(ComAtprotoRepoApplyWrites.CreateResult)
             case comAtprotoRepoApplyWritesUpdateResult(ComAtprotoRepoApplyWrites.UpdateResult)
             case comAtprotoRepoApplyWritesDeleteResult(ComAtprotoRepoApplyWrites.DeleteResult)
@@ -203,9 +211,11 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `com.atproto.repo.applyWrites#create`.
-    public nonisolated struct Create: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Create: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#create" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `collection` field (required).
         /// Format: `nsid`.
         public var collection: XRPCCore.NSID
@@ -241,9 +251,11 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `com.atproto.repo.applyWrites#createResult`.
-    public nonisolated struct CreateResult: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct CreateResult: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#createResult" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -279,9 +291,11 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct ValidationStatus: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct ValidationStatus: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#createResult/properties/validationStatus" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -296,9 +310,11 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `com.atproto.repo.applyWrites#delete`.
-    public nonisolated struct Delete: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Delete: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#delete" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `collection` field (required).
         /// Format: `nsid`.
         public var collection: XRPCCore.NSID
@@ -329,9 +345,11 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `com.atproto.repo.applyWrites#deleteResult`.
-    public nonisolated struct DeleteResult: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct DeleteResult: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#deleteResult" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -350,9 +368,11 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `com.atproto.repo.applyWrites#update`.
-    public nonisolated struct Update: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Update: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#update" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `collection` field (required).
         /// Format: `nsid`.
         public var collection: XRPCCore.NSID
@@ -388,9 +408,11 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
     }
 
     /// The lexicon object `com.atproto.repo.applyWrites#updateResult`.
-    public nonisolated struct UpdateResult: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct UpdateResult: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#updateResult" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -426,9 +448,11 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct ValidationStatus: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct ValidationStatus: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.repo.applyWrites#updateResult/properties/validationStatus" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 

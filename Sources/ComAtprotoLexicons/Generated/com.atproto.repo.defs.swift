@@ -5,9 +5,11 @@
 /// The lexicon `com.atproto.repo.defs`.
 public nonisolated enum ComAtprotoRepoDefs {
     /// The lexicon object `com.atproto.repo.defs#commitMeta`.
-    public nonisolated struct CommitMeta: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct CommitMeta: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.defs#commitMeta" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `cid` field (required).
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString

@@ -38,9 +38,11 @@ public nonisolated enum ComAtprotoRepoDeleteRecord: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.deleteRecord#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `repo` field (required).
         /// Format: `at-identifier`.
         public var repo: XRPCCore.ATIdentifier
@@ -89,9 +91,11 @@ public nonisolated enum ComAtprotoRepoDeleteRecord: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.deleteRecord#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `commit` field (optional).
         public var commit: ComAtprotoRepoDefs.CommitMeta? { get { _commit.wrappedValue } set { _commit.wrappedValue = newValue } }
         private var _commit: XRPCCore._LexiconBoxedOptional<ComAtprotoRepoDefs.CommitMeta>

@@ -11,9 +11,11 @@ public nonisolated enum ComAtprotoRepoListMissingBlobs: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `com.atproto.repo.listMissingBlobs#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.listMissingBlobs#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// The `limit` field (optional).
@@ -43,9 +45,11 @@ public nonisolated enum ComAtprotoRepoListMissingBlobs: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.listMissingBlobs#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `blobs` field (required).
         public var blobs: [ComAtprotoRepoListMissingBlobs.RecordBlob]
         /// The `cursor` field (optional).
@@ -74,9 +78,11 @@ public nonisolated enum ComAtprotoRepoListMissingBlobs: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.repo.listMissingBlobs#recordBlob`.
-    public nonisolated struct RecordBlob: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct RecordBlob: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.listMissingBlobs#recordBlob" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `cid` field (required).
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString

@@ -3,9 +3,11 @@
 @_spi(Generated) import XRPCCore
 
 /// The lexicon object `com.atproto.repo.strongRef#main`.
-public nonisolated struct ComAtprotoRepoStrongRef: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+public nonisolated struct ComAtprotoRepoStrongRef: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "com.atproto.repo.strongRef#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
     /// The `uri` field (required).
     /// Format: `at-uri`.
     public var uri: XRPCCore.ATURI

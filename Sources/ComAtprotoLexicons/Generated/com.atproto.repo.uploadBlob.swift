@@ -17,9 +17,11 @@ public nonisolated enum ComAtprotoRepoUploadBlob: XRPCCore.XRPCProcedure {
     public typealias Input = XRPCCore.XRPCRawBody
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.repo.uploadBlob#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `blob` field (required).
         public var blob: XRPCCore.LexiconBlob
         /// Fields the schema does not declare, kept as read and written back.

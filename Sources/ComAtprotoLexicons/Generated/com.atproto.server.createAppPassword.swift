@@ -38,9 +38,11 @@ public nonisolated enum ComAtprotoServerCreateAppPassword: XRPCCore.XRPCProcedur
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createAppPassword#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `name` field (required).
         public var name: Swift.String
         /// The `privileged` field (optional).
@@ -72,9 +74,11 @@ public nonisolated enum ComAtprotoServerCreateAppPassword: XRPCCore.XRPCProcedur
     public typealias Output = ComAtprotoServerCreateAppPassword.AppPassword
 
     /// The lexicon object `com.atproto.server.createAppPassword#appPassword`.
-    public nonisolated struct AppPassword: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct AppPassword: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createAppPassword#appPassword" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `name` field (required).
         public var name: Swift.String
         /// The `password` field (required).

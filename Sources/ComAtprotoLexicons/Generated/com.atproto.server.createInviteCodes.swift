@@ -14,9 +14,11 @@ public nonisolated enum ComAtprotoServerCreateInviteCodes: XRPCCore.XRPCProcedur
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createInviteCodes#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `codeCount` field (required).
         /// Default: `1`.
         public var codeCount: Swift.Int
@@ -51,9 +53,11 @@ public nonisolated enum ComAtprotoServerCreateInviteCodes: XRPCCore.XRPCProcedur
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createInviteCodes#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `codes` field (required).
         public var codes: [ComAtprotoServerCreateInviteCodes.AccountCodes]
         /// Fields the schema does not declare, kept as read and written back.
@@ -77,9 +81,11 @@ public nonisolated enum ComAtprotoServerCreateInviteCodes: XRPCCore.XRPCProcedur
     }
 
     /// The lexicon object `com.atproto.server.createInviteCodes#accountCodes`.
-    public nonisolated struct AccountCodes: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct AccountCodes: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.createInviteCodes#accountCodes" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `account` field (required).
         public var account: Swift.String
         /// The `codes` field (required).

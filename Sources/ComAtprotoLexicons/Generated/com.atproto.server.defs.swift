@@ -5,9 +5,11 @@
 /// The lexicon `com.atproto.server.defs`.
 public nonisolated enum ComAtprotoServerDefs {
     /// The lexicon object `com.atproto.server.defs#inviteCode`.
-    public nonisolated struct InviteCode: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct InviteCode: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.defs#inviteCode" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `code` field (required).
         public var code: Swift.String
         /// The `available` field (required).
@@ -62,9 +64,11 @@ public nonisolated enum ComAtprotoServerDefs {
     }
 
     /// The lexicon object `com.atproto.server.defs#inviteCodeUse`.
-    public nonisolated struct InviteCodeUse: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct InviteCodeUse: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.defs#inviteCodeUse" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `usedBy` field (required).
         /// Format: `did`.
         public var usedBy: XRPCCore.DID

@@ -14,9 +14,11 @@ public nonisolated enum ComAtprotoServerDescribeServer: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.describeServer#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -73,9 +75,11 @@ public nonisolated enum ComAtprotoServerDescribeServer: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.server.describeServer#contact`.
-    public nonisolated struct Contact: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Contact: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.describeServer#contact" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `email` field (optional).
         public var email: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
@@ -99,9 +103,11 @@ public nonisolated enum ComAtprotoServerDescribeServer: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.server.describeServer#links`.
-    public nonisolated struct Links: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Links: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.describeServer#links" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `privacyPolicy` field (optional).
         /// Format: `uri`.
         public var privacyPolicy: XRPCCore.URIString?

@@ -35,9 +35,11 @@ public nonisolated enum ComAtprotoServerGetAccountInviteCodes: XRPCCore.XRPCQuer
     }
 
     /// The parameters `com.atproto.server.getAccountInviteCodes#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.getAccountInviteCodes#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `createAvailable` field (optional).
         /// Default: `true`.
         public var createAvailable: Swift.Bool?
@@ -68,9 +70,11 @@ public nonisolated enum ComAtprotoServerGetAccountInviteCodes: XRPCCore.XRPCQuer
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.getAccountInviteCodes#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `codes` field (required).
         public var codes: [ComAtprotoServerDefs.InviteCode]
         /// Fields the schema does not declare, kept as read and written back.

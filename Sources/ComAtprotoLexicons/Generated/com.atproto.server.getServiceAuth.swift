@@ -35,9 +35,11 @@ public nonisolated enum ComAtprotoServerGetServiceAuth: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.server.getServiceAuth#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.getServiceAuth#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `aud` field (required).
         /// At most 2048 UTF-8 bytes.
         public var aud: Swift.String
@@ -73,9 +75,11 @@ public nonisolated enum ComAtprotoServerGetServiceAuth: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.getServiceAuth#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `token` field (required).
         public var token: Swift.String
         /// Fields the schema does not declare, kept as read and written back.

@@ -38,9 +38,11 @@ public nonisolated enum ComAtprotoServerListAppPasswords: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.listAppPasswords#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `passwords` field (required).
         public var passwords: [ComAtprotoServerListAppPasswords.AppPassword]
         /// Fields the schema does not declare, kept as read and written back.
@@ -64,9 +66,11 @@ public nonisolated enum ComAtprotoServerListAppPasswords: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.server.listAppPasswords#appPassword`.
-    public nonisolated struct AppPassword: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct AppPassword: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.listAppPasswords#appPassword" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `name` field (required).
         public var name: Swift.String
         /// The `createdAt` field (required).

@@ -17,9 +17,11 @@ public nonisolated enum ComAtprotoServerRequestEmailUpdate: XRPCCore.XRPCProcedu
     public typealias Input = XRPCCore.XRPCEmptyBody
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.server.requestEmailUpdate#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `tokenRequired` field (required).
         public var tokenRequired: Swift.Bool
         /// Fields the schema does not declare, kept as read and written back.

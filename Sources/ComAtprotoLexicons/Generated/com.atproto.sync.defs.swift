@@ -6,9 +6,11 @@
 public nonisolated enum ComAtprotoSyncDefs {
     /// Known values: `"active"`, `"idle"`, `"offline"`, `"throttled"`, `"banned"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct HostStatus: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct HostStatus: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.defs#hostStatus" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 

@@ -47,9 +47,11 @@ public nonisolated enum ComAtprotoSyncGetLatestCommit: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.sync.getLatestCommit#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getLatestCommit#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -74,9 +76,11 @@ public nonisolated enum ComAtprotoSyncGetLatestCommit: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.getLatestCommit#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `cid` field (required).
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString

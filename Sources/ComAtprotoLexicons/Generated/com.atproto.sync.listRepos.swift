@@ -11,9 +11,11 @@ public nonisolated enum ComAtprotoSyncListRepos: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `com.atproto.sync.listRepos#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listRepos#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `cursor` field (optional).
         public var cursor: Swift.String?
         /// The `limit` field (optional).
@@ -43,9 +45,11 @@ public nonisolated enum ComAtprotoSyncListRepos: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listRepos#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `repos` field (required).
         public var repos: [ComAtprotoSyncListRepos.Repo]
         /// The `cursor` field (optional).
@@ -74,9 +78,11 @@ public nonisolated enum ComAtprotoSyncListRepos: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `com.atproto.sync.listRepos#repo`.
-    public nonisolated struct Repo: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Repo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listRepos#repo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -123,9 +129,11 @@ public nonisolated enum ComAtprotoSyncListRepos: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.sync.listRepos#repo/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 

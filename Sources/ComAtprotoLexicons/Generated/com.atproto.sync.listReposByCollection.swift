@@ -11,9 +11,11 @@ public nonisolated enum ComAtprotoSyncListReposByCollection: XRPCCore.XRPCQuery 
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `com.atproto.sync.listReposByCollection#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listReposByCollection#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `collection` field (required).
         /// Format: `nsid`.
         public var collection: XRPCCore.NSID
@@ -49,9 +51,11 @@ public nonisolated enum ComAtprotoSyncListReposByCollection: XRPCCore.XRPCQuery 
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listReposByCollection#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `repos` field (required).
         public var repos: [ComAtprotoSyncListReposByCollection.Repo]
         /// The `cursor` field (optional).
@@ -80,9 +84,11 @@ public nonisolated enum ComAtprotoSyncListReposByCollection: XRPCCore.XRPCQuery 
     }
 
     /// The lexicon object `com.atproto.sync.listReposByCollection#repo`.
-    public nonisolated struct Repo: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Repo: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.listReposByCollection#repo" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID

@@ -39,9 +39,11 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
     }
 
     /// The parameters `com.atproto.sync.subscribeRepos#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `cursor` field (optional).
         public var cursor: Swift.Int?
         /// Fields the schema does not declare, kept as read and written back.
@@ -65,9 +67,11 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Message: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#main/message/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         case comAtprotoSyncSubscribeReposCommit(ComAtprotoSyncSubscribeRepos.Commit)
         case comAtprotoSyncSubscribeReposSync(ComAtprotoSyncSubscribeRepos.Sync)
         case comAtprotoSyncSubscribeReposIdentity(ComAtprotoSyncSubscribeRepos.Identity)
@@ -119,9 +123,11 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
     }
 
     /// The lexicon object `com.atproto.sync.subscribeRepos#account`.
-    public nonisolated struct Account: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Account: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#account" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `seq` field (required).
         public var seq: Swift.Int
         /// The `did` field (required).
@@ -167,9 +173,11 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#account/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -192,9 +200,11 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
     }
 
     /// The lexicon object `com.atproto.sync.subscribeRepos#commit`.
-    public nonisolated struct Commit: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Commit: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#commit" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `seq` field (required).
         public var seq: Swift.Int
         /// The `rebase` field (required).
@@ -279,9 +289,11 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
     }
 
     /// The lexicon object `com.atproto.sync.subscribeRepos#identity`.
-    public nonisolated struct Identity: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Identity: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#identity" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `seq` field (required).
         public var seq: Swift.Int
         /// The `did` field (required).
@@ -323,9 +335,11 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
     }
 
     /// The lexicon object `com.atproto.sync.subscribeRepos#info`.
-    public nonisolated struct Info: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Info: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#info" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `name` field (required).
         /// Known values: `"OutdatedCursor"`.
         public var name: ComAtprotoSyncSubscribeRepos.Info.Name
@@ -354,9 +368,11 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Name: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Name: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#info/properties/name" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -369,9 +385,11 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
     }
 
     /// The lexicon object `com.atproto.sync.subscribeRepos#repoOp`.
-    public nonisolated struct RepoOp: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct RepoOp: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#repoOp" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `action` field (required).
         /// Known values: `"create"`, `"update"`, `"delete"`.
         public var action: ComAtprotoSyncSubscribeRepos.RepoOp.Action
@@ -410,9 +428,11 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Action: XRPCCore.LexiconStringValue, _ComAtprotoLexiconsValidatable {
+        public nonisolated struct Action: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#repoOp/properties/action" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -429,9 +449,11 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
     }
 
     /// The lexicon object `com.atproto.sync.subscribeRepos#sync`.
-    public nonisolated struct Sync: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Sync: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.sync.subscribeRepos#sync" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `seq` field (required).
         public var seq: Swift.Int
         /// The `did` field (required).

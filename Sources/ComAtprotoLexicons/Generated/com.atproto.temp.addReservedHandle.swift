@@ -14,9 +14,11 @@ public nonisolated enum ComAtprotoTempAddReservedHandle: XRPCCore.XRPCProcedure 
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.addReservedHandle#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `handle` field (required).
         public var handle: Swift.String
         /// Fields the schema does not declare, kept as read and written back.
@@ -40,9 +42,11 @@ public nonisolated enum ComAtprotoTempAddReservedHandle: XRPCCore.XRPCProcedure 
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.addReservedHandle#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

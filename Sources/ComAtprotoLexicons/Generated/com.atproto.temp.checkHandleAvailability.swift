@@ -35,9 +35,11 @@ public nonisolated enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuer
     }
 
     /// The parameters `com.atproto.temp.checkHandleAvailability#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `handle` field (required).
         /// Format: `handle`.
         public var handle: XRPCCore.ATHandle
@@ -73,9 +75,11 @@ public nonisolated enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuer
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `handle` field (required).
         /// Format: `handle`.
         public var handle: XRPCCore.ATHandle
@@ -105,9 +109,11 @@ public nonisolated enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuer
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Result: XRPCCore.LexiconUnion, _ComAtprotoLexiconsValidatable {
+        public nonisolated indirect enum Result: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#main/output/schema/properties/result" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
             case comAtprotoTempCheckHandleAvailabilityResultAvailable(ComAtprotoTempCheckHandleAvailability.ResultAvailable)
             case comAtprotoTempCheckHandleAvailabilityResultUnavailable(ComAtprotoTempCheckHandleAvailability.ResultUnavailable)
             /// A member whose `$type` this union does not list, kept as read.
@@ -151,9 +157,11 @@ public nonisolated enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuer
     }
 
     /// The lexicon object `com.atproto.temp.checkHandleAvailability#resultAvailable`.
-    public nonisolated struct ResultAvailable: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct ResultAvailable: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#resultAvailable" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -172,9 +180,11 @@ public nonisolated enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuer
     }
 
     /// The lexicon object `com.atproto.temp.checkHandleAvailability#resultUnavailable`.
-    public nonisolated struct ResultUnavailable: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct ResultUnavailable: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#resultUnavailable" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `suggestions` field (required).
         public var suggestions: [ComAtprotoTempCheckHandleAvailability.Suggestion]
         /// Fields the schema does not declare, kept as read and written back.
@@ -198,9 +208,11 @@ public nonisolated enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuer
     }
 
     /// The lexicon object `com.atproto.temp.checkHandleAvailability#suggestion`.
-    public nonisolated struct Suggestion: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Suggestion: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.checkHandleAvailability#suggestion" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `handle` field (required).
         /// Format: `handle`.
         public var handle: XRPCCore.ATHandle

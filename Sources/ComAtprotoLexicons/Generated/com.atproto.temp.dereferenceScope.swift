@@ -35,9 +35,11 @@ public nonisolated enum ComAtprotoTempDereferenceScope: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `com.atproto.temp.dereferenceScope#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.dereferenceScope#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `scope` field (required).
         public var scope: Swift.String
         /// Fields the schema does not declare, kept as read and written back.
@@ -61,9 +63,11 @@ public nonisolated enum ComAtprotoTempDereferenceScope: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ComAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.atproto.temp.dereferenceScope#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ComAtprotoLexiconsSchemas.catalog }
         /// The `scope` field (required).
         public var scope: Swift.String
         /// Fields the schema does not declare, kept as read and written back.

@@ -30,9 +30,10 @@ struct ModuleSymbols: Sendable {
     /// The namespace that holds the module's lexicon documents and their catalog.
     var schemasType: String { moduleName + "Schemas" }
 
-    /// The protocol every generated type of the module conforms to: it supplies the module's catalog
-    /// to ``XRPCCore/LexiconValidatable``.
-    var validatableProtocol: String { "_" + moduleName + "Validatable" }
+    /// The validation protocol every generated type conforms to. Each type names the module's catalog
+    /// itself (one getter): a module-wide protocol supplying it cost each type a further conformance
+    /// (its witness table, instantiation function and accessors), more code than the getter.
+    var validatableProtocol: String { "XRPCCore.LexiconValidatable" }
 
     /// The name of the static property holding one lexicon's document text.
     func documentSymbol(_ file: FileModel) -> String {

@@ -71,15 +71,5 @@ struct NamespaceRenderer {
                 body.line("]")
             }
         }
-        writer.line("")
-        writer.line("/// Gives this module's generated types the module's catalog; generated code conforms to it.")
-        writer.line("\(access)\(isolation)protocol \(module.validatableProtocol): XRPCCore.LexiconValidatable {}")
-        writer.line("")
-        writer.block("\(isolation)extension \(module.validatableProtocol)") { body in
-            body.line("/// The catalog of the module that declares the type.")
-            body.line(
-                "\(access)static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { \(module.schemasType).catalog }"
-            )
-        }
     }
 }

@@ -68,6 +68,9 @@ struct SwiftRenderer {
         // initializer and accessor to each of the module's ~1,200 types.
         writer.line("/// The lexicon node this type is checked against by `validate()`.")
         writer.line("\(access)static var lexiconDefinition: Swift.String { \(schemaPath.swiftLiteral) }")
+        writer.line("/// The lexicon documents of the module that declares the type.")
+        writer.line(
+            "\(access)static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { \(module.schemasType).catalog }")
     }
 
     /// A struct's doc comment when the lexicon gives it no description: what it is, from the facts.

@@ -34,14 +34,6 @@ public nonisolated enum OtherAtprotoLexiconsSchemas {
     ]
 }
 
-/// Gives this module's generated types the module's catalog; generated code conforms to it.
-public nonisolated protocol _OtherAtprotoLexiconsValidatable: XRPCCore.LexiconValidatable {}
-
-nonisolated extension _OtherAtprotoLexiconsValidatable {
-    /// The catalog of the module that declares the type.
-    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
-}
-
 nonisolated extension XRPCCore.XRPCClient {
     /// The methods of the `internal.*` lexicons.
     public nonisolated struct Internal: Sendable {

@@ -5,9 +5,11 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The record `com.germnetwork.declaration`: a collection of records with `literal:self` keys.
-public nonisolated struct ComGermnetworkDeclaration: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
+public nonisolated struct ComGermnetworkDeclaration: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "com.germnetwork.declaration#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "com.germnetwork.declaration" }
     /// The kind of record key the collection uses.
@@ -58,9 +60,11 @@ public nonisolated struct ComGermnetworkDeclaration: XRPCCore.LexiconRecord, _Ot
     }
 
     /// The lexicon object `com.germnetwork.declaration#messageMe`.
-    public nonisolated struct MessageMe: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct MessageMe: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "com.germnetwork.declaration#messageMe" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// The `showButtonTo` field (required).
         /// Known values: `"none"`, `"usersIFollow"`, `"everyone"`. At least 1 UTF-8 bytes. At most 100 UTF-8 bytes.
         public var showButtonTo: ComGermnetworkDeclaration.MessageMe.ShowButtonTo
@@ -90,9 +94,11 @@ public nonisolated struct ComGermnetworkDeclaration: XRPCCore.LexiconRecord, _Ot
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct ShowButtonTo: XRPCCore.LexiconStringValue, _OtherAtprotoLexiconsValidatable {
+        public nonisolated struct ShowButtonTo: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "com.germnetwork.declaration#messageMe/properties/showButtonTo" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 

@@ -13,9 +13,11 @@ public nonisolated enum InternalBskyActorGetProfiles: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `internal.bsky.actor.getProfiles#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "internal.bsky.actor.getProfiles#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// The `dids` field (required).
         /// At most 200 items.
         public var dids: [XRPCCore.DID]
@@ -58,9 +60,11 @@ public nonisolated enum InternalBskyActorGetProfiles: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "internal.bsky.actor.getProfiles#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// The `profiles` field (required).
         public var profiles: [AppBskyLexicons.AppBskyActorDefs.ProfileViewDetailed]
         /// Fields the schema does not declare, kept as read and written back.

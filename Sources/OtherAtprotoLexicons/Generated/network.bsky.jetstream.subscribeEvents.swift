@@ -47,9 +47,11 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
     }
 
     /// The parameters `network.bsky.jetstream.subscribeEvents#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// The `collections` field (optional).
         /// At most 100 items.
         public var collections: [Swift.String]?
@@ -102,9 +104,11 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public nonisolated struct KindsItem: XRPCCore.LexiconStringValue, _OtherAtprotoLexiconsValidatable {
+        public nonisolated struct KindsItem: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#main/parameters/properties/kinds/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -126,9 +130,11 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Message: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Message: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#main/message/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         case networkBskyJetstreamSubscribeEventsCommit(NetworkBskyJetstreamSubscribeEvents.Commit)
         case networkBskyJetstreamSubscribeEventsIdentity(NetworkBskyJetstreamSubscribeEvents.Identity)
         case networkBskyJetstreamSubscribeEventsAccount(NetworkBskyJetstreamSubscribeEvents.Account)
@@ -180,9 +186,11 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
     }
 
     /// The lexicon object `network.bsky.jetstream.subscribeEvents#account`.
-    public nonisolated struct Account: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Account: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#account" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// The `seq` field (required).
         public var seq: Swift.Int
         /// The `did` field (required).
@@ -223,9 +231,11 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
     }
 
     /// The lexicon object `network.bsky.jetstream.subscribeEvents#commit`.
-    public nonisolated struct Commit: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Commit: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#commit" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// The `seq` field (required).
         public var seq: Swift.Int
         /// The `did` field (required).
@@ -295,9 +305,11 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Operation: XRPCCore.LexiconStringValue, _OtherAtprotoLexiconsValidatable {
+        public nonisolated struct Operation: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#commit/properties/operation" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -314,9 +326,11 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
     }
 
     /// The lexicon object `network.bsky.jetstream.subscribeEvents#identity`.
-    public nonisolated struct Identity: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Identity: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#identity" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// The `seq` field (required).
         public var seq: Swift.Int
         /// The `did` field (required).
@@ -357,9 +371,11 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
     }
 
     /// The lexicon object `network.bsky.jetstream.subscribeEvents#info`.
-    public nonisolated struct Info: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Info: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#info" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// The `name` field (required).
         /// Known values: `"OutdatedCursor"`.
         public var name: NetworkBskyJetstreamSubscribeEvents.Info.Name
@@ -388,9 +404,11 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Name: XRPCCore.LexiconStringValue, _OtherAtprotoLexiconsValidatable {
+        public nonisolated struct Name: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#info/properties/name" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -403,9 +421,11 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
     }
 
     /// The lexicon object `network.bsky.jetstream.subscribeEvents#sync`.
-    public nonisolated struct Sync: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Sync: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "network.bsky.jetstream.subscribeEvents#sync" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// The `seq` field (required).
         public var seq: Swift.Int
         /// The `did` field (required).

@@ -5,9 +5,11 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The record `site.standard.document`: a collection of records with `tid` keys.
-public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
+public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "site.standard.document#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "site.standard.document" }
     /// The kind of record key the collection uses.
@@ -109,9 +111,11 @@ public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAt
     }
 
     /// The lexicon object `site.standard.document#contributor`.
-    public nonisolated struct Contributor: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Contributor: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.document#contributor" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -148,9 +152,11 @@ public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAt
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Content: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Content: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.document#main/record/properties/content" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// A member whose `$type` this union does not list, kept as read.
         case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
@@ -179,9 +185,11 @@ public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAt
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.document#main/record/properties/labels" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
         /// A member whose `$type` this union does not list, kept as read.
         case unknown(XRPCCore.LexiconUnknownValue)
@@ -221,9 +229,11 @@ public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, _OtherAt
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Links: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Links: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.document#main/record/properties/links" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// A member whose `$type` this union does not list, kept as read.
         case unknown(XRPCCore.LexiconUnknownValue)
         /// A member of a listed `$type` whose content does not decode, kept as read with the reason.

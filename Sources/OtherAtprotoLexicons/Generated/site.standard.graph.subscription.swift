@@ -5,9 +5,11 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The record `site.standard.graph.subscription`: a collection of records with `tid` keys.
-public nonisolated struct SiteStandardGraphSubscription: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
+public nonisolated struct SiteStandardGraphSubscription: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "site.standard.graph.subscription#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "site.standard.graph.subscription" }
     /// The kind of record key the collection uses.

@@ -5,9 +5,11 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The record `site.standard.publication`: a collection of records with `tid` keys.
-public nonisolated struct SiteStandardPublication: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
+public nonisolated struct SiteStandardPublication: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "site.standard.publication#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "site.standard.publication" }
     /// The kind of record key the collection uses.
@@ -72,9 +74,11 @@ public nonisolated struct SiteStandardPublication: XRPCCore.LexiconRecord, _Othe
     }
 
     /// The lexicon object `site.standard.publication#preferences`.
-    public nonisolated struct Preferences: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Preferences: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.publication#preferences" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// The `showInDiscover` field (optional).
         /// Default: `true`.
         /// Absent in the data, it reads as the default (and is left out again when written back unchanged).
@@ -104,9 +108,11 @@ public nonisolated struct SiteStandardPublication: XRPCCore.LexiconRecord, _Othe
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Labels: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.publication#main/record/properties/labels" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         case comAtprotoLabelDefsSelfLabels(ComAtprotoLexicons.ComAtprotoLabelDefs.SelfLabels)
         /// A member whose `$type` this union does not list, kept as read.
         case unknown(XRPCCore.LexiconUnknownValue)

@@ -5,9 +5,11 @@ import AppBskyLexicons
 import ComAtprotoLexicons
 
 /// The record `site.standard.theme.basic`: a collection of records with `tid` keys.
-public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _OtherAtprotoLexiconsValidatable {
+public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, XRPCCore.LexiconValidatable {
     /// The lexicon node this type is checked against by `validate()`.
     public static var lexiconDefinition: Swift.String { "site.standard.theme.basic#main" }
+    /// The lexicon documents of the module that declares the type.
+    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
     /// The collection NSID, which is also the record's `$type`.
     public static var collection: XRPCCore.NSID { "site.standard.theme.basic" }
     /// The kind of record key the collection uses.
@@ -54,9 +56,11 @@ public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _Other
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Background: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Background: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.theme.basic#main/record/properties/background" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         case siteStandardThemeColorRgb(SiteStandardThemeColor.Rgb)
         /// A member whose `$type` this union does not list, kept as read.
         case unknown(XRPCCore.LexiconUnknownValue)
@@ -96,9 +100,11 @@ public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _Other
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Foreground: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Foreground: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.theme.basic#main/record/properties/foreground" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         case siteStandardThemeColorRgb(SiteStandardThemeColor.Rgb)
         /// A member whose `$type` this union does not list, kept as read.
         case unknown(XRPCCore.LexiconUnknownValue)
@@ -138,9 +144,11 @@ public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _Other
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum Accent: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum Accent: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.theme.basic#main/record/properties/accent" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         case siteStandardThemeColorRgb(SiteStandardThemeColor.Rgb)
         /// A member whose `$type` this union does not list, kept as read.
         case unknown(XRPCCore.LexiconUnknownValue)
@@ -180,9 +188,11 @@ public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, _Other
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
-    public nonisolated indirect enum AccentForeground: XRPCCore.LexiconUnion, _OtherAtprotoLexiconsValidatable {
+    public nonisolated indirect enum AccentForeground: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.theme.basic#main/record/properties/accentForeground" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         case siteStandardThemeColorRgb(SiteStandardThemeColor.Rgb)
         /// A member whose `$type` this union does not list, kept as read.
         case unknown(XRPCCore.LexiconUnknownValue)

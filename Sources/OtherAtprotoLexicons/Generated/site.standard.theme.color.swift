@@ -7,9 +7,11 @@ import ComAtprotoLexicons
 /// The lexicon `site.standard.theme.color`.
 public nonisolated enum SiteStandardThemeColor {
     /// The lexicon object `site.standard.theme.color#rgb`.
-    public nonisolated struct Rgb: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Rgb: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.theme.color#rgb" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// The `r` field (required).
         /// From 0 to 255.
         public var r: Swift.Int
@@ -46,9 +48,11 @@ public nonisolated enum SiteStandardThemeColor {
     }
 
     /// The lexicon object `site.standard.theme.color#rgba`.
-    public nonisolated struct Rgba: XRPCCore.LexiconObject, _OtherAtprotoLexiconsValidatable {
+    public nonisolated struct Rgba: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "site.standard.theme.color#rgba" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { OtherAtprotoLexiconsSchemas.catalog }
         /// The `r` field (required).
         /// From 0 to 255.
         public var r: Swift.Int

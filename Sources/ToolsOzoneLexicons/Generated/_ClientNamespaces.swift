@@ -96,14 +96,6 @@ public nonisolated enum ToolsOzoneLexiconsSchemas {
     public static let recordTypes: [any XRPCCore.LexiconRecord.Type] = []
 }
 
-/// Gives this module's generated types the module's catalog; generated code conforms to it.
-public nonisolated protocol _ToolsOzoneLexiconsValidatable: XRPCCore.LexiconValidatable {}
-
-nonisolated extension _ToolsOzoneLexiconsValidatable {
-    /// The catalog of the module that declares the type.
-    public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
-}
-
 nonisolated extension XRPCCore.XRPCClient {
     /// The methods of the `tools.*` lexicons.
     public nonisolated struct Tools: Sendable {

@@ -17,9 +17,11 @@ public nonisolated enum ToolsOzoneCommunicationListTemplates: XRPCCore.XRPCQuery
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.communication.listTemplates#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `communicationTemplates` field (required).
         public var communicationTemplates: [ToolsOzoneCommunicationDefs.TemplateView]
         /// Fields the schema does not declare, kept as read and written back.

@@ -14,9 +14,11 @@ public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.hosting.getAccountHistory#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -56,9 +58,11 @@ public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct EventsItem: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct EventsItem: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#main/parameters/properties/events/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -79,9 +83,11 @@ public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `events` field (required).
         public var events: [ToolsOzoneHostingGetAccountHistory.Event]
         /// The `cursor` field (optional).
@@ -110,9 +116,11 @@ public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.hosting.getAccountHistory#accountCreated`.
-    public nonisolated struct AccountCreated: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AccountCreated: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#accountCreated" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `email` field (optional).
         public var email: Swift.String?
         /// The `handle` field (optional).
@@ -142,9 +150,11 @@ public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.hosting.getAccountHistory#emailConfirmed`.
-    public nonisolated struct EmailConfirmed: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct EmailConfirmed: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#emailConfirmed" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `email` field (required).
         public var email: Swift.String
         /// Fields the schema does not declare, kept as read and written back.
@@ -168,9 +178,11 @@ public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.hosting.getAccountHistory#emailUpdated`.
-    public nonisolated struct EmailUpdated: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct EmailUpdated: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#emailUpdated" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `email` field (required).
         public var email: Swift.String
         /// Fields the schema does not declare, kept as read and written back.
@@ -194,9 +206,11 @@ public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.hosting.getAccountHistory#event`.
-    public nonisolated struct Event: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Event: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#event" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `details` field (required).
         /// Open union of `tools.ozone.hosting.getAccountHistory#accountCreated`, `tools.ozone.hosting.getAccountHistory#emailUpdated`, `tools.ozone.hosting.getAccountHistory#emailConfirmed`, `tools.ozone.hosting.getAccountHistory#passwordUpdated`, `tools.ozone.hosting.getAccountHistory#handleUpdated`; other types are kept as read.
         public var details: ToolsOzoneHostingGetAccountHistory.Event.Details
@@ -231,9 +245,11 @@ public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Details: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Details: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#event/properties/details" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case toolsOzoneHostingGetAccountHistoryAccountCreated(ToolsOzoneHostingGetAccountHistory.AccountCreated)
             case toolsOzoneHostingGetAccountHistoryEmailUpdated(ToolsOzoneHostingGetAccountHistory.EmailUpdated)
             case toolsOzoneHostingGetAccountHistoryEmailConfirmed(ToolsOzoneHostingGetAccountHistory.EmailConfirmed)
@@ -286,9 +302,11 @@ public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.hosting.getAccountHistory#handleUpdated`.
-    public nonisolated struct HandleUpdated: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct HandleUpdated: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#handleUpdated" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `handle` field (required).
         /// Format: `handle`.
         public var handle: XRPCCore.ATHandle
@@ -313,9 +331,11 @@ public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.hosting.getAccountHistory#passwordUpdated`.
-    public nonisolated struct PasswordUpdated: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct PasswordUpdated: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.hosting.getAccountHistory#passwordUpdated" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

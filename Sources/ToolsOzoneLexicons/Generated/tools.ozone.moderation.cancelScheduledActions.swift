@@ -17,9 +17,11 @@ public nonisolated enum ToolsOzoneModerationCancelScheduledActions: XRPCCore.XRP
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.cancelScheduledActions#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `subjects` field (required).
         /// At most 100 items.
         public var subjects: [XRPCCore.DID]
@@ -52,9 +54,11 @@ public nonisolated enum ToolsOzoneModerationCancelScheduledActions: XRPCCore.XRP
     public typealias Output = ToolsOzoneModerationCancelScheduledActions.CancellationResults
 
     /// The lexicon object `tools.ozone.moderation.cancelScheduledActions#cancellationResults`.
-    public nonisolated struct CancellationResults: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct CancellationResults: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.cancelScheduledActions#cancellationResults" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `succeeded` field (required).
         public var succeeded: [XRPCCore.DID]
         /// The `failed` field (required).
@@ -83,9 +87,11 @@ public nonisolated enum ToolsOzoneModerationCancelScheduledActions: XRPCCore.XRP
     }
 
     /// The lexicon object `tools.ozone.moderation.cancelScheduledActions#failedCancellation`.
-    public nonisolated struct FailedCancellation: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct FailedCancellation: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.cancelScheduledActions#failedCancellation" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID

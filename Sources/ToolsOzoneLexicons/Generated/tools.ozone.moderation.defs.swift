@@ -8,9 +8,11 @@ import ComAtprotoLexicons
 /// The lexicon `tools.ozone.moderation.defs`.
 public nonisolated enum ToolsOzoneModerationDefs {
     /// The lexicon object `tools.ozone.moderation.defs#accountEvent`.
-    public nonisolated struct AccountEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AccountEvent: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#accountEvent" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `timestamp` field (required).
         /// Format: `datetime`.
         public var timestamp: XRPCCore.LexiconDatetime
@@ -50,9 +52,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#accountEvent/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -75,9 +79,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#accountHosting`.
-    public nonisolated struct AccountHosting: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AccountHosting: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#accountHosting" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `status` field (required).
         /// Known values: `"takendown"`, `"suspended"`, `"deleted"`, `"deactivated"`, `"unknown"`.
         public var status: ToolsOzoneModerationDefs.AccountHosting.Status
@@ -131,9 +137,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#accountHosting/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -154,9 +162,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#accountStats`.
-    public nonisolated struct AccountStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AccountStats: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#accountStats" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `appealCount` field (optional).
         public var appealCount: Swift.Int?
         /// The `escalateCount` field (optional).
@@ -200,9 +210,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#accountStrike`.
-    public nonisolated struct AccountStrike: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AccountStrike: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#accountStrike" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `activeStrikeCount` field (optional).
         public var activeStrikeCount: Swift.Int?
         /// The `firstStrikeAt` field (optional).
@@ -243,9 +255,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#ageAssuranceEvent`.
-    public nonisolated struct AgeAssuranceEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AgeAssuranceEvent: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#ageAssuranceEvent" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `createdAt` field (required).
         /// Format: `datetime`.
         public var createdAt: XRPCCore.LexiconDatetime
@@ -315,9 +329,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#ageAssuranceEvent/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -334,9 +350,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#ageAssuranceOverrideEvent`.
-    public nonisolated struct AgeAssuranceOverrideEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AgeAssuranceOverrideEvent: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#ageAssuranceOverrideEvent" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `comment` field (required).
         /// At least 1 UTF-8 bytes.
         public var comment: Swift.String
@@ -371,9 +389,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#ageAssuranceOverrideEvent/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -390,9 +410,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#ageAssurancePurgeEvent`.
-    public nonisolated struct AgeAssurancePurgeEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AgeAssurancePurgeEvent: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#ageAssurancePurgeEvent" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `comment` field (required).
         /// At least 1 UTF-8 bytes.
         public var comment: Swift.String
@@ -417,9 +439,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#blobView`.
-    public nonisolated struct BlobView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct BlobView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#blobView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `cid` field (required).
         /// Format: `cid`.
         public var cid: XRPCCore.CIDString
@@ -471,9 +495,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Details: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Details: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#blobView/properties/details" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case toolsOzoneModerationDefsImageDetails(ToolsOzoneModerationDefs.ImageDetails)
             case toolsOzoneModerationDefsVideoDetails(ToolsOzoneModerationDefs.VideoDetails)
             /// A member whose `$type` this union does not list, kept as read.
@@ -517,9 +543,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#cancelScheduledTakedownEvent`.
-    public nonisolated struct CancelScheduledTakedownEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct CancelScheduledTakedownEvent: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#cancelScheduledTakedownEvent" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
@@ -543,9 +571,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#convoView`.
-    public nonisolated struct ConvoView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ConvoView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#convoView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -575,9 +605,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#identityEvent`.
-    public nonisolated struct IdentityEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct IdentityEvent: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#identityEvent" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `timestamp` field (required).
         /// Format: `datetime`.
         public var timestamp: XRPCCore.LexiconDatetime
@@ -624,9 +656,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#imageDetails`.
-    public nonisolated struct ImageDetails: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ImageDetails: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#imageDetails" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `width` field (required).
         public var width: Swift.Int
         /// The `height` field (required).
@@ -655,9 +689,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventAcknowledge`.
-    public nonisolated struct ModEventAcknowledge: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventAcknowledge: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventAcknowledge" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `acknowledgeAccountSubjects` field (optional).
         public var acknowledgeAccountSubjects: Swift.Bool?
         /// The `comment` field (optional).
@@ -686,9 +722,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventComment`.
-    public nonisolated struct ModEventComment: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventComment: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventComment" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// The `sticky` field (optional).
@@ -717,9 +755,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventDivert`.
-    public nonisolated struct ModEventDivert: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventDivert: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventDivert" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
@@ -743,9 +783,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventEmail`.
-    public nonisolated struct ModEventEmail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventEmail: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventEmail" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `subjectLine` field (required).
         public var subjectLine: Swift.String
         /// The `comment` field (optional).
@@ -806,9 +848,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventEscalate`.
-    public nonisolated struct ModEventEscalate: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventEscalate: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventEscalate" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
@@ -832,9 +876,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventLabel`.
-    public nonisolated struct ModEventLabel: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventLabel: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventLabel" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `createLabelVals` field (required).
         public var createLabelVals: [Swift.String]
         /// The `negateLabelVals` field (required).
@@ -873,9 +919,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventMute`.
-    public nonisolated struct ModEventMute: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventMute: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventMute" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `durationInHours` field (required).
         public var durationInHours: Swift.Int
         /// The `comment` field (optional).
@@ -904,9 +952,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventMuteReporter`.
-    public nonisolated struct ModEventMuteReporter: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventMuteReporter: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventMuteReporter" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// The `durationInHours` field (optional).
@@ -935,9 +985,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventPriorityScore`.
-    public nonisolated struct ModEventPriorityScore: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventPriorityScore: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventPriorityScore" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `score` field (required).
         /// From 0 to 100.
         public var score: Swift.Int
@@ -967,9 +1019,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventReport`.
-    public nonisolated struct ModEventReport: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventReport: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventReport" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `reportType` field (required).
         public var reportType: ComAtprotoLexicons.ComAtprotoModerationDefs.ReasonType
         /// The `comment` field (optional).
@@ -1003,9 +1057,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventResolveAppeal`.
-    public nonisolated struct ModEventResolveAppeal: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventResolveAppeal: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventResolveAppeal" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
@@ -1029,9 +1085,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventReverseTakedown`.
-    public nonisolated struct ModEventReverseTakedown: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventReverseTakedown: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventReverseTakedown" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// The `policies` field (optional).
@@ -1071,9 +1129,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventTag`.
-    public nonisolated struct ModEventTag: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventTag: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventTag" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `add` field (required).
         public var add: [Swift.String]
         /// The `remove` field (required).
@@ -1112,9 +1172,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventTakedown`.
-    public nonisolated struct ModEventTakedown: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventTakedown: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventTakedown" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `acknowledgeAccountSubjects` field (optional).
         public var acknowledgeAccountSubjects: Swift.Bool?
         /// The `comment` field (optional).
@@ -1174,9 +1236,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct TargetServicesItem: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct TargetServicesItem: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventTakedown/properties/targetServices/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -1191,9 +1255,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventUnmute`.
-    public nonisolated struct ModEventUnmute: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventUnmute: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventUnmute" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
@@ -1217,9 +1283,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventUnmuteReporter`.
-    public nonisolated struct ModEventUnmuteReporter: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventUnmuteReporter: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventUnmuteReporter" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// Fields the schema does not declare, kept as read and written back.
@@ -1243,9 +1311,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventView`.
-    public nonisolated struct ModEventView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.Int
         /// The `event` field (required).
@@ -1313,9 +1383,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Event: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Event: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventView/properties/event" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case toolsOzoneModerationDefsModEventTakedown(ToolsOzoneModerationDefs.ModEventTakedown)
             case toolsOzoneModerationDefsModEventReverseTakedown(ToolsOzoneModerationDefs.ModEventReverseTakedown)
             case toolsOzoneModerationDefsModEventComment(ToolsOzoneModerationDefs.ModEventComment)
@@ -1427,9 +1499,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventView/properties/subject" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case comAtprotoAdminDefsRepoRef(ComAtprotoLexicons.ComAtprotoAdminDefs.RepoRef)
             case comAtprotoRepoStrongRef(ComAtprotoLexicons.ComAtprotoRepoStrongRef)
             case chatBskyConvoDefsMessageRef(ChatBskyLexicons.ChatBskyConvoDefs.MessageRef)
@@ -1479,9 +1553,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modEventViewDetail`.
-    public nonisolated struct ModEventViewDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModEventViewDetail: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventViewDetail" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.Int
         /// The `event` field (required).
@@ -1539,9 +1615,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Event: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Event: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventViewDetail/properties/event" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case toolsOzoneModerationDefsModEventTakedown(ToolsOzoneModerationDefs.ModEventTakedown)
             case toolsOzoneModerationDefsModEventReverseTakedown(ToolsOzoneModerationDefs.ModEventReverseTakedown)
             case toolsOzoneModerationDefsModEventComment(ToolsOzoneModerationDefs.ModEventComment)
@@ -1653,9 +1731,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modEventViewDetail/properties/subject" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case toolsOzoneModerationDefsRepoView(ToolsOzoneModerationDefs.RepoView)
             case toolsOzoneModerationDefsRepoViewNotFound(ToolsOzoneModerationDefs.RepoViewNotFound)
             case toolsOzoneModerationDefsRecordView(ToolsOzoneModerationDefs.RecordView)
@@ -1708,9 +1788,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#modTool`.
-    public nonisolated struct ModTool: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModTool: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#modTool" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `name` field (required).
         public var name: Swift.String
         /// The `meta` field (optional).
@@ -1739,9 +1821,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#moderation`.
-    public nonisolated struct Moderation: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Moderation: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#moderation" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `subjectStatus` field (optional).
         public var subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView? { get { _subjectStatus.wrappedValue } set { _subjectStatus.wrappedValue = newValue } }
         private var _subjectStatus: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.SubjectStatusView>
@@ -1766,9 +1850,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#moderationDetail`.
-    public nonisolated struct ModerationDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ModerationDetail: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#moderationDetail" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `subjectStatus` field (optional).
         public var subjectStatus: ToolsOzoneModerationDefs.SubjectStatusView? { get { _subjectStatus.wrappedValue } set { _subjectStatus.wrappedValue = newValue } }
         private var _subjectStatus: XRPCCore._LexiconBoxedOptional<ToolsOzoneModerationDefs.SubjectStatusView>
@@ -1793,9 +1879,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#recordEvent`.
-    public nonisolated struct RecordEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RecordEvent: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordEvent" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `timestamp` field (required).
         /// Format: `datetime`.
         public var timestamp: XRPCCore.LexiconDatetime
@@ -1836,9 +1924,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Op: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Op: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordEvent/properties/op" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -1855,9 +1945,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#recordHosting`.
-    public nonisolated struct RecordHosting: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RecordHosting: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordHosting" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `status` field (required).
         /// Known values: `"deleted"`, `"unknown"`.
         public var status: ToolsOzoneModerationDefs.RecordHosting.Status
@@ -1899,9 +1991,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordHosting/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -1916,9 +2010,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#recordView`.
-    public nonisolated struct RecordView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RecordView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -1977,9 +2073,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#recordViewDetail`.
-    public nonisolated struct RecordViewDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RecordViewDetail: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordViewDetail" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -2043,9 +2141,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#recordViewNotFound`.
-    public nonisolated struct RecordViewNotFound: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RecordViewNotFound: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordViewNotFound" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
@@ -2070,9 +2170,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#recordsStats`.
-    public nonisolated struct RecordsStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RecordsStats: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#recordsStats" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `appealedCount` field (optional).
         public var appealedCount: Swift.Int?
         /// The `escalatedCount` field (optional).
@@ -2131,9 +2233,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#repoView`.
-    public nonisolated struct RepoView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RepoView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#repoView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -2212,9 +2316,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#repoViewDetail`.
-    public nonisolated struct RepoViewDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RepoViewDetail: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#repoViewDetail" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -2309,9 +2415,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#repoViewNotFound`.
-    public nonisolated struct RepoViewNotFound: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RepoViewNotFound: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#repoViewNotFound" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -2336,9 +2444,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#reporterStats`.
-    public nonisolated struct ReporterStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReporterStats: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#reporterStats" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -2423,9 +2533,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#revokeAccountCredentialsEvent`.
-    public nonisolated struct RevokeAccountCredentialsEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RevokeAccountCredentialsEvent: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#revokeAccountCredentialsEvent" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `comment` field (required).
         /// At least 1 UTF-8 bytes.
         public var comment: Swift.String
@@ -2450,9 +2562,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#scheduleTakedownEvent`.
-    public nonisolated struct ScheduleTakedownEvent: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ScheduleTakedownEvent: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#scheduleTakedownEvent" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `comment` field (optional).
         public var comment: Swift.String?
         /// The `executeAfter` field (optional).
@@ -2494,9 +2608,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#scheduledActionView`.
-    public nonisolated struct ScheduledActionView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ScheduledActionView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#scheduledActionView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.Int
         /// The `action` field (required).
@@ -2599,9 +2715,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Action: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Action: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#scheduledActionView/properties/action" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -2613,9 +2731,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#scheduledActionView/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -2635,9 +2755,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
 
     /// Known values: `"tools.ozone.moderation.defs#reviewOpen"`, `"tools.ozone.moderation.defs#reviewEscalated"`, `"tools.ozone.moderation.defs#reviewClosed"`, `"tools.ozone.moderation.defs#reviewNone"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct SubjectReviewState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct SubjectReviewState: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectReviewState" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -2655,9 +2777,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#subjectStatusView`.
-    public nonisolated struct SubjectStatusView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct SubjectStatusView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectStatusView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.Int
         /// The `subject` field (required).
@@ -2817,9 +2941,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectStatusView/properties/subject" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case comAtprotoAdminDefsRepoRef(ComAtprotoLexicons.ComAtprotoAdminDefs.RepoRef)
             case comAtprotoRepoStrongRef(ComAtprotoLexicons.ComAtprotoRepoStrongRef)
             case chatBskyConvoDefsMessageRef(ChatBskyLexicons.ChatBskyConvoDefs.MessageRef)
@@ -2868,9 +2994,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct AgeAssuranceState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct AgeAssuranceState: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectStatusView/properties/ageAssuranceState" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -2890,9 +3018,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct AgeAssuranceUpdatedBy: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct AgeAssuranceUpdatedBy: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectStatusView/properties/ageAssuranceUpdatedBy" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -2906,9 +3036,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Hosting: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Hosting: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectStatusView/properties/hosting" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case toolsOzoneModerationDefsAccountHosting(ToolsOzoneModerationDefs.AccountHosting)
             case toolsOzoneModerationDefsRecordHosting(ToolsOzoneModerationDefs.RecordHosting)
             /// A member whose `$type` this union does not list, kept as read.
@@ -2952,9 +3084,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#subjectView`.
-    public nonisolated struct SubjectView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct SubjectView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `type` field (required).
         public var type: ComAtprotoLexicons.ComAtprotoModerationDefs.SubjectType
         /// The `subject` field (required).
@@ -3006,9 +3140,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Profile: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Profile: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#subjectView/properties/profile" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// A member whose `$type` this union does not list, kept as read.
             case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
@@ -3053,9 +3189,11 @@ public nonisolated enum ToolsOzoneModerationDefs {
     }
 
     /// The lexicon object `tools.ozone.moderation.defs#videoDetails`.
-    public nonisolated struct VideoDetails: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct VideoDetails: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.defs#videoDetails" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `width` field (required).
         public var width: Swift.Int
         /// The `height` field (required).

@@ -45,9 +45,11 @@ public nonisolated enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.emitEvent#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `event` field (required).
         /// Open union of `tools.ozone.moderation.defs#modEventTakedown`, `tools.ozone.moderation.defs#modEventAcknowledge`, `tools.ozone.moderation.defs#modEventEscalate`, `tools.ozone.moderation.defs#modEventComment`, `tools.ozone.moderation.defs#modEventLabel`, `tools.ozone.moderation.defs#modEventReport`, `tools.ozone.moderation.defs#modEventMute`, `tools.ozone.moderation.defs#modEventUnmute`, `tools.ozone.moderation.defs#modEventMuteReporter`, `tools.ozone.moderation.defs#modEventUnmuteReporter`, `tools.ozone.moderation.defs#modEventReverseTakedown`, `tools.ozone.moderation.defs#modEventResolveAppeal`, and 13 more; other types are kept as read.
         public var event: ToolsOzoneModerationEmitEvent.Input.Event
@@ -105,9 +107,11 @@ public nonisolated enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Event: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Event: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.emitEvent#main/input/schema/properties/event" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case toolsOzoneModerationDefsModEventTakedown(ToolsOzoneModerationDefs.ModEventTakedown)
             case toolsOzoneModerationDefsModEventAcknowledge(ToolsOzoneModerationDefs.ModEventAcknowledge)
             case toolsOzoneModerationDefsModEventEscalate(ToolsOzoneModerationDefs.ModEventEscalate)
@@ -219,9 +223,11 @@ public nonisolated enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Subject: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.emitEvent#main/input/schema/properties/subject" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case comAtprotoAdminDefsRepoRef(ComAtprotoLexicons.ComAtprotoAdminDefs.RepoRef)
             case comAtprotoRepoStrongRef(ComAtprotoLexicons.ComAtprotoRepoStrongRef)
             /// A member whose `$type` this union does not list, kept as read.
@@ -268,9 +274,11 @@ public nonisolated enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
     public typealias Output = ToolsOzoneModerationDefs.ModEventView
 
     /// The lexicon object `tools.ozone.moderation.emitEvent#reportAction`.
-    public nonisolated struct ReportAction: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReportAction: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.emitEvent#reportAction" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `all` field (optional).
         public var all: Swift.Bool?
         /// The `ids` field (optional).

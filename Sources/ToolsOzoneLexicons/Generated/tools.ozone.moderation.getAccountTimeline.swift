@@ -38,9 +38,11 @@ public nonisolated enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQue
     }
 
     /// The parameters `tools.ozone.moderation.getAccountTimeline#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getAccountTimeline#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -65,9 +67,11 @@ public nonisolated enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQue
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getAccountTimeline#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `timeline` field (required).
         public var timeline: [ToolsOzoneModerationGetAccountTimeline.TimelineItem]
         /// Fields the schema does not declare, kept as read and written back.
@@ -91,9 +95,11 @@ public nonisolated enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQue
     }
 
     /// The lexicon object `tools.ozone.moderation.getAccountTimeline#timelineItem`.
-    public nonisolated struct TimelineItem: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct TimelineItem: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getAccountTimeline#timelineItem" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `day` field (required).
         public var day: Swift.String
         /// The `summary` field (required).
@@ -122,9 +128,11 @@ public nonisolated enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQue
     }
 
     /// The lexicon object `tools.ozone.moderation.getAccountTimeline#timelineItemSummary`.
-    public nonisolated struct TimelineItemSummary: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct TimelineItemSummary: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getAccountTimeline#timelineItemSummary" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `eventSubjectType` field (required).
         /// Known values: `"account"`, `"record"`, `"chat"`.
         public var eventSubjectType: ToolsOzoneModerationGetAccountTimeline.TimelineItemSummary.EventSubjectType
@@ -159,9 +167,11 @@ public nonisolated enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQue
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct EventSubjectType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct EventSubjectType: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getAccountTimeline#timelineItemSummary/properties/eventSubjectType" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -177,9 +187,11 @@ public nonisolated enum ToolsOzoneModerationGetAccountTimeline: XRPCCore.XRPCQue
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct EventType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct EventType: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getAccountTimeline#timelineItemSummary/properties/eventType" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 

@@ -38,9 +38,11 @@ public nonisolated enum ToolsOzoneModerationGetRecord: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `tools.ozone.moderation.getRecord#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.getRecord#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI

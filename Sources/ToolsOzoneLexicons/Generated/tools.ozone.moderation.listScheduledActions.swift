@@ -17,9 +17,11 @@ public nonisolated enum ToolsOzoneModerationListScheduledActions: XRPCCore.XRPCP
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.listScheduledActions#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `statuses` field (required).
         /// At least 1 items.
         public var statuses: [ToolsOzoneModerationListScheduledActions.Input.StatusesItem]
@@ -77,9 +79,11 @@ public nonisolated enum ToolsOzoneModerationListScheduledActions: XRPCCore.XRPCP
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct StatusesItem: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct StatusesItem: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.listScheduledActions#main/input/schema/properties/statuses/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -98,9 +102,11 @@ public nonisolated enum ToolsOzoneModerationListScheduledActions: XRPCCore.XRPCP
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.listScheduledActions#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `actions` field (required).
         public var actions: [ToolsOzoneModerationDefs.ScheduledActionView]
         /// The `cursor` field (optional).

@@ -14,9 +14,11 @@ public nonisolated enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.moderation.queryEvents#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryEvents#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `addedLabels` field (optional).
         public var addedLabels: [Swift.String]?
         /// The `addedTags` field (optional).
@@ -159,9 +161,11 @@ public nonisolated enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct AgeAssuranceState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct AgeAssuranceState: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryEvents#main/parameters/properties/ageAssuranceState" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -181,9 +185,11 @@ public nonisolated enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryEvents#main/parameters/properties/sortDirection" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -200,9 +206,11 @@ public nonisolated enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct SubjectType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SubjectType: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryEvents#main/parameters/properties/subjectType" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -219,9 +227,11 @@ public nonisolated enum ToolsOzoneModerationQueryEvents: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryEvents#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `events` field (required).
         public var events: [ToolsOzoneModerationDefs.ModEventView]
         /// The `cursor` field (optional).

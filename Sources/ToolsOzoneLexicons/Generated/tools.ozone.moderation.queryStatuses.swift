@@ -14,9 +14,11 @@ public nonisolated enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.moderation.queryStatuses#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryStatuses#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `ageAssuranceState` field (optional).
         /// Known values: `"pending"`, `"assured"`, `"unknown"`, `"reset"`, `"blocked"`.
         public var ageAssuranceState: ToolsOzoneModerationQueryStatuses.Parameters.AgeAssuranceState?
@@ -234,9 +236,11 @@ public nonisolated enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct AgeAssuranceState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct AgeAssuranceState: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryStatuses#main/parameters/properties/ageAssuranceState" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -256,9 +260,11 @@ public nonisolated enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct ReviewState: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct ReviewState: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryStatuses#main/parameters/properties/reviewState" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -276,9 +282,11 @@ public nonisolated enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryStatuses#main/parameters/properties/sortDirection" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -295,9 +303,11 @@ public nonisolated enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public nonisolated struct SortField: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortField: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryStatuses#main/parameters/properties/sortField" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -320,9 +330,11 @@ public nonisolated enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct SubjectType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SubjectType: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryStatuses#main/parameters/properties/subjectType" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -339,9 +351,11 @@ public nonisolated enum ToolsOzoneModerationQueryStatuses: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.queryStatuses#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `subjectStatuses` field (required).
         public var subjectStatuses: [ToolsOzoneModerationDefs.SubjectStatusView]
         /// The `cursor` field (optional).

@@ -17,9 +17,11 @@ public nonisolated enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedu
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.scheduleAction#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `action` field (required).
         /// Open union of `tools.ozone.moderation.scheduleAction#takedown`; other types are kept as read.
         public var action: ToolsOzoneModerationScheduleAction.Input.Action
@@ -67,9 +69,11 @@ public nonisolated enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedu
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Action: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Action: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.scheduleAction#main/input/schema/properties/action" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case toolsOzoneModerationScheduleActionTakedown(ToolsOzoneModerationScheduleAction.Takedown)
             /// A member whose `$type` this union does not list, kept as read.
             case unknown(XRPCCore.LexiconUnknownValue)
@@ -113,9 +117,11 @@ public nonisolated enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedu
     public typealias Output = ToolsOzoneModerationScheduleAction.ScheduledActionResults
 
     /// The lexicon object `tools.ozone.moderation.scheduleAction#failedScheduling`.
-    public nonisolated struct FailedScheduling: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct FailedScheduling: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.scheduleAction#failedScheduling" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `subject` field (required).
         /// Format: `did`.
         public var subject: XRPCCore.DID
@@ -150,9 +156,11 @@ public nonisolated enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedu
     }
 
     /// The lexicon object `tools.ozone.moderation.scheduleAction#scheduledActionResults`.
-    public nonisolated struct ScheduledActionResults: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ScheduledActionResults: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.scheduleAction#scheduledActionResults" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `succeeded` field (required).
         public var succeeded: [XRPCCore.DID]
         /// The `failed` field (required).
@@ -181,9 +189,11 @@ public nonisolated enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedu
     }
 
     /// The lexicon object `tools.ozone.moderation.scheduleAction#schedulingConfig`.
-    public nonisolated struct SchedulingConfig: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct SchedulingConfig: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.scheduleAction#schedulingConfig" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `executeAfter` field (optional).
         /// Format: `datetime`.
         public var executeAfter: XRPCCore.LexiconDatetime?
@@ -220,9 +230,11 @@ public nonisolated enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedu
     }
 
     /// The lexicon object `tools.ozone.moderation.scheduleAction#takedown`.
-    public nonisolated struct Takedown: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Takedown: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.moderation.scheduleAction#takedown" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `acknowledgeAccountSubjects` field (optional).
         public var acknowledgeAccountSubjects: Swift.Bool?
         /// The `comment` field (optional).

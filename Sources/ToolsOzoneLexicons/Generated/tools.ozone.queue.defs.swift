@@ -8,9 +8,11 @@ import ComAtprotoLexicons
 /// The lexicon `tools.ozone.queue.defs`.
 public nonisolated enum ToolsOzoneQueueDefs {
     /// The lexicon object `tools.ozone.queue.defs#assignmentView`.
-    public nonisolated struct AssignmentView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AssignmentView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.defs#assignmentView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.Int
         /// The `did` field (required).
@@ -64,9 +66,11 @@ public nonisolated enum ToolsOzoneQueueDefs {
     }
 
     /// The lexicon object `tools.ozone.queue.defs#queueStats`.
-    public nonisolated struct QueueStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct QueueStats: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.defs#queueStats" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `actionRate` field (optional).
         public var actionRate: Swift.Int?
         /// The `actionedCount` field (optional).
@@ -121,9 +125,11 @@ public nonisolated enum ToolsOzoneQueueDefs {
     }
 
     /// The lexicon object `tools.ozone.queue.defs#queueView`.
-    public nonisolated struct QueueView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct QueueView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.queue.defs#queueView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.Int
         /// The `name` field (required).
@@ -212,9 +218,11 @@ public nonisolated enum ToolsOzoneQueueDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct SubjectTypesItem: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SubjectTypesItem: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.queue.defs#queueView/properties/subjectTypes/items" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 

@@ -49,9 +49,11 @@ public nonisolated enum ToolsOzoneReportCreateActivity: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.createActivity#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `activity` field (required).
         /// Open union of `tools.ozone.report.defs#queueActivity`, `tools.ozone.report.defs#assignmentActivity`, `tools.ozone.report.defs#escalationActivity`, `tools.ozone.report.defs#closeActivity`, `tools.ozone.report.defs#reopenActivity`, `tools.ozone.report.defs#noteActivity`; other types are kept as read.
         public var activity: ToolsOzoneReportCreateActivity.Input.Activity
@@ -106,9 +108,11 @@ public nonisolated enum ToolsOzoneReportCreateActivity: XRPCCore.XRPCProcedure {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Activity: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Activity: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.createActivity#main/input/schema/properties/activity" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case toolsOzoneReportDefsQueueActivity(ToolsOzoneReportDefs.QueueActivity)
             case toolsOzoneReportDefsAssignmentActivity(ToolsOzoneReportDefs.AssignmentActivity)
             case toolsOzoneReportDefsEscalationActivity(ToolsOzoneReportDefs.EscalationActivity)
@@ -164,9 +168,11 @@ public nonisolated enum ToolsOzoneReportCreateActivity: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.createActivity#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `activity` field (required).
         public var activity: ToolsOzoneReportDefs.ReportActivityView { get { _activity.wrappedValue } set { _activity.wrappedValue = newValue } }
         private var _activity: XRPCCore._LexiconBoxed<ToolsOzoneReportDefs.ReportActivityView>

@@ -8,9 +8,11 @@ import ComAtprotoLexicons
 /// The lexicon `tools.ozone.report.defs`.
 public nonisolated enum ToolsOzoneReportDefs {
     /// The lexicon object `tools.ozone.report.defs#assignmentActivity`.
-    public nonisolated struct AssignmentActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AssignmentActivity: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#assignmentActivity" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `previousStatus` field (optional).
         /// Known values: `"open"`, `"closed"`, `"escalated"`, `"queued"`, `"assigned"`.
         public var previousStatus: ToolsOzoneReportDefs.AssignmentActivity.PreviousStatus?
@@ -34,9 +36,11 @@ public nonisolated enum ToolsOzoneReportDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#assignmentActivity/properties/previousStatus" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -57,9 +61,11 @@ public nonisolated enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#assignmentView`.
-    public nonisolated struct AssignmentView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct AssignmentView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#assignmentView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.Int
         /// The `did` field (required).
@@ -118,9 +124,11 @@ public nonisolated enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#closeActivity`.
-    public nonisolated struct CloseActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct CloseActivity: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#closeActivity" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `previousStatus` field (optional).
         /// Known values: `"open"`, `"closed"`, `"escalated"`, `"queued"`, `"assigned"`.
         public var previousStatus: ToolsOzoneReportDefs.CloseActivity.PreviousStatus?
@@ -144,9 +152,11 @@ public nonisolated enum ToolsOzoneReportDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#closeActivity/properties/previousStatus" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -167,9 +177,11 @@ public nonisolated enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#escalationActivity`.
-    public nonisolated struct EscalationActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct EscalationActivity: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#escalationActivity" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `previousStatus` field (optional).
         /// Known values: `"open"`, `"closed"`, `"escalated"`, `"queued"`, `"assigned"`.
         public var previousStatus: ToolsOzoneReportDefs.EscalationActivity.PreviousStatus?
@@ -193,9 +205,11 @@ public nonisolated enum ToolsOzoneReportDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#escalationActivity/properties/previousStatus" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -216,9 +230,11 @@ public nonisolated enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#historicalStats`.
-    public nonisolated struct HistoricalStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct HistoricalStats: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#historicalStats" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `date` field (required).
         public var date: Swift.String
         /// The `actionRate` field (optional).
@@ -278,9 +294,11 @@ public nonisolated enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#liveStats`.
-    public nonisolated struct LiveStats: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct LiveStats: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#liveStats" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `actionRate` field (optional).
         public var actionRate: Swift.Int?
         /// The `actionedCount` field (optional).
@@ -335,9 +353,11 @@ public nonisolated enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#noteActivity`.
-    public nonisolated struct NoteActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct NoteActivity: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#noteActivity" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 
@@ -356,9 +376,11 @@ public nonisolated enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#queueActivity`.
-    public nonisolated struct QueueActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct QueueActivity: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#queueActivity" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `previousStatus` field (optional).
         /// Known values: `"open"`, `"closed"`, `"escalated"`, `"queued"`, `"assigned"`.
         public var previousStatus: ToolsOzoneReportDefs.QueueActivity.PreviousStatus?
@@ -382,9 +404,11 @@ public nonisolated enum ToolsOzoneReportDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#queueActivity/properties/previousStatus" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -571,9 +595,11 @@ public nonisolated enum ToolsOzoneReportDefs {
 
     /// Known values: `"tools.ozone.report.defs#reasonAppeal"`, `"tools.ozone.report.defs#reasonOther"`, `"tools.ozone.report.defs#reasonViolenceAnimal"`, `"tools.ozone.report.defs#reasonViolenceThreats"`, `"tools.ozone.report.defs#reasonViolenceGraphicContent"`, `"tools.ozone.report.defs#reasonViolenceGlorification"`, `"tools.ozone.report.defs#reasonViolenceExtremistContent"`, `"tools.ozone.report.defs#reasonViolenceTrafficking"`, `"tools.ozone.report.defs#reasonViolenceOther"`, `"tools.ozone.report.defs#reasonSexualAbuseContent"`, `"tools.ozone.report.defs#reasonSexualNCII"`, `"tools.ozone.report.defs#reasonSexualDeepfake"`, and 28 more.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct ReasonType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReasonType: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reasonType" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -698,9 +724,11 @@ public nonisolated enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#reopenActivity`.
-    public nonisolated struct ReopenActivity: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReopenActivity: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reopenActivity" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `previousStatus` field (optional).
         /// Known values: `"open"`, `"closed"`, `"escalated"`, `"queued"`, `"assigned"`.
         public var previousStatus: ToolsOzoneReportDefs.ReopenActivity.PreviousStatus?
@@ -724,9 +752,11 @@ public nonisolated enum ToolsOzoneReportDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct PreviousStatus: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reopenActivity/properties/previousStatus" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -747,9 +777,11 @@ public nonisolated enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#reportActivityView`.
-    public nonisolated struct ReportActivityView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReportActivityView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reportActivityView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.Int
         /// The `reportId` field (required).
@@ -827,9 +859,11 @@ public nonisolated enum ToolsOzoneReportDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum Activity: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum Activity: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reportActivityView/properties/activity" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case toolsOzoneReportDefsQueueActivity(ToolsOzoneReportDefs.QueueActivity)
             case toolsOzoneReportDefsAssignmentActivity(ToolsOzoneReportDefs.AssignmentActivity)
             case toolsOzoneReportDefsEscalationActivity(ToolsOzoneReportDefs.EscalationActivity)
@@ -885,9 +919,11 @@ public nonisolated enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#reportAssignment`.
-    public nonisolated struct ReportAssignment: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReportAssignment: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reportAssignment" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -924,9 +960,11 @@ public nonisolated enum ToolsOzoneReportDefs {
     }
 
     /// The lexicon object `tools.ozone.report.defs#reportView`.
-    public nonisolated struct ReportView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReportView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reportView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.Int
         /// The `eventId` field (required).
@@ -1060,9 +1098,11 @@ public nonisolated enum ToolsOzoneReportDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Status: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Status: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.report.defs#reportView/properties/status" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 

@@ -14,9 +14,11 @@ public nonisolated enum ToolsOzoneReportGetLiveStats: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.report.getLiveStats#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.getLiveStats#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `moderatorDid` field (optional).
         /// Format: `did`.
         public var moderatorDid: XRPCCore.DID?
@@ -51,9 +53,11 @@ public nonisolated enum ToolsOzoneReportGetLiveStats: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.getLiveStats#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `stats` field (required).
         public var stats: ToolsOzoneReportDefs.LiveStats { get { _stats.wrappedValue } set { _stats.wrappedValue = newValue } }
         private var _stats: XRPCCore._LexiconBoxed<ToolsOzoneReportDefs.LiveStats>

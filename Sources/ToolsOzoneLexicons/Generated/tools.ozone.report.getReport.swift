@@ -38,9 +38,11 @@ public nonisolated enum ToolsOzoneReportGetReport: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `tools.ozone.report.getReport#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.getReport#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.Int
         /// Fields the schema does not declare, kept as read and written back.

@@ -14,9 +14,11 @@ public nonisolated enum ToolsOzoneReportListActivities: XRPCCore.XRPCQuery {
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.report.listActivities#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.listActivities#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `reportId` field (required).
         public var reportId: Swift.Int
         /// The `cursor` field (optional).
@@ -51,9 +53,11 @@ public nonisolated enum ToolsOzoneReportListActivities: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.report.listActivities#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `activities` field (required).
         public var activities: [ToolsOzoneReportDefs.ReportActivityView]
         /// The `cursor` field (optional).

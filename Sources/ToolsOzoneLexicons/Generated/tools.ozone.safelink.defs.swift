@@ -9,9 +9,11 @@ import ComAtprotoLexicons
 public nonisolated enum ToolsOzoneSafelinkDefs {
     /// Known values: `"block"`, `"warn"`, `"whitelist"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct ActionType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ActionType: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.defs#actionType" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -27,9 +29,11 @@ public nonisolated enum ToolsOzoneSafelinkDefs {
     }
 
     /// The lexicon object `tools.ozone.safelink.defs#event`.
-    public nonisolated struct Event: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Event: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.defs#event" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `id` field (required).
         public var id: Swift.Int
         /// The `eventType` field (required).
@@ -96,9 +100,11 @@ public nonisolated enum ToolsOzoneSafelinkDefs {
 
     /// Known values: `"addRule"`, `"updateRule"`, `"removeRule"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct EventType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct EventType: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.defs#eventType" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -115,9 +121,11 @@ public nonisolated enum ToolsOzoneSafelinkDefs {
 
     /// Known values: `"domain"`, `"url"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct PatternType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct PatternType: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.defs#patternType" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -132,9 +140,11 @@ public nonisolated enum ToolsOzoneSafelinkDefs {
 
     /// Known values: `"csam"`, `"spam"`, `"phishing"`, `"none"`.
     /// An open set of known values (`knownValues`): any other string is kept as is.
-    public nonisolated struct ReasonType: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ReasonType: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.defs#reasonType" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The string, exactly as read or given.
         public var rawValue: Swift.String
 
@@ -152,9 +162,11 @@ public nonisolated enum ToolsOzoneSafelinkDefs {
     }
 
     /// The lexicon object `tools.ozone.safelink.defs#urlRule`.
-    public nonisolated struct UrlRule: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct UrlRule: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.defs#urlRule" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `url` field (required).
         public var url: Swift.String
         /// The `pattern` field (required).

@@ -17,9 +17,11 @@ public nonisolated enum ToolsOzoneSafelinkQueryRules: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.queryRules#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `actions` field (optional).
         public var actions: [Swift.String]?
         /// The `createdBy` field (optional).
@@ -86,9 +88,11 @@ public nonisolated enum ToolsOzoneSafelinkQueryRules: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.queryRules#main/input/schema/properties/sortDirection" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -103,9 +107,11 @@ public nonisolated enum ToolsOzoneSafelinkQueryRules: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.safelink.queryRules#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `rules` field (required).
         public var rules: [ToolsOzoneSafelinkDefs.UrlRule]
         /// The `cursor` field (optional).

@@ -17,9 +17,11 @@ public nonisolated enum ToolsOzoneServerGetConfig: XRPCCore.XRPCQuery {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.server.getConfig#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `appview` field (optional).
         public var appview: ToolsOzoneServerGetConfig.ServiceConfig? { get { _appview.wrappedValue } set { _appview.wrappedValue = newValue } }
         private var _appview: XRPCCore._LexiconBoxedOptional<ToolsOzoneServerGetConfig.ServiceConfig>
@@ -74,9 +76,11 @@ public nonisolated enum ToolsOzoneServerGetConfig: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.server.getConfig#serviceConfig`.
-    public nonisolated struct ServiceConfig: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ServiceConfig: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.server.getConfig#serviceConfig" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `url` field (optional).
         /// Format: `uri`.
         public var url: XRPCCore.URIString?
@@ -101,9 +105,11 @@ public nonisolated enum ToolsOzoneServerGetConfig: XRPCCore.XRPCQuery {
     }
 
     /// The lexicon object `tools.ozone.server.getConfig#viewerConfig`.
-    public nonisolated struct ViewerConfig: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct ViewerConfig: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.server.getConfig#viewerConfig" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `role` field (optional).
         /// Known values: `"tools.ozone.team.defs#roleAdmin"`, `"tools.ozone.team.defs#roleModerator"`, `"tools.ozone.team.defs#roleTriage"`, `"tools.ozone.team.defs#roleVerifier"`.
         public var role: ToolsOzoneServerGetConfig.ViewerConfig.Role?
@@ -127,9 +133,11 @@ public nonisolated enum ToolsOzoneServerGetConfig: XRPCCore.XRPCQuery {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Role: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Role: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.server.getConfig#viewerConfig/properties/role" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 

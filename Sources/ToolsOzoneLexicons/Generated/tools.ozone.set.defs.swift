@@ -8,9 +8,11 @@ import ComAtprotoLexicons
 /// The lexicon `tools.ozone.set.defs`.
 public nonisolated enum ToolsOzoneSetDefs {
     /// The lexicon object `tools.ozone.set.defs#set`.
-    public nonisolated struct Set: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Set: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.defs#set" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `name` field (required).
         /// At least 3 UTF-8 bytes. At most 128 UTF-8 bytes.
         public var name: Swift.String
@@ -41,9 +43,11 @@ public nonisolated enum ToolsOzoneSetDefs {
     }
 
     /// The lexicon object `tools.ozone.set.defs#setView`.
-    public nonisolated struct SetView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct SetView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.defs#setView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `name` field (required).
         /// At least 3 UTF-8 bytes. At most 128 UTF-8 bytes.
         public var name: Swift.String

@@ -41,9 +41,11 @@ public nonisolated enum ToolsOzoneSetDeleteSet: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.deleteSet#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `name` field (required).
         public var name: Swift.String
         /// Fields the schema does not declare, kept as read and written back.
@@ -67,9 +69,11 @@ public nonisolated enum ToolsOzoneSetDeleteSet: XRPCCore.XRPCProcedure {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.deleteSet#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// Fields the schema does not declare, kept as read and written back.
         public var unknownFields: [Swift.String: XRPCCore.JSONValue]
 

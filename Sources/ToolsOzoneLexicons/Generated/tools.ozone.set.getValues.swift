@@ -38,9 +38,11 @@ public nonisolated enum ToolsOzoneSetGetValues: XRPCCore.XRPCQuery {
     }
 
     /// The parameters `tools.ozone.set.getValues#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.getValues#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `name` field (required).
         public var name: Swift.String
         /// The `cursor` field (optional).
@@ -75,9 +77,11 @@ public nonisolated enum ToolsOzoneSetGetValues: XRPCCore.XRPCQuery {
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.set.getValues#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `set` field (required).
         public var set: ToolsOzoneSetDefs.SetView { get { _set.wrappedValue } set { _set.wrappedValue = newValue } }
         private var _set: XRPCCore._LexiconBoxed<ToolsOzoneSetDefs.SetView>

@@ -8,9 +8,11 @@ import ComAtprotoLexicons
 /// The lexicon `tools.ozone.setting.defs`.
 public nonisolated enum ToolsOzoneSettingDefs {
     /// The lexicon object `tools.ozone.setting.defs#option`.
-    public nonisolated struct Option: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Option: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.setting.defs#option" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `key` field (required).
         /// Format: `nsid`.
         public var key: XRPCCore.NSID
@@ -87,9 +89,11 @@ public nonisolated enum ToolsOzoneSettingDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Scope: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Scope: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.setting.defs#option/properties/scope" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -103,9 +107,11 @@ public nonisolated enum ToolsOzoneSettingDefs {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct ManagerRole: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct ManagerRole: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.setting.defs#option/properties/managerRole" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 

@@ -8,9 +8,11 @@ import ComAtprotoLexicons
 /// The lexicon `tools.ozone.signature.defs`.
 public nonisolated enum ToolsOzoneSignatureDefs {
     /// The lexicon object `tools.ozone.signature.defs#sigDetail`.
-    public nonisolated struct SigDetail: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct SigDetail: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.signature.defs#sigDetail" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `property` field (required).
         public var property: Swift.String
         /// The `value` field (required).

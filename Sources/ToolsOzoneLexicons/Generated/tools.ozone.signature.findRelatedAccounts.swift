@@ -14,9 +14,11 @@ public nonisolated enum ToolsOzoneSignatureFindRelatedAccounts: XRPCCore.XRPCQue
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.signature.findRelatedAccounts#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.signature.findRelatedAccounts#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -52,9 +54,11 @@ public nonisolated enum ToolsOzoneSignatureFindRelatedAccounts: XRPCCore.XRPCQue
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.signature.findRelatedAccounts#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `accounts` field (required).
         public var accounts: [ToolsOzoneSignatureFindRelatedAccounts.RelatedAccount]
         /// The `cursor` field (optional).
@@ -83,9 +87,11 @@ public nonisolated enum ToolsOzoneSignatureFindRelatedAccounts: XRPCCore.XRPCQue
     }
 
     /// The lexicon object `tools.ozone.signature.findRelatedAccounts#relatedAccount`.
-    public nonisolated struct RelatedAccount: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RelatedAccount: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.signature.findRelatedAccounts#relatedAccount" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `account` field (required).
         public var account: ComAtprotoLexicons.ComAtprotoAdminDefs.AccountView
         /// The `similarities` field (optional).

@@ -41,9 +41,11 @@ public nonisolated enum ToolsOzoneTeamAddMember: XRPCCore.XRPCProcedure {
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.team.addMember#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `did` field (required).
         /// Format: `did`.
         public var did: XRPCCore.DID
@@ -73,9 +75,11 @@ public nonisolated enum ToolsOzoneTeamAddMember: XRPCCore.XRPCProcedure {
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
-        public nonisolated struct Role: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct Role: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.team.addMember#main/input/schema/properties/role" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 

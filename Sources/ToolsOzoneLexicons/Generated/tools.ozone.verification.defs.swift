@@ -8,9 +8,11 @@ import ComAtprotoLexicons
 /// The lexicon `tools.ozone.verification.defs`.
 public nonisolated enum ToolsOzoneVerificationDefs {
     /// The lexicon object `tools.ozone.verification.defs#verificationView`.
-    public nonisolated struct VerificationView: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct VerificationView: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.defs#verificationView" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `issuer` field (required).
         /// Format: `did`.
         public var issuer: XRPCCore.DID
@@ -104,9 +106,11 @@ public nonisolated enum ToolsOzoneVerificationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum IssuerProfile: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum IssuerProfile: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.verification.defs#verificationView/properties/issuerProfile" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// A member whose `$type` this union does not list, kept as read.
             case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
@@ -135,9 +139,11 @@ public nonisolated enum ToolsOzoneVerificationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum IssuerRepo: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum IssuerRepo: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.verification.defs#verificationView/properties/issuerRepo" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case toolsOzoneModerationDefsRepoViewDetail(ToolsOzoneModerationDefs.RepoViewDetail)
             case toolsOzoneModerationDefsRepoViewNotFound(ToolsOzoneModerationDefs.RepoViewNotFound)
             /// A member whose `$type` this union does not list, kept as read.
@@ -180,9 +186,11 @@ public nonisolated enum ToolsOzoneVerificationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum SubjectProfile: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum SubjectProfile: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.verification.defs#verificationView/properties/subjectProfile" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// A member whose `$type` this union does not list, kept as read.
             case unknown(XRPCCore.LexiconUnknownValue)
             /// A member of a listed `$type` whose content does not decode, kept as read with the reason.
@@ -211,9 +219,11 @@ public nonisolated enum ToolsOzoneVerificationDefs {
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
-        public nonisolated indirect enum SubjectRepo: XRPCCore.LexiconUnion, _ToolsOzoneLexiconsValidatable {
+        public nonisolated indirect enum SubjectRepo: XRPCCore.LexiconUnion, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.verification.defs#verificationView/properties/subjectRepo" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             case toolsOzoneModerationDefsRepoViewDetail(ToolsOzoneModerationDefs.RepoViewDetail)
             case toolsOzoneModerationDefsRepoViewNotFound(ToolsOzoneModerationDefs.RepoViewNotFound)
             /// A member whose `$type` this union does not list, kept as read.

@@ -17,9 +17,11 @@ public nonisolated enum ToolsOzoneVerificationGrantVerifications: XRPCCore.XRPCP
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.grantVerifications#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `verifications` field (required).
         /// At most 100 items.
         public var verifications: [ToolsOzoneVerificationGrantVerifications.VerificationInput]
@@ -44,9 +46,11 @@ public nonisolated enum ToolsOzoneVerificationGrantVerifications: XRPCCore.XRPCP
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.grantVerifications#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `verifications` field (required).
         public var verifications: [ToolsOzoneVerificationDefs.VerificationView]
         /// The `failedVerifications` field (required).
@@ -75,9 +79,11 @@ public nonisolated enum ToolsOzoneVerificationGrantVerifications: XRPCCore.XRPCP
     }
 
     /// The lexicon object `tools.ozone.verification.grantVerifications#grantError`.
-    public nonisolated struct GrantError: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct GrantError: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.grantVerifications#grantError" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `error` field (required).
         public var error: Swift.String
         /// The `subject` field (required).
@@ -107,9 +113,11 @@ public nonisolated enum ToolsOzoneVerificationGrantVerifications: XRPCCore.XRPCP
     }
 
     /// The lexicon object `tools.ozone.verification.grantVerifications#verificationInput`.
-    public nonisolated struct VerificationInput: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct VerificationInput: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.grantVerifications#verificationInput" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `subject` field (required).
         /// Format: `did`.
         public var subject: XRPCCore.DID

@@ -14,9 +14,11 @@ public nonisolated enum ToolsOzoneVerificationListVerifications: XRPCCore.XRPCQu
     public typealias Error = XRPCCore.XRPCUndeclaredError
 
     /// The parameters `tools.ozone.verification.listVerifications#main/parameters`.
-    public nonisolated struct Parameters: XRPCCore.XRPCParameters, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Parameters: XRPCCore.XRPCParameters, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.listVerifications#main/parameters" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `createdAfter` field (optional).
         /// Format: `datetime`.
         public var createdAfter: XRPCCore.LexiconDatetime?
@@ -80,9 +82,11 @@ public nonisolated enum ToolsOzoneVerificationListVerifications: XRPCCore.XRPCQu
         }
 
         /// A closed set of values (`enum`): validation rejects any other.
-        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, _ToolsOzoneLexiconsValidatable {
+        public nonisolated struct SortDirection: XRPCCore.LexiconStringValue, XRPCCore.LexiconValidatable {
             /// The lexicon node this type is checked against by `validate()`.
             public static var lexiconDefinition: Swift.String { "tools.ozone.verification.listVerifications#main/parameters/properties/sortDirection" }
+            /// The lexicon documents of the module that declares the type.
+            public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
             /// The string, exactly as read or given.
             public var rawValue: Swift.String
 
@@ -100,9 +104,11 @@ public nonisolated enum ToolsOzoneVerificationListVerifications: XRPCCore.XRPCQu
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.listVerifications#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `verifications` field (required).
         public var verifications: [ToolsOzoneVerificationDefs.VerificationView]
         /// The `cursor` field (optional).

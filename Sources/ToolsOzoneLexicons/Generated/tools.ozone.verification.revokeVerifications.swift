@@ -17,9 +17,11 @@ public nonisolated enum ToolsOzoneVerificationRevokeVerifications: XRPCCore.XRPC
     public typealias Parameters = XRPCCore.XRPCNoParameters
 
     /// Encoding: `application/json`.
-    public nonisolated struct Input: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Input: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.revokeVerifications#main/input/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `uris` field (required).
         /// At most 100 items.
         public var uris: [XRPCCore.ATURI]
@@ -50,9 +52,11 @@ public nonisolated enum ToolsOzoneVerificationRevokeVerifications: XRPCCore.XRPC
     }
 
     /// Encoding: `application/json`.
-    public nonisolated struct Output: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct Output: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.revokeVerifications#main/output/schema" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `revokedVerifications` field (required).
         public var revokedVerifications: [XRPCCore.ATURI]
         /// The `failedRevocations` field (required).
@@ -81,9 +85,11 @@ public nonisolated enum ToolsOzoneVerificationRevokeVerifications: XRPCCore.XRPC
     }
 
     /// The lexicon object `tools.ozone.verification.revokeVerifications#revokeError`.
-    public nonisolated struct RevokeError: XRPCCore.LexiconObject, _ToolsOzoneLexiconsValidatable {
+    public nonisolated struct RevokeError: XRPCCore.LexiconObject, XRPCCore.LexiconValidatable {
         /// The lexicon node this type is checked against by `validate()`.
         public static var lexiconDefinition: Swift.String { "tools.ozone.verification.revokeVerifications#revokeError" }
+        /// The lexicon documents of the module that declares the type.
+        public static var lexiconCatalog: XRPCCore.LexiconSchemaCatalog { ToolsOzoneLexiconsSchemas.catalog }
         /// The `uri` field (required).
         /// Format: `at-uri`.
         public var uri: XRPCCore.ATURI
