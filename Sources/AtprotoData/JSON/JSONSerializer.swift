@@ -29,6 +29,12 @@ extension JSONValue {
     public func write(to buffer: inout [UInt8], sortedKeys: Bool = true) {
         JSONTextWriter.write(self, to: &buffer, sortedKeys: sortedKeys)
     }
+
+    /// Whether the key `left` is written before `right` with sorted keys (by their UTF-8 bytes): for
+    /// writers of JSON text that must give these bytes (XRPCCore's text output).
+    package static func keyPrecedes(_ left: String, _ right: String) -> Bool {
+        JSONTextWriter.utf8Precedes(left, right)
+    }
 }
 
 private enum JSONTextWriter {

@@ -87,7 +87,8 @@ import AtprotoData
     }
 
     private func isSorted(from object: Int) -> Bool {
-        for index in (object + 1)..<members.count where !Self.precedes(members[index - 1].key, members[index].key) {
+        for index in (object + 1)..<members.count
+        where !JSONValue.keyPrecedes(members[index - 1].key, members[index].key) {
             return false
         }
         return true
@@ -99,16 +100,11 @@ import AtprotoData
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: bytes[regionStart...])
         bytes.removeSubrange(regionStart...)
-        let order = members[object...].sorted { Self.precedes($0.key, $1.key) }
+        let order = members[object...].sorted { JSONValue.keyPrecedes($0.key, $1.key) }
         for (position, member) in order.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes.append(contentsOf: scratch[(member.start - regionStart)..<(member.end - regionStart)])
         }
-    }
-
-    /// Whether `left` sorts before `right` by their UTF-8 bytes (the serializer's order).
-    static func precedes(_ left: String, _ right: String) -> Bool {
-        left.utf8.lexicographicallyPrecedes(right.utf8)
     }
 }
 
