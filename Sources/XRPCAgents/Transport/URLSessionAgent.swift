@@ -134,8 +134,8 @@ public final class URLSessionAgent: XRPCAgent, XRPCFixedServiceAgent, Sendable, 
 
     private func httpRequest(_ request: XRPCRequest, url: URL) -> HTTPTransportRequest {
         // The agent's fields, then the request's: a name the request sets replaces the agent's.
-        var fields = HTTPHeaderFields(headers.fields.filter { request.header($0.name) == nil })
-        for field in request.headers.fields { fields.append(field.name, field.value) }
+        var fields = headers
+        fields.merge(request.headers)
         if let contentType = request.contentType { fields["Content-Type"] = contentType }
         return HTTPTransportRequest(
             method: request.method.rawValue, url: url, headers: fields, body: request.body,
