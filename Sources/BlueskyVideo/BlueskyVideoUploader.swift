@@ -35,7 +35,7 @@ public struct BlueskyVideoUploader: Sendable {
     /// Retries and polls.
     public let policy: BlueskyVideoUploadPolicy
     /// How the file is sent: in parts, or in one request as Bluesky's app does.
-    public let method: BlueskyVideoUploadMethod
+    public var method: BlueskyVideoUploadMethod { singleRequest == nil ? .multipart : .singleRequest }
     /// The session and the service's own agent, for ``BlueskyVideoUploadMethod/singleRequest``.
     let singleRequest: SingleRequestRoute?
 
@@ -54,7 +54,6 @@ public struct BlueskyVideoUploader: Sendable {
         let agent = agent ?? URLSessionAgent(serviceURL: service.url)
         self.client = XRPCClient(agent: ServiceAuthAgent(session: session, audience: service.did, agent: agent))
         self.policy = policy
-        self.method = method
         self.singleRequest = method == .singleRequest ? SingleRequestRoute(session: session, serviceAgent: agent) : nil
     }
 
@@ -63,7 +62,6 @@ public struct BlueskyVideoUploader: Sendable {
     public init(client: XRPCClient, policy: BlueskyVideoUploadPolicy = BlueskyVideoUploadPolicy()) {
         self.client = client
         self.policy = policy
-        self.method = .multipart
         self.singleRequest = nil
     }
 
