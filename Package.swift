@@ -304,7 +304,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "AtprotoLexiconsTests",
-            dependencies: ["AtprotoLexicons", "XRPCRuntime", "XRPCTesting", "SeededRandom", "LoopbackHTTPServer"]),
+            dependencies: [
+                "AtprotoLexicons", "XRPCRuntime", "XRPCServer", "XRPCTesting", "SeededRandom", "LoopbackHTTPServer",
+            ]),
         // The firehose against a real PDS: skipped unless ATPROTO_PDS_URL (+ _HANDLE, _PASSWORD) is set;
         // a loopback TCP proxy (LoopbackHTTPServer) cuts its connections to test resumption.
         .testTarget(

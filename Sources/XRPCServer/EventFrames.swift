@@ -15,11 +15,30 @@ public enum XRPCEventFrameEncoder: Sendable {
             throw LexiconDecodingError(message: "an event-stream message must be an object with a string $type")
         }
         fields["$type"] = nil
-        let prefix = nsid.rawValue + "#"
-        let short = type.hasPrefix(prefix) ? String(type.dropFirst(nsid.rawValue.count)) : type
-        let header = DAGCBOR.encode(.map(["op": .integer(1), "t": .string(short)]))
+        let header = DAGCBOR.encode(.map(["op": .integer(1), "t": .string(shortType(type, nsid: nsid))]))
         let body = try DAGCBOR.encode(json: .object(fields))
         return Data(header + body)
+    }
+
+    /// A message frame (`op: 1`) written straight from a typed message (a subscription's generated
+    /// `Message` union): the bytes ``message(_:nsid:)`` gives for its `lexiconJSON`, with no JSON in
+    /// between (bytes and links stay binary).
+    ///
+    /// - Throws: `LexiconDecodingError` when the message has no string `$type`, or cannot be written as
+    ///   DAG-CBOR (a float or a malformed link among the fields it kept from reading).
+    public static func message<Message: LexiconValue>(_ message: Message, nsid: NSID) throws -> Data {
+        guard let (type, body) = try message.eventStreamMessage(asDAGCBOR: true), let type else {
+            return try self.message(message.lexiconJSON, nsid: nsid)
+        }
+        var frame = DAGCBOR.encode(.map(["op": .integer(1), "t": .string(shortType(type, nsid: nsid))]))
+        frame.append(contentsOf: body)
+        return Data(frame)
+    }
+
+    /// A message's `$type` as a frame header's `t`: `#name` for a def of `nsid`, whole otherwise.
+    static func shortType(_ type: String, nsid: NSID) -> String {
+        let prefix = nsid.rawValue + "#"
+        return type.hasPrefix(prefix) ? String(type.dropFirst(nsid.rawValue.count)) : type
     }
 
     /// An error frame (`op: -1`) with `{error, message}`; the stream ends after it.
@@ -40,6 +59,22 @@ public enum XRPCEventFrameEncoder: Sendable {
         return JSONValue.object(["$type": .string("message"), "payload": json]).serialized(sortedKeys: false)
     }
 
+    /// A message frame of the `xrpc.v1.json` framing written straight from a typed message: the
+    /// message as ``jsonMessage(_:)`` gives it for its `lexiconJSON` (as JSON, its keys sorted), with
+    /// no tree in between.
+    ///
+    /// - Throws: `LexiconDecodingError` when the message has no string `$type`.
+    public static func jsonMessage<Message: LexiconValue>(_ message: Message) throws -> Data {
+        guard let (_, payload) = try message.eventStreamMessage(asDAGCBOR: false) else {
+            return try jsonMessage(message.lexiconJSON)
+        }
+        var frame = Array(#"{"$type":"message","payload":"#.utf8)
+        frame.reserveCapacity(frame.count + payload.count + 1)
+        frame.append(contentsOf: payload)
+        frame.append(UInt8(ascii: "}"))
+        return Data(frame)
+    }
+
     /// An error frame of the `xrpc.v1.json` framing, as UTF-8 text: `{"$type":"error","error":…,"message":…}`.
     public static func jsonError(name: String, message: String?) -> Data {
         var fields: [String: JSONValue] = ["$type": .string("error"), "error": .string(name)]
@@ -47,9 +82,11 @@ public enum XRPCEventFrameEncoder: Sendable {
         return JSONValue.object(fields).serialized(sortedKeys: false)
     }
 
-    /// A message frame in `framing`: ``message(_:nsid:)`` or ``jsonMessage(_:)``.
-    static func message(_ json: JSONValue, nsid: NSID, framing: XRPCEventFraming) throws -> Data {
-        framing == .json ? try jsonMessage(json) : try message(json, nsid: nsid)
+    /// A message frame in `framing`, written straight from the typed message.
+    static func message<Message: LexiconValue>(
+        _ message: Message, nsid: NSID, framing: XRPCEventFraming
+    ) throws -> Data {
+        framing == .json ? try jsonMessage(message) : try self.message(message, nsid: nsid)
     }
 
     /// An error frame in `framing`: ``error(name:message:)`` or ``jsonError(name:message:)``.
@@ -67,7 +104,7 @@ public struct XRPCEventFrameSequence: AsyncSequence, Sendable {
     let nsid: NSID
     /// How the subscription's frames are written (its lexicon's `subprotocol`).
     public let framing: XRPCEventFraming
-    /// Makes a pull of the handler's messages in their JSON form, one at a time: nothing is read ahead
+    /// Makes a pull of the handler's messages as frames, one at a time: nothing is read ahead
     /// of the socket, so a slow client holds the handler back instead of growing a buffer here.
     let makeMessages: @Sendable () -> MessagePull
     let log: (@Sendable (String) -> Void)?
@@ -103,11 +140,11 @@ public struct XRPCEventFrameSequence: AsyncSequence, Sendable {
         public mutating func next() async -> Data? {
             guard !finished else { return nil }
             do {
-                guard let json = try await messages.next() else {
+                guard let frame = try await messages.next(nsid: nsid, framing: framing) else {
                     finished = true
                     return nil
                 }
-                return try XRPCEventFrameEncoder.message(json, nsid: nsid, framing: framing)
+                return frame
             } catch let error as XRPCServerError {
                 finished = true
                 return XRPCEventFrameEncoder.error(name: error.code.rawValue, message: error.message, framing: framing)
@@ -124,17 +161,20 @@ public struct XRPCEventFrameSequence: AsyncSequence, Sendable {
     }
 }
 
-/// The handler's message stream, read one message at a time and handed on as JSON: the type that
-/// keeps ``XRPCEventFrameSequence`` from being generic over the message type.
+/// The handler's message stream, read one message at a time and written as a frame straight from
+/// its type: the type that keeps ``XRPCEventFrameSequence`` from being generic over the message type.
 final class MessagePull {
-    private let pull: () async throws -> JSONValue?
+    private let pull: (NSID, XRPCEventFraming) async throws -> Data?
 
     init<Message: LexiconValue>(_ messages: AsyncThrowingStream<Message, any Error>) {
         var iterator = messages.makeAsyncIterator()
-        pull = { try await iterator.next()?.lexiconJSON }
+        pull = { nsid, framing in
+            guard let message = try await iterator.next() else { return nil }
+            return try XRPCEventFrameEncoder.message(message, nsid: nsid, framing: framing)
+        }
     }
 
-    func next() async throws -> JSONValue? {
-        try await pull()
+    func next(nsid: NSID, framing: XRPCEventFraming) async throws -> Data? {
+        try await pull(nsid, framing)
     }
 }

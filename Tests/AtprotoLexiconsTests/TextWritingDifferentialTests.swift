@@ -28,6 +28,9 @@ final class TextWritingDifferentialTests: XCTestCase {
         let unsorted = LexiconEncoder(sortsKeys: false).encode(value)
         XCTAssertEqual(
             try JSONValue.parse(unsorted), value.lexiconJSON, "\(label()): unsorted", file: file, line: line)
+        // As DAG-CBOR: the bytes of its JSON form read as the data model, or an error both ways.
+        let cborThroughTree = try? DAGCBOR.encode(json: value.lexiconJSON)
+        XCTAssertEqual(try? value.lexiconDAGCBOR(), cborThroughTree, "\(label()): DAG-CBOR", file: file, line: line)
     }
 
     /// Decodes `bytes` as `T` (keeping unknown fields) and compares its two writings; whether it decoded.

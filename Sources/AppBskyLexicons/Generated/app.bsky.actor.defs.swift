@@ -728,6 +728,14 @@ public nonisolated enum AppBskyActorDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyFeedPostgateDisableRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.postgate#disableRule", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -779,6 +787,17 @@ public nonisolated enum AppBskyActorDefs {
                 case .appBskyFeedThreadgateListRule(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "app.bsky.feed.threadgate#listRule")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyFeedThreadgateMentionRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.threadgate#mentionRule", to: &output)
+                case .appBskyFeedThreadgateFollowerRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.threadgate#followerRule", to: &output)
+                case .appBskyFeedThreadgateFollowingRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.threadgate#followingRule", to: &output)
+                case .appBskyFeedThreadgateListRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.threadgate#listRule", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }
@@ -869,6 +888,29 @@ public nonisolated enum AppBskyActorDefs {
             case .appBskyActorDefsLiveEventPreferences(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "app.bsky.actor.defs#liveEventPreferences")
             case .unknown(let value): return value.json
             case .invalid(let value): return value.json
+            }
+        }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .appBskyActorDefsAdultContentPref(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#adultContentPref", to: &output)
+            case .appBskyActorDefsContentLabelPref(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#contentLabelPref", to: &output)
+            case .appBskyActorDefsSavedFeedsPref(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#savedFeedsPref", to: &output)
+            case .appBskyActorDefsSavedFeedsPrefV2(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#savedFeedsPrefV2", to: &output)
+            case .appBskyActorDefsPersonalDetailsPref(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#personalDetailsPref", to: &output)
+            case .appBskyActorDefsDeclaredAgePref(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#declaredAgePref", to: &output)
+            case .appBskyActorDefsFeedViewPref(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#feedViewPref", to: &output)
+            case .appBskyActorDefsThreadViewPref(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#threadViewPref", to: &output)
+            case .appBskyActorDefsInterestsPref(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#interestsPref", to: &output)
+            case .appBskyActorDefsMutedWordsPref(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#mutedWordsPref", to: &output)
+            case .appBskyActorDefsHiddenPostsPref(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#hiddenPostsPref", to: &output)
+            case .appBskyActorDefsBskyAppStatePref(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#bskyAppStatePref", to: &output)
+            case .appBskyActorDefsLabelersPref(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#labelersPref", to: &output)
+            case .appBskyActorDefsPostInteractionSettingsPref(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#postInteractionSettingsPref", to: &output)
+            case .appBskyActorDefsVerificationPrefs(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#verificationPrefs", to: &output)
+            case .appBskyActorDefsLiveEventPreferences(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.actor.defs#liveEventPreferences", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
             }
         }
     }
@@ -1710,6 +1752,14 @@ public nonisolated enum AppBskyActorDefs {
                 case .appBskyEmbedExternalView(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "app.bsky.embed.external#view")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyEmbedExternalView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.external#view", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }

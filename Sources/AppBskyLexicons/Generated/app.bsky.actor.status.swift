@@ -117,6 +117,14 @@ public nonisolated struct AppBskyActorStatus: XRPCCore.LexiconRecord, XRPCCore.L
             case .invalid(let value): return value.json
             }
         }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .appBskyEmbedExternal(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.external", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
+            }
+        }
     }
 }
 

@@ -168,6 +168,20 @@ public nonisolated enum AppBskyAgeassuranceDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyAgeassuranceDefsConfigRegionRuleDefault(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.ageassurance.defs#configRegionRuleDefault", to: &output)
+                case .appBskyAgeassuranceDefsConfigRegionRuleIfDeclaredOverAge(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.ageassurance.defs#configRegionRuleIfDeclaredOverAge", to: &output)
+                case .appBskyAgeassuranceDefsConfigRegionRuleIfDeclaredUnderAge(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.ageassurance.defs#configRegionRuleIfDeclaredUnderAge", to: &output)
+                case .appBskyAgeassuranceDefsConfigRegionRuleIfAssuredOverAge(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.ageassurance.defs#configRegionRuleIfAssuredOverAge", to: &output)
+                case .appBskyAgeassuranceDefsConfigRegionRuleIfAssuredUnderAge(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.ageassurance.defs#configRegionRuleIfAssuredUnderAge", to: &output)
+                case .appBskyAgeassuranceDefsConfigRegionRuleIfAccountNewerThan(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.ageassurance.defs#configRegionRuleIfAccountNewerThan", to: &output)
+                case .appBskyAgeassuranceDefsConfigRegionRuleIfAccountOlderThan(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.ageassurance.defs#configRegionRuleIfAccountOlderThan", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.

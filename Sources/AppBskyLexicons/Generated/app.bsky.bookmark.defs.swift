@@ -120,6 +120,16 @@ public nonisolated enum AppBskyBookmarkDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyFeedDefsBlockedPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#blockedPost", to: &output)
+                case .appBskyFeedDefsNotFoundPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#notFoundPost", to: &output)
+                case .appBskyFeedDefsPostView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#postView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

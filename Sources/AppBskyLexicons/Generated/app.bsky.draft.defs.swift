@@ -105,6 +105,14 @@ public nonisolated enum AppBskyDraftDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyFeedPostgateDisableRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.postgate#disableRule", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -156,6 +164,17 @@ public nonisolated enum AppBskyDraftDefs {
                 case .appBskyFeedThreadgateListRule(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "app.bsky.feed.threadgate#listRule")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyFeedThreadgateMentionRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.threadgate#mentionRule", to: &output)
+                case .appBskyFeedThreadgateFollowerRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.threadgate#followerRule", to: &output)
+                case .appBskyFeedThreadgateFollowingRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.threadgate#followingRule", to: &output)
+                case .appBskyFeedThreadgateListRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.threadgate#listRule", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }
@@ -293,6 +312,14 @@ public nonisolated enum AppBskyDraftDefs {
             case .appBskyDraftDefsDraftEmbedImage(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "app.bsky.draft.defs#draftEmbedImage")
             case .unknown(let value): return value.json
             case .invalid(let value): return value.json
+            }
+        }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .appBskyDraftDefsDraftEmbedImage(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.draft.defs#draftEmbedImage", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
             }
         }
     }
@@ -537,6 +564,14 @@ public nonisolated enum AppBskyDraftDefs {
                 case .comAtprotoLabelDefsSelfLabels(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "com.atproto.label.defs#selfLabels")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .comAtprotoLabelDefsSelfLabels(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.label.defs#selfLabels", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }

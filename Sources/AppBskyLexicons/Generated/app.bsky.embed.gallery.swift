@@ -140,6 +140,14 @@ public nonisolated struct AppBskyEmbedGallery: XRPCCore.LexiconObject, XRPCCore.
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyEmbedGalleryViewImage(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.gallery#viewImage", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 
@@ -229,6 +237,14 @@ public nonisolated struct AppBskyEmbedGallery: XRPCCore.LexiconObject, XRPCCore.
             case .appBskyEmbedGalleryImage(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "app.bsky.embed.gallery#image")
             case .unknown(let value): return value.json
             case .invalid(let value): return value.json
+            }
+        }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .appBskyEmbedGalleryImage(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.gallery#image", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
             }
         }
     }

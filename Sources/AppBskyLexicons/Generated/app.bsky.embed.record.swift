@@ -121,6 +121,21 @@ public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, XRPCCore.L
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyEmbedRecordViewRecord(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.record#viewRecord", to: &output)
+                case .appBskyEmbedRecordViewNotFound(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.record#viewNotFound", to: &output)
+                case .appBskyEmbedRecordViewBlocked(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.record#viewBlocked", to: &output)
+                case .appBskyEmbedRecordViewDetached(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.record#viewDetached", to: &output)
+                case .appBskyFeedDefsGeneratorView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#generatorView", to: &output)
+                case .appBskyGraphDefsListView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.graph.defs#listView", to: &output)
+                case .appBskyLabelerDefsLabelerView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.labeler.defs#labelerView", to: &output)
+                case .appBskyGraphDefsStarterPackViewBasic(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.graph.defs#starterPackViewBasic", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 
@@ -371,6 +386,19 @@ public nonisolated struct AppBskyEmbedRecord: XRPCCore.LexiconObject, XRPCCore.L
                 case .appBskyEmbedRecordWithMediaView(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "app.bsky.embed.recordWithMedia#view")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyEmbedImagesView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.images#view", to: &output)
+                case .appBskyEmbedVideoView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.video#view", to: &output)
+                case .appBskyEmbedGalleryView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.gallery#view", to: &output)
+                case .appBskyEmbedExternalView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.external#view", to: &output)
+                case .appBskyEmbedRecordView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.record#view", to: &output)
+                case .appBskyEmbedRecordWithMediaView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.recordWithMedia#view", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }

@@ -122,6 +122,17 @@ public nonisolated struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, X
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyEmbedImagesView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.images#view", to: &output)
+                case .appBskyEmbedVideoView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.video#view", to: &output)
+                case .appBskyEmbedGalleryView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.gallery#view", to: &output)
+                case .appBskyEmbedExternalView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.external#view", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 
@@ -174,6 +185,17 @@ public nonisolated struct AppBskyEmbedRecordWithMedia: XRPCCore.LexiconObject, X
             case .appBskyEmbedExternal(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "app.bsky.embed.external")
             case .unknown(let value): return value.json
             case .invalid(let value): return value.json
+            }
+        }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .appBskyEmbedImages(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.images", to: &output)
+            case .appBskyEmbedVideo(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.video", to: &output)
+            case .appBskyEmbedGallery(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.gallery", to: &output)
+            case .appBskyEmbedExternal(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.external", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
             }
         }
     }

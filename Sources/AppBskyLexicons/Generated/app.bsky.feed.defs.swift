@@ -208,6 +208,15 @@ public nonisolated enum AppBskyFeedDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyFeedDefsReasonRepost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#reasonRepost", to: &output)
+                case .appBskyFeedDefsReasonPin(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#reasonPin", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 
@@ -706,6 +715,19 @@ public nonisolated enum AppBskyFeedDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyEmbedImagesView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.images#view", to: &output)
+                case .appBskyEmbedVideoView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.video#view", to: &output)
+                case .appBskyEmbedGalleryView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.gallery#view", to: &output)
+                case .appBskyEmbedExternalView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.external#view", to: &output)
+                case .appBskyEmbedRecordView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.record#view", to: &output)
+                case .appBskyEmbedRecordWithMediaView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.recordWithMedia#view", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 
@@ -867,6 +889,16 @@ public nonisolated enum AppBskyFeedDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyFeedDefsPostView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#postView", to: &output)
+                case .appBskyFeedDefsNotFoundPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#notFoundPost", to: &output)
+                case .appBskyFeedDefsBlockedPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#blockedPost", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -915,6 +947,16 @@ public nonisolated enum AppBskyFeedDefs {
                 case .appBskyFeedDefsBlockedPost(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "app.bsky.feed.defs#blockedPost")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyFeedDefsPostView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#postView", to: &output)
+                case .appBskyFeedDefsNotFoundPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#notFoundPost", to: &output)
+                case .appBskyFeedDefsBlockedPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#blockedPost", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }
@@ -1013,6 +1055,15 @@ public nonisolated enum AppBskyFeedDefs {
                 case .appBskyFeedDefsSkeletonReasonPin(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "app.bsky.feed.defs#skeletonReasonPin")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyFeedDefsSkeletonReasonRepost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#skeletonReasonRepost", to: &output)
+                case .appBskyFeedDefsSkeletonReasonPin(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#skeletonReasonPin", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }
@@ -1192,6 +1243,16 @@ public nonisolated enum AppBskyFeedDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyFeedDefsThreadViewPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#threadViewPost", to: &output)
+                case .appBskyFeedDefsNotFoundPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#notFoundPost", to: &output)
+                case .appBskyFeedDefsBlockedPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#blockedPost", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -1240,6 +1301,16 @@ public nonisolated enum AppBskyFeedDefs {
                 case .appBskyFeedDefsBlockedPost(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "app.bsky.feed.defs#blockedPost")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyFeedDefsThreadViewPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#threadViewPost", to: &output)
+                case .appBskyFeedDefsNotFoundPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#notFoundPost", to: &output)
+                case .appBskyFeedDefsBlockedPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#blockedPost", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }

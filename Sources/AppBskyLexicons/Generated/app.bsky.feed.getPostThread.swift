@@ -158,6 +158,16 @@ public nonisolated enum AppBskyFeedGetPostThread: XRPCCore.XRPCQuery {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyFeedDefsThreadViewPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#threadViewPost", to: &output)
+                case .appBskyFeedDefsNotFoundPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#notFoundPost", to: &output)
+                case .appBskyFeedDefsBlockedPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.defs#blockedPost", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

@@ -246,6 +246,19 @@ public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, XRPCCore.Lexi
             case .invalid(let value): return value.json
             }
         }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .appBskyEmbedImages(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.images", to: &output)
+            case .appBskyEmbedVideo(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.video", to: &output)
+            case .appBskyEmbedGallery(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.gallery", to: &output)
+            case .appBskyEmbedExternal(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.external", to: &output)
+            case .appBskyEmbedRecord(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.record", to: &output)
+            case .appBskyEmbedRecordWithMedia(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.recordWithMedia", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
+            }
+        }
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -288,6 +301,14 @@ public nonisolated struct AppBskyFeedPost: XRPCCore.LexiconRecord, XRPCCore.Lexi
             case .comAtprotoLabelDefsSelfLabels(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "com.atproto.label.defs#selfLabels")
             case .unknown(let value): return value.json
             case .invalid(let value): return value.json
+            }
+        }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .comAtprotoLabelDefsSelfLabels(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.label.defs#selfLabels", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
             }
         }
     }

@@ -119,6 +119,14 @@ public nonisolated struct AppBskyFeedPostgate: XRPCCore.LexiconRecord, XRPCCore.
             case .invalid(let value): return value.json
             }
         }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .appBskyFeedPostgateDisableRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.postgate#disableRule", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
+            }
+        }
     }
 }
 

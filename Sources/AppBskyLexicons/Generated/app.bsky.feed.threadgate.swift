@@ -203,6 +203,17 @@ public nonisolated struct AppBskyFeedThreadgate: XRPCCore.LexiconRecord, XRPCCor
             case .invalid(let value): return value.json
             }
         }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .appBskyFeedThreadgateMentionRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.threadgate#mentionRule", to: &output)
+            case .appBskyFeedThreadgateFollowerRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.threadgate#followerRule", to: &output)
+            case .appBskyFeedThreadgateFollowingRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.threadgate#followingRule", to: &output)
+            case .appBskyFeedThreadgateListRule(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.feed.threadgate#listRule", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
+            }
+        }
     }
 }
 

@@ -148,6 +148,15 @@ public nonisolated enum AppBskyGraphGetRelationships: XRPCCore.XRPCQuery {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyGraphDefsRelationship(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.graph.defs#relationship", to: &output)
+                case .appBskyGraphDefsNotFoundActor(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.graph.defs#notFoundActor", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

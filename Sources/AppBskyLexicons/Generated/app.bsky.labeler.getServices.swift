@@ -117,6 +117,15 @@ public nonisolated enum AppBskyLabelerGetServices: XRPCCore.XRPCQuery {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyLabelerDefsLabelerView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.labeler.defs#labelerView", to: &output)
+                case .appBskyLabelerDefsLabelerViewDetailed(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.labeler.defs#labelerViewDetailed", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

@@ -105,6 +105,14 @@ public nonisolated struct AppBskyLabelerService: XRPCCore.LexiconRecord, XRPCCor
             case .invalid(let value): return value.json
             }
         }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .comAtprotoLabelDefsSelfLabels(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.label.defs#selfLabels", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
+            }
+        }
     }
 }
 

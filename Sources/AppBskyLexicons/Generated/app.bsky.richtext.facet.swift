@@ -206,6 +206,16 @@ public nonisolated struct AppBskyRichtextFacet: XRPCCore.LexiconObject, XRPCCore
             case .invalid(let value): return value.json
             }
         }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .appBskyRichtextFacetMention(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.richtext.facet#mention", to: &output)
+            case .appBskyRichtextFacetLink(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.richtext.facet#link", to: &output)
+            case .appBskyRichtextFacetTag(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.richtext.facet#tag", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
+            }
+        }
     }
 }
 

@@ -149,6 +149,14 @@ public nonisolated enum AppBskyUnspeccedGetPostThreadOtherV2: XRPCCore.XRPCQuery
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyUnspeccedDefsThreadItemPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.unspecced.defs#threadItemPost", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

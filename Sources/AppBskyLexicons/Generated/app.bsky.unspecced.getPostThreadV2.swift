@@ -213,6 +213,17 @@ public nonisolated enum AppBskyUnspeccedGetPostThreadV2: XRPCCore.XRPCQuery {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyUnspeccedDefsThreadItemPost(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.unspecced.defs#threadItemPost", to: &output)
+                case .appBskyUnspeccedDefsThreadItemNoUnauthenticated(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.unspecced.defs#threadItemNoUnauthenticated", to: &output)
+                case .appBskyUnspeccedDefsThreadItemNotFound(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.unspecced.defs#threadItemNotFound", to: &output)
+                case .appBskyUnspeccedDefsThreadItemBlocked(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.unspecced.defs#threadItemBlocked", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

@@ -118,3 +118,44 @@ struct DAGCBORWriter {
         }
     }
 }
+
+extension DAGCBOR {
+    /// Appends `value` as canonical DAG-CBOR to `bytes`: for writers that put a value's parts in one
+    /// buffer themselves (XRPCCore's output for generated types).
+    package static func append(_ value: AtprotoDataModelValue, to bytes: inout [UInt8]) {
+        withWriter(on: &bytes) { $0.write(value) }
+    }
+
+    /// Appends the header of a major type with its argument (a length or a count) in the shortest form.
+    package static func appendHeader(major: UInt8, _ argument: Int, to bytes: inout [UInt8]) {
+        withWriter(on: &bytes) { $0.writeHeader(major: major, UInt64(argument)) }
+    }
+
+    /// Appends a text string.
+    package static func appendText(_ text: String, to bytes: inout [UInt8]) {
+        withWriter(on: &bytes) { $0.writeText(text) }
+    }
+
+    /// Appends a signed integer.
+    package static func appendInteger(_ number: Int, to bytes: inout [UInt8]) {
+        withWriter(on: &bytes) { $0.writeInteger(number) }
+    }
+
+    /// Appends a link (tag 42).
+    package static func appendLink(_ cid: CID, to bytes: inout [UInt8]) {
+        withWriter(on: &bytes) { $0.writeLink(cid) }
+    }
+
+    /// Whether map key `left` comes before `right` in canonical order (shorter first, then bytewise).
+    package static func keyPrecedes(_ left: String, _ right: String) -> Bool {
+        canonicalOrder(left, right)
+    }
+
+    /// Runs `body` on a writer that holds `bytes` (moved in and back, not copied).
+    private static func withWriter(on bytes: inout [UInt8], _ body: (inout DAGCBORWriter) -> Void) {
+        var writer = DAGCBORWriter(capacity: 0)
+        swap(&writer.bytes, &bytes)
+        body(&writer)
+        swap(&writer.bytes, &bytes)
+    }
+}

@@ -236,6 +236,16 @@ public nonisolated enum ChatBskyActorDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyActorDefsDirectConvoMember(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.actor.defs#directConvoMember", to: &output)
+                case .chatBskyActorDefsGroupConvoMember(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.actor.defs#groupConvoMember", to: &output)
+                case .chatBskyActorDefsPastGroupConvoMember(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.actor.defs#pastGroupConvoMember", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

@@ -214,6 +214,15 @@ public nonisolated enum ChatBskyConvoDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsDirectConvo(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#directConvo", to: &output)
+                case .chatBskyConvoDefsGroupConvo(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#groupConvo", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -264,6 +273,16 @@ public nonisolated enum ChatBskyConvoDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#messageView", to: &output)
+                case .chatBskyConvoDefsDeletedMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#deletedMessageView", to: &output)
+                case .chatBskyConvoDefsSystemMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -306,6 +325,14 @@ public nonisolated enum ChatBskyConvoDefs {
                 case .chatBskyConvoDefsMessageAndReactionView(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "chat.bsky.convo.defs#messageAndReactionView")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsMessageAndReactionView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#messageAndReactionView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }
@@ -621,6 +648,15 @@ public nonisolated enum ChatBskyConvoDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#messageView", to: &output)
+                case .chatBskyConvoDefsDeletedMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#deletedMessageView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 
@@ -823,6 +859,15 @@ public nonisolated enum ChatBskyConvoDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#messageView", to: &output)
+                case .chatBskyConvoDefsDeletedMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#deletedMessageView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 
@@ -907,6 +952,15 @@ public nonisolated enum ChatBskyConvoDefs {
                 case .chatBskyConvoDefsDeletedMessageView(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "chat.bsky.convo.defs#deletedMessageView")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#messageView", to: &output)
+                case .chatBskyConvoDefsDeletedMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#deletedMessageView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }
@@ -1468,6 +1522,16 @@ public nonisolated enum ChatBskyConvoDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#messageView", to: &output)
+                case .chatBskyConvoDefsDeletedMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#deletedMessageView", to: &output)
+                case .chatBskyConvoDefsSystemMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 
@@ -1588,6 +1652,16 @@ public nonisolated enum ChatBskyConvoDefs {
                 case .chatBskyConvoDefsSystemMessageView(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "chat.bsky.convo.defs#systemMessageView")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#messageView", to: &output)
+                case .chatBskyConvoDefsDeletedMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#deletedMessageView", to: &output)
+                case .chatBskyConvoDefsSystemMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }
@@ -1768,6 +1842,15 @@ public nonisolated enum ChatBskyConvoDefs {
                 case .chatBskyConvoDefsDeletedMessageView(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "chat.bsky.convo.defs#deletedMessageView")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#messageView", to: &output)
+                case .chatBskyConvoDefsDeletedMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#deletedMessageView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }
@@ -2070,6 +2153,15 @@ public nonisolated enum ChatBskyConvoDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyEmbedRecord(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.record", to: &output)
+                case .chatBskyEmbedJoinLink(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.embed.joinLink", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 
@@ -2229,6 +2321,15 @@ public nonisolated enum ChatBskyConvoDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .appBskyEmbedRecordView(let value): XRPCCore.writeLexiconUnionMember(value, type: "app.bsky.embed.record#view", to: &output)
+                case .chatBskyEmbedJoinLinkView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.embed.joinLink#view", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -2277,6 +2378,16 @@ public nonisolated enum ChatBskyConvoDefs {
                 case .chatBskyConvoDefsMessageBeforeUserJoinedGroupView(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "chat.bsky.convo.defs#messageBeforeUserJoinedGroupView")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#messageView", to: &output)
+                case .chatBskyConvoDefsDeletedMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#deletedMessageView", to: &output)
+                case .chatBskyConvoDefsMessageBeforeUserJoinedGroupView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#messageBeforeUserJoinedGroupView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }
@@ -2910,6 +3021,25 @@ public nonisolated enum ChatBskyConvoDefs {
                 case .chatBskyConvoDefsSystemMessageDataDisableJoinLink(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "chat.bsky.convo.defs#systemMessageDataDisableJoinLink")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsSystemMessageDataAddMember(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageDataAddMember", to: &output)
+                case .chatBskyConvoDefsSystemMessageDataRemoveMember(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageDataRemoveMember", to: &output)
+                case .chatBskyConvoDefsSystemMessageDataMemberJoin(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageDataMemberJoin", to: &output)
+                case .chatBskyConvoDefsSystemMessageDataMemberLeave(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageDataMemberLeave", to: &output)
+                case .chatBskyConvoDefsSystemMessageDataLockConvo(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageDataLockConvo", to: &output)
+                case .chatBskyConvoDefsSystemMessageDataUnlockConvo(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageDataUnlockConvo", to: &output)
+                case .chatBskyConvoDefsSystemMessageDataLockConvoPermanently(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageDataLockConvoPermanently", to: &output)
+                case .chatBskyConvoDefsSystemMessageDataEditGroup(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageDataEditGroup", to: &output)
+                case .chatBskyConvoDefsSystemMessageDataCreateJoinLink(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageDataCreateJoinLink", to: &output)
+                case .chatBskyConvoDefsSystemMessageDataEditJoinLink(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageDataEditJoinLink", to: &output)
+                case .chatBskyConvoDefsSystemMessageDataEnableJoinLink(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageDataEnableJoinLink", to: &output)
+                case .chatBskyConvoDefsSystemMessageDataDisableJoinLink(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageDataDisableJoinLink", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }

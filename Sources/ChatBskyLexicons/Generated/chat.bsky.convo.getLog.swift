@@ -201,6 +201,43 @@ public nonisolated enum ChatBskyConvoGetLog: XRPCCore.XRPCQuery {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsLogBeginConvo(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logBeginConvo", to: &output)
+                case .chatBskyConvoDefsLogAcceptConvo(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logAcceptConvo", to: &output)
+                case .chatBskyConvoDefsLogLeaveConvo(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logLeaveConvo", to: &output)
+                case .chatBskyConvoDefsLogMuteConvo(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logMuteConvo", to: &output)
+                case .chatBskyConvoDefsLogUnmuteConvo(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logUnmuteConvo", to: &output)
+                case .chatBskyConvoDefsLogCreateMessage(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logCreateMessage", to: &output)
+                case .chatBskyConvoDefsLogDeleteMessage(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logDeleteMessage", to: &output)
+                case .chatBskyConvoDefsLogReadMessage(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logReadMessage", to: &output)
+                case .chatBskyConvoDefsLogAddReaction(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logAddReaction", to: &output)
+                case .chatBskyConvoDefsLogRemoveReaction(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logRemoveReaction", to: &output)
+                case .chatBskyConvoDefsLogReadConvo(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logReadConvo", to: &output)
+                case .chatBskyConvoDefsLogAddMember(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logAddMember", to: &output)
+                case .chatBskyConvoDefsLogRemoveMember(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logRemoveMember", to: &output)
+                case .chatBskyConvoDefsLogMemberJoin(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logMemberJoin", to: &output)
+                case .chatBskyConvoDefsLogMemberLeave(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logMemberLeave", to: &output)
+                case .chatBskyConvoDefsLogLockConvo(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logLockConvo", to: &output)
+                case .chatBskyConvoDefsLogUnlockConvo(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logUnlockConvo", to: &output)
+                case .chatBskyConvoDefsLogLockConvoPermanently(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logLockConvoPermanently", to: &output)
+                case .chatBskyConvoDefsLogEditGroup(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logEditGroup", to: &output)
+                case .chatBskyConvoDefsLogCreateJoinLink(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logCreateJoinLink", to: &output)
+                case .chatBskyConvoDefsLogEditJoinLink(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logEditJoinLink", to: &output)
+                case .chatBskyConvoDefsLogEnableJoinLink(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logEnableJoinLink", to: &output)
+                case .chatBskyConvoDefsLogDisableJoinLink(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logDisableJoinLink", to: &output)
+                case .chatBskyConvoDefsLogIncomingJoinRequest(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logIncomingJoinRequest", to: &output)
+                case .chatBskyConvoDefsLogApproveJoinRequest(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logApproveJoinRequest", to: &output)
+                case .chatBskyConvoDefsLogRejectJoinRequest(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logRejectJoinRequest", to: &output)
+                case .chatBskyConvoDefsLogOutgoingJoinRequest(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logOutgoingJoinRequest", to: &output)
+                case .chatBskyConvoDefsLogWithdrawIncomingJoinRequest(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logWithdrawIncomingJoinRequest", to: &output)
+                case .chatBskyConvoDefsLogWithdrawOutgoingJoinRequest(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logWithdrawOutgoingJoinRequest", to: &output)
+                case .chatBskyConvoDefsLogReadJoinRequests(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#logReadJoinRequests", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

@@ -160,6 +160,16 @@ public nonisolated enum ChatBskyConvoGetMessages: XRPCCore.XRPCQuery {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#messageView", to: &output)
+                case .chatBskyConvoDefsDeletedMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#deletedMessageView", to: &output)
+                case .chatBskyConvoDefsSystemMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

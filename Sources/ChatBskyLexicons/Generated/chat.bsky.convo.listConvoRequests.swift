@@ -123,6 +123,15 @@ public nonisolated enum ChatBskyConvoListConvoRequests: XRPCCore.XRPCQuery {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsConvoView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#convoView", to: &output)
+                case .chatBskyGroupDefsJoinRequestConvoView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.group.defs#joinRequestConvoView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

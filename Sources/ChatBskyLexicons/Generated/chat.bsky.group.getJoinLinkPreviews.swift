@@ -116,6 +116,16 @@ public nonisolated enum ChatBskyGroupGetJoinLinkPreviews: XRPCCore.XRPCQuery {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyGroupDefsJoinLinkPreviewView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.group.defs#joinLinkPreviewView", to: &output)
+                case .chatBskyGroupDefsDisabledJoinLinkPreviewView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.group.defs#disabledJoinLinkPreviewView", to: &output)
+                case .chatBskyGroupDefsInvalidJoinLinkPreviewView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.group.defs#invalidJoinLinkPreviewView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

@@ -89,6 +89,15 @@ public nonisolated enum ChatBskyModerationDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyModerationDefsDirectConvo(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.moderation.defs#directConvo", to: &output)
+                case .chatBskyModerationDefsGroupConvo(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.moderation.defs#groupConvo", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 

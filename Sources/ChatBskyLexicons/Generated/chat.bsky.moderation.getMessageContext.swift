@@ -135,6 +135,15 @@ public nonisolated enum ChatBskyModerationGetMessageContext: XRPCCore.XRPCQuery 
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .chatBskyConvoDefsMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#messageView", to: &output)
+                case .chatBskyConvoDefsSystemMessageView(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#systemMessageView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

@@ -140,6 +140,24 @@ public nonisolated enum ChatBskyModerationSubscribeModEvents: XRPCCore.XRPCSubsc
             case .invalid(let value): return value.json
             }
         }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .chatBskyModerationSubscribeModEventsEventConvoFirstMessage(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.moderation.subscribeModEvents#eventConvoFirstMessage", to: &output)
+            case .chatBskyModerationSubscribeModEventsEventGroupChatCreated(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.moderation.subscribeModEvents#eventGroupChatCreated", to: &output)
+            case .chatBskyModerationSubscribeModEventsEventGroupChatMemberAdded(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberAdded", to: &output)
+            case .chatBskyModerationSubscribeModEventsEventGroupChatMemberJoined(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberJoined", to: &output)
+            case .chatBskyModerationSubscribeModEventsEventGroupChatJoinRequest(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequest", to: &output)
+            case .chatBskyModerationSubscribeModEventsEventGroupChatJoinRequestApproved(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequestApproved", to: &output)
+            case .chatBskyModerationSubscribeModEventsEventGroupChatJoinRequestRejected(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.moderation.subscribeModEvents#eventGroupChatJoinRequestRejected", to: &output)
+            case .chatBskyModerationSubscribeModEventsEventChatAccepted(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.moderation.subscribeModEvents#eventChatAccepted", to: &output)
+            case .chatBskyModerationSubscribeModEventsEventGroupChatMemberLeft(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.moderation.subscribeModEvents#eventGroupChatMemberLeft", to: &output)
+            case .chatBskyModerationSubscribeModEventsEventGroupChatUpdated(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.moderation.subscribeModEvents#eventGroupChatUpdated", to: &output)
+            case .chatBskyModerationSubscribeModEventsEventRateLimitExceeded(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.moderation.subscribeModEvents#eventRateLimitExceeded", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
+            }
+        }
     }
 
     /// The lexicon object `chat.bsky.moderation.subscribeModEvents#eventChatAccepted`.

@@ -139,6 +139,16 @@ public nonisolated enum ComAtprotoAdminGetSubjectStatus: XRPCCore.XRPCQuery {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .comAtprotoAdminDefsRepoRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.admin.defs#repoRef", to: &output)
+                case .comAtprotoRepoStrongRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.repo.strongRef", to: &output)
+                case .comAtprotoAdminDefsRepoBlobRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.admin.defs#repoBlobRef", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

@@ -101,6 +101,16 @@ public nonisolated enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedu
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .comAtprotoAdminDefsRepoRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.admin.defs#repoRef", to: &output)
+                case .comAtprotoRepoStrongRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.repo.strongRef", to: &output)
+                case .comAtprotoAdminDefsRepoBlobRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.admin.defs#repoBlobRef", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 
@@ -184,6 +194,16 @@ public nonisolated enum ComAtprotoAdminUpdateSubjectStatus: XRPCCore.XRPCProcedu
                 case .comAtprotoAdminDefsRepoBlobRef(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "com.atproto.admin.defs#repoBlobRef")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .comAtprotoAdminDefsRepoRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.admin.defs#repoRef", to: &output)
+                case .comAtprotoRepoStrongRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.repo.strongRef", to: &output)
+                case .comAtprotoAdminDefsRepoBlobRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.admin.defs#repoBlobRef", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }

@@ -107,6 +107,15 @@ public nonisolated enum ComAtprotoLabelSubscribeLabels: XRPCCore.XRPCSubscriptio
             case .invalid(let value): return value.json
             }
         }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .comAtprotoLabelSubscribeLabelsLabels(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.label.subscribeLabels#labels", to: &output)
+            case .comAtprotoLabelSubscribeLabelsInfo(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.label.subscribeLabels#info", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
+            }
+        }
     }
 
     /// The lexicon object `com.atproto.label.subscribeLabels#info`.

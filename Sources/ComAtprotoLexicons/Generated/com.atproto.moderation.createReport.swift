@@ -103,6 +103,15 @@ public nonisolated enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .comAtprotoAdminDefsRepoRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.admin.defs#repoRef", to: &output)
+                case .comAtprotoRepoStrongRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.repo.strongRef", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 
@@ -205,6 +214,15 @@ public nonisolated enum ComAtprotoModerationCreateReport: XRPCCore.XRPCProcedure
                 case .comAtprotoRepoStrongRef(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "com.atproto.repo.strongRef")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .comAtprotoAdminDefsRepoRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.admin.defs#repoRef", to: &output)
+                case .comAtprotoRepoStrongRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.repo.strongRef", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }

@@ -126,6 +126,15 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .comAtprotoRepoApplyWritesCreate(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.repo.applyWrites#create", to: &output)
+                case .comAtprotoRepoApplyWritesUpdate(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.repo.applyWrites#update", to: &output)
+                case .comAtprotoRepoApplyWritesDelete(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.repo.applyWrites#delete", to: &output)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 
@@ -205,6 +214,15 @@ public nonisolated enum ComAtprotoRepoApplyWrites: XRPCCore.XRPCProcedure {
                 case .comAtprotoRepoApplyWritesUpdateResult(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "com.atproto.repo.applyWrites#updateResult")
                 case .comAtprotoRepoApplyWritesDeleteResult(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "com.atproto.repo.applyWrites#deleteResult")
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .comAtprotoRepoApplyWritesCreateResult(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.repo.applyWrites#createResult", to: &output)
+                case .comAtprotoRepoApplyWritesUpdateResult(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.repo.applyWrites#updateResult", to: &output)
+                case .comAtprotoRepoApplyWritesDeleteResult(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.repo.applyWrites#deleteResult", to: &output)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }

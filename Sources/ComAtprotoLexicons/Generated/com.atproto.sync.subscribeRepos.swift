@@ -120,6 +120,18 @@ public nonisolated enum ComAtprotoSyncSubscribeRepos: XRPCCore.XRPCSubscription 
             case .invalid(let value): return value.json
             }
         }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .comAtprotoSyncSubscribeReposCommit(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.sync.subscribeRepos#commit", to: &output)
+            case .comAtprotoSyncSubscribeReposSync(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.sync.subscribeRepos#sync", to: &output)
+            case .comAtprotoSyncSubscribeReposIdentity(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.sync.subscribeRepos#identity", to: &output)
+            case .comAtprotoSyncSubscribeReposAccount(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.sync.subscribeRepos#account", to: &output)
+            case .comAtprotoSyncSubscribeReposInfo(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.sync.subscribeRepos#info", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
+            }
+        }
     }
 
     /// The lexicon object `com.atproto.sync.subscribeRepos#account`.

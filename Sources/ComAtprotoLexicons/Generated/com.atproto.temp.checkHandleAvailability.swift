@@ -153,6 +153,15 @@ public nonisolated enum ComAtprotoTempCheckHandleAvailability: XRPCCore.XRPCQuer
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .comAtprotoTempCheckHandleAvailabilityResultAvailable(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.temp.checkHandleAvailability#resultAvailable", to: &output)
+                case .comAtprotoTempCheckHandleAvailabilityResultUnavailable(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.temp.checkHandleAvailability#resultUnavailable", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 

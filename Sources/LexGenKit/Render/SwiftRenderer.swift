@@ -222,6 +222,22 @@ struct SwiftRenderer {
                 getter.line("case .invalid(let value): return value.json")
                 getter.line("}")
             }
+            body.line("")
+            // Written straight to the output (text or DAG-CBOR), with no tree, as objects are.
+            body.block("\(runtimeAccess)func writeJSON(to output: inout XRPCCore.LexiconJSONOutput)") { writer in
+                writer.line("switch self {")
+                for member in model.members {
+                    writer.line(
+                        "case .\(member.caseName)(let value): "
+                            + "XRPCCore.writeLexiconUnionMember(value, type: \(member.typeID.swiftLiteral), to: &output)"
+                    )
+                }
+                if !model.isClosed {
+                    writer.line("case .unknown(let value): output.write(value.json)")
+                }
+                writer.line("case .invalid(let value): output.write(value.json)")
+                writer.line("}")
+            }
         }
     }
 

@@ -183,6 +183,18 @@ public nonisolated enum NetworkBskyJetstreamSubscribeEvents: XRPCCore.XRPCSubscr
             case .invalid(let value): return value.json
             }
         }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .networkBskyJetstreamSubscribeEventsCommit(let value): XRPCCore.writeLexiconUnionMember(value, type: "network.bsky.jetstream.subscribeEvents#commit", to: &output)
+            case .networkBskyJetstreamSubscribeEventsIdentity(let value): XRPCCore.writeLexiconUnionMember(value, type: "network.bsky.jetstream.subscribeEvents#identity", to: &output)
+            case .networkBskyJetstreamSubscribeEventsAccount(let value): XRPCCore.writeLexiconUnionMember(value, type: "network.bsky.jetstream.subscribeEvents#account", to: &output)
+            case .networkBskyJetstreamSubscribeEventsSync(let value): XRPCCore.writeLexiconUnionMember(value, type: "network.bsky.jetstream.subscribeEvents#sync", to: &output)
+            case .networkBskyJetstreamSubscribeEventsInfo(let value): XRPCCore.writeLexiconUnionMember(value, type: "network.bsky.jetstream.subscribeEvents#info", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
+            }
+        }
     }
 
     /// The lexicon object `network.bsky.jetstream.subscribeEvents#account`.

@@ -182,6 +182,13 @@ public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, XRPCCore
             case .invalid(let value): return value.json
             }
         }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
+            }
+        }
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -226,6 +233,14 @@ public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, XRPCCore
             case .invalid(let value): return value.json
             }
         }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .comAtprotoLabelDefsSelfLabels(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.label.defs#selfLabels", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
+            }
+        }
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -257,6 +272,13 @@ public nonisolated struct SiteStandardDocument: XRPCCore.LexiconRecord, XRPCCore
             switch self {
             case .unknown(let value): return value.json
             case .invalid(let value): return value.json
+            }
+        }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
             }
         }
     }

@@ -97,6 +97,14 @@ public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, XRPCCo
             case .invalid(let value): return value.json
             }
         }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .siteStandardThemeColorRgb(let value): XRPCCore.writeLexiconUnionMember(value, type: "site.standard.theme.color#rgb", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
+            }
+        }
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -139,6 +147,14 @@ public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, XRPCCo
             case .siteStandardThemeColorRgb(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "site.standard.theme.color#rgb")
             case .unknown(let value): return value.json
             case .invalid(let value): return value.json
+            }
+        }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .siteStandardThemeColorRgb(let value): XRPCCore.writeLexiconUnionMember(value, type: "site.standard.theme.color#rgb", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
             }
         }
     }
@@ -185,6 +201,14 @@ public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, XRPCCo
             case .invalid(let value): return value.json
             }
         }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .siteStandardThemeColorRgb(let value): XRPCCore.writeLexiconUnionMember(value, type: "site.standard.theme.color#rgb", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
+            }
+        }
     }
 
     /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -227,6 +251,14 @@ public nonisolated struct SiteStandardThemeBasic: XRPCCore.LexiconRecord, XRPCCo
             case .siteStandardThemeColorRgb(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "site.standard.theme.color#rgb")
             case .unknown(let value): return value.json
             case .invalid(let value): return value.json
+            }
+        }
+
+        @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+            switch self {
+            case .siteStandardThemeColorRgb(let value): XRPCCore.writeLexiconUnionMember(value, type: "site.standard.theme.color#rgb", to: &output)
+            case .unknown(let value): output.write(value.json)
+            case .invalid(let value): output.write(value.json)
             }
         }
     }

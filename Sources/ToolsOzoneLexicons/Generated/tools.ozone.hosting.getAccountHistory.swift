@@ -298,6 +298,18 @@ public nonisolated enum ToolsOzoneHostingGetAccountHistory: XRPCCore.XRPCQuery {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .toolsOzoneHostingGetAccountHistoryAccountCreated(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.hosting.getAccountHistory#accountCreated", to: &output)
+                case .toolsOzoneHostingGetAccountHistoryEmailUpdated(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.hosting.getAccountHistory#emailUpdated", to: &output)
+                case .toolsOzoneHostingGetAccountHistoryEmailConfirmed(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.hosting.getAccountHistory#emailConfirmed", to: &output)
+                case .toolsOzoneHostingGetAccountHistoryPasswordUpdated(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.hosting.getAccountHistory#passwordUpdated", to: &output)
+                case .toolsOzoneHostingGetAccountHistoryHandleUpdated(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.hosting.getAccountHistory#handleUpdated", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 

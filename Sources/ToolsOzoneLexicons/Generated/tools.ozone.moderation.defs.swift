@@ -539,6 +539,15 @@ public nonisolated enum ToolsOzoneModerationDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .toolsOzoneModerationDefsImageDetails(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#imageDetails", to: &output)
+                case .toolsOzoneModerationDefsVideoDetails(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#videoDetails", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 
@@ -1496,6 +1505,38 @@ public nonisolated enum ToolsOzoneModerationDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .toolsOzoneModerationDefsModEventTakedown(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventTakedown", to: &output)
+                case .toolsOzoneModerationDefsModEventReverseTakedown(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventReverseTakedown", to: &output)
+                case .toolsOzoneModerationDefsModEventComment(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventComment", to: &output)
+                case .toolsOzoneModerationDefsModEventReport(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventReport", to: &output)
+                case .toolsOzoneModerationDefsModEventLabel(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventLabel", to: &output)
+                case .toolsOzoneModerationDefsModEventAcknowledge(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventAcknowledge", to: &output)
+                case .toolsOzoneModerationDefsModEventEscalate(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventEscalate", to: &output)
+                case .toolsOzoneModerationDefsModEventMute(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventMute", to: &output)
+                case .toolsOzoneModerationDefsModEventUnmute(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventUnmute", to: &output)
+                case .toolsOzoneModerationDefsModEventMuteReporter(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventMuteReporter", to: &output)
+                case .toolsOzoneModerationDefsModEventUnmuteReporter(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventUnmuteReporter", to: &output)
+                case .toolsOzoneModerationDefsModEventEmail(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventEmail", to: &output)
+                case .toolsOzoneModerationDefsModEventResolveAppeal(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventResolveAppeal", to: &output)
+                case .toolsOzoneModerationDefsModEventDivert(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventDivert", to: &output)
+                case .toolsOzoneModerationDefsModEventTag(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventTag", to: &output)
+                case .toolsOzoneModerationDefsAccountEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#accountEvent", to: &output)
+                case .toolsOzoneModerationDefsIdentityEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#identityEvent", to: &output)
+                case .toolsOzoneModerationDefsRecordEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#recordEvent", to: &output)
+                case .toolsOzoneModerationDefsModEventPriorityScore(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventPriorityScore", to: &output)
+                case .toolsOzoneModerationDefsAgeAssuranceEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#ageAssuranceEvent", to: &output)
+                case .toolsOzoneModerationDefsAgeAssuranceOverrideEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#ageAssuranceOverrideEvent", to: &output)
+                case .toolsOzoneModerationDefsAgeAssurancePurgeEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#ageAssurancePurgeEvent", to: &output)
+                case .toolsOzoneModerationDefsRevokeAccountCredentialsEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#revokeAccountCredentialsEvent", to: &output)
+                case .toolsOzoneModerationDefsScheduleTakedownEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#scheduleTakedownEvent", to: &output)
+                case .toolsOzoneModerationDefsCancelScheduledTakedownEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#cancelScheduledTakedownEvent", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -1547,6 +1588,17 @@ public nonisolated enum ToolsOzoneModerationDefs {
                 case .chatBskyConvoDefsConvoRef(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "chat.bsky.convo.defs#convoRef")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .comAtprotoAdminDefsRepoRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.admin.defs#repoRef", to: &output)
+                case .comAtprotoRepoStrongRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.repo.strongRef", to: &output)
+                case .chatBskyConvoDefsMessageRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#messageRef", to: &output)
+                case .chatBskyConvoDefsConvoRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#convoRef", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }
@@ -1728,6 +1780,38 @@ public nonisolated enum ToolsOzoneModerationDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .toolsOzoneModerationDefsModEventTakedown(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventTakedown", to: &output)
+                case .toolsOzoneModerationDefsModEventReverseTakedown(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventReverseTakedown", to: &output)
+                case .toolsOzoneModerationDefsModEventComment(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventComment", to: &output)
+                case .toolsOzoneModerationDefsModEventReport(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventReport", to: &output)
+                case .toolsOzoneModerationDefsModEventLabel(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventLabel", to: &output)
+                case .toolsOzoneModerationDefsModEventAcknowledge(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventAcknowledge", to: &output)
+                case .toolsOzoneModerationDefsModEventEscalate(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventEscalate", to: &output)
+                case .toolsOzoneModerationDefsModEventMute(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventMute", to: &output)
+                case .toolsOzoneModerationDefsModEventUnmute(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventUnmute", to: &output)
+                case .toolsOzoneModerationDefsModEventMuteReporter(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventMuteReporter", to: &output)
+                case .toolsOzoneModerationDefsModEventUnmuteReporter(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventUnmuteReporter", to: &output)
+                case .toolsOzoneModerationDefsModEventEmail(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventEmail", to: &output)
+                case .toolsOzoneModerationDefsModEventResolveAppeal(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventResolveAppeal", to: &output)
+                case .toolsOzoneModerationDefsModEventDivert(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventDivert", to: &output)
+                case .toolsOzoneModerationDefsModEventTag(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventTag", to: &output)
+                case .toolsOzoneModerationDefsAccountEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#accountEvent", to: &output)
+                case .toolsOzoneModerationDefsIdentityEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#identityEvent", to: &output)
+                case .toolsOzoneModerationDefsRecordEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#recordEvent", to: &output)
+                case .toolsOzoneModerationDefsModEventPriorityScore(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventPriorityScore", to: &output)
+                case .toolsOzoneModerationDefsAgeAssuranceEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#ageAssuranceEvent", to: &output)
+                case .toolsOzoneModerationDefsAgeAssuranceOverrideEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#ageAssuranceOverrideEvent", to: &output)
+                case .toolsOzoneModerationDefsAgeAssurancePurgeEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#ageAssurancePurgeEvent", to: &output)
+                case .toolsOzoneModerationDefsRevokeAccountCredentialsEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#revokeAccountCredentialsEvent", to: &output)
+                case .toolsOzoneModerationDefsScheduleTakedownEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#scheduleTakedownEvent", to: &output)
+                case .toolsOzoneModerationDefsCancelScheduledTakedownEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#cancelScheduledTakedownEvent", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -1782,6 +1866,18 @@ public nonisolated enum ToolsOzoneModerationDefs {
                 case .toolsOzoneModerationDefsConvoView(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "tools.ozone.moderation.defs#convoView")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .toolsOzoneModerationDefsRepoView(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#repoView", to: &output)
+                case .toolsOzoneModerationDefsRepoViewNotFound(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#repoViewNotFound", to: &output)
+                case .toolsOzoneModerationDefsRecordView(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#recordView", to: &output)
+                case .toolsOzoneModerationDefsRecordViewNotFound(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#recordViewNotFound", to: &output)
+                case .toolsOzoneModerationDefsConvoView(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#convoView", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }
@@ -2991,6 +3087,17 @@ public nonisolated enum ToolsOzoneModerationDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .comAtprotoAdminDefsRepoRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.admin.defs#repoRef", to: &output)
+                case .comAtprotoRepoStrongRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.repo.strongRef", to: &output)
+                case .chatBskyConvoDefsMessageRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#messageRef", to: &output)
+                case .chatBskyConvoDefsConvoRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "chat.bsky.convo.defs#convoRef", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
 
         /// An open set of known values (`knownValues`): any other string is kept as is.
@@ -3078,6 +3185,15 @@ public nonisolated enum ToolsOzoneModerationDefs {
                 case .toolsOzoneModerationDefsRecordHosting(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "tools.ozone.moderation.defs#recordHosting")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .toolsOzoneModerationDefsAccountHosting(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#accountHosting", to: &output)
+                case .toolsOzoneModerationDefsRecordHosting(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#recordHosting", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }
@@ -3168,6 +3284,13 @@ public nonisolated enum ToolsOzoneModerationDefs {
                 switch self {
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }

@@ -220,6 +220,38 @@ public nonisolated enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .toolsOzoneModerationDefsModEventTakedown(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventTakedown", to: &output)
+                case .toolsOzoneModerationDefsModEventAcknowledge(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventAcknowledge", to: &output)
+                case .toolsOzoneModerationDefsModEventEscalate(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventEscalate", to: &output)
+                case .toolsOzoneModerationDefsModEventComment(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventComment", to: &output)
+                case .toolsOzoneModerationDefsModEventLabel(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventLabel", to: &output)
+                case .toolsOzoneModerationDefsModEventReport(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventReport", to: &output)
+                case .toolsOzoneModerationDefsModEventMute(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventMute", to: &output)
+                case .toolsOzoneModerationDefsModEventUnmute(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventUnmute", to: &output)
+                case .toolsOzoneModerationDefsModEventMuteReporter(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventMuteReporter", to: &output)
+                case .toolsOzoneModerationDefsModEventUnmuteReporter(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventUnmuteReporter", to: &output)
+                case .toolsOzoneModerationDefsModEventReverseTakedown(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventReverseTakedown", to: &output)
+                case .toolsOzoneModerationDefsModEventResolveAppeal(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventResolveAppeal", to: &output)
+                case .toolsOzoneModerationDefsModEventEmail(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventEmail", to: &output)
+                case .toolsOzoneModerationDefsModEventDivert(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventDivert", to: &output)
+                case .toolsOzoneModerationDefsModEventTag(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventTag", to: &output)
+                case .toolsOzoneModerationDefsAccountEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#accountEvent", to: &output)
+                case .toolsOzoneModerationDefsIdentityEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#identityEvent", to: &output)
+                case .toolsOzoneModerationDefsRecordEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#recordEvent", to: &output)
+                case .toolsOzoneModerationDefsModEventPriorityScore(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#modEventPriorityScore", to: &output)
+                case .toolsOzoneModerationDefsAgeAssuranceEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#ageAssuranceEvent", to: &output)
+                case .toolsOzoneModerationDefsAgeAssuranceOverrideEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#ageAssuranceOverrideEvent", to: &output)
+                case .toolsOzoneModerationDefsAgeAssurancePurgeEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#ageAssurancePurgeEvent", to: &output)
+                case .toolsOzoneModerationDefsRevokeAccountCredentialsEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#revokeAccountCredentialsEvent", to: &output)
+                case .toolsOzoneModerationDefsScheduleTakedownEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#scheduleTakedownEvent", to: &output)
+                case .toolsOzoneModerationDefsCancelScheduledTakedownEvent(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#cancelScheduledTakedownEvent", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -265,6 +297,15 @@ public nonisolated enum ToolsOzoneModerationEmitEvent: XRPCCore.XRPCProcedure {
                 case .comAtprotoRepoStrongRef(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "com.atproto.repo.strongRef")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .comAtprotoAdminDefsRepoRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.admin.defs#repoRef", to: &output)
+                case .comAtprotoRepoStrongRef(let value): XRPCCore.writeLexiconUnionMember(value, type: "com.atproto.repo.strongRef", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }

@@ -114,6 +114,15 @@ public nonisolated enum ToolsOzoneModerationGetRecords: XRPCCore.XRPCQuery {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .toolsOzoneModerationDefsRecordViewDetail(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#recordViewDetail", to: &output)
+                case .toolsOzoneModerationDefsRecordViewNotFound(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#recordViewNotFound", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

@@ -114,6 +114,15 @@ public nonisolated enum ToolsOzoneModerationGetRepos: XRPCCore.XRPCQuery {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .toolsOzoneModerationDefsRepoViewDetail(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#repoViewDetail", to: &output)
+                case .toolsOzoneModerationDefsRepoViewNotFound(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#repoViewNotFound", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 }

@@ -110,6 +110,14 @@ public nonisolated enum ToolsOzoneModerationScheduleAction: XRPCCore.XRPCProcedu
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .toolsOzoneModerationScheduleActionTakedown(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.scheduleAction#takedown", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 

@@ -915,6 +915,19 @@ public nonisolated enum ToolsOzoneReportDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .toolsOzoneReportDefsQueueActivity(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.report.defs#queueActivity", to: &output)
+                case .toolsOzoneReportDefsAssignmentActivity(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.report.defs#assignmentActivity", to: &output)
+                case .toolsOzoneReportDefsEscalationActivity(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.report.defs#escalationActivity", to: &output)
+                case .toolsOzoneReportDefsCloseActivity(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.report.defs#closeActivity", to: &output)
+                case .toolsOzoneReportDefsReopenActivity(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.report.defs#reopenActivity", to: &output)
+                case .toolsOzoneReportDefsNoteActivity(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.report.defs#noteActivity", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
     }
 

@@ -136,6 +136,13 @@ public nonisolated enum ToolsOzoneVerificationDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -183,6 +190,15 @@ public nonisolated enum ToolsOzoneVerificationDefs {
                 case .invalid(let value): return value.json
                 }
             }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .toolsOzoneModerationDefsRepoViewDetail(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#repoViewDetail", to: &output)
+                case .toolsOzoneModerationDefsRepoViewNotFound(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#repoViewNotFound", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
+                }
+            }
         }
 
         /// An open union: a member of a type not listed here is kept whole in `unknown`.
@@ -214,6 +230,13 @@ public nonisolated enum ToolsOzoneVerificationDefs {
                 switch self {
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }
@@ -261,6 +284,15 @@ public nonisolated enum ToolsOzoneVerificationDefs {
                 case .toolsOzoneModerationDefsRepoViewNotFound(let value): return XRPCCore.lexiconUnionMemberJSON(value, type: "tools.ozone.moderation.defs#repoViewNotFound")
                 case .unknown(let value): return value.json
                 case .invalid(let value): return value.json
+                }
+            }
+
+            @_spi(Generated) public func writeJSON(to output: inout XRPCCore.LexiconJSONOutput) {
+                switch self {
+                case .toolsOzoneModerationDefsRepoViewDetail(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#repoViewDetail", to: &output)
+                case .toolsOzoneModerationDefsRepoViewNotFound(let value): XRPCCore.writeLexiconUnionMember(value, type: "tools.ozone.moderation.defs#repoViewNotFound", to: &output)
+                case .unknown(let value): output.write(value.json)
+                case .invalid(let value): output.write(value.json)
                 }
             }
         }

@@ -1,26 +1,45 @@
 import AtprotoData
+import Foundation
 
-/// JSON text written straight from lexicon values, with no `JSONValue` tree in between: what a
-/// ``LexiconObjectWriter`` writes to when it writes text (``LexiconEncoder``, `jsonData()`, request
-/// and response bodies).
+/// A lexicon value written straight from its generated type, with no `JSONValue` tree in between:
+/// JSON text, or the same value in the data model as canonical DAG-CBOR. What a
+/// ``LexiconObjectWriter`` writes to when it writes bytes (``LexiconEncoder``, `jsonData()`, request
+/// and response bodies, the server's event-stream frames).
 ///
-/// The bytes are those of `value.lexiconJSON.serialized(sortedKeys:)`: with sorting on, each object's
-/// members are written as the struct writes them, then put in the order of their keys' UTF-8 bytes
-/// when they are not in it already; without sorting, they stay in the order written. Values without a
-/// text writing of their own (unions, blobs, links) are written through their JSON form.
+/// As text, the bytes are those of `value.lexiconJSON.serialized(sortedKeys:)`: with sorting on, each
+/// object's members are written as the struct writes them, then put in the order of their keys' UTF-8
+/// bytes when they are not in it already; without sorting, they stay in the order written. As
+/// DAG-CBOR, the bytes are those of `DAGCBOR.encode(json: value.lexiconJSON)`: bytes and links in
+/// their binary form, each map's members in canonical key order behind a header counting them.
+/// Values without a writing of their own (blobs, unknown values) are written through their JSON form.
 @_spi(Generated) public struct LexiconJSONOutput: Sendable {
-    /// The text so far.
+    /// The bytes so far.
     @usableFromInline var bytes: [UInt8] = []
     /// Whether object keys are sorted by their UTF-8 bytes, as `serialized(sortedKeys: true)` sorts them.
     @usableFromInline let sortsKeys: Bool
     /// Whether values are written here: `false` in a writer that builds a tree.
     @usableFromInline let isActive: Bool
+    /// Whether the bytes are DAG-CBOR instead of JSON text.
+    @usableFromInline let writesDAGCBOR: Bool
+    /// Whether the top-level object is an event-stream message: it must have a string `$type`, which
+    /// DAG-CBOR takes out of it into ``messageType`` (a frame carries it in its header).
+    @usableFromInline let isMessage: Bool
+    /// The `$type` taken out of the top-level object of a message written as DAG-CBOR.
+    @usableFromInline var messageType: String? = nil
+    /// Whether the top-level object was written field by field and closed (a value written whole
+    /// through its JSON form is not).
+    @usableFromInline var closedTopLevelObject = false
+    /// How many objects and arrays are open.
+    @usableFromInline var depth = 0
+    /// The first value that could not be written (DAG-CBOR has no floats; a link must be a CID).
+    @usableFromInline var failure: LexiconDecodingError? = nil
     /// The members of the objects being written, the innermost object's last.
     @usableFromInline var members: [Member] = []
     /// Space reused for reordering an object's members.
     @usableFromInline var scratch: [UInt8] = []
 
-    /// One member written: its key and where `"key":value` lies in ``bytes``.
+    /// One member written: its key and where it lies in ``bytes`` (`"key":value`, or the key's
+    /// string and the value in DAG-CBOR).
     @usableFromInline struct Member: Sendable {
         let key: String
         let start: Int
@@ -31,28 +50,141 @@ import AtprotoData
     @inlinable init() {
         sortsKeys = true
         isActive = false
+        writesDAGCBOR = false
+        isMessage = false
     }
 
-    /// An output that writes text, keys sorted or in the order written.
-    init(sortsKeys: Bool) {
+    /// An output that writes text, keys sorted or in the order written; `isMessage` for an
+    /// event-stream message.
+    init(sortsKeys: Bool, isMessage: Bool = false) {
         self.sortsKeys = sortsKeys
         self.isActive = true
+        self.writesDAGCBOR = false
+        self.isMessage = isMessage
         bytes.reserveCapacity(1024)
     }
 
-    /// Writes a value as its JSON form would be written.
-    @usableFromInline mutating func write(_ json: JSONValue) {
-        json.write(to: &bytes, sortedKeys: sortsKeys)
+    /// An output that writes DAG-CBOR; with `isMessage`, the top-level object's `$type` is left out
+    /// and kept in ``messageType``.
+    init(dagCBORMessage isMessage: Bool) {
+        self.sortsKeys = true
+        self.isActive = true
+        self.writesDAGCBOR = true
+        self.isMessage = isMessage
+        bytes.reserveCapacity(1024)
     }
 
-    /// Opens an object; returns its first member's place among ``members``.
+    /// Writes a value as its JSON form would be written (as DAG-CBOR: that form read as the data model).
+    @_spi(Generated) public mutating func write(_ json: JSONValue) {
+        guard writesDAGCBOR else {
+            json.write(to: &bytes, sortedKeys: sortsKeys)
+            return
+        }
+        do throws(LexiconDecodingError) {
+            DAGCBOR.append(try AtprotoDataModelValue(json: json), to: &bytes)
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Writes a string.
+    @usableFromInline mutating func write(string: String) {
+        if writesDAGCBOR {
+            DAGCBOR.appendText(string, to: &bytes)
+        } else {
+            JSONValue.string(string).write(to: &bytes, sortedKeys: false)
+        }
+    }
+
+    /// Writes an integer.
+    @usableFromInline mutating func write(integer: Int) {
+        if writesDAGCBOR {
+            DAGCBOR.appendInteger(integer, to: &bytes)
+        } else {
+            JSONValue.integer(integer).write(to: &bytes, sortedKeys: false)
+        }
+    }
+
+    /// Writes a boolean.
+    @usableFromInline mutating func write(bool: Bool) {
+        if writesDAGCBOR {
+            bytes.append(bool ? 0xF5 : 0xF4)
+        } else {
+            JSONValue.bool(bool).write(to: &bytes, sortedKeys: false)
+        }
+    }
+
+    /// Writes a link: in DAG-CBOR its CID (tag 42), in text `{"$link": "..."}`.
+    mutating func write(link: CID) {
+        if writesDAGCBOR {
+            DAGCBOR.appendLink(link, to: &bytes)
+        } else {
+            write(.object(["$link": .string(link.string)]))
+        }
+    }
+
+    /// Writes bytes: in DAG-CBOR as a byte string, in text as `json` (their `{"$bytes": ...}` form).
+    mutating func write(bytes data: Data, json: @autoclosure () -> JSONValue) {
+        guard writesDAGCBOR else {
+            write(json())
+            return
+        }
+        DAGCBOR.appendHeader(major: 2, data.count, to: &bytes)
+        bytes.append(contentsOf: data)
+    }
+
+    /// Keeps the first failure, with the key of the member being written (the innermost one still
+    /// open) as its place.
+    mutating func fail(_ error: LexiconDecodingError) {
+        guard failure == nil else { return }
+        failure = members.last { $0.end == $0.start }.map { error.nested(in: $0.key) } ?? error
+    }
+
+    /// Keeps the failure of a message without a string `$type`.
+    private mutating func failForMissingType() {
+        if failure == nil {
+            failure = LexiconDecodingError(message: "an event-stream message must be an object with a string $type")
+        }
+    }
+
+    /// Opens an array of `count` elements.
+    @usableFromInline mutating func beginArray(count: Int) {
+        depth += 1
+        if writesDAGCBOR {
+            DAGCBOR.appendHeader(major: 4, count, to: &bytes)
+        } else {
+            bytes.append(UInt8(ascii: "["))
+        }
+    }
+
+    /// Separates an element from the one before it.
+    @usableFromInline mutating func separateElement() {
+        if !writesDAGCBOR { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// Closes an array.
+    @usableFromInline mutating func endArray() {
+        depth -= 1
+        if !writesDAGCBOR { bytes.append(UInt8(ascii: "]")) }
+    }
+
+    /// Opens an object; returns its first member's place among ``members``. (In DAG-CBOR the map's
+    /// header, which counts the members, is written when the object closes.)
     @usableFromInline mutating func beginObject() -> Int {
-        bytes.append(UInt8(ascii: "{"))
+        depth += 1
+        if !writesDAGCBOR { bytes.append(UInt8(ascii: "{")) }
         return members.count
     }
 
-    /// Writes `"key":` of a member of the object opened at `object`; its value comes next.
+    /// Writes the key of a member of the object opened at `object` (`"key":` in text); its value
+    /// comes next.
     @usableFromInline mutating func beginMember(_ key: String, in object: Int) {
+        if writesDAGCBOR {
+            let start = bytes.count
+            DAGCBOR.appendText(key, to: &bytes)
+            members.append(Member(key: key, start: start, end: start))
+            return
+        }
         if members.count > object { bytes.append(UInt8(ascii: ",")) }
         let start = bytes.count
         JSONValue.string(key).write(to: &bytes, sortedKeys: false)
@@ -81,14 +213,27 @@ import AtprotoData
 
     /// Closes the object opened at `object`, its members sorted when sorting is on.
     @usableFromInline mutating func endObject(_ object: Int) {
-        if sortsKeys && members.count - object > 1 && !isSorted(from: object) { sortMembers(from: object) }
+        let isTopLevel = depth == 1
+        depth -= 1
+        if writesDAGCBOR {
+            endMap(object, isTopLevel: isTopLevel)
+            return
+        }
+        if sortsKeys && members.count - object > 1 && !isSorted(from: object, by: JSONValue.keyPrecedes) {
+            sortMembers(from: object)
+        }
+        if isTopLevel {
+            closedTopLevelObject = true
+            if isMessage && !hasMember("$type", in: object) {
+                failForMissingType()
+            }
+        }
         members.removeSubrange(object...)
         bytes.append(UInt8(ascii: "}"))
     }
 
-    private func isSorted(from object: Int) -> Bool {
-        for index in (object + 1)..<members.count
-        where !JSONValue.keyPrecedes(members[index - 1].key, members[index].key) {
+    private func isSorted(from object: Int, by precedes: (String, String) -> Bool) -> Bool {
+        for index in (object + 1)..<members.count where !precedes(members[index - 1].key, members[index].key) {
             return false
         }
         return true
@@ -106,38 +251,65 @@ import AtprotoData
             bytes.append(contentsOf: scratch[(member.start - regionStart)..<(member.end - regionStart)])
         }
     }
-}
 
-extension LexiconValue {
-    /// Writes the value's JSON form (the default: through ``lexiconJSON``).
-    @_spi(Generated) public func writeJSON(to output: inout LexiconJSONOutput) {
-        output.write(lexiconJSON)
+    /// Closes a DAG-CBOR map: its header (the count) goes before its members, which are put in
+    /// canonical key order when they are not in it already. A message's top-level `$type` is taken out.
+    private mutating func endMap(_ object: Int, isTopLevel: Bool) {
+        if isTopLevel { closedTopLevelObject = true }
+        guard members.count > object else {
+            if isMessage && isTopLevel {
+                failForMissingType()
+            }
+            bytes.append(0xA0)
+            return
+        }
+        let regionStart = members[object].start
+        var taken: Int?
+        if isMessage && isTopLevel {
+            taken = members.firstIndex { $0.key == "$type" }
+            guard let taken, let type = textValue(of: members[taken]) else {
+                failForMissingType()
+                members.removeSubrange(object...)
+                return
+            }
+            messageType = type
+        }
+        let count = members.count - object - (taken == nil ? 0 : 1)
+        if taken == nil && isSorted(from: object, by: DAGCBOR.keyPrecedes) {
+            var header: [UInt8] = []
+            DAGCBOR.appendHeader(major: 5, count, to: &header)
+            bytes.insert(contentsOf: header, at: regionStart)
+        } else {
+            scratch.removeAll(keepingCapacity: true)
+            scratch.append(contentsOf: bytes[regionStart...])
+            bytes.removeSubrange(regionStart...)
+            DAGCBOR.appendHeader(major: 5, count, to: &bytes)
+            var order = Array(members.indices.dropFirst(object))
+            if let taken { order.removeAll { $0 == taken } }
+            order.sort { DAGCBOR.keyPrecedes(members[$0].key, members[$1].key) }
+            for index in order {
+                bytes.append(
+                    contentsOf: scratch[(members[index].start - regionStart)..<(members[index].end - regionStart)])
+            }
+        }
+        members.removeSubrange(object...)
     }
 
-    /// The value as JSON text, written straight from it: the bytes of
-    /// `lexiconJSON.serialized(sortedKeys: true)`; without sorting, keys in the order written.
-    func lexiconJSONText(sortsKeys: Bool = true) -> [UInt8] {
-        var output = LexiconJSONOutput(sortsKeys: sortsKeys)
-        writeJSON(to: &output)
-        return output.bytes
-    }
-}
-
-extension LexiconObject {
-    /// Writes the object field by field, with no tree.
-    @_spi(Generated) public func writeJSON(to output: inout LexiconJSONOutput) {
-        var writer = LexiconObjectWriter(writingTo: &output)
-        write(to: &writer)
-        writer.finish(into: &output)
-    }
-}
-
-extension LexiconRecord {
-    /// Writes the record with its `$type` first, as ``lexiconJSON`` does.
-    @_spi(Generated) public func writeJSON(to output: inout LexiconJSONOutput) {
-        var writer = LexiconObjectWriter(writingTo: &output)
-        writer.write("$type", Self.collection.rawValue)
-        write(to: &writer)
-        writer.finish(into: &output)
+    /// The text a `$type` member holds as its value, when it is a text string. (The member is the key
+    /// as DAG-CBOR text, one header byte and five bytes, then the value.)
+    private func textValue(of member: Member) -> String? {
+        let valueStart = member.start + 6
+        guard valueStart < member.end, bytes[valueStart] >> 5 == 3 else { return nil }
+        var length = Int(bytes[valueStart] & 0x1F)
+        var headerLength = 1
+        if length >= 24 {
+            guard length <= 27 else { return nil }
+            headerLength = 1 + (1 << (length - 24))
+            guard valueStart + headerLength <= member.end else { return nil }
+            length = 0
+            for offset in 1..<headerLength { length = length << 8 | Int(bytes[valueStart + offset]) }
+        }
+        guard length == member.end - valueStart - headerLength else { return nil }
+        return String(decoding: bytes[(valueStart + headerLength)..<member.end], as: UTF8.self)
     }
 }

@@ -216,6 +216,13 @@ import AtprotoData
         swap(&self.output, &output)
     }
 
+    /// Closes the object of a union member, adding `$type` when the object did not write one (from
+    /// the fields it kept as read), and hands the output back.
+    mutating func finish(into output: inout LexiconJSONOutput, addingType type: String) {
+        if !self.output.hasMember("$type", in: object) { write("$type", type) }
+        finish(into: &output)
+    }
+
     /// Writes a field. (The writes are inlinable, as the reader's reads are: generated modules then
     /// specialize them for their field types instead of calling them generically.)
     @inlinable public mutating func write<T: LexiconValue>(_ key: String, _ value: T) {

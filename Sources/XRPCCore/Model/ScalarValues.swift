@@ -62,14 +62,14 @@ extension Array: LexiconValue where Element: LexiconValue {
     // inlinable, as the reading side is, so generated modules specialize it for their element types.
     @inlinable public var lexiconJSON: JSONValue { .array(map { $0.lexiconJSON }) }
 
-    /// Writes each element as text, with no tree (inlinable for the same reason).
+    /// Writes each element, with no tree (inlinable for the same reason).
     @_spi(Generated) @inlinable public func writeJSON(to output: inout LexiconJSONOutput) {
-        output.bytes.append(UInt8(ascii: "["))
+        output.beginArray(count: count)
         for index in indices {
-            if index > startIndex { output.bytes.append(UInt8(ascii: ",")) }
+            if index > startIndex { output.separateElement() }
             self[index].writeJSON(to: &output)
         }
-        output.bytes.append(UInt8(ascii: "]"))
+        output.endArray()
     }
 }
 

@@ -15,6 +15,11 @@ extension LexiconStringFormat where Self: LexiconValue {
 
     /// The string as JSON.
     public var lexiconJSON: JSONValue { .string(rawValue) }
+
+    /// Writes the string.
+    @_spi(Generated) public func writeJSON(to output: inout LexiconJSONOutput) {
+        output.write(string: rawValue)
+    }
 }
 
 extension DID: LexiconValue {}
