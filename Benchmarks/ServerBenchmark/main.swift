@@ -189,6 +189,9 @@ for line in Report(unit: "writes").lines(
     writing, ours: "output written as text (50 posts)", reference: "output as a tree, then serialized")
 { print(line) }
 
+// The subscription frames: written from the types beside through their JSON form.
+try EventFrames.run(rounds: rounds)
+
 #if XRPCHummingbird
     let k256 = try AtprotoPublicKey(multikey: BenchmarkTokens.k256Key)
     let tokenParts = BenchmarkTokens.k256Token.split(separator: ".")
