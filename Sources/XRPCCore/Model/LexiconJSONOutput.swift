@@ -298,18 +298,9 @@ import Foundation
     /// The text a `$type` member holds as its value, when it is a text string. (The member is the key
     /// as DAG-CBOR text, one header byte and five bytes, then the value.)
     private func textValue(of member: Member) -> String? {
-        let valueStart = member.start + 6
-        guard valueStart < member.end, bytes[valueStart] >> 5 == 3 else { return nil }
-        var length = Int(bytes[valueStart] & 0x1F)
-        var headerLength = 1
-        if length >= 24 {
-            guard length <= 27 else { return nil }
-            headerLength = 1 + (1 << (length - 24))
-            guard valueStart + headerLength <= member.end else { return nil }
-            length = 0
-            for offset in 1..<headerLength { length = length << 8 | Int(bytes[valueStart + offset]) }
-        }
-        guard length == member.end - valueStart - headerLength else { return nil }
-        return String(decoding: bytes[(valueStart + headerLength)..<member.end], as: UTF8.self)
+        guard member.start + 6 < member.end,
+            case .string(let text)? = try? DAGCBOR.decode(Array(bytes[(member.start + 6)..<member.end]))
+        else { return nil }
+        return text
     }
 }
