@@ -49,7 +49,10 @@ let package = Package(
         // which compiles com.atproto and app.bsky only, not the whole SDK instrumented).
         .executableTarget(
             name: "atproto-fuzz-sdk",
-            dependencies: ["FuzzDriver", .product(name: "BlueskyKit", package: mainPackage)]
+            dependencies: [
+                "FuzzDriver", .product(name: "BlueskyKit", package: mainPackage),
+                .product(name: "XRPCServer", package: mainPackage),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

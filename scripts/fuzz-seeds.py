@@ -241,7 +241,7 @@ def built_here(corpus):
          "rev": "3kabcdefghi22", "since": None, "blocks": blocks, "blobs": [], "time": "2024-01-01T00:00:00Z",
          "ops": [{"action": "create", "path": key.decode(), "cid": Link(record_cid), "prev": None}]}
     )
-    for target in ("event-frame", "firehose"):
+    for target in ("event-frame", "firehose", "frame-writing"):
         corpus.add(target, header + body)
         corpus.add(target, dagcbor({"op": 1, "t": "#sync"}) + dagcbor({"did": "did:plc:fuzz", "blocks": blocks,
                                                                        "rev": "3k", "seq": 8, "time": "t"}))

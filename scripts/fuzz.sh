@@ -20,7 +20,7 @@ shared=${ATPROTO_SHARED:-$root/../shared}
 
 # Targets and the executable that holds each.
 core_targets="json dagcbor car websocket event-frame formats did-document multikey signature dns repository mst mst-ops firehose oauth-metadata oauth-token jws lexicon lexicon-install service-auth xrpc-router"
-sdk_targets="record feed-page"
+sdk_targets="record feed-page frame-writing"
 
 executable_for() {
     case " $sdk_targets " in *" $1 "*) echo atproto-fuzz-sdk ;; *) echo atproto-fuzz ;; esac
