@@ -164,7 +164,8 @@
         /// The router's answer to `request`.
         public func respond(to request: Request, context: Context) async throws -> Response {
             let limit = router.configuration.maximumBodySize
-            if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            let announcedLength = request.headers[.contentLength].flatMap(Int.init)
+            if let length = announcedLength, length > limit {
                 return Self.response(
                     XRPCServerResponse(
                         error: XRPCServerError(
@@ -174,9 +175,7 @@
             var body = Data()
             // A request that announces no body (no Content-Length above 0, no Transfer-Encoding) has none
             // to wait for: queries skip the timed read.
-            let announcesBody =
-                request.headers[.transferEncoding] != nil
-                || (request.headers[.contentLength].flatMap(Int.init) ?? 0) > 0
+            let announcesBody = (announcedLength ?? 0) > 0 || request.headers[.transferEncoding] != nil
             if announcesBody {
                 do {
                     body = try await Self.collect(request, limit: limit, timeout: bodyTimeout)

@@ -8,35 +8,56 @@ import XRPCCore
 struct ParameterDecoder<Parameters: XRPCParameters>: Sendable {
     /// The kinds the lexicon declares, when `Parameters` carries its lexicon (generated types do).
     let schema: ParameterSchema?
-    /// Whether constraints are checked (ranges, lengths, formats, required).
-    let validates: Bool
+    /// What checks the constraints (ranges, lengths, formats, required): `Parameters` as validatable,
+    /// or `nil` when they are not checked. Cast once here rather than on every request (a conformance
+    /// lookup in the runtime).
+    let validator: (any LexiconValidatable.Type)?
     let maximumItems: Int
 
     init(validates: Bool, maximumItems: Int) {
         self.schema = ParameterSchema(for: Parameters.self)
-        self.validates = validates
+        self.validator = validates ? Parameters.self as? any LexiconValidatable.Type : nil
         self.maximumItems = maximumItems
     }
 
     func decode(query: String) throws(XRPCServerError) -> Parameters {
         let pairs = try QueryString.parse(query, maximumItems: maximumItems)
-        var grouped: [String: [String]] = [:]
-        for pair in pairs { grouped[pair.name, default: []].append(pair.value) }
-        guard let schema else { return try decodeUntyped(grouped) }
+        guard let schema else { return try decodeUntyped(Self.grouped(pairs)) }
         var fields: [String: JSONValue] = [:]
-        for (name, values) in grouped {
-            fields[name] = try schema.value(of: name, from: values)
+        fields.reserveCapacity(pairs.count + schema.defaults.count)
+        if Self.namesAreDistinct(pairs) {
+            // The usual query, each name once: no dictionary of arrays in between.
+            for pair in pairs { fields[pair.name] = try schema.value(of: pair.name, from: CollectionOfOne(pair.value)) }
+        } else {
+            for (name, values) in Self.grouped(pairs) { fields[name] = try schema.value(of: name, from: values) }
         }
         for (name, value) in schema.defaults where fields[name] == nil { fields[name] = value }
         let json = JSONValue.object(fields)
-        if validates, let validatable = Parameters.self as? any LexiconValidatable.Type {
+        if let validator {
             do {
-                try validatable.validate(json: json)
+                try validator.validate(json: json)
             } catch {
                 throw XRPCServerError(.invalidRequest, message: Self.describe(error.violations))
             }
         }
         return try read(json)
+    }
+
+    /// The values of each name, in the order sent.
+    static func grouped(_ pairs: [(name: String, value: String)]) -> [String: [String]] {
+        var grouped: [String: [String]] = [:]
+        for pair in pairs { grouped[pair.name, default: []].append(pair.value) }
+        return grouped
+    }
+
+    /// Whether no name repeats, for a few pairs (compared pairwise); `false` past eight, which then go
+    /// through ``grouped(_:)``.
+    static func namesAreDistinct(_ pairs: [(name: String, value: String)]) -> Bool {
+        guard pairs.count <= 8 else { return false }
+        for index in pairs.indices.dropFirst() where pairs[..<index].contains(where: { $0.name == pairs[index].name }) {
+            return false
+        }
+        return true
     }
 
     /// Without a lexicon: strings as sent (repeated names as arrays), and a value that the type reads
@@ -143,13 +164,14 @@ struct ParameterSchema: Sendable {
     }
 
     /// The JSON value of parameter `name` from its values as sent.
-    func value(of name: String, from values: [String]) throws(XRPCServerError) -> JSONValue {
+    func value(of name: String, from values: some Collection<String>) throws(XRPCServerError) -> JSONValue {
         guard let kind = kinds[name] else {
             // Not in the lexicon: kept as sent (the generated type keeps it as an unknown field).
-            return values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))
+            return values.count == 1 ? .string(values[values.startIndex]) : .array(values.map(JSONValue.string))
         }
         if case .array(let element) = kind {
             var items: [JSONValue] = []
+            items.reserveCapacity(values.count)
             for (index, text) in values.enumerated() {
                 items.append(try Self.scalar(text, kind: element, name: "\(name)[\(index)]"))
             }
@@ -158,25 +180,28 @@ struct ParameterSchema: Sendable {
         guard values.count == 1 else {
             throw XRPCServerError(.invalidRequest, message: "\(name): given \(values.count) times; it takes one value")
         }
-        return try Self.scalar(values[0], kind: kind, name: name)
+        return try Self.scalar(values[values.startIndex], kind: kind, name: name)
     }
 
-    private static func scalar(_ text: String, kind: Kind, name: String) throws(XRPCServerError) -> JSONValue {
+    /// `name` is only built for an error message.
+    private static func scalar(_ text: String, kind: Kind, name: @autoclosure () -> String) throws(XRPCServerError)
+        -> JSONValue
+    {
         switch kind {
         case .integer:
             guard let value = Int(text) else {
-                throw XRPCServerError(.invalidRequest, message: "\(name): \(quoted(text)) is not an integer")
+                throw XRPCServerError(.invalidRequest, message: "\(name()): \(quoted(text)) is not an integer")
             }
             return .integer(value)
         case .boolean:
             switch text {
             case "true": return .bool(true)
             case "false": return .bool(false)
-            default: throw XRPCServerError(.invalidRequest, message: "\(name): \(quoted(text)) is not true or false")
+            default: throw XRPCServerError(.invalidRequest, message: "\(name()): \(quoted(text)) is not true or false")
             }
         case .number:
             guard let value = Double(text), value.isFinite else {
-                throw XRPCServerError(.invalidRequest, message: "\(name): \(quoted(text)) is not a number")
+                throw XRPCServerError(.invalidRequest, message: "\(name()): \(quoted(text)) is not a number")
             }
             return .number(value)
         case .string, .unknown, .array:

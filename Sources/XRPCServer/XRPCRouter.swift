@@ -63,6 +63,8 @@ public struct XRPCRouter: Sendable {
     public let configuration: Configuration
     var routes: [String: Route] = [:]
     var bareRoutes: [BareRouteKey: @Sendable (XRPCServerRequest) async -> XRPCServerResponse] = [:]
+    /// Whether a plain route's path starts with `/xrpc/` (so that XRPC paths must be looked up there first).
+    var bareRoutesUnderPrefix = false
 
     /// A router with no routes.
     public init(configuration: Configuration = Configuration()) {
@@ -89,15 +91,21 @@ public struct XRPCRouter: Sendable {
     }
 
     private func dispatch(_ request: XRPCServerRequest, upgrading: Bool) async -> XRPCServerReply {
-        let method = request.method.uppercased()
-        if let bare = bareRoutes[BareRouteKey(method: method == "HEAD" ? "GET" : method, path: request.path)] {
+        let method = Self.uppercased(request.method)
+        let isXRPC = request.path.hasPrefix(Self.prefix)
+        // A plain route answers an XRPC path only when one was registered under /xrpc/: otherwise the
+        // lookup (hashing the whole path) is skipped for every XRPC call.
+        if !isXRPC || bareRoutesUnderPrefix,
+            let bare = bareRoutes[BareRouteKey(method: method == "HEAD" ? "GET" : method, path: request.path)]
+        {
             return .response(await bare(request))
         }
-        guard request.path.hasPrefix(Self.prefix) else {
+        guard isXRPC else {
             return .response(
                 XRPCServerResponse(error: XRPCServerError(.notFound, message: "not an XRPC path: use /xrpc/<nsid>")))
         }
-        let name = String(request.path.dropFirst(Self.prefix.count))
+        // The prefix is six ASCII bytes: dropping bytes, not characters, skips grapheme breaking.
+        let name = String(Substring(request.path.utf8.dropFirst(Self.prefix.utf8.count)))
         guard let route = routes[name] else {
             let shown = name.count > 256 ? String(name.prefix(256)) + "..." : name
             return .response(
@@ -152,9 +160,17 @@ public struct XRPCRouter: Sendable {
         _ method: String, _ path: String, handler: @escaping @Sendable (XRPCServerRequest) async -> XRPCServerResponse
     ) {
         bareRoutes[BareRouteKey(method: method.uppercased(), path: path)] = handler
+        if path.hasPrefix(Self.prefix) { bareRoutesUnderPrefix = true }
     }
 
     static let prefix = "/xrpc/"
+
+    /// `method` in upper case; as is, without a copy, when it is ASCII with no lower-case letter (as
+    /// methods are sent).
+    static func uppercased(_ method: String) -> String {
+        method.utf8.allSatisfy { $0 < 0x80 && !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
+            ? method : method.uppercased()
+    }
 }
 
 /// What the router answers: a response, or the frames of an event stream.
