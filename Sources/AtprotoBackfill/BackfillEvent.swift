@@ -32,7 +32,8 @@ public struct BackfillEvent: Sendable {
     public var sequence: Int?
 
     let id: UInt64
-    let engine: BackfillThenLive?
+    /// Where its acknowledgement is marked; `nil` for an event made by the app.
+    let ledger: AcknowledgementLedger?
 
     /// The record's path, `collection/rkey`.
     public var path: String { collection.rawValue + "/" + recordKey.rawValue }
@@ -44,13 +45,13 @@ public struct BackfillEvent: Sendable {
     ) {
         self.init(
             repo: repo, action: action, collection: collection, recordKey: recordKey, cid: cid, record: record,
-            isHistorical: isHistorical, rev: rev, sequence: sequence, id: 0, engine: nil)
+            isHistorical: isHistorical, rev: rev, sequence: sequence, id: 0, ledger: nil)
     }
 
     init(
         repo: DID, action: RepoOperation.Action, collection: NSID, recordKey: RecordKey, cid: CID?,
         record: DecodedRecord?, isHistorical: Bool, rev: String, sequence: Int?, id: UInt64,
-        engine: BackfillThenLive?
+        ledger: AcknowledgementLedger?
     ) {
         self.repo = repo
         self.action = action
@@ -62,16 +63,19 @@ public struct BackfillEvent: Sendable {
         self.rev = rev
         self.sequence = sequence
         self.id = id
-        self.engine = engine
+        self.ledger = ledger
     }
 
     /// Tells the backfill the event is handled: once every earlier event of its repository is
     /// acknowledged too, the record's CID and (at the end of a commit) the repository's revision
     /// and the firehose cursor are saved in the state store.
     ///
-    /// - Throws: what the state store throws.
+    /// It returns once that is saved. It is marked and saved from the caller's task, without waiting
+    /// for the backfill's actor.
+    ///
+    /// - Throws: ``BackfillError`` (`storeFailed`) when the state store throws.
     public func ack() async throws {
-        try await engine?.acknowledge(id, repo: repo)
+        try await ledger?.acknowledge(id, of: repo)
     }
 }
 

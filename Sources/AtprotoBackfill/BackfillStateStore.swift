@@ -43,7 +43,9 @@ public struct RepoSyncState: Sendable, Hashable {
 ///
 /// Implement it over the app's database, writing each call through before returning;
 /// ``InMemoryBackfillStateStore`` keeps it in memory (tests, or an app that backfills on every start).
-/// Calls come from one actor, one at a time.
+/// Calls come from the backfill's actor and from the tasks that acknowledge events, and may overlap:
+/// a repository's writes (its record CIDs and its state) come one at a time, in order, but those of
+/// two repositories, and the cursor's, may run at once.
 public protocol BackfillStateStore: Sendable {
     /// The firehose `seq` every event up to which is handled; `nil` when none was saved.
     func cursor() async throws -> Int?
