@@ -251,6 +251,25 @@ final class BatchAcknowledgementTests: XCTestCase {
         await engine.stop()
         await network.close()
     }
+
+    func testAnEventIsAValue() async throws {
+        // Its fields sit behind one shared reference: a change to a copy must not reach the original.
+        let original = BackfillEvent(
+            repo: "did:plc:kim", action: .create, collection: "app.bsky.feed.post", recordKey: "one", cid: nil,
+            record: nil, isHistorical: true, rev: "2222222222222")
+        var copy = original
+        copy.rev = "3333333333333"
+        copy.recordKey = "two"
+        copy.isHistorical = false
+        copy.sequence = 7
+        XCTAssertEqual(original.rev, "2222222222222")
+        XCTAssertEqual(original.path, "app.bsky.feed.post/one")
+        XCTAssertTrue(original.isHistorical)
+        XCTAssertNil(original.sequence)
+        XCTAssertEqual(copy.path, "app.bsky.feed.post/two")
+        XCTAssertEqual(copy.sequence, 7)
+        try await copy.ack()
+    }
 }
 
 /// Runs `body` on the backfill's actor, holding it (no suspension) until `body` returns.
