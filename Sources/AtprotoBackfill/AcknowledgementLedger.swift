@@ -11,13 +11,12 @@ import XRPCCore
 /// A repository's save runs one at a time: an acknowledgement that comes while one runs waits for it,
 /// and that save takes it in its next write. The cursor never passes a sequence whose changes are
 /// not saved.
-// @unchecked Sendable: every stored property but `store` (a constant) is read and written under `lock`.
+// @unchecked Sendable: every stored property but `store` and `lock` (constants) is read and written
+// under `lock`, and so are the variables of each `RepoAcknowledgements`.
 final class AcknowledgementLedger: @unchecked Sendable {
     let store: any BackfillStateStore
-    private let lock = NSLock()
-    private var queues: [DID: PendingQueue] = [:]
-    private var settling: Set<DID> = []
-    private var waiters: [DID: [CheckedContinuation<Void, any Error>]] = [:]
+    let lock = NSLock()
+    private var queues: [DID: RepoAcknowledgements] = [:]
     /// How many queued changes hold each firehose sequence.
     private var pendingSequences: [Int: Int] = [:]
     private var lastSequence: Int?
@@ -46,31 +45,47 @@ final class AcknowledgementLedger: @unchecked Sendable {
     /// Starts a queue for `did`, unless it has one.
     func track(_ did: DID) {
         lock.withLock {
-            if queues[did] == nil { queues[did] = PendingQueue() }
+            if queues[did] == nil { queues[did] = RepoAcknowledgements(did, ledger: self) }
         }
     }
 
-    /// Whether `did` has a queue.
-    func tracks(_ did: DID) -> Bool { lock.withLock { queues[did] != nil } }
+    /// The queue of `did`, for its events; `nil` when `did` is not tracked.
+    func acknowledgements(of did: DID) -> RepoAcknowledgements? { lock.withLock { queues[did] } }
 
-    /// Drops `did`'s queue and releases the sequences its changes held.
+    /// Drops `did`'s queue and releases the sequences its changes held; acknowledgements of its
+    /// events delivered before then save nothing.
     func forget(_ did: DID) {
         lock.withLock {
-            guard let queue = queues.removeValue(forKey: did) else { return }
-            for pending in queue.waiting { release(pending.sequence) }
+            guard let repo = queues.removeValue(forKey: did) else { return }
+            forgetUnlocked(repo)
         }
     }
 
-    /// Queues changes of `did` (in id order, after those queued before), each holding its sequence;
-    /// `false` when `did` is not tracked (nothing queued).
-    @discardableResult
-    func append(_ pending: some Collection<BackfillThenLive.Pending>, to did: DID) -> Bool {
+    /// Drops every queue (the backfill is gone): the queues refer to this ledger.
+    func forgetAll() {
         lock.withLock {
-            guard queues[did] != nil else { return false }
+            for repo in queues.values { forgetUnlocked(repo) }
+            queues = [:]
+        }
+    }
+
+    private func forgetUnlocked(_ repo: RepoAcknowledgements) {
+        repo.isForgotten = true
+        for pending in repo.queue.waiting { release(pending.sequence) }
+        repo.queue = PendingQueue()
+    }
+
+    /// Queues changes of `repo` (in id order, after those queued before), each holding its sequence;
+    /// `false` when `repo` is no longer tracked (nothing queued).
+    @discardableResult
+    func append(_ pending: some Collection<BackfillThenLive.Pending>, to repo: RepoAcknowledgements?) -> Bool {
+        guard let repo else { return false }
+        return lock.withLock {
+            guard !repo.isForgotten else { return false }
             for change in pending {
                 if let sequence = change.sequence { pendingSequences[sequence, default: 0] += 1 }
             }
-            queues[did]?.append(contentsOf: pending)
+            repo.queue.append(contentsOf: pending)
             return true
         }
     }
@@ -79,7 +94,7 @@ final class AcknowledgementLedger: @unchecked Sendable {
     /// change not yet saved decides it: `.some(cid)` (`nil` for a delete), else `nil`.
     func deliveredCID(at path: String, of did: DID) -> CID?? {
         lock.withLock {
-            for pending in (queues[did]?.waiting ?? []).reversed() {
+            for pending in (queues[did]?.queue.waiting ?? []).reversed() {
                 if case .record(path, let cid) = pending.effect { return .some(cid) }
             }
             return nil
@@ -90,7 +105,7 @@ final class AcknowledgementLedger: @unchecked Sendable {
     func delivered(of did: DID) -> [(path: String, cid: CID?)] {
         lock.withLock {
             var changes: [(path: String, cid: CID?)] = []
-            for pending in queues[did]?.waiting ?? [] {
+            for pending in queues[did]?.queue.waiting ?? [] {
                 if case .record(let path, let cid) = pending.effect { changes.append((path, cid)) }
             }
             return changes
@@ -99,86 +114,92 @@ final class AcknowledgementLedger: @unchecked Sendable {
 
     // MARK: Acknowledging
 
-    /// Marks event `id` of `did` acknowledged and saves what is then acknowledged in order.
-    func acknowledge(_ id: UInt64, of did: DID) async throws {
-        guard lock.withLock({ queues[did]?.acknowledge(id) ?? false }) else { return }
-        try await settle(did)
+    /// Marks event `id` of `repo` acknowledged and saves what is then acknowledged in order.
+    func acknowledge(_ id: UInt64, of repo: RepoAcknowledgements) async throws {
+        guard lock.withLock({ !repo.isForgotten && repo.queue.acknowledge(id) }) else { return }
+        try await settle(repo)
     }
 
     /// Marks each of `events` acknowledged (those of this ledger), then saves each repository touched.
     func acknowledge(_ events: [BackfillEvent]) async throws {
-        let touched: [DID] = lock.withLock {
-            var touched: [DID] = []
-            var seen: Set<DID> = []
-            for event in events where event.ledger === self {
-                guard queues[event.repo]?.acknowledge(event.id) == true else { continue }
-                if touched.last != event.repo, seen.insert(event.repo).inserted { touched.append(event.repo) }
+        let touched: [RepoAcknowledgements] = lock.withLock {
+            var touched: [RepoAcknowledgements] = []
+            var seen: Set<ObjectIdentifier> = []
+            for event in events {
+                guard let repo = event.acknowledgements, repo.ledger === self, !repo.isForgotten,
+                    repo.queue.acknowledge(event.id)
+                else { continue }
+                if touched.last !== repo, seen.insert(ObjectIdentifier(repo)).inserted { touched.append(repo) }
             }
             return touched
         }
-        for did in touched { try await settle(did) }
+        for repo in touched { try await settle(repo) }
     }
 
-    /// The repositories' saves in progress, and how many acknowledgements wait for each (tests).
-    var waitingAcknowledgements: [DID: Int] { lock.withLock { waiters.mapValues(\.count) } }
+    /// How many acknowledgements wait for a save in progress, by repository (tests).
+    var waitingAcknowledgements: [DID: Int] { lock.withLock { queues.mapValues(\.waiters.count) } }
 
-    /// Saves the effects of the acknowledged changes at the head of `did`'s queue, then the cursor;
-    /// when a save of `did` runs already, waits for it (it takes what this caller marked).
+    /// Saves what is acknowledged at the head of `did`'s queue (the engine's state changes).
     func settle(_ did: DID) async throws {
-        let settles: Bool = lock.withLock { settling.insert(did).inserted }
+        guard let repo = acknowledgements(of: did) else { return }
+        try await settle(repo)
+    }
+
+    /// Saves the effects of the acknowledged changes at the head of `repo`'s queue, then the cursor;
+    /// when a save of `repo` runs already, waits for it (it takes what this caller marked).
+    func settle(_ repo: RepoAcknowledgements) async throws {
+        let settles: Bool = lock.withLock {
+            guard !repo.settling else { return false }
+            repo.settling = true
+            return true
+        }
         guard settles else {
             try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
-                // The save may have ended since: then this caller saves.
+                // The save may have ended since: then with this caller's mark saved (it checks the
+                // head in the same step as it ends).
                 let waits = lock.withLock {
-                    guard settling.contains(did) else { return false }
-                    waiters[did, default: []].append(waiter)
+                    guard repo.settling else { return false }
+                    repo.waiters.append(waiter)
                     return true
                 }
-                // Ended with this caller's mark saved: it checked the head in the same step.
                 if !waits { waiter.resume() }
             }
             return
         }
         do {
             while true {
-                try await saveRuns(did)
+                try await saveRuns(repo)
                 try await saveCursor()
                 // Ends unless a change was acknowledged meanwhile, in the same step as the check.
                 let finished: [CheckedContinuation<Void, any Error>]? = lock.withLock {
-                    guard isSettled(did) else { return nil }
-                    settling.remove(did)
-                    return waiters.removeValue(forKey: did) ?? []
+                    guard !repo.queue.isHeadAcknowledged else { return nil }
+                    return repo.endSettling()
                 }
                 guard let finished else { continue }
                 for waiter in finished { waiter.resume() }
                 return
             }
         } catch {
-            let failed: [CheckedContinuation<Void, any Error>] = lock.withLock {
-                settling.remove(did)
-                return waiters.removeValue(forKey: did) ?? []
-            }
+            let failed = lock.withLock { repo.endSettling() }
             for waiter in failed { waiter.resume(throwing: error) }
             throw error
         }
     }
 
-    /// Under the lock: nothing acknowledged waits at the head of `did`'s queue.
-    private func isSettled(_ did: DID) -> Bool { queues[did]?.isHeadAcknowledged != true }
-
-    /// Saves each run of acknowledged effects at the head of `did`'s queue and takes it off the queue.
-    private func saveRuns(_ did: DID) async throws {
-        while let run = lock.withLock({ queues[did]?.acknowledgedRun() }) {
+    /// Saves each run of acknowledged effects at the head of `repo`'s queue and takes it off the queue.
+    private func saveRuns(_ repo: RepoAcknowledgements) async throws {
+        while let run = lock.withLock({ repo.queue.acknowledgedRun() }) {
             do {
                 switch run.effect {
-                case .records(let changes): try await store.setRecordCIDs(changes, of: did)
-                case .state(let state): try await store.setState(state, of: did)
+                case .records(let changes): try await store.setRecordCIDs(changes, of: repo.did)
+                case .state(let state): try await store.setState(state, of: repo.did)
                 }
             } catch {
-                throw BackfillError(.storeFailed, message: "saving the state of \(did.rawValue)", underlying: error)
+                throw BackfillError(
+                    .storeFailed, message: "saving the state of \(repo.did.rawValue)", underlying: error)
             }
             lock.withLock {
-                for sequence in queues[did]?.removeFirst(through: run.last) ?? [] { release(sequence) }
+                for sequence in repo.queue.removeFirst(through: run.last) { release(sequence) }
             }
         }
     }
@@ -204,5 +225,33 @@ final class AcknowledgementLedger: @unchecked Sendable {
         } catch {
             throw BackfillError(.storeFailed, message: "saving the cursor \(candidate)", underlying: error)
         }
+    }
+}
+
+/// One repository's acknowledgements: its queue of delivered changes and its save in progress. Each
+/// event of the repository holds it, so that an acknowledgement reaches its queue without a look-up
+/// by DID (hashing the DID was most of a per-event acknowledgement's own cost).
+// @unchecked Sendable: the variables are read and written under `ledger.lock`; the rest are constants.
+final class RepoAcknowledgements: @unchecked Sendable {
+    let did: DID
+    let ledger: AcknowledgementLedger
+    var queue = PendingQueue()
+    /// A save of the repository runs.
+    var settling = false
+    /// Acknowledgements that wait for that save, which takes theirs in its next write.
+    var waiters: [CheckedContinuation<Void, any Error>] = []
+    /// No longer tracked: acknowledgements of its events save nothing.
+    var isForgotten = false
+
+    init(_ did: DID, ledger: AcknowledgementLedger) {
+        self.did = did
+        self.ledger = ledger
+    }
+
+    /// Under the lock: the save is over; the acknowledgements that waited for it.
+    func endSettling() -> [CheckedContinuation<Void, any Error>] {
+        settling = false
+        defer { waiters = [] }
+        return waiters
     }
 }

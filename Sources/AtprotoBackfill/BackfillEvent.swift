@@ -21,7 +21,8 @@ public struct BackfillEvent: Sendable {
         var rev: String
         var sequence: Int?
         let id: UInt64
-        let ledger: AcknowledgementLedger?
+        /// Its repository's queue, where its acknowledgement is marked; `nil` for an event made by the app.
+        let acknowledgements: RepoAcknowledgements?
     }
 
     /// The fields behind one reference: an event is copied into the backfill's runs, its queue and
@@ -91,7 +92,7 @@ public struct BackfillEvent: Sendable {
 
     var id: UInt64 { box.fields.id }
     /// Where its acknowledgement is marked; `nil` for an event made by the app.
-    var ledger: AcknowledgementLedger? { box.fields.ledger }
+    var acknowledgements: RepoAcknowledgements? { box.fields.acknowledgements }
 
     /// The record's path, `collection/rkey`.
     public var path: String { collection.rawValue + "/" + recordKey.rawValue }
@@ -103,18 +104,19 @@ public struct BackfillEvent: Sendable {
     ) {
         self.init(
             repo: repo, action: action, collection: collection, recordKey: recordKey, cid: cid, record: record,
-            isHistorical: isHistorical, rev: rev, sequence: sequence, id: 0, ledger: nil)
+            isHistorical: isHistorical, rev: rev, sequence: sequence, id: 0, acknowledgements: nil)
     }
 
     init(
         repo: DID, action: RepoOperation.Action, collection: NSID, recordKey: RecordKey, cid: CID?,
         record: DecodedRecord?, isHistorical: Bool, rev: String, sequence: Int?, id: UInt64,
-        ledger: AcknowledgementLedger?
+        acknowledgements: RepoAcknowledgements?
     ) {
         box = Box(
             Fields(
                 repo: repo, action: action, collection: collection, recordKey: recordKey, cid: cid, record: record,
-                isHistorical: isHistorical, rev: rev, sequence: sequence, id: id, ledger: ledger))
+                isHistorical: isHistorical, rev: rev, sequence: sequence, id: id,
+                acknowledgements: acknowledgements))
     }
 
     /// Tells the backfill the event is handled: once every earlier event of its repository is
@@ -126,7 +128,8 @@ public struct BackfillEvent: Sendable {
     ///
     /// - Throws: ``BackfillError`` (`storeFailed`) when the state store throws.
     public func ack() async throws {
-        try await ledger?.acknowledge(id, of: repo)
+        guard let acknowledgements else { return }
+        try await acknowledgements.ledger.acknowledge(id, of: acknowledgements)
     }
 }
 

@@ -9,10 +9,11 @@ extension BackfillThenLive {
         _ did: DID, action: RepoOperation.Action, path: String, cid: CID?, record: DecodedRecord?,
         historical: Bool, rev: String, sequence: Int?, holdsCursor: Bool
     ) async -> Bool {
+        let repo = ledger.acknowledgements(of: did)
         let (event, pending) = prepare(
             did, action: action, path: path, cid: cid, record: record, historical: historical, rev: rev,
-            sequence: sequence, holdsCursor: holdsCursor)
-        ledger.append(CollectionOfOne(pending), to: did)
+            sequence: sequence, holdsCursor: holdsCursor, into: repo)
+        ledger.append(CollectionOfOne(pending), to: repo)
         // Without leaving the actor while there is room; waits only when the app is behind.
         if let sent = channel.offer(event) { return sent }
         return await channel.send(event)
@@ -22,7 +23,7 @@ extension BackfillThenLive {
     /// queued (``AcknowledgementLedger/append(_:to:)``) before the event is sent.
     func prepare(
         _ did: DID, action: RepoOperation.Action, path: String, cid: CID?, record: DecodedRecord?,
-        historical: Bool, rev: String, sequence: Int?, holdsCursor: Bool
+        historical: Bool, rev: String, sequence: Int?, holdsCursor: Bool, into repo: RepoAcknowledgements?
     ) -> (BackfillEvent, Pending) {
         let id = nextID
         nextID += 1
@@ -32,7 +33,7 @@ extension BackfillThenLive {
         let key = RecordKey(rawValue: slash < path.endIndex ? String(path[path.utf8.index(after: slash)...]) : "")
         let event = BackfillEvent(
             repo: did, action: action, collection: collection, recordKey: key, cid: cid, record: record,
-            isHistorical: historical, rev: rev, sequence: sequence, id: id, ledger: ledger)
+            isHistorical: historical, rev: rev, sequence: sequence, id: id, acknowledgements: repo)
         if historical { counters.records += 1 }
         let held = holdsCursor ? sequence : nil
         return (event, Pending(id: id, effect: .record(path: path, cid: cid), acknowledged: false, sequence: held))
@@ -42,7 +43,7 @@ extension BackfillThenLive {
     /// it; `false` when the backfill stopped or the fetch of `did` was superseded.
     func handOver(_ run: inout DeliveryRun, of did: DID, _ epoch: UInt64) async -> Bool {
         guard !run.events.isEmpty else { return isCurrent(did, epoch) }
-        ledger.append(run.pending, to: did)
+        ledger.append(run.pending, to: run.acknowledgements)
         let sent = await channel.send(contentsOf: run.events)
         run.events.removeAll(keepingCapacity: true)
         run.pending.removeAll(keepingCapacity: true)
@@ -55,8 +56,9 @@ extension BackfillThenLive {
         let id = nextID
         nextID += 1
         let change = Pending(id: id, effect: .state(state), acknowledged: true, sequence: sequence)
-        guard ledger.append(CollectionOfOne(change), to: did) else { return }
-        try await ledger.settle(did)
+        let repo = ledger.acknowledgements(of: did)
+        guard ledger.append(CollectionOfOne(change), to: repo), let repo else { return }
+        try await ledger.settle(repo)
     }
 
     /// Tells the backfill that `events` are handled, as ``BackfillEvent/ack()`` does for each, in
@@ -102,6 +104,8 @@ extension BackfillThenLive {
 struct DeliveryRun {
     /// The most events prepared before they are delivered.
     static let limit = 64
+    /// The repository's queue, looked up once for the fetch.
+    let acknowledgements: RepoAcknowledgements?
     var events: [BackfillEvent] = []
     var pending: [BackfillThenLive.Pending] = []
 

@@ -167,6 +167,8 @@ public actor BackfillThenLive {
         self.events = Events(channel: channel)
     }
 
+    deinit { ledger.forgetAll() }
+
     /// Loads the saved state, opens the firehose from the saved cursor and fetches every repository
     /// not yet live. Call it once.
     ///
