@@ -103,9 +103,14 @@ public actor InMemoryBackfillStateStore: BackfillStateStore {
     public func setRecordCID(_ cid: CID?, at path: String, of repo: DID) { records[repo, default: [:]][path] = cid }
 
     public func setRecordCIDs(_ changes: [(path: String, cid: CID?)], of repo: DID) {
-        // One look-up of the repository's table for the whole run.
-        var table = records.removeValue(forKey: repo) ?? [:]
+        // One look-up of the repository's table for the whole run, changed in place.
+        let emptied = Self.apply(changes, to: &records[repo, default: [:]])
+        if emptied { records[repo] = nil }
+    }
+
+    /// Writes `changes` into `table`; whether it is left empty.
+    private static func apply(_ changes: [(path: String, cid: CID?)], to table: inout [String: CID]) -> Bool {
         for change in changes { table[change.path] = change.cid }
-        if !table.isEmpty { records[repo] = table }
+        return table.isEmpty
     }
 }

@@ -102,10 +102,13 @@ extension BackfillThenLive {
 /// Historical events of one repository prepared for delivery, handed to the app together: one
 /// wake-up of the app's reader, and one look-up of the repository, for the run rather than for each.
 struct DeliveryRun {
-    /// The most events prepared before they are delivered.
-    static let limit = 64
     /// The repository's queue, looked up once for the fetch.
     let acknowledgements: RepoAcknowledgements?
+    /// The most events prepared before they are delivered: half the events the app may have waiting
+    /// (the room a waiting producer is woken for), at most 128. Runs of 64 woke a reader that keeps
+    /// up (it waits for each run) 156 times a 10,000-record repository: futex wake-ups and thread
+    /// switches were 7 % of the samples.
+    let limit: Int
     var events: [BackfillEvent] = []
     var pending: [BackfillThenLive.Pending] = []
 
@@ -114,7 +117,12 @@ struct DeliveryRun {
         pending.append(prepared.1)
     }
 
-    var isFull: Bool { events.count >= Self.limit }
+    init(acknowledgements: RepoAcknowledgements?, eventsAhead: Int) {
+        self.acknowledgements = acknowledgements
+        limit = max(1, min(128, eventsAhead / 2))
+    }
+
+    var isFull: Bool { events.count >= limit }
 }
 
 /// A repository's delivered changes waiting for their acknowledgement, oldest first: appended at

@@ -82,7 +82,8 @@ extension BackfillThenLive {
         var held = try await deliveredCIDs(of: did)
         guard isCurrent(did, epoch) else { return false }
         // Prepared in runs: nothing suspends between preparing an event and the run's delivery.
-        var run = DeliveryRun(acknowledgements: ledger.acknowledgements(of: did))
+        var run = DeliveryRun(
+            acknowledgements: ledger.acknowledgements(of: did), eventsAhead: configuration.maximumEventsAhead)
         if let repository = snapshot.repository, configuration.collections == nil {
             // Every record wanted: read in key order, each decoded once.
             for try await entry in repository.records(decoding: configuration.recordTypes) {
