@@ -10,9 +10,8 @@ import XRPCCore
 ///
 /// A repository's save runs one at a time: an acknowledgement that comes while one runs waits for it,
 /// and that save takes it in its next write. The cursor never passes a sequence whose changes are
-/// not saved.
-// @unchecked Sendable: every stored property but `store` and `lock` (constants) is read and written
-// under `lock`, and so are the variables of each `RepoAcknowledgements`.
+/// not saved. The variables of each ``RepoAcknowledgements`` are read and written under `lock` too.
+// @unchecked Sendable: every stored property but `store` and `lock` (constants) is used under `lock`.
 final class AcknowledgementLedger: @unchecked Sendable {
     let store: any BackfillStateStore
     let lock = NSLock()
