@@ -252,6 +252,27 @@ final class BatchAcknowledgementTests: XCTestCase {
         await network.close()
     }
 
+    func testAcknowledgementsOfARemovedRepositorySaveNothing() async throws {
+        let network = ScriptedNetwork()
+        let lee = repo("lee", posts: 2)
+        await network.add(lee)
+        let store = BatchingStore()
+        let engine = network.backfill(store: store)
+        try await engine.start()
+        try await engine.add(repos: [lee.did])
+        let events = try await batches(2, from: engine)
+        try await engine.remove(repos: [lee.did])
+        // Its events hold its queue: acknowledged after the removal, they must not write it back.
+        try await events[0].ack()
+        try await engine.acknowledge(events)
+        let saved = try await store.recordCIDs(of: lee.did)
+        XCTAssertEqual(saved, [:])
+        let runs = await store.base.recorder.runs
+        XCTAssertEqual(runs, [])
+        await engine.stop()
+        await network.close()
+    }
+
     func testAnEventIsAValue() async throws {
         // Its fields sit behind one shared reference: a change to a copy must not reach the original.
         let original = BackfillEvent(
