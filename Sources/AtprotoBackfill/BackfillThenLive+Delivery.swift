@@ -77,6 +77,7 @@ extension BackfillThenLive {
 
     /// The CID the app will hold at `path` once it has handled what was delivered: the newest
     /// delivered and unsaved change, else what the store holds.
+    ///
     /// The ledger is read first: a change it holds then is the newest; one it does not hold is saved
     /// by the time the store is read (acknowledgements save from the app's task, at any moment).
     func deliveredCID(at path: String, of did: DID) async throws -> CID? {
