@@ -43,7 +43,9 @@ public struct RepoSyncState: Sendable, Hashable {
 ///
 /// Implement it over the app's database, writing each call through before returning;
 /// ``InMemoryBackfillStateStore`` keeps it in memory (tests, or an app that backfills on every start).
-/// Calls come from one actor, one at a time.
+/// Calls come from the backfill's actor and from the tasks that acknowledge events, and may overlap:
+/// a repository's writes (its record CIDs and its state) come one at a time, in order, but those of
+/// two repositories, and the cursor's, may run at once.
 public protocol BackfillStateStore: Sendable {
     /// The firehose `seq` every event up to which is handled; `nil` when none was saved.
     func cursor() async throws -> Int?
@@ -101,9 +103,14 @@ public actor InMemoryBackfillStateStore: BackfillStateStore {
     public func setRecordCID(_ cid: CID?, at path: String, of repo: DID) { records[repo, default: [:]][path] = cid }
 
     public func setRecordCIDs(_ changes: [(path: String, cid: CID?)], of repo: DID) {
-        // One look-up of the repository's table for the whole run.
-        var table = records.removeValue(forKey: repo) ?? [:]
+        // One look-up of the repository's table for the whole run, changed in place.
+        let emptied = Self.apply(changes, to: &records[repo, default: [:]])
+        if emptied { records[repo] = nil }
+    }
+
+    /// Writes `changes` into `table`; whether it is left empty.
+    private static func apply(_ changes: [(path: String, cid: CID?)], to table: inout [String: CID]) -> Bool {
         for change in changes { table[change.path] = change.cid }
-        if !table.isEmpty { records[repo] = table }
+        return table.isEmpty
     }
 }

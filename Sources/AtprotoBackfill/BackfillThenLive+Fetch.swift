@@ -82,7 +82,8 @@ extension BackfillThenLive {
         var held = try await deliveredCIDs(of: did)
         guard isCurrent(did, epoch) else { return false }
         // Prepared in runs: nothing suspends between preparing an event and the run's delivery.
-        var run = DeliveryRun()
+        var run = DeliveryRun(
+            acknowledgements: ledger.acknowledgements(of: did), eventsAhead: configuration.maximumEventsAhead)
         if let repository = snapshot.repository, configuration.collections == nil {
             // Every record wanted: read in key order, each decoded once.
             for try await entry in repository.records(decoding: configuration.recordTypes) {
@@ -91,7 +92,8 @@ extension BackfillThenLive {
                 run.add(
                     prepare(
                         did, action: before == nil ? .create : .update, path: entry.path, cid: entry.cid,
-                        record: entry.record, historical: true, rev: snapshot.rev, sequence: nil, holdsCursor: false))
+                        record: entry.record, historical: true, rev: snapshot.rev, sequence: nil, holdsCursor: false,
+                        into: run.acknowledgements))
                 if run.isFull { guard await handOver(&run, of: did, epoch) else { return false } }
             }
         } else {
@@ -105,7 +107,8 @@ extension BackfillThenLive {
                 run.add(
                     prepare(
                         did, action: before == nil ? .create : .update, path: path, cid: cid, record: record,
-                        historical: true, rev: snapshot.rev, sequence: nil, holdsCursor: false))
+                        historical: true, rev: snapshot.rev, sequence: nil, holdsCursor: false,
+                        into: run.acknowledgements))
                 if run.isFull { guard await handOver(&run, of: did, epoch) else { return false } }
             }
         }
@@ -113,7 +116,7 @@ extension BackfillThenLive {
             run.add(
                 prepare(
                     did, action: .delete, path: path, cid: nil, record: nil, historical: true, rev: snapshot.rev,
-                    sequence: nil, holdsCursor: false))
+                    sequence: nil, holdsCursor: false, into: run.acknowledgements))
             if run.isFull { guard await handOver(&run, of: did, epoch) else { return false } }
         }
         return await handOver(&run, of: did, epoch)

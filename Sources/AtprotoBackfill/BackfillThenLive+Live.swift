@@ -25,7 +25,7 @@ extension BackfillThenLive {
         case .comAtprotoSyncSubscribeReposAccount(let account): sequence = account.seq
         default: sequence = nil
         }
-        if let sequence { lastSequence = max(lastSequence ?? sequence, sequence) }
+        if let sequence { ledger.handled(sequence) }
         do {
             try await saveCursor(interval: configuration.cursorSaveInterval)
         } catch {

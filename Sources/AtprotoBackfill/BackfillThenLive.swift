@@ -103,19 +103,17 @@ public actor BackfillThenLive {
         var attempts = 0
         /// Bumped by each fetch scheduled: an older fetch stops.
         var epoch: UInt64 = 0
-        var outstanding = PendingQueue()
     }
 
     let configuration: Configuration
     let store: any BackfillStateStore
+    /// The changes waiting for acknowledgements, the sequences they hold back and the cursor.
+    nonisolated let ledger: AcknowledgementLedger
     let source: any RepoSnapshotSource
     let firehose: Firehose
     let channel: EventChannel<BackfillEvent>
     var repos: [DID: Repo] = [:]
     var nextID: UInt64 = 1
-    var pendingSequences: [Int: Int] = [:]
-    var lastSequence: Int?
-    var savedCursor: Int?
     var waitingFetches: [(DID, UInt64)] = []
     var activeFetches = 0
     var counters = BackfillProgress()
@@ -123,10 +121,6 @@ public actor BackfillThenLive {
     var tasks: [UInt64: Task<Void, Never>] = [:]
     var stopped = false
     var started = false
-    /// Repositories whose acknowledged effects are being saved, and the acknowledgements waiting for
-    /// that save to take theirs too (in its next write, rather than each in a write of its own).
-    var settling: Set<DID> = []
-    var settleWaiters: [DID: [CheckedContinuation<Void, any Error>]] = [:]
 
     /// The events, in delivery order (per repository: historical, then live). One reader; it ends
     /// when the backfill is stopped, or throws ``BackfillError`` when the firehose or the store fails.
@@ -164,6 +158,7 @@ public actor BackfillThenLive {
         firehose: @escaping Firehose
     ) {
         self.store = store
+        self.ledger = AcknowledgementLedger(store: store)
         self.source = source
         self.configuration = configuration
         self.firehose = firehose
@@ -172,6 +167,8 @@ public actor BackfillThenLive {
         self.events = Events(channel: channel)
     }
 
+    deinit { ledger.forgetAll() }
+
     /// Loads the saved state, opens the firehose from the saved cursor and fetches every repository
     /// not yet live. Call it once.
     ///
@@ -179,13 +176,13 @@ public actor BackfillThenLive {
     public func start() async throws {
         guard !started else { return }
         started = true
-        savedCursor = try await store.cursor()
-        lastSequence = savedCursor
+        let cursor = try await store.cursor()
+        ledger.load(cursor: cursor)
         for (did, state) in try await store.repositories() {
             repos[did] = Repo(status: state.status, rev: state.rev, data: state.data)
+            ledger.track(did)
             if state.status != .live, state.status != .failed { scheduleFetch(did, after: .zero) }
         }
-        let cursor = savedCursor
         run { engine in
             do {
                 try await engine.firehose(cursor, engine)
@@ -226,6 +223,7 @@ public actor BackfillThenLive {
     public func add(repos dids: [DID]) async throws {
         for did in dids where repos[did] == nil {
             repos[did] = Repo(status: .pending)
+            ledger.track(did)
             try await store.setState(RepoSyncState(status: .pending), of: did)
             scheduleFetch(did, after: .zero)
         }
@@ -236,8 +234,8 @@ public actor BackfillThenLive {
     /// - Throws: what the state store throws.
     public func remove(repos dids: [DID]) async throws {
         for did in dids {
-            guard let repo = repos.removeValue(forKey: did) else { continue }
-            for pending in repo.outstanding.waiting { release(pending.sequence) }
+            guard repos.removeValue(forKey: did) != nil else { continue }
+            ledger.forget(did)
             try await store.removeRepository(did)
         }
         try await saveCursor()
@@ -271,7 +269,7 @@ public actor BackfillThenLive {
     }
 
     /// The `seq` of the last firehose message handled; `nil` before the first one (and without a saved cursor).
-    public var firehoseSequence: Int? { lastSequence }
+    public var firehoseSequence: Int? { ledger.sequence }
 
     /// The state of `repo` in memory (ahead of what the store holds until the app acknowledges);
     /// `nil` when it is not tracked.

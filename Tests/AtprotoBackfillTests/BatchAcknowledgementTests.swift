@@ -197,7 +197,7 @@ final class BatchAcknowledgementTests: XCTestCase {
             }
         }
         // Until the three wait for the save (or, when they do not wait, write past it: the test then fails).
-        while await engine.settleWaiters[ivy.did]?.count ?? 0 < 3, await store.base.recorder.runs.count < 2 {
+        while engine.ledger.waitingAcknowledgements[ivy.did] ?? 0 < 3, await store.base.recorder.runs.count < 2 {
             await Task.yield()
         }
         await store.base.recorder.open()
@@ -210,4 +210,88 @@ final class BatchAcknowledgementTests: XCTestCase {
         await engine.stop()
         await network.close()
     }
+
+    func testAnAcknowledgementIsSavedWhileTheBackfillsActorIsBusy() async throws {
+        // The acknowledgement runs on a second thread of the pool while the test holds the actor.
+        try XCTSkipIf(ProcessInfo.processInfo.activeProcessorCount < 2, "needs two threads in the pool")
+        let network = ScriptedNetwork()
+        let joy = repo("joy", posts: 3)
+        await network.add(joy)
+        let store = BatchingStore()
+        let engine = network.backfill(store: store)
+        try await engine.start()
+        try await engine.add(repos: [joy.did])
+        let events = try await batches(3, from: engine)
+        let acknowledged = DispatchSemaphore(value: 0)
+        // Started once the actor is held; before, each `ack()` went through the actor and waited
+        // here until the watchdog.
+        let (saved, task) = await holdingActor(engine) { () -> (Bool, Task<Void, any Error>) in
+            let task = Task.detached {
+                defer { acknowledged.signal() }
+                try await events[0].ack()
+            }
+            return (acknowledged.wait(timeout: .now() + 30) == .success, task)
+        }
+        XCTAssertTrue(saved, "the acknowledgement waited for the backfill's actor")
+        try await task.value
+        let cids = try await store.recordCIDs(of: joy.did)
+        XCTAssertEqual(cids, [events[0].path: events[0].cid!])
+        // A batch too.
+        let (batchSaved, batch) = await holdingActor(engine) { () -> (Bool, Task<Void, any Error>) in
+            let task = Task.detached {
+                defer { acknowledged.signal() }
+                try await engine.acknowledge(Array(events[1...]))
+            }
+            return (acknowledged.wait(timeout: .now() + 30) == .success, task)
+        }
+        XCTAssertTrue(batchSaved, "the batch's acknowledgement waited for the backfill's actor")
+        try await batch.value
+        let all = try await store.recordCIDs(of: joy.did)
+        XCTAssertEqual(Set(all.keys), Set(events.map(\.path)))
+        await engine.stop()
+        await network.close()
+    }
+
+    func testAcknowledgementsOfARemovedRepositorySaveNothing() async throws {
+        let network = ScriptedNetwork()
+        let lee = repo("lee", posts: 2)
+        await network.add(lee)
+        let store = BatchingStore()
+        let engine = network.backfill(store: store)
+        try await engine.start()
+        try await engine.add(repos: [lee.did])
+        let events = try await batches(2, from: engine)
+        try await engine.remove(repos: [lee.did])
+        // Its events hold its queue: acknowledged after the removal, they must not write it back.
+        try await events[0].ack()
+        try await engine.acknowledge(events)
+        let saved = try await store.recordCIDs(of: lee.did)
+        XCTAssertEqual(saved, [:])
+        let runs = await store.base.recorder.runs
+        XCTAssertEqual(runs, [])
+        await engine.stop()
+        await network.close()
+    }
+
+    func testAnEventIsAValue() async throws {
+        // Its fields sit behind one shared reference: a change to a copy must not reach the original.
+        let original = BackfillEvent(
+            repo: "did:plc:kim", action: .create, collection: "app.bsky.feed.post", recordKey: "one", cid: nil,
+            record: nil, isHistorical: true, rev: "2222222222222")
+        var copy = original
+        copy.rev = "3333333333333"
+        copy.recordKey = "two"
+        copy.isHistorical = false
+        copy.sequence = 7
+        XCTAssertEqual(original.rev, "2222222222222")
+        XCTAssertEqual(original.path, "app.bsky.feed.post/one")
+        XCTAssertTrue(original.isHistorical)
+        XCTAssertNil(original.sequence)
+        XCTAssertEqual(copy.path, "app.bsky.feed.post/two")
+        XCTAssertEqual(copy.sequence, 7)
+        try await copy.ack()
+    }
 }
+
+/// Runs `body` on the backfill's actor, holding it (no suspension) until `body` returns.
+private func holdingActor<T: Sendable>(_ engine: isolated BackfillThenLive, _ body: () -> T) -> T { body() }
