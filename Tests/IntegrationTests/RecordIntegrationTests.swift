@@ -11,6 +11,7 @@ final class RecordIntegrationTests: XCTestCase {
         let post = AppBskyFeedPost(text: "hello from swift", createdAt: now(), langs: ["en"])
 
         let created = try await client.createRecord(post, repo: account.repo)
+        XCTAssertEqual(try post.dagCBORCID().string, created.cid.rawValue, "the CID computed before writing")
         let rkey = try XCTUnwrap(created.uri.rkey)
         XCTAssertEqual(created.uri.collection, "app.bsky.feed.post")
         XCTAssertTrue(TID(rawValue: rkey.rawValue).isValid, "the server made a TID key: \(rkey)")
@@ -30,6 +31,32 @@ final class RecordIntegrationTests: XCTestCase {
 
         try await client.deleteRecord(AppBskyFeedPost.self, repo: account.repo, rkey: rkey)
         await assertRecordNotFound(client, repo: account.repo, rkey: rkey)
+    }
+
+    /// A record's CID computed from its type (`dagCBORCID()`, its DAG-CBOR written straight from the
+    /// type) is the one the PDS gives it: unions, facets, a strong reference and arrays included.
+    func testARecordsCIDIsKnownBeforeItIsWritten() async throws {
+        let account = try await PDSEnvironment.current().loggedIn()
+        let client = account.client
+        let quoted = AppBskyFeedPost(text: "quoted", createdAt: now())
+        let first = try await client.createRecord(quoted, repo: account.repo)
+        XCTAssertEqual(try quoted.dagCBORCID().string, first.cid.rawValue)
+        let text = "see https://example.com #swift"
+        let post = AppBskyFeedPost(
+            text: text, createdAt: now(),
+            embed: .appBskyEmbedRecord(AppBskyEmbedRecord(record: .init(uri: first.uri, cid: first.cid))),
+            facets: [
+                AppBskyRichtextFacet(
+                    index: .init(byteStart: 4, byteEnd: 23),
+                    features: [.appBskyRichtextFacetLink(.init(uri: "https://example.com"))]),
+                AppBskyRichtextFacet(
+                    index: .init(byteStart: 24, byteEnd: 30), features: [.appBskyRichtextFacetTag(.init(tag: "swift"))]),
+            ],
+            langs: ["en", "de"], tags: ["atproto"])
+        let created = try await client.createRecord(post, repo: account.repo)
+        XCTAssertEqual(try post.dagCBORCID().string, created.cid.rawValue)
+        // And the bytes read back as the same post.
+        XCTAssertEqual(try AppBskyFeedPost(dataModel: DAGCBOR.decode(post.dagCBORData())), post)
     }
 
     func testAMissingRecordIsRecordNotFound() async throws {

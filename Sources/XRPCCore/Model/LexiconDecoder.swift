@@ -85,4 +85,25 @@ extension LexiconValue {
     public func jsonData() -> Data {
         Data(lexiconJSONText())
     }
+
+    /// The value as canonical DAG-CBOR, the form a repository stores a record in, written straight
+    /// from it: the bytes `DAGCBOR.encode(json: lexiconJSON)` gives, unknown fields included.
+    ///
+    /// - Throws: `LexiconDecodingError` naming the field when the value is not in the data model (a
+    ///   float among its unknown fields, a link that is not a CID, malformed `$bytes`).
+    public func dagCBORData() throws(LexiconDecodingError) -> Data {
+        Data(try lexiconDAGCBOR())
+    }
+
+    /// The CID of the value's DAG-CBOR (SHA-256, codec `dag-cbor`): for a record, the CID its
+    /// repository gives it, known before it is written.
+    ///
+    /// ```swift
+    /// let cid = try post.dagCBORCID()   // what createRecord will answer with
+    /// ```
+    ///
+    /// - Throws: `LexiconDecodingError` as ``dagCBORData()``.
+    public func dagCBORCID() throws(LexiconDecodingError) -> CID {
+        CID(sha256Of: try lexiconDAGCBOR(), codec: .dagCBOR)
+    }
 }
