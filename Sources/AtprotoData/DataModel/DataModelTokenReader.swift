@@ -10,7 +10,11 @@ import Foundation
 /// The value was checked when it was decoded (canonical DAG-CBOR, no duplicate keys), so reading
 /// it meets no syntax errors: a value of the wrong kind reads as `nil` or `false`, and the caller
 /// reports the mismatch.
-package struct DataModelTokenReader {
+///
+/// Not copyable, as ``JSONTokenReader`` is not: typed readers reach it through a pointer, and a read
+/// that does not move it (``readString()``, ``readNull()``, ...) then borrows it in place, where a
+/// copyable one was copied whole (its value and its stacks retained and released) at every read.
+package struct DataModelTokenReader: ~Copyable {
     /// A map open: its entries and the members read.
     ///
     /// A map of up to ``scanLimit`` members (nearly all) is searched by comparing keys in turn,
