@@ -56,6 +56,24 @@ public struct LexiconRecordTypes: Sendable {
         }
     }
 
+    /// Decodes the record of `collection` whose JSON starts at `position` in `bytes` (inside a larger
+    /// text, such as an event's frame) straight into its type, and moves `position` past it; `nil`,
+    /// with `position` unchanged, when the lookup has no type for `collection` or the record does not
+    /// decode: then ``record(jsonBytes:collection:)`` reads it, or reports what is wrong.
+    package func knownRecord(jsonBytes bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, collection: NSID)
+        -> (any LexiconRecord)?
+    {
+        guard let type = decoders[collection] else { return nil }
+        return try? Self.decode(type, from: bytes, at: &position)
+    }
+
+    /// The record at `position` in `bytes` read straight into `type`, `position` moved past it.
+    private static func decode<R: LexiconRecord>(
+        _ type: R.Type, from bytes: UnsafeBufferPointer<UInt8>, at position: inout Int
+    ) throws -> any LexiconRecord {
+        try LexiconDecoder().decodeValue(R.self, from: bytes, at: &position)
+    }
+
     /// Reads `value`, a record of `collection` as decoded from DAG-CBOR, into its type when the lookup
     /// has one, without writing it as JSON first; otherwise, and when it does not decode, as
     /// ``record(_:collection:)-(JSONValue,_)`` reads its JSON form, with the same reason.

@@ -2,8 +2,8 @@ import AtprotoLexicons
 import Foundation
 
 // Reading a v2 frame. A commit frame, nearly every frame of a stream, is read straight from its text in
-// one pass (CommitFrameScanner): its fields as the typed path reads them, its record decoded from its
-// own bytes in the frame into its generated type. Any other frame, and any commit not of the usual shape, is
+// one pass (CommitFrameScanner): its fields as the typed path reads them, its record decoded in place in
+// the frame into its generated type. Any other frame, and any commit not of the usual shape, is
 // read the general way: the frame's JSON tree, the generated message union, then the record from its
 // tree. Both give the same message; the general way also reports what is wrong with a frame.
 extension JetstreamMessage {
@@ -48,16 +48,20 @@ extension JetstreamMessage {
     /// when the frame is anything else or not of the usual shape (a field missing or of another type,
     /// JSON not valid), for the general reading to read or report.
     static func commitFrame(_ bytes: UnsafeBufferPointer<UInt8>, recordTypes: LexiconRecordTypes) -> JetstreamMessage? {
-        var scanner = CommitFrameScanner(bytes)
+        var scanner = CommitFrameScanner(bytes, recordTypes: recordTypes)
         guard let fields = scanner.scan(), let did = fields.did, let time = fields.time, let rev = fields.rev,
             let operation = fields.operation, let collection = fields.collection, let rkey = fields.rkey
         else { return nil }
-        let nsid = NSID(rawValue: scanner.string(collection))
+        let nsid = fields.nsid ?? NSID(rawValue: scanner.string(collection))
         let record: DecodedRecord?
-        do {
-            record = try fields.record.map { try recordTypes.record(jsonBytes: scanner.data($0), collection: nsid) }
-        } catch {
-            return nil
+        if let known = fields.knownRecord {
+            record = .known(known)
+        } else {
+            do {
+                record = try fields.record.map { try recordTypes.record(jsonBytes: scanner.data($0), collection: nsid) }
+            } catch {
+                return nil
+            }
         }
         let commit = JetstreamCommit(
             rev: TID(rawValue: scanner.string(rev)), operation: .init(rawValue: scanner.string(operation)),
@@ -73,8 +77,9 @@ extension JetstreamMessage {
 
 /// One pass over a v2 frame of the usual commit shape: `{"$type":"message","payload":{...}}` whose
 /// payload is a `#commit` with string fields, an integer `seq` and an object `record`, members in any
-/// order. Each byte is looked at once; the record is only delimited here, and decoded from its bytes
-/// by its type.
+/// order. Each byte is looked at once. A record that comes after its `collection` (as Jetstream writes
+/// frames) of a type the lookup has is decoded in place, where it is in the frame; any other record is
+/// only delimited here, and read from its bytes afterwards.
 ///
 /// It is strict: a string with an escape, a `null`, a member it does not know, a duplicate, anything
 /// but the grammar of such a frame makes it give up (`nil`), and the frame is read the general way,
@@ -82,9 +87,14 @@ extension JetstreamMessage {
 /// decoding checks them).
 struct CommitFrameScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
+    /// The record types to decode a record into in place; `nil`: records are only delimited.
+    private let recordTypes: LexiconRecordTypes?
     private var index = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>, recordTypes: LexiconRecordTypes? = nil) {
+        self.bytes = bytes
+        self.recordTypes = recordTypes
+    }
 
     /// The fields of the commit, as ranges of the frame's bytes.
     struct Commit {
@@ -97,6 +107,10 @@ struct CommitFrameScanner {
         var rkey: Range<Int>?
         var cid: Range<Int>?
         var record: Range<Int>?
+        /// The collection as an NSID, when it was made to decode the record in place.
+        var nsid: NSID?
+        /// The record, when it was decoded in place.
+        var knownRecord: (any LexiconRecord)?
     }
 
     /// The commit, or `nil` when the frame is not of the usual shape.
@@ -148,7 +162,9 @@ struct CommitFrameScanner {
                 (commit.collection, field) = (plainString(), 64)
             case (4, UInt8(ascii: "r")) where matches(key, "rkey"): (commit.rkey, field) = (plainString(), 128)
             case (3, UInt8(ascii: "c")) where matches(key, "cid"): (commit.cid, field) = (plainString(), 256)
-            case (6, UInt8(ascii: "r")) where matches(key, "record"): (commit.record, field) = (object(), 512)
+            case (6, UInt8(ascii: "r")) where matches(key, "record"):
+                commit.record = record(in: &commit)
+                field = 512
             default: return nil
             }
             guard seen & field == 0 else { return nil }
@@ -232,6 +248,24 @@ struct CommitFrameScanner {
         guard digits > 0, digits == 1 || bytes[start] != ASCII.zero else { return nil }
         if index < bytes.count, [ASCII.dot, UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
         return negative ? -value : value
+    }
+
+    /// The record, an object: decoded in place when its collection came before it and the lookup
+    /// decodes it (into `commit.knownRecord`), otherwise only delimited.
+    private mutating func record(in commit: inout Commit) -> Range<Int>? {
+        skipSpace()
+        let start = index
+        if let recordTypes, let collection = commit.collection, index < bytes.count, bytes[index] == ASCII.openBrace {
+            let nsid = NSID(rawValue: string(collection))
+            commit.nsid = nsid
+            var end = start
+            if let known = recordTypes.knownRecord(jsonBytes: bytes, at: &end, collection: nsid) {
+                commit.knownRecord = known
+                index = end
+                return start..<end
+            }
+        }
+        return object()
     }
 
     /// An object, delimited: its brackets matched, its strings (escapes included) stepped over.

@@ -254,6 +254,62 @@ final class DataModelDecodingDifferentialTests: XCTestCase {
         XCTAssertEqual(post.unknownFields["extra"], .object(["$bytes": .string("AQID")]))
     }
 
+    /// An event-stream message read from its body with the frame's `$type` beside it (what the
+    /// stream does, without copying the body to add `$type`) is the message read from the body with
+    /// `$type` set: the same value and unknown fields (a member's `$type` among them), the same
+    /// whole value for a type the union does not list, keeping unknown fields or dropping them.
+    func testAMessageReadWithItsTypeBesideTheBodyIsTheMessageWithItsTypeSet() throws {
+        let nsid = ComAtprotoSyncSubscribeRepos.nsid
+        guard case .message(_, let commit) = try XRPCEventFrame(decoding: Self.commitFrame()) else {
+            return XCTFail("not a message frame")
+        }
+        let messages: [(String, [String: AtprotoDataModelValue])] = [
+            ("#commit", commit),
+            ("#identity", ["seq": .integer(3), "did": .string(Self.did), "time": .string("2024-01-01T00:00:00.000Z")]),
+            ("#account", ["seq": .integer(4), "did": .string(Self.did), "active": .string("yes")]),
+            ("#later", ["seq": .integer(5), "x": .map(["y": .bytes(Data([1]))])]),
+            ("#identity", [:]),
+        ]
+        var written: [String] = []
+        for (type, body) in messages {
+            let fullType = nsid.rawValue + type
+            var set = body
+            set["$type"] = .string(fullType)
+            for keeping in [true, false] {
+                let beside = Paths.outcome(
+                    Result<ComAtprotoSyncSubscribeRepos.Message, any Error> {
+                        try LexiconJSONTokens.decodeWithoutFallback(
+                            ComAtprotoSyncSubscribeRepos.Message.self, fromMessageBody: body, type: fullType,
+                            keepsUnknownFields: keeping)
+                    })
+                let withType = Paths.outcome(
+                    Result<ComAtprotoSyncSubscribeRepos.Message, any Error> {
+                        try LexiconJSONTokens.decodeWithoutFallback(
+                            ComAtprotoSyncSubscribeRepos.Message.self, fromDataModel: .map(set),
+                            keepsUnknownFields: keeping)
+                    })
+                XCTAssertEqual(beside, withType, "\(type), \(keeping ? "keeping" : "dropping") unknown fields")
+                if keeping, let text = beside.written { written.append(text) }
+            }
+        }
+        // The member keeps its `$type` among its unknown fields, as read with `$type` set.
+        let commitType = nsid.rawValue + "#commit"
+        var set = commit
+        set["$type"] = .string(commitType)
+        guard
+            case .comAtprotoSyncSubscribeReposCommit(let beside) = try LexiconJSONTokens.decodeWithoutFallback(
+                ComAtprotoSyncSubscribeRepos.Message.self, fromMessageBody: commit, type: commitType,
+                keepsUnknownFields: true),
+            case .comAtprotoSyncSubscribeReposCommit(let withType) = try ComAtprotoSyncSubscribeRepos.Message(
+                dataModel: .map(set))
+        else { return XCTFail("not a commit") }
+        XCTAssertEqual(beside.unknownFields, withType.unknownFields)
+        XCTAssertEqual(beside.unknownFields["$type"], .string(commitType))
+        // The member's `$type` is kept as read, and a type the union does not list keeps it too.
+        XCTAssertTrue(written.first?.contains(#""$type":"com.atproto.sync.subscribeRepos#commit""#) == true)
+        XCTAssertTrue(written.contains { $0.contains(#""$type":"com.atproto.sync.subscribeRepos#later""#) })
+    }
+
     /// Commit frames cut short at every length, and with bytes changed, are errors or values that
     /// agree with the JSON path; none crashes.
     func testHostileCommitFramesAreErrorsOrAgree() {

@@ -98,6 +98,44 @@ final class JetstreamV2FrameTests: XCTestCase {
         XCTAssertEqual(middle?.cid?.rawValue, "bafy")
     }
 
+    /// A record after its collection is decoded in place, where it is in the frame: the read ends
+    /// right after the record, and a record that does not decode is left for the general reading.
+    func testARecordIsDecodedInPlaceAndTheReadGoesOnAfterIt() throws {
+        var text = #"{"record": \#(Self.post) ,"next":1}"#
+        let start = #"{"record": "#.utf8.count
+        let post = NSID(rawValue: "app.bsky.feed.post")
+        text.withUTF8 { bytes in
+            var position = start
+            let record = LexiconRecordTypes.bluesky.knownRecord(jsonBytes: bytes, at: &position, collection: post)
+            XCTAssertEqual((record as? AppBskyFeedPost)?.text, "hi")
+            XCTAssertEqual(position, start + Self.post.utf8.count)
+            // Not a type of the lookup, or not a record of that type: nothing read.
+            for collection in ["com.example.thing", "app.bsky.feed.like"] {
+                position = start
+                XCTAssertNil(
+                    LexiconRecordTypes.bluesky.knownRecord(
+                        jsonBytes: bytes, at: &position, collection: NSID(rawValue: collection)))
+                XCTAssertEqual(position, start)
+            }
+        }
+        // Records read in place among the frame's fields, and ones left for the general reading.
+        let frames = [
+            Self.frame(#""operation":"create","collection":"app.bsky.feed.post","record":\#(Self.post),"rkey":"a""#),
+            Self.frame(
+                #""collection":"app.bsky.feed.post","record":{"text":"x","createdAt":"2026-01-01T00:00:00Z","#
+                    + #""facets":[{"index":{"byteStart":0,"byteEnd":1},"features":[]}],"langs":["en"]},"#
+                    + #""operation":"create","rkey":"a""#),
+            // Not valid as a post (`text` is a number): kept as invalid, by the general reading.
+            Self.frame(#""collection":"app.bsky.feed.post","record":{"text":7},"operation":"create","rkey":"a""#),
+        ]
+        for text in frames {
+            assertSame(direct(text), try general(text))
+        }
+        XCTAssertEqual(direct(frames[1])?.event?.commit?.record?.as(AppBskyFeedPost.self)?.langs?.count, 1)
+        // A record followed by what is not the frame's grammar: not read from the text at all.
+        XCTAssertNil(direct(Self.frame(#""collection":"app.bsky.feed.post","record":\#(Self.post)}"#)))
+    }
+
     func testFramesNotOfTheUsualShapeGoTheGeneralWay() throws {
         let broken = [
             // The record's text is not JSON: the frame is malformed.

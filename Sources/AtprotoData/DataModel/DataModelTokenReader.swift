@@ -10,7 +10,11 @@ import Foundation
 /// The value was checked when it was decoded (canonical DAG-CBOR, no duplicate keys), so reading
 /// it meets no syntax errors: a value of the wrong kind reads as `nil` or `false`, and the caller
 /// reports the mismatch.
-package struct DataModelTokenReader {
+///
+/// Not copyable, as ``JSONTokenReader`` is not: typed readers reach it through a pointer, and a read
+/// that does not move it (``readString()``, ``readNull()``, ...) then borrows it in place, where a
+/// copyable one was copied whole (its value and its stacks retained and released) at every read.
+package struct DataModelTokenReader: ~Copyable {
     /// A map open: its entries and the members read.
     ///
     /// A map of up to ``scanLimit`` members (nearly all) is searched by comparing keys in turn,
@@ -22,9 +26,15 @@ package struct DataModelTokenReader {
         /// For a large map, the keys read in the order sought; a slot given back is `nil`.
         var readKeys: [String?] = []
         var readCount = 0
+        /// A `$type` the map is read with beside its entries (``init(body:type:)``), and whether it was read.
+        var extraType: String?
+        var extraRead = false
     }
 
     static var scanLimit: Int { 64 }
+
+    /// The slot of a map's `$type` given beside its entries.
+    static var extraSlot: Int { Int.max }
 
     /// The value the next read takes.
     var next: AtprotoDataModelValue
@@ -33,10 +43,24 @@ package struct DataModelTokenReader {
     var arrays: [(items: [AtprotoDataModelValue], next: Int)] = []
     /// The maps open, innermost last.
     var maps: [MapFrame] = []
+    /// The `$type` the first value (a map) is read with beside its entries (``init(body:type:)``).
+    let rootType: String?
+    /// Whether `next` is that first value.
+    var nextIsRoot = false
 
     /// Reads `value`.
     package init(_ value: AtprotoDataModelValue) {
         next = value
+        rootType = nil
+    }
+
+    /// Reads the map `body` with `$type` set to `type`, as ``init(_:)`` reads that map, without
+    /// copying `body` to set it: an event-stream message's body, whose type comes in the frame's
+    /// header. `body` must have no `$type` of its own.
+    package init(body: [String: AtprotoDataModelValue], type: String) {
+        next = .map(body)
+        rootType = type
+        nextIsRoot = true
     }
 
     // MARK: Scalars
@@ -99,7 +123,10 @@ package struct DataModelTokenReader {
     /// Reads the next value whole, in the data model's JSON form.
     @inline(never)
     package func readValue() -> JSONValue {
-        next.json
+        let json = next.json
+        guard nextIsRoot, let rootType, case .object(var fields) = json else { return json }
+        fields["$type"] = .string(rootType)
+        return .object(fields)
     }
 
     // MARK: Arrays
@@ -122,6 +149,7 @@ package struct DataModelTokenReader {
         }
         arrays[top].next = index + 1
         next = arrays[top].items[index]
+        nextIsRoot = false
         return true
     }
 
@@ -131,7 +159,9 @@ package struct DataModelTokenReader {
     /// ``closeObject()``; returns `false` when the next value is not a map.
     package mutating func beginObject() -> Bool {
         guard case .map(let entries) = next else { return false }
-        maps.append(MapFrame(entries: entries))
+        var frame = MapFrame(entries: entries)
+        if nextIsRoot { frame.extraType = rootType }
+        maps.append(frame)
         return true
     }
 
@@ -139,12 +169,19 @@ package struct DataModelTokenReader {
     /// `nil` when the map has no such member.
     package mutating func seekMember(_ name: String) -> Int? {
         guard let top = maps.indices.last else { return nil }
+        if let type = maps[top].extraType, name == "$type" {
+            maps[top].extraRead = true
+            next = .string(type)
+            nextIsRoot = false
+            return Self.extraSlot
+        }
         let entries = maps[top].entries
         guard entries.count <= Self.scanLimit else {
             guard let value = entries[name] else { return nil }
             maps[top].readKeys.append(name)
             maps[top].readCount += 1
             next = value
+            nextIsRoot = false
             return maps[top].readKeys.count - 1
         }
         var index = entries.startIndex
@@ -154,6 +191,7 @@ package struct DataModelTokenReader {
                 maps[top].readBits |= 1 &<< UInt64(position)
                 maps[top].readCount += 1
                 next = entries.values[index]
+                nextIsRoot = false
                 return position
             }
             entries.formIndex(after: &index)
@@ -165,6 +203,10 @@ package struct DataModelTokenReader {
     /// Counts the member in `slot` as not read, so that it is among the unknown fields.
     package mutating func keepUnread(_ slot: Int) {
         guard let top = maps.indices.last, slot >= 0 else { return }
+        if slot == Self.extraSlot {
+            maps[top].extraRead = false
+            return
+        }
         if maps[top].entries.count <= Self.scanLimit {
             guard slot < Self.scanLimit, maps[top].readBits & (1 &<< UInt64(slot)) != 0 else { return }
             maps[top].readBits &= ~(1 &<< UInt64(slot))
@@ -178,10 +220,12 @@ package struct DataModelTokenReader {
     /// The open map's members not read, in the JSON form (none when `collecting` is `false`).
     @inline(never)
     package func finishObject(collecting: Bool) -> [String: JSONValue] {
-        guard collecting, let frame = maps.last, frame.readCount < frame.entries.count else {
-            return [:]
-        }
-        var fields = [String: JSONValue](minimumCapacity: frame.entries.count - frame.readCount)
+        guard collecting, let frame = maps.last else { return [:] }
+        let extra = frame.extraRead ? nil : frame.extraType
+        guard frame.readCount < frame.entries.count || extra != nil else { return [:] }
+        var fields = [String: JSONValue](
+            minimumCapacity: frame.entries.count - frame.readCount + (extra == nil ? 0 : 1))
+        if let extra { fields["$type"] = .string(extra) }
         guard frame.entries.count <= Self.scanLimit else {
             var read = Set<String>(minimumCapacity: frame.readCount)
             for case let key? in frame.readKeys { read.insert(key) }
@@ -204,7 +248,8 @@ package struct DataModelTokenReader {
     /// The `$type` of the map that is the next value, when it has one that is a string.
     @inline(never)
     package func peekType() -> String? {
-        next["$type"]?.stringValue
+        if nextIsRoot, let rootType { return rootType }
+        return next["$type"]?.stringValue
     }
 
     // MARK: Returning
@@ -214,14 +259,18 @@ package struct DataModelTokenReader {
         let next: AtprotoDataModelValue
         let arrayCount: Int
         let mapCount: Int
+        let nextIsRoot: Bool
     }
 
     /// Where the reader is now.
-    package var mark: Mark { Mark(next: next, arrayCount: arrays.count, mapCount: maps.count) }
+    package var mark: Mark {
+        Mark(next: next, arrayCount: arrays.count, mapCount: maps.count, nextIsRoot: nextIsRoot)
+    }
 
     /// Returns to `mark`, forgetting the arrays and maps opened since.
     package mutating func rewind(to mark: Mark) {
         next = mark.next
+        nextIsRoot = mark.nextIsRoot
         if arrays.count > mark.arrayCount { arrays.removeSubrange(mark.arrayCount...) }
         if maps.count > mark.mapCount { maps.removeSubrange(mark.mapCount...) }
     }

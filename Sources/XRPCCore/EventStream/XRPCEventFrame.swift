@@ -76,8 +76,13 @@ public enum XRPCEventFrame: Sendable, Hashable {
     /// links as decoded. `nil` for other frames.
     public func messageDataModel(nsid: NSID) -> AtprotoDataModelValue? {
         guard case .message(let type, var body) = self else { return nil }
-        body["$type"] = .string(type.hasPrefix("#") ? nsid.rawValue + type : type)
+        body["$type"] = .string(Self.messageType(type, nsid: nsid))
         return .map(body)
+    }
+
+    /// A message's `$type` from the frame's `t`: a `#name` is a definition of the subscription `nsid`.
+    static func messageType(_ type: String, nsid: NSID) -> String {
+        type.hasPrefix("#") ? nsid.rawValue + type : type
     }
 
     /// The message's `seq`, when its body has an integer one: the cursor to resume after it.

@@ -135,9 +135,14 @@ final class EventStreamIteratorState<Endpoint: XRPCSubscription>: @unchecked Sen
         case .error(let name, let message):
             throw fail(.errorFrame, message ?? "", name: name)
         case .message(let type, let body):
-            guard let value = frame.messageDataModel(nsid: nsid) else { return nil }
             return try await deliver(type: type, sequence: frame.sequence, body: { body }) {
-                try Endpoint.Message(dataModel: value)
+                // The body read with its `$type` beside it rather than copied to add it; one with a
+                // `$type` of its own (which the frame's replaces) the general way.
+                if body["$type"] != nil, let value = frame.messageDataModel(nsid: nsid) {
+                    return try Endpoint.Message(dataModel: value)
+                }
+                return try LexiconJSONTokens.decode(
+                    Endpoint.Message.self, fromMessageBody: body, type: XRPCEventFrame.messageType(type, nsid: nsid))
             }
         }
     }

@@ -27,6 +27,28 @@ public struct LexiconDecoder: Sendable {
         try LexiconJSONTokens.decode(T.self, from: data)
     }
 
+    /// Decodes a value of `type` from the JSON value that starts at `position` in `bytes`, which may
+    /// go on after it (a value inside a larger text, read in place), and moves `position` to the byte
+    /// after the value. On an error `position` is left as it was, and the error is the first problem
+    /// met, not necessarily the one ``decode(_:from:)-(_,Data)`` reports.
+    ///
+    /// The position comes back through `inout` and the value as a plain `T`, not as a tuple: callers
+    /// reach this unspecialized (the type opened from a lookup at run time), where a generic tuple
+    /// return would look its metadata up at run time on every call.
+    package func decodeValue<T: LexiconValue>(
+        _ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>, at position: inout Int
+    ) throws -> T {
+        var reader = JSONTokenReader(bytes: bytes)
+        reader.position = position
+        let keepsUnknownFields = Self.keepsUnknownFields
+        return try withUnsafeMutablePointer(to: &reader) { pointer in
+            let tokens = LexiconJSONTokens(source: .text(pointer), keepsUnknownFields: keepsUnknownFields)
+            let value = try T(lexiconTokens: tokens)
+            position = pointer.pointee.position
+            return value
+        }
+    }
+
     /// Decodes a value of `type` from JSON text.
     public func decode<T: LexiconValue>(_ type: T.Type, from text: String) throws -> T {
         var text = text

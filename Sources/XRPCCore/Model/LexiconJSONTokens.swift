@@ -70,6 +70,34 @@ import Foundation
         }
     }
 
+    /// Decodes a value of `type` from an event-stream message's decoded body with its `$type` beside
+    /// it, as ``decodeWithoutFallback(_:fromDataModel:keepsUnknownFields:)`` decodes the body with
+    /// `$type` set, without copying the body to set it. `body` must have no `$type` of its own.
+    package static func decodeWithoutFallback<T: LexiconValue>(
+        _ type: T.Type, fromMessageBody body: [String: AtprotoDataModelValue], type messageType: String,
+        keepsUnknownFields: Bool
+    ) throws -> T {
+        var reader = DataModelTokenReader(body: body, type: messageType)
+        return try withUnsafeMutablePointer(to: &reader) { pointer in
+            try T(lexiconTokens: LexiconJSONTokens(source: .dataModel(pointer), keepsUnknownFields: keepsUnknownFields))
+        }
+    }
+
+    /// ``decodeWithoutFallback(_:fromMessageBody:type:keepsUnknownFields:)``, reporting any error as
+    /// `T(lexiconJSON:)` of the body with `$type` set does (on an error the body is decoded that way).
+    static func decode<T: LexiconValue>(
+        _ type: T.Type, fromMessageBody body: [String: AtprotoDataModelValue], type messageType: String
+    ) throws -> T {
+        do {
+            return try decodeWithoutFallback(
+                T.self, fromMessageBody: body, type: messageType, keepsUnknownFields: LexiconDecoder.keepsUnknownFields)
+        } catch {
+            var body = body
+            body["$type"] = .string(messageType)
+            return try T(lexiconJSON: AtprotoDataModelValue.map(body).json)
+        }
+    }
+
     /// ``decode(_:from:)-(_,UnsafeBufferPointer<UInt8>)`` for bytes in a `Data`.
     static func decode<T: LexiconValue>(_ type: T.Type, from data: Data) throws -> T {
         try data.withUnsafeBytes { raw in try decode(T.self, from: raw.assumingMemoryBound(to: UInt8.self)) }
