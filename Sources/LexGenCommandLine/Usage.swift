@@ -34,7 +34,8 @@ enum Usage {
                                    the rest is written, exit 1; warn: the same, their errors
                                    reported as warnings, exit 0 (for builds)
           --config <file>          a lexgen.json: lexicons, manifest, accessLevel, include, exclude,
-                                   modules (NSID pattern -> imported module), invalidLexicons.
+                                   modules (NSID pattern -> imported module), invalidLexicons,
+                                   fileLayout ("lexicon": a file per lexicon; "namespace").
                                    Options given here win.
           --quiet                  print only diagnostics, no summary
           --timing                 print the time of each stage (read, load, resolve, plan, render, write)
