@@ -39,15 +39,10 @@ struct LexiconGen: BuildToolPlugin {
         let settings = try PluginSettings(targetDirectory: targetDirectory)
         let relativePaths = try settings.lexiconRelativePaths()
         let outputDirectory = workDirectory.appending(path: "GeneratedSources")
-        var names: [String] = []
-        for path in relativePaths {
-            let name = LexiconOutputNaming.outputFileName(
-                forLexiconAt: path, groupedByNamespace: settings.groupsByNamespace)
-            if !names.contains(name) { names.append(name) }
-        }
         let outputs =
-            names.map { outputDirectory.appending(path: $0) }
-            + [outputDirectory.appending(path: LexiconOutputNaming.namespacesFileName)]
+            relativePaths.map {
+                outputDirectory.appending(path: LexiconOutputNaming.outputFileName(forLexiconAt: $0))
+            } + [outputDirectory.appending(path: LexiconOutputNaming.namespacesFileName)]
         // Only files that exist are declared as inputs: the build system refuses to run a command with
         // missing inputs, and lexgen's own message (file and fix) is the one to show when they are missing.
         var inputs = relativePaths.map { settings.lexiconFile(at: $0) }
@@ -125,8 +120,6 @@ struct PluginSettings {
     /// The config's NSID patterns: with a manifest, only the lexicons they select are declared as outputs.
     var include: [String] = []
     var exclude: [String] = []
-    /// Whether the config's `fileLayout` is `namespace`: one output per lexicon folder, not per lexicon.
-    var groupsByNamespace = false
 
     init(targetDirectory: URL) throws {
         let config = targetDirectory.appending(path: Self.configFileName)
@@ -146,7 +139,6 @@ struct PluginSettings {
         // Values of the wrong kind are left to lexgen, which reports them with their line.
         include = object["include"] as? [String] ?? []
         exclude = object["exclude"] as? [String] ?? []
-        groupsByNamespace = object["fileLayout"] as? String == "namespace"
     }
 
     /// The settings of a dependency that is a generated module (it has a `lexgen.json` or lexicon JSON

@@ -112,7 +112,6 @@ struct GenerateSetup {
         } else if let policy = config.invalidLexicons {
             options.invalidLexicons = policy
         }
-        if let layout = config.fileLayout { options.fileLayout = layout }
         options.include = parsed.allValues["--include"] ?? config.include
         options.exclude = parsed.allValues["--exclude"] ?? config.exclude
         for pattern in options.include + options.exclude {

@@ -34,8 +34,7 @@ enum Usage {
                                    the rest is written, exit 1; warn: the same, their errors
                                    reported as warnings, exit 0 (for builds)
           --config <file>          a lexgen.json: lexicons, manifest, accessLevel, include, exclude,
-                                   modules (NSID pattern -> imported module), invalidLexicons,
-                                   fileLayout ("lexicon": a file per lexicon; "namespace").
+                                   modules (NSID pattern -> imported module), invalidLexicons.
                                    Options given here win.
           --quiet                  print only diagnostics, no summary
           --timing                 print the time of each stage (read, load, resolve, plan, render, write)

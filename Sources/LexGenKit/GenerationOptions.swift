@@ -17,8 +17,6 @@ public struct GenerationOptions: Sendable {
     /// comment): build systems that declare one output per lexicon file need it. Off when the outputs
     /// are declared from a manifest's NSIDs, which leaves the excluded ones out (the plugin does).
     public var writesExcludedFiles = true
-    /// How the generated code is split into files: one per lexicon (the default) or one per namespace.
-    public var fileLayout: GeneratedFileLayout = .lexicon
 
     /// Options with the defaults: public, module `Lexicons`, no imports, every lexicon.
     public init() {}
@@ -27,16 +25,6 @@ public struct GenerationOptions: Sendable {
     public func generates(_ nsid: String) -> Bool {
         LexiconOutputNaming.selects(nsid, include: include, exclude: exclude)
     }
-}
-
-/// How generated code is split into files (`"fileLayout"` in `lexgen.json`).
-public enum GeneratedFileLayout: String, Sendable, CaseIterable {
-    /// One file per lexicon: `app/bsky/feed/post.json` -> `app.bsky.feed.post.swift`.
-    case lexicon
-    /// One file per namespace, every lexicon of a folder together: `app.bsky.feed.swift`. A large
-    /// module compiles with less work (fewer object files, each type's debug information written
-    /// once per file rather than once per lexicon).
-    case namespace
 }
 
 /// What ``LexiconGenerator`` does with lexicon files that have errors (`--invalid-lexicons`, or

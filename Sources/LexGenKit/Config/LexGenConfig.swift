@@ -32,12 +32,10 @@ public struct LexGenConfig: Sendable, Equatable {
     public var modules: [(pattern: String, module: String)] = []
     /// What a lexicon with errors does to the run.
     public var invalidLexicons: InvalidLexiconPolicy?
-    /// How the generated code is split into files.
-    public var fileLayout: GeneratedFileLayout?
 
     /// The keys a config may have.
     public static let keys = [
-        "lexicons", "manifest", "accessLevel", "include", "exclude", "modules", "invalidLexicons", "fileLayout",
+        "lexicons", "manifest", "accessLevel", "include", "exclude", "modules", "invalidLexicons",
     ]
 
     public static func == (lhs: LexGenConfig, rhs: LexGenConfig) -> Bool {
@@ -45,7 +43,6 @@ public struct LexGenConfig: Sendable, Equatable {
             && lhs.include == rhs.include && lhs.exclude == rhs.exclude
             && lhs.modules.map(\.pattern) == rhs.modules.map(\.pattern)
             && lhs.modules.map(\.module) == rhs.modules.map(\.module) && lhs.invalidLexicons == rhs.invalidLexicons
-            && lhs.fileLayout == rhs.fileLayout
     }
 
     /// An empty config: every default.
@@ -102,13 +99,6 @@ private struct ConfigReader {
                     continue
                 }
                 config.invalidLexicons = policy
-            case "fileLayout":
-                guard let text = string(node, key) else { continue }
-                guard let layout = GeneratedFileLayout(rawValue: text) else {
-                    error("\"fileLayout\" must be \"lexicon\" or \"namespace\", not \"\(text)\"", node, key)
-                    continue
-                }
-                config.fileLayout = layout
             case "include": config.include = patterns(node, key)
             case "exclude": config.exclude = patterns(node, key)
             case "modules":

@@ -13,20 +13,6 @@ enum LexiconOutputNaming {
         return flattened + ".swift"
     }
 
-    /// The output file of a lexicon's namespace, in the `namespace` file layout: every lexicon in one
-    /// folder goes into one file, `app/bsky/feed/post.json` -> `app.bsky.feed.swift` (a lexicon at the
-    /// top of the folder -> `_root.swift`).
-    static func namespaceFileName(forLexiconAt relativePath: String) -> String {
-        let folders = relativePath.split(separator: "/", omittingEmptySubsequences: true).dropLast()
-        return folders.isEmpty ? "_root.swift" : folders.joined(separator: ".") + ".swift"
-    }
-
-    /// The output file of a lexicon in a layout: one file per lexicon, or one per namespace.
-    static func outputFileName(forLexiconAt relativePath: String, groupedByNamespace: Bool) -> String {
-        groupedByNamespace
-            ? namespaceFileName(forLexiconAt: relativePath) : outputFileName(forLexiconAt: relativePath)
-    }
-
     /// The one extra file per module: the client namespace chain.
     static let namespacesFileName = "_ClientNamespaces.swift"
 
