@@ -15,7 +15,7 @@ public enum XRPCEventFrameEncoder: Sendable {
             throw LexiconDecodingError(message: "an event-stream message must be an object with a string $type")
         }
         fields["$type"] = nil
-        let header = DAGCBOR.encode(.map(["op": .integer(1), "t": .string(shortType(type, nsid: nsid))]))
+        let header = messageHeader(type: type, nsid: nsid)
         let body = try DAGCBOR.encode(json: .object(fields))
         return Data(header + body)
     }
@@ -30,15 +30,17 @@ public enum XRPCEventFrameEncoder: Sendable {
         guard let (type, body) = try message.eventStreamMessage(asDAGCBOR: true), let type else {
             return try self.message(message.lexiconJSON, nsid: nsid)
         }
-        var frame = DAGCBOR.encode(.map(["op": .integer(1), "t": .string(shortType(type, nsid: nsid))]))
+        var frame = messageHeader(type: type, nsid: nsid)
         frame.append(contentsOf: body)
         return Data(frame)
     }
 
-    /// A message's `$type` as a frame header's `t`: `#name` for a def of `nsid`, whole otherwise.
-    static func shortType(_ type: String, nsid: NSID) -> String {
+    /// A message frame's header, `{op: 1, t}`: `t` is the message's `$type`, `#name` for a def of
+    /// `nsid`, whole otherwise.
+    static func messageHeader(type: String, nsid: NSID) -> [UInt8] {
         let prefix = nsid.rawValue + "#"
-        return type.hasPrefix(prefix) ? String(type.dropFirst(nsid.rawValue.count)) : type
+        let short = type.hasPrefix(prefix) ? String(type.dropFirst(nsid.rawValue.count)) : type
+        return DAGCBOR.encode(.map(["op": .integer(1), "t": .string(short)]))
     }
 
     /// An error frame (`op: -1`) with `{error, message}`; the stream ends after it.

@@ -179,16 +179,10 @@ import Foundation
     /// Writes the key of a member of the object opened at `object` (`"key":` in text); its value
     /// comes next.
     @usableFromInline mutating func beginMember(_ key: String, in object: Int) {
-        if writesDAGCBOR {
-            let start = bytes.count
-            DAGCBOR.appendText(key, to: &bytes)
-            members.append(Member(key: key, start: start, end: start))
-            return
-        }
-        if members.count > object { bytes.append(UInt8(ascii: ",")) }
+        if !writesDAGCBOR && members.count > object { bytes.append(UInt8(ascii: ",")) }
         let start = bytes.count
-        JSONValue.string(key).write(to: &bytes, sortedKeys: false)
-        bytes.append(UInt8(ascii: ":"))
+        write(string: key)
+        if !writesDAGCBOR { bytes.append(UInt8(ascii: ":")) }
         members.append(Member(key: key, start: start, end: start))
     }
 

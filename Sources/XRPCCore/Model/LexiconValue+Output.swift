@@ -101,7 +101,7 @@ extension CIDLink {
     /// Writes the link: a link decoded from DAG-CBOR (or made from a `CID`) goes back to DAG-CBOR
     /// without its text form.
     @_spi(Generated) public func writeJSON(to output: inout LexiconJSONOutput) {
-        if output.writesDAGCBOR, case .binary(let cid) = form {
+        if case .binary(let cid) = form {
             output.write(link: cid)
         } else {
             output.write(lexiconJSON)
