@@ -243,7 +243,7 @@ let package = Package(
             ]),
         // Backfill then live: offline over scripted firehoses and snapshots, and against the shared PDS
         // (skipped unless ATPROTO_PDS_URL is set) with accounts writing while it runs.
-        .testTarget(name: "AtprotoBackfillTests", dependencies: ["AtprotoBackfill", "XRPCRuntime"]),
+        .testTarget(name: "AtprotoBackfillTests", dependencies: ["AtprotoBackfill", "XRPCRuntime", "SeededRandom"]),
         // The runtime's layers, tested together (each file imports the layers it tests).
         .testTarget(
             name: "XRPCRuntimeTests",

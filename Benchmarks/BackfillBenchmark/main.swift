@@ -269,6 +269,13 @@ do {
     var backfills: [Measure] = []
     var batched: [Measure] = []
     var unacknowledged: [Measure] = []
+    // BACKFILL_BENCH_ONLY=batches runs only the batched backfill's rounds: a profile of it alone.
+    if ProcessInfo.processInfo.environment["BACKFILL_BENCH_ONLY"] == "batches" {
+        for _ in 0..<rounds {
+            _ = try await backfill(car, did, key, resolver: resolver, count: existing, acknowledging: .batches)
+        }
+        exit(0)
+    }
     for _ in 0..<rounds {
         verification.append(try await measure { _ = try await verifyWhole(car, did, key) })
         backfills.append(

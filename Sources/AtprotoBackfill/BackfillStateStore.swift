@@ -83,7 +83,7 @@ extension BackfillStateStore {
 public actor InMemoryBackfillStateStore: BackfillStateStore {
     private var savedCursor: Int?
     private var states: [DID: RepoSyncState] = [:]
-    private var records: [DID: [String: CID]] = [:]
+    private var records: [DID: RecordCIDTable] = [:]
 
     /// Creates an empty store.
     public init() {}
@@ -98,18 +98,18 @@ public actor InMemoryBackfillStateStore: BackfillStateStore {
         records[repo] = nil
     }
 
-    public func recordCIDs(of repo: DID) -> [String: CID] { records[repo] ?? [:] }
+    public func recordCIDs(of repo: DID) -> [String: CID] { records[repo]?.dictionary ?? [:] }
     public func recordCID(at path: String, of repo: DID) -> CID? { records[repo]?[path] }
-    public func setRecordCID(_ cid: CID?, at path: String, of repo: DID) { records[repo, default: [:]][path] = cid }
+    public func setRecordCID(_ cid: CID?, at path: String, of repo: DID) { setRecordCIDs([(path, cid)], of: repo) }
 
     public func setRecordCIDs(_ changes: [(path: String, cid: CID?)], of repo: DID) {
         // One look-up of the repository's table for the whole run, changed in place.
-        let emptied = Self.apply(changes, to: &records[repo, default: [:]])
+        let emptied = Self.apply(changes, to: &records[repo, default: RecordCIDTable()])
         if emptied { records[repo] = nil }
     }
 
     /// Writes `changes` into `table`; whether it is left empty.
-    private static func apply(_ changes: [(path: String, cid: CID?)], to table: inout [String: CID]) -> Bool {
+    private static func apply(_ changes: [(path: String, cid: CID?)], to table: inout RecordCIDTable) -> Bool {
         for change in changes { table[change.path] = change.cid }
         return table.isEmpty
     }
