@@ -1,4 +1,5 @@
 import AtprotoLexicons
+import Foundation
 
 // Delivery: each event, and each state change, waits in its repository's queue (the ledger) until
 // every earlier one is acknowledged; then its effect is saved. The cursor never passes a firehose
@@ -23,7 +24,8 @@ extension BackfillThenLive {
     /// queued (``AcknowledgementLedger/append(_:to:)``) before the event is sent.
     func prepare(
         _ did: DID, action: RepoOperation.Action, path: String, cid: CID?, record: DecodedRecord?,
-        historical: Bool, rev: String, sequence: Int?, holdsCursor: Bool, into repo: RepoAcknowledgements?
+        encodedRecord: Data? = nil, historical: Bool, rev: String, sequence: Int?, holdsCursor: Bool,
+        into repo: RepoAcknowledgements?
     ) -> (BackfillEvent, Pending) {
         let id = nextID
         nextID += 1
@@ -33,7 +35,8 @@ extension BackfillThenLive {
         let key = RecordKey(rawValue: slash < path.endIndex ? String(path[path.utf8.index(after: slash)...]) : "")
         let event = BackfillEvent(
             repo: did, action: action, collection: collection, recordKey: key, cid: cid, record: record,
-            isHistorical: historical, rev: rev, sequence: sequence, id: id, acknowledgements: repo)
+            encodedRecord: encodedRecord, isHistorical: historical, rev: rev, sequence: sequence, id: id,
+            acknowledgements: repo)
         if historical { counters.records += 1 }
         let held = holdsCursor ? sequence : nil
         return (event, Pending(id: id, effect: .record(path: path, cid: cid), acknowledged: false, sequence: held))

@@ -1,4 +1,5 @@
 import AtprotoLexicons
+import Foundation
 
 // Fetching repositories: a queue of at most `maximumConcurrentFetches` at once, each snapshot
 // compared with what the app holds, then the held live commits drained before the repository goes live.
@@ -84,16 +85,20 @@ extension BackfillThenLive {
         // Prepared in runs: nothing suspends between preparing an event and the run's delivery.
         var run = DeliveryRun(
             acknowledgements: ledger.acknowledgements(of: did), eventsAhead: configuration.maximumEventsAhead)
-        if let repository = snapshot.repository, configuration.collections == nil {
-            // Every record wanted: read in key order, each decoded once.
-            for try await entry in repository.records(decoding: configuration.recordTypes) {
-                let before = held.removeValue(forKey: entry.path)
-                if before == entry.cid { continue }
+        if let repository = snapshot.repository {
+            // Read in key order, each block handed over undecoded (the app's reader decodes it; a
+            // record the app holds at that CID, or of a collection not wanted, is never decoded).
+            var blocks = repository.recordBlocks
+            let filtered = configuration.collections != nil
+            while let (path, cid, block) = try blocks.next() {
+                if filtered, !wants(path) { continue }
+                let before = held.isEmpty ? nil : held.removeValue(forKey: path)
+                if before == cid { continue }
                 run.add(
                     prepare(
-                        did, action: before == nil ? .create : .update, path: entry.path, cid: entry.cid,
-                        record: entry.record, historical: true, rev: snapshot.rev, sequence: nil, holdsCursor: false,
-                        into: run.acknowledgements))
+                        did, action: before == nil ? .create : .update, path: path, cid: cid, record: nil,
+                        encodedRecord: block, historical: true, rev: snapshot.rev, sequence: nil,
+                        holdsCursor: false, into: run.acknowledgements))
                 if run.isFull { guard await handOver(&run, of: did, epoch) else { return false } }
             }
         } else {

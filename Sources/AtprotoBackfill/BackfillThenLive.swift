@@ -164,7 +164,7 @@ public actor BackfillThenLive {
         self.firehose = firehose
         let channel = EventChannel<BackfillEvent>(capacity: configuration.maximumEventsAhead)
         self.channel = channel
-        self.events = Events(channel: channel)
+        self.events = Events(channel: channel, types: configuration.recordTypes)
     }
 
     deinit { ledger.forgetAll() }
@@ -288,7 +288,7 @@ public actor BackfillThenLive {
     /// }
     /// ```
     public nonisolated var eventBatches: EventBatches {
-        EventBatches(channel: events.channel, limit: configuration.maximumEventsAhead)
+        EventBatches(channel: events.channel, limit: configuration.maximumEventsAhead, types: events.types)
     }
 
     /// The events of a ``BackfillThenLive`` in batches.
@@ -296,15 +296,21 @@ public actor BackfillThenLive {
         public typealias Element = [BackfillEvent]
         let channel: EventChannel<BackfillEvent>
         let limit: Int
+        let types: LexiconRecordTypes
 
-        public func makeAsyncIterator() -> Iterator { Iterator(channel: channel, limit: limit) }
+        public func makeAsyncIterator() -> Iterator { Iterator(channel: channel, limit: limit, types: types) }
 
-        /// Reads the events waiting per step.
+        /// Reads the events waiting per step; their records are decoded here, on the reader's task.
         public struct Iterator: AsyncIteratorProtocol {
             let channel: EventChannel<BackfillEvent>
             let limit: Int
+            let types: LexiconRecordTypes
 
-            public mutating func next() async throws -> [BackfillEvent]? { try await channel.receive(upTo: limit) }
+            public mutating func next() async throws -> [BackfillEvent]? {
+                guard var batch = try await channel.receive(upTo: limit) else { return nil }
+                for index in batch.indices { batch[index] = batch[index].decoded(with: types) }
+                return batch
+            }
         }
     }
 
@@ -312,14 +318,19 @@ public actor BackfillThenLive {
     public struct Events: AsyncSequence, Sendable {
         public typealias Element = BackfillEvent
         let channel: EventChannel<BackfillEvent>
+        /// The record types historical records are decoded into, on the reader's task.
+        let types: LexiconRecordTypes
 
-        public func makeAsyncIterator() -> Iterator { Iterator(channel: channel) }
+        public func makeAsyncIterator() -> Iterator { Iterator(channel: channel, types: types) }
 
-        /// Reads one event per step.
+        /// Reads one event per step; its record is decoded here, on the reader's task.
         public struct Iterator: AsyncIteratorProtocol {
             let channel: EventChannel<BackfillEvent>
+            let types: LexiconRecordTypes
 
-            public mutating func next() async throws -> BackfillEvent? { try await channel.receive() }
+            public mutating func next() async throws -> BackfillEvent? {
+                try await channel.receive()?.decoded(with: types)
+            }
         }
     }
 }

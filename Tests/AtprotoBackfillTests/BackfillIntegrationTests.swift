@@ -18,8 +18,14 @@ final class BackfillIntegrationTests: XCTestCase {
     actor AppModel {
         var records: [DID: [String: CID]] = [:]
         var repeats: [String] = []
+        /// Events with a CID whose record did not reach the app as a post (the writers write only posts).
+        var notPosts: [String] = []
 
         func apply(_ event: BackfillEvent) {
+            if event.cid != nil, event.record?.as(AppBskyFeedPost.self) == nil {
+                notPosts.append(
+                    "\(event.isHistorical ? "historical" : "live") \(event.path): \(String(describing: event.record))")
+            }
             let held = records[event.repo]?[event.path]
             let repeated =
                 switch event.action {
@@ -164,6 +170,8 @@ final class BackfillIntegrationTests: XCTestCase {
             try await group.waitForAll()
         }
         try await catchUp(engine, model, to: try await expected(accounts, pds, resolver))
+        let notPosts = await model.notPosts
+        XCTAssertEqual(notPosts, [], "every record written reaches the app decoded into its type")
         let progress = await engine.progress
         XCTAssertEqual(progress.repositories, 3)
         XCTAssertGreaterThan(progress.records, 0)

@@ -207,3 +207,32 @@ extension VerifiedRepository {
         }
     }
 }
+
+extension VerifiedRepository {
+    /// Every record's block in key order, not decoded: for a reader that decodes only some records,
+    /// or decodes them on another task (AtprotoBackfill decodes on the app's task, so a record is
+    /// made and freed on one thread).
+    package var recordBlocks: RecordBlocks { RecordBlocks(index: index, blocks: blocks) }
+
+    /// The record blocks of a ``VerifiedRepository``, in key order.
+    package struct RecordBlocks {
+        let index: [(path: String, cid: CID)]
+        let blocks: BlockMap
+        var position = 0
+
+        /// The next record's path, CID and block (a slice of the CAR, no copy); `nil` at the end or
+        /// when the task is cancelled.
+        ///
+        /// - Throws: ``AtprotoVerificationError`` (`brokenProof`) when a record's block is not in the CAR.
+        package mutating func next() throws(AtprotoVerificationError) -> (path: String, cid: CID, block: Data)? {
+            guard position < index.count, !Task.isCancelled else { return nil }
+            let (path, cid) = index[position]
+            position += 1
+            guard let block = blocks[cid] else {
+                throw AtprotoVerificationError(
+                    .brokenProof, message: "the record block \(cid) of \(path) is not in the CAR")
+            }
+            return (path, cid, block)
+        }
+    }
+}
