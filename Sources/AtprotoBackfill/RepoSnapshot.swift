@@ -59,10 +59,11 @@ public struct VerifiedRepoSource: RepoSnapshotSource {
     /// Bounds on each repository's CAR.
     public var limits: AtprotoVerificationLimits
 
-    /// Creates a source; by default each PDS is called through a `URLSessionAgent`.
+    /// Creates a source; by default each PDS is called through one `URLSessionAgent` per PDS
+    /// (``sharedClient(for:)``), so the fetches of a PDS's repositories reuse its connections.
     public init(
         resolver: any IdentityResolver, limits: AtprotoVerificationLimits = AtprotoVerificationLimits(),
-        client: @escaping @Sendable (URL) -> XRPCClient = { XRPCClient(agent: URLSessionAgent(serviceURL: $0)) }
+        client: @escaping @Sendable (URL) -> XRPCClient = { VerifiedRepoSource.sharedClient(for: $0) }
     ) {
         self.resolver = resolver
         self.limits = limits
@@ -86,6 +87,50 @@ public struct VerifiedRepoSource: RepoSnapshotSource {
             await resolver.invalidate(did: did)
             guard let fresh = try await resolver.resolveDID(did).signingKey() else { throw failure }
             return RepoSnapshot(try VerifiedRepository(car: car, did: did, key: fresh, limits: limits))
+        }
+    }
+}
+
+extension VerifiedRepoSource {
+    /// The client the default `client` of ``init(resolver:limits:client:)`` gives for `pds`: one
+    /// `URLSessionAgent` per PDS for the whole process (the 32 most recently used are kept), so
+    /// fetching many repositories of one PDS reuses its connections rather than opening one each
+    /// (a TLS handshake each, and on Linux a core kept busy while a new connection waits for its first
+    /// answer: FoundationNetworking polls it for writing until then, see docs/Performance.md).
+    public static func sharedClient(for pds: URL) -> XRPCClient { ClientsByService.shared.client(for: pds) }
+}
+
+/// Clients by service URL, made once each and kept for reuse: at most `limit`, the least recently
+/// used let go first (an agent let go closes its session).
+// @unchecked Sendable: `clients` and `recent` are read and written under `lock`; the rest are constants.
+final class ClientsByService: @unchecked Sendable {
+    static let shared = ClientsByService(limit: 32) { XRPCClient(agent: URLSessionAgent(serviceURL: $0)) }
+
+    private let lock = NSLock()
+    private let limit: Int
+    private let make: @Sendable (URL) -> XRPCClient
+    private var clients: [URL: XRPCClient] = [:]
+    /// The URLs held, least recently used first.
+    private var recent: [URL] = []
+
+    init(limit: Int, make: @escaping @Sendable (URL) -> XRPCClient) {
+        self.limit = max(1, limit)
+        self.make = make
+    }
+
+    /// The client of `url`: the one made before when it is still kept, else a new one.
+    func client(for url: URL) -> XRPCClient {
+        lock.withLock {
+            if let client = clients[url] {
+                recent.removeAll { $0 == url }
+                recent.append(url)
+                return client
+            }
+            let client = make(url)
+            clients[url] = client
+            recent.append(url)
+            if recent.count > limit { clients[recent.removeFirst()] = nil }
+            return client
         }
     }
 }
