@@ -360,6 +360,11 @@ package.traits = [
         description: "A WebSocket transport over SwiftNIO with TLS (NIOSSL), for wss:// event streams on Linux"
     ),
     .trait(
+        name: "NIOHTTPTransport",
+        description:
+            "An HTTP transport over SwiftNIO with TLS (NIOSSL): on Linux, waits on answers without URLSession's polling"
+    ),
+    .trait(
         name: "XRPCHummingbird",
         description: "An HTTP server for XRPCServer's router over Hummingbird 2, subscriptions as WebSockets"
     ),
@@ -380,6 +385,7 @@ package.dependencies += [
 package.products += [
     .library(name: "SwiftCryptoSigner", targets: ["SwiftCryptoSigner"]),
     .library(name: "NIOWebSocketTransport", targets: ["NIOWebSocketTransport"]),
+    .library(name: "NIOHTTPTransport", targets: ["NIOHTTPTransport"]),
     .library(name: "XRPCHummingbird", targets: ["XRPCHummingbird"]),
 ]
 package.targets += [
@@ -426,6 +432,28 @@ package.targets += [
         dependencies: [
             "NIOWebSocketTransport", "XRPCRuntime", "XRPCCore",
             .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["NIOWebSocketTransport"])),
+        ],
+        exclude: ["tls_websocket_server.py"]),
+]
+
+// HTTP requests over SwiftNIO + NIOSSL (trait NIOHTTPTransport): no polling while an answer is awaited.
+package.targets += [
+    .target(
+        name: "NIOHTTPTransport",
+        dependencies: [
+            "HTTPTransport",
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIOHTTPTransport"])),
+            .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIOHTTPTransport"])),
+            .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["NIOHTTPTransport"])),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["NIOHTTPTransport"])),
+        ]),
+    // Against LoopbackHTTPServer (the same checks as URLSessionTransport's) and over TLS against
+    // tls_websocket_server.py (symlinked from NIOWebSocketTransportTests: a self-signed certificate).
+    .testTarget(
+        name: "NIOHTTPTransportTests",
+        dependencies: [
+            "NIOHTTPTransport", "HTTPTransport", "LoopbackHTTPServer",
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["NIOHTTPTransport"])),
         ],
         exclude: ["tls_websocket_server.py"]),
 ]

@@ -8,7 +8,8 @@ import PackageDescription
 //     swift run -c release --package-path Benchmarks crypto-bench
 //
 // Traits of the same names as the root package's turn those on there: `--traits SwiftCryptoSigner`
-// for oauth-call-bench, `--traits XRPCHummingbird` for server-bench's comparison over HTTP.
+// for oauth-call-bench, `--traits XRPCHummingbird` for server-bench's comparison over HTTP,
+// `--traits NIOHTTPTransport` for wait-bench's NIO side.
 let package = Package(
     name: "swift-atproto-lexicons-benchmarks",
     platforms: [.macOS(.v13), .iOS(.v16), .visionOS(.v1)],
@@ -16,6 +17,7 @@ let package = Package(
         .trait(name: "SwiftCryptoSigner", description: "oauth-call-bench, with the root package's signer trait"),
         .trait(
             name: "XRPCHummingbird", description: "server-bench over HTTP too, with the root package's server trait"),
+        .trait(name: "NIOHTTPTransport", description: "wait-bench with the root package's NIO HTTP transport"),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -24,6 +26,7 @@ let package = Package(
             traits: [
                 .trait(name: "SwiftCryptoSigner", condition: .when(traits: ["SwiftCryptoSigner"])),
                 .trait(name: "XRPCHummingbird", condition: .when(traits: ["XRPCHummingbird"])),
+                .trait(name: "NIOHTTPTransport", condition: .when(traits: ["NIOHTTPTransport"])),
             ]),
         // Used only when the trait XRPCHummingbird is on: the bare route server-bench compares with.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0", traits: []),
@@ -101,6 +104,12 @@ let package = Package(
         .executableTarget(
             name: "moderation-bench", dependencies: [lexicons("BlueskyKit"), lexicons("AtprotoLexicons")],
             path: "ModerationBenchmark"),
+        // The CPU a request costs while it waits for a slow answer, URLSessionTransport beside
+        // NIOHTTPTransport (trait NIOHTTPTransport; without it, URLSessionTransport alone).
+        .executableTarget(
+            name: "wait-bench",
+            dependencies: [lexicons("XRPCRuntime"), lexicons("XRPCTesting"), lexicons("NIOHTTPTransport")],
+            path: "WaitBenchmark"),
         // Calls per second through the OAuth session vs the password session over loopback (trait
         // SwiftCryptoSigner; without it the executable says so and exits).
         .executableTarget(

@@ -13,12 +13,12 @@
 # (default: debug/lexgen beside DOCS_OUTPUT's folder, so <scratch>/debug/lexgen for <scratch>/docs).
 # The graphs are Linux's, as CI's are: API under `#if canImport(Darwin)` is not in the digest.
 #
-# The trait products (SwiftCryptoSigner, NIOWebSocketTransport, XRPCHummingbird) have graphs only when
+# The trait products (SwiftCryptoSigner, NIOWebSocketTransport, NIOHTTPTransport, XRPCHummingbird) have graphs only when
 # build-docs.sh built them (TRAIT_SCRATCH); without, their digests are neither compared nor rewritten,
 # and the run says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-trait_modules="SwiftCryptoSigner NIOWebSocketTransport XRPCHummingbird"
+trait_modules="SwiftCryptoSigner NIOWebSocketTransport NIOHTTPTransport XRPCHummingbird"
 docs="${DOCS_OUTPUT:-.build/docs}"
 graphs="$docs/symbol-graphs"
 lexgen="${LEXGEN:-$(dirname "$docs")/debug/lexgen}"

@@ -11,7 +11,7 @@
 # The trait products (TRAIT_MODULES below) compile to empty modules unless their package traits are
 # on, so their catalogs are built from another build, one with the traits on:
 #   TRAIT_SCRATCH=<its scratch path>   e.g. after
-#   swift build --scratch-path .build-traits --traits SwiftCryptoSigner,NIOWebSocketTransport,XRPCHummingbird
+#   swift build --scratch-path .build-traits --traits SwiftCryptoSigner,NIOWebSocketTransport,NIOHTTPTransport,XRPCHummingbird
 # Without TRAIT_SCRATCH they are skipped (said so), and the rest is built as usual.
 #
 # A catalog whose landing page says `@TechnologyRoot` documents no module's symbols (lexgen: a command
@@ -26,7 +26,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=${1:-.build}
-trait_modules="SwiftCryptoSigner NIOWebSocketTransport XRPCHummingbird"
+trait_modules="SwiftCryptoSigner NIOWebSocketTransport NIOHTTPTransport XRPCHummingbird"
 trait_scratch=${TRAIT_SCRATCH:-}
 output="${DOCS_OUTPUT:-$scratch/docs}"
 triple=$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')

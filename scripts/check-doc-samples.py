@@ -24,7 +24,7 @@ import sys
 root = pathlib.Path(__file__).resolve().parent.parent
 # The catalogs' getting-started articles too, but the trait products' (their modules are empty without
 # the traits, which the example package does not enable) and lexgen's (a command line: no Swift).
-trait_or_tool = ("SwiftCryptoSigner", "NIOWebSocketTransport", "XRPCHummingbird", "lexgen")
+trait_or_tool = ("SwiftCryptoSigner", "NIOWebSocketTransport", "NIOHTTPTransport", "XRPCHummingbird", "lexgen")
 docs = (
     [root / "README.md"]
     + sorted((root / "docs").glob("*.md"))

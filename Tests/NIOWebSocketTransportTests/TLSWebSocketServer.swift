@@ -1,4 +1,4 @@
-#if NIOWebSocketTransport
+#if NIOWebSocketTransport || NIOHTTPTransport
     import Foundation
     import XCTest
 

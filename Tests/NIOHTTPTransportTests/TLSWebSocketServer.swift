@@ -1,0 +1,1 @@
+../NIOWebSocketTransportTests/TLSWebSocketServer.swift

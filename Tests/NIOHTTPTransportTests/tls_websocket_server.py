@@ -1,0 +1,1 @@
+../NIOWebSocketTransportTests/tls_websocket_server.py
