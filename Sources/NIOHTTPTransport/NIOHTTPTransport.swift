@@ -11,7 +11,7 @@
     ///
     /// FoundationNetworking's `URLSession` (under `URLSessionTransport`) keeps a core busy while the
     /// first request on a new connection waits for its answer, and on Linux it sends every `POST` on a
-    /// new connection: a write that the server answers in 200 ms costs about 150 ms of CPU there. This
+    /// new connection: a write that the server answers in 200 ms costs about 180 ms of CPU there. This
     /// transport waits on the socket without polling: a request costs its connection, TLS handshake and
     /// bytes, not the server's time. Each request has a connection of its own (`Connection: close`), so
     /// nothing is ever sent on a connection a server has dropped; a request does pay its handshake.
