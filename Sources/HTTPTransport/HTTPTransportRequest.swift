@@ -73,3 +73,18 @@ public struct HTTPRedirectPolicy: Sendable, Hashable, CustomStringConvertible {
     /// The policy's name.
     public var description: String { name }
 }
+
+extension HTTPRedirectPolicy {
+    /// The headers ``followDroppingCredentialsAcrossOrigins`` drops on a redirect to another origin.
+    package static let credentialHeaders = ["Authorization", "DPoP", "Cookie", "Proxy-Authorization"]
+
+    /// `scheme://host:port`, lower-cased, the default port made explicit; `nil` without a host. Two
+    /// URLs are of one origin when these are equal.
+    package static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else {
+            return nil
+        }
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        return "\(scheme)://\(host):\(port)"
+    }
+}

@@ -155,22 +155,11 @@ public final class URLSessionTransport: HTTPTransport, Sendable, CustomReflectab
     /// Drops credential headers from a redirect to another origin.
     static let withoutForeignCredentials: BoundedURLLoader.RedirectPolicy = { original, redirect in
         var next = redirect
-        let from = original?.url.flatMap(origin(of:))
-        let to = redirect.url.flatMap(origin(of:))
+        let from = original?.url.flatMap(HTTPRedirectPolicy.origin(of:))
+        let to = redirect.url.flatMap(HTTPRedirectPolicy.origin(of:))
         if from == nil || from != to {
-            for name in ["Authorization", "DPoP", "Cookie", "Proxy-Authorization"] {
-                next.setValue(nil, forHTTPHeaderField: name)
-            }
+            for name in HTTPRedirectPolicy.credentialHeaders { next.setValue(nil, forHTTPHeaderField: name) }
         }
         return next
-    }
-
-    /// `scheme://host:port`, lower-cased, the default port made explicit; `nil` without a host.
-    private static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else {
-            return nil
-        }
-        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
-        return "\(scheme)://\(host):\(port)"
     }
 }

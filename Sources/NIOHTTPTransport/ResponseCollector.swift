@@ -132,11 +132,9 @@
 
     /// The request a redirect leads to, as browsers and URLSession follow one.
     enum HTTPRedirect {
-        /// Credentials that never cross to another origin.
-        static let credentials = ["Authorization", "DPoP", "Cookie", "Proxy-Authorization"]
-
         /// The request `answer` redirects `request` to; `nil` when it is not a redirect to an http or
-        /// https URL. `303`, and `301`/`302` to a `POST`, continue with a `GET` without the body.
+        /// https URL. `303`, and `301`/`302` to a `POST`, continue with a `GET` without the body; one to
+        /// another origin drops the credential headers.
         static func request(following answer: HTTPTransportResponse, of request: HTTPTransportRequest)
             -> HTTPTransportRequest?
         {
@@ -151,19 +149,11 @@
                 next.body = nil
                 next.headers["Content-Type"] = nil
             }
-            if origin(of: request.url) == nil || origin(of: request.url) != origin(of: url) {
-                for name in credentials { next.headers[name] = nil }
+            let from = HTTPRedirectPolicy.origin(of: request.url)
+            if from == nil || from != HTTPRedirectPolicy.origin(of: url) {
+                for name in HTTPRedirectPolicy.credentialHeaders { next.headers[name] = nil }
             }
             return next
-        }
-
-        /// `scheme://host:port`, lower-cased, the default port made explicit.
-        static func origin(of url: URL) -> String? {
-            guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else {
-                return nil
-            }
-            let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
-            return "\(scheme)://\(host):\(port)"
         }
     }
 #endif  // NIOHTTPTransport
