@@ -46,9 +46,14 @@ do {
     defer { server.stop() }
     let url = server.baseURL.appendingPathComponent("xrpc/com.example.wait")
 
-    var transports: [(String, @Sendable () -> any HTTPTransport)] = [("URLSessionTransport", { URLSessionTransport() })]
     #if NIOHTTPTransport
-        transports.append(("NIOHTTPTransport", { NIOHTTPTransport() }))
+        let transports: [(String, @Sendable () -> any HTTPTransport)] = [
+            ("URLSessionTransport", { URLSessionTransport() }), ("NIOHTTPTransport", { NIOHTTPTransport() }),
+        ]
+    #else
+        let transports: [(String, @Sendable () -> any HTTPTransport)] = [
+            ("URLSessionTransport", { URLSessionTransport() })
+        ]
     #endif
     let kinds = ["GET, new connection", "GET again", "POST"]
     var cpu: [String: [Double]] = [:]
