@@ -447,12 +447,13 @@ package.targets += [
             .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["NIOHTTPTransport"])),
             .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["NIOHTTPTransport"])),
         ]),
-    // Against LoopbackHTTPServer (the same checks as URLSessionTransport's) and over TLS against
-    // tls_websocket_server.py (symlinked from NIOWebSocketTransportTests: a self-signed certificate).
+    // Against LoopbackHTTPServer (the same checks as URLSessionTransport's), over TLS against
+    // tls_websocket_server.py (symlinked from NIOWebSocketTransportTests: a self-signed certificate), and
+    // a session's calls against the PDS (skipped unless ATPROTO_PDS_URL is set).
     .testTarget(
         name: "NIOHTTPTransportTests",
         dependencies: [
-            "NIOHTTPTransport", "HTTPTransport", "LoopbackHTTPServer",
+            "NIOHTTPTransport", "HTTPTransport", "LoopbackHTTPServer", "XRPCRuntime", "AtprotoLexicons",
             .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["NIOHTTPTransport"])),
         ],
         exclude: ["tls_websocket_server.py"]),
