@@ -108,7 +108,9 @@ let package = Package(
         // NIOHTTPTransport (trait NIOHTTPTransport; without it, URLSessionTransport alone).
         .executableTarget(
             name: "wait-bench",
-            dependencies: [lexicons("XRPCRuntime"), lexicons("XRPCTesting"), lexicons("NIOHTTPTransport")],
+            dependencies: [
+                lexicons("XRPCRuntime"), lexicons("XRPCTesting"), lexicons("NIOHTTPTransport"), "BenchmarkSupport",
+            ],
             path: "WaitBenchmark"),
         // Calls per second through the OAuth session vs the password session over loopback (trait
         // SwiftCryptoSigner; without it the executable says so and exits).

@@ -10,6 +10,7 @@
 //
 // Without the trait only URLSessionTransport is measured.
 
+import BenchmarkSupport
 import Foundation
 import LoopbackHTTPServer
 import XRPCRuntime
@@ -17,27 +18,10 @@ import XRPCRuntime
 #if NIOHTTPTransport
     import NIOHTTPTransport
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let delay = arguments.first ?? 200
 let rounds = arguments.dropFirst().first ?? 9
-
-func processCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-func quartiles(_ values: [Double]) -> (Double, Double) {
-    let sorted = values.sorted()
-    return (sorted[sorted.count / 4], sorted[(sorted.count * 3) / 4])
-}
 
 do {
     let server = try LoopbackHTTPServer { request in
@@ -65,9 +49,9 @@ do {
                     method: kind == "POST" ? "POST" : "GET", url: url,
                     headers: kind == "POST" ? ["Content-Type": "application/json"] : [:],
                     body: kind == "POST" ? Data("{}".utf8) : nil, timeout: .seconds(30))
-                let before = processCPUSeconds()
+                let before = processCPUTime()
                 let answer = try await transport.send(request)
-                cpu["\(name) \(kind)", default: []].append(processCPUSeconds() - before)
+                cpu["\(name) \(kind)", default: []].append(processCPUTime() - before)
                 guard answer.status == 200 else {
                     print("wait-bench: \(name) \(kind): HTTP \(answer.status)")
                     exit(1)
@@ -78,10 +62,13 @@ do {
     print("each request waits \(delay) ms for its answer; CPU per request, median of \(rounds) rounds (quartiles)")
     for (name, _) in transports {
         for kind in kinds {
-            let values = cpu["\(name) \(kind)"] ?? [0]
-            let (low, high) = quartiles(values)
+            let figures = Figures(perOperation: cpu["\(name) \(kind)"] ?? [0])
             let label = "\(name) \(kind)".padding(toLength: 44, withPad: " ", startingAt: 0)
-            print(label + String(format: "%7.1f ms  (%.1f-%.1f)", median(values) * 1000, low * 1000, high * 1000))
+            print(
+                label
+                    + String(
+                        format: "%7.1f ms  (%.1f-%.1f)", figures.median * 1000, figures.quantile(0.25) * 1000,
+                        figures.quantile(0.75) * 1000))
         }
     }
     #if !NIOHTTPTransport

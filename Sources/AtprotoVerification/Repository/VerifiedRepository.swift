@@ -143,12 +143,14 @@ public struct VerifiedRepository: Sendable {
         let blocks: BlockMap
         let types: LexiconRecordTypes
 
-        public func makeAsyncIterator() -> Iterator { Iterator(records: self) }
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(blocks: RecordBlocks(index: index, blocks: blocks), types: types)
+        }
 
         /// Reads one record per step.
         public struct Iterator: AsyncIteratorProtocol {
-            let records: Records
-            var position = 0
+            var blocks: RecordBlocks
+            let types: LexiconRecordTypes
 
             public mutating func next() async throws(AtprotoVerificationError) -> Entry? {
                 try nextRecord()
@@ -161,17 +163,11 @@ public struct VerifiedRepository: Sendable {
             }
 
             private mutating func nextRecord() throws(AtprotoVerificationError) -> Entry? {
-                guard position < records.index.count, !Task.isCancelled else { return nil }
-                let (path, cid) = records.index[position]
-                position += 1
-                guard let bytes = records.blocks[cid] else {
-                    throw AtprotoVerificationError(
-                        .brokenProof, message: "the record block \(cid) of \(path) is not in the CAR")
-                }
+                guard let (path, cid, bytes) = try blocks.next() else { return nil }
                 do {
                     let value = try DAGCBOR.decode(bytes)
                     let collection = NSID(rawValue: String(path.prefix { $0 != "/" }))
-                    return Entry(path: path, cid: cid, record: records.types.record(value, collection: collection))
+                    return Entry(path: path, cid: cid, record: types.record(value, collection: collection))
                 } catch {
                     throw AtprotoVerificationError(
                         .malformedData, message: "the record \(path) is not DAG-CBOR: \(error)")
@@ -214,8 +210,9 @@ extension VerifiedRepository {
     /// made and freed on one thread).
     package var recordBlocks: RecordBlocks { RecordBlocks(index: index, blocks: blocks) }
 
-    /// The record blocks of a ``VerifiedRepository``, in key order.
-    package struct RecordBlocks {
+    /// The record blocks of a ``VerifiedRepository``, in key order (``Records`` decodes each as it
+    /// reads it from these).
+    package struct RecordBlocks: Sendable {
         let index: [(path: String, cid: CID)]
         let blocks: BlockMap
         var position = 0
